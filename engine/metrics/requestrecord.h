@@ -1,0 +1,64 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace kp {
+
+// Why a request failed (METRICS.md, "Failure classes"). None means success.
+enum class FailureClass {
+    None,
+    ConnectionRefused,
+    HostNotFound,
+    Tls,
+    ConnectTimeout,
+    FirstByteTimeout,
+    IdleTimeout,
+    TotalTimeout,
+    HttpAuth, // 401/403
+    HttpNotFound, // 404
+    HttpRateLimited, // 429
+    HttpServerError, // 5xx
+    HttpOther, // any other non-200 status
+    ErrorBody, // HTTP 200 whose body or an event is an error object
+    MalformedStream, // not SSE, bad JSON in an event
+    NoChoices, // a well-formed stream that never carried a choices event
+    StreamCut, // the connection ended before [DONE]
+    Network, // any other transport error
+    Cancelled, // stopped by the user
+};
+
+// One request as the client saw it. Every time is in nanoseconds on the steady clock, relative to the
+// start of the step it belongs to; -1 means "did not happen".
+struct RequestRecord {
+    qint64 index = -1; // position in the step's prompt list
+    QString requestId; // the x-request-id that was sent
+
+    qint64 scheduledNs = -1; // intended send time from the arrival schedule
+    qint64 sentNs = -1; // `st`: just before the POST was handed to the network (after the concurrency gate)
+    qint64 firstByteNs = -1; // response headers received
+    qint64 firstTokenNs = -1; // first data event whose choices array is non-empty (TTFT)
+    qint64 firstContentNs = -1; // first event with non-empty text ("first content", SGLang's TTFT)
+    qint64 lastTokenNs = -1; // the event that ends E2EL, as METRICS.md defines it per endpoint
+    qint64 endNs = -1; // the stream ended ([DONE], close, or failure)
+    std::vector<qint64> chunkNs; // arrival of every choices event, first included (ITL = successive gaps)
+
+    int httpStatus = 0;
+    FailureClass failure = FailureClass::None;
+    QString errorMessage; // names what failed (URL, status, timeout and its value, first bytes of the body)
+
+    int promptTokens = 0; // the dataset's count for the prompt
+    int serverPromptTokens = -1; // usage.prompt_tokens, -1 when the server sent none
+    int outputTokens = 0; // usage.completion_tokens, else counted from the text
+    bool outputTokensFromUsage = false;
+    QString generatedText;
+
+    bool success() const { return failure == FailureClass::None; }
+};
+
+} // namespace kp
+
+Q_DECLARE_METATYPE(kp::RequestRecord)
