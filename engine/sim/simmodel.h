@@ -5,13 +5,16 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <random>
+#include <unordered_set>
 #include <vector>
 
 namespace kp::sim {
 
 // Parameters of the continuous-batching model. Times are simulated milliseconds; token counts are
 // tokens (one word of text is one token).
-struct SimParams {
+struct SimParams
+{
     QString modelId = QStringLiteral("kneepoint/sim-default");
     int maxModelLen = 4096; // prompt + output tokens a request may need
     int maxNumSeqs = 256; // running-set cap (vLLM --max-num-seqs)
@@ -23,9 +26,14 @@ struct SimParams {
     double perPrefillTokenMs = 0.02; // per prompt token prefilled in the iteration
     double perKvTokenMs = 0.00005; // per token held in the KV cache during the iteration
     double eosMeanFraction = 0.6; // without ignore_eos: mean output length as a fraction of max_tokens
+    double kvWatermark = 0.01; // fraction of the KV blocks admission leaves free for running sequences to grow
+                               // into (vLLM's block manager watermark)
+    double perWaitingMs = 0.08; // per request in the waiting queue: host-side scheduling work, overlapped with the
+                                // forward pass (the iteration takes the longer of the two)
 };
 
-struct SimPreset {
+struct SimPreset
+{
     QString name;
     QString description; // one paragraph, including the theoretical capacity and how it is derived
     SimParams params;
@@ -35,25 +43,55 @@ struct SimPreset {
 const std::vector<SimPreset>& presets();
 std::optional<SimPreset> presetByName(const QString& name);
 
+// The workload the preset descriptions quote their capacity for: ShareGPT-like means, output lengths
+// spread like an exponential distribution (coefficient of variation 1).
+inline constexpr double referencePromptTokens = 200;
+inline constexpr double referenceOutputTokens = 230;
+inline constexpr double referenceOutputCv = 1.0;
+
+// Steady-state capacity of the model saturated by requests of the given mean prompt and output
+// lengths, while the waiting queue is short enough for the forward pass to hide its host-side cost;
+// outputCv is the output length's coefficient of variation (standard deviation / mean: 0 for fixed
+// lengths, 1 for exponential ones). See docs/SIMULATOR.md, "Theoretical capacity":
+//   L = P + O·(1 + cv²)/2 + blockSize/2    cache tokens a running sequence holds on average
+//   B = min(maxNumSeqs, (1 - kvWatermark)·kvCapacityTokens / L)
+//   T = tBaseMs + B·(perDecodeMs + perPrefillTokenMs·P/O) + perKvTokenMs·B·L
+//   capacity = 1000·B/T output tokens/s = 1000·B/(O·T) requests/s, while fewer than T/perWaitingMs wait
+struct SimCapacity
+{
+    double contextTokens = 0; // L
+    double batch = 0; // B, sequences running
+    double iterationMs = 0; // T
+    double outputTokensPerSec = 0;
+    double requestsPerSec = 0;
+    double hiddenWaiting = 0; // T/perWaitingMs: beyond this many waiting requests the host sets the pace (inf if 0)
+};
+SimCapacity theoreticalCapacity(
+    const SimParams& params, double meanPromptTokens, double meanOutputTokens, double outputCv = referenceOutputCv);
+
 // One token produced by an iteration: the moment its SSE event is written is the iteration's end.
-struct TokenEvent {
+struct TokenEvent
+{
     quint64 id = 0;
     int tokenIndex = 0; // 0-based index of the output token
     bool last = false; // the request produced its final token
 };
 
-struct Iteration {
+struct Iteration
+{
     double startMs = 0;
     double endMs = 0;
     int numDecode = 0; // running sequences that decoded a token
     int numPrefillTokens = 0; // prompt tokens prefilled in this iteration
     int kvTokensInUse = 0; // at the start of the iteration, after admission
+    int numWaiting = 0; // requests left in the waiting queue once the iteration is scheduled
     std::vector<quint64> admitted; // requests admitted (or re-admitted after preemption) this iteration
     std::vector<quint64> preempted; // requests preempted this iteration (back at the head of the queue)
     std::vector<TokenEvent> tokens; // in request-admission order
 };
 
-struct SimStats {
+struct SimStats
+{
     int running = 0;
     int waiting = 0;
     double kvUsage = 0; // fraction of kvCapacityTokens held, 0..1
@@ -72,12 +110,19 @@ public:
 
     const SimParams& params() const { return m_params; }
 
-    // Queues a request arriving at arrivalMs, which will produce exactly outputTokens tokens.
-    // Returns false (and queues nothing) if promptTokens + outputTokens exceeds maxModelLen, or if the
-    // prompt alone cannot fit the KV cache.
+    // Queues a request arriving at arrivalMs, which will produce exactly outputTokens tokens. The
+    // caller adds a request when it arrives: the next iteration may admit it whatever arrivalMs says.
+    // Returns false (and queues nothing) if promptTokens + outputTokens exceeds maxModelLen, if the
+    // request could never fit the KV cache (its longest context, prompt + output - 1 tokens, needs
+    // more blocks than the cache less the watermark), if either count is below 1, or if id is already
+    // queued or running.
     bool addRequest(quint64 id, int promptTokens, int outputTokens, double arrivalMs);
 
-    // Removes a request wherever it is (client went away); frees its cache blocks.
+    // The longest context, prompt + output - 1 tokens, a request may reach: the cache less the watermark,
+    // in whole blocks. addRequest rejects requests beyond it.
+    int maxContextTokens() const { return (m_totalBlocks - m_watermarkBlocks) * m_params.blockSize; }
+
+    // Removes a request wherever it is (client went away); frees its cache blocks. Unknown ids are ignored.
     void abort(quint64 id);
 
     // True while any request is waiting or running.
@@ -85,13 +130,47 @@ public:
 
     // Runs one iteration starting at max(nowMs, end of the previous iteration): admits from the
     // waiting queue, applies the token budget, computes the iteration time and the tokens it emits.
+    // Without work (hasWork() false) it returns an empty iteration with startMs == endMs.
     Iteration runIteration(double nowMs);
 
     SimStats stats() const;
 
+    // Output length of a request sent without ignore_eos: min(ceil(X), maxTokens) with X exponential,
+    // its mean chosen so that the result averages about eosMeanFraction · maxTokens; always in
+    // [1, maxTokens]. Uses exactly one draw of rng, so a seeded generator gives the same lengths everywhere.
+    static int drawOutputTokens(std::mt19937_64& rng, int maxTokens, double eosMeanFraction);
+
 private:
+    struct Sequence
+    {
+        quint64 id = 0;
+        int promptTokens = 0;
+        int outputTokens = 0;
+        double arrivalMs = 0;
+        int generated = 0; // output tokens emitted so far
+        int prefillTarget = 0; // tokens to compute before the next token: prompt + generated at admission
+        int prefilled = 0; // of prefillTarget
+        int kvTokens = 0; // cache slots reserved
+        int blocks = 0;
+        bool emits = false; // scratch: emits a token at the end of the current iteration
+    };
+
+    int blocksFor(int tokens) const { return (tokens + m_params.blockSize - 1) / m_params.blockSize; }
+    void preemptNewest(Iteration& it);
+
     SimParams m_params;
-    // Implementation state lives here.
+    int m_totalBlocks = 0;
+    int m_watermarkBlocks = 0;
+    int m_freeBlocks = 0;
+    qint64 m_kvTokens = 0; // sum of kvTokens over the running set
+    double m_lastEndMs = 0;
+    std::vector<Sequence> m_running; // admission order, oldest first
+    std::deque<Sequence> m_waiting; // FCFS; preempted sequences go back to the head
+    std::unordered_set<quint64> m_ids; // waiting or running
+    quint64 m_preemptionsTotal = 0;
+    quint64 m_promptTokensTotal = 0;
+    quint64 m_generationTokensTotal = 0;
+    quint64 m_requestsFinished = 0;
 };
 
 } // namespace kp::sim

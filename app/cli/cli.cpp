@@ -1,0 +1,726 @@
+#include "cli.h"
+
+#include "client/probe.h"
+#include "client/requestbuilder.h"
+#include "metrics/resultjson.h"
+#include "metrics/stepsummary.h"
+#include "metrics/sweeptable.h"
+#include "profile/profilestore.h"
+#include "sim/simhost.h"
+#include "sim/simmodel.h"
+#include "store/runwriter.h"
+#include "sweep/sweepplan.h"
+#include "sweep/sweeprunner.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <map>
+#include <unistd.h>
+
+namespace kp::cli {
+
+namespace {
+
+std::atomic<int> g_interrupts { 0 };
+
+extern "C" void onInterrupt(int)
+{
+    if (g_interrupts.fetch_add(1) >= 1)
+        ::_exit(ExitInterrupted); // a second Ctrl-C: leave now; finished steps are already on disk
+}
+
+void writeOut(const QByteArray& bytes)
+{
+    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+void say(const QString& line)
+{
+    const QByteArray bytes = line.toUtf8() + '\n';
+    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
+    std::fflush(stderr);
+}
+
+const char* const kUsage = R"(Usage: kneepoint-cli <command> [options]
+
+Commands:
+  run       run one load level (the first rate or concurrency) and print the summary block
+  sweep     run every rate or concurrency of the profile, one step each, and print a line per step
+  probe     check /health, /v1/models and one tiny completion, and explain what fails
+  validate  read a profile and report every problem with its file, line, column and field
+  demo      start the built-in simulator and sweep it (no server of your own needed)
+
+Run "kneepoint-cli <command> --help" for the options of a command.
+Exit codes: 0 ok, 1 failure (results not written, or every request failed), 2 bad input,
+3 target unreachable or failing the preflight, 4 SLO not met, 130 interrupted.)";
+
+struct Options {
+    QCommandLineOption profile { QStringLiteral("profile"), QStringLiteral("Profile file (JSON or TOML)."), QStringLiteral("FILE") };
+    QCommandLineOption baseUrl { QStringLiteral("base-url"), QStringLiteral("Server base URL, e.g. http://127.0.0.1:8000."), QStringLiteral("URL") };
+    QCommandLineOption endpoint { QStringLiteral("endpoint"), QStringLiteral("API path, e.g. /v1/completions."), QStringLiteral("PATH") };
+    QCommandLineOption backend { QStringLiteral("backend"), QStringLiteral("openai | openai-chat | vllm."), QStringLiteral("NAME") };
+    QCommandLineOption model { QStringLiteral("model"), QStringLiteral("Model id (default: the first the server lists)."), QStringLiteral("ID") };
+    QCommandLineOption servedModelName { QStringLiteral("served-model-name"), QStringLiteral("Model name sent in requests, when it differs."), QStringLiteral("NAME") };
+    QCommandLineOption apiKey { QStringLiteral("api-key"), QStringLiteral("API key (discouraged: visible in the process list; use ${VAR} in the profile or OPENAI_API_KEY)."), QStringLiteral("KEY") };
+    QCommandLineOption datasetName { QStringLiteral("dataset-name"), QStringLiteral("random | sharegpt | jsonl."), QStringLiteral("NAME") };
+    QCommandLineOption datasetPath { QStringLiteral("dataset-path"), QStringLiteral("Dataset file."), QStringLiteral("FILE") };
+    QCommandLineOption numPrompts { QStringLiteral("num-prompts"), QStringLiteral("Requests per step."), QStringLiteral("N") };
+    QCommandLineOption inputLen { QStringLiteral("random-input-len"), QStringLiteral("Random dataset: prompt tokens."), QStringLiteral("N") };
+    QCommandLineOption outputLen { QStringLiteral("random-output-len"), QStringLiteral("Random dataset: output tokens (max_tokens)."), QStringLiteral("N") };
+    QCommandLineOption rangeRatio { QStringLiteral("random-range-ratio"), QStringLiteral("Random dataset: length spread, 0..1."), QStringLiteral("R") };
+    QCommandLineOption requestRate { QStringLiteral("request-rate"), QStringLiteral("Request rate(s) in req/s, comma-separated or repeated; inf = all at once."), QStringLiteral("RATE") };
+    QCommandLineOption concurrency { QStringLiteral("concurrency"), QStringLiteral("Closed-loop users, comma-separated or repeated (instead of rates)."), QStringLiteral("N") };
+    QCommandLineOption burstiness { QStringLiteral("burstiness"), QStringLiteral("Gamma shape of inter-arrival times; 1 = Poisson."), QStringLiteral("B") };
+    QCommandLineOption maxConcurrency { QStringLiteral("max-concurrency"), QStringLiteral("Cap on requests in flight."), QStringLiteral("N") };
+    QCommandLineOption seed { QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("N") };
+    QCommandLineOption ignoreEos { QStringLiteral("ignore-eos"), QStringLiteral("Ask the server to generate exactly max_tokens.") };
+    QCommandLineOption warmup { QStringLiteral("warmup"), QStringLiteral("Warm-up requests before each step (not measured)."), QStringLiteral("N") };
+    QCommandLineOption cooldown { QStringLiteral("cooldown"), QStringLiteral("Seconds between steps."), QStringLiteral("S") };
+    QCommandLineOption stepDuration { QStringLiteral("step-duration"), QStringLiteral("Run each step this many seconds instead of a prompt count."), QStringLiteral("S") };
+    QCommandLineOption percentileMetrics { QStringLiteral("percentile-metrics"), QStringLiteral("Metrics to report: ttft,tpot,itl,e2el."), QStringLiteral("LIST") };
+    QCommandLineOption metricPercentiles { QStringLiteral("metric-percentiles"), QStringLiteral("Percentiles to report, e.g. 50,90,99."), QStringLiteral("LIST") };
+    QCommandLineOption goodput { QStringLiteral("goodput"), QStringLiteral("SLO for goodput and capacity, KEY:MS with KEY ttft, tpot or e2el; repeatable."), QStringLiteral("KEY:MS") };
+    QCommandLineOption saveResult { QStringLiteral("save-result"), QStringLiteral("Write the reference-compatible result JSON per step.") };
+    QCommandLineOption saveDetailed { QStringLiteral("save-detailed"), QStringLiteral("Include per-request lists in the result JSON.") };
+    QCommandLineOption resultDir { QStringLiteral("result-dir"), QStringLiteral("Directory for --save-result files."), QStringLiteral("DIR") };
+    QCommandLineOption resultFilename { QStringLiteral("result-filename"), QStringLiteral("File name for --save-result (run only)."), QStringLiteral("NAME") };
+    QCommandLineOption label { QStringLiteral("label"), QStringLiteral("Label stored with the results."), QStringLiteral("TEXT") };
+    QCommandLineOption out { QStringLiteral("out"), QStringLiteral("Run directory: run.json, steps/NNN.json, per-request records, sweep.csv."), QStringLiteral("DIR") };
+    QCommandLineOption noPreflight { QStringLiteral("no-preflight"), QStringLiteral("Skip the connection check before the run.") };
+    QCommandLineOption workers { QStringLiteral("workers"), QStringLiteral("Client worker threads (default: one per core)."), QStringLiteral("N") };
+    QCommandLineOption quiet { QStringLiteral("quiet"), QStringLiteral("No progress on stderr.") };
+    QCommandLineOption timeScale { QStringLiteral("time-scale"), QStringLiteral("demo: run the simulator's clock this many times faster."), QStringLiteral("F") };
+    QCommandLineOption preset { QStringLiteral("preset"), QStringLiteral("demo: simulator preset."), QStringLiteral("NAME") };
+};
+
+QStringList listValues(const QCommandLineParser& parser, const QCommandLineOption& option)
+{
+    QStringList values;
+    for (const QString& v : parser.values(option))
+        values << v.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (QString& v : values)
+        v = v.trimmed();
+    return values;
+}
+
+struct Overrides {
+    QStringList errors;
+};
+
+template<typename T>
+bool parseNumber(const QString& text, T* value)
+{
+    bool ok = false;
+    if constexpr (std::is_same_v<T, int>)
+        *value = text.toInt(&ok);
+    else if constexpr (std::is_same_v<T, qint64>)
+        *value = text.toLongLong(&ok);
+    else
+        *value = text.toDouble(&ok);
+    return ok;
+}
+
+// The command line on top of the profile (or on top of the defaults without one).
+QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profile& profile)
+{
+    QStringList errors;
+    auto number = [&](const QCommandLineOption& option, auto* target) {
+        if (!p.isSet(option))
+            return;
+        const QString text = p.value(option);
+        if (!parseNumber(text, target))
+            errors << QStringLiteral("--%1: not a number: \"%2\"").arg(option.names().constFirst(), text);
+    };
+    auto optionalNumber = [&](const QCommandLineOption& option, auto& target) {
+        if (!p.isSet(option))
+            return;
+        typename std::remove_reference_t<decltype(target)>::value_type v {};
+        const QString text = p.value(option);
+        if (parseNumber(text, &v))
+            target = v;
+        else
+            errors << QStringLiteral("--%1: not a number: \"%2\"").arg(option.names().constFirst(), text);
+    };
+    Target& t = profile.target;
+    if (p.isSet(o.baseUrl))
+        t.baseUrl = p.value(o.baseUrl);
+    if (p.isSet(o.endpoint))
+        t.endpoint = p.value(o.endpoint);
+    if (p.isSet(o.backend)) {
+        if (auto b = backendFromName(p.value(o.backend)))
+            t.backend = *b;
+        else
+            errors << QStringLiteral("--backend: unknown backend \"%1\" (openai, openai-chat, vllm)").arg(p.value(o.backend));
+    }
+    if (p.isSet(o.model))
+        t.model = p.value(o.model);
+    if (p.isSet(o.servedModelName))
+        t.servedModelName = p.value(o.servedModelName);
+    if (p.isSet(o.apiKey)) {
+        t.apiKey = p.value(o.apiKey);
+        say(QStringLiteral("warning: --api-key puts the key in the process list and shell history; prefer ${VAR} in "
+                           "the profile or OPENAI_API_KEY."));
+    }
+    Workload& w = profile.workload;
+    if (p.isSet(o.datasetName))
+        w.dataset = p.value(o.datasetName) == QLatin1String("custom") ? QStringLiteral("jsonl") : p.value(o.datasetName);
+    if (p.isSet(o.datasetPath))
+        w.datasetPath = p.value(o.datasetPath);
+    number(o.numPrompts, &w.numPrompts);
+    number(o.inputLen, &w.inputLen);
+    number(o.outputLen, &w.outputLen);
+    number(o.rangeRatio, &w.rangeRatio);
+    number(o.seed, &w.seed);
+    if (p.isSet(o.ignoreEos))
+        w.ignoreEos = true;
+    Load& l = profile.load;
+    if (p.isSet(o.requestRate) && p.isSet(o.concurrency))
+        errors << QStringLiteral("--request-rate and --concurrency: give one or the other");
+    if (p.isSet(o.requestRate)) {
+        l.mode = LoadMode::Rate;
+        l.rates.clear();
+        for (const QString& v : listValues(p, o.requestRate)) {
+            if (auto r = parseRate(v))
+                l.rates << *r;
+            else
+                errors << QStringLiteral("--request-rate: \"%1\" is not a rate > 0 or inf").arg(v);
+        }
+    }
+    if (p.isSet(o.concurrency)) {
+        l.mode = LoadMode::Concurrency;
+        l.concurrencies.clear();
+        for (const QString& v : listValues(p, o.concurrency)) {
+            int n = 0;
+            if (parseNumber(v, &n) && n > 0)
+                l.concurrencies << n;
+            else
+                errors << QStringLiteral("--concurrency: \"%1\" is not a whole number > 0").arg(v);
+        }
+    }
+    number(o.burstiness, &l.burstiness);
+    optionalNumber(o.maxConcurrency, l.maxConcurrency);
+    number(o.warmup, &l.warmupRequests);
+    number(o.cooldown, &l.cooldownS);
+    optionalNumber(o.stepDuration, l.stepDurationS);
+    Output& out = profile.output;
+    if (p.isSet(o.percentileMetrics))
+        out.percentileMetrics = listValues(p, o.percentileMetrics);
+    if (p.isSet(o.metricPercentiles)) {
+        out.metricPercentiles.clear();
+        for (const QString& v : listValues(p, o.metricPercentiles)) {
+            double x = 0;
+            if (parseNumber(v, &x))
+                out.metricPercentiles << x;
+            else
+                errors << QStringLiteral("--metric-percentiles: \"%1\" is not a number").arg(v);
+        }
+    }
+    for (const QString& g : listValues(p, o.goodput)) {
+        const QStringList kv = g.split(QLatin1Char(':'));
+        double ms = 0;
+        if (kv.size() != 2 || !parseNumber(kv[1], &ms) || ms <= 0) {
+            errors << QStringLiteral("--goodput: \"%1\" is not KEY:MS (e.g. ttft:500)").arg(g);
+            continue;
+        }
+        if (kv[0] == QLatin1String("ttft"))
+            profile.slo.ttftMs = ms;
+        else if (kv[0] == QLatin1String("tpot"))
+            profile.slo.tpotMs = ms;
+        else if (kv[0] == QLatin1String("e2el"))
+            profile.slo.e2elMs = ms;
+        else
+            errors << QStringLiteral("--goodput: unknown metric \"%1\" (ttft, tpot, e2el)").arg(kv[0]);
+    }
+    if (p.isSet(o.saveResult))
+        out.saveResult = true;
+    if (p.isSet(o.saveDetailed))
+        out.saveDetailed = out.saveResult = true;
+    if (p.isSet(o.resultDir))
+        out.resultDir = p.value(o.resultDir);
+    if (p.isSet(o.resultFilename))
+        out.resultFilename = p.value(o.resultFilename);
+    if (p.isSet(o.label))
+        out.label = p.value(o.label);
+    return errors;
+}
+
+// Loads --profile (if any), applies the command line and validates. Prints the problems.
+std::optional<Profile> buildProfile(const QCommandLineParser& p, const Options& o, bool needTarget)
+{
+    Profile profile;
+    if (p.isSet(o.profile)) {
+        const ProfileLoadResult loaded = ProfileStore::load(p.value(o.profile));
+        for (const QString& w : loaded.warnings)
+            say(QStringLiteral("warning: %1").arg(w));
+        for (const QString& e : loaded.errors)
+            say(QStringLiteral("error: %1").arg(e));
+        if (!loaded.ok())
+            return std::nullopt;
+        profile = *loaded.profile;
+    }
+    const QStringList errors = applyOverrides(p, o, profile);
+    for (const QString& e : errors)
+        say(QStringLiteral("error: %1").arg(e));
+    if (!errors.isEmpty())
+        return std::nullopt;
+    if (needTarget && profile.target.baseUrl.isEmpty()) {
+        say(QStringLiteral("error: no target: give --profile FILE or --base-url URL"));
+        return std::nullopt;
+    }
+    bool bad = false;
+    for (const ProfileIssue& issue : validateProfile(profile)) {
+        if (!needTarget && issue.path.startsWith(QLatin1String("target.base_url")))
+            continue;
+        say(QStringLiteral("error: %1%2").arg(p.isSet(o.profile) ? p.value(o.profile) + QStringLiteral(": ") : QString(),
+            issue.toString()));
+        bad = true;
+    }
+    if (bad)
+        return std::nullopt;
+    return profile;
+}
+
+ProbeReport probe(const Profile& profile, QString* error)
+{
+    ProbeTarget target;
+    target.target = profile.target;
+    target.headers = requestHeaders(profile.target, error);
+    target.transport = transportOptions(profile.target);
+    ProbeReport report;
+    if (!error->isEmpty())
+        return report;
+    Probe probe;
+    QEventLoop loop;
+    QObject::connect(&probe, &Probe::finished, &loop, [&](const ProbeReport& r) {
+        report = r;
+        loop.quit();
+    });
+    probe.start(target);
+    loop.exec();
+    return report;
+}
+
+void printProbe(const ProbeReport& report)
+{
+    for (const ProbeCheck& c : report.checks) {
+        const QString mark = c.skipped ? QStringLiteral("skip") : c.ok ? QStringLiteral(" ok ") : QStringLiteral("FAIL");
+        say(QStringLiteral("[%1] %2  %3  %4%5")
+                .arg(mark, c.name.leftJustified(10), c.url)
+                .arg(c.skipped ? QString() : QStringLiteral("(%1 ms) ").arg(c.latencyMs, 0, 'f', 1), c.detail));
+        if (!c.hint.isEmpty())
+            say(QStringLiteral("       hint: %1").arg(c.hint));
+    }
+    for (const QString& n : report.notes)
+        say(QStringLiteral("note: %1").arg(n));
+}
+
+QString pythonFloat(double v)
+{
+    if (std::isinf(v))
+        return QStringLiteral("inf");
+    if (v == std::floor(v) && std::abs(v) < 1e15)
+        return QString::number(v, 'f', 1);
+    return QString::number(v, 'g', 17);
+}
+
+// The reference's default name: {backend}-{rate}qps[-concurrency{N}]-{model}-{date}.json
+QString resultFileName(const StepSetup& s)
+{
+    const QString model = s.modelId.section(QLatin1Char('/'), -1);
+    const QString conc = s.maxConcurrency ? QStringLiteral("-concurrency%1").arg(*s.maxConcurrency) : QString();
+    return QStringLiteral("%1-%2qps%3-%4-%5.json").arg(s.backend, pythonFloat(s.requestRate), conc, model, s.date);
+}
+
+void printFailures(const StepResult& result, const Profile& profile, const HeaderList& headers, const QStringList& models)
+{
+    std::map<FailureClass, std::pair<int, const RequestRecord*>> byClass;
+    for (const RequestRecord& r : result.records) {
+        if (r.success())
+            continue;
+        auto& entry = byClass[r.failure];
+        if (entry.first++ == 0)
+            entry.second = &r;
+    }
+    for (const auto& [failure, entry] : byClass) {
+        say(QStringLiteral("  %1 × %2: %3").arg(entry.first).arg(failureClassKey(failure), entry.second->errorMessage));
+        const QString hint = failureHint(*entry.second, headers, models);
+        if (!hint.isEmpty())
+            say(QStringLiteral("    hint: %1").arg(hint));
+    }
+    Q_UNUSED(profile);
+}
+
+int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, bool sweep)
+{
+    const bool quiet = p.isSet(o.quiet);
+    QStringList models;
+    if (!p.isSet(o.noPreflight)) {
+        QString error;
+        const ProbeReport report = probe(profile, &error);
+        if (!error.isEmpty()) {
+            say(QStringLiteral("error: %1").arg(error));
+            return ExitBadInput;
+        }
+        if (!report.ok()) {
+            say(QStringLiteral("The target failed the preflight check; no load was sent:"));
+            printProbe(report);
+            return ExitUnreachable;
+        }
+        models = report.models;
+        if (profile.target.model.isEmpty() && !models.isEmpty()) {
+            profile.target.model = models.constFirst();
+            if (!quiet)
+                say(QStringLiteral("model: %1 (the first the server lists)").arg(profile.target.model));
+        }
+    }
+    if (profile.target.model.isEmpty()) {
+        say(QStringLiteral("error: target.model: required (give --model, or drop --no-preflight to ask the server)"));
+        return ExitBadInput;
+    }
+    if (p.isSet(o.workers) && p.value(o.workers).toInt() <= 0) {
+        say(QStringLiteral("error: --workers: must be a whole number > 0"));
+        return ExitBadInput;
+    }
+
+    PreparedSweep prepared = prepareSweep(profile);
+    for (const QString& w : prepared.warnings)
+        say(QStringLiteral("warning: %1").arg(w));
+    if (!prepared.ok()) {
+        say(QStringLiteral("error: %1").arg(prepared.error));
+        return ExitBadInput;
+    }
+    if (p.isSet(o.workers))
+        prepared.config.transport.workers = p.value(o.workers).toInt();
+    if (!sweep && prepared.config.steps.size() > 1) {
+        say(QStringLiteral("note: run uses the first of %1 load levels; use \"sweep\" for all of them")
+                .arg(prepared.config.steps.size()));
+        prepared.config.steps.resize(1);
+    }
+    QString headerError;
+    const HeaderList headers = requestHeaders(profile.target, &headerError);
+
+    std::optional<RunWriter> writer;
+    QList<QJsonObject> stepEntries;
+    if (p.isSet(o.out)) {
+        writer.emplace();
+        QString error;
+        if (!writer->open(p.value(o.out), &error)
+            || !writer->writeRun(runDocument(profile, prepared.config, QStringLiteral("running"), {}), &error)) {
+            say(QStringLiteral("error: %1").arg(error));
+            return ExitBadInput;
+        }
+    }
+    const QString resultDir = profile.output.resultDir.isEmpty() ? QDir::currentPath() : profile.output.resultDir;
+    if (profile.output.saveResult && !QDir().mkpath(resultDir)) {
+        say(QStringLiteral("error: --result-dir: cannot create %1").arg(resultDir));
+        return ExitBadInput;
+    }
+
+    g_interrupts = 0;
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+
+    SweepRunner runner;
+    QEventLoop loop;
+    QByteArray csv = SweepTable::csvHeader();
+    int exitCode = ExitOk;
+    int stepsMeetingSlo = 0;
+    bool anyCompleted = false;
+    const int stepCount = static_cast<int>(prepared.config.steps.size());
+    const bool tty = ::isatty(STDERR_FILENO) != 0;
+    QElapsedTimer sinceProgress;
+    sinceProgress.start();
+
+    QObject::connect(&runner, &SweepRunner::stepStarted, &loop, [&](int index, const StepConfig& step) {
+        if (!quiet)
+            say(QStringLiteral("step %1/%2: %3, %4 requests%5")
+                    .arg(index + 1)
+                    .arg(stepCount)
+                    .arg(loadLabel(step))
+                    .arg(step.numPrompts == std::numeric_limits<int>::max() ? QStringLiteral("%1 s of").arg(step.durationS)
+                                                                           : QString::number(step.numPrompts))
+                    .arg(step.warmupRequests > 0 ? QStringLiteral(" (after %1 warm-up)").arg(step.warmupRequests) : QString()));
+    });
+    QObject::connect(&runner, &SweepRunner::snapshot, &loop, [&](const LiveSnapshot& s) {
+        if (quiet || !tty || sinceProgress.elapsed() < 500)
+            return;
+        sinceProgress.restart();
+        const QString line = s.warmingUp ? QStringLiteral("  warming up…")
+                                         : QStringLiteral("  %1/%2 done, %3 in flight, %4 failed, %5 s")
+                                               .arg(s.completed + s.failed)
+                                               .arg(s.planned == std::numeric_limits<int>::max() ? s.sent : s.planned)
+                                               .arg(s.inFlight)
+                                               .arg(s.failed)
+                                               .arg(s.elapsedS, 0, 'f', 1);
+        const QByteArray bytes = "\r" + line.leftJustified(60).toUtf8();
+        std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
+        std::fflush(stderr);
+    });
+    QObject::connect(&runner, &SweepRunner::requestFinished, &loop, [&](int stepIndex, const RequestRecord& record) {
+        QString error;
+        if (writer && !writer->appendRequest(stepIndex, record, &error)) {
+            say(QStringLiteral("error: %1; stopping").arg(error));
+            exitCode = ExitFailure;
+            runner.stop();
+        }
+    });
+    QObject::connect(&runner, &SweepRunner::stepFinished, &loop, [&](const StepResult& result) {
+        if (!quiet && tty)
+            std::fputs("\r\033[K", stderr);
+        const StepSetup setup = stepSetup(profile, result);
+        const StepMetrics& m = result.metrics;
+        anyCompleted = anyCompleted || m.completed > 0;
+        if (sweep)
+            writeOut(SweepTable::compactLine(setup, m) + '\n');
+        else
+            writeOut(StepSummary::text(setup, m));
+        csv += SweepTable::csvRow(setup, m);
+        QString sloReason;
+        const bool meets = profile.slo.isEmpty() || meetsSlo(profile.slo, m, &sloReason);
+        if (meets && m.completed > 0)
+            ++stepsMeetingSlo;
+        if (!quiet) {
+            if (m.failed > 0) {
+                say(QStringLiteral("  %1 of %2 requests failed:").arg(m.failed).arg(m.failed + m.completed));
+                printFailures(result, profile, headers, models);
+            }
+            if (result.partial)
+                say(QStringLiteral("  step stopped early: partial results"));
+            if (result.clientBound)
+                say(QStringLiteral("  flagged: client-bound (dispatch lag p99 %1 ms): this step measures the client, not "
+                                   "the server")
+                        .arg(result.dispatchLagP99Ms, 0, 'f', 1));
+            if (!profile.slo.isEmpty() && !meets)
+                say(QStringLiteral("  SLO not met: %1").arg(sloReason));
+        }
+        QString error;
+        if (profile.output.saveResult) {
+            std::vector<RequestRecord> details;
+            if (profile.output.saveDetailed) {
+                details = result.records;
+                std::sort(details.begin(), details.end(),
+                    [](const RequestRecord& a, const RequestRecord& b) { return a.index < b.index; });
+            }
+            const QString name = !sweep && !profile.output.resultFilename.isEmpty() ? profile.output.resultFilename
+                                                                                    : resultFileName(setup);
+            const QString path = QDir(resultDir).filePath(name);
+            if (!writeFileAtomically(path, ResultJson::write(setup, m, details, 2), &error)) {
+                say(QStringLiteral("error: %1").arg(error));
+                exitCode = ExitFailure;
+            } else if (!quiet) {
+                say(QStringLiteral("  result: %1").arg(path));
+            }
+        }
+        if (writer) {
+            QJsonObject entry;
+            entry.insert(QLatin1String("index"), result.config.index);
+            entry.insert(QLatin1String("load"), loadLabel(result.config));
+            entry.insert(QLatin1String("file"), QFileInfo(writer->stepPath(result.config.index)).fileName());
+            entry.insert(QLatin1String("completed"), m.completed);
+            entry.insert(QLatin1String("failed"), m.failed);
+            entry.insert(QLatin1String("partial"), result.partial);
+            entry.insert(QLatin1String("client_bound"), result.clientBound);
+            entry.insert(QLatin1String("dispatch_lag_p99_ms"), result.dispatchLagP99Ms);
+            if (!profile.slo.isEmpty())
+                entry.insert(QLatin1String("meets_slo"), meets);
+            stepEntries << entry;
+            if (!writer->writeStep(result.config.index, ResultJson::write(setup, m, {}, 2), &error)
+                || !writer->writeRun(runDocument(profile, prepared.config, QStringLiteral("running"), stepEntries), &error)
+                || !writeFileAtomically(writer->dir() + QStringLiteral("/sweep.csv"), csv, &error)) {
+                say(QStringLiteral("error: %1; stopping").arg(error));
+                exitCode = ExitFailure;
+                runner.stop();
+            }
+        }
+    });
+    bool stopped = false;
+    QObject::connect(&runner, &SweepRunner::finished, &loop, [&](bool wasStopped) {
+        stopped = wasStopped;
+        loop.quit();
+    });
+    QTimer interruptPoll;
+    QObject::connect(&interruptPoll, &QTimer::timeout, &loop, [&] {
+        if (g_interrupts.load() > 0 && runner.isRunning()) {
+            interruptPoll.stop();
+            say(QStringLiteral("\ninterrupted: stopping the current step (Ctrl-C again to quit at once)"));
+            runner.stop();
+        }
+    });
+    interruptPoll.start(100);
+    runner.start(std::move(prepared.config));
+    if (runner.isRunning())
+        loop.exec();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+
+    if (writer) {
+        QString error;
+        const QString status = stopped ? QStringLiteral("stopped") : QStringLiteral("finished");
+        if (!writer->writeRun(runDocument(profile, prepared.config, status, stepEntries), &error)) {
+            say(QStringLiteral("error: %1").arg(error));
+            exitCode = ExitFailure;
+        } else if (!quiet) {
+            say(QStringLiteral("run directory: %1").arg(writer->dir()));
+        }
+    }
+    if (stopped && g_interrupts.load() > 0)
+        return ExitInterrupted;
+    if (exitCode != ExitOk)
+        return exitCode;
+    if (!anyCompleted)
+        return ExitFailure;
+    if (!profile.slo.isEmpty() && stepsMeetingSlo == 0)
+        return ExitSloViolated;
+    return ExitOk;
+}
+
+int runDemo(const QCommandLineParser& p, const Options& o)
+{
+    sim::SimServerOptions options;
+    const QString presetName = p.isSet(o.preset) ? p.value(o.preset) : QStringLiteral("default");
+    const auto preset = sim::presetByName(presetName);
+    if (!preset) {
+        QStringList names;
+        for (const sim::SimPreset& known : sim::presets())
+            names << known.name;
+        say(QStringLiteral("error: --preset: unknown preset \"%1\" (%2)").arg(presetName, names.join(QStringLiteral(", "))));
+        return ExitBadInput;
+    }
+    options.params = preset->params;
+    if (p.isSet(o.timeScale)) {
+        bool ok = false;
+        options.timeScale = p.value(o.timeScale).toDouble(&ok);
+        if (!ok || options.timeScale <= 0) {
+            say(QStringLiteral("error: --time-scale: must be a number > 0"));
+            return ExitBadInput;
+        }
+    }
+    sim::SimHost host;
+    if (!host.start(options)) {
+        say(QStringLiteral("error: the built-in simulator did not start: %1").arg(host.errorString()));
+        return ExitFailure;
+    }
+    Profile profile = Profile::demo(host.baseUrl(), options.params.modelId);
+    const QStringList errors = applyOverrides(p, o, profile);
+    for (const QString& e : errors)
+        say(QStringLiteral("error: %1").arg(e));
+    if (!errors.isEmpty())
+        return ExitBadInput;
+    if (!p.isSet(o.quiet)) {
+        say(QStringLiteral("Kneepoint demo: the built-in simulator (preset \"%1\", time scale %2) listens on %3.")
+                .arg(preset->name)
+                .arg(options.timeScale)
+                .arg(host.baseUrl().toString()));
+        say(QStringLiteral("Sweeping %1 load levels of %2 requests each; each line is one step as it lands.")
+                .arg(profile.load.stepCount())
+                .arg(profile.workload.numPrompts));
+    }
+    const int code = runSweep(p, o, profile, true);
+    host.stop();
+    return code;
+}
+
+} // namespace
+
+int run(const QStringList& arguments)
+{
+    const QString verb = arguments.value(1);
+    if (verb.isEmpty() || verb == QLatin1String("--help") || verb == QLatin1String("-h") || verb == QLatin1String("help")) {
+        writeOut(QByteArray(kUsage) + '\n');
+        return verb.isEmpty() ? ExitBadInput : ExitOk;
+    }
+    if (verb == QLatin1String("--version") || verb == QLatin1String("-v")) {
+        writeOut(QByteArrayLiteral("kneepoint-cli " KNEEPOINT_VERSION "\n"));
+        return ExitOk;
+    }
+    static const QStringList verbs = { QStringLiteral("run"), QStringLiteral("sweep"), QStringLiteral("probe"),
+        QStringLiteral("validate"), QStringLiteral("demo") };
+    if (!verbs.contains(verb)) {
+        say(QStringLiteral("error: unknown command \"%1\"\n").arg(verb) + QString::fromUtf8(kUsage));
+        return ExitBadInput;
+    }
+
+    Options o;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("kneepoint-cli %1: see \"kneepoint-cli --help\" for the commands.").arg(verb));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({ o.profile, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.apiKey,
+        o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.requestRate,
+        o.concurrency, o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.warmup, o.cooldown, o.stepDuration,
+        o.percentileMetrics, o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir,
+        o.resultFilename, o.label, o.out, o.noPreflight, o.workers, o.quiet });
+    if (verb == QLatin1String("demo"))
+        parser.addOptions({ o.timeScale, o.preset });
+    QStringList args = arguments;
+    args.removeAt(1);
+    if (!parser.parse(args)) {
+        say(QStringLiteral("error: %1").arg(parser.errorText()));
+        return ExitBadInput;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        writeOut(parser.helpText().toUtf8());
+        return ExitOk;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        writeOut(QByteArrayLiteral("kneepoint-cli " KNEEPOINT_VERSION "\n"));
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        say(QStringLiteral("error: unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
+        return ExitBadInput;
+    }
+
+    if (verb == QLatin1String("validate")) {
+        if (!parser.isSet(o.profile)) {
+            say(QStringLiteral("error: validate needs --profile FILE"));
+            return ExitBadInput;
+        }
+        const auto profile = buildProfile(parser, o, false);
+        if (!profile)
+            return ExitBadInput;
+        const PreparedSweep prepared = prepareSweep(*profile);
+        for (const QString& w : prepared.warnings)
+            say(QStringLiteral("warning: %1").arg(w));
+        if (!prepared.ok()) {
+            say(QStringLiteral("error: %1").arg(prepared.error));
+            return ExitBadInput;
+        }
+        writeOut(QStringLiteral("%1: ok (%2 steps, %3 requests each)\n")
+                     .arg(parser.value(o.profile))
+                     .arg(prepared.config.steps.size())
+                     .arg(profile->workload.numPrompts)
+                     .toUtf8());
+        return ExitOk;
+    }
+    if (verb == QLatin1String("demo"))
+        return runDemo(parser, o);
+
+    const auto profile = buildProfile(parser, o, true);
+    if (!profile)
+        return ExitBadInput;
+    if (verb == QLatin1String("probe")) {
+        QString error;
+        const ProbeReport report = probe(*profile, &error);
+        if (!error.isEmpty()) {
+            say(QStringLiteral("error: %1").arg(error));
+            return ExitBadInput;
+        }
+        printProbe(report);
+        writeOut(report.ok() ? QByteArrayLiteral("ok\n") : QByteArrayLiteral("failed\n"));
+        return report.ok() ? ExitOk : ExitUnreachable;
+    }
+    return runSweep(parser, o, *profile, verb == QLatin1String("sweep"));
+}
+
+} // namespace kp::cli

@@ -1,0 +1,271 @@
+#include "client/httpworker.h"
+
+#include <QLoggingCategory>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QSslError>
+#include <QThread>
+
+namespace kp {
+
+Q_LOGGING_CATEGORY(lcClient, "kneepoint.engine.client", QtInfoMsg)
+
+namespace {
+
+// Qt 6.4's per-host connection limit for HTTP/1.1 in one manager (qhttpnetworkconnection.cpp).
+constexpr int kConnectionsPerManager = 6;
+constexpr int kDeadlineTickMs = 20;
+
+qint64 secondsToNs(double s)
+{
+    return static_cast<qint64>(s * 1e9);
+}
+
+QString hostPort(const QUrl& url)
+{
+    return QStringLiteral("%1:%2").arg(url.host()).arg(url.port(url.scheme() == QLatin1String("https") ? 443 : 80));
+}
+
+} // namespace
+
+QNetworkProxy proxyFromUrl(const QUrl& url)
+{
+    const auto type = url.scheme().startsWith(QLatin1String("socks")) ? QNetworkProxy::Socks5Proxy
+                                                                      : QNetworkProxy::HttpProxy;
+    return QNetworkProxy(type, url.host(), static_cast<quint16>(url.port(1080)), url.userName(), url.password());
+}
+
+HttpWorker::HttpWorker(const TransportOptions& options)
+    : m_options(options)
+    , m_deadlineTimer(this)
+{
+    m_deadlineTimer.setInterval(kDeadlineTickMs);
+    connect(&m_deadlineTimer, &QTimer::timeout, this, &HttpWorker::checkDeadlines);
+}
+
+HttpWorker::~HttpWorker()
+{
+    for (auto& [reply, active] : m_active) {
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+}
+
+HttpWorker::Manager* HttpWorker::pickManager()
+{
+    for (auto& m : m_managers) {
+        if (m->active < kConnectionsPerManager)
+            return m.get();
+    }
+    auto manager = std::make_unique<Manager>();
+    manager->nam = new QNetworkAccessManager(this);
+    manager->nam->setAutoDeleteReplies(false);
+    switch (m_options.proxyMode) {
+    case ProxyMode::None:
+        manager->nam->setProxy(QNetworkProxy::NoProxy);
+        break;
+    case ProxyMode::System:
+        break; // QNetworkProxyFactory's system configuration is the application default
+    case ProxyMode::Url:
+        manager->nam->setProxy(proxyFromUrl(m_options.proxyUrl));
+        break;
+    }
+    if (!m_options.tlsVerify) {
+        connect(manager->nam, &QNetworkAccessManager::sslErrors, this,
+            [](QNetworkReply* reply, const QList<QSslError>&) { reply->ignoreSslErrors(); });
+    }
+    m_managers.push_back(std::move(manager));
+    qCDebug(lcClient) << "worker" << QThread::currentThread() << "now has" << m_managers.size() << "managers";
+    return m_managers.back().get();
+}
+
+void HttpWorker::start(const HttpRequest& request)
+{
+    QNetworkRequest req(request.url);
+    req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    req.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("kneepoint/" KNEEPOINT_VERSION));
+    // A compressing hop would buffer the stream; ask for it as it is.
+    req.setRawHeader(QByteArrayLiteral("Accept-Encoding"), QByteArrayLiteral("identity"));
+    req.setRawHeader(QByteArrayLiteral("Accept"),
+        request.stream ? QByteArrayLiteral("text/event-stream") : QByteArrayLiteral("application/json"));
+    req.setRawHeader(QByteArrayLiteral("x-request-id"), request.requestId.toUtf8());
+    for (const auto& [name, value] : request.headers)
+        req.setRawHeader(name, value);
+    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+
+    Manager* manager = pickManager();
+    ++manager->active;
+    const qint64 sentNs = steadyNowNs();
+    QNetworkReply* reply = manager->nam->post(req, request.body);
+
+    Active& active = m_active[reply];
+    active.accumulator = std::make_unique<ResponseAccumulator>(request, sentNs);
+    active.manager = manager;
+    active.sentNs = sentNs;
+
+    connect(reply, &QNetworkReply::socketStartedConnecting, this, [this, reply] {
+        if (auto it = m_active.find(reply); it != m_active.end())
+            it->second.connectStartNs = steadyNowNs();
+    });
+    connect(reply, &QNetworkReply::requestSent, this, [this, reply] {
+        if (auto it = m_active.find(reply); it != m_active.end())
+            it->second.connectStartNs = -1;
+    });
+    connect(reply, &QNetworkReply::metaDataChanged, this, [this, reply] {
+        auto it = m_active.find(reply);
+        if (it == m_active.end())
+            return;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status > 0 && it->second.accumulator->httpStatus() == 0) {
+            const qint64 now = steadyNowNs();
+            it->second.lastReadNs = now;
+            it->second.accumulator->onResponseStarted(status, now);
+        }
+    });
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
+
+    const Timeouts& t = m_options.timeouts;
+    if ((t.connectS > 0 || t.firstTokenS > 0 || t.idleS > 0 || t.totalS > 0) && !m_deadlineTimer.isActive())
+        m_deadlineTimer.start();
+}
+
+void HttpWorker::onReadyRead(QNetworkReply* reply)
+{
+    auto it = m_active.find(reply);
+    if (it == m_active.end())
+        return;
+    // The read time is the event time: take it before anything else.
+    const qint64 now = steadyNowNs();
+    Active& active = it->second;
+    if (active.accumulator->httpStatus() == 0)
+        active.accumulator->onResponseStarted(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), now);
+    active.lastReadNs = now;
+    active.connectStartNs = -1;
+    const QByteArray bytes = reply->readAll();
+    active.accumulator->onData(bytes, now);
+}
+
+void HttpWorker::onFinished(QNetworkReply* reply)
+{
+    auto it = m_active.find(reply);
+    if (it == m_active.end())
+        return;
+    const qint64 now = steadyNowNs();
+    Active& active = it->second;
+    if (reply->bytesAvailable() > 0)
+        active.accumulator->onData(reply->readAll(), now);
+    if (active.accumulator->httpStatus() == 0) {
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status > 0)
+            active.accumulator->onResponseStarted(status, now);
+    }
+
+    FailureClass failure = active.abortReason;
+    QString message = active.abortMessage;
+    const auto error = reply->error();
+    const QString where = reply->request().url().toString(QUrl::RemoveUserInfo);
+    if (failure == FailureClass::None && error != QNetworkReply::NoError) {
+        switch (error) {
+        case QNetworkReply::ConnectionRefusedError:
+            failure = FailureClass::ConnectionRefused;
+            message = QStringLiteral("connection refused by %1 (%2)").arg(hostPort(reply->url()), where);
+            break;
+        case QNetworkReply::HostNotFoundError:
+            failure = FailureClass::HostNotFound;
+            message = QStringLiteral("host not found: %1 (%2)").arg(reply->url().host(), where);
+            break;
+        case QNetworkReply::SslHandshakeFailedError:
+        case QNetworkReply::InsecureRedirectError:
+            failure = FailureClass::Tls;
+            message = QStringLiteral("TLS failed with %1: %2").arg(hostPort(reply->url()), reply->errorString());
+            break;
+        case QNetworkReply::TimeoutError:
+            failure = FailureClass::ConnectTimeout;
+            message = QStringLiteral("connection to %1 timed out").arg(hostPort(reply->url()));
+            break;
+        case QNetworkReply::OperationCanceledError:
+            failure = FailureClass::Cancelled;
+            message = QStringLiteral("cancelled");
+            break;
+        case QNetworkReply::RemoteHostClosedError:
+        case QNetworkReply::ProtocolFailure:
+        case QNetworkReply::UnknownNetworkError:
+            failure = active.accumulator->httpStatus() == 200 ? FailureClass::StreamCut : FailureClass::Network;
+            message = QStringLiteral("%1: %2").arg(where, reply->errorString());
+            break;
+        default:
+            // HTTP error statuses arrive here too; the accumulator classifies those by status.
+            if (active.accumulator->httpStatus() <= 0) {
+                failure = FailureClass::Network;
+                message = QStringLiteral("%1: %2").arg(where, reply->errorString());
+            }
+            break;
+        }
+    }
+    RequestRecord record = active.accumulator->finish(now, failure, message);
+    --active.manager->active;
+    m_active.erase(it);
+    reply->disconnect(this);
+    reply->deleteLater();
+    if (m_active.empty())
+        m_deadlineTimer.stop();
+    Q_EMIT finished(record);
+}
+
+void HttpWorker::abortWith(QNetworkReply* reply, Active& active, FailureClass reason, const QString& message)
+{
+    if (active.abortReason != FailureClass::None)
+        return;
+    active.abortReason = reason;
+    active.abortMessage = message;
+    reply->abort(); // emits finished synchronously or soon; onFinished reports the reason set here
+}
+
+void HttpWorker::checkDeadlines()
+{
+    const qint64 now = steadyNowNs();
+    const Timeouts& t = m_options.timeouts;
+    std::vector<std::pair<QNetworkReply*, std::pair<FailureClass, QString>>> expired;
+    for (auto& [reply, active] : m_active) {
+        const QString url = reply->request().url().toString(QUrl::RemoveUserInfo);
+        if (t.connectS > 0 && active.connectStartNs >= 0 && now - active.connectStartNs > secondsToNs(t.connectS)) {
+            expired.push_back({ reply,
+                { FailureClass::ConnectTimeout,
+                    QStringLiteral("connect timeout (%1 s) to %2").arg(t.connectS).arg(hostPort(reply->url())) } });
+        } else if (t.totalS > 0 && now - active.sentNs > secondsToNs(t.totalS)) {
+            expired.push_back(
+                { reply, { FailureClass::TotalTimeout, QStringLiteral("total timeout (%1 s): %2").arg(t.totalS).arg(url) } });
+        } else if (t.firstTokenS > 0 && !active.accumulator->sawFirstToken()
+            && now - active.sentNs > secondsToNs(t.firstTokenS)) {
+            expired.push_back({ reply,
+                { FailureClass::FirstByteTimeout,
+                    QStringLiteral("no first token within %1 s: %2").arg(t.firstTokenS).arg(url) } });
+        } else if (t.idleS > 0 && active.lastReadNs >= 0 && now - active.lastReadNs > secondsToNs(t.idleS)) {
+            expired.push_back({ reply,
+                { FailureClass::IdleTimeout,
+                    QStringLiteral("nothing received for %1 s between chunks: %2").arg(t.idleS).arg(url) } });
+        }
+    }
+    for (auto& [reply, why] : expired) {
+        if (auto it = m_active.find(reply); it != m_active.end())
+            abortWith(reply, it->second, why.first, why.second);
+    }
+}
+
+void HttpWorker::cancelAll()
+{
+    std::vector<QNetworkReply*> replies;
+    replies.reserve(m_active.size());
+    for (auto& [reply, active] : m_active)
+        replies.push_back(reply);
+    for (QNetworkReply* reply : replies) {
+        if (auto it = m_active.find(reply); it != m_active.end())
+            abortWith(reply, it->second, FailureClass::Cancelled, QStringLiteral("cancelled by the user"));
+    }
+}
+
+} // namespace kp

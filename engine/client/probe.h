@@ -1,0 +1,72 @@
+#pragma once
+
+#include "client/requestbuilder.h"
+#include "client/transport.h"
+#include "metrics/requestrecord.h"
+
+#include <QList>
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace kp {
+
+struct ProbeTarget {
+    Target target;
+    HeaderList headers; // resolved: Authorization and the extra headers
+    TransportOptions transport;
+};
+
+struct ProbeCheck {
+    QString name; // "health", "models", "completion"
+    QString url;
+    bool ok = false;
+    bool skipped = false;
+    double latencyMs = 0;
+    QString detail; // what came back
+    QString hint; // what to do about it (failures only)
+};
+
+struct ProbeReport {
+    QList<ProbeCheck> checks;
+    QStringList models; // ids from /v1/models
+    QStringList notes; // proxy variables, key presence, ...
+    bool ok() const; // models and completion passed (health may be absent on gateways)
+    bool reachable() const; // the server answered at all
+};
+
+// The advice for a failed request, in words the user can act on. Never contains the key.
+QString failureHint(const RequestRecord& record, const HeaderList& sentHeaders, const QStringList& serverModels);
+
+// Notes about proxy variables in the environment and what they would change for url.
+QStringList proxyEnvironmentNotes(const QUrl& url, ProxyMode mode);
+
+// Checks /health, /v1/models and one tiny completion, one after another, in the calling thread.
+class Probe : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Probe(QObject* parent = nullptr);
+    ~Probe() override;
+
+    void start(const ProbeTarget& target);
+
+Q_SIGNALS:
+    void finished(const kp::ProbeReport& report);
+
+private:
+    void getHealth();
+    void getModels();
+    void postCompletion();
+    QNetworkReply* get(const QString& path);
+
+    ProbeTarget m_target;
+    ProbeReport m_report;
+    QNetworkAccessManager* m_nam = nullptr;
+};
+
+} // namespace kp

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "client/transport.h"
+
+#include <QThread>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace kp {
+
+class HttpWorker;
+
+// The QNetworkAccessManager transport. Worker threads each own a pool of managers created in that
+// thread; Qt 6.4 keeps at most 6 HTTP/1.1 connections per host in one manager and queues the rest
+// inside it, so a worker adds managers until no request waits behind another (CLIENT.md).
+class QnamTransport : public Transport
+{
+    Q_OBJECT
+public:
+    explicit QnamTransport(const TransportOptions& options, QObject* parent = nullptr);
+    ~QnamTransport() override;
+
+    void send(HttpRequest request) override;
+    void cancelAll() override;
+
+    int workerCount() const { return static_cast<int>(m_workers.size()); }
+
+private:
+    struct Worker {
+        std::unique_ptr<QThread> thread;
+        HttpWorker* worker = nullptr; // lives in thread, deleted when it finishes
+    };
+    std::vector<Worker> m_workers;
+    std::atomic<unsigned> m_next { 0 };
+};
+
+} // namespace kp

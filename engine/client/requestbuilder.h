@@ -1,0 +1,41 @@
+#pragma once
+
+#include "dataset/dataset.h"
+#include "profile/profile.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+namespace kp {
+
+using HeaderList = QList<QPair<QByteArray, QByteArray>>;
+
+struct RequestTemplate {
+    Backend backend = Backend::OpenAi;
+    QUrl url; // base URL joined with the endpoint path
+    QString model;
+    bool stream = true;
+    bool ignoreEos = false;
+    double temperature = 0.0;
+    QJsonObject sampling; // top_p, top_k, ... copied into the body
+    QJsonObject extraBody; // merged last, overriding anything above
+    HeaderList headers; // Authorization and the profile's extra headers
+};
+
+// Authorization (when a key resolves) and the target's extra headers, ${VAR}s expanded. On failure
+// error names the variable or header and the list is empty.
+HeaderList requestHeaders(const Target& target, QString* error);
+
+// The request template a profile describes (headers resolved).
+RequestTemplate requestTemplate(const Profile& profile, QString* error);
+
+// The JSON body for one prompt (compact, UTF-8).
+QByteArray buildRequestBody(const RequestTemplate& request, const Prompt& prompt);
+
+} // namespace kp

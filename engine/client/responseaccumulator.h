@@ -1,0 +1,46 @@
+#pragma once
+
+#include "client/sseparser.h"
+#include "client/transport.h"
+#include "metrics/requestrecord.h"
+
+#include <QByteArray>
+
+namespace kp {
+
+// Turns one HTTP response, fed as it arrives, into a RequestRecord: SSE events are timestamped with
+// the time of the read that completed them, and the outcome is classified (METRICS.md failure classes).
+// Transport-independent: any transport feeds it status, bytes and the end of the exchange.
+class ResponseAccumulator
+{
+public:
+    ResponseAccumulator(const HttpRequest& request, qint64 sentNs);
+
+    void onResponseStarted(int httpStatus, qint64 tNs);
+    void onData(QByteArrayView bytes, qint64 tNs);
+
+    bool sawDone() const { return m_sawDone; }
+    bool sawFirstToken() const { return m_record.firstTokenNs >= 0; }
+    int httpStatus() const { return m_record.httpStatus; }
+
+    // Completes the record. transportFailure is None when the exchange ended normally; otherwise it
+    // (with its message) wins over what the bytes alone would say, except that an HTTP error status
+    // is reported as such.
+    RequestRecord finish(qint64 tNs, FailureClass transportFailure, const QString& transportMessage);
+
+private:
+    void handleEvent(const SseEvent& event, qint64 tNs);
+    void takeUsage(const SseChunk& chunk);
+    void fail(FailureClass failure, const QString& message);
+
+    RequestRecord m_record;
+    bool m_chat = false;
+    bool m_stream = true;
+    QString m_url;
+    SseParser m_parser;
+    QByteArray m_body; // the body of a non-200 answer (bounded), for the message
+    bool m_sawDone = false;
+    int m_eventCount = 0;
+};
+
+} // namespace kp

@@ -1,0 +1,327 @@
+#include "sseparser.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace kp {
+
+namespace {
+
+constexpr char utf8Bom[] = { '\xEF', '\xBB', '\xBF' };
+
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+bool isSseFieldLine(QByteArrayView line)
+{
+    if (line.startsWith(':'))
+        return true;
+    const qsizetype colon = line.indexOf(':');
+    const QByteArrayView field = colon < 0 ? line : line.first(colon);
+    return field == "data" || field == "event" || field == "id" || field == "retry";
+}
+
+} // namespace
+
+void SseParser::noteBytes(QByteArrayView bytes)
+{
+    if (m_head.size() < maxHeadBytes)
+        m_head.append(bytes.first(std::min(bytes.size(), maxHeadBytes - m_head.size())));
+
+    if (m_kind == SseBodyKind::Unknown && !m_sawSignificantByte) {
+        for (qsizetype i = 0; i < bytes.size(); ++i) {
+            const qint64 position = m_bytesFed + i;
+            const char c = bytes[i];
+            if (isBlank(c) || (position < 3 && c == utf8Bom[position]))
+                continue;
+            m_sawSignificantByte = true;
+            if (c == '{' || c == '[')
+                m_kind = SseBodyKind::Json;
+            break;
+        }
+    }
+    // Keep the body until it is known to be an event stream: a JSON reply or an error page is read whole.
+    if (m_kind != SseBodyKind::EventStream && m_body.size() < maxBodyBytes)
+        m_body.append(bytes.first(std::min(bytes.size(), maxBodyBytes - m_body.size())));
+    m_bytesFed += bytes.size();
+}
+
+qsizetype SseParser::feed(QByteArrayView bytes, std::vector<SseEvent>& events)
+{
+    Q_ASSERT(!m_finished);
+    const std::size_t before = events.size();
+    if (bytes.isEmpty())
+        return 0;
+    noteBytes(bytes);
+
+    qsizetype i = 0;
+    if (m_skipLf) {
+        m_skipLf = false;
+        if (bytes[0] == '\n')
+            i = 1;
+    }
+    const qsizetype size = bytes.size();
+    while (i < size) {
+        qsizetype end = i;
+        while (end < size && bytes[end] != '\n' && bytes[end] != '\r')
+            ++end;
+        if (end == size) {
+            m_line.append(bytes.sliced(i));
+            break;
+        }
+        if (m_line.isEmpty()) {
+            processLine(bytes.sliced(i, end - i), events);
+        } else {
+            m_line.append(bytes.sliced(i, end - i));
+            processLine(m_line, events);
+            m_line.clear();
+        }
+        if (bytes[end] == '\r') {
+            if (end + 1 == size)
+                m_skipLf = true;
+            else if (bytes[end + 1] == '\n')
+                ++end;
+        }
+        i = end + 1;
+    }
+    return static_cast<qsizetype>(events.size() - before);
+}
+
+std::vector<SseEvent> SseParser::feed(QByteArrayView bytes)
+{
+    std::vector<SseEvent> events;
+    feed(bytes, events);
+    return events;
+}
+
+qsizetype SseParser::finish(std::vector<SseEvent>& events)
+{
+    const std::size_t before = events.size();
+    if (m_finished)
+        return 0;
+    if (!m_line.isEmpty()) {
+        m_endedWithoutBlankLine = true;
+        const QByteArray line = std::exchange(m_line, {});
+        processLine(line, events);
+    }
+    if (m_hasData) {
+        m_endedWithoutBlankLine = true;
+        dispatch(events);
+    }
+    m_finished = true;
+    return static_cast<qsizetype>(events.size() - before);
+}
+
+std::vector<SseEvent> SseParser::finish()
+{
+    std::vector<SseEvent> events;
+    finish(events);
+    return events;
+}
+
+void SseParser::reset()
+{
+    *this = SseParser();
+}
+
+void SseParser::processLine(QByteArrayView line, std::vector<SseEvent>& events)
+{
+    if (m_firstLine) {
+        m_firstLine = false;
+        if (line.startsWith(QByteArrayView(utf8Bom, 3)))
+            line = line.sliced(3);
+    }
+    if (m_kind == SseBodyKind::Unknown && !line.trimmed().isEmpty()) {
+        m_kind = isSseFieldLine(line) ? SseBodyKind::EventStream : SseBodyKind::Other;
+        if (m_kind == SseBodyKind::EventStream)
+            m_body.clear();
+    }
+
+    if (line.isEmpty()) {
+        dispatch(events);
+        return;
+    }
+    if (line.front() == ':')
+        return; // comment, e.g. a keep-alive
+    const qsizetype colon = line.indexOf(':');
+    QByteArrayView field = line;
+    QByteArrayView value;
+    if (colon >= 0) {
+        field = line.first(colon);
+        value = line.sliced(colon + 1);
+        if (value.startsWith(' '))
+            value = value.sliced(1);
+    }
+    if (field == "data") {
+        m_data.append(value);
+        m_data.append('\n');
+        m_hasData = true;
+    } else if (field == "event") {
+        m_type = value.toByteArray();
+    } else if (field == "id") {
+        if (!value.contains('\0'))
+            m_lastEventId = value.toByteArray();
+    } else if (field == "retry") {
+        bool digits = !value.isEmpty();
+        for (char c : value)
+            digits = digits && c >= '0' && c <= '9';
+        if (digits) {
+            bool ok = false;
+            const qint64 ms = value.toLongLong(&ok);
+            if (ok)
+                m_retryMs = ms;
+        }
+    }
+    // Any other field is ignored, as the specification asks.
+}
+
+void SseParser::dispatch(std::vector<SseEvent>& events)
+{
+    if (!m_hasData) {
+        m_type.clear();
+        return;
+    }
+    m_data.chop(1); // the '\n' after the last data line
+    events.push_back(SseEvent { std::exchange(m_type, {}), std::exchange(m_data, {}), m_lastEventId });
+    m_hasData = false;
+}
+
+namespace {
+
+using Json = nlohmann::json;
+
+QString toQString(const Json& value)
+{
+    return value.is_string() ? QString::fromStdString(value.get<std::string>()) : QString();
+}
+
+std::optional<qint64> toInteger(const Json& object, const char* key)
+{
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_number())
+        return std::nullopt;
+    return static_cast<qint64>(std::llround(it->get<double>()));
+}
+
+QString describeError(const Json& error, const Json& container)
+{
+    // {"error": "text"}, {"error": {"message", "type", "code"}} (OpenAI, vLLM mid-stream) or
+    // {"object": "error", "message", "type", "code"} (vLLM's ErrorResponse).
+    const Json& details = error.is_object() ? error : container;
+    QString message;
+    if (error.is_string())
+        message = toQString(error);
+    else if (const auto it = details.find("message"); it != details.end() && it->is_string())
+        message = toQString(*it);
+    else
+        message = QString::fromStdString((error.is_null() ? container : error).dump());
+    QStringList extras;
+    if (const auto it = details.find("type"); it != details.end() && it->is_string())
+        extras << toQString(*it);
+    if (const auto it = details.find("code"); it != details.end() && !it->is_null())
+        extras << QStringLiteral("code ") + (it->is_string() ? toQString(*it) : QString::fromStdString(it->dump()));
+    if (!extras.isEmpty())
+        message += QStringLiteral(" (") + extras.join(QStringLiteral(", ")) + QLatin1Char(')');
+    return message;
+}
+
+QString excerpt(QByteArrayView data)
+{
+    constexpr qsizetype limit = 120;
+    QString text = QString::fromUtf8(data.first(std::min(data.size(), limit)));
+    if (data.size() > limit)
+        text += QStringLiteral("...");
+    return text;
+}
+
+} // namespace
+
+SseChunk SseChunk::classify(QByteArrayView data)
+{
+    SseChunk chunk;
+    const QByteArrayView trimmed = data.trimmed();
+    if (trimmed.isEmpty()) {
+        chunk.kind = Kind::Empty;
+        return chunk;
+    }
+    if (trimmed == "[DONE]") {
+        chunk.kind = Kind::Done;
+        return chunk;
+    }
+
+    Json object;
+    try {
+        object = Json::parse(trimmed.begin(), trimmed.end());
+    } catch (const Json::parse_error& error) {
+        chunk.kind = Kind::Malformed;
+        chunk.errorMessage = QStringLiteral("invalid JSON at byte %1: %2").arg(error.byte).arg(excerpt(trimmed));
+        return chunk;
+    }
+    if (!object.is_object()) {
+        chunk.kind = Kind::Malformed;
+        chunk.errorMessage = QStringLiteral("expected a JSON object, found %1: %2")
+                                 .arg(QString::fromLatin1(object.type_name()), excerpt(trimmed));
+        return chunk;
+    }
+
+    if (const auto it = object.find("error"); it != object.end() && !it->is_null()) {
+        chunk.kind = Kind::Error;
+        chunk.errorMessage = describeError(*it, object);
+        return chunk;
+    }
+    if (const auto it = object.find("object"); it != object.end() && *it == "error") {
+        chunk.kind = Kind::Error;
+        chunk.errorMessage = describeError(Json(), object);
+        return chunk;
+    }
+
+    if (const auto it = object.find("usage"); it != object.end() && it->is_object()) {
+        chunk.completionTokens = toInteger(*it, "completion_tokens");
+        chunk.promptTokens = toInteger(*it, "prompt_tokens");
+    }
+
+    const auto choices = object.find("choices");
+    if (choices != object.end() && !choices->is_null()) {
+        if (!choices->is_array()) {
+            chunk.kind = Kind::Malformed;
+            chunk.errorMessage = QStringLiteral("\"choices\" is not an array: %1").arg(excerpt(trimmed));
+            return chunk;
+        }
+        if (!choices->empty()) {
+            const Json& first = choices->front();
+            if (!first.is_object()) {
+                chunk.kind = Kind::Malformed;
+                chunk.errorMessage = QStringLiteral("\"choices[0]\" is not an object: %1").arg(excerpt(trimmed));
+                return chunk;
+            }
+            chunk.kind = Kind::Choices;
+            if (const auto text = first.find("text"); text != first.end()) {
+                chunk.text = toQString(*text);
+            } else if (const auto delta = first.find("delta"); delta != first.end() && delta->is_object()) {
+                chunk.text = toQString(delta->value("content", Json()));
+                chunk.reasoning = toQString(delta->value("reasoning_content", Json()));
+                if (chunk.reasoning.isEmpty())
+                    chunk.reasoning = toQString(delta->value("reasoning", Json()));
+            } else if (const auto message = first.find("message"); message != first.end() && message->is_object()) {
+                chunk.text = toQString(message->value("content", Json()));
+                chunk.reasoning = toQString(message->value("reasoning_content", Json()));
+                if (chunk.reasoning.isEmpty())
+                    chunk.reasoning = toQString(message->value("reasoning", Json()));
+            }
+            chunk.finishReason = toQString(first.value("finish_reason", Json()));
+            return chunk;
+        }
+    }
+    chunk.kind = chunk.hasUsage() ? Kind::Usage : Kind::Other;
+    return chunk;
+}
+
+} // namespace kp

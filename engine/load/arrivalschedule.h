@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QString>
+#include <QtGlobal>
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace kp {
+
+struct ArrivalOptions
+{
+    enum class Distribution {
+        Gamma, // gamma inter-arrivals, shape = burstiness (1 = Poisson)
+        Constant, // equal spacing (the reference's burstiness = inf)
+    };
+
+    double rate = std::numeric_limits<double>::infinity(); // requests per second; inf sends all at t = 0
+    Distribution distribution = Distribution::Gamma;
+    double burstiness = 1.0; // gamma shape; < 1 burstier, > 1 more regular; inf means Constant
+    std::uint64_t seed = 0;
+    // The reference stretches the cumulative times so that request N is sent at exactly N / rate.
+    bool rescaleToTarget = true;
+    // Linear ramp-up: the rate grows from rampStartRate to `rate` over rampUpSeconds, then stays at `rate`.
+    double rampUpSeconds = 0.0;
+    double rampStartRate = 0.0;
+
+    bool hasRampUp() const { return rampUpSeconds > 0.0; }
+};
+
+// Send times for one step (METRICS.md, "Arrivals"). Pure and deterministic: the same options and count
+// give the same schedule on every platform (own gamma sampler on std::mt19937_64, which the standard
+// defines bit for bit; the std:: distributions are not).
+//
+// As in vLLM's get_request, every request, the first included, is preceded by a drawn gap: the cumulative
+// sums are the send times, then scaled by (N / rate) / sum so that the last request leaves at exactly N / rate.
+//
+// Ramp-up is defined by a change of time: with L(t) the integral of rate(s) from 0 to t, gaps of a
+// unit-rate process are drawn (mean 1, same shape), their cumulative sums u_k are scaled so that u_N = N, and
+// request k is sent at the inverse of L at u_k. So Poisson arrivals become exactly the inhomogeneous Poisson
+// process of the ramp; without a ramp L(t) = rate * t and this is the reference's schedule.
+class ArrivalSchedule
+{
+public:
+    // Empty when the options are usable, else what is wrong with them.
+    static QString validate(const ArrivalOptions& options);
+
+    // Offsets from the step start in nanoseconds, non-decreasing, one per request; empty if invalid.
+    static std::vector<qint64> offsetsNs(qint64 count, const ArrivalOptions& options);
+
+    // The offered rate at time t (requests per second) under these options.
+    static double rateAt(double seconds, const ArrivalOptions& options);
+};
+
+} // namespace kp

@@ -1,0 +1,279 @@
+#include "load/steprunner.h"
+
+#include "load/arrivalschedule.h"
+
+#include <QLoggingCategory>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kp {
+
+Q_LOGGING_CATEGORY(lcLoad, "kneepoint.engine.load", QtInfoMsg)
+
+namespace {
+
+constexpr int kSnapshotIntervalMs = 200;
+
+void rebase(RequestRecord& r, qint64 t0)
+{
+    auto shift = [t0](qint64& t) {
+        if (t >= 0)
+            t -= t0;
+    };
+    shift(r.scheduledNs);
+    shift(r.sentNs);
+    shift(r.firstByteNs);
+    shift(r.firstTokenNs);
+    shift(r.firstContentNs);
+    shift(r.lastTokenNs);
+    shift(r.endNs);
+    for (qint64& t : r.chunkNs)
+        t -= t0;
+}
+
+double percentile99(std::vector<double> values)
+{
+    if (values.empty())
+        return 0.0;
+    std::sort(values.begin(), values.end());
+    const double rank = 0.99 * static_cast<double>(values.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(rank));
+    const auto hi = std::min(lo + 1, values.size() - 1);
+    return values[lo] + (values[hi] - values[lo]) * (rank - static_cast<double>(lo));
+}
+
+} // namespace
+
+StepRunner::StepRunner(Transport* transport, MetricsOptions options, QObject* parent)
+    : QObject(parent)
+    , m_transport(transport)
+    , m_metricsOptions(std::move(options))
+    , m_dispatchTimer(this)
+    , m_snapshotTimer(this)
+{
+    qRegisterMetaType<kp::LiveSnapshot>();
+    qRegisterMetaType<kp::StepResult>();
+    qRegisterMetaType<kp::RequestRecord>();
+    m_dispatchTimer.setSingleShot(true);
+    m_dispatchTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_dispatchTimer, &QTimer::timeout, this, &StepRunner::dispatchDue);
+    m_snapshotTimer.setInterval(kSnapshotIntervalMs);
+    connect(&m_snapshotTimer, &QTimer::timeout, this, &StepRunner::publish);
+    connect(m_transport, &Transport::finished, this, &StepRunner::onRecord, Qt::QueuedConnection);
+}
+
+void StepRunner::start(StepConfig config)
+{
+    Q_ASSERT(!m_running);
+    Q_ASSERT(!config.prompts.empty());
+    m_config = std::move(config);
+    m_running = true;
+    m_stopping = false;
+    m_sent = m_inFlight = m_completed = m_failed = m_outputTokens = 0;
+    m_nextScheduled = 0;
+    m_gated.clear();
+    m_wasGated.clear();
+    m_records.clear();
+    m_records.reserve(static_cast<std::size_t>(std::min(m_config.numPrompts, 100000)));
+    m_recentTtftMs.clear();
+    m_lagMs.clear();
+    m_snapshotTimer.start();
+
+    m_warmupLeft = m_config.warmupRequests;
+    m_warmingUp = m_warmupLeft > 0;
+    if (!m_warmingUp) {
+        beginMeasured();
+        return;
+    }
+    const qint64 now = steadyNowNs();
+    for (int i = 0; i < m_config.warmupRequests; ++i) {
+        const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(i) % m_config.prompts.size()];
+        HttpRequest req;
+        req.index = -1 - i;
+        req.requestId = QStringLiteral("kneepoint-warmup-%1-%2").arg(m_config.index).arg(i);
+        req.url = m_config.request.url;
+        req.body = buildRequestBody(m_config.request, prompt);
+        req.headers = m_config.request.headers;
+        req.chat = isChatBackend(m_config.request.backend);
+        req.stream = m_config.request.stream;
+        req.promptTokens = prompt.promptTokens;
+        req.scheduledNs = now;
+        ++m_inFlight;
+        m_transport->send(std::move(req));
+    }
+}
+
+void StepRunner::beginMeasured()
+{
+    m_warmingUp = false;
+    m_startedAt = QDateTime::currentDateTime();
+    m_t0 = steadyNowNs();
+    if (m_config.mode == LoadMode::Concurrency) {
+        const int users = std::min(m_config.concurrency, m_config.numPrompts);
+        for (int i = 0; i < users; ++i)
+            sendOne(m_t0, false);
+    } else {
+        ArrivalOptions arrivals;
+        arrivals.rate = m_config.rate;
+        arrivals.burstiness = m_config.burstiness;
+        if (std::isinf(m_config.burstiness))
+            arrivals.distribution = ArrivalOptions::Distribution::Constant;
+        arrivals.rampUpSeconds = m_config.rampUpS;
+        arrivals.seed = m_config.seed;
+        m_offsetsNs = ArrivalSchedule::offsetsNs(m_config.numPrompts, arrivals);
+        dispatchDue();
+    }
+    publish();
+}
+
+void StepRunner::sendOne(qint64 scheduledNs, bool gated)
+{
+    const int i = m_sent++;
+    m_wasGated.push_back(gated ? 1 : 0);
+    const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(i) % m_config.prompts.size()];
+    HttpRequest req;
+    req.index = i;
+    req.requestId = QStringLiteral("kneepoint-%1-%2").arg(m_config.index).arg(i);
+    req.url = m_config.request.url;
+    req.body = buildRequestBody(m_config.request, prompt);
+    req.headers = m_config.request.headers;
+    req.chat = isChatBackend(m_config.request.backend);
+    req.stream = m_config.request.stream;
+    req.promptTokens = prompt.promptTokens;
+    req.scheduledNs = scheduledNs;
+    ++m_inFlight;
+    m_transport->send(std::move(req));
+}
+
+void StepRunner::dispatchDue()
+{
+    if (m_stopping)
+        return;
+    const qint64 now = steadyNowNs();
+    while (m_nextScheduled < m_offsetsNs.size() && m_t0 + m_offsetsNs[m_nextScheduled] <= now) {
+        const qint64 scheduled = m_t0 + m_offsetsNs[m_nextScheduled++];
+        if (m_config.maxConcurrency && m_inFlight >= *m_config.maxConcurrency)
+            m_gated.push_back(scheduled);
+        else
+            sendOne(scheduled, false);
+    }
+    if (m_nextScheduled < m_offsetsNs.size()) {
+        const qint64 waitNs = m_t0 + m_offsetsNs[m_nextScheduled] - steadyNowNs();
+        // PreciseTimer has millisecond granularity: arm for the floor and dispatch everything due on
+        // wake-up; the intended time is recorded, so any lag shows in the result.
+        m_dispatchTimer.start(static_cast<int>(std::max<qint64>(0, waitNs / 1'000'000)));
+    }
+}
+
+void StepRunner::onRecord(const RequestRecord& incoming)
+{
+    if (!m_running)
+        return;
+    --m_inFlight;
+    if (incoming.index < 0) { // warm-up
+        if (--m_warmupLeft == 0 && m_warmingUp) {
+            if (m_stopping)
+                finish();
+            else
+                beginMeasured();
+        }
+        return;
+    }
+    RequestRecord record = incoming;
+    rebase(record, m_t0);
+    const bool gated = m_wasGated[static_cast<std::size_t>(record.index)] != 0;
+    if (!gated && record.sentNs >= 0 && record.scheduledNs >= 0)
+        m_lagMs.push_back(static_cast<double>(record.sentNs - record.scheduledNs) / 1e6);
+    if (record.success()) {
+        ++m_completed;
+        m_outputTokens += record.outputTokens;
+        if (record.firstTokenNs >= 0)
+            m_recentTtftMs.push_back(static_cast<double>(record.firstTokenNs - record.sentNs) / 1e6);
+    } else {
+        ++m_failed;
+    }
+    Q_EMIT requestFinished(record);
+    m_records.push_back(std::move(record));
+
+    if (!m_stopping) {
+        const qint64 now = steadyNowNs();
+        if (m_config.mode == LoadMode::Concurrency) {
+            if (!concurrencyDone(now))
+                sendOne(now, false);
+        } else if (!m_gated.empty()) {
+            const qint64 scheduled = m_gated.front();
+            m_gated.pop_front();
+            sendOne(scheduled, true);
+        }
+    }
+    const bool allSent = m_config.mode == LoadMode::Concurrency ? concurrencyDone(steadyNowNs())
+                                                                : m_nextScheduled >= m_offsetsNs.size() && m_gated.empty();
+    if (m_inFlight == 0 && (allSent || m_stopping))
+        finish();
+}
+
+bool StepRunner::concurrencyDone(qint64 now) const
+{
+    if (m_sent >= m_config.numPrompts)
+        return true;
+    return m_config.durationS > 0 && now - m_t0 >= static_cast<qint64>(m_config.durationS * 1e9);
+}
+
+void StepRunner::stop()
+{
+    if (!m_running || m_stopping)
+        return;
+    m_stopping = true;
+    m_dispatchTimer.stop();
+    m_gated.clear();
+    if (m_inFlight == 0) {
+        finish();
+        return;
+    }
+    m_transport->cancelAll();
+}
+
+void StepRunner::publish()
+{
+    LiveSnapshot s;
+    s.step = m_config.index;
+    s.warmingUp = m_warmingUp;
+    s.elapsedS = m_warmingUp ? 0.0 : static_cast<double>(steadyNowNs() - m_t0) / 1e9;
+    s.planned = m_config.numPrompts;
+    s.sent = m_sent;
+    s.completed = m_completed;
+    s.failed = m_failed;
+    s.inFlight = m_inFlight;
+    s.outputTokens = m_outputTokens;
+    s.recentTtftMs.swap(m_recentTtftMs);
+    Q_EMIT snapshot(s);
+}
+
+void StepRunner::finish()
+{
+    m_dispatchTimer.stop();
+    m_snapshotTimer.stop();
+    publish();
+    m_running = false;
+
+    StepResult result;
+    result.config = m_config;
+    result.config.prompts.clear();
+    result.startedAt = m_startedAt;
+    result.partial = m_stopping;
+    // As the reference measures it: from the step's start (the first request leaves one drawn gap
+    // later) to the last completion.
+    qint64 lastEnd = 0;
+    for (const RequestRecord& r : m_records)
+        lastEnd = std::max(lastEnd, r.endNs);
+    result.durationS = static_cast<double>(lastEnd) / 1e9;
+    result.records = std::move(m_records);
+    m_records = {};
+    result.metrics = StepMetrics::fromRecords(result.records, result.durationS, m_metricsOptions);
+    result.dispatchLagP99Ms = percentile99(m_lagMs);
+    result.clientBound = result.dispatchLagP99Ms > kClientBoundLagMs;
+    Q_EMIT finished(result);
+}
+
+} // namespace kp

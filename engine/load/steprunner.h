@@ -1,0 +1,121 @@
+#pragma once
+
+#include "client/requestbuilder.h"
+#include "client/transport.h"
+#include "dataset/dataset.h"
+#include "metrics/requestrecord.h"
+#include "metrics/stepmetrics.h"
+#include "profile/profile.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QTimer>
+
+#include <deque>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace kp {
+
+// One load level.
+struct StepConfig {
+    int index = 0;
+    LoadMode mode = LoadMode::Rate;
+    double rate = std::numeric_limits<double>::infinity(); // req/s (Rate mode); inf = all at once
+    double burstiness = 1.0; // gamma shape; 1 = Poisson
+    int concurrency = 1; // users (Concurrency mode)
+    std::optional<int> maxConcurrency; // gate on requests in flight (Rate mode)
+    int numPrompts = 100; // requests in the step
+    double durationS = 0.0; // Concurrency mode: no new request after this long (0 = until numPrompts)
+    double rampUpS = 0.0; // linear ramp of the rate from ~0 to rate over this time
+    int warmupRequests = 0; // sent before the step, excluded from its metrics
+    quint64 seed = 0;
+    RequestTemplate request;
+    std::vector<Prompt> prompts; // request i uses prompts[i % size]
+};
+
+// What the GUI and the CLI see while a step runs, published a few times a second.
+struct LiveSnapshot {
+    int step = 0;
+    bool warmingUp = false;
+    double elapsedS = 0;
+    int planned = 0;
+    int sent = 0;
+    int completed = 0;
+    int failed = 0;
+    int inFlight = 0;
+    int outputTokens = 0;
+    std::vector<double> recentTtftMs; // TTFTs of requests finished since the previous snapshot
+};
+
+struct StepResult {
+    StepConfig config; // prompts cleared
+    QDateTime startedAt; // wall clock, for file names and the result's date
+    double durationS = 0;
+    bool partial = false; // stopped before every request ended
+    std::vector<RequestRecord> records; // in completion order; times relative to the step start
+    StepMetrics metrics;
+    double dispatchLagP99Ms = 0; // timer + hand-off lag of requests that did not wait at the gate
+    bool clientBound = false; // the client could not keep to the schedule: the curve there measures it
+};
+
+// Runs one load level through a Transport. Lives in (and must be used from) one thread with an
+// event loop; the transport's finished() reaches it queued.
+class StepRunner : public QObject
+{
+    Q_OBJECT
+public:
+    StepRunner(Transport* transport, MetricsOptions options, QObject* parent = nullptr);
+
+    void start(StepConfig config);
+    void stop(); // cancels what is in flight; the step ends as partial
+    bool isRunning() const { return m_running; }
+
+    // Dispatch lag p99 above this flags a step as client-bound.
+    static constexpr double kClientBoundLagMs = 25.0;
+
+Q_SIGNALS:
+    void snapshot(const kp::LiveSnapshot& snapshot);
+    void requestFinished(const kp::RequestRecord& record); // measured requests only, times step-relative
+    void finished(const kp::StepResult& result);
+
+private:
+    void onRecord(const RequestRecord& record);
+    void beginMeasured();
+    void dispatchDue();
+    void sendOne(qint64 scheduledNs, bool gated);
+    void publish();
+    bool concurrencyDone(qint64 now) const;
+    void finish();
+
+    Transport* m_transport;
+    MetricsOptions m_metricsOptions;
+    StepConfig m_config;
+    bool m_running = false;
+    bool m_warmingUp = false;
+    bool m_stopping = false;
+    int m_warmupLeft = 0;
+    QDateTime m_startedAt;
+    qint64 m_t0 = 0;
+    std::vector<qint64> m_offsetsNs; // schedule (Rate mode), relative to m_t0
+    std::size_t m_nextScheduled = 0;
+    std::deque<qint64> m_gated; // scheduled times of requests waiting at the concurrency gate
+    std::vector<char> m_wasGated; // per request index: it waited at the gate (its lag is not the client's)
+    int m_sent = 0;
+    int m_inFlight = 0;
+    int m_completed = 0;
+    int m_failed = 0;
+    int m_outputTokens = 0;
+    std::vector<double> m_recentTtftMs;
+    std::vector<double> m_lagMs;
+    std::vector<RequestRecord> m_records;
+    QTimer m_dispatchTimer;
+    QTimer m_snapshotTimer;
+};
+
+} // namespace kp
+
+Q_DECLARE_METATYPE(kp::LiveSnapshot)
+Q_DECLARE_METATYPE(kp::StepResult)
+Q_DECLARE_METATYPE(kp::StepConfig)

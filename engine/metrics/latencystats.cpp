@@ -1,0 +1,127 @@
+#include "latencystats.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace kp {
+
+std::optional<double> LatencyStats::percentile(double p) const
+{
+    for (const auto& [percent, value] : percentiles) {
+        if (percent == p)
+            return value;
+    }
+    return std::nullopt;
+}
+
+QString LatencyStats::percentileWord(double p)
+{
+    if (std::isfinite(p) && p == std::trunc(p) && std::abs(p) < 1e15)
+        return QString::number(static_cast<qint64>(p));
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, p);
+    return QString::fromLatin1(buffer, result.ptr - buffer);
+}
+
+std::optional<double> LatencyStats::percentileFromWord(QStringView word)
+{
+    bool ok = false;
+    const double p = word.toDouble(&ok);
+    if (!ok || !std::isfinite(p) || p < 0.0 || p > 100.0)
+        return std::nullopt;
+    return p;
+}
+
+double LatencyStats::numpySum(const double* values, std::size_t count)
+{
+    // numpy's pairwise_sum: 8 partial sums below a block of 128 values, halving above it. Matching it keeps
+    // means and deviations within the last bit of what numpy prints for the same samples.
+    constexpr std::size_t blockSize = 128;
+    if (count < 8) {
+        double sum = -0.0;
+        for (std::size_t i = 0; i < count; ++i)
+            sum += values[i];
+        return sum;
+    }
+    if (count <= blockSize) {
+        double r[8];
+        for (std::size_t j = 0; j < 8; ++j)
+            r[j] = values[j];
+        std::size_t i = 8;
+        for (; i < count - (count % 8); i += 8) {
+            for (std::size_t j = 0; j < 8; ++j)
+                r[j] += values[i + j];
+        }
+        double sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < count; ++i)
+            sum += values[i];
+        return sum;
+    }
+    std::size_t half = count / 2;
+    half -= half % 8;
+    return numpySum(values, half) + numpySum(values + half, count - half);
+}
+
+double LatencyStats::numpyPercentile(const std::vector<double>& sorted, double p)
+{
+    if (sorted.empty())
+        return 0.0;
+    const double q = std::clamp(p, 0.0, 100.0) / 100.0;
+    // method="linear": virtual index (n - 1) * q, then numpy's _lerp, which computes from the upper
+    // neighbour when the fraction is at least one half.
+    const double index = static_cast<double>(sorted.size() - 1) * q;
+    const double lowerIndex = std::floor(index);
+    const auto lower = static_cast<std::size_t>(lowerIndex);
+    const std::size_t upper = std::min(lower + 1, sorted.size() - 1);
+    const double t = index - lowerIndex;
+    const double a = sorted[lower];
+    const double b = sorted[upper];
+    const double diff = b - a;
+    return t >= 0.5 ? b - diff * (1.0 - t) : a + diff * t;
+}
+
+double LatencyStats::numpyMedian(const std::vector<double>& sorted)
+{
+    if (sorted.empty())
+        return 0.0;
+    const std::size_t n = sorted.size();
+    if (n % 2 == 1)
+        return sorted[n / 2];
+    // np.median averages the two middle values with np.mean.
+    const double pair[2] = { sorted[n / 2 - 1], sorted[n / 2] };
+    return numpySum(pair, 2) / 2.0;
+}
+
+LatencyStats LatencyStats::compute(std::vector<double> valuesMs, const std::vector<double>& percentiles)
+{
+    LatencyStats stats;
+    stats.count = static_cast<qint64>(valuesMs.size());
+    stats.percentiles.reserve(percentiles.size());
+    if (valuesMs.empty()) {
+        for (double p : percentiles)
+            stats.percentiles.emplace_back(p, 0.0);
+        return stats;
+    }
+
+    const auto n = static_cast<double>(valuesMs.size());
+    // Mean and deviation follow the samples' own order, as numpy's reduction does; then sort for ranks.
+    stats.mean = numpySum(valuesMs.data(), valuesMs.size()) / n;
+    std::vector<double> squares;
+    squares.reserve(valuesMs.size());
+    for (double v : valuesMs) {
+        const double d = v - stats.mean;
+        squares.push_back(d * d);
+    }
+    stats.stddev = std::sqrt(numpySum(squares.data(), squares.size()) / n);
+
+    std::sort(valuesMs.begin(), valuesMs.end());
+    stats.min = valuesMs.front();
+    stats.max = valuesMs.back();
+    stats.median = numpyMedian(valuesMs);
+    for (double p : percentiles)
+        stats.percentiles.emplace_back(p, numpyPercentile(valuesMs, p));
+    return stats;
+}
+
+} // namespace kp

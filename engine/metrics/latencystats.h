@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QString>
+#include <QStringView>
+
+#include <cstddef>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace kp {
+
+// Summary statistics of one latency distribution, in milliseconds, computed the way the reference
+// computes them with numpy: np.mean, np.median, np.std (population, ddof 0) and np.percentile
+// (linear interpolation between closest ranks). An empty sample gives 0 for every statistic, as the
+// reference's `np.mean(values or 0)` does.
+struct LatencyStats
+{
+    qint64 count = 0;
+    double mean = 0.0;
+    double median = 0.0;
+    double stddev = 0.0;
+    double min = 0.0;
+    double max = 0.0;
+    std::vector<std::pair<double, double>> percentiles; // (percentile in [0, 100], value in ms), as requested
+
+    // The value for percentile p when it was requested.
+    std::optional<double> percentile(double p) const;
+
+    // How the reference spells a percentile in keys and labels: "99", "99.9" (Python's str of the float).
+    static QString percentileWord(double p);
+    static std::optional<double> percentileFromWord(QStringView word);
+
+    static LatencyStats compute(std::vector<double> valuesMs, const std::vector<double>& percentiles);
+
+    // numpy-compatible building blocks, exposed so that they can be tested on their own.
+    static double numpySum(const double* values, std::size_t count); // pairwise summation, as np.add.reduce
+    static double numpyPercentile(const std::vector<double>& sorted, double p);
+    static double numpyMedian(const std::vector<double>& sorted);
+
+    bool operator==(const LatencyStats&) const = default;
+};
+
+} // namespace kp

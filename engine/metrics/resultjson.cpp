@@ -1,0 +1,650 @@
+#include "resultjson.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace kp {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr double nsPerSecond = 1e9;
+
+std::string utf8(const QString& text)
+{
+    return text.toStdString();
+}
+
+QString fromUtf8(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+Json stringOrNull(const QString& text)
+{
+    return text.isEmpty() ? Json(nullptr) : Json(utf8(text));
+}
+
+// Python's json writes float('inf') as a bare Infinity, which is not JSON; the reference itself writes the
+// string "inf" for request_rate, so every non-finite value goes out that way.
+Json numberOrText(double value)
+{
+    if (std::isnan(value))
+        return Json(nullptr);
+    if (std::isinf(value))
+        return Json(value > 0 ? "inf" : "-inf");
+    return Json(value);
+}
+
+std::string metricKey(LatencyMetric metric)
+{
+    return utf8(latencyMetricKey(metric));
+}
+
+std::string percentileKey(double p)
+{
+    return "p" + utf8(LatencyStats::percentileWord(p));
+}
+
+Json statsObject(const LatencyStats& stats)
+{
+    Json out = Json::object();
+    out["count"] = stats.count;
+    out["mean_ms"] = numberOrText(stats.mean);
+    out["median_ms"] = numberOrText(stats.median);
+    out["std_ms"] = numberOrText(stats.stddev);
+    out["min_ms"] = numberOrText(stats.min);
+    out["max_ms"] = numberOrText(stats.max);
+    for (const auto& [p, value] : stats.percentiles)
+        out[percentileKey(p) + "_ms"] = numberOrText(value);
+    return out;
+}
+
+Json kneepointObject(const StepMetrics& m)
+{
+    Json out = Json::object();
+    out["version"] = KNEEPOINT_VERSION;
+    out["percentiles"] = m.options.percentiles;
+    Json selected = Json::array();
+    for (LatencyMetric metric : m.options.selectedMetrics)
+        selected.push_back(metricKey(metric));
+    out["percentile_metrics"] = selected;
+    if (m.options.hasSlos()) {
+        Json slos = Json::object();
+        if (m.options.ttftSloMs)
+            slos["ttft"] = *m.options.ttftSloMs;
+        if (m.options.tpotSloMs)
+            slos["tpot"] = *m.options.tpotSloMs;
+        if (m.options.e2elSloMs)
+            slos["e2el"] = *m.options.e2elSloMs;
+        out["goodput_slo_ms"] = slos;
+    } else {
+        out["goodput_slo_ms"] = nullptr;
+    }
+    out["good_completed"] = m.goodCompleted;
+    Json failures = Json::object();
+    for (const auto& [failure, count] : m.failuresByClass)
+        failures[utf8(failureClassKey(failure))] = count;
+    out["failures"] = failures;
+    out["mean_concurrency"] = numberOrText(m.meanConcurrency);
+    out["server_prompt_tokens_reported"] = m.serverPromptTokensReported;
+    out["total_server_input_tokens"] = m.totalServerInputTokens;
+    out["prompt_token_mismatches"] = m.promptTokenMismatches;
+    out["output_tokens_from_text"] = m.outputTokensFromText;
+    Json latency = Json::object();
+    for (LatencyMetric metric : allLatencyMetrics)
+        latency[metricKey(metric)] = statsObject(m.stats(metric));
+    out["latency"] = latency;
+    out["first_content_ttft"] = statsObject(m.firstContentTtft);
+    out["dispatch_lag"] = statsObject(m.dispatchLag);
+    return out;
+}
+
+// ---- reading ------------------------------------------------------------------------------------------
+
+// Bare Infinity, -Infinity and NaN (Python's json.dump of non-finite floats, e.g. SGLang's request_rate)
+// become strings so that a strict parser takes the file.
+QByteArray quoteNonFiniteLiterals(QByteArrayView bytes)
+{
+    static constexpr std::string_view literals[] = { "-Infinity", "Infinity", "NaN" };
+    QByteArray out;
+    bool inString = false;
+    bool escaped = false;
+    bool changed = false;
+    out.reserve(bytes.size());
+    for (qsizetype i = 0; i < bytes.size(); ++i) {
+        const char c = bytes[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            out.append(c);
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+            out.append(c);
+            continue;
+        }
+        bool replaced = false;
+        for (std::string_view literal : literals) {
+            const auto length = static_cast<qsizetype>(literal.size());
+            if (bytes.sliced(i).startsWith(QByteArrayView(literal.data(), length))) {
+                out.append('"');
+                out.append(literal == "-Infinity" ? "-inf" : literal == "Infinity" ? "inf" : "nan");
+                out.append('"');
+                i += length - 1;
+                replaced = changed = true;
+                break;
+            }
+        }
+        if (!replaced)
+            out.append(c);
+    }
+    return changed ? out : bytes.toByteArray();
+}
+
+QString jsonTypeName(const Json& value)
+{
+    return QString::fromLatin1(value.type_name());
+}
+
+QString parseErrorText(const nlohmann::json::parse_error& error)
+{
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." -> "syntax error ..."
+    QString text = QString::fromUtf8(error.what());
+    static const QRegularExpression prefix(
+        QStringLiteral("^\\[json\\.exception\\.[a-z_]+\\.\\d+\\] (parse error( at line \\d+, column \\d+)?: )?"));
+    text.remove(prefix);
+    return text;
+}
+
+// 1-based line and column of byte `offset` (0-based) in `text`.
+std::pair<qsizetype, qsizetype> lineAndColumn(QByteArrayView text, qsizetype offset)
+{
+    qsizetype line = 1;
+    qsizetype column = 1;
+    for (qsizetype i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return { line, column };
+}
+
+class StepReader
+{
+public:
+    StepReader(const QString& source, QString path, ImportedStep& step)
+        : m_source(source)
+        , m_path(std::move(path))
+        , m_step(step)
+    { }
+
+    QString read(const Json& object);
+
+private:
+    QString at(const std::string& key) const { return m_path + QLatin1Char('.') + fromUtf8(key); }
+
+    void warn(const QString& path, const QString& message)
+    {
+        m_step.warnings.append(m_source + QStringLiteral(": ") + path + QStringLiteral(": ") + message);
+    }
+
+    std::optional<double> numberValue(const Json& value, const QString& path)
+    {
+        if (value.is_null())
+            return std::nullopt;
+        if (value.is_number())
+            return value.get<double>();
+        if (value.is_string()) {
+            const QString text = fromUtf8(value.get<std::string>()).trimmed().toLower();
+            if (text == u"inf" || text == u"infinity" || text == u"+inf")
+                return std::numeric_limits<double>::infinity();
+            if (text == u"-inf" || text == u"-infinity")
+                return -std::numeric_limits<double>::infinity();
+            if (text == u"nan")
+                return std::numeric_limits<double>::quiet_NaN();
+            bool ok = false;
+            const double parsed = text.toDouble(&ok);
+            if (ok)
+                return parsed;
+        }
+        warn(path, QStringLiteral("expected a number, found %1").arg(jsonTypeName(value)));
+        return std::nullopt;
+    }
+
+    std::optional<double> number(const Json& object, const std::string& key)
+    {
+        const auto it = object.find(key);
+        if (it == object.end())
+            return std::nullopt;
+        return numberValue(*it, at(key));
+    }
+
+    std::optional<qint64> integer(const Json& object, const std::string& key)
+    {
+        const std::optional<double> value = number(object, key);
+        if (!value || !std::isfinite(*value))
+            return std::nullopt;
+        return static_cast<qint64>(std::llround(*value));
+    }
+
+    void readNumber(const Json& object, const std::string& key, double& target)
+    {
+        if (const auto value = number(object, key))
+            target = *value;
+    }
+
+    void readInteger(const Json& object, const std::string& key, qint64& target)
+    {
+        if (const auto value = integer(object, key))
+            target = *value;
+    }
+
+    void readString(const Json& object, const std::string& key, QString& target)
+    {
+        const auto it = object.find(key);
+        if (it == object.end() || it->is_null())
+            return;
+        if (it->is_string())
+            target = fromUtf8(it->get<std::string>());
+        else if (it->is_number())
+            target = fromUtf8(it->dump());
+        else
+            warn(at(key), QStringLiteral("expected a string, found %1").arg(jsonTypeName(*it)));
+    }
+
+    void readStatsObject(const Json& object, const QString& path, LatencyStats& stats);
+    void readKneepoint(const Json& object, const QString& path);
+
+    const QString& m_source;
+    QString m_path;
+    ImportedStep& m_step;
+};
+
+std::optional<LatencyMetric> metricFromFileName(const std::string& name)
+{
+    if (name == "e2e_latency") // SGLang
+        return LatencyMetric::E2el;
+    return latencyMetricFromKey(fromUtf8(name));
+}
+
+// "p99.9_ttft_ms" -> (99.9, "ttft"); "p99_ms" (stats objects) -> (99, "").
+std::optional<std::pair<double, std::string>> splitPercentileKey(const std::string& key)
+{
+    if (key.size() < 5 || key.front() != 'p' || key.compare(key.size() - 3, 3, "_ms") != 0)
+        return std::nullopt;
+    const std::string body = key.substr(1, key.size() - 4);
+    const auto underscore = body.find('_');
+    const std::string word = body.substr(0, underscore);
+    const auto p = LatencyStats::percentileFromWord(fromUtf8(word));
+    if (!p)
+        return std::nullopt;
+    return std::pair { *p, underscore == std::string::npos ? std::string() : body.substr(underscore + 1) };
+}
+
+void StepReader::readStatsObject(const Json& object, const QString& path, LatencyStats& stats)
+{
+    if (!object.is_object()) {
+        if (!object.is_null())
+            warn(path, QStringLiteral("expected an object, found %1").arg(jsonTypeName(object)));
+        return;
+    }
+    const QString saved = m_path;
+    m_path = path;
+    stats = LatencyStats {};
+    readInteger(object, "count", stats.count);
+    readNumber(object, "mean_ms", stats.mean);
+    readNumber(object, "median_ms", stats.median);
+    readNumber(object, "std_ms", stats.stddev);
+    readNumber(object, "min_ms", stats.min);
+    readNumber(object, "max_ms", stats.max);
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const auto split = splitPercentileKey(it.key());
+        if (!split || !split->second.empty())
+            continue;
+        if (const auto value = numberValue(*it, at(it.key())))
+            stats.percentiles.emplace_back(split->first, *value);
+    }
+    m_path = saved;
+}
+
+void StepReader::readKneepoint(const Json& object, const QString& path)
+{
+    StepMetrics& m = m_step.metrics;
+    const QString saved = m_path;
+    m_path = path;
+    if (const auto it = object.find("percentiles"); it != object.end() && it->is_array()) {
+        m.options.percentiles.clear();
+        for (const Json& p : *it) {
+            if (const auto value = numberValue(p, at("percentiles")))
+                m.options.percentiles.push_back(*value);
+        }
+    }
+    if (const auto it = object.find("percentile_metrics"); it != object.end() && it->is_array()) {
+        m.options.selectedMetrics.clear();
+        for (const Json& name : *it) {
+            const auto metric = name.is_string() ? metricFromFileName(name.get<std::string>()) : std::nullopt;
+            if (metric)
+                m.options.selectedMetrics.push_back(*metric);
+            else
+                warn(at("percentile_metrics"), QStringLiteral("unknown metric %1").arg(fromUtf8(name.dump())));
+        }
+    }
+    if (const auto it = object.find("goodput_slo_ms"); it != object.end() && it->is_object()) {
+        m.options.ttftSloMs = number(*it, std::string("ttft"));
+        m.options.tpotSloMs = number(*it, std::string("tpot"));
+        m.options.e2elSloMs = number(*it, std::string("e2el"));
+    }
+    readInteger(object, "good_completed", m.goodCompleted);
+    if (const auto it = object.find("failures"); it != object.end() && it->is_object()) {
+        m.failuresByClass.clear();
+        for (auto f = it->begin(); f != it->end(); ++f) {
+            const auto failure = failureClassFromKey(fromUtf8(f.key()));
+            const auto count = numberValue(f.value(), at("failures." + f.key()));
+            if (failure && count)
+                m.failuresByClass[*failure] = static_cast<qint64>(std::llround(*count));
+            else if (!failure)
+                warn(at("failures"), QStringLiteral("unknown failure class %1").arg(fromUtf8(f.key())));
+        }
+    }
+    readNumber(object, "mean_concurrency", m.meanConcurrency);
+    readInteger(object, "server_prompt_tokens_reported", m.serverPromptTokensReported);
+    readInteger(object, "total_server_input_tokens", m.totalServerInputTokens);
+    readInteger(object, "prompt_token_mismatches", m.promptTokenMismatches);
+    readInteger(object, "output_tokens_from_text", m.outputTokensFromText);
+    if (const auto it = object.find("latency"); it != object.end() && it->is_object()) {
+        for (LatencyMetric metric : allLatencyMetrics) {
+            if (const auto s = it->find(metricKey(metric)); s != it->end())
+                readStatsObject(*s, at("latency." + metricKey(metric)), m.stats(metric));
+        }
+    }
+    if (const auto it = object.find("first_content_ttft"); it != object.end())
+        readStatsObject(*it, at("first_content_ttft"), m.firstContentTtft);
+    if (const auto it = object.find("dispatch_lag"); it != object.end())
+        readStatsObject(*it, at("dispatch_lag"), m.dispatchLag);
+    m_path = saved;
+}
+
+QString StepReader::read(const Json& object)
+{
+    if (!object.is_object())
+        return m_source + QStringLiteral(": ") + m_path
+            + QStringLiteral(": expected an object with benchmark results, found %1").arg(jsonTypeName(object));
+    if (!object.contains("completed") && !object.contains("duration") && !object.contains("request_throughput"))
+        return m_source + QStringLiteral(": ") + m_path
+            + QStringLiteral(": not a benchmark result (no completed, duration or request_throughput)");
+
+    const bool sglang = !object.contains("endpoint_type")
+        && (object.contains("mean_e2e_latency_ms") || object.contains("input_throughput")
+            || object.contains("total_throughput") || object.contains("concurrency"));
+    m_step.format = object.contains("kneepoint") ? QStringLiteral("kneepoint")
+        : sglang                                 ? QStringLiteral("sglang")
+                                                 : QStringLiteral("vllm");
+
+    StepSetup& setup = m_step.setup;
+    readString(object, "date", setup.date);
+    readString(object, "endpoint_type", setup.endpointType);
+    readString(object, "backend", setup.backend);
+    readString(object, "label", setup.label);
+    readString(object, "model_id", setup.modelId);
+    readString(object, "tokenizer_id", setup.tokenizerId);
+    readInteger(object, "num_prompts", setup.numPrompts);
+    readNumber(object, "request_rate", setup.requestRate);
+    readNumber(object, "burstiness", setup.burstiness);
+    if (const auto value = integer(object, "max_concurrency"))
+        setup.maxConcurrency = static_cast<int>(*value);
+
+    StepMetrics& m = m_step.metrics;
+    m.options.percentiles.clear();
+    m.options.selectedMetrics.clear();
+    readNumber(object, "duration", m.durationS);
+    readInteger(object, "completed", m.completed);
+    readInteger(object, "failed", m.failed);
+    readInteger(object, "total_input_tokens", m.totalInputTokens);
+    readInteger(object, "total_output_tokens", m.totalOutputTokens);
+    readNumber(object, "request_throughput", m.requestThroughput);
+    for (const std::string key : { "request_goodput", "request_goodput:" }) {
+        if (const auto value = number(object, key)) {
+            m.requestGoodput = *value;
+            break;
+        }
+    }
+    for (const std::string key : { "output_throughput", "output_token_throughput", "mean_tps" }) {
+        if (const auto value = number(object, key)) {
+            m.outputThroughput = *value;
+            break;
+        }
+    }
+    for (const std::string key : { "total_token_throughput", "total_throughput" }) {
+        if (const auto value = number(object, key)) {
+            m.totalTokenThroughput = *value;
+            break;
+        }
+    }
+    readNumber(object, "max_output_tokens_per_s", m.maxOutputTokensPerS);
+    readInteger(object, "max_concurrent_requests", m.maxConcurrentRequests);
+    readNumber(object, "concurrency", m.meanConcurrency);
+
+    bool present[std::size(allLatencyMetrics)] = {};
+    for (LatencyMetric metric : allLatencyMetrics) {
+        const auto index = static_cast<std::size_t>(metric);
+        LatencyStats& stats = m.stats(metric);
+        for (const std::string& name :
+            { metricKey(metric), std::string(metric == LatencyMetric::E2el ? "e2e_latency" : "") }) {
+            if (name.empty())
+                continue;
+            const auto mean = number(object, "mean_" + name + "_ms");
+            const auto median = number(object, "median_" + name + "_ms");
+            const auto stddev = number(object, "std_" + name + "_ms");
+            if (mean)
+                stats.mean = *mean;
+            if (median)
+                stats.median = *median;
+            if (stddev)
+                stats.stddev = *stddev;
+            present[index] = present[index] || mean || median || stddev;
+        }
+    }
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const auto split = splitPercentileKey(it.key());
+        if (!split || split->second.empty())
+            continue;
+        const auto metric = metricFromFileName(split->second);
+        if (!metric)
+            continue;
+        const auto value = numberValue(*it, at(it.key()));
+        if (!value)
+            continue;
+        m.stats(*metric).percentiles.emplace_back(split->first, *value);
+        present[static_cast<std::size_t>(*metric)] = true;
+        if (std::find(m.options.percentiles.begin(), m.options.percentiles.end(), split->first)
+            == m.options.percentiles.end())
+            m.options.percentiles.push_back(split->first);
+    }
+    for (LatencyMetric metric : allLatencyMetrics) {
+        if (present[static_cast<std::size_t>(metric)])
+            m.options.selectedMetrics.push_back(metric);
+    }
+
+    if (const auto it = object.find("kneepoint"); it != object.end()) {
+        if (it->is_object())
+            readKneepoint(*it, at("kneepoint"));
+        else
+            warn(at("kneepoint"), QStringLiteral("expected an object, found %1").arg(jsonTypeName(*it)));
+    }
+    return {};
+}
+
+QString readDocument(const Json& document, const QString& source, const QString& path, ResultFileContents& out)
+{
+    if (document.is_array()) {
+        for (std::size_t i = 0; i < document.size(); ++i) {
+            const QString error = readDocument(document[i], source, path + QStringLiteral("[%1]").arg(i), out);
+            if (!error.isEmpty())
+                return error;
+        }
+        return {};
+    }
+    ImportedStep step;
+    const QString error = StepReader(source, path, step).read(document);
+    if (error.isEmpty())
+        out.steps.push_back(std::move(step));
+    return error;
+}
+
+} // namespace
+
+QByteArray ResultJson::write(
+    const StepSetup& setup, const StepMetrics& m, std::span<const RequestRecord> details, int indent)
+{
+    Json out = Json::object();
+    out["date"] = utf8(setup.date);
+    out["endpoint_type"] = utf8(setup.endpointType.isEmpty() ? setup.backend : setup.endpointType);
+    out["backend"] = utf8(setup.backend);
+    out["label"] = stringOrNull(setup.label);
+    out["model_id"] = utf8(setup.modelId);
+    out["tokenizer_id"] = stringOrNull(setup.tokenizerId);
+    out["num_prompts"] = setup.numPrompts;
+    out["request_rate"] = numberOrText(setup.requestRate);
+    out["burstiness"] = numberOrText(setup.burstiness);
+    out["max_concurrency"] = setup.maxConcurrency ? Json(*setup.maxConcurrency) : Json(nullptr);
+
+    out["duration"] = numberOrText(m.durationS);
+    out["completed"] = m.completed;
+    out["failed"] = m.failed;
+    out["total_input_tokens"] = m.totalInputTokens;
+    out["total_output_tokens"] = m.totalOutputTokens;
+    out["request_throughput"] = numberOrText(m.requestThroughput);
+    out["request_goodput"] = m.requestGoodput ? numberOrText(*m.requestGoodput) : Json(nullptr);
+    out["output_throughput"] = numberOrText(m.outputThroughput);
+    out["total_token_throughput"] = numberOrText(m.totalTokenThroughput);
+    out["max_output_tokens_per_s"] = numberOrText(m.maxOutputTokensPerS);
+    out["max_concurrent_requests"] = m.maxConcurrentRequests;
+
+    // The reference writes the selected metrics in its fixed order, whatever order they were asked in.
+    for (LatencyMetric metric : allLatencyMetrics) {
+        if (!m.options.isSelected(metric))
+            continue;
+        const LatencyStats& stats = m.stats(metric);
+        const std::string key = metricKey(metric);
+        out["mean_" + key + "_ms"] = numberOrText(stats.mean);
+        out["median_" + key + "_ms"] = numberOrText(stats.median);
+        out["std_" + key + "_ms"] = numberOrText(stats.stddev);
+        for (const auto& [p, value] : stats.percentiles)
+            out[percentileKey(p) + "_" + key + "_ms"] = numberOrText(value);
+    }
+
+    if (!details.empty()) {
+        Json inputLens = Json::array();
+        Json outputLens = Json::array();
+        Json ttfts = Json::array();
+        Json itls = Json::array();
+        Json texts = Json::array();
+        Json errors = Json::array();
+        for (const RequestRecord& r : details) {
+            inputLens.push_back(r.promptTokens);
+            outputLens.push_back(r.success() ? r.outputTokens : 0);
+            const bool hasTtft = r.firstTokenNs >= 0 && r.sentNs >= 0;
+            ttfts.push_back(hasTtft ? static_cast<double>(r.firstTokenNs - r.sentNs) / nsPerSecond : 0.0);
+            Json gaps = Json::array();
+            for (std::size_t i = 1; i < r.chunkNs.size(); ++i)
+                gaps.push_back(static_cast<double>(r.chunkNs[i] - r.chunkNs[i - 1]) / nsPerSecond);
+            itls.push_back(std::move(gaps));
+            texts.push_back(utf8(r.generatedText));
+            errors.push_back(utf8(r.errorMessage));
+        }
+        out["input_lens"] = std::move(inputLens);
+        out["output_lens"] = std::move(outputLens);
+        out["ttfts"] = std::move(ttfts);
+        out["itls"] = std::move(itls);
+        out["generated_texts"] = std::move(texts);
+        out["errors"] = std::move(errors);
+    }
+
+    out["kneepoint"] = kneepointObject(m);
+
+    // Invalid UTF-8 cannot come from a QString; replace rather than throw all the same.
+    const std::string text = out.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+    return QByteArray(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+ResultFileContents ResultJson::read(QByteArrayView bytes, const QString& sourceName)
+{
+    ResultFileContents out;
+    const QByteArray text = quoteNonFiniteLiterals(bytes);
+    try {
+        const Json document = Json::parse(text.begin(), text.end());
+        out.error = readDocument(document, sourceName, QStringLiteral("$"), out);
+    } catch (const nlohmann::json::parse_error& wholeError) {
+        // JSON Lines: several objects, one per line (--append-result, SGLang). Only when the first
+        // non-empty line is a complete value on its own; otherwise the whole-document error is the useful one.
+        const QList<QByteArrayView> lines = [&] {
+            QList<QByteArrayView> result;
+            qsizetype start = 0;
+            for (qsizetype i = 0; i <= text.size(); ++i) {
+                if (i == text.size() || text[i] == '\n') {
+                    result.append(QByteArrayView(text).sliced(start, i - start));
+                    start = i + 1;
+                }
+            }
+            return result;
+        }();
+        bool jsonLines = false;
+        for (QByteArrayView line : lines) {
+            if (line.trimmed().isEmpty())
+                continue;
+            jsonLines = Json::accept(line.begin(), line.end());
+            break;
+        }
+        if (!jsonLines) {
+            const auto [line, column] = lineAndColumn(text, static_cast<qsizetype>(wholeError.byte) - 1);
+            out.error = QStringLiteral("%1:%2:%3: invalid JSON: %4")
+                            .arg(sourceName)
+                            .arg(line)
+                            .arg(column)
+                            .arg(parseErrorText(wholeError));
+            return out;
+        }
+        for (qsizetype number = 0; number < lines.size(); ++number) {
+            const QByteArrayView line = lines[number];
+            if (line.trimmed().isEmpty())
+                continue;
+            try {
+                const Json document = Json::parse(line.begin(), line.end());
+                out.error = readDocument(document, sourceName, QStringLiteral("line %1: $").arg(number + 1), out);
+            } catch (const nlohmann::json::parse_error& lineError) {
+                const auto [ignored, column] = lineAndColumn(line, static_cast<qsizetype>(lineError.byte) - 1);
+                out.error = QStringLiteral("%1:%2:%3: invalid JSON: %4")
+                                .arg(sourceName)
+                                .arg(number + 1)
+                                .arg(column)
+                                .arg(parseErrorText(lineError));
+            }
+            if (!out.error.isEmpty())
+                break;
+        }
+    }
+    if (!out.error.isEmpty())
+        out.steps.clear();
+    return out;
+}
+
+} // namespace kp

@@ -1,0 +1,277 @@
+#include "stepmetrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <utility>
+
+namespace kp {
+
+namespace {
+
+constexpr double nsPerMs = 1e6;
+constexpr qint64 nsPerSecond = 1'000'000'000;
+
+struct FailureClassName
+{
+    FailureClass failure;
+    const char* key;
+};
+
+constexpr FailureClassName failureClassNames[] = {
+    { FailureClass::None, "none" },
+    { FailureClass::ConnectionRefused, "connection_refused" },
+    { FailureClass::HostNotFound, "host_not_found" },
+    { FailureClass::Tls, "tls" },
+    { FailureClass::ConnectTimeout, "connect_timeout" },
+    { FailureClass::FirstByteTimeout, "first_byte_timeout" },
+    { FailureClass::IdleTimeout, "idle_timeout" },
+    { FailureClass::TotalTimeout, "total_timeout" },
+    { FailureClass::HttpAuth, "http_auth" },
+    { FailureClass::HttpNotFound, "http_not_found" },
+    { FailureClass::HttpRateLimited, "http_rate_limited" },
+    { FailureClass::HttpServerError, "http_server_error" },
+    { FailureClass::HttpOther, "http_other" },
+    { FailureClass::ErrorBody, "error_body" },
+    { FailureClass::MalformedStream, "malformed_stream" },
+    { FailureClass::NoChoices, "no_choices" },
+    { FailureClass::StreamCut, "stream_cut" },
+    { FailureClass::Network, "network" },
+    { FailureClass::Cancelled, "cancelled" },
+};
+
+double toMs(qint64 ns)
+{
+    return static_cast<double>(ns) / nsPerMs;
+}
+
+} // namespace
+
+QString latencyMetricKey(LatencyMetric metric)
+{
+    switch (metric) {
+    case LatencyMetric::Ttft:
+        return QStringLiteral("ttft");
+    case LatencyMetric::Tpot:
+        return QStringLiteral("tpot");
+    case LatencyMetric::Itl:
+        return QStringLiteral("itl");
+    case LatencyMetric::E2el:
+        return QStringLiteral("e2el");
+    }
+    return {};
+}
+
+std::optional<LatencyMetric> latencyMetricFromKey(QStringView key)
+{
+    for (LatencyMetric metric : allLatencyMetrics) {
+        if (key == latencyMetricKey(metric))
+            return metric;
+    }
+    return std::nullopt;
+}
+
+QString failureClassKey(FailureClass failure)
+{
+    for (const auto& name : failureClassNames) {
+        if (name.failure == failure)
+            return QString::fromLatin1(name.key);
+    }
+    return QStringLiteral("unknown");
+}
+
+std::optional<FailureClass> failureClassFromKey(QStringView key)
+{
+    for (const auto& name : failureClassNames) {
+        if (key == QLatin1StringView(name.key))
+            return name.failure;
+    }
+    return std::nullopt;
+}
+
+bool MetricsOptions::isSelected(LatencyMetric metric) const
+{
+    return std::find(selectedMetrics.begin(), selectedMetrics.end(), metric) != selectedMetrics.end();
+}
+
+const LatencyStats& StepMetrics::stats(LatencyMetric metric) const
+{
+    switch (metric) {
+    case LatencyMetric::Ttft:
+        return ttft;
+    case LatencyMetric::Tpot:
+        return tpot;
+    case LatencyMetric::Itl:
+        return itl;
+    case LatencyMetric::E2el:
+        break;
+    }
+    return e2el;
+}
+
+LatencyStats& StepMetrics::stats(LatencyMetric metric)
+{
+    return const_cast<LatencyStats&>(std::as_const(*this).stats(metric));
+}
+
+StepMetrics StepMetrics::fromRecords(
+    const std::vector<RequestRecord>& records, double durationSeconds, const MetricsOptions& options)
+{
+    StepMetrics m;
+    m.options = options;
+    m.durationS = durationSeconds;
+
+    std::vector<double> ttfts;
+    std::vector<double> tpots;
+    std::vector<double> itls;
+    std::vector<double> e2els;
+    std::vector<double> firstContents;
+    std::vector<double> lags;
+
+    // Peak buckets (vLLM's calculate_metrics): successful requests only, 1-second buckets from the
+    // earliest start; a chunk counts in the bucket it arrived in, a request in every bucket from its start
+    // to its end, both inclusive.
+    struct Span
+    {
+        qint64 startNs;
+        qint64 endNs;
+    };
+    std::vector<Span> spans;
+    std::vector<qint64> tokenTimes;
+
+    for (const RequestRecord& r : records) {
+        if (r.scheduledNs >= 0 && r.sentNs >= 0)
+            lags.push_back(toMs(r.sentNs - r.scheduledNs));
+
+        if (!r.success()) {
+            ++m.failed;
+            ++m.failuresByClass[r.failure];
+            continue;
+        }
+
+        ++m.completed;
+        m.totalInputTokens += r.promptTokens;
+        m.totalOutputTokens += r.outputTokens;
+        if (!r.outputTokensFromUsage)
+            ++m.outputTokensFromText;
+        if (r.serverPromptTokens >= 0) {
+            ++m.serverPromptTokensReported;
+            m.totalServerInputTokens += r.serverPromptTokens;
+            if (r.serverPromptTokens != r.promptTokens)
+                ++m.promptTokenMismatches;
+        }
+
+        if (r.sentNs < 0)
+            continue; // no `st`: nothing to measure latencies from
+
+        const bool hasTtft = r.firstTokenNs >= 0;
+        const qint64 ttftNs = hasTtft ? r.firstTokenNs - r.sentNs : 0;
+        const qint64 lastNs = r.lastTokenNs >= 0 ? r.lastTokenNs : r.endNs;
+        const qint64 e2elNs = lastNs >= 0 ? lastNs - r.sentNs : 0;
+
+        // A request that never saw a choices event has no TTFT (and so no TPOT); the reference would
+        // count it as 0 s, which only hides the problem.
+        if (hasTtft)
+            ttfts.push_back(toMs(ttftNs));
+        e2els.push_back(toMs(e2elNs));
+        double tpotMs = 0.0; // the reference counts TPOT as 0 for goodput when output_tokens <= 1
+        if (r.outputTokens > 1 && hasTtft) {
+            tpotMs = toMs(e2elNs - ttftNs) / static_cast<double>(r.outputTokens - 1);
+            tpots.push_back(tpotMs);
+        }
+        for (std::size_t i = 1; i < r.chunkNs.size(); ++i)
+            itls.push_back(toMs(r.chunkNs[i] - r.chunkNs[i - 1]));
+        if (r.firstContentNs >= 0)
+            firstContents.push_back(toMs(r.firstContentNs - r.sentNs));
+
+        if (options.hasSlos()) {
+            // vLLM: `s >= r` for every configured SLO.
+            const bool good = (!options.ttftSloMs || toMs(ttftNs) <= *options.ttftSloMs)
+                && (!options.tpotSloMs || tpotMs <= *options.tpotSloMs)
+                && (!options.e2elSloMs || toMs(e2elNs) <= *options.e2elSloMs);
+            if (good)
+                ++m.goodCompleted;
+        }
+
+        spans.push_back({ r.sentNs, r.sentNs + e2elNs });
+        if (!r.chunkNs.empty())
+            tokenTimes.insert(tokenTimes.end(), r.chunkNs.begin(), r.chunkNs.end());
+        else if (hasTtft)
+            tokenTimes.push_back(r.firstTokenNs);
+    }
+
+    if (durationSeconds > 0.0) {
+        const auto completed = static_cast<double>(m.completed);
+        m.requestThroughput = completed / durationSeconds;
+        m.outputThroughput = static_cast<double>(m.totalOutputTokens) / durationSeconds;
+        m.totalTokenThroughput = static_cast<double>(m.totalInputTokens + m.totalOutputTokens) / durationSeconds;
+        if (!e2els.empty())
+            m.meanConcurrency = LatencyStats::numpySum(e2els.data(), e2els.size()) / 1000.0 / durationSeconds;
+        if (options.hasSlos())
+            m.requestGoodput = static_cast<double>(m.goodCompleted) / durationSeconds;
+    } else if (options.hasSlos()) {
+        m.requestGoodput = 0.0;
+    }
+
+    if (!spans.empty()) {
+        qint64 minStart = std::numeric_limits<qint64>::max();
+        qint64 maxEnd = std::numeric_limits<qint64>::min();
+        for (const Span& s : spans) {
+            minStart = std::min(minStart, s.startNs);
+            maxEnd = std::max(maxEnd, s.endNs);
+        }
+        // int(ceil(max_end - min_start)) + 1 buckets.
+        const qint64 span = std::max<qint64>(maxEnd - minStart, 0);
+        const auto bucketCount = static_cast<std::size_t>((span + nsPerSecond - 1) / nsPerSecond + 1);
+        std::vector<qint64> tokensPerBucket(bucketCount, 0);
+        std::vector<qint64> aliveDelta(bucketCount + 1, 0);
+        for (qint64 t : tokenTimes) {
+            if (t < minStart)
+                continue;
+            const auto bucket = static_cast<std::size_t>((t - minStart) / nsPerSecond);
+            if (bucket < bucketCount)
+                ++tokensPerBucket[bucket];
+        }
+        for (const Span& s : spans) {
+            const auto first = static_cast<std::size_t>((s.startNs - minStart) / nsPerSecond);
+            const auto last
+                = std::max(first, static_cast<std::size_t>(std::max<qint64>(s.endNs - minStart, 0) / nsPerSecond));
+            ++aliveDelta[std::min(first, bucketCount)];
+            --aliveDelta[std::min(last + 1, bucketCount)];
+        }
+        qint64 alive = 0;
+        for (std::size_t b = 0; b < bucketCount; ++b) {
+            alive += aliveDelta[b];
+            m.maxConcurrentRequests = std::max(m.maxConcurrentRequests, alive);
+            m.maxOutputTokensPerS = std::max(m.maxOutputTokensPerS, static_cast<double>(tokensPerBucket[b]));
+        }
+    }
+
+    m.ttft = LatencyStats::compute(std::move(ttfts), options.percentiles);
+    m.tpot = LatencyStats::compute(std::move(tpots), options.percentiles);
+    m.itl = LatencyStats::compute(std::move(itls), options.percentiles);
+    m.e2el = LatencyStats::compute(std::move(e2els), options.percentiles);
+    m.firstContentTtft = LatencyStats::compute(std::move(firstContents), options.percentiles);
+    m.dispatchLag = LatencyStats::compute(std::move(lags), options.percentiles);
+    return m;
+}
+
+qint64 StepMetrics::stepDurationNs(const std::vector<RequestRecord>& records)
+{
+    qint64 first = std::numeric_limits<qint64>::max();
+    qint64 last = std::numeric_limits<qint64>::min();
+    for (const RequestRecord& r : records) {
+        const qint64 start = r.scheduledNs >= 0 ? r.scheduledNs : r.sentNs;
+        const qint64 end = r.endNs >= 0 ? r.endNs : r.lastTokenNs;
+        if (start >= 0)
+            first = std::min(first, start);
+        if (end >= 0)
+            last = std::max(last, end);
+    }
+    if (first == std::numeric_limits<qint64>::max() || last == std::numeric_limits<qint64>::min() || last < first)
+        return 0;
+    return last - first;
+}
+
+} // namespace kp

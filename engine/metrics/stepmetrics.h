@@ -1,0 +1,96 @@
+#pragma once
+
+#include "latencystats.h"
+#include "requestrecord.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QStringView>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace kp {
+
+// The latency distributions the reference reports, in its fixed print order.
+enum class LatencyMetric { Ttft, Tpot, Itl, E2el };
+
+inline constexpr LatencyMetric allLatencyMetrics[]
+    = { LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::Itl, LatencyMetric::E2el };
+
+QString latencyMetricKey(LatencyMetric metric); // "ttft", "tpot", "itl", "e2el"
+std::optional<LatencyMetric> latencyMetricFromKey(QStringView key);
+
+// Stable machine names for failure classes ("connection_refused", "http_rate_limited", ...), used in files.
+QString failureClassKey(FailureClass failure);
+std::optional<FailureClass> failureClassFromKey(QStringView key);
+
+struct MetricsOptions
+{
+    std::vector<double> percentiles { 99.0 }; // --metric-percentiles
+    std::vector<LatencyMetric> selectedMetrics { LatencyMetric::Ttft, LatencyMetric::Tpot,
+        LatencyMetric::Itl }; // --percentile-metrics: what the summary and the result file show
+    // --goodput: a completed request is good when each configured value is at most its threshold.
+    std::optional<double> ttftSloMs;
+    std::optional<double> tpotSloMs;
+    std::optional<double> e2elSloMs;
+
+    bool hasSlos() const { return ttftSloMs || tpotSloMs || e2elSloMs; }
+    bool isSelected(LatencyMetric metric) const;
+
+    bool operator==(const MetricsOptions&) const = default;
+};
+
+// One load level's aggregate, vLLM-compatible (METRICS.md). Throughputs are per second of `durationS`,
+// latencies in milliseconds.
+struct StepMetrics
+{
+    MetricsOptions options; // what these numbers were computed with
+
+    double durationS = 0.0;
+    qint64 completed = 0;
+    qint64 failed = 0;
+    std::map<FailureClass, qint64> failuresByClass;
+    qint64 totalInputTokens = 0;
+    qint64 totalOutputTokens = 0;
+    double requestThroughput = 0.0;
+    std::optional<double> requestGoodput; // set only when SLOs were configured
+    qint64 goodCompleted = 0;
+    double outputThroughput = 0.0;
+    double totalTokenThroughput = 0.0;
+    double maxOutputTokensPerS = 0.0; // most choices events (chunks) in one 1-second bucket
+    qint64 maxConcurrentRequests = 0; // most requests alive in one 1-second bucket
+    double meanConcurrency = 0.0; // sum of E2EL / duration (Little's law; SGLang's "concurrency")
+
+    LatencyStats ttft;
+    LatencyStats tpot; // requests with more than one output token only
+    LatencyStats itl; // pooled over requests, one gap per chunk after the first
+    LatencyStats e2el;
+
+    // Kneepoint's additions.
+    LatencyStats firstContentTtft; // first event with non-empty text (SGLang's TTFT)
+    LatencyStats dispatchLag; // sent - scheduled, every request that has both (includes the concurrency gate)
+    qint64 serverPromptTokensReported = 0; // completed requests whose server sent usage.prompt_tokens
+    qint64 totalServerInputTokens = 0; // their sum of usage.prompt_tokens
+    qint64 promptTokenMismatches = 0; // requests where usage.prompt_tokens differs from the dataset's count
+    qint64 outputTokensFromText = 0; // completed requests without usage, whose tokens were counted from text
+
+    const LatencyStats& stats(LatencyMetric metric) const;
+    LatencyStats& stats(LatencyMetric metric);
+
+    // The single place where the formulas of METRICS.md live. Failed requests count only in `failed` and
+    // `failuresByClass`; a duration <= 0 gives zero throughputs.
+    static StepMetrics fromRecords(
+        const std::vector<RequestRecord>& records, double durationSeconds, const MetricsOptions& options);
+
+    // Wall time of a step: from the first scheduled send (or the first send, for unscheduled requests) to
+    // the last end of a request, in ns; 0 when no request has both.
+    static qint64 stepDurationNs(const std::vector<RequestRecord>& records);
+
+    bool operator==(const StepMetrics&) const = default;
+};
+
+} // namespace kp
+
+Q_DECLARE_METATYPE(kp::StepMetrics)

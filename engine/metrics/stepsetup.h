@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QString>
+
+#include <limits>
+#include <optional>
+
+namespace kp {
+
+// How a step was run, as the reference's result file records it next to the metrics.
+struct StepSetup
+{
+    QString date; // YYYYmmdd-HHMMSS, local time, when the step finished
+    QString endpointType; // the reference writes the backend twice, "endpoint_type" for older readers
+    QString backend; // "openai", "openai-chat", "vllm", ...
+    QString label; // empty: null in the file
+    QString modelId;
+    QString tokenizerId; // empty: null in the file
+    qint64 numPrompts = 0;
+    double requestRate = std::numeric_limits<double>::infinity(); // requests per second; inf = all at once
+    double burstiness = 1.0;
+    std::optional<int> maxConcurrency;
+
+    static QString dateString(const QDateTime& time) { return time.toString(QStringLiteral("yyyyMMdd-HHmmss")); }
+
+    bool operator==(const StepSetup&) const = default;
+};
+
+} // namespace kp
+
+Q_DECLARE_METATYPE(kp::StepSetup)

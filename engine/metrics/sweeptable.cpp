@@ -1,0 +1,85 @@
+#include "sweeptable.h"
+
+#include "numberformat.h"
+
+#include <optional>
+
+namespace kp {
+
+namespace {
+
+constexpr double csvPercentiles[] = { 90.0, 99.0 };
+
+QByteArray optionalFixed(std::optional<double> value, int decimals)
+{
+    return value ? numberformat::fixed(*value, decimals) : QByteArray();
+}
+
+} // namespace
+
+QByteArray SweepTable::compactLine(const StepSetup& setup, const StepMetrics& m)
+{
+    using numberformat::fixed;
+
+    QByteArray line = "rate= " + numberformat::shortest(setup.requestRate);
+    if (setup.maxConcurrency)
+        line += " concurrency= " + numberformat::integer(*setup.maxConcurrency);
+    line += " RPS= " + fixed(m.requestThroughput, 2);
+    line += " Tok/s= " + fixed(m.outputThroughput, 2);
+    line += " TTFT_mean= " + fixed(m.ttft.mean, 2) + "ms";
+
+    std::optional<std::pair<double, double>> tail;
+    for (const auto& entry : m.ttft.percentiles) {
+        if (entry.first == 99.0) {
+            tail = entry;
+            break;
+        }
+        if (!tail || entry.first > tail->first)
+            tail = entry;
+    }
+    if (tail)
+        line += " TTFT_p" + LatencyStats::percentileWord(tail->first).toLatin1() + "= " + fixed(tail->second, 2) + "ms";
+    return line;
+}
+
+QByteArray SweepTable::csvHeader()
+{
+    QByteArray header = "request_rate,burstiness,max_concurrency,num_prompts,duration_s,completed,failed,"
+                        "request_throughput,request_goodput,output_throughput,total_token_throughput,"
+                        "max_output_tokens_per_s,max_concurrent_requests,mean_concurrency,total_input_tokens,"
+                        "total_output_tokens";
+    for (LatencyMetric metric : allLatencyMetrics) {
+        const QByteArray key = latencyMetricKey(metric).toLatin1();
+        header += ",mean_" + key + "_ms,median_" + key + "_ms,std_" + key + "_ms";
+        for (double p : csvPercentiles)
+            header += ",p" + LatencyStats::percentileWord(p).toLatin1() + '_' + key + "_ms";
+    }
+    header += ",mean_first_content_ttft_ms,mean_dispatch_lag_ms,max_dispatch_lag_ms,prompt_token_mismatches,"
+              "output_tokens_from_text\n";
+    return header;
+}
+
+QByteArray SweepTable::csvRow(const StepSetup& setup, const StepMetrics& m)
+{
+    using numberformat::fixed;
+    using numberformat::integer;
+
+    QByteArrayList cells;
+    cells << numberformat::shortest(setup.requestRate) << numberformat::shortest(setup.burstiness)
+          << (setup.maxConcurrency ? integer(*setup.maxConcurrency) : QByteArray()) << integer(setup.numPrompts)
+          << fixed(m.durationS, 3) << integer(m.completed) << integer(m.failed) << fixed(m.requestThroughput, 3)
+          << optionalFixed(m.requestGoodput, 3) << fixed(m.outputThroughput, 3) << fixed(m.totalTokenThroughput, 3)
+          << fixed(m.maxOutputTokensPerS, 3) << integer(m.maxConcurrentRequests) << fixed(m.meanConcurrency, 3)
+          << integer(m.totalInputTokens) << integer(m.totalOutputTokens);
+    for (LatencyMetric metric : allLatencyMetrics) {
+        const LatencyStats& stats = m.stats(metric);
+        cells << fixed(stats.mean, 3) << fixed(stats.median, 3) << fixed(stats.stddev, 3);
+        for (double p : csvPercentiles)
+            cells << optionalFixed(stats.percentile(p), 3);
+    }
+    cells << fixed(m.firstContentTtft.mean, 3) << fixed(m.dispatchLag.mean, 3) << fixed(m.dispatchLag.max, 3)
+          << integer(m.promptTokenMismatches) << integer(m.outputTokensFromText);
+    return cells.join(',') + '\n';
+}
+
+} // namespace kp

@@ -1,0 +1,165 @@
+#include "store/runwriter.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+namespace kp {
+
+QString failureClassName(FailureClass failure)
+{
+    switch (failure) {
+    case FailureClass::None:
+        return QStringLiteral("none");
+    case FailureClass::ConnectionRefused:
+        return QStringLiteral("connection_refused");
+    case FailureClass::HostNotFound:
+        return QStringLiteral("dns");
+    case FailureClass::Tls:
+        return QStringLiteral("tls");
+    case FailureClass::ConnectTimeout:
+        return QStringLiteral("timeout_connect");
+    case FailureClass::FirstByteTimeout:
+        return QStringLiteral("timeout_first_token");
+    case FailureClass::IdleTimeout:
+        return QStringLiteral("timeout_idle");
+    case FailureClass::TotalTimeout:
+        return QStringLiteral("timeout_total");
+    case FailureClass::HttpAuth:
+        return QStringLiteral("http_auth");
+    case FailureClass::HttpNotFound:
+        return QStringLiteral("http_not_found");
+    case FailureClass::HttpRateLimited:
+        return QStringLiteral("http_rate_limited");
+    case FailureClass::HttpServerError:
+        return QStringLiteral("http_server_error");
+    case FailureClass::HttpOther:
+        return QStringLiteral("http_other");
+    case FailureClass::ErrorBody:
+        return QStringLiteral("error_body");
+    case FailureClass::MalformedStream:
+        return QStringLiteral("malformed_stream");
+    case FailureClass::NoChoices:
+        return QStringLiteral("no_choices");
+    case FailureClass::StreamCut:
+        return QStringLiteral("stream_cut");
+    case FailureClass::Network:
+        return QStringLiteral("network");
+    case FailureClass::Cancelled:
+        return QStringLiteral("cancelled");
+    }
+    return QStringLiteral("unknown");
+}
+
+RunWriter::~RunWriter() = default;
+
+bool writeFileAtomically(const QString& path, const QByteArray& data, QString* error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        return false;
+    }
+    if (file.write(data) != data.size() || !file.commit()) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool RunWriter::open(const QString& dir, QString* error)
+{
+    QDir d(dir);
+    if (d.exists(QStringLiteral("run.json"))) {
+        *error = QStringLiteral("%1: already holds a run (run.json); choose another directory").arg(dir);
+        return false;
+    }
+    if (!d.mkpath(QStringLiteral("steps"))) {
+        *error = QStringLiteral("%1: cannot create the run directory").arg(dir);
+        return false;
+    }
+    m_dir = QFileInfo(dir).absoluteFilePath();
+    return true;
+}
+
+bool RunWriter::writeRun(const QJsonObject& run, QString* error)
+{
+    return writeFileAtomically(m_dir + QStringLiteral("/run.json"), QJsonDocument(run).toJson(QJsonDocument::Indented),
+        error);
+}
+
+QString RunWriter::stepPath(int stepIndex) const
+{
+    return QStringLiteral("%1/steps/%2.json").arg(m_dir).arg(stepIndex, 3, 10, QLatin1Char('0'));
+}
+
+QString RunWriter::requestsPath(int stepIndex) const
+{
+    return QStringLiteral("%1/steps/%2.requests.jsonl").arg(m_dir).arg(stepIndex, 3, 10, QLatin1Char('0'));
+}
+
+bool RunWriter::appendRequest(int stepIndex, const RequestRecord& record, QString* error)
+{
+    auto& file = m_requestFiles[stepIndex];
+    if (!file) {
+        file = std::make_unique<QFile>(requestsPath(stepIndex));
+        if (!file->open(QIODevice::WriteOnly | QIODevice::Append)) {
+            *error = QStringLiteral("%1: cannot append: %2").arg(file->fileName(), file->errorString());
+            file.reset();
+            m_requestFiles.erase(stepIndex);
+            return false;
+        }
+    }
+    QByteArray line = requestRecordToJson(record);
+    line += '\n';
+    // One write per line, flushed at once: a kill loses at most the line being written.
+    if (file->write(line) != line.size() || !file->flush()) {
+        *error = QStringLiteral("%1: cannot append: %2").arg(file->fileName(), file->errorString());
+        return false;
+    }
+    return true;
+}
+
+bool RunWriter::writeStep(int stepIndex, const QByteArray& json, QString* error)
+{
+    if (auto it = m_requestFiles.find(stepIndex); it != m_requestFiles.end()) {
+        it->second->close();
+        m_requestFiles.erase(it);
+    }
+    return writeFileAtomically(stepPath(stepIndex), json, error);
+}
+
+QByteArray requestRecordToJson(const RequestRecord& r)
+{
+    auto seconds = [](qint64 ns) { return ns < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(double(ns) / 1e9); };
+    QJsonObject o;
+    o.insert(QLatin1String("index"), r.index);
+    o.insert(QLatin1String("request_id"), r.requestId);
+    o.insert(QLatin1String("success"), r.success());
+    if (!r.success()) {
+        o.insert(QLatin1String("error_class"), failureClassName(r.failure));
+        o.insert(QLatin1String("error"), r.errorMessage);
+    }
+    o.insert(QLatin1String("http_status"), r.httpStatus);
+    o.insert(QLatin1String("scheduled"), seconds(r.scheduledNs));
+    o.insert(QLatin1String("sent"), seconds(r.sentNs));
+    o.insert(QLatin1String("first_byte"), seconds(r.firstByteNs));
+    o.insert(QLatin1String("first_token"), seconds(r.firstTokenNs));
+    o.insert(QLatin1String("first_content"), seconds(r.firstContentNs));
+    o.insert(QLatin1String("last_token"), seconds(r.lastTokenNs));
+    o.insert(QLatin1String("end"), seconds(r.endNs));
+    QJsonArray chunks;
+    for (qint64 t : r.chunkNs)
+        chunks.append(double(t) / 1e9);
+    o.insert(QLatin1String("chunks"), chunks);
+    o.insert(QLatin1String("prompt_tokens"), r.promptTokens);
+    if (r.serverPromptTokens >= 0)
+        o.insert(QLatin1String("server_prompt_tokens"), r.serverPromptTokens);
+    o.insert(QLatin1String("output_tokens"), r.outputTokens);
+    o.insert(QLatin1String("output_tokens_from_usage"), r.outputTokensFromUsage);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+} // namespace kp

@@ -1,0 +1,441 @@
+#include "client/sseparser.h"
+
+#include <QtTest>
+
+using namespace kp;
+
+using Events = std::vector<SseEvent>;
+Q_DECLARE_METATYPE(Events)
+Q_DECLARE_METATYPE(kp::SseBodyKind)
+Q_DECLARE_METATYPE(kp::SseChunk::Kind)
+
+namespace {
+
+SseEvent ev(const char* data, const char* type = "", const char* id = "")
+{
+    return SseEvent { QByteArray(type), QByteArray(data), QByteArray(id) };
+}
+
+struct Result
+{
+    Events events;
+    SseBodyKind kind = SseBodyKind::Unknown;
+    bool endedWithoutBlankLine = false;
+    QByteArray body;
+    qint64 bytesFed = 0;
+};
+
+// Feeds `stream` in pieces cut at `cuts` (ascending offsets), then finishes.
+Result parse(const QByteArray& stream, const std::vector<qsizetype>& cuts)
+{
+    SseParser parser;
+    Result result;
+    qsizetype start = 0;
+    for (qsizetype cut : cuts) {
+        parser.feed(QByteArrayView(stream).sliced(start, cut - start), result.events);
+        start = cut;
+    }
+    parser.feed(QByteArrayView(stream).sliced(start), result.events);
+    parser.finish(result.events);
+    result.kind = parser.bodyKind();
+    result.endedWithoutBlankLine = parser.endedWithoutBlankLine();
+    result.body = parser.body();
+    result.bytesFed = parser.bytesFed();
+    return result;
+}
+
+QByteArray describe(const Events& events)
+{
+    QByteArray out;
+    for (const SseEvent& e : events)
+        out += "[type=" + e.type + " id=" + e.id + " data=" + e.data + "]";
+    return out;
+}
+
+const QByteArray vllmCompletions
+    = "data: {\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\" "
+      "Hello\",\"finish_reason\":null}]}\n\n"
+      "data: {\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\" "
+      "world\",\"finish_reason\":\"length\"}]}\n\n"
+      "data: "
+      "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"total_"
+      "tokens\":7,\"completion_tokens\":2}}\n\n"
+      "data: [DONE]\n\n";
+
+const QByteArray vllmChat
+    = "data: "
+      "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Bonjour\"},\"finish_reason\":null}]}\n\n"
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" à tous 👋\"},\"finish_reason\":\"stop\"}]}\n\n"
+      "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":3}}\n\n"
+      "data: [DONE]\n\n";
+
+} // namespace
+
+class TestSseParser : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void whole_data() { addStreams(); }
+    void whole();
+    void splitAtEveryOffset_data() { addStreams(); }
+    void splitAtEveryOffset();
+    void byteByByte_data() { addStreams(); }
+    void byteByByte();
+    void threePieces_data() { addStreams(); }
+    void threePieces();
+
+    void retryAndLastEventId();
+    void headAndBodyOfNonSse();
+    void bodyIsCapped();
+    void resetStartsOver();
+    void finishIsIdempotent();
+
+    void classify_data();
+    void classify();
+    void classifyStreamsEndToEnd();
+
+private:
+    void addStreams();
+    void check(const Result& result);
+};
+
+void TestSseParser::addStreams()
+{
+    QTest::addColumn<QByteArray>("stream");
+    QTest::addColumn<Events>("expected");
+    QTest::addColumn<SseBodyKind>("kind");
+    QTest::addColumn<bool>("endedWithoutBlankLine");
+
+    const auto sse = SseBodyKind::EventStream;
+    QTest::addRow("vLLM completions with usage and [DONE]")
+        << vllmCompletions
+        << Events { ev("{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\" "
+                       "Hello\",\"finish_reason\":null}]}"),
+               ev("{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\" "
+                  "world\",\"finish_reason\":\"length\"}]}"),
+               ev("{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[],\"usage\":{\"prompt_tokens\":5,"
+                  "\"total_tokens\":7,\"completion_tokens\":2}}"),
+               ev("[DONE]") }
+        << sse << false;
+    QTest::addRow("vLLM chat, UTF-8 split anywhere")
+        << vllmChat
+        << Events { ev("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_"
+                       "reason\":null}]}"),
+               ev("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Bonjour\"},\"finish_reason\":null}]}"),
+               ev("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\" à tous 👋\"},\"finish_reason\":\"stop\"}]}"),
+               ev("{\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":3}}"), ev("[DONE]") }
+        << sse << false;
+    QTest::addRow("data: without the space")
+        << QByteArray("data:{\"a\":1}\n\ndata:[DONE]\n\n") << Events { ev("{\"a\":1}"), ev("[DONE]") } << sse << false;
+    QTest::addRow("only one space is removed") << QByteArray("data:  two\n\n") << Events { ev(" two") } << sse << false;
+    QTest::addRow("CRLF") << QByteArray("data: a\r\n\r\ndata: b\r\n\r\n") << Events { ev("a"), ev("b") } << sse
+                          << false;
+    QTest::addRow("CR only") << QByteArray("data: a\r\rdata: b\r\r") << Events { ev("a"), ev("b") } << sse << false;
+    QTest::addRow("mixed line ends") << QByteArray("data: a\r\n\ndata: b\n\r\ndata: c\r\r\n")
+                                     << Events { ev("a"), ev("b"), ev("c") } << sse << false;
+    QTest::addRow("comments and keep-alives")
+        << QByteArray(": ping\n\ndata: x\n: in the middle\ndata: y\n\n:\n\n") << Events { ev("x\ny") } << sse << false;
+    QTest::addRow("event, id and retry fields")
+        << QByteArray("event: error\nid: 7\nretry: 3000\ndata: {\"error\":\"boom\"}\n\ndata: after\n\n")
+        << Events { ev("{\"error\":\"boom\"}", "error", "7"), ev("after", "", "7") } << sse << false;
+    QTest::addRow("multi-line data joined with LF")
+        << QByteArray("data: line1\ndata: line2\ndata:\n\n") << Events { ev("line1\nline2\n") } << sse << false;
+    QTest::addRow("field name alone is an empty value")
+        << QByteArray("data\n\ndata\ndata\n\n") << Events { ev(""), ev("\n") } << sse << false;
+    QTest::addRow("event without data dispatches nothing")
+        << QByteArray("event: ping\n\ndata: y\n\n") << Events { ev("y") } << sse << false;
+    QTest::addRow("colon in the value") << QByteArray("data: a:b: c\n\n") << Events { ev("a:b: c") } << sse << false;
+    QTest::addRow("unknown fields are ignored")
+        << QByteArray("foo: bar\ndata: z\nbaz\n\n") << Events { ev("z") } << SseBodyKind::Other << false;
+    QTest::addRow("byte order mark") << QByteArray("\xEF\xBB\xBF"
+                                                   "data: bom\n\n")
+                                     << Events { ev("bom") } << sse << false;
+    QTest::addRow("no blank line before the end")
+        << QByteArray("data: a\n\ndata: [DONE]\n") << Events { ev("a"), ev("[DONE]") } << sse << true;
+    QTest::addRow("no line end at all before the end")
+        << QByteArray("data: a\n\ndata: [DONE]") << Events { ev("a"), ev("[DONE]") } << sse << true;
+    QTest::addRow("cut in the middle of a field name")
+        << QByteArray("data: a\n\nda") << Events { ev("a") } << sse << true;
+    QTest::addRow("id persists, empty id resets")
+        << QByteArray("id: 1\ndata: a\n\ndata: b\n\nid\ndata: c\n\n")
+        << Events { ev("a", "", "1"), ev("b", "", "1"), ev("c") } << sse << false;
+    QTest::addRow("blank lines before the first event")
+        << QByteArray("\n\r\n\ndata: late\n\n") << Events { ev("late") } << sse << false;
+    QTest::addRow("JSON body") << QByteArray(
+        "{\"error\":{\"message\":\"The model `x` does not exist.\",\"type\":\"NotFoundError\",\"code\":404}}")
+                               << Events {} << SseBodyKind::Json << true;
+    QTest::addRow("JSON body after whitespace")
+        << QByteArray("  \n[1, 2]\n") << Events {} << SseBodyKind::Json << false;
+    QTest::addRow("HTML error page") << QByteArray("<html><body>502 Bad Gateway</body></html>\n") << Events {}
+                                     << SseBodyKind::Other << false;
+    QTest::addRow("empty body") << QByteArray() << Events {} << SseBodyKind::Unknown << false;
+}
+
+void TestSseParser::check(const Result& result)
+{
+    QFETCH(Events, expected);
+    QFETCH(SseBodyKind, kind);
+    QFETCH(bool, endedWithoutBlankLine);
+    QCOMPARE(describe(result.events), describe(expected));
+    QVERIFY(result.events == expected);
+    QCOMPARE(result.kind, kind);
+    QCOMPARE(result.endedWithoutBlankLine, endedWithoutBlankLine);
+}
+
+void TestSseParser::whole()
+{
+    QFETCH(QByteArray, stream);
+    const Result result = parse(stream, {});
+    check(result);
+    QCOMPARE(result.bytesFed, qint64(stream.size()));
+    if (result.kind == SseBodyKind::EventStream)
+        QVERIFY(result.body.isEmpty());
+    else
+        QCOMPARE(result.body, stream);
+}
+
+void TestSseParser::splitAtEveryOffset()
+{
+    QFETCH(QByteArray, stream);
+    for (qsizetype cut = 0; cut <= stream.size(); ++cut) {
+        check(parse(stream, { cut }));
+        if (QTest::currentTestFailed())
+            QFAIL(qPrintable(QStringLiteral("split at byte %1").arg(cut)));
+    }
+}
+
+void TestSseParser::byteByByte()
+{
+    QFETCH(QByteArray, stream);
+    std::vector<qsizetype> cuts;
+    for (qsizetype i = 1; i < stream.size(); ++i)
+        cuts.push_back(i);
+    check(parse(stream, cuts));
+}
+
+void TestSseParser::threePieces()
+{
+    QFETCH(QByteArray, stream);
+    // Every pair of cuts for short streams; a stride keeps the long ones fast.
+    const qsizetype step = stream.size() > 200 ? 7 : 1;
+    for (qsizetype first = 0; first <= stream.size(); first += step) {
+        for (qsizetype second = first; second <= stream.size(); ++second) {
+            check(parse(stream, { first, second }));
+            if (QTest::currentTestFailed())
+                QFAIL(qPrintable(QStringLiteral("cuts at %1 and %2").arg(first).arg(second)));
+        }
+    }
+}
+
+void TestSseParser::retryAndLastEventId()
+{
+    SseParser parser;
+    QVERIFY(!parser.retryMs().has_value());
+    const char lines[] = "retry: 1500\nretry: abc\nretry: 12x\nretry:\nid: 42\nid: a\0b\n\n";
+    QVERIFY(parser.feed(QByteArrayView(lines, sizeof lines - 1)).empty());
+    QCOMPARE(parser.retryMs().value(), qint64(1500));
+    QCOMPARE(parser.lastEventId(), QByteArray("42"));
+    const Events events = parser.feed("data: x\n\n");
+    QCOMPARE(events.size(), std::size_t(1));
+    QCOMPARE(events.front().id, QByteArray("42"));
+}
+
+void TestSseParser::headAndBodyOfNonSse()
+{
+    SseParser parser;
+    const QByteArray reply
+        = "{\"id\":\"chatcmpl-1\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"}}]}";
+    parser.feed(QByteArrayView(reply).first(10));
+    QCOMPARE(parser.bodyKind(), SseBodyKind::Json); // known from the first byte
+    parser.feed(QByteArrayView(reply).sliced(10));
+    QVERIFY(parser.finish().empty());
+    QCOMPARE(parser.body(), reply);
+    QCOMPARE(parser.head(), reply);
+
+    SseParser stream;
+    stream.feed(vllmCompletions);
+    QCOMPARE(stream.bodyKind(), SseBodyKind::EventStream);
+    QVERIFY(stream.body().isEmpty()); // an event stream is not kept
+    QCOMPARE(stream.head(), vllmCompletions.left(SseParser::maxHeadBytes));
+}
+
+void TestSseParser::bodyIsCapped()
+{
+    SseParser parser;
+    const QByteArray big(SseParser::maxBodyBytes / 2 + 10, 'x');
+    parser.feed("<");
+    parser.feed(big);
+    parser.feed(big);
+    parser.finish();
+    QCOMPARE(parser.bodyKind(), SseBodyKind::Other);
+    QCOMPARE(parser.body().size(), SseParser::maxBodyBytes);
+    QCOMPARE(parser.head().size(), SseParser::maxHeadBytes);
+    QCOMPARE(parser.bytesFed(), qint64(1 + 2 * big.size()));
+}
+
+void TestSseParser::resetStartsOver()
+{
+    SseParser parser;
+    parser.feed("event: x\nid: 3\ndata: part");
+    parser.reset();
+    QCOMPARE(parser.bytesFed(), qint64(0));
+    QCOMPARE(parser.bodyKind(), SseBodyKind::Unknown);
+    const Events events = parser.feed("data: fresh\n\n");
+    QCOMPARE(describe(events), describe(Events { ev("fresh") }));
+}
+
+void TestSseParser::finishIsIdempotent()
+{
+    SseParser parser;
+    parser.feed("data: a");
+    QCOMPARE(parser.finish().size(), std::size_t(1));
+    QVERIFY(parser.isFinished());
+    QVERIFY(parser.finish().empty());
+}
+
+void TestSseParser::classify_data()
+{
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<SseChunk::Kind>("kind");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("reasoning");
+    QTest::addColumn<QString>("finishReason");
+    QTest::addColumn<qint64>("completionTokens"); // -1: absent
+    QTest::addColumn<qint64>("promptTokens");
+    QTest::addColumn<QString>("error"); // a prefix of errorMessage
+
+    using K = SseChunk::Kind;
+    const QString none;
+    QTest::addRow("[DONE]") << QByteArray("[DONE]") << K::Done << none << none << none << -1ll << -1ll << none;
+    QTest::addRow("[DONE] with spaces") << QByteArray(" [DONE] \n") << K::Done << none << none << none << -1ll << -1ll
+                                        << none;
+    QTest::addRow("empty") << QByteArray("") << K::Empty << none << none << none << -1ll << -1ll << none;
+    QTest::addRow("completions text") << QByteArray(
+        R"({"id":"c","object":"text_completion","choices":[{"index":0,"text":" Hi","logprobs":null,"finish_reason":null}]})")
+                                      << K::Choices << QStringLiteral(" Hi") << none << none << -1ll << -1ll << none;
+    QTest::addRow("completions empty text still counts")
+        << QByteArray(R"({"choices":[{"text":""}]})") << K::Choices << none << none << none << -1ll << -1ll << none;
+    QTest::addRow("chat role delta, empty content") << QByteArray(
+        R"({"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]})")
+                                                    << K::Choices << none << none << none << -1ll << -1ll << none;
+    QTest::addRow("chat content") << QByteArray(R"({"choices":[{"index":0,"delta":{"content":"Bonjour à tous 👋"}}]})")
+                                  << K::Choices << QStringLiteral("Bonjour à tous 👋") << none << none << -1ll << -1ll
+                                  << none;
+    QTest::addRow("chat null content") << QByteArray(R"({"choices":[{"delta":{"content":null}}]})") << K::Choices
+                                       << none << none << none << -1ll << -1ll << none;
+    QTest::addRow("chat finish, empty delta")
+        << QByteArray(R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})") << K::Choices << none << none
+        << QStringLiteral("stop") << -1ll << -1ll << none;
+    QTest::addRow("reasoning delta") << QByteArray(R"({"choices":[{"delta":{"reasoning_content":"hmm"}}]})")
+                                     << K::Choices << none << QStringLiteral("hmm") << none << -1ll << -1ll << none;
+    QTest::addRow("usage with empty choices") << QByteArray(
+        R"({"id":"c","choices":[],"usage":{"prompt_tokens":12,"total_tokens":46,"completion_tokens":34}})")
+                                              << K::Usage << none << none << none << 34ll << 12ll << none;
+    QTest::addRow("usage without choices") << QByteArray(R"({"usage":{"prompt_tokens":1,"completion_tokens":2}})")
+                                           << K::Usage << none << none << none << 2ll << 1ll << none;
+    QTest::addRow("usage along with choices") << QByteArray(
+        R"({"choices":[{"text":"!","finish_reason":"length"}],"usage":{"prompt_tokens":3,"completion_tokens":16}})")
+                                              << K::Choices << QStringLiteral("!") << none << QStringLiteral("length")
+                                              << 16ll << 3ll << none;
+    QTest::addRow("usage null, empty choices")
+        << QByteArray(R"({"choices":[],"usage":null})") << K::Other << none << none << none << -1ll << -1ll << none;
+    QTest::addRow("choices null") << QByteArray(R"({"choices":null})") << K::Other << none << none << none << -1ll
+                                  << -1ll << none;
+    QTest::addRow("no choices key") << QByteArray(R"({"id":"x","object":"text_completion"})") << K::Other << none
+                                    << none << none << -1ll << -1ll << none;
+    QTest::addRow("non-streamed chat reply") << QByteArray(
+        R"({"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Hello"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1}})")
+                                             << K::Choices << QStringLiteral("Hello") << none << QStringLiteral("stop")
+                                             << 1ll << 5ll << none;
+    QTest::addRow("OpenAI error object") << QByteArray(
+        R"({"error":{"message":"The model `x` does not exist.","type":"NotFoundError","param":null,"code":404}})")
+                                         << K::Error << none << none << none << -1ll << -1ll
+                                         << QStringLiteral("The model `x` does not exist. (NotFoundError, code 404)");
+    QTest::addRow("error string") << QByteArray(R"({"error":"boom"})") << K::Error << none << none << none << -1ll
+                                  << -1ll << QStringLiteral("boom");
+    QTest::addRow("vLLM ErrorResponse") << QByteArray(
+        R"({"object":"error","message":"max_tokens is too large","type":"BadRequestError","param":null,"code":400})")
+                                        << K::Error << none << none << none << -1ll << -1ll
+                                        << QStringLiteral("max_tokens is too large (BadRequestError, code 400)");
+    QTest::addRow("error wins over choices")
+        << QByteArray(R"({"choices":[{"text":"a"}],"error":{"message":"oom"}})") << K::Error << none << none << none
+        << -1ll << -1ll << QStringLiteral("oom");
+    QTest::addRow("error null is no error") << QByteArray(R"({"choices":[{"text":"a"}],"error":null})") << K::Choices
+                                            << QStringLiteral("a") << none << none << -1ll << -1ll << none;
+    QTest::addRow("bad JSON") << QByteArray("{\"choices\":[{\"text\":\"a\"}") << K::Malformed << none << none << none
+                              << -1ll << -1ll << QStringLiteral("invalid JSON at byte");
+    QTest::addRow("not an object") << QByteArray("[1,2]") << K::Malformed << none << none << none << -1ll << -1ll
+                                   << QStringLiteral("expected a JSON object, found array");
+    QTest::addRow("choices not an array") << QByteArray(R"({"choices":{"text":"a"}})") << K::Malformed << none << none
+                                          << none << -1ll << -1ll << QStringLiteral("\"choices\" is not an array");
+    QTest::addRow("choices[0] not an object")
+        << QByteArray(R"({"choices":[1]})") << K::Malformed << none << none << none << -1ll << -1ll
+        << QStringLiteral("\"choices[0]\" is not an object");
+    QTest::addRow("invalid UTF-8 in a string")
+        << QByteArray("{\"choices\":[{\"text\":\"\xC3\x28\"}]}") << K::Malformed << none << none << none << -1ll << -1ll
+        << QStringLiteral("invalid JSON");
+}
+
+void TestSseParser::classify()
+{
+    QFETCH(QByteArray, data);
+    QFETCH(SseChunk::Kind, kind);
+    QFETCH(QString, text);
+    QFETCH(QString, reasoning);
+    QFETCH(QString, finishReason);
+    QFETCH(qint64, completionTokens);
+    QFETCH(qint64, promptTokens);
+    QFETCH(QString, error);
+
+    const SseChunk chunk = SseChunk::classify(data);
+    QCOMPARE(chunk.kind, kind);
+    QCOMPARE(chunk.text, text);
+    QCOMPARE(chunk.hasText(), !text.isEmpty());
+    QCOMPARE(chunk.reasoning, reasoning);
+    QCOMPARE(chunk.finishReason, finishReason);
+    QCOMPARE(chunk.completionTokens.value_or(-1), completionTokens);
+    QCOMPARE(chunk.promptTokens.value_or(-1), promptTokens);
+    if (error.isEmpty())
+        QVERIFY2(chunk.errorMessage.isEmpty(), qPrintable(chunk.errorMessage));
+    else
+        QVERIFY2(chunk.errorMessage.startsWith(error), qPrintable(chunk.errorMessage));
+}
+
+void TestSseParser::classifyStreamsEndToEnd()
+{
+    // What a transport does: first choices event = TTFT, first non-empty text = first content, usage last.
+    SseParser parser;
+    Events events;
+    for (qsizetype i = 0; i < vllmChat.size(); i += 5)
+        parser.feed(QByteArrayView(vllmChat).sliced(i, std::min<qsizetype>(5, vllmChat.size() - i)), events);
+    parser.finish(events);
+    QVERIFY(!parser.endedWithoutBlankLine());
+
+    int choices = 0;
+    int firstContent = -1;
+    QString text;
+    std::optional<qint64> tokens;
+    bool done = false;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const SseChunk chunk = SseChunk::classify(events[i].data);
+        if (chunk.kind == SseChunk::Kind::Choices) {
+            ++choices;
+            if (chunk.hasText() && firstContent < 0)
+                firstContent = static_cast<int>(i);
+            text += chunk.text;
+        }
+        if (chunk.completionTokens)
+            tokens = chunk.completionTokens;
+        done = done || chunk.kind == SseChunk::Kind::Done;
+    }
+    QCOMPARE(choices, 3); // the role delta counts; the usage event does not
+    QCOMPARE(firstContent, 1);
+    QCOMPARE(text, QStringLiteral("Bonjour à tous 👋"));
+    QCOMPARE(tokens.value_or(-1), qint64(3));
+    QVERIFY(done);
+}
+
+QTEST_GUILESS_MAIN(TestSseParser)
+#include "tst_sseparser.moc"
