@@ -70,3 +70,5 @@ private:
 };
 
 } // namespace kp
+
+Q_DECLARE_METATYPE(kp::ProbeReport)

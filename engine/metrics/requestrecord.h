@@ -62,3 +62,4 @@ struct RequestRecord {
 } // namespace kp
 
 Q_DECLARE_METATYPE(kp::RequestRecord)
+Q_DECLARE_METATYPE(kp::FailureClass)

@@ -62,7 +62,14 @@ bool writeFileAtomically(const QString& path, const QByteArray& data, QString* e
         *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
         return false;
     }
-    if (file.write(data) != data.size() || !file.commit()) {
+    // Qt 6.4's commit() reports success even when its final flush wrote only part of the file (disk
+    // full, file-size limit): flush first and cancel on failure, so the old file stays.
+    if (file.write(data) != data.size() || !file.flush()) {
+        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        file.cancelWriting();
+        return false;
+    }
+    if (!file.commit()) {
         *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
         return false;
     }

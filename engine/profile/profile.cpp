@@ -1,0 +1,582 @@
+#include "profile/profile.h"
+#include "profile/profile_p.h"
+
+#include <QRegularExpression>
+
+#include <cmath>
+
+Q_LOGGING_CATEGORY(lcProfile, "kneepoint.engine.profile")
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace kp {
+
+QString profileSchemaId()
+{
+    return u"kneepoint.profile/1"_s;
+}
+
+QString backendName(Backend backend)
+{
+    switch (backend) {
+    case Backend::OpenAi:
+        return u"openai"_s;
+    case Backend::OpenAiChat:
+        return u"openai-chat"_s;
+    case Backend::Vllm:
+        return u"vllm"_s;
+    }
+    Q_UNREACHABLE();
+}
+
+std::optional<Backend> backendFromName(QStringView name)
+{
+    for (Backend b : { Backend::OpenAi, Backend::OpenAiChat, Backend::Vllm }) {
+        if (name == backendName(b))
+            return b;
+    }
+    return std::nullopt;
+}
+
+QString defaultEndpoint(Backend backend)
+{
+    return isChatBackend(backend) ? u"/v1/chat/completions"_s : u"/v1/completions"_s;
+}
+
+bool isChatBackend(Backend backend)
+{
+    return backend == Backend::OpenAiChat;
+}
+
+QString loadModeName(LoadMode mode)
+{
+    return mode == LoadMode::Rate ? u"rate"_s : u"concurrency"_s;
+}
+
+std::optional<LoadMode> loadModeFromName(QStringView name)
+{
+    if (name == u"rate")
+        return LoadMode::Rate;
+    if (name == u"concurrency")
+        return LoadMode::Concurrency;
+    return std::nullopt;
+}
+
+QString formatRate(double rate)
+{
+    if (std::isinf(rate))
+        return rate > 0 ? u"inf"_s : u"-inf"_s;
+    return QString::number(rate, 'g', QLocale::FloatingPointShortest);
+}
+
+std::optional<double> parseRate(QStringView text)
+{
+    const QStringView t = text.trimmed();
+    if (t.compare(u"inf", Qt::CaseInsensitive) == 0 || t.compare(u"infinity", Qt::CaseInsensitive) == 0)
+        return std::numeric_limits<double>::infinity();
+    bool ok = false;
+    const double value = t.toDouble(&ok);
+    if (!ok || !(value > 0))
+        return std::nullopt;
+    return value;
+}
+
+QStringList knownDatasets()
+{
+    return { u"random"_s, u"sharegpt"_s, u"jsonl"_s };
+}
+
+QStringList knownPercentileMetrics()
+{
+    return { u"ttft"_s, u"tpot"_s, u"itl"_s, u"e2el"_s };
+}
+
+QString applyGoodput(QStringView spec, Slo& slo)
+{
+    static const QRegularExpression separators(u"[\\s,]+"_s);
+    for (const QString& item : spec.toString().split(separators, Qt::SkipEmptyParts)) {
+        const qsizetype colon = item.indexOf(u':');
+        bool ok = false;
+        const double ms = colon > 0 ? QStringView(item).mid(colon + 1).toDouble(&ok) : 0;
+        const QString metric = item.left(colon).trimmed().toLower();
+        std::optional<double>* limit = metric == u"ttft" ? &slo.ttftMs
+            : metric == u"tpot"                          ? &slo.tpotMs
+            : metric == u"e2el"                          ? &slo.e2elMs
+                                                         : nullptr;
+        if (!ok || !limit)
+            return u"\"%1\" is not metric:milliseconds with metric ttft, tpot or e2el"_s.arg(item);
+        *limit = ms;
+    }
+    return QString();
+}
+
+QString ApiKeyResolution::describe() const
+{
+    switch (source) {
+    case Source::None:
+        return u"no API key"_s;
+    case Source::Literal:
+        return u"the key written in the profile"_s;
+    case Source::Environment:
+        return u"environment variable %1"_s.arg(variable);
+    case Source::OpenAiApiKey:
+        return u"environment variable OPENAI_API_KEY (no key in the profile)"_s;
+    }
+    Q_UNREACHABLE();
+}
+
+QString Target::effectiveEndpoint() const
+{
+    return endpoint.isEmpty() ? defaultEndpoint(backend) : endpoint;
+}
+
+QUrl Target::requestUrl() const
+{
+    return urlFor(effectiveEndpoint());
+}
+
+QUrl Target::urlFor(const QString& path) const
+{
+    QUrl url(baseUrl);
+    QString basePath = url.path();
+    while (basePath.endsWith(u'/'))
+        basePath.chop(1);
+    QString rest = path.startsWith(u'/') ? path : u'/' + path;
+    QString query;
+    if (const qsizetype q = rest.indexOf(u'?'); q >= 0) {
+        query = rest.mid(q + 1);
+        rest.truncate(q);
+    }
+    if (basePath.endsWith(u"/v1") && (rest == u"/v1" || rest.startsWith(u"/v1/")))
+        rest = rest.mid(3);
+    url.setPath(basePath + rest);
+    if (!query.isEmpty())
+        url.setQuery(url.hasQuery() ? url.query() + u'&' + query : query);
+    return url;
+}
+
+QString Target::requestModel() const
+{
+    return servedModelName.isEmpty() ? model : servedModelName;
+}
+
+ApiKeyResolution Target::resolvedApiKey() const
+{
+    ApiKeyResolution r;
+    if (apiKey.isEmpty()) {
+        const QString fallback = qEnvironmentVariable("OPENAI_API_KEY");
+        if (!fallback.isEmpty()) {
+            r.key = fallback;
+            r.source = ApiKeyResolution::Source::OpenAiApiKey;
+            r.variable = u"OPENAI_API_KEY"_s;
+        }
+        return r;
+    }
+    const detail::EnvExpansion e = detail::expandEnvironment(apiKey);
+    if (e.variables.isEmpty() && e.error.isEmpty()) {
+        r.key = apiKey;
+        r.source = ApiKeyResolution::Source::Literal;
+        return r;
+    }
+    r.source = ApiKeyResolution::Source::Environment;
+    r.variable = e.variables.value(0);
+    if (!e.error.isEmpty()) {
+        r.error = u"target.api_key: "_s + e.error;
+        return r;
+    }
+    r.key = e.value;
+    return r;
+}
+
+QList<HttpHeader> Target::resolvedHeaders(QString* error) const
+{
+    QList<HttpHeader> out;
+    out.reserve(headers.size());
+    for (const HttpHeader& h : headers) {
+        const detail::EnvExpansion e = detail::expandEnvironment(h.value);
+        if (!e.error.isEmpty()) {
+            if (error && error->isEmpty())
+                *error = detail::childPath(u"target.headers"_s, h.name) + u": "_s + e.error;
+            continue;
+        }
+        out.append({ h.name, e.value });
+    }
+    return out;
+}
+
+Profile Profile::demo(const QUrl& baseUrl, const QString& model)
+{
+    Profile p;
+    p.name = u"Demo (simulator)"_s;
+    p.description = u"Chat completions with random prompts against the built-in simulator, at rising rates."_s;
+    p.target.baseUrl = baseUrl.toString(QUrl::StripTrailingSlash);
+    p.target.backend = Backend::OpenAiChat;
+    p.target.model = model;
+    p.workload.dataset = u"random"_s;
+    p.workload.numPrompts = 100;
+    p.workload.inputLen = 256;
+    p.workload.outputLen = 128;
+    p.workload.ignoreEos = true;
+    p.load.mode = LoadMode::Rate;
+    p.load.rates = { 5, 10, 20, 40, 80, 160 };
+    p.load.warmupRequests = 4;
+    p.load.cooldownS = 1;
+    p.slo.ttftMs = 1000;
+    p.slo.tpotMs = 100;
+    p.slo.maxErrorRate = 0.01;
+    p.server.engine = u"kneepoint-sim"_s;
+    p.server.host = baseUrl.host();
+    if (baseUrl.port() > 0)
+        p.server.port = baseUrl.port();
+    return p;
+}
+
+QString redactedPlaceholder()
+{
+    return u"<redacted>"_s;
+}
+
+namespace {
+
+QString redactSecret(const QString& value)
+{
+    if (value.isEmpty())
+        return value;
+    // A ${VAR} reference holds no secret; keeping it tells the reader where the key came from.
+    const detail::EnvExpansion e = detail::expandEnvironment(value, true);
+    if (!e.variables.isEmpty() && e.error.isEmpty())
+        return value;
+    return redactedPlaceholder();
+}
+
+QString redactUrlPassword(const QString& text)
+{
+    QUrl url(text);
+    if (!url.isValid() || url.password().isEmpty())
+        return text;
+    url.setPassword(u"redacted"_s);
+    return url.toString();
+}
+
+} // namespace
+
+Profile redactedProfile(const Profile& profile)
+{
+    Profile p = profile;
+    p.target.apiKey = redactSecret(p.target.apiKey);
+    p.target.baseUrl = redactUrlPassword(p.target.baseUrl);
+    p.target.proxyUrl = redactUrlPassword(p.target.proxyUrl);
+    for (HttpHeader& h : p.target.headers) {
+        if (detail::isCredentialHeader(h.name))
+            h.value = redactSecret(h.value);
+    }
+    return p;
+}
+
+QList<ProfileIssue> validateProfile(const Profile& profile)
+{
+    return detail::validateProfile(profile, [](const QString& path) { return path; });
+}
+
+namespace detail {
+
+namespace {
+
+bool isPlainKey(const QString& key)
+{
+    static const QRegularExpression plainRe(u"^[A-Za-z0-9_-]+$"_s);
+    return plainRe.match(key).hasMatch();
+}
+
+} // namespace
+
+QString childPath(const QString& parent, const QString& key)
+{
+    if (!isPlainKey(key))
+        return parent + u"[\""_s + key + u"\"]"_s;
+    return parent.isEmpty() ? key : parent + u'.' + key;
+}
+
+QString indexPath(const QString& parent, qsizetype index)
+{
+    return parent + u'[' + QString::number(index) + u']';
+}
+
+QString parentPath(const QString& path)
+{
+    if (path.endsWith(u"\"]")) {
+        const qsizetype open = path.lastIndexOf(u"[\"");
+        return open < 0 ? QString() : path.left(open);
+    }
+    if (path.endsWith(u']')) {
+        const qsizetype open = path.lastIndexOf(u'[');
+        return open < 0 ? QString() : path.left(open);
+    }
+    const qsizetype dot = path.lastIndexOf(u'.');
+    return dot < 0 ? QString() : path.left(dot);
+}
+
+bool isCredentialHeader(const QString& name)
+{
+    const QString n = name.toLower();
+    if (n == u"authorization" || n == u"proxy-authorization" || n == u"cookie")
+        return true;
+    for (QStringView word : { u"key", u"token", u"secret", u"password", u"auth" }) {
+        if (n.contains(word))
+            return true;
+    }
+    return false;
+}
+
+EnvExpansion expandEnvironment(const QString& text, bool checkOnly)
+{
+    static const QRegularExpression nameRe(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
+    EnvExpansion e;
+    qsizetype pos = 0;
+    while (pos < text.size()) {
+        const qsizetype start = text.indexOf(u"${", pos);
+        if (start < 0) {
+            e.value += QStringView(text).mid(pos);
+            break;
+        }
+        e.value += QStringView(text).mid(pos, start - pos);
+        const qsizetype end = text.indexOf(u'}', start + 2);
+        if (end < 0) {
+            e.error = u"unterminated ${ reference"_s;
+            return e;
+        }
+        const QString name = text.mid(start + 2, end - start - 2);
+        if (!nameRe.match(name).hasMatch()) {
+            e.error = u"\"${%1}\" is not a valid environment variable reference"_s.arg(name);
+            return e;
+        }
+        e.variables.append(name);
+        if (!checkOnly) {
+            if (!qEnvironmentVariableIsSet(name.toLocal8Bit().constData())) {
+                if (e.error.isEmpty())
+                    e.error = u"environment variable %1 is not set"_s.arg(name);
+            } else {
+                e.value += qEnvironmentVariable(name.toLocal8Bit().constData());
+            }
+        }
+        pos = end + 1;
+    }
+    return e;
+}
+
+namespace {
+
+class Checker
+{
+public:
+    explicit Checker(const PathNamer& namer)
+        : m_namer(namer)
+    { }
+
+    void add(const QString& path, const QString& message) { m_issues.append({ path, message }); }
+    QString name(const QString& path) const { return m_namer(path); }
+
+    void positive(const QString& path, double v)
+    {
+        if (!(v > 0))
+            add(path, u"must be > 0"_s);
+    }
+    void nonNegative(const QString& path, double v)
+    {
+        if (!(v >= 0))
+            add(path, u"must be >= 0"_s);
+    }
+    void atLeastOne(const QString& path, qint64 v)
+    {
+        if (v < 1)
+            add(path, u"must be >= 1"_s);
+    }
+    void percentile(const QString& path, double v)
+    {
+        if (!(v > 0 && v <= 100))
+            add(path, u"must be in (0, 100]"_s);
+    }
+    void fraction(const QString& path, double v, bool zeroAllowed)
+    {
+        const bool ok = (zeroAllowed ? v >= 0 : v > 0) && v <= 1;
+        if (!ok)
+            add(path, zeroAllowed ? u"must be in [0, 1]"_s : u"must be in (0, 1]"_s);
+    }
+    template <typename T>
+    void optional(const QString& path, const std::optional<T>& v, void (Checker::*check)(const QString&, T))
+    {
+        if (v)
+            (this->*check)(path, *v);
+    }
+
+    QList<ProfileIssue> issues() const { return m_issues; }
+
+private:
+    const PathNamer& m_namer;
+    QList<ProfileIssue> m_issues;
+};
+
+bool isHttpUrl(const QString& text, std::initializer_list<QStringView> schemes)
+{
+    const QUrl url(text, QUrl::StrictMode);
+    if (!url.isValid() || url.host().isEmpty())
+        return false;
+    for (QStringView s : schemes) {
+        if (url.scheme() == s)
+            return true;
+    }
+    return false;
+}
+
+bool isHeaderName(const QString& name)
+{
+    static const QRegularExpression tokenRe(u"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"_s);
+    return tokenRe.match(name).hasMatch();
+}
+
+void checkTarget(Checker& c, const Target& t)
+{
+    if (t.baseUrl.isEmpty())
+        c.add(u"target.base_url"_s, u"is required"_s);
+    else if (!isHttpUrl(t.baseUrl, { u"http", u"https" }))
+        c.add(u"target.base_url"_s, u"must be an http:// or https:// URL with a host, got \"%1\""_s.arg(t.baseUrl));
+    if (!t.endpoint.isEmpty() && !t.endpoint.startsWith(u'/'))
+        c.add(u"target.endpoint"_s, u"must start with \"/\""_s);
+    if (!t.apiKey.isEmpty()) {
+        const EnvExpansion e = expandEnvironment(t.apiKey, true);
+        if (!e.error.isEmpty())
+            c.add(u"target.api_key"_s, e.error);
+    }
+    for (const HttpHeader& h : t.headers) {
+        const QString path = childPath(u"target.headers"_s, h.name);
+        if (!isHeaderName(h.name))
+            c.add(path, u"is not a valid HTTP header name"_s);
+        if (h.value.contains(u'\r') || h.value.contains(u'\n'))
+            c.add(path, u"must not contain line breaks"_s);
+        if (const EnvExpansion e = expandEnvironment(h.value, true); !e.error.isEmpty())
+            c.add(path, e.error);
+    }
+    c.positive(u"target.timeouts.connect_s"_s, t.timeouts.connectS);
+    c.positive(u"target.timeouts.first_token_s"_s, t.timeouts.firstTokenS);
+    c.positive(u"target.timeouts.idle_s"_s, t.timeouts.idleS);
+    c.positive(u"target.timeouts.total_s"_s, t.timeouts.totalS);
+    if (t.proxyMode == ProxyMode::Url && !isHttpUrl(t.proxyUrl, { u"http", u"https", u"socks5" })) {
+        c.add(u"target.proxy"_s,
+            u"must be \"none\", \"system\" or an http://, https:// or socks5:// URL with a host, got \"%1\""_s.arg(
+                t.proxyUrl));
+    }
+}
+
+void checkWorkload(Checker& c, const Workload& w)
+{
+    if (!knownDatasets().contains(w.dataset)) {
+        c.add(u"workload.dataset"_s,
+            u"unknown dataset \"%1\"; expected one of %2"_s.arg(w.dataset, knownDatasets().join(u", "_s)));
+    } else if (w.dataset != u"random" && w.datasetPath.isEmpty()) {
+        c.add(u"workload.dataset_path"_s,
+            u"is required when %1 is \"%2\""_s.arg(c.name(u"workload.dataset"_s), w.dataset));
+    }
+    c.atLeastOne(u"workload.num_prompts"_s, w.numPrompts);
+    c.atLeastOne(u"workload.input_len"_s, w.inputLen);
+    c.atLeastOne(u"workload.output_len"_s, w.outputLen);
+    if (!(w.rangeRatio >= 0 && w.rangeRatio < 1))
+        c.add(u"workload.range_ratio"_s, u"must be in [0, 1)"_s);
+    if (w.prefixLen < 0)
+        c.add(u"workload.prefix_len"_s, u"must be >= 0"_s);
+    if (w.fixedOutputLen && *w.fixedOutputLen < 1)
+        c.add(u"workload.fixed_output_len"_s, u"must be >= 1"_s);
+    const Sampling& s = w.sampling;
+    c.nonNegative(u"workload.sampling.temperature"_s, s.temperature);
+    if (s.topP)
+        c.fraction(u"workload.sampling.top_p"_s, *s.topP, false);
+    if (s.topK && *s.topK < -1)
+        c.add(u"workload.sampling.top_k"_s, u"must be >= -1 (-1 or 0: disabled)"_s);
+    if (s.minP)
+        c.fraction(u"workload.sampling.min_p"_s, *s.minP, true);
+    if (s.presencePenalty && !(*s.presencePenalty >= -2 && *s.presencePenalty <= 2))
+        c.add(u"workload.sampling.presence_penalty"_s, u"must be in [-2, 2]"_s);
+    if (s.frequencyPenalty && !(*s.frequencyPenalty >= -2 && *s.frequencyPenalty <= 2))
+        c.add(u"workload.sampling.frequency_penalty"_s, u"must be in [-2, 2]"_s);
+    c.optional(u"workload.sampling.repetition_penalty"_s, s.repetitionPenalty, &Checker::positive);
+}
+
+void checkLoad(Checker& c, const Load& l)
+{
+    if (l.mode == LoadMode::Rate) {
+        if (l.rates.isEmpty())
+            c.add(u"load.rates"_s, u"needs at least one rate"_s);
+        for (qsizetype i = 0; i < l.rates.size(); ++i)
+            c.positive(u"load.rates[%1]"_s.arg(i), l.rates[i]);
+    } else {
+        if (l.concurrencies.isEmpty())
+            c.add(u"load.concurrencies"_s, u"needs at least one concurrency"_s);
+        for (qsizetype i = 0; i < l.concurrencies.size(); ++i)
+            c.atLeastOne(u"load.concurrencies[%1]"_s.arg(i), l.concurrencies[i]);
+    }
+    c.positive(u"load.burstiness"_s, l.burstiness);
+    if (l.maxConcurrency)
+        c.atLeastOne(u"load.max_concurrency"_s, *l.maxConcurrency);
+    c.nonNegative(u"load.ramp_up_s"_s, l.rampUpS);
+    c.nonNegative(u"load.warmup_requests"_s, l.warmupRequests);
+    c.nonNegative(u"load.cooldown_s"_s, l.cooldownS);
+    c.optional(u"load.step_duration_s"_s, l.stepDurationS, &Checker::positive);
+}
+
+void checkSlo(Checker& c, const Slo& s)
+{
+    c.optional(u"slo.ttft_ms"_s, s.ttftMs, &Checker::positive);
+    c.optional(u"slo.tpot_ms"_s, s.tpotMs, &Checker::positive);
+    c.optional(u"slo.e2el_ms"_s, s.e2elMs, &Checker::positive);
+    c.percentile(u"slo.percentile"_s, s.percentile);
+    if (s.maxErrorRate)
+        c.fraction(u"slo.max_error_rate"_s, *s.maxErrorRate, true);
+}
+
+void checkServer(Checker& c, const ServerInfo& s)
+{
+    if (s.port && (*s.port < 1 || *s.port > 65535))
+        c.add(u"server.port"_s, u"must be in [1, 65535]"_s);
+    if (s.maxNumSeqs)
+        c.atLeastOne(u"server.max_num_seqs"_s, *s.maxNumSeqs);
+    if (s.maxNumBatchedTokens)
+        c.atLeastOne(u"server.max_num_batched_tokens"_s, *s.maxNumBatchedTokens);
+    if (s.maxModelLen)
+        c.atLeastOne(u"server.max_model_len"_s, *s.maxModelLen);
+    if (s.gpuMemoryUtilization)
+        c.fraction(u"server.gpu_memory_utilization"_s, *s.gpuMemoryUtilization, false);
+    if (s.tensorParallelSize)
+        c.atLeastOne(u"server.tensor_parallel_size"_s, *s.tensorParallelSize);
+    if (s.pipelineParallelSize)
+        c.atLeastOne(u"server.pipeline_parallel_size"_s, *s.pipelineParallelSize);
+}
+
+void checkOutput(Checker& c, const Output& o)
+{
+    for (qsizetype i = 0; i < o.percentileMetrics.size(); ++i) {
+        if (!knownPercentileMetrics().contains(o.percentileMetrics[i])) {
+            c.add(u"output.percentile_metrics[%1]"_s.arg(i),
+                u"unknown metric \"%1\"; expected one of %2"_s.arg(
+                    o.percentileMetrics[i], knownPercentileMetrics().join(u", "_s)));
+        }
+    }
+    for (qsizetype i = 0; i < o.metricPercentiles.size(); ++i)
+        c.percentile(u"output.metric_percentiles[%1]"_s.arg(i), o.metricPercentiles[i]);
+}
+
+} // namespace
+
+QList<ProfileIssue> validateProfile(const Profile& profile, const PathNamer& namer)
+{
+    Checker c(namer);
+    checkTarget(c, profile.target);
+    checkWorkload(c, profile.workload);
+    checkLoad(c, profile.load);
+    checkSlo(c, profile.slo);
+    checkServer(c, profile.server);
+    checkOutput(c, profile.output);
+    return c.issues();
+}
+
+} // namespace detail
+
+} // namespace kp

@@ -1,0 +1,240 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+#include <limits>
+#include <optional>
+
+namespace kp {
+
+// The schema identifier written at the top of every profile Kneepoint saves.
+QString profileSchemaId();
+
+enum class Backend {
+    OpenAi, // POST /v1/completions
+    OpenAiChat, // POST /v1/chat/completions
+    Vllm, // vLLM's OpenAI completions server (same wire format as OpenAi)
+};
+QString backendName(Backend backend);
+// Canonical names only ("openai", "openai-chat", "vllm"); the loader also maps the reference
+// tool's other names (sglang, vllm-chat, ...) and says so in a warning.
+std::optional<Backend> backendFromName(QStringView name);
+QString defaultEndpoint(Backend backend);
+bool isChatBackend(Backend backend);
+
+enum class LoadMode {
+    Rate, // open loop: requests arrive at load.rates (requests per second)
+    Concurrency, // closed loop: load.concurrencies users, each sends again when its request ends
+};
+QString loadModeName(LoadMode mode);
+std::optional<LoadMode> loadModeFromName(QStringView name);
+
+enum class ProxyMode { None, System, Url };
+
+// "inf" for infinity, otherwise the shortest decimal that reads back as the same double.
+QString formatRate(double rate);
+// "inf"/"infinity" (any case) or a number; nullopt unless the result is > 0 (or infinite).
+std::optional<double> parseRate(QStringView text);
+
+// Dataset names the workload accepts ("custom" is read as "jsonl").
+QStringList knownDatasets();
+// Metric names for output.percentile_metrics.
+QStringList knownPercentileMetrics();
+
+struct HttpHeader
+{
+    QString name;
+    QString value; // may contain ${VAR} references, expanded at use
+    bool operator==(const HttpHeader&) const = default;
+};
+
+// Seconds. Kneepoint enforces these itself rather than through QNetworkRequest's transfer timeout.
+struct Timeouts
+{
+    double connectS = 10;
+    double firstTokenS = 600; // request sent → first byte of the response body
+    double idleS = 120; // longest silence between two chunks of a stream
+    double totalS = 3600; // request sent → last byte
+    bool operator==(const Timeouts&) const = default;
+};
+
+struct ApiKeyResolution
+{
+    enum class Source {
+        None, // no key: requests carry no Authorization header
+        Literal, // written in the profile
+        Environment, // ${VAR} in the profile, read from the environment
+        OpenAiApiKey, // no key in the profile, OPENAI_API_KEY is set
+    };
+    QString key;
+    Source source = Source::None;
+    QString variable; // the environment variable read, if any
+    QString error; // set when a ${VAR} reference cannot be resolved
+    bool ok() const { return error.isEmpty(); }
+    QString describe() const; // "environment variable FOO", for messages and logs; never the key
+};
+
+struct Target
+{
+    QString baseUrl; // scheme://host[:port][/prefix]; required
+    QString endpoint; // path appended to baseUrl; empty: defaultEndpoint(backend)
+    Backend backend = Backend::OpenAiChat;
+    QString model; // empty: the first model GET /v1/models lists
+    QString servedModelName; // the "model" sent in requests when it differs from model
+    QString apiKey; // literal, ${VAR}, or empty (then OPENAI_API_KEY if set)
+    QList<HttpHeader> headers; // sent with every request, in this order
+    Timeouts timeouts;
+    bool tlsVerify = true;
+    ProxyMode proxyMode = ProxyMode::None;
+    QString proxyUrl; // when proxyMode is Url
+
+    QString effectiveEndpoint() const;
+    // baseUrl + effectiveEndpoint(). A baseUrl ending in /v1 (as OpenAI SDK settings are written)
+    // does not double the /v1 of the endpoint.
+    QUrl requestUrl() const;
+    // The URL of another path on the same server, e.g. "/v1/models" or "/health", with the same
+    // /v1 handling as requestUrl().
+    QUrl urlFor(const QString& path) const;
+    QString requestModel() const; // servedModelName if set, else model
+    ApiKeyResolution resolvedApiKey() const;
+    // Header values with ${VAR} expanded; the error names the header and the variable.
+    QList<HttpHeader> resolvedHeaders(QString* error = nullptr) const;
+    bool operator==(const Target&) const = default;
+};
+
+struct Sampling
+{
+    double temperature = 0; // greedy unless set, as the reference does
+    std::optional<double> topP;
+    std::optional<int> topK;
+    std::optional<double> minP;
+    std::optional<double> presencePenalty;
+    std::optional<double> frequencyPenalty;
+    std::optional<double> repetitionPenalty;
+    bool operator==(const Sampling&) const = default;
+};
+
+struct Workload
+{
+    QString dataset = QStringLiteral("random"); // one of knownDatasets()
+    QString datasetPath; // file for sharegpt/jsonl; relative paths are relative to the working directory
+    int numPrompts = 1000; // requests per step (unless load.stepDurationS is set)
+    qint64 seed = 0;
+    int inputLen = 1024; // random: prompt tokens
+    int outputLen = 128; // random: max_tokens
+    double rangeRatio = 0; // random: lengths drawn from [len·(1−r), len·(1+r)]
+    int prefixLen = 0; // random: shared prefix tokens in front of every prompt
+    std::optional<int> fixedOutputLen; // sharegpt/jsonl: max_tokens for every request
+    bool ignoreEos = false;
+    Sampling sampling;
+    QJsonObject extraBody; // merged into every request body last, overriding Kneepoint's own keys
+    bool operator==(const Workload&) const = default;
+};
+
+struct Load
+{
+    LoadMode mode = LoadMode::Rate;
+    QList<double> rates
+        = { std::numeric_limits<double>::infinity() }; // requests/s, one step each; inf sends every request at once
+    QList<int> concurrencies; // users in flight, one step each (mode Concurrency)
+    double burstiness = 1; // gamma shape of inter-arrival times; 1 = Poisson
+    std::optional<int> maxConcurrency; // cap on requests in flight in rate mode
+    double rampUpS = 0; // linear ramp of the arrival rate at the start of each step
+    int warmupRequests = 0; // sent before each step, excluded from metrics
+    double cooldownS = 0; // pause between steps
+    std::optional<double> stepDurationS; // run each step this long instead of numPrompts requests
+    int stepCount() const { return int(mode == LoadMode::Rate ? rates.size() : concurrencies.size()); }
+    bool operator==(const Load&) const = default;
+};
+
+// A step meets the SLO when the given percentile of each set metric is within its limit and the
+// error rate is within maxErrorRate. The same limits define goodput per request.
+struct Slo
+{
+    std::optional<double> ttftMs;
+    std::optional<double> tpotMs;
+    std::optional<double> e2elMs;
+    double percentile = 99;
+    std::optional<double> maxErrorRate; // fraction of failed requests, 0..1
+    bool isEmpty() const { return !ttftMs && !tpotMs && !e2elMs && !maxErrorRate; }
+    bool operator==(const Slo&) const = default;
+};
+
+// The reference's --goodput syntax: "ttft:500 tpot:50" (milliseconds; items separated by spaces or
+// commas; metrics ttft, tpot, e2el). Sets the limits it names; returns an error naming the bad item.
+QString applyGoodput(QStringView spec, Slo& slo);
+
+// Informational: what the server under test runs, kept with the results.
+struct ServerInfo
+{
+    QString engine; // "vllm", "sglang", ...
+    QString engineVersion;
+    QString host;
+    std::optional<int> port;
+    std::optional<int> maxNumSeqs;
+    std::optional<int> maxNumBatchedTokens;
+    std::optional<int> maxModelLen;
+    std::optional<double> gpuMemoryUtilization;
+    std::optional<int> tensorParallelSize;
+    std::optional<int> pipelineParallelSize;
+    QString hardware;
+    QString notes;
+    bool operator==(const ServerInfo&) const = default;
+};
+
+struct Output
+{
+    bool saveResult = false; // write the reference-compatible result JSON
+    bool saveDetailed = false; // with per-request lists (input_lens, ttfts, itls, ...)
+    QString resultDir;
+    QString resultFilename; // empty: the reference's {backend}-{rate}qps-{model}-{date}.json
+    QString label;
+    QStringList percentileMetrics = { QStringLiteral("ttft"), QStringLiteral("tpot"), QStringLiteral("itl") };
+    QList<double> metricPercentiles = { 99 };
+    bool operator==(const Output&) const = default;
+};
+
+struct Profile
+{
+    QString name;
+    QString description;
+    Target target;
+    Workload workload;
+    Load load;
+    Slo slo;
+    ServerInfo server;
+    Output output;
+
+    // The built-in demo against the simulator: chat completions, random prompts, a rising rate list.
+    static Profile demo(const QUrl& baseUrl, const QString& model = QStringLiteral("kneepoint/sim-default"));
+    bool operator==(const Profile&) const = default;
+};
+
+struct ProfileIssue
+{
+    QString path; // e.g. "load.rates[2]"
+    QString message; // e.g. "must be > 0"
+    QString toString() const { return path.isEmpty() ? message : path + QStringLiteral(": ") + message; }
+    bool operator==(const ProfileIssue&) const = default;
+};
+
+// Range and consistency checks; an empty list means the profile can be run.
+QList<ProfileIssue> validateProfile(const Profile& profile);
+
+// A copy fit for run snapshots and logs: literal secrets (api_key, credential-like header values,
+// passwords in URLs) become "<redacted>"; ${VAR} references stay as written.
+Profile redactedProfile(const Profile& profile);
+QString redactedPlaceholder();
+
+} // namespace kp
+
+Q_DECLARE_METATYPE(kp::Profile)
+Q_DECLARE_METATYPE(kp::Backend)
+Q_DECLARE_METATYPE(kp::LoadMode)
+Q_DECLARE_METATYPE(kp::ProxyMode)
+Q_DECLARE_METATYPE(kp::ApiKeyResolution::Source)

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "profile/profile.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace kp {
+
+// Values given on the command line (the reference tool's flag names), applied on top of a profile.
+// Unset fields leave the profile as it is.
+struct ProfileOverrides
+{
+    std::optional<QString> baseUrl; // --base-url
+    std::optional<QString> endpoint; // --endpoint
+    std::optional<Backend> backend; // --backend
+    std::optional<QString> model; // --model
+    std::optional<QString> servedModelName; // --served-model-name
+    std::optional<QString> apiKey; // --api-key
+    std::optional<QString> datasetName; // --dataset-name ("custom" is read as "jsonl")
+    std::optional<QString> datasetPath; // --dataset-path
+    std::optional<int> numPrompts; // --num-prompts
+    std::optional<qint64> seed; // --seed
+    std::optional<int> inputLen; // --random-input-len
+    std::optional<int> outputLen; // --random-output-len
+    std::optional<double> rangeRatio; // --random-range-ratio
+    std::optional<bool> ignoreEos; // --ignore-eos
+    std::optional<double> temperature; // --temperature
+    std::optional<QList<double>> rates; // --request-rate (one or more); switches to rate mode
+    std::optional<QList<int>> concurrencies; // --concurrency; switches to concurrency mode
+    std::optional<double> burstiness; // --burstiness
+    std::optional<int> maxConcurrency; // --max-concurrency
+    std::optional<int> warmupRequests; // --warmup-requests
+    std::optional<double> sloTtftMs; // --goodput ttft:MS (see applyGoodput)
+    std::optional<double> sloTpotMs; // --goodput tpot:MS
+    std::optional<double> sloE2elMs; // --goodput e2el:MS
+    std::optional<bool> saveResult; // --save-result
+    std::optional<bool> saveDetailed; // --save-detailed
+    std::optional<QString> resultDir; // --result-dir
+    std::optional<QString> resultFilename; // --result-filename
+    std::optional<QString> label; // --label
+    std::optional<QStringList> percentileMetrics; // --percentile-metrics
+    std::optional<QList<double>> metricPercentiles; // --metric-percentiles
+};
+
+// Applies overrides and returns the profile paths it changed ("load.rates", ...), for logs and the
+// run snapshot. The result is not validated: call validateProfile() afterwards.
+QStringList applyOverrides(Profile& profile, const ProfileOverrides& overrides);
+
+} // namespace kp

@@ -1,0 +1,347 @@
+#include "profile/profilestore.h"
+#include "profile/profile_p.h"
+#include "profile/profilereader_p.h"
+#include "profile/sourcedocument_p.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace kp {
+
+namespace {
+
+using detail::Json;
+
+// Larger files are not profiles; refusing them keeps a wrong path from eating memory.
+constexpr qint64 kMaxProfileBytes = 16 * 1024 * 1024;
+
+ProfileFormat detectFormat(const QByteArray& data, const QString& name)
+{
+    const QString suffix = QFileInfo(name).suffix().toLower();
+    qsizetype i = data.startsWith("\xEF\xBB\xBF") ? 3 : 0;
+    while (i < data.size()) {
+        const char c = data[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+            ++i;
+        } else if (data.mid(i, 2) == "//") {
+            i = data.indexOf('\n', i);
+            if (i < 0)
+                break;
+        } else if (data.mid(i, 2) == "/*") {
+            i = data.indexOf("*/", i + 2);
+            if (i < 0)
+                break;
+            i += 2;
+        } else {
+            if (c == '{')
+                return ProfileFormat::Json;
+            break;
+        }
+    }
+    if (suffix == u"toml")
+        return ProfileFormat::Toml;
+    if (suffix == u"json")
+        return ProfileFormat::Json;
+    // Anything else that does not open with '{' can only be TOML ("[service]", "key = value", "#").
+    return (i < data.size()) ? ProfileFormat::Toml : ProfileFormat::Json;
+}
+
+// Integral values are written without a fraction ("rates": [1, 2.5]), as people write them.
+Json number(double v)
+{
+    if (std::isfinite(v) && std::trunc(v) == v && std::abs(v) < 9.0e15)
+        return Json(qint64(v));
+    return Json(v);
+}
+
+Json rateValue(double rate)
+{
+    if (std::isinf(rate))
+        return Json(formatRate(rate).toStdString());
+    return number(rate);
+}
+
+std::string str(const QString& s)
+{
+    return s.toStdString();
+}
+
+template <typename T> void putOptional(Json& object, const char* key, const std::optional<T>& value)
+{
+    if (!value)
+        return;
+    if constexpr (std::is_floating_point_v<T>)
+        object[key] = number(*value);
+    else
+        object[key] = *value;
+}
+
+void putNonEmpty(Json& object, const char* key, const QString& value)
+{
+    if (!value.isEmpty())
+        object[key] = str(value);
+}
+
+std::string dumpScalar(const Json& v)
+{
+    return v.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// Like dump(2), except that lists of plain values stay on one line ("rates": [1, 2, 4, "inf"]),
+// which keeps a sweep readable and diffable.
+void writePretty(const Json& v, std::string& out, int indent)
+{
+    const std::string pad(size_t(indent) + 2, ' ');
+    if (v.is_object()) {
+        if (v.empty()) {
+            out += "{}";
+            return;
+        }
+        out += "{\n";
+        for (auto it = v.begin(); it != v.end(); ++it) {
+            out += pad + dumpScalar(Json(it.key())) + ": ";
+            writePretty(it.value(), out, indent + 2);
+            out += std::next(it) == v.end() ? "\n" : ",\n";
+        }
+        out += std::string(size_t(indent), ' ') + '}';
+    } else if (v.is_array()) {
+        const bool flat = std::none_of(v.begin(), v.end(), [](const Json& e) { return e.is_structured(); });
+        if (flat) {
+            out += '[';
+            for (auto it = v.begin(); it != v.end(); ++it)
+                out += (it == v.begin() ? "" : ", ") + dumpScalar(*it);
+            out += ']';
+            return;
+        }
+        out += "[\n";
+        for (auto it = v.begin(); it != v.end(); ++it) {
+            out += pad;
+            writePretty(*it, out, indent + 2);
+            out += std::next(it) == v.end() ? "\n" : ",\n";
+        }
+        out += std::string(size_t(indent), ' ') + ']';
+    } else {
+        out += dumpScalar(v);
+    }
+}
+
+Json toDocument(const Profile& p)
+{
+    Json root = Json::object();
+    root["schema"] = str(profileSchemaId());
+    putNonEmpty(root, "name", p.name);
+    putNonEmpty(root, "description", p.description);
+
+    const Target& t = p.target;
+    Json& target = root["target"] = Json::object();
+    target["base_url"] = str(t.baseUrl);
+    putNonEmpty(target, "endpoint", t.endpoint);
+    target["backend"] = str(backendName(t.backend));
+    target["model"] = str(t.model);
+    putNonEmpty(target, "served_model_name", t.servedModelName);
+    putNonEmpty(target, "api_key", t.apiKey);
+    Json& headers = target["headers"] = Json::object();
+    for (const HttpHeader& h : t.headers)
+        headers[str(h.name)] = str(h.value);
+    target["timeouts"]
+        = Json { { "connect_s", number(t.timeouts.connectS) }, { "first_token_s", number(t.timeouts.firstTokenS) },
+              { "idle_s", number(t.timeouts.idleS) }, { "total_s", number(t.timeouts.totalS) } };
+    target["tls_verify"] = t.tlsVerify;
+    target["proxy"] = t.proxyMode == ProxyMode::None ? "none"
+        : t.proxyMode == ProxyMode::System           ? "system"
+                                                     : str(t.proxyUrl);
+
+    const Workload& w = p.workload;
+    Json& workload = root["workload"] = Json::object();
+    workload["dataset"] = str(w.dataset);
+    putNonEmpty(workload, "dataset_path", w.datasetPath);
+    workload["num_prompts"] = w.numPrompts;
+    workload["seed"] = w.seed;
+    workload["input_len"] = w.inputLen;
+    workload["output_len"] = w.outputLen;
+    workload["range_ratio"] = number(w.rangeRatio);
+    workload["prefix_len"] = w.prefixLen;
+    putOptional(workload, "fixed_output_len", w.fixedOutputLen);
+    workload["ignore_eos"] = w.ignoreEos;
+    Json& sampling = workload["sampling"] = Json::object();
+    sampling["temperature"] = number(w.sampling.temperature);
+    putOptional(sampling, "top_p", w.sampling.topP);
+    putOptional(sampling, "top_k", w.sampling.topK);
+    putOptional(sampling, "min_p", w.sampling.minP);
+    putOptional(sampling, "presence_penalty", w.sampling.presencePenalty);
+    putOptional(sampling, "frequency_penalty", w.sampling.frequencyPenalty);
+    putOptional(sampling, "repetition_penalty", w.sampling.repetitionPenalty);
+    workload["extra_body"] = Json::parse(QJsonDocument(w.extraBody).toJson(QJsonDocument::Compact).toStdString());
+
+    const Load& l = p.load;
+    Json& load = root["load"] = Json::object();
+    load["mode"] = str(loadModeName(l.mode));
+    Json& rates = load["rates"] = Json::array();
+    for (double r : l.rates)
+        rates.push_back(rateValue(r));
+    Json& concurrencies = load["concurrencies"] = Json::array();
+    for (int c : l.concurrencies)
+        concurrencies.push_back(c);
+    load["burstiness"] = number(l.burstiness);
+    putOptional(load, "max_concurrency", l.maxConcurrency);
+    load["ramp_up_s"] = number(l.rampUpS);
+    load["warmup_requests"] = l.warmupRequests;
+    load["cooldown_s"] = number(l.cooldownS);
+    putOptional(load, "step_duration_s", l.stepDurationS);
+
+    const Slo& s = p.slo;
+    Json& slo = root["slo"] = Json::object();
+    putOptional(slo, "ttft_ms", s.ttftMs);
+    putOptional(slo, "tpot_ms", s.tpotMs);
+    putOptional(slo, "e2el_ms", s.e2elMs);
+    slo["percentile"] = number(s.percentile);
+    putOptional(slo, "max_error_rate", s.maxErrorRate);
+
+    const ServerInfo& si = p.server;
+    Json& server = root["server"] = Json::object();
+    putNonEmpty(server, "engine", si.engine);
+    putNonEmpty(server, "engine_version", si.engineVersion);
+    putNonEmpty(server, "host", si.host);
+    putOptional(server, "port", si.port);
+    putOptional(server, "max_num_seqs", si.maxNumSeqs);
+    putOptional(server, "max_num_batched_tokens", si.maxNumBatchedTokens);
+    putOptional(server, "max_model_len", si.maxModelLen);
+    putOptional(server, "gpu_memory_utilization", si.gpuMemoryUtilization);
+    putOptional(server, "tensor_parallel_size", si.tensorParallelSize);
+    putOptional(server, "pipeline_parallel_size", si.pipelineParallelSize);
+    putNonEmpty(server, "hardware", si.hardware);
+    putNonEmpty(server, "notes", si.notes);
+
+    const Output& o = p.output;
+    Json& output = root["output"] = Json::object();
+    output["save_result"] = o.saveResult;
+    output["save_detailed"] = o.saveDetailed;
+    putNonEmpty(output, "result_dir", o.resultDir);
+    putNonEmpty(output, "result_filename", o.resultFilename);
+    putNonEmpty(output, "label", o.label);
+    Json& metrics = output["percentile_metrics"] = Json::array();
+    for (const QString& m : o.percentileMetrics)
+        metrics.push_back(str(m));
+    Json& percentiles = output["metric_percentiles"] = Json::array();
+    for (double v : o.metricPercentiles)
+        percentiles.push_back(number(v));
+    return root;
+}
+
+} // namespace
+
+QString profileLayoutName(ProfileLayout layout)
+{
+    switch (layout) {
+    case ProfileLayout::Unknown:
+        return u"unknown"_s;
+    case ProfileLayout::Kneepoint:
+        return u"kneepoint"_s;
+    case ProfileLayout::Nested:
+        return u"nested"_s;
+    case ProfileLayout::Flat:
+        return u"flat"_s;
+    case ProfileLayout::Tables:
+        return u"tables"_s;
+    }
+    Q_UNREACHABLE();
+}
+
+ProfileLoadResult ProfileStore::load(const QString& path, ProfileFormat format)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        ProfileLoadResult result;
+        result.errors.append(u"%1: cannot open: %2"_s.arg(path, file.errorString()));
+        return result;
+    }
+    if (file.size() > kMaxProfileBytes) {
+        ProfileLoadResult result;
+        result.errors.append(u"%1: %2 bytes is too large for a profile"_s.arg(path).arg(file.size()));
+        return result;
+    }
+    const QByteArray data = file.readAll();
+    if (file.error() != QFileDevice::NoError) {
+        ProfileLoadResult result;
+        result.errors.append(u"%1: cannot read: %2"_s.arg(path, file.errorString()));
+        return result;
+    }
+    return loadFromData(data, path, format);
+}
+
+ProfileLoadResult ProfileStore::loadFromData(const QByteArray& data, const QString& sourceName, ProfileFormat format)
+{
+    ProfileLoadResult result;
+    result.format = format == ProfileFormat::Auto ? detectFormat(data, sourceName) : format;
+    const detail::SourceDocument doc = result.format == ProfileFormat::Toml ? detail::parseTomlSource(data, sourceName)
+                                                                            : detail::parseJsonSource(data, sourceName);
+    result.warnings = doc.warnings;
+    if (!doc.isValid()) {
+        result.errors = doc.errors;
+        qCDebug(lcProfile) << "cannot parse" << sourceName << result.errors;
+        return result;
+    }
+    detail::ReadOutcome outcome = detail::readProfile(doc, sourceName);
+    result.layout = outcome.layout;
+    result.errors = outcome.errors;
+    result.warnings += outcome.warnings;
+    if (result.errors.isEmpty())
+        result.profile = std::move(outcome.profile);
+    qCDebug(lcProfile) << "read" << sourceName << "layout" << profileLayoutName(result.layout) << "errors"
+                       << result.errors.size() << "warnings" << result.warnings.size();
+    return result;
+}
+
+ProfileLoadResult ProfileStore::fromJsonObject(const QJsonObject& object, const QString& sourceName)
+{
+    return loadFromData(QJsonDocument(object).toJson(QJsonDocument::Indented), sourceName, ProfileFormat::Json);
+}
+
+QByteArray ProfileStore::toJson(const Profile& profile)
+{
+    std::string text;
+    writePretty(toDocument(profile), text, 0);
+    return QByteArray::fromStdString(text) + '\n';
+}
+
+QJsonObject ProfileStore::toJsonObject(const Profile& profile)
+{
+    return QJsonDocument::fromJson(toJson(profile)).object();
+}
+
+ProfileSaveResult ProfileStore::save(const Profile& profile, const QString& path)
+{
+    if (QFileInfo(path).suffix().compare(u"toml", Qt::CaseInsensitive) == 0)
+        return { u"%1: profiles are saved as JSON in Kneepoint's schema; choose a .json file name"_s.arg(path) };
+    const QFileInfo info(path);
+    if (!info.absoluteDir().exists() && !QDir().mkpath(info.absolutePath()))
+        return { u"%1: cannot create the directory %2"_s.arg(path, info.absolutePath()) };
+
+    // QSaveFile writes a temporary file next to the target and renames it over the target only
+    // once everything is written, so a failure at any point leaves the old profile untouched.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return { u"%1: cannot write: %2"_s.arg(path, file.errorString()) };
+    const QByteArray data = toJson(profile);
+    // Flush before commit: Qt 6.4's commit() does not notice a flush that fails at close (a short
+    // write on a full disk) and would rename a truncated file over the profile.
+    if (file.write(data) != data.size() || !file.flush()) {
+        const QString error = file.errorString();
+        file.cancelWriting();
+        return { u"%1: cannot write the whole profile (%2); the previous file is unchanged"_s.arg(path, error) };
+    }
+    if (!file.commit())
+        return { u"%1: cannot save: %2"_s.arg(path, file.errorString()) };
+    qCDebug(lcProfile) << "saved" << path;
+    return {};
+}
+
+} // namespace kp

@@ -1,0 +1,331 @@
+// End to end: the real client against the real simulator on 127.0.0.1.
+#include "client/probe.h"
+#include "client/qnamtransport.h"
+#include "client/requestbuilder.h"
+#include "dataset/dataset.h"
+#include "load/steprunner.h"
+#include "sim/filelimit.h"
+#include "sim/simhost.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTest>
+
+#include <algorithm>
+#include <map>
+
+using namespace kp;
+
+namespace {
+
+constexpr int kStepTimeoutMs = 120000; // generous: a loaded 2-core machine must never fail on time
+
+struct SimTarget {
+    sim::SimHost host;
+    double timeScale = 1.0;
+    bool start(sim::SimServerOptions options)
+    {
+        timeScale = options.timeScale;
+        return host.start(options);
+    }
+};
+
+QJsonObject getJson(const QUrl& url)
+{
+    QNetworkAccessManager nam;
+    nam.setProxy(QNetworkProxy::NoProxy);
+    QNetworkReply* reply = nam.get(QNetworkRequest(url));
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    if (!reply->isFinished())
+        done.wait(30000);
+    const QJsonObject obj = QJsonDocument::fromJson(reply->readAll()).object();
+    reply->deleteLater();
+    return obj;
+}
+
+StepConfig makeStep(const QUrl& base, Backend backend, const QString& model, int prompts, int inputLen, int outputLen)
+{
+    Target target;
+    target.baseUrl = base.toString();
+    target.backend = backend;
+    target.model = model;
+    StepConfig step;
+    step.request.backend = backend;
+    step.request.url = target.requestUrl();
+    step.request.model = model;
+    step.request.ignoreEos = true;
+    RandomDatasetOptions data;
+    data.numPrompts = prompts;
+    data.inputLen = inputLen;
+    data.outputLen = outputLen;
+    data.rangeRatio = 0.5;
+    data.seed = 7;
+    step.prompts = randomDataset(data).prompts;
+    step.numPrompts = prompts;
+    return step;
+}
+
+StepResult runStep(StepConfig step, TransportOptions transport = {})
+{
+    QnamTransport qnam(transport);
+    StepRunner runner(&qnam, MetricsOptions {});
+    QSignalSpy finished(&runner, &StepRunner::finished);
+    runner.start(std::move(step));
+    if (!finished.wait(kStepTimeoutMs))
+        return {};
+    return finished.takeFirst().at(0).value<StepResult>();
+}
+
+std::map<QString, QJsonObject> truthByRequestId(const QUrl& base)
+{
+    std::map<QString, QJsonObject> byId;
+    const QJsonArray requests = getJson(base.resolved(QUrl(QStringLiteral("/debug/requests")))).value(u"requests").toArray();
+    for (const auto& r : requests)
+        byId[r.toObject().value(u"request_id").toString()] = r.toObject();
+    return byId;
+}
+
+} // namespace
+
+class TestLoadEngine : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { sim::raiseFileLimit(); }
+
+    void completesEveryPromptWithExactCounts_data()
+    {
+        QTest::addColumn<Backend>("backend");
+        QTest::addRow("completions") << Backend::OpenAi;
+        QTest::addRow("chat") << Backend::OpenAiChat;
+    }
+
+    // Every prompt completes; tokens match the server's count exactly; the client's TTFT and E2EL are
+    // bounded below by the server's own (it cannot see a token before it is written) and close to it.
+    void completesEveryPromptWithExactCounts()
+    {
+        QFETCH(Backend, backend);
+        SimTarget sim;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+        const QUrl base = sim.host.baseUrl();
+
+        StepConfig step = makeStep(base, backend, options.params.modelId, 60, 32, 24);
+        step.rate = 100;
+        const StepResult result = runStep(step);
+        QCOMPARE(result.records.size(), std::size_t(60));
+        QCOMPARE(result.metrics.completed, 60);
+        QCOMPARE(result.metrics.failed, 0);
+
+        const auto truth = truthByRequestId(base);
+        qint64 serverOutput = 0;
+        std::vector<double> ttftExcessMs;
+        for (const RequestRecord& r : result.records) {
+            const auto it = truth.find(r.requestId);
+            QVERIFY2(it != truth.end(), qPrintable(r.requestId));
+            const QJsonObject& t = it->second;
+            QCOMPARE(r.outputTokens, t.value(u"output_tokens").toInt());
+            QVERIFY(r.outputTokensFromUsage);
+            QCOMPARE(r.promptTokens, t.value(u"prompt_tokens").toInt()); // one word is one token on both sides
+            QCOMPARE(r.serverPromptTokens, t.value(u"prompt_tokens").toInt());
+            // One choices event per token; chat streams open with the role delta, which counts (METRICS.md).
+            const qsizetype roleEvent = backend == Backend::OpenAiChat ? 1 : 0;
+            QCOMPARE(qsizetype(r.chunkNs.size()), t.value(u"token_ms").toArray().size() + roleEvent);
+            serverOutput += t.value(u"output_tokens").toInt();
+
+            const double accepted = t.value(u"accepted_ms").toDouble();
+            const double serverTtftWallMs = (t.value(u"first_token_ms").toDouble() - accepted) / sim.timeScale;
+            const QJsonArray tokenMs = t.value(u"token_ms").toArray();
+            const double serverLastWallMs = (tokenMs.last().toDouble() - accepted) / sim.timeScale;
+            const double clientTtftMs = double(r.firstTokenNs - r.sentNs) / 1e6;
+            const double clientE2elMs = double(r.lastTokenNs - r.sentNs) / 1e6;
+            const double epsilonMs = 0.05; // the server rounds its times
+            QVERIFY2(clientTtftMs + epsilonMs >= serverTtftWallMs,
+                qPrintable(QStringLiteral("%1: client TTFT %2 ms < server %3 ms").arg(r.requestId).arg(clientTtftMs).arg(serverTtftWallMs)));
+            QVERIFY2(clientE2elMs + epsilonMs >= serverLastWallMs,
+                qPrintable(QStringLiteral("%1: client E2EL %2 ms < server %3 ms").arg(r.requestId).arg(clientE2elMs).arg(serverLastWallMs)));
+            ttftExcessMs.push_back(clientTtftMs - serverTtftWallMs);
+        }
+        QCOMPARE(result.metrics.totalOutputTokens, serverOutput);
+        std::nth_element(ttftExcessMs.begin(), ttftExcessMs.begin() + ttftExcessMs.size() / 2, ttftExcessMs.end());
+        const double medianExcess = ttftExcessMs[ttftExcessMs.size() / 2];
+        // Network and client overhead on loopback: a few ms; the band allows a loaded machine.
+        QVERIFY2(medianExcess < 50.0, qPrintable(QStringLiteral("median TTFT excess %1 ms").arg(medianExcess)));
+    }
+
+    // "max_concurrency 256" means the server sees exactly 256 requests in flight, no more, no fewer.
+    void maxConcurrencyIsReachedExactly()
+    {
+        SimTarget sim;
+        sim::SimServerOptions options;
+        options.timeScale = 2;
+        QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+        StepConfig step = makeStep(sim.host.baseUrl(), Backend::OpenAi, options.params.modelId, 512, 8, 200);
+        step.rate = std::numeric_limits<double>::infinity();
+        step.maxConcurrency = 256;
+        const StepResult result = runStep(step);
+        QCOMPARE(result.metrics.completed, 512);
+        QCOMPARE(sim.host.server()->peakInFlight(), 256);
+    }
+
+    void closedLoopKeepsUsersInFlight()
+    {
+        SimTarget sim;
+        sim::SimServerOptions options;
+        options.timeScale = 4;
+        QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+        StepConfig step = makeStep(sim.host.baseUrl(), Backend::OpenAiChat, options.params.modelId, 96, 8, 100);
+        step.mode = LoadMode::Concurrency;
+        step.concurrency = 24;
+        const StepResult result = runStep(step);
+        QCOMPARE(result.metrics.completed, 96);
+        QCOMPARE(sim.host.server()->peakInFlight(), 24);
+    }
+
+    void failuresAreClassified_data()
+    {
+        QTest::addColumn<QString>("fault");
+        QTest::addColumn<QString>("serverKey");
+        QTest::addColumn<QString>("clientKey");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("endpoint");
+        QTest::addColumn<double>("idleTimeoutS");
+        QTest::addColumn<FailureClass>("expected");
+        QTest::addColumn<QString>("messagePart");
+        QTest::addColumn<QString>("hintPart");
+        const QString model = QStringLiteral("kneepoint/sim-default");
+        const QString none;
+        QTest::addRow("401 without a key") << none << QStringLiteral("secret") << none << model << none << 0.0
+                                           << FailureClass::HttpAuth << QStringLiteral("HTTP 401")
+                                           << QStringLiteral("No Authorization header was sent");
+        QTest::addRow("401 with a wrong key") << none << QStringLiteral("secret") << QStringLiteral("wrong") << model
+                                              << none << 0.0 << FailureClass::HttpAuth << QStringLiteral("HTTP 401")
+                                              << QStringLiteral("refused the key");
+        QTest::addRow("404 model") << none << none << none << QStringLiteral("no-such-model") << none << 0.0
+                                   << FailureClass::HttpNotFound << QStringLiteral("no-such-model")
+                                   << QStringLiteral("the server lists: kneepoint/sim-default");
+        QTest::addRow("404 path") << none << none << none << model << QStringLiteral("/v1/nothing") << 0.0
+                                  << FailureClass::HttpNotFound << QStringLiteral("HTTP 404")
+                                  << QStringLiteral("endpoint path");
+        QTest::addRow("500") << QStringLiteral("500:1") << none << none << model << none << 0.0
+                             << FailureClass::HttpServerError << QStringLiteral("HTTP 500") << QString();
+        QTest::addRow("503") << QStringLiteral("503:1") << none << none << model << none << 0.0
+                             << FailureClass::HttpServerError << QStringLiteral("HTTP 503") << QString();
+        QTest::addRow("429") << QStringLiteral("429:1") << none << none << model << none << 0.0
+                             << FailureClass::HttpRateLimited << QStringLiteral("HTTP 429")
+                             << QStringLiteral("rate-limits");
+        QTest::addRow("error body") << QStringLiteral("error-body:1") << none << none << model << none << 0.0
+                                    << FailureClass::ErrorBody << QStringLiteral("error") << QString();
+        QTest::addRow("malformed") << QStringLiteral("malformed:1") << none << none << model << none << 0.0
+                                   << FailureClass::MalformedStream << QStringLiteral("malformed") << QString();
+        QTest::addRow("cut") << QStringLiteral("cut:1") << none << none << model << none << 0.0
+                             << FailureClass::StreamCut << QStringLiteral("before [DONE]") << QString();
+        QTest::addRow("stall past the idle timeout") << QStringLiteral("stall:1:20") << none << none << model << none
+                                                     << 0.3 << FailureClass::IdleTimeout
+                                                     << QStringLiteral("0.3 s between chunks") << QString();
+    }
+
+    void failuresAreClassified()
+    {
+        QFETCH(QString, fault);
+        QFETCH(QString, serverKey);
+        QFETCH(QString, clientKey);
+        QFETCH(QString, model);
+        QFETCH(QString, endpoint);
+        QFETCH(double, idleTimeoutS);
+        QFETCH(FailureClass, expected);
+        QFETCH(QString, messagePart);
+        QFETCH(QString, hintPart);
+
+        SimTarget sim;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        options.apiKey = serverKey;
+        if (!fault.isEmpty())
+            QCOMPARE(sim::applyFaultSpec(fault, options.faults), QString());
+        QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+
+        StepConfig step = makeStep(sim.host.baseUrl(), Backend::OpenAi, model, 4, 8, 40);
+        if (!endpoint.isEmpty())
+            step.request.url = sim.host.baseUrl().resolved(QUrl(endpoint));
+        if (!clientKey.isEmpty())
+            step.request.headers.append({ QByteArrayLiteral("Authorization"), "Bearer " + clientKey.toUtf8() });
+        TransportOptions transport;
+        transport.timeouts.idleS = idleTimeoutS;
+        const StepResult result = runStep(step, transport);
+        QCOMPARE(result.records.size(), std::size_t(4));
+        for (const RequestRecord& r : result.records) {
+            QCOMPARE(r.failure, expected);
+            QVERIFY2(r.errorMessage.contains(messagePart, Qt::CaseInsensitive), qPrintable(r.errorMessage));
+            QVERIFY(!r.errorMessage.contains(QStringLiteral("secret")));
+            if (!hintPart.isEmpty()) {
+                const QString hint = failureHint(r, step.request.headers, { QStringLiteral("kneepoint/sim-default") });
+                QVERIFY2(hint.contains(hintPart), qPrintable(hint));
+            }
+        }
+        QCOMPARE(result.metrics.failed, 4);
+        QCOMPARE(result.metrics.failuresByClass.at(expected), 4);
+    }
+
+    void connectionRefusedNamesHostAndPort()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 port = probe.serverPort();
+        probe.close(); // nothing listens there now
+        const QUrl base(QStringLiteral("http://127.0.0.1:%1").arg(port));
+        StepConfig step = makeStep(base, Backend::OpenAi, QStringLiteral("m"), 3, 8, 8);
+        const StepResult result = runStep(step);
+        QCOMPARE(result.records.size(), std::size_t(3));
+        for (const RequestRecord& r : result.records) {
+            QCOMPARE(r.failure, FailureClass::ConnectionRefused);
+            QVERIFY2(r.errorMessage.contains(QStringLiteral("127.0.0.1:%1").arg(port)), qPrintable(r.errorMessage));
+            QVERIFY(failureHint(r, {}, {}).contains(QStringLiteral("port")));
+        }
+    }
+
+    void probeReportsEachCheck()
+    {
+        SimTarget sim;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        options.apiKey = QStringLiteral("secret");
+        QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+
+        auto runProbe = [&](const QByteArray& key) {
+            ProbeTarget target;
+            target.target.baseUrl = sim.host.baseUrl().toString();
+            target.target.backend = Backend::OpenAiChat;
+            if (!key.isEmpty())
+                target.headers.append({ QByteArrayLiteral("Authorization"), "Bearer " + key });
+            Probe probe;
+            QSignalSpy done(&probe, &Probe::finished);
+            probe.start(target);
+            if (done.isEmpty())
+                done.wait(60000);
+            return done.takeFirst().at(0).value<ProbeReport>();
+        };
+        const ProbeReport good = runProbe("secret");
+        QVERIFY(good.ok());
+        QCOMPARE(good.checks.size(), 3);
+        QCOMPARE(good.models, QStringList { options.params.modelId });
+        for (const ProbeCheck& c : good.checks)
+            QVERIFY2(c.ok, qPrintable(c.name + QStringLiteral(": ") + c.detail));
+
+        const ProbeReport unauthorised = runProbe({});
+        QVERIFY(!unauthorised.ok());
+        QVERIFY(unauthorised.reachable());
+        QVERIFY(unauthorised.checks.at(1).hint.contains(QStringLiteral("No Authorization header")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoadEngine)
+#include "tst_loadengine.moc"

@@ -1,0 +1,949 @@
+#include "profile/profile.h"
+#include "profile/profileoverrides.h"
+#include "profile/profilestore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <functional>
+#include <limits>
+
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/resource.h>
+#endif
+
+using namespace Qt::Literals::StringLiterals;
+using kp::Profile;
+using kp::ProfileStore;
+
+using ProfileMutator = std::function<void(Profile&)>;
+Q_DECLARE_METATYPE(ProfileMutator)
+Q_DECLARE_METATYPE(std::optional<double>)
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeAll(const QString& path, const QByteArray& data)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+}
+
+// Sets or unsets environment variables for one scope and puts them back afterwards.
+class EnvGuard
+{
+public:
+    EnvGuard(const char* name, const std::optional<QByteArray>& value)
+        : m_name(name)
+        , m_wasSet(qEnvironmentVariableIsSet(name))
+        , m_old(qgetenv(name))
+    {
+        if (value)
+            qputenv(name, *value);
+        else
+            qunsetenv(name);
+    }
+    ~EnvGuard()
+    {
+        if (m_wasSet)
+            qputenv(m_name, m_old);
+        else
+            qunsetenv(m_name);
+    }
+    EnvGuard(const EnvGuard&) = delete;
+    EnvGuard& operator=(const EnvGuard&) = delete;
+
+private:
+    const char* m_name;
+    bool m_wasSet;
+    QByteArray m_old;
+};
+
+} // namespace
+
+class TestProfile : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void defaults();
+    void demo();
+    void kneepointSchema();
+    void savedFormIsStable();
+    void roundTrip_data();
+    void roundTrip();
+    void nestedLayout();
+    void flatLayout();
+    void tomlTables();
+    void layoutDetection_data();
+    void layoutDetection();
+    void requestRates_data();
+    void requestRates();
+    void fileErrors_data();
+    void fileErrors();
+    void syntaxErrors_data();
+    void syntaxErrors();
+    void everyPrefixIsHandled_data();
+    void everyPrefixIsHandled();
+    void unknownKeyWarnings();
+    void validation_data();
+    void validation();
+    void apiKey_data();
+    void apiKey();
+    void headerEnvironment();
+    void redaction();
+    void saveReplacesAtomically();
+    void saveKeepsOriginalWhenWriteFails();
+    void saveToReadOnlyDirectory();
+    void saveErrors();
+    void snapshotObject();
+    void overrides();
+    void requestUrl_data();
+    void requestUrl();
+    void rates_data();
+    void rates();
+    void goodput_data();
+    void goodput();
+
+private:
+    QString fixture(const QString& name)
+    {
+        const QString path = QFINDTESTDATA(u"data/profiles/"_s + name);
+        if (path.isEmpty())
+            qFatal("missing fixture %s", qPrintable(name));
+        return path;
+    }
+};
+
+void TestProfile::defaults()
+{
+    const Profile p;
+    QCOMPARE(p.target.backend, kp::Backend::OpenAiChat);
+    QCOMPARE(p.target.effectiveEndpoint(), u"/v1/chat/completions"_s);
+    QCOMPARE(p.workload.sampling.temperature, 0.0);
+    QCOMPARE(p.load.mode, kp::LoadMode::Rate);
+    QCOMPARE(p.load.rates, QList<double> { inf });
+    QCOMPARE(p.load.burstiness, 1.0);
+    QCOMPARE(p.slo.percentile, 99.0);
+    QCOMPARE(p.target.proxyMode, kp::ProxyMode::None);
+    // Only the server is missing from a default profile.
+    QCOMPARE(kp::validateProfile(p), (QList<kp::ProfileIssue> { { u"target.base_url"_s, u"is required"_s } }));
+}
+
+void TestProfile::demo()
+{
+    const Profile p = Profile::demo(QUrl(u"http://127.0.0.1:18080"_s));
+    QVERIFY2(kp::validateProfile(p).isEmpty(), qPrintable(kp::validateProfile(p).value(0).toString()));
+    QCOMPARE(p.target.requestUrl(), QUrl(u"http://127.0.0.1:18080/v1/chat/completions"_s));
+    QCOMPARE(p.target.model, u"kneepoint/sim-default"_s);
+    QCOMPARE(p.workload.dataset, u"random"_s);
+    QVERIFY(p.load.rates.size() >= 4);
+    QCOMPARE(p.server.port, 18080);
+}
+
+void TestProfile::kneepointSchema()
+{
+    const EnvGuard key("KP_TEST_KEY", QByteArray("sk-from-env"));
+    const auto r = ProfileStore::load(fixture(u"kneepoint-full.json"_s));
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    QCOMPARE(r.layout, kp::ProfileLayout::Kneepoint);
+    QCOMPARE(r.format, kp::ProfileFormat::Json);
+    QCOMPARE(r.warnings, QStringList());
+    const Profile& p = *r.profile;
+    QCOMPARE(p.name, u"llama-8b on node-3"_s);
+    QCOMPARE(p.target.baseUrl, u"https://node-3.example.internal:8000"_s);
+    QCOMPARE(p.target.backend, kp::Backend::Vllm);
+    QCOMPARE(p.target.requestModel(), u"llama-8b"_s);
+    QCOMPARE(p.target.apiKey, u"${KP_TEST_KEY}"_s);
+    QCOMPARE(p.target.resolvedApiKey().key, u"sk-from-env"_s);
+    QCOMPARE(p.target.headers,
+        (QList<kp::HttpHeader> { { u"X-Team"_s, u"inference"_s }, { u"api-key"_s, u"sk-header-secret"_s } }));
+    QCOMPARE(p.target.timeouts, (kp::Timeouts { 5, 120, 30, 900 }));
+    QCOMPARE(p.target.tlsVerify, false);
+    QCOMPARE(p.target.proxyMode, kp::ProxyMode::Url);
+    QCOMPARE(p.target.proxyUrl, u"http://user:hunter2@proxy.example:3128"_s);
+    QCOMPARE(p.workload.dataset, u"sharegpt"_s);
+    QCOMPARE(p.workload.numPrompts, 500);
+    QCOMPARE(p.workload.seed, 42);
+    QCOMPARE(p.workload.rangeRatio, 0.25);
+    QCOMPARE(p.workload.fixedOutputLen, 200);
+    QCOMPARE(p.workload.sampling.topK, 50);
+    QCOMPARE(p.workload.sampling.frequencyPenalty, -0.5);
+    QCOMPARE(p.workload.extraBody.value(u"priority"_s).toInt(), 1);
+    QCOMPARE(p.workload.extraBody.value(u"chat_template_kwargs"_s).toObject().value(u"enable_thinking"_s), false);
+    QCOMPARE(p.load.rates, (QList<double> { 1, 2.5, 5, 10, 20, inf }));
+    QCOMPARE(p.load.concurrencies, (QList<int> { 8, 16 }));
+    QCOMPARE(p.load.mode, kp::LoadMode::Rate);
+    QCOMPARE(p.load.stepCount(), 6);
+    QCOMPARE(p.load.burstiness, 0.5);
+    QCOMPARE(p.load.maxConcurrency, 256);
+    QCOMPARE(p.load.stepDurationS, 120.0);
+    QCOMPARE(p.slo.ttftMs, 500.0);
+    QCOMPARE(p.slo.percentile, 99.9);
+    QCOMPARE(p.slo.maxErrorRate, 0.01);
+    QCOMPARE(p.server.tensorParallelSize, 2);
+    QCOMPARE(p.server.gpuMemoryUtilization, 0.9);
+    QCOMPARE(p.output.percentileMetrics, (QStringList { u"ttft"_s, u"tpot"_s, u"itl"_s, u"e2el"_s }));
+    QCOMPARE(p.output.metricPercentiles, (QList<double> { 50, 90, 99, 99.9 }));
+}
+
+// The fixture is written exactly as the writer writes: saving what was read changes nothing.
+void TestProfile::savedFormIsStable()
+{
+    const QString path = fixture(u"kneepoint-full.json"_s);
+    const auto r = ProfileStore::load(path);
+    QVERIFY(r.ok());
+    QCOMPARE(QString::fromUtf8(ProfileStore::toJson(*r.profile)), QString::fromUtf8(readAll(path)));
+}
+
+void TestProfile::roundTrip_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addRow("kneepoint schema") << u"kneepoint-full.json"_s;
+    QTest::addRow("nested layout") << u"nested.json"_s;
+    QTest::addRow("flat layout") << u"flat.json"_s;
+    QTest::addRow("toml tables") << u"service.toml"_s;
+    QTest::addRow("python Infinity") << u"python-infinity.json"_s;
+    QTest::addRow("demo") << QString();
+}
+
+void TestProfile::roundTrip()
+{
+    QFETCH(QString, file);
+    Profile original;
+    if (file.isEmpty()) {
+        original = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    } else {
+        const auto first = ProfileStore::load(fixture(file));
+        QVERIFY2(first.ok(), qPrintable(first.errors.join(u'\n')));
+        original = *first.profile;
+    }
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString saved = dir.filePath(u"saved.json"_s);
+    const auto s = ProfileStore::save(original, saved);
+    QVERIFY2(s.ok(), qPrintable(s.error));
+
+    const auto second = ProfileStore::load(saved);
+    QVERIFY2(second.ok(), qPrintable(second.errors.join(u'\n')));
+    QCOMPARE(second.layout, kp::ProfileLayout::Kneepoint);
+    QCOMPARE(second.warnings, QStringList());
+    QVERIFY(*second.profile == original);
+    QCOMPARE(ProfileStore::toJson(*second.profile), readAll(saved));
+}
+
+void TestProfile::nestedLayout()
+{
+    const auto r = ProfileStore::load(fixture(u"nested.json"_s));
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    QCOMPARE(r.layout, kp::ProfileLayout::Nested);
+    QCOMPARE(r.warnings, QStringList());
+    const Profile& p = *r.profile;
+    QCOMPARE(p.target.baseUrl, u"http://gpu-box:8000"_s);
+    QCOMPARE(p.target.apiKey, u"sk-nested-literal"_s);
+    QCOMPARE(p.target.timeouts.totalS, 300.0);
+    QCOMPARE(p.target.backend, kp::Backend::OpenAiChat);
+    QCOMPARE(p.target.model, u"Qwen/Qwen2.5-7B-Instruct"_s);
+    QCOMPARE(p.workload.dataset, u"random"_s);
+    QCOMPARE(p.workload.numPrompts, 200);
+    QCOMPARE(p.load.rates, QList<double> { 8 });
+    QCOMPARE(p.output.resultFilename, u"results/qwen-rate8.json"_s);
+    QCOMPARE(p.output.saveResult, true);
+    QCOMPARE(p.server.host, u"0.0.0.0"_s);
+    QCOMPARE(p.server.port, 8000);
+    QCOMPARE(p.server.maxNumSeqs, 128);
+    QCOMPARE(p.server.gpuMemoryUtilization, 0.85);
+    QCOMPARE(p.server.tensorParallelSize, 1);
+}
+
+void TestProfile::flatLayout()
+{
+    const auto r = ProfileStore::load(fixture(u"flat.json"_s));
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    QCOMPARE(r.layout, kp::ProfileLayout::Flat);
+    QCOMPARE(r.warnings, QStringList());
+    const Profile& p = *r.profile;
+    QCOMPARE(p.target.baseUrl, u"http://10.0.0.7:8000"_s);
+    QCOMPARE(p.target.apiKey, u"${KP_TEST_FLAT_KEY}"_s);
+    QCOMPARE(p.target.model, u"mistralai/Mistral-7B-Instruct-v0.3"_s);
+    QCOMPARE(p.target.backend, kp::Backend::Vllm);
+    QCOMPARE(p.target.requestUrl(), QUrl(u"http://10.0.0.7:8000/v1/completions"_s));
+    QCOMPARE(p.workload.dataset, u"sharegpt"_s);
+    QCOMPARE(p.workload.datasetPath, u"ShareGPT.json"_s);
+    QCOMPARE(p.workload.numPrompts, 300);
+    QCOMPARE(p.load.rates, (QList<double> { 1, 4, 16, inf }));
+    QCOMPARE(p.server.maxNumSeqs, 64);
+    QCOMPARE(p.server.gpuMemoryUtilization, 0.95);
+}
+
+void TestProfile::tomlTables()
+{
+    const auto r = ProfileStore::load(fixture(u"service.toml"_s));
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    QCOMPARE(r.format, kp::ProfileFormat::Toml);
+    QCOMPARE(r.layout, kp::ProfileLayout::Tables);
+    QCOMPARE(r.warnings, QStringList());
+    const Profile& p = *r.profile;
+    QCOMPARE(p.name, u"qwen sweep"_s);
+    QCOMPARE(p.target.baseUrl, u"http://gpu-box:8000"_s);
+    QCOMPARE(p.target.apiKey, u"${KP_TEST_KEY}"_s);
+    QCOMPARE(p.target.backend, kp::Backend::OpenAiChat);
+    QCOMPARE(p.target.timeouts.totalS, 300.0);
+    QCOMPARE(p.target.headers, (QList<kp::HttpHeader> { { u"X-Team"_s, u"inference"_s } }));
+    QCOMPARE(p.workload.inputLen, 1000);
+    QCOMPARE(p.workload.outputLen, 200);
+    QCOMPARE(p.load.rates, (QList<double> { 2, 4, 8, inf }));
+    QCOMPARE(p.load.burstiness, 1.5);
+    QCOMPARE(p.load.maxConcurrency, 64);
+    QCOMPARE(p.server.tensorParallelSize, 2);
+    QCOMPARE(p.server.hardware, u"1x L40S"_s);
+    QCOMPARE(p.slo.ttftMs, 800.0);
+    QCOMPARE(p.slo.tpotMs, 40.0);
+}
+
+void TestProfile::layoutDetection_data()
+{
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<kp::ProfileLayout>("layout");
+    QTest::addColumn<kp::ProfileFormat>("format");
+    QTest::addRow("kneepoint json") << R"({"schema": "kneepoint.profile/1", "target": {"base_url": "http://h"}})"_ba
+                                    << u"p.json"_s << kp::ProfileLayout::Kneepoint << kp::ProfileFormat::Json;
+    QTest::addRow("json without extension") << R"({"api": {"base_url": "http://h"}})"_ba << u"settings"_s
+                                            << kp::ProfileLayout::Nested << kp::ProfileFormat::Json;
+    QTest::addRow("json after comment") << "// mine\n{\"base_url\": \"http://h\"}"_ba << u"s.conf"_s
+                                        << kp::ProfileLayout::Flat << kp::ProfileFormat::Json;
+    QTest::addRow("toml without extension") << "[service]\nbase_url = \"http://h\"\n"_ba << u"profile"_s
+                                            << kp::ProfileLayout::Tables << kp::ProfileFormat::Toml;
+    QTest::addRow("flat toml") << "base_url = \"http://h\"\nrequest_rates = [1, 2]\n"_ba << u"p.toml"_s
+                               << kp::ProfileLayout::Flat << kp::ProfileFormat::Toml;
+    QTest::addRow("kneepoint toml") << "schema = \"kneepoint.profile/1\"\n[target]\nbase_url = \"http://h\"\n"_ba
+                                    << u"p.toml"_s << kp::ProfileLayout::Kneepoint << kp::ProfileFormat::Toml;
+    QTest::addRow("tables json") << R"({"service": {"base_url": "http://h"}, "load": {"rates": [1]}})"_ba << u"p.json"_s
+                                 << kp::ProfileLayout::Tables << kp::ProfileFormat::Json;
+}
+
+void TestProfile::layoutDetection()
+{
+    QFETCH(QByteArray, data);
+    QFETCH(QString, name);
+    QFETCH(kp::ProfileLayout, layout);
+    QFETCH(kp::ProfileFormat, format);
+    const auto r = ProfileStore::loadFromData(data, name);
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    QCOMPARE(r.layout, layout);
+    QCOMPARE(r.format, format);
+}
+
+void TestProfile::requestRates_data()
+{
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QList<double>>("rates");
+    QTest::addColumn<QStringList>("errors");
+    const QStringList none;
+    QTest::addRow("request_rate, one value")
+        << R"({"base_url": "http://h", "request_rate": 10})"_ba << u"a.json"_s << QList<double> { 10 } << none;
+    QTest::addRow("request_rate inf") << R"({"base_url": "http://h", "request_rate": "inf"})"_ba << u"a.json"_s
+                                      << QList<double> { inf } << none;
+    QTest::addRow("request_rate as a string")
+        << R"({"base_url": "http://h", "request_rate": "2.5"})"_ba << u"a.json"_s << QList<double> { 2.5 } << none;
+    QTest::addRow("request_rates, a sweep")
+        << R"({"api": {"base_url": "http://h"}, "benchmark": {"request_rates": [1, 2, "Inf"]}})"_ba << u"a.json"_s
+        << QList<double> { 1, 2, inf } << none;
+    QTest::addRow("request_rates with one value")
+        << R"({"base_url": "http://h", "request_rates": 3})"_ba << u"a.json"_s << QList<double> { 3 } << none;
+    QTest::addRow("python Infinity") << R"({"base_url": "http://h", "request_rates": [4, Infinity]})"_ba << u"a.json"_s
+                                     << QList<double> { 4, inf } << none;
+    QTest::addRow("toml inf") << "[service]\nbase_url = \"http://h\"\n[load]\nrates = [1, inf]\n"_ba << u"a.toml"_s
+                              << QList<double> { 1, inf } << none;
+    QTest::addRow("toml request_rate") << "[service]\nbase_url = \"http://h\"\n[load]\nrequest_rate = 7\n"_ba
+                                       << u"a.toml"_s << QList<double> { 7 } << none;
+    QTest::addRow("both") << R"({"base_url": "http://h", "request_rate": 1, "request_rates": [2]})"_ba << u"a.json"_s
+                          << QList<double>()
+                          << QStringList {
+                                 u"a.json:1:45: request_rates: give one of request_rate, request_rates or rates"_s
+                             };
+    QTest::addRow("zero request_rate") << R"({"base_url": "http://h", "request_rate": 0})"_ba << u"a.json"_s
+                                       << QList<double>()
+                                       << QStringList { u"a.json:1:42: request_rate: must be > 0"_s };
+    QTest::addRow("-inf") << R"({"base_url": "http://h", "request_rates": [1, "-inf"]})"_ba << u"a.json"_s
+                          << QList<double>() << QStringList { u"a.json:1:47: request_rates[1]: must be > 0"_s };
+    QTest::addRow("toml negative") << "[service]\nbase_url = \"http://h\"\n[load]\nrates = [1, -3]\n"_ba << u"a.toml"_s
+                                   << QList<double>() << QStringList { u"a.toml:4:13: load.rates[1]: must be > 0"_s };
+}
+
+void TestProfile::requestRates()
+{
+    QFETCH(QByteArray, data);
+    QFETCH(QString, name);
+    QFETCH(QList<double>, rates);
+    QFETCH(QStringList, errors);
+    const auto r = ProfileStore::loadFromData(data, name);
+    QCOMPARE(r.errors, errors);
+    if (errors.isEmpty()) {
+        QCOMPARE(r.profile->load.rates, rates);
+        QCOMPARE(r.profile->load.mode, kp::LoadMode::Rate);
+    }
+}
+
+void TestProfile::fileErrors_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("errors"); // %F stands for the fixture's path
+    QTest::addRow("bad value in an array element")
+        << u"bad-rate.json"_s << QStringList { u"%F:14:9: load.rates[2]: must be > 0"_s };
+    QTest::addRow("syntax error") << u"syntax-error.json"_s
+                                  << QStringList { u"%F:5:5: target: syntax error while parsing object - unexpected "
+                                                   "string literal; expected '}'"_s };
+    QTest::addRow("wrong types") << u"wrong-type.json"_s
+                                 << QStringList {
+                                        u"%F:5:19: target.tls_verify: expected true or false, got string \"yes\""_s,
+                                        u"%F:8:20: workload.num_prompts: expected an integer, got string \"100\""_s,
+                                        u"%F:9:13: workload.seed: expected an integer, got number 1.5"_s,
+                                        u"%F:12:18: load.rates[1]: expected a number or \"inf\", got string \"fast\""_s,
+                                    };
+    QTest::addRow("flat layout, named as the file names them")
+        << u"flat-errors.json"_s
+        << QStringList {
+               u"%F:4:14: backend: unknown backend \"tgi\"; expected openai, openai-chat or vllm (Kneepoint speaks the "
+               "OpenAI API; for TGI or TensorRT-LLM use their OpenAI-compatible endpoints)"_s,
+               u"%F:2:15: base_url: must be an http:// or https:// URL with a host, got \"ftp://files.example\""_s,
+               u"%F:1:1: dataset_path: is required when dataset_name is \"sharegpt\""_s,
+               u"%F:6:18: num_prompts: must be >= 1"_s,
+               u"%F:7:24: request_rates[1]: must be > 0"_s,
+               u"%F:8:29: gpu_memory_utilization: must be in (0, 1]"_s,
+           };
+    QTest::addRow("toml syntax error") << u"bad.toml"_s
+                                       << QStringList { u"%F:3:9: Error while parsing value: could not determine value "
+                                                        "type"_s };
+}
+
+void TestProfile::fileErrors()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, errors);
+    const QString path = fixture(file);
+    for (QString& e : errors)
+        e.replace(u"%F"_s, path);
+    const auto r = ProfileStore::load(path);
+    QCOMPARE(r.errors, errors);
+    QVERIFY(!r.ok());
+}
+
+void TestProfile::syntaxErrors_data()
+{
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<QString>("error");
+    QTest::addRow("empty") << QByteArray()
+                           << u"s.json:1:1: syntax error while parsing value - unexpected end of input; expected '[', "
+                              "'{', or a literal"_s;
+    QTest::addRow("trailing comma in a list")
+        << "{\n  \"load\": {\n    \"rates\": [1, 2,]\n  }\n}"_ba
+        << u"s.json:3:20: load.rates: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal"_s;
+    QTest::addRow("bad number") << "{\"load\": {\"rates\": [1, 2x, 3]}}"_ba
+                                << u"s.json:1:24: load.rates[1]: syntax error while parsing array - invalid literal; "
+                                   "last read: '2x'; expected ']'"_s;
+    QTest::addRow("missing colon") << "{\"target\": {\"base_url\" \"http://x\"}}"_ba
+                                   << u"s.json:1:24: target.base_url: syntax error while parsing object separator - "
+                                      "unexpected string literal; expected ':'"_s;
+    QTest::addRow("unclosed object") << "{\"target\": {\"base_url\": \"http://x\"}\n"_ba
+                                     << u"s.json:2:1: syntax error while parsing object - unexpected end of input; "
+                                        "expected '}'"_s;
+    QTest::addRow("columns count characters") << "{\"x\": \"é\", \"y\": @}"_ba
+                                              << u"s.json:1:17: y: syntax error while parsing value - invalid literal; "
+                                                 "last read: '\"y\": @'"_s;
+    QTest::addRow("not an object") << "[1, 2]"_ba << u"s.json:1:1: a profile must be an object at the top level"_s;
+    QTest::addRow("newer schema")
+        << "{\"schema\": \"kneepoint.profile/2\"}"_ba
+        << u"s.json:1:12: schema: unsupported version \"kneepoint.profile/2\"; this Kneepoint "
+           "reads \"kneepoint.profile/1\""_s;
+}
+
+void TestProfile::syntaxErrors()
+{
+    QFETCH(QByteArray, data);
+    QFETCH(QString, error);
+    const auto r = ProfileStore::loadFromData(data, u"s.json"_s);
+    QCOMPARE(r.errors, QStringList { error });
+}
+
+void TestProfile::everyPrefixIsHandled_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addRow("json") << u"kneepoint-full.json"_s;
+    QTest::addRow("toml") << u"service.toml"_s;
+}
+
+// Cut a file anywhere: the result is a profile or located errors, never a crash or a silent failure.
+void TestProfile::everyPrefixIsHandled()
+{
+    QFETCH(QString, file);
+    const QByteArray data = readAll(fixture(file));
+    const QString name = u"cut."_s + QFileInfo(file).suffix();
+    static const QRegularExpression located(u"^cut\\.(json|toml):\\d+:\\d+: "_s);
+    for (qsizetype n = 0; n < data.size(); ++n) {
+        const auto r = ProfileStore::loadFromData(data.left(n), name);
+        if (r.ok())
+            continue;
+        QVERIFY2(!r.errors.isEmpty(), qPrintable(QString::number(n)));
+        for (const QString& e : r.errors)
+            QVERIFY2(located.match(e).hasMatch(), qPrintable(u"%1: %2"_s.arg(n).arg(e)));
+    }
+}
+
+void TestProfile::unknownKeyWarnings()
+{
+    const QString path = fixture(u"unknown-keys.json"_s);
+    const auto r = ProfileStore::load(path);
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    QCOMPARE(r.warnings,
+        (QStringList {
+            path + u":5:5: target.modle: unknown key, ignored (did you mean \"model\"?)"_s,
+            path + u":9:5: load.burstyness: unknown key, ignored (did you mean \"burstiness\"?)"_s,
+            path + u":11:3: comment: unknown key, ignored"_s,
+        }));
+
+    const auto other = ProfileStore::loadFromData(
+        R"({"base_url": "http://h", "backend": "sglang", "tokenizer": "t", "base_url": "http://h2"})"_ba, u"f.json"_s);
+    QVERIFY(other.ok());
+    QCOMPARE(other.profile->target.baseUrl, u"http://h2"_s);
+    QCOMPARE(other.warnings,
+        (QStringList {
+            u"f.json:1:65: base_url: duplicate key; the last one is used"_s,
+            u"f.json:1:37: backend: \"sglang\" is read as \"openai\""_s,
+            u"f.json:1:47: tokenizer: not used by Kneepoint (token counts come from the server's usage reports); "
+            "ignored"_s,
+        }));
+}
+
+void TestProfile::validation_data()
+{
+    QTest::addColumn<ProfileMutator>("mutate");
+    QTest::addColumn<QStringList>("issues");
+    const auto row
+        = [](const char* name, ProfileMutator m, QStringList issues) { QTest::addRow("%s", name) << m << issues; };
+    row("valid", [](Profile&) {}, {});
+    row("no scheme", [](Profile& p) { p.target.baseUrl = u"localhost:8000"_s; },
+        { u"target.base_url: must be an http:// or https:// URL with a host, got \"localhost:8000\""_s });
+    row("no host", [](Profile& p) { p.target.baseUrl = u"http://"_s; },
+        { u"target.base_url: must be an http:// or https:// URL with a host, got \"http://\""_s });
+    row("endpoint", [](Profile& p) { p.target.endpoint = u"v1/completions"_s; },
+        { u"target.endpoint: must start with \"/\""_s });
+    row("timeouts", [](Profile& p) { p.target.timeouts.idleS = 0; }, { u"target.timeouts.idle_s: must be > 0"_s });
+    row("proxy",
+        [](Profile& p) {
+            p.target.proxyMode = kp::ProxyMode::Url;
+            p.target.proxyUrl = u"proxy:3128"_s;
+        },
+        { u"target.proxy: must be \"none\", \"system\" or an http://, https:// or socks5:// URL with a host, got "
+          "\"proxy:3128\""_s });
+    row("api key reference", [](Profile& p) { p.target.apiKey = u"${OPEN"_s; },
+        { u"target.api_key: unterminated ${ reference"_s });
+    row("header",
+        [](Profile& p) {
+            p.target.headers = { { u"X Y"_s, u"a\nb"_s } };
+        },
+        { u"target.headers[\"X Y\"]: is not a valid HTTP header name"_s,
+            u"target.headers[\"X Y\"]: must not contain line breaks"_s });
+    row("dataset", [](Profile& p) { p.workload.dataset = u"sonnet"_s; },
+        { u"workload.dataset: unknown dataset \"sonnet\"; expected one of random, sharegpt, jsonl"_s });
+    row("dataset path", [](Profile& p) { p.workload.dataset = u"jsonl"_s; },
+        { u"workload.dataset_path: is required when workload.dataset is \"jsonl\""_s });
+    row("num_prompts", [](Profile& p) { p.workload.numPrompts = 0; }, { u"workload.num_prompts: must be >= 1"_s });
+    row("range ratio", [](Profile& p) { p.workload.rangeRatio = 1; }, { u"workload.range_ratio: must be in [0, 1)"_s });
+    row("sampling",
+        [](Profile& p) {
+            p.workload.sampling.temperature = -1;
+            p.workload.sampling.topP = 0;
+        },
+        { u"workload.sampling.temperature: must be >= 0"_s, u"workload.sampling.top_p: must be in (0, 1]"_s });
+    row("empty rates", [](Profile& p) { p.load.rates.clear(); }, { u"load.rates: needs at least one rate"_s });
+    row("nan rate",
+        [](Profile& p) {
+            p.load.rates = { 1, std::numeric_limits<double>::quiet_NaN() };
+        },
+        { u"load.rates[1]: must be > 0"_s });
+    row("rates ignored in concurrency mode",
+        [](Profile& p) {
+            p.load.mode = kp::LoadMode::Concurrency;
+            p.load.rates = { -1 };
+            p.load.concurrencies = { 1, 0 };
+        },
+        { u"load.concurrencies[1]: must be >= 1"_s });
+    row("burstiness", [](Profile& p) { p.load.burstiness = 0; }, { u"load.burstiness: must be > 0"_s });
+    row("max_concurrency", [](Profile& p) { p.load.maxConcurrency = 0; }, { u"load.max_concurrency: must be >= 1"_s });
+    row("step duration", [](Profile& p) { p.load.stepDurationS = 0.0; }, { u"load.step_duration_s: must be > 0"_s });
+    row("percentile zero", [](Profile& p) { p.slo.percentile = 0; }, { u"slo.percentile: must be in (0, 100]"_s });
+    row("percentile 100", [](Profile& p) { p.slo.percentile = 100; }, {});
+    row("slo",
+        [](Profile& p) {
+            p.slo.ttftMs = -5.0;
+            p.slo.maxErrorRate = 2.0;
+        },
+        { u"slo.ttft_ms: must be > 0"_s, u"slo.max_error_rate: must be in [0, 1]"_s });
+    row("server", [](Profile& p) { p.server.port = 70000; }, { u"server.port: must be in [1, 65535]"_s });
+    row("output",
+        [](Profile& p) {
+            p.output.percentileMetrics = { u"ttft"_s, u"latency"_s };
+            p.output.metricPercentiles = { 99, 101 };
+        },
+        { u"output.percentile_metrics[1]: unknown metric \"latency\"; expected one of ttft, tpot, itl, e2el"_s,
+            u"output.metric_percentiles[1]: must be in (0, 100]"_s });
+}
+
+void TestProfile::validation()
+{
+    QFETCH(ProfileMutator, mutate);
+    QFETCH(QStringList, issues);
+    Profile p;
+    p.target.baseUrl = u"http://127.0.0.1:8000"_s;
+    mutate(p);
+    QStringList got;
+    for (const kp::ProfileIssue& issue : kp::validateProfile(p))
+        got.append(issue.toString());
+    QCOMPARE(got, issues);
+}
+
+void TestProfile::apiKey_data()
+{
+    QTest::addColumn<QString>("apiKey");
+    QTest::addColumn<QByteArray>("envValue"); // KP_TEST_SECRET; null: unset
+    QTest::addColumn<QByteArray>("openAiKey"); // OPENAI_API_KEY; null: unset
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<kp::ApiKeyResolution::Source>("source");
+    QTest::addColumn<QString>("error");
+    using Source = kp::ApiKeyResolution::Source;
+    QTest::addRow("literal") << u"sk-literal"_s << QByteArray() << "sk-openai"_ba << u"sk-literal"_s << Source::Literal
+                             << QString();
+    QTest::addRow("env reference") << u"${KP_TEST_SECRET}"_s << "sk-env"_ba
+                                   << "sk-openai"_ba << u"sk-env"_s << Source::Environment << QString();
+    QTest::addRow("env inside text") << u"team-${KP_TEST_SECRET}"_s << "42"_ba << QByteArray() << u"team-42"_s
+                                     << Source::Environment << QString();
+    QTest::addRow("unset reference") << u"${KP_TEST_SECRET}"_s << QByteArray() << "sk-openai"_ba << QString()
+                                     << Source::Environment
+                                     << u"target.api_key: environment variable KP_TEST_SECRET is not set"_s;
+    QTest::addRow("OPENAI_API_KEY fallback")
+        << QString() << QByteArray() << "sk-openai"_ba << u"sk-openai"_s << Source::OpenAiApiKey << QString();
+    QTest::addRow("no key") << QString() << QByteArray() << QByteArray() << QString() << Source::None << QString();
+}
+
+void TestProfile::apiKey()
+{
+    QFETCH(QString, apiKey);
+    QFETCH(QByteArray, envValue);
+    QFETCH(QByteArray, openAiKey);
+    QFETCH(QString, key);
+    QFETCH(kp::ApiKeyResolution::Source, source);
+    QFETCH(QString, error);
+    const EnvGuard secret("KP_TEST_SECRET", envValue.isNull() ? std::nullopt : std::optional(envValue));
+    const EnvGuard openAi("OPENAI_API_KEY", openAiKey.isNull() ? std::nullopt : std::optional(openAiKey));
+
+    kp::Target t;
+    t.apiKey = apiKey;
+    const kp::ApiKeyResolution r = t.resolvedApiKey();
+    QCOMPARE(r.key, key);
+    QCOMPARE(r.source, source);
+    QCOMPARE(r.error, error);
+    QCOMPARE(r.ok(), error.isEmpty());
+    QVERIFY(!r.describe().contains(u"sk-"_s));
+}
+
+void TestProfile::headerEnvironment()
+{
+    const EnvGuard token("KP_TEST_TOKEN", QByteArray("abc"));
+    const EnvGuard missing("KP_TEST_MISSING", std::nullopt);
+    kp::Target t;
+    t.headers = { { u"Authorization"_s, u"Bearer ${KP_TEST_TOKEN}"_s }, { u"X-Plain"_s, u"1"_s } };
+    QString error;
+    QCOMPARE(t.resolvedHeaders(&error),
+        (QList<kp::HttpHeader> { { u"Authorization"_s, u"Bearer abc"_s }, { u"X-Plain"_s, u"1"_s } }));
+    QCOMPARE(error, QString());
+    t.headers.append({ u"X-Other"_s, u"${KP_TEST_MISSING}"_s });
+    t.resolvedHeaders(&error);
+    QCOMPARE(error, u"target.headers.X-Other: environment variable KP_TEST_MISSING is not set"_s);
+}
+
+void TestProfile::redaction()
+{
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    p.target.apiKey = u"sk-live-secret"_s;
+    p.target.baseUrl = u"https://user:pw@gateway.example/v1"_s;
+    p.target.proxyMode = kp::ProxyMode::Url;
+    p.target.proxyUrl = u"http://me:hunter2@proxy:3128"_s;
+    p.target.headers = {
+        { u"Authorization"_s, u"Bearer sk-live-secret"_s },
+        { u"x-api-key"_s, u"${GATEWAY_KEY}"_s },
+        { u"X-Team"_s, u"inference"_s },
+    };
+    const Profile r = kp::redactedProfile(p);
+    QCOMPARE(r.target.apiKey, u"<redacted>"_s);
+    QCOMPARE(r.target.baseUrl, u"https://user:redacted@gateway.example/v1"_s);
+    QCOMPARE(r.target.proxyUrl, u"http://me:redacted@proxy:3128"_s);
+    QCOMPARE(r.target.headers,
+        (QList<kp::HttpHeader> { { u"Authorization"_s, u"<redacted>"_s }, { u"x-api-key"_s, u"${GATEWAY_KEY}"_s },
+            { u"X-Team"_s, u"inference"_s } }));
+    QVERIFY(!ProfileStore::toJson(r).contains("sk-live-secret"));
+    QVERIFY(!ProfileStore::toJson(r).contains("hunter2"));
+
+    p.target.apiKey = u"${OPENAI_KEY_PROD}"_s;
+    QCOMPARE(kp::redactedProfile(p).target.apiKey, u"${OPENAI_KEY_PROD}"_s);
+    p.target.apiKey.clear();
+    QCOMPARE(kp::redactedProfile(p).target.apiKey, QString());
+    // Nothing else changes.
+    Profile expected = p;
+    expected.target.baseUrl = r.target.baseUrl;
+    expected.target.proxyUrl = r.target.proxyUrl;
+    expected.target.headers = r.target.headers;
+    QVERIFY(kp::redactedProfile(p) == expected);
+}
+
+void TestProfile::saveReplacesAtomically()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"nested/dir/profile.json"_s);
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    QVERIFY(ProfileStore::save(p, path).ok());
+    p.name = u"second"_s;
+    QVERIFY(ProfileStore::save(p, path).ok());
+    QCOMPARE(ProfileStore::load(path).profile->name, u"second"_s);
+    // No temporary files are left next to it.
+    QCOMPARE(QDir(QFileInfo(path).absolutePath()).entryList(QDir::Files), QStringList { u"profile.json"_s });
+}
+
+void TestProfile::saveKeepsOriginalWhenWriteFails()
+{
+#ifdef Q_OS_LINUX
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"profile.json"_s);
+    const QByteArray original = "{\"original\": true}\n";
+    QVERIFY(writeAll(path, original));
+
+    // A file-size limit makes the write fail halfway, as a full disk would; it applies to root too.
+    rlimit old {};
+    QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit small = old;
+    small.rlim_cur = 64;
+    QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+    const kp::ProfileSaveResult result = ProfileStore::save(Profile::demo(QUrl(u"http://127.0.0.1:8000"_s)), path);
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, oldHandler);
+
+    QVERIFY(!result.ok());
+    QVERIFY2(result.error.startsWith(path + u": cannot "_s), qPrintable(result.error));
+    QCOMPARE(readAll(path), original);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { u"profile.json"_s });
+#else
+    QSKIP("needs RLIMIT_FSIZE");
+#endif
+}
+
+void TestProfile::saveToReadOnlyDirectory()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"profile.json"_s);
+    const QByteArray original = "{\"original\": true}\n";
+    QVERIFY(writeAll(path, original));
+    QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+    const auto restore = qScopeGuard([&] {
+        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    });
+    if (QFile probe(dir.filePath(u"probe"_s)); probe.open(QIODevice::WriteOnly)) {
+        probe.remove();
+        QSKIP("permissions are not enforced for this user (root?); saveKeepsOriginalWhenWriteFails covers the case");
+    }
+    const kp::ProfileSaveResult result = ProfileStore::save(Profile::demo(QUrl(u"http://127.0.0.1:8000"_s)), path);
+    QVERIFY(!result.ok());
+    QVERIFY2(result.error.startsWith(path + u": cannot write: "_s), qPrintable(result.error));
+    QCOMPARE(readAll(path), original);
+}
+
+void TestProfile::saveErrors()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+
+    const QString toml = dir.filePath(u"p.toml"_s);
+    QCOMPARE(ProfileStore::save(p, toml).error,
+        toml + u": profiles are saved as JSON in Kneepoint's schema; choose a .json file name"_s);
+    QVERIFY(!QFile::exists(toml));
+
+    const QString blocker = dir.filePath(u"file"_s);
+    QVERIFY(writeAll(blocker, "x"));
+    const QString below = blocker + u"/sub/p.json"_s;
+    const kp::ProfileSaveResult r = ProfileStore::save(p, below);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.startsWith(below + u": cannot "_s), qPrintable(r.error));
+    QCOMPARE(readAll(blocker), "x"_ba);
+
+    const auto missing = ProfileStore::load(dir.filePath(u"missing.json"_s));
+    QCOMPARE(missing.errors.size(), 1);
+    QVERIFY(missing.errors[0].startsWith(dir.filePath(u"missing.json"_s) + u": cannot open: "_s));
+}
+
+void TestProfile::snapshotObject()
+{
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    p.target.apiKey = u"sk-secret"_s;
+    const QJsonObject snapshot = ProfileStore::toJsonObject(kp::redactedProfile(p));
+    QCOMPARE(snapshot.value(u"schema"_s).toString(), kp::profileSchemaId());
+    QCOMPARE(snapshot.value(u"target"_s).toObject().value(u"api_key"_s).toString(), u"<redacted>"_s);
+    QCOMPARE(snapshot.value(u"load"_s).toObject().value(u"rates"_s).toArray().size(), p.load.rates.size());
+    const auto back = ProfileStore::fromJsonObject(snapshot, u"run.json"_s);
+    QVERIFY2(back.ok(), qPrintable(back.errors.join(u'\n')));
+    QVERIFY(*back.profile == kp::redactedProfile(p));
+}
+
+void TestProfile::overrides()
+{
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    kp::ProfileOverrides o;
+    o.baseUrl = u"http://10.1.1.1:9000"_s;
+    o.backend = kp::Backend::OpenAi;
+    o.model = u"other"_s;
+    o.datasetName = u"custom"_s;
+    o.datasetPath = u"prompts.jsonl"_s;
+    o.numPrompts = 50;
+    o.rates = QList<double> { 3, inf };
+    o.burstiness = 2;
+    o.maxConcurrency = 32;
+    o.seed = 7;
+    o.ignoreEos = false;
+    o.apiKey = u"${KP_KEY}"_s;
+    const QStringList changed = kp::applyOverrides(p, o);
+    QCOMPARE(changed,
+        (QStringList { u"target.base_url"_s, u"target.backend"_s, u"target.model"_s, u"target.api_key"_s,
+            u"workload.dataset"_s, u"workload.dataset_path"_s, u"workload.num_prompts"_s, u"workload.seed"_s,
+            u"workload.ignore_eos"_s, u"load.rates"_s, u"load.burstiness"_s, u"load.max_concurrency"_s }));
+    QCOMPARE(p.target.requestUrl(), QUrl(u"http://10.1.1.1:9000/v1/completions"_s));
+    QCOMPARE(p.workload.dataset, u"jsonl"_s);
+    QCOMPARE(p.load.rates, (QList<double> { 3, inf }));
+    QCOMPARE(p.load.maxConcurrency, 32);
+    QCOMPARE(p.workload.seed, 7);
+    QCOMPARE(p.workload.ignoreEos, false);
+    QCOMPARE(p.target.apiKey, u"${KP_KEY}"_s);
+    QCOMPARE(p.workload.inputLen, 256); // untouched
+    QVERIFY(kp::validateProfile(p).isEmpty());
+
+    kp::ProfileOverrides c;
+    c.concurrencies = QList<int> { 1, 8, 64 };
+    kp::applyOverrides(p, c);
+    QCOMPARE(p.load.mode, kp::LoadMode::Concurrency);
+    QCOMPARE(p.load.stepCount(), 3);
+
+    QCOMPARE(kp::applyOverrides(p, kp::ProfileOverrides()), QStringList());
+}
+
+void TestProfile::requestUrl_data()
+{
+    QTest::addColumn<QString>("baseUrl");
+    QTest::addColumn<QString>("endpoint");
+    QTest::addColumn<kp::Backend>("backend");
+    QTest::addColumn<QString>("url");
+    QTest::addRow("chat default") << u"http://h:8000"_s << QString() << kp::Backend::OpenAiChat
+                                  << u"http://h:8000/v1/chat/completions"_s;
+    QTest::addRow("completions default") << u"http://h:8000/"_s << QString() << kp::Backend::Vllm
+                                         << u"http://h:8000/v1/completions"_s;
+    QTest::addRow("base ends in /v1") << u"https://gw.example/v1"_s << QString() << kp::Backend::OpenAi
+                                      << u"https://gw.example/v1/completions"_s;
+    QTest::addRow("prefix kept") << u"https://gw.example/llm/"_s << QString() << kp::Backend::OpenAiChat
+                                 << u"https://gw.example/llm/v1/chat/completions"_s;
+    QTest::addRow("custom endpoint") << u"http://h"_s << u"/generate"_s << kp::Backend::OpenAi
+                                     << u"http://h/generate"_s;
+    QTest::addRow("query merged")
+        << u"https://az.example/openai?api-version=2024-06-01"_s << u"/deployments/gpt/chat/completions?x=1"_s
+        << kp::Backend::OpenAiChat
+        << u"https://az.example/openai/deployments/gpt/chat/completions?api-version=2024-06-01&x=1"_s;
+}
+
+void TestProfile::requestUrl()
+{
+    QFETCH(QString, baseUrl);
+    QFETCH(QString, endpoint);
+    QFETCH(kp::Backend, backend);
+    QFETCH(QString, url);
+    kp::Target t;
+    t.baseUrl = baseUrl;
+    t.endpoint = endpoint;
+    t.backend = backend;
+    QCOMPARE(t.requestUrl().toString(), url);
+}
+
+void TestProfile::rates_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<std::optional<double>>("rate");
+    QTest::addColumn<QString>("formatted");
+    QTest::addRow("integer") << u"10"_s << std::optional<double>(10) << u"10"_s;
+    QTest::addRow("fraction") << u" 0.5 "_s << std::optional<double>(0.5) << u"0.5"_s;
+    QTest::addRow("inf") << u"inf"_s << std::optional<double>(inf) << u"inf"_s;
+    QTest::addRow("Infinity") << u"Infinity"_s << std::optional<double>(inf) << u"inf"_s;
+    QTest::addRow("zero") << u"0"_s << std::optional<double>() << QString();
+    QTest::addRow("negative") << u"-1"_s << std::optional<double>() << QString();
+    QTest::addRow("word") << u"fast"_s << std::optional<double>() << QString();
+}
+
+void TestProfile::rates()
+{
+    QFETCH(QString, text);
+    QFETCH(std::optional<double>, rate);
+    QFETCH(QString, formatted);
+    QCOMPARE(kp::parseRate(text), rate);
+    if (rate)
+        QCOMPARE(kp::formatRate(*rate), formatted);
+}
+
+void TestProfile::goodput_data()
+{
+    QTest::addColumn<QString>("spec");
+    QTest::addColumn<std::optional<double>>("ttft");
+    QTest::addColumn<std::optional<double>>("tpot");
+    QTest::addColumn<std::optional<double>>("e2el");
+    QTest::addColumn<QString>("error");
+    using O = std::optional<double>;
+    QTest::addRow("one") << u"ttft:500"_s << O(500) << O() << O() << QString();
+    QTest::addRow("spaces") << u"ttft:500 tpot:50"_s << O(500) << O(50) << O() << QString();
+    QTest::addRow("commas") << u"E2EL:2000.5,tpot:40"_s << O() << O(40) << O(2000.5) << QString();
+    QTest::addRow("unknown metric") << u"itl:5"_s << O() << O() << O()
+                                    << u"\"itl:5\" is not metric:milliseconds with metric ttft, tpot or e2el"_s;
+    QTest::addRow("no value") << u"ttft"_s << O() << O() << O()
+                              << u"\"ttft\" is not metric:milliseconds with metric ttft, tpot or e2el"_s;
+}
+
+void TestProfile::goodput()
+{
+    QFETCH(QString, spec);
+    QFETCH(std::optional<double>, ttft);
+    QFETCH(std::optional<double>, tpot);
+    QFETCH(std::optional<double>, e2el);
+    QFETCH(QString, error);
+    kp::Slo slo;
+    QCOMPARE(kp::applyGoodput(spec, slo), error);
+    if (error.isEmpty()) {
+        QCOMPARE(slo.ttftMs, ttft);
+        QCOMPARE(slo.tpotMs, tpot);
+        QCOMPARE(slo.e2elMs, e2el);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestProfile)
+#include "tst_profile.moc"
