@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-Q_LOGGING_CATEGORY(lcProfile, "kneepoint.engine.profile")
+Q_LOGGING_CATEGORY(lcProfile, "kneepoint.engine.profile", QtInfoMsg)
 
 using namespace Qt::Literals::StringLiterals;
 

@@ -28,8 +28,8 @@ struct SimParams
     double eosMeanFraction = 0.6; // without ignore_eos: mean output length as a fraction of max_tokens
     double kvWatermark = 0.01; // fraction of the KV blocks admission leaves free for running sequences to grow
                                // into (vLLM's block manager watermark)
-    double perWaitingMs = 0.08; // per request in the waiting queue: host-side scheduling work, overlapped with the
-                                // forward pass (the iteration takes the longer of the two)
+    double perWaitingMs = 0.08; // ms per request in the waiting queue: host-side scheduling, overlapped with the
+                                // forward pass (an iteration takes the longer of the two)
 };
 
 struct SimPreset

@@ -30,32 +30,31 @@ SimPreset makePreset(QString name, const QString& summary, SimParams params)
                                .arg(q.blockSize)
                                .arg(number(100 * q.kvWatermark))
                                .arg(q.maxModelLen);
-    const QString time
-        = QStringLiteral("Iteration time: %1 ms + %2 ms per decoding sequence + %3 ms per prefill "
-                         "token + %4 ms per cached token, or, if longer, %5 ms per waiting request (host-side "
-                         "scheduling, overlapped with the forward pass).")
-              .arg(number(q.tBaseMs), number(q.perDecodeMs), number(q.perPrefillTokenMs), number(q.perKvTokenMs),
-                  number(q.perWaitingMs));
+    const QString time = QStringLiteral("Iteration time: the longer of the forward pass, %1 ms + %2 ms per decoding "
+                                        "sequence + %3 ms per prefill token + %4 ms per cached token, and the "
+                                        "host-side scheduling that overlaps it, %5 ms per waiting request.")
+                             .arg(number(q.tBaseMs), number(q.perDecodeMs), number(q.perPrefillTokenMs),
+                                 number(q.perKvTokenMs), number(q.perWaitingMs));
+    const QString queue = q.perWaitingMs > 0
+        ? QStringLiteral(", while fewer than about %1 requests wait (T / %2 ms); with a deeper queue the host-side "
+                         "scheduling outlasts the forward pass, iterations stretch and throughput falls.")
+              .arg(qRound(c.hiddenWaiting))
+              .arg(number(q.perWaitingMs))
+        : QStringLiteral(".");
     const QString capacity
         = QStringLiteral("Theoretical capacity for %1-token prompts and %2-token outputs of exponential spread: a "
                          "running sequence holds L = P + O(1+cv²)/2 + block/2 = %3 cache tokens, the batch is "
                          "B = min(max_num_seqs, usable KV/L) = %4 (%5), an iteration takes "
-                         "T = t_base + B(a + b·P/O) + c·B·L = %6 ms: about %7 output tokens/s, %8 requests/s, "
-                         "while the waiting queue stays short.")
+                         "T = t_base + B(a + b·P/O) + c·B·L = %6 ms: about %7 output tokens/s, %8 requests/s")
               .arg(number(referencePromptTokens), number(referenceOutputTokens))
               .arg(qRound(c.contextTokens))
               .arg(qRound(c.batch))
               .arg(c.batch < q.maxNumSeqs ? QStringLiteral("KV-bound") : QStringLiteral("max_num_seqs-bound"))
               .arg(c.iterationMs, 0, 'f', 1)
               .arg(qRound(c.outputTokensPerSec))
-              .arg(c.requestsPerSec, 0, 'f', 1);
-    QString fall;
-    if (q.perWaitingMs > 0)
-        fall = QStringLiteral(" Beyond about %1 waiting requests (T divided by the cost per waiting request) the "
-                              "host-side scheduling outlasts the forward pass: iterations stretch and throughput "
-                              "falls as the queue grows.")
-                   .arg(qRound(c.hiddenWaiting));
-    p.description = summary + u' ' + engine + u' ' + time + u' ' + capacity + fall;
+              .arg(c.requestsPerSec, 0, 'f', 1)
+        + queue;
+    p.description = summary + u' ' + engine + u' ' + time + u' ' + capacity;
     return p;
 }
 

@@ -1,0 +1,225 @@
+// kneepoint-cli as users run it: a real process against the simulator on 127.0.0.1.
+#include "sim/filelimit.h"
+#include "sim/simhost.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+namespace {
+
+constexpr int kProcessTimeoutMs = 180000;
+
+struct Outcome {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Outcome runCli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(KNEEPOINT_CLI), args);
+    if (!p.waitForFinished(kProcessTimeoutMs))
+        p.kill();
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+        QString::fromUtf8(p.readAllStandardError()) };
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QString closedPort()
+{
+    QTcpServer s;
+    s.listen(QHostAddress::LocalHost, 0);
+    return QString::number(s.serverPort());
+}
+
+const QStringList kSmallWorkload = { QStringLiteral("--random-input-len"), QStringLiteral("16"),
+    QStringLiteral("--random-output-len"), QStringLiteral("16"), QStringLiteral("--quiet") };
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+    kp::sim::SimHost m_sim;
+    QString m_base;
+    const QString m_key = QStringLiteral("sk-kneepoint-test-0123456789abcdefghij");
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        kp::sim::raiseFileLimit();
+        kp::sim::SimServerOptions options;
+        options.timeScale = 10;
+        options.apiKey = m_key;
+        QVERIFY2(m_sim.start(options), qPrintable(m_sim.errorString()));
+        m_base = m_sim.baseUrl().toString();
+    }
+
+    void cleanupTestCase() { m_sim.stop(); }
+
+    void versionAndUsage()
+    {
+        const Outcome version = runCli({ QStringLiteral("--version") });
+        QCOMPARE(version.exitCode, 0);
+        QCOMPARE(version.out, QStringLiteral("kneepoint-cli " KNEEPOINT_VERSION "\n"));
+        const Outcome help = runCli({ QStringLiteral("sweep"), QStringLiteral("--help") });
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains(QStringLiteral("--request-rate")));
+        const Outcome unknown = runCli({ QStringLiteral("launch") });
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY(unknown.err.contains(QStringLiteral("unknown command \"launch\"")));
+        const Outcome badFlag = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+            QStringLiteral("--num-prompts"), QStringLiteral("many") });
+        QCOMPARE(badFlag.exitCode, 2);
+        QVERIFY(badFlag.err.contains(QStringLiteral("--num-prompts: not a number: \"many\"")));
+    }
+
+    void validateNamesFileLineAndField()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("settings.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\n  \"base_url\": \"http://127.0.0.1:8000\",\n  \"model_id\": \"m\",\n  \"request_rates\": [10, 0]\n}\n");
+        f.close();
+        const Outcome bad = runCli({ QStringLiteral("validate"), QStringLiteral("--profile"), path });
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(path + QStringLiteral(":4:25: request_rates[1]: must be > 0")), qPrintable(bad.err));
+    }
+
+    // The run directory, the reference result file, the printed block; and the key is nowhere on disk.
+    void runWritesResultsWithoutTheKey()
+    {
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("run"));
+        const QString resultDir = dir.filePath(QStringLiteral("results"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("OPENAI_API_KEY"), m_key);
+        const Outcome r = runCli(QStringList { QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+                                     QStringLiteral("--backend"), QStringLiteral("openai"), QStringLiteral("--num-prompts"),
+                                     QStringLiteral("20"), QStringLiteral("--request-rate"), QStringLiteral("40"),
+                                     QStringLiteral("--out"), runDir, QStringLiteral("--save-result"),
+                                     QStringLiteral("--save-detailed"), QStringLiteral("--result-dir"), resultDir }
+                + kSmallWorkload,
+            env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.startsWith(QStringLiteral("============ Serving Benchmark Result ============\n")));
+        QVERIFY(r.out.contains(QStringLiteral("Successful requests:                     20        \n")));
+        QVERIFY(r.out.contains(QStringLiteral("Request rate configured (RPS):           40.00     \n")));
+
+        const QJsonObject run = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/run.json"))).object();
+        QCOMPARE(run.value(u"status").toString(), QStringLiteral("finished"));
+        QCOMPARE(run.value(u"steps").toArray().size(), 1);
+        const QJsonObject step = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json"))).object();
+        QCOMPARE(step.value(u"completed").toInt(), 20);
+        QCOMPARE(step.value(u"request_rate").toDouble(), 40.0);
+        QCOMPARE(readFile(runDir + QStringLiteral("/steps/000.requests.jsonl")).count('\n'), 20);
+
+        const QStringList results = QDir(resultDir).entryList({ QStringLiteral("*.json") });
+        QCOMPARE(results.size(), 1);
+        QVERIFY2(results.first().startsWith(QStringLiteral("openai-40.0qps-sim-default-")), qPrintable(results.first()));
+        const QJsonObject result = QJsonDocument::fromJson(readFile(resultDir + u'/' + results.first())).object();
+        QCOMPARE(result.value(u"ttfts").toArray().size(), 20);
+
+        QDirIterator files(dir.path(), QDir::Files, QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            const QString file = files.next();
+            QVERIFY2(!readFile(file).contains(m_key.toUtf8()), qPrintable(file + QStringLiteral(" holds the API key")));
+        }
+    }
+
+    void sweepPrintsOneLinePerStepAndCsv()
+    {
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("sweep"));
+        const Outcome r = runCli(QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base,
+                                     QStringLiteral("--api-key"), m_key, QStringLiteral("--num-prompts"),
+                                     QStringLiteral("12"), QStringLiteral("--request-rate"), QStringLiteral("20,40"),
+                                     QStringLiteral("--out"), runDir }
+            + kSmallWorkload);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.err.contains(QStringLiteral("--api-key puts the key in the process list")));
+        const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY2(lines[0].startsWith(QStringLiteral("rate= 20 RPS= ")), qPrintable(lines[0]));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("rate= 40 RPS= ")), qPrintable(lines[1]));
+        QCOMPARE(readFile(runDir + QStringLiteral("/sweep.csv")).count('\n'), 3);
+        QVERIFY(QFile::exists(runDir + QStringLiteral("/steps/001.json")));
+    }
+
+    void unreachableTargetExits3()
+    {
+        const QString port = closedPort();
+        const Outcome r = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"),
+            QStringLiteral("http://127.0.0.1:") + port, QStringLiteral("--model"), QStringLiteral("m") });
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("127.0.0.1:") + port), qPrintable(r.err));
+        QVERIFY(r.err.contains(QStringLiteral("no load was sent")));
+        const Outcome probe = runCli({ QStringLiteral("probe"), QStringLiteral("--base-url"),
+            QStringLiteral("http://127.0.0.1:") + port });
+        QCOMPARE(probe.exitCode, 3);
+    }
+
+    void wrongKeyFailsPreflight()
+    {
+        const Outcome r = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"),
+            QStringLiteral("sk-wrong") });
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("refused the key")), qPrintable(r.err));
+        QVERIFY(!r.err.contains(QStringLiteral("sk-wrong")));
+    }
+
+    void missedSloExits4()
+    {
+        const Outcome r = runCli(QStringList { QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+                                     QStringLiteral("--api-key"), m_key, QStringLiteral("--num-prompts"),
+                                     QStringLiteral("8"), QStringLiteral("--request-rate"), QStringLiteral("20"),
+                                     QStringLiteral("--goodput"), QStringLiteral("ttft:0.001") }
+            + kSmallWorkload);
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY(r.out.contains(QStringLiteral("Request goodput (req/s):                 0.00")));
+    }
+
+    // Ctrl-C stops the current step; every finished step stays on disk and the run says "stopped".
+    void interruptKeepsFinishedSteps()
+    {
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("run"));
+        QProcess p;
+        p.start(QStringLiteral(KNEEPOINT_CLI),
+            QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"), m_key,
+                QStringLiteral("--num-prompts"), QStringLiteral("10"), QStringLiteral("--request-rate"),
+                QStringLiteral("50,0.5,0.5"), QStringLiteral("--out"), runDir }
+                + kSmallWorkload);
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runDir + QStringLiteral("/steps/000.json")), kProcessTimeoutMs);
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(kProcessTimeoutMs));
+        QCOMPARE(p.exitCode(), 130);
+        const QJsonObject run = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/run.json"))).object();
+        QCOMPARE(run.value(u"status").toString(), QStringLiteral("stopped"));
+        QVERIFY(run.value(u"steps").toArray().size() >= 1);
+        QCOMPARE(QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json"))).object().value(u"completed").toInt(), 10);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
