@@ -197,6 +197,12 @@ void TestProfile::kneepointSchema()
     QCOMPARE(p.slo.maxErrorRate, 0.01);
     QCOMPARE(p.server.tensorParallelSize, 2);
     QCOMPARE(p.server.gpuMemoryUtilization, 0.9);
+    QCOMPARE(p.load.plan.kind, kp::PlanKind::List);
+    QVERIFY(p.load.plan.refine);
+    QCOMPARE(p.load.plan.tolerance, 0.1);
+    QCOMPARE(p.load.plan.maxRefineSteps, 4);
+    QCOMPARE(p.load.plan.repeats, 2);
+    QCOMPARE(p.load.plan.stopErrorRate, 0.2);
     QCOMPARE(p.output.percentileMetrics, (QStringList { u"ttft"_s, u"tpot"_s, u"itl"_s, u"e2el"_s }));
     QCOMPARE(p.output.metricPercentiles, (QList<double> { 50, 90, 99, 99.9 }));
 }

@@ -99,6 +99,13 @@ struct Options {
     QCommandLineOption noPreflight { QStringLiteral("no-preflight"), QStringLiteral("Skip the connection check before the run.") };
     QCommandLineOption workers { QStringLiteral("workers"), QStringLiteral("Client worker threads (default: one per core)."), QStringLiteral("N") };
     QCommandLineOption quiet { QStringLiteral("quiet"), QStringLiteral("No progress on stderr.") };
+    QCommandLineOption plan { QStringLiteral("plan"), QStringLiteral("Sweep plan: list | linear | geometric | auto."), QStringLiteral("KIND") };
+    QCommandLineOption range { QStringLiteral("range"), QStringLiteral("Load range START:STOP:STEPS for a linear (default) or geometric plan."), QStringLiteral("RANGE") };
+    QCommandLineOption refine { QStringLiteral("refine"), QStringLiteral("After the coarse pass, add steps at the SLO boundary.") };
+    QCommandLineOption tolerance { QStringLiteral("tolerance"), QStringLiteral("Refine until the boundary is known within this fraction of load (default 0.05)."), QStringLiteral("F") };
+    QCommandLineOption repeats { QStringLiteral("repeats"), QStringLiteral("Run the highest load that met the SLO this many more times."), QStringLiteral("N") };
+    QCommandLineOption noEarlyStop { QStringLiteral("no-early-stop"), QStringLiteral("Keep escalating after the server collapsed.") };
+    QCommandLineOption stopErrorRate { QStringLiteral("stop-error-rate"), QStringLiteral("Stop escalating once a step's error rate passes this fraction."), QStringLiteral("F") };
     QCommandLineOption timeScale { QStringLiteral("time-scale"), QStringLiteral("demo: run the simulator's clock this many times faster."), QStringLiteral("F") };
     QCommandLineOption preset { QStringLiteral("preset"), QStringLiteral("demo: simulator preset."), QStringLiteral("NAME") };
 };
@@ -212,6 +219,30 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     number(o.warmup, &l.warmupRequests);
     number(o.cooldown, &l.cooldownS);
     optionalNumber(o.stepDuration, l.stepDurationS);
+    Plan& plan = l.plan;
+    if (p.isSet(o.range)) {
+        const QStringList parts = p.value(o.range).split(QLatin1Char(':'));
+        int steps = 0;
+        if (parts.size() != 3 || !parseNumber(parts[0], &plan.start) || !parseNumber(parts[1], &plan.stop)
+            || !parseNumber(parts[2], &steps))
+            errors << QStringLiteral("--range: \"%1\" is not START:STOP:STEPS (e.g. 5:160:8)").arg(p.value(o.range));
+        plan.steps = steps;
+        if (plan.kind != PlanKind::Geometric)
+            plan.kind = PlanKind::Linear;
+    }
+    if (p.isSet(o.plan)) {
+        if (auto kind = planKindFromName(p.value(o.plan)))
+            plan.kind = *kind;
+        else
+            errors << QStringLiteral("--plan: unknown plan \"%1\" (list, linear, geometric, auto)").arg(p.value(o.plan));
+    }
+    if (p.isSet(o.refine))
+        plan.refine = true;
+    number(o.tolerance, &plan.tolerance);
+    number(o.repeats, &plan.repeats);
+    if (p.isSet(o.noEarlyStop))
+        plan.earlyStop = false;
+    optionalNumber(o.stopErrorRate, plan.stopErrorRate);
     Output& out = profile.output;
     if (p.isSet(o.percentileMetrics))
         out.percentileMetrics = listValues(p, o.percentileMetrics);
@@ -392,6 +423,21 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         return ExitBadInput;
     }
 
+    if (!sweep) {
+        if (profile.load.plan.kind != PlanKind::List) {
+            say(QStringLiteral("error: load.plan.kind: run measures one load level; use \"sweep\" for a %1 plan")
+                    .arg(planKindName(profile.load.plan.kind)));
+            return ExitBadInput;
+        }
+        if (profile.load.stepCount() > 1) {
+            say(QStringLiteral("note: run uses the first of %1 load levels; use \"sweep\" for all of them")
+                    .arg(profile.load.stepCount()));
+            profile.load.rates = profile.load.rates.mid(0, 1);
+            profile.load.concurrencies = profile.load.concurrencies.mid(0, 1);
+        }
+        profile.load.plan.refine = false;
+        profile.load.plan.repeats = 0;
+    }
     PreparedSweep prepared = prepareSweep(profile);
     for (const QString& w : prepared.warnings)
         say(QStringLiteral("warning: %1").arg(w));
@@ -401,11 +447,6 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     }
     if (p.isSet(o.workers))
         prepared.config.transport.workers = p.value(o.workers).toInt();
-    if (!sweep && prepared.config.steps.size() > 1) {
-        say(QStringLiteral("note: run uses the first of %1 load levels; use \"sweep\" for all of them")
-                .arg(prepared.config.steps.size()));
-        prepared.config.steps.resize(1);
-    }
     QString headerError;
     const HeaderList headers = requestHeaders(profile.target, &headerError);
 
@@ -436,16 +477,19 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     int exitCode = ExitOk;
     int stepsMeetingSlo = 0;
     bool anyCompleted = false;
-    const int stepCount = static_cast<int>(prepared.config.steps.size());
+    const bool fixedPlan = profile.load.plan.kind != PlanKind::Auto && !profile.load.plan.refine && profile.load.plan.repeats == 0;
+    const int plannedCount = static_cast<int>(prepared.config.planner.preview().size());
     const bool tty = ::isatty(STDERR_FILENO) != 0;
     QElapsedTimer sinceProgress;
     sinceProgress.start();
 
     QObject::connect(&runner, &SweepRunner::stepStarted, &loop, [&](int index, const StepConfig& step) {
         if (!quiet)
-            say(QStringLiteral("step %1/%2: %3, %4 requests%5")
+            say(QStringLiteral("step %1%2: %3, %4 requests%5")
                     .arg(index + 1)
-                    .arg(stepCount)
+                    .arg(fixedPlan ? QStringLiteral("/%1").arg(plannedCount)
+                                   : QStringLiteral(" (%1%2)").arg(step.purpose,
+                                         step.detail.isEmpty() ? QString() : QStringLiteral(": ") + step.detail))
                     .arg(loadLabel(step))
                     .arg(step.numPrompts == std::numeric_limits<int>::max() ? QStringLiteral("%1 s of").arg(step.durationS)
                                                                            : QString::number(step.numPrompts))
@@ -486,7 +530,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
             writeOut(StepSummary::text(setup, m));
         csv += SweepTable::csvRow(setup, m);
         QString sloReason;
-        const bool meets = profile.slo.isEmpty() || meetsSlo(profile.slo, m, &sloReason);
+        const bool meets = profile.slo.isEmpty() || SweepPlanner::meetsSlo(profile.slo, m, &sloReason);
         if (meets && m.completed > 0)
             ++stepsMeetingSlo;
         if (!quiet) {
@@ -562,6 +606,8 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         loop.exec();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
+    if (!quiet && !runner.stopReason().isEmpty())
+        say(QStringLiteral("stopped escalating: %1").arg(runner.stopReason()));
 
     if (writer) {
         QString error;
@@ -660,6 +706,7 @@ int run(const QStringList& arguments)
         o.concurrency, o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.warmup, o.cooldown, o.stepDuration,
         o.percentileMetrics, o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir,
         o.resultFilename, o.label, o.out, o.noPreflight, o.workers, o.quiet });
+    parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.noEarlyStop, o.stopErrorRate });
     if (verb == QLatin1String("demo"))
         parser.addOptions({ o.timeScale, o.preset });
     QStringList args = arguments;
@@ -696,9 +743,11 @@ int run(const QStringList& arguments)
             say(QStringLiteral("error: %1").arg(prepared.error));
             return ExitBadInput;
         }
-        writeOut(QStringLiteral("%1: ok (%2 steps, %3 requests each)\n")
-                     .arg(parser.value(o.profile))
-                     .arg(prepared.config.steps.size())
+        QStringList loads;
+        for (const PlannedStep& step : prepared.config.planner.preview())
+            loads << formatLoad(step.mode, step.load);
+        writeOut(QStringLiteral("%1: ok (%2 plan: %3; %4 requests per step)\n")
+                     .arg(parser.value(o.profile), planKindName(profile->load.plan.kind), loads.join(QStringLiteral(", ")))
                      .arg(profile->workload.numPrompts)
                      .toUtf8());
         return ExitOk;

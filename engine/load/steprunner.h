@@ -21,6 +21,8 @@ namespace kp {
 // One load level.
 struct StepConfig {
     int index = 0;
+    QString purpose; // why the sweep runs this step: coarse, floor, ceiling, refine, repeat
+    QString detail; // the same in words
     LoadMode mode = LoadMode::Rate;
     double rate = std::numeric_limits<double>::infinity(); // req/s (Rate mode); inf = all at once
     double burstiness = 1.0; // gamma shape; 1 = Poisson

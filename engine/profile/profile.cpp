@@ -231,6 +231,30 @@ Profile Profile::demo(const QUrl& baseUrl, const QString& model)
     return p;
 }
 
+QString planKindName(PlanKind kind)
+{
+    switch (kind) {
+    case PlanKind::List:
+        return u"list"_s;
+    case PlanKind::Linear:
+        return u"linear"_s;
+    case PlanKind::Geometric:
+        return u"geometric"_s;
+    case PlanKind::Auto:
+        return u"auto"_s;
+    }
+    return {};
+}
+
+std::optional<PlanKind> planKindFromName(QStringView name)
+{
+    for (PlanKind k : { PlanKind::List, PlanKind::Linear, PlanKind::Geometric, PlanKind::Auto }) {
+        if (name.compare(planKindName(k), Qt::CaseInsensitive) == 0)
+            return k;
+    }
+    return std::nullopt;
+}
+
 QString redactedPlaceholder()
 {
     return u"<redacted>"_s;
@@ -500,9 +524,32 @@ void checkWorkload(Checker& c, const Workload& w)
     c.optional(u"workload.sampling.repetition_penalty"_s, s.repetitionPenalty, &Checker::positive);
 }
 
+void checkPlan(Checker& c, const Plan& p)
+{
+    if (p.kind == PlanKind::Linear || p.kind == PlanKind::Geometric) {
+        c.positive(u"load.plan.start"_s, p.start);
+        c.positive(u"load.plan.stop"_s, p.stop);
+        if (p.stop < p.start)
+            c.add(u"load.plan.stop"_s, u"must be >= load.plan.start"_s);
+        if (p.steps < 2)
+            c.add(u"load.plan.steps"_s, u"must be >= 2 for a range"_s);
+    }
+    if (p.kind == PlanKind::Auto && p.steps < 0)
+        c.add(u"load.plan.steps"_s, u"must be >= 0 (0: the default of 8)"_s);
+    if (!(p.tolerance > 0 && p.tolerance < 1))
+        c.add(u"load.plan.tolerance"_s, u"must be in (0, 1)"_s);
+    c.nonNegative(u"load.plan.max_refine_steps"_s, p.maxRefineSteps);
+    c.nonNegative(u"load.plan.repeats"_s, p.repeats);
+    if (p.stopErrorRate)
+        c.fraction(u"load.plan.stop_error_rate"_s, *p.stopErrorRate, false);
+}
+
 void checkLoad(Checker& c, const Load& l)
 {
-    if (l.mode == LoadMode::Rate) {
+    checkPlan(c, l.plan);
+    if (l.plan.kind != PlanKind::List) {
+        // the plan chooses the loads; rates or concurrencies are not needed
+    } else if (l.mode == LoadMode::Rate) {
         if (l.rates.isEmpty())
             c.add(u"load.rates"_s, u"needs at least one rate"_s);
         for (qsizetype i = 0; i < l.rates.size(); ++i)

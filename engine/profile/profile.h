@@ -136,6 +136,31 @@ struct Workload
     bool operator==(const Workload&) const = default;
 };
 
+// How the steps of a sweep are chosen (docs/PROFILES.md, "load.plan").
+enum class PlanKind {
+    List, // load.rates or load.concurrencies, as given
+    Linear, // `steps` loads evenly spaced from `start` to `stop`
+    Geometric, // `steps` loads in a geometric progression from `start` to `stop`
+    Auto, // a synchronous step and an all-out step measure floor and ceiling; rates fill the range
+};
+QString planKindName(PlanKind kind);
+std::optional<PlanKind> planKindFromName(QStringView name);
+
+struct Plan
+{
+    PlanKind kind = PlanKind::List;
+    double start = 0; // linear, geometric: first load (req/s or users)
+    double stop = 0; // linear, geometric: last load
+    int steps = 0; // linear, geometric: number of loads; auto: rates between floor and ceiling (default 8)
+    bool refine = false; // add steps at the SLO boundary (and around the knee) after the coarse pass
+    double tolerance = 0.05; // refine until the boundary is known within this fraction of load
+    int maxRefineSteps = 6;
+    int repeats = 0; // run the highest load that met the SLO this many more times, to measure its spread
+    bool earlyStop = true; // stop escalating once throughput fell for two steps while latency rose
+    std::optional<double> stopErrorRate; // ... or once a step's error rate passes this fraction
+    bool operator==(const Plan&) const = default;
+};
+
 struct Load
 {
     LoadMode mode = LoadMode::Rate;
@@ -148,6 +173,7 @@ struct Load
     int warmupRequests = 0; // sent before each step, excluded from metrics
     double cooldownS = 0; // pause between steps
     std::optional<double> stepDurationS; // run each step this long instead of numPrompts requests
+    Plan plan;
     int stepCount() const { return int(mode == LoadMode::Rate ? rates.size() : concurrencies.size()); }
     bool operator==(const Load&) const = default;
 };

@@ -638,6 +638,30 @@ void settleMode(ObjectReader& r, Load& l, std::optional<LoadMode> mode, bool has
     }
 }
 
+void readPlan(ObjectReader& r, Plan& p)
+{
+    if (const Json* v = r.take("kind", u"load.plan.kind"_s)) {
+        if (const auto name = r.toString(*v, r.child("kind"), u"load.plan.kind"_s)) {
+            if (const auto kind = planKindFromName(*name)) {
+                p.kind = *kind;
+            } else {
+                r.context().error(r.child("kind"), u"expected \"list\", \"linear\", \"geometric\" or \"auto\", got \"%1\""_s.arg(*name));
+                r.context().fail(u"load.plan.kind"_s);
+            }
+        }
+    }
+    r.read("start", u"load.plan.start"_s, p.start);
+    r.read("stop", u"load.plan.stop"_s, p.stop);
+    r.read("steps", u"load.plan.steps"_s, p.steps);
+    r.read("refine", u"load.plan.refine"_s, p.refine);
+    r.read("tolerance", u"load.plan.tolerance"_s, p.tolerance);
+    r.read("max_refine_steps", u"load.plan.max_refine_steps"_s, p.maxRefineSteps);
+    r.read("repeats", u"load.plan.repeats"_s, p.repeats);
+    r.read("early_stop", u"load.plan.early_stop"_s, p.earlyStop);
+    r.read("stop_error_rate", u"load.plan.stop_error_rate"_s, p.stopErrorRate);
+    r.finish();
+}
+
 void readLoad(ObjectReader& r, Load& l)
 {
     std::optional<LoadMode> mode;
@@ -651,6 +675,8 @@ void readLoad(ObjectReader& r, Load& l)
     r.read("warmup_requests", u"load.warmup_requests"_s, l.warmupRequests);
     r.read("cooldown_s", u"load.cooldown_s"_s, l.cooldownS);
     r.read("step_duration_s", u"load.step_duration_s"_s, l.stepDurationS);
+    if (auto s = r.section("plan", u"load.plan"_s))
+        readPlan(*s, l.plan);
     r.finish();
 }
 

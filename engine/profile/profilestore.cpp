@@ -196,6 +196,20 @@ Json toDocument(const Profile& p)
     load["warmup_requests"] = l.warmupRequests;
     load["cooldown_s"] = number(l.cooldownS);
     putOptional(load, "step_duration_s", l.stepDurationS);
+    Json& plan = load["plan"] = Json::object();
+    plan["kind"] = str(planKindName(l.plan.kind));
+    if (l.plan.kind == PlanKind::Linear || l.plan.kind == PlanKind::Geometric) {
+        plan["start"] = number(l.plan.start);
+        plan["stop"] = number(l.plan.stop);
+    }
+    if (l.plan.kind != PlanKind::List)
+        plan["steps"] = l.plan.steps;
+    plan["refine"] = l.plan.refine;
+    plan["tolerance"] = number(l.plan.tolerance);
+    plan["max_refine_steps"] = l.plan.maxRefineSteps;
+    plan["repeats"] = l.plan.repeats;
+    plan["early_stop"] = l.plan.earlyStop;
+    putOptional(plan, "stop_error_rate", l.plan.stopErrorRate);
 
     const Slo& s = p.slo;
     Json& slo = root["slo"] = Json::object();

@@ -52,33 +52,18 @@ PreparedSweep prepareSweep(const Profile& profile)
     config.cooldownS = profile.load.cooldownS;
     config.transport = transportOptions(profile.target);
     config.metrics = metricsOptions(profile);
+    config.stepDurationS = profile.load.stepDurationS;
+    config.planner = SweepPlanner(profile.load, profile.slo);
 
-    const Load& load = profile.load;
-    for (int i = 0; i < load.stepCount(); ++i) {
-        StepConfig step;
-        step.index = i;
-        step.mode = load.mode;
-        step.burstiness = load.burstiness;
-        step.maxConcurrency = load.maxConcurrency;
-        step.rampUpS = load.rampUpS;
-        step.warmupRequests = load.warmupRequests;
-        step.seed = static_cast<quint64>(profile.workload.seed) + static_cast<quint64>(i);
-        step.request = request;
-        step.prompts = dataset.prompts;
-        step.numPrompts = profile.workload.numPrompts;
-        if (load.mode == LoadMode::Rate) {
-            step.rate = load.rates.at(i);
-            if (load.stepDurationS && std::isfinite(step.rate))
-                step.numPrompts = std::max(1, static_cast<int>(std::ceil(step.rate * *load.stepDurationS)));
-        } else {
-            step.concurrency = load.concurrencies.at(i);
-            if (load.stepDurationS) {
-                step.durationS = *load.stepDurationS;
-                step.numPrompts = std::numeric_limits<int>::max();
-            }
-        }
-        config.steps.push_back(std::move(step));
-    }
+    StepConfig& step = config.stepTemplate;
+    step.burstiness = profile.load.burstiness;
+    step.maxConcurrency = profile.load.maxConcurrency;
+    step.rampUpS = profile.load.rampUpS;
+    step.warmupRequests = profile.load.warmupRequests;
+    step.seed = static_cast<quint64>(profile.workload.seed);
+    step.request = request;
+    step.prompts = dataset.prompts;
+    step.numPrompts = profile.workload.numPrompts;
     return prepared;
 }
 
@@ -102,42 +87,9 @@ StepSetup stepSetup(const Profile& profile, const StepResult& result)
     return s;
 }
 
-bool meetsSlo(const Slo& slo, const StepMetrics& metrics, QString* reason)
-{
-    const double p = slo.percentile;
-    auto check = [&](const std::optional<double>& limit, const LatencyStats& stats, const char* name) {
-        if (!limit)
-            return true;
-        const double value = stats.percentile(p).value_or(stats.max);
-        if (value <= *limit)
-            return true;
-        if (reason)
-            *reason = QStringLiteral("P%1 %2 %3 ms > %4 ms")
-                          .arg(LatencyStats::percentileWord(p), QString::fromLatin1(name))
-                          .arg(value, 0, 'f', 1)
-                          .arg(*limit, 0, 'f', 1);
-        return false;
-    };
-    if (!check(slo.ttftMs, metrics.ttft, "TTFT") || !check(slo.tpotMs, metrics.tpot, "TPOT")
-        || !check(slo.e2elMs, metrics.e2el, "E2EL"))
-        return false;
-    if (slo.maxErrorRate) {
-        const qint64 total = metrics.completed + metrics.failed;
-        const double rate = total > 0 ? double(metrics.failed) / double(total) : 0.0;
-        if (rate > *slo.maxErrorRate) {
-            if (reason)
-                *reason = QStringLiteral("error rate %1% > %2%").arg(rate * 100, 0, 'f', 1).arg(*slo.maxErrorRate * 100, 0, 'f', 1);
-            return false;
-        }
-    }
-    return true;
-}
-
 QString loadLabel(const StepConfig& step)
 {
-    if (step.mode == LoadMode::Concurrency)
-        return QStringLiteral("%1 users").arg(step.concurrency);
-    return QStringLiteral("%1 req/s").arg(formatRate(step.rate));
+    return formatLoad(step.mode, step.mode == LoadMode::Concurrency ? double(step.concurrency) : step.rate);
 }
 
 QJsonObject runDocument(const Profile& profile, const SweepConfig& config, const QString& status,
@@ -148,19 +100,19 @@ QJsonObject runDocument(const Profile& profile, const SweepConfig& config, const
     run.insert(QLatin1String("status"), status);
     run.insert(QLatin1String("updated"), QDateTime::currentDateTime().toString(Qt::ISODateWithMs));
     run.insert(QLatin1String("profile"), ProfileStore::toJsonObject(redactedProfile(profile)));
-    QJsonArray plan;
-    for (const StepConfig& step : config.steps) {
+    QJsonObject plan;
+    plan.insert(QLatin1String("kind"), planKindName(profile.load.plan.kind));
+    QJsonArray coarse;
+    for (const PlannedStep& step : config.planner.preview()) {
         QJsonObject s;
-        s.insert(QLatin1String("index"), step.index);
         s.insert(QLatin1String("mode"), loadModeName(step.mode));
-        if (step.mode == LoadMode::Rate)
-            s.insert(QLatin1String("rate"), formatRate(step.rate));
-        else
-            s.insert(QLatin1String("concurrency"), step.concurrency);
-        if (step.numPrompts != std::numeric_limits<int>::max())
-            s.insert(QLatin1String("num_prompts"), step.numPrompts);
-        plan.append(s);
+        s.insert(QLatin1String("load"), step.mode == LoadMode::Rate ? QJsonValue(formatRate(step.load)) : QJsonValue(step.load));
+        s.insert(QLatin1String("purpose"), step.purpose);
+        coarse.append(s);
     }
+    plan.insert(QLatin1String("planned"), coarse);
+    if (!config.planner.stopReason().isEmpty())
+        plan.insert(QLatin1String("stopped_early"), config.planner.stopReason());
     run.insert(QLatin1String("plan"), plan);
     QJsonObject env;
     env.insert(QLatin1String("kneepoint_version"), QLatin1String(KNEEPOINT_VERSION));

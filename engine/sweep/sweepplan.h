@@ -12,7 +12,7 @@
 namespace kp {
 
 // A profile turned into runnable steps: the dataset loaded, the request template and headers
-// resolved, one StepConfig per rate or concurrency.
+// resolved, the planner that chooses each step.
 struct PreparedSweep {
     SweepConfig config;
     QStringList warnings;
@@ -26,10 +26,6 @@ MetricsOptions metricsOptions(const Profile& profile);
 
 // What the reference's result file records beside the metrics of one step.
 StepSetup stepSetup(const Profile& profile, const StepResult& result);
-
-// Whether a step meets the profile's SLO (percentile of each set metric, error rate). reason says why
-// not, naming the metric, its value and the limit.
-bool meetsSlo(const Slo& slo, const StepMetrics& metrics, QString* reason = nullptr);
 
 // The offered load of a step as a word: "10 req/s", "inf req/s", "32 users".
 QString loadLabel(const StepConfig& step);

@@ -2,6 +2,8 @@
 
 #include "client/qnamtransport.h"
 
+#include <cmath>
+
 namespace kp {
 
 SweepRunner::SweepRunner(QObject* parent)
@@ -19,25 +21,46 @@ SweepRunner::~SweepRunner()
     m_transport.reset();
 }
 
+StepConfig SweepRunner::makeStep(const SweepConfig& config, const PlannedStep& planned, int index)
+{
+    StepConfig step = config.stepTemplate;
+    step.index = index;
+    step.purpose = planned.purpose;
+    step.detail = planned.detail;
+    step.mode = planned.mode;
+    step.seed = config.stepTemplate.seed + static_cast<quint64>(index);
+    if (planned.purpose == QLatin1String("floor")) // one at a time: a few requests give the floor
+        step.numPrompts = std::min(step.numPrompts, std::max(8, step.numPrompts / 10));
+    if (planned.mode == LoadMode::Rate) {
+        step.rate = planned.load;
+        if (config.stepDurationS && std::isfinite(step.rate))
+            step.numPrompts = std::max(1, static_cast<int>(std::ceil(step.rate * *config.stepDurationS)));
+    } else {
+        step.concurrency = static_cast<int>(planned.load);
+        step.maxConcurrency.reset();
+        if (config.stepDurationS) {
+            step.durationS = *config.stepDurationS;
+            step.numPrompts = std::numeric_limits<int>::max();
+        }
+    }
+    return step;
+}
+
 void SweepRunner::start(SweepConfig config)
 {
     Q_ASSERT(!m_running);
     m_config = std::move(config);
-    m_current = 0;
+    m_outcomes.clear();
     m_stopped = false;
     m_running = true;
     m_step.reset();
     m_transport = std::make_unique<QnamTransport>(m_config.transport);
     m_step = std::make_unique<StepRunner>(m_transport.get(), m_config.metrics);
     connect(m_step.get(), &StepRunner::snapshot, this, &SweepRunner::snapshot);
-    connect(m_step.get(), &StepRunner::requestFinished, this,
-        [this](const RequestRecord& record) { Q_EMIT requestFinished(m_config.steps[m_current].index, record); });
+    connect(m_step.get(), &StepRunner::requestFinished, this, [this](const RequestRecord& record) {
+        Q_EMIT requestFinished(static_cast<int>(m_outcomes.size()), record);
+    });
     connect(m_step.get(), &StepRunner::finished, this, &SweepRunner::onStepFinished);
-    if (m_config.steps.empty()) {
-        m_running = false;
-        Q_EMIT finished(false);
-        return;
-    }
     startStep();
 }
 
@@ -48,18 +71,32 @@ void SweepRunner::startStep()
         Q_EMIT finished(true);
         return;
     }
-    const StepConfig& step = m_config.steps[m_current];
+    const std::optional<PlannedStep> planned = m_config.planner.next(m_outcomes);
+    if (!planned) {
+        m_running = false;
+        Q_EMIT finished(false);
+        return;
+    }
+    StepConfig step = makeStep(m_config, *planned, static_cast<int>(m_outcomes.size()));
     Q_EMIT stepStarted(step.index, step);
-    m_step->start(step);
+    m_step->start(std::move(step));
 }
 
 void SweepRunner::onStepFinished(const StepResult& result)
 {
+    StepOutcome outcome;
+    outcome.step.mode = result.config.mode;
+    outcome.step.load = result.config.mode == LoadMode::Rate ? result.config.rate : result.config.concurrency;
+    outcome.step.purpose = result.config.purpose;
+    outcome.step.detail = result.config.detail;
+    outcome.metrics = result.metrics;
+    outcome.partial = result.partial;
+    outcome.clientBound = result.clientBound;
+    m_outcomes.push_back(std::move(outcome));
     Q_EMIT stepFinished(result);
-    ++m_current;
-    if (m_stopped || m_current >= m_config.steps.size()) {
+    if (m_stopped) {
         m_running = false;
-        Q_EMIT finished(m_stopped);
+        Q_EMIT finished(true);
         return;
     }
     m_cooldown.start(static_cast<int>(m_config.cooldownS * 1000.0));

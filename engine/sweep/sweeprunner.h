@@ -3,6 +3,7 @@
 #include "client/transport.h"
 #include "load/steprunner.h"
 #include "metrics/stepmetrics.h"
+#include "sweep/sweepplanner.h"
 
 #include <QObject>
 #include <QTimer>
@@ -13,13 +14,15 @@
 namespace kp {
 
 struct SweepConfig {
-    std::vector<StepConfig> steps; // in order; each carries its prompts
+    StepConfig stepTemplate; // request, prompts and options; the planner sets mode and load per step
+    std::optional<double> stepDurationS; // instead of stepTemplate.numPrompts requests
+    SweepPlanner planner;
     double cooldownS = 0.0; // pause between steps so the server drains
     TransportOptions transport;
     MetricsOptions metrics;
 };
 
-// Runs the steps of a sweep one after another over one transport (so connections are reused across
+// Runs the steps the planner asks for, one after another over one transport (so connections are reused across
 // steps as a long-lived client would). Lives in one thread with an event loop: the CLI's main
 // thread, or the GUI's controller thread.
 class SweepRunner : public QObject
@@ -32,6 +35,12 @@ public:
     void start(SweepConfig config);
     void stop(); // the current step ends as partial; no further steps run
     bool isRunning() const { return m_running; }
+    // Why the planner stopped escalating early (collapse, errors); empty when it did not.
+    QString stopReason() const { return m_config.planner.stopReason(); }
+    const std::vector<StepOutcome>& outcomes() const { return m_outcomes; }
+
+    // The step the planner's request becomes.
+    static StepConfig makeStep(const SweepConfig& config, const PlannedStep& planned, int index);
 
 Q_SIGNALS:
     void stepStarted(int index, const kp::StepConfig& config);
@@ -47,7 +56,7 @@ private:
     SweepConfig m_config;
     std::unique_ptr<Transport> m_transport;
     std::unique_ptr<StepRunner> m_step;
-    std::size_t m_current = 0;
+    std::vector<StepOutcome> m_outcomes;
     bool m_running = false;
     bool m_stopped = false;
     QTimer m_cooldown;

@@ -1,0 +1,318 @@
+#include "sweep/sweepplanner.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kp {
+
+namespace {
+
+constexpr int kDefaultAutoSteps = 8;
+constexpr double kMinCompletedFraction = 0.9; // below this a step says more about failures than load
+
+double errorRate(const StepMetrics& m)
+{
+    const qint64 total = m.completed + m.failed;
+    return total > 0 ? double(m.failed) / double(total) : 0.0;
+}
+
+// Three significant digits: loads people can read and type back.
+double roundLoad(double x)
+{
+    if (!(x > 0) || std::isinf(x))
+        return x;
+    const double scale = std::pow(10.0, std::floor(std::log10(x)) - 2);
+    return std::round(x / scale) * scale;
+}
+
+// The latency the SLO cares about most, else P99 TTFT: the one early stop watches.
+double watchedLatency(const Slo& slo, const StepMetrics& m)
+{
+    const LatencyStats& stats = slo.ttftMs || (!slo.tpotMs && !slo.e2elMs) ? m.ttft : slo.tpotMs ? m.tpot : m.e2el;
+    const double p = slo.isEmpty() ? 99.0 : slo.percentile;
+    if (auto v = stats.percentile(p))
+        return *v;
+    return stats.percentiles.empty() ? stats.max : stats.percentiles.back().second;
+}
+
+} // namespace
+
+bool StepOutcome::reliable() const
+{
+    const qint64 total = metrics.completed + metrics.failed;
+    return !partial && !clientBound && total > 0 && double(metrics.completed) >= kMinCompletedFraction * double(total);
+}
+
+QString formatLoad(LoadMode mode, double load)
+{
+    if (mode == LoadMode::Concurrency)
+        return QStringLiteral("%1 users").arg(load);
+    return QStringLiteral("%1 req/s").arg(formatRate(load));
+}
+
+SweepPlanner::SweepPlanner(const Load& load, const Slo& slo)
+    : m_load(load)
+    , m_slo(slo)
+    , m_phase(Phase::Coarse)
+{
+    for (const PlannedStep& s : preview())
+        m_queue.push_back(s);
+}
+
+std::vector<double> SweepPlanner::linearRange(double start, double stop, int steps)
+{
+    std::vector<double> out;
+    if (steps < 1)
+        return out;
+    if (steps == 1)
+        return { start };
+    for (int i = 0; i < steps; ++i)
+        out.push_back(roundLoad(start + (stop - start) * double(i) / double(steps - 1)));
+    return out;
+}
+
+std::vector<double> SweepPlanner::geometricRange(double start, double stop, int steps)
+{
+    std::vector<double> out;
+    if (steps < 1 || start <= 0 || stop <= 0)
+        return out;
+    if (steps == 1)
+        return { start };
+    const double ratio = std::pow(stop / start, 1.0 / double(steps - 1));
+    for (int i = 0; i < steps; ++i)
+        out.push_back(roundLoad(start * std::pow(ratio, double(i))));
+    return out;
+}
+
+std::vector<double> SweepPlanner::autoRates(double floor, double ceiling, int steps)
+{
+    const int n = steps > 0 ? steps : kDefaultAutoSteps;
+    if (!(ceiling > floor))
+        ceiling = floor * 2;
+    const int inside = std::max(1, n - 2);
+    std::vector<double> out;
+    for (int i = 1; i <= inside; ++i) {
+        const double u = 1.0 - double(i) / double(inside);
+        out.push_back(roundLoad(floor + (ceiling - floor) * (1.0 - u * u)));
+    }
+    out.push_back(roundLoad(ceiling * 1.15));
+    out.push_back(roundLoad(ceiling * 1.35));
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::vector<PlannedStep> SweepPlanner::preview() const
+{
+    std::vector<PlannedStep> steps;
+    const Plan& plan = m_load.plan;
+    auto add = [&](LoadMode mode, double load, const QString& purpose, const QString& detail = {}) {
+        steps.push_back({ mode, load, purpose, detail });
+    };
+    switch (plan.kind) {
+    case PlanKind::List:
+        if (m_load.mode == LoadMode::Rate) {
+            for (double r : m_load.rates)
+                add(LoadMode::Rate, r, QStringLiteral("coarse"));
+        } else {
+            for (int c : m_load.concurrencies)
+                add(LoadMode::Concurrency, c, QStringLiteral("coarse"));
+        }
+        break;
+    case PlanKind::Linear:
+    case PlanKind::Geometric: {
+        std::vector<double> loads = plan.kind == PlanKind::Linear ? linearRange(plan.start, plan.stop, plan.steps)
+                                                                  : geometricRange(plan.start, plan.stop, plan.steps);
+        if (m_load.mode == LoadMode::Concurrency) {
+            for (double& l : loads)
+                l = std::max(1.0, std::round(l));
+            loads.erase(std::unique(loads.begin(), loads.end()), loads.end());
+        }
+        for (double l : loads)
+            add(m_load.mode, l, QStringLiteral("coarse"));
+        break;
+    }
+    case PlanKind::Auto:
+        add(LoadMode::Concurrency, 1, QStringLiteral("floor"), QStringLiteral("one request at a time"));
+        if (m_load.mode == LoadMode::Rate)
+            add(LoadMode::Rate, std::numeric_limits<double>::infinity(), QStringLiteral("ceiling"),
+                QStringLiteral("every request at once"));
+        break;
+    }
+    return steps;
+}
+
+bool SweepPlanner::meetsSlo(const Slo& slo, const StepMetrics& metrics, QString* reason)
+{
+    const double p = slo.percentile;
+    auto check = [&](const std::optional<double>& limit, const LatencyStats& stats, const char* name) {
+        if (!limit)
+            return true;
+        const double value = stats.percentile(p).value_or(stats.max);
+        if (value <= *limit)
+            return true;
+        if (reason)
+            *reason = QStringLiteral("P%1 %2 %3 ms > %4 ms")
+                          .arg(LatencyStats::percentileWord(p), QString::fromLatin1(name))
+                          .arg(value, 0, 'f', 1)
+                          .arg(*limit, 0, 'f', 1);
+        return false;
+    };
+    if (!check(slo.ttftMs, metrics.ttft, "TTFT") || !check(slo.tpotMs, metrics.tpot, "TPOT")
+        || !check(slo.e2elMs, metrics.e2el, "E2EL"))
+        return false;
+    if (metrics.completed == 0) {
+        if (reason)
+            *reason = QStringLiteral("no request completed");
+        return false;
+    }
+    if (slo.maxErrorRate && errorRate(metrics) > *slo.maxErrorRate) {
+        if (reason)
+            *reason = QStringLiteral("error rate %1% > %2%")
+                          .arg(errorRate(metrics) * 100, 0, 'f', 1)
+                          .arg(*slo.maxErrorRate * 100, 0, 'f', 1);
+        return false;
+    }
+    return true;
+}
+
+bool SweepPlanner::collapsed(const std::vector<StepOutcome>& done) const
+{
+    // The last three reliable coarse steps at rising load: throughput fell twice while latency rose.
+    std::vector<const StepOutcome*> recent;
+    for (auto it = done.rbegin(); it != done.rend() && recent.size() < 3; ++it) {
+        if (it->step.purpose == QLatin1String("coarse") && it->reliable() && std::isfinite(it->step.load))
+            recent.push_back(&*it);
+    }
+    if (recent.size() < 3)
+        return false;
+    const StepOutcome& a = *recent[2];
+    const StepOutcome& b = *recent[1];
+    const StepOutcome& c = *recent[0];
+    if (!(a.step.load < b.step.load && b.step.load < c.step.load))
+        return false;
+    const bool falling = c.metrics.requestThroughput < b.metrics.requestThroughput
+        && b.metrics.requestThroughput < a.metrics.requestThroughput;
+    const bool rising = watchedLatency(m_slo, c.metrics) > watchedLatency(m_slo, b.metrics)
+        && watchedLatency(m_slo, b.metrics) > watchedLatency(m_slo, a.metrics);
+    return falling && rising;
+}
+
+std::optional<PlannedStep> SweepPlanner::refineStep(const std::vector<StepOutcome>& done)
+{
+    if (m_slo.isEmpty() || m_refined >= m_load.plan.maxRefineSteps)
+        return std::nullopt;
+    // Steps of the sweep's own axis at finite load, in load order.
+    std::vector<const StepOutcome*> points;
+    for (const StepOutcome& o : done) {
+        if (o.step.mode == m_load.mode && std::isfinite(o.step.load) && o.step.purpose != QLatin1String("floor")
+            && !o.partial)
+            points.push_back(&o);
+    }
+    std::sort(points.begin(), points.end(), [](auto* a, auto* b) { return a->step.load < b->step.load; });
+    const StepOutcome* pass = nullptr;
+    const StepOutcome* fail = nullptr;
+    for (const StepOutcome* o : points) {
+        if (meetsSlo(m_slo, o->metrics)) {
+            pass = o;
+            fail = nullptr; // the boundary lies above the highest passing load
+        } else if (pass && !fail) {
+            fail = o;
+        }
+    }
+    if (!pass || !fail)
+        return std::nullopt;
+    const double lo = pass->step.load;
+    const double hi = fail->step.load;
+    if ((hi - lo) / lo <= m_load.plan.tolerance)
+        return std::nullopt;
+    double mid = (lo + hi) / 2;
+    if (m_load.mode == LoadMode::Concurrency) {
+        mid = std::round(mid);
+        if (mid <= lo || mid >= hi)
+            return std::nullopt;
+    } else {
+        mid = roundLoad(mid);
+    }
+    ++m_refined;
+    return PlannedStep { m_load.mode, mid, QStringLiteral("refine"),
+        QStringLiteral("SLO boundary between %1 and %2").arg(formatLoad(m_load.mode, lo), formatLoad(m_load.mode, hi)) };
+}
+
+std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& done)
+{
+    if (m_phase == Phase::Coarse) {
+        if (!done.empty()) {
+            const StepOutcome& last = done.back();
+            const bool escalating = last.step.purpose == QLatin1String("coarse");
+            if (escalating && m_load.plan.earlyStop && collapsed(done)) {
+                m_stopReason = QStringLiteral("the server collapsed: throughput fell for two steps in a row while "
+                                              "latency rose (up to %1)")
+                                   .arg(formatLoad(last.step.mode, last.step.load));
+                m_queue.clear();
+            } else if (escalating && m_load.plan.stopErrorRate && errorRate(last.metrics) > *m_load.plan.stopErrorRate) {
+                m_stopReason = QStringLiteral("errors passed the limit: %1% of requests failed at %2 (limit %3%)")
+                                   .arg(errorRate(last.metrics) * 100, 0, 'f', 1)
+                                   .arg(formatLoad(last.step.mode, last.step.load))
+                                   .arg(*m_load.plan.stopErrorRate * 100, 0, 'f', 1);
+                m_queue.clear();
+            }
+        }
+        if (m_load.plan.kind == PlanKind::Auto && !m_autoFilled && m_queue.empty() && m_stopReason.isEmpty()) {
+            m_autoFilled = true;
+            double floor = 0;
+            double ceiling = 0;
+            for (const StepOutcome& o : done) {
+                if (o.step.purpose == QLatin1String("floor"))
+                    floor = o.metrics.requestThroughput;
+                else if (o.step.purpose == QLatin1String("ceiling"))
+                    ceiling = o.metrics.requestThroughput;
+            }
+            if (m_load.mode == LoadMode::Rate) {
+                if (floor > 0) {
+                    for (double r : autoRates(floor, ceiling, m_load.plan.steps))
+                        m_queue.push_back({ LoadMode::Rate, r, QStringLiteral("coarse"),
+                            QStringLiteral("between the floor (%1 req/s) and the ceiling (%2 req/s)")
+                                .arg(floor, 0, 'f', 2)
+                                .arg(ceiling, 0, 'f', 2) });
+                } else {
+                    m_stopReason = QStringLiteral("the synchronous step completed nothing: no floor to plan from");
+                }
+            } else {
+                // Users: double until the plan's step count, starting above the floor's one user.
+                const int n = m_load.plan.steps > 0 ? m_load.plan.steps : kDefaultAutoSteps;
+                for (int i = 1; i <= n; ++i)
+                    m_queue.push_back({ LoadMode::Concurrency, std::pow(2.0, i), QStringLiteral("coarse"), {} });
+            }
+        }
+        if (!m_queue.empty()) {
+            PlannedStep s = m_queue.front();
+            m_queue.pop_front();
+            return s;
+        }
+        m_phase = m_load.plan.refine ? Phase::Refine : Phase::Repeat;
+    }
+    if (m_phase == Phase::Refine) {
+        if (auto s = refineStep(done))
+            return s;
+        m_phase = Phase::Repeat;
+    }
+    if (m_phase == Phase::Repeat) {
+        if (m_repeated < m_load.plan.repeats && !m_slo.isEmpty()) {
+            const StepOutcome* best = nullptr;
+            for (const StepOutcome& o : done) {
+                if (o.step.mode == m_load.mode && std::isfinite(o.step.load) && o.step.purpose != QLatin1String("floor")
+                    && meetsSlo(m_slo, o.metrics) && (!best || o.step.load > best->step.load))
+                    best = &o;
+            }
+            if (best) {
+                ++m_repeated;
+                return PlannedStep { m_load.mode, best->step.load, QStringLiteral("repeat"),
+                    QStringLiteral("repeat %1 of %2 of the highest load that met the SLO").arg(m_repeated).arg(m_load.plan.repeats) };
+            }
+        }
+        m_phase = Phase::Done;
+    }
+    return std::nullopt;
+}
+
+} // namespace kp

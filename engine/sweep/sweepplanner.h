@@ -1,0 +1,74 @@
+#pragma once
+
+#include "metrics/stepmetrics.h"
+#include "profile/profile.h"
+
+#include <QString>
+
+#include <deque>
+#include <optional>
+#include <vector>
+
+namespace kp {
+
+// One step the planner asks for.
+struct PlannedStep {
+    LoadMode mode = LoadMode::Rate;
+    double load = 0; // req/s (inf: all at once) or users
+    QString purpose; // why it runs: "coarse", "floor", "ceiling", "refine", "repeat"
+    QString detail; // in words, e.g. "SLO boundary between 40 and 60 req/s"
+};
+
+// What a finished step tells the planner.
+struct StepOutcome {
+    PlannedStep step;
+    StepMetrics metrics;
+    bool partial = false;
+    bool clientBound = false;
+    bool reliable() const; // not partial, not client-bound, most requests completed
+};
+
+// Decides the next step from the ones done: the coarse pass (a list, a range, or auto from a
+// measured floor and ceiling), early stop once the server collapsed or errors pass a limit, then
+// refinement at the SLO boundary and repeats. Pure: no clock, no I/O.
+class SweepPlanner
+{
+public:
+    SweepPlanner() = default;
+    SweepPlanner(const Load& load, const Slo& slo);
+
+    std::optional<PlannedStep> next(const std::vector<StepOutcome>& done);
+
+    // Why escalation stopped before the coarse pass ended; empty when it did not.
+    QString stopReason() const { return m_stopReason; }
+
+    // The coarse steps known before anything runs (auto: the floor and ceiling steps only).
+    std::vector<PlannedStep> preview() const;
+
+    static std::vector<double> linearRange(double start, double stop, int steps);
+    static std::vector<double> geometricRange(double start, double stop, int steps);
+    // Rates between floor and ceiling, denser near the ceiling, then two beyond it.
+    static std::vector<double> autoRates(double floor, double ceiling, int steps);
+
+    // Whether a step meets the SLO; reason names the metric, value and limit when not.
+    static bool meetsSlo(const Slo& slo, const StepMetrics& metrics, QString* reason = nullptr);
+
+private:
+    enum class Phase { Coarse, Refine, Repeat, Done };
+
+    bool collapsed(const std::vector<StepOutcome>& done) const;
+    std::optional<PlannedStep> refineStep(const std::vector<StepOutcome>& done);
+
+    Load m_load;
+    Slo m_slo;
+    Phase m_phase = Phase::Done;
+    std::deque<PlannedStep> m_queue;
+    bool m_autoFilled = false;
+    int m_refined = 0;
+    int m_repeated = 0;
+    QString m_stopReason;
+};
+
+QString formatLoad(LoadMode mode, double load); // "40 req/s", "inf req/s", "32 users"
+
+} // namespace kp
