@@ -19,7 +19,8 @@ namespace {
 
 constexpr int kProcessTimeoutMs = 180000;
 
-struct Outcome {
+struct Outcome
+{
     int exitCode = -1;
     QString out;
     QString err;
@@ -98,7 +99,8 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("settings.json"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\n  \"base_url\": \"http://127.0.0.1:8000\",\n  \"model_id\": \"m\",\n  \"request_rates\": [10, 0]\n}\n");
+        f.write(
+            "{\n  \"base_url\": \"http://127.0.0.1:8000\",\n  \"model_id\": \"m\",\n  \"request_rates\": [10, 0]\n}\n");
         f.close();
         const Outcome bad = runCli({ QStringLiteral("validate"), QStringLiteral("--profile"), path });
         QCOMPARE(bad.exitCode, 2);
@@ -113,13 +115,14 @@ private Q_SLOTS:
         const QString resultDir = dir.filePath(QStringLiteral("results"));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("OPENAI_API_KEY"), m_key);
-        const Outcome r = runCli(QStringList { QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
-                                     QStringLiteral("--backend"), QStringLiteral("openai"), QStringLiteral("--num-prompts"),
-                                     QStringLiteral("20"), QStringLiteral("--request-rate"), QStringLiteral("40"),
-                                     QStringLiteral("--out"), runDir, QStringLiteral("--save-result"),
-                                     QStringLiteral("--save-detailed"), QStringLiteral("--result-dir"), resultDir }
-                + kSmallWorkload,
-            env);
+        const Outcome r
+            = runCli(QStringList { QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+                         QStringLiteral("--backend"), QStringLiteral("openai"), QStringLiteral("--num-prompts"),
+                         QStringLiteral("20"), QStringLiteral("--request-rate"), QStringLiteral("40"),
+                         QStringLiteral("--out"), runDir, QStringLiteral("--save-result"),
+                         QStringLiteral("--save-detailed"), QStringLiteral("--result-dir"), resultDir }
+                    + kSmallWorkload,
+                env);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.out.startsWith(QStringLiteral("============ Serving Benchmark Result ============\n")));
         QVERIFY(r.out.contains(QStringLiteral("Successful requests:                     20        \n")));
@@ -135,7 +138,8 @@ private Q_SLOTS:
 
         const QStringList results = QDir(resultDir).entryList({ QStringLiteral("*.json") });
         QCOMPARE(results.size(), 1);
-        QVERIFY2(results.first().startsWith(QStringLiteral("openai-40.0qps-sim-default-")), qPrintable(results.first()));
+        QVERIFY2(
+            results.first().startsWith(QStringLiteral("openai-40.0qps-sim-default-")), qPrintable(results.first()));
         const QJsonObject result = QJsonDocument::fromJson(readFile(resultDir + u'/' + results.first())).object();
         QCOMPARE(result.value(u"ttfts").toArray().size(), 20);
 
@@ -150,11 +154,11 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString runDir = dir.filePath(QStringLiteral("sweep"));
-        const Outcome r = runCli(QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base,
-                                     QStringLiteral("--api-key"), m_key, QStringLiteral("--num-prompts"),
-                                     QStringLiteral("12"), QStringLiteral("--request-rate"), QStringLiteral("20,40"),
-                                     QStringLiteral("--out"), runDir }
-            + kSmallWorkload);
+        const Outcome r
+            = runCli(QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base,
+                         QStringLiteral("--api-key"), m_key, QStringLiteral("--num-prompts"), QStringLiteral("12"),
+                         QStringLiteral("--request-rate"), QStringLiteral("20,40"), QStringLiteral("--out"), runDir }
+                + kSmallWorkload);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.err.contains(QStringLiteral("--api-key puts the key in the process list")));
         const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
@@ -173,15 +177,15 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains(QStringLiteral("127.0.0.1:") + port), qPrintable(r.err));
         QVERIFY(r.err.contains(QStringLiteral("no load was sent")));
-        const Outcome probe = runCli({ QStringLiteral("probe"), QStringLiteral("--base-url"),
-            QStringLiteral("http://127.0.0.1:") + port });
+        const Outcome probe = runCli(
+            { QStringLiteral("probe"), QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:") + port });
         QCOMPARE(probe.exitCode, 3);
     }
 
     void wrongKeyFailsPreflight()
     {
-        const Outcome r = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"),
-            QStringLiteral("sk-wrong") });
+        const Outcome r = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+            QStringLiteral("--api-key"), QStringLiteral("sk-wrong") });
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.err.contains(QStringLiteral("refused the key")), qPrintable(r.err));
         QVERIFY(!r.err.contains(QStringLiteral("sk-wrong")));
@@ -189,10 +193,10 @@ private Q_SLOTS:
 
     void missedSloExits4()
     {
-        const Outcome r = runCli(QStringList { QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
-                                     QStringLiteral("--api-key"), m_key, QStringLiteral("--num-prompts"),
-                                     QStringLiteral("8"), QStringLiteral("--request-rate"), QStringLiteral("20"),
-                                     QStringLiteral("--goodput"), QStringLiteral("ttft:0.001") }
+        const Outcome r = runCli(
+            QStringList { QStringLiteral("run"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"),
+                m_key, QStringLiteral("--num-prompts"), QStringLiteral("8"), QStringLiteral("--request-rate"),
+                QStringLiteral("20"), QStringLiteral("--goodput"), QStringLiteral("ttft:0.001") }
             + kSmallWorkload);
         QCOMPARE(r.exitCode, 4);
         QVERIFY(r.out.contains(QStringLiteral("Request goodput (req/s):                 0.00")));
@@ -205,8 +209,8 @@ private Q_SLOTS:
         const QString runDir = dir.filePath(QStringLiteral("run"));
         QProcess p;
         p.start(QStringLiteral(KNEEPOINT_CLI),
-            QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"), m_key,
-                QStringLiteral("--num-prompts"), QStringLiteral("10"), QStringLiteral("--request-rate"),
+            QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"),
+                m_key, QStringLiteral("--num-prompts"), QStringLiteral("10"), QStringLiteral("--request-rate"),
                 QStringLiteral("50,0.5,0.5"), QStringLiteral("--out"), runDir }
                 + kSmallWorkload);
         QVERIFY(p.waitForStarted());
@@ -217,7 +221,11 @@ private Q_SLOTS:
         const QJsonObject run = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/run.json"))).object();
         QCOMPARE(run.value(u"status").toString(), QStringLiteral("stopped"));
         QVERIFY(run.value(u"steps").toArray().size() >= 1);
-        QCOMPARE(QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json"))).object().value(u"completed").toInt(), 10);
+        QCOMPARE(QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json")))
+                     .object()
+                     .value(u"completed")
+                     .toInt(),
+            10);
     }
 };
 

@@ -26,7 +26,8 @@ namespace {
 
 constexpr int kStepTimeoutMs = 120000; // generous: a loaded 2-core machine must never fail on time
 
-struct SimTarget {
+struct SimTarget
+{
     sim::SimHost host;
     double timeScale = 1.0;
     bool start(sim::SimServerOptions options)
@@ -85,7 +86,8 @@ StepResult runStep(StepConfig step, TransportOptions transport = {})
 std::map<QString, QJsonObject> truthByRequestId(const QUrl& base)
 {
     std::map<QString, QJsonObject> byId;
-    const QJsonArray requests = getJson(base.resolved(QUrl(QStringLiteral("/debug/requests")))).value(u"requests").toArray();
+    const QJsonArray requests
+        = getJson(base.resolved(QUrl(QStringLiteral("/debug/requests")))).value(u"requests").toArray();
     for (const auto& r : requests)
         byId[r.toObject().value(u"request_id").toString()] = r.toObject();
     return byId;
@@ -149,9 +151,15 @@ private Q_SLOTS:
             const double clientE2elMs = double(r.lastTokenNs - r.sentNs) / 1e6;
             const double epsilonMs = 0.05; // the server rounds its times
             QVERIFY2(clientTtftMs + epsilonMs >= serverTtftWallMs,
-                qPrintable(QStringLiteral("%1: client TTFT %2 ms < server %3 ms").arg(r.requestId).arg(clientTtftMs).arg(serverTtftWallMs)));
+                qPrintable(QStringLiteral("%1: client TTFT %2 ms < server %3 ms")
+                               .arg(r.requestId)
+                               .arg(clientTtftMs)
+                               .arg(serverTtftWallMs)));
             QVERIFY2(clientE2elMs + epsilonMs >= serverLastWallMs,
-                qPrintable(QStringLiteral("%1: client E2EL %2 ms < server %3 ms").arg(r.requestId).arg(clientE2elMs).arg(serverLastWallMs)));
+                qPrintable(QStringLiteral("%1: client E2EL %2 ms < server %3 ms")
+                               .arg(r.requestId)
+                               .arg(clientE2elMs)
+                               .arg(serverLastWallMs)));
             ttftExcessMs.push_back(clientTtftMs - serverTtftWallMs);
         }
         QCOMPARE(result.metrics.totalOutputTokens, serverOutput);
@@ -203,12 +211,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("hintPart");
         const QString model = QStringLiteral("kneepoint/sim-default");
         const QString none;
-        QTest::addRow("401 without a key") << none << QStringLiteral("secret") << none << model << none << 0.0
-                                           << FailureClass::HttpAuth << QStringLiteral("HTTP 401")
-                                           << QStringLiteral("No Authorization header was sent");
-        QTest::addRow("401 with a wrong key") << none << QStringLiteral("secret") << QStringLiteral("wrong") << model
-                                              << none << 0.0 << FailureClass::HttpAuth << QStringLiteral("HTTP 401")
-                                              << QStringLiteral("refused the key");
+        QTest::addRow("401 without a key")
+            << none << QStringLiteral("secret") << none << model << none << 0.0 << FailureClass::HttpAuth
+            << QStringLiteral("HTTP 401") << QStringLiteral("No Authorization header was sent");
+        QTest::addRow("401 with a wrong key")
+            << none << QStringLiteral("secret") << QStringLiteral("wrong") << model << none << 0.0
+            << FailureClass::HttpAuth << QStringLiteral("HTTP 401") << QStringLiteral("refused the key");
         QTest::addRow("404 model") << none << none << none << QStringLiteral("no-such-model") << none << 0.0
                                    << FailureClass::HttpNotFound << QStringLiteral("no-such-model")
                                    << QStringLiteral("the server lists: kneepoint/sim-default");
@@ -228,9 +236,9 @@ private Q_SLOTS:
                                    << FailureClass::MalformedStream << QStringLiteral("malformed") << QString();
         QTest::addRow("cut") << QStringLiteral("cut:1") << none << none << model << none << 0.0
                              << FailureClass::StreamCut << QStringLiteral("before [DONE]") << QString();
-        QTest::addRow("stall past the idle timeout") << QStringLiteral("stall:1:20") << none << none << model << none
-                                                     << 0.3 << FailureClass::IdleTimeout
-                                                     << QStringLiteral("0.3 s between chunks") << QString();
+        QTest::addRow("stall past the idle timeout")
+            << QStringLiteral("stall:1:20") << none << none << model << none << 0.3 << FailureClass::IdleTimeout
+            << QStringLiteral("0.3 s between chunks") << QString();
     }
 
     void failuresAreClassified()

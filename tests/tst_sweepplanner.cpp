@@ -39,7 +39,7 @@ std::vector<double> loadsOf(const std::vector<PlannedStep>& steps)
 }
 
 // Drives a planner against a server whose throughput and latency are functions of the offered load.
-template<typename Server> std::vector<StepOutcome> drive(SweepPlanner& planner, Server&& server, int limit = 50)
+template <typename Server> std::vector<StepOutcome> drive(SweepPlanner& planner, Server&& server, int limit = 50)
 {
     std::vector<StepOutcome> done;
     while (auto step = planner.next(done)) {
@@ -66,9 +66,10 @@ private Q_SLOTS:
         QTest::addColumn<int>("steps");
         QTest::addColumn<std::vector<double>>("expected");
         QTest::addRow("linear 10..50 by 5") << false << 10.0 << 50.0 << 5 << std::vector<double> { 10, 20, 30, 40, 50 };
-        QTest::addRow("linear, 3 significant digits") << false << 1.0 << 2.0 << 4
-                                                      << std::vector<double> { 1, 1.33, 1.67, 2 };
-        QTest::addRow("geometric doubling") << true << 5.0 << 160.0 << 6 << std::vector<double> { 5, 10, 20, 40, 80, 160 };
+        QTest::addRow("linear, 3 significant digits")
+            << false << 1.0 << 2.0 << 4 << std::vector<double> { 1, 1.33, 1.67, 2 };
+        QTest::addRow("geometric doubling")
+            << true << 5.0 << 160.0 << 6 << std::vector<double> { 5, 10, 20, 40, 80, 160 };
         QTest::addRow("one step") << false << 7.0 << 9.0 << 1 << std::vector<double> { 7 };
     }
 
@@ -115,7 +116,8 @@ private Q_SLOTS:
         SweepPlanner planner(load, Slo {});
         // Throughput peaks at 30, then falls twice while latency rises: stop after 50.
         const std::map<double, std::pair<double, double>> curve { { 10, { 10, 50 } }, { 20, { 20, 60 } },
-            { 30, { 29, 200 } }, { 40, { 26, 900 } }, { 50, { 22, 3000 } }, { 60, { 20, 5000 } }, { 70, { 18, 8000 } } };
+            { 30, { 29, 200 } }, { 40, { 26, 900 } }, { 50, { 22, 3000 } }, { 60, { 20, 5000 } },
+            { 70, { 18, 8000 } } };
         const auto done = drive(planner, [&](const PlannedStep& s) { return curve.at(s.load); });
         QCOMPARE(done.size(), std::size_t(5));
         QVERIFY2(planner.stopReason().contains(QStringLiteral("collapsed")), qPrintable(planner.stopReason()));
@@ -172,7 +174,9 @@ private Q_SLOTS:
         QVERIFY2(pass <= 33 && fail > 33, qPrintable(QStringLiteral("%1..%2").arg(pass).arg(fail)));
         QVERIFY2((fail - pass) / pass <= 0.05, qPrintable(QStringLiteral("%1..%2").arg(pass).arg(fail)));
         // 30 (pass), 35 (fail), 32.5 (pass), 33.8 (fail): 1.3/32.5 = 4% ≤ 5%, four refinements.
-        QCOMPARE(std::count_if(done.begin(), done.end(), [](const StepOutcome& o) { return o.step.purpose == QLatin1String("refine"); }), 4);
+        QCOMPARE(std::count_if(done.begin(), done.end(),
+                     [](const StepOutcome& o) { return o.step.purpose == QLatin1String("refine"); }),
+            4);
         QVERIFY(done.back().step.detail.startsWith(QStringLiteral("SLO boundary between")));
     }
 
@@ -185,7 +189,9 @@ private Q_SLOTS:
         Slo slo;
         slo.ttftMs = 500;
         SweepPlanner planner(load, slo);
-        const auto done = drive(planner, [](const PlannedStep& s) { return std::pair { s.load, s.load < 37 ? 100.0 : 900.0 }; });
+        const auto done = drive(planner, [](const PlannedStep& s) {
+            return std::pair { s.load, s.load < 37 ? 100.0 : 900.0 };
+        });
         QCOMPARE(done.size(), std::size_t(4));
     }
 
@@ -197,7 +203,9 @@ private Q_SLOTS:
         Slo slo;
         slo.ttftMs = 500;
         SweepPlanner planner(load, slo);
-        const auto done = drive(planner, [](const PlannedStep& s) { return std::pair { s.load, s.load <= 20 ? 100.0 : 900.0 }; });
+        const auto done = drive(planner, [](const PlannedStep& s) {
+            return std::pair { s.load, s.load <= 20 ? 100.0 : 900.0 };
+        });
         QCOMPARE(done.size(), std::size_t(5));
         QCOMPARE(done[3].step.load, 20.0);
         QCOMPARE(done[4].step.load, 20.0);

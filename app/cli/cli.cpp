@@ -64,50 +64,99 @@ Run "kneepoint-cli <command> --help" for the options of a command.
 Exit codes: 0 ok, 1 failure (results not written, or every request failed), 2 bad input,
 3 target unreachable or failing the preflight, 4 SLO not met, 130 interrupted.)";
 
-struct Options {
-    QCommandLineOption profile { QStringLiteral("profile"), QStringLiteral("Profile file (JSON or TOML)."), QStringLiteral("FILE") };
-    QCommandLineOption baseUrl { QStringLiteral("base-url"), QStringLiteral("Server base URL, e.g. http://127.0.0.1:8000."), QStringLiteral("URL") };
-    QCommandLineOption endpoint { QStringLiteral("endpoint"), QStringLiteral("API path, e.g. /v1/completions."), QStringLiteral("PATH") };
-    QCommandLineOption backend { QStringLiteral("backend"), QStringLiteral("openai | openai-chat | vllm."), QStringLiteral("NAME") };
-    QCommandLineOption model { QStringLiteral("model"), QStringLiteral("Model id (default: the first the server lists)."), QStringLiteral("ID") };
-    QCommandLineOption servedModelName { QStringLiteral("served-model-name"), QStringLiteral("Model name sent in requests, when it differs."), QStringLiteral("NAME") };
-    QCommandLineOption apiKey { QStringLiteral("api-key"), QStringLiteral("API key (discouraged: visible in the process list; use ${VAR} in the profile or OPENAI_API_KEY)."), QStringLiteral("KEY") };
-    QCommandLineOption datasetName { QStringLiteral("dataset-name"), QStringLiteral("random | sharegpt | jsonl."), QStringLiteral("NAME") };
-    QCommandLineOption datasetPath { QStringLiteral("dataset-path"), QStringLiteral("Dataset file."), QStringLiteral("FILE") };
-    QCommandLineOption numPrompts { QStringLiteral("num-prompts"), QStringLiteral("Requests per step."), QStringLiteral("N") };
-    QCommandLineOption inputLen { QStringLiteral("random-input-len"), QStringLiteral("Random dataset: prompt tokens."), QStringLiteral("N") };
-    QCommandLineOption outputLen { QStringLiteral("random-output-len"), QStringLiteral("Random dataset: output tokens (max_tokens)."), QStringLiteral("N") };
-    QCommandLineOption rangeRatio { QStringLiteral("random-range-ratio"), QStringLiteral("Random dataset: length spread, 0..1."), QStringLiteral("R") };
-    QCommandLineOption requestRate { QStringLiteral("request-rate"), QStringLiteral("Request rate(s) in req/s, comma-separated or repeated; inf = all at once."), QStringLiteral("RATE") };
-    QCommandLineOption concurrency { QStringLiteral("concurrency"), QStringLiteral("Closed-loop users, comma-separated or repeated (instead of rates)."), QStringLiteral("N") };
-    QCommandLineOption burstiness { QStringLiteral("burstiness"), QStringLiteral("Gamma shape of inter-arrival times; 1 = Poisson."), QStringLiteral("B") };
-    QCommandLineOption maxConcurrency { QStringLiteral("max-concurrency"), QStringLiteral("Cap on requests in flight."), QStringLiteral("N") };
+struct Options
+{
+    QCommandLineOption profile { QStringLiteral("profile"), QStringLiteral("Profile file (JSON or TOML)."),
+        QStringLiteral("FILE") };
+    QCommandLineOption baseUrl { QStringLiteral("base-url"),
+        QStringLiteral("Server base URL, e.g. http://127.0.0.1:8000."), QStringLiteral("URL") };
+    QCommandLineOption endpoint { QStringLiteral("endpoint"), QStringLiteral("API path, e.g. /v1/completions."),
+        QStringLiteral("PATH") };
+    QCommandLineOption backend { QStringLiteral("backend"), QStringLiteral("openai | openai-chat | vllm."),
+        QStringLiteral("NAME") };
+    QCommandLineOption model { QStringLiteral("model"),
+        QStringLiteral("Model id (default: the first the server lists)."), QStringLiteral("ID") };
+    QCommandLineOption servedModelName { QStringLiteral("served-model-name"),
+        QStringLiteral("Model name sent in requests, when it differs."), QStringLiteral("NAME") };
+    QCommandLineOption apiKey { QStringLiteral("api-key"),
+        QStringLiteral(
+            "API key (discouraged: visible in the process list; use ${VAR} in the profile or OPENAI_API_KEY)."),
+        QStringLiteral("KEY") };
+    QCommandLineOption datasetName { QStringLiteral("dataset-name"), QStringLiteral("random | sharegpt | jsonl."),
+        QStringLiteral("NAME") };
+    QCommandLineOption datasetPath { QStringLiteral("dataset-path"), QStringLiteral("Dataset file."),
+        QStringLiteral("FILE") };
+    QCommandLineOption numPrompts { QStringLiteral("num-prompts"), QStringLiteral("Requests per step."),
+        QStringLiteral("N") };
+    QCommandLineOption inputLen { QStringLiteral("random-input-len"), QStringLiteral("Random dataset: prompt tokens."),
+        QStringLiteral("N") };
+    QCommandLineOption outputLen { QStringLiteral("random-output-len"),
+        QStringLiteral("Random dataset: output tokens (max_tokens)."), QStringLiteral("N") };
+    QCommandLineOption rangeRatio { QStringLiteral("random-range-ratio"),
+        QStringLiteral("Random dataset: length spread, 0..1."), QStringLiteral("R") };
+    QCommandLineOption requestRate { QStringLiteral("request-rate"),
+        QStringLiteral("Request rate(s) in req/s, comma-separated or repeated; inf = all at once."),
+        QStringLiteral("RATE") };
+    QCommandLineOption concurrency { QStringLiteral("concurrency"),
+        QStringLiteral("Closed-loop users, comma-separated or repeated (instead of rates)."), QStringLiteral("N") };
+    QCommandLineOption burstiness { QStringLiteral("burstiness"),
+        QStringLiteral("Gamma shape of inter-arrival times; 1 = Poisson."), QStringLiteral("B") };
+    QCommandLineOption maxConcurrency { QStringLiteral("max-concurrency"), QStringLiteral("Cap on requests in flight."),
+        QStringLiteral("N") };
     QCommandLineOption seed { QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("N") };
-    QCommandLineOption ignoreEos { QStringLiteral("ignore-eos"), QStringLiteral("Ask the server to generate exactly max_tokens.") };
-    QCommandLineOption warmup { QStringLiteral("warmup"), QStringLiteral("Warm-up requests before each step (not measured)."), QStringLiteral("N") };
-    QCommandLineOption cooldown { QStringLiteral("cooldown"), QStringLiteral("Seconds between steps."), QStringLiteral("S") };
-    QCommandLineOption stepDuration { QStringLiteral("step-duration"), QStringLiteral("Run each step this many seconds instead of a prompt count."), QStringLiteral("S") };
-    QCommandLineOption percentileMetrics { QStringLiteral("percentile-metrics"), QStringLiteral("Metrics to report: ttft,tpot,itl,e2el."), QStringLiteral("LIST") };
-    QCommandLineOption metricPercentiles { QStringLiteral("metric-percentiles"), QStringLiteral("Percentiles to report, e.g. 50,90,99."), QStringLiteral("LIST") };
-    QCommandLineOption goodput { QStringLiteral("goodput"), QStringLiteral("SLO for goodput and capacity, KEY:MS with KEY ttft, tpot or e2el; repeatable."), QStringLiteral("KEY:MS") };
-    QCommandLineOption saveResult { QStringLiteral("save-result"), QStringLiteral("Write the reference-compatible result JSON per step.") };
-    QCommandLineOption saveDetailed { QStringLiteral("save-detailed"), QStringLiteral("Include per-request lists in the result JSON.") };
-    QCommandLineOption resultDir { QStringLiteral("result-dir"), QStringLiteral("Directory for --save-result files."), QStringLiteral("DIR") };
-    QCommandLineOption resultFilename { QStringLiteral("result-filename"), QStringLiteral("File name for --save-result (run only)."), QStringLiteral("NAME") };
-    QCommandLineOption label { QStringLiteral("label"), QStringLiteral("Label stored with the results."), QStringLiteral("TEXT") };
-    QCommandLineOption out { QStringLiteral("out"), QStringLiteral("Run directory: run.json, steps/NNN.json, per-request records, sweep.csv."), QStringLiteral("DIR") };
-    QCommandLineOption noPreflight { QStringLiteral("no-preflight"), QStringLiteral("Skip the connection check before the run.") };
-    QCommandLineOption workers { QStringLiteral("workers"), QStringLiteral("Client worker threads (default: one per core)."), QStringLiteral("N") };
+    QCommandLineOption ignoreEos { QStringLiteral("ignore-eos"),
+        QStringLiteral("Ask the server to generate exactly max_tokens.") };
+    QCommandLineOption warmup { QStringLiteral("warmup"),
+        QStringLiteral("Warm-up requests before each step (not measured)."), QStringLiteral("N") };
+    QCommandLineOption cooldown { QStringLiteral("cooldown"), QStringLiteral("Seconds between steps."),
+        QStringLiteral("S") };
+    QCommandLineOption stepDuration { QStringLiteral("step-duration"),
+        QStringLiteral("Run each step this many seconds instead of a prompt count."), QStringLiteral("S") };
+    QCommandLineOption percentileMetrics { QStringLiteral("percentile-metrics"),
+        QStringLiteral("Metrics to report: ttft,tpot,itl,e2el."), QStringLiteral("LIST") };
+    QCommandLineOption metricPercentiles { QStringLiteral("metric-percentiles"),
+        QStringLiteral("Percentiles to report, e.g. 50,90,99."), QStringLiteral("LIST") };
+    QCommandLineOption goodput { QStringLiteral("goodput"),
+        QStringLiteral("SLO for goodput and capacity, KEY:MS with KEY ttft, tpot or e2el; repeatable."),
+        QStringLiteral("KEY:MS") };
+    QCommandLineOption saveResult { QStringLiteral("save-result"),
+        QStringLiteral("Write the reference-compatible result JSON per step.") };
+    QCommandLineOption saveDetailed { QStringLiteral("save-detailed"),
+        QStringLiteral("Include per-request lists in the result JSON.") };
+    QCommandLineOption resultDir { QStringLiteral("result-dir"), QStringLiteral("Directory for --save-result files."),
+        QStringLiteral("DIR") };
+    QCommandLineOption resultFilename { QStringLiteral("result-filename"),
+        QStringLiteral("File name for --save-result (run only)."), QStringLiteral("NAME") };
+    QCommandLineOption label { QStringLiteral("label"), QStringLiteral("Label stored with the results."),
+        QStringLiteral("TEXT") };
+    QCommandLineOption out { QStringLiteral("out"),
+        QStringLiteral("Run directory: run.json, steps/NNN.json, per-request records, sweep.csv."),
+        QStringLiteral("DIR") };
+    QCommandLineOption noPreflight { QStringLiteral("no-preflight"),
+        QStringLiteral("Skip the connection check before the run.") };
+    QCommandLineOption workers { QStringLiteral("workers"),
+        QStringLiteral("Client worker threads (default: one per core)."), QStringLiteral("N") };
     QCommandLineOption quiet { QStringLiteral("quiet"), QStringLiteral("No progress on stderr.") };
-    QCommandLineOption plan { QStringLiteral("plan"), QStringLiteral("Sweep plan: list | linear | geometric | auto."), QStringLiteral("KIND") };
-    QCommandLineOption range { QStringLiteral("range"), QStringLiteral("Load range START:STOP:STEPS for a linear (default) or geometric plan."), QStringLiteral("RANGE") };
-    QCommandLineOption refine { QStringLiteral("refine"), QStringLiteral("After the coarse pass, add steps at the SLO boundary.") };
-    QCommandLineOption tolerance { QStringLiteral("tolerance"), QStringLiteral("Refine until the boundary is known within this fraction of load (default 0.05)."), QStringLiteral("F") };
-    QCommandLineOption repeats { QStringLiteral("repeats"), QStringLiteral("Run the highest load that met the SLO this many more times."), QStringLiteral("N") };
-    QCommandLineOption noEarlyStop { QStringLiteral("no-early-stop"), QStringLiteral("Keep escalating after the server collapsed.") };
-    QCommandLineOption stopErrorRate { QStringLiteral("stop-error-rate"), QStringLiteral("Stop escalating once a step's error rate passes this fraction."), QStringLiteral("F") };
-    QCommandLineOption timeScale { QStringLiteral("time-scale"), QStringLiteral("demo: run the simulator's clock this many times faster."), QStringLiteral("F") };
-    QCommandLineOption preset { QStringLiteral("preset"), QStringLiteral("demo: simulator preset."), QStringLiteral("NAME") };
+    QCommandLineOption plan { QStringLiteral("plan"), QStringLiteral("Sweep plan: list | linear | geometric | auto."),
+        QStringLiteral("KIND") };
+    QCommandLineOption range { QStringLiteral("range"),
+        QStringLiteral("Load range START:STOP:STEPS for a linear (default) or geometric plan."),
+        QStringLiteral("RANGE") };
+    QCommandLineOption refine { QStringLiteral("refine"),
+        QStringLiteral("After the coarse pass, add steps at the SLO boundary.") };
+    QCommandLineOption tolerance { QStringLiteral("tolerance"),
+        QStringLiteral("Refine until the boundary is known within this fraction of load (default 0.05)."),
+        QStringLiteral("F") };
+    QCommandLineOption repeats { QStringLiteral("repeats"),
+        QStringLiteral("Run the highest load that met the SLO this many more times."), QStringLiteral("N") };
+    QCommandLineOption noEarlyStop { QStringLiteral("no-early-stop"),
+        QStringLiteral("Keep escalating after the server collapsed.") };
+    QCommandLineOption stopErrorRate { QStringLiteral("stop-error-rate"),
+        QStringLiteral("Stop escalating once a step's error rate passes this fraction."), QStringLiteral("F") };
+    QCommandLineOption timeScale { QStringLiteral("time-scale"),
+        QStringLiteral("demo: run the simulator's clock this many times faster."), QStringLiteral("F") };
+    QCommandLineOption preset { QStringLiteral("preset"), QStringLiteral("demo: simulator preset."),
+        QStringLiteral("NAME") };
 };
 
 QStringList listValues(const QCommandLineParser& parser, const QCommandLineOption& option)
@@ -120,12 +169,12 @@ QStringList listValues(const QCommandLineParser& parser, const QCommandLineOptio
     return values;
 }
 
-struct Overrides {
+struct Overrides
+{
     QStringList errors;
 };
 
-template<typename T>
-bool parseNumber(const QString& text, T* value)
+template <typename T> bool parseNumber(const QString& text, T* value)
 {
     bool ok = false;
     if constexpr (std::is_same_v<T, int>)
@@ -167,7 +216,8 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
         if (auto b = backendFromName(p.value(o.backend)))
             t.backend = *b;
         else
-            errors << QStringLiteral("--backend: unknown backend \"%1\" (openai, openai-chat, vllm)").arg(p.value(o.backend));
+            errors << QStringLiteral("--backend: unknown backend \"%1\" (openai, openai-chat, vllm)")
+                          .arg(p.value(o.backend));
     }
     if (p.isSet(o.model))
         t.model = p.value(o.model);
@@ -180,7 +230,8 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     }
     Workload& w = profile.workload;
     if (p.isSet(o.datasetName))
-        w.dataset = p.value(o.datasetName) == QLatin1String("custom") ? QStringLiteral("jsonl") : p.value(o.datasetName);
+        w.dataset
+            = p.value(o.datasetName) == QLatin1String("custom") ? QStringLiteral("jsonl") : p.value(o.datasetName);
     if (p.isSet(o.datasetPath))
         w.datasetPath = p.value(o.datasetPath);
     number(o.numPrompts, &w.numPrompts);
@@ -234,7 +285,8 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
         if (auto kind = planKindFromName(p.value(o.plan)))
             plan.kind = *kind;
         else
-            errors << QStringLiteral("--plan: unknown plan \"%1\" (list, linear, geometric, auto)").arg(p.value(o.plan));
+            errors
+                << QStringLiteral("--plan: unknown plan \"%1\" (list, linear, geometric, auto)").arg(p.value(o.plan));
     }
     if (p.isSet(o.refine))
         plan.refine = true;
@@ -312,8 +364,8 @@ std::optional<Profile> buildProfile(const QCommandLineParser& p, const Options& 
     for (const ProfileIssue& issue : validateProfile(profile)) {
         if (!needTarget && issue.path.startsWith(QLatin1String("target.base_url")))
             continue;
-        say(QStringLiteral("error: %1%2").arg(p.isSet(o.profile) ? p.value(o.profile) + QStringLiteral(": ") : QString(),
-            issue.toString()));
+        say(QStringLiteral("error: %1%2")
+                .arg(p.isSet(o.profile) ? p.value(o.profile) + QStringLiteral(": ") : QString(), issue.toString()));
         bad = true;
     }
     if (bad)
@@ -344,7 +396,9 @@ ProbeReport probe(const Profile& profile, QString* error)
 void printProbe(const ProbeReport& report)
 {
     for (const ProbeCheck& c : report.checks) {
-        const QString mark = c.skipped ? QStringLiteral("skip") : c.ok ? QStringLiteral(" ok ") : QStringLiteral("FAIL");
+        const QString mark = c.skipped ? QStringLiteral("skip")
+            : c.ok                     ? QStringLiteral(" ok ")
+                                       : QStringLiteral("FAIL");
         say(QStringLiteral("[%1] %2  %3  %4%5")
                 .arg(mark, c.name.leftJustified(10), c.url)
                 .arg(c.skipped ? QString() : QStringLiteral("(%1 ms) ").arg(c.latencyMs, 0, 'f', 1), c.detail));
@@ -372,7 +426,8 @@ QString resultFileName(const StepSetup& s)
     return QStringLiteral("%1-%2qps%3-%4-%5.json").arg(s.backend, pythonFloat(s.requestRate), conc, model, s.date);
 }
 
-void printFailures(const StepResult& result, const Profile& profile, const HeaderList& headers, const QStringList& models)
+void printFailures(
+    const StepResult& result, const Profile& profile, const HeaderList& headers, const QStringList& models)
 {
     std::map<FailureClass, std::pair<int, const RequestRecord*>> byClass;
     for (const RequestRecord& r : result.records) {
@@ -477,7 +532,8 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     int exitCode = ExitOk;
     int stepsMeetingSlo = 0;
     bool anyCompleted = false;
-    const bool fixedPlan = profile.load.plan.kind != PlanKind::Auto && !profile.load.plan.refine && profile.load.plan.repeats == 0;
+    const bool fixedPlan
+        = profile.load.plan.kind != PlanKind::Auto && !profile.load.plan.refine && profile.load.plan.repeats == 0;
     const int plannedCount = static_cast<int>(prepared.config.planner.preview().size());
     const bool tty = ::isatty(STDERR_FILENO) != 0;
     QElapsedTimer sinceProgress;
@@ -489,11 +545,13 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
                     .arg(index + 1)
                     .arg(fixedPlan ? QStringLiteral("/%1").arg(plannedCount)
                                    : QStringLiteral(" (%1%2)").arg(step.purpose,
-                                         step.detail.isEmpty() ? QString() : QStringLiteral(": ") + step.detail))
+                                       step.detail.isEmpty() ? QString() : QStringLiteral(": ") + step.detail))
                     .arg(loadLabel(step))
-                    .arg(step.numPrompts == std::numeric_limits<int>::max() ? QStringLiteral("%1 s of").arg(step.durationS)
-                                                                           : QString::number(step.numPrompts))
-                    .arg(step.warmupRequests > 0 ? QStringLiteral(" (after %1 warm-up)").arg(step.warmupRequests) : QString()));
+                    .arg(step.numPrompts == std::numeric_limits<int>::max()
+                            ? QStringLiteral("%1 s of").arg(step.durationS)
+                            : QString::number(step.numPrompts))
+                    .arg(step.warmupRequests > 0 ? QStringLiteral(" (after %1 warm-up)").arg(step.warmupRequests)
+                                                 : QString()));
     });
     QObject::connect(&runner, &SweepRunner::snapshot, &loop, [&](const LiveSnapshot& s) {
         if (quiet || !tty || sinceProgress.elapsed() < 500)
@@ -541,8 +599,9 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
             if (result.partial)
                 say(QStringLiteral("  step stopped early: partial results"));
             if (result.clientBound)
-                say(QStringLiteral("  flagged: client-bound (dispatch lag p99 %1 ms): this step measures the client, not "
-                                   "the server")
+                say(QStringLiteral(
+                    "  flagged: client-bound (dispatch lag p99 %1 ms): this step measures the client, not "
+                    "the server")
                         .arg(result.dispatchLagP99Ms, 0, 'f', 1));
             if (!profile.slo.isEmpty() && !meets)
                 say(QStringLiteral("  SLO not met: %1").arg(sloReason));
@@ -579,7 +638,8 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
                 entry.insert(QLatin1String("meets_slo"), meets);
             stepEntries << entry;
             if (!writer->writeStep(result.config.index, ResultJson::write(setup, m, {}, 2), &error)
-                || !writer->writeRun(runDocument(profile, prepared.config, QStringLiteral("running"), stepEntries), &error)
+                || !writer->writeRun(
+                    runDocument(profile, prepared.config, QStringLiteral("running"), stepEntries), &error)
                 || !writeFileAtomically(writer->dir() + QStringLiteral("/sweep.csv"), csv, &error)) {
                 say(QStringLiteral("error: %1; stopping").arg(error));
                 exitCode = ExitFailure;
@@ -639,7 +699,8 @@ int runDemo(const QCommandLineParser& p, const Options& o)
         QStringList names;
         for (const sim::SimPreset& known : sim::presets())
             names << known.name;
-        say(QStringLiteral("error: --preset: unknown preset \"%1\" (%2)").arg(presetName, names.join(QStringLiteral(", "))));
+        say(QStringLiteral("error: --preset: unknown preset \"%1\" (%2)")
+                .arg(presetName, names.join(QStringLiteral(", "))));
         return ExitBadInput;
     }
     options.params = preset->params;
@@ -681,7 +742,8 @@ int runDemo(const QCommandLineParser& p, const Options& o)
 int run(const QStringList& arguments)
 {
     const QString verb = arguments.value(1);
-    if (verb.isEmpty() || verb == QLatin1String("--help") || verb == QLatin1String("-h") || verb == QLatin1String("help")) {
+    if (verb.isEmpty() || verb == QLatin1String("--help") || verb == QLatin1String("-h")
+        || verb == QLatin1String("help")) {
         writeOut(QByteArray(kUsage) + '\n');
         return verb.isEmpty() ? ExitBadInput : ExitOk;
     }
@@ -698,14 +760,15 @@ int run(const QStringList& arguments)
 
     Options o;
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("kneepoint-cli %1: see \"kneepoint-cli --help\" for the commands.").arg(verb));
+    parser.setApplicationDescription(
+        QStringLiteral("kneepoint-cli %1: see \"kneepoint-cli --help\" for the commands.").arg(verb));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({ o.profile, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.apiKey,
-        o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.requestRate,
-        o.concurrency, o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.warmup, o.cooldown, o.stepDuration,
-        o.percentileMetrics, o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir,
-        o.resultFilename, o.label, o.out, o.noPreflight, o.workers, o.quiet });
+        o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.requestRate, o.concurrency,
+        o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.warmup, o.cooldown, o.stepDuration, o.percentileMetrics,
+        o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir, o.resultFilename, o.label, o.out,
+        o.noPreflight, o.workers, o.quiet });
     parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.noEarlyStop, o.stopErrorRate });
     if (verb == QLatin1String("demo"))
         parser.addOptions({ o.timeScale, o.preset });
@@ -746,10 +809,11 @@ int run(const QStringList& arguments)
         QStringList loads;
         for (const PlannedStep& step : prepared.config.planner.preview())
             loads << formatLoad(step.mode, step.load);
-        writeOut(QStringLiteral("%1: ok (%2 plan: %3; %4 requests per step)\n")
-                     .arg(parser.value(o.profile), planKindName(profile->load.plan.kind), loads.join(QStringLiteral(", ")))
-                     .arg(profile->workload.numPrompts)
-                     .toUtf8());
+        writeOut(
+            QStringLiteral("%1: ok (%2 plan: %3; %4 requests per step)\n")
+                .arg(parser.value(o.profile), planKindName(profile->load.plan.kind), loads.join(QStringLiteral(", ")))
+                .arg(profile->workload.numPrompts)
+                .toUtf8());
         return ExitOk;
     }
     if (verb == QLatin1String("demo"))

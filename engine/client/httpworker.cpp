@@ -32,8 +32,8 @@ QString hostPort(const QUrl& url)
 
 QNetworkProxy proxyFromUrl(const QUrl& url)
 {
-    const auto type = url.scheme().startsWith(QLatin1String("socks")) ? QNetworkProxy::Socks5Proxy
-                                                                      : QNetworkProxy::HttpProxy;
+    const auto type
+        = url.scheme().startsWith(QLatin1String("socks")) ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy;
     return QNetworkProxy(type, url.host(), static_cast<quint16>(url.port(1080)), url.userName(), url.password());
 }
 
@@ -237,8 +237,8 @@ void HttpWorker::checkDeadlines()
                 { FailureClass::ConnectTimeout,
                     QStringLiteral("connect timeout (%1 s) to %2").arg(t.connectS).arg(hostPort(reply->url())) } });
         } else if (t.totalS > 0 && now - active.sentNs > secondsToNs(t.totalS)) {
-            expired.push_back(
-                { reply, { FailureClass::TotalTimeout, QStringLiteral("total timeout (%1 s): %2").arg(t.totalS).arg(url) } });
+            expired.push_back({ reply,
+                { FailureClass::TotalTimeout, QStringLiteral("total timeout (%1 s): %2").arg(t.totalS).arg(url) } });
         } else if (t.firstTokenS > 0 && !active.accumulator->sawFirstToken()
             && now - active.sentNs > secondsToNs(t.firstTokenS)) {
             expired.push_back({ reply,

@@ -33,11 +33,13 @@ Q_SIGNALS:
     void finished(const kp::RequestRecord& record);
 
 private:
-    struct Manager {
+    struct Manager
+    {
         QNetworkAccessManager* nam = nullptr;
         int active = 0;
     };
-    struct Active {
+    struct Active
+    {
         std::unique_ptr<ResponseAccumulator> accumulator;
         Manager* manager = nullptr;
         qint64 sentNs = 0;

@@ -113,8 +113,9 @@ QStringList proxyEnvironmentNotes(const QUrl& url, ProxyMode mode)
 {
     QStringList notes;
     const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    const QStringList names = { QStringLiteral("http_proxy"), QStringLiteral("HTTP_PROXY"), QStringLiteral("https_proxy"),
-        QStringLiteral("HTTPS_PROXY"), QStringLiteral("all_proxy"), QStringLiteral("ALL_PROXY") };
+    const QStringList names
+        = { QStringLiteral("http_proxy"), QStringLiteral("HTTP_PROXY"), QStringLiteral("https_proxy"),
+              QStringLiteral("HTTPS_PROXY"), QStringLiteral("all_proxy"), QStringLiteral("ALL_PROXY") };
     QStringList set;
     for (const QString& n : names) {
         if (env.contains(n) && !env.value(n).isEmpty())
@@ -253,7 +254,8 @@ void Probe::getModels()
                              .arg(wanted);
             }
         } else {
-            c.detail = status > 0 ? QStringLiteral("HTTP %1: %2").arg(status).arg(firstBytes(body)) : reply->errorString();
+            c.detail
+                = status > 0 ? QStringLiteral("HTTP %1: %2").arg(status).arg(firstBytes(body)) : reply->errorString();
             RequestRecord r;
             r.failure = status == 401 || status == 403 ? FailureClass::HttpAuth
                 : status == 404                        ? FailureClass::HttpNotFound

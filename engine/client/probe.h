@@ -15,13 +15,15 @@ class QNetworkReply;
 
 namespace kp {
 
-struct ProbeTarget {
+struct ProbeTarget
+{
     Target target;
     HeaderList headers; // resolved: Authorization and the extra headers
     TransportOptions transport;
 };
 
-struct ProbeCheck {
+struct ProbeCheck
+{
     QString name; // "health", "models", "completion"
     QString url;
     bool ok = false;
@@ -31,7 +33,8 @@ struct ProbeCheck {
     QString hint; // what to do about it (failures only)
 };
 
-struct ProbeReport {
+struct ProbeReport
+{
     QList<ProbeCheck> checks;
     QStringList models; // ids from /v1/models
     QStringList notes; // proxy variables, key presence, ...

@@ -53,7 +53,8 @@ void QnamTransport::cancelAll()
 {
     for (auto& w : m_workers) {
         HttpWorker* worker = w.worker;
-        QMetaObject::invokeMethod(worker, [worker] { worker->cancelAll(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            worker, [worker] { worker->cancelAll(); }, Qt::QueuedConnection);
     }
 }
 

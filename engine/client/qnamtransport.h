@@ -28,7 +28,8 @@ public:
     int workerCount() const { return static_cast<int>(m_workers.size()); }
 
 private:
-    struct Worker {
+    struct Worker
+    {
         std::unique_ptr<QThread> thread;
         HttpWorker* worker = nullptr; // lives in thread, deleted when it finishes
     };

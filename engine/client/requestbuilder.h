@@ -16,7 +16,8 @@ namespace kp {
 
 using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 
-struct RequestTemplate {
+struct RequestTemplate
+{
     Backend backend = Backend::OpenAi;
     QUrl url; // base URL joined with the endpoint path
     QString model;

@@ -100,7 +100,8 @@ void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)
         return;
     const SseChunk chunk = SseChunk::classify(event.data);
     if (event.type == "error" && chunk.kind != SseChunk::Kind::Error) {
-        fail(FailureClass::ErrorBody, QStringLiteral("%1: the stream carried an error event: %2").arg(m_url, firstBytes(event.data)));
+        fail(FailureClass::ErrorBody,
+            QStringLiteral("%1: the stream carried an error event: %2").arg(m_url, firstBytes(event.data)));
         return;
     }
     switch (chunk.kind) {
@@ -111,7 +112,8 @@ void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)
         fail(FailureClass::MalformedStream, QStringLiteral("%1: a malformed event: %2").arg(m_url, chunk.errorMessage));
         return;
     case SseChunk::Kind::Error:
-        fail(FailureClass::ErrorBody, QStringLiteral("%1: the stream carried an error: %2").arg(m_url, chunk.errorMessage));
+        fail(FailureClass::ErrorBody,
+            QStringLiteral("%1: the stream carried an error: %2").arg(m_url, chunk.errorMessage));
         return;
     case SseChunk::Kind::Empty:
     case SseChunk::Kind::Other:
@@ -164,12 +166,14 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
             const QByteArray body = m_parser.body();
             const SseChunk reply = SseChunk::classify(body);
             if (reply.kind == SseChunk::Kind::Error) {
-                fail(FailureClass::ErrorBody, QStringLiteral("%1: HTTP 200 with an error body: %2").arg(m_url, reply.errorMessage));
+                fail(FailureClass::ErrorBody,
+                    QStringLiteral("%1: HTTP 200 with an error body: %2").arg(m_url, reply.errorMessage));
             } else if (m_stream) {
                 fail(FailureClass::MalformedStream,
                     QStringLiteral("%1: expected an event stream, got: %2").arg(m_url, firstBytes(body)));
             } else if (reply.kind != SseChunk::Kind::Choices) {
-                fail(FailureClass::NoChoices, QStringLiteral("%1: the response has no \"choices\": %2").arg(m_url, firstBytes(body)));
+                fail(FailureClass::NoChoices,
+                    QStringLiteral("%1: the response has no \"choices\": %2").arg(m_url, firstBytes(body)));
             } else {
                 // Not streamed: the first token is only seen with the whole answer.
                 m_record.firstTokenNs = m_record.lastTokenNs = tNs;
@@ -181,8 +185,9 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
             }
         } else if (m_record.failure == FailureClass::None) {
             if (m_record.chunkNs.empty())
-                fail(FailureClass::NoChoices, QStringLiteral("%1: no event carried \"choices\"; the body began: %2")
-                                                  .arg(m_url, firstBytes(m_parser.head())));
+                fail(FailureClass::NoChoices,
+                    QStringLiteral("%1: no event carried \"choices\"; the body began: %2")
+                        .arg(m_url, firstBytes(m_parser.head())));
             else if (!m_sawDone)
                 fail(FailureClass::StreamCut,
                     QStringLiteral("%1: the stream ended before [DONE] after %2 events").arg(m_url).arg(m_eventCount));

@@ -18,7 +18,8 @@ inline qint64 steadyNowNs()
         .count();
 }
 
-struct TransportOptions {
+struct TransportOptions
+{
     int workers = 0; // worker threads; 0 = one per core
     ProxyMode proxyMode = ProxyMode::None;
     QUrl proxyUrl;
@@ -29,7 +30,8 @@ struct TransportOptions {
 TransportOptions transportOptions(const Target& target);
 
 // One request handed to a transport. scheduledNs is absolute steady-clock time (steadyNowNs()).
-struct HttpRequest {
+struct HttpRequest
+{
     qint64 index = -1;
     QString requestId;
     QUrl url;

@@ -16,12 +16,70 @@ namespace {
 
 // A small fixed vocabulary; words are joined by single spaces so the word count is the token count.
 constexpr std::array<const char*, 64> kVocabulary = {
-    "the", "load", "server", "token", "model", "batch", "cache", "queue", "request", "stream", "latency", "knee",
-    "graph", "kernel", "memory", "block", "tensor", "layer", "vector", "matrix", "prompt", "answer", "engine",
-    "worker", "thread", "socket", "packet", "signal", "metric", "sample", "window", "buffer", "record", "margin",
-    "scale", "weight", "value", "index", "label", "chart", "curve", "point", "limit", "range", "burst", "shard",
-    "cluster", "node", "route", "proxy", "header", "status", "result", "report", "capacity", "planner", "budget",
-    "device", "driver", "version", "profile", "target", "sweep", "step",
+    "the",
+    "load",
+    "server",
+    "token",
+    "model",
+    "batch",
+    "cache",
+    "queue",
+    "request",
+    "stream",
+    "latency",
+    "knee",
+    "graph",
+    "kernel",
+    "memory",
+    "block",
+    "tensor",
+    "layer",
+    "vector",
+    "matrix",
+    "prompt",
+    "answer",
+    "engine",
+    "worker",
+    "thread",
+    "socket",
+    "packet",
+    "signal",
+    "metric",
+    "sample",
+    "window",
+    "buffer",
+    "record",
+    "margin",
+    "scale",
+    "weight",
+    "value",
+    "index",
+    "label",
+    "chart",
+    "curve",
+    "point",
+    "limit",
+    "range",
+    "burst",
+    "shard",
+    "cluster",
+    "node",
+    "route",
+    "proxy",
+    "header",
+    "status",
+    "result",
+    "report",
+    "capacity",
+    "planner",
+    "budget",
+    "device",
+    "driver",
+    "version",
+    "profile",
+    "target",
+    "sweep",
+    "step",
 };
 
 QString randomWords(std::mt19937_64& rng, int count)
@@ -104,7 +162,8 @@ DatasetResult loadJsonl(const QString& path, int defaultOutputTokens, bool stric
         const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
         Prompt p;
         if (parseError.error != QJsonParseError::NoError) {
-            problem = QStringLiteral("not JSON (%1 at column %2)").arg(parseError.errorString()).arg(parseError.offset + 1);
+            problem
+                = QStringLiteral("not JSON (%1 at column %2)").arg(parseError.errorString()).arg(parseError.offset + 1);
         } else if (!doc.isObject()) {
             problem = QStringLiteral("not a JSON object");
         } else {
@@ -160,7 +219,8 @@ DatasetResult loadShareGpt(const QString& path, int fixedOutputTokens)
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        result.error = QStringLiteral("%1: not JSON: %2 at byte %3").arg(path, parseError.errorString()).arg(parseError.offset);
+        result.error
+            = QStringLiteral("%1: not JSON: %2 at byte %3").arg(path, parseError.errorString()).arg(parseError.offset);
         return result;
     }
     if (!doc.isArray()) {

@@ -12,13 +12,15 @@ namespace kp {
 
 // One prompt to send. Token counts follow the dataset's own count: for the built-in sources a
 // token is a whitespace-separated word, which is also how the simulator counts.
-struct Prompt {
+struct Prompt
+{
     QString text;
     int promptTokens = 0;
     int outputTokens = 0; // requested output length (max_tokens)
 };
 
-struct RandomDatasetOptions {
+struct RandomDatasetOptions
+{
     int numPrompts = 100;
     int inputLen = 128; // mean prompt length, tokens
     int outputLen = 128; // mean output length, tokens
@@ -26,7 +28,8 @@ struct RandomDatasetOptions {
     quint64 seed = 0;
 };
 
-struct DatasetResult {
+struct DatasetResult
+{
     std::vector<Prompt> prompts;
     QString error; // names the file and line when loading failed
     QStringList warnings;

@@ -207,8 +207,9 @@ void StepRunner::onRecord(const RequestRecord& incoming)
             sendOne(scheduled, true);
         }
     }
-    const bool allSent = m_config.mode == LoadMode::Concurrency ? concurrencyDone(steadyNowNs())
-                                                                : m_nextScheduled >= m_offsetsNs.size() && m_gated.empty();
+    const bool allSent = m_config.mode == LoadMode::Concurrency
+        ? concurrencyDone(steadyNowNs())
+        : m_nextScheduled >= m_offsetsNs.size() && m_gated.empty();
     if (m_inFlight == 0 && (allSent || m_stopping))
         finish();
 }

@@ -19,7 +19,8 @@
 namespace kp {
 
 // One load level.
-struct StepConfig {
+struct StepConfig
+{
     int index = 0;
     QString purpose; // why the sweep runs this step: coarse, floor, ceiling, refine, repeat
     QString detail; // the same in words
@@ -38,7 +39,8 @@ struct StepConfig {
 };
 
 // What the GUI and the CLI see while a step runs, published a few times a second.
-struct LiveSnapshot {
+struct LiveSnapshot
+{
     int step = 0;
     bool warmingUp = false;
     double elapsedS = 0;
@@ -51,7 +53,8 @@ struct LiveSnapshot {
     std::vector<double> recentTtftMs; // TTFTs of requests finished since the previous snapshot
 };
 
-struct StepResult {
+struct StepResult
+{
     StepConfig config; // prompts cleared
     QDateTime startedAt; // wall clock, for file names and the result's date
     double durationS = 0;

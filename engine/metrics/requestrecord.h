@@ -33,7 +33,8 @@ enum class FailureClass {
 
 // One request as the client saw it. Every time is in nanoseconds on the steady clock, relative to the
 // start of the step it belongs to; -1 means "did not happen".
-struct RequestRecord {
+struct RequestRecord
+{
     qint64 index = -1; // position in the step's prompt list
     QString requestId; // the x-request-id that was sent
 

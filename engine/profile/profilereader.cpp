@@ -645,7 +645,8 @@ void readPlan(ObjectReader& r, Plan& p)
             if (const auto kind = planKindFromName(*name)) {
                 p.kind = *kind;
             } else {
-                r.context().error(r.child("kind"), u"expected \"list\", \"linear\", \"geometric\" or \"auto\", got \"%1\""_s.arg(*name));
+                r.context().error(r.child("kind"),
+                    u"expected \"list\", \"linear\", \"geometric\" or \"auto\", got \"%1\""_s.arg(*name));
                 r.context().fail(u"load.plan.kind"_s);
             }
         }

@@ -93,8 +93,8 @@ bool RunWriter::open(const QString& dir, QString* error)
 
 bool RunWriter::writeRun(const QJsonObject& run, QString* error)
 {
-    return writeFileAtomically(m_dir + QStringLiteral("/run.json"), QJsonDocument(run).toJson(QJsonDocument::Indented),
-        error);
+    return writeFileAtomically(
+        m_dir + QStringLiteral("/run.json"), QJsonDocument(run).toJson(QJsonDocument::Indented), error);
 }
 
 QString RunWriter::stepPath(int stepIndex) const

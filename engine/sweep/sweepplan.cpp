@@ -92,8 +92,8 @@ QString loadLabel(const StepConfig& step)
     return formatLoad(step.mode, step.mode == LoadMode::Concurrency ? double(step.concurrency) : step.rate);
 }
 
-QJsonObject runDocument(const Profile& profile, const SweepConfig& config, const QString& status,
-    const QList<QJsonObject>& steps)
+QJsonObject runDocument(
+    const Profile& profile, const SweepConfig& config, const QString& status, const QList<QJsonObject>& steps)
 {
     QJsonObject run;
     run.insert(QLatin1String("format"), QLatin1String("kneepoint.run/1"));
@@ -106,7 +106,8 @@ QJsonObject runDocument(const Profile& profile, const SweepConfig& config, const
     for (const PlannedStep& step : config.planner.preview()) {
         QJsonObject s;
         s.insert(QLatin1String("mode"), loadModeName(step.mode));
-        s.insert(QLatin1String("load"), step.mode == LoadMode::Rate ? QJsonValue(formatRate(step.load)) : QJsonValue(step.load));
+        s.insert(QLatin1String("load"),
+            step.mode == LoadMode::Rate ? QJsonValue(formatRate(step.load)) : QJsonValue(step.load));
         s.insert(QLatin1String("purpose"), step.purpose);
         coarse.append(s);
     }

@@ -13,7 +13,8 @@ namespace kp {
 
 // A profile turned into runnable steps: the dataset loaded, the request template and headers
 // resolved, the planner that chooses each step.
-struct PreparedSweep {
+struct PreparedSweep
+{
     SweepConfig config;
     QStringList warnings;
     QString error; // names the file, field or variable
@@ -31,7 +32,7 @@ StepSetup stepSetup(const Profile& profile, const StepResult& result);
 QString loadLabel(const StepConfig& step);
 
 // run.json: the profile with secrets removed, the plan, the client environment and a status.
-QJsonObject runDocument(const Profile& profile, const SweepConfig& config, const QString& status,
-    const QList<QJsonObject>& steps);
+QJsonObject runDocument(
+    const Profile& profile, const SweepConfig& config, const QString& status, const QList<QJsonObject>& steps);
 
 } // namespace kp

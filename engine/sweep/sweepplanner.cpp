@@ -234,8 +234,10 @@ std::optional<PlannedStep> SweepPlanner::refineStep(const std::vector<StepOutcom
         mid = roundLoad(mid);
     }
     ++m_refined;
-    return PlannedStep { m_load.mode, mid, QStringLiteral("refine"),
-        QStringLiteral("SLO boundary between %1 and %2").arg(formatLoad(m_load.mode, lo), formatLoad(m_load.mode, hi)) };
+    return PlannedStep {
+        m_load.mode, mid, QStringLiteral("refine"),
+        QStringLiteral("SLO boundary between %1 and %2").arg(formatLoad(m_load.mode, lo), formatLoad(m_load.mode, hi))
+    };
 }
 
 std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& done)
@@ -249,7 +251,8 @@ std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& do
                                               "latency rose (up to %1)")
                                    .arg(formatLoad(last.step.mode, last.step.load));
                 m_queue.clear();
-            } else if (escalating && m_load.plan.stopErrorRate && errorRate(last.metrics) > *m_load.plan.stopErrorRate) {
+            } else if (escalating && m_load.plan.stopErrorRate
+                && errorRate(last.metrics) > *m_load.plan.stopErrorRate) {
                 m_stopReason = QStringLiteral("errors passed the limit: %1% of requests failed at %2 (limit %3%)")
                                    .arg(errorRate(last.metrics) * 100, 0, 'f', 1)
                                    .arg(formatLoad(last.step.mode, last.step.load))
@@ -307,7 +310,9 @@ std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& do
             if (best) {
                 ++m_repeated;
                 return PlannedStep { m_load.mode, best->step.load, QStringLiteral("repeat"),
-                    QStringLiteral("repeat %1 of %2 of the highest load that met the SLO").arg(m_repeated).arg(m_load.plan.repeats) };
+                    QStringLiteral("repeat %1 of %2 of the highest load that met the SLO")
+                        .arg(m_repeated)
+                        .arg(m_load.plan.repeats) };
             }
         }
         m_phase = Phase::Done;

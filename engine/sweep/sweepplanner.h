@@ -12,7 +12,8 @@
 namespace kp {
 
 // One step the planner asks for.
-struct PlannedStep {
+struct PlannedStep
+{
     LoadMode mode = LoadMode::Rate;
     double load = 0; // req/s (inf: all at once) or users
     QString purpose; // why it runs: "coarse", "floor", "ceiling", "refine", "repeat"
@@ -20,7 +21,8 @@ struct PlannedStep {
 };
 
 // What a finished step tells the planner.
-struct StepOutcome {
+struct StepOutcome
+{
     PlannedStep step;
     StepMetrics metrics;
     bool partial = false;

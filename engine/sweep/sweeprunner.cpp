@@ -57,9 +57,8 @@ void SweepRunner::start(SweepConfig config)
     m_transport = std::make_unique<QnamTransport>(m_config.transport);
     m_step = std::make_unique<StepRunner>(m_transport.get(), m_config.metrics);
     connect(m_step.get(), &StepRunner::snapshot, this, &SweepRunner::snapshot);
-    connect(m_step.get(), &StepRunner::requestFinished, this, [this](const RequestRecord& record) {
-        Q_EMIT requestFinished(static_cast<int>(m_outcomes.size()), record);
-    });
+    connect(m_step.get(), &StepRunner::requestFinished, this,
+        [this](const RequestRecord& record) { Q_EMIT requestFinished(static_cast<int>(m_outcomes.size()), record); });
     connect(m_step.get(), &StepRunner::finished, this, &SweepRunner::onStepFinished);
     startStep();
 }

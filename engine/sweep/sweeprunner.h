@@ -13,7 +13,8 @@
 
 namespace kp {
 
-struct SweepConfig {
+struct SweepConfig
+{
     StepConfig stepTemplate; // request, prompts and options; the planner sets mode and load per step
     std::optional<double> stepDurationS; // instead of stepTemplate.numPrompts requests
     SweepPlanner planner;
