@@ -1,0 +1,7 @@
+#pragma once
+
+#include <QLoggingCategory>
+
+namespace kp::sim {
+Q_DECLARE_LOGGING_CATEGORY(lcSim)
+} // namespace kp::sim

@@ -1,0 +1,399 @@
+#include "sim/simprotocol.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+
+namespace kp::sim {
+
+using nlohmann::json;
+
+namespace {
+
+QString fromStd(const std::string& text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+ProtocolError fieldError(const QString& param, const QString& message)
+{
+    return ProtocolError { 400, message, param };
+}
+
+// An integer field that may be absent or null. Integral floats (16.0) pass, as pydantic lets them.
+std::variant<std::optional<int>, ProtocolError> optionalInt(const json& object, const char* name, int minimum)
+{
+    const auto it = object.find(name);
+    if (it == object.end() || it->is_null())
+        return std::optional<int> {};
+    const QString field = QString::fromLatin1(name);
+    double value = 0;
+    if (it->is_number_integer()) {
+        value = double(it->get<long long>());
+    } else if (it->is_number_float() && it->get<double>() == double(static_cast<long long>(it->get<double>()))) {
+        value = it->get<double>();
+    } else {
+        return fieldError(field, QStringLiteral("'%1' must be an integer").arg(field));
+    }
+    if (value < minimum)
+        return fieldError(field, QStringLiteral("'%1' must be at least %2, got %3").arg(field).arg(minimum).arg(value));
+    if (value > 1e9)
+        return fieldError(field, QStringLiteral("'%1' is too large: %2").arg(field).arg(value));
+    return std::optional<int>(int(value));
+}
+
+std::variant<bool, ProtocolError> optionalBool(const json& object, const char* name, const QString& path)
+{
+    const auto it = object.find(name);
+    if (it == object.end() || it->is_null())
+        return false;
+    if (!it->is_boolean())
+        return fieldError(path, QStringLiteral("'%1' must be a boolean").arg(path));
+    return it->get<bool>();
+}
+
+std::variant<int, ProtocolError> completionPromptTokens(const json& body)
+{
+    const auto it = body.find("prompt");
+    const QString field = QStringLiteral("prompt");
+    if (it == body.end() || it->is_null())
+        return fieldError(field, QStringLiteral("'prompt' is required"));
+    const json& prompt = *it;
+    if (prompt.is_string())
+        return countWords(fromStd(prompt.get<std::string>()));
+    if (!prompt.is_array() || prompt.empty()) {
+        return fieldError(field,
+            QStringLiteral("'prompt' must be a string, an array of token ids, or an array holding one of these"));
+    }
+    const auto allIntegers = [](const json& array) {
+        for (const json& item : array) {
+            if (!item.is_number_integer())
+                return false;
+        }
+        return true;
+    };
+    if (allIntegers(prompt))
+        return int(prompt.size());
+    if (prompt.size() > 1)
+        return fieldError(
+            field, QStringLiteral("'prompt' holds several prompts; the simulator serves one per request"));
+    const json& only = prompt.front();
+    if (only.is_string())
+        return countWords(fromStd(only.get<std::string>()));
+    if (only.is_array() && !only.empty() && allIntegers(only))
+        return int(only.size());
+    return fieldError(
+        field, QStringLiteral("'prompt' must be a string, an array of token ids, or an array holding one of these"));
+}
+
+std::variant<int, ProtocolError> chatPromptTokens(const json& body)
+{
+    const auto it = body.find("messages");
+    if (it == body.end() || !it->is_array() || it->empty())
+        return fieldError(QStringLiteral("messages"), QStringLiteral("'messages' must be a non-empty array"));
+    int words = 0;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        const json& message = (*it)[i];
+        const QString path = QStringLiteral("messages[%1]").arg(i);
+        if (!message.is_object())
+            return fieldError(path, QStringLiteral("'%1' must be an object").arg(path));
+        const auto role = message.find("role");
+        if (role == message.end() || !role->is_string())
+            return fieldError(path + QStringLiteral(".role"), QStringLiteral("'%1.role' must be a string").arg(path));
+        const auto content = message.find("content");
+        if (content == message.end() || content->is_null())
+            continue;
+        if (content->is_string()) {
+            words += countWords(fromStd(content->get<std::string>()));
+            continue;
+        }
+        const QString contentPath = path + QStringLiteral(".content");
+        if (!content->is_array()) {
+            return fieldError(
+                contentPath, QStringLiteral("'%1' must be a string or an array of content parts").arg(contentPath));
+        }
+        for (const json& part : *content) {
+            if (!part.is_object())
+                return fieldError(
+                    contentPath, QStringLiteral("'%1' holds a part that is not an object").arg(contentPath));
+            const auto type = part.find("type");
+            if (type == part.end() || !type->is_string())
+                return fieldError(contentPath, QStringLiteral("'%1' holds a part without a type").arg(contentPath));
+            if (type->get<std::string>() != "text")
+                continue;
+            const auto text = part.find("text");
+            if (text == part.end() || !text->is_string())
+                return fieldError(contentPath, QStringLiteral("'%1' holds a text part without text").arg(contentPath));
+            words += countWords(fromStd(text->get<std::string>()));
+        }
+    }
+    return words;
+}
+
+constexpr std::array<const char*, 64> words { "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "tokens",
+    "stream", "batch", "cache", "queue", "prefill", "decode", "knee", "latency", "load", "server", "model", "answer",
+    "context", "window", "signal", "metric", "curve", "plateau", "harvest", "sample", "rate", "time", "peak", "river",
+    "stone", "cloud", "light", "north", "south", "green", "amber", "silver", "market", "garden", "bridge", "harbor",
+    "valley", "forest", "meadow", "engine", "vector", "kernel", "thread", "socket", "packet", "buffer", "record",
+    "letter", "number", "simple", "steady", "moment", "little", "second", "minute" };
+
+} // namespace
+
+std::variant<GenerationRequest, ProtocolError> parseGenerationRequest(Endpoint endpoint, const QByteArray& body)
+{
+    json doc;
+    try {
+        doc = json::parse(body.constBegin(), body.constEnd());
+    } catch (const json::parse_error& e) {
+        QString what = fromStd(e.what());
+        const qsizetype bracket = what.indexOf(QLatin1String("] "));
+        if (what.startsWith(QLatin1Char('[')) && bracket > 0)
+            what = what.mid(bracket + 2);
+        return ProtocolError { 400, QStringLiteral("Invalid JSON in the request body: %1").arg(what), {} };
+    }
+    if (!doc.is_object())
+        return ProtocolError { 400, QStringLiteral("The request body must be a JSON object"), {} };
+
+    GenerationRequest request;
+    request.endpoint = endpoint;
+
+    if (const auto it = doc.find("model"); it != doc.end() && !it->is_null()) {
+        if (!it->is_string())
+            return fieldError(QStringLiteral("model"), QStringLiteral("'model' must be a string"));
+        request.model = fromStd(it->get<std::string>());
+    }
+
+    auto prompt = endpoint == Endpoint::Completions ? completionPromptTokens(doc) : chatPromptTokens(doc);
+    if (auto* error = std::get_if<ProtocolError>(&prompt))
+        return *error;
+    request.promptTokens = std::get<int>(prompt);
+    if (request.promptTokens == 0) {
+        return endpoint == Endpoint::Completions
+            ? fieldError(QStringLiteral("prompt"), QStringLiteral("'prompt' must not be empty"))
+            : fieldError(QStringLiteral("messages"), QStringLiteral("'messages' hold no text"));
+    }
+
+    auto maxTokens = optionalInt(doc, "max_tokens", 1);
+    if (auto* error = std::get_if<ProtocolError>(&maxTokens))
+        return *error;
+    auto maxCompletionTokens = optionalInt(doc, "max_completion_tokens", 1);
+    if (auto* error = std::get_if<ProtocolError>(&maxCompletionTokens))
+        return *error;
+    request.maxTokens = std::get<std::optional<int>>(maxCompletionTokens);
+    if (!request.maxTokens)
+        request.maxTokens = std::get<std::optional<int>>(maxTokens);
+
+    auto n = optionalInt(doc, "n", 1);
+    if (auto* error = std::get_if<ProtocolError>(&n))
+        return *error;
+    if (const auto value = std::get<std::optional<int>>(n); value && *value != 1)
+        return fieldError(QStringLiteral("n"), QStringLiteral("'n' must be 1: the simulator returns one choice"));
+
+    auto ignoreEos = optionalBool(doc, "ignore_eos", QStringLiteral("ignore_eos"));
+    if (auto* error = std::get_if<ProtocolError>(&ignoreEos))
+        return *error;
+    request.ignoreEos = std::get<bool>(ignoreEos);
+
+    auto stream = optionalBool(doc, "stream", QStringLiteral("stream"));
+    if (auto* error = std::get_if<ProtocolError>(&stream))
+        return *error;
+    request.stream = std::get<bool>(stream);
+
+    if (const auto it = doc.find("stream_options"); it != doc.end() && !it->is_null()) {
+        if (!it->is_object())
+            return fieldError(QStringLiteral("stream_options"), QStringLiteral("'stream_options' must be an object"));
+        auto includeUsage = optionalBool(*it, "include_usage", QStringLiteral("stream_options.include_usage"));
+        if (auto* error = std::get_if<ProtocolError>(&includeUsage))
+            return *error;
+        request.includeUsage = std::get<bool>(includeUsage);
+    }
+    return request;
+}
+
+int countWords(QStringView text)
+{
+    int count = 0;
+    bool inWord = false;
+    for (const QChar c : text) {
+        const bool space = c.isSpace();
+        if (!space && !inWord)
+            ++count;
+        inWord = !space;
+    }
+    return count;
+}
+
+QByteArray outputWord(quint64 requestId, int tokenIndex)
+{
+    const std::size_t index = std::size_t((requestId * 7 + quint64(tokenIndex)) % words.size());
+    return QByteArray(" ") + words[index];
+}
+
+QByteArray reasonPhrase(int status)
+{
+    switch (status) {
+    case 100:
+        return QByteArrayLiteral("Continue");
+    case 200:
+        return QByteArrayLiteral("OK");
+    case 204:
+        return QByteArrayLiteral("No Content");
+    case 400:
+        return QByteArrayLiteral("Bad Request");
+    case 401:
+        return QByteArrayLiteral("Unauthorized");
+    case 404:
+        return QByteArrayLiteral("Not Found");
+    case 405:
+        return QByteArrayLiteral("Method Not Allowed");
+    case 411:
+        return QByteArrayLiteral("Length Required");
+    case 413:
+        return QByteArrayLiteral("Content Too Large");
+    case 429:
+        return QByteArrayLiteral("Too Many Requests");
+    case 431:
+        return QByteArrayLiteral("Request Header Fields Too Large");
+    case 500:
+        return QByteArrayLiteral("Internal Server Error");
+    case 503:
+        return QByteArrayLiteral("Service Unavailable");
+    case 505:
+        return QByteArrayLiteral("HTTP Version Not Supported");
+    default:
+        return QByteArrayLiteral("Unknown");
+    }
+}
+
+QByteArray errorTypeForStatus(int status)
+{
+    switch (status) {
+    case 400:
+    case 411:
+    case 413:
+    case 431:
+    case 505:
+        return QByteArrayLiteral("BadRequestError");
+    case 401:
+        return QByteArrayLiteral("AuthenticationError");
+    case 404:
+        return QByteArrayLiteral("NotFoundError");
+    case 405:
+        return QByteArrayLiteral("MethodNotAllowedError");
+    case 429:
+        return QByteArrayLiteral("RateLimitError");
+    case 503:
+        return QByteArrayLiteral("ServiceUnavailableError");
+    default:
+        return QByteArrayLiteral("InternalServerError");
+    }
+}
+
+QByteArray jsonString(const QString& text)
+{
+    return QByteArray::fromStdString(json(text.toStdString()).dump());
+}
+
+QByteArray errorBody(int status, const QString& message, const QString& param)
+{
+    return "{\"error\":{\"message\":" + jsonString(message) + ",\"type\":\"" + errorTypeForStatus(status)
+        + "\",\"param\":" + (param.isEmpty() ? QByteArrayLiteral("null") : jsonString(param))
+        + ",\"code\":" + QByteArray::number(status) + "}}";
+}
+
+QByteArray modelsBody(const QString& modelId, int maxModelLen, qint64 created)
+{
+    const QByteArray id = jsonString(modelId);
+    return "{\"object\":\"list\",\"data\":[{\"id\":" + id + ",\"object\":\"model\",\"created\":"
+        + QByteArray::number(created) + ",\"owned_by\":\"kneepoint\",\"root\":" + id
+        + ",\"parent\":null,\"max_model_len\":" + QByteArray::number(maxModelLen) + "}]}";
+}
+
+CompletionFormat::CompletionFormat(Endpoint endpoint, quint64 requestId, const QString& modelId, qint64 created)
+    : m_endpoint(endpoint)
+    , m_id((endpoint == Endpoint::Completions ? QByteArrayLiteral("cmpl-") : QByteArrayLiteral("chatcmpl-"))
+          + QByteArray::number(requestId))
+{
+    const char* object = endpoint == Endpoint::Completions ? "text_completion" : "chat.completion.chunk";
+    m_head = "{\"id\":\"" + m_id + "\",\"object\":\"" + object + "\",\"created\":" + QByteArray::number(created)
+        + ",\"model\":" + jsonString(modelId) + ',';
+}
+
+QByteArray CompletionFormat::tokenEvent(const QByteArray& word, const char* finishReason) const
+{
+    const QByteArray finish = finishReason ? '"' + QByteArray(finishReason) + '"' : QByteArrayLiteral("null");
+    QByteArray event;
+    event.reserve(m_head.size() + word.size() + 128);
+    event += "data: ";
+    event += m_head;
+    if (m_endpoint == Endpoint::Completions) {
+        event += "\"choices\":[{\"index\":0,\"text\":\"";
+        event += word;
+        event += "\",\"logprobs\":null,\"finish_reason\":";
+        event += finish;
+        event += ",\"stop_reason\":null}]}\n\n";
+    } else {
+        event += "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"";
+        event += word;
+        event += "\"},\"logprobs\":null,\"finish_reason\":";
+        event += finish;
+        event += "}]}\n\n";
+    }
+    return event;
+}
+
+QByteArray CompletionFormat::roleEvent() const
+{
+    return "data: " + m_head
+        + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,"
+          "\"finish_reason\":null}]}\n\n";
+}
+
+QByteArray CompletionFormat::usageObject(int promptTokens, int completionTokens) const
+{
+    return "{\"prompt_tokens\":" + QByteArray::number(promptTokens)
+        + ",\"total_tokens\":" + QByteArray::number(promptTokens + completionTokens)
+        + ",\"completion_tokens\":" + QByteArray::number(completionTokens) + '}';
+}
+
+QByteArray CompletionFormat::usageEvent(int promptTokens, int completionTokens) const
+{
+    return "data: " + m_head + "\"choices\":[],\"usage\":" + usageObject(promptTokens, completionTokens) + "}\n\n";
+}
+
+QByteArray CompletionFormat::malformedEvent(const QByteArray& word) const
+{
+    const QByteArray field = m_endpoint == Endpoint::Completions ? QByteArrayLiteral("\"text\":\"")
+                                                                 : QByteArrayLiteral("\"delta\":{\"content\":\"");
+    return "data: " + m_head + "\"choices\":[{\"index\":0," + field + word + "\n\n";
+}
+
+QByteArray CompletionFormat::errorEvent(int code, const QString& message)
+{
+    return "data: " + errorBody(code, message) + "\n\n";
+}
+
+QByteArray CompletionFormat::doneEvent()
+{
+    return QByteArrayLiteral("data: [DONE]\n\n");
+}
+
+QByteArray CompletionFormat::fullBody(
+    const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens) const
+{
+    QByteArray head = m_head;
+    if (m_endpoint == Endpoint::ChatCompletions)
+        head.replace("\"chat.completion.chunk\"", "\"chat.completion\"");
+    const QByteArray finish = finishReason ? '"' + QByteArray(finishReason) + '"' : QByteArrayLiteral("null");
+    QByteArray choice;
+    if (m_endpoint == Endpoint::Completions) {
+        choice = "{\"index\":0,\"text\":\"" + text + "\",\"logprobs\":null,\"finish_reason\":" + finish
+            + ",\"stop_reason\":null}";
+    } else {
+        choice = "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + text
+            + "\"},\"logprobs\":null,\"finish_reason\":" + finish + ",\"stop_reason\":null}";
+    }
+    return head + "\"choices\":[" + choice + "],\"usage\":" + usageObject(promptTokens, completionTokens) + '}';
+}
+
+} // namespace kp::sim

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+#include <variant>
+
+// The OpenAI-compatible wire format as vLLM speaks it: request fields the simulator honours, response
+// bodies, stream events and error bodies. Pure functions; no sockets.
+namespace kp::sim {
+
+enum class Endpoint { Completions, ChatCompletions };
+
+struct GenerationRequest
+{
+    Endpoint endpoint = Endpoint::Completions;
+    std::optional<QString> model; // absent: the served model
+    int promptTokens = 0; // whitespace-separated words of the prompt (chat: of every message's text)
+    std::optional<int> maxTokens; // max_completion_tokens, else max_tokens
+    bool ignoreEos = false;
+    bool stream = false;
+    bool includeUsage = false; // stream_options.include_usage
+};
+
+struct ProtocolError
+{
+    int status = 400;
+    QString message;
+    QString param; // the offending field, empty when none
+};
+
+// Reads a /v1/completions or /v1/chat/completions body. Unknown fields are ignored, as vLLM does.
+std::variant<GenerationRequest, ProtocolError> parseGenerationRequest(Endpoint endpoint, const QByteArray& body);
+
+// Whitespace-separated words: the simulator's token count.
+int countWords(QStringView text);
+
+// The word emitted as output token tokenIndex of a request, with its leading space (" word").
+QByteArray outputWord(quint64 requestId, int tokenIndex);
+
+// {"error": {"message", "type", "param", "code"}} with an OpenAI error type derived from status.
+QByteArray errorBody(int status, const QString& message, const QString& param = {});
+QByteArray errorTypeForStatus(int status);
+QByteArray reasonPhrase(int status);
+
+// A JSON string literal, quotes included.
+QByteArray jsonString(const QString& text);
+
+QByteArray modelsBody(const QString& modelId, int maxModelLen, qint64 created);
+
+// Builds the events and bodies of one response; every event is a complete "data: ...\n\n".
+class CompletionFormat
+{
+public:
+    CompletionFormat(Endpoint endpoint, quint64 requestId, const QString& modelId, qint64 created);
+
+    Endpoint endpoint() const { return m_endpoint; }
+    const QByteArray& id() const { return m_id; }
+
+    // A choices event carrying one token's text; finishReason is "stop", "length" or null.
+    QByteArray tokenEvent(const QByteArray& word, const char* finishReason) const;
+    // Chat only: the first event, the assistant role with empty content.
+    QByteArray roleEvent() const;
+    QByteArray usageEvent(int promptTokens, int completionTokens) const;
+    // A token event cut off in the middle of its JSON.
+    QByteArray malformedEvent(const QByteArray& word) const;
+    static QByteArray errorEvent(int code, const QString& message);
+    static QByteArray doneEvent();
+
+    // The non-streamed response.
+    QByteArray fullBody(const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens) const;
+
+private:
+    QByteArray usageObject(int promptTokens, int completionTokens) const;
+
+    Endpoint m_endpoint;
+    QByteArray m_id;
+    QByteArray m_head; // {"id":...,"object":...,"created":...,"model":...,
+};
+
+} // namespace kp::sim

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "sim/faults.h"
+#include "sim/simmodel.h"
+
+#include <QHostAddress>
+#include <QObject>
+#include <QString>
+#include <QUrl>
+
+#include <memory>
+
+namespace kp::sim {
+
+struct SimServerOptions
+{
+    SimParams params;
+    QString apiKey; // empty: no authentication
+    double timeScale = 1.0; // the simulated clock runs this many times faster than the wall clock
+    quint64 seed = 0; // output lengths (without ignore_eos) and fault draws
+    FaultPlan faults;
+    int groundTruthLimit = 20000; // finished requests kept for /debug/requests; the oldest go first
+    int listenBacklog = 4096;
+};
+
+// The simulated OpenAI-compatible server: HTTP/1.1 with keep-alive, SSE streaming, vLLM's metric
+// names, injected faults and per-request ground truth, driving a SimModel in real time. Everything it
+// reports (ground truth, metrics) is in simulated time. Lives in one thread and serves every
+// connection from that thread's event loop; see SimHost to run it on a thread of its own.
+class SimServer : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit SimServer(SimServerOptions options, QObject* parent = nullptr);
+    ~SimServer() override;
+
+    // Port 0 picks a free port. On failure errorString() says why, naming the address and port.
+    bool listen(const QHostAddress& address = QHostAddress(QHostAddress::LocalHost), quint16 port = 0);
+    // Stops listening and drops every connection; requests in flight are aborted.
+    void close();
+
+    bool isListening() const;
+    QHostAddress serverAddress() const;
+    quint16 serverPort() const;
+    QUrl baseUrl() const; // http://HOST:PORT, a loopback host when listening on any address
+    QString errorString() const;
+    const SimServerOptions& options() const;
+
+    // Generation requests accepted and not yet finished, and the most seen at once since the start or
+    // the last reset. Safe to call from any thread.
+    int inFlight() const;
+    int peakInFlight() const;
+    void resetPeakInFlight();
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace kp::sim

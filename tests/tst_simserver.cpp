@@ -1,0 +1,1151 @@
+#include "sim/faults.h"
+#include "sim/filelimit.h"
+#include "sim/httprequest.h"
+#include "sim/simconfig.h"
+#include "sim/simhost.h"
+#include "sim/simprotocol.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+using namespace kp::sim;
+
+namespace {
+
+constexpr int waitMs = 60000;
+
+struct Response
+{
+    int status = 0;
+    std::vector<std::pair<QByteArray, QByteArray>> headers; // names lower-cased
+    QByteArray body; // de-chunked
+    bool chunked = false;
+    bool complete = false; // the whole body arrived (zero chunk, Content-Length, or close-delimited end)
+
+    QByteArray header(const char* name) const
+    {
+        for (const auto& [key, value] : headers) {
+            if (key == name)
+                return value;
+        }
+        return {};
+    }
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+};
+
+// Takes one response from the front of buffer. With eof, a response cut short is returned incomplete.
+std::optional<Response> takeResponse(QByteArray& buffer, bool eof)
+{
+    const qsizetype headEnd = buffer.indexOf("\r\n\r\n");
+    if (headEnd < 0)
+        return std::nullopt;
+    Response r;
+    const QList<QByteArray> lines = buffer.left(headEnd).split('\n');
+    const QList<QByteArray> statusLine = lines.front().trimmed().split(' ');
+    r.status = statusLine.size() >= 2 ? statusLine[1].toInt() : -1;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const qsizetype colon = lines[i].indexOf(':');
+        r.headers.emplace_back(lines[i].left(colon).trimmed().toLower(), lines[i].mid(colon + 1).trimmed());
+    }
+    if (r.status == 100) {
+        buffer.remove(0, headEnd + 4);
+        return takeResponse(buffer, eof);
+    }
+    qsizetype pos = headEnd + 4;
+    r.chunked = r.header("transfer-encoding") == "chunked";
+    const QByteArray length = r.header("content-length");
+    if (r.chunked) {
+        while (true) {
+            const qsizetype lineEnd = buffer.indexOf("\r\n", pos);
+            if (lineEnd < 0)
+                break;
+            bool ok = false;
+            const qsizetype size = buffer.mid(pos, lineEnd - pos).toLongLong(&ok, 16);
+            if (!ok || buffer.size() < lineEnd + 2 + size + 2)
+                break;
+            pos = lineEnd + 2 + size + 2;
+            if (size == 0) {
+                r.complete = true;
+                break;
+            }
+            r.body += buffer.mid(lineEnd + 2, size);
+        }
+        if (!r.complete && !eof)
+            return std::nullopt;
+        if (!r.complete)
+            pos = buffer.size();
+    } else if (!length.isNull()) {
+        const qsizetype size = length.toLongLong();
+        if (buffer.size() - pos < size && !eof)
+            return std::nullopt;
+        r.body = buffer.mid(pos, size);
+        r.complete = r.body.size() == size;
+        pos += r.body.size();
+    } else if (r.status == 204 || r.status == 304) {
+        r.complete = true;
+    } else {
+        if (!eof)
+            return std::nullopt;
+        r.body = buffer.mid(pos);
+        r.complete = true;
+        pos = buffer.size();
+    }
+    buffer.remove(0, pos);
+    return r;
+}
+
+// A raw HTTP/1.1 client on one connection: what goes out is written as given, what comes back is kept
+// byte for byte and split into responses.
+class Client : public QObject
+{
+public:
+    explicit Client(const QUrl& base)
+    {
+        connect(&socket, &QTcpSocket::readyRead, this, [this] { drain(); });
+        connect(&socket, &QTcpSocket::disconnected, this, [this] {
+            closed = true;
+            drain();
+        });
+        socket.connectToHost(QHostAddress::LocalHost, quint16(base.port()));
+    }
+
+    void send(const QByteArray& raw) { socket.write(raw); }
+    bool waitFor(std::size_t count, int timeout = waitMs)
+    {
+        return QTest::qWaitFor([&] { return responses.size() >= count || closed; }, timeout)
+            && responses.size() >= count;
+    }
+    bool waitClosed(int timeout = waitMs)
+    {
+        return QTest::qWaitFor([&] { return closed; }, timeout);
+    }
+
+    QTcpSocket socket;
+    QByteArray received; // everything, as read
+    std::vector<Response> responses;
+    bool closed = false;
+
+private:
+    void drain()
+    {
+        const QByteArray data = socket.isOpen() ? socket.readAll() : QByteArray();
+        received += data;
+        m_buffer += data;
+        while (!m_buffer.isEmpty()) {
+            std::optional<Response> r = takeResponse(m_buffer, closed);
+            if (!r)
+                break;
+            responses.push_back(std::move(*r));
+        }
+    }
+
+    QByteArray m_buffer;
+};
+
+QByteArray post(const QByteArray& path, const QByteArray& body, const QByteArray& extraHeaders = {})
+{
+    return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+        + QByteArray::number(body.size()) + "\r\n" + extraHeaders + "\r\n" + body;
+}
+
+QByteArray get(const QByteArray& path, const QByteArray& extraHeaders = {})
+{
+    return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extraHeaders + "\r\n";
+}
+
+QByteArray toJson(const QJsonObject& object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+QByteArray completionBody(int maxTokens, bool stream, bool ignoreEos = true, bool includeUsage = false)
+{
+    QJsonObject body { { QStringLiteral("model"), SimParams().modelId },
+        { QStringLiteral("prompt"), QStringLiteral("one two three four five") },
+        { QStringLiteral("max_tokens"), maxTokens }, { QStringLiteral("stream"), stream },
+        { QStringLiteral("ignore_eos"), ignoreEos } };
+    if (includeUsage)
+        body.insert(QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } });
+    return toJson(body);
+}
+
+QByteArray chatBody(int maxTokens, bool stream, bool ignoreEos = true, bool includeUsage = false)
+{
+    const QJsonArray messages { QJsonObject { { QStringLiteral("role"), QStringLiteral("system") },
+                                    { QStringLiteral("content"), QStringLiteral("be brief") } },
+        QJsonObject { { QStringLiteral("role"), QStringLiteral("user") },
+            { QStringLiteral("content"), QStringLiteral("one  two\tthree") } } };
+    QJsonObject body { { QStringLiteral("model"), SimParams().modelId }, { QStringLiteral("messages"), messages },
+        { QStringLiteral("max_tokens"), maxTokens }, { QStringLiteral("stream"), stream },
+        { QStringLiteral("ignore_eos"), ignoreEos } };
+    if (includeUsage)
+        body.insert(QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } });
+    return toJson(body);
+}
+
+// Splits an SSE body into its payloads; false unless the body is exactly a run of "data: PAYLOAD\n\n".
+bool splitEvents(const QByteArray& body, QList<QByteArray>* events)
+{
+    qsizetype pos = 0;
+    while (pos < body.size()) {
+        if (!QByteArrayView(body).sliced(pos).startsWith("data: "))
+            return false;
+        const qsizetype end = body.indexOf("\n\n", pos);
+        if (end < 0)
+            return false;
+        const QByteArray payload = body.mid(pos + 6, end - pos - 6);
+        if (payload.contains('\n') || payload.contains('\r'))
+            return false;
+        events->append(payload);
+        pos = end + 2;
+    }
+    return true;
+}
+
+std::optional<Response> fetch(const QUrl& base, const QByteArray& raw)
+{
+    Client client(base);
+    client.send(raw);
+    if (!client.waitFor(1))
+        return std::nullopt;
+    return client.responses.front();
+}
+
+QJsonObject fetchJson(const QUrl& base, const QByteArray& path)
+{
+    const std::optional<Response> r = fetch(base, get(path));
+    return r ? r->json() : QJsonObject {};
+}
+
+QJsonObject truthFor(const QUrl& base, const QString& requestId)
+{
+    const QJsonArray all = fetchJson(base, "/debug/requests").value(QStringLiteral("requests")).toArray();
+    for (const QJsonValue& v : all) {
+        if (v.toObject().value(QStringLiteral("request_id")).toString() == requestId)
+            return v.toObject();
+    }
+    return {};
+}
+
+SimServerOptions fastOptions(double timeScale = 20)
+{
+    SimServerOptions options;
+    options.timeScale = timeScale;
+    options.seed = 42;
+    return options;
+}
+
+} // namespace
+
+class TestSimServer : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void parser_data();
+    void parser();
+    void queryParameters();
+    void faultSpec_data();
+    void faultSpec();
+    void config();
+    void infoEndpoints();
+    void streaming_data();
+    void streaming();
+    void nonStreaming_data();
+    void nonStreaming();
+    void errors_data();
+    void errors();
+    void apiKey_data();
+    void apiKey();
+    void keepAliveAndPipelining();
+    void expectContinue();
+    void http10Stream();
+    void badFraming_data();
+    void badFraming();
+    void metrics();
+    void inFlightAndAbort();
+    void faults_data();
+    void faults();
+    void faultsSeeded();
+    void concurrentStreams();
+    void portInUse();
+
+private:
+    qint64 m_fileLimit = -1;
+};
+
+void TestSimServer::initTestCase()
+{
+    // Client and server sockets of the concurrency test share this process.
+    m_fileLimit = raiseFileLimit();
+}
+
+void TestSimServer::parser_data()
+{
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<int>("status"); // 0 NeedMore, 1 Complete, 2 Error
+    QTest::addColumn<int>("errorStatus");
+    QTest::addColumn<int>("consumed");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<bool>("keepAlive");
+
+    const QByteArray simple = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+    QTest::addRow("simple GET") << simple << 1 << 0 << int(simple.size()) << QByteArray() << true;
+    QTest::addRow("partial headers") << QByteArray("GET /health HTTP/1.1\r\nHo") << 0 << 0 << 0 << QByteArray() << true;
+    const QByteArray withBody = "POST /v1/completions HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcd";
+    QTest::addRow("body") << withBody << 1 << 0 << int(withBody.size()) << QByteArray("abcd") << true;
+    QTest::addRow("partial body") << withBody.left(withBody.size() - 1) << 0 << 0 << 0 << QByteArray() << true;
+    QTest::addRow("pipelined: first only")
+        << (withBody + simple) << 1 << 0 << int(withBody.size()) << QByteArray("abcd") << true;
+    const QByteArray leadingBlank = "\r\n" + simple;
+    QTest::addRow("leading empty line") << leadingBlank << 1 << 0 << int(leadingBlank.size()) << QByteArray() << true;
+    const QByteArray close = "GET / HTTP/1.1\r\nConnection: close\r\n\r\n";
+    QTest::addRow("connection close") << close << 1 << 0 << int(close.size()) << QByteArray() << false;
+    const QByteArray http10 = "GET / HTTP/1.0\r\n\r\n";
+    QTest::addRow("HTTP/1.0") << http10 << 1 << 0 << int(http10.size()) << QByteArray() << false;
+    const QByteArray http10KeepAlive = "GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n";
+    QTest::addRow("HTTP/1.0 keep-alive") << http10KeepAlive << 1 << 0 << int(http10KeepAlive.size()) << QByteArray()
+                                         << true;
+    QTest::addRow("bad request line") << QByteArray("HELLO\r\n\r\n") << 2 << 400 << 0 << QByteArray() << true;
+    QTest::addRow("absolute target") << QByteArray("GET http://a/ HTTP/1.1\r\n\r\n") << 2 << 400 << 0 << QByteArray()
+                                     << true;
+    QTest::addRow("HTTP/2.0") << QByteArray("GET / HTTP/2.0\r\n\r\n") << 2 << 505 << 0 << QByteArray() << true;
+    QTest::addRow("chunked body") << QByteArray("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n") << 2 << 411
+                                  << 0 << QByteArray() << true;
+    QTest::addRow("bad content-length") << QByteArray("POST / HTTP/1.1\r\nContent-Length: 1x\r\n\r\n") << 2 << 400 << 0
+                                        << QByteArray() << true;
+    QTest::addRow("header without colon")
+        << QByteArray("GET / HTTP/1.1\r\nnocolon\r\n\r\n") << 2 << 400 << 0 << QByteArray() << true;
+    QTest::addRow("folded header") << QByteArray("GET / HTTP/1.1\r\nA: b\r\n c\r\n\r\n") << 2 << 400 << 0
+                                   << QByteArray() << true;
+    QTest::addRow("huge header") << ("GET / HTTP/1.1\r\nA: " + QByteArray(70000, 'x')) << 2 << 431 << 0 << QByteArray()
+                                 << true;
+}
+
+void TestSimServer::parser()
+{
+    QFETCH(QByteArray, input);
+    QFETCH(int, status);
+    QFETCH(int, errorStatus);
+    QFETCH(int, consumed);
+    QFETCH(QByteArray, body);
+    QFETCH(bool, keepAlive);
+
+    const HttpParseResult result = parseHttpRequest(input);
+    QCOMPARE(int(result.status), status);
+    QCOMPARE(result.errorStatus, errorStatus);
+    if (result.status == HttpParseResult::Status::Complete) {
+        QCOMPARE(int(result.consumed), consumed);
+        QCOMPARE(result.request.body, body);
+        QCOMPARE(result.request.keepAlive, keepAlive);
+    }
+}
+
+void TestSimServer::queryParameters()
+{
+    HttpRequest request;
+    request.target = "/debug/requests?since=5&clear&reset=0";
+    QCOMPARE(request.path(), QByteArrayView("/debug/requests"));
+    QCOMPARE(request.queryValue("since"), QByteArray("5"));
+    QVERIFY(request.queryFlag("clear"));
+    QVERIFY(!request.queryFlag("reset"));
+    QVERIFY(!request.queryFlag("since"));
+    QVERIFY(request.queryValue("missing").isNull());
+    QVERIFY(!request.queryValue("clear").isNull());
+}
+
+void TestSimServer::faultSpec_data()
+{
+    QTest::addColumn<QStringList>("specs");
+    QTest::addColumn<QString>("errorFragment"); // empty: accepted
+    QTest::addColumn<double>("cutRate");
+    QTest::addColumn<double>("stallSeconds");
+
+    QTest::addRow("one kind") << QStringList { QStringLiteral("cut:0.25") } << QString() << 0.25 << 2.0;
+    QTest::addRow("stall seconds") << QStringList { QStringLiteral("stall:0.1:7.5") } << QString() << 0.0 << 7.5;
+    QTest::addRow("several") << QStringList { QStringLiteral("500:0.1"), QStringLiteral("cut:0.5") } << QString() << 0.5
+                             << 2.0;
+    QTest::addRow("unknown kind") << QStringList { QStringLiteral("boom:0.1") } << QStringLiteral("unknown kind 'boom'")
+                                  << 0.0 << 2.0;
+    QTest::addRow("rate above 1") << QStringList { QStringLiteral("cut:1.5") } << QStringLiteral("rate '1.5'") << 0.0
+                                  << 2.0;
+    QTest::addRow("rates add above 1") << QStringList { QStringLiteral("cut:0.6"), QStringLiteral("500:0.6") }
+                                       << QStringLiteral("add up to more than 1") << 0.6 << 2.0;
+    QTest::addRow("seconds on 500") << QStringList { QStringLiteral("500:0.1:3") }
+                                    << QStringLiteral("only stall and slow-first-byte") << 0.0 << 2.0;
+    QTest::addRow("no rate") << QStringList { QStringLiteral("cut") } << QStringLiteral("expected KIND:RATE") << 0.0
+                             << 2.0;
+}
+
+void TestSimServer::faultSpec()
+{
+    QFETCH(QStringList, specs);
+    QFETCH(QString, errorFragment);
+    QFETCH(double, cutRate);
+    QFETCH(double, stallSeconds);
+
+    FaultPlan plan;
+    QString error;
+    for (const QString& spec : specs) {
+        error = applyFaultSpec(spec, plan);
+        if (!error.isEmpty())
+            break;
+    }
+    if (errorFragment.isEmpty())
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    else
+        QVERIFY2(error.contains(errorFragment), qPrintable(error));
+    QCOMPARE(plan.rate(FaultKind::Cut), cutRate);
+    QCOMPARE(plan.stallSeconds, stallSeconds);
+}
+
+void TestSimServer::config()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto writeFile = [&](const QString& name, const QByteArray& text) {
+        const QString path = dir.filePath(name);
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly))
+            file.write(text);
+        return path;
+    };
+
+    SimServerOptions options;
+    const QString good = writeFile(QStringLiteral("good.json"),
+        "{\n  \"preset\": \"small\",\n  \"max_num_seqs\": 32,\n  \"time_scale\": 5,\n  \"seed\": 7,\n"
+        "  \"faults\": [\"500:0.1\", \"stall:0.2:3\"]\n}\n");
+    QString error = applySimConfigFile(good, options);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(options.params.modelId, presetByName(QStringLiteral("small"))->params.modelId);
+    QCOMPARE(options.params.maxNumSeqs, 32);
+    QCOMPARE(options.timeScale, 5.0);
+    QCOMPARE(options.seed, quint64(7));
+    QCOMPARE(options.faults.rate(FaultKind::Http500), 0.1);
+    QCOMPARE(options.faults.stallSeconds, 3.0);
+
+    const SimServerOptions before = options;
+    const QString badField
+        = writeFile(QStringLiteral("bad-field.json"), "{\n  \"max_model_len\": 100,\n  \"max_num_seqs\": -3\n}\n");
+    error = applySimConfigFile(badField, options);
+    QVERIFY2(error.contains(badField + QStringLiteral(":3:")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("max_num_seqs")), qPrintable(error));
+    QCOMPARE(options.params.maxNumSeqs, before.params.maxNumSeqs); // untouched on error
+
+    const QString unknown = writeFile(QStringLiteral("unknown.json"), "{\"max_num_seq\": 3}");
+    error = applySimConfigFile(unknown, options);
+    QVERIFY2(error.contains(QStringLiteral("max_num_seq")) && error.contains(QStringLiteral("unknown field")),
+        qPrintable(error));
+
+    const QString broken = writeFile(QStringLiteral("broken.json"), "{\n  \"seed\": 1,\n  \"time_scale\" 2\n}");
+    error = applySimConfigFile(broken, options);
+    QVERIFY2(error.startsWith(broken + QStringLiteral(":3:")), qPrintable(error));
+
+    const QString badFault = writeFile(QStringLiteral("fault.json"), "{\"faults\": [\"boom:1\"]}");
+    error = applySimConfigFile(badFault, options);
+    QVERIFY2(error.contains(QStringLiteral("faults")) && error.contains(QStringLiteral("boom")), qPrintable(error));
+
+    error = applySimConfigFile(dir.filePath(QStringLiteral("missing.json")), options);
+    QVERIFY2(error.contains(QStringLiteral("missing.json")), qPrintable(error));
+
+    QVERIFY(!simPresetsHelp().isEmpty());
+}
+
+void TestSimServer::infoEndpoints()
+{
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    QCOMPARE(host.baseUrl().host(), QStringLiteral("127.0.0.1"));
+
+    std::optional<Response> health = fetch(host.baseUrl(), get("/health"));
+    QVERIFY(health);
+    QCOMPARE(health->status, 200);
+
+    const QJsonObject models = fetchJson(host.baseUrl(), "/v1/models");
+    QCOMPARE(models.value(QStringLiteral("object")).toString(), QStringLiteral("list"));
+    const QJsonObject model = models.value(QStringLiteral("data")).toArray().at(0).toObject();
+    QCOMPARE(model.value(QStringLiteral("id")).toString(), SimParams().modelId);
+    QCOMPARE(model.value(QStringLiteral("object")).toString(), QStringLiteral("model"));
+    QCOMPARE(model.value(QStringLiteral("max_model_len")).toInt(), SimParams().maxModelLen);
+
+    const QJsonObject version = fetchJson(host.baseUrl(), "/version");
+    QVERIFY(!version.value(QStringLiteral("version")).toString().isEmpty());
+}
+
+void TestSimServer::streaming_data()
+{
+    QTest::addColumn<bool>("chat");
+    QTest::addColumn<bool>("includeUsage");
+    QTest::addColumn<bool>("ignoreEos");
+
+    QTest::addRow("completions") << false << false << true;
+    QTest::addRow("completions, usage") << false << true << true;
+    QTest::addRow("completions, usage, eos") << false << true << false;
+    QTest::addRow("chat") << true << false << true;
+    QTest::addRow("chat, usage") << true << true << true;
+    QTest::addRow("chat, usage, eos") << true << true << false;
+}
+
+void TestSimServer::streaming()
+{
+    QFETCH(bool, chat);
+    QFETCH(bool, includeUsage);
+    QFETCH(bool, ignoreEos);
+    constexpr int maxTokens = 12;
+    constexpr int promptWords = 5;
+
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    const QString requestId = QStringLiteral("stream-%1").arg(QString::fromLatin1(QTest::currentDataTag()));
+
+    Client client(host.baseUrl());
+    client.send(post(chat ? "/v1/chat/completions" : "/v1/completions",
+        chat ? chatBody(maxTokens, true, ignoreEos, includeUsage)
+             : completionBody(maxTokens, true, ignoreEos, includeUsage),
+        "X-Request-Id: " + requestId.toLatin1() + "\r\n"));
+    QVERIFY(client.waitFor(1));
+    const Response& r = client.responses.front();
+    QCOMPARE(r.status, 200);
+    QVERIFY(r.header("content-type").startsWith("text/event-stream"));
+    QCOMPARE(r.header("x-request-id"), requestId.toLatin1());
+    QVERIFY(r.chunked);
+    QVERIFY(r.complete);
+
+    QList<QByteArray> events;
+    QVERIFY2(splitEvents(r.body, &events), r.body.constData());
+    QVERIFY(events.size() >= 2);
+    QCOMPARE(events.last(), QByteArray("[DONE]"));
+    QCOMPARE(events.count(QByteArray("[DONE]")), 1);
+    events.removeLast();
+
+    QJsonObject usage;
+    if (includeUsage) {
+        const QJsonObject last = QJsonDocument::fromJson(events.takeLast()).object();
+        QVERIFY(last.value(QStringLiteral("choices")).isArray());
+        QVERIFY(last.value(QStringLiteral("choices")).toArray().isEmpty());
+        usage = last.value(QStringLiteral("usage")).toObject();
+        QVERIFY(!usage.isEmpty());
+    }
+
+    QString text;
+    int tokens = 0;
+    QString id;
+    QString finish;
+    for (qsizetype i = 0; i < events.size(); ++i) {
+        QJsonParseError error {};
+        const QJsonObject event = QJsonDocument::fromJson(events[i], &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        if (id.isEmpty())
+            id = event.value(QStringLiteral("id")).toString();
+        QCOMPARE(event.value(QStringLiteral("id")).toString(), id);
+        QCOMPARE(event.value(QStringLiteral("object")).toString(),
+            chat ? QStringLiteral("chat.completion.chunk") : QStringLiteral("text_completion"));
+        QCOMPARE(event.value(QStringLiteral("model")).toString(), SimParams().modelId);
+        QVERIFY(event.value(QStringLiteral("created")).isDouble());
+        QVERIFY(!event.contains(QStringLiteral("usage")) || event.value(QStringLiteral("usage")).isNull());
+        const QJsonArray choices = event.value(QStringLiteral("choices")).toArray();
+        QCOMPARE(choices.size(), 1);
+        const QJsonObject choice = choices.at(0).toObject();
+        QCOMPARE(choice.value(QStringLiteral("index")).toInt(), 0);
+        QVERIFY(finish.isEmpty()); // only the last choices event carries a finish reason
+        if (!choice.value(QStringLiteral("finish_reason")).isNull())
+            finish = choice.value(QStringLiteral("finish_reason")).toString();
+        if (chat) {
+            const QJsonObject delta = choice.value(QStringLiteral("delta")).toObject();
+            if (i == 0) {
+                QCOMPARE(delta.value(QStringLiteral("role")).toString(), QStringLiteral("assistant"));
+                QCOMPARE(delta.value(QStringLiteral("content")).toString(), QString());
+                continue;
+            }
+            QVERIFY(!delta.contains(QStringLiteral("role")));
+            const QString piece = delta.value(QStringLiteral("content")).toString();
+            QCOMPARE(countWords(piece), 1);
+            text += piece;
+        } else {
+            const QString piece = choice.value(QStringLiteral("text")).toString();
+            QCOMPARE(countWords(piece), 1);
+            text += piece;
+        }
+        ++tokens;
+    }
+    QCOMPARE(countWords(text), tokens);
+    if (ignoreEos)
+        QCOMPARE(tokens, maxTokens);
+    QVERIFY(tokens >= 1 && tokens <= maxTokens);
+    QCOMPARE(finish, tokens == maxTokens ? QStringLiteral("length") : QStringLiteral("stop"));
+    if (includeUsage) {
+        QCOMPARE(usage.value(QStringLiteral("prompt_tokens")).toInt(), promptWords);
+        QCOMPARE(usage.value(QStringLiteral("completion_tokens")).toInt(), tokens);
+        QCOMPARE(usage.value(QStringLiteral("total_tokens")).toInt(), promptWords + tokens);
+    }
+
+    // The server's record of the same request.
+    const QJsonObject truth = truthFor(host.baseUrl(), requestId);
+    QVERIFY(!truth.isEmpty());
+    QCOMPARE(truth.value(QStringLiteral("id")).toString(), id);
+    QCOMPARE(truth.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
+    QCOMPARE(truth.value(QStringLiteral("prompt_tokens")).toInt(), promptWords);
+    QCOMPARE(truth.value(QStringLiteral("output_tokens")).toInt(), tokens);
+    QCOMPARE(truth.value(QStringLiteral("events")).toInt(), int(events.size() + (includeUsage ? 1 : 0)));
+    const QJsonArray tokenMs = truth.value(QStringLiteral("token_ms")).toArray();
+    QCOMPARE(tokenMs.size(), tokens);
+    const double accepted = truth.value(QStringLiteral("accepted_ms")).toDouble();
+    const double admitted = truth.value(QStringLiteral("admitted_ms")).toDouble();
+    QVERIFY(admitted >= accepted);
+    QCOMPARE(truth.value(QStringLiteral("first_token_ms")).toDouble(), tokenMs.at(0).toDouble());
+    QVERIFY(tokenMs.at(0).toDouble() > admitted);
+    for (qsizetype i = 1; i < tokenMs.size(); ++i)
+        QVERIFY(tokenMs.at(i).toDouble() >= tokenMs.at(i - 1).toDouble());
+    QVERIFY(truth.value(QStringLiteral("finished_ms")).toDouble() >= tokenMs.last().toDouble());
+}
+
+void TestSimServer::nonStreaming_data()
+{
+    QTest::addColumn<bool>("chat");
+    QTest::addColumn<bool>("ignoreEos");
+    QTest::addRow("completions") << false << true;
+    QTest::addRow("completions, eos") << false << false;
+    QTest::addRow("chat") << true << true;
+    QTest::addRow("chat, eos") << true << false;
+}
+
+void TestSimServer::nonStreaming()
+{
+    QFETCH(bool, chat);
+    QFETCH(bool, ignoreEos);
+    constexpr int maxTokens = 9;
+
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    const std::optional<Response> r = fetch(host.baseUrl(),
+        post(chat ? "/v1/chat/completions" : "/v1/completions",
+            chat ? chatBody(maxTokens, false, ignoreEos) : completionBody(maxTokens, false, ignoreEos)));
+    QVERIFY(r);
+    QCOMPARE(r->status, 200);
+    QVERIFY(r->complete);
+    QVERIFY(!r->chunked);
+    QCOMPARE(r->header("content-type"), QByteArray("application/json"));
+    const QJsonObject body = r->json();
+    QCOMPARE(body.value(QStringLiteral("object")).toString(),
+        chat ? QStringLiteral("chat.completion") : QStringLiteral("text_completion"));
+    QCOMPARE(body.value(QStringLiteral("model")).toString(), SimParams().modelId);
+    const QJsonObject choice = body.value(QStringLiteral("choices")).toArray().at(0).toObject();
+    const QString text = chat
+        ? choice.value(QStringLiteral("message")).toObject().value(QStringLiteral("content")).toString()
+        : choice.value(QStringLiteral("text")).toString();
+    if (chat) {
+        QCOMPARE(choice.value(QStringLiteral("message")).toObject().value(QStringLiteral("role")).toString(),
+            QStringLiteral("assistant"));
+    }
+    const QJsonObject usage = body.value(QStringLiteral("usage")).toObject();
+    const int tokens = usage.value(QStringLiteral("completion_tokens")).toInt();
+    QCOMPARE(countWords(text), tokens);
+    QCOMPARE(usage.value(QStringLiteral("prompt_tokens")).toInt(), 5);
+    QCOMPARE(usage.value(QStringLiteral("total_tokens")).toInt(), 5 + tokens);
+    if (ignoreEos)
+        QCOMPARE(tokens, maxTokens);
+    QVERIFY(tokens >= 1 && tokens <= maxTokens);
+    QCOMPARE(choice.value(QStringLiteral("finish_reason")).toString(),
+        tokens == maxTokens ? QStringLiteral("length") : QStringLiteral("stop"));
+}
+
+void TestSimServer::errors_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("param"); // empty: null
+    QTest::addColumn<QString>("fragment");
+
+    const QByteArray completions = "/v1/completions";
+    const QByteArray chat = "/v1/chat/completions";
+    QTest::addRow("bad JSON") << post(completions, "{\"prompt\": ") << 400 << QString()
+                              << QStringLiteral("Invalid JSON");
+    QTest::addRow("not an object") << post(completions, "[1, 2]") << 400 << QString() << QStringLiteral("JSON object");
+    QTest::addRow("missing prompt") << post(completions, "{\"max_tokens\": 3}") << 400 << QStringLiteral("prompt")
+                                    << QStringLiteral("'prompt'");
+    QTest::addRow("empty prompt") << post(completions, "{\"prompt\": \"  \"}") << 400 << QStringLiteral("prompt")
+                                  << QStringLiteral("'prompt'");
+    QTest::addRow("max_tokens not a number") << post(completions, "{\"prompt\": \"a\", \"max_tokens\": \"3\"}") << 400
+                                             << QStringLiteral("max_tokens") << QStringLiteral("'max_tokens'");
+    QTest::addRow("max_tokens zero") << post(completions, "{\"prompt\": \"a\", \"max_tokens\": 0}") << 400
+                                     << QStringLiteral("max_tokens") << QStringLiteral("at least 1");
+    QTest::addRow("max_completion_tokens")
+        << post(chat, "{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}], \"max_completion_tokens\": 1.5}")
+        << 400 << QStringLiteral("max_completion_tokens") << QStringLiteral("'max_completion_tokens'");
+    QTest::addRow("stream not a boolean") << post(completions, "{\"prompt\": \"a\", \"stream\": \"yes\"}") << 400
+                                          << QStringLiteral("stream") << QStringLiteral("'stream'");
+    QTest::addRow("include_usage not a boolean")
+        << post(completions, "{\"prompt\": \"a\", \"stream\": true, \"stream_options\": {\"include_usage\": 1}}") << 400
+        << QStringLiteral("stream_options.include_usage") << QStringLiteral("include_usage");
+    QTest::addRow("n above 1") << post(completions, "{\"prompt\": \"a\", \"n\": 2}") << 400 << QStringLiteral("n")
+                               << QStringLiteral("'n'");
+    QTest::addRow("missing messages") << post(chat, "{\"max_tokens\": 3}") << 400 << QStringLiteral("messages")
+                                      << QStringLiteral("'messages'");
+    QTest::addRow("message content a number")
+        << post(chat, "{\"messages\": [{\"role\": \"user\", \"content\": 5}]}") << 400
+        << QStringLiteral("messages[0].content") << QStringLiteral("messages[0].content");
+    QTest::addRow("message without role") << post(chat, "{\"messages\": [{\"content\": \"a\"}]}") << 400
+                                          << QStringLiteral("messages[0].role") << QStringLiteral("role");
+    QTest::addRow("model a number") << post(completions, "{\"prompt\": \"a\", \"model\": 3}") << 400
+                                    << QStringLiteral("model") << QStringLiteral("'model'");
+    QTest::addRow("too long") << post(completions, "{\"prompt\": \"a b c\", \"max_tokens\": 5000}") << 400
+                              << QStringLiteral("max_tokens") << QStringLiteral("maximum context length");
+    QTest::addRow("unknown model") << post(completions, "{\"prompt\": \"a\", \"model\": \"gpt-9\"}") << 404
+                                   << QStringLiteral("model") << QStringLiteral("gpt-9");
+    QTest::addRow("unknown path") << get("/v1/nothing") << 404 << QString() << QStringLiteral("/v1/nothing");
+    QTest::addRow("unknown path outside v1")
+        << get("/favicon.ico") << 404 << QString() << QStringLiteral("/favicon.ico");
+    QTest::addRow("GET on completions") << get("/v1/completions") << 405 << QString() << QStringLiteral("GET");
+}
+
+void TestSimServer::errors()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    QFETCH(QString, param);
+    QFETCH(QString, fragment);
+
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    Client client(host.baseUrl());
+    client.send(request);
+    QVERIFY(client.waitFor(1));
+    const Response& r = client.responses.front();
+    QCOMPARE(r.status, status);
+    QCOMPARE(r.header("content-type"), QByteArray("application/json"));
+    const QJsonObject error = r.json().value(QStringLiteral("error")).toObject();
+    QVERIFY2(error.value(QStringLiteral("message")).toString().contains(fragment), r.body.constData());
+    QVERIFY(!error.value(QStringLiteral("type")).toString().isEmpty());
+    QCOMPARE(error.value(QStringLiteral("code")).toInt(), status);
+    if (param.isEmpty())
+        QVERIFY(error.value(QStringLiteral("param")).isNull());
+    else
+        QCOMPARE(error.value(QStringLiteral("param")).toString(), param);
+
+    // Errors keep the connection usable.
+    client.send(get("/health"));
+    QVERIFY(client.waitFor(2));
+    QCOMPARE(client.responses[1].status, 200);
+}
+
+void TestSimServer::apiKey_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+
+    const QByteArray body = completionBody(2, false);
+    QTest::addRow("missing") << post("/v1/completions", body) << 401;
+    QTest::addRow("wrong") << post("/v1/completions", body, "Authorization: Bearer nope\r\n") << 401;
+    QTest::addRow("not bearer") << post("/v1/completions", body, "Authorization: Basic s3cret\r\n") << 401;
+    QTest::addRow("right") << post("/v1/completions", body, "Authorization: Bearer s3cret\r\n") << 200;
+    QTest::addRow("right, lower-case scheme")
+        << post("/v1/completions", body, "authorization: bearer s3cret\r\n") << 200;
+    QTest::addRow("models without key") << get("/v1/models") << 401;
+    QTest::addRow("models with key") << get("/v1/models", "Authorization: Bearer s3cret\r\n") << 200;
+    QTest::addRow("health needs none") << get("/health") << 200;
+    QTest::addRow("metrics need none") << get("/metrics") << 200;
+}
+
+void TestSimServer::apiKey()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+
+    SimServerOptions options = fastOptions();
+    options.apiKey = QStringLiteral("s3cret");
+    SimHost host;
+    QVERIFY2(host.start(options), qPrintable(host.errorString()));
+    const std::optional<Response> r = fetch(host.baseUrl(), request);
+    QVERIFY(r);
+    QCOMPARE(r->status, status);
+    if (status == 401) {
+        const QJsonObject error = r->json().value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("code")).toInt(), 401);
+        QVERIFY(!error.value(QStringLiteral("message")).toString().isEmpty());
+    }
+}
+
+void TestSimServer::keepAliveAndPipelining()
+{
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    Client client(host.baseUrl());
+
+    // One after another on the same connection.
+    client.send(get("/health"));
+    QVERIFY(client.waitFor(1));
+    client.send(post("/v1/completions", completionBody(4, true)));
+    QVERIFY(client.waitFor(2));
+    client.send(post("/v1/chat/completions", chatBody(4, false)));
+    QVERIFY(client.waitFor(3));
+    QCOMPARE(client.responses[0].status, 200);
+    QCOMPARE(client.responses[1].status, 200);
+    QVERIFY(client.responses[1].body.endsWith("data: [DONE]\n\n"));
+    QCOMPARE(client.responses[2].json().value(QStringLiteral("object")).toString(), QStringLiteral("chat.completion"));
+
+    // Pipelined: all in one write, answered in order, a stream included.
+    client.send(get("/version") + post("/v1/completions", completionBody(3, true)) + get("/v1/models")
+        + post("/v1/completions", completionBody(2, false)));
+    QVERIFY(client.waitFor(7));
+    QVERIFY(client.responses[3].json().contains(QStringLiteral("version")));
+    QVERIFY(client.responses[4].body.endsWith("data: [DONE]\n\n"));
+    QCOMPARE(client.responses[5].json().value(QStringLiteral("object")).toString(), QStringLiteral("list"));
+    QCOMPARE(client.responses[6].json().value(QStringLiteral("object")).toString(), QStringLiteral("text_completion"));
+    QVERIFY(!client.closed);
+
+    // Connection: close is honoured after the response.
+    client.send(get("/health", "Connection: close\r\n"));
+    QVERIFY(client.waitFor(8));
+    QCOMPARE(client.responses[7].header("connection"), QByteArray("close"));
+    QVERIFY(client.waitClosed());
+}
+
+void TestSimServer::expectContinue()
+{
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    Client client(host.baseUrl());
+    const QByteArray body = completionBody(2, false);
+    client.send("POST /v1/completions HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: "
+        + QByteArray::number(body.size()) + "\r\n\r\n");
+    QTRY_VERIFY_WITH_TIMEOUT(client.received.startsWith("HTTP/1.1 100 Continue\r\n\r\n"), waitMs);
+    client.send(body);
+    QVERIFY(client.waitFor(1));
+    QCOMPARE(client.responses.front().status, 200);
+}
+
+void TestSimServer::http10Stream()
+{
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    Client client(host.baseUrl());
+    const QByteArray body = completionBody(3, true);
+    client.send(
+        "POST /v1/completions HTTP/1.0\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    QVERIFY(client.waitClosed());
+    QVERIFY(client.waitFor(1));
+    const Response& r = client.responses.front();
+    QCOMPARE(r.status, 200);
+    QVERIFY(!r.chunked);
+    QList<QByteArray> events;
+    QVERIFY(splitEvents(r.body, &events));
+    QCOMPARE(events.size(), 4);
+    QCOMPARE(events.last(), QByteArray("[DONE]"));
+}
+
+void TestSimServer::badFraming_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+
+    QTest::addRow("garbage") << QByteArray("HELLO\r\n\r\n") << 400;
+    QTest::addRow("absolute target") << QByteArray("GET http://127.0.0.1/health HTTP/1.1\r\n\r\n") << 400;
+    QTest::addRow("HTTP/2.0") << QByteArray("GET /health HTTP/2.0\r\n\r\n") << 505;
+    QTest::addRow("chunked body") << QByteArray("POST /v1/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                                "5\r\nhello\r\n0\r\n\r\n")
+                                  << 411;
+    QTest::addRow("bad content-length") << QByteArray("POST /v1/completions HTTP/1.1\r\nContent-Length: -1\r\n\r\n")
+                                        << 400;
+    QTest::addRow("binary") << QByteArray("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 15) << 400;
+}
+
+void TestSimServer::badFraming()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    Client client(host.baseUrl());
+    client.send(request);
+    QVERIFY(client.waitClosed());
+    QCOMPARE(client.responses.size(), std::size_t(1));
+    QCOMPARE(client.responses.front().status, status);
+    QCOMPARE(client.responses.front().header("connection"), QByteArray("close"));
+}
+
+void TestSimServer::metrics()
+{
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    std::optional<Response> done = fetch(host.baseUrl(), post("/v1/completions", completionBody(5, true)));
+    QVERIFY(done && done->complete);
+
+    const std::optional<Response> r = fetch(host.baseUrl(), get("/metrics"));
+    QVERIFY(r);
+    QCOMPARE(r->status, 200);
+    QVERIFY(r->header("content-type").startsWith("text/plain"));
+    const QByteArray label = "model_name=\"" + SimParams().modelId.toUtf8() + '"';
+    for (const char* name : { "vllm:num_requests_running", "vllm:num_requests_waiting", "vllm:gpu_cache_usage_perc",
+             "vllm:kv_cache_usage_perc", "vllm:num_preemptions_total", "vllm:prompt_tokens_total",
+             "vllm:generation_tokens_total", "vllm:request_success_total", "vllm:time_to_first_token_seconds" }) {
+        QVERIFY2(r->body.contains("# TYPE " + QByteArray(name) + ' '), name);
+        QVERIFY2(r->body.contains(QByteArray(name)), name);
+    }
+    QVERIFY(r->body.contains("vllm:num_requests_running{" + label + "} 0.0\n"));
+    QVERIFY(r->body.contains("vllm:request_success_total{finished_reason=\"length\"," + label + "} 1.0\n"));
+    QVERIFY(r->body.contains("vllm:generation_tokens_total{" + label + "} 5.0\n"));
+    QVERIFY(r->body.contains("vllm:prompt_tokens_total{" + label + "} 5.0\n"));
+    QVERIFY(r->body.contains("vllm:time_to_first_token_seconds_bucket{le=\"0.001\"," + label + "} "));
+    QVERIFY(r->body.contains("vllm:time_to_first_token_seconds_bucket{le=\"2560.0\"," + label + "} 1.0\n"));
+    QVERIFY(r->body.contains("vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"," + label + "} 1.0\n"));
+    QVERIFY(r->body.contains("vllm:time_to_first_token_seconds_count{" + label + "} 1.0\n"));
+    QCOMPARE(r->body.count("vllm:time_to_first_token_seconds_bucket{"), 23);
+}
+
+void TestSimServer::inFlightAndAbort()
+{
+    constexpr int streams = 20;
+    SimHost host;
+    // Real time: the streams outlive the test unless it aborts them.
+    QVERIFY2(host.start(fastOptions(1)), qPrintable(host.errorString()));
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < streams; ++i) {
+        clients.push_back(std::make_unique<Client>(host.baseUrl()));
+        clients.back()->send(post(
+            "/v1/completions", completionBody(2000, true), "X-Request-Id: abort-" + QByteArray::number(i) + "\r\n"));
+    }
+    for (const auto& client : clients)
+        QTRY_VERIFY_WITH_TIMEOUT(client->received.contains("\r\n\r\n"), waitMs);
+
+    QJsonObject stats = fetchJson(host.baseUrl(), "/debug/stats");
+    QCOMPARE(stats.value(QStringLiteral("in_flight")).toInt(), streams);
+    QCOMPARE(stats.value(QStringLiteral("peak_in_flight")).toInt(), streams);
+    QCOMPARE(host.server()->peakInFlight(), streams);
+
+    for (const auto& client : clients)
+        client->socket.abort();
+    QTRY_COMPARE_WITH_TIMEOUT(host.server()->inFlight(), 0, waitMs);
+    stats = fetchJson(host.baseUrl(), "/debug/stats");
+    QCOMPARE(stats.value(QStringLiteral("in_flight")).toInt(), 0);
+    QCOMPARE(stats.value(QStringLiteral("peak_in_flight")).toInt(), streams);
+    QCOMPARE(stats.value(QStringLiteral("running")).toInt() + stats.value(QStringLiteral("waiting")).toInt(), 0);
+
+    const QJsonArray truth = fetchJson(host.baseUrl(), "/debug/requests").value(QStringLiteral("requests")).toArray();
+    QCOMPARE(truth.size(), streams);
+    for (const QJsonValue& v : truth) {
+        QCOMPARE(v.toObject().value(QStringLiteral("outcome")).toString(), QStringLiteral("aborted"));
+        QCOMPARE(v.toObject().value(QStringLiteral("finish_reason")).toString(), QStringLiteral("abort"));
+    }
+
+    // Reset: the peak starts again from what is in flight now.
+    std::optional<Response> reset = fetch(host.baseUrl(), "DELETE /debug/stats HTTP/1.1\r\n\r\n");
+    QVERIFY(reset);
+    QCOMPARE(fetchJson(host.baseUrl(), "/debug/stats").value(QStringLiteral("peak_in_flight")).toInt(), 0);
+
+    // Only the newer records, by acceptance order.
+    const QJsonArray newer
+        = fetchJson(host.baseUrl(), "/debug/requests?since=15").value(QStringLiteral("requests")).toArray();
+    QCOMPARE(newer.size(), streams - 15);
+    QCOMPARE(newer.at(0).toObject().value(QStringLiteral("seq")).toInt(), 16);
+
+    // Clearing the ground truth.
+    const std::optional<Response> cleared = fetch(host.baseUrl(), get("/debug/requests?clear=1"));
+    QVERIFY(cleared);
+    QCOMPARE(cleared->json().value(QStringLiteral("requests")).toArray().size(), streams);
+    QVERIFY(fetchJson(host.baseUrl(), "/debug/requests").value(QStringLiteral("requests")).toArray().isEmpty());
+}
+
+void TestSimServer::faults_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<bool>("stream");
+    for (const QString& kind : faultKindNames()) {
+        QTest::addRow("%s, stream", qPrintable(kind)) << kind << true;
+        QTest::addRow("%s, whole body", qPrintable(kind)) << kind << false;
+    }
+}
+
+void TestSimServer::faults()
+{
+    QFETCH(QString, kind);
+    QFETCH(bool, stream);
+    constexpr int maxTokens = 8;
+    constexpr double delayMs = 500; // simulated
+
+    SimServerOptions options = fastOptions();
+    QVERIFY(applyFaultSpec(kind + QStringLiteral(":1"), options.faults).isEmpty());
+    options.faults.stallSeconds = delayMs / 1000;
+    options.faults.slowFirstByteSeconds = delayMs / 1000;
+    SimHost host;
+    QVERIFY2(host.start(options), qPrintable(host.errorString()));
+
+    Client client(host.baseUrl());
+    client.send(post("/v1/completions", completionBody(maxTokens, stream, true, true), "X-Request-Id: fault\r\n"));
+    QVERIFY(client.waitFor(1));
+    const Response& r = client.responses.front();
+    const QJsonObject truth = truthFor(host.baseUrl(), QStringLiteral("fault"));
+    QCOMPARE(truth.value(QStringLiteral("fault")).toString(), kind);
+    const double accepted = truth.value(QStringLiteral("accepted_ms")).toDouble();
+    const QJsonArray tokenMs = truth.value(QStringLiteral("token_ms")).toArray();
+
+    QList<QByteArray> events;
+    if (stream && r.status == 200)
+        QVERIFY2(splitEvents(r.body, &events), r.body.constData());
+    const auto parses = [](const QByteArray& payload) {
+        QJsonParseError error {};
+        QJsonDocument::fromJson(payload, &error);
+        return error.error == QJsonParseError::NoError;
+    };
+
+    const std::optional<FaultKind> fault = faultKindFromName(kind);
+    QVERIFY(fault);
+    switch (*fault) {
+    case FaultKind::Http500:
+    case FaultKind::Http503:
+    case FaultKind::Http429: {
+        const int status = kind.toInt();
+        QCOMPARE(r.status, status);
+        QCOMPARE(r.json().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), status);
+        if (*fault == FaultKind::Http429)
+            QCOMPARE(r.header("retry-after"), QByteArray("1"));
+        QCOMPARE(truth.value(QStringLiteral("status")).toInt(), status);
+        QCOMPARE(truth.value(QStringLiteral("outcome")).toString(), QStringLiteral("rejected"));
+        break;
+    }
+    case FaultKind::ErrorBody:
+        QCOMPARE(r.status, 200);
+        QCOMPARE(truth.value(QStringLiteral("outcome")).toString(), QStringLiteral("error"));
+        if (stream) {
+            QCOMPARE(events.last(), QByteArray("[DONE]"));
+            const QJsonObject error = QJsonDocument::fromJson(events[events.size() - 2]).object();
+            QVERIFY(error.value(QStringLiteral("error")).isObject());
+            QCOMPARE(events.size(), maxTokens / 2 + 2);
+        } else {
+            QVERIFY(r.json().value(QStringLiteral("error")).isObject());
+            QVERIFY(!r.json().contains(QStringLiteral("choices")));
+        }
+        break;
+    case FaultKind::Malformed:
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.complete);
+        if (stream) {
+            QCOMPARE(events.last(), QByteArray("[DONE]"));
+            events.removeLast();
+            QCOMPARE(std::count_if(events.cbegin(), events.cend(), parses), events.size() - 1);
+        } else {
+            QVERIFY(!parses(r.body));
+        }
+        break;
+    case FaultKind::Cut:
+        QVERIFY(client.waitClosed());
+        QCOMPARE(r.status, 200);
+        QVERIFY(!r.complete);
+        QVERIFY(!r.body.contains("[DONE]"));
+        QCOMPARE(truth.value(QStringLiteral("outcome")).toString(), QStringLiteral("cut"));
+        if (stream)
+            QCOMPARE(events.size(), maxTokens / 2);
+        break;
+    case FaultKind::Stall:
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.complete);
+        QCOMPARE(truth.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
+        if (stream) {
+            QCOMPARE(tokenMs.size(), maxTokens);
+            QVERIFY(tokenMs.at(maxTokens / 2).toDouble() - tokenMs.at(maxTokens / 2 - 1).toDouble() >= delayMs);
+        } else {
+            QVERIFY(truth.value(QStringLiteral("finished_ms")).toDouble() - accepted >= delayMs);
+        }
+        break;
+    case FaultKind::SlowFirstByte:
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.complete);
+        QCOMPARE(truth.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
+        if (stream)
+            QVERIFY(truth.value(QStringLiteral("first_token_ms")).toDouble() - accepted >= delayMs);
+        QVERIFY(truth.value(QStringLiteral("finished_ms")).toDouble() - accepted >= delayMs);
+        break;
+    case FaultKind::None:
+        QFAIL("no fault drawn");
+    }
+}
+
+void TestSimServer::faultsSeeded()
+{
+    constexpr int requests = 40;
+    const auto statuses = [](quint64 seed) {
+        SimServerOptions options = fastOptions();
+        options.seed = seed;
+        applyFaultSpec(QStringLiteral("429:0.3"), options.faults);
+        applyFaultSpec(QStringLiteral("503:0.2"), options.faults);
+        SimHost host;
+        QList<int> result;
+        if (!host.start(options))
+            return result;
+        Client client(host.baseUrl());
+        QByteArray all;
+        for (int i = 0; i < requests; ++i)
+            all += post("/v1/completions", completionBody(1, false));
+        client.send(all);
+        client.waitFor(requests);
+        for (const Response& r : client.responses)
+            result.append(r.status);
+        return result;
+    };
+    const QList<int> first = statuses(7);
+    QCOMPARE(first.size(), requests);
+    QCOMPARE(statuses(7), first);
+    QVERIFY(first.contains(200) && first.contains(429) && first.contains(503));
+    QVERIFY(statuses(8) != first);
+}
+
+void TestSimServer::concurrentStreams()
+{
+    constexpr int streams = 500;
+    constexpr int maxTokens = 16;
+    if (m_fileLimit >= 0 && m_fileLimit < 2 * streams + 100)
+        QSKIP("the open-file hard limit is too low for 500 streams with both ends in this process");
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+
+    std::vector<std::unique_ptr<Client>> clients;
+    clients.reserve(streams);
+    const QByteArray request = post("/v1/completions", completionBody(maxTokens, true, true, true));
+    for (int i = 0; i < streams; ++i) {
+        clients.push_back(std::make_unique<Client>(host.baseUrl()));
+        clients.back()->send(request);
+    }
+    const auto finished = [&] {
+        return int(std::count_if(
+            clients.cbegin(), clients.cend(), [](const auto& c) { return !c->responses.empty() || c->closed; }));
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(finished(), streams, 120000);
+
+    for (const auto& client : clients) {
+        QVERIFY(!client->closed);
+        const Response& r = client->responses.front();
+        QCOMPARE(r.status, 200);
+        QVERIFY(r.complete);
+        QList<QByteArray> events;
+        QVERIFY(splitEvents(r.body, &events));
+        QCOMPARE(events.size(), maxTokens + 2); // tokens, usage, [DONE]
+        QCOMPARE(events.last(), QByteArray("[DONE]"));
+    }
+    const QJsonObject stats = fetchJson(host.baseUrl(), "/debug/stats");
+    QCOMPARE(stats.value(QStringLiteral("accepted_total")).toInt(), streams);
+    QCOMPARE(stats.value(QStringLiteral("finished_total")).toInt(), streams);
+    QVERIFY(stats.value(QStringLiteral("peak_in_flight")).toInt() <= streams);
+    QVERIFY(stats.value(QStringLiteral("peak_connections")).toInt() >= 1);
+}
+
+void TestSimServer::portInUse()
+{
+    SimHost first;
+    QVERIFY2(first.start(fastOptions()), qPrintable(first.errorString()));
+    SimHost second;
+    QVERIFY(!second.start(fastOptions(), QHostAddress(QHostAddress::LocalHost), first.port()));
+    QVERIFY2(second.errorString().contains(QString::number(first.port())), qPrintable(second.errorString()));
+    QVERIFY(!second.isRunning());
+}
+
+QTEST_GUILESS_MAIN(TestSimServer)
+#include "tst_simserver.moc"
