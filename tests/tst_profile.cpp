@@ -153,6 +153,12 @@ void TestProfile::demo()
     QCOMPARE(p.workload.dataset, u"random"_s);
     QVERIFY(p.load.rates.size() >= 4);
     QCOMPARE(p.server.port, 18080);
+    QVERIFY(!p.target.isBuiltinSimulator());
+
+    const Profile builtin = Profile::demo(QUrl(u"sim://default?time_scale=2"_s), QString());
+    QVERIFY(builtin.target.isBuiltinSimulator());
+    QVERIFY2(kp::validateProfile(builtin).isEmpty(), qPrintable(kp::validateProfile(builtin).value(0).toString()));
+    QCOMPARE(builtin.target.baseUrl, u"sim://default?time_scale=2"_s);
 }
 
 void TestProfile::kneepointSchema()
@@ -428,7 +434,7 @@ void TestProfile::fileErrors_data()
         << QStringList {
                u"%F:4:14: backend: unknown backend \"tgi\"; expected openai, openai-chat or vllm (Kneepoint speaks the "
                "OpenAI API; for TGI or TensorRT-LLM use their OpenAI-compatible endpoints)"_s,
-               u"%F:2:15: base_url: must be an http:// or https:// URL with a host, got \"ftp://files.example\""_s,
+               u"%F:2:15: base_url: must be an http:// or https:// URL with a host (or sim://PRESET for the built-in simulator), got \"ftp://files.example\""_s,
                u"%F:1:1: dataset_path: is required when dataset_name is \"sharegpt\""_s,
                u"%F:6:18: num_prompts: must be >= 1"_s,
                u"%F:7:24: request_rates[1]: must be > 0"_s,
@@ -545,9 +551,9 @@ void TestProfile::validation_data()
         = [](const char* name, ProfileMutator m, QStringList issues) { QTest::addRow("%s", name) << m << issues; };
     row("valid", [](Profile&) {}, {});
     row("no scheme", [](Profile& p) { p.target.baseUrl = u"localhost:8000"_s; },
-        { u"target.base_url: must be an http:// or https:// URL with a host, got \"localhost:8000\""_s });
+        { u"target.base_url: must be an http:// or https:// URL with a host (or sim://PRESET for the built-in simulator), got \"localhost:8000\""_s });
     row("no host", [](Profile& p) { p.target.baseUrl = u"http://"_s; },
-        { u"target.base_url: must be an http:// or https:// URL with a host, got \"http://\""_s });
+        { u"target.base_url: must be an http:// or https:// URL with a host (or sim://PRESET for the built-in simulator), got \"http://\""_s });
     row("endpoint", [](Profile& p) { p.target.endpoint = u"v1/completions"_s; },
         { u"target.endpoint: must start with \"/\""_s });
     row("timeouts", [](Profile& p) { p.target.timeouts.idleS = 0; }, { u"target.timeouts.idle_s: must be > 0"_s });
@@ -847,7 +853,7 @@ void TestProfile::overrides()
     QCOMPARE(p.workload.seed, 7);
     QCOMPARE(p.workload.ignoreEos, false);
     QCOMPARE(p.target.apiKey, u"${KP_KEY}"_s);
-    QCOMPARE(p.workload.inputLen, 256); // untouched
+    QCOMPARE(p.workload.inputLen, 200); // untouched
     QVERIFY(kp::validateProfile(p).isEmpty());
 
     kp::ProfileOverrides c;

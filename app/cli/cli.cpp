@@ -6,9 +6,8 @@
 #include "metrics/stepsummary.h"
 #include "metrics/sweeptable.h"
 #include "profile/profilestore.h"
-#include "sim/simhost.h"
-#include "sim/simmodel.h"
 #include "store/runwriter.h"
+#include "sweep/builtinsimulator.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweeprunner.h"
 
@@ -446,9 +445,27 @@ void printFailures(
     Q_UNUSED(profile);
 }
 
+QString formatLoadList(const Profile& profile)
+{
+    QStringList loads;
+    for (const PlannedStep& step : SweepPlanner(profile.load, profile.slo).preview())
+        loads << formatLoad(step.mode, step.load);
+    return loads.join(QStringLiteral(", "));
+}
+
 int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, bool sweep)
 {
     const bool quiet = p.isSet(o.quiet);
+    BuiltinSimulator builtin;
+    if (profile.target.isBuiltinSimulator()) {
+        QString error;
+        if (!builtin.start(profile, &error)) {
+            say(QStringLiteral("error: %1").arg(error));
+            return ExitBadInput;
+        }
+        if (!quiet)
+            say(QStringLiteral("built-in simulator: %1").arg(builtin.description()));
+    }
     QStringList models;
     if (!p.isSet(o.noPreflight)) {
         QString error;
@@ -692,49 +709,28 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
 
 int runDemo(const QCommandLineParser& p, const Options& o)
 {
-    sim::SimServerOptions options;
-    const QString presetName = p.isSet(o.preset) ? p.value(o.preset) : QStringLiteral("default");
-    const auto preset = sim::presetByName(presetName);
-    if (!preset) {
-        QStringList names;
-        for (const sim::SimPreset& known : sim::presets())
-            names << known.name;
-        say(QStringLiteral("error: --preset: unknown preset \"%1\" (%2)")
-                .arg(presetName, names.join(QStringLiteral(", "))));
-        return ExitBadInput;
-    }
-    options.params = preset->params;
+    const QString preset = p.isSet(o.preset) ? p.value(o.preset) : QStringLiteral("default");
+    QString timeScale = QStringLiteral("1");
     if (p.isSet(o.timeScale)) {
         bool ok = false;
-        options.timeScale = p.value(o.timeScale).toDouble(&ok);
-        if (!ok || options.timeScale <= 0) {
+        const double f = p.value(o.timeScale).toDouble(&ok);
+        if (!ok || f <= 0) {
             say(QStringLiteral("error: --time-scale: must be a number > 0"));
             return ExitBadInput;
         }
+        timeScale = p.value(o.timeScale);
     }
-    sim::SimHost host;
-    if (!host.start(options)) {
-        say(QStringLiteral("error: the built-in simulator did not start: %1").arg(host.errorString()));
-        return ExitFailure;
-    }
-    Profile profile = Profile::demo(host.baseUrl(), options.params.modelId);
+    Profile profile = Profile::demo(QUrl(QStringLiteral("sim://%1?time_scale=%2").arg(preset, timeScale)), QString());
     const QStringList errors = applyOverrides(p, o, profile);
     for (const QString& e : errors)
         say(QStringLiteral("error: %1").arg(e));
     if (!errors.isEmpty())
         return ExitBadInput;
-    if (!p.isSet(o.quiet)) {
-        say(QStringLiteral("Kneepoint demo: the built-in simulator (preset \"%1\", time scale %2) listens on %3.")
-                .arg(preset->name)
-                .arg(options.timeScale)
-                .arg(host.baseUrl().toString()));
-        say(QStringLiteral("Sweeping %1 load levels of %2 requests each; each line is one step as it lands.")
-                .arg(profile.load.stepCount())
-                .arg(profile.workload.numPrompts));
-    }
-    const int code = runSweep(p, o, profile, true);
-    host.stop();
-    return code;
+    if (!p.isSet(o.quiet))
+        say(QStringLiteral("Kneepoint demo: sweeping the built-in simulator (preset \"%1\") at %2; each line is one "
+                           "step as it lands.")
+                .arg(preset, formatLoadList(profile)));
+    return runSweep(p, o, profile, true);
 }
 
 } // namespace

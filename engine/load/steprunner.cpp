@@ -76,7 +76,7 @@ void StepRunner::start(StepConfig config)
     m_wasGated.clear();
     m_records.clear();
     m_records.reserve(static_cast<std::size_t>(std::min(m_config.numPrompts, 100000)));
-    m_recentTtftMs.clear();
+    m_recent.clear();
     m_lagMs.clear();
     m_snapshotTimer.start();
 
@@ -185,11 +185,17 @@ void StepRunner::onRecord(const RequestRecord& incoming)
     const bool gated = m_wasGated[static_cast<std::size_t>(record.index)] != 0;
     if (!gated && record.sentNs >= 0 && record.scheduledNs >= 0)
         m_lagMs.push_back(static_cast<double>(record.sentNs - record.scheduledNs) / 1e6);
+    LatencySample sample;
+    sample.atS = static_cast<double>(record.endNs) / 1e9;
+    sample.ok = record.success();
+    if (record.firstTokenNs >= 0 && record.sentNs >= 0)
+        sample.ttftMs = static_cast<double>(record.firstTokenNs - record.sentNs) / 1e6;
+    if (record.lastTokenNs >= 0 && record.sentNs >= 0)
+        sample.e2elMs = static_cast<double>(record.lastTokenNs - record.sentNs) / 1e6;
+    m_recent.push_back(sample);
     if (record.success()) {
         ++m_completed;
         m_outputTokens += record.outputTokens;
-        if (record.firstTokenNs >= 0)
-            m_recentTtftMs.push_back(static_cast<double>(record.firstTokenNs - record.sentNs) / 1e6);
     } else {
         ++m_failed;
     }
@@ -247,7 +253,7 @@ void StepRunner::publish()
     s.failed = m_failed;
     s.inFlight = m_inFlight;
     s.outputTokens = m_outputTokens;
-    s.recentTtftMs.swap(m_recentTtftMs);
+    s.recent.swap(m_recent);
     Q_EMIT snapshot(s);
 }
 

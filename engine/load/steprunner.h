@@ -38,6 +38,14 @@ struct StepConfig
     std::vector<Prompt> prompts; // request i uses prompts[i % size]
 };
 
+// One finished request, for the live view of the current step.
+struct LatencySample {
+    double atS = 0; // when it ended, seconds from the step start
+    double ttftMs = 0; // 0 when it failed before the first token
+    double e2elMs = 0;
+    bool ok = true;
+};
+
 // What the GUI and the CLI see while a step runs, published a few times a second.
 struct LiveSnapshot
 {
@@ -50,7 +58,7 @@ struct LiveSnapshot
     int failed = 0;
     int inFlight = 0;
     int outputTokens = 0;
-    std::vector<double> recentTtftMs; // TTFTs of requests finished since the previous snapshot
+    std::vector<LatencySample> recent; // requests finished since the previous snapshot
 };
 
 struct StepResult
@@ -112,7 +120,7 @@ private:
     int m_completed = 0;
     int m_failed = 0;
     int m_outputTokens = 0;
-    std::vector<double> m_recentTtftMs;
+    std::vector<LatencySample> m_recent;
     std::vector<double> m_lagMs;
     std::vector<RequestRecord> m_records;
     QTimer m_dispatchTimer;

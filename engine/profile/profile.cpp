@@ -207,27 +207,32 @@ QList<HttpHeader> Target::resolvedHeaders(QString* error) const
 Profile Profile::demo(const QUrl& baseUrl, const QString& model)
 {
     Profile p;
-    p.name = u"Demo (simulator)"_s;
-    p.description = u"Chat completions with random prompts against the built-in simulator, at rising rates."_s;
+    p.name = u"Demo — built-in simulator"_s;
+    p.description = u"Chat completions with ShareGPT-like lengths against the built-in simulator, at rates rising "
+                    "past its capacity (about 33 req/s) so the knee shows."_s;
     p.target.baseUrl = baseUrl.toString(QUrl::StripTrailingSlash);
     p.target.backend = Backend::OpenAiChat;
     p.target.model = model;
     p.workload.dataset = u"random"_s;
-    p.workload.numPrompts = 100;
-    p.workload.inputLen = 256;
-    p.workload.outputLen = 128;
+    p.workload.numPrompts = 200;
+    p.workload.inputLen = 200;
+    p.workload.outputLen = 230;
+    p.workload.rangeRatio = 0.5;
     p.workload.ignoreEos = true;
     p.load.mode = LoadMode::Rate;
-    p.load.rates = { 5, 10, 20, 40, 80, 160 };
+    p.load.rates = { 5, 10, 20, 30, 40, 50, 70 };
+    p.load.stepDurationS = 6;
     p.load.warmupRequests = 4;
     p.load.cooldownS = 1;
     p.slo.ttftMs = 1000;
     p.slo.tpotMs = 100;
     p.slo.maxErrorRate = 0.01;
+    if (baseUrl.scheme() != u"sim") {
+        p.server.host = baseUrl.host();
+        if (baseUrl.port() > 0)
+            p.server.port = baseUrl.port();
+    }
     p.server.engine = u"kneepoint-sim"_s;
-    p.server.host = baseUrl.host();
-    if (baseUrl.port() > 0)
-        p.server.port = baseUrl.port();
     return p;
 }
 
@@ -253,6 +258,11 @@ std::optional<PlanKind> planKindFromName(QStringView name)
             return k;
     }
     return std::nullopt;
+}
+
+bool Target::isBuiltinSimulator() const
+{
+    return QUrl(baseUrl).scheme() == u"sim";
 }
 
 QString redactedPlaceholder()
@@ -462,8 +472,10 @@ void checkTarget(Checker& c, const Target& t)
 {
     if (t.baseUrl.isEmpty())
         c.add(u"target.base_url"_s, u"is required"_s);
-    else if (!isHttpUrl(t.baseUrl, { u"http", u"https" }))
-        c.add(u"target.base_url"_s, u"must be an http:// or https:// URL with a host, got \"%1\""_s.arg(t.baseUrl));
+    else if (!isHttpUrl(t.baseUrl, { u"http", u"https", u"sim" }))
+        c.add(u"target.base_url"_s,
+            u"must be an http:// or https:// URL with a host (or sim://PRESET for the built-in simulator), got \"%1\""_s
+                .arg(t.baseUrl));
     if (!t.endpoint.isEmpty() && !t.endpoint.startsWith(u'/'))
         c.add(u"target.endpoint"_s, u"must start with \"/\""_s);
     if (!t.apiKey.isEmpty()) {

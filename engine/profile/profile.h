@@ -94,6 +94,8 @@ struct Target
     QString proxyUrl; // when proxyMode is Url
 
     QString effectiveEndpoint() const;
+    // base_url "sim://PRESET[?time_scale=F&seed=N]": the built-in simulator, started for the run.
+    bool isBuiltinSimulator() const;
     // baseUrl + effectiveEndpoint(). A baseUrl ending in /v1 (as OpenAI SDK settings are written)
     // does not double the /v1 of the endpoint.
     QUrl requestUrl() const;

@@ -37,7 +37,7 @@ struct CapacityPlan
     Redundancy redundancy;
     double perServer = 0.0; // in the peak's unit
     QString basis; // "slo_capacity", "recommended" or "saturation"
-    QString basisReason; // which point the per-server capacity comes from, in words
+    QString basisReason; // "51 req/s per server, the SLO capacity at 53.3 req/s offered"
     bool perServerLowerBound = false; // the sweep never reached the SLO limit: the plan errs high
     double serversExact = 0.0; // peak / perServer
     int servers = 0;

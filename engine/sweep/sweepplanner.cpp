@@ -240,8 +240,20 @@ std::optional<PlannedStep> SweepPlanner::refineStep(const std::vector<StepOutcom
     };
 }
 
+void SweepPlanner::addManual(const PlannedStep& step)
+{
+    m_manual.push_back(step);
+    if (m_manual.back().purpose.isEmpty())
+        m_manual.back().purpose = QStringLiteral("manual");
+}
+
 std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& done)
 {
+    if (!m_manual.empty()) {
+        PlannedStep s = m_manual.front();
+        m_manual.pop_front();
+        return s;
+    }
     if (m_phase == Phase::Coarse) {
         if (!done.empty()) {
             const StepOutcome& last = done.back();

@@ -41,6 +41,10 @@ public:
 
     std::optional<PlannedStep> next(const std::vector<StepOutcome>& done);
 
+    // A step the user asked for while the sweep runs (a load between two done steps, or a repeat);
+    // it runs next, before anything the plan would choose.
+    void addManual(const PlannedStep& step);
+
     // Why escalation stopped before the coarse pass ended; empty when it did not.
     QString stopReason() const { return m_stopReason; }
 
@@ -65,6 +69,7 @@ private:
     Slo m_slo;
     Phase m_phase = Phase::Done;
     std::deque<PlannedStep> m_queue;
+    std::deque<PlannedStep> m_manual;
     bool m_autoFilled = false;
     int m_refined = 0;
     int m_repeated = 0;

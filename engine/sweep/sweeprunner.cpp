@@ -51,6 +51,7 @@ void SweepRunner::start(SweepConfig config)
     Q_ASSERT(!m_running);
     m_config = std::move(config);
     m_outcomes.clear();
+    m_pauseRequested = m_waitingPaused = false;
     m_stopped = false;
     m_running = true;
     m_step.reset();
@@ -63,8 +64,34 @@ void SweepRunner::start(SweepConfig config)
     startStep();
 }
 
+void SweepRunner::pause()
+{
+    if (m_running)
+        m_pauseRequested = true;
+}
+
+void SweepRunner::resume()
+{
+    m_pauseRequested = false;
+    if (m_waitingPaused) {
+        m_waitingPaused = false;
+        Q_EMIT pausedChanged(false);
+        startStep();
+    }
+}
+
+void SweepRunner::addStep(const PlannedStep& step)
+{
+    m_config.planner.addManual(step);
+}
+
 void SweepRunner::startStep()
 {
+    if (m_pauseRequested && !m_stopped) {
+        m_waitingPaused = true;
+        Q_EMIT pausedChanged(true);
+        return;
+    }
     if (m_stopped) {
         m_running = false;
         Q_EMIT finished(true);
@@ -106,7 +133,8 @@ void SweepRunner::stop()
     if (!m_running || m_stopped)
         return;
     m_stopped = true;
-    if (m_cooldown.isActive()) {
+    if (m_cooldown.isActive() || m_waitingPaused) {
+        m_waitingPaused = false;
         m_cooldown.stop();
         m_running = false;
         Q_EMIT finished(true);

@@ -35,6 +35,12 @@ public:
 
     void start(SweepConfig config);
     void stop(); // the current step ends as partial; no further steps run
+    // Holds the sweep after the current step (its results are kept) until resume().
+    void pause();
+    void resume();
+    bool isPaused() const { return m_pauseRequested; }
+    // Runs this step next (a load between two done steps, or a repeat of one).
+    void addStep(const PlannedStep& step);
     bool isRunning() const { return m_running; }
     // Why the planner stopped escalating early (collapse, errors); empty when it did not.
     QString stopReason() const { return m_config.planner.stopReason(); }
@@ -49,6 +55,7 @@ Q_SIGNALS:
     void requestFinished(int stepIndex, const kp::RequestRecord& record);
     void stepFinished(const kp::StepResult& result);
     void finished(bool stopped);
+    void pausedChanged(bool paused); // true once the sweep actually waits between steps
 
 private:
     void startStep();
@@ -60,6 +67,8 @@ private:
     std::vector<StepOutcome> m_outcomes;
     bool m_running = false;
     bool m_stopped = false;
+    bool m_pauseRequested = false;
+    bool m_waitingPaused = false;
     QTimer m_cooldown;
 };
 

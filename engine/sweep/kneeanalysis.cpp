@@ -1,0 +1,1342 @@
+#include "sweep/kneeanalysis.h"
+
+#include "load/steprunner.h"
+#include "sweep/capacityplan.h"
+
+#include <QJsonArray>
+#include <QJsonValue>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace kp {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Numbers in sentences: QString::number never looks at the locale. Three significant digits or so,
+// without trailing zeros ("9.87", "46.3", "157").
+QString num(double value)
+{
+    if (std::isnan(value))
+        return u"nan"_s;
+    if (std::isinf(value))
+        return value > 0 ? u"inf"_s : u"-inf"_s;
+    const double magnitude = std::abs(value);
+    const int decimals = magnitude < 10 ? 2 : magnitude < 100 ? 1 : 0;
+    QString text = QString::number(value, 'f', decimals);
+    if (text.contains(u'.')) {
+        while (text.endsWith(u'0'))
+            text.chop(1);
+        if (text.endsWith(u'.'))
+            text.chop(1);
+    }
+    if (text == u"-0")
+        text = u"0"_s;
+    return text;
+}
+
+QString latencyText(double ms)
+{
+    return std::abs(ms) >= 1000 ? num(ms / 1000) + u" s"_s : num(ms) + u" ms"_s;
+}
+
+QString ratioText(double ratio)
+{
+    return QString::number(ratio, 'f', ratio < 10 ? 1 : 0) + u"×"_s;
+}
+
+QString percentText(double fraction)
+{
+    return num(std::round(fraction * 1000) / 10) + u"%"_s;
+}
+
+QString wholePercentText(double fraction)
+{
+    return QString::number(std::lround(fraction * 100)) + u"%"_s;
+}
+
+QString throughputText(double rps)
+{
+    return num(rps) + u" req/s"_s;
+}
+
+QString metricLabel(LatencyMetric metric, double percentile)
+{
+    return u"P%1 %2"_s.arg(LatencyStats::percentileWord(percentile), latencyMetricKey(metric).toUpper());
+}
+
+std::optional<double> latencyAt(const LatencyStats& stats, double percentile)
+{
+    if (const auto value = stats.percentile(percentile))
+        return value;
+    if (percentile == 50 && (stats.count > 0 || stats.median != 0))
+        return stats.median;
+    return std::nullopt;
+}
+
+QJsonValue jsonNumber(double value)
+{
+    if (std::isnan(value))
+        return QJsonValue(QJsonValue::Null);
+    if (std::isinf(value))
+        return value > 0 ? u"inf"_s : u"-inf"_s;
+    return value;
+}
+
+// One load level on a curve: a step, or the mean of steps run at the same load.
+struct CurvePoint
+{
+    double x = 0.0;
+    double thr = 0.0;
+    double tok = 0.0;
+    double errorRate = 0.0;
+    std::optional<double> latency; // the analysed metric
+    std::optional<double> ttft; // at the SLO's percentile
+    std::optional<double> tpot;
+    std::optional<double> e2el;
+    std::vector<int> steps;
+
+    int step() const { return steps.empty() ? -1 : steps.front(); }
+};
+
+void addOptional(std::optional<double>& sum, int& count, const std::optional<double>& value)
+{
+    if (!value)
+        return;
+    sum = sum.value_or(0.0) + *value;
+    ++count;
+}
+
+std::vector<CurvePoint> mergeByLoad(std::vector<CurvePoint> points)
+{
+    std::stable_sort(points.begin(), points.end(), [](const CurvePoint& a, const CurvePoint& b) { return a.x < b.x; });
+    std::vector<CurvePoint> merged;
+    for (std::size_t i = 0; i < points.size();) {
+        std::size_t end = i;
+        while (end < points.size() && points[end].x == points[i].x)
+            ++end;
+        CurvePoint m;
+        m.x = points[i].x;
+        const double n = double(end - i);
+        int latencies = 0, ttfts = 0, tpots = 0, e2els = 0;
+        for (std::size_t j = i; j < end; ++j) {
+            const CurvePoint& p = points[j];
+            m.thr += p.thr / n;
+            m.tok += p.tok / n;
+            m.errorRate += p.errorRate / n;
+            addOptional(m.latency, latencies, p.latency);
+            addOptional(m.ttft, ttfts, p.ttft);
+            addOptional(m.tpot, tpots, p.tpot);
+            addOptional(m.e2el, e2els, p.e2el);
+            m.steps.insert(m.steps.end(), p.steps.begin(), p.steps.end());
+        }
+        if (m.latency)
+            *m.latency /= latencies;
+        if (m.ttft)
+            *m.ttft /= ttfts;
+        if (m.tpot)
+            *m.tpot /= tpots;
+        if (m.e2el)
+            *m.e2el /= e2els;
+        merged.push_back(std::move(m));
+        i = end;
+    }
+    return merged;
+}
+
+double lerp(double a, double b, double t)
+{
+    return a + (b - a) * t;
+}
+
+struct SloCheck
+{
+    SloLimit limit = SloLimit::None;
+    double max = 0.0;
+    std::optional<double> value;
+};
+
+std::vector<SloCheck> sloChecks(const Slo& slo, double implicitMaxErrorRate, const CurvePoint& point)
+{
+    std::vector<SloCheck> checks;
+    if (slo.ttftMs)
+        checks.push_back({ SloLimit::Ttft, *slo.ttftMs, point.ttft });
+    if (slo.tpotMs)
+        checks.push_back({ SloLimit::Tpot, *slo.tpotMs, point.tpot });
+    if (slo.e2elMs)
+        checks.push_back({ SloLimit::E2el, *slo.e2elMs, point.e2el });
+    // Without an error limit of its own, an SLO still fails a step that loses requests: its latencies
+    // describe only the survivors.
+    checks.push_back({ SloLimit::ErrorRate, slo.maxErrorRate.value_or(implicitMaxErrorRate), point.errorRate });
+    return checks;
+}
+
+QString sloName(SloLimit limit, double percentile)
+{
+    switch (limit) {
+    case SloLimit::Ttft:
+        return metricLabel(LatencyMetric::Ttft, percentile);
+    case SloLimit::Tpot:
+        return metricLabel(LatencyMetric::Tpot, percentile);
+    case SloLimit::E2el:
+        return metricLabel(LatencyMetric::E2el, percentile);
+    case SloLimit::ErrorRate:
+        return u"the error rate"_s;
+    case SloLimit::None:
+        break;
+    }
+    return {};
+}
+
+QString sloValueText(SloLimit limit, double value)
+{
+    return limit == SloLimit::ErrorRate ? percentText(value) : latencyText(value);
+}
+
+struct SloJudgement
+{
+    bool judged = true; // every value the SLO needs is there
+    bool pass = true;
+    QString firstMiss; // "P99 TTFT 812 ms > 500 ms"
+    QStringList missing; // labels of the values the step lacks
+};
+
+class Analyzer
+{
+public:
+    Analyzer(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
+        : m_points(points)
+        , m_options(options)
+    {
+        m_result.options = options;
+        m_result.concurrencyMode = !points.empty() && points.front().concurrencyMode;
+    }
+
+    AnalysisResult run()
+    {
+        assess();
+        findPeak();
+        findSaturation();
+        findKnee();
+        findThroughputKnee();
+        findCollapse();
+        findSloCapacity();
+        findRecommended();
+        buildRegions();
+        return m_result;
+    }
+
+private:
+    enum class Use { Unusable, Erroneous, Reliable };
+
+    bool concurrency() const { return m_result.concurrencyMode; }
+    QString load(double x) const { return loadWord(x, concurrency()); }
+    QString metric() const { return metricLabel(m_options.metric, m_options.percentile); }
+    QString stepName(int index) const
+    {
+        const SweepPoint& p = m_points[std::size_t(index)];
+        const QString where = std::isinf(p.offered) ? u"all at once"_s : loadWord(p.offered, p.concurrencyMode);
+        return u"step %1 (%2)"_s.arg(index + 1).arg(where);
+    }
+    QString higherLoads() const { return concurrency() ? u"add more users"_s : u"add higher rates"_s; }
+    bool neverSaturated() const { return !m_result.saturation.found && !m_usable.empty(); }
+
+    CurvePoint curvePoint(int index) const
+    {
+        const SweepPoint& p = m_points[std::size_t(index)];
+        const StepMetrics& m = p.metrics;
+        CurvePoint c;
+        c.x = p.offered;
+        c.thr = m.requestThroughput;
+        c.tok = m.outputThroughput;
+        const qint64 total = m.completed + m.failed;
+        c.errorRate = total > 0 ? double(m.failed) / double(total) : 0.0;
+        c.latency = latencyAt(m.stats(m_options.metric), m_options.percentile);
+        c.ttft = latencyAt(m.ttft, m_options.slo.percentile);
+        c.tpot = latencyAt(m.tpot, m_options.slo.percentile);
+        c.e2el = latencyAt(m.e2el, m_options.slo.percentile);
+        c.steps = { index };
+        return c;
+    }
+
+    Finding finding(const CurvePoint& c, QString reason) const
+    {
+        Finding f;
+        f.found = true;
+        f.offered = c.x;
+        f.achieved = c.thr;
+        f.outputThroughput = c.tok;
+        f.stepIndex = c.step();
+        f.reason = std::move(reason);
+        return f;
+    }
+
+    static Finding absent(QString reason)
+    {
+        Finding f;
+        f.reason = std::move(reason);
+        return f;
+    }
+
+    void assess()
+    {
+        std::vector<CurvePoint> usable, reliable, latency;
+        QStringList exclusionNotes, latencyNotes;
+        int reliableWithoutLatency = 0;
+        for (std::size_t i = 0; i < m_points.size(); ++i) {
+            const int index = int(i);
+            const SweepPoint& p = m_points[i];
+            StepAssessment a;
+            a.stepIndex = index;
+            a.offered = p.offered;
+            a.achieved = p.metrics.requestThroughput;
+            a.latencyMs = latencyAt(p.metrics.stats(m_options.metric), m_options.percentile);
+            const qint64 total = p.metrics.completed + p.metrics.failed;
+            a.errorRate = total > 0 ? double(p.metrics.failed) / double(total) : 0.0;
+
+            Use use = Use::Reliable;
+            QString brief;
+            if (p.concurrencyMode != concurrency()) {
+                use = Use::Unusable;
+                a.excluded = concurrency() ? u"it ran at a request rate, while the sweep varies users"_s
+                                           : u"it ran with a number of users, while the sweep varies the rate"_s;
+                brief = u"other load mode"_s;
+            } else if (std::isinf(p.offered) && p.offered > 0) {
+                use = Use::Unusable;
+                a.excluded = u"it sent every request at once, so it has no offered rate to place on the load axis"_s;
+                brief = u"all at once"_s;
+            } else if (!(p.offered > 0) || !std::isfinite(p.offered)) {
+                use = Use::Unusable;
+                a.excluded = u"it has no offered load"_s;
+                brief = u"no load"_s;
+            } else if (p.partial) {
+                use = Use::Unusable;
+                a.excluded = u"it was stopped before every request ended (partial)"_s;
+                brief = u"partial"_s;
+            } else if (p.clientBound) {
+                use = Use::Unusable;
+                a.excluded = u"it was client-bound: the client could not keep to the schedule, so it measured the "
+                             u"client rather than the server"_s;
+                brief = u"client-bound"_s;
+            } else if (p.planned > 0 && total < p.planned) {
+                use = Use::Unusable;
+                a.excluded = u"only %1 of its %2 requests ended"_s.arg(total).arg(p.planned);
+                brief = u"%1 of %2 requests ended"_s.arg(total).arg(p.planned);
+            } else if (total == 0) {
+                use = Use::Unusable;
+                a.excluded = u"no request ended"_s;
+                brief = u"no requests"_s;
+            } else if (a.errorRate > m_options.maxErrorRate) {
+                use = Use::Erroneous;
+                a.excluded = u"%1 of its requests failed, more than the %2 a reliable step may lose"_s.arg(
+                    percentText(a.errorRate), percentText(m_options.maxErrorRate));
+                brief = u"%1 errors"_s.arg(percentText(a.errorRate));
+            }
+
+            const CurvePoint c = curvePoint(index);
+            a.usedForThroughput = use != Use::Unusable;
+            if (use != Use::Unusable)
+                usable.push_back(c);
+            if (use == Use::Reliable) {
+                reliable.push_back(c);
+                if (c.latency) {
+                    latency.push_back(c);
+                    a.usedForKnee = true;
+                } else {
+                    ++reliableWithoutLatency;
+                    a.excluded = u"it does not report %1"_s.arg(metric());
+                    m_leftOutLatency << u"%1: no %2"_s.arg(stepName(index), metric());
+                    latencyNotes << u"%1 does not report %2, so it is left out of the latency knee."_s.arg(
+                        capitalized(stepName(index)), metric());
+                }
+            } else {
+                // An all-at-once step is not unreliable, only off the load axis: its note says so.
+                if (brief != u"all at once")
+                    m_leftOut << u"%1: %2"_s.arg(stepName(index), brief);
+                if (brief == u"all at once") {
+                    exclusionNotes << u"%1 sent every request at once: its %2 is the server's throughput ceiling, "
+                                      u"not a point on the load axis."_s.arg(
+                                          capitalized(u"step %1"_s.arg(index + 1)), throughputText(a.achieved));
+                } else if (use == Use::Erroneous) {
+                    exclusionNotes << u"%1 is left out of the knee: %2; it still counts for throughput and the SLO."_s
+                                          .arg(capitalized(stepName(index)), a.excluded);
+                } else {
+                    exclusionNotes << u"%1 is left out of the analysis: %2."_s.arg(
+                        capitalized(stepName(index)), a.excluded);
+                }
+            }
+            m_result.steps.push_back(std::move(a));
+        }
+        if (latency.empty() && reliableWithoutLatency > 0) {
+            latencyNotes = { u"The steps do not report %1, so there is no latency knee."_s.arg(metric()) };
+            m_leftOutLatency.clear();
+            m_noLatency = true;
+        }
+        m_result.notes << exclusionNotes << latencyNotes;
+        m_usable = mergeByLoad(std::move(usable));
+        m_reliable = mergeByLoad(std::move(reliable));
+        m_latency = mergeByLoad(std::move(latency));
+        for (const CurvePoint& c : m_usable) {
+            if (c.steps.size() < 2)
+                continue;
+            QStringList names;
+            for (int step : c.steps)
+                names << QString::number(step + 1);
+            const QString last = names.takeLast();
+            m_result.notes << u"Steps %1 and %2 ran at %3; the analysis uses their mean."_s.arg(
+                names.join(u", "_s), last, load(c.x));
+        }
+    }
+
+    static QString capitalized(QString text)
+    {
+        if (!text.isEmpty())
+            text[0] = text[0].toUpper();
+        return text;
+    }
+
+    QString leftOutSentence(bool includeLatency) const
+    {
+        QStringList all = m_leftOut;
+        if (includeLatency)
+            all << m_leftOutLatency;
+        return all.isEmpty() ? QString() : u" Left out: %1."_s.arg(all.join(u"; "_s));
+    }
+
+    void findPeak()
+    {
+        for (const CurvePoint& c : m_usable) {
+            if (m_result.peakStep < 0 || c.thr > m_result.peakThroughput) {
+                m_result.peakThroughput = c.thr;
+                m_result.peakStep = c.step();
+            }
+        }
+    }
+
+    void findSaturation()
+    {
+        const std::vector<CurvePoint>& c = m_usable;
+        if (c.empty()) {
+            m_result.saturation
+                = absent(u"Saturation is unknown: no step with a usable load yet.%1"_s.arg(leftOutSentence(false)));
+            return;
+        }
+        const double fraction = m_options.saturationFraction;
+        if (!concurrency()) {
+            // Saturated from the first step after which every step falls short, so that one noisy step
+            // inside the linear range does not end it.
+            std::optional<std::size_t> first;
+            for (std::size_t i = c.size(); i-- > 0;) {
+                if (c[i].thr < fraction * c[i].x)
+                    first = i;
+                else
+                    break;
+            }
+            if (first) {
+                const CurvePoint& s = c[*first];
+                m_result.saturation = finding(s,
+                    u"Saturation at %1: the server completed %2, %3 of the offered rate (below %4)."_s.arg(
+                        load(s.x), throughputText(s.thr), wholePercentText(s.thr / s.x), percentText(fraction)));
+            } else {
+                m_result.saturation = absent(
+                    u"The sweep never saturated: throughput followed the offered rate up to %1 (%2 achieved); %3."_s
+                        .arg(load(c.back().x), throughputText(c.back().thr), higherLoads()));
+            }
+            return;
+        }
+        // Concurrency mode has no offered rate: saturated from the first step beyond which throughput
+        // never grows by more than 1/fraction − 1 (5%) while users grow by at least twice that.
+        const double growth = 1.0 / fraction - 1.0;
+        for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+            double maxAfter = 0.0;
+            for (std::size_t j = i + 1; j < c.size(); ++j)
+                maxAfter = std::max(maxAfter, c[j].thr);
+            if (maxAfter <= c[i].thr * (1.0 + growth) && c.back().x >= c[i].x * (1.0 + 2.0 * growth)) {
+                const CurvePoint& s = c[i];
+                const double added = s.thr > 0 ? maxAfter / s.thr - 1.0 : 0.0;
+                const QString more = added > 0.0005
+                    ? u"more users add at most %1 throughput (%2 here, at most %3 up to %4)"_s.arg(
+                        percentText(added), throughputText(s.thr), throughputText(maxAfter), load(c.back().x))
+                    : u"more users add no throughput (%1 here, at most %2 up to %3)"_s.arg(
+                        throughputText(s.thr), throughputText(maxAfter), load(c.back().x));
+                m_result.saturation = finding(s, u"Saturation at %1: %2."_s.arg(load(s.x), more));
+                return;
+            }
+        }
+        m_result.saturation = absent(u"The sweep never saturated: throughput still grows with the users up to %1 "
+                                     u"(%2); %3."_s.arg(load(c.back().x), throughputText(c.back().thr), higherLoads()));
+    }
+
+    QString neverSaturatedSuffix() const
+    {
+        return neverSaturated() ? u" The sweep never saturated; %1."_s.arg(higherLoads()) : QString();
+    }
+
+    void findKnee()
+    {
+        const std::vector<CurvePoint>& c = m_latency;
+        const QString leftOut = leftOutSentence(true);
+        if (m_noLatency) {
+            m_result.knee = absent(u"No knee: the steps do not report %1."_s.arg(metric()));
+            return;
+        }
+        if (int(c.size()) < m_options.minKneeSteps) {
+            m_result.knee = absent(
+                u"No knee yet: finding one needs at least %1 reliable steps that report %2, and the sweep has %3.%4"_s
+                    .arg(m_options.minKneeSteps)
+                    .arg(metric())
+                    .arg(c.size())
+                    .arg(leftOut));
+            return;
+        }
+        std::vector<double> x, y;
+        for (const CurvePoint& p : c) {
+            x.push_back(p.x);
+            y.push_back(*p.latency);
+        }
+        // Latency does not fall as load rises except by noise: fit a non-decreasing curve first (where
+        // Kneedle smooths with a spline).
+        const std::vector<double> fit = KneeAnalysis::isotonicFit(y);
+        const double rise = fit.front() > 0 ? fit.back() / fit.front() : (fit.back() > 0 ? kInf : 1.0);
+        const auto [lowest, highest] = std::minmax_element(y.begin(), y.end());
+        if (rise < m_options.minLatencyRise) {
+            m_result.knee
+                = absent(u"No knee: %1 stayed between %2 and %3 from %4 to %5, less than a %6 rise.%7%8"_s.arg(metric(),
+                    latencyText(*lowest), latencyText(*highest), load(x.front()), load(x.back()),
+                    ratioText(m_options.minLatencyRise), neverSaturatedSuffix(), leftOut));
+            return;
+        }
+        const auto index = KneeAnalysis::kneedle(x, fit, true, m_options.kneeSensitivity);
+        if (!index) {
+            m_result.knee = absent(u"No knee: %1 rises %2 from %3 to %4 without a bend that stands out.%5%6"_s.arg(
+                metric(), ratioText(rise), load(x.front()), load(x.back()), neverSaturatedSuffix(), leftOut));
+            return;
+        }
+        const std::size_t k = *index;
+        QString rises;
+        const std::size_t last = c.size() - 1;
+        if (k + 1 == last) {
+            rises = u"and %1 (%2) at %3"_s.arg(latencyText(y[last]), ratioText(y[last] / y[k]), load(x[last]));
+        } else {
+            rises = u"%1 at %2, and %3 (%4) at %5"_s.arg(
+                latencyText(y[k + 1]), load(x[k + 1]), latencyText(y[last]), ratioText(y[last] / y[k]), load(x[last]));
+        }
+        m_result.knee = finding(c[k],
+            u"The knee is at %1 (%2 achieved): %3 is %4 there, %5.%6"_s.arg(
+                load(x[k]), throughputText(c[k].thr), metric(), latencyText(y[k]), rises, leftOut));
+    }
+
+    void findThroughputKnee()
+    {
+        const std::vector<CurvePoint>& c = m_reliable;
+        const QString leftOut = leftOutSentence(false);
+        const QString grows = concurrency() ? u"the number of users"_s : u"the offered rate"_s;
+        if (int(c.size()) < m_options.minKneeSteps) {
+            m_result.throughputKnee = absent(
+                u"No throughput knee yet: finding one needs at least %1 reliable steps, and the sweep has %2.%3"_s
+                    .arg(m_options.minKneeSteps)
+                    .arg(c.size())
+                    .arg(leftOut));
+            return;
+        }
+        std::vector<double> x, y;
+        for (const CurvePoint& p : c) {
+            x.push_back(p.x);
+            y.push_back(p.thr);
+        }
+        // The envelope of the best throughput so far: a collapse (reported on its own) shows as a plateau
+        // and leaves the knee where growth stopped.
+        std::vector<double> fit(y.size());
+        std::partial_sum(y.begin(), y.end(), fit.begin(), [](double a, double b) { return std::max(a, b); });
+        const auto index
+            = fit.back() > fit.front() ? KneeAnalysis::kneedle(x, fit, false, m_options.kneeSensitivity) : std::nullopt;
+        if (!index) {
+            m_result.throughputKnee
+                = absent(u"No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5"_s.arg(
+                    grows, load(x.front()), load(x.back()), neverSaturatedSuffix(), leftOut));
+            return;
+        }
+        const std::size_t k = *index;
+        const double before = (fit[k] - fit.front()) / (x[k] - x.front());
+        const double after = (fit.back() - fit[k]) / (x.back() - x[k]);
+        const QString beyond = after <= 0 || before <= 0
+            ? u"beyond it, throughput no longer grows"_s
+            : u"beyond it, throughput grows %1 slower than below it"_s.arg(wholePercentText(1.0 - after / before));
+        m_result.throughputKnee = finding(c[k],
+            u"Throughput bends at %1 (%2 achieved): %3.%4"_s.arg(
+                load(x[k]), throughputText(c[k].thr), beyond, leftOut));
+    }
+
+    void findCollapse()
+    {
+        const std::vector<CurvePoint>& c = m_usable;
+        if (c.size() < 2) {
+            m_result.collapse = absent(u"Collapse is unknown: it takes at least two steps to see throughput fall."_s);
+            return;
+        }
+        std::size_t peak = 0;
+        for (std::size_t i = 1; i < c.size(); ++i) {
+            if (c[i].thr > c[peak].thr)
+                peak = i;
+        }
+        const double limit = (1.0 - m_options.collapseDrop) * c[peak].thr;
+        // A real decrease: beyond the drop allowed for noise, and no later step recovering from it.
+        std::optional<std::size_t> first;
+        for (std::size_t j = c.size(); j-- > peak + 1;) {
+            if (c[j].thr < limit)
+                first = j;
+            else
+                break;
+        }
+        if (first) {
+            const CurvePoint& f = c[*first];
+            QString text
+                = u"Throughput collapses from %1: it peaked at %2 at %3 and falls to %4 (%5 below the peak)"_s.arg(
+                    load(f.x), throughputText(c[peak].thr), load(c[peak].x), throughputText(f.thr),
+                    wholePercentText(1.0 - f.thr / c[peak].thr));
+            if (*first + 1 < c.size())
+                text += u", and to %1 at %2"_s.arg(throughputText(c.back().thr), load(c.back().x));
+            m_result.collapse = finding(f, text + u"."_s);
+            return;
+        }
+        if (peak + 1 == c.size()) {
+            m_result.collapse = absent(m_result.saturation.found
+                    ? u"No collapse: throughput did not fall as the load rose; its peak, %1, is at the highest load, %2."_s
+                          .arg(throughputText(c[peak].thr), load(c[peak].x))
+                    : u"No collapse: throughput rose with the load up to %1."_s.arg(load(c.back().x)));
+            return;
+        }
+        m_result.collapse = absent(u"No collapse: throughput held within %1 of its %2 peak from %3 to %4."_s.arg(
+            wholePercentText(m_options.collapseDrop), throughputText(c[peak].thr), load(c[peak].x), load(c.back().x)));
+    }
+
+    SloJudgement judge(const CurvePoint& point) const
+    {
+        SloJudgement j;
+        const double p = m_options.slo.percentile;
+        for (const SloCheck& check : sloChecks(m_options.slo, m_options.maxErrorRate, point)) {
+            if (!check.value) {
+                j.judged = false;
+                j.missing << sloName(check.limit, p);
+                continue;
+            }
+            if (*check.value > check.max && j.pass) {
+                j.pass = false;
+                j.firstMiss = u"%1 %2 > %3"_s.arg(sloName(check.limit, p), sloValueText(check.limit, *check.value),
+                    sloValueText(check.limit, check.max));
+            }
+        }
+        if (!j.judged)
+            j.pass = false;
+        return j;
+    }
+
+    QString sloText() const
+    {
+        QStringList parts;
+        const double p = m_options.slo.percentile;
+        for (const SloCheck& check : sloChecks(m_options.slo, m_options.maxErrorRate, CurvePoint {})) {
+            if (check.limit == SloLimit::ErrorRate && !m_options.slo.maxErrorRate)
+                continue;
+            parts << u"%1 ≤ %2"_s.arg(sloName(check.limit, p), sloValueText(check.limit, check.max));
+        }
+        if (parts.isEmpty())
+            parts << u"the error rate ≤ %1"_s.arg(percentText(m_options.maxErrorRate));
+        return parts.join(u", "_s);
+    }
+
+    void findSloCapacity()
+    {
+        const Slo& slo = m_options.slo;
+        if (slo.isEmpty()) {
+            m_result.sloCapacity = absent(u"No SLO capacity: no SLO was given (for example --slo ttft:p99:500)."_s);
+            return;
+        }
+        for (StepAssessment& a : m_result.steps) {
+            if (!a.usedForThroughput)
+                continue;
+            const SloJudgement j = judge(curvePoint(a.stepIndex));
+            if (j.judged) {
+                a.meetsSlo = j.pass;
+                a.sloDetail = j.firstMiss;
+            } else {
+                a.sloDetail = u"does not report %1"_s.arg(j.missing.join(u", "_s));
+            }
+        }
+        std::vector<std::pair<const CurvePoint*, SloJudgement>> judged;
+        QStringList missing, unchecked;
+        for (const CurvePoint& c : m_usable) {
+            SloJudgement j = judge(c);
+            if (j.judged) {
+                judged.emplace_back(&c, std::move(j));
+            } else {
+                unchecked << u"%1 does not report %2, so the SLO was not checked there."_s.arg(
+                    capitalized(stepName(c.step())), j.missing.join(u" or "_s));
+                for (const QString& label : j.missing) {
+                    if (!missing.contains(label))
+                        missing << label;
+                }
+            }
+        }
+        if (!judged.empty())
+            m_result.notes << unchecked;
+        if (judged.empty()) {
+            m_result.sloCapacity = m_usable.empty()
+                ? absent(u"No SLO capacity yet: no usable step.%1"_s.arg(leftOutSentence(false)))
+                : absent(u"No SLO capacity: the steps do not report %1, which the SLO needs."_s.arg(
+                    missing.join(u" or "_s)));
+            return;
+        }
+        std::size_t firstMiss = judged.size();
+        for (std::size_t i = 0; i < judged.size(); ++i) {
+            if (!judged[i].second.pass) {
+                firstMiss = i;
+                break;
+            }
+        }
+        if (firstMiss == 0) {
+            m_result.sloCapacity = absent(u"No SLO capacity: even the lowest load, %1, misses the SLO (%2); test lower "
+                                          u"loads."_s.arg(load(judged[0].first->x), judged[0].second.firstMiss));
+            return;
+        }
+        if (firstMiss == judged.size()) {
+            const CurvePoint& top = *judged.back().first;
+            Finding f = finding(top,
+                u"Every step met the SLO (%1) up to %2 (%3 achieved), so the SLO capacity is at least that; %4 to find "
+                u"it."_s.arg(sloText(), load(top.x), throughputText(top.thr), higherLoads()));
+            f.lowerBound = true;
+            m_result.sloCapacity = f;
+            return;
+        }
+        for (std::size_t i = firstMiss + 1; i < judged.size(); ++i) {
+            if (judged[i].second.pass)
+                m_result.notes
+                    << u"%1 met the SLO again after %2 missed it; the SLO capacity stops at the first miss."_s.arg(
+                           capitalized(stepName(judged[i].first->step())), load(judged[firstMiss].first->x));
+        }
+        const CurvePoint& a = *judged[firstMiss - 1].first;
+        const CurvePoint& b = *judged[firstMiss].first;
+        const auto checksA = sloChecks(slo, m_options.maxErrorRate, a);
+        const auto checksB = sloChecks(slo, m_options.maxErrorRate, b);
+        std::optional<std::size_t> binding;
+        double bindingT = 1.0;
+        QStringList alsoMissed;
+        for (std::size_t i = 0; i < checksB.size(); ++i) {
+            const double vb = *checksB[i].value;
+            if (vb <= checksB[i].max)
+                continue;
+            const double va = *checksA[i].value;
+            const double t = vb > va ? std::clamp((checksB[i].max - va) / (vb - va), 0.0, 1.0) : 0.0;
+            if (!binding || t < bindingT) {
+                if (binding)
+                    alsoMissed << sloName(checksB[*binding].limit, slo.percentile);
+                binding = i;
+                bindingT = t;
+            } else {
+                alsoMissed << sloName(checksB[i].limit, slo.percentile);
+            }
+        }
+        Q_ASSERT(binding);
+        const SloCheck& ca = checksA[*binding];
+        const SloCheck& cb = checksB[*binding];
+        Finding f;
+        f.found = true;
+        f.offered = lerp(a.x, b.x, bindingT);
+        f.achieved = lerp(a.thr, b.thr, bindingT);
+        f.outputThroughput = lerp(a.tok, b.tok, bindingT);
+        f.stepIndex = bindingT == 0.0 ? a.step() : -1;
+        const QString name = sloName(cb.limit, slo.percentile);
+        f.reason = u"SLO capacity is %1 (%2 achieved): %3 reaches its limit of %4 there, interpolated between %5 "
+                   u"(%6) and %7 (%8)."_s.arg(load(f.offered), throughputText(f.achieved), name,
+                       sloValueText(cb.limit, cb.max), load(a.x), sloValueText(ca.limit, *ca.value), load(b.x),
+                       sloValueText(cb.limit, *cb.value));
+        if (!alsoMissed.isEmpty())
+            f.reason += u" At %1, %2 also %3 its limit."_s.arg(
+                load(b.x), alsoMissed.join(u" and "_s), alsoMissed.size() > 1 ? u"miss"_s : u"misses"_s);
+        m_result.sloCapacity = f;
+        m_result.bindingSlo = cb.limit;
+    }
+
+    void findRecommended()
+    {
+        const std::vector<CurvePoint>& c = m_usable;
+        if (c.size() < 2) {
+            m_result.recommended = absent(u"No recommended operating point yet: it takes at least two steps."_s);
+            return;
+        }
+        const double fraction = m_options.recommendedThroughputFraction;
+        const double peak = m_result.peakThroughput;
+        const double target = fraction * peak;
+        std::size_t i = 0;
+        while (i < c.size() && c[i].thr < target)
+            ++i;
+        const QString caveat = neverSaturated()
+            ? u" The sweep never saturated, so the real peak is higher and this point is conservative."_s
+            : QString();
+        if (i == 0) {
+            m_result.recommended
+                = absent(u"No recommended operating point: even the lowest load, %1, uses %2 of the %3 peak "
+                         u"throughput, more than %4; test lower loads."_s.arg(load(c[0].x),
+                             wholePercentText(c[0].thr / peak), throughputText(peak), wholePercentText(fraction)));
+            return;
+        }
+        const double t = (target - c[i - 1].thr) / (c[i].thr - c[i - 1].thr);
+        Finding head;
+        head.found = true;
+        head.offered = lerp(c[i - 1].x, c[i].x, t);
+        head.achieved = lerp(c[i - 1].thr, c[i].thr, t);
+        head.outputThroughput = lerp(c[i - 1].tok, c[i].tok, t);
+        head.stepIndex = t >= 1.0 ? c[i].step() : -1;
+
+        if (m_options.slo.isEmpty()) {
+            head.reason = u"Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; "
+                          u"no SLO was given, so latency does not limit it.%5"_s.arg(load(head.offered),
+                              throughputText(head.achieved), wholePercentText(fraction), throughputText(peak), caveat);
+            m_result.recommended = head;
+            return;
+        }
+        const Finding& slo = m_result.sloCapacity;
+        if (!slo.found) {
+            m_result.recommended = absent(u"No recommended operating point: no tested load met the SLO."_s);
+            return;
+        }
+        if (slo.offered <= head.offered) {
+            Finding f = slo;
+            f.reason
+                = u"Recommended operating point: %1 (%2 achieved), the SLO capacity; it uses %3 of the %4 peak "
+                  u"throughput, within the %5 limit.%6"_s.arg(load(slo.offered), throughputText(slo.achieved),
+                      wholePercentText(slo.achieved / peak), throughputText(peak), wholePercentText(fraction), caveat);
+            m_result.recommended = f;
+            return;
+        }
+        head.reason = u"Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; the "
+                      u"SLO would allow %5%6, but beyond this point less than %7 headroom remains.%8"_s.arg(
+                          load(head.offered), throughputText(head.achieved), wholePercentText(fraction),
+                          throughputText(peak), slo.lowerBound ? u"at least "_s : QString(), load(slo.offered),
+                          wholePercentText(1.0 - fraction), caveat);
+        m_result.recommended = head;
+    }
+
+    QString latencyRange(std::size_t first, std::size_t last) const
+    {
+        std::optional<double> low, high;
+        for (std::size_t i = first; i <= last; ++i) {
+            if (const auto v = m_usable[i].latency) {
+                low = std::min(low.value_or(*v), *v);
+                high = std::max(high.value_or(*v), *v);
+            }
+        }
+        if (!low)
+            return {};
+        if (latencyText(*low) == latencyText(*high))
+            return u" and %1 stays at %2"_s.arg(metric(), latencyText(*low));
+        return u" and %1 stays between %2 and %3"_s.arg(metric(), latencyText(*low), latencyText(*high));
+    }
+
+    QString linearReason(std::size_t first, std::size_t last) const
+    {
+        const std::vector<CurvePoint>& c = m_usable;
+        const QString where = first == last ? u"at %1"_s.arg(load(c[first].x)) : u"up to %1"_s.arg(load(c[last].x));
+        QString text;
+        if (!concurrency()) {
+            double deviation = 0.0;
+            for (std::size_t i = first; i <= last; ++i)
+                deviation = std::max(deviation, std::abs(1.0 - c[i].thr / c[i].x));
+            const long within = std::max(1L, long(std::ceil(deviation * 100 - 1e-9)));
+            text = u"Linear %1: throughput follows the offered rate (within %2%)"_s.arg(where).arg(within);
+        } else if (first == last) {
+            text = u"Linear %1: throughput is %2"_s.arg(where, throughputText(c[first].thr));
+        } else {
+            text = u"Linear %1: throughput grows with the users, from %2 at %3 to %4 at %5"_s.arg(
+                where, throughputText(c[first].thr), load(c[first].x), throughputText(c[last].thr), load(c[last].x));
+        }
+        return text + latencyRange(first, last) + u"."_s;
+    }
+
+    QString kneeReason(std::size_t first, std::size_t last) const
+    {
+        const std::vector<CurvePoint>& c = m_usable;
+        // Across the bend: from the last linear step to the first overloaded one, where they exist.
+        const std::size_t a = first > 0 ? first - 1 : first;
+        const std::size_t b = last + 1 < c.size() ? last + 1 : last;
+        const QString start = load(c[first].x);
+        if (a == b) {
+            return c[a].latency
+                ? u"The curve bends at %1: %2 is %3 there."_s.arg(start, metric(), latencyText(*c[a].latency))
+                : u"The curve bends at %1."_s.arg(start);
+        }
+        QString text;
+        const QString subject = concurrency() ? u"throughput"_s : u"RPS"_s;
+        double slower;
+        if (!concurrency()) {
+            slower = 1.0 - (c[b].thr - c[a].thr) / (c[b].x - c[a].x);
+        } else {
+            const double relative = c[a].thr > 0 ? (c[b].thr / c[a].thr - 1.0) / (c[b].x / c[a].x - 1.0) : 1.0;
+            slower = 1.0 - relative;
+        }
+        const QString reference = concurrency() ? u"the number of users"_s : u"the offered rate"_s;
+        if (slower < 0.005)
+            text = u"From %1 %2 still grows with %3"_s.arg(start, subject, reference);
+        else
+            text = u"From %1 %2 grows %3 slower than %4"_s.arg(start, subject, wholePercentText(slower), reference);
+        if (c[a].latency && c[b].latency && *c[a].latency > 0) {
+            text += u" and %1 rises %2 (%3 at %4 to %5 at %6)"_s.arg(metric(), ratioText(*c[b].latency / *c[a].latency),
+                latencyText(*c[a].latency), load(c[a].x), latencyText(*c[b].latency), load(c[b].x));
+        }
+        return text + u"."_s;
+    }
+
+    QString overloadReason(std::size_t first, std::size_t last) const
+    {
+        const std::vector<CurvePoint>& c = m_usable;
+        QString text;
+        if (!concurrency()) {
+            text = u"From %1 the server is overloaded: it completes %2 of the %1 offered (%3)"_s.arg(
+                load(c[first].x), throughputText(c[first].thr), wholePercentText(c[first].thr / c[first].x));
+        } else {
+            text
+                = u"From %1 the server is saturated: more users add little or no throughput (%2 at %1, %3 at %4)"_s.arg(
+                    load(c[first].x), throughputText(c[first].thr), throughputText(c[last].thr), load(c[last].x));
+        }
+        if (c[last].latency)
+            text += u", and %1 reaches %2 at %3"_s.arg(metric(), latencyText(*c[last].latency), load(c[last].x));
+        const Finding& collapse = m_result.collapse;
+        if (collapse.found && m_result.peakThroughput > 0) {
+            text += u"; from %1 throughput falls, to %2 below its %3 peak"_s.arg(load(collapse.offered),
+                wholePercentText(1.0 - collapse.achieved / m_result.peakThroughput),
+                throughputText(m_result.peakThroughput));
+        }
+        return text + u"."_s;
+    }
+
+    void buildRegions()
+    {
+        const std::vector<CurvePoint>& c = m_usable;
+        if (c.empty())
+            return;
+        const AnalysisResult& r = m_result;
+        const double kneeX = r.knee.found ? r.knee.offered : r.throughputKnee.found ? r.throughputKnee.offered : kInf;
+        const double overloadX
+            = std::min(r.saturation.found ? r.saturation.offered : kInf, r.collapse.found ? r.collapse.offered : kInf);
+        auto kindOf = [&](double x) {
+            if (x >= overloadX)
+                return RegionKind::Overload;
+            return x >= kneeX ? RegionKind::Knee : RegionKind::Linear;
+        };
+        for (std::size_t first = 0; first < c.size();) {
+            const RegionKind kind = kindOf(c[first].x);
+            std::size_t last = first;
+            while (last + 1 < c.size() && kindOf(c[last + 1].x) == kind)
+                ++last;
+            Region region;
+            region.kind = kind;
+            region.fromOffered = c[first].x;
+            region.toOffered = c[last].x;
+            region.firstStep = c[first].step();
+            region.lastStep = c[last].step();
+            region.reason = kind == RegionKind::Linear ? linearReason(first, last)
+                : kind == RegionKind::Knee             ? kneeReason(first, last)
+                                                       : overloadReason(first, last);
+            m_result.regions.push_back(std::move(region));
+            first = last + 1;
+        }
+    }
+
+    const std::vector<SweepPoint>& m_points;
+    AnalysisOptions m_options;
+    AnalysisResult m_result;
+    std::vector<CurvePoint> m_usable; // reliable and erroneous steps: throughput, saturation, collapse, SLO
+    std::vector<CurvePoint> m_reliable; // the throughput knee
+    std::vector<CurvePoint> m_latency; // reliable steps that report the metric: the latency knee
+    QStringList m_leftOut; // "step 5 (45 req/s): client-bound"
+    QStringList m_leftOutLatency;
+    bool m_noLatency = false;
+};
+
+QJsonValue findingJson(const Finding& f)
+{
+    if (!f.found)
+        return QJsonValue(QJsonValue::Null);
+    QJsonObject o;
+    o.insert(u"offered"_s, jsonNumber(f.offered));
+    o.insert(u"achieved"_s, jsonNumber(f.achieved));
+    o.insert(u"output_throughput"_s, jsonNumber(f.outputThroughput));
+    o.insert(u"step_index"_s, f.stepIndex >= 0 ? QJsonValue(f.stepIndex) : QJsonValue(QJsonValue::Null));
+    o.insert(u"lower_bound"_s, f.lowerBound);
+    o.insert(u"reason"_s, f.reason);
+    return o;
+}
+
+} // namespace
+
+SweepPoint SweepPoint::fromResult(const StepResult& result)
+{
+    SweepPoint p;
+    p.concurrencyMode = result.config.mode == LoadMode::Concurrency;
+    p.offered = p.concurrencyMode ? double(result.config.concurrency) : result.config.rate;
+    p.metrics = result.metrics;
+    p.partial = result.partial;
+    p.clientBound = result.clientBound;
+    return p;
+}
+
+SweepPoint SweepPoint::fromStep(const StepSetup& setup, const StepMetrics& metrics)
+{
+    SweepPoint p;
+    p.concurrencyMode = std::isinf(setup.requestRate) && setup.maxConcurrency.has_value();
+    p.offered = p.concurrencyMode ? double(*setup.maxConcurrency) : setup.requestRate;
+    p.metrics = metrics;
+    p.planned = std::max<qint64>(0, setup.numPrompts);
+    return p;
+}
+
+QString regionKindKey(RegionKind kind)
+{
+    switch (kind) {
+    case RegionKind::Linear:
+        return u"linear"_s;
+    case RegionKind::Knee:
+        return u"knee"_s;
+    case RegionKind::Overload:
+        return u"overload"_s;
+    }
+    return {};
+}
+
+QString sloLimitKey(SloLimit limit)
+{
+    switch (limit) {
+    case SloLimit::None:
+        return {};
+    case SloLimit::Ttft:
+        return u"ttft"_s;
+    case SloLimit::Tpot:
+        return u"tpot"_s;
+    case SloLimit::E2el:
+        return u"e2el"_s;
+    case SloLimit::ErrorRate:
+        return u"error_rate"_s;
+    }
+    return {};
+}
+
+QString analysisTopicKey(AnalysisTopic topic)
+{
+    switch (topic) {
+    case AnalysisTopic::Region:
+        return u"region"_s;
+    case AnalysisTopic::Knee:
+        return u"knee"_s;
+    case AnalysisTopic::ThroughputKnee:
+        return u"throughput_knee"_s;
+    case AnalysisTopic::Saturation:
+        return u"saturation"_s;
+    case AnalysisTopic::Collapse:
+        return u"collapse"_s;
+    case AnalysisTopic::SloCapacity:
+        return u"slo_capacity"_s;
+    case AnalysisTopic::Recommended:
+        return u"recommended"_s;
+    case AnalysisTopic::CapacityPlan:
+        return u"capacity_plan"_s;
+    case AnalysisTopic::Note:
+        return u"note"_s;
+    }
+    return {};
+}
+
+QString loadWord(double load, bool concurrencyMode)
+{
+    if (!concurrencyMode)
+        return num(load) + u" req/s"_s;
+    return load == 1.0 ? u"1 user"_s : num(load) + u" users"_s;
+}
+
+AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
+{
+    return Analyzer(points, options).run();
+}
+
+std::vector<double> KneeAnalysis::isotonicFit(const std::vector<double>& values)
+{
+    struct Block
+    {
+        double mean;
+        std::size_t count;
+    };
+    std::vector<Block> blocks;
+    for (double value : values) {
+        blocks.push_back({ value, 1 });
+        while (blocks.size() > 1 && blocks[blocks.size() - 2].mean > blocks.back().mean) {
+            const Block last = blocks.back();
+            blocks.pop_back();
+            Block& previous = blocks.back();
+            const std::size_t count = previous.count + last.count;
+            previous.mean = (previous.mean * double(previous.count) + last.mean * double(last.count)) / double(count);
+            previous.count = count;
+        }
+    }
+    std::vector<double> fit;
+    fit.reserve(values.size());
+    for (const Block& block : blocks)
+        fit.insert(fit.end(), block.count, block.mean);
+    return fit;
+}
+
+std::optional<std::size_t> KneeAnalysis::kneedle(
+    const std::vector<double>& x, const std::vector<double>& y, bool convex, double sensitivity)
+{
+    const std::size_t n = x.size();
+    if (n < 3 || y.size() != n || !(x.back() > x.front()))
+        return std::nullopt;
+    const auto [low, high] = std::minmax_element(y.begin(), y.end());
+    if (!(*high > *low))
+        return std::nullopt;
+    // Normalise both axes to [0, 1]; the difference curve measures how far the curve bends away from the
+    // straight line between its ends (below it for a convex curve, above it for a concave one).
+    std::vector<double> difference(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double xn = (x[i] - x.front()) / (x.back() - x.front());
+        const double yn = (y[i] - *low) / (*high - *low);
+        difference[i] = convex ? xn - yn : yn - xn;
+    }
+    // The knee of maximum curvature is the global maximum of the difference curve. Kneedle accepts it
+    // when the difference falls below max − S × mean(Δx) after it; the mean step of a normalised x is
+    // 1 / (n − 1).
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < n; ++i) {
+        if (difference[i] > difference[best])
+            best = i;
+    }
+    if (!(difference[best] > 0.0))
+        return std::nullopt;
+    const double threshold = difference[best] - sensitivity / double(n - 1);
+    for (std::size_t j = best + 1; j < n; ++j) {
+        if (difference[j] < threshold)
+            return best;
+    }
+    return std::nullopt;
+}
+
+QList<AnalysisSentence> analysisText(const AnalysisResult& result, const CapacityPlan* plan)
+{
+    QList<AnalysisSentence> sentences;
+    for (std::size_t i = 0; i < result.regions.size(); ++i) {
+        const Region& region = result.regions[i];
+        sentences.append({ AnalysisTopic::Region, region.reason, int(i), region.firstStep });
+    }
+    const std::pair<AnalysisTopic, const Finding*> findings[] = {
+        { AnalysisTopic::Knee, &result.knee },
+        { AnalysisTopic::ThroughputKnee, &result.throughputKnee },
+        { AnalysisTopic::Saturation, &result.saturation },
+        { AnalysisTopic::Collapse, &result.collapse },
+        { AnalysisTopic::SloCapacity, &result.sloCapacity },
+        { AnalysisTopic::Recommended, &result.recommended },
+    };
+    for (const auto& [topic, finding] : findings) {
+        if (!finding->reason.isEmpty())
+            sentences.append({ topic, finding->reason, -1, finding->found ? finding->stepIndex : -1 });
+    }
+    if (plan) {
+        sentences.append({ AnalysisTopic::CapacityPlan,
+            plan->ok() ? plan->sentence() : u"No capacity plan: %1."_s.arg(plan->error), -1, -1 });
+    }
+    for (const QString& note : result.notes)
+        sentences.append({ AnalysisTopic::Note, note, -1, -1 });
+    return sentences;
+}
+
+QStringList analysisLines(const AnalysisResult& result, const CapacityPlan* plan)
+{
+    QStringList lines;
+    for (const AnalysisSentence& sentence : analysisText(result, plan))
+        lines << sentence.text;
+    return lines;
+}
+
+QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan)
+{
+    const AnalysisOptions& options = result.options;
+    QJsonObject out;
+    out.insert(u"mode"_s, result.concurrencyMode ? u"concurrency"_s : u"rate"_s);
+    out.insert(u"load_unit"_s, result.concurrencyMode ? u"users"_s : u"req/s"_s);
+    out.insert(u"metric"_s, latencyMetricKey(options.metric));
+    out.insert(u"percentile"_s, options.percentile);
+
+    QJsonObject settings;
+    settings.insert(u"saturation_fraction"_s, options.saturationFraction);
+    settings.insert(u"recommended_throughput_fraction"_s, options.recommendedThroughputFraction);
+    settings.insert(u"max_error_rate"_s, options.maxErrorRate);
+    settings.insert(u"collapse_drop"_s, options.collapseDrop);
+    settings.insert(u"knee_sensitivity"_s, options.kneeSensitivity);
+    settings.insert(u"min_latency_rise"_s, options.minLatencyRise);
+    settings.insert(u"min_knee_steps"_s, options.minKneeSteps);
+    out.insert(u"options"_s, settings);
+
+    if (options.slo.isEmpty()) {
+        out.insert(u"slo"_s, QJsonValue(QJsonValue::Null));
+    } else {
+        QJsonObject slo;
+        slo.insert(u"percentile"_s, options.slo.percentile);
+        auto optional
+            = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); };
+        slo.insert(u"ttft_ms"_s, optional(options.slo.ttftMs));
+        slo.insert(u"tpot_ms"_s, optional(options.slo.tpotMs));
+        slo.insert(u"e2el_ms"_s, optional(options.slo.e2elMs));
+        slo.insert(u"max_error_rate"_s, optional(options.slo.maxErrorRate));
+        out.insert(u"slo"_s, slo);
+    }
+
+    QJsonObject reasons;
+    const std::pair<QString, const Finding*> findings[] = {
+        { u"knee"_s, &result.knee },
+        { u"throughput_knee"_s, &result.throughputKnee },
+        { u"saturation"_s, &result.saturation },
+        { u"collapse"_s, &result.collapse },
+        { u"slo_capacity"_s, &result.sloCapacity },
+        { u"recommended"_s, &result.recommended },
+    };
+    for (const auto& [key, finding] : findings) {
+        out.insert(key, findingJson(*finding));
+        if (!finding->found)
+            reasons.insert(key, finding->reason);
+    }
+    if (result.sloCapacity.found) {
+        QJsonObject slo = out.value(u"slo_capacity"_s).toObject();
+        slo.insert(u"binding"_s,
+            result.bindingSlo == SloLimit::None ? QJsonValue(QJsonValue::Null)
+                                                : QJsonValue(sloLimitKey(result.bindingSlo)));
+        out.insert(u"slo_capacity"_s, slo);
+    }
+    if (plan && plan->ok()) {
+        out.insert(u"capacity_plan"_s, plan->toJson());
+    } else {
+        out.insert(u"capacity_plan"_s, QJsonValue(QJsonValue::Null));
+        reasons.insert(
+            u"capacity_plan"_s, plan ? plan->error : u"no peak demand was given (for example --peak 1000)"_s);
+    }
+    out.insert(u"reasons"_s, reasons);
+    out.insert(u"peak_throughput"_s, jsonNumber(result.peakThroughput));
+    out.insert(u"peak_step"_s, result.peakStep >= 0 ? QJsonValue(result.peakStep) : QJsonValue(QJsonValue::Null));
+
+    QJsonArray regions;
+    for (const Region& region : result.regions) {
+        QJsonObject o;
+        o.insert(u"kind"_s, regionKindKey(region.kind));
+        o.insert(u"from"_s, jsonNumber(region.fromOffered));
+        o.insert(u"to"_s, jsonNumber(region.toOffered));
+        o.insert(u"first_step"_s, region.firstStep);
+        o.insert(u"last_step"_s, region.lastStep);
+        o.insert(u"reason"_s, region.reason);
+        regions.append(o);
+    }
+    out.insert(u"regions"_s, regions);
+
+    QJsonArray steps;
+    for (const StepAssessment& a : result.steps) {
+        QJsonObject o;
+        o.insert(u"step_index"_s, a.stepIndex);
+        o.insert(u"offered"_s, jsonNumber(a.offered));
+        o.insert(u"achieved"_s, jsonNumber(a.achieved));
+        o.insert(u"latency_ms"_s, a.latencyMs ? jsonNumber(*a.latencyMs) : QJsonValue(QJsonValue::Null));
+        o.insert(u"error_rate"_s, jsonNumber(a.errorRate));
+        o.insert(u"used_for_throughput"_s, a.usedForThroughput);
+        o.insert(u"used_for_knee"_s, a.usedForKnee);
+        o.insert(u"excluded"_s, a.excluded.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(a.excluded));
+        o.insert(u"meets_slo"_s, a.meetsSlo ? QJsonValue(*a.meetsSlo) : QJsonValue(QJsonValue::Null));
+        o.insert(u"slo_detail"_s, a.sloDetail.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(a.sloDetail));
+        steps.append(o);
+    }
+    out.insert(u"steps"_s, steps);
+    out.insert(u"notes"_s, QJsonArray::fromStringList(result.notes));
+    out.insert(u"text"_s, QJsonArray::fromStringList(analysisLines(result, plan)));
+    return out;
+}
+
+QString parseSloSpec(QStringView spec, Slo& slo)
+{
+    static const QRegularExpression separators(u"[\\s,]+"_s);
+    const QStringList items = spec.toString().split(separators, Qt::SkipEmptyParts);
+    if (items.isEmpty())
+        return u"empty SLO: write metric:percentile:ms, for example ttft:p99:500"_s;
+    Slo out = slo;
+    std::optional<double> percentile;
+    QString percentileItem;
+    for (const QString& item : items) {
+        const QStringList parts = item.split(u':');
+        const QString name = parts.front().trimmed().toLower();
+        if (name == u"errors" || name == u"error" || name == u"error_rate") {
+            if (parts.size() != 2)
+                return u"\"%1\": write the error limit as errors:PERCENT, for example errors:1%"_s.arg(item);
+            QString text = parts[1].trimmed();
+            const bool percent = text.endsWith(u'%');
+            if (percent)
+                text.chop(1);
+            bool ok = false;
+            const double value = text.toDouble(&ok);
+            const double rate = percent ? value / 100.0 : value;
+            if (!ok || !std::isfinite(rate) || rate < 0.0 || rate > 1.0)
+                return u"\"%1\": \"%2\" is not an error rate; write a percentage such as 1% (or a fraction from 0 "
+                       u"to 1)"_s.arg(item, parts[1]);
+            out.maxErrorRate = rate;
+            continue;
+        }
+        std::optional<double>* limit = name == u"ttft" ? &out.ttftMs
+            : name == u"tpot"                          ? &out.tpotMs
+            : name == u"e2el"                          ? &out.e2elMs
+                                                       : nullptr;
+        if (!limit) {
+            if (name == u"itl")
+                return u"\"%1\": ITL has no SLO; use ttft, tpot, e2el or errors"_s.arg(item);
+            return u"\"%1\": unknown metric \"%2\"; use ttft, tpot, e2el or errors"_s.arg(item, parts.front());
+        }
+        if (parts.size() != 2 && parts.size() != 3)
+            return u"\"%1\": write metric:percentile:ms (ttft:p99:500) or metric:ms (ttft:500)"_s.arg(item);
+        if (parts.size() == 3) {
+            QString word = parts[1].trimmed();
+            if (word.startsWith(u'p') || word.startsWith(u'P'))
+                word.remove(0, 1);
+            bool ok = false;
+            const double p = word.toDouble(&ok);
+            if (!ok || !(p > 0.0) || p > 100.0)
+                return u"\"%1\": \"%2\" is not a percentile; write p50, p99 or p99.9"_s.arg(item, parts[1]);
+            if (percentile && *percentile != p)
+                return u"\"%1\": percentile %2 differs from p%3 in \"%4\"; all SLOs share one percentile"_s.arg(
+                    item, parts[1], LatencyStats::percentileWord(*percentile), percentileItem);
+            percentile = p;
+            percentileItem = item;
+        }
+        QString text = parts.back().trimmed().toLower();
+        double scale = 1.0;
+        if (text.endsWith(u"ms")) {
+            text.chop(2);
+        } else if (text.endsWith(u's')) {
+            text.chop(1);
+            scale = 1000.0;
+        }
+        bool ok = false;
+        const double ms = text.toDouble(&ok) * scale;
+        if (!ok || !std::isfinite(ms) || !(ms > 0.0))
+            return u"\"%1\": \"%2\" is not a time; write milliseconds (500 or 500ms) or seconds (0.5s)"_s.arg(
+                item, parts.back());
+        *limit = ms;
+    }
+    if (percentile)
+        out.percentile = *percentile;
+    slo = out;
+    return {};
+}
+
+QString parseSloSpecs(const QStringList& specs, Slo& slo)
+{
+    return parseSloSpec(specs.join(u' '), slo);
+}
+
+} // namespace kp
