@@ -161,12 +161,52 @@ private Q_SLOTS:
                 + kSmallWorkload);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.err.contains(QStringLiteral("--api-key puts the key in the process list")));
-        const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), 2);
-        QVERIFY2(lines[0].startsWith(QStringLiteral("rate= 20 RPS= ")), qPrintable(lines[0]));
-        QVERIFY2(lines[1].startsWith(QStringLiteral("rate= 40 RPS= ")), qPrintable(lines[1]));
+        // A summary block per step, then the sweep table and the analysis.
+        QCOMPARE(r.out.count(QStringLiteral("============ Serving Benchmark Result ============\n")), 2);
+        const qsizetype table = r.out.indexOf(QStringLiteral("===================== Sweep ======================\n"));
+        QVERIFY(table > 0);
+        const QStringList lines = r.out.mid(table).split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.size() >= 4, qPrintable(r.out));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("rate= 20 RPS= ")), qPrintable(lines[1]));
+        QVERIFY2(lines[2].startsWith(QStringLiteral("rate= 40 RPS= ")), qPrintable(lines[2]));
+        QCOMPARE(lines[3], QStringLiteral("-------------------- Analysis --------------------"));
+        QVERIFY(QFile::exists(runDir + QStringLiteral("/analysis.json")));
         QCOMPARE(readFile(runDir + QStringLiteral("/sweep.csv")).count('\n'), 3);
         QVERIFY(QFile::exists(runDir + QStringLiteral("/steps/001.json")));
+    }
+
+    // vLLM's own result files, one per rate, analysed as a sweep (METRICS.md's variants included).
+    void analyzeReadsReferenceFiles()
+    {
+        const QString dir = QFINDTESTDATA("data/results/vllm-sweep");
+        QVERIFY(!dir.isEmpty());
+        const Outcome r = runCli({ QStringLiteral("analyze"), dir, QStringLiteral("--slo"),
+            QStringLiteral("ttft:p99:500"), QStringLiteral("--peak"), QStringLiteral("1000"),
+            QStringLiteral("--redundancy"), QStringLiteral("N+2"), QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject a = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(a.value(u"knee").toObject().value(u"offered").toDouble(), 40.0);
+        QCOMPARE(a.value(u"saturation").toObject().value(u"offered").toDouble(), 50.0);
+        QVERIFY(a.value(u"collapse").isNull());
+        QVERIFY(!a.value(u"reasons").toObject().value(u"collapse").toString().isEmpty());
+        // P99 TTFT crosses 500 ms between 30 req/s (230 ms) and 40 req/s (600 ms): 30 + 10·270/370.
+        const QJsonObject slo = a.value(u"slo_capacity").toObject();
+        QVERIFY(qAbs(slo.value(u"offered").toDouble() - (30.0 + 10.0 * 270.0 / 370.0)) < 1e-9);
+        QCOMPARE(slo.value(u"binding").toString(), QStringLiteral("ttft"));
+        QVERIFY(a.value(u"recommended").isObject());
+        const QJsonObject plan = a.value(u"capacity_plan").toObject();
+        QCOMPARE(plan.value(u"servers").toInt(), 28); // 1000 ÷ 35.73 = 27.99
+        QCOMPARE(plan.value(u"servers_with_redundancy").toInt(), 30);
+
+        const Outcome words
+            = runCli({ QStringLiteral("analyze"), dir, QStringLiteral("--slo"), QStringLiteral("ttft:500") });
+        QCOMPARE(words.exitCode, 0);
+        QVERIFY(words.out.contains(QStringLiteral("The knee is at 40 req/s")));
+        QVERIFY(words.out.contains(QStringLiteral("SLO capacity is 37.3 req/s")));
+
+        const Outcome missing = runCli({ QStringLiteral("analyze"), dir + QStringLiteral("/nothing-here") });
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.err.contains(QStringLiteral("nothing-here: no such file or directory")));
     }
 
     void unreachableTargetExits3()

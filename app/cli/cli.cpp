@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "clianalysis.h"
+
 #include "client/probe.h"
 #include "client/requestbuilder.h"
 #include "metrics/resultjson.h"
@@ -17,6 +19,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QTimer>
 
 #include <atomic>
@@ -55,6 +58,7 @@ const char* const kUsage = R"(Usage: kneepoint-cli <command> [options]
 Commands:
   run       run one load level (the first rate or concurrency) and print the summary block
   sweep     run every rate or concurrency of the profile, one step each, and print a line per step
+  analyze   find the knee, saturation, SLO capacity and a capacity plan in existing result files
   probe     check /health, /v1/models and one tiny completion, and explain what fails
   validate  read a profile and report every problem with its file, line, column and field
   demo      start the built-in simulator and sweep it (no server of your own needed)
@@ -152,6 +156,18 @@ struct Options
         QStringLiteral("Keep escalating after the server collapsed.") };
     QCommandLineOption stopErrorRate { QStringLiteral("stop-error-rate"),
         QStringLiteral("Stop escalating once a step's error rate passes this fraction."), QStringLiteral("F") };
+    QCommandLineOption slo { QStringLiteral("slo"),
+        QStringLiteral("SLO, e.g. ttft:p99:500, tpot:50, errors:1%; repeatable. Overrides the profile's."),
+        QStringLiteral("SPEC") };
+    QCommandLineOption peak { QStringLiteral("peak"),
+        QStringLiteral("Peak demand for a capacity plan: 1000 (req/s) or 250000tok/s."), QStringLiteral("DEMAND") };
+    QCommandLineOption redundancy { QStringLiteral("redundancy"),
+        QStringLiteral("Spare servers for the capacity plan: N+2 or 20%."), QStringLiteral("POLICY") };
+    QCommandLineOption kneeMetric { QStringLiteral("knee-metric"),
+        QStringLiteral("Latency the knee is found on: ttft, tpot, itl, e2el (default: the SLO's, else ttft)."),
+        QStringLiteral("METRIC") };
+    QCommandLineOption json { QStringLiteral("json"),
+        QStringLiteral("Print the analysis as one JSON object on stdout (the rest goes to stderr).") };
     QCommandLineOption timeScale { QStringLiteral("time-scale"),
         QStringLiteral("demo: run the simulator's clock this many times faster."), QStringLiteral("F") };
     QCommandLineOption preset { QStringLiteral("preset"), QStringLiteral("demo: simulator preset."),
@@ -322,6 +338,10 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
             profile.slo.e2elMs = ms;
         else
             errors << QStringLiteral("--goodput: unknown metric \"%1\" (ttft, tpot, e2el)").arg(kv[0]);
+    }
+    if (p.isSet(o.slo)) {
+        if (const QString e = parseSloSpecs(p.values(o.slo), profile.slo); !e.isEmpty())
+            errors << QStringLiteral("--slo: %1").arg(e);
     }
     if (p.isSet(o.saveResult))
         out.saveResult = true;
@@ -546,6 +566,18 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     SweepRunner runner;
     QEventLoop loop;
     QByteArray csv = SweepTable::csvHeader();
+    QByteArray table;
+    const bool jsonOut = p.isSet(o.json);
+    AnalysisRequest analysisRequest;
+    analysisRequest.options.slo = profile.slo;
+    const QStringList analysisErrors
+        = parseAnalysisFlags({}, p.value(o.peak), p.value(o.redundancy), p.value(o.kneeMetric), analysisRequest);
+    for (const QString& e : analysisErrors)
+        say(QStringLiteral("error: %1").arg(e));
+    if (!analysisErrors.isEmpty())
+        return ExitBadInput;
+    std::vector<SweepPoint> points;
+    AnalysisOutput analysis;
     int exitCode = ExitOk;
     int stepsMeetingSlo = 0;
     bool anyCompleted = false;
@@ -599,11 +631,17 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         const StepSetup setup = stepSetup(profile, result);
         const StepMetrics& m = result.metrics;
         anyCompleted = anyCompleted || m.completed > 0;
-        if (sweep)
-            writeOut(SweepTable::compactLine(setup, m) + '\n');
-        else
+        // With --json, stdout carries the analysis object alone; the human parts go to stderr.
+        if (jsonOut) {
+            if (!quiet)
+                say(QString::fromUtf8(StepSummary::text(setup, m)).chopped(1));
+        } else {
             writeOut(StepSummary::text(setup, m));
+        }
+        table += SweepTable::compactLine(setup, m) + '\n';
         csv += SweepTable::csvRow(setup, m);
+        points.push_back(SweepPoint::fromResult(result));
+        analysis = analyse(points, analysisRequest);
         QString sloReason;
         const bool meets = profile.slo.isEmpty() || SweepPlanner::meetsSlo(profile.slo, m, &sloReason);
         if (meets && m.completed > 0)
@@ -655,6 +693,8 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
                 entry.insert(QLatin1String("meets_slo"), meets);
             stepEntries << entry;
             if (!writer->writeStep(result.config.index, ResultJson::write(setup, m, {}, 2), &error)
+                || !writeFileAtomically(writer->dir() + QStringLiteral("/analysis.json"),
+                    QJsonDocument(analysis.json).toJson(QJsonDocument::Indented), &error)
                 || !writer->writeRun(
                     runDocument(profile, prepared.config, QStringLiteral("running"), stepEntries), &error)
                 || !writeFileAtomically(writer->dir() + QStringLiteral("/sweep.csv"), csv, &error)) {
@@ -685,6 +725,20 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     std::signal(SIGTERM, SIG_DFL);
     if (!quiet && !runner.stopReason().isEmpty())
         say(QStringLiteral("stopped escalating: %1").arg(runner.stopReason()));
+    if (sweep && !points.empty()) {
+        QByteArray words;
+        for (const QString& line : analysis.lines)
+            words += line.toUtf8() + '\n';
+        if (jsonOut) {
+            writeOut(QJsonDocument(analysis.json).toJson(QJsonDocument::Indented));
+            if (!quiet)
+                say(QString::fromUtf8(
+                    StepSummary::centred(" Sweep ", '=') + table + StepSummary::centred(" Analysis ", '-') + words)
+                        .chopped(1));
+        } else {
+            writeOut(StepSummary::centred(" Sweep ", '=') + table + StepSummary::centred(" Analysis ", '-') + words);
+        }
+    }
 
     if (writer) {
         QString error;
@@ -721,6 +775,14 @@ int runDemo(const QCommandLineParser& p, const Options& o)
         timeScale = p.value(o.timeScale);
     }
     Profile profile = Profile::demo(QUrl(QStringLiteral("sim://%1?time_scale=%2").arg(preset, timeScale)), QString());
+    // The simulator's clock runs F times faster: offer F times the rate for F times shorter, so it
+    // sees the same load and the curve keeps its shape (the numbers shown are wall-clock ones).
+    const double f = timeScale.toDouble();
+    for (double& rate : profile.load.rates)
+        rate *= f;
+    if (profile.load.stepDurationS)
+        *profile.load.stepDurationS /= f;
+    profile.load.cooldownS /= f;
     const QStringList errors = applyOverrides(p, o, profile);
     for (const QString& e : errors)
         say(QStringLiteral("error: %1").arg(e));
@@ -731,6 +793,49 @@ int runDemo(const QCommandLineParser& p, const Options& o)
                            "step as it lands.")
                 .arg(preset, formatLoadList(profile)));
     return runSweep(p, o, profile, true);
+}
+
+int runAnalyze(const QCommandLineParser& p, const Options& o)
+{
+    const QStringList paths = p.positionalArguments();
+    if (paths.isEmpty()) {
+        say(QStringLiteral("error: analyze needs result files or run directories: kneepoint-cli analyze FILES|DIR "
+                           "[--slo ttft:p99:500] [--peak 1000] [--json]"));
+        return ExitBadInput;
+    }
+    const LoadedPoints loaded = readPoints(paths);
+    for (const QString& w : loaded.warnings)
+        say(QStringLiteral("warning: %1").arg(w));
+    for (const QString& e : loaded.errors)
+        say(QStringLiteral("error: %1").arg(e));
+    if (!loaded.errors.isEmpty())
+        return ExitBadInput;
+    if (loaded.points.empty()) {
+        say(QStringLiteral("error: no steps in %1").arg(paths.join(QStringLiteral(", "))));
+        return ExitBadInput;
+    }
+    AnalysisRequest request;
+    if (loaded.runSlo)
+        request.options.slo = *loaded.runSlo;
+    const QStringList errors
+        = parseAnalysisFlags(p.values(o.slo), p.value(o.peak), p.value(o.redundancy), p.value(o.kneeMetric), request);
+    for (const QString& e : errors)
+        say(QStringLiteral("error: %1").arg(e));
+    if (!errors.isEmpty())
+        return ExitBadInput;
+    const AnalysisOutput out = analyse(loaded.points, request);
+    if (p.isSet(o.json)) {
+        writeOut(QJsonDocument(out.json).toJson(QJsonDocument::Indented));
+    } else {
+        QByteArray words = QStringLiteral("%1 steps from %2\n")
+                               .arg(loaded.points.size())
+                               .arg(paths.join(QStringLiteral(", ")))
+                               .toUtf8();
+        for (const QString& line : out.lines)
+            words += line.toUtf8() + '\n';
+        writeOut(words);
+    }
+    return ExitOk;
 }
 
 } // namespace
@@ -747,8 +852,8 @@ int run(const QStringList& arguments)
         writeOut(QByteArrayLiteral("kneepoint-cli " KNEEPOINT_VERSION "\n"));
         return ExitOk;
     }
-    static const QStringList verbs = { QStringLiteral("run"), QStringLiteral("sweep"), QStringLiteral("probe"),
-        QStringLiteral("validate"), QStringLiteral("demo") };
+    static const QStringList verbs = { QStringLiteral("run"), QStringLiteral("sweep"), QStringLiteral("analyze"),
+        QStringLiteral("probe"), QStringLiteral("validate"), QStringLiteral("demo") };
     if (!verbs.contains(verb)) {
         say(QStringLiteral("error: unknown command \"%1\"\n").arg(verb) + QString::fromUtf8(kUsage));
         return ExitBadInput;
@@ -765,7 +870,8 @@ int run(const QStringList& arguments)
         o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.warmup, o.cooldown, o.stepDuration, o.percentileMetrics,
         o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir, o.resultFilename, o.label, o.out,
         o.noPreflight, o.workers, o.quiet });
-    parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.noEarlyStop, o.stopErrorRate });
+    parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.noEarlyStop, o.stopErrorRate, o.slo,
+        o.peak, o.redundancy, o.kneeMetric, o.json });
     if (verb == QLatin1String("demo"))
         parser.addOptions({ o.timeScale, o.preset });
     QStringList args = arguments;
@@ -782,6 +888,8 @@ int run(const QStringList& arguments)
         writeOut(QByteArrayLiteral("kneepoint-cli " KNEEPOINT_VERSION "\n"));
         return ExitOk;
     }
+    if (verb == QLatin1String("analyze"))
+        return runAnalyze(parser, o);
     if (!parser.positionalArguments().isEmpty()) {
         say(QStringLiteral("error: unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
         return ExitBadInput;

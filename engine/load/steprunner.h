@@ -39,7 +39,8 @@ struct StepConfig
 };
 
 // One finished request, for the live view of the current step.
-struct LatencySample {
+struct LatencySample
+{
     double atS = 0; // when it ended, seconds from the step start
     double ttftMs = 0; // 0 when it failed before the first token
     double e2elMs = 0;

@@ -1,0 +1,155 @@
+#include "clianalysis.h"
+
+#include "metrics/resultjson.h"
+#include "profile/profilestore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+
+namespace kp::cli {
+
+QStringList parseAnalysisFlags(const QStringList& slo, const QString& peak, const QString& redundancy,
+    const QString& kneeMetric, AnalysisRequest& request)
+{
+    QStringList errors;
+    if (!slo.isEmpty()) {
+        Slo parsed;
+        if (const QString e = parseSloSpecs(slo, parsed); !e.isEmpty())
+            errors << QStringLiteral("--slo: %1").arg(e);
+        else
+            request.options.slo = parsed;
+    }
+    if (!peak.isEmpty()) {
+        PeakDemand demand;
+        if (const QString e = parsePeakDemand(peak, demand); !e.isEmpty())
+            errors << QStringLiteral("--peak: %1").arg(e);
+        else
+            request.peak = demand;
+    }
+    if (!redundancy.isEmpty()) {
+        if (const QString e = parseRedundancy(redundancy, request.redundancy); !e.isEmpty())
+            errors << QStringLiteral("--redundancy: %1").arg(e);
+    }
+    if (!kneeMetric.isEmpty()) {
+        if (auto metric = latencyMetricFromKey(kneeMetric))
+            request.options.metric = *metric;
+        else
+            errors << QStringLiteral("--knee-metric: unknown metric \"%1\" (ttft, tpot, itl, e2el)").arg(kneeMetric);
+    } else if (!request.options.slo.ttftMs) {
+        // The knee is found on the latency the SLO limits, when it limits one.
+        if (request.options.slo.tpotMs)
+            request.options.metric = LatencyMetric::Tpot;
+        else if (request.options.slo.e2elMs)
+            request.options.metric = LatencyMetric::E2el;
+    }
+    if (!request.options.slo.isEmpty())
+        request.options.percentile = request.options.slo.percentile;
+    return errors;
+}
+
+AnalysisOutput analyse(const std::vector<SweepPoint>& points, const AnalysisRequest& request)
+{
+    AnalysisOutput out;
+    out.result = KneeAnalysis::analyze(points, request.options);
+    if (request.peak)
+        out.plan = CapacityPlan::fromAnalysis(out.result, *request.peak, request.redundancy);
+    const CapacityPlan* plan = out.plan ? &*out.plan : nullptr;
+    out.json = analysisJson(out.result, plan);
+    out.lines = analysisLines(out.result, plan);
+    if (out.plan && !out.plan->ok())
+        out.lines << QStringLiteral("No capacity plan: %1").arg(out.plan->error);
+    return out;
+}
+
+namespace {
+
+QByteArray readAll(const QString& path, QStringList& errors)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        errors << QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+        return {};
+    }
+    return f.readAll();
+}
+
+void addFile(const QString& path, LoadedPoints& out, bool partial = false, bool clientBound = false)
+{
+    const QByteArray bytes = readAll(path, out.errors);
+    if (bytes.isNull())
+        return;
+    const ResultFileContents contents = ResultJson::read(bytes, path);
+    if (!contents.ok()) {
+        out.errors << contents.error;
+        return;
+    }
+    for (const ImportedStep& step : contents.steps) {
+        for (const QString& w : step.warnings)
+            out.warnings << w;
+        SweepPoint point = SweepPoint::fromStep(step.setup, step.metrics);
+        point.partial = partial;
+        point.clientBound = clientBound;
+        out.points.push_back(std::move(point));
+    }
+}
+
+void addRunDirectory(const QDir& dir, LoadedPoints& out)
+{
+    const QString runPath = dir.filePath(QStringLiteral("run.json"));
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(readAll(runPath, out.errors), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        out.errors << QStringLiteral("%1: not a run file: %2").arg(runPath, parseError.errorString());
+        return;
+    }
+    const QJsonObject run = doc.object();
+    const ProfileLoadResult profile = ProfileStore::fromJsonObject(run.value(u"profile").toObject(), runPath);
+    if (profile.ok() && !profile.profile->slo.isEmpty())
+        out.runSlo = profile.profile->slo;
+    for (const auto& entry : run.value(u"steps").toArray()) {
+        const QJsonObject s = entry.toObject();
+        addFile(dir.filePath(QStringLiteral("steps/") + s.value(u"file").toString()), out, s.value(u"partial").toBool(),
+            s.value(u"client_bound").toBool());
+    }
+    if (run.value(u"steps").toArray().isEmpty())
+        out.warnings << QStringLiteral("%1: the run has no finished step yet").arg(runPath);
+}
+
+} // namespace
+
+LoadedPoints readPoints(const QStringList& paths)
+{
+    LoadedPoints out;
+    for (const QString& path : paths) {
+        const QFileInfo info(path);
+        if (!info.exists()) {
+            out.errors << QStringLiteral("%1: no such file or directory").arg(path);
+            continue;
+        }
+        if (!info.isDir()) {
+            addFile(path, out);
+            continue;
+        }
+        const QDir dir(path);
+        if (dir.exists(QStringLiteral("run.json"))) {
+            addRunDirectory(dir, out);
+            continue;
+        }
+        const QStringList files
+            = dir.entryList({ QStringLiteral("*.json"), QStringLiteral("*.jsonl") }, QDir::Files, QDir::Name);
+        if (files.isEmpty())
+            out.errors << QStringLiteral("%1: no result files (*.json, *.jsonl) and no run.json").arg(path);
+        for (const QString& f : files)
+            addFile(dir.filePath(f), out);
+    }
+    std::stable_sort(out.points.begin(), out.points.end(),
+        [](const SweepPoint& a, const SweepPoint& b) { return a.offered < b.offered; });
+    return out;
+}
+
+} // namespace kp::cli
