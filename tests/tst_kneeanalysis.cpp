@@ -188,6 +188,7 @@ private Q_SLOTS:
     void redundancySpec_data();
     void redundancySpec();
     void pointsFromSteps();
+    void drainIsNotSaturation();
 };
 
 void TestKneeAnalysis::isotonicFit_data()
@@ -878,6 +879,26 @@ void TestKneeAnalysis::pointsFromSteps()
     rate.numPrompts = 1200;
     const AnalysisResult analysed = KneeAnalysis::analyze({ SweepPoint::fromStep(rate, metrics) }, AnalysisOptions {});
     QCOMPARE(analysed.steps.front().excluded, u"only 1000 of its 1200 requests ended"_s);
+}
+
+// 200 requests at 100 req/s take 2 s to arrive; with a 0.5 s drain the reference's throughput reads
+// 200 / 2.5 = 80 req/s although nothing queues. That is not saturation; 70 req/s (87.5% of 80) is.
+void TestKneeAnalysis::drainIsNotSaturation()
+{
+    auto step = [](double offered, double achieved) {
+        SweepPoint p = point(offered, achieved, 100);
+        p.metrics.completed = 200;
+        p.metrics.e2el.mean = 500;
+        return p;
+    };
+    AnalysisOptions options;
+    const AnalysisResult unsaturated = KneeAnalysis::analyze({ step(20, 200 / (10 + 0.5)), step(100, 80) }, options);
+    QVERIFY2(!unsaturated.saturation.found, qPrintable(unsaturated.saturation.reason));
+    const AnalysisResult saturated = KneeAnalysis::analyze({ step(20, 200 / (10 + 0.5)), step(100, 70) }, options);
+    QVERIFY(saturated.saturation.found);
+    QCOMPARE(saturated.saturation.offered, 100.0);
+    QVERIFY2(saturated.saturation.reason.contains(u"of the 80 req/s a step this long reads without saturation"_s),
+        qPrintable(saturated.saturation.reason));
 }
 
 QTEST_GUILESS_MAIN(TestKneeAnalysis)

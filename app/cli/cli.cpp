@@ -640,7 +640,10 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         }
         table += SweepTable::compactLine(setup, m) + '\n';
         csv += SweepTable::csvRow(setup, m);
-        points.push_back(SweepPoint::fromResult(result));
+        // The auto plan's synchronous floor step runs at one user whatever the sweep's axis: the
+        // curve is the sweep's own axis.
+        if (result.config.mode == profile.load.mode)
+            points.push_back(SweepPoint::fromResult(result));
         analysis = analyse(points, analysisRequest);
         QString sloReason;
         const bool meets = profile.slo.isEmpty() || SweepPlanner::meetsSlo(profile.slo, m, &sloReason);

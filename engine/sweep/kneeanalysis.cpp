@@ -95,6 +95,11 @@ struct CurvePoint
 {
     double x = 0.0;
     double thr = 0.0;
+    // What an unsaturated server would show: the reference's throughput counts until the last request
+    // ends, so a step of n requests at rate x reads n / (n/x + drain) even far below the knee.
+    double expected = 0.0;
+    double requests = 0.0; // completed + failed
+    double e2elMeanS = 0.0;
     double tok = 0.0;
     double errorRate = 0.0;
     std::optional<double> latency; // the analysed metric
@@ -129,6 +134,8 @@ std::vector<CurvePoint> mergeByLoad(std::vector<CurvePoint> points)
         for (std::size_t j = i; j < end; ++j) {
             const CurvePoint& p = points[j];
             m.thr += p.thr / n;
+            m.requests += p.requests / n;
+            m.e2elMeanS += p.e2elMeanS / n;
             m.tok += p.tok / n;
             m.errorRate += p.errorRate / n;
             addOptional(m.latency, latencies, p.latency);
@@ -256,6 +263,8 @@ private:
         c.x = p.offered;
         c.thr = m.requestThroughput;
         c.tok = m.outputThroughput;
+        c.requests = double(m.completed + m.failed);
+        c.e2elMeanS = m.e2el.mean / 1000.0;
         const qint64 total = m.completed + m.failed;
         c.errorRate = total > 0 ? double(m.failed) / double(total) : 0.0;
         c.latency = latencyAt(m.stats(m_options.metric), m_options.percentile);
@@ -382,6 +391,8 @@ private:
         m_result.notes << exclusionNotes << latencyNotes;
         m_usable = mergeByLoad(std::move(usable));
         m_reliable = mergeByLoad(std::move(reliable));
+        setExpected(m_usable);
+        setExpected(m_reliable);
         m_latency = mergeByLoad(std::move(latency));
         for (const CurvePoint& c : m_usable) {
             if (c.steps.size() < 2)
@@ -420,6 +431,19 @@ private:
         }
     }
 
+    // The drain is the unloaded request time: the mean E2EL at the lowest usable load.
+    void setExpected(std::vector<CurvePoint>& c) const
+    {
+        const double drainS = m_usable.empty() ? 0.0 : m_usable.front().e2elMeanS;
+        for (CurvePoint& p : c) {
+            p.expected = p.x;
+            if (!concurrency() && std::isfinite(p.x) && p.x > 0 && p.requests > 0) {
+                const double window = p.requests / p.x;
+                p.expected = p.requests / (window + drainS);
+            }
+        }
+    }
+
     void findSaturation()
     {
         const std::vector<CurvePoint>& c = m_usable;
@@ -434,7 +458,7 @@ private:
             // inside the linear range does not end it.
             std::optional<std::size_t> first;
             for (std::size_t i = c.size(); i-- > 0;) {
-                if (c[i].thr < fraction * c[i].x)
+                if (c[i].thr < fraction * c[i].expected)
                     first = i;
                 else
                     break;
@@ -442,8 +466,8 @@ private:
             if (first) {
                 const CurvePoint& s = c[*first];
                 m_result.saturation = finding(s,
-                    u"Saturation at %1: the server completed %2, %3 of the offered rate (below %4)."_s.arg(
-                        load(s.x), throughputText(s.thr), wholePercentText(s.thr / s.x), percentText(fraction)));
+                    u"Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5)."_s.arg(load(s.x),
+                        throughputText(s.thr), wholePercentText(s.thr / s.x), percentText(fraction), drainNote(s)));
             } else {
                 m_result.saturation = absent(
                     u"The sweep never saturated: throughput followed the offered rate up to %1 (%2 achieved); %3."_s
@@ -472,6 +496,15 @@ private:
         }
         m_result.saturation = absent(u"The sweep never saturated: throughput still grows with the users up to %1 "
                                      u"(%2); %3."_s.arg(load(c.back().x), throughputText(c.back().thr), higherLoads()));
+    }
+
+    // Said when the drain moved the bar noticeably, so the numbers in the sentence add up.
+    QString drainNote(const CurvePoint& p) const
+    {
+        if (p.expected >= 0.99 * p.x)
+            return {};
+        return u" of the %1 a step this long reads without saturation, its last requests' drain included"_s.arg(
+            throughputText(p.expected));
     }
 
     QString neverSaturatedSuffix() const
@@ -848,7 +881,7 @@ private:
         if (!concurrency()) {
             double deviation = 0.0;
             for (std::size_t i = first; i <= last; ++i)
-                deviation = std::max(deviation, std::abs(1.0 - c[i].thr / c[i].x));
+                deviation = std::max(deviation, std::abs(1.0 - c[i].thr / c[i].expected));
             const long within = std::max(1L, long(std::ceil(deviation * 100 - 1e-9)));
             text = u"Linear %1: throughput follows the offered rate (within %2%)"_s.arg(where).arg(within);
         } else if (first == last) {
