@@ -180,6 +180,27 @@ private Q_SLOTS:
         QVERIFY(done.back().step.detail.startsWith(QStringLiteral("SLO boundary between")));
     }
 
+    // Every coarse step met the SLO: refinement looks higher (×1.25) until one fails, then bisects.
+    void refinementLooksBeyondTheCoarseRange()
+    {
+        Load load;
+        load.rates = { 10, 20 };
+        load.plan.refine = true;
+        load.plan.tolerance = 0.1;
+        Slo slo;
+        slo.ttftMs = 500;
+        SweepPlanner planner(load, slo);
+        const auto done = drive(planner, [](const PlannedStep& s) {
+            return std::pair { s.load, s.load <= 30 ? 100.0 : 900.0 };
+        });
+        std::vector<double> loads;
+        for (const StepOutcome& o : done)
+            loads.push_back(o.step.load);
+        // 25 and 31.3 look higher; then bisection between 25 and 31.3: 28.1, 29.7 (gap 1.6/29.7 ≤ 10%).
+        QCOMPARE(loads, (std::vector<double> { 10, 20, 25, 31.3, 28.1, 29.7 }));
+        QVERIFY(done[2].step.detail.contains(QStringLiteral("looking higher")));
+    }
+
     void refinementRespectsItsBudget()
     {
         Load load;

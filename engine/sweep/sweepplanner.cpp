@@ -9,6 +9,7 @@ namespace {
 
 constexpr int kDefaultAutoSteps = 8;
 constexpr double kMinCompletedFraction = 0.9; // below this a step says more about failures than load
+constexpr int kMaxExtensions = 4; // refinement steps that look beyond the coarse range for the SLO boundary
 
 double errorRate(const StepMetrics& m)
 {
@@ -16,13 +17,13 @@ double errorRate(const StepMetrics& m)
     return total > 0 ? double(m.failed) / double(total) : 0.0;
 }
 
-// Three significant digits: loads people can read and type back.
+// Three significant digits: loads people can read and type back (the double nearest "90.3", not
+// 90.30000000000001).
 double roundLoad(double x)
 {
     if (!(x > 0) || std::isinf(x))
         return x;
-    const double scale = std::pow(10.0, std::floor(std::log10(x)) - 2);
-    return std::round(x / scale) * scale;
+    return QString::number(x, 'g', 3).toDouble();
 }
 
 // The latency the SLO cares about most, else P99 TTFT: the one early stop watches.
@@ -217,6 +218,26 @@ std::optional<PlannedStep> SweepPlanner::refineStep(const std::vector<StepOutcom
             fail = nullptr; // the boundary lies above the highest passing load
         } else if (pass && !fail) {
             fail = o;
+        }
+    }
+    if (pass && !fail && m_extended < kMaxExtensions && pass == points.back()) {
+        // Every step met the SLO: the boundary lies above the sweep. Look higher.
+        ++m_extended;
+        double up = pass->step.load * 1.25;
+        up = m_load.mode == LoadMode::Concurrency ? std::max(up, pass->step.load + 1) : up;
+        return PlannedStep { m_load.mode, m_load.mode == LoadMode::Concurrency ? std::round(up) : roundLoad(up),
+            QStringLiteral("refine"),
+            QStringLiteral("every step met the SLO up to %1: looking higher")
+                .arg(formatLoad(m_load.mode, pass->step.load)) };
+    }
+    if (!pass && !points.empty() && m_extended < kMaxExtensions) {
+        // No step met the SLO: the boundary lies below the sweep. Look lower.
+        const double lowest = points.front()->step.load;
+        const double down = m_load.mode == LoadMode::Concurrency ? std::floor(lowest / 2) : roundLoad(lowest / 2);
+        if (down >= (m_load.mode == LoadMode::Concurrency ? 1.0 : 1e-3)) {
+            ++m_extended;
+            return PlannedStep { m_load.mode, down, QStringLiteral("refine"),
+                QStringLiteral("no step met the SLO down to %1: looking lower").arg(formatLoad(m_load.mode, lowest)) };
         }
     }
     if (!pass || !fail)

@@ -72,6 +72,7 @@ private:
     std::deque<PlannedStep> m_manual;
     bool m_autoFilled = false;
     int m_refined = 0;
+    int m_extended = 0;
     int m_repeated = 0;
     QString m_stopReason;
 };

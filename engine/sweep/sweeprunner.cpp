@@ -6,6 +6,10 @@
 
 namespace kp {
 
+namespace {
+constexpr int kMinCeilingRequests = 300;
+} // namespace
+
 SweepRunner::SweepRunner(QObject* parent)
     : QObject(parent)
     , m_cooldown(this)
@@ -31,6 +35,8 @@ StepConfig SweepRunner::makeStep(const SweepConfig& config, const PlannedStep& p
     step.seed = config.stepTemplate.seed + static_cast<quint64>(index);
     if (planned.purpose == QLatin1String("floor")) // one at a time: a few requests give the floor
         step.numPrompts = std::min(step.numPrompts, std::max(8, step.numPrompts / 10));
+    if (planned.purpose == QLatin1String("ceiling")) // a burst must outlast the server's ramp to read its ceiling
+        step.numPrompts = std::max(step.numPrompts, kMinCeilingRequests);
     if (planned.mode == LoadMode::Rate) {
         step.rate = planned.load;
         if (config.stepDurationS && std::isfinite(step.rate))
