@@ -175,9 +175,9 @@ private Q_SLOTS:
         QVERIFY2((fail - pass) / pass <= 0.05, qPrintable(QStringLiteral("%1..%2").arg(pass).arg(fail)));
         // 30 (pass), 35 (fail), 32.5 (pass), 33.8 (fail): 1.3/32.5 = 4% ≤ 5%, four refinements.
         QCOMPARE(std::count_if(done.begin(), done.end(),
-                     [](const StepOutcome& o) { return o.step.purpose == QLatin1String("refine"); }),
+                     [](const StepOutcome& o) { return o.step.detail.startsWith(QLatin1String("SLO boundary")); }),
             4);
-        QVERIFY(done.back().step.detail.startsWith(QStringLiteral("SLO boundary between")));
+        QVERIFY(done[7].step.detail.startsWith(QStringLiteral("SLO boundary between")));
     }
 
     // Every coarse step met the SLO: refinement looks higher (×1.25) until one fails, then bisects.
@@ -199,6 +199,27 @@ private Q_SLOTS:
         // 25 and 31.3 look higher; then bisection between 25 and 31.3: 28.1, 29.7 (gap 1.6/29.7 ≤ 10%).
         QCOMPARE(loads, (std::vector<double> { 10, 20, 25, 31.3, 28.1, 29.7 }));
         QVERIFY(done[2].step.detail.contains(QStringLiteral("looking higher")));
+    }
+
+    // Without an SLO, refinement still narrows the gaps around the knee of the latency curve.
+    void refinementNarrowsTheKnee()
+    {
+        Load load;
+        load.rates = { 10, 20, 30, 40, 60, 80 };
+        load.plan.refine = true;
+        load.plan.tolerance = 0.05;
+        load.plan.earlyStop = false;
+        SweepPlanner planner(load, Slo {});
+        const auto done = drive(planner, [](const PlannedStep& s) {
+            const double rps = std::min(s.load, 42.0);
+            const double ttft = s.load <= 40 ? 100 + s.load : 140 + (s.load - 40) * 200;
+            return std::pair { rps, ttft };
+        });
+        QVERIFY(done.size() > 6);
+        const StepOutcome& extra = done[6];
+        QCOMPARE(extra.step.purpose, QStringLiteral("refine"));
+        QVERIFY2(extra.step.detail.startsWith(QStringLiteral("around the knee")), qPrintable(extra.step.detail));
+        QVERIFY(extra.step.load > 30 && extra.step.load < 60);
     }
 
     void refinementRespectsItsBudget()

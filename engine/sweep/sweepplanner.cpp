@@ -1,5 +1,7 @@
 #include "sweep/sweepplanner.h"
 
+#include "sweep/kneeanalysis.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -198,6 +200,64 @@ bool SweepPlanner::collapsed(const std::vector<StepOutcome>& done) const
     return falling && rising;
 }
 
+std::optional<PlannedStep> SweepPlanner::kneeStep(const std::vector<StepOutcome>& done)
+{
+    if (m_refined >= m_load.plan.maxRefineSteps)
+        return std::nullopt;
+    std::vector<SweepPoint> points;
+    for (const StepOutcome& o : done) {
+        if (o.step.mode != m_load.mode || o.step.purpose == QLatin1String("floor"))
+            continue;
+        SweepPoint p;
+        p.offered = o.step.load;
+        p.concurrencyMode = o.step.mode == LoadMode::Concurrency;
+        p.metrics = o.metrics;
+        p.partial = o.partial;
+        p.clientBound = o.clientBound;
+        points.push_back(std::move(p));
+    }
+    AnalysisOptions options;
+    options.slo = m_slo;
+    if (!m_slo.isEmpty())
+        options.percentile = m_slo.percentile;
+    if (!m_slo.ttftMs && m_slo.tpotMs)
+        options.metric = LatencyMetric::Tpot;
+    else if (!m_slo.ttftMs && m_slo.e2elMs)
+        options.metric = LatencyMetric::E2el;
+    const AnalysisResult analysis = KneeAnalysis::analyze(points, options);
+    if (!analysis.knee.found || analysis.knee.lowerBound)
+        return std::nullopt;
+    // The neighbours of the knee on the load axis: a midpoint on each side that is wider than the
+    // tolerance places the knee better.
+    std::vector<double> loads;
+    for (const SweepPoint& p : points) {
+        if (std::isfinite(p.offered))
+            loads.push_back(p.offered);
+    }
+    std::sort(loads.begin(), loads.end());
+    loads.erase(std::unique(loads.begin(), loads.end()), loads.end());
+    const double knee = analysis.knee.offered;
+    const auto at = std::lower_bound(loads.begin(), loads.end(), knee);
+    std::vector<std::pair<double, double>> gaps;
+    if (at != loads.begin())
+        gaps.push_back({ *(at - 1), knee });
+    if (at != loads.end() && *at == knee && at + 1 != loads.end())
+        gaps.push_back({ knee, *(at + 1) });
+    for (const auto& [lo, hi] : gaps) {
+        if ((hi - lo) / lo <= m_load.plan.tolerance)
+            continue;
+        double mid = (lo + hi) / 2;
+        mid = m_load.mode == LoadMode::Concurrency ? std::round(mid) : roundLoad(mid);
+        if (mid <= lo || mid >= hi)
+            continue;
+        ++m_refined;
+        return PlannedStep { m_load.mode, mid, QStringLiteral("refine"),
+            QStringLiteral("around the knee at %1, between %2 and %3")
+                .arg(formatLoad(m_load.mode, knee), formatLoad(m_load.mode, lo), formatLoad(m_load.mode, hi)) };
+    }
+    return std::nullopt;
+}
+
 std::optional<PlannedStep> SweepPlanner::refineStep(const std::vector<StepOutcome>& done)
 {
     if (m_slo.isEmpty() || m_refined >= m_load.plan.maxRefineSteps)
@@ -329,6 +389,8 @@ std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& do
     }
     if (m_phase == Phase::Refine) {
         if (auto s = refineStep(done))
+            return s;
+        if (auto s = kneeStep(done))
             return s;
         m_phase = Phase::Repeat;
     }

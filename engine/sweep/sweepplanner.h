@@ -64,6 +64,7 @@ private:
 
     bool collapsed(const std::vector<StepOutcome>& done) const;
     std::optional<PlannedStep> refineStep(const std::vector<StepOutcome>& done);
+    std::optional<PlannedStep> kneeStep(const std::vector<StepOutcome>& done);
 
     Load m_load;
     Slo m_slo;
