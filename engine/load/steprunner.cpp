@@ -88,19 +88,9 @@ void StepRunner::start(StepConfig config)
     }
     const qint64 now = steadyNowNs();
     for (int i = 0; i < m_config.warmupRequests; ++i) {
-        const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(i) % m_config.prompts.size()];
-        HttpRequest req;
-        req.index = -1 - i;
-        req.requestId = QStringLiteral("kneepoint-warmup-%1-%2").arg(m_config.index).arg(i);
-        req.url = m_config.request.url;
-        req.body = buildRequestBody(m_config.request, prompt);
-        req.headers = m_config.request.headers;
-        req.chat = isChatBackend(m_config.request.backend);
-        req.stream = m_config.request.stream;
-        req.promptTokens = prompt.promptTokens;
-        req.scheduledNs = now;
         ++m_inFlight;
-        m_transport->send(std::move(req));
+        m_transport->send(
+            makeRequest(i, -1 - i, QStringLiteral("kneepoint-warmup-%1-%2").arg(m_config.index).arg(i), now));
     }
 }
 
@@ -127,14 +117,12 @@ void StepRunner::beginMeasured()
     publish();
 }
 
-void StepRunner::sendOne(qint64 scheduledNs, bool gated)
+HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const
 {
-    const int i = m_sent++;
-    m_wasGated.push_back(gated ? 1 : 0);
-    const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(i) % m_config.prompts.size()];
+    const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(promptIndex) % m_config.prompts.size()];
     HttpRequest req;
-    req.index = i;
-    req.requestId = QStringLiteral("kneepoint-%1-%2").arg(m_config.index).arg(i);
+    req.index = index;
+    req.requestId = id;
     req.url = m_config.request.url;
     req.body = buildRequestBody(m_config.request, prompt);
     req.headers = m_config.request.headers;
@@ -142,8 +130,15 @@ void StepRunner::sendOne(qint64 scheduledNs, bool gated)
     req.stream = m_config.request.stream;
     req.promptTokens = prompt.promptTokens;
     req.scheduledNs = scheduledNs;
+    return req;
+}
+
+void StepRunner::sendOne(qint64 scheduledNs, bool gated)
+{
+    const int i = m_sent++;
+    m_wasGated.push_back(gated ? 1 : 0);
     ++m_inFlight;
-    m_transport->send(std::move(req));
+    m_transport->send(makeRequest(i, i, QStringLiteral("kneepoint-%1-%2").arg(m_config.index).arg(i), scheduledNs));
 }
 
 void StepRunner::dispatchDue()

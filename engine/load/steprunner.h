@@ -99,6 +99,8 @@ private:
     void beginMeasured();
     void dispatchDue();
     void sendOne(qint64 scheduledNs, bool gated);
+    // Warm-up requests have negative indices: their records are not measured.
+    HttpRequest makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const;
     void publish();
     bool concurrencyDone(qint64 now) const;
     void finish();

@@ -1,5 +1,7 @@
 #include "store/runwriter.h"
 
+#include "metrics/stepmetrics.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -7,51 +9,6 @@
 #include <QSaveFile>
 
 namespace kp {
-
-QString failureClassName(FailureClass failure)
-{
-    switch (failure) {
-    case FailureClass::None:
-        return QStringLiteral("none");
-    case FailureClass::ConnectionRefused:
-        return QStringLiteral("connection_refused");
-    case FailureClass::HostNotFound:
-        return QStringLiteral("dns");
-    case FailureClass::Tls:
-        return QStringLiteral("tls");
-    case FailureClass::ConnectTimeout:
-        return QStringLiteral("timeout_connect");
-    case FailureClass::FirstByteTimeout:
-        return QStringLiteral("timeout_first_token");
-    case FailureClass::IdleTimeout:
-        return QStringLiteral("timeout_idle");
-    case FailureClass::TotalTimeout:
-        return QStringLiteral("timeout_total");
-    case FailureClass::HttpAuth:
-        return QStringLiteral("http_auth");
-    case FailureClass::HttpNotFound:
-        return QStringLiteral("http_not_found");
-    case FailureClass::HttpRateLimited:
-        return QStringLiteral("http_rate_limited");
-    case FailureClass::HttpServerError:
-        return QStringLiteral("http_server_error");
-    case FailureClass::HttpOther:
-        return QStringLiteral("http_other");
-    case FailureClass::ErrorBody:
-        return QStringLiteral("error_body");
-    case FailureClass::MalformedStream:
-        return QStringLiteral("malformed_stream");
-    case FailureClass::NoChoices:
-        return QStringLiteral("no_choices");
-    case FailureClass::StreamCut:
-        return QStringLiteral("stream_cut");
-    case FailureClass::Network:
-        return QStringLiteral("network");
-    case FailureClass::Cancelled:
-        return QStringLiteral("cancelled");
-    }
-    return QStringLiteral("unknown");
-}
 
 RunWriter::~RunWriter() = default;
 
@@ -146,7 +103,7 @@ QByteArray requestRecordToJson(const RequestRecord& r)
     o.insert(QLatin1String("request_id"), r.requestId);
     o.insert(QLatin1String("success"), r.success());
     if (!r.success()) {
-        o.insert(QLatin1String("error_class"), failureClassName(r.failure));
+        o.insert(QLatin1String("error_class"), failureClassKey(r.failure));
         o.insert(QLatin1String("error"), r.errorMessage);
     }
     o.insert(QLatin1String("http_status"), r.httpStatus);

@@ -48,6 +48,4 @@ bool writeFileAtomically(const QString& path, const QByteArray& data, QString* e
 // One line of steps/NNN.requests.jsonl (no trailing newline). Times in seconds relative to the step start.
 QByteArray requestRecordToJson(const RequestRecord& record);
 
-QString failureClassName(FailureClass failure);
-
 } // namespace kp
