@@ -7,6 +7,7 @@
 #include "metrics/resultjson.h"
 #include "metrics/stepsummary.h"
 #include "metrics/sweeptable.h"
+#include "profile/profileoverrides.h"
 #include "profile/profilestore.h"
 #include "store/runwriter.h"
 #include "sweep/builtinsimulator.h"
@@ -184,11 +185,6 @@ QStringList listValues(const QCommandLineParser& parser, const QCommandLineOptio
     return values;
 }
 
-struct Overrides
-{
-    QStringList errors;
-};
-
 template <typename T> bool parseNumber(const QString& text, T* value)
 {
     bool ok = false;
@@ -201,90 +197,106 @@ template <typename T> bool parseNumber(const QString& text, T* value)
     return ok;
 }
 
-// The command line on top of the profile (or on top of the defaults without one).
+// The command line on top of the profile (or on top of the defaults without one): the reference's
+// flags through ProfileOverrides, then Kneepoint's own (plan, SLO, pacing).
 QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profile& profile)
 {
     QStringList errors;
-    auto number = [&](const QCommandLineOption& option, auto* target) {
-        if (!p.isSet(option))
-            return;
-        const QString text = p.value(option);
-        if (!parseNumber(text, target))
-            errors << QStringLiteral("--%1: not a number: \"%2\"").arg(option.names().constFirst(), text);
+    auto text = [&](const QCommandLineOption& option) {
+        return p.isSet(option) ? std::optional<QString>(p.value(option)) : std::nullopt;
     };
-    auto optionalNumber = [&](const QCommandLineOption& option, auto& target) {
+    auto number = [&](const QCommandLineOption& option, auto& target) {
         if (!p.isSet(option))
             return;
         typename std::remove_reference_t<decltype(target)>::value_type v {};
-        const QString text = p.value(option);
-        if (parseNumber(text, &v))
+        if (parseNumber(p.value(option), &v))
             target = v;
         else
-            errors << QStringLiteral("--%1: not a number: \"%2\"").arg(option.names().constFirst(), text);
+            errors << QStringLiteral("--%1: not a number: \"%2\"").arg(option.names().constFirst(), p.value(option));
     };
-    Target& t = profile.target;
-    if (p.isSet(o.baseUrl))
-        t.baseUrl = p.value(o.baseUrl);
-    if (p.isSet(o.endpoint))
-        t.endpoint = p.value(o.endpoint);
+    ProfileOverrides ov;
+    ov.baseUrl = text(o.baseUrl);
+    ov.endpoint = text(o.endpoint);
     if (p.isSet(o.backend)) {
-        if (auto b = backendFromName(p.value(o.backend)))
-            t.backend = *b;
-        else
+        ov.backend = backendFromName(p.value(o.backend));
+        if (!ov.backend)
             errors << QStringLiteral("--backend: unknown backend \"%1\" (openai, openai-chat, vllm)")
                           .arg(p.value(o.backend));
     }
-    if (p.isSet(o.model))
-        t.model = p.value(o.model);
-    if (p.isSet(o.servedModelName))
-        t.servedModelName = p.value(o.servedModelName);
-    if (p.isSet(o.apiKey)) {
-        t.apiKey = p.value(o.apiKey);
+    ov.model = text(o.model);
+    ov.servedModelName = text(o.servedModelName);
+    ov.apiKey = text(o.apiKey);
+    if (ov.apiKey)
         say(QStringLiteral("warning: --api-key puts the key in the process list and shell history; prefer ${VAR} in "
                            "the profile or OPENAI_API_KEY."));
-    }
-    Workload& w = profile.workload;
-    if (p.isSet(o.datasetName))
-        w.dataset
-            = p.value(o.datasetName) == QLatin1String("custom") ? QStringLiteral("jsonl") : p.value(o.datasetName);
-    if (p.isSet(o.datasetPath))
-        w.datasetPath = p.value(o.datasetPath);
-    number(o.numPrompts, &w.numPrompts);
-    number(o.inputLen, &w.inputLen);
-    number(o.outputLen, &w.outputLen);
-    number(o.rangeRatio, &w.rangeRatio);
-    number(o.seed, &w.seed);
+    ov.datasetName = text(o.datasetName);
+    ov.datasetPath = text(o.datasetPath);
+    number(o.numPrompts, ov.numPrompts);
+    number(o.inputLen, ov.inputLen);
+    number(o.outputLen, ov.outputLen);
+    number(o.rangeRatio, ov.rangeRatio);
+    number(o.seed, ov.seed);
     if (p.isSet(o.ignoreEos))
-        w.ignoreEos = true;
-    Load& l = profile.load;
+        ov.ignoreEos = true;
     if (p.isSet(o.requestRate) && p.isSet(o.concurrency))
         errors << QStringLiteral("--request-rate and --concurrency: give one or the other");
     if (p.isSet(o.requestRate)) {
-        l.mode = LoadMode::Rate;
-        l.rates.clear();
+        ov.rates.emplace();
         for (const QString& v : listValues(p, o.requestRate)) {
             if (auto r = parseRate(v))
-                l.rates << *r;
+                ov.rates->append(*r);
             else
                 errors << QStringLiteral("--request-rate: \"%1\" is not a rate > 0 or inf").arg(v);
         }
     }
     if (p.isSet(o.concurrency)) {
-        l.mode = LoadMode::Concurrency;
-        l.concurrencies.clear();
+        ov.concurrencies.emplace();
         for (const QString& v : listValues(p, o.concurrency)) {
             int n = 0;
             if (parseNumber(v, &n) && n > 0)
-                l.concurrencies << n;
+                ov.concurrencies->append(n);
             else
                 errors << QStringLiteral("--concurrency: \"%1\" is not a whole number > 0").arg(v);
         }
     }
-    number(o.burstiness, &l.burstiness);
-    optionalNumber(o.maxConcurrency, l.maxConcurrency);
-    number(o.warmup, &l.warmupRequests);
-    number(o.cooldown, &l.cooldownS);
-    optionalNumber(o.stepDuration, l.stepDurationS);
+    number(o.burstiness, ov.burstiness);
+    number(o.maxConcurrency, ov.maxConcurrency);
+    number(o.warmup, ov.warmupRequests);
+    if (p.isSet(o.percentileMetrics))
+        ov.percentileMetrics = listValues(p, o.percentileMetrics);
+    if (p.isSet(o.metricPercentiles)) {
+        ov.metricPercentiles.emplace();
+        for (const QString& v : listValues(p, o.metricPercentiles)) {
+            double x = 0;
+            if (parseNumber(v, &x))
+                ov.metricPercentiles->append(x);
+            else
+                errors << QStringLiteral("--metric-percentiles: \"%1\" is not a number").arg(v);
+        }
+    }
+    if (p.isSet(o.saveResult))
+        ov.saveResult = true;
+    if (p.isSet(o.saveDetailed))
+        ov.saveDetailed = ov.saveResult = true;
+    ov.resultDir = text(o.resultDir);
+    ov.resultFilename = text(o.resultFilename);
+    ov.label = text(o.label);
+    kp::applyOverrides(profile, ov);
+
+    for (const QString& g : listValues(p, o.goodput)) {
+        if (const QString e = applyGoodput(g, profile.slo); !e.isEmpty())
+            errors << QStringLiteral("--goodput: %1").arg(e);
+    }
+    if (p.isSet(o.slo)) {
+        if (const QString e = parseSloSpecs(p.values(o.slo), profile.slo); !e.isEmpty())
+            errors << QStringLiteral("--slo: %1").arg(e);
+    }
+    Load& l = profile.load;
+    std::optional<double> cooldown;
+    number(o.cooldown, cooldown);
+    if (cooldown)
+        l.cooldownS = *cooldown;
+    number(o.stepDuration, l.stepDurationS);
     Plan& plan = l.plan;
     if (p.isSet(o.range)) {
         const QStringList parts = p.value(o.range).split(QLatin1Char(':'));
@@ -305,54 +317,17 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     }
     if (p.isSet(o.refine))
         plan.refine = true;
-    number(o.tolerance, &plan.tolerance);
-    number(o.repeats, &plan.repeats);
+    std::optional<double> tolerance;
+    number(o.tolerance, tolerance);
+    if (tolerance)
+        plan.tolerance = *tolerance;
+    std::optional<int> repeats;
+    number(o.repeats, repeats);
+    if (repeats)
+        plan.repeats = *repeats;
     if (p.isSet(o.noEarlyStop))
         plan.earlyStop = false;
-    optionalNumber(o.stopErrorRate, plan.stopErrorRate);
-    Output& out = profile.output;
-    if (p.isSet(o.percentileMetrics))
-        out.percentileMetrics = listValues(p, o.percentileMetrics);
-    if (p.isSet(o.metricPercentiles)) {
-        out.metricPercentiles.clear();
-        for (const QString& v : listValues(p, o.metricPercentiles)) {
-            double x = 0;
-            if (parseNumber(v, &x))
-                out.metricPercentiles << x;
-            else
-                errors << QStringLiteral("--metric-percentiles: \"%1\" is not a number").arg(v);
-        }
-    }
-    for (const QString& g : listValues(p, o.goodput)) {
-        const QStringList kv = g.split(QLatin1Char(':'));
-        double ms = 0;
-        if (kv.size() != 2 || !parseNumber(kv[1], &ms) || ms <= 0) {
-            errors << QStringLiteral("--goodput: \"%1\" is not KEY:MS (e.g. ttft:500)").arg(g);
-            continue;
-        }
-        if (kv[0] == QLatin1String("ttft"))
-            profile.slo.ttftMs = ms;
-        else if (kv[0] == QLatin1String("tpot"))
-            profile.slo.tpotMs = ms;
-        else if (kv[0] == QLatin1String("e2el"))
-            profile.slo.e2elMs = ms;
-        else
-            errors << QStringLiteral("--goodput: unknown metric \"%1\" (ttft, tpot, e2el)").arg(kv[0]);
-    }
-    if (p.isSet(o.slo)) {
-        if (const QString e = parseSloSpecs(p.values(o.slo), profile.slo); !e.isEmpty())
-            errors << QStringLiteral("--slo: %1").arg(e);
-    }
-    if (p.isSet(o.saveResult))
-        out.saveResult = true;
-    if (p.isSet(o.saveDetailed))
-        out.saveDetailed = out.saveResult = true;
-    if (p.isSet(o.resultDir))
-        out.resultDir = p.value(o.resultDir);
-    if (p.isSet(o.resultFilename))
-        out.resultFilename = p.value(o.resultFilename);
-    if (p.isSet(o.label))
-        out.label = p.value(o.label);
+    number(o.stopErrorRate, plan.stopErrorRate);
     return errors;
 }
 
