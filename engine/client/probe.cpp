@@ -301,8 +301,9 @@ void Probe::postCompletion()
         c.ok = r.success();
         c.latencyMs = double(r.endNs - r.sentNs) / 1e6;
         if (c.ok) {
-            c.detail = QStringLiteral("streamed %1 tokens, TTFT %2 ms")
+            c.detail = QStringLiteral("streamed %1 token%2, TTFT %3 ms")
                            .arg(r.outputTokens)
+                           .arg(r.outputTokens == 1 ? QString() : QStringLiteral("s"))
                            .arg(double(r.firstTokenNs - r.sentNs) / 1e6, 0, 'f', 1);
         } else {
             c.detail = r.errorMessage;

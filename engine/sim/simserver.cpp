@@ -875,9 +875,11 @@ void SimServer::Private::output(Request& r, QByteArray bytes, int tokens, int ev
 
 void SimServer::Private::writeOut(Request& r, const QByteArray& bytes, int tokens, int events, bool finish)
 {
+    // Taken before the write: from this moment the client may read the bytes, so no client can
+    // see them earlier than the ground truth says.
+    const double now = simNowMs();
     if (!write(r.conn, bytes))
         return; // the connection is gone: reap() ends the request
-    const double now = simNowMs();
     if (tokens > 0 && r.truth.firstTokenMs < 0)
         r.truth.firstTokenMs = now;
     for (int i = 0; i < tokens; ++i)

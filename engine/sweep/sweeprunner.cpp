@@ -57,6 +57,7 @@ void SweepRunner::start(SweepConfig config)
     Q_ASSERT(!m_running);
     m_config = std::move(config);
     m_outcomes.clear();
+    m_next.reset();
     m_pauseRequested = m_waitingPaused = false;
     m_stopped = false;
     m_running = true;
@@ -103,7 +104,10 @@ void SweepRunner::startStep()
         Q_EMIT finished(true);
         return;
     }
-    const std::optional<PlannedStep> planned = m_config.planner.next(m_outcomes);
+    std::optional<PlannedStep> planned = std::move(m_next);
+    m_next.reset();
+    if (!planned)
+        planned = m_config.planner.next(m_outcomes);
     if (!planned) {
         m_running = false;
         Q_EMIT finished(false);
@@ -129,6 +133,13 @@ void SweepRunner::onStepFinished(const StepResult& result)
     if (m_stopped) {
         m_running = false;
         Q_EMIT finished(true);
+        return;
+    }
+    // Ask now, so that the last step is not followed by a cooldown for nothing.
+    m_next = m_config.planner.next(m_outcomes);
+    if (!m_next && !m_pauseRequested) {
+        m_running = false;
+        Q_EMIT finished(false);
         return;
     }
     m_cooldown.start(static_cast<int>(m_config.cooldownS * 1000.0));

@@ -65,6 +65,7 @@ private:
     std::unique_ptr<Transport> m_transport;
     std::unique_ptr<StepRunner> m_step;
     std::vector<StepOutcome> m_outcomes;
+    std::optional<PlannedStep> m_next; // asked for as a step ended, run after the cooldown
     bool m_running = false;
     bool m_stopped = false;
     bool m_pauseRequested = false;
