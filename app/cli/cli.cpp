@@ -517,13 +517,14 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     QString headerError;
     const HeaderList headers = requestHeaders(profile.target, &headerError);
 
+    const std::vector<PlannedStep> planned = prepared.config.planner.preview();
     std::optional<RunWriter> writer;
     QList<QJsonObject> stepEntries;
     if (p.isSet(o.out)) {
         writer.emplace();
         QString error;
         if (!writer->open(p.value(o.out), &error)
-            || !writer->writeRun(runDocument(profile, prepared.config, QStringLiteral("running"), {}), &error)) {
+            || !writer->writeRun(runDocument(profile, planned, {}, QStringLiteral("running"), {}), &error)) {
             say(QStringLiteral("error: %1").arg(error));
             return ExitBadInput;
         }
@@ -633,9 +634,9 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
                 say(QStringLiteral("  step stopped early: partial results"));
             if (result.clientBound)
                 say(QStringLiteral(
-                    "  flagged: client-bound (dispatch lag p99 %1 ms): this step measures the client, not "
+                    "  flagged: client-bound (dispatch lag p90 %1 ms): this step measures the client, not "
                     "the server")
-                        .arg(result.dispatchLagP99Ms, 0, 'f', 1));
+                        .arg(result.dispatchLagP90Ms, 0, 'f', 1));
             if (!profile.slo.isEmpty() && !meets)
                 say(QStringLiteral("  SLO not met: %1").arg(sloReason));
         }
@@ -674,7 +675,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
                 || !writeFileAtomically(writer->dir() + QStringLiteral("/analysis.json"),
                     QJsonDocument(analysis.json).toJson(QJsonDocument::Indented), &error)
                 || !writer->writeRun(
-                    runDocument(profile, prepared.config, QStringLiteral("running"), stepEntries), &error)
+                    runDocument(profile, planned, runner.stopReason(), QStringLiteral("running"), stepEntries), &error)
                 || !writeFileAtomically(writer->dir() + QStringLiteral("/sweep.csv"), csv, &error)) {
                 say(QStringLiteral("error: %1; stopping").arg(error));
                 exitCode = ExitFailure;
@@ -721,7 +722,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     if (writer) {
         QString error;
         const QString status = stopped ? QStringLiteral("stopped") : QStringLiteral("finished");
-        if (!writer->writeRun(runDocument(profile, prepared.config, status, stepEntries), &error)) {
+        if (!writer->writeRun(runDocument(profile, planned, runner.stopReason(), status, stepEntries), &error)) {
             say(QStringLiteral("error: %1").arg(error));
             exitCode = ExitFailure;
         } else if (!quiet) {

@@ -35,20 +35,13 @@ QStringList parseAnalysisFlags(const QStringList& slo, const QString& peak, cons
         if (const QString e = parseRedundancy(redundancy, request.redundancy); !e.isEmpty())
             errors << QStringLiteral("--redundancy: %1").arg(e);
     }
+    request.options = analysisOptionsFor(request.options.slo);
     if (!kneeMetric.isEmpty()) {
         if (auto metric = latencyMetricFromKey(kneeMetric))
             request.options.metric = *metric;
         else
             errors << QStringLiteral("--knee-metric: unknown metric \"%1\" (ttft, tpot, itl, e2el)").arg(kneeMetric);
-    } else if (!request.options.slo.ttftMs) {
-        // The knee is found on the latency the SLO limits, when it limits one.
-        if (request.options.slo.tpotMs)
-            request.options.metric = LatencyMetric::Tpot;
-        else if (request.options.slo.e2elMs)
-            request.options.metric = LatencyMetric::E2el;
     }
-    if (!request.options.slo.isEmpty())
-        request.options.percentile = request.options.slo.percentile;
     return errors;
 }
 

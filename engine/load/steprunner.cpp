@@ -32,17 +32,6 @@ void rebase(RequestRecord& r, qint64 t0)
         t -= t0;
 }
 
-double percentile99(std::vector<double> values)
-{
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    const double rank = 0.99 * static_cast<double>(values.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(rank));
-    const auto hi = std::min(lo + 1, values.size() - 1);
-    return values[lo] + (values[hi] - values[lo]) * (rank - static_cast<double>(lo));
-}
-
 } // namespace
 
 StepRunner::StepRunner(Transport* transport, MetricsOptions options, QObject* parent)
@@ -273,8 +262,10 @@ void StepRunner::finish()
     result.records = std::move(m_records);
     m_records = {};
     result.metrics = StepMetrics::fromRecords(result.records, result.durationS, m_metricsOptions);
-    result.dispatchLagP99Ms = percentile99(m_lagMs);
-    result.clientBound = result.dispatchLagP99Ms > kClientBoundLagMs;
+    const LatencyStats lag = LatencyStats::compute(m_lagMs, { 90, 99 });
+    result.dispatchLagP99Ms = lag.percentile(99).value_or(0.0);
+    result.dispatchLagP90Ms = lag.percentile(90).value_or(0.0);
+    result.clientBound = m_lagMs.size() >= kClientBoundMinSamples && result.dispatchLagP90Ms > kClientBoundLagMs;
     Q_EMIT finished(result);
 }
 

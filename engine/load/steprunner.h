@@ -71,6 +71,7 @@ struct StepResult
     std::vector<RequestRecord> records; // in completion order; times relative to the step start
     StepMetrics metrics;
     double dispatchLagP99Ms = 0; // timer + hand-off lag of requests that did not wait at the gate
+    double dispatchLagP90Ms = 0;
     bool clientBound = false; // the client could not keep to the schedule: the curve there measures it
 };
 
@@ -86,8 +87,10 @@ public:
     void stop(); // cancels what is in flight; the step ends as partial
     bool isRunning() const { return m_running; }
 
-    // Dispatch lag p99 above this flags a step as client-bound.
+    // A step is client-bound when the 90th percentile of its dispatch lag (over at least
+    // kClientBoundMinSamples requests) passes this: a systematic lag, not one late timer.
     static constexpr double kClientBoundLagMs = 25.0;
+    static constexpr std::size_t kClientBoundMinSamples = 20;
 
 Q_SIGNALS:
     void snapshot(const kp::LiveSnapshot& snapshot);

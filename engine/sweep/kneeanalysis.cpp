@@ -1009,6 +1009,19 @@ QJsonValue findingJson(const Finding& f)
 
 } // namespace
 
+AnalysisOptions analysisOptionsFor(const Slo& slo)
+{
+    AnalysisOptions options;
+    options.slo = slo;
+    if (!slo.ttftMs && slo.tpotMs)
+        options.metric = LatencyMetric::Tpot;
+    else if (!slo.ttftMs && slo.e2elMs)
+        options.metric = LatencyMetric::E2el;
+    if (!slo.isEmpty())
+        options.percentile = slo.percentile;
+    return options;
+}
+
 SweepPoint SweepPoint::fromResult(const StepResult& result)
 {
     SweepPoint p;

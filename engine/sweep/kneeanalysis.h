@@ -54,6 +54,10 @@ struct AnalysisOptions
     bool operator==(const AnalysisOptions&) const = default;
 };
 
+// The options a sweep with this SLO is analysed with: the knee is found on the latency the SLO limits
+// (TTFT first, then TPOT, then E2EL), at the SLO's percentile.
+AnalysisOptions analysisOptionsFor(const Slo& slo);
+
 // One result of the analysis. When `found` is false, `reason` says why there is none.
 struct Finding
 {

@@ -92,8 +92,8 @@ QString loadLabel(const StepConfig& step)
     return formatLoad(step.mode, step.mode == LoadMode::Concurrency ? double(step.concurrency) : step.rate);
 }
 
-QJsonObject runDocument(
-    const Profile& profile, const SweepConfig& config, const QString& status, const QList<QJsonObject>& steps)
+QJsonObject runDocument(const Profile& profile, const std::vector<PlannedStep>& planned, const QString& stopReason,
+    const QString& status, const QList<QJsonObject>& steps)
 {
     QJsonObject run;
     run.insert(QLatin1String("format"), QLatin1String("kneepoint.run/1"));
@@ -103,7 +103,7 @@ QJsonObject runDocument(
     QJsonObject plan;
     plan.insert(QLatin1String("kind"), planKindName(profile.load.plan.kind));
     QJsonArray coarse;
-    for (const PlannedStep& step : config.planner.preview()) {
+    for (const PlannedStep& step : planned) {
         QJsonObject s;
         s.insert(QLatin1String("mode"), loadModeName(step.mode));
         s.insert(QLatin1String("load"),
@@ -112,8 +112,8 @@ QJsonObject runDocument(
         coarse.append(s);
     }
     plan.insert(QLatin1String("planned"), coarse);
-    if (!config.planner.stopReason().isEmpty())
-        plan.insert(QLatin1String("stopped_early"), config.planner.stopReason());
+    if (!stopReason.isEmpty())
+        plan.insert(QLatin1String("stopped_early"), stopReason);
     run.insert(QLatin1String("plan"), plan);
     QJsonObject env;
     env.insert(QLatin1String("kneepoint_version"), QLatin1String(KNEEPOINT_VERSION));

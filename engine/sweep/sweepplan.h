@@ -32,7 +32,9 @@ StepSetup stepSetup(const Profile& profile, const StepResult& result);
 QString loadLabel(const StepConfig& step);
 
 // run.json: the profile with secrets removed, the plan, the client environment and a status.
-QJsonObject runDocument(
-    const Profile& profile, const SweepConfig& config, const QString& status, const QList<QJsonObject>& steps);
+// planned: the coarse steps known before the run (SweepPlanner::preview); stopReason: why escalation
+// stopped early (SweepRunner::stopReason), empty when it did not.
+QJsonObject runDocument(const Profile& profile, const std::vector<PlannedStep>& planned, const QString& stopReason,
+    const QString& status, const QList<QJsonObject>& steps);
 
 } // namespace kp

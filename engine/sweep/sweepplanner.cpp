@@ -216,15 +216,7 @@ std::optional<PlannedStep> SweepPlanner::kneeStep(const std::vector<StepOutcome>
         p.clientBound = o.clientBound;
         points.push_back(std::move(p));
     }
-    AnalysisOptions options;
-    options.slo = m_slo;
-    if (!m_slo.isEmpty())
-        options.percentile = m_slo.percentile;
-    if (!m_slo.ttftMs && m_slo.tpotMs)
-        options.metric = LatencyMetric::Tpot;
-    else if (!m_slo.ttftMs && m_slo.e2elMs)
-        options.metric = LatencyMetric::E2el;
-    const AnalysisResult analysis = KneeAnalysis::analyze(points, options);
+    const AnalysisResult analysis = KneeAnalysis::analyze(points, analysisOptionsFor(m_slo));
     if (!analysis.knee.found || analysis.knee.lowerBound)
         return std::nullopt;
     // The neighbours of the knee on the load axis: a midpoint on each side that is wider than the
@@ -328,12 +320,19 @@ void SweepPlanner::addManual(const PlannedStep& step)
         m_manual.back().purpose = QStringLiteral("manual");
 }
 
+void SweepPlanner::giveBack(const PlannedStep& step)
+{
+    m_givenBack.push_front(step);
+}
+
 std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& done)
 {
-    if (!m_manual.empty()) {
-        PlannedStep s = m_manual.front();
-        m_manual.pop_front();
-        return s;
+    for (std::deque<PlannedStep>* queue : { &m_manual, &m_givenBack }) {
+        if (!queue->empty()) {
+            PlannedStep s = queue->front();
+            queue->pop_front();
+            return s;
+        }
     }
     if (m_phase == Phase::Coarse) {
         if (!done.empty()) {

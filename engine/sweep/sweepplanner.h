@@ -44,6 +44,8 @@ public:
     // A step the user asked for while the sweep runs (a load between two done steps, or a repeat);
     // it runs next, before anything the plan would choose.
     void addManual(const PlannedStep& step);
+    // Gives back a step next() returned that has not run yet; it runs after the manual steps.
+    void giveBack(const PlannedStep& step);
 
     // Why escalation stopped before the coarse pass ended; empty when it did not.
     QString stopReason() const { return m_stopReason; }
@@ -71,6 +73,7 @@ private:
     Phase m_phase = Phase::Done;
     std::deque<PlannedStep> m_queue;
     std::deque<PlannedStep> m_manual;
+    std::deque<PlannedStep> m_givenBack;
     bool m_autoFilled = false;
     int m_refined = 0;
     int m_extended = 0;

@@ -90,6 +90,10 @@ void SweepRunner::resume()
 void SweepRunner::addStep(const PlannedStep& step)
 {
     m_config.planner.addManual(step);
+    if (m_next) { // chosen as the last step ended; the user's step goes first
+        m_config.planner.giveBack(*m_next);
+        m_next.reset();
+    }
 }
 
 void SweepRunner::startStep()

@@ -1,0 +1,881 @@
+#include "profile/planestimate.h"
+#include "profile/profileform.h"
+#include "profile/profilelibrary.h"
+#include "profile/profilepage.h"
+
+#include "profile/profile.h"
+#include "profile/profilestore.h"
+#include "sim/simhost.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeWidget>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+using namespace Qt::Literals::StringLiterals;
+using kp::Profile;
+using kp::ProfileStore;
+using kp::ui::ProfilePage;
+
+using ProfileMutator = std::function<void(Profile&)>;
+Q_DECLARE_METATYPE(ProfileMutator)
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeAll(const QString& path, const QByteArray& data)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+}
+
+template <typename T> T* child(const QWidget& page, const QString& name)
+{
+    T* w = page.findChild<T*>(name);
+    if (!w)
+        qWarning("no child %s named %s", T::staticMetaObject.className(), qPrintable(name));
+    return w;
+}
+
+QString jsonText(const ProfilePage& page)
+{
+    return child<QPlainTextEdit>(page, u"json.text"_s)->toPlainText();
+}
+
+// Answers the next message box with the given button once it is up (its exec() runs an event loop).
+void answerNextMessageBox(QMessageBox::StandardButton button, QString* seenText = nullptr)
+{
+    auto* timer = new QTimer;
+    timer->setInterval(10);
+    QObject::connect(timer, &QTimer::timeout, [timer, button, seenText] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box)
+            return;
+        if (seenText)
+            *seenText = box->text() + u'\n' + box->informativeText();
+        timer->stop();
+        timer->deleteLater();
+        box->button(button)->click();
+    });
+    timer->start();
+}
+
+// A fixed profile (the demo may change): seven rates for 6 s each, random prompts of 200 → 230 tokens.
+Profile knownProfile()
+{
+    Profile p;
+    p.name = u"Known sweep"_s;
+    p.target.baseUrl = u"sim://default?time_scale=1"_s;
+    p.workload.numPrompts = 200;
+    p.workload.inputLen = 200;
+    p.workload.outputLen = 230;
+    p.workload.rangeRatio = 0.5;
+    p.workload.ignoreEos = true;
+    p.load.rates = { 5, 10, 20, 30, 40, 50, 70 };
+    p.load.stepDurationS = 6;
+    p.load.warmupRequests = 4;
+    p.load.cooldownS = 1;
+    p.slo.ttftMs = 1000;
+    p.slo.tpotMs = 100;
+    p.slo.maxErrorRate = 0.01;
+    return p;
+}
+
+// Puts the known profile into the (empty) library, so that a new page opens it.
+QString putKnownInLibrary()
+{
+    const QString dir = kp::ui::ProfileLibrary::defaultDirectory();
+    QDir().mkpath(dir);
+    const QString path = dir + u"/known.json"_s;
+    return ProfileStore::save(knownProfile(), path).ok() ? path : QString();
+}
+
+// Grabs the page once its layouts have taken in the last changes (they are redone from posted events).
+bool saveScreenshot(QWidget& page, const QString& name)
+{
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    const QString dir = QCoreApplication::applicationDirPath() + u"/screenshots"_s;
+    QDir().mkpath(dir);
+    return page.grab().toImage().save(dir + u'/' + name);
+}
+
+} // namespace
+
+class TestProfilePage : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+
+    void demoOnEmptyLibrary();
+    void libraryListsExistingProfiles();
+    void loadProfileFile();
+    void loadTomlSavesNextToIt();
+    void brokenFileKeepsItsText();
+    void formEditUpdatesJson();
+    void jsonEditUpdatesForm();
+    void jsonErrorsKeepTheText();
+    void invalidValueAtField_data();
+    void invalidValueAtField();
+    void apiKeyMaskedAndRevealed();
+    void saveRoundTrips();
+    void saveFailureIsShown();
+    void unsavedChanges();
+    void switchingAsksFirst();
+    void libraryNewRenameDuplicateDelete();
+    void planEstimate_data();
+    void planEstimate();
+    void planPreviewText();
+    void runOnlyWhenValid();
+    void testConnectionAgainstSimulator();
+    void testConnectionBuiltinSimulator();
+    void testConnectionUnreachable();
+    void screenshots();
+
+private:
+    QTemporaryDir m_root;
+    int m_testIndex = 0;
+    QString m_home;
+};
+
+void TestProfilePage::initTestCase()
+{
+    QVERIFY(m_root.isValid());
+    QCoreApplication::setOrganizationName(u"KneepointTest"_s);
+    QCoreApplication::setApplicationName(u"tst_profilepage"_s);
+    QStandardPaths::setTestModeEnabled(true);
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    qunsetenv("OPENAI_API_KEY");
+    for (const char* v : { "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY" })
+        qunsetenv(v);
+}
+
+void TestProfilePage::init()
+{
+    // A fresh home (and so a fresh config location) per test: each starts with an empty library.
+    m_home = m_root.filePath(u"home-%1"_s.arg(++m_testIndex));
+    QVERIFY(QDir().mkpath(m_home));
+    qputenv("HOME", QFile::encodeName(m_home));
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_home + u"/.config"_s));
+    QVERIFY(kp::ui::ProfileLibrary::defaultDirectory().startsWith(m_home));
+}
+
+void TestProfilePage::demoOnEmptyLibrary()
+{
+    const QString dir = kp::ui::ProfileLibrary::defaultDirectory();
+    QVERIFY(!QFileInfo::exists(dir));
+    ProfilePage page;
+    QVERIFY(QFileInfo(dir).isDir());
+    const QStringList files = QDir(dir).entryList(QDir::Files);
+    QCOMPARE(files, QStringList { u"demo-built-in-simulator.json"_s });
+    QCOMPARE(page.currentName(), u"Demo — built-in simulator"_s);
+    QCOMPARE(page.currentPath(), QDir(dir).absoluteFilePath(files.constFirst()));
+    QVERIFY(!page.isModified());
+    const std::optional<Profile> p = page.currentProfile();
+    QVERIFY(p);
+    QCOMPARE(*p, Profile::demo(QUrl(u"sim://default?time_scale=1"_s), QString()));
+    QVERIFY(p->target.isBuiltinSimulator());
+    auto* list = child<QListWidget>(page, u"library.list"_s);
+    QCOMPARE(list->count(), 1);
+    QCOMPARE(list->currentItem()->text(), u"Demo — built-in simulator"_s);
+
+    // selectDemo() finds it again rather than making another.
+    page.selectDemo();
+    QCOMPARE(QDir(dir).entryList(QDir::Files).size(), 1);
+}
+
+void TestProfilePage::libraryListsExistingProfiles()
+{
+    const QString dir = kp::ui::ProfileLibrary::defaultDirectory();
+    QVERIFY(QDir().mkpath(dir));
+    Profile a;
+    a.name = u"zeta"_s;
+    a.target.baseUrl = u"http://127.0.0.1:8000"_s;
+    Profile b = a;
+    b.name = u"Alpha"_s;
+    QVERIFY(ProfileStore::save(a, dir + u"/z.json"_s).ok());
+    QVERIFY(ProfileStore::save(b, dir + u"/a.json"_s).ok());
+    QVERIFY(writeAll(dir + u"/broken.json"_s, "{ \"target\": "));
+
+    ProfilePage page;
+    auto* list = child<QListWidget>(page, u"library.list"_s);
+    QCOMPARE(list->count(), 3);
+    QCOMPARE(list->item(0)->text(), u"Alpha"_s);
+    QCOMPARE(list->item(1)->text(), u"broken"_s);
+    QCOMPARE(list->item(2)->text(), u"zeta"_s);
+    QVERIFY(list->item(1)->toolTip().contains(u"broken.json:1:"_s));
+    // No demo is added to a library that has profiles.
+    QVERIFY(!QFileInfo::exists(dir + u"/demo-built-in-simulator.json"_s));
+}
+
+void TestProfilePage::loadProfileFile()
+{
+    ProfilePage page;
+    const QString file = QFINDTESTDATA("data/profiles/kneepoint-full.json");
+    QVERIFY(!file.isEmpty());
+    QSignalSpy changed(&page, &ProfilePage::currentChanged);
+    page.openFile(file);
+    QCOMPARE(page.currentPath(), QFileInfo(file).absoluteFilePath());
+    QCOMPARE(page.currentName(), u"llama-8b on node-3"_s);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.constFirst().constFirst().toString(), u"llama-8b on node-3"_s);
+    QVERIFY(!page.isModified());
+
+    QCOMPARE(child<QLineEdit>(page, u"target.base_url"_s)->text(), u"https://node-3.example.internal:8000"_s);
+    QCOMPARE(child<QLineEdit>(page, u"load.rates"_s)->text(), u"1, 2.5, 5, 10, 20, inf"_s);
+    QCOMPARE(child<QSpinBox>(page, u"workload.num_prompts"_s)->value(), 500);
+    QCOMPARE(child<QDoubleSpinBox>(page, u"slo.percentile"_s)->value(), 99.9);
+    QCOMPARE(child<QDoubleSpinBox>(page, u"target.timeouts.connect_s"_s)->text(), u"5 s"_s);
+    QCOMPARE(child<QPlainTextEdit>(page, u"target.headers"_s)->toPlainText(),
+        u"X-Team: inference\napi-key: sk-header-secret"_s);
+    // The form shows what the file holds, so the profile is the file's.
+    const kp::ProfileLoadResult loaded = ProfileStore::load(file);
+    QVERIFY(loaded.ok());
+    QCOMPARE(page.currentProfile(), loaded.profile);
+    QVERIFY(kp::ui::ProfileLibrary::recentFiles().contains(QFileInfo(file).absoluteFilePath()));
+}
+
+void TestProfilePage::loadTomlSavesNextToIt()
+{
+    QTemporaryDir dir;
+    const QString toml = dir.filePath(u"service.toml"_s);
+    QVERIFY(QFile::copy(QFINDTESTDATA("data/profiles/service.toml"), toml));
+    const QByteArray original = readAll(toml);
+    ProfilePage page;
+    page.openFile(toml);
+    QVERIFY(page.currentProfile());
+    const QString message = child<QLabel>(page, u"page.message"_s)->text();
+    QVERIFY2(message.contains(u"service.kneepoint.json"_s), qPrintable(message));
+    QVERIFY2(message.contains(u"TOML"_s), qPrintable(message));
+    QVERIFY(page.save());
+    QCOMPARE(readAll(toml), original);
+    const QString json = dir.filePath(u"service.kneepoint.json"_s);
+    QCOMPARE(page.currentPath(), json);
+    const kp::ProfileLoadResult back = ProfileStore::load(json);
+    QVERIFY(back.ok());
+    QCOMPARE(back.layout, kp::ProfileLayout::Kneepoint);
+    QCOMPARE(back.profile, page.currentProfile());
+}
+
+void TestProfilePage::brokenFileKeepsItsText()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"bad-rate.json"_s);
+    QVERIFY(QFile::copy(QFINDTESTDATA("data/profiles/bad-rate.json"), path));
+    ProfilePage page;
+    page.openFile(path);
+    QCOMPARE(page.currentPath(), path);
+    QVERIFY(!page.currentProfile());
+    QVERIFY(!page.isModified());
+    QCOMPARE(jsonText(page), QString::fromUtf8(readAll(path)));
+    auto* diagnostics = child<QListWidget>(page, u"json.diagnostics"_s);
+    QVERIFY(diagnostics->count() >= 1);
+    QVERIFY2(diagnostics->item(0)->text().startsWith(u"bad-rate.json:"_s), qPrintable(diagnostics->item(0)->text()));
+    QVERIFY(!child<QWidget>(page, u"editor.form"_s)->isEnabled());
+    QVERIFY(!child<QPushButton>(page, u"page.run"_s)->isEnabled());
+    QCOMPARE(child<QTabWidget>(page, u"editor.tabs"_s)->currentWidget(), child<QWidget>(page, u"editor.json"_s));
+}
+
+void TestProfilePage::formEditUpdatesJson()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    ProfilePage page;
+    QVERIFY(jsonText(page).contains(u"\"num_prompts\": 200,"_s));
+    child<QSpinBox>(page, u"workload.num_prompts"_s)->setValue(77);
+    QVERIFY(jsonText(page).contains(u"\"num_prompts\": 77,"_s));
+    child<QLineEdit>(page, u"load.rates"_s)->setText(u"2, 4, inf"_s);
+    QVERIFY2(jsonText(page).contains(u"\"rates\": [2, 4, \"inf\"]"_s), qPrintable(jsonText(page)));
+    child<QLineEdit>(page, u"target.model"_s)->setText(u"qwen"_s);
+    QCOMPARE(jsonText(page), QString::fromUtf8(ProfileStore::toJson(*page.currentProfile())));
+    QCOMPARE(page.currentProfile()->target.model, u"qwen"_s);
+}
+
+void TestProfilePage::jsonEditUpdatesForm()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    ProfilePage page;
+    auto* json = child<QPlainTextEdit>(page, u"json.text"_s);
+    QString text = json->toPlainText();
+    text.replace(u"\"num_prompts\": 200,"_s, u"\"num_prompts\": 321,"_s);
+    text.replace(u"\"ttft_ms\": 1000,"_s, u"\"ttft_ms\": 250, // tighter\n"_s);
+    json->setPlainText(text);
+    QCOMPARE(child<QSpinBox>(page, u"workload.num_prompts"_s)->value(), 321);
+    QCOMPARE(child<QDoubleSpinBox>(page, u"slo.ttft_ms"_s)->value(), 250.0);
+    QCOMPARE(page.currentProfile()->workload.numPrompts, 321);
+    // The user's text (and its comment) stays as written.
+    QCOMPARE(json->toPlainText(), text);
+    QVERIFY(page.isModified());
+}
+
+void TestProfilePage::jsonErrorsKeepTheText()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    ProfilePage page;
+    auto* json = child<QPlainTextEdit>(page, u"json.text"_s);
+    QString text = json->toPlainText();
+    text.replace(u"\"rates\": [5, 10"_s, u"\"rates\": [5, -10"_s);
+    json->setPlainText(text);
+    auto* diagnostics = child<QListWidget>(page, u"json.diagnostics"_s);
+    QCOMPARE(diagnostics->count(), 1);
+    const qsizetype at = text.indexOf(u"-10"_s);
+    const qsizetype lineStart = text.lastIndexOf(u'\n', at) + 1;
+    QCOMPARE(diagnostics->item(0)->text(),
+        u"known.json:%1:%2: load.rates[1]: must be > 0"_s.arg(text.left(at).count(u'\n') + 1).arg(at - lineStart + 1));
+    QCOMPARE(json->toPlainText(), text);
+    QVERIFY(!page.currentProfile());
+    QVERIFY(page.isModified());
+    QVERIFY(!child<QWidget>(page, u"editor.form"_s)->isEnabled());
+    QVERIFY(!page.save());
+    QCOMPARE(json->toPlainText(), text);
+
+    text.append(u"\n}"_s); // a syntax error as well: still kept as typed
+    json->setPlainText(text);
+    QCOMPARE(json->toPlainText(), text);
+    QVERIFY(diagnostics->item(0)->text().startsWith(u"known.json:"_s));
+
+    // Discarding the JSON edits returns to the last readable profile.
+    child<QPushButton>(page, u"form.discardJson"_s)->click();
+    QVERIFY(page.currentProfile());
+    QVERIFY(child<QWidget>(page, u"editor.form"_s)->isEnabled());
+    QVERIFY(!page.isModified());
+}
+
+void TestProfilePage::invalidValueAtField_data()
+{
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<ProfileMutator>("same");
+    QTest::addColumn<QString>("issuePath");
+    QTest::addColumn<QString>("shown");
+
+    QTest::addRow("negative rate") << u"load.rates"_s << u"5, -3, 10"_s << ProfileMutator([](Profile& p) {
+        p.load.rates = { 5, -3, 10 };
+    }) << u"load.rates[1]"_s << u"rates[1]: must be > 0"_s;
+    QTest::addRow("bad base_url")
+        << u"target.base_url"_s << u"ftp://models.example"_s
+        << ProfileMutator([](Profile& p) { p.target.baseUrl = u"ftp://models.example"_s; }) << u"target.base_url"_s
+        << u"must be an http:// or https:// URL with a host (or sim://PRESET for the built-in "
+           "simulator), got \"ftp://models.example\""_s;
+    QTest::addRow("empty base_url") << u"target.base_url"_s << QString()
+                                    << ProfileMutator([](Profile& p) { p.target.baseUrl.clear(); })
+                                    << u"target.base_url"_s << u"is required"_s;
+    QTest::addRow("endpoint without slash") << u"target.endpoint"_s << u"v1/chat/completions"_s
+                                            << ProfileMutator([](Profile& p) { p.target.endpoint = u"v1/chat"_s; })
+                                            << u"target.endpoint"_s << u"must start with \"/\""_s;
+    QTest::addRow("unterminated key reference")
+        << u"target.api_key"_s << u"${KP_KEY"_s << ProfileMutator([](Profile& p) { p.target.apiKey = u"${KP_KEY"_s; })
+        << u"target.api_key"_s << u"unterminated ${ reference"_s;
+    QTest::addRow("percentile out of range")
+        << u"output.metric_percentiles"_s << u"50, 120"_s << ProfileMutator([](Profile& p) {
+               p.output.metricPercentiles = { 50, 120 };
+           })
+        << u"output.metric_percentiles[1]"_s << u"metric_percentiles[1]: must be in (0, 100]"_s;
+}
+
+void TestProfilePage::invalidValueAtField()
+{
+    QFETCH(QString, field);
+    QFETCH(QString, text);
+    QFETCH(ProfileMutator, same);
+    QFETCH(QString, issuePath);
+    QFETCH(QString, shown);
+
+    // The message is the engine's, for the same value.
+    Profile p = Profile::demo(QUrl(u"sim://default"_s), QString());
+    same(p);
+    QString engineMessage;
+    for (const kp::ProfileIssue& i : kp::validateProfile(p)) {
+        if (i.path == issuePath)
+            engineMessage = i.message;
+    }
+    QVERIFY(!engineMessage.isEmpty());
+    QVERIFY(shown.endsWith(engineMessage));
+
+    ProfilePage page;
+    page.resize(1280, 800);
+    page.show();
+    auto* input = child<QLineEdit>(page, field);
+    auto* message = child<QLabel>(page, field + u".message"_s);
+    QVERIFY(input && message);
+    QVERIFY(!message->isVisibleTo(&page));
+    const QString before = input->text();
+    input->setText(text);
+    QCOMPARE(message->text(), shown);
+    QVERIFY(message->isVisibleTo(&page));
+    QVERIFY(input->property("kpInvalid").toBool());
+    QVERIFY(!page.currentProfile());
+    QVERIFY(!child<QPushButton>(page, u"page.run"_s)->isEnabled());
+    QVERIFY(child<QLabel>(page, u"page.state"_s)->text().contains(u"1 problem"_s));
+
+    input->setText(before);
+    QVERIFY(message->text().isEmpty());
+    QVERIFY(!message->isVisibleTo(&page));
+    QVERIFY(!input->property("kpInvalid").toBool());
+    QVERIFY(page.currentProfile());
+}
+
+void TestProfilePage::apiKeyMaskedAndRevealed()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    const QByteArray secret = "sk-env-secret-4242";
+    qputenv("KP_TST_PAGE_KEY", secret);
+    ProfilePage page;
+    auto* key = child<QLineEdit>(page, u"target.api_key"_s);
+    auto* reveal = child<QToolButton>(page, u"target.api_key.reveal"_s);
+    auto* source = child<QLabel>(page, u"target.api_key.source"_s);
+    QCOMPARE(key->echoMode(), QLineEdit::Password);
+    reveal->click();
+    QCOMPARE(key->echoMode(), QLineEdit::Normal);
+    reveal->click();
+    QCOMPARE(key->echoMode(), QLineEdit::Password);
+
+    key->setText(u"${KP_TST_PAGE_KEY}"_s);
+    QVERIFY2(source->text().contains(u"environment variable KP_TST_PAGE_KEY"_s), qPrintable(source->text()));
+    QVERIFY(!source->text().contains(QString::fromLatin1(secret)));
+    QVERIFY(jsonText(page).contains(u"\"api_key\": \"${KP_TST_PAGE_KEY}\""_s));
+    QVERIFY(!jsonText(page).contains(QString::fromLatin1(secret)));
+
+    qunsetenv("KP_TST_PAGE_KEY");
+    key->setText(u"${KP_TST_PAGE_KEY} "_s);
+    key->setText(u"${KP_TST_PAGE_KEY}"_s);
+    QVERIFY2(source->text().contains(u"environment variable KP_TST_PAGE_KEY is not set"_s), qPrintable(source->text()));
+
+    // A literal key is masked in the field and in the JSON tab, and kept through JSON edits.
+    key->setText(u"sk-literal-9999"_s);
+    QVERIFY(source->text().contains(u"the key written in the profile"_s));
+    QVERIFY(!source->text().contains(u"sk-literal-9999"_s));
+    QVERIFY(!jsonText(page).contains(u"sk-literal-9999"_s));
+    QVERIFY(jsonText(page).contains(u"\"api_key\": \"<redacted>\""_s));
+    auto* json = child<QPlainTextEdit>(page, u"json.text"_s);
+    json->setPlainText(json->toPlainText().replace(u"\"num_prompts\": 200"_s, u"\"num_prompts\": 201"_s));
+    QCOMPARE(page.currentProfile()->workload.numPrompts, 201);
+    QCOMPARE(page.currentProfile()->target.apiKey, u"sk-literal-9999"_s);
+    QVERIFY(page.save());
+    QCOMPARE(ProfileStore::load(page.currentPath()).profile->target.apiKey, u"sk-literal-9999"_s);
+}
+
+void TestProfilePage::saveRoundTrips()
+{
+    ProfilePage page;
+    const QString path = page.currentPath();
+    QSignalSpy modified(&page, &ProfilePage::modifiedChanged);
+    child<QSpinBox>(page, u"workload.num_prompts"_s)->setValue(64);
+    child<QLineEdit>(page, u"load.rates"_s)->setText(u"1, 2, 4, 8"_s);
+    child<QLineEdit>(page, u"server.hardware"_s)->setText(u"1x L40S"_s);
+    QVERIFY(page.isModified());
+    QVERIFY(page.save());
+    QVERIFY(!page.isModified());
+    QCOMPARE(modified.constLast().constFirst().toBool(), false);
+    QCOMPARE(page.currentPath(), path);
+    const Profile saved = *page.currentProfile();
+    QCOMPARE(readAll(path), ProfileStore::toJson(saved));
+    const kp::ProfileLoadResult back = ProfileStore::load(path);
+    QVERIFY(back.ok());
+    QCOMPARE(*back.profile, saved);
+    // Written through a temporary file and renamed: nothing else is left in the folder.
+    QCOMPARE(QDir(QFileInfo(path).absolutePath()).entryList(QDir::Files | QDir::Hidden),
+        QStringList { QFileInfo(path).fileName() });
+
+    ProfilePage again;
+    again.openFile(path);
+    QCOMPARE(again.currentProfile(), std::optional<Profile>(saved));
+    QCOMPARE(child<QLineEdit>(again, u"server.hardware"_s)->text(), u"1x L40S"_s);
+}
+
+void TestProfilePage::saveFailureIsShown()
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(u"profiles"_s);
+    QVERIFY(QDir().mkpath(folder));
+    const QString path = folder + u"/x.json"_s;
+    QVERIFY(ProfileStore::save(Profile::demo(QUrl(u"sim://default"_s), QString()), path).ok());
+    ProfilePage page;
+    page.openFile(path);
+    QCOMPARE(page.currentPath(), path);
+    child<QSpinBox>(page, u"workload.num_prompts"_s)->setValue(5);
+    // The folder is replaced by a file: the save cannot create its temporary file there.
+    QVERIFY(QDir(folder).removeRecursively());
+    QVERIFY(writeAll(folder, "not a folder"));
+    QVERIFY(!page.save());
+    const QString message = child<QLabel>(page, u"page.message"_s)->text();
+    QVERIFY2(message.contains(u"x.json"_s), qPrintable(message));
+    QVERIFY(page.isModified());
+    QCOMPARE(readAll(folder), QByteArray("not a folder"));
+}
+
+void TestProfilePage::unsavedChanges()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    ProfilePage page;
+    QSignalSpy modified(&page, &ProfilePage::modifiedChanged);
+    auto* prompts = child<QSpinBox>(page, u"workload.num_prompts"_s);
+    QVERIFY(!page.isModified());
+    QVERIFY(page.maybeSave()); // nothing to ask
+
+    prompts->setValue(201);
+    QVERIFY(page.isModified());
+    QCOMPARE(modified.size(), 1);
+    QVERIFY(child<QLabel>(page, u"page.title"_s)->text().endsWith(u" •"_s));
+    prompts->setValue(200); // back to what is saved
+    QVERIFY(!page.isModified());
+    QCOMPARE(modified.size(), 2);
+    QCOMPARE(modified.constLast().constFirst().toBool(), false);
+
+    prompts->setValue(333);
+    QString asked;
+    answerNextMessageBox(QMessageBox::Cancel, &asked);
+    QVERIFY(!page.maybeSave());
+    QVERIFY(asked.contains(u"Known sweep"_s));
+    QVERIFY(page.isModified());
+    QCOMPARE(prompts->value(), 333);
+
+    answerNextMessageBox(QMessageBox::Discard);
+    QVERIFY(page.maybeSave());
+    QVERIFY(!page.isModified());
+    QCOMPARE(prompts->value(), 200);
+
+    prompts->setValue(444);
+    answerNextMessageBox(QMessageBox::Save);
+    QVERIFY(page.maybeSave());
+    QVERIFY(!page.isModified());
+    QCOMPARE(ProfileStore::load(page.currentPath()).profile->workload.numPrompts, 444);
+}
+
+void TestProfilePage::switchingAsksFirst()
+{
+    const QString dir = kp::ui::ProfileLibrary::defaultDirectory();
+    QVERIFY(QDir().mkpath(dir));
+    Profile a;
+    a.name = u"A"_s;
+    a.target.baseUrl = u"http://127.0.0.1:8000"_s;
+    Profile b = a;
+    b.name = u"B"_s;
+    QVERIFY(ProfileStore::save(a, dir + u"/a.json"_s).ok());
+    QVERIFY(ProfileStore::save(b, dir + u"/b.json"_s).ok());
+    ProfilePage page;
+    QCOMPARE(page.currentName(), u"A"_s);
+    auto* list = child<QListWidget>(page, u"library.list"_s);
+    child<QLineEdit>(page, u"target.model"_s)->setText(u"changed"_s);
+
+    answerNextMessageBox(QMessageBox::Cancel);
+    list->setCurrentRow(1);
+    QCOMPARE(page.currentName(), u"A"_s);
+    QCOMPARE(list->currentRow(), 0);
+    QVERIFY(page.isModified());
+
+    QSignalSpy changed(&page, &ProfilePage::currentChanged);
+    answerNextMessageBox(QMessageBox::Discard);
+    list->setCurrentRow(1);
+    QCOMPARE(page.currentName(), u"B"_s);
+    QCOMPARE(changed.constLast().constFirst().toString(), u"B"_s);
+    QVERIFY(!page.isModified());
+    QVERIFY(ProfileStore::load(dir + u"/a.json"_s).profile->target.model.isEmpty());
+}
+
+void TestProfilePage::libraryNewRenameDuplicateDelete()
+{
+    const QString dir = kp::ui::ProfileLibrary::defaultDirectory();
+    ProfilePage page;
+    page.show();
+    auto* list = child<QListWidget>(page, u"library.list"_s);
+
+    // New: a file in the library, named in place.
+    child<QToolButton>(page, u"library.new"_s)->click();
+    QVERIFY(QFileInfo::exists(dir + u"/new-profile.json"_s));
+    QCOMPARE(page.currentName(), u"New profile"_s);
+    QCOMPARE(list->count(), 2);
+    auto* editor = list->viewport()->findChild<QLineEdit*>();
+    QVERIFY(editor);
+    QSignalSpy changed(&page, &ProfilePage::currentChanged);
+    editor->setText(u"Staging 8B"_s);
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTRY_VERIFY(QFileInfo::exists(dir + u"/staging-8b.json"_s));
+    QVERIFY(!QFileInfo::exists(dir + u"/new-profile.json"_s));
+    QTRY_COMPARE(page.currentName(), u"Staging 8B"_s);
+    QCOMPARE(page.currentPath(), dir + u"/staging-8b.json"_s);
+    QTRY_VERIFY(!changed.isEmpty());
+    QCOMPARE(changed.constLast().constFirst().toString(), u"Staging 8B"_s);
+    QCOMPARE(ProfileStore::load(page.currentPath()).profile->name, u"Staging 8B"_s);
+    QCOMPARE(list->currentItem()->text(), u"Staging 8B"_s);
+    QVERIFY(!page.isModified());
+
+    // Duplicate: the copy is opened.
+    child<QToolButton>(page, u"library.duplicate"_s)->click();
+    QCOMPARE(page.currentPath(), dir + u"/staging-8b-copy.json"_s);
+    QCOMPARE(page.currentName(), u"Staging 8B (copy)"_s);
+    QCOMPARE(list->count(), 3);
+
+    // Delete asks first; Cancel keeps the file.
+    QString asked;
+    answerNextMessageBox(QMessageBox::Cancel, &asked);
+    child<QToolButton>(page, u"library.delete"_s)->click();
+    QVERIFY(asked.contains(u"Staging 8B (copy)"_s));
+    QVERIFY(QFileInfo::exists(dir + u"/staging-8b-copy.json"_s));
+    answerNextMessageBox(QMessageBox::Yes);
+    child<QToolButton>(page, u"library.delete"_s)->click();
+    QVERIFY(!QFileInfo::exists(dir + u"/staging-8b-copy.json"_s));
+    QCOMPARE(list->count(), 2);
+    QVERIFY(!page.currentPath().isEmpty());
+    QVERIFY(QFileInfo::exists(page.currentPath()));
+}
+
+void TestProfilePage::planEstimate_data()
+{
+    QTest::addColumn<ProfileMutator>("mutate");
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<qint64>("requests");
+    QTest::addColumn<int>("unknownRequestSteps");
+    QTest::addColumn<qint64>("warmup");
+    QTest::addColumn<double>("sendingS");
+    QTest::addColumn<double>("cooldownS");
+    QTest::addColumn<int>("unknownDurationSteps");
+
+    QTest::addRow("demo: rates for a fixed time")
+        << ProfileMutator([](Profile&) {}) << 7 << qint64(1350) << 0 << qint64(28) << 42.0 << 7.0 << 0;
+    QTest::addRow("prompts at a rate, after a ramp") << ProfileMutator([](Profile& p) {
+        p.load.stepDurationS.reset();
+        p.load.rates = { 10 };
+        p.workload.numPrompts = 100;
+        p.load.rampUpS = 4;
+        p.load.warmupRequests = 0;
+        p.load.cooldownS = 0;
+    }) << 1 << qint64(100) << 0 << qint64(0) << 12.0 << 0.0
+                                                     << 0;
+    QTest::addRow("all inside the ramp") << ProfileMutator([](Profile& p) {
+        p.load.stepDurationS.reset();
+        p.load.rates = { 10 };
+        p.workload.numPrompts = 10;
+        p.load.rampUpS = 4;
+    }) << 1 << qint64(10) << 0 << qint64(4)
+                                         << std::sqrt(8.0) << 1.0 << 0;
+    QTest::addRow("inf: all at once") << ProfileMutator([](Profile& p) {
+        p.load.stepDurationS.reset();
+        p.load.rates = { 10, inf };
+        p.load.cooldownS = 0;
+    }) << 2 << qint64(400) << 0 << qint64(8)
+                                      << 20.0 << 0.0 << 1;
+    QTest::addRow("users for a fixed time") << ProfileMutator([](Profile& p) {
+        p.load.mode = kp::LoadMode::Concurrency;
+        p.load.concurrencies = { 4, 8 };
+        p.load.stepDurationS = 30;
+        p.load.cooldownS = 5;
+        p.load.warmupRequests = 0;
+    }) << 2 << qint64(0) << 2 << qint64(0) << 60.0
+                                            << 10.0 << 0;
+    QTest::addRow("auto rates") << ProfileMutator([](Profile& p) {
+        p.load.plan.kind = kp::PlanKind::Auto;
+        p.load.stepDurationS.reset();
+        p.workload.numPrompts = 1000;
+        p.load.warmupRequests = 0;
+        p.load.cooldownS = 0;
+    }) << 10 << qint64(100 + 1000 + 8 * 1000)
+                                << 0 << qint64(0) << 0.0 << 0.0 << 10;
+    QTest::addRow("geometric users") << ProfileMutator([](Profile& p) {
+        p.load.mode = kp::LoadMode::Concurrency;
+        p.load.plan.kind = kp::PlanKind::Geometric;
+        p.load.plan.start = 1;
+        p.load.plan.stop = 16;
+        p.load.plan.steps = 5;
+        p.load.stepDurationS.reset();
+        p.load.cooldownS = 0;
+        p.load.warmupRequests = 0;
+    }) << 5 << qint64(1000) << 0 << qint64(0)
+                                     << 0.0 << 0.0 << 5;
+}
+
+void TestProfilePage::planEstimate()
+{
+    QFETCH(ProfileMutator, mutate);
+    QFETCH(int, steps);
+    QFETCH(qint64, requests);
+    QFETCH(int, unknownRequestSteps);
+    QFETCH(qint64, warmup);
+    QFETCH(double, sendingS);
+    QFETCH(double, cooldownS);
+    QFETCH(int, unknownDurationSteps);
+
+    Profile p = knownProfile();
+    mutate(p);
+    QVERIFY(kp::validateProfile(p).isEmpty());
+    const kp::ui::PlanEstimate e = kp::ui::estimatePlan(p);
+    QCOMPARE(int(e.steps.size()), steps);
+    QCOMPARE(e.requests, requests);
+    QCOMPARE(e.unknownRequestSteps, unknownRequestSteps);
+    QCOMPARE(e.warmupRequests, warmup);
+    QVERIFY2(std::abs(e.sendingS - sendingS) < 1e-9, qPrintable(QString::number(e.sendingS)));
+    QCOMPARE(e.cooldownS, cooldownS);
+    QCOMPARE(e.unknownDurationSteps, unknownDurationSteps);
+    QCOMPARE(e.inputTokens, requests * (p.workload.inputLen + p.workload.prefixLen));
+    QCOMPARE(e.outputTokens, requests * p.workload.outputLen);
+}
+
+void TestProfilePage::planPreviewText()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    ProfilePage page;
+    auto text = [&page](const char* name) { return child<QLabel>(page, QString::fromLatin1(name))->text(); };
+    QCOMPARE(text("plan.steps"), u"7 steps"_s);
+    QCOMPARE(text("plan.requests"), u"1,350 requests + 28 warm-up"_s);
+    QCOMPARE(text("plan.duration"), u"≈ 49 s"_s);
+    QCOMPARE(text("plan.durationDetail"),
+        u"sending 42 s · cooldown 7 s; plus warm-up, answering each step's last requests"_s);
+    QCOMPARE(text("plan.tokens"), u"≈ 581 k tokens (270 k input, 311 k output)"_s);
+    auto* table = page.findChild<QTreeWidget*>(u"plan.table"_s);
+    QVERIFY(table);
+    QCOMPARE(table->topLevelItemCount(), 7);
+    QCOMPARE(table->topLevelItem(6)->text(1), u"70 req/s"_s);
+    QCOMPARE(table->topLevelItem(6)->text(2), u"420"_s);
+    QCOMPARE(table->topLevelItem(6)->text(3), u"6 s"_s);
+
+    // Updated as fields change.
+    child<QLineEdit>(page, u"load.rates"_s)->setText(u"10, inf"_s);
+    QCOMPARE(text("plan.steps"), u"2 steps"_s);
+    QCOMPARE(text("plan.requests"), u"260 requests + 8 warm-up"_s);
+    QCOMPARE(text("plan.duration"), u"at least 8 s"_s);
+    QCOMPARE(text("plan.durationDetail"),
+        u"sending 6 s · cooldown 2 s; plus 1 step whose length depends on the server, warm-up, answering each "
+        "step's last requests"_s);
+    child<QDoubleSpinBox>(page, u"load.step_duration_s"_s)->setValue(0); // unset: num_prompts per step
+    QCOMPARE(text("plan.requests"), u"400 requests + 8 warm-up"_s);
+    QCOMPARE(text("plan.duration"), u"at least 22 s"_s);
+    QCOMPARE(text("plan.tokens"), u"≈ 172 k tokens (80,000 input, 92,000 output)"_s);
+    child<QCheckBox>(page, u"workload.ignore_eos"_s)->setChecked(false);
+    QCOMPARE(text("plan.tokens"), u"≈ 172 k tokens (80,000 input, up to 92,000 output)"_s);
+
+    // A load problem hides the plan and says why.
+    child<QLineEdit>(page, u"load.rates"_s)->setText(u"10, 0"_s);
+    QCOMPARE(text("plan.unavailable"), u"The plan appears once this is fixed: load.rates[1]: must be > 0"_s);
+}
+
+void TestProfilePage::runOnlyWhenValid()
+{
+    ProfilePage page;
+    QSignalSpy run(&page, &ProfilePage::runRequested);
+    auto* button = child<QPushButton>(page, u"page.run"_s);
+    QVERIFY(button->isEnabled());
+    child<QLineEdit>(page, u"target.base_url"_s)->setText(u"nonsense"_s);
+    QVERIFY(!button->isEnabled());
+    button->click();
+    QCOMPARE(run.size(), 0);
+    child<QLineEdit>(page, u"target.base_url"_s)->setText(u"http://127.0.0.1:9"_s);
+    button->click();
+    QCOMPARE(run.size(), 1);
+    QCOMPARE(run.constFirst().constFirst().value<Profile>().target.baseUrl, u"http://127.0.0.1:9"_s);
+}
+
+void TestProfilePage::testConnectionAgainstSimulator()
+{
+    kp::sim::SimHost host;
+    QVERIFY2(host.start(kp::sim::SimServerOptions {}), qPrintable(host.errorString()));
+    ProfilePage page;
+    child<QLineEdit>(page, u"target.base_url"_s)->setText(host.baseUrl().toString());
+    auto* test = child<QPushButton>(page, u"connection.test"_s);
+    QVERIFY(test->isEnabled());
+    test->click();
+    QCOMPARE(test->text(), u"Cancel test"_s); // the GUI thread did not wait
+    QTRY_VERIFY_WITH_TIMEOUT(page.findChild<QLabel*>(u"check.completion"_s), 30000);
+    for (const QString& name : { u"health"_s, u"models"_s, u"completion"_s }) {
+        auto* mark = child<QLabel>(page, u"check."_s + name);
+        QVERIFY2(mark->property("kpOk").toBool(), qPrintable(name));
+        QVERIFY(child<QLabel>(page, u"check.%1.latency"_s.arg(name))->text().endsWith(u" ms"_s));
+        QVERIFY(!page.findChild<QLabel*>(u"check.%1.hint"_s.arg(name)));
+    }
+    QVERIFY(child<QLabel>(page, u"check.models.detail"_s)->text().startsWith(u"models: "_s));
+    QVERIFY(child<QLabel>(page, u"connection.status"_s)->text().startsWith(u"All checks passed"_s));
+    QVERIFY(child<QLabel>(page, u"connection.notes"_s)->text().contains(u"No API key"_s));
+    QCOMPARE(test->text(), u"Test connection"_s);
+}
+
+void TestProfilePage::testConnectionBuiltinSimulator()
+{
+    ProfilePage page; // the demo: sim://default
+    auto* test = child<QPushButton>(page, u"connection.test"_s);
+    test->click();
+    QTRY_VERIFY_WITH_TIMEOUT(page.findChild<QLabel*>(u"check.completion"_s), 30000);
+    for (const QString& name : { u"health"_s, u"models"_s, u"completion"_s })
+        QVERIFY2(child<QLabel>(page, u"check."_s + name)->property("kpOk").toBool(), qPrintable(name));
+    QVERIFY(child<QLabel>(page, u"connection.notes"_s)->text().contains(u"built-in simulator"_s));
+    // The profile itself still targets sim://.
+    QCOMPARE(page.currentProfile()->target.baseUrl, u"sim://default?time_scale=1"_s);
+}
+
+void TestProfilePage::testConnectionUnreachable()
+{
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost));
+    const quint16 port = probe.serverPort();
+    probe.close();
+    ProfilePage page;
+    child<QLineEdit>(page, u"target.base_url"_s)->setText(u"http://127.0.0.1:%1"_s.arg(port));
+    child<QPushButton>(page, u"connection.test"_s)->click();
+    QTRY_VERIFY_WITH_TIMEOUT(page.findChild<QLabel*>(u"check.health"_s), 30000);
+    QVERIFY(!child<QLabel>(page, u"check.health"_s)->property("kpOk").toBool());
+    const QString hint = child<QLabel>(page, u"check.health.hint"_s)->text();
+    QVERIFY2(hint.contains(u"Nothing listens on 127.0.0.1:%1"_s.arg(port)), qPrintable(hint));
+    QVERIFY(child<QLabel>(page, u"check.models"_s)->property("kpSkipped").toBool());
+    QVERIFY(child<QLabel>(page, u"check.completion"_s)->property("kpSkipped").toBool());
+    QVERIFY(child<QLabel>(page, u"connection.status"_s)->text().startsWith(u"The server could not be reached"_s));
+}
+
+void TestProfilePage::screenshots()
+{
+    ProfilePage page;
+    page.resize(1280, 800);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    child<QPushButton>(page, u"connection.test"_s)->click();
+    QTRY_VERIFY_WITH_TIMEOUT(page.findChild<QLabel*>(u"check.completion"_s), 30000);
+    QVERIFY(saveScreenshot(page, u"profilepage.png"_s));
+
+    child<QLineEdit>(page, u"target.base_url"_s)->setText(u"ftp://gpu-box:8000"_s);
+    child<QLineEdit>(page, u"load.rates"_s)->setText(u"5, -10, 20"_s);
+    child<QDoubleSpinBox>(page, u"target.timeouts.connect_s"_s)->setValue(0);
+    QVERIFY(saveScreenshot(page, u"profilepage-errors.png"_s));
+    QCoreApplication::processEvents();
+    page.findChild<kp::ui::ProfileForm*>()->scrollToSection(u"load"_s);
+    QVERIFY(saveScreenshot(page, u"profilepage-errors-load.png"_s));
+
+    auto* tabs = child<QTabWidget>(page, u"editor.tabs"_s);
+    tabs->setCurrentIndex(1);
+    auto* json = child<QPlainTextEdit>(page, u"json.text"_s);
+    json->setPlainText(json->toPlainText().replace(u"\"num_prompts\": 200"_s, u"\"num_prompts\": \"200\""_s));
+    QVERIFY(saveScreenshot(page, u"profilepage-json.png"_s));
+    qInfo("screenshots in %s/screenshots", qPrintable(QCoreApplication::applicationDirPath()));
+}
+
+QTEST_MAIN(TestProfilePage)
+#include "tst_profilepage.moc"

@@ -1,0 +1,577 @@
+// The live run view: its models, the pure curve helpers, and whole sweeps against the simulator on
+// 127.0.0.1 driven through the controller thread, with screenshots of the main states.
+#include "profile/profilepage.h"
+#include "run/errorsmodel.h"
+#include "run/liverun.h"
+#include "run/livestepchart.h"
+#include "run/loadlatencychart.h"
+#include "run/mainwindow.h"
+#include "run/runpage.h"
+#include "run/stepdetails.h"
+#include "run/stepstablemodel.h"
+#include "run/sweepcontroller.h"
+#include "run/sweepcurve.h"
+#include "run/throughputchart.h"
+#include "sim/faults.h"
+#include "sim/filelimit.h"
+#include "sim/simhost.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QListWidget>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <cmath>
+
+using namespace kp;
+using namespace kp::ui;
+
+namespace {
+
+StepReport syntheticStep(int index, double rate, double rps, double ttftMeanMs, double ttftP99Ms, qint64 failed = 0)
+{
+    StepReport s;
+    s.config.index = index;
+    s.config.mode = LoadMode::Rate;
+    s.config.rate = rate;
+    s.config.purpose = QStringLiteral("coarse");
+    s.load = QStringLiteral("%1 req/s").arg(rate);
+    s.durationS = 10;
+    s.metrics.completed = 100;
+    s.metrics.failed = failed;
+    s.metrics.requestThroughput = rps;
+    s.metrics.outputThroughput = rps * 120;
+    s.metrics.ttft.count = 100;
+    s.metrics.ttft.mean = ttftMeanMs;
+    s.metrics.ttft.median = ttftMeanMs * 0.9;
+    s.metrics.ttft.percentiles = { { 99.0, ttftP99Ms } };
+    s.metrics.tpot.count = 100;
+    s.metrics.tpot.mean = 18.7;
+    s.metrics.itl.count = 1000;
+    s.metrics.itl.mean = 18.6;
+    if (failed > 0) {
+        FailureGroup g;
+        g.failure = FailureClass::HttpRateLimited;
+        g.count = failed;
+        g.example = QStringLiteral("HTTP 429 from http://127.0.0.1:1/v1/chat/completions");
+        g.hint = QStringLiteral("The server limits the request rate.");
+        g.steps = { index };
+        s.failures.push_back(g);
+    }
+    return s;
+}
+
+// Rates below and past the test server's capacity (about 50 req/s), so the analysis finds the knee.
+QList<double> kneeRates()
+{
+    return { 5, 10, 20, 30, 45, 60, 80, 100 };
+}
+
+QString closedPortUrl()
+{
+    QTcpServer s;
+    s.listen(QHostAddress::LocalHost, 0);
+    return QStringLiteral("http://127.0.0.1:%1").arg(s.serverPort());
+}
+
+// A short workload: 100-token prompts, 32-token answers, every request counted.
+Profile sweepProfile(const QString& baseUrl, const QList<double>& rates, int prompts)
+{
+    Profile p = Profile::demo(QUrl(baseUrl), QString());
+    p.name = QStringLiteral("Test sweep");
+    p.target.model.clear(); // from /v1/models, or the built-in simulator's
+    p.workload.numPrompts = prompts;
+    p.workload.inputLen = 100;
+    p.workload.outputLen = 32;
+    p.workload.rangeRatio = 0.2;
+    p.load.rates = rates;
+    p.load.stepDurationS.reset();
+    p.load.warmupRequests = 0;
+    p.load.cooldownS = 0;
+    p.slo = {};
+    p.slo.ttftMs = 100;
+    return p;
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+QString screenshotDir()
+{
+    const QString dir = QDir(QCoreApplication::applicationDirPath()).absoluteFilePath(QStringLiteral("../screenshots"));
+    QDir().mkpath(dir);
+    return QDir::cleanPath(dir);
+}
+
+void saveScreenshot(QWidget* widget, const QString& name)
+{
+    // Charts lay out their axes in posted events and drop replaced axes with deleteLater(): let both
+    // happen, as the event loop would, before the grab.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QCoreApplication::processEvents();
+    const QString path = screenshotDir() + u'/' + name + QStringLiteral(".png");
+    QVERIFY2(widget->grab().save(path), qPrintable(path));
+    qInfo("screenshot: %s", qPrintable(path));
+}
+
+// Counts how late the GUI thread's timer fires: a blocked GUI thread shows as one long gap.
+class Responsiveness : public QObject
+{
+public:
+    Responsiveness()
+    {
+        m_timer.setInterval(20);
+        connect(&m_timer, &QTimer::timeout, this, [this] { m_maxGapMs = std::max(m_maxGapMs, m_since.restart()); });
+        m_since.start();
+        m_timer.start();
+    }
+    qint64 maxGapMs() const { return m_maxGapMs; }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_since;
+    qint64 m_maxGapMs = 0;
+};
+
+} // namespace
+
+class TestRunPage : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_runs;
+    sim::SimHost m_sim; // a small server: the knee comes at about 50 req/s
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("KneepointTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_runpage"));
+        QSettings().clear();
+        sim::raiseFileLimit();
+        QVERIFY(m_runs.isValid());
+        sim::SimServerOptions options;
+        options.params = sim::presetByName(QStringLiteral("small"))->params;
+        options.params.maxNumSeqs = 8;
+        options.timeScale = 2;
+        QVERIFY2(m_sim.start(options), qPrintable(m_sim.errorString()));
+    }
+
+    void cleanupTestCase() { m_sim.stop(); }
+
+    void histogram_data()
+    {
+        QTest::addColumn<QList<double>>("values");
+        QTest::addColumn<double>("from");
+        QTest::addColumn<double>("bin");
+        QTest::addColumn<qint64>("above");
+        QTest::addRow("one value") << QList<double> { 5.0 } << 5.0 << 0.05 << qint64(0);
+        QTest::addRow("0..100 ms") << QList<double> { 0, 10, 20, 50, 99, 100 } << 0.0 << 5.0 << qint64(1);
+        QTest::addRow("an outlier past P99.5") << (QList<double>(199, 10.0) << 5000.0) << 10.0 << 1.0 << qint64(1);
+    }
+
+    void histogram()
+    {
+        QFETCH(QList<double>, values);
+        QFETCH(double, from);
+        QFETCH(double, bin);
+        QFETCH(qint64, above);
+        const Histogram h = Histogram::compute(std::vector<double>(values.begin(), values.end()));
+        QCOMPARE(h.fromMs, from);
+        QCOMPARE(h.binMs, bin);
+        QCOMPARE(h.above, above);
+        QCOMPARE(h.total(), qint64(values.size()));
+        QVERIFY(h.counts.size() <= 41);
+    }
+
+    void curveHelpers()
+    {
+        const std::vector<StepReport> steps { syntheticStep(0, 40, 39, 150, 300), syntheticStep(1, 10, 10, 100, 200),
+            syntheticStep(2, std::numeric_limits<double>::infinity(), 50, 900, 2000) };
+        const auto curve = SweepCurve::latency(steps, LatencyMetric::Ttft, 99);
+        QCOMPARE(curve.size(), std::size_t(2)); // "all at once" has no place on the load axis
+        QCOMPARE(curve[0].step, 1);
+        QCOMPARE(curve[1].y, 300.0);
+        QCOMPARE(*SweepCurve::valueAt(curve, 25), 250.0);
+        QCOMPARE(*SweepCurve::valueAt(curve, 100), 300.0);
+
+        std::vector<Region> regions(2);
+        regions[0] = { RegionKind::Linear, 10, 40, 0, 2, {} };
+        regions[1] = { RegionKind::Overload, 60, 80, 3, 4, {} };
+        const auto spans = SweepCurve::spans(regions, 0, 100);
+        QCOMPARE(spans.size(), std::size_t(2));
+        QCOMPARE(spans[0].from, 0.0);
+        QCOMPARE(spans[0].to, 50.0);
+        QCOMPARE(spans[1].from, 50.0);
+        QCOMPARE(spans[1].to, 100.0);
+        QCOMPARE(SweepCurve::niceCeiling(43), 50.0);
+        QCOMPARE(SweepCurve::niceCeiling(0.0), 1.0);
+        QCOMPARE(SweepCurve::niceStep(108), 25.0);
+        QCOMPARE(SweepCurve::niceStep(0.9), 0.2);
+    }
+
+    void stepsModel()
+    {
+        StepsTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.append(syntheticStep(0, 40, 39.456, 142.3, 1234.56));
+        model.append(syntheticStep(1, 10, 9.87, 10.5, 21.3, 3));
+        model.append(syntheticStep(2, 7.5, 7.4, 8.25, 9.5));
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), int(StepsTableModel::ColumnCount));
+
+        // Units in the headers, sensible precision in the cells.
+        QCOMPARE(model.headerData(StepsTableModel::Load, Qt::Horizontal).toString(), QStringLiteral("Load\n(req/s)"));
+        QCOMPARE(
+            model.headerData(StepsTableModel::TtftUpper, Qt::Horizontal).toString(), QStringLiteral("TTFT P99\n(ms)"));
+        QCOMPARE(model.index(0, StepsTableModel::TtftUpper).data().toString(), QLocale().toString(1235.0, 'f', 0));
+        QCOMPARE(model.index(0, StepsTableModel::TtftMean).data().toString(), QLocale().toString(142.0, 'f', 0));
+        QCOMPARE(model.index(1, StepsTableModel::TtftMean).data().toString(), QLocale().toString(10.5, 'f', 1));
+        QCOMPARE(model.index(2, StepsTableModel::TtftMean).data().toString(), QLocale().toString(8.25, 'f', 2));
+        QCOMPARE(model.index(2, StepsTableModel::Load).data().toString(), QLocale().toString(7.5, 'f', 1));
+        QVERIFY(model.index(1, StepsTableModel::Errors).data().toString().startsWith(QStringLiteral("3 (")));
+
+        // Sorting is numeric, through the proxy.
+        QSortFilterProxyModel proxy;
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(StepsTableModel::SortRole);
+        proxy.sort(StepsTableModel::Load, Qt::AscendingOrder);
+        QCOMPARE(proxy.index(0, 0).data(StepsTableModel::StepIndexRole).toInt(), 2);
+        QCOMPARE(proxy.index(1, 0).data(StepsTableModel::StepIndexRole).toInt(), 1);
+        QCOMPARE(proxy.index(2, 0).data(StepsTableModel::StepIndexRole).toInt(), 0);
+        proxy.sort(StepsTableModel::TtftUpper, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, 0).data(StepsTableModel::StepIndexRole).toInt(), 0);
+
+        model.setPercentile(99.9);
+        QCOMPARE(model.headerData(StepsTableModel::TtftUpper, Qt::Horizontal).toString(),
+            QStringLiteral("TTFT P99.9\n(ms)"));
+        QCOMPARE(model.index(0, StepsTableModel::TtftUpper).data().toString(), QStringLiteral("–"));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+        model.setSteps({ syntheticStep(0, 5, 5, 10, 20) });
+        QCOMPARE(model.rowCount(), 1);
+    }
+
+    void errorsModel()
+    {
+        ErrorsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::vector<FailureGroup> groups;
+        mergeFailures(groups, syntheticStep(0, 10, 10, 10, 20, 3));
+        mergeFailures(groups, syntheticStep(3, 80, 60, 10, 20, 4));
+        QCOMPARE(groups.size(), std::size_t(1));
+        QCOMPARE(groups.front().count, qint64(7));
+        QCOMPARE(groups.front().steps, (std::vector<int> { 0, 3 }));
+        model.setGroups(groups);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, ErrorsModel::Class).data().toString(), QStringLiteral("HTTP 429 (rate limited)"));
+        QCOMPARE(model.index(0, ErrorsModel::Count).data().toLongLong(), 7);
+        QCOMPARE(model.index(0, ErrorsModel::Steps).data().toString(), QStringLiteral("1, 4"));
+        QVERIFY(!model.index(0, ErrorsModel::Hint).data().toString().isEmpty());
+        QCOMPARE(model.total(), qint64(7));
+        model.setGroups({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    // The whole path: preflight, steps, one chart point per finished step, the knee marker placed by
+    // the analysis, the run directory, and a GUI thread that never waits.
+    void sweepAddsPointsAndKnee()
+    {
+        SweepController controller;
+        controller.setRunsDirectory(m_runs.filePath(QStringLiteral("sweep")));
+        RunPage page(&controller);
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        LiveRun* run = page.run();
+
+        // Recorded right after the page has handled each step (its connection was made first).
+        QList<QPair<int, int>> pointsPerStep;
+        connect(run, &LiveRun::stepAdded, this, [&](int row) {
+            int finite = 0;
+            for (const StepReport& s : run->steps())
+                finite += std::isfinite(s.offered()) ? 1 : 0;
+            pointsPerStep << qMakePair(row + 1, page.latencyChart()->pointCount());
+            QCOMPARE(page.throughputChart()->pointCount(), finite);
+        });
+        QSignalSpy finished(&controller, &SweepController::finished);
+        QSignalSpy failed(&controller, &SweepController::failed);
+        Responsiveness responsiveness;
+
+        const QList<double> rates = kneeRates();
+        controller.start(sweepProfile(m_sim.baseUrl().toString(), rates, 40));
+        QCOMPARE(run->state(), LiveRun::State::Preparing);
+        QTRY_VERIFY_WITH_TIMEOUT(run->currentStep().has_value() || !failed.isEmpty(), 30000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(page.liveChart()->sampleCount() > 0, 30000);
+        QVERIFY(page.progressText().contains(QStringLiteral("Step 1 of 8")));
+
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 180000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        QCOMPARE(finished.constFirst().constFirst().toBool(), false);
+        QCOMPARE(run->state(), LiveRun::State::Finished);
+        QCOMPARE(run->steps().size(), std::size_t(rates.size()));
+        QCOMPARE(pointsPerStep.size(), rates.size());
+        for (const auto& [steps, points] : std::as_const(pointsPerStep))
+            QCOMPARE(points, steps);
+        QCOMPARE(page.latencyChart()->pointCount(), int(rates.size()));
+        QCOMPARE(page.stepsModel()->rowCount(), int(rates.size()));
+
+        // The analysis found the knee, and the chart marks it on the curve at that load.
+        const AnalysisResult& analysis = run->analysis().result;
+        QStringList curve;
+        for (const StepReport& step : run->steps())
+            curve << QStringLiteral("%1: %2 ms").arg(step.load).arg(step.metrics.ttft.percentile(99).value_or(0));
+        QVERIFY2(analysis.knee.found,
+            qPrintable(analysis.knee.reason + QStringLiteral(" (P99 TTFT ") + curve.join(QStringLiteral(", ")) + u')'));
+        QTRY_VERIFY(page.latencyChart()->kneeMarker().has_value());
+        QCOMPARE(page.latencyChart()->kneeMarker()->x(), analysis.knee.offered);
+        QVERIFY(page.latencyChart()->regionCount() > 0);
+        QCOMPARE(*page.latencyChart()->sloLine(), 100.0);
+        QVERIFY(page.analysisList()->count() > 0);
+
+        // A sentence about the knee highlights it; the last step is selected and shown in full.
+        for (int i = 0; i < page.analysisList()->count(); ++i) {
+            if (page.analysisList()->item(i)->data(Qt::UserRole).toInt() == int(AnalysisTopic::Knee))
+                page.analysisList()->setCurrentRow(i);
+        }
+        QCOMPARE(page.details()->stepIndex(), int(rates.size()) - 1);
+        QVERIFY(page.details()->summaryText().contains(QStringLiteral("Serving Benchmark Result")));
+
+        const QString dir = run->info().runDirectory;
+        QVERIFY(dir.startsWith(m_runs.filePath(QStringLiteral("sweep"))));
+        QCOMPARE(readJson(dir + QStringLiteral("/run.json")).value(u"status").toString(), QStringLiteral("finished"));
+        for (int i = 0; i < rates.size(); ++i)
+            QVERIFY(QFile::exists(dir + QStringLiteral("/steps/%1.json").arg(i, 3, 10, QLatin1Char('0'))));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/analysis.json")));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/sweep.csv")));
+
+        qInfo("longest GUI-thread stall during the sweep: %lld ms", responsiveness.maxGapMs());
+        QVERIFY2(responsiveness.maxGapMs() < 1500, qPrintable(QString::number(responsiveness.maxGapMs())));
+    }
+
+    // The built-in simulator (sim://), pause between steps, a repeat added while running, and Stop:
+    // what finished stays on screen and on disk.
+    void pauseRepeatAndStop()
+    {
+        SweepController controller;
+        controller.setRunsDirectory(m_runs.filePath(QStringLiteral("stop")));
+        RunPage page(&controller);
+        page.resize(1280, 800);
+        page.show();
+        LiveRun* run = page.run();
+        QSignalSpy finished(&controller, &SweepController::finished);
+        QSignalSpy failed(&controller, &SweepController::failed);
+
+        controller.start(
+            sweepProfile(QStringLiteral("sim://default?time_scale=20"), { 20, 40, 60, 80, 100, 120, 140 }, 40));
+        QTRY_VERIFY_WITH_TIMEOUT(run->hasInfo() || !failed.isEmpty(), 30000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        QVERIFY(run->info().target.startsWith(QStringLiteral("built-in simulator")));
+
+        run->requestPause();
+        QCOMPARE(run->state(), LiveRun::State::Pausing);
+        QTRY_COMPARE_WITH_TIMEOUT(run->state(), LiveRun::State::Paused, 60000);
+        QCOMPARE(run->steps().size(), std::size_t(1));
+        QVERIFY(page.progressText().contains(QStringLiteral("Paused after step 1")));
+        QVERIFY(run->repeatStep(0));
+        run->requestResume();
+        // The runner may have chosen the step after the pause already; the repeat comes next after it.
+        auto repeated = [run] {
+            for (std::size_t i = 1; i < run->steps().size() && i <= 2; ++i) {
+                if (run->steps()[i].config.purpose == QLatin1String("repeat"))
+                    return int(i);
+            }
+            return -1;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(repeated() > 0 || run->steps().size() > 2, 60000);
+        QVERIFY(repeated() > 0);
+        QCOMPARE(run->steps()[std::size_t(repeated())].offered(), 20.0);
+
+        QTRY_VERIFY_WITH_TIMEOUT(run->steps().size() >= 3, 60000);
+        run->requestStop();
+        QCOMPARE(run->state(), LiveRun::State::Stopping);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(finished.constFirst().constFirst().toBool(), true);
+        QCOMPARE(run->state(), LiveRun::State::Stopped);
+        const int kept = int(run->steps().size());
+        QVERIFY(kept >= 3 && kept < 8);
+        // A step stopped before any request ended has no latency to plot; it is still listed.
+        int withLatency = 0;
+        for (const StepReport& step : run->steps())
+            withLatency += step.metrics.ttft.count > 0 ? 1 : 0;
+        QCOMPARE(page.latencyChart()->pointCount(), withLatency);
+        QCOMPARE(page.stepsModel()->rowCount(), kept);
+
+        const QString dir = run->info().runDirectory;
+        const QJsonObject doc = readJson(dir + QStringLiteral("/run.json"));
+        QCOMPARE(doc.value(u"status").toString(), QStringLiteral("stopped"));
+        for (int i = 0; i < kept; ++i) {
+            QVERIFY(QFile::exists(dir + QStringLiteral("/steps/%1.json").arg(i, 3, 10, QLatin1Char('0'))));
+            // Request records are appended as requests end; a step stopped before any ended has none.
+            const StepMetrics& m = run->steps()[std::size_t(i)].metrics;
+            if (m.completed + m.failed > 0)
+                QVERIFY(
+                    QFile::exists(dir + QStringLiteral("/steps/%1.requests.jsonl").arg(i, 3, 10, QLatin1Char('0'))));
+        }
+        QVERIFY(page.progressText().contains(QStringLiteral("Stopped")));
+    }
+
+    // An unreachable target fails the preflight: a message naming the URL, no load, no dialog.
+    void unreachableTargetFails()
+    {
+        SweepController controller;
+        controller.setRunsDirectory(m_runs.filePath(QStringLiteral("unreachable")));
+        RunPage page(&controller);
+        QSignalSpy failed(&controller, &SweepController::failed);
+        const QString url = closedPortUrl();
+        controller.start(sweepProfile(url, { 10 }, 5));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 60000);
+        const QString message = failed.constFirst().constFirst().toString();
+        QVERIFY2(message.contains(QStringLiteral("preflight")) && message.contains(url), qPrintable(message));
+        QCOMPARE(page.run()->state(), LiveRun::State::Failed);
+        QVERIFY(!controller.isRunning());
+        QVERIFY(page.progressText().contains(QStringLiteral("Failed")));
+        QVERIFY(!QDir(m_runs.filePath(QStringLiteral("unreachable"))).exists());
+        QVERIFY(QApplication::activeModalWidget() == nullptr);
+    }
+
+    // Failed requests are counted, grouped by class with an example and a hint, per run and per step.
+    void errorsAreGrouped()
+    {
+        sim::SimHost faulty;
+        sim::SimServerOptions options;
+        options.timeScale = 20;
+        options.seed = 7;
+        QVERIFY(sim::applyFaultSpec(QStringLiteral("429:0.1"), options.faults).isEmpty());
+        QVERIFY(sim::applyFaultSpec(QStringLiteral("500:0.05"), options.faults).isEmpty());
+        QVERIFY(sim::applyFaultSpec(QStringLiteral("cut:0.05"), options.faults).isEmpty());
+        QVERIFY2(faulty.start(options), qPrintable(faulty.errorString()));
+
+        SweepController controller;
+        controller.setRunsDirectory(m_runs.filePath(QStringLiteral("errors")));
+        RunPage page(&controller);
+        page.resize(1280, 800);
+        page.show();
+        QSignalSpy finished(&controller, &SweepController::finished);
+        QSignalSpy failed(&controller, &SweepController::failed);
+        // The preflight's one completion may draw a fault too; the next try draws another.
+        for (int attempt = 0; attempt < 5; ++attempt) {
+            failed.clear();
+            controller.start(sweepProfile(faulty.baseUrl().toString(), { 20, 40, 60 }, 60));
+            QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 120000);
+            if (!finished.isEmpty())
+                break;
+            QVERIFY2(failed.constFirst().constFirst().toString().contains(QStringLiteral("Injected fault")),
+                qPrintable(failed.constFirst().constFirst().toString()));
+        }
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+
+        const LiveRun* run = page.run();
+        qint64 failedRequests = 0;
+        for (const StepReport& step : run->steps())
+            failedRequests += step.metrics.failed;
+        QVERIFY(failedRequests > 0);
+        const ErrorsModel* errors = page.errorsModel();
+        QVERIFY(errors->rowCount() >= 2);
+        QCOMPARE(errors->total(), failedRequests);
+        QCOMPARE(page.tabs()->tabText(2), QStringLiteral("Errors (%1)").arg(failedRequests));
+        for (int row = 0; row < errors->rowCount(); ++row) {
+            QVERIFY(!errors->index(row, ErrorsModel::Example).data().toString().isEmpty());
+            QVERIFY(!errors->index(row, ErrorsModel::Steps).data().toString().isEmpty());
+        }
+        QVERIFY(page.details()->tabs()->tabText(2).startsWith(QStringLiteral("Failures (")));
+        page.tabs()->setCurrentIndex(2);
+        page.liveChart()->redraw();
+        saveScreenshot(&page, QStringLiteral("errors"));
+        faulty.stop();
+    }
+
+    // The main window in its three states, at 1280×800, written to the build tree.
+    void screenshots()
+    {
+        MainWindow window;
+        window.controller()->setRunsDirectory(m_runs.filePath(QStringLiteral("screenshots")));
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.profilePage()->currentProfile().has_value());
+        QVERIFY(!window.isShowingRun());
+        saveScreenshot(&window, QStringLiteral("editor"));
+
+        LiveRun* run = window.runPage()->run();
+        QSignalSpy finished(window.controller(), &SweepController::finished);
+        QSignalSpy failed(window.controller(), &SweepController::failed);
+        window.controller()->start(sweepProfile(m_sim.baseUrl().toString(), kneeRates(), 40));
+        QTRY_VERIFY_WITH_TIMEOUT((run->steps().size() >= 5 && run->currentStep() && run->liveSamples().size() > 15)
+                || !failed.isEmpty() || !finished.isEmpty(),
+            120000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        window.runPage()->liveChart()->redraw();
+        saveScreenshot(&window, QStringLiteral("live-run"));
+
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 180000);
+        window.runPage()->liveChart()->redraw();
+        saveScreenshot(&window, QStringLiteral("finished-run"));
+        // Log scale, and the selected step's latency histogram.
+        window.runPage()->latencyChart()->setLogScale(true);
+        window.runPage()->details()->tabs()->setCurrentIndex(1);
+        saveScreenshot(&window, QStringLiteral("finished-log-histogram"));
+        window.runPage()->latencyChart()->setLogScale(false);
+        window.runPage()->details()->tabs()->setCurrentIndex(0);
+
+        // A sentence about the knee marks it on both charts.
+        QListWidget* sentences = window.runPage()->analysisList();
+        for (int i = 0; i < sentences->count(); ++i) {
+            if (sentences->item(i)->data(Qt::UserRole).toInt() == int(AnalysisTopic::Knee))
+                sentences->setCurrentRow(i);
+        }
+        window.runPage()->tabs()->setCurrentIndex(1);
+        saveScreenshot(&window, QStringLiteral("finished-analysis"));
+
+        // The same in a dark palette: the charts follow it.
+        const QPalette light = QApplication::palette();
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+        dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+        dark.setColor(QPalette::ButtonText, QColor(0xe0, 0xe0, 0xe0));
+        dark.setColor(QPalette::Highlight, QColor(0x2a, 0x6f, 0xb0));
+        dark.setColor(QPalette::HighlightedText, Qt::white);
+        dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+        dark.setColor(QPalette::Link, QColor(0x6c, 0xb4, 0xee));
+        for (QPalette::ColorRole role : { QPalette::WindowText, QPalette::Text, QPalette::ButtonText })
+            dark.setColor(QPalette::Disabled, role, QColor(0x80, 0x80, 0x80));
+        QApplication::setPalette(dark);
+        QTRY_COMPARE(window.runPage()->latencyChart()->palette().color(QPalette::Base), QColor(0x1e, 0x1e, 0x1e));
+        window.runPage()->tabs()->setCurrentIndex(0);
+        saveScreenshot(&window, QStringLiteral("finished-run-dark"));
+        QApplication::setPalette(light);
+    }
+};
+
+QTEST_MAIN(TestRunPage)
+#include "tst_runpage.moc"

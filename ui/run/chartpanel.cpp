@@ -1,0 +1,93 @@
+#include "run/chartpanel.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace kp::ui {
+
+ChartPanel::ChartPanel(const QString& title, QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+    , m_view(new QChartView(m_chart, this))
+    , m_title(new QLabel(title, this))
+    , m_placeholder(new QLabel(m_view))
+    , m_controls(new QHBoxLayout)
+{
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setFrameShape(QFrame::NoFrame);
+    m_view->setMinimumSize(220, 160);
+    m_view->installEventFilter(this);
+
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+    m_placeholder->hide();
+
+    auto* header = new QHBoxLayout;
+    header->setContentsMargins(6, 2, 6, 0);
+    header->setSpacing(8);
+    header->addWidget(m_title);
+    header->addStretch(1);
+    m_controls->setSpacing(6);
+    header->addLayout(m_controls);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(header);
+    layout->addWidget(m_view, 1);
+}
+
+QString ChartPanel::title() const
+{
+    return m_title->text();
+}
+
+void ChartPanel::setTitle(const QString& title)
+{
+    m_title->setText(title);
+}
+
+void ChartPanel::setPlaceholder(const QString& text)
+{
+    m_placeholder->setText(text);
+    m_placeholder->setVisible(!text.isEmpty());
+    placePlaceholder();
+}
+
+QString ChartPanel::placeholder() const
+{
+    return m_placeholder->isVisibleTo(m_view) ? m_placeholder->text() : QString();
+}
+
+void ChartPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        restyle();
+    QWidget::changeEvent(event);
+}
+
+bool ChartPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view && event->type() == QEvent::Resize)
+        placePlaceholder();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ChartPanel::placePlaceholder()
+{
+    const QRect area = m_view->rect().adjusted(40, 20, -40, -40);
+    m_placeholder->setGeometry(area);
+    m_placeholder->raise();
+}
+
+} // namespace kp::ui

@@ -1,0 +1,160 @@
+#include "run/errorsmodel.h"
+
+#include "run/chartstyle.h"
+
+#include <QBrush>
+
+namespace kp::ui {
+
+ErrorsModel::ErrorsModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void ErrorsModel::setGroups(std::vector<FailureGroup> groups)
+{
+    beginResetModel();
+    m_groups = std::move(groups);
+    endResetModel();
+}
+
+qint64 ErrorsModel::total() const
+{
+    qint64 n = 0;
+    for (const FailureGroup& g : m_groups)
+        n += g.count;
+    return n;
+}
+
+int ErrorsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_groups.size());
+}
+
+int ErrorsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString ErrorsModel::classTitle(FailureClass failure)
+{
+    switch (failure) {
+    case FailureClass::None:
+        return tr("None");
+    case FailureClass::ConnectionRefused:
+        return tr("Connection refused");
+    case FailureClass::HostNotFound:
+        return tr("Host not found");
+    case FailureClass::Tls:
+        return tr("TLS");
+    case FailureClass::ConnectTimeout:
+        return tr("Connect timeout");
+    case FailureClass::FirstByteTimeout:
+        return tr("First-token timeout");
+    case FailureClass::IdleTimeout:
+        return tr("Idle timeout");
+    case FailureClass::TotalTimeout:
+        return tr("Total timeout");
+    case FailureClass::HttpAuth:
+        return tr("HTTP 401/403 (auth)");
+    case FailureClass::HttpNotFound:
+        return tr("HTTP 404 (not found)");
+    case FailureClass::HttpRateLimited:
+        return tr("HTTP 429 (rate limited)");
+    case FailureClass::HttpServerError:
+        return tr("HTTP 5xx (server error)");
+    case FailureClass::HttpOther:
+        return tr("Other HTTP status");
+    case FailureClass::ErrorBody:
+        return tr("Error in the response body");
+    case FailureClass::MalformedStream:
+        return tr("Malformed stream");
+    case FailureClass::NoChoices:
+        return tr("Stream without choices");
+    case FailureClass::StreamCut:
+        return tr("Stream cut");
+    case FailureClass::Network:
+        return tr("Network error");
+    case FailureClass::Cancelled:
+        return tr("Cancelled (stopped)");
+    }
+    return {};
+}
+
+QVariant ErrorsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const FailureGroup& g = m_groups[std::size_t(index.row())];
+    auto steps = [&g] {
+        QStringList words;
+        for (int s : g.steps)
+            words << QString::number(s + 1);
+        return words.join(QStringLiteral(", "));
+    };
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Class:
+            return classTitle(g.failure);
+        case Count:
+            return g.count;
+        case Steps:
+            return steps();
+        case Example:
+            return g.example.simplified();
+        case Hint:
+            return g.hint;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (index.column() == Example)
+            return g.example;
+        if (index.column() == Hint)
+            return g.hint;
+        return {};
+    case Qt::ForegroundRole:
+        return index.column() == Class ? QVariant(QBrush(ChartStyle::failure())) : QVariant();
+    case Qt::TextAlignmentRole:
+        return index.column() == Count ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                       : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case SortRole:
+        switch (index.column()) {
+        case Count:
+            return double(g.count);
+        case Steps:
+            return g.steps.empty() ? -1.0 : double(g.steps.front());
+        case Class:
+            return classTitle(g.failure);
+        case Example:
+            return g.example;
+        case Hint:
+            return g.hint;
+        }
+        return {};
+    case FailureClassRole:
+        return int(g.failure);
+    default:
+        return {};
+    }
+}
+
+QVariant ErrorsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Class:
+        return tr("Failure");
+    case Count:
+        return tr("Requests");
+    case Steps:
+        return tr("Steps");
+    case Example:
+        return tr("Example message");
+    case Hint:
+        return tr("What to do");
+    }
+    return {};
+}
+
+} // namespace kp::ui

@@ -1,0 +1,410 @@
+#include "run/loadlatencychart.h"
+
+#include "run/chartstyle.h"
+#include "run/liverun.h"
+#include "run/uiformat.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCursor>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kp::ui {
+
+namespace {
+
+std::optional<double> sloLimit(const Slo& slo, LatencyMetric metric)
+{
+    switch (metric) {
+    case LatencyMetric::Ttft:
+        return slo.ttftMs;
+    case LatencyMetric::Tpot:
+        return slo.tpotMs;
+    case LatencyMetric::E2el:
+        return slo.e2elMs;
+    case LatencyMetric::Itl:
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+void hideFromLegend(QChart* chart, QAbstractSeries* series)
+{
+    const auto markers = chart->legend()->markers(series);
+    for (QLegendMarker* m : markers)
+        m->setVisible(false);
+}
+
+QString colourKey(const QColor& colour, const QString& glyph, const QString& text)
+{
+    return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3").arg(colour.name(), glyph, text.toHtmlEscaped());
+}
+
+} // namespace
+
+LoadLatencyChart::LoadLatencyChart(const LiveRun* run, QWidget* parent)
+    : ChartPanel(tr("Load–latency"), parent)
+    , m_run(run)
+    , m_metricBox(new QComboBox(this))
+    , m_logBox(new QCheckBox(tr("Log scale"), this))
+    , m_caption(new QLabel(this))
+    , m_p50(new QLineSeries(chart()))
+    , m_upper(new QLineSeries(chart()))
+    , m_slo(new QLineSeries(chart()))
+    , m_excluded(new QScatterSeries(chart()))
+    , m_knee(new QScatterSeries(chart()))
+    , m_sloCapacity(new QScatterSeries(chart()))
+    , m_ring(new QScatterSeries(chart()))
+    , m_x(new QValueAxis(chart()))
+    , m_yLinear(new QValueAxis(chart()))
+    , m_yLog(new QLogValueAxis(chart()))
+{
+    for (LatencyMetric m : allLatencyMetrics)
+        m_metricBox->addItem(UiFormat::metricWord(m), QVariant::fromValue(int(m)));
+    m_metricBox->setToolTip(tr("Latency shown on the y axis"));
+    m_logBox->setToolTip(tr("Logarithmic latency axis: the knee and the overload stay readable together"));
+    controls()->addWidget(m_metricBox);
+    controls()->addWidget(m_logBox);
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this,
+        [this](int index) { setMetric(LatencyMetric(m_metricBox->itemData(index).toInt())); });
+    connect(m_logBox, &QCheckBox::toggled, this, &LoadLatencyChart::setLogScale);
+
+    m_caption->setTextFormat(Qt::RichText);
+    m_caption->setWordWrap(true);
+    m_caption->setContentsMargins(8, 0, 8, 2);
+    static_cast<QVBoxLayout*>(layout())->addWidget(m_caption);
+
+    QChart* c = chart();
+    m_regions.create(c);
+    for (QAbstractSeries* s :
+        std::initializer_list<QAbstractSeries*> { m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring })
+        c->addSeries(s);
+    m_p50->setPointsVisible(true);
+    m_upper->setPointsVisible(true);
+    m_slo->setName(tr("SLO"));
+    m_excluded->setName(tr("partial or client-bound"));
+    m_knee->setName(tr("knee"));
+    m_sloCapacity->setName(tr("SLO capacity"));
+
+    m_x->setLabelFormat(QStringLiteral("%g"));
+    m_yLinear->setLabelFormat(QStringLiteral("%g"));
+    m_yLog->setLabelFormat(QStringLiteral("%g"));
+    m_yLog->setBase(10);
+    m_yLog->setMinorTickCount(8);
+    c->addAxis(m_x, Qt::AlignBottom);
+    c->addAxis(m_yLinear, Qt::AlignLeft);
+    m_regions.attach(m_x, m_yLinear);
+    for (QXYSeries* s :
+        std::initializer_list<QXYSeries*> { m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring }) {
+        s->attachAxis(m_x);
+        s->attachAxis(m_yLinear);
+    }
+    c->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+
+    for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_p50, m_upper }) {
+        connect(s, &QXYSeries::clicked, this, &LoadLatencyChart::onClicked);
+        connect(s, &QXYSeries::hovered, this, [this, s](const QPointF& p, bool state) { onHovered(p, state, s); });
+    }
+    restyle();
+    refresh();
+}
+
+void LoadLatencyChart::restyle()
+{
+    const QPalette pal = palette();
+    ChartStyle::apply(chart(), pal);
+    ChartStyle::styleLine(m_p50, ChartStyle::p50(), 2.0);
+    ChartStyle::styleLine(m_upper, ChartStyle::p99(), 2.5);
+    ChartStyle::styleLine(m_slo, ChartStyle::slo(), 1.5, Qt::DashLine);
+    ChartStyle::styleRing(m_excluded, ChartStyle::neutral(pal), 16);
+    ChartStyle::styleMarker(m_knee, ChartStyle::knee(), 18, QScatterSeries::MarkerShapeTriangle, pal);
+    ChartStyle::styleMarker(
+        m_sloCapacity, ChartStyle::sloCapacity(), 16, QScatterSeries::MarkerShapeRotatedRectangle, pal);
+    ChartStyle::styleRing(m_ring, ChartStyle::highlight(pal), 26);
+    m_p50->setMarkerSize(7);
+    m_upper->setMarkerSize(8);
+}
+
+void LoadLatencyChart::setMetric(LatencyMetric metric)
+{
+    if (m_metric == metric)
+        return;
+    m_metric = metric;
+    m_metricBox->setCurrentIndex(m_metricBox->findData(int(metric)));
+    refresh();
+    Q_EMIT metricChanged(metric);
+}
+
+void LoadLatencyChart::setLogScale(bool log)
+{
+    if (m_log == log)
+        return;
+    m_log = log;
+    m_logBox->setChecked(log);
+    // No zero may reach the log axis: to it, the data goes first; from it, the axis goes first.
+    if (log) {
+        refresh();
+        attachY(m_yLog);
+    } else {
+        attachY(m_yLinear);
+        refresh();
+    }
+}
+
+void LoadLatencyChart::attachY(QAbstractAxis* axis)
+{
+    // One y axis in the chart at a time: a hidden second one still takes room and confuses the layout.
+    QAbstractAxis* old = axis == m_yLog ? static_cast<QAbstractAxis*>(m_yLinear) : m_yLog;
+    m_regions.detach(old);
+    for (QXYSeries* s :
+        std::initializer_list<QXYSeries*> { m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring })
+        s->detachAxis(old);
+    chart()->removeAxis(old);
+    old->setParent(chart()); // removeAxis hands it back; keep it for the next switch
+    chart()->addAxis(axis, Qt::AlignLeft);
+    for (QXYSeries* s :
+        std::initializer_list<QXYSeries*> { m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring })
+        s->attachAxis(axis);
+    m_regions.attach(nullptr, axis);
+    restyle();
+}
+
+void LoadLatencyChart::setHighlight(const ChartHighlight& highlight)
+{
+    m_highlight = highlight;
+    refresh();
+}
+
+void LoadLatencyChart::refresh()
+{
+    const std::vector<StepReport>& steps = m_run->steps();
+    const RunInfo& info = m_run->info();
+    const AnalysisResult& analysis = m_run->analysis().result;
+    const double percentile = m_run->hasInfo() ? info.analysisOptions.percentile : 99.0;
+    const bool concurrency = m_run->hasInfo() && info.profile.load.mode == LoadMode::Concurrency;
+    const QString metric = UiFormat::metricWord(m_metric);
+
+    m_p50Points = SweepCurve::latency(steps, m_metric, 50);
+    m_upperPoints = SweepCurve::latency(steps, m_metric, percentile);
+    if (m_log) { // a log axis has no place for zero
+        auto positive = [](const SweepCurve::Point& p) { return !(p.y > 0); };
+        m_p50Points.erase(std::remove_if(m_p50Points.begin(), m_p50Points.end(), positive), m_p50Points.end());
+        m_upperPoints.erase(std::remove_if(m_upperPoints.begin(), m_upperPoints.end(), positive), m_upperPoints.end());
+    }
+    m_p50->replace(SweepCurve::toPoints(m_p50Points));
+    m_upper->replace(SweepCurve::toPoints(m_upperPoints));
+    m_p50->setName(tr("P50 %1").arg(metric));
+    m_upper->setName(tr("%1 %2").arg(UiFormat::percentileWord(percentile), metric));
+
+    QList<QPointF> excluded;
+    for (const SweepCurve::Point& p : m_upperPoints) {
+        const StepReport& s = steps[std::size_t(p.step)];
+        if (s.partial || s.clientBound)
+            excluded << QPointF(p.x, p.y);
+    }
+    m_excluded->replace(excluded);
+    hideFromLegend(chart(), m_excluded);
+    if (!excluded.isEmpty()) {
+        for (QLegendMarker* m : chart()->legend()->markers(m_excluded))
+            m->setVisible(true);
+    }
+
+    // Axis ranges from the data (and the SLO, so that its line is always on screen).
+    const std::optional<double> limit = m_run->hasInfo() ? sloLimit(info.profile.slo, m_metric) : std::nullopt;
+    double xMax = 0, yMax = 0, yMinPositive = 0;
+    for (const auto* curve : { &m_p50Points, &m_upperPoints }) {
+        for (const SweepCurve::Point& p : *curve) {
+            xMax = std::max(xMax, p.x);
+            yMax = std::max(yMax, p.y);
+            if (p.y > 0 && (yMinPositive == 0 || p.y < yMinPositive))
+                yMinPositive = p.y;
+        }
+    }
+    const bool haveData = !m_upperPoints.empty() || !m_p50Points.empty();
+    // The SLO line stays in view unless it would squash the curve into the bottom quarter; the log
+    // scale then shows both.
+    const bool sloInView = limit && haveData && (m_log || *limit <= 4 * yMax);
+    if (sloInView)
+        yMax = std::max(yMax, *limit);
+    ChartStyle::setNiceRange(m_x, haveData ? xMax * 1.05 : 1.0);
+    double yBottom = 0, yTop = 1;
+    if (m_log) {
+        yBottom = haveData ? std::pow(10.0, std::floor(std::log10(yMinPositive / 1.2))) : 1.0;
+        yTop = haveData ? std::pow(10.0, std::ceil(std::log10(yMax * 1.2))) : 10.0;
+        if (yTop <= yBottom)
+            yTop = yBottom * 10;
+        m_yLog->setRange(yBottom, yTop);
+    } else {
+        ChartStyle::setNiceRange(m_yLinear, haveData ? yMax * 1.08 : 1.0);
+        yTop = m_yLinear->max();
+    }
+    const QString xTitle = concurrency ? tr("Users (concurrency)") : tr("Offered load (req/s)");
+    m_x->setTitleText(xTitle);
+    const QString yTitle = m_log ? tr("%1 (ms, log scale)").arg(metric) : tr("%1 (ms)").arg(metric);
+    m_yLinear->setTitleText(yTitle);
+    m_yLog->setTitleText(yTitle);
+    const double xRight = m_x->max();
+
+    if (sloInView) {
+        m_slo->replace(QList<QPointF> { { 0, *limit }, { xRight, *limit } });
+        m_slo->setName(tr("SLO %1 %2 ≤ %3 ms")
+                           .arg(UiFormat::percentileWord(info.profile.slo.percentile), metric, UiFormat::ms(*limit)));
+        m_slo->setVisible(true);
+    } else {
+        m_slo->clear();
+        m_slo->setVisible(false);
+    }
+
+    // Markers sit on the drawn upper curve at the load the analysis names.
+    QStringList captionParts;
+    auto place = [&](QScatterSeries* series, const Finding& f, const QString& name) {
+        std::optional<double> y;
+        if (f.found && std::isfinite(f.offered))
+            y = SweepCurve::valueAt(m_upperPoints, f.offered);
+        if (y) {
+            series->replace(QList<QPointF> { { f.offered, *y } });
+            series->setName(QStringLiteral("%1 %2%3 %4")
+                                .arg(name, f.lowerBound ? QStringLiteral("≥ ") : QString(), UiFormat::load(f.offered),
+                                    UiFormat::loadUnit(concurrency ? LoadMode::Concurrency : LoadMode::Rate)));
+            series->setVisible(true);
+        } else {
+            series->clear();
+            series->setVisible(false);
+        }
+    };
+    place(m_knee, analysis.knee, tr("knee"));
+    place(m_sloCapacity, analysis.sloCapacity, tr("SLO capacity"));
+
+    const std::vector<SweepCurve::Span> spans = SweepCurve::spans(analysis.regions, 0, xRight);
+    m_regions.update(spans, yBottom, yTop, m_highlight.topic == AnalysisTopic::Region ? m_highlight.regionIndex : -1);
+
+    // The highlight ring: a step, or the marker a sentence is about.
+    QList<QPointF> ring;
+    if (m_highlight.topic == AnalysisTopic::Knee && m_knee->count() > 0)
+        ring << m_knee->at(0);
+    else if (m_highlight.topic == AnalysisTopic::SloCapacity && m_sloCapacity->count() > 0)
+        ring << m_sloCapacity->at(0);
+    else if (m_highlight.stepIndex >= 0) {
+        for (const SweepCurve::Point& p : m_upperPoints) {
+            if (p.step == m_highlight.stepIndex)
+                ring << QPointF(p.x, p.y);
+        }
+    }
+    m_ring->replace(ring);
+    hideFromLegend(chart(), m_ring);
+
+    if (spans.empty() && !haveData)
+        captionParts.clear();
+    if (!spans.empty()) {
+        QStringList keys;
+        for (RegionKind k : { RegionKind::Linear, RegionKind::Knee, RegionKind::Overload }) {
+            if (std::any_of(spans.begin(), spans.end(), [k](const SweepCurve::Span& s) { return s.kind == k; }))
+                keys << colourKey(ChartStyle::regionSolid(k), QStringLiteral("■"), regionKindKey(k));
+        }
+        captionParts << tr("Shaded: %1").arg(keys.join(QStringLiteral(" &nbsp;")));
+    }
+    if (limit && haveData && !sloInView)
+        captionParts << tr("The SLO (%1 ms) is far above the curve: the log scale shows both.")
+                            .arg(UiFormat::ms(*limit))
+                            .toHtmlEscaped();
+    if (haveData && !analysis.knee.found && !analysis.knee.reason.isEmpty())
+        captionParts << analysis.knee.reason.toHtmlEscaped();
+    m_caption->setText(captionParts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+    m_caption->setVisible(!captionParts.isEmpty());
+
+    if (haveData)
+        setPlaceholder({});
+    else if (!steps.empty())
+        setPlaceholder(tr("No step has a finite offered load with %1 values to plot.").arg(metric));
+    else
+        setPlaceholder(m_run->isActive() ? tr("The curve appears here as steps finish.")
+                                         : tr("Run a sweep (Ctrl+R): offered load against latency, with the knee "
+                                              "and the SLO capacity marked as the steps finish."));
+}
+
+int LoadLatencyChart::pointCount() const
+{
+    return int(m_upper->count());
+}
+
+std::optional<QPointF> LoadLatencyChart::kneeMarker() const
+{
+    return m_knee->count() > 0 && m_knee->isVisible() ? std::optional<QPointF>(m_knee->at(0)) : std::nullopt;
+}
+
+std::optional<QPointF> LoadLatencyChart::sloCapacityMarker() const
+{
+    return m_sloCapacity->count() > 0 && m_sloCapacity->isVisible() ? std::optional<QPointF>(m_sloCapacity->at(0))
+                                                                    : std::nullopt;
+}
+
+std::optional<double> LoadLatencyChart::sloLine() const
+{
+    return m_slo->isVisible() && m_slo->count() > 0 ? std::optional<double>(m_slo->at(0).y()) : std::nullopt;
+}
+
+QString LoadLatencyChart::caption() const
+{
+    return m_caption->text();
+}
+
+int LoadLatencyChart::nearestStep(const QPointF& point) const
+{
+    int best = -1;
+    double bestDistance = 0;
+    for (const auto* curve : { &m_upperPoints, &m_p50Points }) {
+        for (const SweepCurve::Point& p : *curve) {
+            const double d = std::abs(p.x - point.x()) / std::max(1e-9, m_x->max())
+                + std::abs(p.y - point.y()) / std::max(1e-9, m_log ? m_yLog->max() : m_yLinear->max());
+            if (best < 0 || d < bestDistance) {
+                best = p.step;
+                bestDistance = d;
+            }
+        }
+    }
+    return best;
+}
+
+void LoadLatencyChart::onClicked(const QPointF& point)
+{
+    const int step = nearestStep(point);
+    if (step >= 0)
+        Q_EMIT stepClicked(step);
+}
+
+void LoadLatencyChart::onHovered(const QPointF& point, bool state, QXYSeries* series)
+{
+    if (!state) {
+        QToolTip::hideText();
+        return;
+    }
+    const int step = nearestStep(point);
+    if (step < 0 || step >= int(m_run->steps().size()))
+        return;
+    const StepReport& s = m_run->steps()[std::size_t(step)];
+    const LatencyStats& stats = s.metrics.stats(m_metric);
+    const double percentile = m_run->hasInfo() ? m_run->info().analysisOptions.percentile : 99.0;
+    QString text = tr("Step %1 · %2\nP50 %3 %4 ms")
+                       .arg(step + 1)
+                       .arg(s.load, UiFormat::metricWord(m_metric), UiFormat::ms(stats.median));
+    if (const auto v = percentileValue(stats, percentile))
+        text += tr(" · %1 %2 ms").arg(UiFormat::percentileWord(percentile), UiFormat::ms(*v));
+    Q_UNUSED(series);
+    QToolTip::showText(QCursor::pos(), text, view());
+}
+
+} // namespace kp::ui

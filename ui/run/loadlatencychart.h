@@ -1,0 +1,85 @@
+#pragma once
+
+#include "metrics/stepmetrics.h"
+#include "run/chartpanel.h"
+#include "run/regionbands.h"
+#include "run/sweepcurve.h"
+
+#include <optional>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
+class QValueAxis;
+class QAbstractAxis;
+class QXYSeries;
+QT_END_NAMESPACE
+
+namespace kp::ui {
+
+class LiveRun;
+
+// Offered load against latency: P50 and the analysed percentile (P99 unless the SLO says otherwise)
+// of TTFT, TPOT, ITL or E2EL, on a linear or log axis; the SLO limit; the knee and the SLO capacity
+// marked; the linear, knee and overload regions shaded. Redrawn from the run after each step.
+class LoadLatencyChart : public ChartPanel
+{
+    Q_OBJECT
+public:
+    explicit LoadLatencyChart(const LiveRun* run, QWidget* parent = nullptr);
+
+    void refresh();
+    LatencyMetric metric() const { return m_metric; }
+    void setMetric(LatencyMetric metric);
+    bool logScale() const { return m_log; }
+    void setLogScale(bool log);
+    void setHighlight(const ChartHighlight& highlight);
+
+    int pointCount() const; // points on the upper percentile's curve
+    std::optional<QPointF> kneeMarker() const;
+    std::optional<QPointF> sloCapacityMarker() const;
+    std::optional<double> sloLine() const;
+    int regionCount() const { return m_regions.visibleCount(); }
+    QString caption() const;
+
+Q_SIGNALS:
+    void stepClicked(int stepIndex);
+    void metricChanged(kp::LatencyMetric metric);
+
+protected:
+    void restyle() override;
+
+private:
+    void attachY(QAbstractAxis* axis);
+    void onHovered(const QPointF& point, bool state, QXYSeries* series);
+    void onClicked(const QPointF& point);
+    int nearestStep(const QPointF& point) const;
+
+    const LiveRun* m_run;
+    LatencyMetric m_metric = LatencyMetric::Ttft;
+    bool m_log = false;
+    ChartHighlight m_highlight;
+    QComboBox* m_metricBox;
+    QCheckBox* m_logBox;
+    QLabel* m_caption;
+    RegionBands m_regions;
+    QLineSeries* m_p50;
+    QLineSeries* m_upper;
+    QLineSeries* m_slo;
+    QScatterSeries* m_excluded;
+    QScatterSeries* m_knee;
+    QScatterSeries* m_sloCapacity;
+    QScatterSeries* m_ring;
+    QValueAxis* m_x;
+    QValueAxis* m_yLinear;
+    QLogValueAxis* m_yLog;
+    std::vector<SweepCurve::Point> m_upperPoints;
+    std::vector<SweepCurve::Point> m_p50Points;
+};
+
+} // namespace kp::ui

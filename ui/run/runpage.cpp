@@ -1,0 +1,524 @@
+#include "run/runpage.h"
+
+#include "run/chartstyle.h"
+#include "run/errorsmodel.h"
+#include "run/histogramchart.h"
+#include "run/liverun.h"
+#include "run/livestepchart.h"
+#include "run/loadlatencychart.h"
+#include "run/stepdetails.h"
+#include "run/stepstablemodel.h"
+#include "run/sweepcontroller.h"
+#include "run/throughputchart.h"
+#include "run/uiformat.h"
+
+#include <QAction>
+#include <QDataStream>
+#include <QDesktopServices>
+#include <QFontDatabase>
+#include <QFontMetrics>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIODevice>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace kp::ui {
+
+namespace {
+
+enum Tab { StepsTab, AnalysisTab, ErrorsTab, LogTab };
+
+constexpr int kTopicRole = Qt::UserRole;
+constexpr int kStepRole = Qt::UserRole + 1;
+constexpr int kRegionRole = Qt::UserRole + 2;
+constexpr quint32 kStateVersion = 1;
+
+} // namespace
+
+RunPage::RunPage(SweepController* controller, QWidget* parent)
+    : QWidget(parent)
+    , m_controller(controller)
+    , m_run(new LiveRun(controller, this))
+    , m_latency(new LoadLatencyChart(m_run, this))
+    , m_throughput(new ThroughputChart(m_run, this))
+    , m_live(new LiveStepChart(m_run, this))
+    , m_progress(new QLabel(this))
+    , m_stepBar(new QProgressBar(this))
+    , m_tabs(new QTabWidget(this))
+    , m_stepsModel(new StepsTableModel(this))
+    , m_stepsProxy(new QSortFilterProxyModel(this))
+    , m_stepsView(new QTableView(this))
+    , m_details(new StepDetails(this))
+    , m_analysis(new QListWidget(this))
+    , m_errorsModel(new ErrorsModel(this))
+    , m_errorsProxy(new QSortFilterProxyModel(this))
+    , m_errorsView(new QTableView(this))
+    , m_log(new QPlainTextEdit(this))
+    , m_repeatAction(new QAction(tr("Repeat step"), this))
+    , m_betweenAction(new QAction(tr("Add step between"), this))
+    , m_vertical(new QSplitter(Qt::Vertical, this))
+    , m_charts(new QSplitter(Qt::Horizontal, this))
+    , m_rightCharts(new QSplitter(Qt::Vertical, this))
+    , m_stepsSplitter(new QSplitter(Qt::Horizontal, this))
+{
+    m_repeatAction->setToolTip(tr("Run the selected step's load again, next (measures its spread)"));
+    m_betweenAction->setToolTip(
+        tr("Run a load halfway between the two selected steps (or the selected one and the next higher), next"));
+
+    m_rightCharts->addWidget(m_throughput);
+    m_rightCharts->addWidget(m_live);
+    m_rightCharts->setChildrenCollapsible(false);
+    m_charts->addWidget(m_latency);
+    m_charts->addWidget(m_rightCharts);
+    m_charts->setStretchFactor(0, 3);
+    m_charts->setStretchFactor(1, 2);
+    m_charts->setChildrenCollapsible(false);
+
+    m_progress->setTextFormat(Qt::RichText);
+    m_progress->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_progress->setOpenExternalLinks(false);
+    connect(
+        m_progress, &QLabel::linkActivated, this, [](const QString& link) { QDesktopServices::openUrl(QUrl(link)); });
+    m_stepBar->setMaximumWidth(160);
+    m_stepBar->setMaximumHeight(14);
+    m_stepBar->setTextVisible(false);
+    m_stepBar->hide();
+    auto* progressRow = new QHBoxLayout;
+    progressRow->setContentsMargins(8, 4, 8, 4);
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_stepBar);
+
+    m_analysis->setWordWrap(true);
+    m_analysis->setTextElideMode(Qt::ElideNone);
+    m_analysis->setResizeMode(QListView::Adjust);
+    m_analysis->setSpacing(2);
+    m_analysis->setToolTip(tr("Click a sentence to mark what it is about on the charts"));
+    connect(m_analysis, &QListWidget::itemClicked, this, &RunPage::onAnalysisClicked);
+    connect(
+        m_analysis, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) { onAnalysisClicked(item); });
+
+    m_errorsProxy->setSourceModel(m_errorsModel);
+    m_errorsProxy->setSortRole(ErrorsModel::SortRole);
+    m_errorsView->setModel(m_errorsProxy);
+    m_errorsView->setSortingEnabled(true);
+    m_errorsView->sortByColumn(ErrorsModel::Count, Qt::DescendingOrder);
+    m_errorsView->verticalHeader()->hide();
+    m_errorsView->horizontalHeader()->setStretchLastSection(true);
+    m_errorsView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_errorsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_errorsView->setWordWrap(false);
+
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(10000);
+    m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+
+    m_tabs->setDocumentMode(true);
+    m_tabs->insertTab(StepsTab, buildStepsTab(), tr("Steps"));
+    m_tabs->insertTab(AnalysisTab, m_analysis, tr("Analysis"));
+    m_tabs->insertTab(ErrorsTab, m_errorsView, tr("Errors"));
+    m_tabs->insertTab(LogTab, m_log, tr("Log"));
+
+    auto* bottom = new QWidget(this);
+    auto* bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->setSpacing(0);
+    bottomLayout->addLayout(progressRow);
+    bottomLayout->addWidget(m_tabs, 1);
+    m_vertical->addWidget(m_charts);
+    m_vertical->addWidget(bottom);
+    m_vertical->setStretchFactor(0, 5);
+    m_vertical->setStretchFactor(1, 4);
+    m_vertical->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_vertical);
+
+    connect(m_run, &LiveRun::stateChanged, this, [this](LiveRun::State state) {
+        if (state == LiveRun::State::Preparing)
+            clearRun();
+        updateProgress();
+        updateActions();
+        m_latency->refresh();
+    });
+    connect(m_run, &LiveRun::runStarted, this, [this] {
+        m_stepsModel->setPercentile(m_run->info().analysisOptions.percentile);
+        m_latency->refresh();
+        m_throughput->refresh();
+    });
+    connect(m_run, &LiveRun::stepStarted, this, [this] { updateProgress(); });
+    connect(m_run, &LiveRun::stepAdded, this, &RunPage::onStepAdded);
+    connect(m_run, &LiveRun::analysisChanged, this, &RunPage::onAnalysisChanged);
+    connect(m_run, &LiveRun::failuresChanged, this, &RunPage::onFailuresChanged);
+    connect(m_run, &LiveRun::liveChanged, this, &RunPage::updateProgress);
+    connect(m_run, &LiveRun::logLine, m_log, &QPlainTextEdit::appendPlainText);
+    connect(m_latency, &LoadLatencyChart::stepClicked, this, &RunPage::selectStep);
+    connect(m_throughput, &ThroughputChart::stepClicked, this, &RunPage::selectStep);
+
+    // The elapsed time moves on between snapshots (and through a paused sweep).
+    m_clock.setInterval(500);
+    connect(&m_clock, &QTimer::timeout, this, [this] {
+        if (m_run->isActive())
+            updateProgress();
+    });
+    m_clock.start();
+    updateProgress();
+    updateActions();
+}
+
+RunPage::~RunPage() = default;
+
+QWidget* RunPage::buildStepsTab()
+{
+    m_stepsProxy->setSourceModel(m_stepsModel);
+    m_stepsProxy->setSortRole(StepsTableModel::SortRole);
+    m_stepsView->setModel(m_stepsProxy);
+    m_stepsView->setSortingEnabled(true);
+    m_stepsView->sortByColumn(StepsTableModel::Step, Qt::AscendingOrder);
+    m_stepsView->verticalHeader()->hide();
+    m_stepsView->verticalHeader()->setDefaultSectionSize(m_stepsView->fontMetrics().height() + 6);
+    m_stepsView->horizontalHeader()->setStretchLastSection(true);
+    m_stepsView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_stepsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_stepsView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_stepsView->setAlternatingRowColors(true);
+    m_stepsView->setWordWrap(false);
+    m_stepsView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_stepsView->addAction(m_repeatAction);
+    m_stepsView->addAction(m_betweenAction);
+    connect(m_stepsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunPage::onSelectionChanged);
+
+    connect(m_repeatAction, &QAction::triggered, this, [this] {
+        const QList<int> steps = selectedSteps();
+        if (steps.size() == 1)
+            m_run->repeatStep(steps.constFirst());
+    });
+    connect(m_betweenAction, &QAction::triggered, this, [this] {
+        QList<int> steps = selectedSteps();
+        if (steps.size() == 1) {
+            // The selected step and the done step with the next higher load.
+            const auto& all = m_run->steps();
+            const double load = all[std::size_t(steps.constFirst())].offered();
+            int next = -1;
+            for (const StepReport& s : all) {
+                if (s.offered() > load && std::isfinite(s.offered())
+                    && (next < 0 || s.offered() < all[std::size_t(next)].offered()))
+                    next = s.index();
+            }
+            if (next >= 0)
+                steps << next;
+        }
+        if (steps.size() == 2)
+            m_run->addStepBetween(steps[0], steps[1]);
+    });
+
+    auto* repeatButton = new QToolButton(this);
+    repeatButton->setDefaultAction(m_repeatAction);
+    auto* betweenButton = new QToolButton(this);
+    betweenButton->setDefaultAction(m_betweenAction);
+    auto* hint = new QLabel(tr("Select steps to repeat one or add a load between two while the sweep runs."), this);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    auto* actions = new QHBoxLayout;
+    actions->setContentsMargins(4, 2, 4, 2);
+    actions->addWidget(repeatButton);
+    actions->addWidget(betweenButton);
+    actions->addWidget(hint, 1);
+
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(0);
+    leftLayout->addLayout(actions);
+    leftLayout->addWidget(m_stepsView, 1);
+    m_stepsSplitter->addWidget(left);
+    m_stepsSplitter->addWidget(m_details);
+    m_stepsSplitter->setStretchFactor(0, 1);
+    m_stepsSplitter->setStretchFactor(1, 0);
+    // The summary block is 51 monospace columns wide.
+    const int summaryWidth
+        = QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).horizontalAdvance(QString(52, u'0')) + 30;
+    m_stepsSplitter->setSizes({ 1000, summaryWidth });
+    m_stepsSplitter->setChildrenCollapsible(false);
+    return m_stepsSplitter;
+}
+
+void RunPage::clearRun()
+{
+    m_stepsModel->clear();
+    m_errorsModel->setGroups({});
+    m_details->setStep(nullptr, 99);
+    m_analysis->clear();
+    m_followLatest = true;
+    setHighlight({});
+    m_tabs->setTabText(ErrorsTab, tr("Errors"));
+    m_latency->refresh();
+    m_throughput->refresh();
+    m_live->redraw();
+}
+
+void RunPage::onStepAdded(int row)
+{
+    const bool follow = m_followLatest;
+    m_stepsModel->append(m_run->steps()[std::size_t(row)]);
+    if (row == 0)
+        m_stepsView->resizeColumnsToContents();
+    m_latency->refresh();
+    m_throughput->refresh();
+    updateProgress();
+    updateActions();
+    if (follow)
+        selectStep(m_run->steps()[std::size_t(row)].index());
+    m_followLatest = follow;
+}
+
+void RunPage::onAnalysisChanged()
+{
+    m_latency->refresh();
+    m_throughput->refresh();
+    m_analysis->clear();
+    const RunAnalysis& a = m_run->analysis();
+    for (const AnalysisSentence& s : a.sentences) {
+        RegionKind kind = RegionKind::Linear;
+        if (s.regionIndex >= 0 && s.regionIndex < int(a.result.regions.size()))
+            kind = a.result.regions[std::size_t(s.regionIndex)].kind;
+        auto* item = new QListWidgetItem(ChartStyle::topicIcon(s.topic, kind), s.text, m_analysis);
+        item->setData(kTopicRole, int(s.topic));
+        item->setData(kStepRole, s.stepIndex);
+        item->setData(kRegionRole, s.regionIndex);
+        item->setToolTip(s.text);
+    }
+    updateProgress();
+}
+
+void RunPage::onFailuresChanged()
+{
+    m_errorsModel->setGroups(m_run->failures());
+    const qint64 n = m_run->failureCount();
+    m_tabs->setTabText(ErrorsTab, n > 0 ? tr("Errors (%1)").arg(n) : tr("Errors"));
+    m_errorsView->resizeColumnsToContents();
+    // Messages can be long; the tooltip has the whole one, the hint gets the rest of the width.
+    const int exampleWidth = std::min(m_errorsView->columnWidth(ErrorsModel::Example), m_tabs->width() * 2 / 5);
+    m_errorsView->setColumnWidth(ErrorsModel::Example, std::max(200, exampleWidth));
+}
+
+QList<int> RunPage::selectedSteps() const
+{
+    QList<int> steps;
+    const QModelIndexList rows = m_stepsView->selectionModel()->selectedRows();
+    for (const QModelIndex& index : rows)
+        steps << index.data(StepsTableModel::StepIndexRole).toInt();
+    std::sort(steps.begin(), steps.end());
+    return steps;
+}
+
+void RunPage::onSelectionChanged()
+{
+    const QList<int> steps = selectedSteps();
+    const int last = int(m_run->steps().size()) - 1;
+    m_followLatest = steps.isEmpty() || (steps.size() == 1 && steps.constFirst() == last);
+    const StepReport* step = nullptr;
+    if (!steps.isEmpty()) {
+        const int index = steps.constLast();
+        if (index >= 0 && index < int(m_run->steps().size()))
+            step = &m_run->steps()[std::size_t(index)];
+    }
+    m_details->setStep(step, m_stepsModel->percentile());
+    ChartHighlight h;
+    h.stepIndex = step ? step->index() : -1;
+    setHighlight(h);
+    updateActions();
+}
+
+void RunPage::selectStep(int stepIndex)
+{
+    for (int row = 0; row < m_stepsProxy->rowCount(); ++row) {
+        const QModelIndex index = m_stepsProxy->index(row, 0);
+        if (index.data(StepsTableModel::StepIndexRole).toInt() == stepIndex) {
+            m_stepsView->selectionModel()->select(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_stepsView->scrollTo(index);
+            return;
+        }
+    }
+}
+
+void RunPage::onAnalysisClicked(QListWidgetItem* item)
+{
+    if (!item)
+        return;
+    ChartHighlight h;
+    h.topic = AnalysisTopic(item->data(kTopicRole).toInt());
+    h.stepIndex = item->data(kStepRole).toInt();
+    h.regionIndex = item->data(kRegionRole).toInt();
+    setHighlight(h);
+}
+
+void RunPage::setHighlight(const ChartHighlight& highlight)
+{
+    m_latency->setHighlight(highlight);
+    m_throughput->setHighlight(highlight);
+}
+
+void RunPage::updateActions()
+{
+    const bool canAdd = m_run->isActive() && m_run->state() != LiveRun::State::Stopping && m_run->hasInfo();
+    const QList<int> steps = selectedSteps();
+    m_repeatAction->setEnabled(canAdd && steps.size() == 1);
+    m_betweenAction->setEnabled(canAdd && (steps.size() == 1 || steps.size() == 2));
+}
+
+QString RunPage::progressText() const
+{
+    return m_progress->text();
+}
+
+void RunPage::updateProgress()
+{
+    const RunProgress p = m_run->progress();
+    const LiveRun::State state = m_run->state();
+    QStringList parts;
+    auto stepWords = [&p] {
+        return p.stepCount > 0 ? tr("Step %1 of %2").arg(p.step).arg(p.stepCount) : tr("Step %1").arg(p.step);
+    };
+    auto findings = [this] {
+        QStringList words;
+        const AnalysisResult& a = m_run->analysis().result;
+        const LoadMode mode = m_run->info().profile.load.mode;
+        if (a.knee.found)
+            words << QStringLiteral("<span style=\"color:%1\">▲</span> %2")
+                         .arg(ChartStyle::knee().name(),
+                             tr("knee %1 %2").arg(UiFormat::load(a.knee.offered), UiFormat::loadUnit(mode)));
+        if (a.sloCapacity.found)
+            words << QStringLiteral("<span style=\"color:%1\">◆</span> %2")
+                         .arg(ChartStyle::sloCapacity().name(),
+                             tr("SLO capacity %1%2 %3")
+                                 .arg(a.sloCapacity.lowerBound ? QStringLiteral("≥ ") : QString(),
+                                     UiFormat::load(a.sloCapacity.offered), UiFormat::loadUnit(mode)));
+        return words;
+    };
+    bool showBar = false;
+    switch (state) {
+    case LiveRun::State::Idle:
+        parts << tr("Ready: pick a profile and press Run (Ctrl+R).").toHtmlEscaped();
+        break;
+    case LiveRun::State::Preparing:
+        parts << tr("Preparing: starting the target and checking that it answers…").toHtmlEscaped();
+        break;
+    case LiveRun::State::Running:
+    case LiveRun::State::Pausing:
+    case LiveRun::State::Stopping:
+        if (p.step > 0 && !p.load.isEmpty()) {
+            parts << QStringLiteral("<b>%1</b>").arg(stepWords().toHtmlEscaped()) << p.load.toHtmlEscaped();
+            if (p.warmingUp)
+                parts << tr("warming up");
+            else if (p.total > 0)
+                parts << tr("%1/%2 requests").arg(QLocale().toString(p.done), QLocale().toString(p.total));
+            else
+                parts << tr("%1 requests").arg(QLocale().toString(p.done));
+            parts << tr("%1 in flight").arg(p.inFlight);
+            showBar = p.total > 0 && !p.warmingUp;
+        } else {
+            parts << tr("Between steps").toHtmlEscaped();
+        }
+        parts << tr("%1 elapsed").arg(UiFormat::clock(p.elapsedS));
+        if (p.etaS)
+            parts << (p.etaCoversRun ? tr("ETA %1").arg(UiFormat::clock(*p.etaS))
+                                     : tr("this step ends in %1").arg(UiFormat::clock(*p.etaS)));
+        if (state == LiveRun::State::Pausing)
+            parts << tr("pausing after this step");
+        if (state == LiveRun::State::Stopping)
+            parts << tr("stopping…");
+        parts << findings();
+        break;
+    case LiveRun::State::Paused:
+        parts << QStringLiteral("<b>%1</b>").arg(tr("Paused after step %1").arg(p.step).toHtmlEscaped())
+              << tr("%1 elapsed").arg(UiFormat::clock(p.elapsedS)) << tr("Resume to go on, or Stop to end the sweep")
+              << findings();
+        break;
+    case LiveRun::State::Finished:
+    case LiveRun::State::Stopped: {
+        const int n = int(m_run->steps().size());
+        parts << QStringLiteral("<b>%1</b>")
+                     .arg((state == LiveRun::State::Finished ? tr("Finished: %1").arg(LiveRun::stepsWord(n))
+                                                             : tr("Stopped: %1 kept").arg(LiveRun::stepsWord(n)))
+                              .toHtmlEscaped())
+              << tr("in %1").arg(UiFormat::clock(p.elapsedS)) << findings();
+        if (m_run->hasInfo())
+            parts << QStringLiteral("<a href=\"%1\">%2</a>")
+                         .arg(QUrl::fromLocalFile(m_run->info().runDirectory).toString(QUrl::FullyEncoded),
+                             tr("open the run folder"));
+        break;
+    }
+    case LiveRun::State::Failed:
+        parts << QStringLiteral("<span style=\"color:%1\"><b>%2</b> %3</span>")
+                     .arg(ChartStyle::failure().name(), tr("Failed:"),
+                         m_run->lastError().section(u'\n', 0, 0).toHtmlEscaped())
+              << tr("details in the Log tab");
+        break;
+    }
+    m_progress->setText(parts.join(QStringLiteral(" · ")));
+    if (state == LiveRun::State::Failed)
+        m_progress->setToolTip(m_run->lastError());
+    else
+        m_progress->setToolTip({});
+    m_stepBar->setVisible(showBar);
+    if (showBar) {
+        m_stepBar->setRange(0, int(std::min<qint64>(p.total, std::numeric_limits<int>::max())));
+        m_stepBar->setValue(int(std::min(p.done, p.total)));
+    }
+}
+
+QByteArray RunPage::saveState() const
+{
+    QByteArray bytes;
+    QDataStream out(&bytes, QIODevice::WriteOnly);
+    out << kStateVersion << m_vertical->saveState() << m_charts->saveState() << m_rightCharts->saveState()
+        << m_stepsSplitter->saveState() << int(m_latency->metric()) << m_latency->logScale() << m_tabs->currentIndex()
+        << int(m_details->histogram()->metric());
+    return bytes;
+}
+
+bool RunPage::restoreState(const QByteArray& state)
+{
+    QDataStream in(state);
+    quint32 version = 0;
+    QByteArray vertical, charts, right, steps;
+    int metric = 0, tab = 0, histogramMetric = 0;
+    bool log = false;
+    in >> version;
+    if (version != kStateVersion)
+        return false;
+    in >> vertical >> charts >> right >> steps >> metric >> log >> tab >> histogramMetric;
+    if (in.status() != QDataStream::Ok)
+        return false;
+    m_vertical->restoreState(vertical);
+    m_charts->restoreState(charts);
+    m_rightCharts->restoreState(right);
+    m_stepsSplitter->restoreState(steps);
+    if (metric >= int(LatencyMetric::Ttft) && metric <= int(LatencyMetric::E2el))
+        m_latency->setMetric(LatencyMetric(metric));
+    m_latency->setLogScale(log);
+    if (tab >= 0 && tab < m_tabs->count())
+        m_tabs->setCurrentIndex(tab);
+    if (histogramMetric >= int(LatencyMetric::Ttft) && histogramMetric <= int(LatencyMetric::E2el))
+        m_details->histogram()->setMetric(LatencyMetric(histogramMetric));
+    return true;
+}
+
+} // namespace kp::ui

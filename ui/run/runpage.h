@@ -1,0 +1,100 @@
+#pragma once
+
+#include "run/sweepcurve.h"
+
+#include <QByteArray>
+#include <QTimer>
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QLabel;
+class QListWidget;
+class QListWidgetItem;
+class QPlainTextEdit;
+class QProgressBar;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+QT_END_NAMESPACE
+
+namespace kp::ui {
+
+class ErrorsModel;
+class LiveRun;
+class LiveStepChart;
+class LoadLatencyChart;
+class StepDetails;
+class StepsTableModel;
+class SweepController;
+class ThroughputChart;
+
+// The live and finished sweep: the load–latency and throughput charts, the current step, the
+// progress line, and tabs with the steps (and the selected step in full), the analysis, the errors
+// and the log. Everything it shows comes from the LiveRun it keeps for the controller.
+class RunPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RunPage(SweepController* controller, QWidget* parent = nullptr);
+    ~RunPage() override;
+
+    LiveRun* run() const { return m_run; }
+    LoadLatencyChart* latencyChart() const { return m_latency; }
+    ThroughputChart* throughputChart() const { return m_throughput; }
+    LiveStepChart* liveChart() const { return m_live; }
+    StepsTableModel* stepsModel() const { return m_stepsModel; }
+    ErrorsModel* errorsModel() const { return m_errorsModel; }
+    StepDetails* details() const { return m_details; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QListWidget* analysisList() const { return m_analysis; }
+    QAction* repeatAction() const { return m_repeatAction; }
+    QAction* addBetweenAction() const { return m_betweenAction; }
+    QString progressText() const;
+
+    void selectStep(int stepIndex);
+    QByteArray saveState() const; // splitters, chart options, the current tab
+    bool restoreState(const QByteArray& state);
+
+private:
+    QWidget* buildStepsTab();
+    void clearRun();
+    void onStepAdded(int row);
+    void onAnalysisChanged();
+    void onFailuresChanged();
+    void onSelectionChanged();
+    void onAnalysisClicked(QListWidgetItem* item);
+    void updateProgress();
+    void updateActions();
+    void setHighlight(const ChartHighlight& highlight);
+    QList<int> selectedSteps() const;
+
+    SweepController* m_controller;
+    LiveRun* m_run;
+    LoadLatencyChart* m_latency;
+    ThroughputChart* m_throughput;
+    LiveStepChart* m_live;
+    QLabel* m_progress;
+    QProgressBar* m_stepBar;
+    QTabWidget* m_tabs;
+    StepsTableModel* m_stepsModel;
+    QSortFilterProxyModel* m_stepsProxy;
+    QTableView* m_stepsView;
+    StepDetails* m_details;
+    QListWidget* m_analysis;
+    ErrorsModel* m_errorsModel;
+    QSortFilterProxyModel* m_errorsProxy;
+    QTableView* m_errorsView;
+    QPlainTextEdit* m_log;
+    QAction* m_repeatAction;
+    QAction* m_betweenAction;
+    QSplitter* m_vertical;
+    QSplitter* m_charts;
+    QSplitter* m_rightCharts;
+    QSplitter* m_stepsSplitter;
+    QTimer m_clock;
+    bool m_followLatest = true;
+};
+
+} // namespace kp::ui

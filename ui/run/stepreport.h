@@ -1,0 +1,79 @@
+#pragma once
+
+#include "client/requestbuilder.h"
+#include "load/steprunner.h"
+#include "metrics/stepmetrics.h"
+#include "profile/profile.h"
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QString>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace kp::ui {
+
+// Counts of latencies in equal bins, in milliseconds. The range ends at a high percentile so that a
+// few outliers do not squeeze the rest into one bin; what lies past it is counted in `above`.
+struct Histogram
+{
+    double fromMs = 0.0;
+    double binMs = 0.0;
+    std::vector<qint64> counts;
+    qint64 above = 0;
+
+    qint64 total() const;
+    bool isEmpty() const { return counts.empty(); }
+    // Bins of a "nice" width (1, 2 or 5 × 10^k ms) covering [min, P99.5] of the values.
+    static Histogram compute(std::vector<double> valuesMs, int maxBins = 40);
+};
+
+// Failed requests of one class: how many, the first message, and what to do about it.
+struct FailureGroup
+{
+    FailureClass failure = FailureClass::None;
+    qint64 count = 0;
+    QString example;
+    QString hint;
+    std::vector<int> steps; // step indexes it happened in, ascending
+};
+
+// One finished step as the GUI shows it. Made in the controller thread from the StepResult, so the
+// request records (possibly 100,000 of them, with every chunk time) never cross to the GUI thread.
+struct StepReport
+{
+    StepConfig config; // prompts cleared
+    QString load; // "40 req/s", "32 users"
+    QDateTime startedAt;
+    double durationS = 0.0;
+    bool partial = false;
+    bool clientBound = false;
+    double dispatchLagP99Ms = 0.0;
+    StepMetrics metrics;
+    QString summary; // the reference's printed block
+    std::optional<bool> meetsSlo; // unset without an SLO
+    QString sloDetail; // the limit it misses, in words
+    std::vector<FailureGroup> failures; // by class, most frequent first
+    std::map<LatencyMetric, Histogram> histograms;
+
+    int index() const { return config.index; }
+    // The offered load on the chart's x axis: req/s, or users in concurrency mode.
+    double offered() const;
+    bool concurrencyMode() const { return config.mode == LoadMode::Concurrency; }
+};
+
+StepReport makeStepReport(
+    const StepResult& result, const Profile& profile, const HeaderList& headers, const QStringList& serverModels);
+
+// Adds one step's failures to run-wide groups (a class keeps its first example and hint).
+void mergeFailures(std::vector<FailureGroup>& into, const StepReport& step);
+
+// The value a chart or column shows for a percentile: the requested percentile when the step computed
+// it, the median for 50, nothing otherwise.
+std::optional<double> percentileValue(const LatencyStats& stats, double percentile);
+
+} // namespace kp::ui
+
+Q_DECLARE_METATYPE(kp::ui::StepReport)

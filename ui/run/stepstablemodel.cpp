@@ -1,0 +1,267 @@
+#include "run/stepstablemodel.h"
+
+#include "run/chartstyle.h"
+#include "run/uiformat.h"
+
+#include <QBrush>
+#include <QGuiApplication>
+#include <QPalette>
+
+namespace kp::ui {
+
+StepsTableModel::StepsTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void StepsTableModel::clear()
+{
+    beginResetModel();
+    m_steps.clear();
+    endResetModel();
+}
+
+void StepsTableModel::append(const StepReport& step)
+{
+    const int row = int(m_steps.size());
+    beginInsertRows({}, row, row);
+    m_steps.push_back(step);
+    endInsertRows();
+    if (row == 0 && step.config.mode != m_mode) {
+        m_mode = step.config.mode;
+        Q_EMIT headerDataChanged(Qt::Horizontal, Load, Load);
+    }
+}
+
+void StepsTableModel::setSteps(std::vector<StepReport> steps)
+{
+    beginResetModel();
+    m_steps = std::move(steps);
+    if (!m_steps.empty())
+        m_mode = m_steps.front().config.mode;
+    endResetModel();
+}
+
+void StepsTableModel::setPercentile(double percentile)
+{
+    if (m_percentile == percentile)
+        return;
+    m_percentile = percentile;
+    Q_EMIT headerDataChanged(Qt::Horizontal, TtftUpper, TtftUpper);
+    if (!m_steps.empty())
+        Q_EMIT dataChanged(index(0, TtftUpper), index(rowCount() - 1, TtftUpper));
+}
+
+const StepReport* StepsTableModel::step(int row) const
+{
+    return row >= 0 && row < int(m_steps.size()) ? &m_steps[std::size_t(row)] : nullptr;
+}
+
+int StepsTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_steps.size());
+}
+
+int StepsTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QStringList StepsTableModel::flagWords(const StepReport& step)
+{
+    QStringList flags;
+    if (step.partial)
+        flags << tr("partial");
+    if (step.clientBound)
+        flags << tr("client-bound");
+    if (step.meetsSlo)
+        flags << (*step.meetsSlo ? tr("SLO ✓") : tr("SLO ✗"));
+    if (step.config.purpose == QLatin1String("repeat") || step.config.purpose == QLatin1String("manual")
+        || step.config.purpose == QLatin1String("refine"))
+        flags << step.config.purpose;
+    return flags;
+}
+
+QVariant StepsTableModel::display(const StepReport& s, int column) const
+{
+    const StepMetrics& m = s.metrics;
+    auto latency = [](const LatencyStats& stats, std::optional<double> v) -> QVariant {
+        if (stats.count == 0 || !v)
+            return QStringLiteral("–");
+        return UiFormat::ms(*v);
+    };
+    switch (column) {
+    case Step:
+        return s.index() + 1;
+    case Load:
+        return UiFormat::load(s.offered());
+    case Rps:
+        return UiFormat::throughput(m.requestThroughput);
+    case OutputTokens:
+        return UiFormat::tokens(m.outputThroughput);
+    case TtftMean:
+        return latency(m.ttft, m.ttft.mean);
+    case TtftUpper:
+        return latency(m.ttft, percentileValue(m.ttft, m_percentile));
+    case TpotMean:
+        return latency(m.tpot, m.tpot.mean);
+    case ItlMean:
+        return latency(m.itl, m.itl.mean);
+    case Errors: {
+        const qint64 total = m.completed + m.failed;
+        if (m.failed == 0)
+            return QStringLiteral("0");
+        return QStringLiteral("%1 (%2)").arg(m.failed).arg(UiFormat::percent(double(m.failed) / double(total)));
+    }
+    case Flags:
+        return flagWords(s).join(QStringLiteral(", "));
+    }
+    return {};
+}
+
+QVariant StepsTableModel::sortValue(const StepReport& s, int column) const
+{
+    const StepMetrics& m = s.metrics;
+    auto latency = [](const LatencyStats& stats, std::optional<double> v) -> QVariant {
+        return stats.count == 0 || !v ? QVariant(-1.0) : QVariant(*v);
+    };
+    switch (column) {
+    case Step:
+        return double(s.index());
+    case Load:
+        return s.offered();
+    case Rps:
+        return m.requestThroughput;
+    case OutputTokens:
+        return m.outputThroughput;
+    case TtftMean:
+        return latency(m.ttft, m.ttft.mean);
+    case TtftUpper:
+        return latency(m.ttft, percentileValue(m.ttft, m_percentile));
+    case TpotMean:
+        return latency(m.tpot, m.tpot.mean);
+    case ItlMean:
+        return latency(m.itl, m.itl.mean);
+    case Errors:
+        return double(m.failed);
+    case Flags:
+        return flagWords(s).join(QStringLiteral(", "));
+    }
+    return {};
+}
+
+QVariant StepsTableModel::toolTip(const StepReport& s, int column) const
+{
+    switch (column) {
+    case Step:
+    case Load:
+        return tr("%1 (%2%3), %4 requests in %5 s")
+            .arg(s.load, s.config.purpose,
+                s.config.detail.isEmpty() ? QString() : QStringLiteral(": ") + s.config.detail)
+            .arg(s.metrics.completed + s.metrics.failed)
+            .arg(s.durationS, 0, 'f', 1);
+    case Errors: {
+        QStringList lines;
+        for (const FailureGroup& g : s.failures)
+            lines << QStringLiteral("%1 × %2").arg(g.count).arg(g.example);
+        return lines.isEmpty() ? QVariant() : QVariant(lines.join(u'\n'));
+    }
+    case Flags: {
+        QStringList lines;
+        if (s.partial)
+            lines << tr("Partial: stopped before every request ended; the analysis leaves it out.");
+        if (s.clientBound)
+            lines << tr("Client-bound: dispatch lag P99 %1 ms; this step measures the client, not the server.")
+                         .arg(UiFormat::ms(s.dispatchLagP99Ms));
+        if (s.meetsSlo)
+            lines << (*s.meetsSlo ? tr("Meets the SLO.") : tr("SLO not met: %1").arg(s.sloDetail));
+        return lines.isEmpty() ? QVariant() : QVariant(lines.join(u'\n'));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant StepsTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const StepReport& s = m_steps[std::size_t(index.row())];
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(s, column);
+    case Qt::ToolTipRole:
+        return toolTip(s, column);
+    case Qt::TextAlignmentRole:
+        return column == Flags ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (column == Errors && s.metrics.failed > 0)
+            return QBrush(ChartStyle::failure());
+        if (column == Flags && s.meetsSlo && !*s.meetsSlo)
+            return QBrush(ChartStyle::slo());
+        return {};
+    case SortRole:
+        return sortValue(s, column);
+    case StepIndexRole:
+        return s.index();
+    default:
+        return {};
+    }
+}
+
+QVariant StepsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::TextAlignmentRole)
+        return section == Flags ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Rps:
+            return tr("Completed requests per second of the step's duration");
+        case OutputTokens:
+            return tr("Output tokens per second");
+        case TtftMean:
+        case TtftUpper:
+            return tr("Time to first token, from sending the request");
+        case TpotMean:
+            return tr("Time per output token after the first, per request");
+        case ItlMean:
+            return tr("Inter-token latency: the gap between two streamed chunks");
+        case Errors:
+            return tr("Failed requests (share of all that ended)");
+        default:
+            return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    // Units on a second line keep the columns narrow enough for 1280 pixels.
+    switch (section) {
+    case Step:
+        return tr("#");
+    case Load:
+        return m_mode == LoadMode::Rate ? tr("Load\n(req/s)") : tr("Users\n");
+    case Rps:
+        return tr("RPS\n(req/s)");
+    case OutputTokens:
+        return tr("Output\n(tok/s)");
+    case TtftMean:
+        return tr("TTFT mean\n(ms)");
+    case TtftUpper:
+        return tr("TTFT %1\n(ms)").arg(UiFormat::percentileWord(m_percentile));
+    case TpotMean:
+        return tr("TPOT mean\n(ms)");
+    case ItlMean:
+        return tr("ITL mean\n(ms)");
+    case Errors:
+        return tr("Errors\n");
+    case Flags:
+        return tr("Flags");
+    }
+    return {};
+}
+
+} // namespace kp::ui

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "run/stepreport.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace kp::ui {
+
+// The finished steps of a run, one row each, in the order they ran.
+class StepsTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns { Step, Load, Rps, OutputTokens, TtftMean, TtftUpper, TpotMean, ItlMean, Errors, Flags, ColumnCount };
+    Q_ENUM(Columns)
+    enum Roles {
+        SortRole = Qt::UserRole, // a number (or the text for Flags) to sort by
+        StepIndexRole, // the step's index in the run
+    };
+
+    explicit StepsTableModel(QObject* parent = nullptr);
+
+    void clear();
+    void append(const StepReport& step);
+    void setSteps(std::vector<StepReport> steps);
+    // The percentile of the upper TTFT column (the SLO's, else 99).
+    void setPercentile(double percentile);
+    double percentile() const { return m_percentile; }
+    const StepReport* step(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    static QStringList flagWords(const StepReport& step);
+
+private:
+    QVariant display(const StepReport& s, int column) const;
+    QVariant sortValue(const StepReport& s, int column) const;
+    QVariant toolTip(const StepReport& s, int column) const;
+
+    std::vector<StepReport> m_steps;
+    double m_percentile = 99;
+    LoadMode m_mode = LoadMode::Rate;
+};
+
+} // namespace kp::ui

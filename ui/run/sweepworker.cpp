@@ -1,0 +1,376 @@
+#include "run/sweepworker.h"
+
+#include "client/transport.h"
+#include "metrics/resultjson.h"
+#include "metrics/sweeptable.h"
+#include "store/runwriter.h"
+#include "sweep/builtinsimulator.h"
+#include "sweep/sweepplan.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+
+namespace kp::ui {
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcRun, "kneepoint.ui.run")
+
+// Snapshots the GUI has not taken yet; past this the worker merges them instead of queueing more.
+constexpr int kMaxPendingSnapshots = 2;
+// Samples a merged snapshot keeps when the GUI falls behind (the live chart keeps fewer anyway).
+constexpr std::size_t kMaxMergedSamples = 20000;
+
+QString slug(const QString& name)
+{
+    QString s = name.toLower();
+    static const QRegularExpression other(QStringLiteral("[^a-z0-9]+"));
+    s.replace(other, QStringLiteral("-"));
+    while (s.startsWith(u'-'))
+        s.remove(0, 1);
+    s.truncate(40);
+    while (s.endsWith(u'-'))
+        s.chop(1);
+    return s.isEmpty() ? QStringLiteral("run") : s;
+}
+
+QString uniqueRunDirectory(const QString& root, const QString& name)
+{
+    const QString base
+        = QDir(root).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-")) + slug(name));
+    QString dir = base;
+    for (int n = 2; QFileInfo::exists(dir); ++n)
+        dir = base + QStringLiteral("-%1").arg(n);
+    return dir;
+}
+
+QString preflightFailure(const ProbeReport& report)
+{
+    QStringList lines { QObject::tr("The target failed the preflight check; no load was sent.") };
+    // Skipped checks are the ones after the first failure: the failures say why.
+    for (const ProbeCheck& c : report.checks) {
+        if (c.ok || c.skipped)
+            continue;
+        QString line = QObject::tr("%1 (%2): %3").arg(c.name, c.url, c.detail);
+        if (!c.hint.isEmpty())
+            line += QStringLiteral(" — ") + c.hint;
+        lines << line;
+    }
+    return lines.join(u'\n');
+}
+
+} // namespace
+
+SweepWorker::SweepWorker(std::shared_ptr<std::atomic<int>> pendingSnapshots, QObject* parent)
+    : QObject(parent)
+    , m_pendingSnapshots(std::move(pendingSnapshots))
+{ }
+
+SweepWorker::~SweepWorker()
+{
+    shutdown();
+}
+
+void SweepWorker::start(const Profile& profile, const QString& runsDirectory)
+{
+    if (m_active)
+        return;
+    release();
+    m_active = true;
+    m_stopRequested = false;
+    m_writeFailed = false;
+    m_profile = profile;
+    m_runsDirectory = runsDirectory;
+    m_points.clear();
+    m_stepEntries.clear();
+    m_heldSnapshot.reset();
+    m_serverModels.clear();
+
+    const QList<ProfileIssue> issues = validateProfile(m_profile);
+    if (!issues.isEmpty()) {
+        QStringList lines;
+        for (const ProfileIssue& issue : issues)
+            lines << issue.toString();
+        fail(tr("The profile cannot run: %1").arg(lines.join(QStringLiteral("; "))));
+        return;
+    }
+    if (m_profile.target.isBuiltinSimulator()) {
+        m_simulator = std::make_unique<BuiltinSimulator>();
+        QString error;
+        if (!m_simulator->start(m_profile, &error)) {
+            fail(error);
+            return;
+        }
+        m_targetWords = tr("built-in simulator (%1)").arg(m_simulator->description());
+        Q_EMIT message(tr("Built-in simulator: %1").arg(m_simulator->description()));
+    } else {
+        m_targetWords = m_profile.target.baseUrl;
+    }
+
+    ProbeTarget target;
+    target.target = m_profile.target;
+    QString error;
+    target.headers = requestHeaders(m_profile.target, &error);
+    if (!error.isEmpty()) {
+        fail(error);
+        return;
+    }
+    target.transport = transportOptions(m_profile.target);
+    m_headers = target.headers;
+    m_probe = std::make_unique<Probe>();
+    connect(m_probe.get(), &Probe::finished, this, &SweepWorker::onProbeFinished);
+    Q_EMIT message(tr("Preflight: checking %1").arg(m_profile.target.baseUrl));
+    m_probe->start(target);
+}
+
+void SweepWorker::onProbeFinished(const ProbeReport& report)
+{
+    // Called from the probe's own signal: it goes once control is back in the event loop.
+    m_probe.release()->deleteLater();
+    QStringList checks;
+    for (const ProbeCheck& c : report.checks) {
+        checks << (c.skipped
+                ? tr("%1 skipped").arg(c.name)
+                : tr("%1 %2 (%3 ms)").arg(c.name, c.ok ? tr("ok") : tr("failed")).arg(c.latencyMs, 0, 'f', 1));
+    }
+    Q_EMIT message(tr("Preflight: %1").arg(checks.join(QStringLiteral(", "))));
+    if (!report.ok()) {
+        fail(preflightFailure(report));
+        return;
+    }
+    m_serverModels = report.models;
+    if (m_profile.target.model.isEmpty() && !m_serverModels.isEmpty()) {
+        m_profile.target.model = m_serverModels.constFirst();
+        Q_EMIT message(tr("Model: %1 (the first the server lists)").arg(m_profile.target.model));
+    }
+    if (m_profile.target.model.isEmpty()) {
+        fail(tr("target.model: required, and %1 lists no model").arg(m_profile.target.baseUrl));
+        return;
+    }
+    beginSweep();
+}
+
+void SweepWorker::beginSweep()
+{
+    PreparedSweep prepared = prepareSweep(m_profile);
+    for (const QString& w : prepared.warnings)
+        Q_EMIT message(tr("Warning: %1").arg(w));
+    if (!prepared.ok()) {
+        fail(prepared.error);
+        return;
+    }
+    // Keep the plan for run.json without a second copy of the prompts.
+    std::vector<Prompt> prompts = std::move(prepared.config.stepTemplate.prompts);
+    m_config = prepared.config;
+    prepared.config.stepTemplate.prompts = std::move(prompts);
+
+    m_writer = std::make_unique<RunWriter>();
+    QString error;
+    const QString dir = uniqueRunDirectory(m_runsDirectory, m_profile.name);
+    if (!QDir().mkpath(m_runsDirectory) || !m_writer->open(dir, &error)
+        || !writeRunDocument(QStringLiteral("running"), &error)) {
+        fail(error.isEmpty() ? tr("cannot create the run directory %1").arg(dir) : error);
+        return;
+    }
+    m_csv = SweepTable::csvHeader();
+    m_analysisOptions = kp::analysisOptionsFor(m_profile.slo);
+
+    RunInfo info;
+    info.profile = m_profile;
+    info.target = m_targetWords;
+    info.runDirectory = m_writer->dir();
+    info.preview = m_config.planner.preview();
+    const Plan& plan = m_profile.load.plan;
+    info.fixedPlan = plan.kind != PlanKind::Auto && !plan.refine && plan.repeats == 0;
+    info.numPrompts = m_config.stepTemplate.numPrompts;
+    info.stepDurationS = m_config.stepDurationS;
+    info.cooldownS = m_config.cooldownS;
+    info.warmupRequests = m_config.stepTemplate.warmupRequests;
+    info.analysisOptions = m_analysisOptions;
+    info.warnings = prepared.warnings;
+
+    m_runner = std::make_unique<SweepRunner>();
+    connect(m_runner.get(), &SweepRunner::stepStarted, this, [this](int index, const StepConfig& config) {
+        StepConfig light = config;
+        light.prompts.clear();
+        Q_EMIT stepStarted(index, light);
+    });
+    connect(m_runner.get(), &SweepRunner::snapshot, this, &SweepWorker::onSnapshot);
+    connect(m_runner.get(), &SweepRunner::requestFinished, this, &SweepWorker::onRequestFinished);
+    connect(m_runner.get(), &SweepRunner::stepFinished, this, &SweepWorker::onStepFinished);
+    connect(m_runner.get(), &SweepRunner::finished, this, &SweepWorker::onRunnerFinished);
+    connect(m_runner.get(), &SweepRunner::pausedChanged, this, &SweepWorker::pausedChanged);
+    Q_EMIT message(tr("Run directory: %1").arg(info.runDirectory));
+    Q_EMIT started(info);
+    m_runner->start(std::move(prepared.config));
+}
+
+void SweepWorker::onSnapshot(const LiveSnapshot& snapshot)
+{
+    LiveSnapshot s = snapshot;
+    if (m_heldSnapshot && m_heldSnapshot->step == s.step) {
+        std::vector<LatencySample> merged = std::move(m_heldSnapshot->recent);
+        merged.insert(merged.end(), s.recent.begin(), s.recent.end());
+        if (merged.size() > kMaxMergedSamples)
+            merged.erase(merged.begin(), merged.end() - std::ptrdiff_t(kMaxMergedSamples));
+        s.recent = std::move(merged);
+    }
+    if (m_pendingSnapshots->load() >= kMaxPendingSnapshots) {
+        m_heldSnapshot = std::move(s);
+        return;
+    }
+    m_heldSnapshot.reset();
+    m_pendingSnapshots->fetch_add(1);
+    Q_EMIT this->snapshot(s);
+}
+
+void SweepWorker::onRequestFinished(int stepIndex, const RequestRecord& record)
+{
+    if (!m_writer || m_writeFailed)
+        return;
+    QString error;
+    if (!m_writer->appendRequest(stepIndex, record, &error)) {
+        m_writeFailed = true;
+        Q_EMIT message(tr("Error: %1; stopping").arg(error));
+        m_runner->stop();
+    }
+}
+
+void SweepWorker::onStepFinished(const StepResult& result)
+{
+    m_heldSnapshot.reset();
+    StepReport report = makeStepReport(result, m_profile, m_headers, m_serverModels);
+    m_points.push_back(SweepPoint::fromResult(result));
+    RunAnalysis analysis;
+    analysis.result = KneeAnalysis::analyze(m_points, m_analysisOptions);
+    analysis.sentences = analysisText(analysis.result);
+
+    if (m_writer && !m_writeFailed) {
+        const StepSetup setup = stepSetup(m_profile, result);
+        const StepMetrics& m = result.metrics;
+        m_csv += SweepTable::csvRow(setup, m);
+        QJsonObject entry;
+        entry.insert(QLatin1String("index"), result.config.index);
+        entry.insert(QLatin1String("load"), report.load);
+        entry.insert(QLatin1String("file"), QFileInfo(m_writer->stepPath(result.config.index)).fileName());
+        entry.insert(QLatin1String("completed"), m.completed);
+        entry.insert(QLatin1String("failed"), m.failed);
+        entry.insert(QLatin1String("partial"), result.partial);
+        entry.insert(QLatin1String("client_bound"), result.clientBound);
+        entry.insert(QLatin1String("dispatch_lag_p99_ms"), result.dispatchLagP99Ms);
+        if (report.meetsSlo)
+            entry.insert(QLatin1String("meets_slo"), *report.meetsSlo);
+        m_stepEntries << entry;
+        QString error;
+        if (!m_writer->writeStep(result.config.index, ResultJson::write(setup, m, {}, 2), &error)
+            || !writeFileAtomically(m_writer->dir() + QStringLiteral("/analysis.json"),
+                QJsonDocument(analysisJson(analysis.result)).toJson(QJsonDocument::Indented), &error)
+            || !writeRunDocument(QStringLiteral("running"), &error)
+            || !writeFileAtomically(m_writer->dir() + QStringLiteral("/sweep.csv"), m_csv, &error)) {
+            m_writeFailed = true;
+            Q_EMIT message(tr("Error: %1; stopping").arg(error));
+            m_runner->stop();
+        }
+    }
+    Q_EMIT stepFinished(report);
+    Q_EMIT analysisChanged(analysis);
+}
+
+void SweepWorker::onRunnerFinished(bool stopped)
+{
+    const QString reason = m_runner->stopReason();
+    QString error;
+    if (m_writer && !m_writeFailed
+        && !writeRunDocument(stopped ? QStringLiteral("stopped") : QStringLiteral("finished"), &error))
+        Q_EMIT message(tr("Error: %1").arg(error));
+    // Called from the runner's own signal: it goes once control is back in the event loop.
+    m_runner.release()->deleteLater();
+    release();
+    m_active = false;
+    Q_EMIT finished(stopped, reason);
+}
+
+bool SweepWorker::writeRunDocument(const QString& status, QString* error)
+{
+    const QJsonObject run = runDocument(
+        m_profile, m_config.planner.preview(), m_runner ? m_runner->stopReason() : QString(), status, m_stepEntries);
+    return m_writer->writeRun(run, error);
+}
+
+void SweepWorker::stop()
+{
+    if (!m_active)
+        return;
+    m_stopRequested = true;
+    if (m_runner) {
+        m_runner->stop();
+        return;
+    }
+    // Still in the preflight: nothing ran, nothing to keep.
+    release();
+    m_active = false;
+    Q_EMIT finished(true, QString());
+}
+
+void SweepWorker::pause()
+{
+    if (m_runner)
+        m_runner->pause();
+}
+
+void SweepWorker::resume()
+{
+    if (m_runner)
+        m_runner->resume();
+}
+
+void SweepWorker::addStep(const PlannedStep& step)
+{
+    if (!m_runner)
+        return;
+    m_runner->addStep(step);
+    Q_EMIT message(tr("Added a step: %1 (%2)").arg(formatLoad(step.mode, step.load), step.detail));
+}
+
+void SweepWorker::fail(const QString& text)
+{
+    release();
+    m_active = false;
+    Q_EMIT failed(text);
+}
+
+void SweepWorker::shutdown()
+{
+    if (m_runner) {
+        disconnect(m_runner.get(), nullptr, this, nullptr);
+        QString error;
+        if (m_writer && !m_writeFailed && !writeRunDocument(QStringLiteral("stopped"), &error))
+            qCWarning(lcRun, "%s", qPrintable(error));
+        m_runner.reset();
+    }
+    release();
+    m_active = false;
+}
+
+void SweepWorker::release()
+{
+    if (m_probe) {
+        disconnect(m_probe.get(), nullptr, this, nullptr);
+        m_probe.release()->deleteLater();
+    }
+    if (m_runner) {
+        disconnect(m_runner.get(), nullptr, this, nullptr);
+        m_runner.release()->deleteLater();
+    }
+    m_writer.reset();
+    if (m_simulator)
+        m_simulator->stop();
+    m_simulator.reset();
+}
+
+} // namespace kp::ui

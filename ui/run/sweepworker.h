@@ -1,0 +1,92 @@
+#pragma once
+
+#include "client/probe.h"
+#include "client/requestbuilder.h"
+#include "load/steprunner.h"
+#include "profile/profile.h"
+#include "run/runinfo.h"
+#include "run/stepreport.h"
+#include "sweep/kneeanalysis.h"
+#include "sweep/sweeprunner.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace kp {
+class BuiltinSimulator;
+class RunWriter;
+} // namespace kp
+
+namespace kp::ui {
+
+// The controller thread's half of a sweep: starts the built-in simulator when the profile targets
+// one, runs the preflight probe, prepares the sweep, drives the SweepRunner, writes the run directory
+// and turns each finished step into a StepReport and a fresh analysis. Everything it creates lives in
+// its thread; it talks to the GUI only through its signals, which SweepController forwards queued.
+class SweepWorker : public QObject
+{
+    Q_OBJECT
+public:
+    // pendingSnapshots counts snapshots sent but not yet taken by the GUI thread.
+    explicit SweepWorker(std::shared_ptr<std::atomic<int>> pendingSnapshots, QObject* parent = nullptr);
+    ~SweepWorker() override;
+
+    void start(const kp::Profile& profile, const QString& runsDirectory);
+    void stop();
+    void pause();
+    void resume();
+    void addStep(const kp::PlannedStep& step);
+    // Ends the run at once (the application quits): what finished is on disk, the rest is cut.
+    void shutdown();
+
+Q_SIGNALS:
+    void message(const QString& line);
+    void started(const kp::ui::RunInfo& info);
+    void stepStarted(int index, const kp::StepConfig& config);
+    void snapshot(const kp::LiveSnapshot& snapshot);
+    void stepFinished(const kp::ui::StepReport& report);
+    void analysisChanged(const kp::ui::RunAnalysis& analysis);
+    void pausedChanged(bool paused);
+    void finished(bool stopped, const QString& stopReason);
+    void failed(const QString& message);
+
+private:
+    void onProbeFinished(const kp::ProbeReport& report);
+    void beginSweep();
+    void onSnapshot(const kp::LiveSnapshot& snapshot);
+    void onRequestFinished(int stepIndex, const kp::RequestRecord& record);
+    void onStepFinished(const kp::StepResult& result);
+    void onRunnerFinished(bool stopped);
+    void fail(const QString& message);
+    bool writeRunDocument(const QString& status, QString* error);
+    void release();
+
+    std::shared_ptr<std::atomic<int>> m_pendingSnapshots;
+    std::optional<LiveSnapshot> m_heldSnapshot;
+    Profile m_profile;
+    QString m_runsDirectory;
+    QString m_targetWords;
+    std::unique_ptr<BuiltinSimulator> m_simulator;
+    std::unique_ptr<Probe> m_probe;
+    std::unique_ptr<SweepRunner> m_runner;
+    std::unique_ptr<RunWriter> m_writer;
+    SweepConfig m_config; // the plan as prepared, prompts cleared, for run.json
+    HeaderList m_headers;
+    QStringList m_serverModels;
+    QList<QJsonObject> m_stepEntries;
+    QByteArray m_csv;
+    std::vector<SweepPoint> m_points;
+    AnalysisOptions m_analysisOptions;
+    bool m_active = false; // from start() until finished() or failed()
+    bool m_stopRequested = false;
+    bool m_writeFailed = false;
+};
+
+} // namespace kp::ui

@@ -1,0 +1,99 @@
+#include "run/uiformat.h"
+
+#include "metrics/latencystats.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+#include <cmath>
+
+namespace kp::ui {
+
+QString UiFormat::metricWord(LatencyMetric metric)
+{
+    switch (metric) {
+    case LatencyMetric::Ttft:
+        return QStringLiteral("TTFT");
+    case LatencyMetric::Tpot:
+        return QStringLiteral("TPOT");
+    case LatencyMetric::Itl:
+        return QStringLiteral("ITL");
+    case LatencyMetric::E2el:
+        return QStringLiteral("E2EL");
+    }
+    return {};
+}
+
+QString UiFormat::percentileWord(double percentile)
+{
+    return QStringLiteral("P") + LatencyStats::percentileWord(percentile);
+}
+
+QString UiFormat::ms(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("–");
+    const double a = std::abs(value);
+    const int decimals = a < 10 ? 2 : a < 100 ? 1 : 0;
+    return QLocale().toString(value, 'f', decimals);
+}
+
+QString UiFormat::throughput(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("–");
+    const double a = std::abs(value);
+    const int decimals = a < 100 ? 2 : a < 1000 ? 1 : 0;
+    return QLocale().toString(value, 'f', decimals);
+}
+
+QString UiFormat::tokens(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("–");
+    return QLocale().toString(value, 'f', std::abs(value) < 10 ? 1 : 0);
+}
+
+QString UiFormat::load(double value)
+{
+    if (std::isinf(value))
+        return QStringLiteral("∞");
+    const double a = std::abs(value);
+    QString s = QLocale().toString(value, 'f', a < 10 ? 2 : a < 1000 ? 1 : 0);
+    const QChar point = QLocale().decimalPoint().front();
+    if (s.contains(point)) {
+        while (s.endsWith(u'0'))
+            s.chop(1);
+        if (s.endsWith(point))
+            s.chop(1);
+    }
+    return s;
+}
+
+QString UiFormat::loadUnit(LoadMode mode)
+{
+    return mode == LoadMode::Rate ? QCoreApplication::translate("kp::ui::UiFormat", "req/s")
+                                  : QCoreApplication::translate("kp::ui::UiFormat", "users");
+}
+
+QString UiFormat::clock(double seconds)
+{
+    if (!std::isfinite(seconds) || seconds < 0)
+        seconds = 0;
+    const qint64 total = qint64(std::llround(seconds));
+    const qint64 h = total / 3600;
+    const qint64 m = (total / 60) % 60;
+    const qint64 s = total % 60;
+    if (h > 0)
+        return QStringLiteral("%1:%2:%3").arg(h).arg(m, 2, 10, QLatin1Char('0')).arg(s, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(m, 2, 10, QLatin1Char('0')).arg(s, 2, 10, QLatin1Char('0'));
+}
+
+QString UiFormat::percent(double fraction)
+{
+    const double p = fraction * 100;
+    const int decimals = p == 0 ? 0 : p < 1 ? 2 : p < 10 ? 1 : 0;
+    return QLocale().toString(p, 'f', decimals) + QStringLiteral("%");
+}
+
+} // namespace kp::ui
