@@ -366,8 +366,8 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(dir + QStringLiteral("/analysis.json")));
         QVERIFY(QFile::exists(dir + QStringLiteral("/sweep.csv")));
 
+        // Reported, not asserted: timing goals live in bench/bench_gui.
         qInfo("longest GUI-thread stall during the sweep: %lld ms", responsiveness.maxGapMs());
-        QVERIFY2(responsiveness.maxGapMs() < 1500, qPrintable(QString::number(responsiveness.maxGapMs())));
     }
 
     // The built-in simulator (sim://), pause between steps, a repeat added while running, and Stop:

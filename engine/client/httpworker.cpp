@@ -8,6 +8,8 @@
 #include <QSslError>
 #include <QThread>
 
+#include <algorithm>
+
 namespace kp {
 
 Q_LOGGING_CATEGORY(lcClient, "kneepoint.engine.client", QtInfoMsg)
@@ -16,6 +18,10 @@ namespace {
 
 // Qt 6.4's per-host connection limit for HTTP/1.1 in one manager (qhttpnetworkconnection.cpp).
 constexpr int kConnectionsPerManager = 6;
+// Each manager holds up to 6 sockets plus its own thread; past this many per worker, requests share
+// the least busy manager and wait inside Qt, which bounds threads and file descriptors when a
+// server falls so far behind that thousands of requests are in flight.
+constexpr std::size_t kMaxManagersPerWorker = 128;
 constexpr int kDeadlineTickMs = 20;
 
 qint64 secondsToNs(double s)
@@ -59,6 +65,11 @@ HttpWorker::Manager* HttpWorker::pickManager()
     for (auto& m : m_managers) {
         if (m->active < kConnectionsPerManager)
             return m.get();
+    }
+    if (m_managers.size() >= kMaxManagersPerWorker) {
+        return std::min_element(m_managers.begin(), m_managers.end(), [](const auto& a, const auto& b) {
+            return a->active < b->active;
+        })->get();
     }
     auto manager = std::make_unique<Manager>();
     manager->nam = new QNetworkAccessManager(this);
