@@ -53,7 +53,10 @@ std::string metricKey(LatencyMetric metric)
 
 std::string percentileKey(double p)
 {
-    return "p" + utf8(LatencyStats::percentileWord(p));
+    // Appending (rather than "p" + std::string&&) avoids GCC 12's false -Wrestrict at -O3.
+    std::string key = "p";
+    key += utf8(LatencyStats::percentileWord(p));
+    return key;
 }
 
 Json statsObject(const LatencyStats& stats)
