@@ -401,8 +401,22 @@ private:
             for (int step : c.steps)
                 names << QString::number(step + 1);
             const QString last = names.takeLast();
-            m_result.notes << u"Steps %1 and %2 ran at %3; the analysis uses their mean."_s.arg(
-                names.join(u", "_s), last, load(c.x));
+            // The spread of the repeats: how far one measurement of this load can be trusted.
+            double thrLo = kInf, thrHi = 0, latLo = kInf, latHi = 0;
+            for (int step : c.steps) {
+                const StepMetrics& m = m_points[std::size_t(step)].metrics;
+                thrLo = std::min(thrLo, m.requestThroughput);
+                thrHi = std::max(thrHi, m.requestThroughput);
+                if (const auto v = latencyAt(m.stats(m_options.metric), m_options.percentile)) {
+                    latLo = std::min(latLo, *v);
+                    latHi = std::max(latHi, *v);
+                }
+            }
+            QString spread = u"throughput %1 to %2"_s.arg(throughputText(thrLo), throughputText(thrHi));
+            if (latHi > 0)
+                spread += u", %1 %2 to %3"_s.arg(metric(), latencyText(latLo), latencyText(latHi));
+            m_result.notes << u"Steps %1 and %2 ran at %3; the analysis uses their mean. Their spread: %4."_s.arg(
+                names.join(u", "_s), last, load(c.x), spread);
         }
     }
 
