@@ -240,30 +240,48 @@ void HttpWorker::checkDeadlines()
 {
     const qint64 now = steadyNowNs();
     const Timeouts& t = m_options.timeouts;
-    std::vector<std::pair<QNetworkReply*, std::pair<FailureClass, QString>>> expired;
+    // Which deadline fired, if any: the message is built only for the requests that expire.
+    enum class Expired { None, Connect, Total, FirstToken, Idle };
+    std::vector<std::pair<QNetworkReply*, Expired>> expired;
     for (auto& [reply, active] : m_active) {
-        const QString url = reply->request().url().toString(QUrl::RemoveUserInfo);
-        if (t.connectS > 0 && active.connectStartNs >= 0 && now - active.connectStartNs > secondsToNs(t.connectS)) {
-            expired.push_back({ reply,
-                { FailureClass::ConnectTimeout,
-                    QStringLiteral("connect timeout (%1 s) to %2").arg(t.connectS).arg(hostPort(reply->url())) } });
-        } else if (t.totalS > 0 && now - active.sentNs > secondsToNs(t.totalS)) {
-            expired.push_back({ reply,
-                { FailureClass::TotalTimeout, QStringLiteral("total timeout (%1 s): %2").arg(t.totalS).arg(url) } });
-        } else if (t.firstTokenS > 0 && !active.accumulator->sawFirstToken()
-            && now - active.sentNs > secondsToNs(t.firstTokenS)) {
-            expired.push_back({ reply,
-                { FailureClass::FirstByteTimeout,
-                    QStringLiteral("no first token within %1 s: %2").arg(t.firstTokenS).arg(url) } });
-        } else if (t.idleS > 0 && active.lastReadNs >= 0 && now - active.lastReadNs > secondsToNs(t.idleS)) {
-            expired.push_back({ reply,
-                { FailureClass::IdleTimeout,
-                    QStringLiteral("nothing received for %1 s between chunks: %2").arg(t.idleS).arg(url) } });
-        }
+        Expired e = Expired::None;
+        if (t.connectS > 0 && active.connectStartNs >= 0 && now - active.connectStartNs > secondsToNs(t.connectS))
+            e = Expired::Connect;
+        else if (t.totalS > 0 && now - active.sentNs > secondsToNs(t.totalS))
+            e = Expired::Total;
+        else if (t.firstTokenS > 0 && !active.accumulator->sawFirstToken()
+            && now - active.sentNs > secondsToNs(t.firstTokenS))
+            e = Expired::FirstToken;
+        else if (t.idleS > 0 && active.lastReadNs >= 0 && now - active.lastReadNs > secondsToNs(t.idleS))
+            e = Expired::Idle;
+        if (e != Expired::None)
+            expired.push_back({ reply, e });
     }
-    for (auto& [reply, why] : expired) {
-        if (auto it = m_active.find(reply); it != m_active.end())
-            abortWith(reply, it->second, why.first, why.second);
+    for (const auto& [reply, e] : expired) {
+        const auto it = m_active.find(reply);
+        if (it == m_active.end())
+            continue;
+        const QString url = reply->request().url().toString(QUrl::RemoveUserInfo);
+        switch (e) {
+        case Expired::Connect:
+            abortWith(reply, it->second, FailureClass::ConnectTimeout,
+                QStringLiteral("connect timeout (%1 s) to %2").arg(t.connectS).arg(hostPort(reply->url())));
+            break;
+        case Expired::Total:
+            abortWith(reply, it->second, FailureClass::TotalTimeout,
+                QStringLiteral("total timeout (%1 s): %2").arg(t.totalS).arg(url));
+            break;
+        case Expired::FirstToken:
+            abortWith(reply, it->second, FailureClass::FirstByteTimeout,
+                QStringLiteral("no first token within %1 s: %2").arg(t.firstTokenS).arg(url));
+            break;
+        case Expired::Idle:
+            abortWith(reply, it->second, FailureClass::IdleTimeout,
+                QStringLiteral("nothing received for %1 s between chunks: %2").arg(t.idleS).arg(url));
+            break;
+        case Expired::None:
+            break;
+        }
     }
 }
 
