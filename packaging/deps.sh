@@ -7,6 +7,7 @@ packages=(
     qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-l10n-tools libqt6svg6
     nlohmann-json3-dev libtomlplusplus-dev
     xvfb xauth
+    dpkg-dev librsvg2-bin appstream desktop-file-utils
 )
 
 missing=()

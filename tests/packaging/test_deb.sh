@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Builds the Debian package from a configured build tree, installs it with apt (which resolves and
+# so checks its Depends), uses the installed programs, then removes the package again.
+#
+#   test_deb.sh BUILD_DIR
+#
+# Exits 77 (skipped) unless running as root with dpkg, apt-get and cpack, and when a kneepoint
+# package is already installed (it is never replaced or removed by this test).
+set -euo pipefail
+
+build_dir=${1:?usage: test_deb.sh BUILD_DIR}
+skip() { echo "SKIP: $*"; exit 77; }
+
+[ "$(id -u)" -eq 0 ] || skip "needs root to install a package"
+for tool in dpkg dpkg-deb apt-get cpack; do
+    command -v "$tool" >/dev/null || skip "$tool not found"
+done
+if dpkg-query -W -f='${Status}' kneepoint 2>/dev/null | grep -q 'installed'; then
+    skip "a kneepoint package is already installed; not touching it"
+fi
+for f in /usr/bin/kneepoint /usr/bin/kneepoint-cli /usr/bin/kneepoint-sim; do
+    [ -e "$f" ] && skip "$f exists and belongs to no kneepoint package; not touching it"
+done
+
+work=$(mktemp -d)
+sim_pid=
+installed=0
+cleanup() {
+    [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null && wait "$sim_pid" 2>/dev/null
+    if [ "$installed" -eq 1 ]; then
+        DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq kneepoint >/dev/null 2>&1 || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+step() { echo "== $*"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+step "cpack -G DEB"
+(cd "$build_dir" && cpack -G DEB -B "$work/pkg") >"$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; fail "cpack"; }
+deb=$(ls "$work"/pkg/kneepoint_*.deb)
+dpkg-deb -I "$deb" | grep -E '^ (Package|Version|Depends):'
+depends=$(dpkg-deb -f "$deb" Depends)
+for lib in libqt6core6 libqt6network6 libqt6widgets6 libqt6charts6 libtomlplusplus3 qt6-qpa-plugins libc6; do
+    [[ $depends == *"$lib"* ]] || fail "Depends lacks $lib: $depends"
+done
+
+step "apt-get install $deb"
+installed=1
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$deb" >"$work/apt.log" 2>&1 \
+    || { cat "$work/apt.log"; fail "apt-get install"; }
+dpkg-query -W -f='${Status}\n' kneepoint | grep -q 'install ok installed' || fail "not installed"
+
+step "installed files"
+for f in /usr/bin/kneepoint /usr/bin/kneepoint-cli /usr/bin/kneepoint-sim \
+    /usr/share/applications/kneepoint.desktop \
+    /usr/share/metainfo/io.kneepoint.Kneepoint.metainfo.xml \
+    /usr/share/icons/hicolor/scalable/apps/kneepoint.svg \
+    /usr/share/icons/hicolor/{16x16,32x32,48x48,64x64,128x128,256x256}/apps/kneepoint.png \
+    /usr/share/kneepoint/profiles/demo.json /usr/share/kneepoint/datasets/demo.jsonl \
+    /usr/share/man/man1/{kneepoint,kneepoint-cli,kneepoint-sim}.1.gz \
+    /usr/share/bash-completion/completions/kneepoint-cli; do
+    [ -s "$f" ] || fail "missing: $f"
+done
+bash -n /usr/share/bash-completion/completions/kneepoint-cli || fail "completion: syntax"
+for page in kneepoint kneepoint-cli kneepoint-sim; do
+    gzip -t "/usr/share/man/man1/$page.1.gz" || fail "man page $page: not gzip"
+done
+
+step "versions"
+/usr/bin/kneepoint-cli --version
+/usr/bin/kneepoint-sim --version
+QT_QPA_PLATFORM=offscreen /usr/bin/kneepoint --version
+/usr/bin/kneepoint-cli --version | grep -q '^kneepoint-cli [0-9]' || fail "kneepoint-cli --version"
+
+step "validate the demo profile and dataset"
+/usr/bin/kneepoint-cli validate --profile /usr/share/kneepoint/profiles/demo.json
+sed 's#"dataset": "random"#"dataset": "jsonl", "dataset_path": "/usr/share/kneepoint/datasets/demo.jsonl"#' \
+    /usr/share/kneepoint/profiles/demo.json >"$work/jsonl.json"
+/usr/bin/kneepoint-cli validate --profile "$work/jsonl.json"
+
+if command -v appstreamcli >/dev/null; then
+    step "appstreamcli validate"
+    appstreamcli validate --no-net /usr/share/metainfo/io.kneepoint.Kneepoint.metainfo.xml
+fi
+if command -v desktop-file-validate >/dev/null; then
+    step "desktop-file-validate"
+    desktop-file-validate /usr/share/applications/kneepoint.desktop
+fi
+
+step "kneepoint-sim and a short sweep with the installed CLI"
+/usr/bin/kneepoint-sim --port 0 --time-scale 10 >"$work/sim.out" 2>"$work/sim.err" &
+sim_pid=$!
+url=
+for _ in $(seq 100); do
+    url=$(head -n1 "$work/sim.out" | sed -n 's/^listening on //p')
+    [ -n "$url" ] && break
+    kill -0 "$sim_pid" 2>/dev/null || { cat "$work/sim.err"; fail "kneepoint-sim exited"; }
+    sleep 0.1
+done
+[ -n "$url" ] || fail "kneepoint-sim printed no base URL"
+echo "simulator at $url"
+/usr/bin/kneepoint-cli sweep --base-url "$url" --request-rate 20,40 --num-prompts 10 \
+    --random-input-len 8 --random-output-len 8 --quiet --out "$work/run" || fail "sweep (exit $?)"
+[ -s "$work/run/run.json" ] && [ -s "$work/run/sweep.csv" ] || fail "sweep wrote no run directory"
+kill "$sim_pid"; wait "$sim_pid" 2>/dev/null || true; sim_pid=
+
+step "apt-get purge kneepoint"
+DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq kneepoint >"$work/purge.log" 2>&1 \
+    || { cat "$work/purge.log"; fail "apt-get purge"; }
+installed=0
+[ ! -e /usr/bin/kneepoint-cli ] || fail "/usr/bin/kneepoint-cli is still there"
+[ ! -e /usr/share/kneepoint ] || fail "/usr/share/kneepoint is still there"
+if dpkg-query -W -f='${Status}' kneepoint 2>/dev/null | grep -q 'installed'; then fail "still installed"; fi
+echo "PASS"
