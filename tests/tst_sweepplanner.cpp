@@ -286,9 +286,16 @@ private Q_SLOTS:
         QString reason;
         QVERIFY(SweepPlanner::meetsSlo(slo, metrics(10, 499.9), &reason));
         QVERIFY(!SweepPlanner::meetsSlo(slo, metrics(10, 612.25), &reason));
-        QCOMPARE(reason, QStringLiteral("P99 TTFT 612.3 ms > 500.0 ms"));
+        QCOMPARE(reason, QStringLiteral("P99 TTFT 612 ms > 500 ms"));
         QVERIFY(!SweepPlanner::meetsSlo(slo, metrics(10, 100, 95, 5), &reason));
-        QCOMPARE(reason, QStringLiteral("error rate 5.0% > 1.0%"));
+        QCOMPARE(reason, QStringLiteral("the error rate 5% > 1%"));
+        // The same verdict as the analysis: without an error limit of its own, a step that loses more
+        // than AnalysisOptions::maxErrorRate (5%) of its requests fails, its latencies describing survivors.
+        Slo latencyOnly;
+        latencyOnly.ttftMs = 500;
+        QVERIFY(SweepPlanner::meetsSlo(latencyOnly, metrics(10, 100, 96, 4), &reason));
+        QVERIFY(!SweepPlanner::meetsSlo(latencyOnly, metrics(10, 100, 93, 7), &reason));
+        QCOMPARE(reason, QStringLiteral("the error rate 7% > 5%"));
     }
 };
 

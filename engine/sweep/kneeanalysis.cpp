@@ -215,6 +215,27 @@ struct SloJudgement
     QStringList missing; // labels of the values the step lacks
 };
 
+SloJudgement judgeSlo(const Slo& slo, double implicitMaxErrorRate, const CurvePoint& point)
+{
+    SloJudgement j;
+    const double p = slo.percentile;
+    for (const SloCheck& check : sloChecks(slo, implicitMaxErrorRate, point)) {
+        if (!check.value) {
+            j.judged = false;
+            j.missing << sloName(check.limit, p);
+            continue;
+        }
+        if (*check.value > check.max && j.pass) {
+            j.pass = false;
+            j.firstMiss = u"%1 %2 > %3"_s.arg(
+                sloName(check.limit, p), sloValueText(check.limit, *check.value), sloValueText(check.limit, check.max));
+        }
+    }
+    if (!j.judged)
+        j.pass = false;
+    return j;
+}
+
 class Analyzer
 {
 public:
@@ -664,26 +685,7 @@ private:
             wholePercentText(m_options.collapseDrop), throughputText(c[peak].thr), load(c[peak].x), load(c.back().x)));
     }
 
-    SloJudgement judge(const CurvePoint& point) const
-    {
-        SloJudgement j;
-        const double p = m_options.slo.percentile;
-        for (const SloCheck& check : sloChecks(m_options.slo, m_options.maxErrorRate, point)) {
-            if (!check.value) {
-                j.judged = false;
-                j.missing << sloName(check.limit, p);
-                continue;
-            }
-            if (*check.value > check.max && j.pass) {
-                j.pass = false;
-                j.firstMiss = u"%1 %2 > %3"_s.arg(sloName(check.limit, p), sloValueText(check.limit, *check.value),
-                    sloValueText(check.limit, check.max));
-            }
-        }
-        if (!j.judged)
-            j.pass = false;
-        return j;
-    }
+    SloJudgement judge(const CurvePoint& point) const { return judgeSlo(m_options.slo, m_options.maxErrorRate, point); }
 
     QString sloText() const
     {
@@ -1022,6 +1024,25 @@ QJsonValue findingJson(const Finding& f)
 }
 
 } // namespace
+
+bool meetsSlo(const Slo& slo, const StepMetrics& m, QString* reason)
+{
+    CurvePoint point;
+    const qint64 total = m.completed + m.failed;
+    point.errorRate = total > 0 ? double(m.failed) / double(total) : 0.0;
+    point.ttft = latencyAt(m.ttft, slo.percentile);
+    point.tpot = latencyAt(m.tpot, slo.percentile);
+    point.e2el = latencyAt(m.e2el, slo.percentile);
+    SloJudgement j = judgeSlo(slo, AnalysisOptions {}.maxErrorRate, point);
+    if (m.completed == 0) {
+        j.pass = false;
+        j.firstMiss = u"no request completed"_s;
+    }
+    if (reason && !j.pass)
+        *reason
+            = j.judged || !j.firstMiss.isEmpty() ? j.firstMiss : u"does not report %1"_s.arg(j.missing.join(u", "_s));
+    return j.pass;
+}
 
 AnalysisOptions analysisOptionsFor(const Slo& slo)
 {

@@ -54,6 +54,11 @@ struct AnalysisOptions
     bool operator==(const AnalysisOptions&) const = default;
 };
 
+// Whether one step meets the SLO, judged as the analysis judges it (the SLO's percentile of each
+// limited latency, its error limit or else AnalysisOptions::maxErrorRate); reason names the first
+// limit missed, its value and the limit, or the value the step does not report.
+bool meetsSlo(const Slo& slo, const StepMetrics& metrics, QString* reason = nullptr);
+
 // The options a sweep with this SLO is analysed with: the knee is found on the latency the SLO limits
 // (TTFT first, then TPOT, then E2EL), at the SLO's percentile.
 AnalysisOptions analysisOptionsFor(const Slo& slo);

@@ -146,36 +146,7 @@ std::vector<PlannedStep> SweepPlanner::preview() const
 
 bool SweepPlanner::meetsSlo(const Slo& slo, const StepMetrics& metrics, QString* reason)
 {
-    const double p = slo.percentile;
-    auto check = [&](const std::optional<double>& limit, const LatencyStats& stats, const char* name) {
-        if (!limit)
-            return true;
-        const double value = stats.percentile(p).value_or(stats.max);
-        if (value <= *limit)
-            return true;
-        if (reason)
-            *reason = QStringLiteral("P%1 %2 %3 ms > %4 ms")
-                          .arg(LatencyStats::percentileWord(p), QString::fromLatin1(name))
-                          .arg(value, 0, 'f', 1)
-                          .arg(*limit, 0, 'f', 1);
-        return false;
-    };
-    if (!check(slo.ttftMs, metrics.ttft, "TTFT") || !check(slo.tpotMs, metrics.tpot, "TPOT")
-        || !check(slo.e2elMs, metrics.e2el, "E2EL"))
-        return false;
-    if (metrics.completed == 0) {
-        if (reason)
-            *reason = QStringLiteral("no request completed");
-        return false;
-    }
-    if (slo.maxErrorRate && errorRate(metrics) > *slo.maxErrorRate) {
-        if (reason)
-            *reason = QStringLiteral("error rate %1% > %2%")
-                          .arg(errorRate(metrics) * 100, 0, 'f', 1)
-                          .arg(*slo.maxErrorRate * 100, 0, 'f', 1);
-        return false;
-    }
-    return true;
+    return kp::meetsSlo(slo, metrics, reason);
 }
 
 bool SweepPlanner::collapsed(const std::vector<StepOutcome>& done) const
