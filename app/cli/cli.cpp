@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "clianalysis.h"
+#include "cliverbs.h"
 
 #include "client/probe.h"
 #include "client/requestbuilder.h"
@@ -31,16 +32,6 @@
 
 namespace kp::cli {
 
-namespace {
-
-std::atomic<int> g_interrupts { 0 };
-
-extern "C" void onInterrupt(int)
-{
-    if (g_interrupts.fetch_add(1) >= 1)
-        ::_exit(ExitInterrupted); // a second Ctrl-C: leave now; finished steps are already on disk
-}
-
 void writeOut(const QByteArray& bytes)
 {
     std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
@@ -54,6 +45,16 @@ void say(const QString& line)
     std::fflush(stderr);
 }
 
+namespace {
+
+std::atomic<int> g_interrupts { 0 };
+
+extern "C" void onInterrupt(int)
+{
+    if (g_interrupts.fetch_add(1) >= 1)
+        ::_exit(ExitInterrupted); // a second Ctrl-C: leave now; finished steps are already on disk
+}
+
 const char* const kUsage = R"(Usage: kneepoint-cli <command> [options]
 
 Commands:
@@ -63,10 +64,20 @@ Commands:
   probe     check /health, /v1/models and one tiny completion, and explain what fails
   validate  read a profile and report every problem with its file, line, column and field
   demo      start the built-in simulator and sweep it (no server of your own needed)
+)";
 
+const char* const kUsageEnd = R"(
 Run "kneepoint-cli <command> --help" for the options of a command.
 Exit codes: 0 ok, 1 failure (results not written, or every request failed), 2 bad input,
 3 target unreachable or failing the preflight, 4 SLO not met, 130 interrupted.)";
+
+QByteArray usage()
+{
+    QByteArray text(kUsage);
+    for (const Verb& verb : extraVerbs())
+        text += QByteArray("  ") + QByteArray(verb.name).leftJustified(10, ' ') + verb.summary + '\n';
+    return text + kUsageEnd;
+}
 
 struct Options
 {
@@ -824,7 +835,7 @@ int run(const QStringList& arguments)
     const QString verb = arguments.value(1);
     if (verb.isEmpty() || verb == QLatin1String("--help") || verb == QLatin1String("-h")
         || verb == QLatin1String("help")) {
-        writeOut(QByteArray(kUsage) + '\n');
+        writeOut(usage() + '\n');
         return verb.isEmpty() ? ExitBadInput : ExitOk;
     }
     if (verb == QLatin1String("--version") || verb == QLatin1String("-v")) {
@@ -833,8 +844,12 @@ int run(const QStringList& arguments)
     }
     static const QStringList verbs = { QStringLiteral("run"), QStringLiteral("sweep"), QStringLiteral("analyze"),
         QStringLiteral("probe"), QStringLiteral("validate"), QStringLiteral("demo") };
+    for (const Verb& extra : extraVerbs()) {
+        if (verb == QLatin1String(extra.name))
+            return extra.run(arguments);
+    }
     if (!verbs.contains(verb)) {
-        say(QStringLiteral("error: unknown command \"%1\"\n").arg(verb) + QString::fromUtf8(kUsage));
+        say(QStringLiteral("error: unknown command \"%1\"\n").arg(verb) + QString::fromUtf8(usage()));
         return ExitBadInput;
     }
 
