@@ -1,0 +1,305 @@
+// kneepoint-cli compare RUN RUN...: curves, deltas against a baseline, analyses and settings side by side.
+#include "cli.h"
+#include "cliverbs.h"
+
+#include "runs/comparison.h"
+#include "runs/runcatalog.h"
+#include "runs/savedrun.h"
+#include "store/runwriter.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+#include <cmath>
+
+namespace kp::cli {
+
+#ifdef KNEEPOINT_CLI_EXPORT
+// cmd_export.cpp: the comparison report (HTML, Markdown with its charts, PDF), drawn with the desktop
+// application's code.
+bool writeComparisonReport(
+    const std::vector<SavedRun>& runs, const Comparison& comparison, const QString& path, QString* error);
+#endif
+
+namespace {
+
+const char* const kCompareUsage
+    = R"(Usage: kneepoint-cli compare RUN RUN... [--baseline RUN] [--metric ttft] [--percentile 99]
+                             [--json] [--out FILE.json|.csv|.txt|.html|.md|.pdf] [--data-dir DIR]
+
+Compares saved runs: each run's curve of one metric over the offered load, the other runs' deltas
+in % against the baseline at equal load (interpolated linearly between the baseline's steps where
+the loads differ; never extrapolated: outside the baseline's range there is no delta, and the
+table says so), knee, saturation and SLO capacity side by side, and the settings and environment
+values that differ between the runs (secrets are never shown).
+
+RUN is a run's id, its name, or a run directory. The baseline is the first RUN unless --baseline
+names one. --metric: ttft, tpot, itl, e2el, throughput or output_throughput. --percentile: mean,
+median or a percentile the runs recorded (99, 99.9, p95); throughputs ignore it.
+--out FILE.html, .md or .pdf writes the comparison report: the runs, their curves overlaid, the
+findings side by side, the deltas and the differences (HTML is one self-contained file; Markdown
+writes its charts beside it as PNG).)";
+
+QString numberText(const std::optional<double>& v)
+{
+    return v ? QString::number(*v, 'f', 2) : QStringLiteral("-");
+}
+
+QString findingText(const Finding& f, bool users)
+{
+    if (!f.found)
+        return QStringLiteral("-");
+    return (f.lowerBound ? QStringLiteral(">= ") : QString()) + loadWord(f.offered, users);
+}
+
+QString table(const QList<QStringList>& rows, const QString& indent)
+{
+    QList<int> widths;
+    for (const QStringList& row : rows) {
+        for (qsizetype c = 0; c < row.size(); ++c) {
+            if (widths.size() <= c)
+                widths << 0;
+            widths[c] = std::max(widths[c], int(row[c].size()));
+        }
+    }
+    QString out;
+    for (const QStringList& row : rows) {
+        QString line = indent;
+        for (qsizetype c = 0; c < row.size(); ++c)
+            line += c + 1 == row.size() ? row[c] : row[c].leftJustified(widths[c] + 2);
+        out += line.trimmed().isEmpty() ? QString() : line.trimmed().prepend(indent) + QLatin1Char('\n');
+    }
+    return out;
+}
+
+QString comparisonText(const Comparison& c)
+{
+    const bool throughput = c.metric == CompareMetric::Throughput || c.metric == CompareMetric::OutputThroughput;
+    const QString metric = throughput
+        ? (c.metric == CompareMetric::Throughput ? QStringLiteral("Request throughput")
+                                                 : QStringLiteral("Output throughput"))
+        : QStringLiteral("%1 %2").arg(c.statistic.label(), compareMetricKey(c.metric).toUpper());
+    const QString column = QStringLiteral("%1 (%2)").arg(metric, compareMetricUnit(c.metric));
+    const CompareCurve& base = c.curves[std::size_t(c.baseline)];
+    QString out = QStringLiteral("%1 against the baseline %2 (%3)\n").arg(column, base.name, base.id);
+    bool anyInterpolated = false;
+    for (std::size_t r = 0; r < c.curves.size(); ++r) {
+        const CompareCurve& curve = c.curves[r];
+        const bool isBase = int(r) == c.baseline;
+        out += QStringLiteral("\n%1 (%2)%3\n")
+                   .arg(curve.name, curve.id, isBase ? QStringLiteral(", baseline") : QString());
+        QList<QStringList> rows;
+        if (isBase)
+            rows << QStringList { QStringLiteral("load"), column, QString() };
+        else
+            rows << QStringList { QStringLiteral("load"), column, QStringLiteral("baseline"), QStringLiteral("delta"),
+                QString() };
+        for (std::size_t i = 0; i < curve.points.size(); ++i) {
+            const ComparePoint& p = curve.points[i];
+            const QString load = loadWord(p.offered, curve.concurrencyMode);
+            if (isBase) {
+                rows << QStringList { load, numberText(p.value), p.missing };
+                continue;
+            }
+            const CompareDelta& d = c.deltas[r][i];
+            anyInterpolated = anyInterpolated || d.interpolated;
+            rows << QStringList { load, numberText(p.value),
+                numberText(d.baselineValue) + (d.interpolated ? QStringLiteral("*") : QString()),
+                d.percent ? QStringLiteral("%1%2%")
+                                .arg(*d.percent >= 0 ? QStringLiteral("+") : QString())
+                                .arg(*d.percent, 0, 'f', 1)
+                          : QStringLiteral("-"),
+                d.reason };
+        }
+        out += table(rows, QStringLiteral("  "));
+    }
+    if (anyInterpolated)
+        out += QStringLiteral("\n* the baseline interpolated between its two neighbouring steps\n");
+
+    out += QStringLiteral("\nAnalysis\n");
+    QList<QStringList> rows { { QStringLiteral("run"), QStringLiteral("knee"), QStringLiteral("saturation"),
+        QStringLiteral("SLO capacity"), QStringLiteral("peak throughput") } };
+    QStringList reasons;
+    for (std::size_t r = 0; r < c.curves.size(); ++r) {
+        const AnalysisResult& a = c.analyses[r];
+        const bool users = a.concurrencyMode;
+        rows << QStringList { c.curves[r].name, findingText(a.knee, users), findingText(a.saturation, users),
+            findingText(a.sloCapacity, users), QStringLiteral("%1 req/s").arg(a.peakThroughput, 0, 'f', 2) };
+        for (const auto& [label, f] : { std::pair { "knee", &a.knee }, std::pair { "saturation", &a.saturation },
+                 std::pair { "SLO capacity", &a.sloCapacity } }) {
+            if (!f->found && !f->reason.isEmpty())
+                reasons << QStringLiteral("  %1, no %2: %3").arg(c.curves[r].name, QLatin1String(label), f->reason);
+        }
+    }
+    out += table(rows, QStringLiteral("  "));
+    for (const QString& reason : reasons)
+        out += reason + QLatin1Char('\n');
+
+    out += QStringLiteral("\nDifferences (settings and environment)\n");
+    if (c.differences.empty()) {
+        out += QStringLiteral("  none\n");
+    } else {
+        QList<QStringList> diff;
+        QStringList header { QStringLiteral("key") };
+        for (const CompareCurve& curve : c.curves)
+            header << curve.name;
+        diff << header;
+        for (const SettingDifference& d : c.differences) {
+            QStringList row { d.key };
+            for (const QString& v : d.values)
+                row << (v.isNull() ? QStringLiteral("-") : v.left(48));
+            diff << row;
+        }
+        out += table(diff, QStringLiteral("  "));
+    }
+    return out;
+}
+
+} // namespace
+
+int runCompare(const QStringList& arguments)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QString::fromUtf8(kCompareUsage));
+    p.addHelpOption();
+    const QCommandLineOption baseline(QStringLiteral("baseline"),
+        QStringLiteral("The run the others are compared against (default: the first)."), QStringLiteral("RUN"));
+    const QCommandLineOption metric(QStringLiteral("metric"),
+        QStringLiteral("ttft | tpot | itl | e2el | throughput | output_throughput (default ttft)."),
+        QStringLiteral("METRIC"));
+    const QCommandLineOption percentile(QStringLiteral("percentile"),
+        QStringLiteral("mean | median | a percentile such as 99 or 99.9 (default 99)."), QStringLiteral("P"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON object on stdout."));
+    const QCommandLineOption out(QStringLiteral("out"),
+        QStringLiteral("Write the comparison to FILE: .json, .csv or .txt."), QStringLiteral("FILE"));
+    const QCommandLineOption dataDir(
+        QStringLiteral("data-dir"), QStringLiteral("Runs directory."), QStringLiteral("DIR"));
+    p.addOptions({ baseline, metric, percentile, json, out, dataDir });
+    p.addPositionalArgument(
+        QStringLiteral("RUN"), QStringLiteral("Run ids, names or directories."), QStringLiteral("RUN..."));
+    QStringList args = arguments;
+    args.removeAt(1); // "compare"
+    if (!p.parse(args)) {
+        say(QStringLiteral("error: %1").arg(p.errorText()));
+        return ExitBadInput;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        writeOut(QByteArray(kCompareUsage) + '\n');
+        return ExitOk;
+    }
+    CompareMetric which = CompareMetric::Ttft;
+    if (p.isSet(metric)) {
+        const auto m = compareMetricFromKey(p.value(metric));
+        if (!m) {
+            say(QStringLiteral("error: --metric: unknown metric \"%1\" (ttft, tpot, itl, e2el, throughput, "
+                               "output_throughput)")
+                    .arg(p.value(metric)));
+            return ExitBadInput;
+        }
+        which = *m;
+    }
+    CompareStatistic statistic;
+    if (p.isSet(percentile)) {
+        const auto s = CompareStatistic::parse(p.value(percentile));
+        if (!s) {
+            say(QStringLiteral("error: --percentile: \"%1\" is not mean, median or a percentile between 0 and 100")
+                    .arg(p.value(percentile)));
+            return ExitBadInput;
+        }
+        statistic = *s;
+    }
+    enum class OutKind { None, Json, Csv, Text, Report } outKind = OutKind::None;
+    if (p.isSet(out)) {
+        const QString suffix = QFileInfo(p.value(out)).suffix().toLower();
+        if (suffix == QLatin1String("json"))
+            outKind = OutKind::Json;
+        else if (suffix == QLatin1String("csv"))
+            outKind = OutKind::Csv;
+        else if (suffix == QLatin1String("txt"))
+            outKind = OutKind::Text;
+#ifdef KNEEPOINT_CLI_EXPORT
+        else if (suffix == QLatin1String("html") || suffix == QLatin1String("htm") || suffix == QLatin1String("md")
+            || suffix == QLatin1String("pdf"))
+            outKind = OutKind::Report;
+#endif
+        else {
+            say(QStringLiteral("error: --out %1: unsupported file type \".%2\"; compare writes .json, .csv and .txt")
+                    .arg(p.value(out), suffix));
+            return ExitBadInput;
+        }
+    }
+
+    QStringList names = p.positionalArguments();
+    const RunCatalog catalog(p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory());
+    QStringList dirs;
+    for (const QString& name : names) {
+        QString error;
+        const auto dir = catalog.resolve(name, &error);
+        if (!dir) {
+            say(QStringLiteral("error: %1").arg(error));
+            return ExitBadInput;
+        }
+        dirs << *dir;
+    }
+    int baselineIndex = 0;
+    if (p.isSet(baseline)) {
+        QString error;
+        const auto dir = catalog.resolve(p.value(baseline), &error);
+        if (!dir) {
+            say(QStringLiteral("error: --baseline: %1").arg(error));
+            return ExitBadInput;
+        }
+        baselineIndex = int(dirs.indexOf(*dir));
+        if (baselineIndex < 0) {
+            dirs.prepend(*dir);
+            baselineIndex = 0;
+        }
+    }
+    if (dirs.size() < 2) {
+        say(QStringLiteral("error: compare needs at least two runs: kneepoint-cli compare RUN RUN... "
+                           "(\"kneepoint-cli runs\" lists them)"));
+        return ExitBadInput;
+    }
+    std::vector<SavedRun> runs;
+    for (const QString& dir : dirs) {
+        SavedRunRead read = readSavedRun(dir);
+        if (!read.ok()) {
+            say(QStringLiteral("error: %1").arg(read.error));
+            return ExitBadInput;
+        }
+        for (const QString& w : read.run->warnings)
+            say(QStringLiteral("warning: %1").arg(w));
+        runs.push_back(std::move(*read.run));
+    }
+    const Comparison comparison = compareRuns(runs, baselineIndex, which, statistic);
+#ifdef KNEEPOINT_CLI_EXPORT
+    if (outKind == OutKind::Report) {
+        QString error;
+        if (!writeComparisonReport(runs, comparison, p.value(out), &error)) {
+            say(QStringLiteral("error: %1").arg(error));
+            return ExitFailure;
+        }
+        say(QStringLiteral("wrote %1").arg(p.value(out)));
+    } else
+#endif
+        if (outKind != OutKind::None) {
+        const QByteArray bytes = outKind == OutKind::Json
+            ? QJsonDocument(comparisonJson(comparison)).toJson(QJsonDocument::Indented)
+            : outKind == OutKind::Csv ? comparisonCsv(comparison)
+                                      : comparisonText(comparison).toUtf8();
+        QString error;
+        if (!writeFileAtomically(p.value(out), bytes, &error)) {
+            say(QStringLiteral("error: %1").arg(error));
+            return ExitFailure;
+        }
+        say(QStringLiteral("wrote %1").arg(p.value(out)));
+    }
+    if (p.isSet(json))
+        writeOut(QJsonDocument(comparisonJson(comparison)).toJson(QJsonDocument::Indented));
+    else if (outKind == OutKind::None)
+        writeOut(comparisonText(comparison).toUtf8());
+    return ExitOk;
+}
+
+} // namespace kp::cli

@@ -1,0 +1,254 @@
+// kneepoint-cli export RUN: a saved run's charts (PNG, SVG, PDF) or its report (HTML, Markdown, PDF) and
+// steps table (CSV, JSON), drawn by the desktop application's chart and report code, with no display.
+#include "cli.h"
+#include "cliverbs.h"
+
+#include "compare/comparereport.h"
+#include "export/chartset.h"
+#include "export/runreport.h"
+#include "run/liverun.h"
+#include "runs/openrun.h"
+#include "runs/runcatalog.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace kp::cli {
+
+namespace {
+
+const char* const kExportUsage = R"(Usage: kneepoint-cli export RUN --out FILE [--format FORMAT] [options]
+
+Writes a saved run's chart or report. RUN is a run's id (its directory name), its name, or a
+directory path. FORMAT is png, svg or pdf for one chart (--chart), html, md or pdf for the report
+with --report (md also writes its charts as PNG files beside FILE), csv or json for the steps
+table; without --format it comes from FILE's suffix (a .pdf is the chart unless --report is given).
+
+Options:
+  --out FILE               where to write (required)
+  --format FORMAT          png | svg | pdf | html | md | csv | json
+  --report                 the whole report (html, md, pdf), not one chart
+  --chart latency|throughput   which chart (default latency)
+  --metric ttft|tpot|itl|e2el  the latency on the load-latency chart (default: the analysed one)
+  --percentile P           its upper curve (default: the SLO's percentile, else 99)
+  --log                    logarithmic latency axis
+  --scale S                PNG pixel ratio: 1 (default), 2 for slides
+  --size WxH               the chart's size in logical pixels (default 1200x720)
+  --data-dir DIR           the runs directory (default $XDG_DATA_HOME/Kneepoint/Kneepoint/runs)
+  --no-records             ignore the per-request records (faster for big runs; no histograms
+                           or failure examples in the report))";
+
+} // namespace
+
+// Whether this command line needs a QApplication (charts are drawn with Qt Widgets).
+bool verbNeedsGui(const QStringList& arguments)
+{
+    const QString verb = arguments.value(1);
+    if (verb == QLatin1String("export"))
+        return !arguments.contains(QStringLiteral("--help")) && !arguments.contains(QStringLiteral("-h"));
+    if (verb == QLatin1String("compare")) {
+        // Only a report (.html, .md, .pdf) draws charts.
+        for (qsizetype i = 2; i < arguments.size(); ++i) {
+            QString file;
+            if (arguments[i] == QLatin1String("--out"))
+                file = arguments.value(i + 1);
+            else if (arguments[i].startsWith(QLatin1String("--out=")))
+                file = arguments[i].mid(6);
+            const std::optional<ui::ReportFormat> f = ui::reportFormatForPath(file);
+            if (f && (*f == ui::ReportFormat::Html || *f == ui::ReportFormat::Markdown || *f == ui::ReportFormat::Pdf))
+                return true;
+        }
+    }
+    return false;
+}
+
+bool writeComparisonReport(
+    const std::vector<SavedRun>& runs, const Comparison& comparison, const QString& path, QString* error)
+{
+    const std::optional<ui::ReportFormat> format = ui::reportFormatForPath(path);
+    const ui::CompareReport report(&runs, &comparison);
+    return report.write(format.value_or(ui::ReportFormat::Html), path, error);
+}
+
+int runExport(const QStringList& arguments)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QString::fromUtf8(kExportUsage));
+    p.addHelpOption();
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Output file."), QStringLiteral("FILE"));
+    const QCommandLineOption format(
+        QStringLiteral("format"), QStringLiteral("Output format."), QStringLiteral("FORMAT"));
+    const QCommandLineOption report(QStringLiteral("report"), QStringLiteral("The whole report."));
+    const QCommandLineOption chart(
+        QStringLiteral("chart"), QStringLiteral("latency | throughput."), QStringLiteral("CHART"));
+    const QCommandLineOption metric(
+        QStringLiteral("metric"), QStringLiteral("ttft | tpot | itl | e2el."), QStringLiteral("METRIC"));
+    const QCommandLineOption percentile(
+        QStringLiteral("percentile"), QStringLiteral("Upper curve percentile."), QStringLiteral("P"));
+    const QCommandLineOption log(QStringLiteral("log"), QStringLiteral("Logarithmic latency axis."));
+    const QCommandLineOption scale(QStringLiteral("scale"), QStringLiteral("PNG pixel ratio."), QStringLiteral("S"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Chart size WxH."), QStringLiteral("WxH"));
+    const QCommandLineOption dataDir(
+        QStringLiteral("data-dir"), QStringLiteral("Runs directory."), QStringLiteral("DIR"));
+    const QCommandLineOption noRecords(QStringLiteral("no-records"), QStringLiteral("Ignore request records."));
+    p.addOptions({ out, format, report, chart, metric, percentile, log, scale, size, dataDir, noRecords });
+    QStringList args = arguments;
+    args.removeAt(1); // "export"
+    if (!p.parse(args)) {
+        say(QStringLiteral("error: %1").arg(p.errorText()));
+        return ExitBadInput;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        writeOut(QByteArray(kExportUsage) + '\n');
+        return ExitOk;
+    }
+    const QStringList pos = p.positionalArguments();
+    if (pos.size() != 1) {
+        say(pos.isEmpty() ? QStringLiteral("error: export needs a RUN (id, name or directory); see --help")
+                          : QStringLiteral("error: export takes one RUN, got %1").arg(pos.size()));
+        return ExitBadInput;
+    }
+    if (!p.isSet(out) || p.value(out).isEmpty()) {
+        say(QStringLiteral("error: --out FILE is required"));
+        return ExitBadInput;
+    }
+    const QString path = p.value(out);
+    const QString formatKey = p.isSet(format) ? p.value(format).toLower() : QFileInfo(path).suffix().toLower();
+    const bool chartFormat = formatKey == QLatin1String("png") || formatKey == QLatin1String("svg")
+        || (formatKey == QLatin1String("pdf") && !p.isSet(report));
+    const std::optional<ui::ReportFormat> reportFormat = ui::reportFormatFromKey(formatKey);
+    if (!chartFormat && !reportFormat) {
+        say(formatKey.isEmpty()
+                ? QStringLiteral("error: --out %1 has no suffix; give --format png|svg|pdf|html|md|csv|json").arg(path)
+                : QStringLiteral("error: --format %1: expected png, svg, pdf, html, md, csv or json").arg(formatKey));
+        return ExitBadInput;
+    }
+    if (p.isSet(report)
+        && (chartFormat || *reportFormat == ui::ReportFormat::Csv || *reportFormat == ui::ReportFormat::Json)) {
+        say(QStringLiteral("error: --report is written as html, md or pdf, not %1").arg(formatKey));
+        return ExitBadInput;
+    }
+
+    ui::ChartOptions options;
+    if (p.isSet(chart)) {
+        const std::optional<ui::ChartKind> kind = ui::ChartOptions::kindFromKey(p.value(chart));
+        if (!kind) {
+            say(QStringLiteral("error: --chart %1: expected latency or throughput").arg(p.value(chart)));
+            return ExitBadInput;
+        }
+        options.kind = *kind;
+    }
+    std::optional<LatencyMetric> chosenMetric;
+    if (p.isSet(metric)) {
+        chosenMetric = latencyMetricFromKey(p.value(metric).toLower());
+        if (!chosenMetric) {
+            say(QStringLiteral("error: --metric %1: expected ttft, tpot, itl or e2el").arg(p.value(metric)));
+            return ExitBadInput;
+        }
+    }
+    if (p.isSet(percentile)) {
+        QString word = p.value(percentile);
+        if (word.startsWith(u'p') || word.startsWith(u'P'))
+            word.remove(0, 1);
+        bool ok = false;
+        const double v = word.toDouble(&ok);
+        if (!ok || !(v > 0) || !(v < 100)) {
+            say(QStringLiteral("error: --percentile %1: expected a number between 0 and 100, e.g. 99 or 99.9")
+                    .arg(p.value(percentile)));
+            return ExitBadInput;
+        }
+        options.percentile = v;
+    }
+    options.logScale = p.isSet(log);
+    double pixelRatio = 1.0;
+    if (p.isSet(scale)) {
+        bool ok = false;
+        pixelRatio = p.value(scale).toDouble(&ok);
+        if (!ok || pixelRatio < 0.5 || pixelRatio > 4) {
+            say(QStringLiteral("error: --scale %1: expected a pixel ratio from 0.5 to 4, e.g. 2").arg(p.value(scale)));
+            return ExitBadInput;
+        }
+    }
+    QSize chartSize = ui::ChartExport::kDefaultSize;
+    if (p.isSet(size)) {
+        static const QRegularExpression wxh(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
+        const QRegularExpressionMatch m = wxh.match(p.value(size));
+        const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
+        const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
+        if (w < 200 || h < 150 || w > 8000 || h > 8000) {
+            say(QStringLiteral("error: --size %1: expected WIDTHxHEIGHT from 200x150 to 8000x8000").arg(p.value(size)));
+            return ExitBadInput;
+        }
+        chartSize = QSize(w, h);
+    }
+
+    const RunCatalog catalog(p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory());
+    QString error;
+    const std::optional<QString> dir = catalog.resolve(pos.constFirst(), &error);
+    if (!dir) {
+        say(QStringLiteral("error: %1").arg(error));
+        return ExitBadInput;
+    }
+    const std::optional<ui::OpenedRun> opened = ui::openRunDirectory(*dir, &error, !p.isSet(noRecords));
+    if (!opened) {
+        say(QStringLiteral("error: %1").arg(error));
+        return ExitBadInput;
+    }
+    for (const QString& w : opened->warnings)
+        say(QStringLiteral("warning: %1").arg(w));
+    ui::LiveRun run(nullptr);
+    opened->showIn(&run);
+
+    if (reportFormat && !chartFormat) {
+        const ui::RunReport r(&run, opened->meta);
+        if (!r.write(*reportFormat, path, &error)) {
+            say(QStringLiteral("error: %1").arg(error));
+            return ExitFailure;
+        }
+        say(QStringLiteral("Wrote %1").arg(path));
+        return ExitOk;
+    }
+
+    if (run.steps().empty()) {
+        say(QStringLiteral("error: %1 has no finished step to draw").arg(*dir));
+        return ExitBadInput;
+    }
+    options.metric = chosenMetric ? *chosenMetric : run.info().analysisOptions.metric;
+    if (options.kind == ui::ChartKind::Latency) {
+        const double pct = options.percentile ? *options.percentile : run.info().analysisOptions.percentile;
+        bool any = false;
+        QStringList recorded;
+        for (const ui::StepReport& s : run.steps()) {
+            const LatencyStats& st = s.metrics.stats(options.metric);
+            any = any || ui::percentileValue(st, pct).has_value();
+            for (const auto& [q, v] : st.percentiles) {
+                const QString w = QStringLiteral("P") + LatencyStats::percentileWord(q);
+                if (!recorded.contains(w))
+                    recorded << w;
+            }
+        }
+        if (!any) {
+            say(QStringLiteral("error: no step of %1 has P%2 %3; the run recorded %4 (and P50)")
+                    .arg(opened->meta.name, LatencyStats::percentileWord(pct),
+                        latencyMetricKey(options.metric).toUpper(),
+                        recorded.isEmpty() ? QStringLiteral("no other percentile")
+                                           : recorded.join(QStringLiteral(", "))));
+            return ExitBadInput;
+        }
+    }
+    const ui::ChartFileFormat chartFileFormat = formatKey == QLatin1String("png") ? ui::ChartFileFormat::Png
+        : formatKey == QLatin1String("svg")                                       ? ui::ChartFileFormat::Svg
+                                                                                  : ui::ChartFileFormat::Pdf;
+    ui::ChartSet charts(&run);
+    ui::ChartPanel* panel = charts.panel(options);
+    const ui::ChartCaption caption = charts.caption(options, opened->meta);
+    if (!ui::ChartExport::write(panel, caption, chartFileFormat, path, chartSize, pixelRatio, &error)) {
+        say(QStringLiteral("error: %1").arg(error));
+        return ExitFailure;
+    }
+    say(QStringLiteral("Wrote %1").arg(path));
+    return ExitOk;
+}
+
+} // namespace kp::cli

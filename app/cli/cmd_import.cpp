@@ -1,0 +1,90 @@
+// kneepoint-cli import PATH...: other tools' result files as a saved run.
+#include "cli.h"
+#include "cliverbs.h"
+
+#include "runs/importers.h"
+#include "runs/runcatalog.h"
+
+#include <QCommandLineParser>
+
+namespace kp::cli {
+
+namespace {
+
+const char* const kImportUsage
+    = R"(Usage: kneepoint-cli import PATH... [--format auto|vllm|sglang|guidellm] [--name NAME]
+                            [--data-dir DIR]
+
+Turns result files of other tools into a saved run that Kneepoint opens, analyses and compares like
+its own:
+  vllm      vLLM's serving benchmark (benchmark_serving.py, "vllm bench serve"): one JSON file per
+            rate or concurrency, any file names, older key spellings included; with
+            --save-detailed, the per-request lists become per-request records
+  sglang    SGLang's bench_serving JSON Lines (one object per line)
+  guidellm  GuideLLM's benchmarks report (JSON with a "benchmarks" array)
+A PATH is a file or a folder (its *.json and *.jsonl files are read). --format auto (the default)
+tells them apart by content. Steps are ordered by offered load. The run is written to a new
+directory under the runs directory (or --data-dir), all at once: a file that cannot be read leaves
+nothing behind, and the error names the file and the key or line.)";
+
+} // namespace
+
+int runImport(const QStringList& arguments)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QString::fromUtf8(kImportUsage));
+    p.addHelpOption();
+    const QCommandLineOption format(QStringLiteral("format"),
+        QStringLiteral("auto | vllm | sglang | guidellm (default auto)."), QStringLiteral("FORMAT"));
+    const QCommandLineOption name(QStringLiteral("name"),
+        QStringLiteral("The run's name (default: the files' label, else the folder or file name)."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption dataDir(
+        QStringLiteral("data-dir"), QStringLiteral("Runs directory."), QStringLiteral("DIR"));
+    p.addOptions({ format, name, dataDir });
+    p.addPositionalArgument(
+        QStringLiteral("PATH"), QStringLiteral("Result files or folders."), QStringLiteral("PATH..."));
+    QStringList args = arguments;
+    args.removeAt(1); // "import"
+    if (!p.parse(args)) {
+        say(QStringLiteral("error: %1").arg(p.errorText()));
+        return ExitBadInput;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        writeOut(QByteArray(kImportUsage) + '\n');
+        return ExitOk;
+    }
+    ImportOptions options;
+    if (p.isSet(format)) {
+        const auto f = importFormatFromName(p.value(format));
+        if (!f) {
+            say(QStringLiteral("error: --format: unknown format \"%1\" (auto, vllm, sglang, guidellm)")
+                    .arg(p.value(format)));
+            return ExitBadInput;
+        }
+        options.format = *f;
+    }
+    options.name = p.value(name);
+    if (p.positionalArguments().isEmpty()) {
+        say(QStringLiteral("error: import needs result files or folders: kneepoint-cli import PATH... [--format "
+                           "auto|vllm|sglang|guidellm]"));
+        return ExitBadInput;
+    }
+    const QString root = p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory();
+    const ImportResult result = importRun(p.positionalArguments(), root, options);
+    for (const QString& w : result.warnings)
+        say(QStringLiteral("warning: %1").arg(w));
+    if (!result.ok()) {
+        say(QStringLiteral("error: %1").arg(result.error));
+        return ExitBadInput;
+    }
+    say(QStringLiteral("imported %1 %2 steps%3")
+            .arg(result.stepCount)
+            .arg(result.source)
+            .arg(result.requestCount > 0 ? QStringLiteral(" with %1 per-request records").arg(result.requestCount)
+                                         : QString()));
+    writeOut(QStringLiteral("%1\t%2\n").arg(result.id, result.dir).toUtf8());
+    return ExitOk;
+}
+
+} // namespace kp::cli

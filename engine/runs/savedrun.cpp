@@ -1,0 +1,567 @@
+#include "runs/savedrun.h"
+
+#include "metrics/resultjson.h"
+#include "profile/profilestore.h"
+#include "sweep/sweepplan.h"
+#include "sweep/sweepplanner.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QUrl>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace kp {
+
+namespace {
+
+QString stepFileName(int index, const char* suffix)
+{
+    return QStringLiteral("%1%2").arg(index, 3, 10, QLatin1Char('0')).arg(QLatin1String(suffix));
+}
+
+// "40 req/s", "inf req/s", "32 users" -> mode and load.
+std::optional<std::pair<LoadMode, double>> parseLoadWord(const QString& text)
+{
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\S+)\\s*(req/s|users?)\\s*$"));
+    const QRegularExpressionMatch match = pattern.match(text);
+    if (!match.hasMatch())
+        return std::nullopt;
+    const bool users = match.captured(2).startsWith(QLatin1String("user"));
+    const QString number = match.captured(1);
+    if (!users && number.compare(QLatin1String("inf"), Qt::CaseInsensitive) == 0)
+        return std::pair { LoadMode::Rate, std::numeric_limits<double>::infinity() };
+    bool ok = false;
+    const double value = number.toDouble(&ok);
+    if (!ok)
+        return std::nullopt;
+    return std::pair { users ? LoadMode::Concurrency : LoadMode::Rate, value };
+}
+
+QDateTime parseTime(const QJsonValue& value)
+{
+    if (!value.isString())
+        return {};
+    QDateTime t = QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
+    if (!t.isValid())
+        t = QDateTime::fromString(value.toString(), Qt::ISODate);
+    return t;
+}
+
+// The run directories this code names start with the time they were created: "20260130-141502-name".
+QDateTime timeFromId(const QString& id)
+{
+    if (id.size() < 15)
+        return {};
+    return QDateTime::fromString(id.left(15), QStringLiteral("yyyyMMdd-HHmmss"));
+}
+
+QByteArray readFile(const QString& path, QString* error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+        return {};
+    }
+    QByteArray bytes = f.readAll();
+    if (bytes.isNull())
+        bytes = QByteArray("");
+    return bytes;
+}
+
+// Reads steps/NNN.json into step; false with a warning naming the file when it cannot be used.
+bool readStepFile(SavedStep& step, QStringList& warnings)
+{
+    QString error;
+    const QByteArray bytes = readFile(step.resultPath, &error);
+    if (!error.isEmpty()) {
+        warnings << error;
+        return false;
+    }
+    const ResultFileContents contents = ResultJson::read(bytes, step.resultPath);
+    if (!contents.ok()) {
+        warnings << contents.error;
+        return false;
+    }
+    if (contents.steps.size() != 1) {
+        warnings
+            << QStringLiteral("%1: expected one step result, found %2").arg(step.resultPath).arg(contents.steps.size());
+        return false;
+    }
+    const ImportedStep& imported = contents.steps.front();
+    warnings << imported.warnings;
+    step.setup = imported.setup;
+    step.metrics = imported.metrics;
+    return true;
+}
+
+// The step's mode and load: the run.json entry's words, else the result file's setup.
+void settleLoad(SavedStep& step, const std::optional<std::pair<LoadMode, double>>& fromEntry)
+{
+    if (fromEntry) {
+        step.mode = fromEntry->first;
+        step.offered = fromEntry->second;
+        return;
+    }
+    const SweepPoint p = SweepPoint::fromStep(step.setup, step.metrics);
+    step.mode = p.concurrencyMode ? LoadMode::Concurrency : LoadMode::Rate;
+    step.offered = p.offered;
+    step.load = formatLoad(step.mode, step.offered);
+}
+
+} // namespace
+
+QString SavedRun::target() const
+{
+    const QString& engine = profile.server.engine;
+    const QString& serverNotes = profile.server.notes;
+    static const QLatin1String simNote("built-in simulator, ");
+    if (engine == QLatin1String("kneepoint-sim") && serverNotes.startsWith(simNote))
+        return QStringLiteral("built-in simulator (%1)").arg(serverNotes.mid(simNote.size()));
+    if (profile.target.isBuiltinSimulator()) {
+        const QString preset = QUrl(profile.target.baseUrl).host();
+        return QStringLiteral("built-in simulator (preset %1)")
+            .arg(preset.isEmpty() ? QStringLiteral("default") : preset);
+    }
+    if (!profile.target.baseUrl.isEmpty())
+        return profile.target.baseUrl;
+    if (!source.isEmpty() && source != QLatin1String("kneepoint"))
+        return QStringLiteral("imported %1 results").arg(source);
+    return {};
+}
+
+QString SavedRun::model() const
+{
+    if (!profile.target.model.isEmpty())
+        return profile.target.model;
+    for (const SavedStep& s : steps) {
+        if (!s.setup.modelId.isEmpty())
+            return s.setup.modelId;
+    }
+    return {};
+}
+
+std::vector<SweepPoint> SavedRun::sweepPoints() const
+{
+    // The run's load axis: the profile's mode; a step on the other axis (the auto plan's one-user floor
+    // step of a rate sweep) is not on the curve.
+    LoadMode axis = profile.load.mode;
+    const bool anyOnAxis = std::any_of(steps.begin(), steps.end(), [&](const SavedStep& s) { return s.mode == axis; });
+    if (!anyOnAxis && !steps.empty())
+        axis = steps.front().mode;
+    std::vector<SweepPoint> points;
+    for (const SavedStep& s : steps) {
+        if (s.mode != axis)
+            continue;
+        SweepPoint p;
+        p.concurrencyMode = s.mode == LoadMode::Concurrency;
+        p.offered = s.offered;
+        p.metrics = s.metrics;
+        p.partial = s.partial;
+        p.clientBound = s.clientBound;
+        p.planned = std::max<qint64>(0, s.setup.numPrompts);
+        p.server = s.server;
+        points.push_back(std::move(p));
+    }
+    std::stable_sort(
+        points.begin(), points.end(), [](const SweepPoint& a, const SweepPoint& b) { return a.offered < b.offered; });
+    return points;
+}
+
+AnalysisResult SavedRun::analyze() const
+{
+    return KneeAnalysis::analyze(sweepPoints(), analysisOptionsFor(profile.slo));
+}
+
+SavedRunRead readSavedRun(const QString& directory)
+{
+    SavedRunRead out;
+    const QFileInfo dirInfo(directory);
+    if (!dirInfo.isDir()) {
+        out.error = QStringLiteral("%1: no such run directory").arg(directory);
+        return out;
+    }
+    const QDir dir(dirInfo.absoluteFilePath());
+    const QString runPath = dir.filePath(QStringLiteral("run.json"));
+    if (!QFileInfo::exists(runPath)) {
+        out.error = QStringLiteral("%1: not a run directory (no run.json)").arg(dir.path());
+        return out;
+    }
+    QString error;
+    const QByteArray bytes = readFile(runPath, &error);
+    if (!error.isEmpty()) {
+        out.error = error;
+        return out;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        out.error = QStringLiteral("%1: invalid JSON at offset %2: %3")
+                        .arg(runPath)
+                        .arg(parseError.offset)
+                        .arg(parseError.errorString());
+        return out;
+    }
+    if (!doc.isObject()) {
+        out.error = QStringLiteral("%1: $: expected an object").arg(runPath);
+        return out;
+    }
+    const QJsonObject json = doc.object();
+    const QString format = json.value(u"format").toString();
+    if (format != QLatin1String("kneepoint.run/1")) {
+        out.error = json.contains(u"format")
+            ? QStringLiteral("%1: format: \"%2\" is not a run this version reads (kneepoint.run/1)")
+                  .arg(runPath, format)
+            : QStringLiteral("%1: format: missing (expected \"kneepoint.run/1\")").arg(runPath);
+        return out;
+    }
+    if (json.contains(u"steps") && !json.value(u"steps").isArray()) {
+        out.error = QStringLiteral("%1: steps: expected an array").arg(runPath);
+        return out;
+    }
+
+    SavedRun run;
+    run.dir = dir.path();
+    run.id = dir.dirName();
+    run.json = json;
+    if (json.value(u"profile").isObject()) {
+        QJsonObject snapshot = json.value(u"profile").toObject();
+        // An imported run does not know the server's URL, which a profile requires: read the rest.
+        QJsonObject target = snapshot.value(u"target").toObject();
+        const bool noUrl = target.value(u"base_url").toString().isEmpty();
+        if (noUrl) {
+            target.insert(QLatin1String("base_url"), QLatin1String("http://unknown.invalid"));
+            snapshot.insert(QLatin1String("target"), target);
+        }
+        const ProfileLoadResult profile = ProfileStore::fromJsonObject(snapshot, runPath + QStringLiteral(": profile"));
+        if (profile.ok()) {
+            run.profile = *profile.profile;
+            if (noUrl)
+                run.profile.target.baseUrl.clear();
+        } else {
+            for (const QString& e : profile.errors)
+                run.warnings << e;
+        }
+    } else if (json.contains(u"profile")) {
+        run.warnings << QStringLiteral("%1: profile: expected an object").arg(runPath);
+    }
+    run.environment = json.value(u"environment").toObject();
+    run.name = json.value(u"name").toString();
+    if (run.name.isEmpty())
+        run.name = run.profile.name;
+    if (run.name.isEmpty())
+        run.name = run.id;
+    for (const QJsonValue& tag : json.value(u"tags").toArray())
+        if (tag.isString() && !tag.toString().isEmpty())
+            run.tags << tag.toString();
+    run.notes = json.value(u"notes").toString();
+    run.source = json.value(u"source").toString();
+    if (run.source.isEmpty())
+        run.source = QStringLiteral("kneepoint");
+    const QString status = json.value(u"status").toString();
+    const bool interrupted = status == QLatin1String("running");
+    run.status = interrupted ? QStringLiteral("interrupted") : status.isEmpty() ? QStringLiteral("finished") : status;
+    run.updated = parseTime(json.value(u"updated"));
+
+    std::set<int> listed;
+    const QJsonArray entries = json.value(u"steps").toArray();
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const QString where = QStringLiteral("%1: steps[%2]").arg(runPath).arg(i);
+        if (!entries[i].isObject()) {
+            run.warnings << QStringLiteral("%1: expected an object").arg(where);
+            continue;
+        }
+        const QJsonObject e = entries[i].toObject();
+        SavedStep step;
+        step.index = e.value(u"index").toInt(int(i));
+        QString file = e.value(u"file").toString();
+        if (file.isEmpty())
+            file = stepFileName(step.index, ".json");
+        if (file.contains(QLatin1Char('/')) || file.contains(QLatin1Char('\\')) || file.startsWith(QLatin1Char('.'))) {
+            run.warnings << QStringLiteral("%1.file: \"%2\" is not a file name in steps/").arg(where, file);
+            continue;
+        }
+        listed.insert(step.index);
+        step.resultPath = dir.filePath(QStringLiteral("steps/") + file);
+        const QString requests = dir.filePath(QStringLiteral("steps/") + stepFileName(step.index, ".requests.jsonl"));
+        if (QFileInfo::exists(requests))
+            step.requestsPath = requests;
+        step.load = e.value(u"load").toString();
+        step.purpose = e.value(u"purpose").toString();
+        step.partial = e.value(u"partial").toBool();
+        step.clientBound = e.value(u"client_bound").toBool();
+        step.dispatchLagP99Ms = e.value(u"dispatch_lag_p99_ms").toDouble();
+        if (e.value(u"meets_slo").isBool())
+            step.meetsSlo = e.value(u"meets_slo").toBool();
+        if (e.contains(u"server")) {
+            step.server = e.value(u"server").isObject() ? ServerStepStats::fromJson(e.value(u"server").toObject())
+                                                        : std::nullopt;
+            if (!step.server)
+                run.warnings << QStringLiteral("%1.server: expected an object with a string \"engine\"; the step's "
+                                               "server metrics are left out")
+                                    .arg(where);
+        }
+        const QString metricsFile = e.value(u"metrics_file").toString();
+        if (metricsFile.contains(QLatin1Char('/')) || metricsFile.contains(QLatin1Char('\\'))
+            || metricsFile.startsWith(QLatin1Char('.'))) {
+            run.warnings
+                << QStringLiteral("%1.metrics_file: \"%2\" is not a file name in steps/").arg(where, metricsFile);
+        } else {
+            const QString metrics = dir.filePath(QStringLiteral("steps/")
+                + (metricsFile.isEmpty() ? stepFileName(step.index, ".metrics.jsonl") : metricsFile));
+            if (QFileInfo::exists(metrics))
+                step.metricsPath = metrics;
+            else if (!metricsFile.isEmpty())
+                run.warnings << QStringLiteral("%1.metrics_file: %2 does not exist").arg(where, metrics);
+        }
+        if (!readStepFile(step, run.warnings))
+            continue;
+        step.completed = e.contains(u"completed") ? qint64(e.value(u"completed").toDouble()) : step.metrics.completed;
+        step.failed = e.contains(u"failed") ? qint64(e.value(u"failed").toDouble()) : step.metrics.failed;
+        std::optional<std::pair<LoadMode, double>> fromEntry;
+        if (e.contains(u"offered") && e.contains(u"mode")) {
+            const auto mode = loadModeFromName(e.value(u"mode").toString());
+            const auto offered = parseRate(e.value(u"offered").isString() ? e.value(u"offered").toString()
+                                                                          : formatRate(e.value(u"offered").toDouble()));
+            if (mode && offered)
+                fromEntry = std::pair { *mode, *offered };
+        }
+        if (!fromEntry && !step.load.isEmpty()) {
+            fromEntry = parseLoadWord(step.load);
+            if (!fromEntry)
+                run.warnings << QStringLiteral("%1.load: \"%2\" is not a load such as \"40 req/s\" or \"32 users\"; "
+                                               "using the result file's")
+                                    .arg(where, step.load);
+        }
+        settleLoad(step, fromEntry);
+        run.steps.push_back(std::move(step));
+    }
+
+    // A run left "running" was killed: a step whose result was written after run.json was last updated
+    // still counts; the step that was running is kept as far as its requests tell, marked partial.
+    if (interrupted) {
+        const QDir steps(dir.filePath(QStringLiteral("steps")));
+        static const QRegularExpression stepFile(QStringLiteral("^(\\d{3,})\\.json$"));
+        static const QRegularExpression requestsFile(QStringLiteral("^(\\d{3,})\\.requests\\.jsonl$"));
+        std::set<int> found;
+        for (const QString& name : steps.entryList(QDir::Files, QDir::Name)) {
+            QRegularExpressionMatch m = stepFile.match(name);
+            if (!m.hasMatch())
+                m = requestsFile.match(name);
+            if (m.hasMatch() && !listed.count(m.captured(1).toInt()))
+                found.insert(m.captured(1).toInt());
+        }
+        const bool plannedInOrder = run.profile.load.plan.kind != PlanKind::Auto;
+        const QJsonArray planned = json.value(u"plan").toObject().value(u"planned").toArray();
+        for (int index : found) {
+            SavedStep step;
+            step.index = index;
+            step.partial = true;
+            const QString result = steps.filePath(stepFileName(index, ".json"));
+            const QString requests = steps.filePath(stepFileName(index, ".requests.jsonl"));
+            if (QFileInfo::exists(requests))
+                step.requestsPath = requests;
+            if (const QString metrics = steps.filePath(stepFileName(index, ".metrics.jsonl"));
+                QFileInfo::exists(metrics))
+                step.metricsPath = metrics;
+            if (QFileInfo::exists(result)) {
+                step.resultPath = result;
+                if (!readStepFile(step, run.warnings))
+                    continue;
+                step.partial = false;
+                settleLoad(step, std::nullopt);
+            } else {
+                std::optional<std::pair<LoadMode, double>> load;
+                if (plannedInOrder && index < planned.size()) {
+                    const QJsonObject p = planned[index].toObject();
+                    const auto mode = loadModeFromName(p.value(u"mode").toString());
+                    const QJsonValue v = p.value(u"load");
+                    const auto value = v.isString() ? parseRate(v.toString()) : std::optional<double>(v.toDouble());
+                    if (mode && value)
+                        load = std::pair { *mode, *value };
+                    step.purpose = p.value(u"purpose").toString();
+                }
+                if (!load) {
+                    run.warnings << QStringLiteral("%1: the step was interrupted before its result was written, and "
+                                                   "run.json does not say its load; left out")
+                                        .arg(requests);
+                    continue;
+                }
+                std::vector<RequestRecord> records;
+                if (!readRequestRecords(requests, &records, &error)) {
+                    run.warnings << error;
+                    continue;
+                }
+                step.metrics = StepMetrics::fromRecords(
+                    records, double(StepMetrics::stepDurationNs(records)) / 1e9, metricsOptions(run.profile));
+                step.mode = load->first;
+                step.offered = load->second;
+                step.load = formatLoad(step.mode, step.offered);
+                step.setup.modelId = run.profile.target.requestModel();
+                step.setup.numPrompts = qint64(records.size());
+                if (step.mode == LoadMode::Rate) {
+                    step.setup.requestRate = step.offered;
+                    step.setup.maxConcurrency = run.profile.load.maxConcurrency;
+                } else {
+                    step.setup.maxConcurrency = int(step.offered);
+                }
+                run.warnings << QStringLiteral("%1: the step was interrupted; its numbers come from the %2 requests "
+                                               "that finished")
+                                    .arg(requests)
+                                    .arg(records.size());
+            }
+            step.completed = step.metrics.completed;
+            step.failed = step.metrics.failed;
+            run.steps.push_back(std::move(step));
+        }
+    }
+    std::stable_sort(
+        run.steps.begin(), run.steps.end(), [](const SavedStep& a, const SavedStep& b) { return a.index < b.index; });
+
+    run.created = parseTime(json.value(u"created"));
+    if (!run.created.isValid())
+        run.created = timeFromId(run.id);
+    if (!run.created.isValid() && !run.steps.empty())
+        run.created = QDateTime::fromString(run.steps.front().setup.date, QStringLiteral("yyyyMMdd-HHmmss"));
+    if (!run.created.isValid())
+        run.created = QFileInfo(runPath).lastModified();
+    if (!run.updated.isValid())
+        run.updated = QFileInfo(runPath).lastModified();
+    out.run = std::move(run);
+    return out;
+}
+
+std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString* error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(line.toByteArray(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("invalid JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString());
+        return std::nullopt;
+    }
+    if (!doc.isObject()) {
+        *error = QStringLiteral("expected an object");
+        return std::nullopt;
+    }
+    const QJsonObject o = doc.object();
+    QStringList problems;
+    auto integer = [&](const char* key, auto& target, bool required) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined() && !required)
+            return;
+        if (!v.isDouble() || v.toDouble() != std::floor(v.toDouble())) {
+            problems << QStringLiteral("%1: expected a whole number").arg(QLatin1String(key));
+            return;
+        }
+        target = static_cast<std::remove_reference_t<decltype(target)>>(v.toDouble());
+    };
+    auto nanoseconds = [](double seconds) { return static_cast<qint64>(std::llround(seconds * 1e9)); };
+    auto time = [&](const char* key, qint64& target) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isNull() || v.isUndefined()) {
+            target = -1;
+        } else if (v.isDouble()) {
+            target = nanoseconds(v.toDouble());
+        } else {
+            problems << QStringLiteral("%1: expected seconds or null").arg(QLatin1String(key));
+        }
+    };
+    RequestRecord r;
+    integer("index", r.index, true);
+    const QJsonValue id = o.value(u"request_id");
+    if (id.isString())
+        r.requestId = id.toString();
+    else if (!id.isUndefined() && !id.isNull())
+        problems << QStringLiteral("request_id: expected a string");
+    const QJsonValue success = o.value(u"success");
+    if (!success.isBool()) {
+        problems << QStringLiteral("success: expected true or false");
+    } else if (!success.toBool()) {
+        const QString key = o.value(u"error_class").toString();
+        const auto failure = failureClassFromKey(key);
+        if (!failure || *failure == FailureClass::None)
+            problems << QStringLiteral("error_class: unknown failure class \"%1\"").arg(key);
+        else
+            r.failure = *failure;
+        r.errorMessage = o.value(u"error").toString();
+    }
+    integer("http_status", r.httpStatus, false);
+    time("scheduled", r.scheduledNs);
+    time("sent", r.sentNs);
+    time("first_byte", r.firstByteNs);
+    time("first_token", r.firstTokenNs);
+    time("first_content", r.firstContentNs);
+    time("last_token", r.lastTokenNs);
+    time("end", r.endNs);
+    const QJsonValue chunks = o.value(u"chunks");
+    if (chunks.isArray()) {
+        const QJsonArray a = chunks.toArray();
+        r.chunkNs.reserve(std::size_t(a.size()));
+        for (const QJsonValue& c : a) {
+            if (!c.isDouble()) {
+                problems << QStringLiteral("chunks: expected seconds");
+                break;
+            }
+            r.chunkNs.push_back(nanoseconds(c.toDouble()));
+        }
+    } else if (!chunks.isUndefined()) {
+        problems << QStringLiteral("chunks: expected an array");
+    }
+    integer("prompt_tokens", r.promptTokens, false);
+    integer("server_prompt_tokens", r.serverPromptTokens, false);
+    integer("output_tokens", r.outputTokens, false);
+    const QJsonValue fromUsage = o.value(u"output_tokens_from_usage");
+    if (fromUsage.isBool())
+        r.outputTokensFromUsage = fromUsage.toBool();
+    else if (!fromUsage.isUndefined())
+        problems << QStringLiteral("output_tokens_from_usage: expected true or false");
+    if (!problems.isEmpty()) {
+        *error = problems.join(QStringLiteral("; "));
+        return std::nullopt;
+    }
+    return r;
+}
+
+bool readRequestRecords(const QString& path, std::vector<RequestRecord>* records, QString* error)
+{
+    QString readError;
+    const QByteArray bytes = readFile(path, &readError);
+    if (!readError.isEmpty()) {
+        *error = readError;
+        return false;
+    }
+    records->clear();
+    qsizetype start = 0;
+    int number = 0;
+    while (start < bytes.size()) {
+        qsizetype end = bytes.indexOf('\n', start);
+        const bool last = end < 0;
+        if (last)
+            end = bytes.size();
+        ++number;
+        const QByteArrayView line = QByteArrayView(bytes).sliced(start, end - start).trimmed();
+        start = end + 1;
+        if (line.isEmpty())
+            continue;
+        QString lineError;
+        auto record = requestRecordFromJson(line, &lineError);
+        if (!record) {
+            // Records are appended and flushed one line at a time: a kill can cut the last one short.
+            if (last)
+                break;
+            *error = QStringLiteral("%1:%2: %3").arg(path).arg(number).arg(lineError);
+            return false;
+        }
+        records->push_back(std::move(*record));
+    }
+    return true;
+}
+
+} // namespace kp

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "metrics/requestrecord.h"
+#include "metrics/stepmetrics.h"
+#include "metrics/stepsetup.h"
+#include "profile/profile.h"
+#include "sweep/kneeanalysis.h"
+#include "telemetry/servermetrics.h"
+
+#include <QByteArrayView>
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace kp {
+
+// One step of a saved run: its entry in run.json and its result file steps/NNN.json.
+struct SavedStep
+{
+    int index = 0;
+    QString load; // "40 req/s", "32 users" (run.json step entry)
+    QString purpose; // coarse, refine, repeat, ... when known
+    LoadMode mode = LoadMode::Rate;
+    double offered = 0.0; // chart x: req/s (inf allowed for "all at once") or users
+    bool partial = false; // interrupted step, or run.json says partial
+    bool clientBound = false;
+    double dispatchLagP99Ms = 0.0;
+    std::optional<bool> meetsSlo;
+    qint64 completed = 0, failed = 0;
+    StepSetup setup; // from steps/NNN.json (ResultJson::read)
+    StepMetrics metrics; // from steps/NNN.json
+    QString resultPath; // absolute path of steps/NNN.json
+    QString requestsPath; // absolute path of steps/NNN.requests.jsonl; empty when absent
+    std::optional<ServerStepStats> server; // run.json step entry "server": what the server's /metrics said
+    QString
+        metricsPath; // absolute path of the samples (entry "metrics_file", steps/NNN.metrics.jsonl); empty when absent
+};
+
+// A run directory as read back: run.json (format "kneepoint.run/1") and its steps.
+struct SavedRun
+{
+    QString dir; // absolute
+    QString id; // the directory name
+    QString name; // run.json "name", else the profile's name, else id
+    QStringList tags; // run.json "tags"
+    QString notes; // run.json "notes"
+    QString status; // finished | stopped | failed | interrupted (a run.json left "running")
+    QString source; // kneepoint | vllm | sglang | guidellm (imported runs)
+    QDateTime created, updated;
+    QJsonObject json; // run.json as read
+    Profile profile; // from the snapshot (secrets were never written)
+    QJsonObject environment; // run.json "environment"
+    std::vector<SavedStep> steps; // by index; unreadable steps are left out with a warning
+    QStringList warnings; // each names the file (and line/key) that was wrong
+
+    QString target() const; // base URL or "built-in simulator (...)"
+    QString model() const;
+    // Input for KneeAnalysis::analyze: the steps on the run's load axis, ordered by offered load.
+    std::vector<SweepPoint> sweepPoints() const;
+    // KneeAnalysis::analyze(sweepPoints(), analysisOptionsFor(profile.slo)).
+    AnalysisResult analyze() const;
+};
+
+struct SavedRunRead
+{
+    std::optional<SavedRun> run;
+    QString error; // names the file and key
+    bool ok() const { return run.has_value(); }
+};
+
+SavedRunRead readSavedRun(const QString& dir); // error names the file and key
+
+// Inverse of requestRecordToJson (engine/store/runwriter.h). error names what is wrong in the line.
+std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString* error);
+// Every record of a steps/NNN.requests.jsonl file; error names path:line. A last line cut short by a
+// kill is skipped, not an error.
+bool readRequestRecords(const QString& path, std::vector<RequestRecord>* records, QString* error);
+
+} // namespace kp

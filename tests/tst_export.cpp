@@ -1,0 +1,646 @@
+// Saved runs in the GUI and everything that leaves the application as a file: charts (PNG, SVG, PDF),
+// run and comparison reports (HTML, Markdown, PDF), the steps table (CSV, JSON), the Runs page and the
+// comparison view, and `kneepoint-cli export`. Fixtures: two recorded runs of the simulator under
+// tests/data/export/runs; the Markdown report's tables are checked against a golden file.
+#include "compare/comparechart.h"
+#include "compare/comparereport.h"
+#include "compare/compareview.h"
+#include "export/chartexport.h"
+#include "export/chartset.h"
+#include "export/exportactions.h"
+#include "export/runreport.h"
+#include "run/liverun.h"
+#include "run/loadlatencychart.h"
+#include "run/mainwindow.h"
+#include "run/runpage.h"
+#include "run/serverpanel.h"
+#include "run/stepstablemodel.h"
+#include "run/sweepcontroller.h"
+#include "run/throughputchart.h"
+#include "runs/openrun.h"
+#include "runs/runcatalog.h"
+#include "runs/runsmodel.h"
+#include "runs/runspage.h"
+#include "runs/savedrun.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace kp;
+using namespace kp::ui;
+
+namespace {
+
+const QString kRunA = QStringLiteral("20261130-043500-sim-a");
+const QString kRunB = QStringLiteral("20261130-043800-sim-b");
+const QString kSecret = QStringLiteral("sk-kp-SECRET-4242");
+
+QString fixtureRoot()
+{
+    return QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/export/runs");
+}
+
+bool copyTree(const QString& from, const QString& to)
+{
+    if (!QDir().mkpath(to))
+        return false;
+    QDirIterator it(from, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QString target = to + path.mid(from.size());
+        if (it.fileInfo().isDir()) {
+            if (!QDir().mkpath(target))
+                return false;
+        } else if (!QFile::copy(path, target)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+int distinctColours(const QImage& image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7) {
+        for (int x = 0; x < image.width(); x += 5)
+            colours.insert(image.pixel(x, y));
+    }
+    return int(colours.size());
+}
+
+QString screenshotDir()
+{
+    const QString dir = QDir(QCoreApplication::applicationDirPath()).absoluteFilePath(QStringLiteral("../screenshots"));
+    QDir().mkpath(dir);
+    return QDir::cleanPath(dir);
+}
+
+void saveScreenshot(QWidget* widget, const QString& name)
+{
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QCoreApplication::processEvents();
+    const QString path = screenshotDir() + u'/' + name + QStringLiteral(".png");
+    QVERIFY2(widget->grab().save(path), qPrintable(path));
+    qInfo("screenshot: %s", qPrintable(path));
+}
+
+// The lines of a Markdown document that belong to tables.
+QStringList tableLines(const QByteArray& markdown)
+{
+    QStringList lines;
+    for (const QString& line : QString::fromUtf8(markdown).split(u'\n')) {
+        if (line.startsWith(u'|'))
+            lines << line;
+    }
+    return lines;
+}
+
+} // namespace
+
+class TestExport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    QString m_root; // a copy of the fixture runs: the Runs page renames and deletes in it
+    QString m_dirA, m_dirB;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("KneepointTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_export"));
+        QSettings().clear();
+        QVERIFY(m_tmp.isValid());
+        m_root = m_tmp.filePath(QStringLiteral("runs"));
+        QVERIFY(copyTree(fixtureRoot(), m_root));
+        m_dirA = QDir(m_root).filePath(kRunA);
+        m_dirB = QDir(m_root).filePath(kRunB);
+        // A profile that had a key: a literal api_key and credential headers, as a careless writer
+        // might have left them. None of it may reach a report.
+        const QString runJson = m_dirA + QStringLiteral("/run.json");
+        QJsonObject run = QJsonDocument::fromJson(readAll(runJson)).object();
+        QJsonObject profile = run.value(QLatin1String("profile")).toObject();
+        QJsonObject target = profile.value(QLatin1String("target")).toObject();
+        target.insert(QLatin1String("api_key"), kSecret);
+        QJsonObject headers;
+        headers.insert(QLatin1String("Authorization"), QStringLiteral("Bearer ") + kSecret);
+        headers.insert(QLatin1String("X-Api-Key"), kSecret);
+        headers.insert(QLatin1String("X-Trace"), QStringLiteral("visible-trace"));
+        target.insert(QLatin1String("headers"), headers);
+        profile.insert(QLatin1String("target"), target);
+        run.insert(QLatin1String("profile"), profile);
+        QFile f(runJson);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(run).toJson());
+    }
+
+    void openSavedRun()
+    {
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(m_dirA, &error);
+        QVERIFY2(opened, qPrintable(error));
+        QCOMPARE(opened->meta.name, QStringLiteral("sim-a"));
+        QCOMPARE(opened->steps.size(), std::size_t(7));
+        QCOMPARE(opened->state, LiveRun::State::Finished);
+        QVERIFY(opened->analysis.result.knee.found);
+        QCOMPARE(opened->analysis.result.knee.offered, 40.0);
+        QVERIFY(!opened->analysis.sentences.isEmpty());
+        // The records were read: histograms as for a live run; the numbers are the result files'.
+        const StepReport& first = opened->steps.front();
+        QCOMPARE(first.index(), 0);
+        QCOMPARE(first.load, QStringLiteral("10 req/s"));
+        QCOMPARE(first.histograms.at(LatencyMetric::Ttft).total(), qint64(19));
+        QVERIFY(first.clientBound);
+        const SavedRunRead saved = readSavedRun(m_dirA);
+        QVERIFY(saved.ok());
+        for (std::size_t i = 0; i < opened->steps.size(); ++i)
+            QCOMPARE(opened->steps[i].metrics, saved.run->steps[i].metrics);
+
+        // Without records: the same numbers, no histograms.
+        const std::optional<OpenedRun> light = openRunDirectory(m_dirA, &error, false);
+        QVERIFY(light);
+        QVERIFY(light->steps.front().histograms.at(LatencyMetric::Ttft).isEmpty());
+        QCOMPARE(light->steps.back().metrics, opened->steps.back().metrics);
+    }
+
+    void chartFiles()
+    {
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(m_dirA, &error);
+        QVERIFY(opened);
+        LiveRun run(nullptr);
+        QVERIFY(opened->showIn(&run));
+        QCOMPARE(run.state(), LiveRun::State::Finished);
+        ChartSet charts(&run);
+        ChartOptions options;
+        ChartPanel* panel = charts.panel(options);
+        QCOMPARE(charts.latency()->pointCount(), 7);
+        QVERIFY(charts.latency()->kneeMarker().has_value());
+        const ChartCaption caption = charts.caption(options, opened->meta);
+        QVERIFY(caption.subtitle.contains(QStringLiteral("sim-a")));
+        QVERIFY(caption.subtitle.contains(QStringLiteral("2026-11-30 04:35")));
+        QVERIFY(caption.subtitle.contains(QStringLiteral("built-in simulator (preset default, time scale 5)")));
+
+        // PNG at 1× and 2×.
+        const QImage one = QImage::fromData(ChartExport::png(panel, caption, ChartExport::kDefaultSize, 1.0), "PNG");
+        QCOMPARE(one.size(), QSize(1200, 720));
+        QVERIFY2(distinctColours(one) > 20, "the chart image is nearly uniform");
+        const QImage two = QImage::fromData(ChartExport::png(panel, caption, ChartExport::kDefaultSize, 2.0), "PNG");
+        QCOMPARE(two.size(), QSize(2400, 1440));
+        QVERIFY(distinctColours(two) > 20);
+        QVERIFY(two.save(screenshotDir() + QStringLiteral("/export-latency@2x.png")));
+
+        // SVG: well-formed XML with the run and the series in it.
+        const QByteArray svg = ChartExport::svg(panel, caption);
+        QXmlStreamReader xml(svg);
+        int elements = 0;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement)
+                ++elements;
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(elements > 50);
+        QVERIFY(svg.contains("sim-a"));
+        QVERIFY(svg.contains("P99 TTFT"));
+
+        // PDF: one page.
+        const QByteArray pdf = ChartExport::pdf(panel, caption);
+        QVERIFY(pdf.startsWith("%PDF-"));
+        QCOMPARE(pdf.count(QByteArrayLiteral("/Type /Page\n")) + pdf.count(QByteArrayLiteral("/Type /Page\r")),
+            qsizetype(1));
+
+        // The throughput chart, and a file written through the same path the menu and the CLI use.
+        ChartOptions throughput;
+        throughput.kind = ChartKind::Throughput;
+        const QString file = m_tmp.filePath(QStringLiteral("throughput.svg"));
+        QVERIFY2(ChartExport::write(charts.panel(throughput), charts.caption(throughput, opened->meta),
+                     ChartFileFormat::Svg, file, ChartExport::kDefaultSize, 1.0, &error),
+            qPrintable(error));
+        QVERIFY(readAll(file).contains("achieved req/s"));
+        QVERIFY(!ChartExport::write(panel, caption, ChartFileFormat::Png,
+            m_tmp.filePath(QStringLiteral("no/such/dir/x.png")), ChartExport::kDefaultSize, 1.0, &error));
+        QVERIFY(error.contains(QStringLiteral("no/such/dir/x.png")));
+    }
+
+    void runReports()
+    {
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(m_dirA, &error);
+        QVERIFY(opened);
+        LiveRun run(nullptr);
+        opened->showIn(&run);
+        const RunReport report(&run, opened->meta);
+
+        // Self-contained HTML: no network reference of any kind, no key.
+        const QByteArray html = report.html();
+        QVERIFY(html.startsWith("<!DOCTYPE html>"));
+        for (const char* bad :
+            { "http://", "https://", "src=\"//", "href=\"//", "url(", "@import", "<script", "<link" })
+            QVERIFY2(!html.contains(bad), bad);
+        QVERIFY(!html.contains(kSecret.toUtf8()));
+        QVERIFY(!html.contains("SECRET"));
+        QVERIFY(html.contains("visible-trace")); // other headers stay
+        static const QRegularExpression src(QStringLiteral("src=\"([^\"]{0,30})"));
+        int images = 0;
+        for (auto it = src.globalMatch(QString::fromUtf8(html)); it.hasNext();) {
+            QVERIFY(it.next().captured(1).startsWith(QLatin1String("data:image/png;base64,")));
+            ++images;
+        }
+        QCOMPARE(images, 2);
+        QVERIFY(html.contains("Knee and capacity"));
+        QVERIFY(html.contains("The knee is at 40 req/s"));
+        QVERIFY(html.contains("Debian")); // the client environment as recorded
+
+        // Markdown: the tables as the golden file has them, the charts beside it.
+        std::vector<std::pair<QString, QByteArray>> images2;
+        const QByteArray md = report.markdown(QStringLiteral("sim-a"), &images2);
+        QCOMPARE(images2.size(), std::size_t(2));
+        QCOMPARE(images2[0].first, QStringLiteral("sim-a-latency.png"));
+        QVERIFY(md.contains("![Load–latency"));
+        QVERIFY(!md.contains(kSecret.toUtf8()));
+        const QString golden = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/export/report-sim-a.tables.md");
+        const QStringList tables = tableLines(md);
+        if (qEnvironmentVariableIsSet("KNEEPOINT_UPDATE_GOLDEN")) {
+            QFile out(golden);
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            out.write((tables.join(u'\n') + u'\n').toUtf8());
+        }
+        const QStringList expected = QString::fromUtf8(readAll(golden)).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(tables, expected);
+
+        // Markdown written to disk with its images, HTML and PDF through write().
+        const QString mdPath = m_tmp.filePath(QStringLiteral("out/report.md"));
+        QDir().mkpath(m_tmp.filePath(QStringLiteral("out")));
+        QVERIFY2(report.write(ReportFormat::Markdown, mdPath, &error), qPrintable(error));
+        QVERIFY(!QImage(m_tmp.filePath(QStringLiteral("out/report-latency.png"))).isNull());
+        QVERIFY(!QImage(m_tmp.filePath(QStringLiteral("out/report-throughput.png"))).isNull());
+        const QByteArray pdf = report.pdf();
+        QVERIFY(pdf.startsWith("%PDF-"));
+        QVERIFY(pdf.count(QByteArrayLiteral("/Type /Page\n")) >= 2);
+
+        // The steps table.
+        const QStringList csv = QString::fromUtf8(report.stepsCsv()).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(csv.size(), 8);
+        QVERIFY(csv[0].startsWith(QLatin1String("step,load,offered,unit,purpose,completed,failed")));
+        QVERIFY(csv[0].contains(QLatin1String("ttft_p99_ms")));
+        QVERIFY(csv[3].startsWith(QLatin1String("3,40 req/s,40,req/s,")));
+        const QJsonObject json = QJsonDocument::fromJson(report.stepsJson()).object();
+        QCOMPARE(json.value(QLatin1String("steps")).toArray().size(), 7);
+        QCOMPARE(json.value(QLatin1String("run")).toObject().value(QLatin1String("name")).toString(),
+            QStringLiteral("sim-a"));
+        QCOMPARE(
+            json.value(QLatin1String("steps")).toArray().at(2).toObject().value(QLatin1String("offered")).toDouble(),
+            40.0);
+    }
+
+    void redaction()
+    {
+        QJsonObject o;
+        o.insert(QLatin1String("api_key"), QStringLiteral("abc"));
+        o.insert(QLatin1String("token_env"), QStringLiteral("${TOKEN}"));
+        QJsonObject h;
+        h.insert(QLatin1String("Authorization"), QStringLiteral("Bearer x"));
+        h.insert(QLatin1String("x-goog-api-key"), QStringLiteral("y"));
+        h.insert(QLatin1String("Accept"), QStringLiteral("text/event-stream"));
+        o.insert(QLatin1String("headers"), h);
+        const QJsonObject r = redactSecrets(o);
+        QCOMPARE(r.value(QLatin1String("api_key")).toString(), redactedPlaceholder());
+        QCOMPARE(r.value(QLatin1String("token_env")).toString(), QStringLiteral("${TOKEN}"));
+        const QJsonObject rh = r.value(QLatin1String("headers")).toObject();
+        QCOMPARE(rh.value(QLatin1String("Authorization")).toString(), redactedPlaceholder());
+        QCOMPARE(rh.value(QLatin1String("x-goog-api-key")).toString(), redactedPlaceholder());
+        QCOMPARE(rh.value(QLatin1String("Accept")).toString(), QStringLiteral("text/event-stream"));
+    }
+
+    void compare()
+    {
+        CompareView view;
+        QString error;
+        QVERIFY2(view.openRuns({ m_dirA, m_dirB }, &error), qPrintable(error));
+        QCOMPARE(view.chart()->seriesCount(), 2);
+        QCOMPARE(view.chart()->seriesName(0), QStringLiteral("sim-a (baseline)"));
+        QCOMPARE(view.chart()->seriesName(1), QStringLiteral("sim-b"));
+        QVERIFY(view.deltasTable()->rowCount() > 0);
+        QCOMPARE(view.findingsTable()->columnCount(), 3);
+        QVERIFY(view.differencesTable()->rowCount() > 0); // max_concurrency, seed, ...
+        view.setBaseline(1);
+        QCOMPARE(view.comparison().baseline, 1);
+        QCOMPARE(view.chart()->seriesName(1), QStringLiteral("sim-b (baseline)"));
+        view.setMetric(CompareMetric::Throughput);
+        QCOMPARE(view.chart()->curveTitle(), QStringLiteral("Throughput (req/s)"));
+        view.setMetric(CompareMetric::Ttft);
+        view.setBaseline(0);
+        view.resize(1280, 800);
+        view.show();
+        saveScreenshot(&view, QStringLiteral("export-compare"));
+
+        const CompareReport report(&view.runs(), &view.comparison());
+        const QByteArray html = report.document().html();
+        for (const char* bad : { "http://", "https://", "src=\"//", "url(" })
+            QVERIFY2(!html.contains(bad), bad);
+        QVERIFY(!html.contains("SECRET"));
+        QVERIFY(html.contains("Deltas against sim-a"));
+        QVERIFY(report.deltasTable().rows.size() > 0);
+        const QString path = m_tmp.filePath(QStringLiteral("compare.md"));
+        QVERIFY2(report.write(ReportFormat::Markdown, path, &error), qPrintable(error));
+        QVERIFY(!QImage(m_tmp.filePath(QStringLiteral("compare-ttft.png"))).isNull());
+        QVERIFY(readAll(path).contains("| Knee |"));
+    }
+
+    void runPageShowsSavedRun()
+    {
+        SweepController controller;
+        RunPage page(&controller);
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(m_dirA, &error);
+        QVERIFY(opened);
+        QVERIFY(opened->showIn(page.run()));
+        QCOMPARE(page.stepsModel()->rowCount(), 7);
+        QCOMPARE(page.latencyChart()->pointCount(), 7);
+        QCOMPARE(page.throughputChart()->pointCount(), 7);
+        QVERIFY(page.latencyChart()->kneeMarker().has_value());
+        QVERIFY(page.analysisList()->count() > 3);
+        QVERIFY(page.progressText().contains(QStringLiteral("Finished")));
+        page.resize(1280, 800);
+        page.show();
+        saveScreenshot(&page, QStringLiteral("export-runpage-saved"));
+    }
+
+    // A saved run with server telemetry: the reopened run's Server tab has the charts the live run had,
+    // its analysis reads the server's numbers, and the report has the environment and a server table.
+    void savedRunWithServerTelemetry()
+    {
+        const QString dir = m_tmp.filePath(QStringLiteral("telemetry/20261130-043500-telemetry"));
+        QVERIFY(copyTree(m_dirA, dir));
+        const QString runJson = dir + QStringLiteral("/run.json");
+        QJsonObject run = QJsonDocument::fromJson(readAll(runJson)).object();
+        QJsonObject environment = run.value(QLatin1String("environment")).toObject();
+        QJsonObject reported;
+        reported.insert(QLatin1String("server"), QStringLiteral("kneepoint-sim"));
+        reported.insert(QLatin1String("max_model_len"), 2048);
+        reported.insert(QLatin1String("metrics_engine"), QStringLiteral("vllm"));
+        reported.insert(QLatin1String("metrics_url"), QStringLiteral("http://127.0.0.1:8000/metrics"));
+        environment.insert(QLatin1String("server_reported"), reported);
+        run.insert(QLatin1String("environment"), environment);
+        QJsonArray steps = run.value(QLatin1String("steps")).toArray();
+        for (qsizetype i = 0; i < steps.size(); ++i) {
+            QJsonObject entry = steps[i].toObject();
+            const int index = entry.value(QLatin1String("index")).toInt();
+            ServerStepStats stats;
+            stats.engine = QStringLiteral("vllm");
+            stats.samples = 3;
+            stats.runningMean = 2.0 * double(i + 1);
+            stats.runningMax = 3.0 * double(i + 1);
+            stats.waitingMean = i >= 4 ? 5.0 * double(i) : 0.0;
+            stats.waitingMax = i >= 4 ? 9.0 * double(i) : 0.0;
+            stats.kvUsageMean = std::min(1.0, 0.1 + 0.12 * double(i));
+            stats.kvUsageMax = std::min(1.0, 0.15 + 0.15 * double(i));
+            stats.preemptions = 0.0;
+            stats.ttftMeanMs = 40.0 + double(i);
+            entry.insert(QLatin1String("server"), stats.toJson());
+            const QString metricsFile = QStringLiteral("%1.metrics.jsonl").arg(index, 3, 10, QLatin1Char('0'));
+            entry.insert(QLatin1String("metrics_file"), metricsFile);
+            QByteArray samples;
+            for (int k = 0; k < 3; ++k) {
+                ServerSample sample;
+                sample.atS = 0.5 * k;
+                sample.running = double(k + i);
+                sample.waiting = 0.0;
+                sample.kvUsage = 0.1 * double(k + 1);
+                samples += sample.toJsonLine() + '\n';
+            }
+            QFile f(dir + QStringLiteral("/steps/") + metricsFile);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(samples);
+            steps[i] = entry;
+        }
+        run.insert(QLatin1String("steps"), steps);
+        {
+            QFile f(runJson);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QJsonDocument(run).toJson());
+        }
+
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(dir, &error);
+        QVERIFY2(opened, qPrintable(error));
+        QVERIFY2(opened->warnings.isEmpty(), qPrintable(opened->warnings.join(u'\n')));
+        QCOMPARE(opened->steps.size(), std::size_t(steps.size()));
+        for (const StepReport& s : opened->steps) {
+            QVERIFY(s.server.stats);
+            QCOMPARE(s.server.samples.size(), std::size_t(3));
+        }
+        QVERIFY(opened->analysis.result.server.available);
+        QStringList sentences;
+        for (const AnalysisSentence& s : opened->analysis.sentences)
+            sentences << s.text;
+        QVERIFY2(sentences.join(u' ').contains(QStringLiteral("KV cache")), qPrintable(sentences.join(u'\n')));
+
+        SweepController controller;
+        RunPage page(&controller);
+        QVERIFY(opened->showIn(page.run()));
+        auto* server = qobject_cast<ServerPanel*>(page.tabs()->widget(4));
+        QVERIFY(server);
+        QCOMPARE(server->loadChart()->points().size(), std::size_t(steps.size()));
+        QCOMPARE(server->timeChart()->points().size(), std::size_t(3));
+        QVERIFY2(server->environmentText().contains(QStringLiteral("6.4.2")), qPrintable(server->environmentText()));
+        QVERIFY2(
+            server->environmentText().contains(QStringLiteral("max_model_len")), qPrintable(server->environmentText()));
+        QVERIFY2(server->noteText().startsWith(QStringLiteral("vLLM metrics from")), qPrintable(server->noteText()));
+        page.tabs()->setCurrentIndex(4);
+        page.resize(1280, 800);
+        page.show();
+        saveScreenshot(&page, QStringLiteral("export-runpage-saved-server"));
+
+        const RunReport report(page.run(), opened->meta);
+        const QByteArray html = report.html();
+        QVERIFY(html.contains("qt_version"));
+        QVERIFY(html.contains("6.4.2"));
+        QVERIFY(html.contains("Server metrics"));
+        QVERIFY(html.contains("KV cache avg / max"));
+        QVERIFY(html.contains("max_model_len"));
+        std::vector<std::pair<QString, QByteArray>> images;
+        const QByteArray md = report.markdown(QStringLiteral("telemetry"), &images);
+        QVERIFY2(md.contains("| 7 | 160 | 14.0 / 21.0 | 30.0 / 54.0 | 82 / 100% | 0 |"),
+            md.mid(md.indexOf("Server metrics"), 1500).constData());
+    }
+
+    void runsPage()
+    {
+        RunsPage page(m_root);
+        QCOMPARE(page.model()->rowCount(), 2);
+        QCOMPARE(page.proxy()->rowCount(), 2);
+        // Newest first.
+        QCOMPARE(page.proxy()->index(0, RunsModel::Name).data().toString(), QStringLiteral("sim-b"));
+        QCOMPARE(page.proxy()->index(1, RunsModel::Knee).data().toString(), QStringLiteral("40 req/s"));
+        page.filterBox()->setText(QStringLiteral("baseline")); // a tag of sim-a
+        QCOMPARE(page.proxy()->rowCount(), 1);
+        QCOMPARE(page.proxy()->index(0, RunsModel::Name).data().toString(), QStringLiteral("sim-a"));
+        page.filterBox()->clear();
+        QCOMPARE(page.proxy()->rowCount(), 2);
+
+        // Rename, tags and notes go to run.json.
+        QVERIFY(page.renameRun(m_dirB, QStringLiteral("sim-b max48")));
+        QVERIFY(page.setRunTags(m_dirB, { QStringLiteral("candidate"), QStringLiteral("sim") }));
+        QVERIFY(page.setRunNotes(m_dirB, QStringLiteral("max_concurrency 48")));
+        page.reload();
+        const SavedRunRead b = readSavedRun(m_dirB);
+        QVERIFY(b.ok());
+        QCOMPARE(b.run->name, QStringLiteral("sim-b max48"));
+        QCOMPARE(b.run->tags, QStringList({ QStringLiteral("candidate"), QStringLiteral("sim") }));
+        QCOMPARE(b.run->notes, QStringLiteral("max_concurrency 48"));
+        QCOMPARE(page.model()->index(page.model()->rowOf(m_dirB), RunsModel::Name).data().toString(),
+            QStringLiteral("sim-b max48"));
+
+        // Open and compare ask the window.
+        QSignalSpy open(&page, &RunsPage::openRequested);
+        QSignalSpy compare(&page, &RunsPage::compareRequested);
+        page.selectDirs({ m_dirA });
+        QVERIFY(page.openAction()->isEnabled());
+        QVERIFY(!page.compareAction()->isEnabled());
+        QCOMPARE(page.notesEditor()->toPlainText(), QStringLiteral("Baseline: default scheduler."));
+        page.openAction()->trigger();
+        QCOMPARE(open.size(), 1);
+        QCOMPARE(open.at(0).at(0).toString(), m_dirA);
+        page.selectDirs({ m_dirA, m_dirB });
+        QVERIFY(page.compareAction()->isEnabled());
+        page.compareAction()->trigger();
+        QCOMPARE(compare.size(), 1);
+        QCOMPARE(compare.at(0).at(0).toStringList().size(), 2);
+
+        page.resize(1280, 500);
+        page.show();
+        page.selectDirs({ m_dirA });
+        saveScreenshot(&page, QStringLiteral("export-runs"));
+
+        // Delete to the trash, then undo.
+        page.selectDirs({ m_dirB });
+        QVERIFY(page.trashSelected());
+        QCOMPARE(page.model()->rowCount(), 1);
+        QVERIFY(!QFileInfo::exists(m_dirB));
+        QVERIFY(page.message().contains(QStringLiteral("trash")));
+        QVERIFY(page.undoAction()->isEnabled());
+        QVERIFY(page.undoTrash());
+        QCOMPARE(page.model()->rowCount(), 2);
+        QVERIFY(QFileInfo::exists(m_dirB + QStringLiteral("/run.json")));
+        QCOMPARE(page.selectedDirs(), QStringList { m_dirB });
+        QVERIFY(!page.undoAction()->isEnabled());
+    }
+
+    void mainWindow()
+    {
+        MainWindow window;
+        window.runsPage()->setRoot(m_root);
+        QCOMPARE(window.runsPage()->model()->rowCount(), 2);
+        window.resize(1280, 800);
+        window.show();
+        window.showRunsView();
+        saveScreenshot(&window, QStringLiteral("export-mainwindow-runs"));
+
+        QVERIFY(window.openSavedRun(m_dirA));
+        QVERIFY(window.isShowingRun());
+        QCOMPARE(window.runPage()->stepsModel()->rowCount(), 7);
+        QVERIFY(window.exportActions()->exportReportAction()->isEnabled());
+        QCOMPARE(window.exportActions()->currentMeta().name, QStringLiteral("sim-a"));
+
+        QVERIFY(window.compareSavedRuns({ m_dirA, m_dirB }));
+        QCOMPARE(window.compareView()->chart()->seriesCount(), 2);
+
+        // What a drop on the window does: result files become a run, shown selected on the Runs page.
+        const QString dir = window.importPaths({ QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/sglang.jsonl") });
+        QVERIFY(!dir.isEmpty());
+        QCOMPARE(window.runsPage()->model()->rowCount(), 3);
+        QCOMPARE(window.runsPage()->selectedDirs(), QStringList { dir });
+        QVERIFY(window.importPaths({ QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/broken/not-a-result.json") })
+                    .isEmpty());
+        QCOMPARE(window.runsPage()->model()->rowCount(), 3);
+        QVERIFY(QDir(dir).removeRecursively());
+    }
+
+    void cliExport()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("QT_QPA_PLATFORM")); // export picks the offscreen platform itself
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        auto cli = [&env](const QStringList& args, QString* err = nullptr) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(KNEEPOINT_CLI), args);
+            p.waitForFinished(120000);
+            if (err)
+                *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        QString err;
+        const QString png = m_tmp.filePath(QStringLiteral("cli-latency.png"));
+        QCOMPARE(cli({ QStringLiteral("export"), QStringLiteral("sim-a"), QStringLiteral("--data-dir"), m_root,
+                         QStringLiteral("--out"), png, QStringLiteral("--scale"), QStringLiteral("2") },
+                     &err),
+            0);
+        QCOMPARE(QImage(png).size(), QSize(2400, 1440));
+        const QString svg = m_tmp.filePath(QStringLiteral("cli.svg"));
+        QCOMPARE(
+            cli({ QStringLiteral("export"), kRunA, QStringLiteral("--data-dir"), m_root, QStringLiteral("--format"),
+                    QStringLiteral("svg"), QStringLiteral("--out"), svg, QStringLiteral("--metric"),
+                    QStringLiteral("e2el"), QStringLiteral("--percentile"), QStringLiteral("90") },
+                &err),
+            0);
+        QVERIFY(readAll(svg).contains("P90 E2EL"));
+        const QString html = m_tmp.filePath(QStringLiteral("cli.html"));
+        QCOMPARE(cli({ QStringLiteral("export"), m_dirA, QStringLiteral("--out"), html }, &err), 0);
+        QVERIFY(!readAll(html).contains("SECRET"));
+        const QString csv = m_tmp.filePath(QStringLiteral("cli.csv"));
+        QCOMPARE(cli({ QStringLiteral("export"), m_dirA, QStringLiteral("--out"), csv }, &err), 0);
+        QCOMPARE(readAll(csv).count('\n'), qsizetype(8));
+        // Errors name what is wrong.
+        QCOMPARE(cli({ QStringLiteral("export"), QStringLiteral("no-such-run"), QStringLiteral("--data-dir"), m_root,
+                         QStringLiteral("--out"), png },
+                     &err),
+            2);
+        QVERIFY2(err.contains(QStringLiteral("no-such-run")), qPrintable(err));
+        QCOMPARE(cli({ QStringLiteral("export"), m_dirA, QStringLiteral("--out"), png, QStringLiteral("--percentile"),
+                         QStringLiteral("95") },
+                     &err),
+            2);
+        QVERIFY2(err.contains(QStringLiteral("P95")), qPrintable(err));
+        QCOMPARE(
+            cli({ QStringLiteral("export"), m_dirA, QStringLiteral("--out"), m_tmp.filePath(QStringLiteral("x.doc")) },
+                &err),
+            2);
+        // Commands without charts load no GUI platform: a platform that does not exist does not matter.
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("no-such-platform"));
+        QCOMPARE(cli({ QStringLiteral("validate"), QStringLiteral("--help") }), 0);
+    }
+};
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"

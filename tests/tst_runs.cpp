@@ -1,0 +1,757 @@
+// Saved runs: reading run directories back, the catalog, importers of other tools' files, comparison.
+#include "metrics/resultjson.h"
+#include "profile/profilestore.h"
+#include "runs/comparison.h"
+#include "runs/importers.h"
+#include "runs/runcatalog.h"
+#include "runs/savedrun.h"
+#include "sim/filelimit.h"
+#include "store/runwriter.h"
+#include "sweep/builtinsimulator.h"
+#include "sweep/sweepplan.h"
+#include "sweep/sweeprunner.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace kp;
+
+namespace {
+
+QString importData(const QString& name)
+{
+    return QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/") + name;
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeText(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+// Everything under dir, hidden entries included.
+QStringList entries(const QString& dir)
+{
+    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+}
+
+RequestRecord record(int index, qint64 sendMs, qint64 ttftMs, int chunks, qint64 gapMs)
+{
+    RequestRecord r;
+    r.index = index;
+    r.requestId = QStringLiteral("kp-%1").arg(index);
+    r.scheduledNs = sendMs * 1'000'000 - 123;
+    r.sentNs = sendMs * 1'000'000;
+    r.firstByteNs = r.sentNs + ttftMs * 1'000'000 - 7'654'321;
+    r.firstTokenNs = r.sentNs + ttftMs * 1'000'000 + 1;
+    r.firstContentNs = r.firstTokenNs + 3;
+    for (int c = 0; c < chunks; ++c)
+        r.chunkNs.push_back(r.firstTokenNs + c * gapMs * 1'000'000 + c * 17);
+    r.lastTokenNs = r.chunkNs.back();
+    r.endNs = r.lastTokenNs + 999;
+    r.httpStatus = 200;
+    r.promptTokens = 100 + index;
+    r.serverPromptTokens = index % 2 == 0 ? 100 + index : -1;
+    r.outputTokens = chunks;
+    r.outputTokensFromUsage = index % 3 == 0;
+    return r;
+}
+
+void compareRecords(const RequestRecord& a, const RequestRecord& b)
+{
+    QCOMPARE(a.index, b.index);
+    QCOMPARE(a.requestId, b.requestId);
+    QCOMPARE(a.scheduledNs, b.scheduledNs);
+    QCOMPARE(a.sentNs, b.sentNs);
+    QCOMPARE(a.firstByteNs, b.firstByteNs);
+    QCOMPARE(a.firstTokenNs, b.firstTokenNs);
+    QCOMPARE(a.firstContentNs, b.firstContentNs);
+    QCOMPARE(a.lastTokenNs, b.lastTokenNs);
+    QCOMPARE(a.endNs, b.endNs);
+    QCOMPARE(a.chunkNs, b.chunkNs);
+    QCOMPARE(a.httpStatus, b.httpStatus);
+    QCOMPARE(a.failure, b.failure);
+    QCOMPARE(a.errorMessage, b.errorMessage);
+    QCOMPARE(a.promptTokens, b.promptTokens);
+    QCOMPARE(a.serverPromptTokens, b.serverPromptTokens);
+    QCOMPARE(a.outputTokens, b.outputTokens);
+    QCOMPARE(a.outputTokensFromUsage, b.outputTokensFromUsage);
+}
+
+Profile testProfile(const QString& name)
+{
+    Profile p;
+    p.name = name;
+    p.target.baseUrl = QStringLiteral("http://127.0.0.1:8000");
+    p.target.model = QStringLiteral("test/model");
+    p.load.mode = LoadMode::Rate;
+    return p;
+}
+
+// A synthetic step at `rate` with P99 TTFT `ttftP99` and the given request throughput.
+StepMetrics syntheticMetrics(double ttftP99, double throughput)
+{
+    StepMetrics m;
+    m.options.percentiles = { 99 };
+    m.durationS = 10;
+    m.completed = qint64(std::llround(throughput * 10));
+    m.requestThroughput = throughput;
+    m.outputThroughput = throughput * 100;
+    m.ttft.count = m.completed;
+    m.ttft.mean = ttftP99 / 2;
+    m.ttft.median = ttftP99 / 2;
+    m.ttft.percentiles = { { 99.0, ttftP99 } };
+    m.tpot.count = m.completed;
+    m.tpot.mean = 20;
+    m.tpot.percentiles = { { 99.0, 30.0 } };
+    return m;
+}
+
+// A finished run directory with one step per (rate, P99 TTFT, throughput).
+QString writeRun(const QString& dir, const Profile& profile, const std::vector<std::array<double, 3>>& steps)
+{
+    RunWriter writer;
+    QString error;
+    if (!writer.open(dir, &error))
+        return error;
+    QList<QJsonObject> entries;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        StepSetup setup;
+        setup.modelId = profile.target.model;
+        setup.backend = QStringLiteral("openai-chat");
+        setup.requestRate = steps[i][0];
+        setup.numPrompts = 100;
+        const StepMetrics m = syntheticMetrics(steps[i][1], steps[i][2]);
+        if (!writer.writeStep(int(i), ResultJson::write(setup, m, {}, 2), &error))
+            return error;
+        QJsonObject entry;
+        entry.insert(QLatin1String("index"), int(i));
+        entry.insert(QLatin1String("load"), formatLoad(LoadMode::Rate, steps[i][0]));
+        entry.insert(QLatin1String("file"), QFileInfo(writer.stepPath(int(i))).fileName());
+        entry.insert(QLatin1String("completed"), m.completed);
+        entry.insert(QLatin1String("failed"), 0);
+        entry.insert(QLatin1String("partial"), false);
+        entry.insert(QLatin1String("client_bound"), false);
+        entries << entry;
+    }
+    if (!writer.writeRun(runDocument(profile, {}, QString(), QStringLiteral("finished"), entries), &error))
+        return error;
+    return {};
+}
+
+} // namespace
+
+class TestRuns : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void requestRecordsRoundTrip()
+    {
+        RequestRecord ok = record(3, 1234, 87, 5, 12);
+        RequestRecord failed;
+        failed.index = 4;
+        failed.requestId = QStringLiteral("kp-4");
+        failed.scheduledNs = 5'000'000'000;
+        failed.sentNs = 5'000'000'123;
+        failed.endNs = 6'000'000'000;
+        failed.httpStatus = 503;
+        failed.failure = FailureClass::HttpServerError;
+        failed.errorMessage = QStringLiteral("HTTP 503 from http://127.0.0.1:8000/v1/completions: \"overloaded\"");
+        for (const RequestRecord& r : { ok, failed }) {
+            QString error;
+            const auto back = requestRecordFromJson(requestRecordToJson(r), &error);
+            QVERIFY2(back, qPrintable(error));
+            compareRecords(*back, r);
+        }
+        QString error;
+        QVERIFY(!requestRecordFromJson("{\"index\": 1, \"success\": \"yes\"}", &error));
+        QVERIFY2(error.contains(QLatin1String("success")), qPrintable(error));
+        QVERIFY(!requestRecordFromJson("{\"index\": 1, \"success\": false, \"error_class\": \"bogus\"}", &error));
+        QVERIFY2(error.contains(QLatin1String("error_class")), qPrintable(error));
+    }
+
+    // A run written the way the CLI and the GUI write it reads back with the same numbers and records.
+    void savedRunRoundTrip()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("20260130-141502-round-trip"));
+        Profile profile = testProfile(QStringLiteral("Round trip"));
+        profile.target.apiKey = QStringLiteral("sk-literal-secret-0123456789");
+        profile.slo.ttftMs = 500;
+        RunWriter writer;
+        QString error;
+        QVERIFY2(writer.open(dir, &error), qPrintable(error));
+        QVERIFY2(writer.writeRun(runDocument(profile, {}, QString(), QStringLiteral("running"), {}), &error),
+            qPrintable(error));
+        std::vector<RequestRecord> records;
+        for (int i = 0; i < 20; ++i)
+            records.push_back(record(i, 1 + i * 50, 80 + i * 3, 4 + i % 5, 10 + i % 4));
+        records[7].failure = FailureClass::StreamCut;
+        records[7].errorMessage = QStringLiteral("stream ended before [DONE]");
+        for (const RequestRecord& r : records)
+            QVERIFY2(writer.appendRequest(0, r, &error), qPrintable(error));
+        MetricsOptions options;
+        options.percentiles = { 50, 90, 99, 99.9 };
+        options.selectedMetrics = { LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::Itl, LatencyMetric::E2el };
+        options.ttftSloMs = 500;
+        const StepMetrics metrics
+            = StepMetrics::fromRecords(records, double(StepMetrics::stepDurationNs(records)) / 1e9, options);
+        StepSetup setup;
+        setup.date = QStringLiteral("20260130-141510");
+        setup.backend = setup.endpointType = QStringLiteral("openai-chat");
+        setup.modelId = QStringLiteral("test/model");
+        setup.numPrompts = 20;
+        setup.requestRate = 20;
+        QVERIFY2(writer.writeStep(0, ResultJson::write(setup, metrics, {}, 2), &error), qPrintable(error));
+        QJsonObject entry;
+        entry.insert(QLatin1String("index"), 0);
+        entry.insert(QLatin1String("load"), QStringLiteral("20 req/s"));
+        entry.insert(QLatin1String("purpose"), QStringLiteral("coarse"));
+        entry.insert(QLatin1String("file"), QStringLiteral("000.json"));
+        entry.insert(QLatin1String("completed"), metrics.completed);
+        entry.insert(QLatin1String("failed"), metrics.failed);
+        entry.insert(QLatin1String("partial"), false);
+        entry.insert(QLatin1String("client_bound"), true);
+        entry.insert(QLatin1String("dispatch_lag_p99_ms"), 31.5);
+        entry.insert(QLatin1String("meets_slo"), true);
+        QVERIFY2(writer.writeRun(runDocument(profile, {}, QString(), QStringLiteral("finished"), { entry }), &error),
+            qPrintable(error));
+        QVERIFY(!readFile(dir + QStringLiteral("/run.json")).contains("sk-literal-secret"));
+
+        const SavedRunRead read = readSavedRun(dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const SavedRun& run = *read.run;
+        QVERIFY2(run.warnings.isEmpty(), qPrintable(run.warnings.join(u'\n')));
+        QCOMPARE(run.id, QStringLiteral("20260130-141502-round-trip"));
+        QCOMPARE(run.name, QStringLiteral("Round trip"));
+        QCOMPARE(run.status, QStringLiteral("finished"));
+        QCOMPARE(run.source, QStringLiteral("kneepoint"));
+        QCOMPARE(run.created, QDateTime(QDate(2026, 1, 30), QTime(14, 15, 2)));
+        QCOMPARE(run.target(), QStringLiteral("http://127.0.0.1:8000"));
+        QCOMPARE(run.model(), QStringLiteral("test/model"));
+        QCOMPARE(run.profile.slo.ttftMs, std::optional<double>(500));
+        QVERIFY(run.profile.target.apiKey != profile.target.apiKey);
+        QCOMPARE(run.steps.size(), std::size_t(1));
+        const SavedStep& step = run.steps.front();
+        QCOMPARE(step.load, QStringLiteral("20 req/s"));
+        QCOMPARE(step.purpose, QStringLiteral("coarse"));
+        QCOMPARE(step.mode, LoadMode::Rate);
+        QCOMPARE(step.offered, 20.0);
+        QVERIFY(step.clientBound);
+        QVERIFY(!step.partial);
+        QCOMPARE(step.dispatchLagP99Ms, 31.5);
+        QCOMPARE(step.meetsSlo, std::optional<bool>(true));
+        QCOMPARE(step.completed, 19);
+        QCOMPARE(step.failed, 1);
+        QCOMPARE(step.setup, setup);
+        QVERIFY(step.metrics == metrics);
+        QCOMPARE(step.requestsPath, dir + QStringLiteral("/steps/000.requests.jsonl"));
+
+        std::vector<RequestRecord> back;
+        QVERIFY2(readRequestRecords(step.requestsPath, &back, &error), qPrintable(error));
+        QCOMPARE(back.size(), records.size());
+        for (std::size_t i = 0; i < back.size(); ++i)
+            compareRecords(back[i], records[i]);
+
+        const std::vector<SweepPoint> points = run.sweepPoints();
+        QCOMPARE(points.size(), std::size_t(1));
+        QCOMPARE(points.front().offered, 20.0);
+        QVERIFY(points.front().clientBound);
+        QVERIFY(points.front().metrics == metrics);
+    }
+
+    // A sweep of the built-in simulator with its /metrics scraped, written as the programs write a run:
+    // read back, each step carries the server's statistics of its run.json entry and its samples file,
+    // and the analysis of the saved run speaks of the KV cache as the live one does.
+    void savedRunKeepsServerTelemetry()
+    {
+        sim::raiseFileLimit();
+        Profile profile = testProfile(QStringLiteral("Telemetry"));
+        profile.target.baseUrl = QStringLiteral("sim://small?time_scale=10&seed=3");
+        profile.target.backend = Backend::OpenAi;
+        profile.target.model.clear();
+        profile.target.metricsIntervalS = 0.05;
+        profile.workload.inputLen = 256;
+        profile.workload.outputLen = 128;
+        profile.workload.rangeRatio = 0.0;
+        profile.workload.ignoreEos = true;
+        profile.workload.numPrompts = 120;
+        profile.load.mode = LoadMode::Rate;
+        profile.load.rates = { 40.0, std::numeric_limits<double>::infinity() };
+        profile.load.cooldownS = 0.2;
+        BuiltinSimulator sim;
+        QString error;
+        QVERIFY2(sim.start(profile, &error), qPrintable(error));
+        PreparedSweep prepared = prepareSweep(profile);
+        QVERIFY2(prepared.ok(), qPrintable(prepared.error));
+        SweepRunner runner;
+        std::vector<StepResult> results;
+        QObject::connect(
+            &runner, &SweepRunner::stepFinished, &runner, [&](const StepResult& r) { results.push_back(r); });
+        QSignalSpy finished(&runner, &SweepRunner::finished);
+        runner.start(std::move(prepared.config));
+        if (finished.isEmpty())
+            finished.wait(300000);
+        QVERIFY(!finished.isEmpty());
+        QCOMPARE(results.size(), std::size_t(2));
+
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("20260130-141502-telemetry"));
+        RunWriter writer;
+        QVERIFY2(writer.open(dir, &error), qPrintable(error));
+        QList<QJsonObject> entries;
+        for (const StepResult& r : results) {
+            QVERIFY(r.server.stats);
+            QVERIFY2(
+                writer.writeStep(r.config.index, ResultJson::write(stepSetup(profile, r), r.metrics, {}, 2), &error),
+                qPrintable(error));
+            QVERIFY2(writer.writeMetrics(r.config.index, r.server.samplesJsonl(), &error), qPrintable(error));
+            QJsonObject entry;
+            entry.insert(QLatin1String("index"), r.config.index);
+            entry.insert(QLatin1String("load"), loadLabel(r.config));
+            entry.insert(QLatin1String("completed"), r.metrics.completed);
+            entry.insert(QLatin1String("failed"), r.metrics.failed);
+            entry.insert(QLatin1String("server"), r.server.stats->toJson());
+            entry.insert(QLatin1String("metrics_file"), QFileInfo(writer.metricsPath(r.config.index)).fileName());
+            entries << entry;
+        }
+        QJsonObject document = runDocument(profile, {}, QString(), QStringLiteral("finished"), entries);
+        addServerReported(document, runner.serverFacts());
+        QVERIFY2(writer.writeRun(document, &error), qPrintable(error));
+
+        const SavedRunRead read = readSavedRun(dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const SavedRun& run = *read.run;
+        QVERIFY2(run.warnings.isEmpty(), qPrintable(run.warnings.join(u'\n')));
+        QCOMPARE(run.environment.value(u"server_reported").toObject().value(u"metrics_engine").toString(),
+            QStringLiteral("vllm"));
+        QCOMPARE(run.steps.size(), std::size_t(2));
+        const QJsonArray written
+            = QJsonDocument::fromJson(readFile(dir + QStringLiteral("/run.json"))).object().value(u"steps").toArray();
+        QCOMPARE(written.size(), 2);
+        for (std::size_t i = 0; i < run.steps.size(); ++i) {
+            const SavedStep& step = run.steps[i];
+            QVERIFY(step.server);
+            QCOMPARE(
+                step.server, ServerStepStats::fromJson(written[qsizetype(i)].toObject().value(u"server").toObject()));
+            QCOMPARE(*step.server, *results[i].server.stats);
+            QCOMPARE(step.metricsPath, dir + QStringLiteral("/steps/%1.metrics.jsonl").arg(i, 3, 10, QLatin1Char('0')));
+            QCOMPARE(
+                StepTelemetry::samplesFromJsonl(readFile(step.metricsPath)).size(), results[i].server.samples.size());
+        }
+        const std::vector<SweepPoint> points = run.sweepPoints();
+        QCOMPARE(points.size(), std::size_t(2));
+        QCOMPARE(points[0].server, results[0].server.stats);
+        QCOMPARE(points[1].server, results[1].server.stats);
+        const AnalysisResult analysis = run.analyze();
+        QVERIFY(analysis.server.available);
+        QCOMPARE(analysis.server.stepsWithTelemetry, 2);
+        QCOMPARE(*analysis.server.peakKvUsage,
+            std::max(*results[0].server.stats->kvUsageMax, *results[1].server.stats->kvUsageMax));
+        QStringList sentences;
+        for (const AnalysisSentence& s : analysisText(analysis))
+            sentences << s.text;
+        QVERIFY2(sentences.join(u' ').contains(QStringLiteral("KV cache")), qPrintable(sentences.join(u'\n')));
+    }
+
+    // A run.json left "running" is an interrupted run: the step that was running is kept, partial, with
+    // the numbers of the requests that finished; a record cut short by the kill is skipped.
+    void interruptedRun()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("killed"));
+        Profile profile = testProfile(QStringLiteral("Killed"));
+        profile.load.rates = { 10, 20 };
+        QVERIFY(writeRun(dir, profile, { { 10, 100, 9.8 } }).isEmpty());
+        QJsonObject run = QJsonDocument::fromJson(readFile(dir + QStringLiteral("/run.json"))).object();
+        run.insert(QLatin1String("status"), QLatin1String("running"));
+        QJsonObject plan = run.value(u"plan").toObject();
+        plan.insert(QLatin1String("planned"),
+            QJsonArray { QJsonObject { { QStringLiteral("mode"), QStringLiteral("rate") },
+                             { QStringLiteral("load"), QStringLiteral("10") },
+                             { QStringLiteral("purpose"), QStringLiteral("coarse") } },
+                QJsonObject { { QStringLiteral("mode"), QStringLiteral("rate") },
+                    { QStringLiteral("load"), QStringLiteral("20") },
+                    { QStringLiteral("purpose"), QStringLiteral("coarse") } } });
+        run.insert(QLatin1String("plan"), plan);
+        QVERIFY(writeText(dir + QStringLiteral("/run.json"), QJsonDocument(run).toJson()));
+        QByteArray lines;
+        for (int i = 0; i < 5; ++i)
+            lines += requestRecordToJson(record(i, i * 50, 90, 4, 10)) + '\n';
+        lines += requestRecordToJson(record(5, 300, 90, 4, 10)).left(40); // the kill
+        QVERIFY(writeText(dir + QStringLiteral("/steps/001.requests.jsonl"), lines));
+
+        const SavedRunRead read = readSavedRun(dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.run->status, QStringLiteral("interrupted"));
+        QCOMPARE(read.run->steps.size(), std::size_t(2));
+        const SavedStep& last = read.run->steps.back();
+        QCOMPARE(last.index, 1);
+        QVERIFY(last.partial);
+        QCOMPARE(last.offered, 20.0);
+        QCOMPARE(last.purpose, QStringLiteral("coarse"));
+        QCOMPARE(last.completed, 5);
+        QCOMPARE(last.metrics.ttft.count, 5);
+        QVERIFY(!read.run->steps.front().partial);
+        QVERIFY(read.run->warnings.join(u'\n').contains(QLatin1String("001.requests.jsonl")));
+    }
+
+    void unreadableStepIsAWarning()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("damaged"));
+        QVERIFY(writeRun(dir, testProfile(QStringLiteral("Damaged")), { { 10, 100, 9.8 }, { 20, 200, 19 } }).isEmpty());
+        QVERIFY(writeText(dir + QStringLiteral("/steps/001.json"), "{\"completed\": 3,"));
+        const SavedRunRead read = readSavedRun(dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.run->steps.size(), std::size_t(1));
+        QCOMPARE(read.run->warnings.size(), 1);
+        QVERIFY2(read.run->warnings.constFirst().startsWith(dir + QStringLiteral("/steps/001.json:")),
+            qPrintable(read.run->warnings.constFirst()));
+
+        QVERIFY(writeText(dir + QStringLiteral("/run.json"), "{\"format\": \"kneepoint.run/9\"}"));
+        const SavedRunRead wrong = readSavedRun(dir);
+        QVERIFY(!wrong.ok());
+        QVERIFY2(wrong.error.contains(QLatin1String("run.json: format")), qPrintable(wrong.error));
+        QVERIFY(!readSavedRun(tmp.filePath(QStringLiteral("nothing"))).ok());
+    }
+
+    void catalog()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.filePath(QStringLiteral("runs"));
+        const QString older = root + QStringLiteral("/20260101-090000-vllm-0-6");
+        const QString newer = root + QStringLiteral("/20260102-090000-vllm-0-7");
+        const QString third = root + QStringLiteral("/20260103-090000-other");
+        QVERIFY(writeRun(older, testProfile(QStringLiteral("vLLM 0.6")), { { 10, 100, 9.8 } }).isEmpty());
+        QVERIFY(writeRun(newer, testProfile(QStringLiteral("vLLM 0.7")), { { 10, 90, 9.9 } }).isEmpty());
+        QVERIFY(writeRun(third, testProfile(QStringLiteral("vLLM 0.7")), { { 10, 90, 9.9 } }).isEmpty());
+        QVERIFY(QDir().mkpath(root + QStringLiteral("/not-a-run")));
+        const RunCatalog catalog(root);
+        QCOMPARE(catalog.root(), root);
+
+        std::vector<RunEntry> list = catalog.list();
+        QCOMPARE(list.size(), std::size_t(3));
+        QCOMPARE(list[0].dir, third);
+        QCOMPARE(list[2].dir, older);
+        QCOMPARE(list[2].name, QStringLiteral("vLLM 0.6"));
+        QCOMPARE(list[2].stepCount, 1);
+        QCOMPARE(list[2].target, QStringLiteral("http://127.0.0.1:8000"));
+        QCOMPARE(list[2].loadUnit, QStringLiteral("req/s"));
+
+        QString error;
+        QCOMPARE(catalog.resolve(QStringLiteral("20260101-090000-vllm-0-6"), &error), std::optional<QString>(older));
+        QCOMPARE(catalog.resolve(QStringLiteral("vLLM 0.6"), &error), std::optional<QString>(older));
+        QCOMPARE(catalog.resolve(QStringLiteral("20260101"), &error), std::optional<QString>(older));
+        QCOMPARE(catalog.resolve(older, &error), std::optional<QString>(older));
+        QVERIFY(!catalog.resolve(QStringLiteral("vLLM 0.7"), &error));
+        QVERIFY2(error.contains(QLatin1String("matches 2 runs")), qPrintable(error));
+        QVERIFY(!catalog.resolve(QStringLiteral("nope"), &error));
+        QVERIFY2(error.contains(QLatin1String("no run \"nope\"")), qPrintable(error));
+        QVERIFY(!catalog.resolve(root + QStringLiteral("/not-a-run"), &error));
+        QVERIFY2(error.contains(QLatin1String("no run.json")), qPrintable(error));
+
+        QVERIFY2(catalog.rename(third, QStringLiteral("SGLang 0.4"), &error), qPrintable(error));
+        QVERIFY2(
+            catalog.setTags(third, { QStringLiteral("h100"), QStringLiteral(" tp2 "), QStringLiteral("h100") }, &error),
+            qPrintable(error));
+        QVERIFY2(catalog.setNotes(third, QStringLiteral("after the driver upgrade"), &error), qPrintable(error));
+        const SavedRunRead edited = readSavedRun(third);
+        QVERIFY(edited.ok());
+        QCOMPARE(edited.run->name, QStringLiteral("SGLang 0.4"));
+        QCOMPARE(edited.run->tags, (QStringList { QStringLiteral("h100"), QStringLiteral("tp2") }));
+        QCOMPARE(edited.run->notes, QStringLiteral("after the driver upgrade"));
+        QCOMPARE(edited.run->steps.size(), std::size_t(1));
+        QCOMPARE(catalog.resolve(QStringLiteral("vLLM 0.7"), &error), std::optional<QString>(newer));
+
+        const auto trashed = catalog.moveToTrash(newer, &error);
+        QVERIFY2(trashed, qPrintable(error));
+        QCOMPARE(*trashed, root + QStringLiteral("/.trash/20260102-090000-vllm-0-7"));
+        QVERIFY(!QFileInfo::exists(newer));
+        list = catalog.list();
+        QCOMPARE(list.size(), std::size_t(2));
+        QVERIFY2(catalog.restore(*trashed, &error), qPrintable(error));
+        QVERIFY(QFileInfo::exists(newer + QStringLiteral("/run.json")));
+        QCOMPARE(catalog.list().size(), std::size_t(3));
+        QCOMPARE(entries(root + QStringLiteral("/.trash")), QStringList());
+    }
+
+    void importVllmFolder()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.filePath(QStringLiteral("runs"));
+        const ImportResult result = importRun({ importData(QStringLiteral("vllm")) }, root);
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(result.source, QStringLiteral("vllm"));
+        QCOMPARE(result.stepCount, 3);
+        QCOMPARE(result.requestCount, 3);
+        QVERIFY(result.id.endsWith(QLatin1String("-vllm")));
+        QCOMPARE(entries(root), QStringList { result.id });
+
+        const SavedRunRead read = readSavedRun(result.dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const SavedRun& run = *read.run;
+        QCOMPARE(run.source, QStringLiteral("vllm"));
+        QCOMPARE(run.status, QStringLiteral("finished"));
+        QCOMPARE(run.name, QStringLiteral("vllm"));
+        QCOMPARE(run.model(), QStringLiteral("meta-llama/Llama-3.1-8B-Instruct"));
+        QCOMPARE(run.target(), QStringLiteral("imported vllm results"));
+        QCOMPARE(run.steps.size(), std::size_t(3));
+        QCOMPARE(run.steps[0].offered, 10.0);
+        QCOMPARE(run.steps[1].offered, 20.0);
+        QCOMPARE(run.steps[2].offered, 30.0);
+        // Older and foreign spellings: "request_goodput:", output_token_throughput, mean_tps.
+        QCOMPARE(run.steps[2].metrics.requestGoodput, std::optional<double>(20.5));
+        QCOMPARE(run.steps[2].metrics.outputThroughput, 6336.0);
+        QCOMPARE(run.steps[2].metrics.totalTokenThroughput, 9504.0);
+        QCOMPARE(run.steps[2].failed, 2);
+        QCOMPARE(run.steps[1].metrics.outputThroughput, 10.0);
+        QCOMPARE(run.steps[0].metrics.ttft.percentile(99), std::optional<double>(200.0));
+
+        // --save-detailed lists became records: TTFT and every chunk, the failure with its message.
+        QVERIFY(!run.steps[1].requestsPath.isEmpty());
+        QVERIFY(run.steps[0].requestsPath.isEmpty());
+        std::vector<RequestRecord> records;
+        QString error;
+        QVERIFY2(readRequestRecords(run.steps[1].requestsPath, &records, &error), qPrintable(error));
+        QCOMPARE(records.size(), std::size_t(3));
+        QCOMPARE(records[0].firstTokenNs, 100'000'000);
+        QCOMPARE(records[0].chunkNs, (std::vector<qint64> { 100'000'000, 110'000'000, 130'000'000 }));
+        QCOMPARE(records[0].promptTokens, 10);
+        QCOMPARE(records[0].outputTokens, 3);
+        QVERIFY(records[1].success());
+        QVERIFY(!records[2].success());
+        QCOMPARE(records[2].errorMessage, QStringLiteral("Bad Request: prompt too long"));
+
+        // Named, and into the same root: a second directory.
+        ImportOptions options;
+        options.name = QStringLiteral("Llama on H100");
+        const ImportResult named = importRun({ importData(QStringLiteral("vllm/result_rate30.json")) }, root, options);
+        QVERIFY2(named.ok(), qPrintable(named.error));
+        QCOMPARE(readSavedRun(named.dir).run->name, QStringLiteral("Llama on H100"));
+        QCOMPARE(entries(root).size(), 2);
+    }
+
+    void importSglang()
+    {
+        QTemporaryDir tmp;
+        const ImportResult result = importRun({ importData(QStringLiteral("sglang.jsonl")) }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(result.source, QStringLiteral("sglang"));
+        const SavedRunRead read = readSavedRun(result.dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const SavedRun& run = *read.run;
+        QCOMPARE(run.steps.size(), std::size_t(3));
+        QCOMPARE(run.steps[0].offered, 2.0);
+        QCOMPARE(run.steps[1].offered, 4.0);
+        QVERIFY(std::isinf(run.steps[2].offered));
+        QCOMPARE(run.steps[1].metrics.e2el.percentile(99), std::optional<double>(1100.0));
+        QCOMPARE(run.steps[1].metrics.itl.percentile(95), std::optional<double>(8.0));
+        QCOMPARE(run.steps[1].metrics.meanConcurrency, 3.6);
+        QCOMPARE(run.steps[2].metrics.totalTokenThroughput, 11520.0);
+    }
+
+    void importGuidellm()
+    {
+        QTemporaryDir tmp;
+        ImportOptions options;
+        options.format = ImportFormat::Guidellm;
+        const ImportResult result
+            = importRun({ importData(QStringLiteral("guidellm-benchmarks.json")) }, tmp.path(), options);
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(result.source, QStringLiteral("guidellm"));
+        const SavedRunRead read = readSavedRun(result.dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const SavedRun& run = *read.run;
+        QCOMPARE(run.target(), QStringLiteral("http://gpu-node-7:8000"));
+        QCOMPARE(run.model(), QStringLiteral("Qwen/Qwen2.5-7B-Instruct"));
+        QCOMPARE(run.environment.value(u"source_tool_version").toString(), QStringLiteral("0.4.0"));
+        // The synchronous step (one user) first, then the rate axis in load order: 4, 8, all at once.
+        QCOMPARE(run.steps.size(), std::size_t(4));
+        QCOMPARE(run.steps[0].mode, LoadMode::Concurrency);
+        QCOMPARE(run.steps[0].offered, 1.0);
+        QCOMPARE(run.steps[1].offered, 4.0);
+        QCOMPARE(run.steps[2].offered, 8.0);
+        QVERIFY(std::isinf(run.steps[3].offered));
+        QCOMPARE(run.steps[3].setup.maxConcurrency, std::optional<int>(512));
+        const StepMetrics& m = run.steps[2].metrics;
+        QCOMPARE(m.completed, 240);
+        QCOMPARE(m.durationS, 30.0);
+        QCOMPARE(m.requestThroughput, 8.0);
+        QCOMPARE(m.outputThroughput, 1024.0);
+        QCOMPARE(m.totalInputTokens, 256 * 240);
+        QCOMPARE(m.ttft.mean, 60.0);
+        QCOMPARE(m.ttft.percentile(99), std::optional<double>(150.0));
+        QCOMPARE(m.tpot.mean, 14.0);
+        QCOMPARE(m.e2el.mean, 1840.0); // request_latency is in seconds
+        QCOMPARE(run.steps[3].failed, 3);
+        const std::vector<SweepPoint> points = run.sweepPoints();
+        QCOMPARE(points.size(), std::size_t(3));
+    }
+
+    // A broken file: the error names the file and the key or line, and nothing is left under the root.
+    void importBrokenFiles_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("format");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("truncated JSON in a folder")
+            << importData(QStringLiteral("broken/vllm-folder")) << int(ImportFormat::Auto)
+            << importData(QStringLiteral("broken/vllm-folder/vllm-20.0qps-truncated.json:10:1: invalid JSON"));
+        QTest::newRow("not a result") << importData(QStringLiteral("broken/not-a-result.json"))
+                                      << int(ImportFormat::Auto)
+                                      << importData(
+                                             QStringLiteral("broken/not-a-result.json: $: not a benchmark result"));
+        QTest::newRow("detail lists disagree")
+            << importData(QStringLiteral("broken/vllm-bad-itls.json")) << int(ImportFormat::Auto)
+            << importData(QStringLiteral("broken/vllm-bad-itls.json: $.itls: 1 entries, but ttfts has 2"));
+        QTest::newRow("guidellm without a strategy")
+            << importData(QStringLiteral("broken/guidellm-no-strategy.json")) << int(ImportFormat::Auto)
+            << importData(QStringLiteral("broken/guidellm-no-strategy.json: benchmarks[1]: no strategy"));
+        QTest::newRow("guidellm asked of a vllm file")
+            << importData(QStringLiteral("vllm/result_rate30.json")) << int(ImportFormat::Guidellm)
+            << importData(QStringLiteral("vllm/result_rate30.json: benchmarks: missing"));
+        QTest::newRow("missing") << importData(QStringLiteral("nothing-here.json")) << int(ImportFormat::Auto)
+                                 << importData(QStringLiteral("nothing-here.json: no such file"));
+    }
+
+    void importBrokenFiles()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, format);
+        QFETCH(QString, expected);
+        QTemporaryDir tmp;
+        const QString root = tmp.filePath(QStringLiteral("runs"));
+        ImportOptions options;
+        options.format = ImportFormat(format);
+        const ImportResult result = importRun({ path }, root, options);
+        QVERIFY(!result.ok());
+        QVERIFY2(result.error.startsWith(expected), qPrintable(result.error));
+        QVERIFY(result.dir.isEmpty());
+        QCOMPARE(entries(root), QStringList());
+    }
+
+    void interpolation()
+    {
+        const std::vector<double> x { 10, 20, 30 };
+        const std::vector<double> y { 100, 200, 400 };
+        QCOMPARE(interpolate(x, y, 10), std::optional<double>(100));
+        QCOMPARE(interpolate(x, y, 15), std::optional<double>(150));
+        QCOMPARE(interpolate(x, y, 27.5), std::optional<double>(350));
+        QCOMPARE(interpolate(x, y, 30), std::optional<double>(400));
+        QCOMPARE(interpolate(x, y, 9.99), std::nullopt);
+        QCOMPARE(interpolate(x, y, 30.01), std::nullopt);
+        QCOMPARE(interpolate({}, {}, 1), std::nullopt);
+        QCOMPARE(CompareStatistic::parse(u"p99.9")->percentile, 99.9);
+        QCOMPARE(CompareStatistic::parse(u"median")->kind, CompareStatistic::Kind::Median);
+        QCOMPARE(CompareStatistic::parse(u"mean")->label(), QStringLiteral("mean"));
+        QCOMPARE(CompareStatistic::parse(u"95")->label(), QStringLiteral("P95"));
+        QVERIFY(!CompareStatistic::parse(u"p101"));
+        QCOMPARE(compareMetricFromKey(u"output-throughput"), std::optional(CompareMetric::OutputThroughput));
+        QCOMPARE(compareMetricFromKey(u"e2e_latency"), std::optional(CompareMetric::E2el));
+        QVERIFY(!compareMetricFromKey(u"latency"));
+    }
+
+    // Known answers: the baseline at 10/20/30 req/s with P99 TTFT 100/200/400 ms.
+    void compareDeltas()
+    {
+        QTemporaryDir tmp;
+        Profile base = testProfile(QStringLiteral("baseline"));
+        base.target.apiKey = QStringLiteral("sk-do-not-show-0123456789");
+        Profile candidate = testProfile(QStringLiteral("candidate"));
+        candidate.load.maxConcurrency = 64;
+        candidate.target.apiKey = QStringLiteral("sk-other-secret-9876543210");
+        QVERIFY(writeRun(tmp.filePath(QStringLiteral("a")), base, { { 10, 100, 10 }, { 20, 200, 20 }, { 30, 400, 28 } })
+                    .isEmpty());
+        QVERIFY(writeRun(tmp.filePath(QStringLiteral("b")), candidate,
+            { { 15, 180, 14.7 }, { 20, 210, 19.5 }, { 25, 240, 24 }, { 40, 500, 30 } })
+                    .isEmpty());
+        std::vector<SavedRun> runs;
+        for (const QString& id : { QStringLiteral("a"), QStringLiteral("b") }) {
+            SavedRunRead read = readSavedRun(tmp.filePath(id));
+            QVERIFY2(read.ok(), qPrintable(read.error));
+            runs.push_back(*read.run);
+        }
+        CompareStatistic p99;
+        const Comparison c = compareRuns(runs, 0, CompareMetric::Ttft, p99);
+        QCOMPARE(c.curves.size(), std::size_t(2));
+        QCOMPARE(c.curves[0].points.size(), std::size_t(3));
+        QCOMPARE(c.deltas[0].size(), std::size_t(0));
+        const std::vector<CompareDelta>& d = c.deltas[1];
+        QCOMPARE(d.size(), std::size_t(4));
+        QCOMPARE(d[0].offered, 15.0);
+        QCOMPARE(d[0].baselineValue, std::optional<double>(150));
+        QVERIFY(d[0].interpolated);
+        QCOMPARE(d[0].percent, std::optional<double>(20));
+        QCOMPARE(d[1].baselineValue, std::optional<double>(200));
+        QVERIFY(!d[1].interpolated);
+        QCOMPARE(d[1].percent, std::optional<double>(5));
+        QCOMPARE(d[2].baselineValue, std::optional<double>(300));
+        QCOMPARE(d[2].percent, std::optional<double>(-20));
+        QCOMPARE(d[3].percent, std::nullopt);
+        QCOMPARE(d[3].baselineValue, std::nullopt);
+        QCOMPARE(d[3].reason, QStringLiteral("outside the baseline's range (10 req/s to 30 req/s)"));
+
+        // The candidate as the baseline: the original baseline's 10 req/s lies below its range.
+        const Comparison swapped = compareRuns(runs, 1, CompareMetric::Throughput, p99);
+        QCOMPARE(swapped.deltas[0][0].percent, std::nullopt);
+        QVERIFY(swapped.deltas[0][0].reason.startsWith(QLatin1String("outside")));
+        QCOMPARE(swapped.deltas[0][1].baselineValue, std::optional<double>(19.5));
+        QCOMPARE(swapped.deltas[0][1].percent, std::optional<double>((20 - 19.5) / 19.5 * 100));
+
+        // A percentile the runs did not record.
+        CompareStatistic p95;
+        p95.percentile = 95;
+        const Comparison missing = compareRuns(runs, 0, CompareMetric::Ttft, p95);
+        QCOMPARE(missing.curves[0].points[0].value, std::nullopt);
+        QCOMPARE(missing.curves[0].points[0].missing, QStringLiteral("P95 TTFT not recorded (recorded: P99)"));
+
+        // What changed: the profile's name and max_concurrency; never a key.
+        QStringList keys;
+        for (const SettingDifference& s : c.differences) {
+            keys << s.key;
+            for (const QString& v : s.values)
+                QVERIFY2(!v.contains(QLatin1String("sk-")), qPrintable(v));
+        }
+        QVERIFY2(keys.contains(QStringLiteral("profile.load.max_concurrency")), qPrintable(keys.join(u' ')));
+        QVERIFY(keys.contains(QStringLiteral("profile.name")));
+        for (const QString& k : keys)
+            QVERIFY2(!k.contains(QLatin1String("api_key")), qPrintable(k));
+        const QByteArray json = QJsonDocument(comparisonJson(c)).toJson();
+        QVERIFY(!json.contains("sk-"));
+        QCOMPARE(comparisonJson(c)
+                     .value(u"runs")
+                     .toArray()
+                     .at(1)
+                     .toObject()
+                     .value(u"points")
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(u"delta_percent")
+                     .toDouble(),
+            20.0);
+        const QByteArray csv = comparisonCsv(c);
+        QVERIFY2(csv.startsWith("run,name,load_unit,offered,ttft_p99,baseline,delta_percent,note\n"), csv.constData());
+        QVERIFY2(csv.contains("b,candidate,req/s,15,180,150,20,baseline interpolated\n"), csv.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRuns)
+#include "tst_runs.moc"

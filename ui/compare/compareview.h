@@ -1,0 +1,78 @@
+#pragma once
+
+#include "runs/comparison.h"
+#include "runs/savedrun.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QTabWidget;
+class QTableWidget;
+class QToolButton;
+QT_END_NAMESPACE
+
+namespace kp::ui {
+
+class CompareChart;
+struct ReportTable;
+
+// Two or more saved runs side by side: their curves overlaid (metric and statistic chosen above the
+// chart), the deltas against a chosen baseline at equal offered load, the knee, saturation and SLO
+// capacity of each, and what differs in their settings and environments. The chart and the whole
+// comparison export like a run's.
+class CompareView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget* parent = nullptr);
+    ~CompareView() override;
+
+    // Reads the runs; error names the run that could not be read.
+    bool openRuns(const QStringList& dirs, QString* error);
+    void setRuns(std::vector<SavedRun> runs);
+    const std::vector<SavedRun>& runs() const { return m_runs; }
+    const Comparison& comparison() const { return m_comparison; }
+
+    void setMetric(CompareMetric metric);
+    void setStatistic(const CompareStatistic& statistic);
+    void setBaseline(int run);
+
+    CompareChart* chart() const { return m_chart; }
+    QComboBox* metricBox() const { return m_metric; }
+    QComboBox* statisticBox() const { return m_statistic; }
+    QComboBox* baselineBox() const { return m_baseline; }
+    QTableWidget* deltasTable() const { return m_deltas; }
+    QTableWidget* findingsTable() const { return m_findings; }
+    QTableWidget* differencesTable() const { return m_differences; }
+
+    // File dialogs, then ChartExport / CompareReport.
+    void exportChart();
+    void copyChart();
+    void exportReport();
+
+private:
+    void recompute();
+    static void fill(QTableWidget* table, const ReportTable& data);
+
+    std::vector<SavedRun> m_runs;
+    Comparison m_comparison;
+    CompareChart* m_chart;
+    QComboBox* m_metric;
+    QComboBox* m_statistic;
+    QComboBox* m_baseline;
+    QCheckBox* m_log;
+    QToolButton* m_export;
+    QLabel* m_summary;
+    QTabWidget* m_tabs;
+    QTableWidget* m_deltas;
+    QTableWidget* m_findings;
+    QTableWidget* m_differences;
+};
+
+} // namespace kp::ui

@@ -1,0 +1,99 @@
+#include "export/chartset.h"
+
+#include "export/runmeta.h"
+#include "run/chartstyle.h"
+#include "run/liverun.h"
+#include "run/loadlatencychart.h"
+#include "run/throughputchart.h"
+#include "run/uiformat.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace kp::ui {
+
+std::optional<ChartKind> ChartOptions::kindFromKey(const QString& key)
+{
+    if (key == QLatin1String("latency"))
+        return ChartKind::Latency;
+    if (key == QLatin1String("throughput"))
+        return ChartKind::Throughput;
+    return std::nullopt;
+}
+
+QString ChartOptions::kindKey(ChartKind kind)
+{
+    return kind == ChartKind::Latency ? QStringLiteral("latency") : QStringLiteral("throughput");
+}
+
+ChartSet::ChartSet(const LiveRun* run)
+    : m_run(run)
+{ }
+
+ChartSet::~ChartSet() = default;
+
+LoadLatencyChart* ChartSet::latency()
+{
+    if (!m_latency) {
+        m_latency = std::make_unique<LoadLatencyChart>(m_run);
+        m_latency->setPalette(ChartExport::exportPalette());
+    }
+    return m_latency.get();
+}
+
+ThroughputChart* ChartSet::throughput()
+{
+    if (!m_throughput) {
+        m_throughput = std::make_unique<ThroughputChart>(m_run);
+        m_throughput->setPalette(ChartExport::exportPalette());
+    }
+    return m_throughput.get();
+}
+
+ChartPanel* ChartSet::panel(const ChartOptions& options)
+{
+    if (options.kind == ChartKind::Throughput) {
+        ThroughputChart* chart = throughput();
+        chart->refresh();
+        return chart;
+    }
+    LoadLatencyChart* chart = latency();
+    chart->setMetric(options.metric);
+    chart->setLogScale(options.logScale);
+    chart->setPercentile(options.percentile);
+    return chart;
+}
+
+ChartCaption ChartSet::caption(const ChartOptions& options, const RunMeta& meta)
+{
+    ChartCaption c;
+    c.subtitle = meta.captionLine();
+    if (options.kind == ChartKind::Throughput) {
+        c.title = QCoreApplication::translate("kp::ui::ChartSet", "Throughput against offered load");
+        // The markers look as on the load–latency chart, whose legend names them; this one says it here.
+        const AnalysisResult& a = m_run->analysis().result;
+        QStringList keys;
+        auto key = [&keys, &a](const QColor& colour, const QString& glyph, const QString& name, const Finding& f) {
+            if (f.found && std::isfinite(f.offered))
+                keys << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
+                            .arg(colour.name(), glyph,
+                                (name + u' ' + (f.lowerBound ? QStringLiteral("≥ ") : QString())
+                                    + loadWord(f.offered, a.concurrencyMode))
+                                    .toHtmlEscaped());
+        };
+        key(ChartStyle::knee(), QStringLiteral("▲"), QCoreApplication::translate("kp::ui::ChartSet", "knee"), a.knee);
+        key(ChartStyle::sloCapacity(), QStringLiteral("◆"),
+            QCoreApplication::translate("kp::ui::ChartSet", "SLO capacity"), a.sloCapacity);
+        c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        return c;
+    }
+    LoadLatencyChart* chart = latency();
+    c.title = QCoreApplication::translate("kp::ui::ChartSet", "Load–latency · %1 and P50 %2")
+                  .arg(UiFormat::percentileWord(chart->percentile()) + u' ' + UiFormat::metricWord(options.metric),
+                      UiFormat::metricWord(options.metric));
+    c.note = chart->caption();
+    return c;
+}
+
+} // namespace kp::ui

@@ -1,0 +1,136 @@
+#include "export/exportactions.h"
+
+#include "export/chartset.h"
+#include "export/runmeta.h"
+#include "export/runreport.h"
+#include "run/liverun.h"
+#include "run/loadlatencychart.h"
+#include "run/runpage.h"
+#include "runs/openrun.h"
+#include "runs/savedrun.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QRegularExpression>
+
+namespace kp::ui {
+
+namespace {
+
+QString fileStem(const RunMeta& meta)
+{
+    QString s = meta.name.toLower();
+    static const QRegularExpression other(QStringLiteral("[^a-z0-9]+"));
+    s.replace(other, QStringLiteral("-"));
+    s = s.left(40);
+    while (s.startsWith(u'-'))
+        s.remove(0, 1);
+    while (s.endsWith(u'-'))
+        s.chop(1);
+    return s.isEmpty() ? QStringLiteral("run") : s;
+}
+
+} // namespace
+
+RunExportActions::RunExportActions(RunPage* page, QWidget* dialogParent)
+    : QObject(page)
+    , m_page(page)
+    , m_parent(dialogParent)
+    , m_exportChart(new QAction(tr("Export load–latency &chart…"), this))
+    , m_exportThroughput(new QAction(tr("Export &throughput chart…"), this))
+    , m_copyChart(new QAction(tr("Cop&y chart"), this))
+    , m_exportReport(new QAction(tr("Export &report…"), this))
+{
+    m_exportChart->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportChart->setToolTip(tr("The load–latency or throughput chart as PNG (1× or 2×), SVG or PDF (Ctrl+E)"));
+    m_copyChart->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    m_copyChart->setToolTip(tr("The load–latency chart as an image on the clipboard"));
+    m_exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportReport->setToolTip(
+        tr("The run's report (HTML, Markdown, PDF) or its steps table (CSV, JSON), with no network references"));
+    m_exportThroughput->setToolTip(tr("The throughput chart as PNG (1× or 2×), SVG or PDF"));
+    connect(m_exportChart, &QAction::triggered, this, [this] { exportChart(false); });
+    connect(m_exportThroughput, &QAction::triggered, this, [this] { exportChart(true); });
+    connect(m_copyChart, &QAction::triggered, this, &RunExportActions::copyChart);
+    connect(m_exportReport, &QAction::triggered, this, &RunExportActions::exportReport);
+    connect(page->run(), &LiveRun::stepAdded, this, &RunExportActions::updateEnabled);
+    connect(page->run(), &LiveRun::stateChanged, this, &RunExportActions::updateEnabled);
+    updateEnabled();
+}
+
+void RunExportActions::updateEnabled()
+{
+    const bool any = !m_page->run()->steps().empty();
+    m_exportChart->setEnabled(any);
+    m_exportThroughput->setEnabled(any);
+    m_copyChart->setEnabled(any);
+    m_exportReport->setEnabled(any && !m_page->run()->isActive());
+}
+
+RunMeta RunExportActions::currentMeta() const
+{
+    const LiveRun* run = m_page->run();
+    const QString dir = run->hasInfo() ? run->info().runDirectory : QString();
+    if (!dir.isEmpty() && QFileInfo::exists(dir + QStringLiteral("/run.json")) && !run->isActive()) {
+        const SavedRunRead read = readSavedRun(dir);
+        if (read.ok())
+            return runMeta(*read.run);
+    }
+    RunMeta m = RunMeta::fromInfo(run->info(), run->stateText().toLower());
+    return m;
+}
+
+void RunExportActions::exportChart(bool throughput)
+{
+    const RunMeta meta = currentMeta();
+    QString selected;
+    const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export chart"),
+        QDir::home().filePath(
+            fileStem(meta) + (throughput ? QStringLiteral("-throughput.png") : QStringLiteral("-latency.png"))),
+        tr("PNG image (*.png);;PNG image at 2× for slides (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
+        &selected);
+    if (path.isEmpty())
+        return;
+    ChartOptions options;
+    options.kind = throughput ? ChartKind::Throughput : ChartKind::Latency;
+    options.metric = m_page->latencyChart()->metric();
+    options.logScale = m_page->latencyChart()->logScale();
+    ChartSet charts(m_page->run());
+    ChartPanel* panel = charts.panel(options);
+    QString error;
+    const qreal scale = selected.contains(QLatin1String("2×")) ? 2.0 : 1.0;
+    if (!ChartExport::write(panel, charts.caption(options, meta),
+            ChartExport::formatForPath(path).value_or(ChartFileFormat::Png), path, ChartExport::kDefaultSize, scale,
+            &error))
+        QMessageBox::warning(m_parent, tr("Export chart"), error);
+}
+
+void RunExportActions::copyChart()
+{
+    ChartOptions options;
+    options.metric = m_page->latencyChart()->metric();
+    options.logScale = m_page->latencyChart()->logScale();
+    ChartSet charts(m_page->run());
+    ChartPanel* panel = charts.panel(options);
+    ChartExport::copyToClipboard(panel, charts.caption(options, currentMeta()));
+}
+
+void RunExportActions::exportReport()
+{
+    const RunMeta meta = currentMeta();
+    const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export report"),
+        QDir::home().filePath(fileStem(meta) + QStringLiteral(".html")),
+        tr("HTML, self-contained (*.html);;Markdown with PNG charts beside it (*.md);;PDF (*.pdf);;Steps table as CSV "
+           "(*.csv);;Steps table as JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const RunReport report(m_page->run(), meta);
+    if (!report.write(reportFormatForPath(path).value_or(ReportFormat::Html), path, &error))
+        QMessageBox::warning(m_parent, tr("Export report"), error);
+}
+
+} // namespace kp::ui

@@ -1,0 +1,42 @@
+#include "export/runmeta.h"
+
+#include "run/runinfo.h"
+
+#include <QFileInfo>
+
+namespace kp::ui {
+
+RunMeta RunMeta::fromInfo(const RunInfo& info, const QString& status)
+{
+    RunMeta m;
+    m.id = QFileInfo(info.runDirectory).fileName();
+    m.name = info.profile.name.isEmpty() ? m.id : info.profile.name;
+    m.target = info.target;
+    m.model = info.profile.target.model;
+    m.status = status;
+    m.source = QStringLiteral("kneepoint");
+    // The directory is named after the local time the run began: yyyyMMdd-HHmmss-<name>.
+    m.created = QDateTime::fromString(m.id.left(15), QStringLiteral("yyyyMMdd-HHmmss"));
+    return m;
+}
+
+QString RunMeta::dateText() const
+{
+    return created.isValid() ? created.toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString();
+}
+
+QString RunMeta::captionLine() const
+{
+    QStringList parts;
+    if (!name.isEmpty())
+        parts << name;
+    if (!dateText().isEmpty())
+        parts << dateText();
+    if (!target.isEmpty())
+        parts << target;
+    if (!model.isEmpty())
+        parts << model;
+    return parts.join(QStringLiteral(" · "));
+}
+
+} // namespace kp::ui

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+namespace kp::ui {
+
+struct RunInfo;
+
+// What a report or an exported chart says about the run besides its numbers: its name, when it ran,
+// against what, and what the user noted about it.
+struct RunMeta
+{
+    QString id; // the run directory's name
+    QString name;
+    QDateTime created;
+    QString target; // the base URL, or "built-in simulator (...)"
+    QString model;
+    QString status; // finished, stopped, failed, interrupted
+    QString source; // kneepoint, or the tool a run was imported from
+    QStringList tags;
+    QString notes;
+    QJsonObject environment; // run.json "environment": the client (and what the probe found)
+
+    // A run that has just been made in this window.
+    static RunMeta fromInfo(const RunInfo& info, const QString& status);
+    // "demo-sim · 2026-11-30 14:02 · built-in simulator (default)"
+    QString captionLine() const;
+    QString dateText() const; // "2026-11-30 14:02", or empty
+};
+
+} // namespace kp::ui

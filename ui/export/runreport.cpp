@@ -1,0 +1,642 @@
+#include "export/runreport.h"
+
+#include "export/chartset.h"
+#include "profile/profilestore.h"
+#include "run/liverun.h"
+#include "run/loadlatencychart.h"
+#include "run/stepstablemodel.h"
+#include "run/uiformat.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+#include <cmath>
+
+namespace kp::ui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("kp::ui::RunReport", text);
+}
+
+bool isSecretName(const QString& name)
+{
+    static const QRegularExpression secret(
+        QStringLiteral("authorization|api[-_ ]?key|apikey|token|secret|password|passwd|cookie|credential"),
+        QRegularExpression::CaseInsensitiveOption);
+    return secret.match(name).hasMatch();
+}
+
+QJsonValue redactValue(const QString& key, const QJsonValue& value)
+{
+    if (value.isObject())
+        return redactSecrets(value.toObject());
+    if (value.isArray()) {
+        QJsonArray out;
+        for (const QJsonValue& v : value.toArray())
+            out.append(redactValue(QString(), v));
+        return out;
+    }
+    if (value.isString() && isSecretName(key)) {
+        const QString s = value.toString();
+        static const QRegularExpression variable(QStringLiteral("^\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}$"));
+        if (s.isEmpty() || variable.match(s).hasMatch())
+            return s;
+        return redactedPlaceholder();
+    }
+    return value;
+}
+
+QString sloWords(const Slo& slo)
+{
+    QStringList parts;
+    const QString p = UiFormat::percentileWord(slo.percentile);
+    if (slo.ttftMs)
+        parts << QStringLiteral("%1 TTFT ≤ %2 ms").arg(p, ReportNumber::ms(*slo.ttftMs));
+    if (slo.tpotMs)
+        parts << QStringLiteral("%1 TPOT ≤ %2 ms").arg(p, ReportNumber::ms(*slo.tpotMs));
+    if (slo.e2elMs)
+        parts << QStringLiteral("%1 E2EL ≤ %2 ms").arg(p, ReportNumber::ms(*slo.e2elMs));
+    if (slo.maxErrorRate)
+        parts << QStringLiteral("errors ≤ %1%").arg(QString::number(*slo.maxErrorRate * 100, 'g', 4));
+    return parts.join(QStringLiteral(", "));
+}
+
+QString jsonScalar(const QJsonValue& v)
+{
+    switch (v.type()) {
+    case QJsonValue::String:
+        return v.toString();
+    case QJsonValue::Double:
+        return QString::number(v.toDouble(), 'g', 12);
+    case QJsonValue::Bool:
+        return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+    case QJsonValue::Array:
+        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object:
+        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    default:
+        return {};
+    }
+}
+
+QList<std::pair<QString, QString>> objectRows(const QJsonObject& object, const QStringList& skip = {})
+{
+    QList<std::pair<QString, QString>> rows;
+    const QJsonObject clean = redactSecrets(object);
+    for (auto it = clean.begin(); it != clean.end(); ++it) {
+        if (skip.contains(it.key()) || it.value().isNull())
+            continue;
+        rows << std::pair { it.key(), jsonScalar(it.value()) };
+    }
+    return rows;
+}
+
+QList<std::pair<QString, QString>> serverRows(const ServerInfo& s)
+{
+    QList<std::pair<QString, QString>> rows;
+    auto add = [&rows](const char* key, const QString& value) {
+        if (!value.isEmpty())
+            rows << std::pair { QString::fromLatin1(key), value };
+    };
+    auto addInt = [&add](const char* key, const std::optional<int>& v) {
+        if (v)
+            add(key, QString::number(*v));
+    };
+    add("engine", s.engine);
+    add("engine_version", s.engineVersion);
+    add("host", s.host);
+    addInt("port", s.port);
+    addInt("max_num_seqs", s.maxNumSeqs);
+    addInt("max_num_batched_tokens", s.maxNumBatchedTokens);
+    addInt("max_model_len", s.maxModelLen);
+    if (s.gpuMemoryUtilization)
+        add("gpu_memory_utilization", QString::number(*s.gpuMemoryUtilization, 'g', 4));
+    addInt("tensor_parallel_size", s.tensorParallelSize);
+    addInt("pipeline_parallel_size", s.pipelineParallelSize);
+    add("hardware", s.hardware);
+    add("notes", s.notes);
+    return rows;
+}
+
+QString stepFlags(const StepReport& s)
+{
+    QStringList flags;
+    if (s.partial)
+        flags << QStringLiteral("partial");
+    if (s.clientBound)
+        flags << QStringLiteral("client-bound");
+    if (s.config.purpose == QLatin1String("repeat") || s.config.purpose == QLatin1String("manual")
+        || s.config.purpose == QLatin1String("refine"))
+        flags << s.config.purpose;
+    return flags.join(QStringLiteral(", "));
+}
+
+QString sloVerdict(const StepReport& s)
+{
+    if (!s.meetsSlo)
+        return QStringLiteral("–");
+    return *s.meetsSlo ? QStringLiteral("met") : QStringLiteral("missed");
+}
+
+std::optional<double> statValue(const LatencyStats& stats, double percentile)
+{
+    return percentileValue(stats, percentile);
+}
+
+std::optional<double> meanValue(const LatencyStats& stats)
+{
+    return stats.count > 0 ? std::optional<double>(stats.mean) : std::nullopt;
+}
+
+} // namespace
+
+namespace ReportNumber {
+
+QString ms(std::optional<double> value)
+{
+    if (!value || !std::isfinite(*value))
+        return QStringLiteral("–");
+    const double a = std::abs(*value);
+    return QString::number(*value, 'f', a < 10 ? 2 : a < 100 ? 1 : 0);
+}
+
+QString rate(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("–");
+    const double a = std::abs(value);
+    return QString::number(value, 'f', a < 100 ? 2 : a < 1000 ? 1 : 0);
+}
+
+QString tokens(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("–");
+    return QString::number(value, 'f', std::abs(value) < 10 ? 1 : 0);
+}
+
+QString load(double value)
+{
+    if (std::isinf(value))
+        return QStringLiteral("inf");
+    QString s = QString::number(value, 'f', std::abs(value) < 10 ? 2 : std::abs(value) < 1000 ? 1 : 0);
+    if (s.contains(u'.')) {
+        while (s.endsWith(u'0'))
+            s.chop(1);
+        if (s.endsWith(u'.'))
+            s.chop(1);
+    }
+    return s;
+}
+
+} // namespace ReportNumber
+
+std::optional<ReportFormat> reportFormatFromKey(const QString& key)
+{
+    const QString k = key.toLower();
+    if (k == QLatin1String("html") || k == QLatin1String("htm"))
+        return ReportFormat::Html;
+    if (k == QLatin1String("md") || k == QLatin1String("markdown"))
+        return ReportFormat::Markdown;
+    if (k == QLatin1String("pdf"))
+        return ReportFormat::Pdf;
+    if (k == QLatin1String("csv"))
+        return ReportFormat::Csv;
+    if (k == QLatin1String("json"))
+        return ReportFormat::Json;
+    return std::nullopt;
+}
+
+std::optional<ReportFormat> reportFormatForPath(const QString& path)
+{
+    return reportFormatFromKey(QFileInfo(path).suffix());
+}
+
+QJsonObject redactSecrets(const QJsonObject& object)
+{
+    QJsonObject out;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        out.insert(it.key(), redactValue(it.key(), it.value()));
+    return out;
+}
+
+bool writeExportFile(const QString& path, const QByteArray& data, QString* error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool writeMarkdownWithImages(const QString& path, const QByteArray& markdown,
+    const std::vector<std::pair<QString, QByteArray>>& images, QString* error)
+{
+    const QDir dir = QFileInfo(path).absoluteDir();
+    for (const auto& [name, png] : images) {
+        if (!writeExportFile(dir.filePath(name), png, error))
+            return false;
+    }
+    return writeExportFile(path, markdown, error);
+}
+
+RunReport::RunReport(const LiveRun* run, RunMeta meta)
+    : m_run(run)
+    , m_meta(std::move(meta))
+{ }
+
+double RunReport::percentile() const
+{
+    return m_run->hasInfo() ? m_run->info().analysisOptions.percentile : 99.0;
+}
+
+ReportTable RunReport::runTable() const
+{
+    ReportTable t;
+    t.header = { tr("Field"), tr("Value") };
+    auto add = [&t](const QString& key, const QString& value) {
+        if (!value.isEmpty())
+            t.rows << QStringList { key, value };
+    };
+    add(tr("Run"), m_meta.name);
+    add(tr("Id"), m_meta.id);
+    add(tr("Date"), m_meta.dateText());
+    add(tr("Target"), m_meta.target);
+    add(tr("Model"), m_meta.model);
+    add(tr("Status"), m_meta.status);
+    if (m_meta.source != QLatin1String("kneepoint"))
+        add(tr("Imported from"), m_meta.source);
+    add(tr("Steps"), QString::number(m_run->steps().size()));
+    if (m_run->hasInfo()) {
+        const RunInfo& info = m_run->info();
+        const Profile& p = info.profile;
+        add(tr("Load mode"), p.load.mode == LoadMode::Rate ? tr("request rate") : tr("concurrency (users)"));
+        add(tr("SLO"), sloWords(p.slo));
+        add(tr("Analysed curve"),
+            UiFormat::percentileWord(info.analysisOptions.percentile) + u' '
+                + UiFormat::metricWord(info.analysisOptions.metric));
+    }
+    add(tr("Tags"), m_meta.tags.join(QStringLiteral(", ")));
+    return t;
+}
+
+ReportTable RunReport::findingsTable() const
+{
+    const AnalysisResult& a = m_run->analysis().result;
+    const bool users = a.concurrencyMode;
+    const QString unit = users ? tr("users") : tr("req/s");
+    ReportTable t;
+    // The reasoning follows the table, one sentence per finding.
+    t.header = { tr("Finding"), tr("Offered (%1)").arg(unit), tr("Achieved (req/s)"), tr("Output (tok/s)") };
+    t.numeric = { false, true, true, true };
+    auto row = [&](const QString& name, const Finding& f) {
+        if (!f.found) {
+            t.rows << QStringList { name, QStringLiteral("–"), QStringLiteral("–"), QStringLiteral("–") };
+            return;
+        }
+        t.rows << QStringList { name, (f.lowerBound ? QStringLiteral("≥ ") : QString()) + ReportNumber::load(f.offered),
+            ReportNumber::rate(f.achieved), ReportNumber::tokens(f.outputThroughput) };
+    };
+    row(tr("Knee (%1 %2)").arg(UiFormat::percentileWord(a.options.percentile), UiFormat::metricWord(a.options.metric)),
+        a.knee);
+    row(tr("Throughput knee"), a.throughputKnee);
+    row(tr("Saturation"), a.saturation);
+    row(tr("Collapse"), a.collapse);
+    QString slo = tr("SLO capacity");
+    if (a.sloCapacity.found && a.bindingSlo != SloLimit::None)
+        slo += tr(" (bound by %1)").arg(sloLimitKey(a.bindingSlo));
+    row(slo, a.sloCapacity);
+    row(tr("Recommended"), a.recommended);
+    return t;
+}
+
+ReportTable RunReport::sweepTable() const
+{
+    const double p = percentile();
+    const QString pw = UiFormat::percentileWord(p);
+    const bool users = !m_run->steps().empty() && m_run->steps().front().concurrencyMode();
+    ReportTable t;
+    t.header = { tr("Step"), users ? tr("Users") : tr("Offered (req/s)"), tr("Purpose"), tr("Completed"), tr("Failed"),
+        tr("Req/s"), tr("Output tok/s"), tr("TTFT mean (ms)"), tr("TTFT P50 (ms)"), tr("TTFT %1 (ms)").arg(pw),
+        tr("TPOT mean (ms)"), tr("TPOT %1 (ms)").arg(pw), tr("ITL mean (ms)"), tr("E2EL P50 (ms)"),
+        tr("E2EL %1 (ms)").arg(pw), tr("SLO"), tr("Flags") };
+    t.numeric
+        = { true, true, false, true, true, true, true, true, true, true, true, true, true, true, true, false, false };
+    for (const StepReport& s : m_run->steps()) {
+        const StepMetrics& m = s.metrics;
+        t.rows << QStringList { QString::number(s.index() + 1), ReportNumber::load(s.offered()), s.config.purpose,
+            QString::number(m.completed), QString::number(m.failed), ReportNumber::rate(m.requestThroughput),
+            ReportNumber::tokens(m.outputThroughput), ReportNumber::ms(meanValue(m.ttft)),
+            ReportNumber::ms(statValue(m.ttft, 50)), ReportNumber::ms(statValue(m.ttft, p)),
+            ReportNumber::ms(meanValue(m.tpot)), ReportNumber::ms(statValue(m.tpot, p)),
+            ReportNumber::ms(meanValue(m.itl)), ReportNumber::ms(statValue(m.e2el, 50)),
+            ReportNumber::ms(statValue(m.e2el, p)), sloVerdict(s), stepFlags(s) };
+    }
+    return t;
+}
+
+ReportTable RunReport::serverTable() const
+{
+    const bool users = !m_run->steps().empty() && m_run->steps().front().concurrencyMode();
+    ReportTable t;
+    t.header
+        = { tr("Step"), users ? tr("Users") : tr("Offered (req/s)"), tr("Running avg / max"), tr("Waiting avg / max"),
+              tr("KV cache avg / max"), tr("Preemptions"), tr("Server TTFT mean (ms)"), tr("Client TTFT mean (ms)") };
+    t.numeric = { true, true, true, true, true, true, true, true };
+    auto pair = [](const std::optional<double>& mean, const std::optional<double>& max, double scale, int decimals,
+                    const QString& unit) {
+        if (!mean || !max)
+            return QStringLiteral("–");
+        return QStringLiteral("%1 / %2%3")
+            .arg(QString::number(*mean * scale, 'f', decimals), QString::number(*max * scale, 'f', decimals), unit);
+    };
+    for (const StepReport& s : m_run->steps()) {
+        if (!s.server.stats)
+            continue;
+        const ServerStepStats& st = *s.server.stats;
+        t.rows << QStringList { QString::number(s.index() + 1), ReportNumber::load(s.offered()),
+            pair(st.runningMean, st.runningMax, 1.0, 1, QString()),
+            pair(st.waitingMean, st.waitingMax, 1.0, 1, QString()),
+            pair(st.kvUsageMean, st.kvUsageMax, 100.0, 0, QStringLiteral("%")),
+            st.preemptions ? QString::number(*st.preemptions, 'f', 0) : QStringLiteral("–"),
+            ReportNumber::ms(st.ttftMeanMs), ReportNumber::ms(meanValue(s.metrics.ttft)) };
+    }
+    return t;
+}
+
+ReportTable RunReport::errorsTable() const
+{
+    ReportTable t;
+    t.header = { tr("Failure"), tr("Requests"), tr("Steps"), tr("Example"), tr("What to do") };
+    t.numeric = { false, true, false, false, false };
+    for (const FailureGroup& g : m_run->failures()) {
+        QStringList steps;
+        for (int s : g.steps)
+            steps << QString::number(s + 1);
+        t.rows << QStringList { failureClassKey(g.failure), QString::number(g.count), steps.join(QStringLiteral(", ")),
+            g.example, g.hint };
+    }
+    return t;
+}
+
+ReportDoc RunReport::document(const QString& imageStem) const
+{
+    ReportDoc doc(tr("Kneepoint report: %1").arg(m_meta.name));
+    doc.paragraph(m_meta.captionLine());
+    if (!m_meta.notes.isEmpty())
+        doc.paragraph(m_meta.notes);
+
+    doc.heading(2, tr("Run"));
+    ReportTable run = runTable();
+    QList<std::pair<QString, QString>> runRows;
+    for (const QStringList& r : run.rows)
+        runRows << std::pair { r[0], r[1] };
+    doc.keyValues(runRows);
+
+    doc.heading(2, tr("Knee and capacity"));
+    const AnalysisResult& a = m_run->analysis().result;
+    if (m_run->steps().empty()) {
+        doc.paragraph(tr("The run has no finished step."));
+    } else {
+        doc.table(findingsTable());
+        if (a.peakStep >= 0)
+            doc.paragraph(tr("Peak throughput: %1 req/s.").arg(ReportNumber::rate(a.peakThroughput)));
+        QStringList sentences;
+        for (const AnalysisSentence& s : m_run->analysis().sentences)
+            sentences << s.text;
+        if (!sentences.isEmpty()) {
+            doc.heading(3, tr("Reasoning"));
+            doc.bullets(sentences);
+        }
+    }
+
+    if (!m_run->steps().empty()) {
+        doc.heading(2, tr("Charts"));
+        ChartSet charts(m_run);
+        ChartOptions latency;
+        latency.kind = ChartKind::Latency;
+        latency.metric = m_run->hasInfo() ? m_run->info().analysisOptions.metric : LatencyMetric::Ttft;
+        ChartOptions throughput;
+        throughput.kind = ChartKind::Throughput;
+        for (const ChartOptions& o : { latency, throughput }) {
+            ChartPanel* panel = charts.panel(o);
+            const ChartCaption caption = charts.caption(o, m_meta);
+            const QByteArray png = ChartExport::png(panel, caption, ChartExport::kDefaultSize, 2.0);
+            doc.image(QStringLiteral("%1-%2.png").arg(imageStem, ChartOptions::kindKey(o.kind)), caption.title, png,
+                ChartExport::kDefaultSize);
+        }
+    }
+
+    doc.heading(2, tr("Sweep"));
+    if (m_run->steps().empty())
+        doc.paragraph(tr("No step finished."));
+    else
+        doc.table(sweepTable());
+    if (const ReportTable server = serverTable(); !server.rows.isEmpty()) {
+        doc.heading(3, tr("Server metrics"));
+        doc.paragraph(tr("What the server's /metrics said while each step ran: requests running and waiting, "
+                         "KV-cache usage, preemptions during the step, and its time to first token next to the "
+                         "client's."));
+        doc.table(server);
+    }
+
+    doc.heading(2, tr("Errors"));
+    qint64 failed = 0, total = 0;
+    for (const StepReport& s : m_run->steps()) {
+        failed += s.metrics.failed;
+        total += s.metrics.failed + s.metrics.completed;
+    }
+    if (failed == 0) {
+        doc.paragraph(tr("No request failed."));
+    } else {
+        doc.paragraph(
+            tr("%1 of %2 requests failed (%3).")
+                .arg(failed)
+                .arg(total)
+                .arg(QString::number(100.0 * double(failed) / double(std::max<qint64>(1, total)), 'f', 2) + u'%'));
+        doc.table(errorsTable());
+    }
+
+    doc.heading(2, tr("Environment"));
+    doc.heading(3, tr("Client"));
+    const QList<std::pair<QString, QString>> client
+        = objectRows(m_meta.environment, { QStringLiteral("server"), QStringLiteral("server_reported") });
+    if (client.isEmpty())
+        doc.paragraph(tr("The run recorded no client environment."));
+    else
+        doc.keyValues(client);
+    doc.heading(3, tr("Server"));
+    const QList<std::pair<QString, QString>> recorded
+        = m_run->hasInfo() ? serverRows(m_run->info().profile.server) : QList<std::pair<QString, QString>> {};
+    const QList<std::pair<QString, QString>> probed
+        = objectRows(m_meta.environment.value(QLatin1String("server")).toObject());
+    const QList<std::pair<QString, QString>> reported
+        = objectRows(m_meta.environment.value(QLatin1String("server_reported")).toObject());
+    if (recorded.isEmpty() && probed.isEmpty() && reported.isEmpty())
+        doc.paragraph(tr("The profile recorded nothing about the server (its \"server\" section is empty)."));
+    if (!recorded.isEmpty()) {
+        doc.paragraph(tr("As recorded in the profile:"));
+        doc.keyValues(recorded);
+    }
+    if (!probed.isEmpty()) {
+        doc.paragraph(tr("As probed:"));
+        doc.keyValues(probed);
+    }
+    if (!reported.isEmpty()) {
+        doc.paragraph(tr("As the server reported (/version, /v1/models, its metrics' labels):"));
+        doc.keyValues(reported);
+    }
+
+    if (m_run->hasInfo()) {
+        doc.heading(2, tr("Profile"));
+        doc.paragraph(tr("As run, with secrets removed."));
+        const QJsonObject profile = redactSecrets(ProfileStore::toJsonObject(redactedProfile(m_run->info().profile)));
+        doc.code(QString::fromUtf8(QJsonDocument(profile).toJson(QJsonDocument::Indented)));
+    }
+
+    if (!m_run->steps().empty()) {
+        doc.heading(2, tr("Summary blocks"));
+        for (const StepReport& s : m_run->steps())
+            doc.code(s.summary, tr("Step %1 · %2").arg(s.index() + 1).arg(s.load));
+    }
+    return doc;
+}
+
+QByteArray RunReport::html() const
+{
+    return document().html(ReportDoc::ImageMode::DataUri);
+}
+
+QByteArray RunReport::markdown(const QString& imageStem, std::vector<std::pair<QString, QByteArray>>* images) const
+{
+    return document(imageStem).markdown(images);
+}
+
+QByteArray RunReport::pdf() const
+{
+    return document().pdf();
+}
+
+QByteArray RunReport::stepsCsv() const
+{
+    const double p = percentile();
+    const QString pk = QStringLiteral("p") + LatencyStats::percentileWord(p);
+    QStringList header { QStringLiteral("step"), QStringLiteral("load"), QStringLiteral("offered"),
+        QStringLiteral("unit"), QStringLiteral("purpose"), QStringLiteral("completed"), QStringLiteral("failed"),
+        QStringLiteral("duration_s"), QStringLiteral("request_throughput"), QStringLiteral("output_throughput"),
+        QStringLiteral("total_token_throughput") };
+    for (LatencyMetric metric : allLatencyMetrics) {
+        const QString k = latencyMetricKey(metric);
+        header << k + QStringLiteral("_mean_ms") << k + QStringLiteral("_p50_ms")
+               << k + u'_' + pk + QStringLiteral("_ms");
+    }
+    header << QStringLiteral("meets_slo") << QStringLiteral("partial") << QStringLiteral("client_bound");
+    QByteArray out = header.join(u',').toUtf8() + '\n';
+    auto num
+        = [](std::optional<double> v) { return v && std::isfinite(*v) ? QString::number(*v, 'g', 10) : QString(); };
+    auto quote = [](const QString& s) {
+        if (!s.contains(u',') && !s.contains(u'"') && !s.contains(u'\n'))
+            return s;
+        QString q = s;
+        q.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+        return u'"' + q + u'"';
+    };
+    for (const StepReport& s : m_run->steps()) {
+        const StepMetrics& m = s.metrics;
+        QStringList row { QString::number(s.index() + 1), quote(s.load),
+            std::isinf(s.offered()) ? QStringLiteral("inf") : QString::number(s.offered(), 'g', 10),
+            s.concurrencyMode() ? QStringLiteral("users") : QStringLiteral("req/s"), quote(s.config.purpose),
+            QString::number(m.completed), QString::number(m.failed), num(m.durationS), num(m.requestThroughput),
+            num(m.outputThroughput), num(m.totalTokenThroughput) };
+        for (LatencyMetric metric : allLatencyMetrics) {
+            const LatencyStats& st = m.stats(metric);
+            row << num(meanValue(st)) << num(statValue(st, 50)) << num(statValue(st, p));
+        }
+        row << (s.meetsSlo ? (*s.meetsSlo ? QStringLiteral("true") : QStringLiteral("false")) : QString())
+            << (s.partial ? QStringLiteral("true") : QStringLiteral("false"))
+            << (s.clientBound ? QStringLiteral("true") : QStringLiteral("false"));
+        out += row.join(u',').toUtf8() + '\n';
+    }
+    return out;
+}
+
+QByteArray RunReport::stepsJson() const
+{
+    QJsonObject root;
+    QJsonObject run;
+    run.insert(QLatin1String("id"), m_meta.id);
+    run.insert(QLatin1String("name"), m_meta.name);
+    run.insert(QLatin1String("created"), m_meta.created.isValid() ? m_meta.created.toString(Qt::ISODate) : QString());
+    run.insert(QLatin1String("target"), m_meta.target);
+    run.insert(QLatin1String("model"), m_meta.model);
+    run.insert(QLatin1String("status"), m_meta.status);
+    root.insert(QLatin1String("format"), QLatin1String("kneepoint.steps/1"));
+    root.insert(QLatin1String("run"), run);
+    root.insert(QLatin1String("percentile"), percentile());
+    QJsonArray steps;
+    auto num = [](std::optional<double> v) { return v && std::isfinite(*v) ? QJsonValue(*v) : QJsonValue(); };
+    for (const StepReport& s : m_run->steps()) {
+        const StepMetrics& m = s.metrics;
+        QJsonObject o;
+        o.insert(QLatin1String("step"), s.index() + 1);
+        o.insert(QLatin1String("load"), s.load);
+        o.insert(QLatin1String("mode"), s.concurrencyMode() ? QLatin1String("concurrency") : QLatin1String("rate"));
+        o.insert(QLatin1String("offered"),
+            std::isinf(s.offered()) ? QJsonValue(QStringLiteral("inf")) : QJsonValue(s.offered()));
+        o.insert(QLatin1String("purpose"), s.config.purpose);
+        o.insert(QLatin1String("completed"), m.completed);
+        o.insert(QLatin1String("failed"), m.failed);
+        o.insert(QLatin1String("duration_s"), m.durationS);
+        o.insert(QLatin1String("request_throughput"), m.requestThroughput);
+        o.insert(QLatin1String("output_throughput"), m.outputThroughput);
+        o.insert(QLatin1String("total_token_throughput"), m.totalTokenThroughput);
+        for (LatencyMetric metric : allLatencyMetrics) {
+            const LatencyStats& st = m.stats(metric);
+            QJsonObject l;
+            l.insert(QLatin1String("count"), st.count);
+            l.insert(QLatin1String("mean"), num(meanValue(st)));
+            l.insert(QLatin1String("median"), num(statValue(st, 50)));
+            for (const auto& [pct, value] : st.percentiles)
+                l.insert(QStringLiteral("p") + LatencyStats::percentileWord(pct), value);
+            o.insert(latencyMetricKey(metric) + QStringLiteral("_ms"), l);
+        }
+        o.insert(QLatin1String("meets_slo"), s.meetsSlo ? QJsonValue(*s.meetsSlo) : QJsonValue());
+        o.insert(QLatin1String("partial"), s.partial);
+        o.insert(QLatin1String("client_bound"), s.clientBound);
+        steps.append(o);
+    }
+    root.insert(QLatin1String("steps"), steps);
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+bool RunReport::write(ReportFormat format, const QString& path, QString* error) const
+{
+    switch (format) {
+    case ReportFormat::Html:
+        return writeExportFile(path, html(), error);
+    case ReportFormat::Pdf:
+        return writeExportFile(path, pdf(), error);
+    case ReportFormat::Csv:
+        return writeExportFile(path, stepsCsv(), error);
+    case ReportFormat::Json:
+        return writeExportFile(path, stepsJson(), error);
+    case ReportFormat::Markdown: {
+        std::vector<std::pair<QString, QByteArray>> images;
+        const QByteArray md = markdown(QFileInfo(path).completeBaseName(), &images);
+        return writeMarkdownWithImages(path, md, images, error);
+    }
+    }
+    return false;
+}
+
+} // namespace kp::ui
