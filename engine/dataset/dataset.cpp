@@ -1,5 +1,6 @@
 #include "dataset/dataset.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <random>
 
 namespace kp {
@@ -119,6 +121,45 @@ int countWords(QStringView text)
     return words;
 }
 
+int countWordsUtf8(std::string_view text)
+{
+    // QChar::isSpace: U+0009..U+000D, U+0020, U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029,
+    // U+202F, U+205F, U+3000.
+    int words = 0;
+    bool inWord = false;
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n;) {
+        const unsigned char c = b[i];
+        std::size_t len = 1;
+        bool space = false;
+        if (c < 0x80) {
+            space = c == ' ' || (c >= 0x09 && c <= 0x0d);
+        } else if (c == 0xc2 && i + 1 < n) {
+            space = b[i + 1] == 0x85 || b[i + 1] == 0xa0;
+            len = 2;
+        } else if (c == 0xe1 && i + 2 < n && b[i + 1] == 0x9a && b[i + 2] == 0x80) {
+            space = true;
+            len = 3;
+        } else if (c == 0xe2 && i + 2 < n && b[i + 1] == 0x80) {
+            const unsigned char d = b[i + 2];
+            space = d <= 0x8a || d == 0xa8 || d == 0xa9 || d == 0xaf;
+            len = 3;
+        } else if (c == 0xe2 && i + 2 < n && b[i + 1] == 0x81 && b[i + 2] == 0x9f) {
+            space = true;
+            len = 3;
+        } else if (c == 0xe3 && i + 2 < n && b[i + 1] == 0x80 && b[i + 2] == 0x80) {
+            space = true;
+            len = 3;
+        }
+        if (!space && !inWord)
+            ++words;
+        inWord = !space;
+        i += len;
+    }
+    return words;
+}
+
 DatasetResult randomDataset(const RandomDatasetOptions& options)
 {
     DatasetResult result;
@@ -142,7 +183,34 @@ DatasetResult randomDataset(const RandomDatasetOptions& options)
     return result;
 }
 
-DatasetResult loadJsonl(const QString& path, int defaultOutputTokens, bool strict)
+namespace {
+
+// The prompt of one custom JSONL object; an empty return means it is usable.
+QString readPromptObject(const QJsonObject& obj, int defaultOutputTokens, Prompt& p)
+{
+    if (obj.value(QLatin1String("prompt")).isString()) {
+        p.text = obj.value(QLatin1String("prompt")).toString();
+    } else if (obj.value(QLatin1String("messages")).isArray()) {
+        QStringList parts;
+        for (const auto& m : obj.value(QLatin1String("messages")).toArray())
+            parts << m.toObject().value(QLatin1String("content")).toString();
+        p.text = parts.join(QLatin1Char('\n'));
+    } else {
+        return QStringLiteral("needs a string \"prompt\" or a \"messages\" array");
+    }
+    const QJsonValue out = obj.value(QLatin1String("output_tokens"));
+    if (!out.isUndefined() && (!out.isDouble() || out.toDouble() != std::floor(out.toDouble()) || out.toDouble() < 1))
+        return QStringLiteral("\"output_tokens\" must be an integer >= 1");
+    p.outputTokens = out.isUndefined() ? defaultOutputTokens : out.toInt();
+    p.promptTokens = countWords(p.text);
+    if (p.promptTokens == 0)
+        return QStringLiteral("empty prompt");
+    return {};
+}
+
+// Reads a JSONL file line by line; `parse` turns one object into a prompt or says what is wrong.
+DatasetResult readLines(const QString& path, bool strict,
+    const std::function<QString(const QJsonObject& obj, qsizetype lineNo, Prompt& p)>& parse)
 {
     DatasetResult result;
     QFile file(path);
@@ -150,8 +218,8 @@ DatasetResult loadJsonl(const QString& path, int defaultOutputTokens, bool stric
         result.error = QStringLiteral("%1: cannot open: %2").arg(path, file.errorString());
         return result;
     }
-    int lineNo = 0;
-    int skipped = 0;
+    qsizetype lineNo = 0;
+    qint64 skipped = 0;
     while (!file.atEnd()) {
         const QByteArray line = file.readLine().trimmed();
         ++lineNo;
@@ -161,30 +229,13 @@ DatasetResult loadJsonl(const QString& path, int defaultOutputTokens, bool stric
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
         Prompt p;
-        if (parseError.error != QJsonParseError::NoError) {
+        if (parseError.error != QJsonParseError::NoError)
             problem
                 = QStringLiteral("not JSON (%1 at column %2)").arg(parseError.errorString()).arg(parseError.offset + 1);
-        } else if (!doc.isObject()) {
+        else if (!doc.isObject())
             problem = QStringLiteral("not a JSON object");
-        } else {
-            const QJsonObject obj = doc.object();
-            if (obj.value(QLatin1String("prompt")).isString()) {
-                p.text = obj.value(QLatin1String("prompt")).toString();
-            } else if (obj.value(QLatin1String("messages")).isArray()) {
-                QStringList parts;
-                for (const auto& m : obj.value(QLatin1String("messages")).toArray())
-                    parts << m.toObject().value(QLatin1String("content")).toString();
-                p.text = parts.join(QLatin1Char('\n'));
-            } else {
-                problem = QStringLiteral("needs a string \"prompt\" or a \"messages\" array");
-            }
-            const QJsonValue out = obj.value(QLatin1String("output_tokens"));
-            if (problem.isEmpty() && !out.isUndefined() && (!out.isDouble() || out.toInt() < 1))
-                problem = QStringLiteral("\"output_tokens\" must be an integer >= 1");
-            p.outputTokens = out.isUndefined() ? defaultOutputTokens : out.toInt();
-        }
-        if (problem.isEmpty() && countWords(p.text) == 0)
-            problem = QStringLiteral("empty prompt");
+        else
+            problem = parse(doc.object(), lineNo, p);
         if (!problem.isEmpty()) {
             const QString message = QStringLiteral("%1:%2: %3").arg(path).arg(lineNo).arg(problem);
             if (strict) {
@@ -196,9 +247,13 @@ DatasetResult loadJsonl(const QString& path, int defaultOutputTokens, bool stric
                 result.warnings << message;
             continue;
         }
-        p.promptTokens = countWords(p.text);
         result.prompts.push_back(std::move(p));
     }
+    if (file.error() != QFileDevice::NoError) {
+        result.error = QStringLiteral("%1: read error after line %2: %3").arg(path).arg(lineNo).arg(file.errorString());
+        return result;
+    }
+    result.badLines = skipped;
     if (skipped > 20)
         result.warnings << QStringLiteral("%1: %2 more bad lines skipped").arg(path).arg(skipped - 20);
     if (skipped > 0)
@@ -208,67 +263,128 @@ DatasetResult loadJsonl(const QString& path, int defaultOutputTokens, bool stric
     return result;
 }
 
-DatasetResult loadShareGpt(const QString& path, int fixedOutputTokens)
+// Seconds of an ISO-8601 timestamp (with or without fraction and offset; no offset: UTC).
+std::optional<double> isoSeconds(const QString& text)
 {
-    DatasetResult result;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        result.error = QStringLiteral("%1: cannot open: %2").arg(path, file.errorString());
-        return result;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        result.error
-            = QStringLiteral("%1: not JSON: %2 at byte %3").arg(path, parseError.errorString()).arg(parseError.offset);
-        return result;
-    }
-    if (!doc.isArray()) {
-        result.error = QStringLiteral("%1: expected a JSON array of conversations").arg(path);
-        return result;
-    }
-    int filtered = 0;
-    const QJsonArray entries = doc.array();
-    for (const auto& entry : entries) {
-        const QJsonArray turns = entry.toObject().value(QLatin1String("conversations")).toArray();
-        if (turns.size() < 2) {
-            ++filtered;
-            continue;
+    QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!t.isValid())
+        t = QDateTime::fromString(text, Qt::ISODate);
+    if (!t.isValid())
+        return std::nullopt;
+    if (t.timeSpec() == Qt::LocalTime)
+        t.setTimeSpec(Qt::UTC);
+    return static_cast<double>(t.toMSecsSinceEpoch()) / 1e3;
+}
+
+} // namespace
+
+DatasetResult loadJsonl(const QString& path, int defaultOutputTokens, bool strict)
+{
+    return readLines(path, strict, [defaultOutputTokens](const QJsonObject& obj, qsizetype, Prompt& p) {
+        return readPromptObject(obj, defaultOutputTokens, p);
+    });
+}
+
+DatasetResult loadReplay(const QString& path, int defaultOutputTokens, bool strict)
+{
+    // The first usable line decides the kind of timestamp: ISO-8601 text or numbers.
+    enum class Kind { Unknown, Iso, Seconds } kind = Kind::Unknown;
+    std::vector<double> seconds;
+    DatasetResult result = readLines(path, strict, [&](const QJsonObject& obj, qsizetype, Prompt& p) -> QString {
+        const QJsonValue ts = obj.value(QLatin1String("timestamp"));
+        std::optional<double> at;
+        if (ts.isString()) {
+            if (kind == Kind::Seconds)
+                return QStringLiteral("\"timestamp\" is ISO-8601 text where earlier lines have numbers");
+            at = isoSeconds(ts.toString());
+            if (!at)
+                return QStringLiteral("\"timestamp\" \"%1\" is not ISO-8601 (e.g. 2024-05-01T12:00:00.250Z)")
+                    .arg(ts.toString());
+        } else if (ts.isDouble()) {
+            if (kind == Kind::Iso)
+                return QStringLiteral("\"timestamp\" is a number where earlier lines have ISO-8601 text");
+            at = ts.toDouble();
+        } else {
+            return QStringLiteral("needs a \"timestamp\": ISO-8601 text or seconds");
         }
-        Prompt p;
-        p.text = turns.at(0).toObject().value(QLatin1String("value")).toString();
-        p.promptTokens = countWords(p.text);
-        const int completionTokens = countWords(turns.at(1).toObject().value(QLatin1String("value")).toString());
-        p.outputTokens = fixedOutputTokens > 0 ? fixedOutputTokens : completionTokens;
-        if (p.promptTokens < 4 || (fixedOutputTokens <= 0 && p.outputTokens < 4) || p.promptTokens > 1024
-            || p.promptTokens + p.outputTokens > 2048) {
-            ++filtered;
-            continue;
-        }
-        result.prompts.push_back(std::move(p));
+        const QString problem = readPromptObject(obj, defaultOutputTokens, p);
+        if (!problem.isEmpty())
+            return problem;
+        if (kind == Kind::Unknown)
+            kind = ts.isString() ? Kind::Iso : Kind::Seconds;
+        seconds.push_back(*at);
+        return {};
+    });
+    if (!result.ok())
+        return result;
+    // Time order (stable: equal timestamps keep their file order), relative to the earliest.
+    std::vector<std::size_t> order(result.prompts.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    const bool sorted = std::is_sorted(seconds.begin(), seconds.end());
+    if (!sorted) {
+        std::stable_sort(
+            order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return seconds[a] < seconds[b]; });
+        result.warnings
+            << QStringLiteral("%1: timestamps are not in order; requests are replayed in time order").arg(path);
     }
-    if (filtered > 0)
-        result.warnings << QStringLiteral("%1: %2 of %3 conversations filtered out (too short, too long or one turn)")
-                               .arg(path)
-                               .arg(filtered)
-                               .arg(entries.size());
-    if (result.prompts.empty())
-        result.error = QStringLiteral("%1: no usable conversations").arg(path);
+    const double first = seconds[order.front()];
+    std::vector<Prompt> prompts;
+    prompts.reserve(order.size());
+    for (std::size_t i : order) {
+        Prompt p = std::move(result.prompts[i]);
+        p.atNs = std::llround((seconds[i] - first) * 1e9);
+        prompts.push_back(std::move(p));
+    }
+    result.prompts = std::move(prompts);
     return result;
 }
 
-DatasetResult loadWorkload(const Workload& workload)
+DatasetResult sharedPrefixDataset(
+    const RandomDatasetOptions& options, int prefixLen, int numPrefixes, int suffixesPerPrefix)
+{
+    DatasetResult result;
+    if (prefixLen < 1 || numPrefixes < 1 || suffixesPerPrefix < 1) {
+        result.error
+            = QStringLiteral("shared-prefix dataset: prefix_len, num_prefixes and suffixes per prefix must be >= 1");
+        return result;
+    }
+    if (options.inputLen < 1 || options.outputLen < 1 || options.rangeRatio < 0.0 || options.rangeRatio >= 1.0) {
+        result.error
+            = QStringLiteral("shared-prefix dataset: input_len and output_len must be >= 1, range_ratio in [0, 1)");
+        return result;
+    }
+    std::mt19937_64 rng(options.seed ^ 0x5ca1ab1e0ddba11ULL);
+    result.prompts.reserve(static_cast<std::size_t>(numPrefixes) * static_cast<std::size_t>(suffixesPerPrefix));
+    for (int n = 0; n < numPrefixes; ++n) {
+        // The prefix number leads, so that prefixes differ from their first token on.
+        const QString prefix = QStringLiteral("prefix-%1 ").arg(n) + randomWords(rng, prefixLen - 1);
+        for (int m = 0; m < suffixesPerPrefix; ++m) {
+            Prompt p;
+            const int suffixLen = drawLength(rng, options.inputLen, options.rangeRatio);
+            p.outputTokens = drawLength(rng, options.outputLen, options.rangeRatio);
+            p.text = prefix + (prefixLen > 1 ? QStringLiteral(" ") : QString()) + randomWords(rng, suffixLen);
+            p.promptTokens = prefixLen + suffixLen;
+            result.prompts.push_back(std::move(p));
+        }
+    }
+    return result;
+}
+
+DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& progress)
 {
     DatasetResult source;
     const int fixedOutput = workload.fixedOutputLen.value_or(0);
+    const bool strict = workload.badLines == QLatin1String("fail");
+    RandomDatasetOptions random;
+    random.numPrompts = workload.numPrompts;
+    random.inputLen = workload.inputLen;
+    random.outputLen = fixedOutput > 0 ? fixedOutput : workload.outputLen;
+    random.rangeRatio = workload.rangeRatio;
+    random.seed = static_cast<quint64>(workload.seed);
     if (workload.dataset == QLatin1String("random")) {
-        RandomDatasetOptions options;
-        options.numPrompts = workload.numPrompts;
-        options.inputLen = workload.inputLen;
-        options.outputLen = workload.outputLen;
-        options.rangeRatio = workload.rangeRatio;
-        options.seed = static_cast<quint64>(workload.seed);
-        source = randomDataset(options);
+        random.outputLen = workload.outputLen;
+        source = randomDataset(random);
         if (source.ok() && workload.prefixLen > 0) {
             std::mt19937_64 rng(static_cast<quint64>(workload.seed) ^ 0x9e3779b97f4a7c15ULL);
             const QString prefix = randomWords(rng, workload.prefixLen) + QLatin1Char(' ');
@@ -279,24 +395,45 @@ DatasetResult loadWorkload(const Workload& workload)
         }
         return source;
     }
-    if (workload.datasetPath.isEmpty()) {
+    if (workload.dataset == QLatin1String("shared-prefix")) {
+        if (workload.prefixLen < 1) {
+            source.error = QStringLiteral("workload.prefix_len: must be >= 1 for the shared-prefix dataset");
+            return source;
+        }
+        const int perPrefix = workload.suffixesPerPrefix > 0
+            ? workload.suffixesPerPrefix
+            : std::max(1, (workload.numPrompts + workload.numPrefixes - 1) / std::max(1, workload.numPrefixes));
+        source = sharedPrefixDataset(random, workload.prefixLen, workload.numPrefixes, perPrefix);
+    } else if (workload.datasetPath.isEmpty()) {
         source.error = QStringLiteral("workload.dataset_path: required for the %1 dataset").arg(workload.dataset);
         return source;
-    }
-    if (workload.dataset == QLatin1String("sharegpt"))
-        source = loadShareGpt(workload.datasetPath, fixedOutput);
-    else if (workload.dataset == QLatin1String("jsonl") || workload.dataset == QLatin1String("custom"))
-        source = loadJsonl(workload.datasetPath, fixedOutput > 0 ? fixedOutput : workload.outputLen, false);
-    else
+    } else if (workload.dataset == QLatin1String("sharegpt")) {
+        ShareGptOptions options;
+        options.numPrompts = workload.numPrompts;
+        options.seed = static_cast<quint64>(workload.seed);
+        options.fixedOutputTokens = fixedOutput;
+        options.filter.enabled = workload.filterLengths;
+        options.filter.minLen = workload.minLen;
+        options.filter.maxPromptLen = workload.maxPromptLen;
+        options.filter.maxTotalLen = workload.maxTotalLen;
+        options.progress = progress;
+        return loadShareGpt(workload.datasetPath, options); // already sampled
+    } else if (workload.dataset == QLatin1String("replay")) {
+        return loadReplay(workload.datasetPath, fixedOutput > 0 ? fixedOutput : workload.outputLen, strict);
+    } else if (workload.dataset == QLatin1String("jsonl") || workload.dataset == QLatin1String("custom")) {
+        source = loadJsonl(workload.datasetPath, fixedOutput > 0 ? fixedOutput : workload.outputLen, strict);
+    } else {
         source.error = QStringLiteral("workload.dataset: unknown dataset \"%1\"").arg(workload.dataset);
+    }
     if (!source.ok())
         return source;
     DatasetResult result;
     result.warnings = source.warnings;
+    result.badLines = source.badLines;
     result.prompts = samplePrompts(source.prompts, workload.numPrompts, static_cast<quint64>(workload.seed));
     if (static_cast<int>(source.prompts.size()) < workload.numPrompts)
         result.warnings << QStringLiteral("%1: %2 prompts available for %3 requests: prompts are reused")
-                               .arg(workload.datasetPath)
+                               .arg(workload.datasetPath.isEmpty() ? workload.dataset : workload.datasetPath)
                                .arg(source.prompts.size())
                                .arg(workload.numPrompts);
     return result;

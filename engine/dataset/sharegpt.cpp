@@ -1,0 +1,450 @@
+// ShareGPT JSON, read streaming: nlohmann's SAX parser over a buffered file, so that memory holds the
+// prompts being kept (numPrompts of them) and a read buffer, whatever the size of the file.
+
+#include "dataset/dataset.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+#include <memory>
+#include <queue>
+#include <random>
+
+namespace kp {
+
+namespace {
+
+constexpr std::size_t kBufferBytes = 1 << 20;
+constexpr qint64 kProgressEveryBytes = 8 << 20;
+
+// A file read in large blocks, one byte at a time; counts what it handed out.
+class ByteSource
+{
+public:
+    explicit ByteSource(std::FILE* file)
+        : m_file(file)
+        , m_buffer(kBufferBytes)
+    { }
+
+    int peek()
+    {
+        if (m_pos == m_len && !refill())
+            return -1;
+        return static_cast<unsigned char>(m_buffer[m_pos]);
+    }
+    void advance()
+    {
+        ++m_pos;
+        ++m_consumed;
+    }
+    qint64 consumed() const { return m_consumed; }
+    bool failed() const { return m_failed; }
+
+private:
+    bool refill()
+    {
+        if (m_eof)
+            return false;
+        m_len = std::fread(m_buffer.data(), 1, m_buffer.size(), m_file);
+        m_pos = 0;
+        if (m_len < m_buffer.size()) {
+            m_eof = true;
+            m_failed = std::ferror(m_file) != 0;
+        }
+        return m_len > 0;
+    }
+
+    std::FILE* m_file;
+    std::vector<char> m_buffer;
+    std::size_t m_pos = 0;
+    std::size_t m_len = 0;
+    qint64 m_consumed = 0;
+    bool m_eof = false;
+    bool m_failed = false;
+};
+
+// An input iterator over a ByteSource for nlohmann's iterator input adapter; a null source is the end.
+struct ByteIterator
+{
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = char;
+
+    ByteSource* source = nullptr;
+
+    char operator*() const { return static_cast<char>(source->peek()); }
+    ByteIterator& operator++()
+    {
+        source->advance();
+        return *this;
+    }
+    ByteIterator operator++(int)
+    {
+        ByteIterator before = *this;
+        source->advance();
+        return before;
+    }
+    bool atEnd() const { return !source || source->peek() < 0; }
+    bool operator==(const ByteIterator& other) const { return atEnd() == other.atEnd(); }
+};
+
+// splitmix64: the shuffle key of conversation i, so that the order does not depend on reading order.
+quint64 shuffleKey(quint64 seed, quint64 index)
+{
+    quint64 z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+struct Candidate
+{
+    quint64 key = 0;
+    Prompt prompt;
+    bool operator<(const Candidate& other) const { return key < other.key; }
+};
+
+class ShareGptSax
+{
+public:
+    using Json = nlohmann::json;
+
+    ShareGptSax(const ShareGptOptions& options, ByteSource& source, qint64 totalBytes)
+        : m_options(options)
+        , m_source(source)
+        , m_total(totalBytes)
+    { }
+
+    // nlohmann::json_sax interface.
+    bool null() { return scalar("null"); }
+    bool boolean(bool) { return scalar("a boolean"); }
+    bool number_integer(Json::number_integer_t) { return scalar("a number"); }
+    bool number_unsigned(Json::number_unsigned_t) { return scalar("a number"); }
+    bool number_float(Json::number_float_t, const Json::string_t&) { return scalar("a number"); }
+    bool binary(Json::binary_t&) { return scalar("binary data"); }
+
+    bool string(Json::string_t& value)
+    {
+        const Role role = valueRole();
+        if (role == Role::TurnValue) {
+            if (m_turn == 0)
+                m_promptText = std::move(value);
+            else if (m_turn == 1)
+                m_outputWords = countWordsUtf8(value);
+            return true;
+        }
+        return role == Role::Skip || role == Role::Other ? true : fail(role, "a string");
+    }
+
+    bool start_object(std::size_t)
+    {
+        const Role role = valueRole();
+        switch (role) {
+        case Role::Entry:
+            m_hasTurns = false;
+            m_turns = 0;
+            m_promptText.clear();
+            m_outputWords = -1;
+            m_stack.push_back(Role::Entry);
+            return true;
+        case Role::Turn:
+            m_turn = m_turns++;
+            m_stack.push_back(Role::Turn);
+            return true;
+        case Role::Skip:
+        case Role::Other:
+            m_stack.push_back(Role::Skip);
+            return true;
+        default:
+            return fail(role, "an object");
+        }
+    }
+
+    bool key(Json::string_t& key)
+    {
+        m_key = std::move(key);
+        return true;
+    }
+
+    bool end_object()
+    {
+        const Role role = m_stack.back();
+        m_stack.pop_back();
+        if (role == Role::Entry)
+            endConversation();
+        return true;
+    }
+
+    bool start_array(std::size_t)
+    {
+        const Role role = valueRole();
+        switch (role) {
+        case Role::Root:
+            m_stack.push_back(Role::Entries);
+            return true;
+        case Role::Turns:
+            m_hasTurns = true;
+            m_stack.push_back(Role::Turns);
+            return true;
+        case Role::Skip:
+        case Role::Other:
+            m_stack.push_back(Role::Skip);
+            return true;
+        default:
+            return fail(role, "an array");
+        }
+    }
+
+    bool end_array()
+    {
+        m_stack.pop_back();
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex)
+    {
+        std::string what = ex.what();
+        // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." → "parse error at ..."
+        if (const auto bracket = what.find("] "); what.starts_with("[json.exception") && bracket != std::string::npos)
+            what.erase(0, bracket + 2);
+        m_error = QStringLiteral("byte %1: %2").arg(position).arg(QString::fromStdString(what));
+        return false;
+    }
+
+    const QString& error() const { return m_error; }
+    const ShareGptStats& stats() const { return m_stats; }
+
+    // The kept prompts in shuffle order.
+    std::vector<Prompt> takePrompts()
+    {
+        std::vector<Candidate> kept;
+        kept.reserve(m_kept.size());
+        while (!m_kept.empty()) {
+            kept.push_back(std::move(const_cast<Candidate&>(m_kept.top())));
+            m_kept.pop();
+        }
+        std::vector<Prompt> out;
+        out.reserve(kept.size());
+        for (auto it = kept.rbegin(); it != kept.rend(); ++it)
+            out.push_back(std::move(it->prompt));
+        return out;
+    }
+
+private:
+    enum class Role {
+        Root, // the document
+        Entries, // the top-level array
+        Entry, // one conversation object
+        Turns, // its "conversations" array
+        Turn, // one turn object
+        TurnValue, // a turn's "value"
+        Other, // any other member of an entry or turn: ignored
+        Skip, // inside an ignored value
+    };
+
+    // What the value about to start is, from its container and key.
+    Role valueRole() const
+    {
+        if (m_stack.empty())
+            return Role::Root;
+        switch (m_stack.back()) {
+        case Role::Entries:
+            return Role::Entry;
+        case Role::Entry:
+            return m_key == "conversations" ? Role::Turns : Role::Other;
+        case Role::Turns:
+            return Role::Turn;
+        case Role::Turn:
+            return m_key == "value" ? Role::TurnValue : Role::Other;
+        default:
+            return Role::Skip;
+        }
+    }
+
+    bool scalar(const char* what)
+    {
+        const Role role = valueRole();
+        return role == Role::Skip || role == Role::Other ? true : fail(role, what);
+    }
+
+    bool fail(Role role, const char* found)
+    {
+        QString expected;
+        switch (role) {
+        case Role::Root:
+            expected = QStringLiteral("a JSON array of conversations");
+            break;
+        case Role::Entry:
+            expected = QStringLiteral("conversation %1 to be an object").arg(m_stats.conversations);
+            break;
+        case Role::Turns:
+            expected = QStringLiteral("\"conversations\" of conversation %1 to be an array").arg(m_stats.conversations);
+            break;
+        case Role::Turn:
+            expected
+                = QStringLiteral("turn %1 of conversation %2 to be an object").arg(m_turns).arg(m_stats.conversations);
+            break;
+        case Role::TurnValue:
+            expected = QStringLiteral("\"value\" of turn %1 of conversation %2 to be a string")
+                           .arg(m_turn)
+                           .arg(m_stats.conversations);
+            break;
+        default:
+            expected = QStringLiteral("something else");
+            break;
+        }
+        m_error = QStringLiteral("byte %1: expected %2, found %3")
+                      .arg(m_source.consumed())
+                      .arg(expected, QLatin1String(found));
+        return false;
+    }
+
+    void endConversation()
+    {
+        const quint64 index = static_cast<quint64>(m_stats.conversations++);
+        if (m_options.progress && m_source.consumed() >= m_nextProgress) {
+            m_options.progress(m_source.consumed(), m_total);
+            m_nextProgress = m_source.consumed() + kProgressEveryBytes;
+        }
+        if (!m_hasTurns || m_turns < 2) {
+            ++m_stats.tooFewTurns;
+            return;
+        }
+        // The key is drawn for every conversation with two turns, as the reference shuffles them all.
+        const quint64 key = shuffleKey(m_options.seed, index);
+        const int promptTokens = countWordsUtf8(m_promptText);
+        const int completionTokens = std::max(0, m_outputWords);
+        const bool fixedOutput = m_options.fixedOutputTokens > 0;
+        const int outputTokens = fixedOutput ? m_options.fixedOutputTokens : completionTokens;
+        const LengthFilter& f = m_options.filter;
+        if (f.enabled) {
+            if (promptTokens < f.minLen) {
+                ++m_stats.promptTooShort;
+                return;
+            }
+            if (!fixedOutput && outputTokens < f.minLen) {
+                ++m_stats.outputTooShort;
+                return;
+            }
+            if (promptTokens > f.maxPromptLen) {
+                ++m_stats.promptTooLong;
+                return;
+            }
+            if (promptTokens + outputTokens > f.maxTotalLen) {
+                ++m_stats.totalTooLong;
+                return;
+            }
+        } else if (promptTokens < 1 || outputTokens < 1) {
+            ++m_stats.promptTooShort;
+            return;
+        }
+        ++m_stats.usable;
+        const std::size_t limit = static_cast<std::size_t>(std::max(1, m_options.numPrompts));
+        if (m_kept.size() >= limit && !(key < m_kept.top().key))
+            return;
+        Candidate c;
+        c.key = key;
+        c.prompt.text = QString::fromStdString(m_promptText);
+        c.prompt.promptTokens = promptTokens;
+        c.prompt.outputTokens = outputTokens;
+        m_kept.push(std::move(c));
+        if (m_kept.size() > limit)
+            m_kept.pop();
+    }
+
+    const ShareGptOptions& m_options;
+    ByteSource& m_source;
+    qint64 m_total;
+    qint64 m_nextProgress = kProgressEveryBytes;
+    std::vector<Role> m_stack;
+    std::string m_key;
+    bool m_hasTurns = false;
+    int m_turns = 0;
+    int m_turn = 0;
+    std::string m_promptText;
+    int m_outputWords = -1;
+    ShareGptStats m_stats;
+    std::priority_queue<Candidate> m_kept; // the smallest keys, largest on top
+    QString m_error;
+};
+
+} // namespace
+
+DatasetResult loadShareGpt(const QString& path, const ShareGptOptions& options)
+{
+    DatasetResult result;
+    const QByteArray nativePath = QFile::encodeName(path);
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(nativePath.constData(), "rb"), &std::fclose);
+    if (!file) {
+        QFile probe(path);
+        probe.open(QIODevice::ReadOnly);
+        result.error = QStringLiteral("%1: cannot open: %2").arg(path, probe.errorString());
+        return result;
+    }
+    const qint64 total = QFileInfo(path).size();
+    ByteSource source(file.get());
+    ShareGptSax sax(options, source, total);
+    bool parsed = false;
+    try {
+        parsed = nlohmann::json::sax_parse(ByteIterator { &source }, ByteIterator {}, &sax);
+    } catch (const std::exception& e) {
+        result.error
+            = QStringLiteral("%1: byte %2: %3").arg(path).arg(source.consumed()).arg(QString::fromUtf8(e.what()));
+        return result;
+    }
+    if (source.failed()) {
+        result.error = QStringLiteral("%1: read error at byte %2").arg(path).arg(source.consumed());
+        return result;
+    }
+    if (!parsed) {
+        result.error = path + QStringLiteral(": ") + sax.error();
+        return result;
+    }
+    result.shareGpt = sax.stats();
+    result.shareGpt.bytes = source.consumed();
+    if (options.progress)
+        options.progress(source.consumed(), total);
+    const ShareGptStats& s = result.shareGpt;
+    const qint64 dropped = s.conversations - s.usable;
+    if (dropped > 0)
+        result.warnings << QStringLiteral(
+            "%1: %2 of %3 conversations dropped: %4 with fewer than two turns, %5 prompts "
+            "too short, %6 outputs too short, %7 prompts too long, %8 too long in total")
+                               .arg(path)
+                               .arg(dropped)
+                               .arg(s.conversations)
+                               .arg(s.tooFewTurns)
+                               .arg(s.promptTooShort)
+                               .arg(s.outputTooShort)
+                               .arg(s.promptTooLong)
+                               .arg(s.totalTooLong);
+    std::vector<Prompt> kept = sax.takePrompts();
+    if (kept.empty()) {
+        result.error = QStringLiteral("%1: no usable conversations (%2 read)").arg(path).arg(s.conversations);
+        return result;
+    }
+    const std::size_t want = static_cast<std::size_t>(std::max(1, options.numPrompts));
+    if (kept.size() < want) {
+        // As the reference's oversampling: seeded picks with replacement among the usable ones.
+        result.warnings << QStringLiteral("%1: %2 usable conversations for %3 requests: oversampled")
+                               .arg(path)
+                               .arg(kept.size())
+                               .arg(want);
+        std::mt19937_64 rng(options.seed);
+        const std::size_t usable = kept.size();
+        kept.reserve(want);
+        while (kept.size() < want)
+            kept.push_back(kept[static_cast<std::size_t>(rng() % usable)]);
+    }
+    result.prompts = std::move(kept);
+    return result;
+}
+
+} // namespace kp

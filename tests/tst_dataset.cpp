@@ -1,0 +1,798 @@
+#include "client/tokenizeprepass.h"
+#include "dataset/dataset.h"
+#include "load/arrivalschedule.h"
+#include "metrics/buckettable.h"
+#include "metrics/resultjson.h"
+#include "metrics/stepmetrics.h"
+#include "profile/profilestore.h"
+#include "sim/simhost.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <limits>
+#include <set>
+
+using namespace kp;
+using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(kp::ShareGptStats)
+
+namespace {
+
+constexpr qint64 ms = 1'000'000;
+
+QString fixture(const QString& name)
+{
+    return QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/datasets/") + name;
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+QByteArray words(int count, const char* word = "w")
+{
+    QByteArray out;
+    for (int i = 0; i < count; ++i) {
+        if (i > 0)
+            out += ' ';
+        out += word;
+    }
+    return out;
+}
+
+QByteArray conversation(int promptWords, int outputWords)
+{
+    return R"({"conversations": [{"from": "human", "value": ")" + words(promptWords, "p")
+        + R"("}, {"from": "gpt", "value": ")" + words(outputWords, "o") + R"("}]})";
+}
+
+ShareGptOptions smallLimits()
+{
+    ShareGptOptions o;
+    o.numPrompts = 100;
+    o.filter.maxPromptLen = 10;
+    o.filter.maxTotalLen = 16;
+    return o;
+}
+
+std::multiset<QString> texts(const std::vector<Prompt>& prompts)
+{
+    std::multiset<QString> out;
+    for (const Prompt& p : prompts)
+        out.insert(p.text);
+    return out;
+}
+
+// A completed request: sent at sentMs, first token at ttftMs later, one chunk per output token 10 ms apart.
+RequestRecord completed(int promptTokens, qint64 sentMs, qint64 ttftMs, int outputTokens)
+{
+    RequestRecord r;
+    r.scheduledNs = r.sentNs = sentMs * ms;
+    for (int i = 0; i < outputTokens; ++i)
+        r.chunkNs.push_back((sentMs + ttftMs + 10 * i) * ms);
+    r.firstTokenNs = r.firstContentNs = r.chunkNs.front();
+    r.lastTokenNs = r.endNs = r.chunkNs.back();
+    r.promptTokens = promptTokens;
+    r.outputTokens = outputTokens;
+    r.outputTokensFromUsage = true;
+    r.httpStatus = 200;
+    return r;
+}
+
+std::size_t distinct(const std::vector<Prompt>& prompts)
+{
+    std::set<QString> out;
+    for (const Prompt& p : prompts)
+        out.insert(p.text);
+    return out.size();
+}
+
+} // namespace
+
+class TestDataset : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void wordCounts_data();
+    void wordCounts();
+    void shareGptFilterCounts_data();
+    void shareGptFilterCounts();
+    void shareGptDefaultLimits();
+    void shareGptSampling();
+    void shareGptOversampling();
+    void shareGptProgress();
+    void shareGptMalformed_data();
+    void shareGptMalformed();
+    void jsonlSkipsBadLines();
+    void jsonlStrict();
+    void replayIsoTimestamps();
+    void replayNumericTimestamps();
+    void replayStrict();
+    void replaySchedule();
+    void replayScheduleAtRate();
+    void sharedPrefix();
+    void workloadSources();
+    void lengthBuckets();
+    void lengthBucketsInResultJson();
+    void lengthBucketTable();
+    void tokenizeUrls();
+    void tokenizePrePass();
+    void tokenizeUnavailable();
+    void inputTokenSources();
+    void profileFields();
+};
+
+void TestDataset::wordCounts_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("count");
+    QTest::addRow("empty") << QString() << 0;
+    QTest::addRow("ascii") << u"  one two\tthree\nfour  "_s << 4;
+    QTest::addRow("nbsp") << u"a\u00a0b"_s << 2;
+    QTest::addRow("ideographic") << u"\u3000x\u3000y\u3000"_s << 2;
+    QTest::addRow("em space, narrow nbsp, line separator") << u"a\u2003b\u202fc\u2028d\u205fe\u1680f"_s << 6;
+    QTest::addRow("non-space multibyte") << u"caf\u00e9 \u2019quoted\u2019 \u4e2d\u6587 \U0001F600"_s << 4;
+    QTest::addRow("next line") << u"x\u0085y"_s << 2;
+}
+
+void TestDataset::wordCounts()
+{
+    QFETCH(QString, text);
+    QFETCH(int, count);
+    QCOMPARE(countWords(text), count);
+    const QByteArray utf8 = text.toUtf8();
+    QCOMPARE(countWordsUtf8(std::string_view(utf8.constData(), std::size_t(utf8.size()))), count);
+}
+
+void TestDataset::shareGptFilterCounts_data()
+{
+    QTest::addColumn<bool>("enabled");
+    QTest::addColumn<int>("maxPromptLen");
+    QTest::addColumn<int>("maxTotalLen");
+    QTest::addColumn<int>("fixedOutput");
+    QTest::addColumn<ShareGptStats>("expected");
+    QTest::addColumn<QStringList>("kept"); // ids are not read: the kept prompts' texts, sorted
+
+    // 10 conversations: 3 without two turns; the rest decided by the limits.
+    ShareGptStats small { 10, 3, 1, 1, 1, 1, 3, 0 };
+    QTest::addRow("small limits") << true << 10 << 16 << 0 << small
+                                  << QStringList { u"four words right here"_s, u"one two three four five"_s,
+                                         u"tab\tnbsp\u00a0ideographic\u3000space words"_s };
+    ShareGptStats defaults { 10, 3, 1, 1, 0, 0, 5, 0 };
+    QTest::addRow("reference limits") << true << 1024 << 2048 << 0 << defaults
+                                      << QStringList { u"four words right here"_s, u"one two three four five"_s,
+                                             u"p1 p2 p3 p4 p5 p6 p7 p8"_s,
+                                             u"tab\tnbsp\u00a0ideographic\u3000space words"_s,
+                                             u"w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12"_s };
+    // A fixed output length skips the minimum on the dataset's output (as the reference does).
+    ShareGptStats fixed { 10, 3, 1, 0, 1, 0, 5, 0 };
+    QTest::addRow("fixed output") << true << 10 << 16 << 3 << fixed
+                                  << QStringList { u"four words right here"_s, u"one two three four five"_s,
+                                         u"p1 p2 p3 p4 p5 p6 p7 p8"_s, u"say yes or no please"_s,
+                                         u"tab\tnbsp\u00a0ideographic\u3000space words"_s };
+    ShareGptStats off { 10, 3, 0, 0, 0, 0, 7, 0 };
+    QTest::addRow("filters off") << false << 10 << 16 << 0 << off
+                                 << QStringList { u"four words right here"_s, u"hi there"_s,
+                                        u"one two three four five"_s, u"p1 p2 p3 p4 p5 p6 p7 p8"_s,
+                                        u"say yes or no please"_s, u"tab\tnbsp\u00a0ideographic\u3000space words"_s,
+                                        u"w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12"_s };
+}
+
+void TestDataset::shareGptFilterCounts()
+{
+    QFETCH(bool, enabled);
+    QFETCH(int, maxPromptLen);
+    QFETCH(int, maxTotalLen);
+    QFETCH(int, fixedOutput);
+    QFETCH(ShareGptStats, expected);
+    QFETCH(QStringList, kept);
+    ShareGptOptions o;
+    o.numPrompts = int(expected.usable); // exactly the usable ones: no oversampling
+    o.filter.enabled = enabled;
+    o.filter.maxPromptLen = maxPromptLen;
+    o.filter.maxTotalLen = maxTotalLen;
+    o.fixedOutputTokens = fixedOutput;
+    const QString path = fixture(u"sharegpt-small.json"_s);
+    const DatasetResult r = loadShareGpt(path, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    expected.bytes = QFileInfo(path).size();
+    QCOMPARE(r.shareGpt, expected);
+    QStringList got;
+    for (const Prompt& p : r.prompts)
+        got << p.text;
+    got.sort();
+    QCOMPARE(got, kept);
+    for (const Prompt& p : r.prompts) {
+        QCOMPARE(p.promptTokens, countWords(p.text));
+        if (fixedOutput > 0)
+            QCOMPARE(p.outputTokens, fixedOutput);
+        QCOMPARE(p.atNs, qint64(-1));
+    }
+    if (!enabled) {
+        QCOMPARE(r.warnings,
+            QStringList { path
+                + u": 3 of 10 conversations dropped: 3 with fewer than two turns, 0 prompts too short, 0 outputs too short, 0 prompts too long, 0 too long in total"_s });
+    }
+}
+
+void TestDataset::shareGptDefaultLimits()
+{
+    // The reference's limits at their boundaries: prompt 4..1024, output >= 4, total <= 2048.
+    QTemporaryDir dir;
+    const QByteArray json = "[" + conversation(1024, 1024) + "," + conversation(1025, 4) + ","
+        + conversation(1024, 1025) + "," + conversation(4, 4) + "," + conversation(3, 100) + "," + conversation(100, 3)
+        + "]";
+    const QString path = writeFile(dir, u"limits.json"_s, json);
+    ShareGptOptions o;
+    o.numPrompts = 2;
+    const DatasetResult r = loadShareGpt(path, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.shareGpt, (ShareGptStats { 6, 0, 1, 1, 1, 1, 2, json.size() }));
+    QCOMPARE(r.prompts.size(), std::size_t(2));
+    std::multiset<int> lengths;
+    for (const Prompt& p : r.prompts)
+        lengths.insert(p.promptTokens * 10000 + p.outputTokens);
+    QCOMPARE(lengths, (std::multiset<int> { 4 * 10000 + 4, 1024 * 10000 + 1024 }));
+}
+
+void TestDataset::shareGptSampling()
+{
+    // 50 usable conversations; 20 are kept, the same ones in the same order for the same seed.
+    QTemporaryDir dir;
+    QByteArray json = "[";
+    for (int i = 0; i < 50; ++i)
+        json += (i ? "," : "") + conversation(4 + i, 10);
+    json += "]";
+    const QString path = writeFile(dir, u"fifty.json"_s, json);
+    ShareGptOptions o;
+    o.numPrompts = 20;
+    o.seed = 7;
+    const DatasetResult a = loadShareGpt(path, o);
+    const DatasetResult b = loadShareGpt(path, o);
+    QVERIFY(a.ok());
+    QCOMPARE(a.prompts.size(), std::size_t(20));
+    QCOMPARE(distinct(a.prompts), std::size_t(20));
+    std::vector<int> orderA;
+    std::vector<int> orderB;
+    for (const Prompt& p : a.prompts)
+        orderA.push_back(p.promptTokens);
+    for (const Prompt& p : b.prompts)
+        orderB.push_back(p.promptTokens);
+    QCOMPARE(orderA, orderB);
+    QVERIFY(!std::is_sorted(orderA.begin(), orderA.end())); // shuffled, not file order
+    QVERIFY(a.warnings.isEmpty());
+
+    o.seed = 8;
+    const DatasetResult c = loadShareGpt(path, o);
+    std::vector<int> orderC;
+    for (const Prompt& p : c.prompts)
+        orderC.push_back(p.promptTokens);
+    QVERIFY(orderC != orderA);
+
+    // The kept set is a prefix of the same shuffle: asking for more keeps the first 20 in front.
+    o.seed = 7;
+    o.numPrompts = 30;
+    const DatasetResult d = loadShareGpt(path, o);
+    std::vector<int> orderD;
+    for (const Prompt& p : d.prompts)
+        orderD.push_back(p.promptTokens);
+    QCOMPARE(std::vector<int>(orderD.begin(), orderD.begin() + 20), orderA);
+}
+
+void TestDataset::shareGptOversampling()
+{
+    ShareGptOptions o = smallLimits();
+    o.numPrompts = 8;
+    const QString path = fixture(u"sharegpt-small.json"_s);
+    const DatasetResult r = loadShareGpt(path, o);
+    QVERIFY(r.ok());
+    QCOMPARE(r.prompts.size(), std::size_t(8));
+    QCOMPARE(distinct(r.prompts), std::size_t(3));
+    QCOMPARE(r.warnings.size(), 2);
+    QCOMPARE(r.warnings.at(1), path + u": 3 usable conversations for 8 requests: oversampled"_s);
+    const DatasetResult again = loadShareGpt(path, o);
+    QCOMPARE(texts(again.prompts), texts(r.prompts));
+}
+
+void TestDataset::shareGptProgress()
+{
+    QTemporaryDir dir;
+    // About 20 MB: several progress calls, the last at the end of the file.
+    QByteArray json = "[";
+    const QByteArray one = conversation(300, 300);
+    const int count = int(20'000'000 / one.size());
+    json.reserve(qsizetype(count) * (one.size() + 1) + 2);
+    for (int i = 0; i < count; ++i)
+        json += (i ? "," : "") + one;
+    json += "]";
+    const QString path = writeFile(dir, u"big.json"_s, json);
+    std::vector<std::pair<qint64, qint64>> calls;
+    ShareGptOptions o;
+    o.numPrompts = 10;
+    o.progress = [&calls](qint64 done, qint64 total) { calls.emplace_back(done, total); };
+    const DatasetResult r = loadShareGpt(path, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.shareGpt.conversations, qint64(count));
+    QCOMPARE(r.shareGpt.usable, qint64(count));
+    QVERIFY(calls.size() >= 3);
+    QCOMPARE(calls.back(), std::make_pair(qint64(json.size()), qint64(json.size())));
+    for (std::size_t i = 1; i < calls.size(); ++i)
+        QVERIFY(calls[i].first >= calls[i - 1].first);
+}
+
+void TestDataset::shareGptMalformed_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("message"); // after "FILE: "
+    QTest::addRow("truncated")
+        << QByteArray(R"([{"conversations": [{"from": "human", "value": "abc)")
+        << u"byte 52: parse error at line 1, column 52: syntax error while parsing value - invalid string: missing closing quote; last read: '\"abc'"_s;
+    QTest::addRow("trailing comma")
+        << QByteArray("[\n" + conversation(4, 4) + ",\n]")
+        << u"byte 100: parse error at line 3, column 1: syntax error while parsing value - unexpected ']'; expected '[', '{', or a literal"_s;
+    QTest::addRow("object at the top") << QByteArray(R"({"conversations": []})")
+                                       << u"byte 1: expected a JSON array of conversations, found an object"_s;
+    QTest::addRow("number entry") << QByteArray("[" + conversation(4, 4) + ", 17]")
+                                  << u"byte 101: expected conversation 1 to be an object, found a number"_s;
+    QTest::addRow("conversations not an array")
+        << QByteArray(R"([{"conversations": "hello"}])")
+        << u"byte 26: expected \"conversations\" of conversation 0 to be an array, found a string"_s;
+    QTest::addRow("turn not an object")
+        << QByteArray(R"([{"conversations": ["hello"]}])")
+        << u"byte 27: expected turn 0 of conversation 0 to be an object, found a string"_s;
+    QTest::addRow("value not a string")
+        << QByteArray(R"([{"conversations": [{"from": "human", "value": null}]}])")
+        << u"byte 51: expected \"value\" of turn 0 of conversation 0 to be a string, found null"_s;
+    QTest::addRow("empty file")
+        << QByteArray()
+        << u"byte 1: parse error at line 1, column 1: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal"_s;
+}
+
+void TestDataset::shareGptMalformed()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, u"bad.json"_s, bytes);
+    const DatasetResult r = loadShareGpt(path, ShareGptOptions {});
+    QCOMPARE(r.error, path + u": "_s + message);
+    QVERIFY(r.prompts.empty());
+
+    const DatasetResult missing = loadShareGpt(dir.filePath(u"missing.json"_s), ShareGptOptions {});
+    QCOMPARE(missing.error, dir.filePath(u"missing.json"_s) + u": cannot open: No such file or directory"_s);
+}
+
+void TestDataset::jsonlSkipsBadLines()
+{
+    const QString path = fixture(u"custom.jsonl"_s);
+    const DatasetResult r = loadJsonl(path, 32, false);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.badLines, qint64(5));
+    QCOMPARE(r.warnings,
+        (QStringList { path + u":4: not JSON (illegal value at column 2)"_s,
+            path + u":5: needs a string \"prompt\" or a \"messages\" array"_s, path + u":6: not a JSON object"_s,
+            path + u":7: \"output_tokens\" must be an integer >= 1"_s, path + u":8: empty prompt"_s,
+            path + u": skipped 5 of 9 lines"_s }));
+    QCOMPARE(r.prompts.size(), std::size_t(3));
+    QCOMPARE(r.prompts[0].text, u"Explain the water cycle"_s);
+    QCOMPARE(r.prompts[0].promptTokens, 4);
+    QCOMPARE(r.prompts[0].outputTokens, 48);
+    QCOMPARE(r.prompts[1].text, u"Be brief.\nName three rivers"_s);
+    QCOMPARE(r.prompts[1].promptTokens, 5);
+    QCOMPARE(r.prompts[1].outputTokens, 32);
+    QCOMPARE(r.prompts[2].outputTokens, 7);
+}
+
+void TestDataset::jsonlStrict()
+{
+    const QString path = fixture(u"custom.jsonl"_s);
+    const DatasetResult r = loadJsonl(path, 32, true);
+    QCOMPARE(r.error, path + u":4: not JSON (illegal value at column 2)"_s);
+    QVERIFY(r.prompts.empty());
+
+    // Through the workload: bad_lines "fail".
+    Workload w;
+    w.dataset = u"jsonl"_s;
+    w.datasetPath = path;
+    w.badLines = u"fail"_s;
+    QCOMPARE(loadWorkload(w).error, path + u":4: not JSON (illegal value at column 2)"_s);
+    w.badLines = u"skip"_s;
+    w.numPrompts = 6;
+    const DatasetResult skipped = loadWorkload(w);
+    QVERIFY(skipped.ok());
+    QCOMPARE(skipped.badLines, qint64(5));
+    QCOMPARE(skipped.prompts.size(), std::size_t(6));
+    QCOMPARE(skipped.warnings.last(), path + u": 3 prompts available for 6 requests: prompts are reused"_s);
+}
+
+void TestDataset::replayIsoTimestamps()
+{
+    const QString path = fixture(u"replay.jsonl"_s);
+    const DatasetResult r = loadReplay(path, 64, false);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.warnings,
+        (QStringList { path + u":5: \"timestamp\" is a number where earlier lines have ISO-8601 text"_s,
+            path + u":6: needs a \"timestamp\": ISO-8601 text or seconds"_s, path + u": skipped 2 of 6 lines"_s,
+            path + u": timestamps are not in order; requests are replayed in time order"_s }));
+    QCOMPARE(r.prompts.size(), std::size_t(4));
+    QCOMPARE(r.prompts[0].text, u"first request"_s);
+    QCOMPARE(r.prompts[0].atNs, qint64(0));
+    QCOMPARE(r.prompts[0].outputTokens, 10);
+    QCOMPARE(r.prompts[1].text, u"second request"_s);
+    QCOMPARE(r.prompts[1].atNs, 250 * ms);
+    QCOMPARE(r.prompts[1].outputTokens, 64);
+    QCOMPARE(r.prompts[2].text, u"third, written out of order"_s);
+    QCOMPARE(r.prompts[2].atNs, 1500 * ms);
+    QCOMPARE(r.prompts[3].text, u"fourth request after a gap"_s);
+    QCOMPARE(r.prompts[3].atNs, 2000 * ms);
+}
+
+void TestDataset::replayNumericTimestamps()
+{
+    // Epoch seconds and relative seconds give the same schedule: only differences count.
+    QTemporaryDir dir;
+    for (const double base : { 1714564800.0, 0.0 }) {
+        QByteArray lines;
+        for (const double t : { 0.0, 0.5, 0.5, 3.0, 3.125 })
+            lines += R"({"timestamp": )" + QByteArray::number(base + t, 'f', 3) + R"(, "prompt": "p q r"})" + "\n";
+        const QString path = writeFile(dir, u"numeric.jsonl"_s, lines);
+        const DatasetResult r = loadReplay(path, 16, false);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QVERIFY(r.warnings.isEmpty());
+        std::vector<qint64> at;
+        for (const Prompt& p : r.prompts)
+            at.push_back(p.atNs);
+        QCOMPARE(at, (std::vector<qint64> { 0, 500 * ms, 500 * ms, 3000 * ms, 3125 * ms }));
+    }
+}
+
+void TestDataset::replayStrict()
+{
+    const QString path = fixture(u"replay.jsonl"_s);
+    QCOMPARE(loadReplay(path, 64, true).error,
+        path + u":5: \"timestamp\" is a number where earlier lines have ISO-8601 text"_s);
+    QTemporaryDir dir;
+    const QString bad = writeFile(dir, u"bad.jsonl"_s,
+        R"({"timestamp": "yesterday", "prompt": "a b"})"
+        "\n");
+    QCOMPARE(loadReplay(bad, 64, true).error,
+        bad + u":1: \"timestamp\" \"yesterday\" is not ISO-8601 (e.g. 2024-05-01T12:00:00.250Z)"_s);
+}
+
+void TestDataset::replaySchedule()
+{
+    // Log at 0, 0.5 s, 3 s: span 3 s, mean gap 1.5 s, period 4.5 s. Twice as fast, 7 requests.
+    const std::vector<qint64> log { 0, 500 * ms, 3000 * ms };
+    QCOMPARE(ArrivalSchedule::replayOffsetsNs(log, 7, std::numeric_limits<double>::infinity(), 2.0),
+        (std::vector<qint64> { 0, 250 * ms, 1500 * ms, 2250 * ms, 2500 * ms, 3750 * ms, 4500 * ms }));
+    QCOMPARE(ArrivalSchedule::replayOffsetsNs(log, 3, std::numeric_limits<double>::infinity(), 1.0), log);
+    QCOMPARE(ArrivalSchedule::replayOffsetsNs(log, 2, std::numeric_limits<double>::infinity(), 0.5),
+        (std::vector<qint64> { 0, 1000 * ms }));
+    QCOMPARE(ArrivalSchedule::replayRate(log), 3.0 / 4.5);
+    QCOMPARE(ArrivalSchedule::replayRate({ 0 }), 0.0);
+    // One request: every repeat at once.
+    QCOMPARE(ArrivalSchedule::replayOffsetsNs({ 0 }, 3, std::numeric_limits<double>::infinity(), 1.0),
+        (std::vector<qint64> { 0, 0, 0 }));
+    QVERIFY(ArrivalSchedule::replayOffsetsNs({}, 3, 1.0, 1.0).empty());
+}
+
+void TestDataset::replayScheduleAtRate()
+{
+    // A finite rate rescales the log so that it runs at that mean rate: 4 req/s is 6 times the log's 2/3.
+    const std::vector<qint64> log { 0, 500 * ms, 3000 * ms };
+    const std::vector<qint64> got = ArrivalSchedule::replayOffsetsNs(log, 6, 4.0, 1.0);
+    const std::vector<double> expected { 0, 0.5 / 6, 3.0 / 6, 4.5 / 6, 5.0 / 6, 7.5 / 6 };
+    QCOMPARE(got.size(), expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+        QVERIFY2(std::llabs(got[i] - std::llround(expected[i] * 1e9)) <= 1, qPrintable(QString::number(got[i])));
+    // Over whole periods the achieved rate is the asked one: 6 requests in 1.5 s (the next would leave at 1.5 s).
+    QCOMPARE(ArrivalSchedule::replayOffsetsNs(log, 7, 4.0, 1.0).back(), 1500 * ms);
+}
+
+void TestDataset::sharedPrefix()
+{
+    RandomDatasetOptions o;
+    o.inputLen = 20;
+    o.outputLen = 8;
+    o.seed = 3;
+    const DatasetResult r = sharedPrefixDataset(o, 50, 4, 5);
+    QVERIFY(r.ok());
+    QCOMPARE(r.prompts.size(), std::size_t(20));
+    QStringList prefixes;
+    for (std::size_t i = 0; i < r.prompts.size(); ++i) {
+        const Prompt& p = r.prompts[i];
+        QCOMPARE(p.promptTokens, 70);
+        QCOMPARE(countWords(p.text), 70);
+        QCOMPARE(p.outputTokens, 8);
+        const QString prefix = p.text.section(u' ', 0, 49);
+        if (i % 5 == 0)
+            prefixes << prefix;
+        else
+            QCOMPARE(prefix, prefixes.last());
+    }
+    QCOMPARE(prefixes.size(), 4);
+    QCOMPARE(QSet<QString>(prefixes.begin(), prefixes.end()).size(), 4);
+    QCOMPARE(sharedPrefixDataset(o, 50, 4, 5).prompts[7].text, r.prompts[7].text); // deterministic
+    QCOMPARE(sharedPrefixDataset(o, 0, 4, 5).error,
+        u"shared-prefix dataset: prefix_len, num_prefixes and suffixes per prefix must be >= 1"_s);
+}
+
+void TestDataset::workloadSources()
+{
+    Workload w;
+    w.dataset = u"shared-prefix"_s;
+    w.prefixLen = 16;
+    w.inputLen = 8;
+    w.numPrefixes = 3;
+    w.numPrompts = 10; // 4 suffixes per prefix (rounded up), 12 prompts, 10 sampled
+    DatasetResult r = loadWorkload(w);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.prompts.size(), std::size_t(10));
+    QVERIFY(r.warnings.isEmpty());
+    w.prefixLen = 0;
+    QCOMPARE(loadWorkload(w).error, u"workload.prefix_len: must be >= 1 for the shared-prefix dataset"_s);
+
+    w = Workload {};
+    w.dataset = u"sharegpt"_s;
+    w.datasetPath = fixture(u"sharegpt-small.json"_s);
+    w.numPrompts = 5;
+    r = loadWorkload(w);
+    QVERIFY(r.ok());
+    QCOMPARE(r.shareGpt.usable, qint64(5));
+    QCOMPARE(r.prompts.size(), std::size_t(5));
+    w.maxPromptLen = 10;
+    w.maxTotalLen = 16;
+    QCOMPARE(loadWorkload(w).shareGpt.usable, qint64(3));
+    w.filterLengths = false;
+    QCOMPARE(loadWorkload(w).shareGpt.usable, qint64(7));
+
+    w = Workload {};
+    w.dataset = u"replay"_s;
+    w.datasetPath = fixture(u"replay.jsonl"_s);
+    r = loadWorkload(w);
+    QVERIFY(r.ok());
+    QCOMPARE(r.prompts.size(), std::size_t(4)); // the whole log, in time order, not sampled
+    QCOMPARE(r.prompts[3].atNs, 2000 * ms);
+
+    w.dataset = u"sharegpt"_s;
+    w.datasetPath.clear();
+    QCOMPARE(loadWorkload(w).error, u"workload.dataset_path: required for the sharegpt dataset"_s);
+}
+
+void TestDataset::lengthBuckets()
+{
+    // Prompts of 100 (two, one failed), 300, 300, 600 and 5000 tokens over a 10 s step.
+    std::vector<RequestRecord> records { completed(100, 0, 50, 5), completed(300, 100, 200, 3),
+        completed(300, 200, 400, 2), completed(600, 300, 800, 4), completed(5000, 400, 3000, 11) };
+    RequestRecord failed = completed(100, 500, 10, 1);
+    failed.failure = FailureClass::HttpServerError;
+    records.push_back(failed);
+    MetricsOptions options;
+    options.percentiles = { 50, 99 };
+    options.lengthBucketEdges = { 0, 256, 512, 1024, 2048 };
+    const StepMetrics m = StepMetrics::fromRecords(records, 10.0, options);
+    QCOMPARE(m.lengthBuckets.size(), std::size_t(5));
+    QCOMPARE(m.populatedLengthBuckets(), qint64(4));
+    const LengthBucketMetrics& b0 = m.lengthBuckets[0];
+    QCOMPARE(b0.lo, qint64(0));
+    QCOMPARE(b0.hi, qint64(256));
+    QCOMPARE(b0.label(), u"0-256"_s);
+    QCOMPARE(b0.completed, qint64(1));
+    QCOMPARE(b0.failed, qint64(1));
+    QCOMPARE(b0.ttft.mean, 50.0);
+    QCOMPARE(b0.totalInputTokens, qint64(100));
+    QCOMPARE(b0.requestThroughput, 0.1);
+    const LengthBucketMetrics& b1 = m.lengthBuckets[1];
+    QCOMPARE(b1.completed, qint64(2));
+    QCOMPARE(b1.ttft.mean, 300.0);
+    QCOMPARE(b1.ttft.median, 300.0);
+    QCOMPARE(b1.ttft.percentile(99).value_or(-1), 398.0); // 200 + 0.99 × 200
+    QCOMPARE(b1.tpot.mean, 10.0);
+    QCOMPARE(b1.e2el.mean, (220.0 + 410.0) / 2);
+    QCOMPARE(b1.totalInputTokens, qint64(600));
+    QCOMPARE(b1.totalOutputTokens, qint64(5));
+    QCOMPARE(b1.outputThroughput, 0.5);
+    QCOMPARE(m.lengthBuckets[2].completed, qint64(1));
+    QCOMPARE(m.lengthBuckets[2].ttft.mean, 800.0);
+    QCOMPARE(m.lengthBuckets[3].requests(), qint64(0));
+    QCOMPARE(m.lengthBuckets[3].ttft.count, qint64(0));
+    const LengthBucketMetrics& last = m.lengthBuckets[4];
+    QCOMPARE(last.hi, qint64(-1));
+    QCOMPARE(last.label(), u"2048+"_s);
+    QCOMPARE(last.ttft.mean, 3000.0);
+    QCOMPARE(last.itl.count, qint64(10));
+    // The buckets partition the step.
+    qint64 completedSum = 0;
+    double throughputSum = 0;
+    for (const LengthBucketMetrics& b : m.lengthBuckets) {
+        completedSum += b.completed;
+        throughputSum += b.requestThroughput;
+    }
+    QCOMPARE(completedSum, m.completed);
+    QCOMPARE(throughputSum, m.requestThroughput);
+    // Prompts shorter than the first edge land in the first bucket.
+    options.lengthBucketEdges = { 200, 400 };
+    const StepMetrics shifted = StepMetrics::fromRecords(records, 10.0, options);
+    QCOMPARE(shifted.lengthBuckets[0].requests(), qint64(4)); // 100, 100, 300, 300
+    QCOMPARE(shifted.lengthBuckets[1].requests(), qint64(2)); // 600, 5000
+    // No edges: no buckets.
+    QVERIFY(StepMetrics::fromRecords(records, 10.0, MetricsOptions {}).lengthBuckets.empty());
+}
+
+void TestDataset::lengthBucketsInResultJson()
+{
+    std::vector<RequestRecord> records { completed(100, 0, 50, 5), completed(700, 100, 200, 3) };
+    MetricsOptions options;
+    options.lengthBucketEdges = { 0, 512 };
+    const StepMetrics m = StepMetrics::fromRecords(records, 2.0, options);
+    StepSetup setup;
+    setup.backend = u"openai-chat"_s;
+    const QByteArray json = ResultJson::write(setup, m, {}, 2);
+    QVERIFY(json.contains("\"length_buckets\""));
+    QVERIFY(json.contains("\"prompt_tokens_max\": null"));
+    const ResultFileContents back = ResultJson::read(json, u"step.json"_s);
+    QVERIFY2(back.ok(), qPrintable(back.error));
+    QCOMPARE(back.steps.size(), std::size_t(1));
+    QVERIFY2(back.steps[0].warnings.isEmpty(), qPrintable(back.steps[0].warnings.join(u'\n')));
+    QCOMPARE(back.steps[0].metrics.lengthBuckets, m.lengthBuckets);
+    QCOMPARE(back.steps[0].metrics.options.lengthBucketEdges, options.lengthBucketEdges);
+    // Without edges the file has no length_buckets (as before).
+    QVERIFY(!ResultJson::write(setup, StepMetrics::fromRecords(records, 2.0, MetricsOptions {}))
+                 .contains("length_buckets"));
+}
+
+void TestDataset::lengthBucketTable()
+{
+    std::vector<RequestRecord> records { completed(100, 0, 50, 5), completed(300, 100, 200, 3),
+        completed(5000, 400, 3000, 11) };
+    MetricsOptions options;
+    options.lengthBucketEdges = { 0, 256, 512, 1024, 2048 };
+    const StepMetrics m = StepMetrics::fromRecords(records, 10.0, options);
+    QCOMPARE(kp::lengthBucketTable(m),
+        u"By prompt length (tokens):\n"
+        "  bucket      reqs  fail  req/s   mean TTFT   p99 TTFT  mean TPOT  mean E2EL\n"
+        "  0-256          1     0   0.10       50.00      50.00      10.00      90.00\n"
+        "  256-512        1     0   0.10      200.00     200.00      10.00     220.00\n"
+        "  2048+          1     0   0.10     3000.00    3000.00      10.00    3100.00\n"_s);
+}
+
+void TestDataset::tokenizeUrls()
+{
+    QCOMPARE(tokenizeUrl(QUrl(u"http://h:8000/v1/chat/completions"_s)), QUrl(u"http://h:8000/tokenize"_s));
+    QCOMPARE(tokenizeUrl(QUrl(u"http://h:8000/v1/completions"_s)), QUrl(u"http://h:8000/tokenize"_s));
+    QCOMPARE(tokenizeUrl(QUrl(u"https://gw/llm/v1/completions?x=1"_s)), QUrl(u"https://gw/llm/tokenize"_s));
+}
+
+void TestDataset::tokenizePrePass()
+{
+    // The simulator serves vLLM's POST /tokenize; its tokens are words, so the counts stay.
+    sim::SimHost host;
+    QVERIFY2(host.start(sim::SimServerOptions {}), qPrintable(host.errorString()));
+    RequestTemplate request;
+    request.backend = Backend::OpenAiChat;
+    request.url = host.baseUrl().resolved(QUrl(u"/v1/chat/completions"_s));
+    request.model = u"kneepoint/sim-default"_s;
+    std::vector<Prompt> prompts(5);
+    const QStringList texts { u"one two three"_s, u"a\tb  c\nd"_s, u"one two three"_s, u"x"_s,
+        u"caf\u00e9 \u3000 au lait"_s };
+    for (std::size_t i = 0; i < prompts.size(); ++i) {
+        prompts[i].text = texts[qsizetype(i)];
+        prompts[i].promptTokens = 1000; // wrong on purpose: the server's count replaces it
+    }
+    const TokenizeOutcome outcome = tokenizePrompts(request, prompts);
+    QVERIFY2(outcome.available, qPrintable(outcome.message));
+    QCOMPARE(outcome.counted, 4); // distinct texts
+    std::vector<int> counts;
+    for (const Prompt& p : prompts)
+        counts.push_back(p.promptTokens);
+    QCOMPARE(counts, (std::vector<int> { 3, 4, 3, 1, 3 }));
+    QCOMPARE(outcome.datasetTokens, qint64(5000));
+    QCOMPARE(outcome.serverTokens, qint64(14));
+    QCOMPARE(outcome.message,
+        u"input tokens counted by the server's /tokenize (4 prompts; 14 tokens against the dataset's 5000, 35614.3% apart)"_s);
+}
+
+void TestDataset::tokenizeUnavailable()
+{
+    // A server without /tokenize (here: a path the simulator does not serve) leaves the prompts alone.
+    sim::SimHost host;
+    QVERIFY2(host.start(sim::SimServerOptions {}), qPrintable(host.errorString()));
+    RequestTemplate request;
+    request.url = host.baseUrl().resolved(QUrl(u"/nothing/v1/completions"_s));
+    std::vector<Prompt> prompts(3);
+    for (Prompt& p : prompts) {
+        p.text = u"a b"_s;
+        p.promptTokens = 2;
+    }
+    const TokenizeOutcome outcome = tokenizePrompts(request, prompts);
+    QVERIFY(!outcome.available);
+    QCOMPARE(outcome.message,
+        host.baseUrl().resolved(QUrl(u"/nothing/tokenize"_s)).toString()
+            + u": HTTP 404; input tokens are the server's usage.prompt_tokens where it sends them, else the dataset's count"_s);
+    for (const Prompt& p : prompts)
+        QCOMPARE(p.promptTokens, 2);
+}
+
+void TestDataset::inputTokenSources()
+{
+    // Two requests: the dataset says 100 and 100, the server 110 and 120 (15% apart in total).
+    RequestRecord a = completed(100, 0, 50, 3);
+    a.serverPromptTokens = 110;
+    RequestRecord b = completed(100, 10, 50, 3);
+    b.serverPromptTokens = 120;
+    const RequestRecord c = completed(300, 20, 50, 3); // no usage
+    MetricsOptions options;
+    options.lengthBucketEdges = { 0, 115 };
+    StepMetrics m = StepMetrics::fromRecords({ a, b, c }, 1.0, options);
+    QCOMPARE(m.totalInputTokens, qint64(500));
+    QCOMPARE(m.lengthBuckets[0].requests(), qint64(2));
+    QCOMPARE(m.datasetInputTokensReported, qint64(200));
+    QCOMPARE(m.totalServerInputTokens, qint64(230));
+    QCOMPARE(m.inputTokenDisagreement().value_or(-1), 30.0 / 230.0);
+    QCOMPARE(m.inputTokenWarning(),
+        u"input tokens: the client counted 200 and the server 230 over 2 requests (13.0% apart); the server's count "
+        "includes any chat template"_s);
+    options.inputTokenSource = InputTokenSource::ServerUsage;
+    m = StepMetrics::fromRecords({ a, b, c }, 1.0, options);
+    QCOMPARE(m.totalInputTokens, qint64(530)); // 110 + 120 + the dataset's 300 where no usage came
+    QCOMPARE(m.lengthBuckets[0].requests(), qint64(1)); // 110
+    QCOMPARE(m.lengthBuckets[1].requests(), qint64(2)); // 120, 300
+    const QByteArray json = ResultJson::write(StepSetup {}, m);
+    QVERIFY(json.contains("\"input_token_source\":\"server_usage\""));
+    QVERIFY(json.contains("\"input_token_warning\":\"input tokens: the client counted 200 and"));
+    QCOMPARE(
+        ResultJson::read(json, u"x"_s).steps.at(0).metrics.options.inputTokenSource, InputTokenSource::ServerUsage);
+    // Within 5%: no warning.
+    b.serverPromptTokens = 100; // 210 against 200: 4.8%
+    QCOMPARE(StepMetrics::fromRecords({ a, b }, 1.0, MetricsOptions {}).inputTokenWarning(), QString());
+}
+
+void TestDataset::profileFields()
+{
+    // The workload's dataset settings: read, checked, written back only when they differ from the defaults.
+    const QByteArray json = R"({"schema": "kneepoint.profile/1", "target": {"base_url": "http://h:8000", "model": "m"},
+ "workload": {"dataset": "replay", "dataset_path": "log.jsonl", "filter_lengths": false, "min_len": 2,
+  "max_prompt_len": 4000, "max_total_len": 8000, "bad_lines": "fail", "replay_speed": 2.5, "num_prefixes": 3,
+  "suffixes_per_prefix": 7, "length_buckets": [0, 100, 1000]}})";
+    const ProfileLoadResult r = ProfileStore::loadFromData(json, u"p.json"_s);
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    const Workload& w = r.profile->workload;
+    QCOMPARE(w.dataset, u"replay"_s);
+    QCOMPARE(w.filterLengths, false);
+    QCOMPARE(w.minLen, 2);
+    QCOMPARE(w.maxPromptLen, 4000);
+    QCOMPARE(w.maxTotalLen, 8000);
+    QCOMPARE(w.badLines, u"fail"_s);
+    QCOMPARE(w.replaySpeed, 2.5);
+    QCOMPARE(w.numPrefixes, 3);
+    QCOMPARE(w.suffixesPerPrefix, 7);
+    QCOMPARE(w.lengthBuckets, (QList<int> { 0, 100, 1000 }));
+    const ProfileLoadResult back = ProfileStore::loadFromData(ProfileStore::toJson(*r.profile), u"back.json"_s);
+    QVERIFY(back.ok());
+    QCOMPARE(back.profile->workload, w);
+    QVERIFY(!ProfileStore::toJson(Profile {}).contains("length_buckets"));
+
+    Profile bad = *r.profile;
+    bad.workload.badLines = u"ignore"_s;
+    bad.workload.replaySpeed = 0;
+    bad.workload.lengthBuckets = { 0, 512, 256 };
+    QStringList issues;
+    for (const ProfileIssue& issue : validateProfile(bad))
+        issues << issue.toString();
+    QCOMPARE(issues,
+        (QStringList { u"workload.bad_lines: expected \"skip\" or \"fail\", got \"ignore\""_s,
+            u"workload.replay_speed: must be a number > 0"_s,
+            u"workload.length_buckets[2]: edges must be >= 0 and increasing"_s }));
+}
+
+QTEST_GUILESS_MAIN(TestDataset)
+#include "tst_dataset.moc"
