@@ -1,0 +1,409 @@
+#include "client/socketworker.h"
+
+#include <QLoggingCategory>
+#include <QNetworkProxy>
+#include <QSslConfiguration>
+#include <QSslError>
+#include <QSslSocket>
+#include <QTcpSocket>
+
+namespace kp {
+
+Q_DECLARE_LOGGING_CATEGORY(lcClient)
+
+namespace {
+
+qint64 secondsToNs(double s)
+{
+    return static_cast<qint64>(s * 1e9);
+}
+
+bool isTls(const QUrl& url)
+{
+    return url.scheme() == QLatin1String("https");
+}
+
+int defaultPort(const QUrl& url)
+{
+    return isTls(url) ? 443 : 80;
+}
+
+QString hostPort(const QUrl& url)
+{
+    return QStringLiteral("%1:%2").arg(url.host()).arg(url.port(defaultPort(url)));
+}
+
+QString connectionKey(const QUrl& url)
+{
+    return QStringLiteral("%1://%2").arg(url.scheme(), hostPort(url));
+}
+
+bool hasHeader(const HeaderList& headers, QByteArrayView name)
+{
+    return std::any_of(headers.begin(), headers.end(),
+        [name](const auto& h) { return QByteArrayView(h.first).compare(name, Qt::CaseInsensitive) == 0; });
+}
+
+} // namespace
+
+QByteArray http11Request(const HttpRequest& request)
+{
+    const QUrl& url = request.url;
+    QByteArray target = url.path(QUrl::FullyEncoded).toLatin1();
+    if (target.isEmpty())
+        target = "/";
+    if (url.hasQuery())
+        target += '?' + url.query(QUrl::FullyEncoded).toLatin1();
+    QByteArray host = url.host(QUrl::FullyEncoded).toLatin1();
+    if (host.contains(':'))
+        host = '[' + host + ']';
+    if (url.port() > 0 && url.port() != defaultPort(url))
+        host += ':' + QByteArray::number(url.port());
+
+    QByteArray out;
+    out.reserve(256 + request.body.size() + 64 * request.headers.size());
+    out += "POST " + target + " HTTP/1.1\r\n";
+    const auto put = [&out](QByteArrayView name, QByteArrayView value) {
+        out += name;
+        out += ": ";
+        out += value;
+        out += "\r\n";
+    };
+    // Defaults first; a header of the request with the same name replaces its default.
+    const auto putDefault = [&](QByteArrayView name, QByteArrayView value) {
+        if (!hasHeader(request.headers, name))
+            put(name, value);
+    };
+    put("Host", host);
+    putDefault("User-Agent", "kneepoint/" KNEEPOINT_VERSION);
+    putDefault("Content-Type", "application/json");
+    putDefault("Accept", request.stream ? QByteArrayView("text/event-stream") : QByteArrayView("application/json"));
+    // A compressing hop would buffer the stream; ask for it as it is.
+    putDefault("Accept-Encoding", "identity");
+    putDefault("x-request-id", request.requestId.toUtf8());
+    for (const auto& [name, value] : request.headers) {
+        if (QByteArrayView(name).compare("Host", Qt::CaseInsensitive) == 0
+            || QByteArrayView(name).compare("Content-Length", Qt::CaseInsensitive) == 0)
+            continue;
+        put(name, value);
+    }
+    put("Content-Length", QByteArray::number(request.body.size()));
+    out += "\r\n";
+    out += request.body;
+    return out;
+}
+
+SocketWorker::SocketWorker(const TransportOptions& options, std::shared_ptr<LoopLagMeter> loopLag)
+    : m_options(options)
+    , m_loopLag(std::move(loopLag))
+    , m_tick(this)
+{
+    m_tick.setInterval(LoopLagMeter::kTickMs);
+    m_tick.setTimerType(Qt::PreciseTimer);
+    connect(&m_tick, &QTimer::timeout, this, &SocketWorker::tick);
+}
+
+SocketWorker::~SocketWorker()
+{
+    for (auto& [key, c] : m_connections) {
+        c->socket->disconnect(this);
+        c->socket->abort();
+    }
+}
+
+SocketWorker::Connection* SocketWorker::takeIdle(const QString& key)
+{
+    const auto it = m_idle.find(key);
+    if (it == m_idle.end())
+        return nullptr;
+    std::vector<Connection*>& idle = it.value();
+    while (!idle.empty()) {
+        Connection* c = idle.back();
+        idle.pop_back();
+        if (c->socket->state() == QAbstractSocket::ConnectedState && c->socket->bytesAvailable() == 0)
+            return c;
+        close(c);
+    }
+    return nullptr;
+}
+
+void SocketWorker::start(const HttpRequest& request)
+{
+    const qint64 sentNs = steadyNowNs();
+    Exchange exchange;
+    exchange.request = request;
+    exchange.accumulator = std::make_unique<ResponseAccumulator>(request, sentNs);
+    exchange.sentNs = sentNs;
+    dispatch(takeIdle(connectionKey(request.url)), std::move(exchange));
+}
+
+void SocketWorker::dispatch(Connection* c, Exchange exchange)
+{
+    const QUrl url = exchange.request.url;
+    const bool fresh = c == nullptr;
+    if (fresh) {
+        auto owned = std::make_unique<Connection>();
+        c = owned.get();
+        c->key = connectionKey(url);
+        if (isTls(url)) {
+            auto* ssl = new QSslSocket(this);
+            QSslConfiguration tls = ssl->sslConfiguration();
+            tls.setAllowedNextProtocols({ QByteArrayLiteral("http/1.1") });
+            if (!m_options.tlsVerify)
+                tls.setPeerVerifyMode(QSslSocket::VerifyNone);
+            ssl->setSslConfiguration(tls);
+            connect(ssl, &QSslSocket::encrypted, this, [this, c] { onReady(c); });
+            if (!m_options.tlsVerify)
+                connect(ssl, &QSslSocket::sslErrors, ssl, [ssl](const QList<QSslError>&) { ssl->ignoreSslErrors(); });
+            c->socket = ssl;
+        } else {
+            c->socket = new QTcpSocket(this);
+            connect(c->socket, &QTcpSocket::connected, this, [this, c] { onReady(c); });
+        }
+        c->socket->setProxy(QNetworkProxy::NoProxy);
+        connect(c->socket, &QTcpSocket::readyRead, this, [this, c] { onReadyRead(c); });
+        connect(c->socket, &QTcpSocket::errorOccurred, this, [this, c] { onClosed(c); });
+        connect(c->socket, &QTcpSocket::disconnected, this, [this, c] { onClosed(c); });
+        m_connections.emplace(c, std::move(owned));
+        exchange.connectStartNs = steadyNowNs();
+    } else {
+        c->reused = true;
+    }
+    exchange.gotBytes = false;
+    c->exchange = std::move(exchange);
+    ++m_active;
+    startTicking();
+    const QByteArray wire = http11Request(c->exchange->request);
+    if (!fresh) {
+        c->socket->write(wire);
+        return;
+    }
+    c->pending = wire;
+    const quint16 port = static_cast<quint16>(url.port(defaultPort(url)));
+    if (auto* ssl = qobject_cast<QSslSocket*>(c->socket))
+        ssl->connectToHostEncrypted(url.host(), port);
+    else
+        c->socket->connectToHost(url.host(), port);
+}
+
+void SocketWorker::onReady(Connection* c)
+{
+    c->ready = true;
+    c->socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    if (c->exchange)
+        c->exchange->connectStartNs = -1;
+    if (!c->pending.isEmpty()) {
+        c->socket->write(c->pending);
+        c->pending.clear();
+    }
+}
+
+void SocketWorker::onReadyRead(Connection* c)
+{
+    // The read time is the event time: take it before anything else.
+    const qint64 now = steadyNowNs();
+    const QByteArray data = c->socket->readAll();
+    if (!c->exchange) { // bytes nobody asked for on an idle connection: it cannot be trusted again
+        close(c);
+        return;
+    }
+    if (data.isEmpty())
+        return;
+    Exchange& ex = *c->exchange;
+    ex.lastReadNs = now;
+    ex.gotBytes = true;
+    ex.connectStartNs = -1;
+    m_body.clear();
+    const bool ok = c->parser.feed(data, m_body);
+    if (c->parser.headersDone() && ex.accumulator->httpStatus() == 0)
+        ex.accumulator->onResponseStarted(c->parser.status(), now);
+    for (const QByteArrayView& part : m_body)
+        ex.accumulator->onData(part, now);
+    if (ex.accumulator->tooLarge()) { // the accumulator's message says which cap; stop reading here
+        complete(c, now, FailureClass::ResponseTooLarge, QStringLiteral("response too large"), false);
+        return;
+    }
+    if (!ok) {
+        complete(c, now, FailureClass::Network,
+            QStringLiteral("%1: not a valid HTTP/1.1 response: %2")
+                .arg(ex.request.url.toString(QUrl::RemoveUserInfo), c->parser.error()),
+            false);
+        return;
+    }
+    if (c->parser.isDone())
+        complete(c, now, FailureClass::None, {}, true);
+}
+
+void SocketWorker::onClosed(Connection* c)
+{
+    if (!m_connections.count(c))
+        return;
+    if (!c->exchange) {
+        close(c);
+        return;
+    }
+    const qint64 now = steadyNowNs();
+    if (c->socket->bytesAvailable() > 0) {
+        onReadyRead(c);
+        if (!m_connections.count(c) || !c->exchange)
+            return;
+    }
+    Exchange& ex = *c->exchange;
+    // A kept-alive connection the server closed before it read the request: send it again on a fresh
+    // one, as browsers and QNetworkAccessManager do.
+    if (c->reused && !ex.gotBytes && !ex.retried) {
+        Exchange again = std::move(ex);
+        again.retried = true;
+        c->exchange.reset();
+        --m_active;
+        close(c);
+        dispatch(nullptr, std::move(again));
+        return;
+    }
+    if (c->parser.finishOnClose()) {
+        complete(c, now, FailureClass::None, {}, false);
+        return;
+    }
+    const QUrl& url = ex.request.url;
+    const QString where = url.toString(QUrl::RemoveUserInfo);
+    FailureClass failure = FailureClass::Network;
+    QString message;
+    switch (c->socket->error()) {
+    case QAbstractSocket::ConnectionRefusedError:
+        failure = FailureClass::ConnectionRefused;
+        message = QStringLiteral("connection refused by %1 (%2)").arg(hostPort(url), where);
+        break;
+    case QAbstractSocket::HostNotFoundError:
+        failure = FailureClass::HostNotFound;
+        message = QStringLiteral("host not found: %1 (%2)").arg(url.host(), where);
+        break;
+    case QAbstractSocket::SslHandshakeFailedError:
+    case QAbstractSocket::SslInternalError:
+    case QAbstractSocket::SslInvalidUserDataError:
+        failure = FailureClass::Tls;
+        message = QStringLiteral("TLS failed with %1: %2").arg(hostPort(url), c->socket->errorString());
+        break;
+    case QAbstractSocket::SocketTimeoutError:
+        failure = FailureClass::ConnectTimeout;
+        message = QStringLiteral("connection to %1 timed out").arg(hostPort(url));
+        break;
+    default:
+        failure = ex.accumulator->httpStatus() == 200 ? FailureClass::StreamCut : FailureClass::Network;
+        message = QStringLiteral("%1: %2").arg(where,
+            c->socket->error() == QAbstractSocket::RemoteHostClosedError || !c->ready
+                ? QStringLiteral("the server closed the connection")
+                : c->socket->errorString());
+        break;
+    }
+    complete(c, now, failure, message, false);
+}
+
+void SocketWorker::complete(Connection* c, qint64 now, FailureClass failure, const QString& message, bool keep)
+{
+    RequestRecord record = c->exchange->accumulator->finish(now, failure, message);
+    c->exchange.reset();
+    --m_active;
+    if (keep && c->parser.keepAlive() && c->parser.trailingBytes() == 0
+        && c->socket->state() == QAbstractSocket::ConnectedState) {
+        c->parser.reset();
+        m_idle[c->key].push_back(c);
+    } else {
+        close(c);
+    }
+    Q_EMIT finished(record);
+}
+
+void SocketWorker::close(Connection* c)
+{
+    const auto it = m_connections.find(c);
+    if (it == m_connections.end())
+        return;
+    if (const auto idle = m_idle.find(c->key); idle != m_idle.end()) {
+        auto& list = idle.value();
+        list.erase(std::remove(list.begin(), list.end(), c), list.end());
+    }
+    c->socket->disconnect(this);
+    c->socket->abort();
+    c->socket->deleteLater();
+    m_connections.erase(it);
+}
+
+// The tick runs from the first request on (also while idle: 50 wake-ups a second), so that the
+// event-loop lag is sampled evenly whatever the requests' lengths.
+void SocketWorker::startTicking()
+{
+    if (m_tick.isActive())
+        return;
+    m_lastTickNs = steadyNowNs();
+    m_tick.start();
+}
+
+void SocketWorker::tick()
+{
+    const qint64 now = steadyNowNs();
+    if (m_lastTickNs > 0)
+        m_loopLag->add(std::max<qint64>(0, now - m_lastTickNs - qint64(LoopLagMeter::kTickMs) * 1'000'000));
+    m_lastTickNs = now;
+
+    const Timeouts& t = m_options.timeouts;
+    enum class Expired { None, Connect, Total, FirstToken, Idle };
+    std::vector<std::pair<Connection*, Expired>> expired;
+    for (auto& [key, c] : m_connections) {
+        if (!c->exchange)
+            continue;
+        const Exchange& ex = *c->exchange;
+        Expired e = Expired::None;
+        if (t.connectS > 0 && ex.connectStartNs >= 0 && now - ex.connectStartNs > secondsToNs(t.connectS))
+            e = Expired::Connect;
+        else if (t.totalS > 0 && now - ex.sentNs > secondsToNs(t.totalS))
+            e = Expired::Total;
+        else if (t.firstTokenS > 0 && !ex.accumulator->sawFirstToken() && now - ex.sentNs > secondsToNs(t.firstTokenS))
+            e = Expired::FirstToken;
+        else if (t.idleS > 0 && ex.lastReadNs >= 0 && now - ex.lastReadNs > secondsToNs(t.idleS))
+            e = Expired::Idle;
+        if (e != Expired::None)
+            expired.push_back({ c.get(), e });
+    }
+    for (const auto& [c, e] : expired) {
+        if (!m_connections.count(c) || !c->exchange)
+            continue;
+        const QUrl& u = c->exchange->request.url;
+        const QString url = u.toString(QUrl::RemoveUserInfo);
+        switch (e) {
+        case Expired::Connect:
+            complete(c, now, FailureClass::ConnectTimeout,
+                QStringLiteral("connect timeout (%1 s) to %2").arg(t.connectS).arg(hostPort(u)), false);
+            break;
+        case Expired::Total:
+            complete(c, now, FailureClass::TotalTimeout,
+                QStringLiteral("total timeout (%1 s): %2").arg(t.totalS).arg(url), false);
+            break;
+        case Expired::FirstToken:
+            complete(c, now, FailureClass::FirstByteTimeout,
+                QStringLiteral("no first token within %1 s: %2").arg(t.firstTokenS).arg(url), false);
+            break;
+        case Expired::Idle:
+            complete(c, now, FailureClass::IdleTimeout,
+                QStringLiteral("nothing received for %1 s between chunks: %2").arg(t.idleS).arg(url), false);
+            break;
+        case Expired::None:
+            break;
+        }
+    }
+}
+
+void SocketWorker::cancelAll()
+{
+    std::vector<Connection*> busy;
+    for (auto& [key, c] : m_connections) {
+        if (c->exchange)
+            busy.push_back(c.get());
+    }
+    const qint64 now = steadyNowNs();
+    for (Connection* c : busy) {
+        if (m_connections.count(c) && c->exchange)
+            complete(c, now, FailureClass::Cancelled, QStringLiteral("cancelled by the user"), false);
+    }
+}
+
+} // namespace kp

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "client/httpresponseparser.h"
+#include "client/responseaccumulator.h"
+#include "client/transport.h"
+
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+class QTcpSocket;
+
+namespace kp {
+
+// The request as it goes on the wire: request line, headers and body in one buffer.
+QByteArray http11Request(const HttpRequest& request);
+
+// Runs requests over its own sockets in its own thread (one event loop): Kneepoint's HTTP/1.1 client.
+// Each request holds one connection; connections are kept alive and reused per host. Every read is
+// timestamped in this thread before anything else is done with it. Everything here is used only from
+// the worker's thread.
+class SocketWorker : public QObject
+{
+    Q_OBJECT
+public:
+    SocketWorker(const TransportOptions& options, std::shared_ptr<LoopLagMeter> loopLag);
+    ~SocketWorker() override;
+
+    void start(const HttpRequest& request);
+    void cancelAll();
+
+Q_SIGNALS:
+    void finished(const kp::RequestRecord& record);
+
+private:
+    struct Exchange
+    {
+        HttpRequest request;
+        std::unique_ptr<ResponseAccumulator> accumulator;
+        qint64 sentNs = 0;
+        qint64 connectStartNs = -1; // while the connection is being made; -1 once it is up
+        qint64 lastReadNs = -1;
+        bool gotBytes = false;
+        bool retried = false; // resent once on a fresh connection after a reused one closed unread
+    };
+    struct Connection
+    {
+        QTcpSocket* socket = nullptr;
+        QString key; // scheme://host:port
+        bool ready = false; // connected (and encrypted, for TLS)
+        bool reused = false;
+        QByteArray pending; // the request, until the connection is ready
+        HttpResponseParser parser;
+        std::optional<Exchange> exchange;
+    };
+
+    Connection* takeIdle(const QString& key);
+    Connection* open(const QUrl& url, const QString& key);
+    void dispatch(Connection* c, Exchange exchange);
+    void onReady(Connection* c);
+    void onReadyRead(Connection* c);
+    void onClosed(Connection* c);
+    // Ends the exchange on c and reports it; the connection is kept for reuse only when keep is true.
+    void complete(Connection* c, qint64 now, FailureClass failure, const QString& message, bool keep);
+    void close(Connection* c);
+    void tick();
+    void startTicking();
+
+    TransportOptions m_options;
+    std::shared_ptr<LoopLagMeter> m_loopLag;
+    std::unordered_map<Connection*, std::unique_ptr<Connection>> m_connections;
+    QHash<QString, std::vector<Connection*>> m_idle;
+    int m_active = 0;
+    std::vector<QByteArrayView> m_body; // reused between reads
+    QTimer m_tick;
+    qint64 m_lastTickNs = 0;
+};
+
+} // namespace kp

@@ -1,0 +1,502 @@
+// Both transports (QNetworkAccessManager and Kneepoint's socket client) against the real simulator on
+// 127.0.0.1: the same requests give the same records, counts and failure classes. Also the HTTP/1.1
+// response parser the socket client uses, fed split at every byte.
+#include "client/httpresponseparser.h"
+#include "client/qnamtransport.h"
+#include "client/requestbuilder.h"
+#include "client/sockettransport.h"
+#include "client/socketworker.h"
+#include "dataset/dataset.h"
+#include "load/steprunner.h"
+#include "metrics/resultjson.h"
+#include "sim/faults.h"
+#include "sim/filelimit.h"
+#include "sim/simhost.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTest>
+
+#include <map>
+
+using namespace kp;
+
+Q_DECLARE_METATYPE(kp::TransportKind)
+
+namespace {
+
+constexpr int kStepTimeoutMs = 120000; // generous: a loaded 2-core machine must never fail on time
+
+QJsonObject getJson(const QUrl& url)
+{
+    QNetworkAccessManager nam;
+    nam.setProxy(QNetworkProxy::NoProxy);
+    QNetworkReply* reply = nam.get(QNetworkRequest(url));
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    if (!reply->isFinished())
+        done.wait(30000);
+    const QJsonObject obj = QJsonDocument::fromJson(reply->readAll()).object();
+    reply->deleteLater();
+    return obj;
+}
+
+std::map<QString, QJsonObject> truthByRequestId(const QUrl& base)
+{
+    std::map<QString, QJsonObject> byId;
+    const QJsonArray requests
+        = getJson(base.resolved(QUrl(QStringLiteral("/debug/requests")))).value(u"requests").toArray();
+    for (const auto& r : requests)
+        byId[r.toObject().value(u"request_id").toString()] = r.toObject();
+    return byId;
+}
+
+StepConfig makeStep(const QUrl& base, Backend backend, const QString& model, int prompts, int inputLen, int outputLen)
+{
+    Target target;
+    target.baseUrl = base.toString();
+    target.backend = backend;
+    StepConfig step;
+    step.request.backend = backend;
+    step.request.url = target.requestUrl();
+    step.request.model = model;
+    step.request.ignoreEos = true;
+    RandomDatasetOptions data;
+    data.numPrompts = prompts;
+    data.inputLen = inputLen;
+    data.outputLen = outputLen;
+    data.rangeRatio = 0.5;
+    data.seed = 11;
+    step.prompts = randomDataset(data).prompts;
+    step.numPrompts = prompts;
+    return step;
+}
+
+std::unique_ptr<Transport> transportOf(TransportKind kind, TransportOptions options)
+{
+    options.kind = kind;
+    options.workers = 2;
+    if (kind == TransportKind::Qnam)
+        return std::make_unique<QnamTransport>(options);
+    return std::make_unique<SocketTransport>(options);
+}
+
+StepResult runStep(TransportKind kind, StepConfig step, TransportOptions options = {},
+    const std::function<void(StepRunner&, const LiveSnapshot&)>& onSnapshot = {})
+{
+    const auto transport = transportOf(kind, options);
+    StepRunner runner(transport.get(), MetricsOptions {});
+    QSignalSpy finished(&runner, &StepRunner::finished);
+    if (onSnapshot)
+        QObject::connect(&runner, &StepRunner::snapshot, &runner,
+            [&runner, &onSnapshot](const LiveSnapshot& s) { onSnapshot(runner, s); });
+    runner.start(std::move(step));
+    if (!finished.wait(kStepTimeoutMs))
+        return {};
+    return finished.takeFirst().at(0).value<StepResult>();
+}
+
+void addTransportRows()
+{
+    QTest::addColumn<TransportKind>("kind");
+    QTest::addRow("qnam") << TransportKind::Qnam;
+    QTest::addRow("socket") << TransportKind::Socket;
+}
+
+// Feeds `bytes` to a parser in pieces of `step` bytes; returns the body, or "ERROR: ..." on failure.
+QByteArray parseInPieces(const QByteArray& bytes, qsizetype step, HttpResponseParser& parser, bool closeAtEnd = false)
+{
+    QByteArray body;
+    std::vector<QByteArrayView> parts;
+    for (qsizetype pos = 0; pos < bytes.size(); pos += step) {
+        parts.clear();
+        const QByteArray piece = bytes.mid(pos, step);
+        const bool ok = parser.feed(piece, parts);
+        for (const QByteArrayView& p : parts)
+            body += p;
+        if (!ok)
+            return "ERROR: " + parser.error().toUtf8();
+    }
+    if (closeAtEnd && !parser.finishOnClose())
+        return "ERROR: incomplete";
+    return body;
+}
+
+} // namespace
+
+class TestTransport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { sim::raiseFileLimit(); }
+
+    // ---- the response parser ----------------------------------------------------------------------
+
+    void parserReadsChunkedSplitAnywhere()
+    {
+        const QByteArray response = "HTTP/1.1 100 Continue\r\n\r\n"
+                                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                                    "Transfer-Encoding: chunked\r\n\r\n"
+                                    "d\r\ndata: {\"a\":1}\r\n19;ext=1\r\n\ndata: [DONE]\n\ndata: xyz\n\r\n"
+                                    "0\r\nx-trailer: 1\r\n\r\n";
+        const QByteArray expected = "data: {\"a\":1}\ndata: [DONE]\n\ndata: xyz\n";
+        for (qsizetype step = 1; step <= response.size(); ++step) {
+            HttpResponseParser parser;
+            QCOMPARE(parseInPieces(response, step, parser), expected);
+            QVERIFY(parser.isDone());
+            QCOMPARE(parser.status(), 200);
+            QVERIFY(parser.chunked());
+            QVERIFY(parser.keepAlive());
+        }
+    }
+
+    void parserReadsContentLengthAndClose()
+    {
+        const QByteArray response = "HTTP/1.1 404 Not Found\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello";
+        for (qsizetype step = 1; step <= response.size(); ++step) {
+            HttpResponseParser parser;
+            QCOMPARE(parseInPieces(response, step, parser), QByteArray("hello"));
+            QVERIFY(parser.isDone());
+            QCOMPARE(parser.status(), 404);
+            QVERIFY(!parser.keepAlive());
+            QCOMPARE(parser.contentLength(), 5);
+        }
+        HttpResponseParser untilClose;
+        QCOMPARE(parseInPieces("HTTP/1.0 200 OK\r\n\r\nall of it", 4, untilClose, true), QByteArray("all of it"));
+        QVERIFY(!untilClose.keepAlive());
+        HttpResponseParser empty;
+        QCOMPARE(parseInPieces("HTTP/1.1 204 No Content\r\n\r\n", 3, empty), QByteArray());
+        QVERIFY(empty.isDone());
+        HttpResponseParser cut;
+        QCOMPARE(parseInPieces("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhalf", 3, cut), QByteArray("half"));
+        QVERIFY(!cut.finishOnClose());
+    }
+
+    void parserRejectsBadFraming_data()
+    {
+        QTest::addColumn<QByteArray>("response");
+        QTest::addColumn<QString>("error");
+        QTest::addRow("not http") << QByteArray("SSH-2.0-OpenSSH\r\n") << QStringLiteral("not an HTTP/1.x status line");
+        QTest::addRow("bad length") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n")
+                                    << QStringLiteral("invalid Content-Length");
+        QTest::addRow("bad chunk size") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+                                        << QStringLiteral("invalid chunk size");
+        QTest::addRow("chunk overrun") << QByteArray(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n")
+                                       << QStringLiteral("longer than its declared size");
+    }
+
+    void parserRejectsBadFraming()
+    {
+        QFETCH(QByteArray, response);
+        QFETCH(QString, error);
+        HttpResponseParser parser;
+        const QByteArray out = parseInPieces(response, response.size(), parser);
+        QVERIFY2(out.startsWith("ERROR: ") && out.contains(error.toUtf8()), out.constData());
+        QVERIFY(parser.hasError());
+    }
+
+    void requestWriterSendsOneHttp11Request()
+    {
+        HttpRequest r;
+        r.url = QUrl(QStringLiteral("http://127.0.0.1:8123/v1/completions?x=1"));
+        r.body = "{}";
+        r.requestId = QStringLiteral("id-1");
+        r.headers.append({ QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer k") });
+        r.headers.append({ QByteArrayLiteral("content-type"), QByteArrayLiteral("application/json; charset=utf-8") });
+        const QByteArray wire = http11Request(r);
+        QVERIFY(wire.startsWith("POST /v1/completions?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8123\r\n"));
+        QVERIFY(wire.endsWith("Content-Length: 2\r\n\r\n{}"));
+        QVERIFY(wire.contains("\r\nAuthorization: Bearer k\r\n"));
+        QVERIFY(wire.contains("\r\nAccept-Encoding: identity\r\n"));
+        QVERIFY(wire.contains("\r\nx-request-id: id-1\r\n"));
+        QCOMPARE(wire.toLower().count("content-type"), 1); // the request's replaces the default
+        QVERIFY(wire.contains("\r\ncontent-type: application/json; charset=utf-8\r\n"));
+    }
+
+    // ---- both transports against the simulator ----------------------------------------------------
+
+    void countsMatchGroundTruth_data()
+    {
+        QTest::addColumn<TransportKind>("kind");
+        QTest::addColumn<Backend>("backend");
+        QTest::addColumn<bool>("stream");
+        for (const auto& [name, kind] :
+            { std::pair { "qnam", TransportKind::Qnam }, std::pair { "socket", TransportKind::Socket } }) {
+            QTest::addRow("%s completions streamed (chunked)", name) << kind << Backend::OpenAi << true;
+            QTest::addRow("%s chat streamed (chunked)", name) << kind << Backend::OpenAiChat << true;
+            QTest::addRow("%s completions whole (content-length)", name) << kind << Backend::OpenAi << false;
+            QTest::addRow("%s chat whole (content-length)", name) << kind << Backend::OpenAiChat << false;
+        }
+    }
+
+    // Every request completes; tokens and events equal the server's ground truth; the client's TTFT is
+    // bounded below by the server's (no token is seen before it is written).
+    void countsMatchGroundTruth()
+    {
+        QFETCH(TransportKind, kind);
+        QFETCH(Backend, backend);
+        QFETCH(bool, stream);
+        sim::SimHost host;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+        const QUrl base = host.baseUrl();
+        StepConfig step = makeStep(base, backend, options.params.modelId, 40, 16, 20);
+        step.request.stream = stream;
+        step.rate = 200;
+        const StepResult result = runStep(kind, step);
+        QCOMPARE(result.records.size(), std::size_t(40));
+        QCOMPARE(result.metrics.completed, 40);
+        const auto truth = truthByRequestId(base);
+        qint64 serverOutput = 0;
+        for (const RequestRecord& r : result.records) {
+            const auto it = truth.find(r.requestId);
+            QVERIFY2(it != truth.end(), qPrintable(r.requestId));
+            const QJsonObject& t = it->second;
+            QCOMPARE(r.outputTokens, t.value(u"output_tokens").toInt());
+            QVERIFY(r.outputTokensFromUsage);
+            QCOMPARE(r.serverPromptTokens, t.value(u"prompt_tokens").toInt());
+            serverOutput += t.value(u"output_tokens").toInt();
+            const qsizetype roleEvent = backend == Backend::OpenAiChat ? 1 : 0;
+            const qsizetype events = stream ? t.value(u"token_ms").toArray().size() + roleEvent : 1;
+            QCOMPARE(qsizetype(r.chunkNs.size()), events);
+            QVERIFY(r.firstByteNs >= r.sentNs);
+            QVERIFY(r.firstTokenNs >= r.firstByteNs);
+            QVERIFY(r.endNs >= r.lastTokenNs);
+            QVERIFY(std::is_sorted(r.chunkNs.begin(), r.chunkNs.end()));
+            const double accepted = t.value(u"accepted_ms").toDouble();
+            const double serverTtftWallMs = (t.value(u"first_token_ms").toDouble() - accepted) / options.timeScale;
+            const double clientTtftMs = double(r.firstTokenNs - r.sentNs) / 1e6;
+            if (stream)
+                QVERIFY2(clientTtftMs + 0.05 >= serverTtftWallMs,
+                    qPrintable(
+                        QStringLiteral("client TTFT %1 ms < server %2 ms").arg(clientTtftMs).arg(serverTtftWallMs)));
+        }
+        QCOMPARE(result.metrics.totalOutputTokens, serverOutput);
+
+        // The client's own health is recorded with the step and survives the result file.
+        const ClientHealth& health = result.metrics.clientHealth;
+        QVERIFY(health.recorded);
+        QCOMPARE(health.transport, transportKindName(kind));
+        QVERIFY(health.processCpuS > 0);
+        QCOMPARE(health.clientBound, result.clientBound);
+        const ResultFileContents back
+            = ResultJson::read(ResultJson::write(StepSetup {}, result.metrics), QStringLiteral("step"));
+        QVERIFY2(back.ok(), qPrintable(back.error));
+        QCOMPARE(back.steps.at(0).metrics.clientHealth, health);
+    }
+
+    void failuresAreClassified_data()
+    {
+        QTest::addColumn<TransportKind>("kind");
+        QTest::addColumn<QString>("fault");
+        QTest::addColumn<QString>("serverKey");
+        QTest::addColumn<QString>("endpoint");
+        QTest::addColumn<bool>("stream");
+        QTest::addColumn<FailureClass>("expected");
+        QTest::addColumn<QString>("messagePart");
+        const QString none;
+        for (const auto& [name, kind] :
+            { std::pair { "qnam", TransportKind::Qnam }, std::pair { "socket", TransportKind::Socket } }) {
+            QTest::addRow("%s 401", name) << kind << none << QStringLiteral("secret") << none << true
+                                          << FailureClass::HttpAuth << QStringLiteral("HTTP 401");
+            QTest::addRow("%s 404", name) << kind << none << none << QStringLiteral("/v1/nothing") << true
+                                          << FailureClass::HttpNotFound << QStringLiteral("HTTP 404");
+            QTest::addRow("%s 500", name) << kind << QStringLiteral("500:1") << none << none << true
+                                          << FailureClass::HttpServerError << QStringLiteral("HTTP 500");
+            QTest::addRow("%s malformed stream", name) << kind << QStringLiteral("malformed:1") << none << none << true
+                                                       << FailureClass::MalformedStream << QStringLiteral("malformed");
+            QTest::addRow("%s malformed whole", name) << kind << QStringLiteral("malformed:1") << none << none << false
+                                                      << FailureClass::NoChoices << QStringLiteral("choices");
+            QTest::addRow("%s stream cut", name) << kind << QStringLiteral("cut:1") << none << none << true
+                                                 << FailureClass::StreamCut << QStringLiteral("before [DONE]");
+            QTest::addRow("%s error event", name) << kind << QStringLiteral("error-body:1") << none << none << true
+                                                  << FailureClass::ErrorBody << QStringLiteral("error");
+        }
+    }
+
+    void failuresAreClassified()
+    {
+        QFETCH(TransportKind, kind);
+        QFETCH(QString, fault);
+        QFETCH(QString, serverKey);
+        QFETCH(QString, endpoint);
+        QFETCH(bool, stream);
+        QFETCH(FailureClass, expected);
+        QFETCH(QString, messagePart);
+        sim::SimHost host;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        options.apiKey = serverKey;
+        if (!fault.isEmpty())
+            QCOMPARE(sim::applyFaultSpec(fault, options.faults), QString());
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+        StepConfig step = makeStep(host.baseUrl(), Backend::OpenAi, options.params.modelId, 6, 8, 30);
+        step.request.stream = stream;
+        if (!endpoint.isEmpty())
+            step.request.url = host.baseUrl().resolved(QUrl(endpoint));
+        const StepResult result = runStep(kind, step);
+        QCOMPARE(result.records.size(), std::size_t(6));
+        for (const RequestRecord& r : result.records) {
+            QCOMPARE(r.failure, expected);
+            QVERIFY2(r.errorMessage.contains(messagePart, Qt::CaseInsensitive), qPrintable(r.errorMessage));
+        }
+        QCOMPARE(result.metrics.failuresByClass.at(expected), 6);
+    }
+
+    void connectionRefused_data() { addTransportRows(); }
+    void connectionRefused()
+    {
+        QFETCH(TransportKind, kind);
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 port = probe.serverPort();
+        probe.close();
+        const QUrl base(QStringLiteral("http://127.0.0.1:%1").arg(port));
+        const StepResult result = runStep(kind, makeStep(base, Backend::OpenAi, QStringLiteral("m"), 3, 8, 8));
+        QCOMPARE(result.records.size(), std::size_t(3));
+        for (const RequestRecord& r : result.records) {
+            QCOMPARE(r.failure, FailureClass::ConnectionRefused);
+            QVERIFY2(r.errorMessage.contains(QStringLiteral("refused by 127.0.0.1:%1").arg(port)),
+                qPrintable(r.errorMessage));
+        }
+    }
+
+    void timeoutsEndRequests_data()
+    {
+        QTest::addColumn<TransportKind>("kind");
+        QTest::addColumn<QString>("fault");
+        QTest::addColumn<int>("which"); // 0 idle, 1 first token, 2 total
+        QTest::addColumn<FailureClass>("expected");
+        QTest::addColumn<QString>("messagePart");
+        for (const auto& [name, kind] :
+            { std::pair { "qnam", TransportKind::Qnam }, std::pair { "socket", TransportKind::Socket } }) {
+            QTest::addRow("%s idle", name) << kind << QStringLiteral("stall:1:30") << 0 << FailureClass::IdleTimeout
+                                           << QStringLiteral("0.3 s between chunks");
+            QTest::addRow("%s first token", name)
+                << kind << QStringLiteral("slow-first-byte:1:30") << 1 << FailureClass::FirstByteTimeout
+                << QStringLiteral("no first token within 0.3 s");
+            QTest::addRow("%s total", name) << kind << QStringLiteral("stall:1:30") << 2 << FailureClass::TotalTimeout
+                                            << QStringLiteral("total timeout (0.3 s)");
+        }
+    }
+
+    // The simulator holds the output for 30 simulated seconds (3 s of wall time at time scale 10): the
+    // 0.3 s deadline ends every request first.
+    void timeoutsEndRequests()
+    {
+        QFETCH(TransportKind, kind);
+        QFETCH(QString, fault);
+        QFETCH(int, which);
+        QFETCH(FailureClass, expected);
+        QFETCH(QString, messagePart);
+        sim::SimHost host;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        QCOMPARE(sim::applyFaultSpec(fault, options.faults), QString());
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+        TransportOptions transport;
+        transport.timeouts = Timeouts { 10, 0, 0, 0 };
+        (which == 0          ? transport.timeouts.idleS
+                : which == 1 ? transport.timeouts.firstTokenS
+                             : transport.timeouts.totalS)
+            = 0.3;
+        const StepResult result
+            = runStep(kind, makeStep(host.baseUrl(), Backend::OpenAi, options.params.modelId, 4, 8, 40), transport);
+        QCOMPARE(result.records.size(), std::size_t(4));
+        for (const RequestRecord& r : result.records) {
+            QCOMPARE(r.failure, expected);
+            QVERIFY2(r.errorMessage.contains(messagePart), qPrintable(r.errorMessage));
+        }
+    }
+
+    void stopCancelsWhatIsInFlight_data() { addTransportRows(); }
+    void stopCancelsWhatIsInFlight()
+    {
+        QFETCH(TransportKind, kind);
+        sim::SimHost host;
+        sim::SimServerOptions options;
+        options.timeScale = 1; // 2,000 tokens take tens of seconds: the stop comes first
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+        StepConfig step = makeStep(host.baseUrl(), Backend::OpenAiChat, options.params.modelId, 8, 8, 2000);
+        step.rate = std::numeric_limits<double>::infinity();
+        bool stopped = false;
+        const StepResult result = runStep(kind, step, {}, [&stopped](StepRunner& runner, const LiveSnapshot& s) {
+            if (!stopped && s.sent == 8 && s.outputTokens == 0 && s.inFlight == 8) {
+                stopped = true;
+                runner.stop();
+            }
+        });
+        QVERIFY(stopped);
+        QVERIFY(result.partial);
+        QCOMPARE(result.records.size(), std::size_t(8));
+        for (const RequestRecord& r : result.records) {
+            QCOMPARE(r.failure, FailureClass::Cancelled);
+            QCOMPARE(r.errorMessage, QStringLiteral("cancelled by the user"));
+        }
+    }
+
+    // Sequential requests share one kept-alive connection.
+    void keepsConnectionsAlive()
+    {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        int connections = 0;
+        int requests = 0;
+        const QByteArray reply
+            = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+              "2c\r\ndata: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\n\r\n"
+              "e\r\ndata: [DONE]\n\n\r\n0\r\n\r\n";
+        connect(&server, &QTcpServer::newConnection, this, [&] {
+            while (QTcpSocket* s = server.nextPendingConnection()) {
+                ++connections;
+                auto* buffer = new QByteArray;
+                connect(s, &QObject::destroyed, s, [buffer] { delete buffer; });
+                connect(s, &QTcpSocket::readyRead, s, [s, buffer, &requests, reply] {
+                    *buffer += s->readAll();
+                    // Each request ends with its 2-byte body "{}" after the blank line.
+                    qsizetype end;
+                    while ((end = buffer->indexOf("\r\n\r\n")) >= 0 && buffer->size() >= end + 4 + 2) {
+                        buffer->remove(0, end + 4 + 2);
+                        ++requests;
+                        s->write(reply);
+                    }
+                });
+            }
+        });
+        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        TransportOptions options;
+        options.workers = 1;
+        SocketTransport transport(options);
+        int done = 0;
+        int ok = 0;
+        connect(&transport, &Transport::finished, this, [&](const RequestRecord& r) {
+            ++done;
+            ok += r.success() ? 1 : 0;
+        });
+        for (int i = 0; i < 5; ++i) {
+            HttpRequest req;
+            req.index = i;
+            req.url = url;
+            req.body = "{}";
+            req.scheduledNs = steadyNowNs();
+            const int before = done;
+            transport.send(req);
+            QTRY_VERIFY_WITH_TIMEOUT(done == before + 1, 30000);
+        }
+        QCOMPARE(ok, 5);
+        QCOMPARE(requests, 5);
+        QCOMPARE(connections, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTransport)
+#include "tst_transport.moc"
