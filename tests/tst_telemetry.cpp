@@ -1,0 +1,493 @@
+// Server telemetry: the Prometheus text parser on real-shaped vLLM, SGLang and TGI output, the
+// statistics a step derives from its scrapes, the analysis sentences they feed, and a sweep of the
+// simulator that scrapes it (and one whose metrics URL answers 404).
+#include "profile/profilestore.h"
+#include "sim/filelimit.h"
+#include "sweep/builtinsimulator.h"
+#include "sweep/kneeanalysis.h"
+#include "sweep/sweepplan.h"
+#include "sweep/sweeprunner.h"
+#include "telemetry/environment.h"
+#include "telemetry/prometheustext.h"
+#include "telemetry/servermetrics.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace kp;
+
+namespace {
+
+constexpr int kSweepTimeoutMs = 300000;
+
+QByteArray fixture(const char* name)
+{
+    QFile file(QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/telemetry/") + QLatin1String(name));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read fixture %s", name);
+    return file.readAll();
+}
+
+ServerSample sample(double atS, double running, double waiting, double kv, double preemptions)
+{
+    ServerSample s;
+    s.atS = atS;
+    s.running = running;
+    s.waiting = waiting;
+    s.kvUsage = kv;
+    s.preemptionsTotal = preemptions;
+    return s;
+}
+
+PromHistogram histogram(std::vector<std::pair<double, double>> buckets, double sum)
+{
+    PromHistogram h;
+    h.buckets = std::move(buckets);
+    h.count = h.buckets.back().second;
+    h.sum = sum;
+    return h;
+}
+
+SweepPoint point(double offered, double kvMax, double waitingMean, double preemptions)
+{
+    SweepPoint p;
+    p.offered = offered;
+    p.metrics.completed = 100;
+    ServerStepStats s;
+    s.engine = QStringLiteral("vllm");
+    s.samples = 5;
+    s.kvUsageMax = kvMax;
+    s.kvUsageMean = kvMax * 0.8;
+    s.waitingMean = waitingMean;
+    s.waitingMax = waitingMean * 2;
+    s.preemptions = preemptions;
+    p.server = s;
+    return p;
+}
+
+// A short rate sweep of the simulator: a light step, then everything at once.
+Profile simProfile()
+{
+    Profile p;
+    p.target.baseUrl = QStringLiteral("sim://small?time_scale=10&seed=3");
+    p.target.backend = Backend::OpenAi;
+    p.target.metricsIntervalS = 0.05;
+    p.workload.inputLen = 256;
+    p.workload.outputLen = 128;
+    p.workload.rangeRatio = 0.0;
+    p.workload.ignoreEos = true;
+    p.workload.numPrompts = 120;
+    p.load.rates = { 40.0, std::numeric_limits<double>::infinity() };
+    p.load.cooldownS = 0.2;
+    return p;
+}
+
+struct SimSweep
+{
+    std::vector<StepResult> results;
+    QStringList notes;
+    QJsonObject serverReported;
+    int liveSamples = 0;
+    bool finished = false;
+};
+
+SimSweep runSimSweep(Profile profile)
+{
+    SimSweep out;
+    BuiltinSimulator sim;
+    QString error;
+    if (!sim.start(profile, &error)) {
+        qWarning() << error;
+        return out;
+    }
+    if (profile.target.metricsUrl == QLatin1String("missing"))
+        profile.target.metricsUrl = serverUrl(profile.target, QStringLiteral("/no-metrics-here")).toString();
+    PreparedSweep prepared = prepareSweep(profile);
+    if (!prepared.ok()) {
+        qWarning() << prepared.error;
+        return out;
+    }
+    SweepRunner runner;
+    QObject::connect(
+        &runner, &SweepRunner::stepFinished, &runner, [&](const StepResult& r) { out.results.push_back(r); });
+    QObject::connect(&runner, &SweepRunner::note, &runner, [&](const QString& text) { out.notes << text; });
+    QObject::connect(
+        &runner, &SweepRunner::serverSample, &runner, [&](int, const ServerSample&) { ++out.liveSamples; });
+    QSignalSpy finished(&runner, &SweepRunner::finished);
+    runner.start(std::move(prepared.config));
+    if (finished.isEmpty())
+        finished.wait(kSweepTimeoutMs);
+    out.finished = !finished.isEmpty();
+    out.serverReported = runner.serverFacts().toJson();
+    return out;
+}
+
+} // namespace
+
+class TestTelemetry : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { sim::raiseFileLimit(); }
+
+    void parsesVllmMetrics()
+    {
+        const PromText text = PromText::parse(fixture("vllm.prom"));
+        QCOMPARE(text.skippedLines, 0);
+        QCOMPARE(text.samples.size(), std::size_t(28));
+        QCOMPARE(text.typeOf("vllm:num_requests_running"), PromType::Gauge);
+        QCOMPARE(text.typeOf("vllm:num_preemptions_total"), PromType::Counter);
+        QCOMPARE(text.typeOf("vllm:time_to_first_token_seconds"), PromType::Histogram);
+        QCOMPARE(text.help.at("vllm:kv_cache_usage_perc"), QByteArray("KV-cache usage. 1 means 100 percent usage."));
+        QCOMPARE(*text.sum("vllm:request_success_total"), 100.0);
+        QCOMPARE(*text.sum("vllm:prompt_tokens_total"), 1234500.0);
+        QCOMPARE(
+            text.labelOf("vllm:num_requests_running", "model_name"), QByteArray("meta-llama/Llama-3.1-8B-Instruct"));
+
+        const ServerMetricNames* names = detectServerMetrics(text);
+        QVERIFY(names);
+        QCOMPARE(QByteArray(names->engine), QByteArray("vllm"));
+        const ServerSample s = ServerSample::extract(text, *names, 1.5);
+        QCOMPARE(*s.running, 12.0);
+        QCOMPARE(*s.waiting, 3.0);
+        QCOMPARE(*s.kvUsage, 0.4375);
+        QCOMPARE(*s.preemptionsTotal, 7.0);
+        QCOMPARE(*s.generationTokensTotal, 654321.0);
+        QCOMPARE(s.ttft.count, 100.0);
+        QCOMPARE(s.ttft.sum, 12.5);
+        QCOMPARE(s.ttft.buckets.size(), std::size_t(13));
+        QVERIFY(std::isinf(s.ttft.buckets.back().first));
+        QVERIFY(s.queueTime.isEmpty());
+        // histogram_quantile: linear inside the bucket that holds the rank.
+        QCOMPARE(*s.ttft.quantile(0.5), 0.1);
+        QCOMPARE(*s.ttft.quantile(0.9), 0.25);
+        QVERIFY(std::abs(*s.ttft.quantile(0.99) - 0.475) < 1e-12);
+        QCOMPARE(s.toJsonLine(),
+            QByteArray("{\"generation_tokens_total\":654321,\"kv_usage\":0.4375,\"preemptions_total\":7,"
+                       "\"prompt_tokens_total\":1234500,\"running\":12,\"t\":1.5,\"ttft_count\":100,"
+                       "\"ttft_sum_s\":12.5,\"waiting\":3}"));
+        const std::optional<ServerSample> back = ServerSample::fromJsonLine(s.toJsonLine());
+        QVERIFY(back);
+        QCOMPARE(*back->kvUsage, 0.4375);
+        QCOMPARE(back->ttft.count, 100.0);
+    }
+
+    void parsesOlderVllmCacheName()
+    {
+        const PromText text = PromText::parse(
+            "vllm:num_requests_running{model_name=\"m\"} 1\nvllm:gpu_cache_usage_perc{model_name=\"m\"} 0.25\n");
+        const ServerSample s = ServerSample::extract(text, *detectServerMetrics(text), 0);
+        QCOMPARE(*s.kvUsage, 0.25);
+        QVERIFY(!s.preemptionsTotal);
+    }
+
+    void parsesSglangMetrics()
+    {
+        const PromText text = PromText::parse(fixture("sglang.prom"));
+        QCOMPARE(text.skippedLines, 0);
+        const ServerMetricNames* names = detectServerMetrics(text);
+        QVERIFY(names);
+        QCOMPARE(QByteArray(names->engine), QByteArray("sglang"));
+        QCOMPARE(text.labelOf(names->running, names->modelLabel), QByteArray("Qwen/Qwen3-8B"));
+        const ServerSample s = ServerSample::extract(text, *names, 0);
+        QCOMPARE(*s.running, 24.0);
+        QCOMPARE(*s.waiting, 5.0);
+        QCOMPARE(*s.kvUsage, 0.82);
+        QCOMPARE(*s.preemptionsTotal, 2.0);
+        QCOMPARE(*s.promptTokensTotal, 8128902.0);
+        QCOMPARE(*s.generationTokensTotal, 7557572.0);
+        QCOMPARE(s.ttft.count, 40.0);
+        QCOMPARE(s.ttft.sum, 3.2);
+        QCOMPARE(*s.ttft.quantile(0.5), 0.08); // rank 20 ends the 0.08 bucket
+        QCOMPARE(s.queueTime.count, 40.0);
+        QCOMPARE(s.queueTime.buckets.front(), std::make_pair(0.0, 0.0));
+    }
+
+    void parsesTgiMetrics()
+    {
+        const PromText text = PromText::parse(fixture("tgi.prom"));
+        QCOMPARE(text.skippedLines, 0);
+        const ServerMetricNames* names = detectServerMetrics(text);
+        QVERIFY(names);
+        QCOMPARE(QByteArray(names->engine), QByteArray("tgi"));
+        const ServerSample s = ServerSample::extract(text, *names, 0);
+        QCOMPARE(*s.running, 8.0);
+        QCOMPARE(*s.waiting, 5.0);
+        QVERIFY(!s.kvUsage);
+        QVERIFY(!s.preemptionsTotal);
+        QVERIFY(s.ttft.isEmpty());
+        QCOMPARE(*s.promptTokensTotal, 32000.0);
+        QCOMPARE(*s.generationTokensTotal, 64000.0);
+        QCOMPARE(s.queueTime.count, 250.0);
+        QCOMPARE(s.queueTime.sum, 12.5);
+        // Label sets of one family add up; `le` is the only one that tells buckets apart.
+        const PromHistogram prefill = text.histogram("tgi_batch_inference_duration");
+        QCOMPARE(prefill.count, 12.0);
+        QCOMPARE(prefill.buckets.size(), std::size_t(2));
+    }
+
+    void skipsGarbageAndCountsIt()
+    {
+        const PromText text = PromText::parse(fixture("garbage.prom"));
+        QCOMPARE(text.skippedLines, 8);
+        QCOMPARE(text.problems.size(), 5); // the first few, each with its line
+        QCOMPARE(text.problems.first(), QStringLiteral("line 9: this: no number where the value should be"));
+        QCOMPARE(text.samples.size(), std::size_t(5));
+        const PromSample& escaped = text.samples[0];
+        QCOMPARE(escaped.name, QByteArray("odd_metric"));
+        QCOMPARE(escaped.label("path"), QByteArray("C:\\dir\"q\""));
+        QCOMPARE(escaped.label("note"), QByteArray("two\nlines"));
+        QVERIFY(escaped.label("absent").isNull());
+        QCOMPARE(escaped.value, 3.5);
+        QCOMPARE(*escaped.timestampMs, qint64(1700000000000));
+        QCOMPARE(text.samples[1].label("spaced"), QByteArray("yes"));
+        QVERIFY(std::isinf(text.samples[1].value) && text.samples[1].value < 0);
+        QVERIFY(std::isnan(text.samples[2].value));
+        QVERIFY(std::isinf(text.samples[3].value) && text.samples[3].value > 0);
+        QCOMPARE(text.samples[4].name, QByteArray("last_line"));
+        QCOMPARE(text.samples[4].value, 42.0);
+        QCOMPARE(text.help.at("odd_metric"), QByteArray("A help text with a backslash \\ and a line\nbreak."));
+        QCOMPARE(text.typeOf("odd_metric"), PromType::Gauge);
+        QVERIFY(!detectServerMetrics(text));
+        QVERIFY(!text.sum("odd_nan")); // NaN is no value
+        QCOMPARE(PromText::parse("").samples.size(), std::size_t(0));
+    }
+
+    void derivesStepStatistics()
+    {
+        std::vector<ServerSample> samples = {
+            sample(0.0, 0, 0, 0.05, 10),
+            sample(1.0, 10, 2, 0.50, 10),
+            sample(2.0, 20, 6, 1.00, 13),
+            sample(3.0, 0, 0, 0.10, 14),
+        };
+        samples[0].ttft = histogram({ { 0.1, 10 }, { 0.5, 10 }, { 1.0, 10 }, { INFINITY, 10 } }, 0.5);
+        samples[3].ttft = histogram({ { 0.1, 30 }, { 0.5, 90 }, { 1.0, 110 }, { INFINITY, 110 } }, 30.5);
+        const std::optional<ServerStepStats> st
+            = ServerStepStats::derive(samples, QStringLiteral("vllm"), QStringLiteral("m"), 2.0);
+        QVERIFY(st);
+        QCOMPARE(st->samples, 4);
+        QCOMPARE(*st->runningMean, 10.0); // samples after the baseline
+        QCOMPARE(*st->runningMax, 20.0);
+        QCOMPARE(*st->waitingMean, 8.0 / 3.0);
+        QCOMPARE(*st->waitingMax, 6.0);
+        QCOMPARE(*st->kvUsageMax, 1.0);
+        QCOMPARE(*st->preemptions, 4.0);
+        QCOMPARE(*st->ttftCount, 100.0);
+        // 30 s over 100 first tokens in server seconds, at time scale 2: 150 ms on the wall clock.
+        QCOMPARE(*st->ttftMeanMs, 150.0);
+        // p50: rank 50 in the delta histogram (20 ≤ 0.1, 80 ≤ 0.5): 0.1 + 0.4 × 30/60 = 0.3 s → 150 ms.
+        QCOMPARE(st->ttftPercentilesMs.at(50.0), 150.0);
+        QCOMPARE(st->ttftPercentilesMs.at(99.0), (0.5 + 0.5 * 19.0 / 20.0) * 1000.0 / 2.0);
+        QCOMPARE(st->summary(140.0),
+            QStringLiteral("server: running 10.0 avg / 20 max, waiting 2.7 / 6, KV cache 53% avg / 100% max, 4 "
+                           "preemptions, TTFT mean 150 ms, p99 488 ms (client 140 ms)"));
+        const QJsonObject json = st->toJson();
+        QCOMPARE(json.value(QStringLiteral("ttft_p99_ms")).toDouble(), 487.5);
+        QCOMPARE(json.value(QStringLiteral("time_scale")).toDouble(), 2.0);
+        QCOMPARE(ServerStepStats::fromJson(json), st);
+
+        QVERIFY(!ServerStepStats::derive({}, QStringLiteral("vllm"), {}));
+        // A counter that went down (a restart in between) counts from zero.
+        const auto restarted = ServerStepStats::derive(
+            { sample(0, 1, 0, 0.1, 50), sample(1, 1, 0, 0.1, 3) }, QStringLiteral("vllm"), {});
+        QCOMPARE(*restarted->preemptions, 3.0);
+    }
+
+    void analysisSaysWhereTheCacheFilled()
+    {
+        const std::vector<SweepPoint> points = {
+            point(10, 0.20, 0.0, 0),
+            point(40, 0.60, 0.0, 0),
+            point(70, 1.00, 4.0, 0),
+            point(90, 1.00, 30.0, 12),
+        };
+        const ServerFindings f = analyzeServer(points);
+        QVERIFY(f.available);
+        QCOMPARE(*f.kvFullAt, 70.0);
+        QCOMPARE(f.kvFullStep, 2);
+        QCOMPARE(*f.queueGrowsAt, 70.0);
+        QCOMPARE(*f.preemptionsFrom, 90.0);
+        QStringList text;
+        for (const AnalysisSentence& s : serverSentences(f, false))
+            text << s.text;
+        QCOMPARE(text,
+            QStringList({ QStringLiteral("KV cache reached 100% at 70 req/s; the waiting queue grew from there."),
+                QStringLiteral("Preemptions began at 90 req/s (12 in that step).") }));
+
+        // KneeAnalysis carries them: its sentences, its JSON.
+        const AnalysisResult r = KneeAnalysis::analyze(points, AnalysisOptions {});
+        QCOMPARE(r.server, f);
+        const QStringList lines = analysisLines(r);
+        QVERIFY(lines.contains(QStringLiteral("Preemptions began at 90 req/s (12 in that step).")));
+        QCOMPARE(
+            analysisJson(r).value(QStringLiteral("server")).toObject().value(QStringLiteral("kv_full_at")).toDouble(),
+            70.0);
+
+        // A cache that never filled, a queue that grew later on its own.
+        const std::vector<SweepPoint> light = { point(10, 0.20, 0.0, 0), point(20, 0.42, 2.0, 0) };
+        QStringList lightText;
+        for (const AnalysisSentence& s : serverSentences(analyzeServer(light), false))
+            lightText << s.text;
+        QCOMPARE(lightText,
+            QStringList({ QStringLiteral("KV cache usage peaked at 42% (at 20 req/s): the cache did not fill."),
+                QStringLiteral("The server's waiting queue grew from 20 req/s on.") }));
+        // The all-at-once step has no rate to name.
+        const std::vector<SweepPoint> burst
+            = { point(20, 0.30, 0.0, 0), point(std::numeric_limits<double>::infinity(), 1.0, 40.0, 24) };
+        const ServerFindings b = analyzeServer(burst);
+        QCOMPARE(serverSentences(b, false).constFirst().text,
+            QStringLiteral("KV cache reached 100% at the all-at-once step; the waiting queue grew from there."));
+        QCOMPARE(
+            serverFindingsJson(b).toObject().value(QStringLiteral("kv_full_at")).toString(), QStringLiteral("inf"));
+        // Without telemetry: nothing, and null in the JSON.
+        SweepPoint bare;
+        bare.offered = 5;
+        QVERIFY(serverSentences(analyzeServer({ bare }), false).isEmpty());
+        QVERIFY(
+            analysisJson(KneeAnalysis::analyze({ bare }, AnalysisOptions {})).value(QStringLiteral("server")).isNull());
+    }
+
+    void metricsUrlsFollowTheTarget()
+    {
+        Target t;
+        t.baseUrl = QStringLiteral("https://gw.example/llm/v1/");
+        TelemetryOptions o = telemetryOptions(t, {}, {});
+        QCOMPARE(o.metricsUrl, QUrl(QStringLiteral("https://gw.example/llm/metrics")));
+        QCOMPARE(o.versionUrl, QUrl(QStringLiteral("https://gw.example/llm/version")));
+        QCOMPARE(o.modelsUrl, QUrl(QStringLiteral("https://gw.example/llm/v1/models")));
+        QCOMPARE(o.intervalS, 1.0);
+        t.metricsUrl = QStringLiteral("http://node:9400/metrics");
+        t.metricsIntervalS = 2.5;
+        o = telemetryOptions(t, {}, {});
+        QCOMPARE(o.metricsUrl, QUrl(QStringLiteral("http://node:9400/metrics")));
+        QCOMPARE(o.intervalS, 2.5);
+        t.metricsUrl = QStringLiteral("off");
+        QVERIFY(!telemetryOptions(t, {}, {}).enabled());
+    }
+
+    void profileKeepsMetricsAndServerFields()
+    {
+        Profile p = Profile::demo(QUrl(QStringLiteral("http://127.0.0.1:8000")));
+        p.target.metricsUrl = QStringLiteral("http://127.0.0.1:9400/metrics");
+        p.target.metricsIntervalS = 2.5;
+        p.server.accelerator = QStringLiteral("NVIDIA H100 80GB HBM3");
+        p.server.acceleratorCount = 2;
+        p.server.driverVersion = QStringLiteral("550.54.15");
+        p.server.runtimeVersion = QStringLiteral("CUDA 12.4");
+        p.server.precision = QStringLiteral("bf16");
+        const QJsonObject json = ProfileStore::toJsonObject(p);
+        const QJsonObject server = json.value(QStringLiteral("server")).toObject();
+        QCOMPARE(server.value(QStringLiteral("accelerator_count")).toInt(), 2);
+        QCOMPARE(server.value(QStringLiteral("runtime_version")).toString(), QStringLiteral("CUDA 12.4"));
+        QCOMPARE(json.value(QStringLiteral("target")).toObject().value(QStringLiteral("metrics_interval_s")).toDouble(),
+            2.5);
+        const ProfileLoadResult back = ProfileStore::fromJsonObject(json, QStringLiteral("p.json"));
+        QVERIFY2(back.ok(), qPrintable(back.errors.join(u'\n')));
+        QCOMPARE(back.profile->target, p.target);
+        QCOMPARE(back.profile->server, p.server);
+        QVERIFY(validateProfile(p).isEmpty());
+
+        p.target.metricsUrl = QStringLiteral("gopher://x/metrics");
+        p.target.metricsIntervalS = 0;
+        p.server.acceleratorCount = 0;
+        QStringList issues;
+        for (const ProfileIssue& issue : validateProfile(p))
+            issues << issue.toString();
+        QCOMPARE(issues,
+            QStringList({ QStringLiteral("target.metrics_url: must be an http:// or https:// URL, or \"off\", got "
+                                         "\"gopher://x/metrics\""),
+                QStringLiteral("target.metrics_interval_s: must be > 0"),
+                QStringLiteral("server.accelerator_count: must be >= 1") }));
+    }
+
+    void clientEnvironmentNamesTheMachine()
+    {
+        const QJsonObject env = clientEnvironment();
+        QCOMPARE(env.value(QStringLiteral("kneepoint_version")).toString(), QStringLiteral(KNEEPOINT_VERSION));
+        QCOMPARE(env.value(QStringLiteral("qt_version")).toString(), QString::fromLatin1(qVersion()));
+        QVERIFY(env.value(QStringLiteral("cpu_cores")).toInt() >= 1);
+        QVERIFY(!env.value(QStringLiteral("os")).toString().isEmpty());
+#ifdef Q_OS_LINUX
+        QVERIFY(env.value(QStringLiteral("memory_mib")).toInt() > 0);
+#endif
+#if defined(Q_OS_LINUX) && defined(Q_PROCESSOR_X86)
+        QVERIFY(!env.value(QStringLiteral("cpu_model")).toString().isEmpty());
+#endif
+    }
+
+    void sweepOfTheSimulatorScrapesItsMetrics()
+    {
+        const SimSweep run = runSimSweep(simProfile());
+        QVERIFY(run.finished);
+        QCOMPARE(run.results.size(), std::size_t(2));
+        QVERIFY2(run.notes.isEmpty(), qPrintable(run.notes.join(u'\n')));
+        QCOMPARE(run.serverReported.value(QStringLiteral("metrics_engine")).toString(), QStringLiteral("vllm"));
+        QCOMPARE(run.serverReported.value(QStringLiteral("metrics_model")).toString(),
+            QStringLiteral("kneepoint/sim-small"));
+        QCOMPARE(run.serverReported.value(QStringLiteral("max_model_len")).toInt(), 2048);
+        QCOMPARE(run.serverReported.value(QStringLiteral("time_scale")).toDouble(), 10.0);
+        QCOMPARE(run.serverReported.value(QStringLiteral("server")).toString(), QStringLiteral("kneepoint-sim"));
+        int stored = 0;
+        for (const StepResult& r : run.results) {
+            QVERIFY(r.server.samples.size() >= 2); // the baseline and the last scrape at least
+            QVERIFY(r.server.stats);
+            QCOMPARE(r.server.stats->engine, QStringLiteral("vllm"));
+            stored += int(r.server.samples.size());
+            // The step's first tokens show in the server's histogram: all of them, but for the few that may
+            // beat the baseline scrape, which goes out as the step's first requests do.
+            QVERIFY2(*r.server.stats->ttftCount <= double(r.metrics.completed)
+                    && *r.server.stats->ttftCount >= 0.9 * double(r.metrics.completed),
+                qPrintable(QStringLiteral("%1 first tokens for %2 requests")
+                               .arg(*r.server.stats->ttftCount)
+                               .arg(r.metrics.completed)));
+            const std::vector<ServerSample> back = StepTelemetry::samplesFromJsonl(r.server.samplesJsonl());
+            QCOMPARE(back.size(), r.server.samples.size());
+        }
+        QCOMPARE(run.liveSamples, stored);
+        const ServerStepStats& low = *run.results[0].server.stats;
+        const ServerStepStats& high = *run.results[1].server.stats;
+        // 4 req/s of simulated load keeps a few sequences of ~384 tokens in a 16384-token cache; 120
+        // requests at once fill it and queue the rest.
+        QVERIFY2(*low.kvUsageMax < 0.5, qPrintable(low.summary()));
+        QVERIFY2(*high.kvUsageMax > 0.8, qPrintable(high.summary()));
+        QVERIFY(*high.kvUsageMax > *low.kvUsageMax);
+        QVERIFY2(*high.waitingMax > *low.waitingMax, qPrintable(high.summary()));
+        QVERIFY(*high.runningMax > *low.runningMax);
+        // The server's TTFT on the wall clock sits below the client's, which adds the network.
+        QVERIFY2(*low.ttftMeanMs <= run.results[0].metrics.ttft.mean * 1.05 + 1.0, qPrintable(low.summary()));
+        qInfo("low step: %s", qPrintable(low.summary(run.results[0].metrics.ttft.mean)));
+        qInfo("high step: %s", qPrintable(high.summary(run.results[1].metrics.ttft.mean)));
+    }
+
+    void targetWithoutMetricsIsNotedOnce()
+    {
+        Profile p = simProfile();
+        p.target.metricsUrl = QStringLiteral("missing");
+        p.workload.numPrompts = 20;
+        const SimSweep run = runSimSweep(p);
+        QVERIFY(run.finished);
+        QCOMPARE(run.results.size(), std::size_t(2));
+        QCOMPARE(run.notes.size(), 1);
+        QVERIFY2(run.notes.first().startsWith(QStringLiteral("no server metrics (")), qPrintable(run.notes.first()));
+        QVERIFY2(run.notes.first().contains(QStringLiteral("HTTP 404")), qPrintable(run.notes.first()));
+        for (const StepResult& r : run.results) {
+            QVERIFY(r.server.isEmpty());
+            QVERIFY(!r.server.stats);
+            QCOMPARE(r.metrics.completed, qint64(20));
+        }
+        QCOMPARE(run.liveSamples, 0);
+        QVERIFY(run.serverReported.value(QStringLiteral("metrics_unavailable")).toString().contains(u"404"));
+        // /version and /v1/models still answered.
+        QCOMPARE(run.serverReported.value(QStringLiteral("max_model_len")).toInt(), 2048);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTelemetry)
+#include "tst_telemetry.moc"

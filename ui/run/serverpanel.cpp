@@ -1,0 +1,351 @@
+#include "run/serverpanel.h"
+
+#include "run/chartstyle.h"
+#include "run/liverun.h"
+#include "run/sweepcontroller.h"
+#include "telemetry/environment.h"
+
+#include <QChart>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kp::ui {
+
+namespace {
+
+QString engineName(const QString& key)
+{
+    if (key == QLatin1String("vllm"))
+        return QStringLiteral("vLLM");
+    if (key == QLatin1String("sglang"))
+        return QStringLiteral("SGLang");
+    if (key == QLatin1String("tgi"))
+        return QStringLiteral("TGI");
+    return key;
+}
+
+QString row(const QString& name, const QString& value)
+{
+    return QStringLiteral("<tr><td style='padding-right:12px'>%1</td><td>%2</td></tr>")
+        .arg(name.toHtmlEscaped(), value.toHtmlEscaped());
+}
+
+QString jsonText(const QJsonValue& v)
+{
+    if (v.isString())
+        return v.toString();
+    if (v.isDouble())
+        return QString::number(v.toDouble(), 'g', 12);
+    if (v.isArray()) {
+        QStringList parts;
+        for (const QJsonValue& item : v.toArray())
+            parts << jsonText(item);
+        return parts.join(QStringLiteral(", "));
+    }
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+    return {};
+}
+
+} // namespace
+
+ServerChart::ServerChart(Axis axis, const QString& title, QWidget* parent)
+    : ChartPanel(title, parent)
+    , m_axis(axis)
+    , m_running(new QLineSeries(chart()))
+    , m_waiting(new QLineSeries(chart()))
+    , m_kv(new QLineSeries(chart()))
+    , m_x(new QValueAxis(chart()))
+    , m_y(new QValueAxis(chart()))
+    , m_yKv(new QValueAxis(chart()))
+{
+    QChart* c = chart();
+    for (QLineSeries* s : { m_running, m_waiting, m_kv })
+        c->addSeries(s);
+    m_running->setName(tr("running"));
+    m_waiting->setName(tr("waiting"));
+    m_kv->setName(tr("KV cache %"));
+    for (QValueAxis* a : { m_x, m_y, m_yKv })
+        a->setLabelFormat(QStringLiteral("%g"));
+    c->addAxis(m_x, Qt::AlignBottom);
+    c->addAxis(m_y, Qt::AlignLeft);
+    c->addAxis(m_yKv, Qt::AlignRight);
+    m_x->setTitleText(axis == Axis::Load ? tr("Offered load (req/s)") : tr("Time in step (s)"));
+    m_y->setTitleText(tr("Requests"));
+    m_yKv->setTitleText(tr("KV cache (%)"));
+    m_yKv->setRange(0, 100);
+    m_yKv->setTickCount(5);
+    for (QLineSeries* s : { m_running, m_waiting }) {
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+    }
+    m_kv->attachAxis(m_x);
+    m_kv->attachAxis(m_yKv);
+    c->legend()->setMarkerShape(QLegend::MarkerShapeCircle);
+    restyle();
+    redraw();
+}
+
+void ServerChart::setXTitle(const QString& title)
+{
+    m_x->setTitleText(title);
+}
+
+void ServerChart::restyle()
+{
+    const QPalette pal = palette();
+    ChartStyle::apply(chart(), pal);
+    ChartStyle::styleLine(m_running, ChartStyle::p50(), 2.0);
+    ChartStyle::styleLine(m_waiting, ChartStyle::p99(), 2.0);
+    ChartStyle::styleLine(m_kv, ChartStyle::knee(), 2.0, Qt::DashLine);
+    for (QLineSeries* s : { m_running, m_waiting, m_kv })
+        s->setPointsVisible(m_axis == Axis::Load);
+}
+
+void ServerChart::setPoints(std::vector<Point> points)
+{
+    m_points = std::move(points);
+    redraw();
+}
+
+void ServerChart::addPoint(const Point& point)
+{
+    m_points.push_back(point);
+    redraw();
+}
+
+void ServerChart::redraw()
+{
+    std::vector<Point> sorted = m_points;
+    if (m_axis == Axis::Load)
+        std::stable_sort(sorted.begin(), sorted.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
+    QList<QPointF> running, waiting, kv;
+    double maxX = 0, maxY = 0;
+    for (const Point& p : sorted) {
+        if (!std::isfinite(p.x))
+            continue;
+        maxX = std::max(maxX, p.x);
+        if (p.running) {
+            running << QPointF(p.x, *p.running);
+            maxY = std::max(maxY, *p.running);
+        }
+        if (p.waiting) {
+            waiting << QPointF(p.x, *p.waiting);
+            maxY = std::max(maxY, *p.waiting);
+        }
+        if (p.kvUsage)
+            kv << QPointF(p.x, *p.kvUsage * 100.0);
+    }
+    m_running->replace(running);
+    m_waiting->replace(waiting);
+    m_kv->replace(kv);
+    ChartStyle::setNiceRange(m_x, maxX > 0 ? maxX : 1.0);
+    ChartStyle::setNiceRange(m_y, maxY > 0 ? maxY : 1.0);
+    setPlaceholder(sorted.empty() ? (m_axis == Axis::Load ? tr("No server metrics for finished steps yet")
+                                                          : tr("No server metrics for this step yet"))
+                                  : QString());
+}
+
+ServerPanel::ServerPanel(LiveRun* run, QWidget* parent)
+    : QWidget(parent)
+    , m_run(run)
+    , m_note(new QLabel(this))
+    , m_loadChart(new ServerChart(ServerChart::Axis::Load, tr("Server queue and KV cache against load"), this))
+    , m_timeChart(new ServerChart(ServerChart::Axis::Time, tr("Server during the step"), this))
+    , m_environment(new QTextBrowser(this))
+{
+    m_note->setWordWrap(true);
+    m_note->setContentsMargins(8, 4, 8, 4);
+    m_environment->setOpenLinks(false);
+    m_environment->setMinimumWidth(260);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_loadChart);
+    splitter->addWidget(m_timeChart);
+    splitter->addWidget(m_environment);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 2);
+    splitter->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_note);
+    layout->addWidget(splitter, 1);
+
+    connect(run, &LiveRun::runStarted, this, &ServerPanel::reset);
+    connect(run, &LiveRun::stepAdded, this, &ServerPanel::onStepAdded);
+    connect(run, &LiveRun::stepStarted, this, [this](int index) {
+        m_timeStep = index;
+        m_timeChart->setTitle(tr("Server during step %1").arg(index + 1));
+        m_timeChart->setPoints({});
+    });
+    if (SweepController* controller = run->controller()) {
+        connect(controller, &SweepController::serverSample, this, &ServerPanel::onSample);
+        connect(controller, &SweepController::serverReported, this, [this](const QJsonObject& facts) {
+            m_serverReported = facts;
+            showEnvironment();
+        });
+    }
+    reset();
+}
+
+void ServerPanel::reset()
+{
+    // A reopened run shows what its run.json recorded; a live one learns it from the controller.
+    m_serverReported = m_run->hasInfo() ? m_run->info().environment.value(QLatin1String("server_reported")).toObject()
+                                        : QJsonObject {};
+    m_timeStep = -1;
+    m_loadChart->setPoints({});
+    m_timeChart->setPoints({});
+    m_timeChart->setTitle(tr("Server during the step"));
+    const bool users = m_run->hasInfo() && m_run->info().profile.load.mode == LoadMode::Concurrency;
+    m_loadChart->setXTitle(users ? tr("Users") : tr("Offered load (req/s)"));
+    for (std::size_t i = 0; i < m_run->steps().size(); ++i)
+        onStepAdded(int(i));
+    showEnvironment();
+}
+
+void ServerPanel::onStepAdded(int row)
+{
+    if (row < 0 || std::size_t(row) >= m_run->steps().size())
+        return;
+    const StepReport& step = m_run->steps()[std::size_t(row)];
+    if (const std::optional<ServerStepStats>& s = step.server.stats) {
+        ServerChart::Point p;
+        // An all-at-once step has no offered rate: it sits where its requests were served.
+        p.x = std::isfinite(step.offered()) ? step.offered() : step.metrics.requestThroughput;
+        p.running = s->runningMean;
+        p.waiting = s->waitingMean;
+        p.kvUsage = s->kvUsageMax;
+        m_loadChart->addPoint(p);
+    }
+    // A finished step shows its own samples until the next one starts.
+    if (!step.server.samples.empty() && (m_timeStep < 0 || m_timeStep == step.index())) {
+        std::vector<ServerChart::Point> points;
+        for (const ServerSample& s : step.server.samples)
+            points.push_back({ s.atS, s.running, s.waiting, s.kvUsage });
+        m_timeChart->setTitle(tr("Server during step %1").arg(step.index() + 1));
+        m_timeChart->setPoints(std::move(points));
+    }
+    showEnvironment();
+}
+
+void ServerPanel::onSample(int stepIndex, const ServerSample& sample)
+{
+    if (stepIndex != m_timeStep)
+        return;
+    m_timeChart->addPoint({ sample.atS, sample.running, sample.waiting, sample.kvUsage });
+}
+
+QString ServerPanel::noteText() const
+{
+    return m_note->text();
+}
+
+QString ServerPanel::environmentText() const
+{
+    return m_environment->toPlainText();
+}
+
+void ServerPanel::showEnvironment()
+{
+    // The note: whose metrics these are, or why there are none.
+    const QString unavailable = m_serverReported.value(QLatin1String("metrics_unavailable")).toString();
+    const QString engine = m_serverReported.value(QLatin1String("metrics_engine")).toString();
+    int scraped = 0;
+    for (const StepReport& s : m_run->steps())
+        scraped += s.server.stats ? 1 : 0;
+    if (!unavailable.isEmpty())
+        m_note->setText(
+            tr("No server metrics (%1): the charts stay empty; the sweep measures as usual.").arg(unavailable));
+    else if (!engine.isEmpty())
+        m_note->setText(tr("%1 metrics from %2; %3 of %4 steps scraped.")
+                            .arg(engineName(engine), m_serverReported.value(QLatin1String("metrics_url")).toString())
+                            .arg(scraped)
+                            .arg(m_run->steps().size()));
+    else if (scraped > 0)
+        m_note->setText(tr("Server metrics for %1 of %2 steps.").arg(scraped).arg(m_run->steps().size()));
+    else
+        m_note->setText(tr("Server metrics appear here while a sweep runs against a server that serves /metrics."));
+
+    QString html = QStringLiteral("<b>%1</b><table>").arg(tr("Client").toHtmlEscaped());
+    const QJsonObject client
+        = m_run->hasInfo() && !m_run->info().environment.isEmpty() ? m_run->info().environment : clientEnvironment();
+    const std::pair<const char*, QString> clientKeys[] = {
+        { "os", tr("OS") },
+        { "kernel", tr("Kernel") },
+        { "cpu_model", tr("CPU") },
+        { "cpu_cores", tr("Cores") },
+        { "memory_mib", tr("Memory (MiB)") },
+        { "kneepoint_version", tr("Kneepoint") },
+        { "qt_version", tr("Qt") },
+    };
+    for (const auto& [key, name] : clientKeys) {
+        const QString v = jsonText(client.value(QLatin1String(key)));
+        if (!v.isEmpty())
+            html += row(name, v);
+    }
+    html += QStringLiteral("</table>");
+    if (!m_serverReported.isEmpty()) {
+        html += QStringLiteral("<b>%1</b><table>").arg(tr("Server, as it reports").toHtmlEscaped());
+        const std::pair<const char*, QString> reportedKeys[] = {
+            { "server", tr("Server") },
+            { "version", tr("Version") },
+            { "metrics_engine", tr("Metrics") },
+            { "metrics_model", tr("Model (metrics)") },
+            { "models", tr("Models") },
+            { "max_model_len", tr("max_model_len") },
+            { "owned_by", tr("Owned by") },
+            { "time_scale", tr("Time scale") },
+        };
+        for (const auto& [key, name] : reportedKeys) {
+            QString v = jsonText(m_serverReported.value(QLatin1String(key)));
+            if (QLatin1String(key) == QLatin1String("metrics_engine"))
+                v = engineName(v);
+            if (!v.isEmpty())
+                html += row(name, v);
+        }
+        html += QStringLiteral("</table>");
+    }
+    if (m_run->hasInfo()) {
+        const ServerInfo& s = m_run->info().profile.server;
+        QList<std::pair<QString, QString>> entered = {
+            { tr("Engine"), s.engine },
+            { tr("Engine version"), s.engineVersion },
+            { tr("Accelerator"),
+                s.acceleratorCount ? QStringLiteral("%1 × %2").arg(*s.acceleratorCount).arg(s.accelerator)
+                                   : s.accelerator },
+            { tr("Hardware"), s.hardware },
+            { tr("Driver"), s.driverVersion },
+            { tr("CUDA/ROCm"), s.runtimeVersion },
+            { tr("Precision"), s.precision },
+            { tr("Tensor parallel"), s.tensorParallelSize ? QString::number(*s.tensorParallelSize) : QString() },
+            { tr("Pipeline parallel"), s.pipelineParallelSize ? QString::number(*s.pipelineParallelSize) : QString() },
+            { tr("max_num_seqs"), s.maxNumSeqs ? QString::number(*s.maxNumSeqs) : QString() },
+            { tr("gpu_memory_utilization"),
+                s.gpuMemoryUtilization ? QString::number(*s.gpuMemoryUtilization) : QString() },
+            { tr("Notes"), s.notes },
+        };
+        QString rows;
+        for (const auto& [name, value] : entered) {
+            if (!value.isEmpty())
+                rows += row(name, value);
+        }
+        if (!rows.isEmpty())
+            html += QStringLiteral("<b>%1</b><table>%2</table>")
+                        .arg(tr("Server, as the profile says").toHtmlEscaped(), rows);
+    }
+    m_environment->setHtml(html);
+}
+
+} // namespace kp::ui
