@@ -1,0 +1,115 @@
+#include "sweep/safetyguard.h"
+
+#include <QHostAddress>
+#include <QUrl>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kp {
+
+namespace {
+
+// Requests one step sends: its duration at its rate, else the prompt count; warm-up on top.
+qint64 stepRequests(const Profile& profile, const PlannedStep& step)
+{
+    qint64 n = profile.workload.numPrompts;
+    if (profile.load.stepDurationS && step.mode == LoadMode::Rate && std::isfinite(step.load))
+        n = static_cast<qint64>(std::ceil(step.load * *profile.load.stepDurationS));
+    return n + profile.load.warmupRequests;
+}
+
+QString number(qint64 n)
+{
+    return QString::number(n);
+}
+
+} // namespace
+
+bool isLoopbackTarget(const Target& target)
+{
+    if (target.isBuiltinSimulator())
+        return true;
+    const QUrl url(target.baseUrl);
+    const QString host = url.host();
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0
+        || host.endsWith(QLatin1String(".localhost"), Qt::CaseInsensitive))
+        return true;
+    const QHostAddress address(host);
+    return !address.isNull() && address.isLoopback();
+}
+
+SafetyCheck checkSafety(const Profile& profile, const std::vector<PlannedStep>& planned, double avgPromptTokens,
+    double avgOutputTokens, const SafetyLimits& limits)
+{
+    SafetyCheck c;
+    c.loopback = isLoopbackTarget(profile.target);
+    const QUrl url(profile.target.baseUrl);
+
+    const ApiKeyResolution key = profile.target.resolvedApiKey();
+    if (!c.loopback && url.scheme() == QLatin1String("http") && key.ok() && !key.key.isEmpty()) {
+        c.insecureKey = true;
+        c.insecureKeyMessage = QStringLiteral("the API key (%1) would be sent over plain HTTP to %2, which is not this "
+                                              "machine: anyone on the way can read it. Use https://, or confirm.")
+                                   .arg(key.describe(), url.host());
+    }
+
+    const Load& load = profile.load;
+    // The built-in simulator runs in scaled time: its rates are not what a server would see.
+    const bool limited = !profile.target.isBuiltinSimulator();
+    for (const PlannedStep& step : planned) {
+        if (!limited)
+            break;
+        if (step.mode == LoadMode::Rate && std::isfinite(step.load) && step.load > limits.maxRate) {
+            c.overLimits << QStringLiteral("a step at %1 req/s passes the limit of %2 req/s")
+                                .arg(formatRate(step.load))
+                                .arg(limits.maxRate);
+        } else if (step.mode == LoadMode::Concurrency && step.load > limits.maxConcurrency) {
+            c.overLimits << QStringLiteral("a step of %1 users passes the limit of %2 concurrent requests")
+                                .arg(step.load)
+                                .arg(limits.maxConcurrency);
+        } else if (step.mode == LoadMode::Rate && std::isinf(step.load) && !load.maxConcurrency && !load.stepDurationS
+            && profile.workload.numPrompts > limits.maxConcurrency) {
+            c.overLimits << QStringLiteral("a step at rate inf sends all %1 requests at once, past the limit of %2 "
+                                           "concurrent requests (set load.max_concurrency)")
+                                .arg(profile.workload.numPrompts)
+                                .arg(limits.maxConcurrency);
+        }
+    }
+    if (limited && load.maxConcurrency && *load.maxConcurrency > limits.maxConcurrency)
+        c.overLimits << QStringLiteral("load.max_concurrency %1 passes the limit of %2")
+                            .arg(*load.maxConcurrency)
+                            .arg(limits.maxConcurrency);
+    c.overLimits.removeDuplicates();
+
+    qint64 largest = 0;
+    for (const PlannedStep& step : planned) {
+        const qint64 n = stepRequests(profile, step);
+        c.requests += n;
+        largest = std::max(largest, n);
+    }
+    int extraSteps = 0;
+    if (load.plan.kind == PlanKind::Auto) {
+        extraSteps += load.plan.steps > 0 ? load.plan.steps : 8;
+        // The auto plan's rates are chosen from the ceiling it measures: count them at the largest known step.
+        largest = std::max<qint64>(largest, profile.workload.numPrompts + load.warmupRequests);
+    }
+    if (load.plan.refine)
+        extraSteps += load.plan.maxRefineSteps;
+    extraSteps += load.plan.repeats;
+    c.adaptive = extraSteps > 0;
+    c.requests += extraSteps * largest;
+    c.promptTokens = static_cast<qint64>(std::llround(double(c.requests) * avgPromptTokens));
+    c.outputTokens = static_cast<qint64>(std::llround(double(c.requests) * avgOutputTokens));
+    c.needsConfirmation = !c.loopback && c.requests > limits.confirmAboveRequests;
+    const int steps = int(planned.size()) + extraSteps;
+    c.summary = QStringLiteral("%1%2 step%3, %4 requests, about %5 tokens (%6 prompt + %7 output) to %8")
+                    .arg(c.adaptive ? QStringLiteral("up to ") : QString())
+                    .arg(steps)
+                    .arg(steps == 1 ? QString() : QStringLiteral("s"))
+                    .arg(number(c.requests), number(c.promptTokens + c.outputTokens), number(c.promptTokens),
+                        number(c.outputTokens), url.host().isEmpty() ? profile.target.baseUrl : url.host());
+    return c;
+}
+
+} // namespace kp

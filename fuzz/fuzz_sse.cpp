@@ -1,0 +1,39 @@
+// libFuzzer: the event-stream parser and what is built on it, with bytes split at arbitrary places.
+#include "client/responseaccumulator.h"
+#include "client/sseparser.h"
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const QByteArrayView all(reinterpret_cast<const char*>(data), qsizetype(size));
+    // The first byte chooses where the body is split in two reads; the rest is the body.
+    const qsizetype split = size > 0 ? qsizetype(data[0]) % (all.size() + 1) : 0;
+    const QByteArrayView body = all.size() > 0 ? all.sliced(1) : all;
+    const qsizetype at = std::min(split, body.size());
+
+    kp::SseParser parser;
+    std::vector<kp::SseEvent> events;
+    parser.feed(body.first(at), events);
+    parser.feed(body.sliced(at), events);
+    parser.finish(events);
+    for (const kp::SseEvent& e : events)
+        kp::SseChunk::classify(e.data);
+    kp::SseChunk::classify(parser.body());
+
+    for (const bool stream : { true, false }) {
+        kp::HttpRequest request;
+        request.url = QUrl(QStringLiteral("http://127.0.0.1:8000/v1/chat/completions"));
+        request.chat = true;
+        request.stream = stream;
+        kp::ResponseAccumulator acc(request, 0);
+        acc.onResponseStarted(split % 7 == 0 ? 500 : 200, 1);
+        acc.onData(body.first(at), 2);
+        acc.onData(body.sliced(at), 3);
+        const kp::RequestRecord r = acc.finish(4, kp::FailureClass::None, {});
+        if (r.generatedText.size() > kp::ResponseAccumulator::maxRetainedTextChars)
+            __builtin_trap();
+    }
+    return 0;
+}

@@ -1,0 +1,766 @@
+// A load tester is used when things break: misbehaving servers, kills mid-sweep, broken input files,
+// keys that must not leak. Real processes and real sockets on 127.0.0.1.
+#include "client/probe.h"
+#include "client/qnamtransport.h"
+#include "client/responseaccumulator.h"
+#include "client/sseparser.h"
+#include "dataset/dataset.h"
+#include "load/steprunner.h"
+#include "metrics/resultjson.h"
+#include "profile/profilestore.h"
+#include "runs/savedrun.h"
+#include "sim/faults.h"
+#include "sim/filelimit.h"
+#include "sim/simhost.h"
+#include "sweep/safetyguard.h"
+#include "sweep/sweepplanner.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <set>
+
+using namespace kp;
+using namespace Qt::Literals::StringLiterals;
+
+namespace {
+
+constexpr int kWaitMs = 180000; // generous: a loaded 2-core machine must never fail on time
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeFile(const QString& path, const QByteArray& data)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(f.write(data), data.size());
+}
+
+StepConfig makeStep(const QUrl& requestUrl, int prompts)
+{
+    StepConfig step;
+    step.request.backend = Backend::OpenAi;
+    step.request.url = requestUrl;
+    step.request.model = QStringLiteral("kneepoint/sim-default");
+    step.request.ignoreEos = true;
+    RandomDatasetOptions data;
+    data.numPrompts = prompts;
+    data.inputLen = 8;
+    data.outputLen = 24;
+    data.seed = 3;
+    step.prompts = randomDataset(data).prompts;
+    step.numPrompts = prompts;
+    return step;
+}
+
+StepResult runStep(StepConfig step, TransportOptions transport = {})
+{
+    const std::unique_ptr<Transport> client = makeTransport(transport, step.request.url);
+    StepRunner runner(client.get(), MetricsOptions {});
+    QSignalSpy finished(&runner, &StepRunner::finished);
+    runner.start(std::move(step));
+    if (finished.isEmpty())
+        finished.wait(kWaitMs);
+    if (finished.isEmpty())
+        return {};
+    return finished.takeFirst().at(0).value<StepResult>();
+}
+
+// A server that misbehaves on purpose: it answers every request the same hostile way.
+class HostileServer : public QTcpServer
+{
+public:
+    enum class Mode {
+        Flood, // 200, an event stream of valid choices events that never ends
+        EndlessLine, // 200, "data: " and then bytes without a line end, forever
+        HugeJson, // 200, a non-streamed body declared as 3 GB
+        Redirect, // 307 to another host
+        Record, // 200 and nothing else; keeps the requests it got
+    };
+    explicit HostileServer(Mode mode)
+        : m_mode(mode)
+    {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* s = nextPendingConnection())
+                serve(s);
+        });
+    }
+    QUrl redirectTo;
+    QList<QByteArray> requests;
+    qint64 bytesSent = 0;
+
+private:
+    void serve(QTcpSocket* s)
+    {
+        auto buffer = std::make_shared<QByteArray>();
+        connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+        connect(s, &QTcpSocket::readyRead, s, [this, s, buffer] {
+            *buffer += s->readAll();
+            const qsizetype end = buffer->indexOf("\r\n\r\n");
+            if (end < 0 || buffer->isEmpty())
+                return;
+            requests << *buffer;
+            buffer->clear();
+            respond(s);
+        });
+    }
+    void respond(QTcpSocket* s)
+    {
+        switch (m_mode) {
+        case Mode::Redirect:
+            s->write("HTTP/1.1 307 Temporary Redirect\r\nLocation: " + redirectTo.toEncoded()
+                + "\r\nContent-Length: 0\r\n\r\n");
+            return;
+        case Mode::Record:
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+            return;
+        case Mode::Flood:
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n");
+            break;
+        case Mode::EndlessLine:
+            s->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\ndata: ");
+            break;
+        case Mode::HugeJson:
+            s->write(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 3000000000\r\n\r\n{\"x\": \"");
+            break;
+        }
+        // Keep writing while the client reads; stop when it goes away (or at a bound, so a broken client
+        // fails the test instead of running forever).
+        auto pump = [this, s] {
+            static const QByteArray event = "data: {\"choices\": [{\"index\": 0, \"text\": \"flood \"}]}\n\n";
+            static const QByteArray filler(64 * 1024, 'a');
+            while (s->state() == QAbstractSocket::ConnectedState && s->bytesToWrite() < 1024 * 1024
+                && bytesSent < 1024LL * 1024 * 1024) {
+                QByteArray chunk;
+                if (m_mode == Mode::Flood) {
+                    while (chunk.size() < filler.size())
+                        chunk += event;
+                } else {
+                    chunk = filler;
+                }
+                bytesSent += s->write(chunk);
+            }
+        };
+        connect(s, &QTcpSocket::bytesWritten, s, pump);
+        pump();
+    }
+    Mode m_mode;
+};
+
+QString cliPath()
+{
+    return QStringLiteral(KNEEPOINT_CLI);
+}
+
+} // namespace
+
+class TestReliability : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { sim::raiseFileLimit(); }
+
+    // Faults of several kinds in one step: each failure lands in its class with a hint, the other
+    // requests complete, and the counts add up.
+    void mixedFaultsKeepTheStepGoing()
+    {
+        sim::SimHost host;
+        sim::SimServerOptions options;
+        options.timeScale = 20;
+        options.seed = 11;
+        for (const char* spec : { "500:0.1", "429:0.1", "error-body:0.1", "malformed:0.1", "cut:0.1" })
+            QCOMPARE(sim::applyFaultSpec(QString::fromLatin1(spec), options.faults), QString());
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+        Target target;
+        target.baseUrl = host.baseUrl().toString();
+        target.backend = Backend::OpenAi;
+        const StepResult result = runStep(makeStep(target.requestUrl(), 60));
+        QCOMPARE(result.records.size(), std::size_t(60));
+        QCOMPARE(result.metrics.completed + result.metrics.failed, 60);
+        QVERIFY(result.metrics.completed > 0);
+        QVERIFY(result.metrics.failed > 0);
+
+        const std::set<FailureClass> expected = { FailureClass::HttpServerError, FailureClass::HttpRateLimited,
+            FailureClass::ErrorBody, FailureClass::MalformedStream, FailureClass::StreamCut };
+        FailureContext context;
+        context.url = target.requestUrl();
+        context.transport = transportOptions(target);
+        context.transportKnown = true;
+        std::set<FailureClass> seen;
+        for (const RequestRecord& r : result.records) {
+            if (r.success())
+                continue;
+            QVERIFY2(expected.count(r.failure), qPrintable(failureClassKey(r.failure) + u": "_s + r.errorMessage));
+            seen.insert(r.failure);
+            QVERIFY2(!failureHint(r, context).isEmpty(), qPrintable(failureClassKey(r.failure)));
+        }
+        QVERIFY2(seen.size() >= 3, "the faults spread over several classes");
+        // The run's validity flags say the step is incomplete rather than averaging the failures away.
+        QVERIFY(result.metrics.failed > 0 && !result.partial);
+    }
+
+    void hostileServerCannotExhaustTheClient_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<bool>("stream");
+        QTest::addColumn<QString>("messagePart");
+        QTest::addColumn<int>("transport");
+        for (const TransportKind kind : { TransportKind::Qnam, TransportKind::Socket }) {
+            const char* name = kind == TransportKind::Qnam ? "qnam" : "socket";
+            QTest::addRow("%s: flood of events", name)
+                << int(HostileServer::Mode::Flood) << true << QStringLiteral("64 MiB") << int(kind);
+            QTest::addRow("%s: a line that never ends", name)
+                << int(HostileServer::Mode::EndlessLine) << true << QStringLiteral("a line or event passed 4 MiB")
+                << int(kind);
+            QTest::addRow("%s: 3 GB JSON body", name)
+                << int(HostileServer::Mode::HugeJson) << false << QStringLiteral("MiB") << int(kind);
+        }
+    }
+
+    void hostileServerCannotExhaustTheClient()
+    {
+        QFETCH(int, mode);
+        QFETCH(bool, stream);
+        QFETCH(QString, messagePart);
+        QFETCH(int, transport);
+        HostileServer server(static_cast<HostileServer::Mode>(mode));
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        StepConfig step
+            = makeStep(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort())), 2);
+        step.request.stream = stream;
+        TransportOptions options;
+        options.kind = static_cast<TransportKind>(transport);
+        const StepResult result = runStep(step, options);
+        QCOMPARE(result.records.size(), std::size_t(2));
+        for (const RequestRecord& r : result.records) {
+            QCOMPARE(r.failure, FailureClass::ResponseTooLarge);
+            QVERIFY2(r.errorMessage.contains(messagePart), qPrintable(r.errorMessage));
+            QVERIFY(r.generatedText.size() <= ResponseAccumulator::maxRetainedTextChars);
+            QVERIFY(!failureHint(r, {}, {}).isEmpty());
+        }
+        // The socket client stops reading at its cap and closes the connection. (Qt's client may read on
+        // after the reply is aborted; what it reads is dropped, and the request has ended all the same.)
+        if (static_cast<TransportKind>(transport) == TransportKind::Socket)
+            QVERIFY2(server.bytesSent < 256LL * 1024 * 1024, qPrintable(QString::number(server.bytesSent)));
+    }
+
+    void sseParserBoundsItsBuffers()
+    {
+        SseParser parser;
+        const QByteArray chunk(1024 * 1024, 'x');
+        parser.feed("data: ");
+        for (int i = 0; i < 8; ++i)
+            parser.feed(chunk);
+        QVERIFY(parser.overflowed());
+        QVERIFY(parser.finish().empty());
+
+        SseParser manyLines; // many data lines of one event: the event is bounded too
+        QByteArray lines;
+        for (int i = 0; i < 1024; ++i)
+            lines += "data: " + QByteArray(8 * 1024, 'y') + "\n";
+        manyLines.feed(lines);
+        QVERIFY(manyLines.overflowed());
+    }
+
+    void retainedTextIsCappedButCounted()
+    {
+        HttpRequest request;
+        request.url = QUrl(QStringLiteral("http://127.0.0.1:1/v1/completions"));
+        ResponseAccumulator acc(request, 0);
+        acc.onResponseStarted(200, 1);
+        const QByteArray event
+            = "data: {\"choices\": [{\"index\": 0, \"text\": \"" + QByteArray(1000, 'w') + " two\"}]}\n\n";
+        const int events = 400; // 400,000+ characters: past the cap
+        for (int i = 0; i < events; ++i)
+            acc.onData(event, 2 + i);
+        acc.onData("data: [DONE]\n\n", 1000);
+        const RequestRecord r = acc.finish(1001, FailureClass::None, {});
+        QVERIFY(r.success());
+        QCOMPARE(r.generatedText.size(), ResponseAccumulator::maxRetainedTextChars);
+        // "www…w two" per event, glued across events: "two" and the next "www…" join into one word.
+        QCOMPARE(r.outputTokens, events + 1);
+    }
+
+    // Requests never follow a redirect, so the key cannot travel to another host; the probe follows
+    // only same-origin redirects.
+    void redirectsNeverCarryTheKey()
+    {
+        HostileServer other(HostileServer::Mode::Record);
+        QVERIFY(other.listen(QHostAddress(QStringLiteral("127.0.0.2")), 0) || other.listen(QHostAddress::LocalHost, 0));
+        HostileServer redirecting(HostileServer::Mode::Redirect);
+        QVERIFY(redirecting.listen(QHostAddress::LocalHost, 0));
+        redirecting.redirectTo = QUrl(QStringLiteral("http://%1:%2/v1/completions")
+                                          .arg(other.serverAddress().toString())
+                                          .arg(other.serverPort()));
+
+        StepConfig step
+            = makeStep(QUrl(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(redirecting.serverPort())), 2);
+        step.request.headers.append({ QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer sk-redirect") });
+        const StepResult result = runStep(step);
+        QCOMPARE(result.records.size(), std::size_t(2));
+        for (const RequestRecord& r : result.records) {
+            QCOMPARE(r.failure, FailureClass::HttpOther);
+            QCOMPARE(r.httpStatus, 307);
+            QVERIFY(failureHint(r, {}, {}).contains(QStringLiteral("redirect")));
+        }
+
+        ProbeTarget target;
+        target.target.baseUrl = QStringLiteral("http://127.0.0.1:%1").arg(redirecting.serverPort());
+        target.target.model = QStringLiteral("m");
+        target.headers.append({ QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer sk-redirect") });
+        Probe probe;
+        QSignalSpy done(&probe, &Probe::finished);
+        probe.start(target);
+        QVERIFY(done.wait(kWaitMs));
+        QVERIFY(!done.takeFirst().at(0).value<ProbeReport>().ok());
+        for (const QByteArray& request : std::as_const(other.requests))
+            QVERIFY2(!request.contains("sk-redirect"), request.constData());
+        QVERIFY(other.requests.isEmpty());
+    }
+
+    void hintsSayWhatToDo_data()
+    {
+        QTest::addColumn<int>("failure");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<bool>("sentKey");
+        QTest::addColumn<QString>("part");
+        const int none = 0;
+        QTest::addRow("401 with key") << int(FailureClass::HttpAuth) << 401 << true
+                                      << QStringLiteral("an Authorization: Bearer header was sent");
+        QTest::addRow("401 without key") << int(FailureClass::HttpAuth) << 401 << false
+                                         << QStringLiteral("No Authorization header was sent");
+        QTest::addRow("404 lists models")
+            << int(FailureClass::HttpNotFound) << 404 << false << QStringLiteral("the server lists: model-a, model-b");
+        QTest::addRow("refused names host:port") << int(FailureClass::ConnectionRefused) << none << false
+                                                 << QStringLiteral("Nothing listens on 10.1.2.3:8123");
+        QTest::addRow("connect timeout and value")
+            << int(FailureClass::ConnectTimeout) << none << false
+            << QStringLiteral("connect timeout (target.timeouts.connect_s = 3 s)");
+        QTest::addRow("first token timeout") << int(FailureClass::FirstByteTimeout) << none << false
+                                             << QStringLiteral("target.timeouts.first_token_s = 7 s");
+        QTest::addRow("idle timeout") << int(FailureClass::IdleTimeout) << none << false
+                                      << QStringLiteral("between-chunks timeout (target.timeouts.idle_s = 5 s)");
+        QTest::addRow("total timeout") << int(FailureClass::TotalTimeout) << none << false
+                                       << QStringLiteral("target.timeouts.total_s = 9 s");
+        QTest::addRow("no choices") << int(FailureClass::NoChoices) << 200 << false
+                                    << QStringLiteral("first 300 bytes");
+        QTest::addRow("proxy named") << int(FailureClass::Network) << none << false
+                                     << QStringLiteral("through the proxy http://proxy.example:3128");
+    }
+
+    void hintsSayWhatToDo()
+    {
+        QFETCH(int, failure);
+        QFETCH(int, status);
+        QFETCH(bool, sentKey);
+        QFETCH(QString, part);
+        RequestRecord r;
+        r.failure = static_cast<FailureClass>(failure);
+        r.httpStatus = status;
+        FailureContext context;
+        if (sentKey)
+            context.sentHeaders.append({ QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer sk-hidden") });
+        context.serverModels = { QStringLiteral("model-a"), QStringLiteral("model-b") };
+        context.url = QUrl(QStringLiteral("http://10.1.2.3:8123/v1/completions"));
+        context.transport.timeouts = { 3, 7, 5, 9 };
+        context.transportKnown = true;
+        if (QByteArray(QTest::currentDataTag()) == "proxy named") {
+            context.transport.proxyMode = ProxyMode::Url;
+            context.transport.proxyUrl = QUrl(QStringLiteral("http://user:pw@proxy.example:3128"));
+        }
+        const QString hint = failureHint(r, context);
+        QVERIFY2(hint.contains(part), qPrintable(hint));
+        QVERIFY(!hint.contains(QStringLiteral("sk-hidden")));
+        QVERIFY(!hint.contains(QStringLiteral("pw@")));
+    }
+
+    // kill -9 in the middle of the second step: the first step is intact, the second is reported
+    // as interrupted and partial from the requests it had finished.
+    void sigkillMidSweepKeepsFinishedSteps()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString out = dir.filePath(QStringLiteral("run"));
+        QProcess cli;
+        cli.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        // The first step is short; the second sends 2 requests a second for 40 requests: long enough
+        // that the kill lands in it.
+        cli.start(cliPath(),
+            { QStringLiteral("sweep"), QStringLiteral("--base-url"), QStringLiteral("sim://default?time_scale=10"),
+                QStringLiteral("--backend"), QStringLiteral("openai"), QStringLiteral("--num-prompts"),
+                QStringLiteral("40"), QStringLiteral("--request-rate"), QStringLiteral("200,2"),
+                QStringLiteral("--random-input-len"), QStringLiteral("16"), QStringLiteral("--random-output-len"),
+                QStringLiteral("8"), QStringLiteral("--out"), out, QStringLiteral("--quiet") });
+        QVERIFY(cli.waitForStarted(kWaitMs));
+        const QString second = out + QStringLiteral("/steps/001.requests.jsonl");
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(second).size() > 0 || cli.state() == QProcess::NotRunning, kWaitMs);
+        QVERIFY2(cli.state() == QProcess::Running, "the sweep ended before its second step was under way");
+        cli.kill(); // SIGKILL
+        QVERIFY(cli.waitForFinished(kWaitMs));
+        QCOMPARE(cli.exitStatus(), QProcess::CrashExit);
+
+        const QJsonObject run = QJsonDocument::fromJson(readFile(out + QStringLiteral("/run.json"))).object();
+        QCOMPARE(run.value(u"status").toString(), QStringLiteral("running"));
+        QCOMPARE(run.value(u"current_step").toObject().value(u"index").toInt(), 1);
+        QCOMPARE(run.value(u"steps").toArray().size(), 1);
+        QVERIFY(!QFile::exists(out + QStringLiteral("/steps/001.json")));
+        const ResultFileContents first = ResultJson::read(readFile(out + QStringLiteral("/steps/000.json")), u"000"_s);
+        QVERIFY2(first.ok(), qPrintable(first.error));
+
+        const SavedRunRead saved = readSavedRun(out);
+        QVERIFY2(saved.ok(), qPrintable(saved.error));
+        QCOMPARE(saved.run->status, QStringLiteral("interrupted"));
+        QCOMPARE(saved.run->steps.size(), std::size_t(2));
+        QVERIFY(!saved.run->steps[0].partial);
+        QCOMPARE(saved.run->steps[0].completed + saved.run->steps[0].failed, 40);
+        QVERIFY(saved.run->steps[1].partial);
+        QVERIFY(saved.run->steps[1].metrics.completed >= 1);
+    }
+
+    void malformedInputsSayWhatIsWrong_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("profile: not JSON") << u"profile"_s << QByteArray("{\"target\": ") << u"bad.json:1:"_s;
+        QTest::addRow("profile: wrong type")
+            << u"profile"_s << QByteArray("{\"base_url\": \"http://h:1\", \"request_rates\": \"fast\"}")
+            << u"request_rates"_s;
+        QTest::addRow("profile: bad env reference")
+            << u"profile"_s << QByteArray("{\"base_url\": \"http://h:1\", \"model_id\": \"m\", \"api_key\": \"${1X}\"}")
+            << u"api_key"_s;
+        QTest::addRow("profile: binary") << u"profile"_s << QByteArray("\x00\xff\xfe\x01", 4) << u"bad.json"_s;
+        QTest::addRow("dataset: bad JSONL line")
+            << u"jsonl"_s << QByteArray("{\"prompt\": \"fine\"}\n{\"prompt\": \n") << u"bad.json:2"_s;
+        QTest::addRow("dataset: empty") << u"jsonl"_s << QByteArray() << u"bad.json"_s;
+        QTest::addRow("dataset: sharegpt not an array")
+            << u"sharegpt"_s << QByteArray("{\"conversations\": 3}") << u"bad.json"_s;
+        QTest::addRow("result: not JSON") << u"result"_s << QByteArray("{{{") << u"bad.json"_s;
+        QTest::addRow("result: not a result")
+            << u"result"_s << QByteArray("{\"model\": \"m\"}") << u"bad.json: $: not a benchmark result"_s;
+        QTest::addRow("result: array of numbers")
+            << u"result"_s << QByteArray("[1, 2]") << u"expected an object with benchmark results"_s;
+        QTest::addRow("run: run.json not JSON") << u"run"_s << QByteArray("[1, 2") << u"run.json"_s;
+        QTest::addRow("run: step file missing")
+            << u"run"_s
+            << QByteArray("{\"format\": \"kneepoint.run/1\", \"status\": \"finished\", \"steps\": [{\"index\": 0, "
+                          "\"file\": \"000.json\", \"load\": \"5 req/s\"}]}")
+            << u"000.json"_s;
+    }
+
+    void malformedInputsSayWhatIsWrong()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.json"));
+        QString message;
+        if (kind == u"profile") {
+            writeFile(path, content);
+            const ProfileLoadResult r = ProfileStore::load(path);
+            message = r.errors.join(u'\n');
+            if (r.ok()) // a reference that only fails when resolved
+                message = r.profile->target.resolvedApiKey().error
+                    + validateProfile(*r.profile).value(0, ProfileIssue {}).toString();
+        } else if (kind == u"jsonl" || kind == u"sharegpt") {
+            writeFile(path, content);
+            Workload w;
+            w.dataset = kind;
+            w.datasetPath = path;
+            w.numPrompts = 4;
+            w.badLines = QStringLiteral("fail");
+            const DatasetResult r = loadWorkload(w);
+            QVERIFY(!r.ok());
+            message = r.error;
+        } else if (kind == u"result") {
+            const ResultFileContents r = ResultJson::read(content, path);
+            QVERIFY(!r.ok());
+            message = r.error;
+        } else {
+            writeFile(dir.filePath(QStringLiteral("run.json")), content);
+            QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("steps")));
+            const SavedRunRead r = readSavedRun(dir.path());
+            message = r.ok() ? r.run->warnings.join(u'\n') : r.error;
+        }
+        QVERIFY2(!message.isEmpty(), "a message");
+        QVERIFY2(message.contains(expected), qPrintable(message));
+    }
+
+    // Every file of a finished run, whether the key was written in the profile or read from the
+    // environment: the key is in none of them.
+    void keyNeverLandsInARun_data()
+    {
+        QTest::addColumn<bool>("literal");
+        QTest::addRow("literal key") << true;
+        QTest::addRow("${VAR} key") << false;
+    }
+
+    void keyNeverLandsInARun()
+    {
+        QFETCH(bool, literal);
+        const QString key = QStringLiteral("sk-reliability-4f1c9e2ab7d05e63");
+        sim::SimHost host;
+        sim::SimServerOptions options;
+        options.timeScale = 20;
+        options.apiKey = key;
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+
+        QTemporaryDir dir;
+        Profile profile;
+        profile.name = QStringLiteral("key test");
+        profile.target.baseUrl = host.baseUrl().toString();
+        profile.target.backend = Backend::OpenAi;
+        profile.target.apiKey = literal ? key : QStringLiteral("${KP_RELIABILITY_KEY}");
+        profile.workload.numPrompts = 6;
+        profile.workload.inputLen = 8;
+        profile.workload.outputLen = 8;
+        profile.load.rates = { 50, 100 };
+        profile.output.saveResult = true;
+        profile.output.saveDetailed = true;
+        profile.output.resultDir = dir.filePath(QStringLiteral("results"));
+        const QString profilePath = dir.filePath(QStringLiteral("profile.json"));
+        QVERIFY(ProfileStore::save(profile, profilePath).ok());
+        // A literal key makes the profile owner-only.
+        if (literal)
+            QCOMPARE(
+                QFileInfo(profilePath).permissions() & (QFile::ReadGroup | QFile::ReadOther), QFile::Permissions());
+
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("KP_RELIABILITY_KEY"), key);
+        env.remove(QStringLiteral("OPENAI_API_KEY"));
+        QProcess cli;
+        cli.setProcessEnvironment(env);
+        const QString out = dir.filePath(QStringLiteral("run"));
+        cli.start(cliPath(),
+            { QStringLiteral("sweep"), QStringLiteral("--profile"), profilePath, QStringLiteral("--out"), out,
+                QStringLiteral("--save-detailed") });
+        QVERIFY(cli.waitForFinished(kWaitMs));
+        const QByteArray log = cli.readAllStandardError() + cli.readAllStandardOutput();
+        QVERIFY2(cli.exitCode() == 0, log.constData());
+        QVERIFY(!log.contains(key.toUtf8()));
+
+        int files = 0;
+        for (const QString& root : { out, profile.output.resultDir }) {
+            QDirIterator it(root, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString file = it.next();
+                ++files;
+                QVERIFY2(!readFile(file).contains(key.toUtf8()), qPrintable(file + QStringLiteral(" holds the key")));
+            }
+        }
+        QVERIFY(files >= 7); // run.json, analysis.json, sweep.csv, 2 steps + 2 request logs, results
+    }
+
+    void profilesKeepTheirPreviousVersion()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.json"));
+        Profile p = Profile::demo(QUrl(QStringLiteral("http://127.0.0.1:8000")));
+        p.name = QStringLiteral("first");
+        QVERIFY(ProfileStore::save(p, path).ok());
+        QVERIFY(!QFile::exists(path + QStringLiteral(".bak")));
+        p.name = QStringLiteral("second");
+        QVERIFY(ProfileStore::save(p, path).ok());
+        QCOMPARE(ProfileStore::load(path + QStringLiteral(".bak")).profile->name, QStringLiteral("first"));
+        QCOMPARE(ProfileStore::load(path).profile->name, QStringLiteral("second"));
+    }
+
+    void keyFromAFile()
+    {
+        QTemporaryDir dir;
+        const QString keyPath = dir.filePath(QStringLiteral("key"));
+        writeFile(keyPath, "sk-from-file\nignored second line\n");
+        Target t;
+        t.baseUrl = QStringLiteral("https://api.example.com");
+        t.apiKey = QStringLiteral("file:") + keyPath;
+        const ApiKeyResolution r = t.resolvedApiKey();
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.key, QStringLiteral("sk-from-file"));
+        QCOMPARE(r.source, ApiKeyResolution::Source::File);
+        QVERIFY(r.describe().contains(keyPath));
+        // The reference holds no secret: it stays in snapshots as written.
+        Profile p;
+        p.target = t;
+        QCOMPARE(redactedProfile(p).target.apiKey, t.apiKey);
+
+        t.apiKey = QStringLiteral("file:") + dir.filePath(QStringLiteral("missing"));
+        QVERIFY(t.resolvedApiKey().error.contains(QStringLiteral("cannot read the key file")));
+    }
+
+    // keychain:ENTRY with no keychain service (no D-Bus session here): a clear error, at once.
+    void keychainWithoutAServiceSaysSo()
+    {
+        // A session bus that does not exist: the same answer whether or not this machine runs one.
+        qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/kneepoint-test-bus");
+        Target t;
+        t.baseUrl = QStringLiteral("https://api.example.com");
+        t.apiKey = QStringLiteral("keychain:x");
+        QCOMPARE(t.apiKeySource(), ApiKeyResolution::Source::Keychain);
+        const ApiKeyResolution r = t.resolvedApiKey();
+        QCOMPARE(r.source, ApiKeyResolution::Source::Keychain);
+        QCOMPARE(r.variable, QStringLiteral("x"));
+        QVERIFY(r.key.isEmpty());
+        QCOMPARE(r.describe(), QStringLiteral("keychain entry x"));
+        QVERIFY2(r.error.startsWith(QStringLiteral("target.api_key: keychain entry x: no keychain service is running "
+                                                   "(the Secret Service / KWallet over D-Bus); use ${VAR} or "
+                                                   "file:PATH instead")),
+            qPrintable(r.error));
+        // From a worker thread (the desktop application's sweeps run in one): the same answer.
+        QString fromWorker;
+        QThread* worker = QThread::create([&] { fromWorker = t.resolvedApiKey().error; });
+        QEventLoop wait;
+        connect(worker, &QThread::finished, &wait, &QEventLoop::quit);
+        worker->start();
+        wait.exec();
+        delete worker;
+        QCOMPARE(fromWorker, r.error);
+        // The reference itself is valid: only resolving it fails.
+        Profile p = Profile::demo(QUrl(QStringLiteral("https://api.example.com")));
+        p.target.apiKey = QStringLiteral("keychain:x");
+        QVERIFY(validateProfile(p).isEmpty());
+        p.target.apiKey = QStringLiteral("keychain: ");
+        QVERIFY(validateProfile(p).value(0).toString().contains(QStringLiteral("needs an entry name")));
+    }
+
+    // The reference holds no secret: profiles, targets and run snapshots keep it as written.
+    void keychainReferenceRoundTrips()
+    {
+        QTemporaryDir dir;
+        Profile p = Profile::demo(QUrl(QStringLiteral("https://api.example.com")));
+        p.target.apiKey = QStringLiteral("keychain:vllm-prod");
+        const QString path = dir.filePath(QStringLiteral("p.json"));
+        QVERIFY(ProfileStore::save(p, path).ok());
+        QVERIFY(readFile(path).contains("\"keychain:vllm-prod\""));
+        const ProfileLoadResult r = ProfileStore::load(path);
+        QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+        QCOMPARE(r.profile->target.apiKey, QStringLiteral("keychain:vllm-prod"));
+        QCOMPARE(redactedProfile(p).target.apiKey, QStringLiteral("keychain:vllm-prod"));
+
+        // targets add --api-key-keychain stores the reference, never a key.
+        const QString targets = dir.filePath(QStringLiteral("targets.json"));
+        QProcess cli;
+        cli.start(cliPath(),
+            { QStringLiteral("targets"), QStringLiteral("add"), QStringLiteral("prod"), QStringLiteral("--base-url"),
+                QStringLiteral("https://api.example.com"), QStringLiteral("--api-key-keychain"),
+                QStringLiteral("vllm-prod"), QStringLiteral("--targets-file"), targets });
+        QVERIFY(cli.waitForFinished(kWaitMs));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        QVERIFY(readFile(targets).contains("\"keychain:vllm-prod\""));
+        cli.start(cliPath(),
+            { QStringLiteral("targets"), QStringLiteral("list"), QStringLiteral("--targets-file"), targets });
+        QVERIFY(cli.waitForFinished(kWaitMs));
+        QVERIFY(cli.readAllStandardOutput().contains("keychain:vllm-prod"));
+    }
+
+    // A sweep whose key is in an unreachable keychain refuses to start, and says why.
+    void sweepRefusesAnUnreadableKeychainKey()
+    {
+        QTemporaryDir dir;
+        Profile p = Profile::demo(QUrl(QStringLiteral("https://api.example.com")));
+        p.target.apiKey = QStringLiteral("keychain:x");
+        const QString path = dir.filePath(QStringLiteral("p.json"));
+        QVERIFY(ProfileStore::save(p, path).ok());
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"), QStringLiteral("unix:path=/nonexistent/kneepoint-bus"));
+        env.remove(QStringLiteral("OPENAI_API_KEY"));
+        const QString out = dir.filePath(QStringLiteral("run"));
+        for (const QStringList& args : { QStringList { QStringLiteral("sweep"), QStringLiteral("--profile"), path,
+                                             QStringLiteral("--out"), out, QStringLiteral("--no-preflight") },
+                 QStringList { QStringLiteral("probe"), QStringLiteral("--profile"), path } }) {
+            QProcess cli;
+            cli.setProcessEnvironment(env);
+            cli.start(cliPath(), args);
+            QVERIFY(cli.waitForFinished(kWaitMs));
+            const QString err = QString::fromUtf8(cli.readAllStandardError());
+            QVERIFY2(cli.exitCode() != 0, qPrintable(args.join(u' ') + u'\n' + err));
+            QVERIFY2(err.contains(QStringLiteral("keychain entry x: no keychain service is running")),
+                qPrintable(args.join(u' ') + u'\n' + err));
+        }
+        QVERIFY(!QFileInfo::exists(out + QStringLiteral("/run.json")));
+    }
+
+    void safetyGuard()
+    {
+        Profile p;
+        p.target.baseUrl = QStringLiteral("http://192.0.2.10:8000");
+        p.target.apiKey = QStringLiteral("sk-x");
+        p.workload.numPrompts = 300;
+        p.load.rates = { 10, 20, 5000 };
+        std::vector<PlannedStep> planned = SweepPlanner(p.load, p.slo).preview();
+        SafetyCheck c = checkSafety(p, planned, 100, 50);
+        QVERIFY(!c.loopback);
+        QVERIFY(c.insecureKey);
+        QCOMPARE(c.requests, 900);
+        QCOMPARE(c.promptTokens, 90000);
+        QCOMPARE(c.outputTokens, 45000);
+        QCOMPARE(c.overLimits.size(), 1);
+        QVERIFY(c.overLimits.first().contains(QStringLiteral("5000 req/s")));
+        QVERIFY(!c.needsConfirmation);
+        SafetyLimits strict;
+        strict.confirmAboveRequests = 500;
+        QVERIFY(checkSafety(p, planned, 100, 50, strict).needsConfirmation);
+
+        p.target.baseUrl = QStringLiteral("https://192.0.2.10");
+        QVERIFY(!checkSafety(p, planned, 1, 1).insecureKey);
+        p.target.baseUrl = QStringLiteral("http://127.0.0.1:8000");
+        c = checkSafety(p, planned, 1, 1, strict);
+        QVERIFY(c.loopback && !c.insecureKey && !c.needsConfirmation);
+        p.target.baseUrl = QStringLiteral("http://[::1]:8000");
+        QVERIFY(checkSafety(p, planned, 1, 1).loopback);
+    }
+
+    void cliRefusesUnsafeSweeps_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        const QStringList base = { QStringLiteral("sweep"), QStringLiteral("--base-url"),
+            QStringLiteral("http://192.0.2.10:8000"), QStringLiteral("--model"), QStringLiteral("m"),
+            QStringLiteral("--no-preflight"), QStringLiteral("--quiet") };
+        QTest::addRow("key over plain http")
+            << base + QStringList { QStringLiteral("--api-key"), QStringLiteral("sk-x") }
+            << QStringLiteral("--allow-insecure-key");
+        QTest::addRow("past the rate limit")
+            << base + QStringList { QStringLiteral("--request-rate"), QStringLiteral("5000") }
+            << QStringLiteral("--allow-high-load");
+        QTest::addRow("large sweep to another machine") << base
+                + QStringList { QStringLiteral("--num-prompts"), QStringLiteral("5000"),
+                      QStringLiteral("--request-rate"), QStringLiteral("10") }
+                                                        << QStringLiteral("--yes");
+    }
+
+    void cliRefusesUnsafeSweeps()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("OPENAI_API_KEY"));
+        cli.setProcessEnvironment(env);
+        cli.start(cliPath(), args);
+        QVERIFY(cli.waitForFinished(kWaitMs));
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QCOMPARE(cli.exitCode(), 2);
+        QVERIFY2(err.contains(expected), qPrintable(err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReliability)
+#include "tst_reliability.moc"

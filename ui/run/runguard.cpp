@@ -1,0 +1,63 @@
+#include "run/runguard.h"
+
+#include "sweep/sweepplanner.h"
+
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QUrl>
+
+namespace kp::ui {
+
+SafetyLimits guiSafetyLimits()
+{
+    SafetyLimits limits;
+    const QSettings settings;
+    bool ok = false;
+    const qint64 above = settings.value(QStringLiteral("safety/confirm_above_requests")).toLongLong(&ok);
+    if (ok && above >= 0)
+        limits.confirmAboveRequests = above;
+    return limits;
+}
+
+QStringList sweepStartQuestions(const Profile& profile, const SafetyLimits& limits)
+{
+    const std::vector<PlannedStep> planned = SweepPlanner(profile.load, profile.slo).preview();
+    const Workload& w = profile.workload;
+    // The dataset is read when the sweep starts: estimate with the profile's lengths.
+    const double prompt = w.inputLen + w.prefixLen;
+    const double output = w.fixedOutputLen ? *w.fixedOutputLen : w.outputLen;
+    const SafetyCheck check = checkSafety(profile, planned, prompt, output, limits);
+    QStringList questions;
+    if (check.insecureKey)
+        questions << QObject::tr("The API key (%1) would be sent over plain HTTP to %2, which is not this machine: "
+                                 "anyone on the way can read it.")
+                         .arg(profile.target.resolvedApiKey().describe(), QUrl(profile.target.baseUrl).host());
+    if (!check.overLimits.isEmpty())
+        questions
+            << QObject::tr("The plan goes past the load limits: %1.").arg(check.overLimits.join(QStringLiteral("; ")));
+    if (check.needsConfirmation)
+        questions << QObject::tr("This sweep sends %1 (more than %2 requests to another machine).")
+                         .arg(check.summary)
+                         .arg(limits.confirmAboveRequests);
+    if (!profile.target.tlsVerify && QUrl(profile.target.baseUrl).scheme() == QLatin1String("https"))
+        questions << QObject::tr("TLS certificates are not checked (target.tls_verify is off): the server's "
+                                 "identity is not verified.");
+    return questions;
+}
+
+bool confirmSweepStart(QWidget* parent, const Profile& profile)
+{
+    const QStringList questions = sweepStartQuestions(profile, guiSafetyLimits());
+    if (questions.isEmpty())
+        return true;
+    QMessageBox box(QMessageBox::Warning, QObject::tr("Start the sweep?"),
+        QObject::tr("Before the sweep starts, please confirm:"), QMessageBox::Cancel, parent);
+    box.setInformativeText(questions.join(QStringLiteral("\n\n")));
+    QPushButton* go = box.addButton(QObject::tr("Start anyway"), QMessageBox::AcceptRole);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == go;
+}
+
+} // namespace kp::ui
