@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QString>
+
+// Sentences the engine writes for people (the analysis, capacity plans, failure hints) are assembled
+// from phrases with %1 placeholders, never from concatenated English. phrase() returns a phrase in
+// English, the language of the CLI and of every file, unless translation has been switched on for the
+// process (the desktop application does so at start) and no EnglishPhrases scope is open in the
+// calling thread; then it goes through QCoreApplication::translate, whose catalogues the application
+// installs. lupdate collects the phrases as calls of `translate` (its option
+// -tr-function-alias translate+=phrase), so context and source must be string literals.
+namespace kp {
+
+QString phrase(const char* context, const char* source, const char* disambiguation = nullptr, int n = -1);
+
+// Switches translation of phrases on or off for the whole process (off unless switched on).
+void setPhraseTranslation(bool on);
+bool phraseTranslation();
+
+// While one lives, phrase() in this thread answers in English: text bound for files (analysis.json)
+// stays the same under any language.
+class EnglishPhrases
+{
+public:
+    EnglishPhrases();
+    ~EnglishPhrases();
+    EnglishPhrases(const EnglishPhrases&) = delete;
+    EnglishPhrases& operator=(const EnglishPhrases&) = delete;
+
+private:
+    bool m_previous;
+};
+
+} // namespace kp

@@ -1,0 +1,38 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>kp::ui::MainWindow</name>
+    <message numerus="yes">
+        <source>Matrix finished: %n run(s), tagged %1.</source>
+        <translation>
+            <numerusform>Matrix finished: %n run, tagged %1.</numerusform>
+            <numerusform>Matrix finished: %n runs, tagged %1.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Matrix ended early: %n run(s) finished, tagged %1.</source>
+        <translation>
+            <numerusform>Matrix ended early: %n run finished, tagged %1.</numerusform>
+            <numerusform>Matrix ended early: %n runs finished, tagged %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::TargetsPage</name>
+    <message numerus="yes">
+        <source>Used by %n profile(s): %1</source>
+        <translation>
+            <numerusform>Used by %n profile: %1</numerusform>
+            <numerusform>Used by %n profiles: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove the target &quot;%1&quot;? %n profile(s) refer to it and will not run until it exists again: %2</source>
+        <translation>
+            <numerusform>Remove the target &quot;%1&quot;? %n profile refers to it and will not run until it exists again: %2</numerusform>
+            <numerusform>Remove the target &quot;%1&quot;? %n profiles refer to it and will not run until it exists again: %2</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>

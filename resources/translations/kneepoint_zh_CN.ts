@@ -1,0 +1,4699 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>CapacityPlan</name>
+    <message>
+        <source>1 server</source>
+        <translation>1 台服务器</translation>
+    </message>
+    <message>
+        <source>%1 servers</source>
+        <translation>%1 台服务器</translation>
+    </message>
+    <message>
+        <source>the peak demand must be a positive number of %1, not %2</source>
+        <translation>峰值需求必须是以 %1 计的正数，而不是 %2</translation>
+    </message>
+    <message>
+        <source>the per-server capacity must be a positive number of %1, not %2</source>
+        <translation>单服务器容量必须是以 %1 计的正数，而不是 %2</translation>
+    </message>
+    <message>
+        <source>the redundancy must not be negative (%1)</source>
+        <translation>冗余不能为负（%1）</translation>
+    </message>
+    <message>
+        <source>%1 %2 at %3 %2 per server needs more than a million servers</source>
+        <translation>%1 %2、每台服务器 %3 %2，需要超过一百万台服务器</translation>
+    </message>
+    <message>
+        <source>%1 %2 ÷ %3 %2 per server = </source>
+        <translation>%1 %2 ÷ 每台服务器 %3 %2 = </translation>
+    </message>
+    <message>
+        <source>there is no per-server capacity under the SLO: %1</source>
+        <translation>在 SLO 下没有单服务器容量：%1</translation>
+    </message>
+    <message>
+        <source>the SLO capacity</source>
+        <translation>SLO 容量</translation>
+    </message>
+    <message>
+        <source>the recommended operating point</source>
+        <translation>推荐工作点</translation>
+    </message>
+    <message>
+        <source>the saturation point</source>
+        <translation>饱和点</translation>
+    </message>
+    <message>
+        <source>there is no per-server capacity: no SLO was given, and the sweep shows neither a recommended operating point nor saturation (%1)</source>
+        <translation>没有单服务器容量：未给出 SLO，扫描结果既没有推荐工作点也没有饱和点（%1）</translation>
+    </message>
+    <message>
+        <source>the steps report no output token throughput at %1, so a tok/s peak cannot be planned</source>
+        <translation>各步在%1处没有输出 token 吞吐量，无法按 tok/s 峰值规划</translation>
+    </message>
+    <message>
+        <source>%1 %2 per server%3, %4 at %5 offered</source>
+        <translation>每台服务器 %1 %2%3，基于施加 %5 时的 %4</translation>
+    </message>
+    <message>
+        <source> or more (the sweep never reached the SLO limit)</source>
+        <translation> 或更多（扫描未达到 SLO 上限）</translation>
+    </message>
+    <message>
+        <source>No capacity plan: %1.</source>
+        <translation>无容量规划：%1。</translation>
+    </message>
+    <message>
+        <source>%1 (%2 with %3)</source>
+        <translation>%1（按 %3 为 %2 台）</translation>
+    </message>
+    <message>
+        <source>A %1 %2 peak needs %3: %4.</source>
+        <translation>%1 %2 的峰值需要 %3：%4。</translation>
+    </message>
+    <message>
+        <source>A %1 %2 peak needs %3 at %4: %5.</source>
+        <translation>%1 %2 的峰值需要 %3（按%4）：%5。</translation>
+    </message>
+</context>
+<context>
+    <name>FailureHint</name>
+    <message>
+        <source>the server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source> The request went through the proxy %1 (target.proxy is &quot;%2&quot;); set target.proxy to &quot;none&quot; to bypass it, or add %3 to no_proxy.</source>
+        <translation> 请求经过了代理 %1（target.proxy 为 &quot;%2&quot;）；将 target.proxy 设为 &quot;none&quot; 可绕过代理，或把 %3 加入 no_proxy。</translation>
+    </message>
+    <message>
+        <source>a URL</source>
+        <translation>一个 URL</translation>
+    </message>
+    <message>
+        <source>The server refused the key that was sent (an Authorization: Bearer header was sent). Check that the key is valid for this server.</source>
+        <translation>服务器拒绝了发送的密钥（已发送 Authorization: Bearer 请求头）。请检查该密钥对此服务器是否有效。</translation>
+    </message>
+    <message>
+        <source>No Authorization header was sent. Set target.api_key (${ENV_VAR}, file:PATH or a literal) or OPENAI_API_KEY.</source>
+        <translation>未发送 Authorization 请求头。请设置 target.api_key（${ENV_VAR}、file:PATH 或直接填写）或 OPENAI_API_KEY。</translation>
+    </message>
+    <message>
+        <source>Check the endpoint path (target.endpoint) and the model id (target.model).</source>
+        <translation>请检查端点路径（target.endpoint）和模型 ID（target.model）。</translation>
+    </message>
+    <message>
+        <source>Check the endpoint path and the model id; the server lists: %1.</source>
+        <translation>请检查端点路径和模型 ID；服务器列出的模型：%1。</translation>
+    </message>
+    <message>
+        <source>The server rate-limits this client: lower the rate or raise the quota.</source>
+        <translation>服务器对此客户端限流：请降低请求速率或提高配额。</translation>
+    </message>
+    <message>
+        <source>The server failed internally: see its log; at high load this is often an out-of-memory or a crashed worker.</source>
+        <translation>服务器内部错误：请查看其日志；高负载下通常是内存不足（OOM）或 worker 崩溃。</translation>
+    </message>
+    <message>
+        <source>The server answered with a redirect (HTTP %1). Requests are not redirected, so the key never goes to another address: set target.base_url to the final address.</source>
+        <translation>服务器返回了重定向（HTTP %1）。请求不会跟随重定向，因此密钥不会发往其他地址：请把 target.base_url 设为最终地址。</translation>
+    </message>
+    <message>
+        <source>Unexpected HTTP status; the message shows the start of the body.</source>
+        <translation>意外的 HTTP 状态；消息中显示了响应体的开头部分。</translation>
+    </message>
+    <message>
+        <source>Nothing listens on %1: the server is down or the port is wrong.</source>
+        <translation>%1 上没有服务在监听：服务器未运行或端口错误。</translation>
+    </message>
+    <message>
+        <source>The host name does not resolve: check target.base_url.</source>
+        <translation>主机名无法解析：请检查 target.base_url。</translation>
+    </message>
+    <message>
+        <source>TLS failed: check the scheme (http vs https) or set target.tls_verify false for a self-signed certificate.</source>
+        <translation>TLS 失败：请检查协议（http 还是 https），对自签名证书可将 target.tls_verify 设为 false。</translation>
+    </message>
+    <message>
+        <source>The connect timeout (%1) fired: the server is overloaded or the timeout is too short for this load.</source>
+        <translation>触发了连接超时（%1）：服务器过载，或超时时间对当前负载太短。</translation>
+    </message>
+    <message>
+        <source>The first-token timeout (%1) fired: the server is overloaded or the timeout is too short for this load.</source>
+        <translation>触发了首 token 超时（%1）：服务器过载，或超时时间对当前负载太短。</translation>
+    </message>
+    <message>
+        <source>The between-chunks timeout (%1) fired: the server is overloaded or the timeout is too short for this load.</source>
+        <translation>触发了数据块间隔超时（%1）：服务器过载，或超时时间对当前负载太短。</translation>
+    </message>
+    <message>
+        <source>The total timeout (%1) fired: the server is overloaded or the timeout is too short for this load.</source>
+        <translation>触发了总超时（%1）：服务器过载，或超时时间对当前负载太短。</translation>
+    </message>
+    <message>
+        <source>HTTP 200 but the body was an error object: the message shows it.</source>
+        <translation>HTTP 200，但响应体是一个错误对象：消息中显示了它。</translation>
+    </message>
+    <message>
+        <source>The response is not an OpenAI-style stream (no &quot;choices&quot;): check the backend (target.backend) and endpoint; the message shows the first 300 bytes that came back.</source>
+        <translation>响应不是 OpenAI 风格的流（没有 &quot;choices&quot;）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
+    </message>
+    <message>
+        <source>The server closed the stream before [DONE]: it may have crashed or restarted.</source>
+        <translation>服务器在 [DONE] 之前关闭了流：可能已崩溃或重启。</translation>
+    </message>
+    <message>
+        <source>A network error: the message has the details.</source>
+        <translation>网络错误：详情见消息。</translation>
+    </message>
+    <message>
+        <source>The server sent more than the client keeps for one request (%1 MiB per response, %2 MiB per event): it is flooding or not ending its lines; check the backend and endpoint.</source>
+        <translation>服务器发送的数据超过客户端为单个请求保留的上限（每个响应 %1 MiB，每个事件 %2 MiB）：它在大量输出或没有结束行；请检查后端和端点。</translation>
+    </message>
+    <message>
+        <source>Proxy variables are set (%1) and target.proxy is &quot;system&quot;: requests to %2 go through that proxy unless no_proxy (%3) matches. Set target.proxy to &quot;none&quot; to bypass it.</source>
+        <translation>已设置代理环境变量（%1）且 target.proxy 为 &quot;system&quot;：发往 %2 的请求会经过该代理，除非匹配 no_proxy（%3）。将 target.proxy 设为 &quot;none&quot; 可绕过代理。</translation>
+    </message>
+    <message>
+        <source>unset</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>Proxy variables are set (%1) but ignored (target.proxy is &quot;none&quot;); set it to &quot;system&quot; if %2 is only reachable through the proxy.</source>
+        <translation>已设置代理环境变量（%1），但被忽略（target.proxy 为 &quot;none&quot;）；如果 %2 只能通过代理访问，请将其设为 &quot;system&quot;。</translation>
+    </message>
+</context>
+<context>
+    <name>KneeAnalysis</name>
+    <message>
+        <source>.</source>
+        <comment>end of a sentence</comment>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>the error rate</source>
+        <translation>错误率</translation>
+    </message>
+    <message>
+        <source>all at once</source>
+        <translation>一次性全部发送</translation>
+    </message>
+    <message>
+        <source>step %1 (%2)</source>
+        <translation>第 %1 步（%2）</translation>
+    </message>
+    <message>
+        <source>add more users</source>
+        <translation>请增加并发用户数</translation>
+    </message>
+    <message>
+        <source>add higher rates</source>
+        <translation>请增加更高的请求速率</translation>
+    </message>
+    <message>
+        <source>it ran at a request rate, while the sweep varies users</source>
+        <translation>该步按请求速率运行，而本次扫描改变的是并发用户数</translation>
+    </message>
+    <message>
+        <source>it ran with a number of users, while the sweep varies the rate</source>
+        <translation>该步按并发用户数运行，而本次扫描改变的是请求速率</translation>
+    </message>
+    <message>
+        <source>other load mode</source>
+        <translation>负载模式不同</translation>
+    </message>
+    <message>
+        <source>it sent every request at once, so it has no offered rate to place on the load axis</source>
+        <translation>该步一次性发出全部请求，没有可放在负载轴上的目标请求速率</translation>
+    </message>
+    <message>
+        <source>it has no offered load</source>
+        <translation>该步没有施加负载</translation>
+    </message>
+    <message>
+        <source>no load</source>
+        <translation>无负载</translation>
+    </message>
+    <message>
+        <source>it was stopped before every request ended (partial)</source>
+        <translation>该步在所有请求结束前被停止（不完整）</translation>
+    </message>
+    <message>
+        <source>partial</source>
+        <translation>不完整</translation>
+    </message>
+    <message>
+        <source>it was client-bound: the client could not keep to the schedule, so it measured the client rather than the server</source>
+        <translation>该步受客户端限制：客户端无法按计划发送请求，测到的是客户端而不是服务器</translation>
+    </message>
+    <message>
+        <source>client-bound</source>
+        <translation>受客户端限制</translation>
+    </message>
+    <message>
+        <source>only %1 of its %2 requests ended</source>
+        <translation>%2 个请求中只有 %1 个结束</translation>
+    </message>
+    <message>
+        <source>%1 of %2 requests ended</source>
+        <translation>%2 个请求中 %1 个结束</translation>
+    </message>
+    <message>
+        <source>no request ended</source>
+        <translation>没有请求结束</translation>
+    </message>
+    <message>
+        <source>no requests</source>
+        <translation>无请求</translation>
+    </message>
+    <message>
+        <source>%1 of its requests failed, more than the %2 a reliable step may lose</source>
+        <translation>%1 的请求失败，超过可靠步骤允许的 %2</translation>
+    </message>
+    <message>
+        <source>%1 errors</source>
+        <translation>错误 %1</translation>
+    </message>
+    <message>
+        <source>it does not report %1</source>
+        <translation>该步没有 %1 数据</translation>
+    </message>
+    <message>
+        <source>%1: no %2</source>
+        <translation>%1：无 %2</translation>
+    </message>
+    <message>
+        <source>%1 does not report %2, so it is left out of the latency knee.</source>
+        <translation>%1没有 %2 数据，因此未计入延迟拐点。</translation>
+    </message>
+    <message>
+        <source>%1 sent every request at once: its %2 is the server&apos;s throughput ceiling, not a point on the load axis.</source>
+        <translation>%1一次性发出全部请求：其 %2 是服务器的吞吐量上限，而不是负载轴上的一个点。</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>%1 is left out of the knee: %2; it still counts for throughput and the SLO.</source>
+        <translation>%1未计入拐点：%2；但仍计入吞吐量和 SLO。</translation>
+    </message>
+    <message>
+        <source>%1 is left out of the analysis: %2.</source>
+        <translation>%1未计入分析：%2。</translation>
+    </message>
+    <message>
+        <source>The steps do not report %1, so there is no latency knee.</source>
+        <translation>各步没有 %1 数据，因此没有延迟拐点。</translation>
+    </message>
+    <message>
+        <source>throughput %1 to %2</source>
+        <translation>吞吐量 %1 至 %2</translation>
+    </message>
+    <message>
+        <source>, %1 %2 to %3</source>
+        <translation>，%1 %2 至 %3</translation>
+    </message>
+    <message>
+        <source>Steps %1 and %2 ran at %3; the analysis uses their mean. Their spread: %4.</source>
+        <translation>第 %1 和 %2 步都在 %3 下运行，分析取其平均值。波动范围：%4。</translation>
+    </message>
+    <message>
+        <source> Left out: %1.</source>
+        <translation> 未计入：%1。</translation>
+    </message>
+    <message>
+        <source>Saturation is unknown: no step with a usable load yet.%1</source>
+        <translation>饱和点未知：尚无负载可用的步骤。%1</translation>
+    </message>
+    <message>
+        <source>Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5).</source>
+        <translation>在 %1 处饱和：服务器完成 %2，为目标请求速率的 %3（低于 %4%5）。</translation>
+    </message>
+    <message>
+        <source>The sweep never saturated: throughput followed the offered rate up to %1 (%2 achieved); %3.</source>
+        <translation>扫描未达到饱和：直到 %1（实际 %2）吞吐量都跟随目标请求速率；%3。</translation>
+    </message>
+    <message>
+        <source>more users add at most %1 throughput (%2 here, at most %3 up to %4)</source>
+        <translation>再增加并发用户最多只增加 %1 吞吐量（此处 %2，直到 %4 最多 %3）</translation>
+    </message>
+    <message>
+        <source>more users add no throughput (%1 here, at most %2 up to %3)</source>
+        <translation>再增加并发用户不再增加吞吐量（此处 %1，直到 %3 最多 %2）</translation>
+    </message>
+    <message>
+        <source>Saturation at %1: %2.</source>
+        <translation>在 %1 处饱和：%2。</translation>
+    </message>
+    <message>
+        <source>The sweep never saturated: throughput still grows with the users up to %1 (%2); %3.</source>
+        <translation>扫描未达到饱和：直到 %1（%2）吞吐量仍随并发用户数增长；%3。</translation>
+    </message>
+    <message>
+        <source> of the %1 a step this long reads without saturation, its last requests&apos; drain included</source>
+        <translation>，即这么长的一步在不饱和时应得的 %1，已计入最后一批请求的收尾时间</translation>
+    </message>
+    <message>
+        <source> The sweep never saturated; %1.</source>
+        <translation> 扫描未达到饱和；%1。</translation>
+    </message>
+    <message>
+        <source>No knee: the steps do not report %1.</source>
+        <translation>无拐点：各步没有 %1 数据。</translation>
+    </message>
+    <message>
+        <source>No knee yet: finding one needs at least %1 reliable steps that report %2, and the sweep has %3.%4</source>
+        <translation>暂无拐点：至少需要 %1 个有 %2 数据的可靠步骤，当前扫描只有 %3 个。%4</translation>
+    </message>
+    <message>
+        <source>No knee: %1 stayed between %2 and %3 from %4 to %5, less than a %6 rise.%7%8</source>
+        <translation>无拐点：从 %4 到 %5，%1 保持在 %2 与 %3 之间，增幅不到 %6。%7%8</translation>
+    </message>
+    <message>
+        <source>No knee: %1 rises %2 from %3 to %4 without a bend that stands out.%5%6</source>
+        <translation>无拐点：从 %3 到 %4，%1 上升 %2，但没有明显的弯折。%5%6</translation>
+    </message>
+    <message>
+        <source>and %1 (%2) at %3</source>
+        <translation>在 %3 时为 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 at %2, and %3 (%4) at %5</source>
+        <translation>在 %2 时为 %1，在 %5 时为 %3（%4）</translation>
+    </message>
+    <message>
+        <source>The knee is at %1 (%2 achieved): %3 is %4 there, %5.%6</source>
+        <translation>拐点在 %1（实际 %2）：此处 %3 为 %4，%5。%6</translation>
+    </message>
+    <message>
+        <source>the number of users</source>
+        <translation>并发用户数</translation>
+    </message>
+    <message>
+        <source>the offered rate</source>
+        <translation>目标请求速率</translation>
+    </message>
+    <message>
+        <source>No throughput knee yet: finding one needs at least %1 reliable steps, and the sweep has %2.%3</source>
+        <translation>暂无吞吐量拐点：至少需要 %1 个可靠步骤，当前扫描只有 %2 个。%3</translation>
+    </message>
+    <message>
+        <source>No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5</source>
+        <translation>无吞吐量拐点：从 %2 到 %3，吞吐量随%1同步增长。%4%5</translation>
+    </message>
+    <message>
+        <source>beyond it, throughput no longer grows</source>
+        <translation>超过此点后吞吐量不再增长</translation>
+    </message>
+    <message>
+        <source>beyond it, throughput grows %1 slower than below it</source>
+        <translation>超过此点后吞吐量增长比之前慢 %1</translation>
+    </message>
+    <message>
+        <source>Throughput bends at %1 (%2 achieved): %3.%4</source>
+        <translation>吞吐量在 %1（实际 %2）处弯折：%3。%4</translation>
+    </message>
+    <message>
+        <source>Collapse is unknown: it takes at least two steps to see throughput fall.</source>
+        <translation>吞吐崩溃未知：至少需要两步才能看出吞吐量下降。</translation>
+    </message>
+    <message>
+        <source>Throughput collapses from %1: it peaked at %2 at %3 and falls to %4 (%5 below the peak)</source>
+        <translation>吞吐量从 %1 起崩溃：在 %3 时达到峰值 %2，之后降到 %4（比峰值低 %5）</translation>
+    </message>
+    <message>
+        <source>, and to %1 at %2</source>
+        <translation>，在 %2 时降到 %1</translation>
+    </message>
+    <message>
+        <source>No collapse: throughput did not fall as the load rose; its peak, %1, is at the highest load, %2.</source>
+        <translation>无吞吐崩溃：负载上升时吞吐量没有下降；其峰值 %1 出现在最高负载 %2。</translation>
+    </message>
+    <message>
+        <source>No collapse: throughput rose with the load up to %1.</source>
+        <translation>无吞吐崩溃：直到 %1 吞吐量都随负载上升。</translation>
+    </message>
+    <message>
+        <source>No collapse: throughput held within %1 of its %2 peak from %3 to %4.</source>
+        <translation>无吞吐崩溃：从 %3 到 %4，吞吐量保持在峰值 %2 的 %1 以内。</translation>
+    </message>
+    <message>
+        <source>the error rate ≤ %1</source>
+        <translation>错误率 ≤ %1</translation>
+    </message>
+    <message>
+        <source>No SLO capacity: no SLO was given (for example --slo ttft:p99:500).</source>
+        <translation>无 SLO 容量：未给出 SLO（例如 --slo ttft:p99:500）。</translation>
+    </message>
+    <message>
+        <source>does not report %1</source>
+        <translation>没有 %1 数据</translation>
+    </message>
+    <message>
+        <source>%1 does not report %2, so the SLO was not checked there.</source>
+        <translation>%1没有 %2 数据，因此未在此检查 SLO。</translation>
+    </message>
+    <message>
+        <source>No SLO capacity yet: no usable step.%1</source>
+        <translation>暂无 SLO 容量：没有可用的步骤。%1</translation>
+    </message>
+    <message>
+        <source>No SLO capacity: the steps do not report %1, which the SLO needs.</source>
+        <translation>无 SLO 容量：各步没有 SLO 所需的 %1 数据。</translation>
+    </message>
+    <message>
+        <source>No SLO capacity: even the lowest load, %1, misses the SLO (%2); test lower loads.</source>
+        <translation>无 SLO 容量：即使最低负载 %1 也不满足 SLO（%2）；请测试更低的负载。</translation>
+    </message>
+    <message>
+        <source>Every step met the SLO (%1) up to %2 (%3 achieved), so the SLO capacity is at least that; %4 to find it.</source>
+        <translation>直到 %2（实际 %3）每一步都满足 SLO（%1），因此 SLO 容量至少为此值；%4以找到它。</translation>
+    </message>
+    <message>
+        <source>%1 met the SLO again after %2 missed it; the SLO capacity stops at the first miss.</source>
+        <translation>%2 未满足 SLO 之后，%1又满足了 SLO；SLO 容量以第一次未满足为准。</translation>
+    </message>
+    <message>
+        <source>SLO capacity is %1 (%2 achieved): %3 reaches its limit of %4 there, interpolated between %5 (%6) and %7 (%8).</source>
+        <translation>SLO 容量为 %1（实际 %2）：%3 在此达到上限 %4，由 %5（%6）与 %7（%8）之间插值得出。</translation>
+    </message>
+    <message>
+        <source> At %1, %2 also %3 its limit.</source>
+        <translation> 在 %1 时，%2 也%3上限。</translation>
+    </message>
+    <message>
+        <source>miss</source>
+        <translation>超出</translation>
+    </message>
+    <message>
+        <source>misses</source>
+        <translation>超出</translation>
+    </message>
+    <message>
+        <source>No recommended operating point yet: it takes at least two steps.</source>
+        <translation>暂无推荐工作点：至少需要两步。</translation>
+    </message>
+    <message>
+        <source> The sweep never saturated, so the real peak is higher and this point is conservative.</source>
+        <translation> 扫描未达到饱和，实际峰值更高，此工作点偏保守。</translation>
+    </message>
+    <message>
+        <source>No recommended operating point: even the lowest load, %1, uses %2 of the %3 peak throughput, more than %4; test lower loads.</source>
+        <translation>无推荐工作点：即使最低负载 %1 也用到峰值吞吐量 %3 的 %2，超过 %4；请测试更低的负载。</translation>
+    </message>
+    <message>
+        <source>Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; no SLO was given, so latency does not limit it.%5</source>
+        <translation>推荐工作点：%1（实际 %2），此处吞吐量达到峰值 %4 的 %3；未给出 SLO，因此不受延迟限制。%5</translation>
+    </message>
+    <message>
+        <source>No recommended operating point: no tested load met the SLO.</source>
+        <translation>无推荐工作点：测试过的负载都不满足 SLO。</translation>
+    </message>
+    <message>
+        <source>Recommended operating point: %1 (%2 achieved), the SLO capacity; it uses %3 of the %4 peak throughput, within the %5 limit.%6</source>
+        <translation>推荐工作点：%1（实际 %2），即 SLO 容量；它用到峰值吞吐量 %4 的 %3，在 %5 的上限以内。%6</translation>
+    </message>
+    <message>
+        <source>Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; the SLO would allow %5%6, but beyond this point less than %7 headroom remains.%8</source>
+        <translation>推荐工作点：%1（实际 %2），此处吞吐量达到峰值 %4 的 %3；SLO 允许%5 %6，但超过此点余量不足 %7。%8</translation>
+    </message>
+    <message>
+        <source>at least </source>
+        <translation>至少</translation>
+    </message>
+    <message>
+        <source> and %1 stays at %2</source>
+        <translation>，%1 保持在 %2</translation>
+    </message>
+    <message>
+        <source> and %1 stays between %2 and %3</source>
+        <translation>，%1 保持在 %2 与 %3 之间</translation>
+    </message>
+    <message>
+        <source>at %1</source>
+        <translation>在 %1 处</translation>
+    </message>
+    <message>
+        <source>up to %1</source>
+        <translation>直到 %1</translation>
+    </message>
+    <message>
+        <source>Linear %1: throughput follows the offered rate (within %2%)</source>
+        <translation>线性区（%1）：吞吐量跟随目标请求速率（误差 %2% 以内）</translation>
+    </message>
+    <message>
+        <source>Linear %1: throughput is %2</source>
+        <translation>线性区（%1）：吞吐量为 %2</translation>
+    </message>
+    <message>
+        <source>Linear %1: throughput grows with the users, from %2 at %3 to %4 at %5</source>
+        <translation>线性区（%1）：吞吐量随并发用户数增长，从 %3 时的 %2 到 %5 时的 %4</translation>
+    </message>
+    <message>
+        <source>The curve bends at %1: %2 is %3 there.</source>
+        <translation>曲线在 %1 处弯折：此处 %2 为 %3。</translation>
+    </message>
+    <message>
+        <source>The curve bends at %1.</source>
+        <translation>曲线在 %1 处弯折。</translation>
+    </message>
+    <message>
+        <source>throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>RPS</source>
+        <translation>RPS</translation>
+    </message>
+    <message>
+        <source>From %1 %2 still grows with %3</source>
+        <translation>从 %1 起，%2 仍随%3增长</translation>
+    </message>
+    <message>
+        <source>From %1 %2 grows %3 slower than %4</source>
+        <translation>从 %1 起，%2 的增长比%4慢 %3</translation>
+    </message>
+    <message>
+        <source> and %1 rises %2 (%3 at %4 to %5 at %6)</source>
+        <translation>，%1 上升 %2（从 %4 时的 %3 到 %6 时的 %5）</translation>
+    </message>
+    <message>
+        <source>From %1 the server is overloaded: it completes %2 of the %1 offered (%3)</source>
+        <translation>从 %1 起服务器过载：施加 %1，只完成 %2（%3）</translation>
+    </message>
+    <message>
+        <source>From %1 the server is saturated: more users add little or no throughput (%2 at %1, %3 at %4)</source>
+        <translation>从 %1 起服务器饱和：再增加并发用户几乎不增加吞吐量（%1 时 %2，%4 时 %3）</translation>
+    </message>
+    <message>
+        <source>, and %1 reaches %2 at %3</source>
+        <translation>，%1 在 %3 时达到 %2</translation>
+    </message>
+    <message>
+        <source>; from %1 throughput falls, to %2 below its %3 peak</source>
+        <translation>；从 %1 起吞吐量下降，比峰值 %3 低 %2</translation>
+    </message>
+    <message>
+        <source>no request completed</source>
+        <translation>没有请求完成</translation>
+    </message>
+    <message>
+        <source>1 user</source>
+        <translation>1 并发</translation>
+    </message>
+    <message>
+        <source>%1 users</source>
+        <translation>%1 并发</translation>
+    </message>
+    <message>
+        <source>No capacity plan: %1.</source>
+        <translation>无容量规划：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>%1: the chart could not be drawn</source>
+        <translation>%1：无法绘制图表</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The target failed the preflight check; no load was sent.</source>
+        <translation>目标未通过预检，未发送负载。</translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3</source>
+        <translation>%1（%2）：%3</translation>
+    </message>
+    <message>
+        <source>The API key (%1) would be sent over plain HTTP to %2, which is not this machine: anyone on the way can read it.</source>
+        <translation>API 密钥（%1）将通过明文 HTTP 发送到 %2，而它不是本机：途经的任何人都能读到它。</translation>
+    </message>
+    <message>
+        <source>The plan goes past the load limits: %1.</source>
+        <translation>计划超出了负载上限：%1。</translation>
+    </message>
+    <message>
+        <source>This sweep sends %1 (more than %2 requests to another machine).</source>
+        <translation>此次扫描将发送 %1（向另一台机器发送超过 %2 个请求）。</translation>
+    </message>
+    <message>
+        <source>TLS certificates are not checked (target.tls_verify is off): the server&apos;s identity is not verified.</source>
+        <translation>不检查 TLS 证书（target.tls_verify 已关闭）：服务器身份未经验证。</translation>
+    </message>
+    <message>
+        <source>Start the sweep?</source>
+        <translation>开始扫描？</translation>
+    </message>
+    <message>
+        <source>Before the sweep starts, please confirm:</source>
+        <translation>扫描开始前，请确认：</translation>
+    </message>
+    <message>
+        <source>Start anyway</source>
+        <translation>仍然开始</translation>
+    </message>
+    <message>
+        <source>Run against targets</source>
+        <translation>对多个目标运行</translation>
+    </message>
+    <message>
+        <source>The current profile is swept against each chosen target (and model), one after another. When all have run, the comparison opens.</source>
+        <translation>依次用当前配置对每个选中的目标（及模型）执行扫描。全部运行完后打开对比。</translation>
+    </message>
+    <message>
+        <source>optional: model ids separated by commas</source>
+        <translation>可选：用逗号分隔的模型 ID</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型列表</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+</context>
+<context>
+    <name>ServerAnalysis</name>
+    <message>
+        <source>KV cache reached %1 at %2; the waiting queue grew from there.</source>
+        <translation>KV 缓存在 %2 时达到 %1；等待队列从此开始增长。</translation>
+    </message>
+    <message>
+        <source>KV cache reached %1 at %2.</source>
+        <translation>KV 缓存在 %2 时达到 %1。</translation>
+    </message>
+    <message>
+        <source>KV cache usage peaked at %1 (at %2): the cache did not fill.</source>
+        <translation>KV 缓存使用率峰值为 %1（在 %2 时）：缓存未满。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s waiting queue grew from %1 on.</source>
+        <translation>服务器的等待队列从 %1 起开始增长。</translation>
+    </message>
+    <message>
+        <source>Preemptions began at %1 (%2 in that step).</source>
+        <translation>抢占从 %1 开始（该步 %2 次）。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s own TTFT was %1 ms below the client&apos;s on average: network and client overhead.</source>
+        <translation>服务器自身统计的 TTFT 平均比客户端低 %1 ms：这是网络和客户端开销。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s own TTFT was %1 ms above the client&apos;s on average: its clock or histogram buckets do not match the client&apos;s measurement.</source>
+        <translation>服务器自身统计的 TTFT 平均比客户端高 %1 ms：其时钟或直方图分桶与客户端的测量不一致。</translation>
+    </message>
+    <message>
+        <source>the all-at-once step</source>
+        <translation>一次性全部发送的步骤</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui</name>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation>%1：无法读取：%2</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::ChartSet</name>
+    <message>
+        <source>Throughput against offered load</source>
+        <translation>吞吐量与施加负载</translation>
+    </message>
+    <message>
+        <source>Load–latency · %1 and P50 %2</source>
+        <translation>负载–延迟 · %1 与 P50 %2</translation>
+    </message>
+    <message>
+        <source>knee</source>
+        <translation>拐点</translation>
+    </message>
+    <message>
+        <source>SLO capacity</source>
+        <translation>SLO 容量</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::CompareChart</name>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>Output throughput</source>
+        <translation>输出吞吐量</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3)</source>
+        <translation>%1 %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation>%1（基线）</translation>
+    </message>
+    <message>
+        <source>Users (concurrency)</source>
+        <translation>用户数（并发）</translation>
+    </message>
+    <message>
+        <source>Offered load (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
+    </message>
+    <message>
+        <source>Select two or more runs on the Runs page and press Compare.</source>
+        <translation>在“运行记录”页选择两个或更多运行，然后点击“对比”。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::CompareReport</name>
+    <message>
+        <source>Kneepoint comparison: %1</source>
+        <translation>Kneepoint 对比：%1</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation>%1（基线）</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Knee</source>
+        <translation>拐点</translation>
+    </message>
+    <message>
+        <source>Throughput knee</source>
+        <translation>吞吐量拐点</translation>
+    </message>
+    <message>
+        <source>Saturation</source>
+        <translation>饱和</translation>
+    </message>
+    <message>
+        <source>Collapse</source>
+        <translation>吞吐崩溃</translation>
+    </message>
+    <message>
+        <source>SLO capacity</source>
+        <translation>SLO 容量</translation>
+    </message>
+    <message>
+        <source>Recommended</source>
+        <translation>推荐工作点</translation>
+    </message>
+    <message>
+        <source>Peak throughput (req/s)</source>
+        <translation>峰值吞吐量 (req/s)</translation>
+    </message>
+    <message>
+        <source>Offered</source>
+        <translation>施加负载</translation>
+    </message>
+    <message>
+        <source>Value (%1)</source>
+        <translation>数值（%1）</translation>
+    </message>
+    <message>
+        <source>Baseline (%1)</source>
+        <translation>基线（%1）</translation>
+    </message>
+    <message>
+        <source>Δ</source>
+        <translation>Δ</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>baseline interpolated</source>
+        <translation>基线为插值</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Baseline: %1. Deltas are at equal offered load; where the baseline has no step at a load, its value is interpolated between its two neighbouring steps (never extrapolated).</source>
+        <translation>基线：%1。差值在相同施加负载下比较；基线在某负载没有步骤时，其数值由相邻两步插值得出（从不外推）。</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行记录</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>Comparison · %1</source>
+        <translation>对比 · %1</translation>
+    </message>
+    <message>
+        <source>▲ marks each run&apos;s knee. The baseline&apos;s line is the thicker one.</source>
+        <translation>▲ 标出每个运行的拐点。较粗的线是基线。</translation>
+    </message>
+    <message>
+        <source>Knee and capacity</source>
+        <translation>拐点与容量</translation>
+    </message>
+    <message>
+        <source>Deltas against %1</source>
+        <translation>相对 %1 的差值</translation>
+    </message>
+    <message>
+        <source>No run has a load within the baseline&apos;s range.</source>
+        <translation>没有运行的负载落在基线范围内。</translation>
+    </message>
+    <message>
+        <source>What differs</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>The runs&apos; profiles and environments are the same.</source>
+        <translation>这些运行的配置和环境相同。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::CompareView</name>
+    <message>
+        <source>Log scale</source>
+        <translation>对数坐标</translation>
+    </message>
+    <message>
+        <source>What the curves show against the offered load</source>
+        <translation>曲线随施加负载显示的指标</translation>
+    </message>
+    <message>
+        <source>The latency statistic; a step that did not record it has no point</source>
+        <translation>延迟统计量；没有记录该值的步骤不显示点</translation>
+    </message>
+    <message>
+        <source>The run the others are measured against</source>
+        <translation>其他运行与之比较的基准运行</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Chart as PNG, SVG or PDF…</source>
+        <translation>图表导出为 PNG、SVG 或 PDF…</translation>
+    </message>
+    <message>
+        <source>Copy chart</source>
+        <translation>复制图表</translation>
+    </message>
+    <message>
+        <source>Comparison report…</source>
+        <translation>对比报告…</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Deltas</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>Knee and capacity</source>
+        <translation>拐点与容量</translation>
+    </message>
+    <message>
+        <source>What differs</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Comparison · %1</source>
+        <translation>对比 · %1</translation>
+    </message>
+    <message>
+        <source>Select two or more runs on the Runs page and press Compare.</source>
+        <translation>在“运行记录”页选择两个或更多运行，然后点击“对比”。</translation>
+    </message>
+    <message>
+        <source>What differs (%1)</source>
+        <translation>差异（%1）</translation>
+    </message>
+    <message>
+        <source>%1 runs; deltas against %2 at equal offered load (interpolated between the baseline&apos;s steps, never extrapolated).</source>
+        <translation>%1 个运行；在相同施加负载下相对 %2 的差值（在基线的步骤之间插值，从不外推）。</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;PNG image at 2× (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;2× PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Comparison report</source>
+        <translation>对比报告</translation>
+    </message>
+    <message>
+        <source>HTML, self-contained (*.html);;Markdown with PNG charts (*.md);;PDF (*.pdf);;CSV (*.csv);;JSON (*.json)</source>
+        <translation>HTML，独立文件 (*.html);;Markdown 及 PNG 图表 (*.md);;PDF (*.pdf);;CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::ConnectionTest</name>
+    <message>
+        <source>Health</source>
+        <translation>健康检查</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型列表</translation>
+    </message>
+    <message>
+        <source>Completion</source>
+        <translation>补全</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Checks /health, /v1/models and one tiny completion against the target</source>
+        <translation>对目标检查 /health、/v1/models 并发送一个很小的补全请求</translation>
+    </message>
+    <message>
+        <source>Not tested yet.</source>
+        <translation>尚未测试。</translation>
+    </message>
+    <message>
+        <source>Cancel test</source>
+        <translation>取消测试</translation>
+    </message>
+    <message>
+        <source>Test cancelled.</source>
+        <translation>测试已取消。</translation>
+    </message>
+    <message>
+        <source>The built-in simulator was started for the test (%1).</source>
+        <translation>已为测试启动内置模拟器（%1）。</translation>
+    </message>
+    <message>
+        <source>Testing %1 …</source>
+        <translation>正在测试 %1 …</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Hint: %1</source>
+        <translation>提示：%1</translation>
+    </message>
+    <message>
+        <source>All checks passed (%1).</source>
+        <translation>所有检查均通过（%1）。</translation>
+    </message>
+    <message>
+        <source>The server answered, but a check failed (%1).</source>
+        <translation>服务器有响应，但有一项检查失败（%1）。</translation>
+    </message>
+    <message>
+        <source>The server could not be reached (%1).</source>
+        <translation>无法连接服务器（%1）。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::ErrorsModel</name>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>Host not found</source>
+        <translation>找不到主机</translation>
+    </message>
+    <message>
+        <source>TLS</source>
+        <translation>TLS</translation>
+    </message>
+    <message>
+        <source>Connect timeout</source>
+        <translation>连接超时</translation>
+    </message>
+    <message>
+        <source>First-token timeout</source>
+        <translation>首 token 超时</translation>
+    </message>
+    <message>
+        <source>Idle timeout</source>
+        <translation>空闲超时</translation>
+    </message>
+    <message>
+        <source>Total timeout</source>
+        <translation>总超时</translation>
+    </message>
+    <message>
+        <source>HTTP 401/403 (auth)</source>
+        <translation>HTTP 401/403（认证）</translation>
+    </message>
+    <message>
+        <source>HTTP 404 (not found)</source>
+        <translation>HTTP 404（未找到）</translation>
+    </message>
+    <message>
+        <source>HTTP 429 (rate limited)</source>
+        <translation>HTTP 429（限流）</translation>
+    </message>
+    <message>
+        <source>HTTP 5xx (server error)</source>
+        <translation>HTTP 5xx（服务器错误）</translation>
+    </message>
+    <message>
+        <source>Other HTTP status</source>
+        <translation>其他 HTTP 状态</translation>
+    </message>
+    <message>
+        <source>Error in the response body</source>
+        <translation>响应体中的错误</translation>
+    </message>
+    <message>
+        <source>Malformed stream</source>
+        <translation>流格式错误</translation>
+    </message>
+    <message>
+        <source>Stream without choices</source>
+        <translation>流中没有 choices</translation>
+    </message>
+    <message>
+        <source>Stream cut</source>
+        <translation>流被截断</translation>
+    </message>
+    <message>
+        <source>Network error</source>
+        <translation>网络错误</translation>
+    </message>
+    <message>
+        <source>Response too large</source>
+        <translation>响应过大</translation>
+    </message>
+    <message>
+        <source>Cancelled (stopped)</source>
+        <translation>已取消（停止）</translation>
+    </message>
+    <message>
+        <source>Failure</source>
+        <translation>失败类型</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Example message</source>
+        <translation>示例消息</translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation>处理建议</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::HistogramChart</name>
+    <message>
+        <source>Latency histogram</source>
+        <translation>延迟直方图</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message>
+        <source>P50</source>
+        <translation>P50</translation>
+    </message>
+    <message>
+        <source>requests (%1 beyond the axis)</source>
+        <translation>请求数（%1 个超出坐标轴）</translation>
+    </message>
+    <message>
+        <source>Select a step to see its latency distribution.</source>
+        <translation>选择一个步骤以查看其延迟分布。</translation>
+    </message>
+    <message>
+        <source>Step %1 has no %2 values.</source>
+        <translation>第 %1 步没有 %2 数值。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::LiveRun</name>
+    <message>
+        <source>1 step</source>
+        <translation>1 步</translation>
+    </message>
+    <message>
+        <source>%1 steps</source>
+        <translation>%1 步</translation>
+    </message>
+    <message>
+        <source>Opened the run in %1</source>
+        <translation>已打开 %1 中的运行记录</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>准备中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Pausing after this step</source>
+        <translation>本步结束后暂停</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Sweep of %1 against %2: %3%4</source>
+        <translation>扫描 %1，目标 %2：%3%4</translation>
+    </message>
+    <message>
+        <source>, then as the plan decides</source>
+        <translation>，之后由计划决定</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>1 request</source>
+        <translation>1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>Step %1 started: %2, %3 (%4%5)</source>
+        <translation>第 %1 步开始：%2，%3（%4%5）</translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation>%1 个失败</translation>
+    </message>
+    <message>
+        <source>partial</source>
+        <translation>不完整</translation>
+    </message>
+    <message>
+        <source>client-bound (dispatch lag P99 %1 ms)</source>
+        <translation>受客户端限制（发送延迟 P99 %1 ms）</translation>
+    </message>
+    <message>
+        <source>SLO not met: %1</source>
+        <translation>未满足 SLO：%1</translation>
+    </message>
+    <message>
+        <source>Step %1 done: %2 → %3 req/s, %4 tok/s, P%5 TTFT %6 ms%7</source>
+        <translation>第 %1 步完成：%2 → %3 req/s，%4 tok/s，P%5 TTFT %6 ms%7</translation>
+    </message>
+    <message>
+        <source>Paused between steps</source>
+        <translation>已在两步之间暂停</translation>
+    </message>
+    <message>
+        <source>Resumed</source>
+        <translation>已继续</translation>
+    </message>
+    <message>
+        <source>Stopped escalating: %1</source>
+        <translation>已停止加压：%1</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 kept</source>
+        <translation>已停止：保留 %1</translation>
+    </message>
+    <message>
+        <source>Sweep finished: %1</source>
+        <translation>扫描完成：%1</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>Stopping: the current step ends as partial</source>
+        <translation>正在停止：当前步骤将以不完整结束</translation>
+    </message>
+    <message>
+        <source>Pause cancelled</source>
+        <translation>已取消暂停</translation>
+    </message>
+    <message>
+        <source>between %1 and %2</source>
+        <translation>在 %1 与 %2 之间</translation>
+    </message>
+    <message>
+        <source>repeat of step %1</source>
+        <translation>重复第 %1 步</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::LiveStepChart</name>
+    <message>
+        <source>Current step</source>
+        <translation>当前步骤</translation>
+    </message>
+    <message>
+        <source>TTFT per request</source>
+        <translation>每个请求的 TTFT</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>SLO</source>
+        <translation>SLO</translation>
+    </message>
+    <message>
+        <source>Time in step (s)</source>
+        <translation>步内时间 (s)</translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation>TTFT (ms)</translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation>进行中的请求</translation>
+    </message>
+    <message>
+        <source>Current step: %1 · %2</source>
+        <translation>当前步骤：%1 · %2</translation>
+    </message>
+    <message>
+        <source>Last step: %1 · %2</source>
+        <translation>上一步：%1 · %2</translation>
+    </message>
+    <message>
+        <source>Warming up…</source>
+        <translation>预热中…</translation>
+    </message>
+    <message>
+        <source>Waiting for the first requests…</source>
+        <translation>等待第一批请求…</translation>
+    </message>
+    <message>
+        <source>Per-request TTFT and requests in flight of the step that runs.</source>
+        <translation>正在运行的步骤中每个请求的 TTFT 与进行中的请求数。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::LoadLatencyChart</name>
+    <message>
+        <source>Load–latency</source>
+        <translation>负载–延迟</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数坐标</translation>
+    </message>
+    <message>
+        <source>Latency shown on the y axis</source>
+        <translation>y 轴显示的延迟</translation>
+    </message>
+    <message>
+        <source>Logarithmic latency axis: the knee and the overload stay readable together</source>
+        <translation>对数延迟轴：拐点和过载区可以同时看清</translation>
+    </message>
+    <message>
+        <source>SLO</source>
+        <translation>SLO</translation>
+    </message>
+    <message>
+        <source>partial or client-bound</source>
+        <translation>不完整或受客户端限制</translation>
+    </message>
+    <message>
+        <source>knee</source>
+        <translation>拐点</translation>
+    </message>
+    <message>
+        <source>SLO capacity</source>
+        <translation>SLO 容量</translation>
+    </message>
+    <message>
+        <source>P50 %1</source>
+        <translation>P50 %1</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Users (concurrency)</source>
+        <translation>用户数（并发）</translation>
+    </message>
+    <message>
+        <source>Offered load (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
+    </message>
+    <message>
+        <source>%1 (ms, log scale)</source>
+        <translation>%1（ms，对数坐标）</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message>
+        <source>SLO %1 %2 ≤ %3 ms</source>
+        <translation>SLO %1 %2 ≤ %3 ms</translation>
+    </message>
+    <message>
+        <source>Shaded: %1</source>
+        <translation>阴影：%1</translation>
+    </message>
+    <message>
+        <source>The SLO (%1 ms) is far above the curve: the log scale shows both.</source>
+        <translation>SLO（%1 ms）远高于曲线：使用对数坐标可同时显示两者。</translation>
+    </message>
+    <message>
+        <source>No step has a finite offered load with %1 values to plot.</source>
+        <translation>没有可绘制的步骤：需要有限的施加负载和 %1 数值。</translation>
+    </message>
+    <message>
+        <source>The curve appears here as steps finish.</source>
+        <translation>各步完成后曲线会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Run a sweep (Ctrl+R): offered load against latency, with the knee and the SLO capacity marked as the steps finish.</source>
+        <translation>运行扫描（Ctrl+R）：显示施加负载与延迟的关系，随着各步完成标出拐点和 SLO 容量。</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2
+P50 %3 %4 ms</source>
+        <translation>第 %1 步 · %2
+P50 %3 %4 ms</translation>
+    </message>
+    <message>
+        <source> · %1 %2 ms</source>
+        <translation> · %1 %2 ms</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::MainWindow</name>
+    <message>
+        <source>built-in simulator</source>
+        <translation>内置模拟器</translation>
+    </message>
+    <message>
+        <source>built-in simulator (%1)</source>
+        <translation>内置模拟器（%1）</translation>
+    </message>
+    <message>
+        <source>&amp;Run sweep</source>
+        <translation>运行扫描(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Sweep the profile&apos;s loads against its target (Ctrl+R)</source>
+        <translation>按配置中的负载对目标执行扫描（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>End the sweep now; finished steps are kept (Esc)</source>
+        <translation>立即结束扫描；已完成的步骤会保留（Esc）</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Save profile</source>
+        <translation>保存配置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Edit the profile, test the connection, preview the plan (Ctrl+1)</source>
+        <translation>编辑配置、测试连接、预览计划（Ctrl+1）</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>The sweep: charts, steps, analysis, errors and log (Ctrl+2)</source>
+        <translation>扫描：图表、步骤、分析、错误和日志（Ctrl+2）</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Sweep</source>
+        <translation>扫描(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Kneepoint</source>
+        <translation>关于 Kneepoint(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Kneepoint</source>
+        <translation>关于 Kneepoint</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Kneepoint %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Interactive load testing of LLM inference servers: sweep the offered load, watch the latency curve form and find the knee.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Kneepoint %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;LLM 推理服务器的交互式压测工具：逐步扫描施加负载，观察延迟曲线的形成并找到拐点。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>The language changes when Kneepoint starts the next time.</source>
+        <translation>语言将在下次启动 Kneepoint 时生效。</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>The profile has errors: the editor shows them at their fields.</source>
+        <translation>配置有错误：编辑器在对应字段处显示了错误。</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Go on with the sweep</source>
+        <translation>继续扫描</translation>
+    </message>
+    <message>
+        <source>Hold the sweep after the current step</source>
+        <translation>当前步骤结束后暂停扫描</translation>
+    </message>
+    <message>
+        <source>Profile: &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>配置：&lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Target: %1</source>
+        <translation>目标：%1</translation>
+    </message>
+    <message>
+        <source>Kneepoint</source>
+        <translation>Kneepoint</translation>
+    </message>
+    <message>
+        <source>Kneepoint — %1[*]</source>
+        <translation>Kneepoint — %1[*]</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行记录</translation>
+    </message>
+    <message>
+        <source>Saved runs: open, rename, tag, annotate, delete, compare (Ctrl+3)</source>
+        <translation>已保存的运行：打开、重命名、打标签、备注、删除、对比（Ctrl+3）</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>The runs chosen on the Runs page, overlaid, with deltas (Ctrl+4)</source>
+        <translation>在“运行记录”页选中的运行叠加显示，并给出差值（Ctrl+4）</translation>
+    </message>
+    <message>
+        <source>A sweep is running: stop it to open a saved run in the results view.</source>
+        <translation>扫描正在运行：请先停止，才能在结果视图中打开已保存的运行。</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Opened %1 with warnings: %2</source>
+        <translation>已打开 %1，有警告：%2</translation>
+    </message>
+    <message>
+        <source>Import failed: %1</source>
+        <translation>导入失败：%1</translation>
+    </message>
+    <message>
+        <source>Imported %1 steps from %2 result files as %3%4</source>
+        <translation>已从 %2 个结果文件导入 %1 步，保存为 %3%4</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>System language (%1)</source>
+        <translation>系统语言（%1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Matrix finished: %n run(s), tagged %1.</source>
+        <translation>
+            <numerusform>矩阵运行完成：%n 个运行，标签 %1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Matrix ended early: %n run(s) finished, tagged %1.</source>
+        <translation>
+            <numerusform>矩阵运行提前结束：已完成 %n 个运行，标签 %1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Targets</source>
+        <translation>目标列表</translation>
+    </message>
+    <message>
+        <source>Saved targets: endpoints that profiles refer to by name (Ctrl+5)</source>
+        <translation>已保存的目标：配置按名称引用的端点（Ctrl+5）</translation>
+    </message>
+    <message>
+        <source>Run against &amp;targets…</source>
+        <translation>对多个目标运行(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Sweep the profile against several saved targets or models, one after another, then compare them</source>
+        <translation>依次用此配置对多个已保存的目标或模型执行扫描，然后对比结果</translation>
+    </message>
+    <message>
+        <source>Saved target</source>
+        <translation>已保存的目标</translation>
+    </message>
+    <message>
+        <source>No saved targets yet: add them on the Targets page first.</source>
+        <translation>还没有已保存的目标：请先在“目标”页添加。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::MatrixRun</name>
+    <message>
+        <source>Matrix %1 of %2: %3</source>
+        <translation>矩阵第 %1 / %2 个：%3</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::OpenedRun</name>
+    <message>
+        <source>Imported from %1</source>
+        <translation>从 %1 导入</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::PlanEstimate</name>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::PlanPreview</name>
+    <message>
+        <source>floor: one request at a time</source>
+        <translation>下限：一次一个请求</translation>
+    </message>
+    <message>
+        <source>ceiling: every request at once</source>
+        <translation>上限：全部请求一次发出</translation>
+    </message>
+    <message>
+        <source>between floor and ceiling</source>
+        <translation>在下限与上限之间</translation>
+    </message>
+    <message>
+        <source>sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Time to send the step&apos;s requests at the offered rate</source>
+        <translation>按目标请求速率发出该步全部请求所需的时间</translation>
+    </message>
+    <message>
+        <source>depends on the server</source>
+        <translation>取决于服务器</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>1 step</source>
+        <translation>1 步</translation>
+    </message>
+    <message>
+        <source>%1 steps</source>
+        <translation>%1 步</translation>
+    </message>
+    <message>
+        <source>at least %1 requests (%2 more steps run for a fixed time)</source>
+        <translation>至少 %1 个请求（另有 %2 步按固定时长运行）</translation>
+    </message>
+    <message>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source> + %1 warm-up</source>
+        <translation> + %1 预热</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>至少 %1</translation>
+    </message>
+    <message>
+        <source>≈ %1</source>
+        <translation>≈ %1</translation>
+    </message>
+    <message>
+        <source>sending %1</source>
+        <translation>发送 %1</translation>
+    </message>
+    <message>
+        <source>cooldown %1</source>
+        <translation>冷却 %1</translation>
+    </message>
+    <message>
+        <source>1 step whose length depends on the server</source>
+        <translation>1 步的时长取决于服务器</translation>
+    </message>
+    <message>
+        <source>%1 steps whose length depends on the server</source>
+        <translation>%1 步的时长取决于服务器</translation>
+    </message>
+    <message>
+        <source>warm-up</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <source>answering each step&apos;s last requests</source>
+        <translation>等待每步最后一批请求的响应</translation>
+    </message>
+    <message>
+        <source>plus %1</source>
+        <translation>另加 %1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>depends on the dataset</source>
+        <translation>取决于数据集</translation>
+    </message>
+    <message>
+        <source>%1 output</source>
+        <translation>%1 输出</translation>
+    </message>
+    <message>
+        <source>up to %1 output</source>
+        <translation>最多 %1 输出</translation>
+    </message>
+    <message>
+        <source>%1 tokens (%2 input, %3)</source>
+        <translation>%1 token（%2 输入，%3）</translation>
+    </message>
+    <message>
+        <source>The auto rates are chosen once the floor and ceiling are measured.</source>
+        <translation>测出下限和上限后再选择自动速率。</translation>
+    </message>
+    <message>
+        <source>Refinement may add 1 step.</source>
+        <translation>细化可能增加 1 步。</translation>
+    </message>
+    <message>
+        <source>Refinement may add up to %1 steps.</source>
+        <translation>细化最多可能增加 %1 步。</translation>
+    </message>
+    <message>
+        <source>The best step that meets the SLO runs once more.</source>
+        <translation>满足 SLO 的最佳步骤会再运行一次。</translation>
+    </message>
+    <message>
+        <source>The best step that meets the SLO runs %1 more times.</source>
+        <translation>满足 SLO 的最佳步骤会再运行 %1 次。</translation>
+    </message>
+    <message>
+        <source>Escalation stops early if the server collapses.</source>
+        <translation>如果服务器吞吐崩溃，加压会提前停止。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::ProfileForm</name>
+    <message>
+        <source>Go to:</source>
+        <translation>跳转到：</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>SLOs</source>
+        <translation>SLO</translation>
+    </message>
+    <message>
+        <source>Server info</source>
+        <translation>服务器信息</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Shown in the profile library and kept with every run.</source>
+        <translation>显示在配置库中，并随每次运行保存。</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>What this profile is for; kept with every run.</source>
+        <translation>此配置的用途；随每次运行保存。</translation>
+    </message>
+    <message>
+        <source>Problems: %1</source>
+        <translation>问题：%1</translation>
+    </message>
+    <message>
+        <source>unset</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>http://gpu-box:8000 or sim://default</source>
+        <translation>http://gpu-box:8000 或 sim://default</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>Required. An http:// or https:// URL with a host, optionally a path prefix. A trailing /v1 is fine. sim://PRESET[?time_scale=F] runs the built-in simulator for the run.</source>
+        <translation>必填。带主机名的 http:// 或 https:// URL，可带路径前缀，结尾带 /v1 也可以。sim://PRESET[?time_scale=F] 表示运行时使用内置模拟器。</translation>
+    </message>
+    <message>
+        <source>openai-chat — chat completions</source>
+        <translation>openai-chat — 对话补全</translation>
+    </message>
+    <message>
+        <source>openai — completions</source>
+        <translation>openai — 文本补全</translation>
+    </message>
+    <message>
+        <source>vllm — vLLM completions</source>
+        <translation>vllm — vLLM 补全</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <source>openai: POST /v1/completions. openai-chat: POST /v1/chat/completions. vllm: vLLM&apos;s completions server (same wire format as openai).</source>
+        <translation>openai：POST /v1/completions。openai-chat：POST /v1/chat/completions。vllm：vLLM 的补全服务（与 openai 协议格式相同）。</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Path appended to the base URL, starting with /. Empty: the backend&apos;s default. May carry a query.</source>
+        <translation>附加在基础 URL 之后的路径，以 / 开头。留空则使用后端默认值。可带查询参数。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>empty: the first model the server lists</source>
+        <translation>留空：使用服务器列出的第一个模型</translation>
+    </message>
+    <message>
+        <source>Model name. Empty: the first model GET /v1/models lists.</source>
+        <translation>模型名称。留空：使用 GET /v1/models 列出的第一个模型。</translation>
+    </message>
+    <message>
+        <source>Served model name</source>
+        <translation>服务模型名</translation>
+    </message>
+    <message>
+        <source>empty: the model name</source>
+        <translation>留空：使用模型名称</translation>
+    </message>
+    <message>
+        <source>The model sent in requests when it differs from the model name.</source>
+        <translation>与模型名称不同时，请求中发送的模型名。</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Show or hide the key</source>
+        <translation>显示或隐藏密钥</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Name: value, one per line; values may use ${ENV_VAR}</source>
+        <translation>名称: 值，每行一个；值可以使用 ${ENV_VAR}</translation>
+    </message>
+    <message>
+        <source>line %1: expected &quot;Name: value&quot;</source>
+        <translation>第 %1 行：应为 &quot;名称: 值&quot;</translation>
+    </message>
+    <message>
+        <source>Extra headers</source>
+        <translation>附加请求头</translation>
+    </message>
+    <message>
+        <source>Sent with every request, in this order. Values may contain ${NAME} references.</source>
+        <translation>按此顺序随每个请求发送。值可以包含 ${NAME} 引用。</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>TCP (and TLS) connection, seconds.</source>
+        <translation>TCP（及 TLS）连接，单位秒。</translation>
+    </message>
+    <message>
+        <source>Request sent → first byte of the response body, seconds. Long on purpose: under overload, queueing is what is being measured.</source>
+        <translation>从发出请求到收到响应体第一个字节，单位秒。有意设得较长：过载时排队正是要测量的内容。</translation>
+    </message>
+    <message>
+        <source>Longest silence between two chunks, seconds.</source>
+        <translation>两个数据块之间的最长静默时间，单位秒。</translation>
+    </message>
+    <message>
+        <source>Request sent → last byte, seconds.</source>
+        <translation>从发出请求到最后一个字节，单位秒。</translation>
+    </message>
+    <message>
+        <source>Timeouts</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>first token</source>
+        <translation>首 token</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Seconds.</source>
+        <translation>秒。</translation>
+    </message>
+    <message>
+        <source>Verify the server&apos;s TLS certificate</source>
+        <translation>验证服务器的 TLS 证书</translation>
+    </message>
+    <message>
+        <source>Turn off only for servers with self-signed certificates.</source>
+        <translation>仅对使用自签名证书的服务器关闭。</translation>
+    </message>
+    <message>
+        <source>none, system or a proxy URL</source>
+        <translation>none、system 或代理 URL</translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <source>none: connect directly. system: the system or environment proxy settings. Otherwise a proxy URL: http://proxy:3128, socks5://host:1080.</source>
+        <translation>none：直接连接。system：使用系统或环境变量的代理设置。否则填写代理 URL：http://proxy:3128、socks5://host:1080。</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>random: synthetic prompts of the lengths below. sharegpt: a ShareGPT JSON file. jsonl: one JSON object per line.</source>
+        <translation>random：按下方长度生成的合成提示词。sharegpt：ShareGPT JSON 文件。jsonl：每行一个 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>required for sharegpt and jsonl</source>
+        <translation>sharegpt 和 jsonl 必填</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Dataset file</source>
+        <translation>数据集文件</translation>
+    </message>
+    <message>
+        <source>Datasets (*.json *.jsonl);;All files (*)</source>
+        <translation>数据集 (*.json *.jsonl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>The dataset file; required for sharegpt and jsonl. A relative path is relative to the working directory.</source>
+        <translation>数据集文件；sharegpt 和 jsonl 必填。相对路径相对于工作目录。</translation>
+    </message>
+    <message>
+        <source> requests</source>
+        <translation> 个请求</translation>
+    </message>
+    <message>
+        <source>Prompts per step</source>
+        <translation>每步提示词数</translation>
+    </message>
+    <message>
+        <source>Requests per step (per rate or concurrency), unless a step duration is set.</source>
+        <translation>每步的请求数（每个速率或并发各一步），除非设置了步时长。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an integer</source>
+        <translation>&quot;%1&quot; 不是整数</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Seed for prompt sampling and arrival times.</source>
+        <translation>用于提示词采样和到达时间的随机种子。</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> token</translation>
+    </message>
+    <message>
+        <source>random: prompt length, tokens.</source>
+        <translation>random：提示词长度，单位 token。</translation>
+    </message>
+    <message>
+        <source>random: max_tokens per request.</source>
+        <translation>random：每个请求的 max_tokens。</translation>
+    </message>
+    <message>
+        <source>random: lengths drawn uniformly from [len·(1−r), len·(1+r)]; in [0, 1).</source>
+        <translation>random：长度在 [len·(1−r), len·(1+r)] 中均匀抽取；取值范围 [0, 1)。</translation>
+    </message>
+    <message>
+        <source>random: a shared prefix in front of every prompt, tokens.</source>
+        <translation>random：每个提示词前的共享前缀，单位 token。</translation>
+    </message>
+    <message>
+        <source>Random prompts</source>
+        <translation>随机提示词</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>spread</source>
+        <translation>波动</translation>
+    </message>
+    <message>
+        <source>shared prefix</source>
+        <translation>共享前缀</translation>
+    </message>
+    <message>
+        <source>Lengths of the synthetic prompts (dataset random).</source>
+        <translation>合成提示词的长度（数据集 random）。</translation>
+    </message>
+    <message>
+        <source>Fixed output length</source>
+        <translation>固定输出长度</translation>
+    </message>
+    <message>
+        <source>sharegpt/jsonl: max_tokens for every request instead of the dataset&apos;s own output length.</source>
+        <translation>sharegpt/jsonl：对每个请求使用此 max_tokens，而不是数据集自带的输出长度。</translation>
+    </message>
+    <message>
+        <source>Ignore end-of-sequence (every request produces max_tokens)</source>
+        <translation>忽略结束符（每个请求都生成 max_tokens 个 token）</translation>
+    </message>
+    <message>
+        <source>Ask the server to ignore end-of-sequence so that every request produces max_tokens tokens (vLLM extension).</source>
+        <translation>要求服务器忽略结束符，使每个请求都生成 max_tokens 个 token（vLLM 扩展参数）。</translation>
+    </message>
+    <message>
+        <source>≥ 0. 0: greedy, as the reference does.</source>
+        <translation>≥ 0。0：贪心解码，与参考实现一致。</translation>
+    </message>
+    <message>
+        <source>In (0, 1]. Sent only when set.</source>
+        <translation>取值 (0, 1]。仅在设置时发送。</translation>
+    </message>
+    <message>
+        <source>≥ −1; −1 or 0 disable it (vLLM). Sent only when set.</source>
+        <translation>≥ −1；−1 或 0 表示禁用（vLLM）。仅在设置时发送。</translation>
+    </message>
+    <message>
+        <source>In [0, 1]. Sent only when set.</source>
+        <translation>取值 [0, 1]。仅在设置时发送。</translation>
+    </message>
+    <message>
+        <source>In [−2, 2]. Sent only when set.</source>
+        <translation>取值 [−2, 2]。仅在设置时发送。</translation>
+    </message>
+    <message>
+        <source>&gt; 0. Sent only when set.</source>
+        <translation>&gt; 0。仅在设置时发送。</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>top p</source>
+        <translation>top p</translation>
+    </message>
+    <message>
+        <source>top k</source>
+        <translation>top k</translation>
+    </message>
+    <message>
+        <source>min p</source>
+        <translation>min p</translation>
+    </message>
+    <message>
+        <source>presence</source>
+        <translation>存在惩罚</translation>
+    </message>
+    <message>
+        <source>frequency</source>
+        <translation>频率惩罚</translation>
+    </message>
+    <message>
+        <source>repetition</source>
+        <translation>重复惩罚</translation>
+    </message>
+    <message>
+        <source>Sampling parameters sent with every request; &quot;unset&quot; ones are left out. Step below the lowest value to unset one.</source>
+        <translation>随每个请求发送的采样参数；&quot;未设置&quot;的参数不发送。调到最小值以下即可取消设置。</translation>
+    </message>
+    <message>
+        <source>{ &quot;priority&quot;: 1 }</source>
+        <translation>{ &quot;priority&quot;: 1 }</translation>
+    </message>
+    <message>
+        <source>%1 at character %2</source>
+        <translation>第 %2 个字符处：%1</translation>
+    </message>
+    <message>
+        <source>must be a JSON object</source>
+        <translation>必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>Extra body</source>
+        <translation>附加请求体</translation>
+    </message>
+    <message>
+        <source>A JSON object merged into every request body last, so it overrides Kneepoint&apos;s own keys.</source>
+        <translation>最后合并进每个请求体的 JSON 对象，因此会覆盖 Kneepoint 自己设置的键。</translation>
+    </message>
+    <message>
+        <source>rate — open loop, requests arrive at the rates</source>
+        <translation>rate — 开环，请求按给定速率到达</translation>
+    </message>
+    <message>
+        <source>concurrency — closed loop, N users</source>
+        <translation>concurrency — 闭环，N 个并发用户</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>rate: open loop, requests arrive at the given rates. concurrency: closed loop, N users each send their next request when the last one ends.</source>
+        <translation>rate：开环，请求按给定速率到达。concurrency：闭环，N 个用户各自在上一个请求结束后发送下一个请求。</translation>
+    </message>
+    <message>
+        <source>list — the rates or concurrencies below</source>
+        <translation>list — 使用下面列出的速率或并发数</translation>
+    </message>
+    <message>
+        <source>linear — evenly spaced from start to stop</source>
+        <translation>linear — 从起点到终点等间距</translation>
+    </message>
+    <message>
+        <source>geometric — a geometric progression</source>
+        <translation>geometric — 等比数列</translation>
+    </message>
+    <message>
+        <source>auto — measure floor and ceiling, then fill</source>
+        <translation>auto — 先测下限和上限，再填充中间</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <source>list: the rates or concurrencies as given. linear / geometric: `steps` loads from start to stop. auto: a synchronous step and an all-out step measure the floor and ceiling of the server, then `steps` rates fill the range, denser near the ceiling, with two beyond it.</source>
+        <translation>list：按给定的速率或并发数。linear / geometric：从 start 到 stop 共 `steps` 个负载。auto：先用一个同步步骤和一个全速步骤测出服务器的下限和上限，再用 `steps` 个速率填充该区间，越靠近上限越密，并在上限之外再加两个。</translation>
+    </message>
+    <message>
+        <source>e.g. 1, 2, 4, 8, 16, inf</source>
+        <translation>例如 1, 2, 4, 8, 16, inf</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number or &quot;inf&quot;</source>
+        <translation>&quot;%1&quot; 不是数字或 &quot;inf&quot;</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>req/s</translation>
+    </message>
+    <message>
+        <source>Requests per second, one step each, separated by commas. inf sends all requests at once.</source>
+        <translation>每秒请求数，每个值一步，用逗号分隔。inf 表示一次性发出全部请求。</translation>
+    </message>
+    <message>
+        <source>Rates</source>
+        <translation>请求速率</translation>
+    </message>
+    <message>
+        <source>e.g. 1, 8, 32, 128</source>
+        <translation>例如 1, 8, 32, 128</translation>
+    </message>
+    <message>
+        <source>users</source>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <source>Users in flight, one step each, separated by commas (concurrency mode).</source>
+        <translation>同时在途的用户数，每个值一步，用逗号分隔（并发模式）。</translation>
+    </message>
+    <message>
+        <source>Concurrencies</source>
+        <translation>并发数</translation>
+    </message>
+    <message>
+        <source>linear, geometric: the first load (&gt; 0).</source>
+        <translation>linear、geometric：第一个负载（&gt; 0）。</translation>
+    </message>
+    <message>
+        <source>linear, geometric: the last load (≥ start).</source>
+        <translation>linear、geometric：最后一个负载（≥ start）。</translation>
+    </message>
+    <message>
+        <source>linear, geometric: the number of loads (≥ 2). auto: rates between floor and ceiling (0: 8).</source>
+        <translation>linear、geometric：负载个数（≥ 2）。auto：下限与上限之间的速率个数（0 表示 8）。</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>起点</translation>
+    </message>
+    <message>
+        <source>stop</source>
+        <translation>终点</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>The range for linear and geometric plans.</source>
+        <translation>linear 和 geometric 计划的范围。</translation>
+    </message>
+    <message>
+        <source> in flight</source>
+        <translation> 在途</translation>
+    </message>
+    <message>
+        <source>Shape of the gamma distribution of inter-arrival times: 1 is Poisson, below 1 burstier, above 1 more regular.</source>
+        <translation>到达间隔的 gamma 分布形状参数：1 为泊松分布，小于 1 更突发，大于 1 更均匀。</translation>
+    </message>
+    <message>
+        <source>rate mode: the most requests in flight; later arrivals wait for a slot (shown as dispatch lag).</source>
+        <translation>rate 模式：最多同时在途的请求数；之后到达的请求需等待空位（显示为发送延迟）。</translation>
+    </message>
+    <message>
+        <source>Arrivals</source>
+        <translation>到达</translation>
+    </message>
+    <message>
+        <source>burstiness</source>
+        <translation>突发度</translation>
+    </message>
+    <message>
+        <source>at most</source>
+        <translation>最多</translation>
+    </message>
+    <message>
+        <source>How requests arrive in rate mode.</source>
+        <translation>rate 模式下请求如何到达。</translation>
+    </message>
+    <message>
+        <source>The rate rises linearly from zero to the step&apos;s rate over this time at the start of each step.</source>
+        <translation>每步开始时，速率在这段时间内从零线性升到该步的速率。</translation>
+    </message>
+    <message>
+        <source>Sent before each step and left out of its metrics.</source>
+        <translation>在每步之前发送，不计入该步的指标。</translation>
+    </message>
+    <message>
+        <source>Pause between steps.</source>
+        <translation>两步之间的暂停时间。</translation>
+    </message>
+    <message>
+        <source>Run each step for this long (prompts reused in order) instead of a number of prompts.</source>
+        <translation>每步运行这么长时间（按顺序重复使用提示词），而不是按提示词数量。</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>ramp-up</source>
+        <translation>爬坡</translation>
+    </message>
+    <message>
+        <source>warm-up</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <source>cooldown</source>
+        <translation>冷却</translation>
+    </message>
+    <message>
+        <source>duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>How each step starts and ends.</source>
+        <translation>每步如何开始和结束。</translation>
+    </message>
+    <message>
+        <source>Refine at the SLO boundary</source>
+        <translation>在 SLO 边界处细化</translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation> 步</translation>
+    </message>
+    <message>
+        <source>After the coarse pass, add steps at the SLO boundary (and around the knee).</source>
+        <translation>粗扫之后，在 SLO 边界（及拐点附近）增加步骤。</translation>
+    </message>
+    <message>
+        <source>Refine until the boundary is known within this fraction of the load; in (0, 1).</source>
+        <translation>细化到边界精度在负载的这一比例以内；取值 (0, 1)。</translation>
+    </message>
+    <message>
+        <source>Upper bound on the steps refinement adds.</source>
+        <translation>细化最多增加的步数。</translation>
+    </message>
+    <message>
+        <source>tolerance</source>
+        <translation>容差</translation>
+    </message>
+    <message>
+        <source>Refinement</source>
+        <translation>细化</translation>
+    </message>
+    <message>
+        <source>Steps added after the coarse pass.</source>
+        <translation>粗扫之后增加的步骤。</translation>
+    </message>
+    <message>
+        <source> times</source>
+        <translation> 次</translation>
+    </message>
+    <message>
+        <source>Stop escalating once the server collapses</source>
+        <translation>服务器吞吐崩溃时停止加压</translation>
+    </message>
+    <message>
+        <source>Run the highest load that met the SLO this many more times, to show its spread.</source>
+        <translation>对满足 SLO 的最高负载再运行这么多次，以显示其波动。</translation>
+    </message>
+    <message>
+        <source>Stop once throughput fell for two steps in a row while the SLO&apos;s latency rose (a collapse).</source>
+        <translation>吞吐量连续两步下降且 SLO 对应的延迟上升（吞吐崩溃）时停止。</translation>
+    </message>
+    <message>
+        <source>Also stop escalating once a step&apos;s error rate passes this fraction, in (0, 1] (0.2 = 20 %).</source>
+        <translation>当某步的错误率超过此比例时也停止加压，取值 (0, 1]（0.2 = 20 %）。</translation>
+    </message>
+    <message>
+        <source>repeat best</source>
+        <translation>重复最佳步骤</translation>
+    </message>
+    <message>
+        <source>stop at error rate</source>
+        <translation>错误率上限</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>停止条件</translation>
+    </message>
+    <message>
+        <source>When escalation stops, and what is repeated.</source>
+        <translation>何时停止加压，以及重复哪些步骤。</translation>
+    </message>
+    <message>
+        <source>Service-level objectives</source>
+        <translation>服务等级目标（SLO）</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>Time to first token, ms (&gt; 0).</source>
+        <translation>首字延迟，单位 ms（&gt; 0）。</translation>
+    </message>
+    <message>
+        <source>Time per output token (excluding the first), ms (&gt; 0).</source>
+        <translation>每输出 token 时间（不含第一个），单位 ms（&gt; 0）。</translation>
+    </message>
+    <message>
+        <source>End-to-end latency, ms (&gt; 0).</source>
+        <translation>端到端延迟，单位 ms（&gt; 0）。</translation>
+    </message>
+    <message>
+        <source>Latency limits</source>
+        <translation>延迟上限</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>TPOT</source>
+        <translation>TPOT</translation>
+    </message>
+    <message>
+        <source>E2EL</source>
+        <translation>E2EL</translation>
+    </message>
+    <message>
+        <source>A step meets the SLO when the percentile below of each metric with a limit is within it.</source>
+        <translation>当每个设有上限的指标在下方百分位上都不超过上限时，该步满足 SLO。</translation>
+    </message>
+    <message>
+        <source>The percentile the limits apply to, in (0, 100].</source>
+        <translation>上限所适用的百分位，取值 (0, 100]。</translation>
+    </message>
+    <message>
+        <source>Failed ÷ sent, in [0, 1]: 0.01 is 1 %. Step below 0 to unset.</source>
+        <translation>失败数 ÷ 发送数，取值 [0, 1]：0.01 即 1 %。调到 0 以下即可取消设置。</translation>
+    </message>
+    <message>
+        <source>Applies to</source>
+        <translation>适用于</translation>
+    </message>
+    <message>
+        <source>percentile</source>
+        <translation>百分位</translation>
+    </message>
+    <message>
+        <source>max error rate</source>
+        <translation>最大错误率</translation>
+    </message>
+    <message>
+        <source>The same limits define goodput.</source>
+        <translation>同样的上限也用于定义有效吞吐量（goodput）。</translation>
+    </message>
+    <message>
+        <source>Server info (kept with the results)</source>
+        <translation>服务器信息（随结果保存）</translation>
+    </message>
+    <message>
+        <source>vllm, sglang, …</source>
+        <translation>vllm、sglang、…</translation>
+    </message>
+    <message>
+        <source>What the server runs, e.g. vllm, sglang.</source>
+        <translation>服务器运行的推理引擎，例如 vllm、sglang。</translation>
+    </message>
+    <message>
+        <source>Its version.</source>
+        <translation>其版本。</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Informational: nothing here changes how the test runs.</source>
+        <translation>仅供记录：这里的内容不影响测试的运行方式。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s host name.</source>
+        <translation>服务器的主机名。</translation>
+    </message>
+    <message>
+        <source>1–65535.</source>
+        <translation>1–65535。</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Where the server runs.</source>
+        <translation>服务器运行的位置。</translation>
+    </message>
+    <message>
+        <source>Sequences batched at once (≥ 1).</source>
+        <translation>同时批处理的序列数（≥ 1）。</translation>
+    </message>
+    <message>
+        <source>Tokens per batch (≥ 1).</source>
+        <translation>每批 token 数（≥ 1）。</translation>
+    </message>
+    <message>
+        <source>Context length (≥ 1).</source>
+        <translation>上下文长度（≥ 1）。</translation>
+    </message>
+    <message>
+        <source>In (0, 1].</source>
+        <translation>取值 (0, 1]。</translation>
+    </message>
+    <message>
+        <source>≥ 1.</source>
+        <translation>≥ 1。</translation>
+    </message>
+    <message>
+        <source>Engine settings</source>
+        <translation>引擎设置</translation>
+    </message>
+    <message>
+        <source>max seqs</source>
+        <translation>最大序列数</translation>
+    </message>
+    <message>
+        <source>batched tokens</source>
+        <translation>批处理 token 数</translation>
+    </message>
+    <message>
+        <source>model length</source>
+        <translation>模型长度</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>tensor parallel</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <source>pipeline parallel</source>
+        <translation>流水线并行</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s settings, as the server was started.</source>
+        <translation>服务器启动时使用的引擎设置。</translation>
+    </message>
+    <message>
+        <source>Hardware</source>
+        <translation>硬件</translation>
+    </message>
+    <message>
+        <source>e.g. 2x H100 80GB SXM</source>
+        <translation>例如 2x H100 80GB SXM</translation>
+    </message>
+    <message>
+        <source>The accelerators the server runs on.</source>
+        <translation>服务器使用的加速卡。</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Anything else worth keeping with the results.</source>
+        <translation>其他值得随结果保存的信息。</translation>
+    </message>
+    <message>
+        <source>Write the reference-compatible result JSON</source>
+        <translation>写出与参考实现兼容的结果 JSON</translation>
+    </message>
+    <message>
+        <source>with per-request lists</source>
+        <translation>包含逐请求列表</translation>
+    </message>
+    <message>
+        <source>Also write the reference-compatible result JSON per step.</source>
+        <translation>同时为每步写出与参考实现兼容的结果 JSON。</translation>
+    </message>
+    <message>
+        <source>Include per-request lists (input_lens, ttfts, itls, …).</source>
+        <translation>包含逐请求列表（input_lens、ttfts、itls、…）。</translation>
+    </message>
+    <message>
+        <source>Result files</source>
+        <translation>结果文件</translation>
+    </message>
+    <message>
+        <source>Files written next to Kneepoint&apos;s own run records.</source>
+        <translation>写在 Kneepoint 自己的运行记录旁边的文件。</translation>
+    </message>
+    <message>
+        <source>directory for result files</source>
+        <translation>结果文件目录</translation>
+    </message>
+    <message>
+        <source>Result directory</source>
+        <translation>结果目录</translation>
+    </message>
+    <message>
+        <source>Directory for result files.</source>
+        <translation>结果文件所在目录。</translation>
+    </message>
+    <message>
+        <source>File name</source>
+        <translation>文件名</translation>
+    </message>
+    <message>
+        <source>{backend}-{rate}qps-{model}-{date}.json</source>
+        <translation>{backend}-{rate}qps-{model}-{date}.json</translation>
+    </message>
+    <message>
+        <source>Empty: the reference&apos;s {backend}-{rate}qps-{model}-{date}.json.</source>
+        <translation>留空：使用参考实现的 {backend}-{rate}qps-{model}-{date}.json。</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Written into results as label.</source>
+        <translation>作为 label 写入结果。</translation>
+    </message>
+    <message>
+        <source>Percentiles of</source>
+        <translation>百分位指标</translation>
+    </message>
+    <message>
+        <source>Metrics to report percentiles for.</source>
+        <translation>需要报告百分位的指标。</translation>
+    </message>
+    <message>
+        <source>e.g. 50, 90, 99, 99.9</source>
+        <translation>例如 50, 90, 99, 99.9</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number</source>
+        <translation>&quot;%1&quot; 不是数字</translation>
+    </message>
+    <message>
+        <source>Percentiles</source>
+        <translation>百分位</translation>
+    </message>
+    <message>
+        <source>Which percentiles, each in (0, 100]: 99 is P99.</source>
+        <translation>报告哪些百分位，每个取值 (0, 100]：99 即 P99。</translation>
+    </message>
+    <message>
+        <source> req/s</source>
+        <translation> req/s</translation>
+    </message>
+    <message>
+        <source> users</source>
+        <translation> 并发</translation>
+    </message>
+    <message>
+        <source>default: %1</source>
+        <translation>默认：%1</translation>
+    </message>
+    <message>
+        <source>The built-in simulator needs no key.</source>
+        <translation>内置模拟器不需要密钥。</translation>
+    </message>
+    <message>
+        <source>Sent: %1. Prefer ${ENV_VAR}: profiles get shared.</source>
+        <translation>发送：%1。建议使用 ${ENV_VAR}：配置常会被分享。</translation>
+    </message>
+    <message>
+        <source>Sent: %1.</source>
+        <translation>发送：%1。</translation>
+    </message>
+    <message>
+        <source>&lt;base_url&gt;/metrics</source>
+        <translation>&lt;base_url&gt;/metrics</translation>
+    </message>
+    <message>
+        <source>The server&apos;s Prometheus metrics, read while each step runs. Empty: &lt;base_url&gt;/metrics; &quot;off&quot;: not read.</source>
+        <translation>服务器的 Prometheus 指标，在每步运行时读取。留空：&lt;base_url&gt;/metrics；&quot;off&quot;：不读取。</translation>
+    </message>
+    <message>
+        <source>Seconds between two reads.</source>
+        <translation>两次读取之间的秒数。</translation>
+    </message>
+    <message>
+        <source>Server metrics</source>
+        <translation>服务器指标</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>every</source>
+        <translation>间隔</translation>
+    </message>
+    <message>
+        <source>KV cache, queue and preemptions explain the knee.</source>
+        <translation>KV 缓存、队列和抢占可以解释拐点的成因。</translation>
+    </message>
+    <message>
+        <source>e.g. NVIDIA H100 80GB HBM3</source>
+        <translation>例如 NVIDIA H100 80GB HBM3</translation>
+    </message>
+    <message>
+        <source>CUDA 12.4, ROCm 6.1</source>
+        <translation>CUDA 12.4、ROCm 6.1</translation>
+    </message>
+    <message>
+        <source>bf16, fp8, awq int4</source>
+        <translation>bf16、fp8、awq int4</translation>
+    </message>
+    <message>
+        <source>The accelerator model.</source>
+        <translation>加速卡型号。</translation>
+    </message>
+    <message>
+        <source>How many serve the model (≥ 1).</source>
+        <translation>用于服务该模型的加速卡数量（≥ 1）。</translation>
+    </message>
+    <message>
+        <source>The accelerator driver&apos;s version.</source>
+        <translation>加速卡驱动版本。</translation>
+    </message>
+    <message>
+        <source>CUDA or ROCm version.</source>
+        <translation>CUDA 或 ROCm 版本。</translation>
+    </message>
+    <message>
+        <source>Weights&apos; dtype and quantisation.</source>
+        <translation>权重的数据类型和量化方式。</translation>
+    </message>
+    <message>
+        <source>Accelerators</source>
+        <translation>加速卡</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>型号</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <source>CUDA/ROCm</source>
+        <translation>CUDA/ROCm</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Kept with every run: the same command differs across drivers and versions.</source>
+        <translation>随每次运行保存：同样的命令在不同驱动和版本下表现不同。</translation>
+    </message>
+    <message>
+        <source>none: the endpoint below</source>
+        <translation>无：使用下面的端点</translation>
+    </message>
+    <message>
+        <source>Saved target</source>
+        <translation>已保存的目标</translation>
+    </message>
+    <message>
+        <source>The name of a target kept on the Targets page. When set, the run uses that endpoint, model and key, and the fields below are not used; editing the target updates every profile that names it.</source>
+        <translation>“目标”页中保存的目标名称。设置后，运行将使用该目标的端点、模型和密钥，下面的字段不再使用；编辑该目标会更新所有引用它的配置。</translation>
+    </message>
+    <message>
+        <source>${ENV_VAR}, file:PATH, keychain:ENTRY, a key, or empty</source>
+        <translation>${ENV_VAR}、file:PATH、keychain:ENTRY、密钥或留空</translation>
+    </message>
+    <message>
+        <source>Store in keychain…</source>
+        <translation>存入钥匙串…</translation>
+    </message>
+    <message>
+        <source>Store the typed key in the desktop keychain and keep only a keychain:ENTRY reference in the profile</source>
+        <translation>将输入的密钥存入桌面钥匙串，配置中只保留 keychain:ENTRY 引用</translation>
+    </message>
+    <message>
+        <source>Store in keychain</source>
+        <translation>存入钥匙串</translation>
+    </message>
+    <message>
+        <source>Type the key itself into the field first: only a literal key can be stored in the keychain.</source>
+        <translation>请先在字段中输入密钥本身：只有直接填写的密钥才能存入钥匙串。</translation>
+    </message>
+    <message>
+        <source>Keychain entry name (service &quot;Kneepoint&quot;):</source>
+        <translation>钥匙串条目名称（服务 &quot;Kneepoint&quot;）：</translation>
+    </message>
+    <message>
+        <source>The key was not stored: %1
+
+The field still holds the key. Reference an environment variable (${NAME}) or a key file (file:PATH) instead.</source>
+        <translation>密钥未能保存：%1
+
+字段中仍是该密钥。请改为引用环境变量（${NAME}）或密钥文件（file:PATH）。</translation>
+    </message>
+    <message>
+        <source>A literal key, a ${NAME} reference read from the environment when the run starts, file:PATH (the file&apos;s first line), keychain:ENTRY (the desktop keychain), or empty (then OPENAI_API_KEY if set). Prefer a reference: profiles get shared. Sent as Authorization: Bearer.</source>
+        <translation>直接填写密钥，或 ${NAME} 引用（运行开始时从环境变量读取），或 file:PATH（文件的第一行），或 keychain:ENTRY（桌面钥匙串），或留空（此时若设置了 OPENAI_API_KEY 则使用它）。建议使用引用：配置常会被分享。以 Authorization: Bearer 发送。</translation>
+    </message>
+    <message>
+        <source>&quot;keychain:&quot; needs an entry name.</source>
+        <translation>&quot;keychain:&quot; 需要一个条目名称。</translation>
+    </message>
+    <message>
+        <source>Sent: keychain entry %1, read when a run starts.</source>
+        <translation>发送：钥匙串条目 %1，运行开始时读取。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::ProfileLibrary</name>
+    <message>
+        <source>cannot create the profile folder %1</source>
+        <translation>无法创建配置文件夹 %1</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::ProfilePage</name>
+    <message>
+        <source>the nested layout (%1)</source>
+        <translation>嵌套布局（%1）</translation>
+    </message>
+    <message>
+        <source>the flat layout (%1)</source>
+        <translation>扁平布局（%1）</translation>
+    </message>
+    <message>
+        <source>the [service]/[load]/[engine] layout (%1)</source>
+        <translation>[service]/[load]/[engine] 布局（%1）</translation>
+    </message>
+    <message>
+        <source>Kneepoint&apos;s schema in %1</source>
+        <translation>Kneepoint 的 %1 格式</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>The profile “%1” has unsaved changes.</source>
+        <translation>配置“%1”有未保存的更改。</translation>
+    </message>
+    <message>
+        <source>Save them?</source>
+        <translation>是否保存？</translation>
+    </message>
+    <message>
+        <source>%1 Discard them?</source>
+        <translation>%1 是否放弃这些更改？</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>运行扫描</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Profiles</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>A new profile in the library</source>
+        <translation>在配置库中新建配置</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>A copy of the selected profile, as saved</source>
+        <translation>所选配置（已保存版本）的副本</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <source>Rename the selected profile (F2)</source>
+        <translation>重命名所选配置（F2）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete the selected profile&apos;s file</source>
+        <translation>删除所选配置的文件</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>Open a profile file (JSON or TOML)</source>
+        <translation>打开配置文件（JSON 或 TOML）</translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation>最近</translation>
+    </message>
+    <message>
+        <source>Recently opened profile files</source>
+        <translation>最近打开的配置文件</translation>
+    </message>
+    <message>
+        <source>No profiles yet.</source>
+        <translation>还没有配置。</translation>
+    </message>
+    <message>
+        <source>Use the demo profile (built-in simulator)</source>
+        <translation>使用演示配置（内置模拟器）</translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation>新建配置</translation>
+    </message>
+    <message>
+        <source>Open a profile file…</source>
+        <translation>打开配置文件…</translation>
+    </message>
+    <message>
+        <source>The JSON tab has errors. The form shows the last profile that could be read and stays read-only until they are fixed.</source>
+        <translation>JSON 标签页有错误。表单显示最后一次能读取的配置，在错误修正前保持只读。</translation>
+    </message>
+    <message>
+        <source>Discard JSON edits</source>
+        <translation>放弃 JSON 修改</translation>
+    </message>
+    <message>
+        <source>Form</source>
+        <translation>表单</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Plan preview</source>
+        <translation>计划预览</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Cannot duplicate: %1</source>
+        <translation>无法复制：%1</translation>
+    </message>
+    <message>
+        <source>%1 (copy)</source>
+        <translation>%1（副本）</translation>
+    </message>
+    <message>
+        <source>Cannot rename: %1</source>
+        <translation>无法重命名：%1</translation>
+    </message>
+    <message>
+        <source>Renamed: saved as %1 in Kneepoint&apos;s schema; the original %2 is kept.</source>
+        <translation>已重命名：以 Kneepoint 格式保存为 %1；原文件 %2 保留。</translation>
+    </message>
+    <message>
+        <source>Delete profile</source>
+        <translation>删除配置</translation>
+    </message>
+    <message>
+        <source>Delete the profile “%1”?</source>
+        <translation>删除配置“%1”？</translation>
+    </message>
+    <message>
+        <source>The file %1 is removed.</source>
+        <translation>文件 %1 将被删除。</translation>
+    </message>
+    <message>
+        <source>Cannot delete %1: %2</source>
+        <translation>无法删除 %1：%2</translation>
+    </message>
+    <message>
+        <source>Deleted %1.</source>
+        <translation>已删除 %1。</translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>没有最近文件</translation>
+    </message>
+    <message>
+        <source>Clear the list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>Open profile</source>
+        <translation>打开配置</translation>
+    </message>
+    <message>
+        <source>Profiles (*.json *.toml);;JSON (*.json);;TOML (*.toml);;All files (*)</source>
+        <translation>配置文件 (*.json *.toml);;JSON (*.json);;TOML (*.toml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Read from %1. Saving writes Kneepoint&apos;s JSON schema to %2 next to it; the original is left as it is (Save As… chooses another place).</source>
+        <translation>从 %1 读取。保存时会以 Kneepoint 的 JSON 格式写到旁边的 %2；原文件保持不变（“另存为…”可选择其他位置）。</translation>
+    </message>
+    <message>
+        <source>Read with a warning: %1</source>
+        <translation>读取时有一个警告：%1</translation>
+    </message>
+    <message>
+        <source>Read with %1 warnings; the JSON tab lists them.</source>
+        <translation>读取时有 %1 个警告；JSON 标签页列出了它们。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used: %2</source>
+        <translation>%1 无法使用：%2</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used: %2 errors; the JSON tab lists them.</source>
+        <translation>%1 无法使用：%2 个错误；JSON 标签页列出了它们。</translation>
+    </message>
+    <message>
+        <source>The JSON tab has errors; fix them, or discard the JSON edits, before saving.</source>
+        <translation>JSON 标签页有错误；保存前请修正错误或放弃 JSON 修改。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read; correct it before saving.</source>
+        <translation>%1 无法读取；保存前请先修正。</translation>
+    </message>
+    <message>
+        <source>Saved to %1.</source>
+        <translation>已保存到 %1。</translation>
+    </message>
+    <message>
+        <source>Saved to %1, with problems that stop it from running: %2</source>
+        <translation>已保存到 %1，但存在导致无法运行的问题：%2</translation>
+    </message>
+    <message>
+        <source>Save profile as</source>
+        <translation>配置另存为</translation>
+    </message>
+    <message>
+        <source>Kneepoint profiles (*.json)</source>
+        <translation>Kneepoint 配置 (*.json)</translation>
+    </message>
+    <message>
+        <source>The API key is shown as %1; leave it so to keep the key, or write a new one.</source>
+        <translation>API 密钥显示为 %1；保持不变即保留原密钥，或填写新的密钥。</translation>
+    </message>
+    <message>
+        <source>Run the sweep with this profile (unsaved edits included)</source>
+        <translation>使用此配置运行扫描（包括未保存的修改）</translation>
+    </message>
+    <message>
+        <source>The profile has problems; they are shown at their fields.</source>
+        <translation>配置有问题；已在对应字段处显示。</translation>
+    </message>
+    <message>
+        <source>✗ the JSON has errors</source>
+        <translation>✗ JSON 有错误</translation>
+    </message>
+    <message>
+        <source>✗ 1 problem</source>
+        <translation>✗ 1 个问题</translation>
+    </message>
+    <message>
+        <source>✗ %1 problems</source>
+        <translation>✗ %1 个问题</translation>
+    </message>
+    <message>
+        <source>✓ ready to run</source>
+        <translation>✓ 可以运行</translation>
+    </message>
+    <message>
+        <source>No profile to plan yet.</source>
+        <translation>还没有可规划的配置。</translation>
+    </message>
+    <message>
+        <source>The plan appears once this is fixed: %1</source>
+        <translation>修正以下问题后会显示计划：%1</translation>
+    </message>
+    <message>
+        <source>%1 •</source>
+        <translation>%1 •</translation>
+    </message>
+    <message>
+        <source>not saved yet</source>
+        <translation>尚未保存</translation>
+    </message>
+    <message>
+        <source>%1 (saves to %2)</source>
+        <translation>%1（保存到 %2）</translation>
+    </message>
+    <message>
+        <source>%1 was removed or renamed on disk; Save writes it again.</source>
+        <translation>%1 已在磁盘上被删除或重命名；保存会重新写入它。</translation>
+    </message>
+    <message>
+        <source>Reloaded %1: it changed on disk.</source>
+        <translation>已重新加载 %1：它在磁盘上已被修改。</translation>
+    </message>
+    <message>
+        <source>Profile changed on disk</source>
+        <translation>配置文件已在磁盘上被修改</translation>
+    </message>
+    <message>
+        <source>“%1” was changed on disk by another program while you were editing it.</source>
+        <translation>你编辑“%1”期间，另一个程序在磁盘上修改了它。</translation>
+    </message>
+    <message>
+        <source>Reload it and lose your unsaved edits, or keep your version (saving it replaces the file; the previous version is kept as %1.bak).</source>
+        <translation>重新加载将丢失未保存的修改；或保留你的版本（保存时会替换该文件，之前的版本保留为 %1.bak）。</translation>
+    </message>
+    <message>
+        <source>Reload from Disk</source>
+        <translation>从磁盘重新加载</translation>
+    </message>
+    <message>
+        <source>Keep My Edits</source>
+        <translation>保留我的修改</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::RunExportActions</name>
+    <message>
+        <source>Cop&amp;y chart</source>
+        <translation>复制图表(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Export &amp;report…</source>
+        <translation>导出报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>The load–latency or throughput chart as PNG (1× or 2×), SVG or PDF (Ctrl+E)</source>
+        <translation>将负载–延迟图或吞吐量图导出为 PNG（1× 或 2×）、SVG 或 PDF（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>The load–latency chart as an image on the clipboard</source>
+        <translation>将负载–延迟图作为图片复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>The run&apos;s report (HTML, Markdown, PDF) or its steps table (CSV, JSON), with no network references</source>
+        <translation>运行报告（HTML、Markdown、PDF）或其步骤表（CSV、JSON），不含任何网络引用</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;PNG image at 2× for slides (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;2× PNG 图片（用于幻灯片） (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>HTML, self-contained (*.html);;Markdown with PNG charts beside it (*.md);;PDF (*.pdf);;Steps table as CSV (*.csv);;Steps table as JSON (*.json)</source>
+        <translation>HTML，独立文件 (*.html);;Markdown 及同目录 PNG 图表 (*.md);;PDF (*.pdf);;步骤表 CSV (*.csv);;步骤表 JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export load–latency &amp;chart…</source>
+        <translation>导出负载–延迟图(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;throughput chart…</source>
+        <translation>导出吞吐量图(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The throughput chart as PNG (1× or 2×), SVG or PDF</source>
+        <translation>将吞吐量图导出为 PNG（1× 或 2×）、SVG 或 PDF</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::RunPage</name>
+    <message>
+        <source>Repeat step</source>
+        <translation>重复步骤</translation>
+    </message>
+    <message>
+        <source>Add step between</source>
+        <translation>在中间添加步骤</translation>
+    </message>
+    <message>
+        <source>Run the selected step&apos;s load again, next (measures its spread)</source>
+        <translation>接下来再次运行所选步骤的负载（用于测量波动）</translation>
+    </message>
+    <message>
+        <source>Run a load halfway between the two selected steps (or the selected one and the next higher), next</source>
+        <translation>接下来运行位于所选两步（或所选步骤与下一个更高负载）中间的负载</translation>
+    </message>
+    <message>
+        <source>Click a sentence to mark what it is about on the charts</source>
+        <translation>点击一句话可在图表上标出它所指的内容</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Analysis</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Select steps to repeat one or add a load between two while the sweep runs.</source>
+        <translation>扫描运行时，选择步骤即可重复某一步或在两步之间添加负载。</translation>
+    </message>
+    <message>
+        <source>Errors (%1)</source>
+        <translation>错误（%1）</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步（共 %2 步）</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>knee %1 %2</source>
+        <translation>拐点 %1 %2</translation>
+    </message>
+    <message>
+        <source>SLO capacity %1%2 %3</source>
+        <translation>SLO 容量 %1%2 %3</translation>
+    </message>
+    <message>
+        <source>Ready: pick a profile and press Run (Ctrl+R).</source>
+        <translation>就绪：选择一个配置并点击运行（Ctrl+R）。</translation>
+    </message>
+    <message>
+        <source>Preparing: starting the target and checking that it answers…</source>
+        <translation>准备中：正在启动目标并检查其是否响应…</translation>
+    </message>
+    <message>
+        <source>warming up</source>
+        <translation>预热中</translation>
+    </message>
+    <message>
+        <source>%1/%2 requests</source>
+        <translation>%1/%2 个请求</translation>
+    </message>
+    <message>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 in flight</source>
+        <translation>%1 个在途</translation>
+    </message>
+    <message>
+        <source>Between steps</source>
+        <translation>两步之间</translation>
+    </message>
+    <message>
+        <source>%1 elapsed</source>
+        <translation>已用时 %1</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>预计剩余 %1</translation>
+    </message>
+    <message>
+        <source>this step ends in %1</source>
+        <translation>本步 %1 后结束</translation>
+    </message>
+    <message>
+        <source>pausing after this step</source>
+        <translation>本步结束后暂停</translation>
+    </message>
+    <message>
+        <source>stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Paused after step %1</source>
+        <translation>已在第 %1 步后暂停</translation>
+    </message>
+    <message>
+        <source>Resume to go on, or Stop to end the sweep</source>
+        <translation>点击继续以继续扫描，或点击停止以结束扫描</translation>
+    </message>
+    <message>
+        <source>Finished: %1</source>
+        <translation>已完成：%1</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 kept</source>
+        <translation>已停止：保留 %1</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>用时 %1</translation>
+    </message>
+    <message>
+        <source>open the run folder</source>
+        <translation>打开运行目录</translation>
+    </message>
+    <message>
+        <source>Failed:</source>
+        <translation>失败：</translation>
+    </message>
+    <message>
+        <source>details in the Log tab</source>
+        <translation>详情见日志标签页</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::RunReport</name>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Imported from</source>
+        <translation>导入自</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Load mode</source>
+        <translation>负载模式</translation>
+    </message>
+    <message>
+        <source>request rate</source>
+        <translation>请求速率</translation>
+    </message>
+    <message>
+        <source>concurrency (users)</source>
+        <translation>并发（用户数）</translation>
+    </message>
+    <message>
+        <source>SLO</source>
+        <translation>SLO</translation>
+    </message>
+    <message>
+        <source>Analysed curve</source>
+        <translation>分析的曲线</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>users</source>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>req/s</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Offered (%1)</source>
+        <translation>施加负载（%1）</translation>
+    </message>
+    <message>
+        <source>Achieved (req/s)</source>
+        <translation>实际 (req/s)</translation>
+    </message>
+    <message>
+        <source>Output (tok/s)</source>
+        <translation>输出 (tok/s)</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>依据</translation>
+    </message>
+    <message>
+        <source>Knee (%1 %2)</source>
+        <translation>拐点（%1 %2）</translation>
+    </message>
+    <message>
+        <source>Throughput knee</source>
+        <translation>吞吐量拐点</translation>
+    </message>
+    <message>
+        <source>Saturation</source>
+        <translation>饱和</translation>
+    </message>
+    <message>
+        <source>Collapse</source>
+        <translation>吞吐崩溃</translation>
+    </message>
+    <message>
+        <source>SLO capacity</source>
+        <translation>SLO 容量</translation>
+    </message>
+    <message>
+        <source> (bound by %1)</source>
+        <translation>（受 %1 约束）</translation>
+    </message>
+    <message>
+        <source>Recommended</source>
+        <translation>推荐工作点</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Users</source>
+        <translation>并发用户数</translation>
+    </message>
+    <message>
+        <source>Offered (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
+    </message>
+    <message>
+        <source>Purpose</source>
+        <translation>目的</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Req/s</source>
+        <translation>Req/s</translation>
+    </message>
+    <message>
+        <source>Output tok/s</source>
+        <translation>输出 tok/s</translation>
+    </message>
+    <message>
+        <source>TTFT mean (ms)</source>
+        <translation>TTFT 均值 (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT P50 (ms)</source>
+        <translation>TTFT P50 (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT %1 (ms)</source>
+        <translation>TTFT %1 (ms)</translation>
+    </message>
+    <message>
+        <source>TPOT mean (ms)</source>
+        <translation>TPOT 均值 (ms)</translation>
+    </message>
+    <message>
+        <source>TPOT %1 (ms)</source>
+        <translation>TPOT %1 (ms)</translation>
+    </message>
+    <message>
+        <source>ITL mean (ms)</source>
+        <translation>ITL 均值 (ms)</translation>
+    </message>
+    <message>
+        <source>E2EL P50 (ms)</source>
+        <translation>E2EL P50 (ms)</translation>
+    </message>
+    <message>
+        <source>E2EL %1 (ms)</source>
+        <translation>E2EL %1 (ms)</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <source>Failure</source>
+        <translation>失败类型</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation>处理建议</translation>
+    </message>
+    <message>
+        <source>Kneepoint report: %1</source>
+        <translation>Kneepoint 报告：%1</translation>
+    </message>
+    <message>
+        <source>Knee and capacity</source>
+        <translation>拐点与容量</translation>
+    </message>
+    <message>
+        <source>The run has no finished step.</source>
+        <translation>该运行没有已完成的步骤。</translation>
+    </message>
+    <message>
+        <source>Peak throughput: %1 req/s.</source>
+        <translation>峰值吞吐量：%1 req/s。</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>No step finished.</source>
+        <translation>没有步骤完成。</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>No request failed.</source>
+        <translation>没有请求失败。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 requests failed (%3).</source>
+        <translation>%2 个请求中有 %1 个失败（%3）。</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation>客户端</translation>
+    </message>
+    <message>
+        <source>The run recorded no client environment.</source>
+        <translation>该运行没有记录客户端环境。</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>The profile recorded nothing about the server (its &quot;server&quot; section is empty).</source>
+        <translation>配置中没有记录服务器信息（其 &quot;server&quot; 部分为空）。</translation>
+    </message>
+    <message>
+        <source>As recorded in the profile:</source>
+        <translation>配置中记录的信息：</translation>
+    </message>
+    <message>
+        <source>As probed:</source>
+        <translation>探测到的信息：</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>As run, with secrets removed.</source>
+        <translation>运行时使用的配置，已去除密钥。</translation>
+    </message>
+    <message>
+        <source>Summary blocks</source>
+        <translation>汇总块</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation>第 %1 步 · %2</translation>
+    </message>
+    <message>
+        <source>Running avg / max</source>
+        <translation>运行中 平均 / 最大</translation>
+    </message>
+    <message>
+        <source>Waiting avg / max</source>
+        <translation>等待中 平均 / 最大</translation>
+    </message>
+    <message>
+        <source>KV cache avg / max</source>
+        <translation>KV 缓存 平均 / 最大</translation>
+    </message>
+    <message>
+        <source>Preemptions</source>
+        <translation>抢占次数</translation>
+    </message>
+    <message>
+        <source>Server TTFT mean (ms)</source>
+        <translation>服务器 TTFT 均值 (ms)</translation>
+    </message>
+    <message>
+        <source>Client TTFT mean (ms)</source>
+        <translation>客户端 TTFT 均值 (ms)</translation>
+    </message>
+    <message>
+        <source>Server metrics</source>
+        <translation>服务器指标</translation>
+    </message>
+    <message>
+        <source>What the server&apos;s /metrics said while each step ran: requests running and waiting, KV-cache usage, preemptions during the step, and its time to first token next to the client&apos;s.</source>
+        <translation>每步运行期间服务器 /metrics 的数据：运行中和等待中的请求数、KV 缓存使用率、该步内的抢占次数，以及服务器统计的首字延迟与客户端测量值的对照。</translation>
+    </message>
+    <message>
+        <source>As the server reported (/version, /v1/models, its metrics&apos; labels):</source>
+        <translation>服务器自身报告的信息（/version、/v1/models、指标标签）：</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::RunsModel</name>
+    <message>
+        <source>%1 (imported from %2)</source>
+        <translation>%1（从 %2 导入）</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Knee</source>
+        <translation>拐点</translation>
+    </message>
+    <message>
+        <source>SLO capacity</source>
+        <translation>SLO 容量</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::RunsPage</name>
+    <message>
+        <source>Save notes</source>
+        <translation>保存备注</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Show the run in the results view: charts, steps, analysis, errors (Enter)</source>
+        <translation>在结果视图中显示该运行：图表、步骤、分析、错误（Enter）</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Overlay the selected runs&apos; curves, with deltas against a baseline</source>
+        <translation>叠加所选运行的曲线，并给出相对基线的差值</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <source>Tags…</source>
+        <translation>标签…</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Move the selected runs to the trash (Undo brings them back)</source>
+        <translation>将所选运行移到回收站（撤销可恢复）</translation>
+    </message>
+    <message>
+        <source>Undo delete</source>
+        <translation>撤销删除</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Filter by name, target, model, tag or status</source>
+        <translation>按名称、目标、模型、标签或状态筛选</translation>
+    </message>
+    <message>
+        <source>Notes about the selected run: what changed, what it was for</source>
+        <translation>所选运行的备注：改了什么、用途是什么</translation>
+    </message>
+    <message>
+        <source>No saved runs in %1 yet. Run a sweep (Ctrl+R), or drop result files from vLLM, SGLang or GuideLLM on the window to import them.</source>
+        <translation>%1 中还没有已保存的运行。运行一次扫描（Ctrl+R），或把 vLLM、SGLang、GuideLLM 的结果文件拖到窗口中导入。</translation>
+    </message>
+    <message>
+        <source>No run matches &quot;%1&quot;.</source>
+        <translation>没有与 &quot;%1&quot; 匹配的运行。</translation>
+    </message>
+    <message>
+        <source>Notes · %1</source>
+        <translation>备注 · %1</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Moved &quot;%1&quot; to the trash.</source>
+        <translation>已将 &quot;%1&quot; 移到回收站。</translation>
+    </message>
+    <message>
+        <source>Moved %1 runs to the trash.</source>
+        <translation>已将 %1 个运行移到回收站。</translation>
+    </message>
+    <message>
+        <source>Restored 1 run.</source>
+        <translation>已恢复 1 个运行。</translation>
+    </message>
+    <message>
+        <source>Restored %1 runs.</source>
+        <translation>已恢复 %1 个运行。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::ServerChart</name>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>KV cache %</source>
+        <translation>KV 缓存 %</translation>
+    </message>
+    <message>
+        <source>Offered load (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
+    </message>
+    <message>
+        <source>Time in step (s)</source>
+        <translation>步内时间 (s)</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>KV cache (%)</source>
+        <translation>KV 缓存 (%)</translation>
+    </message>
+    <message>
+        <source>No server metrics for finished steps yet</source>
+        <translation>已完成的步骤还没有服务器指标</translation>
+    </message>
+    <message>
+        <source>No server metrics for this step yet</source>
+        <translation>该步骤还没有服务器指标</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::ServerPanel</name>
+    <message>
+        <source>Server queue and KV cache against load</source>
+        <translation>服务器队列和 KV 缓存随负载的变化</translation>
+    </message>
+    <message>
+        <source>Server during the step</source>
+        <translation>本步骤期间的服务器</translation>
+    </message>
+    <message>
+        <source>Server during step %1</source>
+        <translation>第 %1 步期间的服务器</translation>
+    </message>
+    <message>
+        <source>Users</source>
+        <translation>并发用户数</translation>
+    </message>
+    <message>
+        <source>Offered load (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
+    </message>
+    <message>
+        <source>No server metrics (%1): the charts stay empty; the sweep measures as usual.</source>
+        <translation>没有服务器指标（%1）：图表保持为空；扫描照常测量。</translation>
+    </message>
+    <message>
+        <source>%1 metrics from %2; %3 of %4 steps scraped.</source>
+        <translation>从 %2 获取 %1 指标；%4 步中已采集 %3 步。</translation>
+    </message>
+    <message>
+        <source>Server metrics for %1 of %2 steps.</source>
+        <translation>%2 步中有 %1 步有服务器指标。</translation>
+    </message>
+    <message>
+        <source>Server metrics appear here while a sweep runs against a server that serves /metrics.</source>
+        <translation>对提供 /metrics 的服务器运行扫描时，服务器指标会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation>客户端</translation>
+    </message>
+    <message>
+        <source>OS</source>
+        <translation>操作系统</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Cores</source>
+        <translation>核心数</translation>
+    </message>
+    <message>
+        <source>Memory (MiB)</source>
+        <translation>内存 (MiB)</translation>
+    </message>
+    <message>
+        <source>Kneepoint</source>
+        <translation>Kneepoint</translation>
+    </message>
+    <message>
+        <source>Qt</source>
+        <translation>Qt</translation>
+    </message>
+    <message>
+        <source>Server, as it reports</source>
+        <translation>服务器自身报告的信息</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Model (metrics)</source>
+        <translation>模型（指标）</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型列表</translation>
+    </message>
+    <message>
+        <source>max_model_len</source>
+        <translation>max_model_len</translation>
+    </message>
+    <message>
+        <source>Owned by</source>
+        <translation>所有者</translation>
+    </message>
+    <message>
+        <source>Time scale</source>
+        <translation>时间缩放</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <source>Engine version</source>
+        <translation>引擎版本</translation>
+    </message>
+    <message>
+        <source>Accelerator</source>
+        <translation>加速卡</translation>
+    </message>
+    <message>
+        <source>Hardware</source>
+        <translation>硬件</translation>
+    </message>
+    <message>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <source>CUDA/ROCm</source>
+        <translation>CUDA/ROCm</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Tensor parallel</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel</source>
+        <translation>流水线并行</translation>
+    </message>
+    <message>
+        <source>max_num_seqs</source>
+        <translation>max_num_seqs</translation>
+    </message>
+    <message>
+        <source>gpu_memory_utilization</source>
+        <translation>gpu_memory_utilization</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Server, as the profile says</source>
+        <translation>配置中记录的服务器信息</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::StepDetails</name>
+    <message>
+        <source>Select a step to see its summary block.</source>
+        <translation>选择一个步骤以查看其汇总块。</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>汇总</translation>
+    </message>
+    <message>
+        <source>Histogram</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>No step selected</source>
+        <translation>未选择步骤</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 · %3 requests in %4 s</source>
+        <translation>第 %1 步 · %2 · %4 秒内 %3 个请求</translation>
+    </message>
+    <message>
+        <source>Failures (%1)</source>
+        <translation>失败（%1）</translation>
+    </message>
+    <message>
+        <source>By length</source>
+        <translation>按长度</translation>
+    </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>提示词 token 数</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Req/s</source>
+        <translation>Req/s</translation>
+    </message>
+    <message>
+        <source>Mean TTFT (ms)</source>
+        <translation>TTFT 均值 (ms)</translation>
+    </message>
+    <message>
+        <source>P%1 TTFT (ms)</source>
+        <translation>P%1 TTFT (ms)</translation>
+    </message>
+    <message>
+        <source>Mean TPOT (ms)</source>
+        <translation>TPOT 均值 (ms)</translation>
+    </message>
+    <message>
+        <source>Mean E2EL (ms)</source>
+        <translation>E2EL 均值 (ms)</translation>
+    </message>
+    <message>
+        <source>The step&apos;s requests by prompt length (workload.length_buckets)</source>
+        <translation>该步的请求按提示词长度分组（workload.length_buckets）</translation>
+    </message>
+    <message>
+        <source>No prompt-length buckets for this step (workload.length_buckets is empty)</source>
+        <translation>该步没有提示词长度分组（workload.length_buckets 为空）</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::StepsTableModel</name>
+    <message>
+        <source>partial</source>
+        <translation>不完整</translation>
+    </message>
+    <message>
+        <source>client-bound</source>
+        <translation>受客户端限制</translation>
+    </message>
+    <message>
+        <source>SLO ✓</source>
+        <translation>SLO ✓</translation>
+    </message>
+    <message>
+        <source>SLO ✗</source>
+        <translation>SLO ✗</translation>
+    </message>
+    <message>
+        <source>%1 (%2%3), %4 requests in %5 s</source>
+        <translation>%1（%2%3），%5 秒内 %4 个请求</translation>
+    </message>
+    <message>
+        <source>Partial: stopped before every request ended; the analysis leaves it out.</source>
+        <translation>不完整：在所有请求结束前被停止；分析不计入此步。</translation>
+    </message>
+    <message>
+        <source>Client-bound: dispatch lag P99 %1 ms; this step measures the client, not the server.</source>
+        <translation>受客户端限制：发送延迟 P99 %1 ms；此步测到的是客户端而不是服务器。</translation>
+    </message>
+    <message>
+        <source>Meets the SLO.</source>
+        <translation>满足 SLO。</translation>
+    </message>
+    <message>
+        <source>SLO not met: %1</source>
+        <translation>未满足 SLO：%1</translation>
+    </message>
+    <message>
+        <source>Completed requests per second of the step&apos;s duration</source>
+        <translation>按该步时长计算的每秒完成请求数</translation>
+    </message>
+    <message>
+        <source>Output tokens per second</source>
+        <translation>每秒输出 token 数</translation>
+    </message>
+    <message>
+        <source>Time to first token, from sending the request</source>
+        <translation>首字延迟，从发出请求开始计时</translation>
+    </message>
+    <message>
+        <source>Time per output token after the first, per request</source>
+        <translation>首个 token 之后每个输出 token 的时间，按请求计</translation>
+    </message>
+    <message>
+        <source>Inter-token latency: the gap between two streamed chunks</source>
+        <translation>token 间延迟：两个流式数据块之间的间隔</translation>
+    </message>
+    <message>
+        <source>Failed requests (share of all that ended)</source>
+        <translation>失败请求（占所有已结束请求的比例）</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Load
+(req/s)</source>
+        <translation>负载
+(req/s)</translation>
+    </message>
+    <message>
+        <source>Users
+</source>
+        <translation>并发
+</translation>
+    </message>
+    <message>
+        <source>RPS
+(req/s)</source>
+        <translation>RPS
+(req/s)</translation>
+    </message>
+    <message>
+        <source>Output
+(tok/s)</source>
+        <translation>输出
+(tok/s)</translation>
+    </message>
+    <message>
+        <source>TTFT mean
+(ms)</source>
+        <translation>TTFT 均值
+(ms)</translation>
+    </message>
+    <message>
+        <source>TTFT %1
+(ms)</source>
+        <translation>TTFT %1
+(ms)</translation>
+    </message>
+    <message>
+        <source>TPOT mean
+(ms)</source>
+        <translation>TPOT 均值
+(ms)</translation>
+    </message>
+    <message>
+        <source>ITL mean
+(ms)</source>
+        <translation>ITL 均值
+(ms)</translation>
+    </message>
+    <message>
+        <source>Errors
+</source>
+        <translation>错误
+</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <source>incomplete: %1% failed</source>
+        <translation>不完整：%1% 失败</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::SweepWorker</name>
+    <message>
+        <source>The profile cannot run: %1</source>
+        <translation>配置无法运行：%1</translation>
+    </message>
+    <message>
+        <source>built-in simulator (%1)</source>
+        <translation>内置模拟器（%1）</translation>
+    </message>
+    <message>
+        <source>Built-in simulator: %1</source>
+        <translation>内置模拟器：%1</translation>
+    </message>
+    <message>
+        <source>Preflight: checking %1</source>
+        <translation>预检：正在检查 %1</translation>
+    </message>
+    <message>
+        <source>%1 skipped</source>
+        <translation>%1 已跳过</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3 ms)</source>
+        <translation>%1 %2（%3 ms）</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Preflight: %1</source>
+        <translation>预检：%1</translation>
+    </message>
+    <message>
+        <source>Model: %1 (the first the server lists)</source>
+        <translation>模型：%1（服务器列出的第一个）</translation>
+    </message>
+    <message>
+        <source>target.model: required, and %1 lists no model</source>
+        <translation>target.model：必填，而 %1 没有列出任何模型</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>cannot create the run directory %1</source>
+        <translation>无法创建运行目录 %1</translation>
+    </message>
+    <message>
+        <source>Run directory: %1</source>
+        <translation>运行目录：%1</translation>
+    </message>
+    <message>
+        <source>Error: %1; stopping</source>
+        <translation>错误：%1；正在停止</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>Added a step: %1 (%2)</source>
+        <translation>已添加一步：%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::TargetsPage</name>
+    <message>
+        <source>&amp;New target</source>
+        <translation>新建目标(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save target</source>
+        <translation>保存目标(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Verify TLS certificates</source>
+        <translation>验证 TLS 证书</translation>
+    </message>
+    <message>
+        <source>http://127.0.0.1:8000 or https://gateway.example.com/v1</source>
+        <translation>http://127.0.0.1:8000 或 https://gateway.example.com/v1</translation>
+    </message>
+    <message>
+        <source>default for the backend</source>
+        <translation>后端默认值</translation>
+    </message>
+    <message>
+        <source>the first model the server lists</source>
+        <translation>服务器列出的第一个模型</translation>
+    </message>
+    <message>
+        <source>${OPENAI_API_KEY}</source>
+        <translation>${OPENAI_API_KEY}</translation>
+    </message>
+    <message>
+        <source>Best as a reference to an environment variable, ${NAME}: one variable can serve many targets, and the key never lands in a file.</source>
+        <translation>最好引用环境变量 ${NAME}：一个变量可供多个目标使用，密钥也不会写入文件。</translation>
+    </message>
+    <message>
+        <source>One header per line: Name: value (values may use ${VAR})</source>
+        <translation>每行一个请求头：名称: 值（值可以使用 ${VAR}）</translation>
+    </message>
+    <message>
+        <source>Saved targets</source>
+        <translation>已保存的目标</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>请求头</translation>
+    </message>
+    <message>
+        <source>Kept in %1; a profile refers to a target by its name.</source>
+        <translation>保存在 %1；配置通过名称引用目标。</translation>
+    </message>
+    <message>
+        <source>No profile in the library refers to this target yet.</source>
+        <translation>配置库中还没有配置引用此目标。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Used by %n profile(s): %1</source>
+        <translation>
+            <numerusform>被 %n 个配置使用：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No key: requests carry no Authorization header (unless OPENAI_API_KEY is set).</source>
+        <translation>无密钥：请求不带 Authorization 请求头（除非设置了 OPENAI_API_KEY）。</translation>
+    </message>
+    <message>
+        <source>Read from the environment when a run starts.</source>
+        <translation>运行开始时从环境变量读取。</translation>
+    </message>
+    <message>
+        <source>A literal key is stored in the targets file (owner-only). A ${VAR} reference keeps it out of files.</source>
+        <translation>直接填写的密钥会保存在目标文件中（仅所有者可读）。使用 ${VAR} 引用可避免写入文件。</translation>
+    </message>
+    <message>
+        <source>Headers, line %1: expected &quot;Name: value&quot;</source>
+        <translation>请求头第 %1 行：应为 &quot;名称: 值&quot;</translation>
+    </message>
+    <message>
+        <source>Saved &quot;%1&quot;.</source>
+        <translation>已保存 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>Remove the target &quot;%1&quot;?</source>
+        <translation>删除目标 &quot;%1&quot;？</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove the target &quot;%1&quot;? %n profile(s) refer to it and will not run until it exists again: %2</source>
+        <translation>
+            <numerusform>删除目标 &quot;%1&quot;？有 %n 个配置引用它，在它重新存在之前这些配置将无法运行：%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Remove target</source>
+        <translation>删除目标</translation>
+    </message>
+    <message>
+        <source>Removed &quot;%1&quot;.</source>
+        <translation>已删除 &quot;%1&quot;。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::ThroughputChart</name>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>ideal y = x</source>
+        <translation>理想 y = x</translation>
+    </message>
+    <message>
+        <source>achieved req/s</source>
+        <translation>实际 req/s</translation>
+    </message>
+    <message>
+        <source>output tok/s</source>
+        <translation>输出 tok/s</translation>
+    </message>
+    <message>
+        <source>knee</source>
+        <translation>拐点</translation>
+    </message>
+    <message>
+        <source>SLO capacity</source>
+        <translation>SLO 容量</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>req/s</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>tok/s</translation>
+    </message>
+    <message>
+        <source>Users (concurrency)</source>
+        <translation>用户数（并发）</translation>
+    </message>
+    <message>
+        <source>Offered load (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
+    </message>
+    <message>
+        <source>Achieved req/s and output tok/s against the offered load.</source>
+        <translation>实际 req/s 与输出 tok/s 随施加负载的变化。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::UiFormat</name>
+    <message>
+        <source>req/s</source>
+        <translation>req/s</translation>
+    </message>
+    <message>
+        <source>users</source>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <comment>region of the load-latency curve</comment>
+        <translation>线性区</translation>
+    </message>
+    <message>
+        <source>knee</source>
+        <comment>region of the load-latency curve</comment>
+        <translation>拐点区</translation>
+    </message>
+    <message>
+        <source>overload</source>
+        <comment>region of the load-latency curve</comment>
+        <translation>过载区</translation>
+    </message>
+</context>
+</TS>

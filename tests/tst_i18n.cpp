@@ -1,0 +1,571 @@
+// Translations: every user-visible string of the window is marked for translation and translated, the
+// window speaks Chinese with the zh_CN catalogue, exported PDFs embed the CJK font, and the CLI's output
+// does not change with the locale.
+
+#include "export/chartexport.h"
+#include "export/chartset.h"
+#include "i18n/language.h"
+#include "metrics/phrase.h"
+#include "metrics/resultjson.h"
+#include "run/liverun.h"
+#include "run/mainwindow.h"
+#include "run/runpage.h"
+#include "runs/importers.h"
+#include "sweep/capacityplan.h"
+#include "sweep/kneeanalysis.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolBar>
+#include <QTranslator>
+#include <QXmlStreamReader>
+
+namespace {
+
+const QString kSourceDir = QStringLiteral(KNEEPOINT_SOURCE_DIR);
+constexpr int kProcessTimeoutMs = 120000;
+
+// Literals the window shows on purpose as they are: values a profile file holds, metadata keys of
+// image files, the program's name, and each language's name in that language.
+const QSet<QString> kAllowedLiterals = {
+    QStringLiteral("none"), // target.proxy values in the editable proxy box
+    QStringLiteral("system"),
+    QStringLiteral("Title"), // PNG text chunk keys
+    QStringLiteral("Description"),
+    QStringLiteral("Software"),
+    QStringLiteral("Kneepoint"),
+    QStringLiteral("English"),
+};
+
+// Calls and constructors whose string arguments end up on screen.
+const QRegularExpression kDisplayCall(QStringLiteral(
+    "\\b(setText|setWindowTitle|setToolTip|setStatusTip|setWhatsThis|setPlaceholderText|setTitle|setTitleText|"
+    "setLabelText|setSuffix|setPrefix|setSpecialValueText|setHeaderLabels|setHorizontalHeaderLabels|"
+    "setVerticalHeaderLabels|showMessage|addAction|addMenu|addTab|insertTab|setTabText|setTabToolTip|addItem|"
+    "addItems|insertItem|addRow|setName|setInformativeText|setDetailedText|setAccessibleName|setHtml|"
+    "information|warning|critical|question|about|getOpenFileName|getSaveFileName|getExistingDirectory|"
+    "QLabel|QPushButton|QCheckBox|QRadioButton|QGroupBox|QAction|QToolButton|QMenu|QCommandLinkButton)\\s*\\("));
+
+// Removes comments, keeps string literals (and their line numbers).
+QString withoutComments(const QString& code)
+{
+    QString out;
+    out.reserve(code.size());
+    for (qsizetype i = 0; i < code.size(); ++i) {
+        const QChar c = code[i];
+        const QChar next = i + 1 < code.size() ? code[i + 1] : QChar();
+        if (c == u'/' && next == u'/') {
+            while (i < code.size() && code[i] != u'\n')
+                ++i;
+            out += u'\n';
+        } else if (c == u'/' && next == u'*') {
+            i += 2;
+            while (i + 1 < code.size() && !(code[i] == u'*' && code[i + 1] == u'/')) {
+                if (code[i] == u'\n')
+                    out += u'\n';
+                ++i;
+            }
+            ++i;
+        } else if (c == u'"' || c == u'\'') {
+            out += c;
+            for (++i; i < code.size() && code[i] != c; ++i) {
+                out += code[i];
+                if (code[i] == u'\\' && i + 1 < code.size())
+                    out += code[++i];
+            }
+            if (i < code.size())
+                out += code[i];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// The top-level arguments of the call whose "(" is at open.
+QStringList callArguments(const QString& code, qsizetype open)
+{
+    QStringList args;
+    QString current;
+    int depth = 0;
+    for (qsizetype i = open + 1; i < code.size(); ++i) {
+        const QChar c = code[i];
+        if (c == u'"' || c == u'\'') {
+            current += c;
+            for (++i; i < code.size() && code[i] != c; ++i) {
+                current += code[i];
+                if (code[i] == u'\\' && i + 1 < code.size())
+                    current += code[++i];
+            }
+            current += c;
+            continue;
+        }
+        if (c == u'(' || c == u'{' || c == u'[')
+            ++depth;
+        if (c == u')' || c == u'}' || c == u']') {
+            if (depth == 0) {
+                args << current.trimmed();
+                return args;
+            }
+            --depth;
+        }
+        if (c == u',' && depth == 0) {
+            args << current.trimmed();
+            current.clear();
+            continue;
+        }
+        current += c;
+    }
+    return args;
+}
+
+// The text of an argument that is a bare literal ("…", u"…"_s, QStringLiteral("…"), QLatin1String("…"),
+// QString::fromUtf8("…"), possibly followed by .arg(…)); nullopt for anything else (tr(), variables).
+std::optional<QString> literalText(const QString& arg)
+{
+    static const QRegularExpression literal(
+        QStringLiteral("^(?:QStringLiteral\\(|QLatin1String(?:View)?\\(|QString::fromUtf8\\(|QString\\()?((?:u8?\"(?:[^"
+                       "\"\\\\]|\\\\.)*\"\\s*|\"(?:[^\"\\\\]|\\\\.)*\"\\s*)+)"));
+    const QRegularExpressionMatch m = literal.match(arg);
+    if (!m.hasMatch())
+        return std::nullopt;
+    static const QRegularExpression piece(QStringLiteral("\"((?:[^\"\\\\]|\\\\.)*)\""));
+    QString text;
+    for (auto it = piece.globalMatch(m.captured(1)); it.hasNext();)
+        text += it.next().captured(1);
+    return text;
+}
+
+// Whether a literal holds words a person reads: letters beyond placeholders, markup, units and acronyms.
+bool isWords(const QString& text)
+{
+    static const QSet<QString> units = { QStringLiteral("ms"), QStringLiteral("req"), QStringLiteral("tok"),
+        QStringLiteral("s"), QStringLiteral("x") };
+    static const QRegularExpression fileName(QStringLiteral("^[\\w.-]+\\.[A-Za-z0-9]+$")); // "comparison.png"
+    if (fileName.match(text).hasMatch())
+        return false;
+    QString t = text;
+    t.remove(QRegularExpression(QStringLiteral("%L?[0-9n]+|%[a-z]")));
+    t.remove(QRegularExpression(QStringLiteral("<[^>]*>|&[a-z]+;|\\\\[nt]")));
+    static const QRegularExpression word(QStringLiteral("[A-Za-z][A-Za-z'-]*"));
+    for (auto it = word.globalMatch(t); it.hasNext();) {
+        const QString w = it.next().captured(0);
+        if (w.size() < 2 || units.contains(w) || w.toUpper() == w)
+            continue;
+        return true;
+    }
+    return false;
+}
+
+struct TsMessage
+{
+    QString context;
+    QString source;
+    QString translation;
+    bool unfinished = false;
+};
+
+QList<TsMessage> readTs(const QString& path)
+{
+    QList<TsMessage> messages;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return messages;
+    QXmlStreamReader xml(&file);
+    QString context;
+    TsMessage current;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement())
+            continue;
+        if (xml.name() == u"name") {
+            context = xml.readElementText();
+        } else if (xml.name() == u"message") {
+            current = TsMessage { context, {}, {}, false };
+        } else if (xml.name() == u"source") {
+            current.source = xml.readElementText();
+        } else if (xml.name() == u"translation") {
+            const QString type = xml.attributes().value(QLatin1String("type")).toString();
+            current.unfinished = type == u"unfinished";
+            const bool obsolete = type == u"obsolete" || type == u"vanished";
+            current.translation = xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+            if (!obsolete)
+                messages << current;
+        }
+    }
+    return messages;
+}
+
+QSet<QString> placeholders(const QString& text)
+{
+    QSet<QString> set;
+    static const QRegularExpression p(QStringLiteral("%L?([0-9]+|n)"));
+    for (auto it = p.globalMatch(text); it.hasNext();)
+        set << it.next().captured(1);
+    return set;
+}
+
+struct Outcome
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Outcome runCli(const QStringList& args, const QString& locale)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LANG"), locale);
+    env.insert(QStringLiteral("LC_ALL"), locale);
+    env.insert(QStringLiteral("LANGUAGE"), locale.section(u'.', 0, 0));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(KNEEPOINT_CLI), args);
+    if (!p.waitForFinished(kProcessTimeoutMs))
+        p.kill();
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
+}
+
+QStringList menuTexts(const QMenuBar* bar)
+{
+    QStringList texts;
+    for (QAction* a : bar->actions()) {
+        texts << a->text();
+        if (a->menu()) {
+            for (QAction* item : a->menu()->actions()) {
+                if (!item->isSeparator())
+                    texts << item->text();
+            }
+        }
+    }
+    return texts;
+}
+
+} // namespace
+
+class TestI18n : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("KneepointTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_i18n"));
+    }
+
+    // A string shown by the window goes through tr(); a bare literal with words is a miss.
+    void literalsAreMarked()
+    {
+        QStringList misses;
+        int files = 0;
+        QDirIterator it(kSourceDir + QStringLiteral("/ui"), { QStringLiteral("*.cpp"), QStringLiteral("*.h") },
+            QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            QFile file(path);
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+            ++files;
+            const QString code = withoutComments(QString::fromUtf8(file.readAll()));
+            for (auto m = kDisplayCall.globalMatch(code); m.hasNext();) {
+                const QRegularExpressionMatch call = m.next();
+                const qsizetype open = call.capturedEnd(0) - 1;
+                for (const QString& arg : callArguments(code, open)) {
+                    const std::optional<QString> text = literalText(arg);
+                    if (!text || !isWords(*text) || kAllowedLiterals.contains(*text))
+                        continue;
+                    const int line = int(code.left(open).count(u'\n')) + 1;
+                    misses << QStringLiteral("%1:%2: %3(\"%4\") is not marked for translation (tr())")
+                                  .arg(QDir(kSourceDir).relativeFilePath(path))
+                                  .arg(line)
+                                  .arg(call.captured(1), *text);
+                }
+            }
+        }
+        QVERIFY(files > 20);
+        QVERIFY2(misses.isEmpty(), qPrintable(misses.join(u'\n')));
+    }
+
+    void scannerFindsBareLiterals()
+    {
+        QVERIFY(isWords(QStringLiteral("Run sweep")));
+        QVERIFY(!isWords(QStringLiteral("%1 %2 ms")));
+        QVERIFY(!isWords(QStringLiteral("<b>%1</b>")));
+        QVERIFY(!isWords(QStringLiteral("TTFT")));
+        QVERIFY(!isWords(QStringLiteral("comparison.png")));
+        QCOMPARE(literalText(QStringLiteral("QStringLiteral(\"Stop\")")), QStringLiteral("Stop"));
+        QCOMPARE(literalText(QStringLiteral("u\"Stop \" u\"now\"_s")), QStringLiteral("Stop now"));
+        QVERIFY(!literalText(QStringLiteral("tr(\"Stop\")")));
+        const QString code = QStringLiteral("a->setText(QStringLiteral(\"x, y\"), tr(\"z\"));");
+        QCOMPARE(callArguments(code, code.indexOf(u'(')),
+            QStringList({ QStringLiteral("QStringLiteral(\"x, y\")"), QStringLiteral("tr(\"z\")") }));
+    }
+
+    // lupdate over the sources into a copy of each catalogue: every message it finds is translated. The
+    // English catalogue holds only the plural forms.
+    void catalogueIsComplete_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("pluralOnly");
+        QTest::addColumn<int>("atLeast");
+        QTest::newRow("zh_CN") << QStringLiteral("kneepoint_zh_CN.ts") << false << 500;
+        QTest::newRow("en") << QStringLiteral("kneepoint_en.ts") << true << 0;
+    }
+
+    void catalogueIsComplete()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, pluralOnly);
+        QFETCH(int, atLeast);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString committed = kSourceDir + QStringLiteral("/resources/translations/") + file;
+        const QString copy = dir.filePath(file);
+        QVERIFY2(QFile::copy(committed, copy), qPrintable(committed));
+        QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+        QStringList args = { QStringLiteral("-silent"), QStringLiteral("-locations"), QStringLiteral("none"),
+            QStringLiteral("-no-obsolete"), QStringLiteral("-tr-function-alias"), QStringLiteral("translate+=phrase") };
+        if (pluralOnly)
+            args << QStringLiteral("-pluralonly");
+        args << QStringLiteral("ui") << QStringLiteral("app/gui") << QStringLiteral("engine") << QStringLiteral("-ts")
+             << copy;
+        QProcess lupdate;
+        lupdate.setWorkingDirectory(kSourceDir);
+        lupdate.setProcessChannelMode(QProcess::MergedChannels);
+        lupdate.start(QStringLiteral(KNEEPOINT_LUPDATE), args);
+        QVERIFY(lupdate.waitForFinished(kProcessTimeoutMs));
+        QVERIFY2(lupdate.exitCode() == 0, lupdate.readAll().constData());
+
+        const QList<TsMessage> messages = readTs(copy);
+        QVERIFY(messages.size() >= atLeast);
+        QStringList unfinished, mismatched;
+        for (const TsMessage& m : messages) {
+            if (m.unfinished || m.translation.isEmpty())
+                unfinished << QStringLiteral("%1: \"%2\"").arg(m.context, m.source);
+            else if (placeholders(m.source) != placeholders(m.translation))
+                mismatched << QStringLiteral("%1: \"%2\" → \"%3\"").arg(m.context, m.source, m.translation);
+        }
+        QVERIFY2(unfinished.isEmpty(),
+            qPrintable(QStringLiteral("%1 untranslated in resources/translations/%2 (cmake --build <dir> --target "
+                                      "kneepoint_lupdate, then translate):\n%3")
+                           .arg(unfinished.size())
+                           .arg(file, unfinished.join(u'\n'))));
+        QVERIFY2(mismatched.isEmpty(), qPrintable(mismatched.join(u'\n')));
+    }
+
+    void languageFollowsTheLocale()
+    {
+        QCOMPARE(kp::ui::Language::codeFor(QLocale(QStringLiteral("zh_CN"))), QStringLiteral("zh_CN"));
+        QCOMPARE(kp::ui::Language::codeFor(QLocale(QStringLiteral("zh_SG"))), QStringLiteral("zh_CN"));
+        QCOMPARE(kp::ui::Language::codeFor(QLocale(QStringLiteral("zh_TW"))), QStringLiteral("en"));
+        QCOMPARE(kp::ui::Language::codeFor(QLocale(QStringLiteral("de_DE"))), QStringLiteral("en"));
+        QCOMPARE(kp::ui::Language::localeFor(QString()), QLocale::system());
+        QCOMPARE(kp::ui::Language::localeFor(QStringLiteral("zh_CN")).language(), QLocale::Chinese);
+
+        QCOMPARE(kp::ui::Language::chosen(), QString());
+        kp::ui::Language::setChosen(QStringLiteral("zh_CN"));
+        QCOMPARE(kp::ui::Language::chosen(), QStringLiteral("zh_CN"));
+        kp::ui::Language::setChosen(QStringLiteral("xx"));
+        QCOMPARE(kp::ui::Language::chosen(), QString()); // unknown codes fall back to the system's
+        kp::ui::Language::setChosen(QString());
+        QCOMPARE(kp::ui::Language::chosen(), QString());
+    }
+
+    // Engine sentences are English until the application switches translation on, and stay English
+    // inside an EnglishPhrases scope (text bound for files).
+    void phrasesFollowTheLanguage()
+    {
+        QVERIFY(!kp::phraseTranslation());
+        QCOMPARE(kp::phrase("KneeAnalysis", "The curve bends at %1.").arg(QStringLiteral("8 req/s")),
+            QStringLiteral("The curve bends at 8 req/s."));
+        QCOMPARE(kp::loadWord(32, true), QStringLiteral("32 users"));
+
+        QTranslator zh;
+        QVERIFY(zh.load(QStringLiteral(":/i18n/kneepoint_zh_CN.qm")));
+        QCoreApplication::installTranslator(&zh);
+        kp::setPhraseTranslation(true);
+        QCOMPARE(kp::phrase("KneeAnalysis", "The curve bends at %1.").arg(QStringLiteral("8 req/s")),
+            QStringLiteral("曲线在 8 req/s 处弯折。"));
+        QCOMPARE(kp::loadWord(32, true), QStringLiteral("32 并发"));
+        {
+            const kp::EnglishPhrases english;
+            QCOMPARE(kp::loadWord(32, true), QStringLiteral("32 users"));
+        }
+        QCOMPARE(kp::loadWord(32, true), QStringLiteral("32 并发"));
+        kp::setPhraseTranslation(false);
+        QCoreApplication::removeTranslator(&zh);
+        QCOMPARE(kp::loadWord(32, true), QStringLiteral("32 users"));
+    }
+
+    // The analysis of vLLM's result files, in Chinese: sentences built from translated phrases, the
+    // numbers and units as in English; the capacity plan too.
+    void analysisInChinese()
+    {
+        const QString dir = QFINDTESTDATA("data/results/vllm-sweep");
+        QVERIFY(!dir.isEmpty());
+        std::vector<kp::SweepPoint> points;
+        for (const QFileInfo& f : QDir(dir).entryInfoList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
+            QFile file(f.filePath());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const kp::ResultFileContents contents = kp::ResultJson::read(file.readAll(), f.filePath());
+            QVERIFY2(contents.ok(), qPrintable(contents.error));
+            for (const kp::ImportedStep& step : contents.steps)
+                points.push_back(kp::SweepPoint::fromStep(step.setup, step.metrics));
+        }
+        std::sort(points.begin(), points.end(),
+            [](const kp::SweepPoint& a, const kp::SweepPoint& b) { return a.offered < b.offered; });
+        kp::Slo slo;
+        QVERIFY(kp::parseSloSpec(u"ttft:p99:500", slo).isEmpty());
+        const kp::AnalysisOptions options = kp::analysisOptionsFor(slo);
+        kp::PeakDemand peak;
+        QVERIFY(kp::parsePeakDemand(u"1000", peak).isEmpty());
+
+        const kp::AnalysisResult english = kp::KneeAnalysis::analyze(points, options);
+        QVERIFY2(
+            english.knee.reason.startsWith(QStringLiteral("The knee is at 40 req/s")), qPrintable(english.knee.reason));
+
+        QTranslator zh;
+        QVERIFY(zh.load(QStringLiteral(":/i18n/kneepoint_zh_CN.qm")));
+        QCoreApplication::installTranslator(&zh);
+        kp::setPhraseTranslation(true);
+        const kp::AnalysisResult chinese = kp::KneeAnalysis::analyze(points, options);
+        const kp::CapacityPlan plan = kp::CapacityPlan::fromAnalysis(chinese, peak, kp::Redundancy {});
+        const QStringList lines = kp::analysisLines(chinese, &plan);
+        kp::setPhraseTranslation(false);
+        QCoreApplication::removeTranslator(&zh);
+
+        QVERIFY2(
+            chinese.knee.reason.startsWith(QStringLiteral("拐点在 40 req/s（实际 ")), qPrintable(chinese.knee.reason));
+        QVERIFY2(chinese.sloCapacity.reason.startsWith(QStringLiteral("SLO 容量为 37.3 req/s")),
+            qPrintable(chinese.sloCapacity.reason));
+        QVERIFY2(plan.sentence().contains(QStringLiteral("台服务器")), qPrintable(plan.sentence()));
+        // The findings themselves do not depend on the language.
+        QCOMPARE(chinese.knee.offered, english.knee.offered);
+        QCOMPARE(chinese.sloCapacity.offered, english.sloCapacity.offered);
+        QCOMPARE(lines.size(), kp::analysisLines(english).size() + 1);
+        for (const QString& line : lines) {
+            static const QRegularExpression englishWords(QStringLiteral("\\b(the|of|at|and|is|step|throughput)\\b"));
+            QVERIFY2(!englishWords.match(line).hasMatch(), qPrintable(line));
+        }
+        if (!qEnvironmentVariable("KNEEPOINT_SCREENSHOT_DIR").isEmpty())
+            qInfo().noquote() << lines.join(u'\n');
+    }
+
+    // The CLI never installs a translator: its output is the same under any locale, byte for byte.
+    void cliOutputIgnoresTheLocale()
+    {
+        const QString dir = QFINDTESTDATA("data/results/vllm-sweep");
+        QVERIFY(!dir.isEmpty());
+        const QList<QStringList> commands = {
+            { QStringLiteral("analyze"), dir, QStringLiteral("--slo"), QStringLiteral("ttft:p99:500"),
+                QStringLiteral("--peak"), QStringLiteral("1000"), QStringLiteral("--redundancy"),
+                QStringLiteral("N+2") },
+            { QStringLiteral("analyze"), dir, QStringLiteral("--slo"), QStringLiteral("ttft:p99:500"),
+                QStringLiteral("--peak"), QStringLiteral("1000"), QStringLiteral("--json") },
+        };
+        for (const QStringList& args : commands) {
+            const Outcome c = runCli(args, QStringLiteral("C"));
+            QVERIFY2(c.exitCode == 0, c.err.constData());
+            QVERIFY(c.out.contains("req/s"));
+            for (const QString& locale : { QStringLiteral("zh_CN.UTF-8"), QStringLiteral("de_DE.UTF-8") }) {
+                const Outcome l = runCli(args, locale);
+                QCOMPARE(l.exitCode, 0);
+                QCOMPARE(l.out, c.out);
+            }
+        }
+    }
+
+    // The remaining tests run with the zh_CN catalogue installed, as the application does at start.
+    void mainWindowSpeaksChinese()
+    {
+        QCOMPARE(kp::ui::Language::install(qApp, QLocale(QStringLiteral("zh_CN"))), QStringLiteral("zh_CN"));
+        QCOMPARE(kp::ui::Language::current(), QStringLiteral("zh_CN"));
+        QCOMPARE(QLocale().language(), QLocale::Chinese);
+
+        kp::ui::MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.windowTitle().startsWith(QStringLiteral("Kneepoint — ")), qPrintable(window.windowTitle()));
+        const QStringList menus = menuTexts(window.menuBar());
+        for (const QString& text : { QStringLiteral("文件(&F)"), QStringLiteral("扫描(&S)"), QStringLiteral("视图(&V)"),
+                 QStringLiteral("帮助(&H)"), QStringLiteral("运行扫描(&R)"), QStringLiteral("停止(&S)"),
+                 QStringLiteral("语言(&L)"), QStringLiteral("退出(&Q)") })
+            QVERIFY2(menus.contains(text), qPrintable(text + QStringLiteral(" not in: ") + menus.join(u" | ")));
+        QCOMPARE(window.runAction()->text(), QStringLiteral("运行扫描(&R)"));
+        QVERIFY(!menus.contains(QStringLiteral("&File")));
+
+        // A picture to look at: KNEEPOINT_SCREENSHOT_DIR=/tmp/shots ctest -R i18n
+        const QString shots = qEnvironmentVariable("KNEEPOINT_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            QDir().mkpath(shots);
+            QVERIFY(window.grab().save(shots + QStringLiteral("/mainwindow-zh_CN.png")));
+            window.showRunView();
+            QVERIFY(window.grab().save(shots + QStringLiteral("/runview-zh_CN.png")));
+            // vLLM's result files imported and opened: the charts, steps and analysis in Chinese.
+            QTemporaryDir runs;
+            const kp::ImportResult imported
+                = kp::importRun({ QFINDTESTDATA("data/results/vllm-sweep") }, runs.path(), kp::ImportOptions {});
+            QVERIFY2(imported.ok(), qPrintable(imported.error));
+            QVERIFY(window.openSavedRun(imported.dir));
+            window.runPage()->tabs()->setCurrentIndex(1);
+            QCoreApplication::processEvents();
+            QVERIFY(window.grab().save(shots + QStringLiteral("/analysis-zh_CN.png")));
+        }
+    }
+
+    // A chart exported as PDF in zh_CN: its Chinese title and axes come with an embedded CJK font.
+    void pdfEmbedsTheCjkFont()
+    {
+        QVERIFY2(!QFontDatabase::families(QFontDatabase::SimplifiedChinese).isEmpty(),
+            "no Simplified Chinese font: install fonts-noto-cjk (packaging/deps.sh)");
+        kp::ui::LiveRun run(nullptr);
+        kp::ui::ChartSet charts(&run);
+        const kp::ui::ChartOptions options;
+        kp::ui::ChartCaption caption;
+        caption.title = QCoreApplication::translate("kp::ui::LoadLatencyChart", "Load–latency");
+        caption.subtitle = QCoreApplication::translate("kp::ui::MainWindow", "built-in simulator");
+        QCOMPARE(caption.title, QStringLiteral("负载–延迟"));
+        const QByteArray pdf = kp::ui::ChartExport::pdf(charts.panel(options), caption);
+        QVERIFY(pdf.startsWith("%PDF"));
+        QVERIFY2(pdf.contains("/FontFile2"), "the PDF embeds no TrueType font program");
+        static const QRegularExpression baseFont(QStringLiteral("/BaseFont\\s*/([A-Za-z0-9+_-]+)"));
+        QStringList fonts;
+        for (auto it = baseFont.globalMatch(QString::fromLatin1(pdf)); it.hasNext();)
+            fonts << it.next().captured(1);
+        QStringList cjk;
+        for (const QString& family : QFontDatabase::families(QFontDatabase::SimplifiedChinese)) {
+            const QString compact = QString(family).remove(u' ').toLower();
+            for (const QString& font : fonts) {
+                const QString name = font.section(u'+', -1).toLower();
+                if (name.startsWith(compact) || name.contains(QLatin1String("cjk")))
+                    cjk << font;
+            }
+        }
+        QVERIFY2(!cjk.isEmpty(), qPrintable(QStringLiteral("no CJK font among ") + fonts.join(u", ")));
+
+        const QString shots = qEnvironmentVariable("KNEEPOINT_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            QFile out(shots + QStringLiteral("/chart-zh_CN.pdf"));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(pdf);
+        }
+    }
+};
+
+QTEST_MAIN(TestI18n)
+#include "tst_i18n.moc"
