@@ -1,0 +1,54 @@
+#pragma once
+
+#include "profile/profile.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace kp {
+
+// A reusable endpoint, kept in the user's configuration and referred to by name from profiles.
+struct NamedTarget
+{
+    QString name;
+    Target target;
+    bool operator==(const NamedTarget&) const = default;
+};
+
+// $XDG_CONFIG_HOME/Kneepoint/Kneepoint/targets.json (QStandardPaths::GenericConfigLocation), shared by
+// the desktop application and the CLI.
+QString defaultTargetsPath();
+
+// The saved targets: {"schema": "kneepoint.targets/1", "targets": [{"name": ..., <a profile's target keys>}]}.
+// API keys are best kept as ${VAR} references; the file is written owner-only because it may hold one.
+class TargetStore
+{
+public:
+    explicit TargetStore(QString path = defaultTargetsPath());
+
+    const QString& path() const { return m_path; }
+    // Reads the file; a missing file is an empty store. Errors name the file and the target.
+    bool load(QStringList* errors);
+    const QList<NamedTarget>& targets() const { return m_targets; }
+    QStringList names() const;
+    const NamedTarget* find(const QString& name) const;
+    // Adds a target or replaces the one with the same name (keeping its place).
+    void put(const NamedTarget& target);
+    bool remove(const QString& name);
+    // Atomic: on failure the previous file is untouched. The error names the file.
+    bool save(QString* error) const;
+
+    // Names are what a profile writes as "target": letters, digits, '.', '_', '-'; an error or empty.
+    static QString checkName(const QString& name);
+
+private:
+    QString m_path;
+    QList<NamedTarget> m_targets;
+};
+
+// When profile.targetName is set, copies the named target into profile.target and clears the name, so
+// the run records the endpoint it used. The error names the target, the file and the names it holds.
+QString resolveTargetReference(Profile& profile, const TargetStore& store);
+
+} // namespace kp

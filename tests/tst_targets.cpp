@@ -1,0 +1,434 @@
+// Saved targets: the store, the Targets page, the desktop application's matrix run, profiles that refer to a target by
+// name, `kneepoint-cli targets`, and a matrix sweep of one workload against two simulators of different sizes.
+#include "client/requestbuilder.h"
+#include "compare/compareview.h"
+#include "profile/profilepage.h"
+#include "profile/profilestore.h"
+#include "profile/targetstore.h"
+#include "run/mainwindow.h"
+#include "run/sweepcontroller.h"
+#include "runs/runcatalog.h"
+#include "sim/filelimit.h"
+#include "sim/simhost.h"
+#include "sim/simmodel.h"
+#include "targets/matrixrun.h"
+#include "targets/targetspage.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kp;
+
+namespace {
+
+constexpr int kProcessTimeoutMs = 300000;
+
+struct Outcome
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeFile(const QString& path, const QByteArray& data)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+}
+
+NamedTarget sampleTarget(const QString& name, const QString& url)
+{
+    NamedTarget t;
+    t.name = name;
+    t.target.baseUrl = url;
+    t.target.backend = Backend::OpenAi;
+    t.target.model = QStringLiteral("org/model-7b");
+    t.target.apiKey = QStringLiteral("${KNEEPOINT_TEST_KEY}");
+    t.target.headers = { { QStringLiteral("X-Team"), QStringLiteral("capacity") } };
+    t.target.timeouts.totalS = 90;
+    return t;
+}
+
+} // namespace
+
+class TestTargets : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_home;
+
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("KNEEPOINT_TEST_KEY"), QStringLiteral("sk-test-key-for-targets"));
+        return env;
+    }
+
+    Outcome runCli(const QStringList& args) const
+    {
+        QProcess p;
+        p.setProcessEnvironment(environment());
+        p.start(QStringLiteral(KNEEPOINT_CLI), args);
+        if (!p.waitForFinished(kProcessTimeoutMs))
+            p.kill();
+        return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        // The window's profile library, targets and runs live in the temporary home.
+        qputenv("XDG_CONFIG_HOME", m_home.filePath(QStringLiteral("gui-config")).toUtf8());
+        qputenv("XDG_DATA_HOME", m_home.filePath(QStringLiteral("gui-data")).toUtf8());
+        kp::sim::raiseFileLimit();
+    }
+
+    void storeRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sub/targets.json"));
+        TargetStore store(path);
+        QStringList errors;
+        QVERIFY(store.load(&errors)); // no file yet: empty
+        QVERIFY(store.targets().isEmpty());
+        store.put(sampleTarget(QStringLiteral("staging"), QStringLiteral("https://staging.example.com/v1")));
+        store.put(sampleTarget(QStringLiteral("local"), QStringLiteral("http://127.0.0.1:8000")));
+        NamedTarget changed = sampleTarget(QStringLiteral("staging"), QStringLiteral("https://staging2.example.com"));
+        store.put(changed); // replaces in place
+        QCOMPARE(store.names(), (QStringList { QStringLiteral("staging"), QStringLiteral("local") }));
+        QString error;
+        QVERIFY2(store.save(&error), qPrintable(error));
+        QCOMPARE(
+            QFile::permissions(path) & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions());
+
+        TargetStore again(path);
+        QVERIFY2(again.load(&errors), qPrintable(errors.join(u'\n')));
+        QCOMPARE(again.targets(), store.targets());
+        QCOMPARE(again.find(QStringLiteral("staging"))->target.baseUrl, QStringLiteral("https://staging2.example.com"));
+        QVERIFY(again.remove(QStringLiteral("staging")));
+        QVERIFY(!again.remove(QStringLiteral("staging")));
+        QCOMPARE(again.names(), QStringList { QStringLiteral("local") });
+    }
+
+    void storeErrorsNameFileAndTarget()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("targets.json"));
+        QVERIFY(writeFile(path,
+            "{\"schema\": \"kneepoint.targets/1\", \"targets\": [\n"
+            "                {\"name\": \"a\", \"base_url\": \"http://127.0.0.1:1\"},\n"
+            "                {\"name\": \"a\", \"base_url\": \"http://127.0.0.1:2\"},\n"
+            "                {\"name\": \"bad url\", \"base_url\": \"http://127.0.0.1:3\"},\n"
+            "                {\"name\": \"b\", \"base_url\": \"ftp://nowhere\"}]}"));
+        TargetStore store(path);
+        QStringList errors;
+        QVERIFY(!store.load(&errors));
+        const QString all = errors.join(u'\n');
+        QVERIFY2(all.contains(path + QStringLiteral(": targets[1].name: \"a\" is used twice")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("targets[2].name: target name \"bad url\"")), qPrintable(all));
+        QVERIFY2(all.contains(path + QStringLiteral(" (targets[3] \"b\"): target.base_url: must be an http://")),
+            qPrintable(all));
+
+        QVERIFY(writeFile(path, "{\"schema\": \"kneepoint.targets/1\",\n \"targets\": [,]}"));
+        QVERIFY(!store.load(&errors));
+        QVERIFY2(errors.last().startsWith(path + QStringLiteral(": line 2: ")), qPrintable(errors.last()));
+    }
+
+    void profileReferenceResolvesLikeEmbedded()
+    {
+        QTemporaryDir dir;
+        TargetStore store(dir.filePath(QStringLiteral("targets.json")));
+        store.put(sampleTarget(QStringLiteral("staging"), QStringLiteral("https://staging.example.com/v1")));
+        QString error;
+        QVERIFY(store.save(&error));
+
+        // The same profile twice: once referring to the target, once embedding it.
+        Profile embedded;
+        embedded.name = QStringLiteral("p");
+        embedded.target
+            = sampleTarget(QStringLiteral("staging"), QStringLiteral("https://staging.example.com/v1")).target;
+        QJsonObject referring = ProfileStore::toJsonObject(embedded);
+        referring.insert(QStringLiteral("target"), QStringLiteral("staging"));
+        const ProfileLoadResult loaded = ProfileStore::fromJsonObject(referring, QStringLiteral("p.json"));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.errors.join(u'\n')));
+        Profile profile = *loaded.profile;
+        QCOMPARE(profile.targetName, QStringLiteral("staging"));
+        QVERIFY(validateProfile(profile).isEmpty()); // the reference is checked when resolved
+        // Saving keeps the reference, so that editing the target updates the profile.
+        QCOMPARE(
+            ProfileStore::toJsonObject(profile).value(QStringLiteral("target")).toString(), QStringLiteral("staging"));
+
+        QVERIFY(resolveTargetReference(profile, store).isEmpty());
+        QVERIFY(profile.targetName.isEmpty());
+        QCOMPARE(profile, embedded);
+        qputenv("KNEEPOINT_TEST_KEY", "sk-resolved");
+        QString e1, e2;
+        const RequestTemplate a = requestTemplate(profile, &e1);
+        const RequestTemplate b = requestTemplate(embedded, &e2);
+        QVERIFY(e1.isEmpty() && e2.isEmpty());
+        QCOMPARE(a.url, QUrl(QStringLiteral("https://staging.example.com/v1/completions")));
+        QCOMPARE(a.url, b.url);
+        QCOMPARE(a.headers, b.headers);
+        QVERIFY(a.headers.contains({ QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer sk-resolved") }));
+        const Prompt prompt { QStringLiteral("hello"), 1, 8 };
+        QCOMPARE(buildRequestBody(a, prompt), buildRequestBody(b, prompt));
+    }
+
+    void missingTargetIsClear()
+    {
+        QTemporaryDir dir;
+        TargetStore store(dir.filePath(QStringLiteral("targets.json")));
+        store.put(sampleTarget(QStringLiteral("local"), QStringLiteral("http://127.0.0.1:8000")));
+        Profile profile;
+        profile.targetName = QStringLiteral("prod");
+        QCOMPARE(resolveTargetReference(profile, store),
+            QStringLiteral("target \"prod\" is not among the saved targets in %1 (it holds: local)").arg(store.path()));
+        QCOMPARE(profile.targetName, QStringLiteral("prod"));
+
+        const QString profilePath = m_home.filePath(QStringLiteral("refers-to-missing.json"));
+        QVERIFY(writeFile(
+            profilePath, "{\"schema\": \"kneepoint.profile/1\", \"target\": \"nowhere\", \"load\": {\"rates\": [1]}}"));
+        const Outcome o = runCli({ QStringLiteral("sweep"), QStringLiteral("--profile"), profilePath });
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(QStringLiteral("error: target \"nowhere\" is not among the saved targets in ")),
+            qPrintable(o.err));
+        const Outcome flag = runCli({ QStringLiteral("run"), QStringLiteral("--target"), QStringLiteral("prod") });
+        QCOMPARE(flag.exitCode, 2);
+        QVERIFY2(
+            flag.err.contains(QStringLiteral("error: --target: target \"prod\" is not among")), qPrintable(flag.err));
+    }
+
+    void cliAddListShowRemove()
+    {
+        Outcome o = runCli({ QStringLiteral("targets"), QStringLiteral("add"), QStringLiteral("gw"),
+            QStringLiteral("--base-url"), QStringLiteral("https://gateway.example.com/v1"), QStringLiteral("--model"),
+            QStringLiteral("meta/llama-70b"), QStringLiteral("--backend"), QStringLiteral("openai-chat"),
+            QStringLiteral("--api-key-env"), QStringLiteral("GATEWAY_KEY") });
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        o = runCli({ QStringLiteral("targets"), QStringLiteral("add"), QStringLiteral("gw"),
+            QStringLiteral("--base-url"), QStringLiteral("https://other.example.com") });
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(QStringLiteral("already exists")), qPrintable(o.err));
+        o = runCli({ QStringLiteral("targets"), QStringLiteral("add"), QStringLiteral("x"),
+            QStringLiteral("--base-url"), QStringLiteral("not a url") });
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(QStringLiteral("target.base_url: must be an http://")), qPrintable(o.err));
+
+        o = runCli({ QStringLiteral("targets"), QStringLiteral("list"), QStringLiteral("--json") });
+        QCOMPARE(o.exitCode, 0);
+        const QJsonArray list = QJsonDocument::fromJson(o.out.toUtf8()).array();
+        QCOMPARE(list.size(), 1);
+        const QJsonObject gw = list.at(0).toObject();
+        QCOMPARE(gw.value(QStringLiteral("name")).toString(), QStringLiteral("gw"));
+        QCOMPARE(gw.value(QStringLiteral("model")).toString(), QStringLiteral("meta/llama-70b"));
+        QCOMPARE(gw.value(QStringLiteral("backend")).toString(), QStringLiteral("openai-chat"));
+        QCOMPARE(gw.value(QStringLiteral("api_key")).toString(), QStringLiteral("${GATEWAY_KEY}"));
+
+        o = runCli({ QStringLiteral("targets"), QStringLiteral("show"), QStringLiteral("gw") });
+        QCOMPARE(o.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(o.out.toUtf8()).object().value(QStringLiteral("base_url")).toString(),
+            QStringLiteral("https://gateway.example.com/v1"));
+
+        o = runCli({ QStringLiteral("targets"), QStringLiteral("remove"), QStringLiteral("gw") });
+        QCOMPARE(o.exitCode, 0);
+        o = runCli({ QStringLiteral("targets"), QStringLiteral("remove"), QStringLiteral("gw") });
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(QStringLiteral("no saved target \"gw\"")), qPrintable(o.err));
+    }
+
+    void targetsPageEditsTheStore()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("targets.json"));
+        ui::TargetsPage page(path);
+        page.resize(1000, 640);
+        QCOMPARE(page.list()->count(), 0);
+        page.addNew();
+        QCOMPARE(page.nameEdit()->text(), QStringLiteral("target"));
+        page.nameEdit()->setText(QStringLiteral("lab-a100"));
+        page.baseUrlEdit()->setText(QStringLiteral("http://10.0.0.7:8000"));
+        page.modelEdit()->setText(QStringLiteral("meta/llama-3.1-8b"));
+        page.keyEdit()->setText(QStringLiteral("${LAB_KEY}"));
+        QVERIFY2(page.saveCurrent(), qPrintable(page.errorText()));
+        QCOMPARE(page.list()->count(), 1);
+
+        TargetStore store(path);
+        QStringList errors;
+        QVERIFY(store.load(&errors));
+        QCOMPARE(store.names(), QStringList { QStringLiteral("lab-a100") });
+        QCOMPARE(store.find(QStringLiteral("lab-a100"))->target.apiKey, QStringLiteral("${LAB_KEY}"));
+        QCOMPARE(store.find(QStringLiteral("lab-a100"))->target.model, QStringLiteral("meta/llama-3.1-8b"));
+
+        // A literal key is masked on screen; a bad URL cannot be saved and says why.
+        page.keyEdit()->setText(QStringLiteral("sk-literal"));
+        Q_EMIT page.keyEdit()->textEdited(page.keyEdit()->text());
+        QCOMPARE(page.keyEdit()->echoMode(), QLineEdit::Password);
+        page.baseUrlEdit()->setText(QStringLiteral("gopher://x"));
+        QVERIFY(!page.saveCurrent());
+        QVERIFY2(page.errorText().startsWith(QStringLiteral("target.base_url: must be an http://")),
+            qPrintable(page.errorText()));
+        page.baseUrlEdit()->setText(QStringLiteral("http://10.0.0.7:8000"));
+        page.keyEdit()->setText(QStringLiteral("${LAB_KEY}"));
+        Q_EMIT page.keyEdit()->textEdited(page.keyEdit()->text());
+        const QString shot = QString::fromLocal8Bit(qgetenv("KNEEPOINT_SCREENSHOTS"));
+        if (!shot.isEmpty())
+            page.grab().save(shot + QStringLiteral("/targets-page.png"));
+
+        // Renaming keeps one entry; removing empties the store.
+        page.nameEdit()->setText(QStringLiteral("lab-h100"));
+        QVERIFY(page.saveCurrent());
+        QVERIFY(store.load(&errors));
+        QCOMPARE(store.names(), QStringList { QStringLiteral("lab-h100") });
+        QVERIFY(page.removeCurrent());
+        QVERIFY(store.load(&errors));
+        QVERIFY(store.targets().isEmpty());
+    }
+
+    // The window runs the profile against two targets one after another, tags both runs as one
+    // matrix and opens the comparison on them.
+    void windowMatrixRun()
+    {
+        ui::MainWindow window;
+        NamedTarget small { QStringLiteral("sim-small"), {} };
+        small.target.baseUrl = QStringLiteral("sim://small?time_scale=20");
+        small.target.backend = Backend::OpenAi;
+        NamedTarget large { QStringLiteral("sim-large"), {} };
+        large.target.baseUrl = QStringLiteral("sim://large?time_scale=20");
+        large.target.backend = Backend::OpenAi;
+        ui::MatrixChoice pick;
+        pick.targets = { small, large };
+        Profile base;
+        base.name = QStringLiteral("matrix test");
+        base.workload.numPrompts = 60;
+        base.workload.inputLen = 64;
+        base.workload.outputLen = 16;
+        base.load.rates = { 50, 200 };
+        base.load.plan.earlyStop = false;
+        const std::vector<Profile> profiles = ui::matrixProfiles(base, pick);
+        QCOMPARE(profiles.size(), std::size_t(2));
+        QCOMPARE(profiles.at(1).name, QStringLiteral("matrix test — sim-large"));
+        QCOMPARE(profiles.at(1).target.baseUrl, large.target.baseUrl);
+
+        QSignalSpy done(window.matrixRun(), &ui::MatrixRun::finished);
+        QVERIFY(window.runMatrix(profiles));
+        QVERIFY(window.matrixRun()->isActive());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 240000);
+        const QStringList dirs = done.at(0).at(0).toStringList();
+        QCOMPARE(dirs.size(), 2);
+        QVERIFY(done.at(0).at(1).toBool());
+        QCOMPARE(window.compareView()->runs().size(), std::size_t(2));
+        QCOMPARE(window.compareView()->runs().at(0).dir, dirs.at(0));
+        QCOMPARE(qobject_cast<QStackedWidget*>(window.centralWidget())->currentWidget(), window.compareView());
+        const std::vector<RunEntry> runs = RunCatalog(window.controller()->runsDirectory()).list();
+        int tagged = 0;
+        for (const RunEntry& e : runs)
+            tagged += e.tags.contains(window.matrixRun()->tag()) ? 1 : 0;
+        QCOMPARE(tagged, 2);
+    }
+
+    // One workload against a small and a large simulator: two runs, grouped, whose capacities differ
+    // the way the presets' documented capacities do (large ≈ 6.4 times small).
+    void matrixOfTwoSimulators()
+    {
+        kp::sim::SimHost small;
+        kp::sim::SimHost large;
+        for (auto [host, preset] : { std::pair { &small, "small" }, std::pair { &large, "large" } }) {
+            kp::sim::SimServerOptions options;
+            options.params = kp::sim::presetByName(QString::fromLatin1(preset))->params;
+            options.timeScale = 3;
+            QVERIFY2(host->start(options), qPrintable(host->errorString()));
+        }
+        for (auto [name, host] : { std::pair { "small", &small }, std::pair { "large", &large } }) {
+            const Outcome o = runCli({ QStringLiteral("targets"), QStringLiteral("add"), QString::fromLatin1(name),
+                QStringLiteral("--base-url"), host->baseUrl().toString(), QStringLiteral("--backend"),
+                QStringLiteral("openai") });
+            QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        }
+        // The reference workload (200-token prompts, 230-token answers) at time scale 3: the small
+        // preset holds ≈ 33 req/s, the large one ≈ 210. At 100 req/s — a rate any client keeps up with,
+        // even on a loaded machine — the small one is three times over its capacity and queues, while
+        // the large one runs at half of its own. Margins are far below the presets' ratio.
+        const QString out = m_home.filePath(QStringLiteral("matrix"));
+        const Outcome o = runCli({ QStringLiteral("sweep"), QStringLiteral("--target"), QStringLiteral("small"),
+            QStringLiteral("--target"), QStringLiteral("large"), QStringLiteral("--request-rate"),
+            QStringLiteral("100"), QStringLiteral("--num-prompts"), QStringLiteral("300"),
+            QStringLiteral("--random-input-len"), QStringLiteral("200"), QStringLiteral("--random-output-len"),
+            QStringLiteral("230"), QStringLiteral("--ignore-eos"), QStringLiteral("--no-early-stop"),
+            QStringLiteral("--quiet"), QStringLiteral("--out"), out });
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err + o.out));
+        const QJsonObject matrix = QJsonDocument::fromJson(readFile(out + QStringLiteral("/matrix.json"))).object();
+        QCOMPARE(matrix.value(QStringLiteral("format")).toString(), QStringLiteral("kneepoint.matrix/1"));
+        QCOMPARE(matrix.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+        const QJsonArray runs = matrix.value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs.at(0).toObject().value(QStringLiteral("dir")).toString(), QStringLiteral("01-small"));
+        QCOMPARE(runs.at(1).toObject().value(QStringLiteral("dir")).toString(), QStringLiteral("02-large"));
+        for (const QJsonValue& v : runs) {
+            const QString dir = out + u'/' + v.toObject().value(QStringLiteral("dir")).toString();
+            const QJsonObject run = QJsonDocument::fromJson(readFile(dir + QStringLiteral("/run.json"))).object();
+            QCOMPARE(run.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+            QCOMPARE(v.toObject().value(QStringLiteral("exit_code")).toInt(), 0);
+        }
+        // The runs went to the servers their targets name.
+        const QJsonObject smallRun
+            = QJsonDocument::fromJson(readFile(out + QStringLiteral("/01-small/run.json"))).object();
+        QCOMPARE(smallRun.value(QStringLiteral("profile"))
+                     .toObject()
+                     .value(QStringLiteral("target"))
+                     .toObject()
+                     .value(QStringLiteral("base_url")),
+            QJsonValue(small.baseUrl().toString()));
+        const double smallPeak = runs.at(0).toObject().value(QStringLiteral("peak_throughput")).toDouble();
+        const double largePeak = runs.at(1).toObject().value(QStringLiteral("peak_throughput")).toDouble();
+        QVERIFY2(smallPeak > 0 && largePeak > 1.2 * smallPeak,
+            qPrintable(QStringLiteral("small %1 req/s, large %2 req/s").arg(smallPeak).arg(largePeak)));
+        auto meanTtft = [&](const char* dir) {
+            return QJsonDocument::fromJson(
+                readFile(out + u'/' + QLatin1String(dir) + QStringLiteral("/steps/000.json")))
+                .object()
+                .value(QStringLiteral("mean_ttft_ms"))
+                .toDouble();
+        };
+        const double smallTtft = meanTtft("01-small");
+        const double largeTtft = meanTtft("02-large");
+        QVERIFY2(largeTtft > 0 && smallTtft > 5 * largeTtft,
+            qPrintable(QStringLiteral("mean TTFT small %1 ms, large %2 ms").arg(smallTtft).arg(largeTtft)));
+        QVERIFY2(o.out.contains(QStringLiteral("01-small")) && o.out.contains(QStringLiteral("02-large"))
+                && o.out.contains(QStringLiteral("SLO capacity")),
+            qPrintable(o.out));
+        // The Runs page and `kneepoint-cli runs` list the matrix's runs, grouped.
+        const std::vector<RunEntry> listed = RunCatalog(m_home.path()).list();
+        QCOMPARE(listed.size(), std::size_t(2));
+        QStringList ids;
+        for (const RunEntry& e : listed) {
+            QCOMPARE(e.group, QStringLiteral("matrix"));
+            ids << e.id;
+        }
+        ids.sort();
+        QCOMPARE(ids, (QStringList { QStringLiteral("matrix/01-small"), QStringLiteral("matrix/02-large") }));
+        small.stop();
+        large.stop();
+    }
+};
+
+QTEST_MAIN(TestTargets)
+#include "tst_targets.moc"
