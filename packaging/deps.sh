@@ -5,10 +5,19 @@ set -euo pipefail
 packages=(
     cmake ninja-build g++ ccache pkg-config
     qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-l10n-tools libqt6svg6
-    nlohmann-json3-dev libtomlplusplus-dev
-    xvfb xauth
+    nlohmann-json3-dev libtomlplusplus-dev qtkeychain-qt6-dev
+    xvfb xauth python3-yaml
+    fonts-noto-cjk qt6-translations-l10n
     dpkg-dev librsvg2-bin appstream desktop-file-utils
 )
+# bench/run_all.sh only, never CI: "deps.sh --bench" adds the reference client's aiohttp, wrk and curl.
+if [ "${1:-}" = "--bench" ]; then
+    packages+=(python3-aiohttp wrk curl)
+fi
+# packaging/fuzz.sh: "deps.sh --fuzz" adds clang and its libFuzzer runtime.
+if [ "${1:-}" = "--fuzz" ]; then
+    packages+=(clang libclang-rt-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

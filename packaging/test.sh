@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds with warnings as errors, and runs the whole test suite.
+# Installs what is needed, builds with warnings as errors, runs the whole test suite, then the short
+# fuzzing smoke run (clang's libFuzzer: SSE parser, profile reader, result files; docs/TESTING.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -7,3 +8,4 @@ bash packaging/deps.sh
 cmake --preset ci >/dev/null
 cmake --build --preset ci
 ctest --preset ci --parallel 2 "$@"
+bash packaging/fuzz.sh

@@ -61,6 +61,7 @@ class TestCli : public QObject
 
     kp::sim::SimHost m_sim;
     QString m_base;
+    QTemporaryDir m_dataHome; // XDG_DATA_HOME of every command: runs saved without --out land here
     const QString m_key = QStringLiteral("sk-kneepoint-test-0123456789abcdefghij");
 
 private Q_SLOTS:
@@ -72,6 +73,8 @@ private Q_SLOTS:
         options.apiKey = m_key;
         QVERIFY2(m_sim.start(options), qPrintable(m_sim.errorString()));
         m_base = m_sim.baseUrl().toString();
+        QVERIFY(m_dataHome.isValid());
+        qputenv("XDG_DATA_HOME", m_dataHome.path().toUtf8());
     }
 
     void cleanupTestCase() { m_sim.stop(); }
@@ -266,6 +269,109 @@ private Q_SLOTS:
                      .value(u"completed")
                      .toInt(),
             10);
+    }
+
+    // A sweep without --out is saved under --data-dir; runs lists it, import adds others' files, compare
+    // sets them side by side.
+    void runsImportCompare()
+    {
+        QTemporaryDir data;
+        const QString root = data.filePath(QStringLiteral("runs"));
+        const Outcome sweep
+            = runCli(QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base,
+                         QStringLiteral("--api-key"), m_key, QStringLiteral("--num-prompts"), QStringLiteral("8"),
+                         QStringLiteral("--request-rate"), QStringLiteral("20,40"), QStringLiteral("--data-dir"), root }
+                + kSmallWorkload);
+        QVERIFY2(sweep.exitCode == 0, qPrintable(sweep.err));
+        QCOMPARE(QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
+
+        const QString fixtures = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/");
+        const Outcome base = runCli({ QStringLiteral("import"), fixtures + QStringLiteral("results/vllm-sweep"),
+            QStringLiteral("--name"), QStringLiteral("baseline"), QStringLiteral("--data-dir"), root });
+        QVERIFY2(base.exitCode == 0, qPrintable(base.err));
+        const QStringList created = base.out.trimmed().split(u'\t');
+        QCOMPARE(created.size(), 2);
+        QVERIFY(QFile::exists(created[1] + QStringLiteral("/run.json")));
+        QVERIFY2(base.err.contains(QLatin1String("imported 6 vllm steps")), qPrintable(base.err));
+        const Outcome other = runCli({ QStringLiteral("import"), fixtures + QStringLiteral("import/vllm"),
+            QStringLiteral("--format"), QStringLiteral("vllm"), QStringLiteral("--name"), QStringLiteral("candidate"),
+            QStringLiteral("--data-dir"), root });
+        QVERIFY2(other.exitCode == 0, qPrintable(other.err));
+
+        const Outcome list
+            = runCli({ QStringLiteral("runs"), QStringLiteral("--data-dir"), root, QStringLiteral("--json") });
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        const QJsonArray runs = QJsonDocument::fromJson(list.out.toUtf8()).array();
+        QCOMPARE(runs.size(), 3);
+        QStringList names;
+        for (const QJsonValue& r : runs)
+            names << r.toObject().value(u"name").toString();
+        QVERIFY(names.contains(QStringLiteral("baseline")));
+        QVERIFY(names.contains(QStringLiteral("candidate")));
+        for (const QJsonValue& r : runs) {
+            const QJsonObject o = r.toObject();
+            if (o.value(u"source").toString() == QLatin1String("kneepoint")) {
+                QCOMPARE(o.value(u"status").toString(), QStringLiteral("finished"));
+                QCOMPARE(o.value(u"steps").toInt(), 2);
+                QCOMPARE(o.value(u"target").toString(), m_base);
+            }
+        }
+        const Outcome table = runCli({ QStringLiteral("runs"), QStringLiteral("--data-dir"), root });
+        QVERIFY(table.out.startsWith(QLatin1String("DATE")));
+        QVERIFY(table.out.contains(QLatin1String("finished (vllm)")));
+
+        // The candidate at 10, 20 and 30 req/s against the baseline's 10..60 req/s: each on a baseline step.
+        const Outcome compare = runCli({ QStringLiteral("compare"), QStringLiteral("baseline"),
+            QStringLiteral("candidate"), QStringLiteral("--data-dir"), root, QStringLiteral("--json") });
+        QVERIFY2(compare.exitCode == 0, qPrintable(compare.err));
+        const QJsonObject c = QJsonDocument::fromJson(compare.out.toUtf8()).object();
+        QCOMPARE(c.value(u"metric").toString(), QStringLiteral("ttft"));
+        QCOMPARE(c.value(u"statistic").toString(), QStringLiteral("P99"));
+        const QJsonArray points = c.value(u"runs").toArray().at(1).toObject().value(u"points").toArray();
+        QCOMPARE(points.size(), 3);
+        QCOMPARE(points.at(0).toObject().value(u"value").toDouble(), 200.0);
+        QCOMPARE(points.at(0).toObject().value(u"baseline_value").toDouble(), 200.0);
+        QCOMPARE(points.at(0).toObject().value(u"delta_percent").toDouble(), 0.0);
+
+        const Outcome text
+            = runCli({ QStringLiteral("compare"), QStringLiteral("candidate"), QStringLiteral("baseline"),
+                QStringLiteral("--data-dir"), root, QStringLiteral("--metric"), QStringLiteral("throughput") });
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+        QVERIFY2(text.out.contains(QLatin1String("outside the baseline's range (10 req/s to 30 req/s)")),
+            qPrintable(text.out));
+        QVERIFY(text.out.contains(QLatin1String("Differences (settings and environment)")));
+
+        const QString csv = data.filePath(QStringLiteral("c.csv"));
+        const Outcome toCsv = runCli({ QStringLiteral("compare"), QStringLiteral("baseline"),
+            QStringLiteral("candidate"), QStringLiteral("--data-dir"), root, QStringLiteral("--out"), csv });
+        QVERIFY2(toCsv.exitCode == 0, qPrintable(toCsv.err));
+        QVERIFY(readFile(csv).startsWith("run,name,load_unit,offered,ttft_p99,baseline,delta_percent,note\n"));
+
+        const Outcome badOut
+            = runCli({ QStringLiteral("compare"), QStringLiteral("baseline"), QStringLiteral("candidate"),
+                QStringLiteral("--data-dir"), root, QStringLiteral("--out"), data.filePath(QStringLiteral("c.docx")) });
+        QCOMPARE(badOut.exitCode, 2);
+        QVERIFY2(badOut.err.contains(QLatin1String(".json, .csv and .txt")), qPrintable(badOut.err));
+        const Outcome unknown = runCli({ QStringLiteral("compare"), QStringLiteral("baseline"), QStringLiteral("nope"),
+            QStringLiteral("--data-dir"), root });
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains(QLatin1String("no run \"nope\"")), qPrintable(unknown.err));
+    }
+
+    // A broken file: exit 2, the message names the file and the key, and nothing is left behind.
+    void importBrokenFile()
+    {
+        QTemporaryDir data;
+        const QString root = data.filePath(QStringLiteral("runs"));
+        const QString bad = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/broken/guidellm-no-strategy.json");
+        const Outcome r = runCli({ QStringLiteral("import"), bad, QStringLiteral("--data-dir"), root });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(bad + QStringLiteral(": benchmarks[1]: no strategy")), qPrintable(r.err));
+        QCOMPARE(QDir(root).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+        const Outcome format
+            = runCli({ QStringLiteral("import"), bad, QStringLiteral("--format"), QStringLiteral("csv") });
+        QCOMPARE(format.exitCode, 2);
+        QVERIFY(format.err.contains(QLatin1String("--format: unknown format \"csv\"")));
     }
 };
 

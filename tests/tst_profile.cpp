@@ -573,7 +573,7 @@ void TestProfile::validation_data()
         { u"target.headers[\"X Y\"]: is not a valid HTTP header name"_s,
             u"target.headers[\"X Y\"]: must not contain line breaks"_s });
     row("dataset", [](Profile& p) { p.workload.dataset = u"sonnet"_s; },
-        { u"workload.dataset: unknown dataset \"sonnet\"; expected one of random, sharegpt, jsonl"_s });
+        { u"workload.dataset: unknown dataset \"sonnet\"; expected one of random, sharegpt, jsonl, replay, shared-prefix"_s });
     row("dataset path", [](Profile& p) { p.workload.dataset = u"jsonl"_s; },
         { u"workload.dataset_path: is required when workload.dataset is \"jsonl\""_s });
     row("num_prompts", [](Profile& p) { p.workload.numPrompts = 0; }, { u"workload.num_prompts: must be >= 1"_s });
@@ -734,8 +734,10 @@ void TestProfile::saveReplacesAtomically()
     p.name = u"second"_s;
     QVERIFY(ProfileStore::save(p, path).ok());
     QCOMPARE(ProfileStore::load(path).profile->name, u"second"_s);
-    // No temporary files are left next to it.
-    QCOMPARE(QDir(QFileInfo(path).absolutePath()).entryList(QDir::Files), QStringList { u"profile.json"_s });
+    // No temporary files are left next to it; the previous version is kept.
+    QCOMPARE(QDir(QFileInfo(path).absolutePath()).entryList(QDir::Files),
+        (QStringList { u"profile.json"_s, u"profile.json.bak"_s }));
+    QCOMPARE(ProfileStore::load(path + u".bak"_s).profile->name, Profile::demo(QUrl(u"http://127.0.0.1:8000"_s)).name);
 }
 
 void TestProfile::saveKeepsOriginalWhenWriteFails()

@@ -5,6 +5,7 @@
 
 #include "profile/profile.h"
 #include "profile/profilestore.h"
+#include "run/runguard.h"
 #include "sim/simhost.h"
 
 #include <QAbstractButton>
@@ -165,6 +166,8 @@ private Q_SLOTS:
     void testConnectionBuiltinSimulator();
     void testConnectionUnreachable();
     void screenshots();
+    void changedOnDiskIsNoticed();
+    void sweepStartAsksFirst();
 
 private:
     QTemporaryDir m_root;
@@ -506,9 +509,10 @@ void TestProfilePage::saveRoundTrips()
     const kp::ProfileLoadResult back = ProfileStore::load(path);
     QVERIFY(back.ok());
     QCOMPARE(*back.profile, saved);
-    // Written through a temporary file and renamed: nothing else is left in the folder.
+    // Written through a temporary file and renamed: nothing else is left in the folder but the
+    // previous version.
     QCOMPARE(QDir(QFileInfo(path).absolutePath()).entryList(QDir::Files | QDir::Hidden),
-        QStringList { QFileInfo(path).fileName() });
+        (QStringList { QFileInfo(path).fileName(), QFileInfo(path).fileName() + u".bak"_s }));
 
     ProfilePage again;
     again.openFile(path);
@@ -875,6 +879,83 @@ void TestProfilePage::screenshots()
     json->setPlainText(json->toPlainText().replace(u"\"num_prompts\": 200"_s, u"\"num_prompts\": \"200\""_s));
     QVERIFY(saveScreenshot(page, u"profilepage-json.png"_s));
     qInfo("screenshots in %s/screenshots", qPrintable(QCoreApplication::applicationDirPath()));
+}
+
+void TestProfilePage::changedOnDiskIsNoticed()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"watched.json"_s);
+    Profile p = Profile::demo(QUrl(u"sim://default"_s), QString());
+    p.workload.numPrompts = 10;
+    QVERIFY(ProfileStore::save(p, path).ok());
+    ProfilePage page;
+    page.openFile(path);
+    auto* prompts = child<QSpinBox>(page, u"workload.num_prompts"_s);
+    QCOMPARE(prompts->value(), 10);
+
+    // No unsaved edits: another program's change is reloaded.
+    p.workload.numPrompts = 20;
+    QVERIFY(ProfileStore::save(p, path).ok());
+    QTRY_COMPARE_WITH_TIMEOUT(prompts->value(), 20, 60000);
+    QVERIFY(!page.isModified());
+
+    // Our own save is not taken for a change made elsewhere.
+    prompts->setValue(25);
+    QVERIFY(page.save());
+    QCoreApplication::processEvents();
+    QVERIFY(!page.findChild<QMessageBox*>(u"profileChangedOnDisk"_s));
+
+    // Over unsaved edits the user is asked; reloading takes the file's version.
+    prompts->setValue(30);
+    QVERIFY(page.isModified());
+    p.workload.numPrompts = 40;
+    QVERIFY(ProfileStore::save(p, path).ok());
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((box = page.findChild<QMessageBox*>(u"profileChangedOnDisk"_s)), 60000);
+    QCOMPARE(prompts->value(), 30);
+    box->grab().save(QCoreApplication::applicationDirPath() + u"/profile-changed-on-disk.png"_s);
+    box->findChild<QPushButton*>(u"reload"_s)->click();
+    QTRY_COMPARE_WITH_TIMEOUT(prompts->value(), 40, 60000);
+    QVERIFY(!page.isModified());
+}
+
+void TestProfilePage::sweepStartAsksFirst()
+{
+    Profile p;
+    p.target.baseUrl = u"http://192.0.2.10:8000"_s;
+    p.target.apiKey = u"sk-shown-nowhere"_s;
+    p.workload.numPrompts = 400;
+    p.load.rates = { 10, 20, 5000 };
+    const QStringList questions = kp::ui::sweepStartQuestions(p);
+    QCOMPARE(questions.size(), 3);
+    QVERIFY(questions[0].contains(u"plain HTTP to 192.0.2.10"_s));
+    QVERIFY(questions[1].contains(u"5000 req/s"_s));
+    QVERIFY2(questions[2].contains(u"3 steps, 1200 requests, about"_s), qPrintable(questions[2]));
+    for (const QString& q : questions)
+        QVERIFY(!q.contains(u"sk-shown-nowhere"_s));
+
+    // The dialog: Cancel keeps the sweep from starting.
+    QString seen;
+    auto* timer = new QTimer;
+    timer->setInterval(10);
+    QObject::connect(timer, &QTimer::timeout, [timer, &seen] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box)
+            return;
+        timer->stop();
+        timer->deleteLater();
+        seen = box->informativeText();
+        box->grab().save(QCoreApplication::applicationDirPath() + u"/sweep-start-confirmation.png"_s);
+        box->button(QMessageBox::Cancel)->click();
+    });
+    timer->start();
+    QVERIFY(!kp::ui::confirmSweepStart(nullptr, p));
+    QVERIFY(seen.contains(u"load limits"_s));
+
+    p.target.baseUrl = u"sim://default"_s;
+    p.load.rates = { 10 };
+    QVERIFY(kp::ui::sweepStartQuestions(p).isEmpty());
+    QVERIFY(kp::ui::confirmSweepStart(nullptr, p));
 }
 
 QTEST_MAIN(TestProfilePage)

@@ -7,6 +7,7 @@
 #include "run/loadlatencychart.h"
 #include "run/mainwindow.h"
 #include "run/runpage.h"
+#include "run/serverpanel.h"
 #include "run/stepdetails.h"
 #include "run/stepstablemodel.h"
 #include "run/sweepcontroller.h"
@@ -29,6 +30,7 @@
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -177,6 +179,49 @@ private Q_SLOTS:
     }
 
     void cleanupTestCase() { m_sim.stop(); }
+
+    // The step view's By length tab: one row per populated prompt-length bucket.
+    void stepDetailsLengthBuckets()
+    {
+        std::vector<RequestRecord> records;
+        for (const int tokens : { 40, 90, 200, 300, 700, 3000 }) {
+            RequestRecord r;
+            r.index = qint64(records.size());
+            r.scheduledNs = r.sentNs = qint64(records.size()) * 100'000'000;
+            for (int i = 0; i < 4; ++i)
+                r.chunkNs.push_back(r.sentNs + (tokens / 10 + 20 * i) * 1'000'000LL);
+            r.firstTokenNs = r.firstContentNs = r.chunkNs.front();
+            r.lastTokenNs = r.endNs = r.chunkNs.back();
+            r.promptTokens = tokens;
+            r.outputTokens = 4;
+            r.outputTokensFromUsage = true;
+            r.httpStatus = 200;
+            records.push_back(r);
+        }
+        MetricsOptions options;
+        options.lengthBucketEdges = { 0, 256, 512, 1024, 2048 };
+        StepReport step;
+        step.load = QStringLiteral("10 req/s");
+        step.durationS = 2;
+        step.metrics = StepMetrics::fromRecords(records, 2.0, options);
+        StepDetails details;
+        details.resize(760, 300);
+        details.setStep(&step, 99);
+        QTableWidget* table = details.lengthTable();
+        QCOMPARE(table->rowCount(), 4);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("0-256"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("3")); // 40, 90 and 200 tokens
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("11.0")); // mean TTFT of 4, 9 and 20 ms
+        QCOMPARE(table->item(3, 0)->text(), QStringLiteral("2048+"));
+        QVERIFY(details.tabs()->isTabEnabled(details.tabs()->indexOf(table)));
+        details.tabs()->setCurrentWidget(table);
+        details.show();
+        saveScreenshot(&details, QStringLiteral("step-details-by-length"));
+        step.metrics = StepMetrics::fromRecords(records, 2.0, MetricsOptions {});
+        details.setStep(&step, 99);
+        QCOMPARE(table->rowCount(), 0);
+        QVERIFY(!details.tabs()->isTabEnabled(details.tabs()->indexOf(table)));
+    }
 
     void histogram_data()
     {
@@ -548,6 +593,18 @@ private Q_SLOTS:
         }
         window.runPage()->tabs()->setCurrentIndex(1);
         saveScreenshot(&window, QStringLiteral("finished-analysis"));
+
+        // The Server tab: the simulator's queue and KV cache against load and during the last step,
+        // and the environment the run records.
+        auto* server = qobject_cast<ServerPanel*>(window.runPage()->tabs()->widget(4));
+        QVERIFY(server);
+        QCOMPARE(server->loadChart()->points().size(), run->steps().size());
+        QVERIFY(!server->timeChart()->points().empty());
+        QVERIFY2(
+            server->environmentText().contains(QStringLiteral("max_model_len")), qPrintable(server->environmentText()));
+        QVERIFY2(server->noteText().startsWith(QStringLiteral("vLLM metrics from")), qPrintable(server->noteText()));
+        window.runPage()->tabs()->setCurrentIndex(4);
+        saveScreenshot(&window, QStringLiteral("finished-server"));
 
         // The same in a dark palette: the charts follow it.
         const QPalette light = QApplication::palette();

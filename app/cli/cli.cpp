@@ -1,17 +1,24 @@
 #include "cli.h"
 
 #include "clianalysis.h"
+#include "climatrix.h"
 #include "cliverbs.h"
 
 #include "client/probe.h"
 #include "client/requestbuilder.h"
+#include "client/tokenizeprepass.h"
+#include "metrics/buckettable.h"
 #include "metrics/resultjson.h"
 #include "metrics/stepsummary.h"
 #include "metrics/sweeptable.h"
 #include "profile/profileoverrides.h"
 #include "profile/profilestore.h"
+#include "profile/targetstore.h"
+#include "runs/runcatalog.h"
 #include "store/runwriter.h"
 #include "sweep/builtinsimulator.h"
+#include "sweep/safetyguard.h"
+#include "sweep/shard.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweeprunner.h"
 
@@ -90,15 +97,20 @@ struct Options
     QCommandLineOption backend { QStringLiteral("backend"), QStringLiteral("openai | openai-chat | vllm."),
         QStringLiteral("NAME") };
     QCommandLineOption model { QStringLiteral("model"),
-        QStringLiteral("Model id (default: the first the server lists)."), QStringLiteral("ID") };
+        QStringLiteral("Model id (default: the first the server lists). sweep: repeat for a matrix of models."),
+        QStringLiteral("ID") };
+    QCommandLineOption target { QStringLiteral("target"),
+        QStringLiteral("A saved target (kneepoint-cli targets) instead of the profile's. sweep: repeat for a matrix "
+                       "of targets, run one after another."),
+        QStringLiteral("NAME") };
     QCommandLineOption servedModelName { QStringLiteral("served-model-name"),
         QStringLiteral("Model name sent in requests, when it differs."), QStringLiteral("NAME") };
     QCommandLineOption apiKey { QStringLiteral("api-key"),
         QStringLiteral(
             "API key (discouraged: visible in the process list; use ${VAR} in the profile or OPENAI_API_KEY)."),
         QStringLiteral("KEY") };
-    QCommandLineOption datasetName { QStringLiteral("dataset-name"), QStringLiteral("random | sharegpt | jsonl."),
-        QStringLiteral("NAME") };
+    QCommandLineOption datasetName { QStringLiteral("dataset-name"),
+        QStringLiteral("random | sharegpt | jsonl | replay | shared-prefix."), QStringLiteral("NAME") };
     QCommandLineOption datasetPath { QStringLiteral("dataset-path"), QStringLiteral("Dataset file."),
         QStringLiteral("FILE") };
     QCommandLineOption numPrompts { QStringLiteral("num-prompts"), QStringLiteral("Requests per step."),
@@ -147,10 +159,27 @@ struct Options
     QCommandLineOption out { QStringLiteral("out"),
         QStringLiteral("Run directory: run.json, steps/NNN.json, per-request records, sweep.csv."),
         QStringLiteral("DIR") };
+    QCommandLineOption dataDir { QStringLiteral("data-dir"),
+        QStringLiteral("Runs directory: without --out, the run is saved in a new directory under it (default "
+                       "$XDG_DATA_HOME/Kneepoint/Kneepoint/runs)."),
+        QStringLiteral("DIR") };
     QCommandLineOption noPreflight { QStringLiteral("no-preflight"),
         QStringLiteral("Skip the connection check before the run.") };
+    QCommandLineOption yes { QStringLiteral("yes"),
+        QStringLiteral(
+            "Go ahead with a sweep against another machine that sends more requests than --confirm-above.") };
+    QCommandLineOption confirmAbove { QStringLiteral("confirm-above"),
+        QStringLiteral("Requests a sweep against another machine may send without --yes (default 1000)."),
+        QStringLiteral("N") };
+    QCommandLineOption allowInsecureKey { QStringLiteral("allow-insecure-key"),
+        QStringLiteral("Send the API key over plain http:// to a host that is not this machine.") };
+    QCommandLineOption allowHighLoad { QStringLiteral("allow-high-load"),
+        QStringLiteral("Lift the limits of 2000 req/s and 2048 concurrent requests.") };
     QCommandLineOption workers { QStringLiteral("workers"),
         QStringLiteral("Client worker threads (default: one per core)."), QStringLiteral("N") };
+    QCommandLineOption transport { QStringLiteral("transport"),
+        QStringLiteral("HTTP client: auto | socket | qnam (default auto: socket unless a proxy applies)."),
+        QStringLiteral("KIND") };
     QCommandLineOption quiet { QStringLiteral("quiet"), QStringLiteral("No progress on stderr.") };
     QCommandLineOption plan { QStringLiteral("plan"), QStringLiteral("Sweep plan: list | linear | geometric | auto."),
         QStringLiteral("KIND") };
@@ -184,6 +213,17 @@ struct Options
         QStringLiteral("demo: run the simulator's clock this many times faster."), QStringLiteral("F") };
     QCommandLineOption preset { QStringLiteral("preset"), QStringLiteral("demo: simulator preset."),
         QStringLiteral("NAME") };
+    QCommandLineOption shard { QStringLiteral("shard"),
+        QStringLiteral("Run shard I of K: 1/K of every step's load, requests and users (fixed plans only)."),
+        QStringLiteral("I/K") };
+    QCommandLineOption startAt { QStringLiteral("start-at"),
+        QStringLiteral("Start step 1 at this time (ISO 8601, UTC without an offset, or epoch seconds), so shards "
+                       "begin together."),
+        QStringLiteral("TIME") };
+    QCommandLineOption stepInterval { QStringLiteral("step-interval"),
+        QStringLiteral("With --start-at: start step N at TIME + (N-1) * S (replaces the cooldown)."),
+        QStringLiteral("S") };
+    bool shardOptions = false; // the three above are options of this verb
 };
 
 QStringList listValues(const QCommandLineParser& parser, const QCommandLineOption& option)
@@ -233,6 +273,12 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
         if (!ov.backend)
             errors << QStringLiteral("--backend: unknown backend \"%1\" (openai, openai-chat, vllm)")
                           .arg(p.value(o.backend));
+    }
+    if (p.isSet(o.transport)) {
+        ov.transport = transportKindFromName(p.value(o.transport));
+        if (!ov.transport)
+            errors << QStringLiteral("--transport: unknown transport \"%1\" (auto, socket, qnam)")
+                          .arg(p.value(o.transport));
     }
     ov.model = text(o.model);
     ov.servedModelName = text(o.servedModelName);
@@ -356,6 +402,21 @@ std::optional<Profile> buildProfile(const QCommandLineParser& p, const Options& 
             return std::nullopt;
         profile = *loaded.profile;
     }
+    if (p.isSet(o.target))
+        profile.targetName = p.value(o.target);
+    if (!profile.targetName.isEmpty()) {
+        TargetStore targets;
+        QStringList targetErrors;
+        targets.load(&targetErrors);
+        for (const QString& e : targetErrors)
+            say(QStringLiteral("error: %1").arg(e));
+        if (!targetErrors.isEmpty())
+            return std::nullopt;
+        if (const QString error = resolveTargetReference(profile, targets); !error.isEmpty()) {
+            say(QStringLiteral("error: %1%2").arg(p.isSet(o.target) ? QStringLiteral("--target: ") : QString(), error));
+            return std::nullopt;
+        }
+    }
     const QStringList errors = applyOverrides(p, o, profile);
     for (const QString& e : errors)
         say(QStringLiteral("error: %1").arg(e));
@@ -442,13 +503,18 @@ void printFailures(
         if (entry.first++ == 0)
             entry.second = &r;
     }
+    FailureContext context;
+    context.sentHeaders = headers;
+    context.serverModels = models;
+    context.url = profile.target.requestUrl();
+    context.transport = transportOptions(profile.target);
+    context.transportKnown = true;
     for (const auto& [failure, entry] : byClass) {
         say(QStringLiteral("  %1 × %2: %3").arg(entry.first).arg(failureClassKey(failure), entry.second->errorMessage));
-        const QString hint = failureHint(*entry.second, headers, models);
+        const QString hint = failureHint(*entry.second, context);
         if (!hint.isEmpty())
             say(QStringLiteral("    hint: %1").arg(hint));
     }
-    Q_UNUSED(profile);
 }
 
 QString formatLoadList(const Profile& profile)
@@ -459,9 +525,101 @@ QString formatLoadList(const Profile& profile)
     return loads.join(QStringLiteral(", "));
 }
 
+// --shard, --start-at and --step-interval. Prints the problems.
+bool parseShardOptions(
+    const QCommandLineParser& p, const Options& o, std::optional<ShardSpec>& shard, StepAlignment& alignment)
+{
+    bool ok = true;
+    QString error;
+    if (!o.shardOptions)
+        return ok;
+    if (p.isSet(o.shard)) {
+        shard = parseShard(p.value(o.shard), false, &error);
+        if (!shard) {
+            say(QStringLiteral("error: --shard: %1").arg(error));
+            ok = false;
+        }
+    }
+    if (p.isSet(o.startAt)) {
+        alignment.startAt = parseStartTime(p.value(o.startAt), &error);
+        if (!alignment.startAt) {
+            say(QStringLiteral("error: --start-at: %1").arg(error));
+            ok = false;
+        }
+    }
+    if (p.isSet(o.stepInterval)) {
+        bool isNumber = false;
+        alignment.intervalS = p.value(o.stepInterval).toDouble(&isNumber);
+        if (!isNumber || !(alignment.intervalS > 0)) {
+            say(QStringLiteral("error: --step-interval: \"%1\" is not a number of seconds > 0")
+                    .arg(p.value(o.stepInterval)));
+            ok = false;
+        } else if (!p.isSet(o.startAt)) {
+            say(QStringLiteral("error: --step-interval needs --start-at (the time of step 1)"));
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+// The hard limits and the cost guard: ExitOk to go ahead, else the exit code after saying why.
+int checkSweepSafety(
+    const QCommandLineParser& p, const Options& o, const Profile& profile, const PreparedSweep& prepared)
+{
+    SafetyLimits limits;
+    if (p.isSet(o.confirmAbove)) {
+        bool ok = false;
+        limits.confirmAboveRequests = p.value(o.confirmAbove).toLongLong(&ok);
+        if (!ok || limits.confirmAboveRequests < 0) {
+            say(QStringLiteral("error: --confirm-above: must be a whole number >= 0"));
+            return ExitBadInput;
+        }
+    }
+    double promptTokens = 0, outputTokens = 0;
+    const std::vector<Prompt>& prompts = prepared.config.stepTemplate.prompts;
+    for (const Prompt& prompt : prompts) {
+        promptTokens += prompt.promptTokens;
+        outputTokens += prompt.outputTokens;
+    }
+    const double n = prompts.empty() ? 1.0 : double(prompts.size());
+    const SafetyCheck check
+        = checkSafety(profile, prepared.config.planner.preview(), promptTokens / n, outputTokens / n, limits);
+    if (!check.overLimits.isEmpty() && !p.isSet(o.allowHighLoad)) {
+        for (const QString& over : check.overLimits)
+            say(QStringLiteral("error: %1").arg(over));
+        say(QStringLiteral("Add --allow-high-load to go past these limits on purpose."));
+        return ExitBadInput;
+    }
+    if (check.needsConfirmation && !p.isSet(o.yes)) {
+        say(QStringLiteral("error: this sweep sends %1, more than %2 requests to a machine other than this one: add "
+                           "--yes to go ahead (or raise --confirm-above)")
+                .arg(check.summary)
+                .arg(limits.confirmAboveRequests));
+        return ExitBadInput;
+    }
+    if (!check.loopback && !p.isSet(o.quiet))
+        say(QStringLiteral("sending %1").arg(check.summary));
+    return ExitOk;
+}
+
 int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, bool sweep)
 {
     const bool quiet = p.isSet(o.quiet);
+    std::optional<ShardSpec> shard;
+    StepAlignment alignment;
+    if (!parseShardOptions(p, o, shard, alignment))
+        return ExitBadInput;
+    if (shard) {
+        Profile checked = profile;
+        if (!sweep) { // run measures the first load level only
+            checked.load.plan.refine = false;
+            checked.load.plan.repeats = 0;
+        }
+        if (const QString problem = shardProblem(checked, *shard); !problem.isEmpty()) {
+            say(QStringLiteral("error: --shard %1: %2").arg(shard->toString(), problem));
+            return ExitBadInput;
+        }
+    }
     BuiltinSimulator builtin;
     if (profile.target.isBuiltinSimulator()) {
         QString error;
@@ -471,6 +629,12 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         }
         if (!quiet)
             say(QStringLiteral("built-in simulator: %1").arg(builtin.description()));
+    }
+    // Before anything is sent: the preflight carries the key too.
+    const SafetyCheck keyCheck = checkSafety(profile, {}, 0, 0);
+    if (keyCheck.insecureKey && !p.isSet(o.allowInsecureKey)) {
+        say(QStringLiteral("error: %1 (--allow-insecure-key)").arg(keyCheck.insecureKeyMessage));
+        return ExitBadInput;
     }
     QStringList models;
     if (!p.isSet(o.noPreflight)) {
@@ -516,26 +680,73 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         profile.load.plan.refine = false;
         profile.load.plan.repeats = 0;
     }
-    PreparedSweep prepared = prepareSweep(profile);
+    if (shard) {
+        for (const QString& note : prepareShardProfile(profile)) {
+            if (!quiet)
+                say(QStringLiteral("note: %1").arg(note));
+        }
+    }
+    // Reading a large dataset takes seconds: show how far it got (a terminal only).
+    const bool progressTty = !quiet && ::isatty(STDERR_FILENO) != 0;
+    PreparedSweep prepared = prepareSweep(profile, [progressTty](qint64 done, qint64 total) {
+        if (!progressTty || total <= 0)
+            return;
+        const QByteArray line = QStringLiteral("\rreading dataset: %1%").arg(done * 100 / total).toUtf8();
+        std::fwrite(line.constData(), 1, static_cast<std::size_t>(line.size()), stderr);
+        if (done >= total)
+            std::fputs("\r\033[K", stderr);
+        std::fflush(stderr);
+    });
     for (const QString& w : prepared.warnings)
         say(QStringLiteral("warning: %1").arg(w));
     if (!prepared.ok()) {
         say(QStringLiteral("error: %1").arg(prepared.error));
         return ExitBadInput;
     }
+    // Input tokens: the server's /tokenize when it has one (counted once, before the run), else its
+    // usage.prompt_tokens per request (the default of the profile's metrics options).
+    if (!p.isSet(o.noPreflight)) {
+        const TokenizeOutcome tokens
+            = tokenizePrompts(prepared.config.stepTemplate.request, prepared.config.stepTemplate.prompts);
+        if (tokens.available)
+            prepared.config.metrics.inputTokenSource = InputTokenSource::ServerTokenize;
+        if (!quiet)
+            say(QStringLiteral("note: %1").arg(tokens.message));
+    }
     if (p.isSet(o.workers))
         prepared.config.transport.workers = p.value(o.workers).toInt();
+    if (const int code = checkSweepSafety(p, o, profile, prepared); code != ExitOk)
+        return code;
+    if (shard)
+        prepared.config.shard = *shard;
+    prepared.config.alignment = alignment;
+    // run.json: the shard and the shared start, when given, so that merge can pair the shards.
+    const ServerFacts* serverFacts = nullptr; // the runner's, once it exists
+    auto runJson = [&](const std::vector<PlannedStep>& plannedSteps, const QString& stopReason, const QString& status,
+                       const QList<QJsonObject>& steps) {
+        QJsonObject doc = runDocument(profile, plannedSteps, stopReason, status, steps);
+        if (serverFacts)
+            addServerReported(doc, *serverFacts);
+        if (shard || alignment.active())
+            doc.insert(QLatin1String("shard"), shardJson(shard.value_or(ShardSpec {}), alignment));
+        return doc;
+    };
     QString headerError;
     const HeaderList headers = requestHeaders(profile.target, &headerError);
 
     const std::vector<PlannedStep> planned = prepared.config.planner.preview();
     std::optional<RunWriter> writer;
     QList<QJsonObject> stepEntries;
-    if (p.isSet(o.out)) {
+    {
+        // Every run is saved: in --out, else in a new directory under --data-dir or the runs directory.
+        const QString runsRoot = p.isSet(o.dataDir) ? p.value(o.dataDir) : defaultRunsDirectory();
+        const QString runDir = p.isSet(o.out)
+            ? p.value(o.out)
+            : newRunDirectory(runsRoot, profile.name.isEmpty() ? profile.target.model : profile.name);
         writer.emplace();
         QString error;
-        if (!writer->open(p.value(o.out), &error)
-            || !writer->writeRun(runDocument(profile, planned, {}, QStringLiteral("running"), {}), &error)) {
+        if (!writer->open(runDir, &error)
+            || !writer->writeRun(runJson(planned, {}, QStringLiteral("running"), {}), &error)) {
             say(QStringLiteral("error: %1").arg(error));
             return ExitBadInput;
         }
@@ -551,7 +762,12 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     std::signal(SIGTERM, onInterrupt);
 
     SweepRunner runner;
+    serverFacts = &runner.serverFacts();
     QEventLoop loop;
+    QObject::connect(&runner, &SweepRunner::note, &loop, [&](const QString& text) {
+        if (!quiet)
+            say(QStringLiteral("note: %1").arg(text));
+    });
     QByteArray csv = SweepTable::csvHeader();
     QByteArray table;
     const bool jsonOut = p.isSet(o.json);
@@ -576,6 +792,15 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     sinceProgress.start();
 
     QObject::connect(&runner, &SweepRunner::stepStarted, &loop, [&](int index, const StepConfig& step) {
+        // run.json names the step under way: a kill leaves it marked as the interrupted one.
+        QString error;
+        QJsonObject doc = runJson(planned, runner.stopReason(), QStringLiteral("running"), stepEntries);
+        doc.insert(QLatin1String("current_step"), currentStepEntry(step));
+        if (writer && !writer->writeRun(doc, &error)) {
+            say(QStringLiteral("error: %1; stopping").arg(error));
+            exitCode = ExitFailure;
+            runner.stop();
+        }
         if (!quiet)
             say(QStringLiteral("step %1%2: %3, %4 requests%5")
                     .arg(index + 1)
@@ -619,11 +844,16 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         const StepMetrics& m = result.metrics;
         anyCompleted = anyCompleted || m.completed > 0;
         // With --json, stdout carries the analysis object alone; the human parts go to stderr.
+        // The per-length table only when the step spans more than one prompt-length bucket.
+        const QString buckets = m.populatedLengthBuckets() > 1 ? lengthBucketTable(m) : QString();
         if (jsonOut) {
             if (!quiet)
                 say(QString::fromUtf8(StepSummary::text(setup, m)).chopped(1));
+            if (!quiet && !buckets.isEmpty())
+                say(buckets.chopped(1));
         } else {
             writeOut(StepSummary::text(setup, m));
+            writeOut(buckets.toUtf8());
         }
         table += SweepTable::compactLine(setup, m) + '\n';
         csv += SweepTable::csvRow(setup, m);
@@ -644,12 +874,15 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
             if (result.partial)
                 say(QStringLiteral("  step stopped early: partial results"));
             if (result.clientBound)
-                say(QStringLiteral(
-                    "  flagged: client-bound (dispatch lag p90 %1 ms): this step measures the client, not "
-                    "the server")
-                        .arg(result.dispatchLagP90Ms, 0, 'f', 1));
+                say(QStringLiteral("  flagged: client-bound (%1): this step measures the client, not the server")
+                        .arg(result.metrics.clientHealth.reason));
             if (!profile.slo.isEmpty() && !meets)
                 say(QStringLiteral("  SLO not met: %1").arg(sloReason));
+            if (const QString tokens = m.inputTokenWarning(); !tokens.isEmpty())
+                say(QStringLiteral("  warning: %1").arg(tokens));
+            if (result.server.stats)
+                say(QStringLiteral("  ")
+                    + result.server.stats->summary(m.completed > 0 ? std::optional(m.ttft.mean) : std::nullopt));
         }
         QString error;
         if (profile.output.saveResult) {
@@ -673,20 +906,35 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
             QJsonObject entry;
             entry.insert(QLatin1String("index"), result.config.index);
             entry.insert(QLatin1String("load"), loadLabel(result.config));
+            if (!result.config.purpose.isEmpty())
+                entry.insert(QLatin1String("purpose"), result.config.purpose);
             entry.insert(QLatin1String("file"), QFileInfo(writer->stepPath(result.config.index)).fileName());
             entry.insert(QLatin1String("completed"), m.completed);
             entry.insert(QLatin1String("failed"), m.failed);
             entry.insert(QLatin1String("partial"), result.partial);
             entry.insert(QLatin1String("client_bound"), result.clientBound);
             entry.insert(QLatin1String("dispatch_lag_p99_ms"), result.dispatchLagP99Ms);
+            insertStepValidity(entry, result);
+            // The records' zero on the wall clock: merge puts the shards' requests on one time axis.
+            entry.insert(QLatin1String("start_unix_s"), result.startedUnixS);
+            if (const auto at = alignment.startOf(result.config.index))
+                entry.insert(QLatin1String("start_late_s"),
+                    result.startedUnixS - static_cast<double>(at->toMSecsSinceEpoch()) / 1000.0);
             if (!profile.slo.isEmpty())
                 entry.insert(QLatin1String("meets_slo"), meets);
+            if (result.server.stats)
+                entry.insert(QLatin1String("server"), result.server.stats->toJson());
+            if (!result.server.isEmpty())
+                entry.insert(
+                    QLatin1String("metrics_file"), QFileInfo(writer->metricsPath(result.config.index)).fileName());
             stepEntries << entry;
-            if (!writer->writeStep(result.config.index, ResultJson::write(setup, m, {}, 2), &error)
+            if ((!result.server.isEmpty()
+                    && !writer->writeMetrics(result.config.index, result.server.samplesJsonl(), &error))
+                || !writer->writeStep(result.config.index, ResultJson::write(setup, m, {}, 2), &error)
                 || !writeFileAtomically(writer->dir() + QStringLiteral("/analysis.json"),
                     QJsonDocument(analysis.json).toJson(QJsonDocument::Indented), &error)
                 || !writer->writeRun(
-                    runDocument(profile, planned, runner.stopReason(), QStringLiteral("running"), stepEntries), &error)
+                    runJson(planned, runner.stopReason(), QStringLiteral("running"), stepEntries), &error)
                 || !writeFileAtomically(writer->dir() + QStringLiteral("/sweep.csv"), csv, &error)) {
                 say(QStringLiteral("error: %1; stopping").arg(error));
                 exitCode = ExitFailure;
@@ -708,6 +956,19 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         }
     });
     interruptPoll.start(100);
+    if (!quiet && (shard || alignment.active()))
+        say(QStringLiteral("%1%2").arg(shard
+                ? QStringLiteral("shard %1: 1/%2 of each step's load; ").arg(shard->toString()).arg(shard->count)
+                : QString(),
+            alignment.active()
+                ? QStringLiteral("step 1 starts at %1%2")
+                      .arg(alignment.startAt->toUTC().toString(Qt::ISODateWithMs),
+                          alignment.intervalS > 0 ? QStringLiteral(", then one every %1 s").arg(alignment.intervalS)
+                                                  : QString())
+                : QStringLiteral("steps start at once")));
+    if (alignment.active() && QDateTime::currentDateTimeUtc() > *alignment.startAt)
+        say(QStringLiteral("warning: --start-at %1 has passed: step 1 starts now, late for the shared start")
+                .arg(alignment.startAt->toUTC().toString(Qt::ISODateWithMs)));
     runner.start(std::move(prepared.config));
     if (runner.isRunning())
         loop.exec();
@@ -733,7 +994,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     if (writer) {
         QString error;
         const QString status = stopped ? QStringLiteral("stopped") : QStringLiteral("finished");
-        if (!writer->writeRun(runDocument(profile, planned, runner.stopReason(), status, stepEntries), &error)) {
+        if (!writer->writeRun(runJson(planned, runner.stopReason(), status, stepEntries), &error)) {
             say(QStringLiteral("error: %1").arg(error));
             exitCode = ExitFailure;
         } else if (!quiet) {
@@ -848,6 +1109,8 @@ int run(const QStringList& arguments)
         if (verb == QLatin1String(extra.name))
             return extra.run(arguments);
     }
+    if (isMatrix(arguments))
+        return runMatrix(arguments);
     if (!verbs.contains(verb)) {
         say(QStringLiteral("error: unknown command \"%1\"\n").arg(verb) + QString::fromUtf8(usage()));
         return ExitBadInput;
@@ -859,13 +1122,19 @@ int run(const QStringList& arguments)
         QStringLiteral("kneepoint-cli %1: see \"kneepoint-cli --help\" for the commands.").arg(verb));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOptions({ o.profile, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.apiKey,
+    parser.addOptions({ o.profile, o.target, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.apiKey,
         o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.requestRate, o.concurrency,
         o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.warmup, o.cooldown, o.stepDuration, o.percentileMetrics,
         o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir, o.resultFilename, o.label, o.out,
-        o.noPreflight, o.workers, o.quiet });
+        o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey, o.allowHighLoad, o.workers, o.transport, o.quiet });
     parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.noEarlyStop, o.stopErrorRate, o.slo,
         o.peak, o.redundancy, o.kneeMetric, o.json });
+    if (verb == QLatin1String("run") || verb == QLatin1String("sweep")) {
+        parser.addOptions({ o.shard, o.startAt, o.stepInterval });
+        o.shardOptions = true;
+    }
+    if (verb == QLatin1String("run") || verb == QLatin1String("sweep") || verb == QLatin1String("demo"))
+        parser.addOption(o.dataDir);
     if (verb == QLatin1String("demo"))
         parser.addOptions({ o.timeScale, o.preset });
     QStringList args = arguments;

@@ -106,8 +106,14 @@ void addRunDirectory(const QDir& dir, LoadedPoints& out)
         out.runSlo = profile.profile->slo;
     for (const auto& entry : run.value(u"steps").toArray()) {
         const QJsonObject s = entry.toObject();
+        const std::size_t before = out.points.size();
         addFile(dir.filePath(QStringLiteral("steps/") + s.value(u"file").toString()), out, s.value(u"partial").toBool(),
             s.value(u"client_bound").toBool());
+        // What the server's /metrics said about the step, for the analysis' server sentences.
+        if (const auto server = ServerStepStats::fromJson(s.value(u"server").toObject())) {
+            for (std::size_t i = before; i < out.points.size(); ++i)
+                out.points[i].server = server;
+        }
     }
     if (run.value(u"steps").toArray().isEmpty())
         out.warnings << QStringLiteral("%1: the run has no finished step yet").arg(runPath);

@@ -4,9 +4,34 @@
 
 #include <QCoreApplication>
 
+#include <memory>
+
+#ifdef KNEEPOINT_CLI_EXPORT
+#include <QApplication>
+
+namespace kp::cli {
+bool verbNeedsGui(const QStringList& arguments); // cmd_export.cpp
+}
+#endif
+
 int main(int argc, char** argv)
 {
-    QCoreApplication app(argc, argv);
+    std::unique_ptr<QCoreApplication> app;
+#ifdef KNEEPOINT_CLI_EXPORT
+    // Charts and reports are drawn with Qt Widgets: those commands get a QApplication, on the offscreen
+    // platform unless QT_QPA_PLATFORM names another, so that they need no display. Every other command
+    // stays a QCoreApplication and loads no GUI platform.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    if (kp::cli::verbNeedsGui(arguments)) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        app = std::make_unique<QApplication>(argc, argv);
+    }
+#endif
+    if (!app)
+        app = std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("kneepoint-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(KNEEPOINT_VERSION));
     kp::sim::raiseFileLimit(); // thousands of streams need thousands of sockets

@@ -1,3 +1,4 @@
+#include "i18n/language.h"
 #include "run/mainwindow.h"
 #include "sim/filelimit.h"
 
@@ -39,6 +40,8 @@ int main(int argc, char* argv[])
     QApplication::setOrganizationName(QStringLiteral("Kneepoint"));
     QApplication::setOrganizationDomain(QStringLiteral("kneepoint.invalid"));
     QApplication::setDesktopFileName(QStringLiteral("kneepoint"));
+    // The window's language: the system's, or the one chosen in View ▸ Language at the last start.
+    kp::ui::Language::install(&app, kp::ui::Language::localeFor(kp::ui::Language::chosen()));
     kp::sim::raiseFileLimit(); // a sweep may hold thousands of sockets, the built-in simulator as many again
 
     QCommandLineParser parser;

@@ -22,7 +22,7 @@ constexpr int kConnectionsPerManager = 6;
 // the least busy manager and wait inside Qt, which bounds threads and file descriptors when a
 // server falls so far behind that thousands of requests are in flight.
 constexpr std::size_t kMaxManagersPerWorker = 128;
-constexpr int kDeadlineTickMs = 20;
+constexpr qint64 kReadBufferBytes = 4 * 1024 * 1024;
 
 qint64 secondsToNs(double s)
 {
@@ -43,11 +43,45 @@ QNetworkProxy proxyFromUrl(const QUrl& url)
     return QNetworkProxy(type, url.host(), static_cast<quint16>(url.port(1080)), url.userName(), url.password());
 }
 
-HttpWorker::HttpWorker(const TransportOptions& options)
+namespace {
+
+// The system (environment) proxy for each request, without changing the application-wide default.
+class SystemProxyFactory : public QNetworkProxyFactory
+{
+public:
+    QList<QNetworkProxy> queryProxy(const QNetworkProxyQuery& query) override
+    {
+        return QNetworkProxyFactory::systemProxyForQuery(query);
+    }
+};
+
+} // namespace
+
+void applyProxy(QNetworkAccessManager* nam, const TransportOptions& options)
+{
+    switch (options.proxyMode) {
+    case ProxyMode::None:
+        nam->setProxy(QNetworkProxy::NoProxy);
+        break;
+    case ProxyMode::System:
+        nam->setProxyFactory(new SystemProxyFactory); // the manager owns it
+        break;
+    case ProxyMode::Url:
+        nam->setProxy(proxyFromUrl(options.proxyUrl));
+        break;
+    }
+}
+
+HttpWorker::HttpWorker(const TransportOptions& options, std::shared_ptr<LoopLagMeter> loopLag)
     : m_options(options)
+    , m_loopLag(std::move(loopLag))
     , m_deadlineTimer(this)
 {
-    m_deadlineTimer.setInterval(kDeadlineTickMs);
+    // The deadline tick doubles as the event-loop lag probe: how late it fires is how late this
+    // thread reads its sockets. It runs from the first request on, idle too, so that the lag is
+    // sampled evenly whatever the requests' lengths.
+    m_deadlineTimer.setInterval(LoopLagMeter::kTickMs);
+    m_deadlineTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_deadlineTimer, &QTimer::timeout, this, &HttpWorker::checkDeadlines);
 }
 
@@ -74,16 +108,7 @@ HttpWorker::Manager* HttpWorker::pickManager()
     auto manager = std::make_unique<Manager>();
     manager->nam = new QNetworkAccessManager(this);
     manager->nam->setAutoDeleteReplies(false);
-    switch (m_options.proxyMode) {
-    case ProxyMode::None:
-        manager->nam->setProxy(QNetworkProxy::NoProxy);
-        break;
-    case ProxyMode::System:
-        break; // QNetworkProxyFactory's system configuration is the application default
-    case ProxyMode::Url:
-        manager->nam->setProxy(proxyFromUrl(m_options.proxyUrl));
-        break;
-    }
+    applyProxy(manager->nam, m_options);
     if (!m_options.tlsVerify) {
         connect(manager->nam, &QNetworkAccessManager::sslErrors, this,
             [](QNetworkReply* reply, const QList<QSslError>&) { reply->ignoreSslErrors(); });
@@ -105,12 +130,16 @@ void HttpWorker::start(const HttpRequest& request)
     req.setRawHeader(QByteArrayLiteral("x-request-id"), request.requestId.toUtf8());
     for (const auto& [name, value] : request.headers)
         req.setRawHeader(name, value);
+    // Never follow a redirect: it could carry the Authorization header to another host.
     req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
 
     Manager* manager = pickManager();
     ++manager->active;
     const qint64 sentNs = steadyNowNs();
     QNetworkReply* reply = manager->nam->post(req, request.body);
+    // Qt reads ahead of us without bound unless told: a flooding server would fill memory faster than
+    // the accumulator can look at it.
+    reply->setReadBufferSize(kReadBufferBytes);
 
     Active& active = m_active[reply];
     active.accumulator = std::make_unique<ResponseAccumulator>(request, sentNs);
@@ -139,9 +168,10 @@ void HttpWorker::start(const HttpRequest& request)
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
 
-    const Timeouts& t = m_options.timeouts;
-    if ((t.connectS > 0 || t.firstTokenS > 0 || t.idleS > 0 || t.totalS > 0) && !m_deadlineTimer.isActive())
+    if (!m_deadlineTimer.isActive()) {
+        m_lastTickNs = steadyNowNs();
         m_deadlineTimer.start();
+    }
 }
 
 void HttpWorker::onReadyRead(QNetworkReply* reply)
@@ -158,6 +188,8 @@ void HttpWorker::onReadyRead(QNetworkReply* reply)
     active.connectStartNs = -1;
     const QByteArray bytes = reply->readAll();
     active.accumulator->onData(bytes, now);
+    if (active.accumulator->tooLarge())
+        abortWith(reply, active, FailureClass::ResponseTooLarge, QStringLiteral("response too large"));
 }
 
 void HttpWorker::onFinished(QNetworkReply* reply)
@@ -222,8 +254,6 @@ void HttpWorker::onFinished(QNetworkReply* reply)
     m_active.erase(it);
     reply->disconnect(this);
     reply->deleteLater();
-    if (m_active.empty())
-        m_deadlineTimer.stop();
     Q_EMIT finished(record);
 }
 
@@ -239,6 +269,9 @@ void HttpWorker::abortWith(QNetworkReply* reply, Active& active, FailureClass re
 void HttpWorker::checkDeadlines()
 {
     const qint64 now = steadyNowNs();
+    if (m_loopLag && m_lastTickNs > 0)
+        m_loopLag->add(std::max<qint64>(0, now - m_lastTickNs - qint64(LoopLagMeter::kTickMs) * 1'000'000));
+    m_lastTickNs = now;
     const Timeouts& t = m_options.timeouts;
     // Which deadline fired, if any: the message is built only for the requests that expire.
     enum class Expired { None, Connect, Total, FirstToken, Idle };

@@ -17,13 +17,16 @@ class QNetworkReply;
 namespace kp {
 
 QNetworkProxy proxyFromUrl(const QUrl& url);
+// Sets the manager's proxy as the options say: none, the environment's (http_proxy, https_proxy,
+// no_proxy; per request) or the URL.
+void applyProxy(QNetworkAccessManager* nam, const TransportOptions& options);
 
 // Runs requests in its own thread. Everything here is used only from that thread.
 class HttpWorker : public QObject
 {
     Q_OBJECT
 public:
-    explicit HttpWorker(const TransportOptions& options);
+    explicit HttpWorker(const TransportOptions& options, std::shared_ptr<LoopLagMeter> loopLag = {});
     ~HttpWorker() override;
 
     void start(const HttpRequest& request);
@@ -56,6 +59,8 @@ private:
     void abortWith(QNetworkReply* reply, Active& active, FailureClass reason, const QString& message);
 
     TransportOptions m_options;
+    std::shared_ptr<LoopLagMeter> m_loopLag;
+    qint64 m_lastTickNs = 0;
     std::vector<std::unique_ptr<Manager>> m_managers;
     std::unordered_map<QNetworkReply*, Active> m_active;
     QTimer m_deadlineTimer;

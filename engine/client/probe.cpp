@@ -1,6 +1,7 @@
 #include "client/probe.h"
 
 #include "client/httpworker.h"
+#include "metrics/phrase.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -8,8 +9,10 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
+#include <QNetworkProxyFactory>
 #include <QNetworkReply>
 #include <QProcessEnvironment>
+#include <QSslError>
 
 namespace kp {
 
@@ -21,6 +24,19 @@ QString firstBytes(const QByteArray& body, int n = 300)
     if (body.size() > n)
         s += QStringLiteral("…");
     return s;
+}
+
+// The probe reads whole bodies: a server that sends more than this is cut off.
+constexpr qint64 kMaxProbeBodyBytes = 4 * 1024 * 1024;
+
+void capBody(QNetworkReply* reply)
+{
+    QObject::connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
+        if (received > kMaxProbeBodyBytes && !reply->property("kneepoint_too_large").toBool()) {
+            reply->setProperty("kneepoint_too_large", true);
+            reply->abort();
+        }
+    });
 }
 
 bool sentAuthorization(const HeaderList& headers)
@@ -57,52 +73,139 @@ bool ProbeReport::reachable() const
     return false;
 }
 
+QString proxyInUse(const QUrl& url, const TransportOptions& transport)
+{
+    switch (transport.proxyMode) {
+    case ProxyMode::None:
+        return {};
+    case ProxyMode::Url:
+        return transport.proxyUrl.toString(QUrl::RemoveUserInfo);
+    case ProxyMode::System:
+        break;
+    }
+    const QList<QNetworkProxy> proxies = QNetworkProxyFactory::systemProxyForQuery(QNetworkProxyQuery(url));
+    for (const QNetworkProxy& proxy : proxies) {
+        if (proxy.type() == QNetworkProxy::HttpProxy || proxy.type() == QNetworkProxy::Socks5Proxy)
+            return QStringLiteral("%1://%2:%3")
+                .arg(proxy.type() == QNetworkProxy::Socks5Proxy ? QStringLiteral("socks5") : QStringLiteral("http"),
+                    proxy.hostName())
+                .arg(proxy.port());
+    }
+    return {};
+}
+
 QString failureHint(const RequestRecord& record, const HeaderList& sentHeaders, const QStringList& serverModels)
 {
+    FailureContext context;
+    context.sentHeaders = sentHeaders;
+    context.serverModels = serverModels;
+    return failureHint(record, context);
+}
+
+QString failureHint(const RequestRecord& record, const FailureContext& context)
+{
+    const QString target = context.url.isEmpty() ? phrase("FailureHint", "the server") : hostPort(context.url);
+    const QString proxy
+        = context.url.isEmpty() || !context.transportKnown ? QString() : proxyInUse(context.url, context.transport);
+    // Connection-level failures may be the proxy's, not the server's: say which proxy was used.
+    const QString viaProxy = proxy.isEmpty()
+        ? QString()
+        : phrase("FailureHint",
+            " The request went through the proxy %1 (target.proxy is \"%2\"); set target.proxy to "
+            "\"none\" to bypass it, or add %3 to no_proxy.")
+              .arg(proxy,
+                  context.transport.proxyMode == ProxyMode::System ? QStringLiteral("system")
+                                                                   : phrase("FailureHint", "a URL"),
+                  context.url.host());
+    const Timeouts& t = context.transport.timeouts;
+    // One sentence per timeout, so that each language names it its own way.
+    auto timeoutHint = [&](const QString& sentence, const char* key, double seconds) {
+        const QString setting = context.transportKnown
+            ? QStringLiteral("target.timeouts.%1 = %2 s").arg(QLatin1String(key)).arg(seconds)
+            : QStringLiteral("target.timeouts.%1").arg(QLatin1String(key));
+        return sentence.arg(setting) + viaProxy;
+    };
     switch (record.failure) {
     case FailureClass::None:
         return {};
     case FailureClass::HttpAuth:
-        return sentAuthorization(sentHeaders)
-            ? QStringLiteral("The server refused the key that was sent (an Authorization: Bearer header was sent). "
-                             "Check that the key is valid for this server.")
-            : QStringLiteral("No Authorization header was sent. Set target.api_key (a literal or ${ENV_VAR}) or "
-                             "OPENAI_API_KEY.");
+        return sentAuthorization(context.sentHeaders)
+            ? phrase("FailureHint",
+                "The server refused the key that was sent (an Authorization: Bearer header was sent). "
+                "Check that the key is valid for this server.")
+            : phrase("FailureHint",
+                "No Authorization header was sent. Set target.api_key (${ENV_VAR}, file:PATH or a "
+                "literal) or OPENAI_API_KEY.");
     case FailureClass::HttpNotFound:
-        return serverModels.isEmpty()
-            ? QStringLiteral("Check the endpoint path (target.endpoint) and the model id (target.model).")
-            : QStringLiteral("Check the endpoint path and the model id; the server lists: %1.")
-                  .arg(serverModels.join(QStringLiteral(", ")));
+        return context.serverModels.isEmpty()
+            ? phrase("FailureHint", "Check the endpoint path (target.endpoint) and the model id (target.model).")
+            : phrase("FailureHint", "Check the endpoint path and the model id; the server lists: %1.")
+                  .arg(context.serverModels.join(QStringLiteral(", ")));
     case FailureClass::HttpRateLimited:
-        return QStringLiteral("The server rate-limits this client: lower the rate or raise the quota.");
+        return phrase("FailureHint", "The server rate-limits this client: lower the rate or raise the quota.");
     case FailureClass::HttpServerError:
-        return QStringLiteral("The server failed internally: see its log; at high load this is often an out-of-memory "
-                              "or a crashed worker.");
+        return phrase("FailureHint",
+                   "The server failed internally: see its log; at high load this is often an out-of-memory "
+                   "or a crashed worker.")
+            + viaProxy;
     case FailureClass::HttpOther:
-        return QStringLiteral("Unexpected HTTP status; the message shows the start of the body.");
+        if (record.httpStatus >= 300 && record.httpStatus < 400)
+            return phrase("FailureHint",
+                "The server answered with a redirect (HTTP %1). Requests are not redirected, so the "
+                "key never goes to another address: set target.base_url to the final address.")
+                .arg(record.httpStatus);
+        return phrase("FailureHint", "Unexpected HTTP status; the message shows the start of the body.") + viaProxy;
     case FailureClass::ConnectionRefused:
-        return QStringLiteral("Nothing listens there: the server is down or the port is wrong.");
+        return phrase("FailureHint", "Nothing listens on %1: the server is down or the port is wrong.").arg(target)
+            + viaProxy;
     case FailureClass::HostNotFound:
-        return QStringLiteral("The host name does not resolve: check target.base_url.");
+        return phrase("FailureHint", "The host name does not resolve: check target.base_url.") + viaProxy;
     case FailureClass::Tls:
-        return QStringLiteral("TLS failed: check the scheme (http vs https) or set target.tls_verify false for a "
-                              "self-signed certificate.");
+        return phrase("FailureHint",
+                   "TLS failed: check the scheme (http vs https) or set target.tls_verify false for a "
+                   "self-signed certificate.")
+            + viaProxy;
     case FailureClass::ConnectTimeout:
+        return timeoutHint(
+            phrase("FailureHint",
+                "The connect timeout (%1) fired: the server is overloaded or the timeout is too short for this load."),
+            "connect_s", t.connectS);
     case FailureClass::FirstByteTimeout:
+        return timeoutHint(phrase("FailureHint",
+                               "The first-token timeout (%1) fired: the server is overloaded or the timeout is too "
+                               "short for this load."),
+            "first_token_s", t.firstTokenS);
     case FailureClass::IdleTimeout:
+        return timeoutHint(phrase("FailureHint",
+                               "The between-chunks timeout (%1) fired: the server is overloaded or the timeout is too "
+                               "short for this load."),
+            "idle_s", t.idleS);
     case FailureClass::TotalTimeout:
-        return QStringLiteral("A deadline fired (the message says which, and its value): the server is overloaded or "
-                              "the timeout (target.timeouts) is too short for this load.");
+        return timeoutHint(
+            phrase("FailureHint",
+                "The total timeout (%1) fired: the server is overloaded or the timeout is too short for this load."),
+            "total_s", t.totalS);
     case FailureClass::ErrorBody:
-        return QStringLiteral("HTTP 200 but the body was an error object: the message shows it.");
+        return phrase("FailureHint", "HTTP 200 but the body was an error object: the message shows it.");
     case FailureClass::MalformedStream:
     case FailureClass::NoChoices:
-        return QStringLiteral("The response is not an OpenAI-style stream (no \"choices\"): check the backend "
-                              "(target.backend) and endpoint; the message shows what came back.");
+        return phrase("FailureHint",
+                   "The response is not an OpenAI-style stream (no \"choices\"): check the backend "
+                   "(target.backend) and endpoint; the message shows the first 300 bytes that came back.")
+            + viaProxy;
     case FailureClass::StreamCut:
-        return QStringLiteral("The server closed the stream before [DONE]: it may have crashed or restarted.");
+        return phrase("FailureHint", "The server closed the stream before [DONE]: it may have crashed or restarted.")
+            + viaProxy;
     case FailureClass::Network:
-        return QStringLiteral("A network error: the message has the details.");
+        return phrase("FailureHint", "A network error: the message has the details.") + viaProxy;
+    case FailureClass::ResponseTooLarge:
+        return phrase("FailureHint",
+                   "The server sent more than the client keeps for one request (%1 MiB per response, "
+                   "%2 MiB per event): it is flooding or not ending its lines; check the backend and "
+                   "endpoint.")
+                   .arg(ResponseAccumulator::maxResponseBytes / (1024 * 1024))
+                   .arg(SseParser::maxEventBytes / (1024 * 1024))
+            + viaProxy;
     case FailureClass::Cancelled:
         return {};
     }
@@ -125,14 +228,16 @@ QStringList proxyEnvironmentNotes(const QUrl& url, ProxyMode mode)
         return notes;
     const QString noProxy = env.value(QStringLiteral("no_proxy"), env.value(QStringLiteral("NO_PROXY")));
     if (mode == ProxyMode::System) {
-        notes << QStringLiteral("Proxy variables are set (%1) and target.proxy is \"system\": requests to %2 go "
-                                "through that proxy unless no_proxy (%3) matches. Set target.proxy to \"none\" to "
-                                "bypass it.")
+        notes << phrase("FailureHint",
+            "Proxy variables are set (%1) and target.proxy is \"system\": requests to %2 go "
+            "through that proxy unless no_proxy (%3) matches. Set target.proxy to \"none\" to "
+            "bypass it.")
                      .arg(set.join(QStringLiteral(", ")), url.host(),
-                         noProxy.isEmpty() ? QStringLiteral("unset") : noProxy);
+                         noProxy.isEmpty() ? phrase("FailureHint", "unset") : noProxy);
     } else if (mode == ProxyMode::None) {
-        notes << QStringLiteral("Proxy variables are set (%1) but ignored (target.proxy is \"none\"); set it to "
-                                "\"system\" if %2 is only reachable through the proxy.")
+        notes << phrase("FailureHint",
+            "Proxy variables are set (%1) but ignored (target.proxy is \"none\"); set it to "
+            "\"system\" if %2 is only reachable through the proxy.")
                      .arg(set.join(QStringLiteral(", ")), url.host());
     }
     return notes;
@@ -156,10 +261,13 @@ void Probe::start(const ProbeTarget& target)
                                                          : QStringLiteral("No API key is configured."));
     if (!m_nam) {
         m_nam = new QNetworkAccessManager(this);
-        if (target.transport.proxyMode == ProxyMode::None)
-            m_nam->setProxy(QNetworkProxy::NoProxy);
-        else if (target.transport.proxyMode == ProxyMode::Url)
-            m_nam->setProxy(proxyFromUrl(target.transport.proxyUrl));
+        applyProxy(m_nam, target.transport);
+        // A redirect is followed only to the same scheme, host and port: the key stays with the target.
+        m_nam->setRedirectPolicy(QNetworkRequest::SameOriginRedirectPolicy);
+        if (!target.transport.tlsVerify) {
+            connect(m_nam, &QNetworkAccessManager::sslErrors, this,
+                [](QNetworkReply* reply, const QList<QSslError>&) { reply->ignoreSslErrors(); });
+        }
     }
     getHealth();
 }
@@ -172,7 +280,9 @@ QNetworkReply* Probe::get(const QString& path)
         req.setRawHeader(name, value);
     const double timeout = m_target.transport.timeouts.connectS > 0 ? m_target.transport.timeouts.connectS : 10.0;
     req.setTransferTimeout(static_cast<int>(timeout * 1000));
-    return m_nam->get(req);
+    QNetworkReply* reply = m_nam->get(req);
+    capBody(reply);
+    return reply;
 }
 
 void Probe::getHealth()
@@ -190,6 +300,7 @@ void Probe::getHealth()
     auto* timer = new QElapsedTimer;
     timer->start();
     QNetworkReply* reply = m_nam->get(req);
+    capBody(reply);
     connect(reply, &QNetworkReply::finished, this, [this, reply, timer] {
         ProbeCheck c;
         c.name = QStringLiteral("health");
@@ -208,6 +319,10 @@ void Probe::getHealth()
                 ? QStringLiteral("Nothing listens on %1: the server is down or the port is wrong.")
                       .arg(hostPort(reply->url()))
                 : QStringLiteral("The server could not be reached: check target.base_url and the network.");
+            if (const QString proxy = proxyInUse(reply->url(), m_target.transport); !proxy.isEmpty())
+                c.hint += QStringLiteral(" The request went through the proxy %1; set target.proxy to \"none\" to "
+                                         "bypass it, or add %2 to no_proxy.")
+                              .arg(proxy, reply->url().host());
         }
         reply->deleteLater();
         m_report.checks << c;
@@ -239,7 +354,13 @@ void Probe::getModels()
         delete timer;
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray body = reply->readAll();
-        if (status == 200) {
+        if (reply->property("kneepoint_too_large").toBool()) {
+            c.detail = QStringLiteral("HTTP %1 but the body passed %2 MiB: %3")
+                           .arg(status)
+                           .arg(kMaxProbeBodyBytes / (1024 * 1024))
+                           .arg(firstBytes(body));
+            c.hint = QStringLiteral("This is not an OpenAI-compatible /v1/models answer: check target.base_url.");
+        } else if (status == 200) {
             const QJsonArray data = QJsonDocument::fromJson(body).object().value(QLatin1String("data")).toArray();
             for (const auto& m : data)
                 m_report.models << m.toObject().value(QLatin1String("id")).toString();

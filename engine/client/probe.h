@@ -42,8 +42,23 @@ struct ProbeReport
     bool reachable() const; // the server answered at all
 };
 
+// What a hint may draw on besides the record: the headers sent (only whether an Authorization header
+// was among them is used), the models the server lists, where the request went and how.
+struct FailureContext
+{
+    HeaderList sentHeaders;
+    QStringList serverModels;
+    QUrl url; // the request URL: host and port for "refused", proxy choice
+    TransportOptions transport; // timeouts, proxy mode
+    bool transportKnown = false; // transport holds the options the request ran with
+};
+
 // The advice for a failed request, in words the user can act on. Never contains the key.
+QString failureHint(const RequestRecord& record, const FailureContext& context);
 QString failureHint(const RequestRecord& record, const HeaderList& sentHeaders, const QStringList& serverModels);
+
+// The proxy a request to url goes through under mode ("" when it connects directly), credentials removed.
+QString proxyInUse(const QUrl& url, const TransportOptions& transport);
 
 // Notes about proxy variables in the environment and what they would change for url.
 QStringList proxyEnvironmentNotes(const QUrl& url, ProxyMode mode);

@@ -7,6 +7,7 @@ namespace kp {
 TransportOptions transportOptions(const Target& target)
 {
     TransportOptions o;
+    o.kind = target.transport;
     o.proxyMode = target.proxyMode;
     o.proxyUrl = QUrl(target.proxyUrl);
     o.tlsVerify = target.tlsVerify;
@@ -24,7 +25,7 @@ QnamTransport::QnamTransport(const TransportOptions& options, QObject* parent)
         Worker w;
         w.thread = std::make_unique<QThread>();
         w.thread->setObjectName(QStringLiteral("kneepoint-http-%1").arg(i));
-        w.worker = new HttpWorker(options);
+        w.worker = new HttpWorker(options, loopLag());
         w.worker->moveToThread(w.thread.get());
         connect(w.thread.get(), &QThread::finished, w.worker, &QObject::deleteLater);
         // Direct: re-emitted from the worker thread; receivers in other threads get it queued.

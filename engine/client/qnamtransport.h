@@ -24,6 +24,7 @@ public:
 
     void send(HttpRequest request) override;
     void cancelAll() override;
+    TransportKind kind() const override { return TransportKind::Qnam; }
 
     int workerCount() const { return static_cast<int>(m_workers.size()); }
 

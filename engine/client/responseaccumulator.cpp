@@ -33,8 +33,8 @@ FailureClass classifyStatus(int status)
 
 bool isDeadlineOrCancel(FailureClass f)
 {
-    return f == FailureClass::Cancelled || f == FailureClass::ConnectTimeout || f == FailureClass::FirstByteTimeout
-        || f == FailureClass::IdleTimeout || f == FailureClass::TotalTimeout;
+    return f == FailureClass::Cancelled || f == FailureClass::ResponseTooLarge || f == FailureClass::ConnectTimeout
+        || f == FailureClass::FirstByteTimeout || f == FailureClass::IdleTimeout || f == FailureClass::TotalTimeout;
 }
 
 } // namespace
@@ -64,6 +64,16 @@ void ResponseAccumulator::onData(QByteArrayView bytes, qint64 tNs)
         return;
     if (m_record.firstByteNs < 0)
         m_record.firstByteNs = tNs;
+    m_bytes += bytes.size();
+    if (m_bytes > maxResponseBytes) {
+        fail(FailureClass::ResponseTooLarge,
+            QStringLiteral("%1: the response passed %2 MiB; the client stopped reading it")
+                .arg(m_url)
+                .arg(maxResponseBytes / (1024 * 1024)));
+        return;
+    }
+    if (tooLarge())
+        return;
     if (m_record.httpStatus != 200) {
         if (m_body.size() < SseParser::maxHeadBytes)
             m_body += bytes.first(std::min<qsizetype>(bytes.size(), SseParser::maxHeadBytes - m_body.size()));
@@ -74,6 +84,25 @@ void ResponseAccumulator::onData(QByteArrayView bytes, qint64 tNs)
         ++m_eventCount;
         handleEvent(event, tNs);
     }
+    if (m_parser.overflowed())
+        fail(FailureClass::ResponseTooLarge,
+            QStringLiteral("%1: a line or event passed %2 MiB; the client stopped reading it; the body began: %3")
+                .arg(m_url)
+                .arg(SseParser::maxEventBytes / (1024 * 1024))
+                .arg(firstBytes(m_parser.head())));
+}
+
+void ResponseAccumulator::takeText(const QString& text)
+{
+    for (const QChar c : text) {
+        const bool space = c.isSpace();
+        if (!space && !m_inWord)
+            ++m_words;
+        m_inWord = !space;
+    }
+    const qsizetype room = maxRetainedTextChars - m_record.generatedText.size();
+    if (room > 0)
+        m_record.generatedText += QStringView(text).first(std::min(room, text.size()));
 }
 
 void ResponseAccumulator::fail(FailureClass failure, const QString& message)
@@ -133,7 +162,7 @@ void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)
         m_record.firstContentNs = tNs;
     m_record.chunkNs.push_back(tNs);
     m_record.lastTokenNs = tNs;
-    m_record.generatedText += chunk.text;
+    takeText(chunk.text);
 }
 
 RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFailure, const QString& transportMessage)
@@ -141,8 +170,10 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
     m_record.endNs = tNs;
     const int status = m_record.httpStatus;
     if (isDeadlineOrCancel(transportFailure)) {
-        m_record.failure = transportFailure;
-        m_record.errorMessage = transportMessage;
+        if (transportFailure != FailureClass::ResponseTooLarge || !tooLarge()) { // keep the accumulator's words
+            m_record.failure = transportFailure;
+            m_record.errorMessage = transportMessage;
+        }
     } else if (status > 0 && status != 200) {
         m_record.failure = classifyStatus(status);
         m_record.errorMessage = QStringLiteral("HTTP %1 from %2: %3").arg(status).arg(m_url, firstBytes(m_body));
@@ -180,7 +211,7 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
                 if (reply.hasText())
                     m_record.firstContentNs = tNs;
                 m_record.chunkNs.push_back(tNs);
-                m_record.generatedText = reply.text;
+                takeText(reply.text);
                 takeUsage(reply);
             }
         } else if (m_record.failure == FailureClass::None) {
@@ -194,7 +225,7 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
         }
     }
     if (m_record.success() && !m_record.outputTokensFromUsage)
-        m_record.outputTokens = countWords(m_record.generatedText);
+        m_record.outputTokens = m_words;
     return std::move(m_record);
 }
 

@@ -19,7 +19,14 @@ public:
     void onResponseStarted(int httpStatus, qint64 tNs);
     void onData(QByteArrayView bytes, qint64 tNs);
 
+    // Caps that keep a misbehaving server from exhausting the client: past maxResponseBytes the
+    // request fails as ResponseTooLarge (the transport aborts it); the generated text kept in the
+    // record stops at maxRetainedTextChars (tokens are still counted over all of it).
+    static constexpr qint64 maxResponseBytes = 64LL * 1024 * 1024;
+    static constexpr qsizetype maxRetainedTextChars = 256 * 1024;
+
     bool sawDone() const { return m_sawDone; }
+    bool tooLarge() const { return m_record.failure == FailureClass::ResponseTooLarge; }
     bool sawFirstToken() const { return m_record.firstTokenNs >= 0; }
     int httpStatus() const { return m_record.httpStatus; }
 
@@ -32,6 +39,7 @@ private:
     void handleEvent(const SseEvent& event, qint64 tNs);
     void takeUsage(const SseChunk& chunk);
     void fail(FailureClass failure, const QString& message);
+    void takeText(const QString& text);
 
     RequestRecord m_record;
     bool m_chat = false;
@@ -41,6 +49,9 @@ private:
     QByteArray m_body; // the body of a non-200 answer (bounded), for the message
     bool m_sawDone = false;
     int m_eventCount = 0;
+    qint64 m_bytes = 0;
+    int m_words = 0; // words in all the generated text, kept or not
+    bool m_inWord = false;
 };
 
 } // namespace kp

@@ -61,6 +61,8 @@ qsizetype SseParser::feed(QByteArrayView bytes, std::vector<SseEvent>& events)
     if (bytes.isEmpty())
         return 0;
     noteBytes(bytes);
+    if (m_overflowed)
+        return 0;
 
     qsizetype i = 0;
     if (m_skipLf) {
@@ -73,6 +75,10 @@ qsizetype SseParser::feed(QByteArrayView bytes, std::vector<SseEvent>& events)
         qsizetype end = i;
         while (end < size && bytes[end] != '\n' && bytes[end] != '\r')
             ++end;
+        if (m_line.size() + (end - i) > maxEventBytes) {
+            overflow();
+            break;
+        }
         if (end == size) {
             m_line.append(bytes.sliced(i));
             break;
@@ -84,6 +90,8 @@ qsizetype SseParser::feed(QByteArrayView bytes, std::vector<SseEvent>& events)
             processLine(m_line, events);
             m_line.clear();
         }
+        if (m_overflowed)
+            break;
         if (bytes[end] == '\r') {
             if (end + 1 == size)
                 m_skipLf = true;
@@ -107,6 +115,10 @@ qsizetype SseParser::finish(std::vector<SseEvent>& events)
     const std::size_t before = events.size();
     if (m_finished)
         return 0;
+    if (m_overflowed) {
+        m_finished = true;
+        return 0;
+    }
     if (!m_line.isEmpty()) {
         m_endedWithoutBlankLine = true;
         const QByteArray line = std::exchange(m_line, {});
@@ -161,6 +173,10 @@ void SseParser::processLine(QByteArrayView line, std::vector<SseEvent>& events)
             value = value.sliced(1);
     }
     if (field == "data") {
+        if (m_data.size() + value.size() + 1 > maxEventBytes) {
+            overflow();
+            return;
+        }
         m_data.append(value);
         m_data.append('\n');
         m_hasData = true;
@@ -181,6 +197,24 @@ void SseParser::processLine(QByteArrayView line, std::vector<SseEvent>& events)
         }
     }
     // Any other field is ignored, as the specification asks.
+}
+
+void SseParser::overflow()
+{
+    if (m_kind == SseBodyKind::Unknown && m_sawSignificantByte) { // judge the body by its first line
+        QByteArrayView first(m_head);
+        if (first.startsWith(QByteArrayView(utf8Bom, 3)))
+            first = first.sliced(3);
+        const qsizetype end = std::min(first.indexOf('\n') < 0 ? first.size() : first.indexOf('\n'),
+            first.indexOf('\r') < 0 ? first.size() : first.indexOf('\r'));
+        m_kind = isSseFieldLine(first.first(end).trimmed()) ? SseBodyKind::EventStream : SseBodyKind::Other;
+        if (m_kind == SseBodyKind::EventStream)
+            m_body.clear();
+    }
+    m_overflowed = true;
+    m_line = {};
+    m_data = {};
+    m_hasData = false;
 }
 
 void SseParser::dispatch(std::vector<SseEvent>& events)

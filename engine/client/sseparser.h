@@ -54,13 +54,19 @@ public:
     QByteArray lastEventId() const { return m_lastEventId; }
     std::optional<qint64> retryMs() const { return m_retryMs; }
 
+    // A line or an event (its data lines together) longer than this is not kept: the parser stops
+    // reading events and overflowed() says so, so a server that never ends a line cannot exhaust memory.
+    bool overflowed() const { return m_overflowed; }
+
     static constexpr qsizetype maxHeadBytes = 512;
     static constexpr qsizetype maxBodyBytes = 4 * 1024 * 1024;
+    static constexpr qsizetype maxEventBytes = 4 * 1024 * 1024;
 
 private:
     void noteBytes(QByteArrayView bytes);
     void processLine(QByteArrayView line, std::vector<SseEvent>& events);
     void dispatch(std::vector<SseEvent>& events);
+    void overflow();
 
     QByteArray m_line; // the current line, while its end has not arrived
     bool m_skipLf = false; // the previous feed ended with CR: a leading LF belongs to it
@@ -74,6 +80,7 @@ private:
     bool m_sawSignificantByte = false;
     bool m_endedWithoutBlankLine = false;
     bool m_finished = false;
+    bool m_overflowed = false;
     qint64 m_bytesFed = 0;
     QByteArray m_head;
     QByteArray m_body;

@@ -8,6 +8,9 @@
 #include <QUrl>
 
 #include <chrono>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 namespace kp {
 
@@ -20,6 +23,7 @@ inline qint64 steadyNowNs()
 
 struct TransportOptions
 {
+    TransportKind kind = TransportKind::Auto; // makeTransport() resolves Auto
     int workers = 0; // worker threads; 0 = one per core
     ProxyMode proxyMode = ProxyMode::None;
     QUrl proxyUrl;
@@ -43,6 +47,31 @@ struct HttpRequest
     qint64 scheduledNs = -1;
 };
 
+// How late the worker threads' event loops run: each worker has a periodic tick while requests are in
+// flight and adds how late it fired. Thread-safe; a step takes the samples it saw.
+class LoopLagMeter
+{
+public:
+    static constexpr int kTickMs = 20;
+
+    void add(qint64 lateNs)
+    {
+        std::lock_guard lock(m_mutex);
+        m_lateMs.push_back(static_cast<double>(lateNs) / 1e6);
+    }
+    std::vector<double> takeMs()
+    {
+        std::lock_guard lock(m_mutex);
+        std::vector<double> out;
+        out.swap(m_lateMs);
+        return out;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::vector<double> m_lateMs;
+};
+
 // Sends requests and reports each as a RequestRecord whose times are absolute steady-clock ns.
 // send() and cancelAll() may be called from any thread; finished() is emitted from a worker thread,
 // so receivers get it queued.
@@ -54,9 +83,20 @@ public:
 
     virtual void send(HttpRequest request) = 0;
     virtual void cancelAll() = 0;
+    virtual TransportKind kind() const = 0;
+
+    // Shared with the workers, which outlive no transport.
+    std::shared_ptr<LoopLagMeter> loopLag() const { return m_loopLag; }
 
 Q_SIGNALS:
     void finished(const kp::RequestRecord& record);
+
+private:
+    std::shared_ptr<LoopLagMeter> m_loopLag = std::make_shared<LoopLagMeter>();
 };
+
+// The transport the options ask for. Auto and Socket give the socket transport unless a proxy applies
+// to `url` (the socket transport speaks to the server directly): then QNAM, and `note` says why.
+std::unique_ptr<Transport> makeTransport(const TransportOptions& options, const QUrl& url, QString* note = nullptr);
 
 } // namespace kp

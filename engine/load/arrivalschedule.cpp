@@ -151,4 +151,46 @@ std::vector<qint64> ArrivalSchedule::offsetsNs(qint64 count, const ArrivalOption
     return offsets;
 }
 
+namespace {
+
+// One pass of the log and the gap after it: span + span / (n − 1); 0 for fewer than two requests.
+double replayPeriodNs(const std::vector<qint64>& logNs)
+{
+    if (logNs.size() < 2)
+        return 0.0;
+    const double span = static_cast<double>(logNs.back() - logNs.front());
+    return span + span / static_cast<double>(logNs.size() - 1);
+}
+
+} // namespace
+
+double ArrivalSchedule::replayRate(const std::vector<qint64>& logNs)
+{
+    const double period = replayPeriodNs(logNs);
+    return period > 0 ? static_cast<double>(logNs.size()) / (period / 1e9) : 0.0;
+}
+
+std::vector<qint64> ArrivalSchedule::replayOffsetsNs(
+    const std::vector<qint64>& logNs, qint64 count, double rate, double speed)
+{
+    std::vector<qint64> out;
+    if (logNs.empty() || count < 1)
+        return out;
+    const double native = replayRate(logNs);
+    double factor = 1.0 / speed; // log time → step time
+    if (std::isfinite(rate) && rate > 0 && native > 0)
+        factor = native / rate;
+    if (!(factor > 0) || !std::isfinite(factor))
+        factor = 1.0;
+    const double period = replayPeriodNs(logNs);
+    const auto n = static_cast<qint64>(logNs.size());
+    out.reserve(static_cast<std::size_t>(count));
+    for (qint64 i = 0; i < count; ++i) {
+        const double logTime = static_cast<double>(i / n) * period
+            + static_cast<double>(logNs[static_cast<std::size_t>(i % n)] - logNs.front());
+        out.push_back(std::llround(logTime * factor));
+    }
+    return out;
+}
+
 } // namespace kp

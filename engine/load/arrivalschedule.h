@@ -51,6 +51,14 @@ public:
 
     // The offered rate at time t (requests per second) under these options.
     static double rateAt(double seconds, const ArrivalOptions& options);
+
+    // Log replay: request i is sent at logNs[i % n] (offsets from the log's first request, non-decreasing),
+    // the log repeating after one period (its span plus its mean gap) when count > n; every offset is divided
+    // by speed. With a finite rate, speed is instead chosen so that the mean rate over a period equals it.
+    static std::vector<qint64> replayOffsetsNs(
+        const std::vector<qint64>& logNs, qint64 count, double rate, double speed);
+    // Requests per second of a log replayed at speed 1 (n per period); 0 when it cannot be told.
+    static double replayRate(const std::vector<qint64>& logNs);
 };
 
 } // namespace kp

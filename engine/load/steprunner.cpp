@@ -4,7 +4,10 @@
 
 #include <QLoggingCategory>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace kp {
@@ -14,6 +17,16 @@ Q_LOGGING_CATEGORY(lcLoad, "kneepoint.engine.load", QtInfoMsg)
 namespace {
 
 constexpr int kSnapshotIntervalMs = 200;
+
+// User + system CPU of the whole process, seconds.
+double processCpuSeconds()
+{
+    rusage usage {};
+    if (getrusage(RUSAGE_SELF, &usage) != 0)
+        return 0.0;
+    const auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 void rebase(RequestRecord& r, qint64 t0)
 {
@@ -87,7 +100,12 @@ void StepRunner::beginMeasured()
 {
     m_warmingUp = false;
     m_startedAt = QDateTime::currentDateTime();
+    m_startedUnixUs
+        = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count();
     m_t0 = steadyNowNs();
+    m_transport->loopLag()->takeMs(); // what the workers saw before this step is not its health
+    m_cpuAtStartS = processCpuSeconds();
     if (m_config.mode == LoadMode::Concurrency) {
         const int users = std::min(m_config.concurrency, m_config.numPrompts);
         for (int i = 0; i < users; ++i)
@@ -100,7 +118,22 @@ void StepRunner::beginMeasured()
             arrivals.distribution = ArrivalOptions::Distribution::Constant;
         arrivals.rampUpSeconds = m_config.rampUpS;
         arrivals.seed = m_config.seed;
-        m_offsetsNs = ArrivalSchedule::offsetsNs(m_config.numPrompts, arrivals);
+        if (m_config.isReplay()) {
+            // The whole log's schedule (all shards, at their summed rate); this client sends its share of it.
+            std::vector<qint64> log;
+            log.reserve(m_config.prompts.size());
+            for (const Prompt& p : m_config.prompts)
+                log.push_back(p.atNs);
+            const qint64 stride = std::max(1, m_config.promptStride);
+            const double rate = std::isfinite(m_config.rate) ? m_config.rate * double(stride) : m_config.rate;
+            const std::vector<qint64> all = ArrivalSchedule::replayOffsetsNs(
+                log, m_config.promptStart + qint64(m_config.numPrompts) * stride, rate, m_config.replaySpeed);
+            m_offsetsNs.clear();
+            for (qint64 i = 0; i < m_config.numPrompts; ++i)
+                m_offsetsNs.push_back(all[static_cast<std::size_t>(m_config.promptStart + i * stride)]);
+        } else {
+            m_offsetsNs = ArrivalSchedule::offsetsNs(m_config.numPrompts, arrivals);
+        }
         dispatchDue();
     }
     publish();
@@ -108,7 +141,8 @@ void StepRunner::beginMeasured()
 
 HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const
 {
-    const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(promptIndex) % m_config.prompts.size()];
+    const qint64 position = m_config.promptStart + qint64(promptIndex) * m_config.promptStride;
+    const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(position) % m_config.prompts.size()];
     HttpRequest req;
     req.index = index;
     req.requestId = id;
@@ -252,6 +286,7 @@ void StepRunner::finish()
     result.config = m_config;
     result.config.prompts.clear();
     result.startedAt = m_startedAt;
+    result.startedUnixS = static_cast<double>(m_startedUnixUs) / 1e6;
     result.partial = m_stopping;
     // As the reference measures it: from the step's start (the first request leaves one drawn gap
     // later) to the last completion.
@@ -266,7 +301,46 @@ void StepRunner::finish()
     result.dispatchLagP99Ms = lag.percentile(99).value_or(0.0);
     result.dispatchLagP90Ms = lag.percentile(90).value_or(0.0);
     result.clientBound = m_lagMs.size() >= kClientBoundMinSamples && result.dispatchLagP90Ms > kClientBoundLagMs;
+    recordHealth(result);
     Q_EMIT finished(result);
+}
+
+void StepRunner::recordHealth(StepResult& result)
+{
+    ClientHealth& h = result.metrics.clientHealth;
+    h.recorded = true;
+    h.transport = transportKindName(m_transport->kind());
+    h.dispatchLagP90Ms = result.dispatchLagP90Ms;
+    h.dispatchLagP99Ms = result.dispatchLagP99Ms;
+    const std::vector<double> loopLag = m_transport->loopLag()->takeMs();
+    h.loopTicks = static_cast<qint64>(loopLag.size());
+    const LatencyStats loop = LatencyStats::compute(loopLag, { 90, 99 });
+    h.loopLagP90Ms = loop.percentile(90).value_or(0.0);
+    h.loopLagP99Ms = loop.percentile(99).value_or(0.0);
+    h.loopLagMaxMs = loopLag.empty() ? 0.0 : *std::max_element(loopLag.begin(), loopLag.end());
+    h.processCpuS = std::max(0.0, processCpuSeconds() - m_cpuAtStartS);
+    const double wallS = static_cast<double>(steadyNowNs() - m_t0) / 1e9;
+    h.cpuCores = wallS > 0 ? h.processCpuS / wallS : 0.0;
+    qint64 events = 0;
+    for (const RequestRecord& r : result.records)
+        events += static_cast<qint64>(r.chunkNs.size());
+    if (!result.records.empty())
+        h.cpuPerRequestUs = h.processCpuS * 1e6 / double(result.records.size());
+    if (events > 0)
+        h.cpuPerEventUs = h.processCpuS * 1e6 / double(events);
+    // The workers' event loops falling behind delays every timestamp they take, even when dispatch
+    // keeps to the schedule.
+    if (result.clientBound) {
+        h.reason = QStringLiteral("dispatch lag p90 %1 ms > %2 ms")
+                       .arg(result.dispatchLagP90Ms, 0, 'f', 1)
+                       .arg(kClientBoundLagMs);
+    } else if (loopLag.size() >= kClientBoundMinSamples && h.loopLagP90Ms > kClientBoundLagMs) {
+        result.clientBound = true;
+        h.reason = QStringLiteral("worker event-loop lag p90 %1 ms > %2 ms")
+                       .arg(h.loopLagP90Ms, 0, 'f', 1)
+                       .arg(kClientBoundLagMs);
+    }
+    h.clientBound = result.clientBound;
 }
 
 } // namespace kp

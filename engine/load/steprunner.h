@@ -6,6 +6,7 @@
 #include "metrics/requestrecord.h"
 #include "metrics/stepmetrics.h"
 #include "profile/profile.h"
+#include "telemetry/servermetrics.h"
 
 #include <QDateTime>
 #include <QObject>
@@ -35,7 +36,12 @@ struct StepConfig
     int warmupRequests = 0; // sent before the step, excluded from its metrics
     quint64 seed = 0;
     RequestTemplate request;
-    std::vector<Prompt> prompts; // request i uses prompts[i % size]
+    std::vector<Prompt> prompts; // request i uses prompts[(promptStart + i * promptStride) % size]
+    int promptStart = 0; // a shard's first request in the single client's order
+    int promptStride = 1; // the number of shards
+    // Log replay (prompts carry atNs): the schedule is the log's, at the rate (finite) or at this speed (rate inf).
+    double replaySpeed = 1.0;
+    bool isReplay() const { return !prompts.empty() && prompts.front().atNs >= 0; }
 };
 
 // One finished request, for the live view of the current step.
@@ -66,6 +72,7 @@ struct StepResult
 {
     StepConfig config; // prompts cleared
     QDateTime startedAt; // wall clock, for file names and the result's date
+    double startedUnixS = 0; // the records' zero on the wall clock (seconds since the epoch, microseconds)
     double durationS = 0;
     bool partial = false; // stopped before every request ended
     std::vector<RequestRecord> records; // in completion order; times relative to the step start
@@ -73,6 +80,7 @@ struct StepResult
     double dispatchLagP99Ms = 0; // timer + hand-off lag of requests that did not wait at the gate
     double dispatchLagP90Ms = 0;
     bool clientBound = false; // the client could not keep to the schedule: the curve there measures it
+    StepTelemetry server; // the server's /metrics while the step ran (SweepRunner fills it); empty without
 };
 
 // Runs one load level through a Transport. Lives in (and must be used from) one thread with an
@@ -107,6 +115,7 @@ private:
     void publish();
     bool concurrencyDone(qint64 now) const;
     void finish();
+    void recordHealth(StepResult& result); // the client's own health: result.metrics.clientHealth
 
     Transport* m_transport;
     MetricsOptions m_metricsOptions;
@@ -116,7 +125,9 @@ private:
     bool m_stopping = false;
     int m_warmupLeft = 0;
     QDateTime m_startedAt;
+    qint64 m_startedUnixUs = 0;
     qint64 m_t0 = 0;
+    double m_cpuAtStartS = 0; // process CPU when the measured step began
     std::vector<qint64> m_offsetsNs; // schedule (Rate mode), relative to m_t0
     std::size_t m_nextScheduled = 0;
     std::deque<qint64> m_gated; // scheduled times of requests waiting at the concurrency gate

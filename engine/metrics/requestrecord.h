@@ -28,6 +28,7 @@ enum class FailureClass {
     NoChoices, // a well-formed stream that never carried a choices event
     StreamCut, // the connection ended before [DONE]
     Network, // any other transport error
+    ResponseTooLarge, // the response passed the client's size cap (a flood or a runaway body)
     Cancelled, // stopped by the user
 };
 

@@ -104,12 +104,49 @@ Json kneepointObject(const StepMetrics& m)
     out["total_server_input_tokens"] = m.totalServerInputTokens;
     out["prompt_token_mismatches"] = m.promptTokenMismatches;
     out["output_tokens_from_text"] = m.outputTokensFromText;
+    out["input_token_source"] = utf8(inputTokenSourceKey(m.options.inputTokenSource));
+    out["dataset_input_tokens_reported"] = m.datasetInputTokensReported;
+    const QString inputWarning = m.inputTokenWarning();
+    out["input_token_warning"] = inputWarning.isEmpty() ? Json(nullptr) : Json(utf8(inputWarning));
     Json latency = Json::object();
     for (LatencyMetric metric : allLatencyMetrics)
         latency[metricKey(metric)] = statsObject(m.stats(metric));
     out["latency"] = latency;
     out["first_content_ttft"] = statsObject(m.firstContentTtft);
     out["dispatch_lag"] = statsObject(m.dispatchLag);
+    if (const ClientHealth& h = m.clientHealth; h.recorded) {
+        out["client_health"] = Json { { "transport", utf8(h.transport) }, { "dispatch_lag_p90_ms", h.dispatchLagP90Ms },
+            { "dispatch_lag_p99_ms", h.dispatchLagP99Ms }, { "loop_ticks", h.loopTicks },
+            { "loop_lag_p90_ms", h.loopLagP90Ms }, { "loop_lag_p99_ms", h.loopLagP99Ms },
+            { "loop_lag_max_ms", h.loopLagMaxMs }, { "process_cpu_s", h.processCpuS }, { "cpu_cores", h.cpuCores },
+            { "cpu_per_request_us", h.cpuPerRequestUs }, { "cpu_per_event_us", h.cpuPerEventUs },
+            { "client_bound", h.clientBound }, { "reason", utf8(h.reason) } };
+    }
+    if (!m.lengthBuckets.empty()) {
+        Json buckets = Json::array();
+        for (const LengthBucketMetrics& b : m.lengthBuckets) {
+            Json bucket = Json::object();
+            bucket["prompt_tokens_min"] = b.lo;
+            bucket["prompt_tokens_max"] = b.hi < 0 ? Json(nullptr) : Json(b.hi); // exclusive
+            bucket["completed"] = b.completed;
+            bucket["failed"] = b.failed;
+            bucket["total_input_tokens"] = b.totalInputTokens;
+            bucket["total_output_tokens"] = b.totalOutputTokens;
+            bucket["request_throughput"] = numberOrText(b.requestThroughput);
+            bucket["output_throughput"] = numberOrText(b.outputThroughput);
+            Json bucketLatency = Json::object();
+            for (LatencyMetric metric : allLatencyMetrics) {
+                const LatencyStats& stats = metric == LatencyMetric::Ttft ? b.ttft
+                    : metric == LatencyMetric::Tpot                       ? b.tpot
+                    : metric == LatencyMetric::Itl                        ? b.itl
+                                                                          : b.e2el;
+                bucketLatency[metricKey(metric)] = statsObject(stats);
+            }
+            bucket["latency"] = bucketLatency;
+            buckets.push_back(std::move(bucket));
+        }
+        out["length_buckets"] = std::move(buckets);
+    }
     return out;
 }
 
@@ -373,16 +410,79 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
     readInteger(object, "total_server_input_tokens", m.totalServerInputTokens);
     readInteger(object, "prompt_token_mismatches", m.promptTokenMismatches);
     readInteger(object, "output_tokens_from_text", m.outputTokensFromText);
+    readInteger(object, "dataset_input_tokens_reported", m.datasetInputTokensReported);
+    if (const auto it = object.find("input_token_source"); it != object.end() && it->is_string()) {
+        if (const auto source = inputTokenSourceFromKey(fromUtf8(it->get<std::string>())))
+            m.options.inputTokenSource = *source;
+        else
+            warn(at("input_token_source"), QStringLiteral("unknown source %1").arg(fromUtf8(it->dump())));
+    }
     if (const auto it = object.find("latency"); it != object.end() && it->is_object()) {
         for (LatencyMetric metric : allLatencyMetrics) {
             if (const auto s = it->find(metricKey(metric)); s != it->end())
                 readStatsObject(*s, at("latency." + metricKey(metric)), m.stats(metric));
         }
     }
+    if (const auto it = object.find("length_buckets"); it != object.end() && it->is_array()) {
+        m.lengthBuckets.clear();
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            const Json& b = (*it)[i];
+            const QString bucketPath = at("length_buckets") + QStringLiteral("[%1]").arg(i);
+            if (!b.is_object()) {
+                warn(bucketPath, QStringLiteral("expected an object, found %1").arg(jsonTypeName(b)));
+                continue;
+            }
+            const QString outer = m_path;
+            m_path = bucketPath;
+            LengthBucketMetrics bucket;
+            readInteger(b, "prompt_tokens_min", bucket.lo);
+            if (const auto hi = b.find("prompt_tokens_max"); hi != b.end() && !hi->is_null())
+                readInteger(b, "prompt_tokens_max", bucket.hi);
+            readInteger(b, "completed", bucket.completed);
+            readInteger(b, "failed", bucket.failed);
+            readInteger(b, "total_input_tokens", bucket.totalInputTokens);
+            readInteger(b, "total_output_tokens", bucket.totalOutputTokens);
+            readNumber(b, "request_throughput", bucket.requestThroughput);
+            readNumber(b, "output_throughput", bucket.outputThroughput);
+            if (const auto lat = b.find("latency"); lat != b.end() && lat->is_object()) {
+                for (LatencyMetric metric : allLatencyMetrics) {
+                    LatencyStats& stats = metric == LatencyMetric::Ttft ? bucket.ttft
+                        : metric == LatencyMetric::Tpot                 ? bucket.tpot
+                        : metric == LatencyMetric::Itl                  ? bucket.itl
+                                                                        : bucket.e2el;
+                    if (const auto s = lat->find(metricKey(metric)); s != lat->end())
+                        readStatsObject(*s, at("latency." + metricKey(metric)), stats);
+                }
+            }
+            m_path = outer;
+            m.options.lengthBucketEdges.push_back(static_cast<int>(bucket.lo));
+            m.lengthBuckets.push_back(std::move(bucket));
+        }
+    }
     if (const auto it = object.find("first_content_ttft"); it != object.end())
         readStatsObject(*it, at("first_content_ttft"), m.firstContentTtft);
     if (const auto it = object.find("dispatch_lag"); it != object.end())
         readStatsObject(*it, at("dispatch_lag"), m.dispatchLag);
+    if (const auto it = object.find("client_health"); it != object.end() && it->is_object()) {
+        ClientHealth& h = m.clientHealth;
+        h.recorded = true;
+        if (const auto t = it->find("transport"); t != it->end() && t->is_string())
+            h.transport = fromUtf8(t->get<std::string>());
+        readNumber(*it, "dispatch_lag_p90_ms", h.dispatchLagP90Ms);
+        readNumber(*it, "dispatch_lag_p99_ms", h.dispatchLagP99Ms);
+        readInteger(*it, "loop_ticks", h.loopTicks);
+        readNumber(*it, "loop_lag_p90_ms", h.loopLagP90Ms);
+        readNumber(*it, "loop_lag_p99_ms", h.loopLagP99Ms);
+        readNumber(*it, "loop_lag_max_ms", h.loopLagMaxMs);
+        readNumber(*it, "process_cpu_s", h.processCpuS);
+        readNumber(*it, "cpu_cores", h.cpuCores);
+        readNumber(*it, "cpu_per_request_us", h.cpuPerRequestUs);
+        readNumber(*it, "cpu_per_event_us", h.cpuPerEventUs);
+        if (const auto b = it->find("client_bound"); b != it->end() && b->is_boolean())
+            h.clientBound = b->get<bool>();
+        if (const auto r = it->find("reason"); r != it->end() && r->is_string())
+            h.reason = fromUtf8(r->get<std::string>());
+    }
     m_path = saved;
 }
 

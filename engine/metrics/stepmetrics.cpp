@@ -38,6 +38,7 @@ constexpr FailureClassName failureClassNames[] = {
     { FailureClass::NoChoices, "no_choices" },
     { FailureClass::StreamCut, "stream_cut" },
     { FailureClass::Network, "network" },
+    { FailureClass::ResponseTooLarge, "response_too_large" },
     { FailureClass::Cancelled, "cancelled" },
 };
 
@@ -151,13 +152,16 @@ StepMetrics StepMetrics::fromRecords(
         }
 
         ++m.completed;
-        m.totalInputTokens += r.promptTokens;
+        m.totalInputTokens += options.inputTokenSource == InputTokenSource::ServerUsage && r.serverPromptTokens >= 0
+            ? r.serverPromptTokens
+            : r.promptTokens;
         m.totalOutputTokens += r.outputTokens;
         if (!r.outputTokensFromUsage)
             ++m.outputTokensFromText;
         if (r.serverPromptTokens >= 0) {
             ++m.serverPromptTokensReported;
             m.totalServerInputTokens += r.serverPromptTokens;
+            m.datasetInputTokensReported += r.promptTokens;
             if (r.serverPromptTokens != r.promptTokens)
                 ++m.promptTokenMismatches;
         }
@@ -254,7 +258,94 @@ StepMetrics StepMetrics::fromRecords(
     m.e2el = LatencyStats::compute(std::move(e2els), options.percentiles);
     m.firstContentTtft = LatencyStats::compute(std::move(firstContents), options.percentiles);
     m.dispatchLag = LatencyStats::compute(std::move(lags), options.percentiles);
+
+    const std::vector<int>& edges = options.lengthBucketEdges;
+    if (!edges.empty()) {
+        MetricsOptions subsetOptions = options;
+        subsetOptions.lengthBucketEdges.clear();
+        std::vector<std::vector<RequestRecord>> subsets(edges.size());
+        for (const RequestRecord& r : records) {
+            // The last edge at or below the prompt length; shorter than the first edge: the first bucket.
+            const int tokens = options.inputTokenSource == InputTokenSource::ServerUsage && r.serverPromptTokens >= 0
+                ? r.serverPromptTokens
+                : r.promptTokens;
+            const auto above = std::upper_bound(edges.begin(), edges.end(), tokens);
+            const std::size_t b = above == edges.begin() ? 0 : static_cast<std::size_t>(above - edges.begin() - 1);
+            subsets[b].push_back(r);
+        }
+        for (std::size_t b = 0; b < edges.size(); ++b) {
+            const StepMetrics sub = fromRecords(subsets[b], durationSeconds, subsetOptions);
+            LengthBucketMetrics bucket;
+            bucket.lo = edges[b];
+            bucket.hi = b + 1 < edges.size() ? edges[b + 1] : -1;
+            bucket.completed = sub.completed;
+            bucket.failed = sub.failed;
+            bucket.totalInputTokens = sub.totalInputTokens;
+            bucket.totalOutputTokens = sub.totalOutputTokens;
+            bucket.requestThroughput = sub.requestThroughput;
+            bucket.outputThroughput = sub.outputThroughput;
+            bucket.ttft = sub.ttft;
+            bucket.tpot = sub.tpot;
+            bucket.itl = sub.itl;
+            bucket.e2el = sub.e2el;
+            m.lengthBuckets.push_back(std::move(bucket));
+        }
+    }
     return m;
+}
+
+QString inputTokenSourceKey(InputTokenSource source)
+{
+    switch (source) {
+    case InputTokenSource::ServerTokenize:
+        return QStringLiteral("server_tokenize");
+    case InputTokenSource::ServerUsage:
+        return QStringLiteral("server_usage");
+    case InputTokenSource::Dataset:
+        break;
+    }
+    return QStringLiteral("dataset");
+}
+
+std::optional<InputTokenSource> inputTokenSourceFromKey(QStringView key)
+{
+    for (InputTokenSource s :
+        { InputTokenSource::Dataset, InputTokenSource::ServerTokenize, InputTokenSource::ServerUsage }) {
+        if (key == inputTokenSourceKey(s))
+            return s;
+    }
+    return std::nullopt;
+}
+
+std::optional<double> StepMetrics::inputTokenDisagreement() const
+{
+    if (serverPromptTokensReported == 0 || totalServerInputTokens <= 0)
+        return std::nullopt;
+    return std::abs(double(totalServerInputTokens - datasetInputTokensReported)) / double(totalServerInputTokens);
+}
+
+QString StepMetrics::inputTokenWarning() const
+{
+    const std::optional<double> d = inputTokenDisagreement();
+    if (!d || *d <= kInputTokenWarnFraction)
+        return {};
+    return QStringLiteral("input tokens: the client counted %1 and the server %2 over %3 requests (%4% apart); "
+                          "the server's count includes any chat template")
+        .arg(datasetInputTokensReported)
+        .arg(totalServerInputTokens)
+        .arg(serverPromptTokensReported)
+        .arg(*d * 100, 0, 'f', 1);
+}
+
+QString LengthBucketMetrics::label() const
+{
+    return hi < 0 ? QStringLiteral("%1+").arg(lo) : QStringLiteral("%1-%2").arg(lo).arg(hi);
+}
+
+qint64 StepMetrics::populatedLengthBuckets() const
+{
+    return std::count_if(
+        lengthBuckets.begin(), lengthBuckets.end(), [](const LengthBucketMetrics& b) { return b.requests() > 0; });
 }
 
 qint64 StepMetrics::stepDurationNs(const std::vector<RequestRecord>& records)

@@ -26,6 +26,14 @@ std::optional<LatencyMetric> latencyMetricFromKey(QStringView key);
 QString failureClassKey(FailureClass failure);
 std::optional<FailureClass> failureClassFromKey(QStringView key);
 
+enum class InputTokenSource {
+    Dataset, // the dataset's count (built-in sources: words, an estimate against a real server)
+    ServerTokenize, // the prompts were counted by the server's /tokenize before the run
+    ServerUsage, // usage.prompt_tokens of each request, the dataset's count where the server sent none
+};
+QString inputTokenSourceKey(InputTokenSource source); // "dataset", "server_tokenize", "server_usage"
+std::optional<InputTokenSource> inputTokenSourceFromKey(QStringView key);
+
 struct MetricsOptions
 {
     std::vector<double> percentiles { 99.0 }; // --metric-percentiles
@@ -36,10 +44,61 @@ struct MetricsOptions
     std::optional<double> tpotSloMs;
     std::optional<double> e2elSloMs;
 
+    // Kneepoint's addition: split the step by prompt length (RequestRecord::promptTokens) at these
+    // increasing edges, the last bucket open-ended; empty: no split.
+    std::vector<int> lengthBucketEdges;
+    // Where input token counts come from (METRICS.md, "Input tokens"): the dataset's own count (the
+    // prompts may carry the server's /tokenize count, see InputTokenSource), or usage.prompt_tokens per
+    // request where the server sent it.
+    InputTokenSource inputTokenSource = InputTokenSource::Dataset;
+
     bool hasSlos() const { return ttftSloMs || tpotSloMs || e2elSloMs; }
     bool isSelected(LatencyMetric metric) const;
 
     bool operator==(const MetricsOptions&) const = default;
+};
+
+// The requests of one prompt-length bucket, aggregated by StepMetrics::fromRecords over that subset and
+// the whole step's duration (so the buckets' throughputs add up to the step's).
+struct LengthBucketMetrics
+{
+    qint64 lo = 0; // prompt tokens, inclusive
+    qint64 hi = -1; // exclusive; -1: no upper bound
+    qint64 completed = 0;
+    qint64 failed = 0;
+    qint64 totalInputTokens = 0;
+    qint64 totalOutputTokens = 0;
+    double requestThroughput = 0.0;
+    double outputThroughput = 0.0;
+    LatencyStats ttft;
+    LatencyStats tpot;
+    LatencyStats itl;
+    LatencyStats e2el;
+
+    qint64 requests() const { return completed + failed; }
+    QString label() const; // "0-256", "2048+"
+    bool operator==(const LengthBucketMetrics&) const = default;
+};
+
+// How the client itself fared during a step (Kneepoint's self-check): when it lags, the step measures
+// the client rather than the server. The StepRunner fills it; `recorded` is false in foreign files.
+struct ClientHealth
+{
+    bool recorded = false;
+    QString transport; // "socket" or "qnam"
+    double dispatchLagP90Ms = 0.0; // sent - scheduled, requests that did not wait at the concurrency gate
+    double dispatchLagP99Ms = 0.0;
+    qint64 loopTicks = 0; // worker event-loop probes (every 20 ms per worker while requests are in flight)
+    double loopLagP90Ms = 0.0; // how late those probes fired: how late the workers read their sockets
+    double loopLagP99Ms = 0.0;
+    double loopLagMaxMs = 0.0;
+    double processCpuS = 0.0; // user + system CPU of the whole process over the step (getrusage)
+    double cpuCores = 0.0; // processCpuS / the step's wall time
+    double cpuPerRequestUs = 0.0;
+    double cpuPerEventUs = 0.0; // per choices event received
+    bool clientBound = false;
+    QString reason; // why it is client-bound; empty otherwise
+    bool operator==(const ClientHealth&) const = default;
 };
 
 // One load level's aggregate, vLLM-compatible (METRICS.md). Throughputs are per second of `durationS`,
@@ -75,6 +134,15 @@ struct StepMetrics
     qint64 totalServerInputTokens = 0; // their sum of usage.prompt_tokens
     qint64 promptTokenMismatches = 0; // requests where usage.prompt_tokens differs from the dataset's count
     qint64 outputTokensFromText = 0; // completed requests without usage, whose tokens were counted from text
+    qint64 datasetInputTokensReported = 0; // the dataset's count over the requests with usage.prompt_tokens
+    // |server − dataset| / server over the requests whose server reported prompt tokens; nullopt without any.
+    std::optional<double> inputTokenDisagreement() const;
+    // Set when that passes kInputTokenWarnFraction: the two counts do not describe the same prompts.
+    QString inputTokenWarning() const;
+    static constexpr double kInputTokenWarnFraction = 0.05;
+    std::vector<LengthBucketMetrics> lengthBuckets; // one per bucket of options.lengthBucketEdges, empty ones too
+    ClientHealth clientHealth; // set by the StepRunner, not by fromRecords
+    qint64 populatedLengthBuckets() const;
 
     const LatencyStats& stats(LatencyMetric metric) const;
     LatencyStats& stats(LatencyMetric metric);

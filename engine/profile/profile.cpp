@@ -1,6 +1,9 @@
 #include "profile/profile.h"
+#include "profile/keychain.h"
 #include "profile/profile_p.h"
 
+#include <QDir>
+#include <QFile>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -62,6 +65,30 @@ std::optional<LoadMode> loadModeFromName(QStringView name)
     return std::nullopt;
 }
 
+QString transportKindName(TransportKind kind)
+{
+    switch (kind) {
+    case TransportKind::Qnam:
+        return u"qnam"_s;
+    case TransportKind::Socket:
+        return u"socket"_s;
+    case TransportKind::Auto:
+        break;
+    }
+    return u"auto"_s;
+}
+
+std::optional<TransportKind> transportKindFromName(QStringView name)
+{
+    if (name.compare(u"auto", Qt::CaseInsensitive) == 0)
+        return TransportKind::Auto;
+    if (name.compare(u"qnam", Qt::CaseInsensitive) == 0)
+        return TransportKind::Qnam;
+    if (name.compare(u"socket", Qt::CaseInsensitive) == 0)
+        return TransportKind::Socket;
+    return std::nullopt;
+}
+
 QString formatRate(double rate)
 {
     if (std::isinf(rate))
@@ -83,7 +110,7 @@ std::optional<double> parseRate(QStringView text)
 
 QStringList knownDatasets()
 {
-    return { u"random"_s, u"sharegpt"_s, u"jsonl"_s };
+    return { u"random"_s, u"sharegpt"_s, u"jsonl"_s, u"replay"_s, u"shared-prefix"_s };
 }
 
 QStringList knownPercentileMetrics()
@@ -121,6 +148,10 @@ QString ApiKeyResolution::describe() const
         return u"environment variable %1"_s.arg(variable);
     case Source::OpenAiApiKey:
         return u"environment variable OPENAI_API_KEY (no key in the profile)"_s;
+    case Source::File:
+        return u"the key file %1"_s.arg(variable);
+    case Source::Keychain:
+        return u"keychain entry %1"_s.arg(variable);
     }
     Q_UNREACHABLE();
 }
@@ -172,6 +203,26 @@ ApiKeyResolution Target::resolvedApiKey() const
         }
         return r;
     }
+    if (isKeychainReference(apiKey)) {
+        r.source = ApiKeyResolution::Source::Keychain;
+        r.variable = keychainEntryName(apiKey);
+        const KeychainResult k = readKeychainSecret(r.variable);
+        if (!k.ok())
+            r.error = u"target.api_key: "_s + k.error;
+        else if (k.secret.trimmed().isEmpty())
+            r.error = u"target.api_key: keychain entry %1 is empty"_s.arg(r.variable);
+        else
+            r.key = k.secret.trimmed();
+        return r;
+    }
+    if (detail::isKeyFileReference(apiKey)) {
+        r.source = ApiKeyResolution::Source::File;
+        QString error;
+        r.key = detail::readKeyFile(apiKey, &r.variable, &error);
+        if (!error.isEmpty())
+            r.error = u"target.api_key: "_s + error;
+        return r;
+    }
     const detail::EnvExpansion e = detail::expandEnvironment(apiKey);
     if (e.variables.isEmpty() && e.error.isEmpty()) {
         r.key = apiKey;
@@ -186,6 +237,19 @@ ApiKeyResolution Target::resolvedApiKey() const
     }
     r.key = e.value;
     return r;
+}
+
+ApiKeyResolution::Source Target::apiKeySource() const
+{
+    using Source = ApiKeyResolution::Source;
+    if (apiKey.isEmpty())
+        return qEnvironmentVariableIsEmpty("OPENAI_API_KEY") ? Source::None : Source::OpenAiApiKey;
+    if (isKeychainReference(apiKey))
+        return Source::Keychain;
+    if (detail::isKeyFileReference(apiKey))
+        return Source::File;
+    const detail::EnvExpansion e = detail::expandEnvironment(apiKey, true);
+    return e.variables.isEmpty() && e.error.isEmpty() ? Source::Literal : Source::Environment;
 }
 
 QList<HttpHeader> Target::resolvedHeaders(QString* error) const
@@ -276,7 +340,7 @@ namespace {
 
 QString redactSecret(const QString& value)
 {
-    if (value.isEmpty())
+    if (value.isEmpty() || detail::isKeyFileReference(value) || isKeychainReference(value))
         return value;
     // A ${VAR} reference holds no secret; keeping it tells the reader where the key came from.
     const detail::EnvExpansion e = detail::expandEnvironment(value, true);
@@ -362,6 +426,39 @@ bool isCredentialHeader(const QString& name)
             return true;
     }
     return false;
+}
+
+bool isKeyFileReference(const QString& apiKey)
+{
+    return apiKey.startsWith(u"file:");
+}
+
+QString readKeyFile(const QString& reference, QString* path, QString* error)
+{
+    constexpr qint64 maxKeyFileBytes = 64 * 1024;
+    const EnvExpansion e = expandEnvironment(reference.mid(5).trimmed());
+    if (!e.error.isEmpty()) {
+        *error = e.error;
+        return {};
+    }
+    QString p = e.value;
+    if (p == u"~" || p.startsWith(u"~/"))
+        p = QDir::homePath() + p.mid(1);
+    *path = p;
+    QFile file(p);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = u"cannot read the key file %1: %2"_s.arg(p, file.errorString());
+        return {};
+    }
+    const QByteArray data = file.read(maxKeyFileBytes + 1);
+    if (data.size() > maxKeyFileBytes) {
+        *error = u"the key file %1 is larger than %2 bytes; it should hold the key alone"_s.arg(p).arg(maxKeyFileBytes);
+        return {};
+    }
+    const QString key = QString::fromUtf8(data).section(u'\n', 0, 0).trimmed();
+    if (key.isEmpty())
+        *error = u"the key file %1 is empty"_s.arg(p);
+    return key;
 }
 
 EnvExpansion expandEnvironment(const QString& text, bool checkOnly)
@@ -480,7 +577,13 @@ void checkTarget(Checker& c, const Target& t)
                 .arg(t.baseUrl));
     if (!t.endpoint.isEmpty() && !t.endpoint.startsWith(u'/'))
         c.add(u"target.endpoint"_s, u"must start with \"/\""_s);
-    if (!t.apiKey.isEmpty()) {
+    if (isKeychainReference(t.apiKey)) {
+        if (keychainEntryName(t.apiKey).isEmpty())
+            c.add(u"target.api_key"_s, u"\"keychain:\" needs an entry name, e.g. keychain:vllm-prod"_s);
+    } else if (isKeyFileReference(t.apiKey)) {
+        if (t.apiKey.trimmed().size() <= 5)
+            c.add(u"target.api_key"_s, u"\"file:\" needs a path, e.g. file:~/.config/kneepoint/key"_s);
+    } else if (!t.apiKey.isEmpty()) {
         const EnvExpansion e = expandEnvironment(t.apiKey, true);
         if (!e.error.isEmpty())
             c.add(u"target.api_key"_s, e.error);
@@ -498,6 +601,10 @@ void checkTarget(Checker& c, const Target& t)
     c.positive(u"target.timeouts.first_token_s"_s, t.timeouts.firstTokenS);
     c.positive(u"target.timeouts.idle_s"_s, t.timeouts.idleS);
     c.positive(u"target.timeouts.total_s"_s, t.timeouts.totalS);
+    if (!t.metricsUrl.isEmpty() && t.metricsUrl != u"off" && !isHttpUrl(t.metricsUrl, { u"http", u"https" }))
+        c.add(
+            u"target.metrics_url"_s, u"must be an http:// or https:// URL, or \"off\", got \"%1\""_s.arg(t.metricsUrl));
+    c.positive(u"target.metrics_interval_s"_s, t.metricsIntervalS);
     if (t.proxyMode == ProxyMode::Url && !isHttpUrl(t.proxyUrl, { u"http", u"https", u"socks5" })) {
         c.add(u"target.proxy"_s,
             u"must be \"none\", \"system\" or an http://, https:// or socks5:// URL with a host, got \"%1\""_s.arg(
@@ -510,7 +617,7 @@ void checkWorkload(Checker& c, const Workload& w)
     if (!knownDatasets().contains(w.dataset)) {
         c.add(u"workload.dataset"_s,
             u"unknown dataset \"%1\"; expected one of %2"_s.arg(w.dataset, knownDatasets().join(u", "_s)));
-    } else if (w.dataset != u"random" && w.datasetPath.isEmpty()) {
+    } else if (w.dataset != u"random" && w.dataset != u"shared-prefix" && w.datasetPath.isEmpty()) {
         c.add(u"workload.dataset_path"_s,
             u"is required when %1 is \"%2\""_s.arg(c.name(u"workload.dataset"_s), w.dataset));
     }
@@ -523,6 +630,23 @@ void checkWorkload(Checker& c, const Workload& w)
         c.add(u"workload.prefix_len"_s, u"must be >= 0"_s);
     if (w.fixedOutputLen && *w.fixedOutputLen < 1)
         c.add(u"workload.fixed_output_len"_s, u"must be >= 1"_s);
+    if (w.minLen < 0)
+        c.add(u"workload.min_len"_s, u"must be >= 0"_s);
+    c.atLeastOne(u"workload.max_prompt_len"_s, w.maxPromptLen);
+    c.atLeastOne(u"workload.max_total_len"_s, w.maxTotalLen);
+    if (w.badLines != u"skip" && w.badLines != u"fail")
+        c.add(u"workload.bad_lines"_s, u"expected \"skip\" or \"fail\", got \"%1\""_s.arg(w.badLines));
+    if (!(w.replaySpeed > 0) || std::isinf(w.replaySpeed))
+        c.add(u"workload.replay_speed"_s, u"must be a number > 0"_s);
+    c.atLeastOne(u"workload.num_prefixes"_s, w.numPrefixes);
+    if (w.suffixesPerPrefix < 0)
+        c.add(u"workload.suffixes_per_prefix"_s, u"must be >= 0 (0: num_prompts / num_prefixes)"_s);
+    for (qsizetype i = 0; i < w.lengthBuckets.size(); ++i) {
+        if (w.lengthBuckets[i] < 0 || (i > 0 && w.lengthBuckets[i] <= w.lengthBuckets[i - 1])) {
+            c.add(u"workload.length_buckets[%1]"_s.arg(i), u"edges must be >= 0 and increasing"_s);
+            break;
+        }
+    }
     const Sampling& s = w.sampling;
     c.nonNegative(u"workload.sampling.temperature"_s, s.temperature);
     if (s.topP)
@@ -609,6 +733,8 @@ void checkServer(Checker& c, const ServerInfo& s)
         c.atLeastOne(u"server.tensor_parallel_size"_s, *s.tensorParallelSize);
     if (s.pipelineParallelSize)
         c.atLeastOne(u"server.pipeline_parallel_size"_s, *s.pipelineParallelSize);
+    if (s.acceleratorCount)
+        c.atLeastOne(u"server.accelerator_count"_s, *s.acceleratorCount);
 }
 
 void checkOutput(Checker& c, const Output& o)
@@ -629,7 +755,8 @@ void checkOutput(Checker& c, const Output& o)
 QList<ProfileIssue> validateProfile(const Profile& profile, const PathNamer& namer)
 {
     Checker c(namer);
-    checkTarget(c, profile.target);
+    if (profile.targetName.isEmpty() || !profile.target.baseUrl.isEmpty())
+        checkTarget(c, profile.target); // a reference to a saved target is checked when it is resolved
     checkWorkload(c, profile.workload);
     checkLoad(c, profile.load);
     checkSlo(c, profile.slo);

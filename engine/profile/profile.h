@@ -36,6 +36,12 @@ std::optional<LoadMode> loadModeFromName(QStringView name);
 
 enum class ProxyMode { None, System, Url };
 
+// How requests reach the server: Kneepoint's own HTTP/1.1 client on plain sockets, or Qt's
+// QNetworkAccessManager (proxies, HTTP/2). Auto picks the socket client unless a proxy applies.
+enum class TransportKind { Auto, Qnam, Socket };
+QString transportKindName(TransportKind kind);
+std::optional<TransportKind> transportKindFromName(QStringView name);
+
 // "inf" for infinity, otherwise the shortest decimal that reads back as the same double.
 QString formatRate(double rate);
 // "inf"/"infinity" (any case) or a number; nullopt unless the result is > 0 (or infinite).
@@ -70,11 +76,13 @@ struct ApiKeyResolution
         Literal, // written in the profile
         Environment, // ${VAR} in the profile, read from the environment
         OpenAiApiKey, // no key in the profile, OPENAI_API_KEY is set
+        File, // "file:PATH" in the profile: the key is the file's first line
+        Keychain, // "keychain:ENTRY" in the profile: the desktop keychain's entry ENTRY of service "Kneepoint"
     };
     QString key;
     Source source = Source::None;
-    QString variable; // the environment variable read, if any
-    QString error; // set when a ${VAR} reference cannot be resolved
+    QString variable; // the environment variable read, if any; for File, the file's path; for Keychain, the entry
+    QString error; // set when a ${VAR}, file: or keychain: reference cannot be resolved
     bool ok() const { return error.isEmpty(); }
     QString describe() const; // "environment variable FOO", for messages and logs; never the key
 };
@@ -86,12 +94,15 @@ struct Target
     Backend backend = Backend::OpenAiChat;
     QString model; // empty: the first model GET /v1/models lists
     QString servedModelName; // the "model" sent in requests when it differs from model
-    QString apiKey; // literal, ${VAR}, or empty (then OPENAI_API_KEY if set)
+    QString apiKey; // literal, ${VAR}, file:PATH, keychain:ENTRY, or empty (then OPENAI_API_KEY if set)
     QList<HttpHeader> headers; // sent with every request, in this order
     Timeouts timeouts;
     bool tlsVerify = true;
     ProxyMode proxyMode = ProxyMode::None;
     QString proxyUrl; // when proxyMode is Url
+    QString metricsUrl; // the server's Prometheus metrics; empty: <base_url>/metrics; "off": not scraped
+    double metricsIntervalS = 1.0; // between two scrapes while a step runs
+    TransportKind transport = TransportKind::Auto;
 
     QString effectiveEndpoint() const;
     // base_url "sim://PRESET[?time_scale=F&seed=N]": the built-in simulator, started for the run.
@@ -103,7 +114,10 @@ struct Target
     // /v1 handling as requestUrl().
     QUrl urlFor(const QString& path) const;
     QString requestModel() const; // servedModelName if set, else model
+    // Reads the key; a keychain:ENTRY reference waits for the keychain (a few seconds at most).
     ApiKeyResolution resolvedApiKey() const;
+    // Where the key comes from, without reading it (no environment, file or keychain access).
+    ApiKeyResolution::Source apiKeySource() const;
     // Header values with ${VAR} expanded; the error names the header and the variable.
     QList<HttpHeader> resolvedHeaders(QString* error = nullptr) const;
     bool operator==(const Target&) const = default;
@@ -131,7 +145,18 @@ struct Workload
     int outputLen = 128; // random: max_tokens
     double rangeRatio = 0; // random: lengths drawn from [len·(1−r), len·(1+r)]
     int prefixLen = 0; // random: shared prefix tokens in front of every prompt
-    std::optional<int> fixedOutputLen; // sharegpt/jsonl: max_tokens for every request
+    std::optional<int> fixedOutputLen; // sharegpt/jsonl/replay: max_tokens for every request
+    // sharegpt: the reference's length filters (dataset tokens): drop prompts or outputs under minLen,
+    // prompts over maxPromptLen, prompt + output over maxTotalLen.
+    bool filterLengths = true;
+    int minLen = 4;
+    int maxPromptLen = 1024;
+    int maxTotalLen = 2048;
+    QString badLines = QStringLiteral("skip"); // jsonl/replay: "skip" (counted, reported) or "fail" (the first fails)
+    double replaySpeed = 1; // replay: the log's time runs this many times faster (rate inf steps only)
+    int numPrefixes = 8; // shared-prefix: distinct prefixes (prefix_len tokens each)
+    int suffixesPerPrefix = 0; // shared-prefix: suffixes (input_len tokens) per prefix; 0: num_prompts / num_prefixes
+    QList<int> lengthBuckets = { 0, 256, 512, 1024, 2048 }; // prompt-token bucket edges; the last is open-ended
     bool ignoreEos = false;
     Sampling sampling;
     QJsonObject extraBody; // merged into every request body last, overriding Kneepoint's own keys
@@ -211,6 +236,11 @@ struct ServerInfo
     std::optional<int> tensorParallelSize;
     std::optional<int> pipelineParallelSize;
     QString hardware;
+    QString accelerator; // "NVIDIA H100 80GB HBM3"
+    std::optional<int> acceleratorCount;
+    QString driverVersion; // "550.54.15"
+    QString runtimeVersion; // "CUDA 12.4", "ROCm 6.1"
+    QString precision; // dtype and quantisation: "bf16", "fp8", "awq int4"
     QString notes;
     bool operator==(const ServerInfo&) const = default;
 };
@@ -231,6 +261,9 @@ struct Profile
 {
     QString name;
     QString description;
+    // The name of a saved target (targets.json, see TargetStore) the profile refers to instead of
+    // embedding one; `target` is filled from the store when the profile is run.
+    QString targetName;
     Target target;
     Workload workload;
     Load load;
@@ -255,7 +288,7 @@ struct ProfileIssue
 QList<ProfileIssue> validateProfile(const Profile& profile);
 
 // A copy fit for run snapshots and logs: literal secrets (api_key, credential-like header values,
-// passwords in URLs) become "<redacted>"; ${VAR} references stay as written.
+// passwords in URLs) become "<redacted>"; ${VAR} and file:PATH references stay as written.
 Profile redactedProfile(const Profile& profile);
 QString redactedPlaceholder();
 

@@ -29,6 +29,11 @@ EnvExpansion expandEnvironment(const QString& text, bool checkOnly = false);
 
 bool isCredentialHeader(const QString& name);
 
+// api_key "file:PATH": the key lives in a file. PATH may start with ~/ and hold ${VAR} references.
+bool isKeyFileReference(const QString& apiKey);
+// The key: the file's first line, trimmed. path receives the expanded path; error names it.
+QString readKeyFile(const QString& reference, QString* path, QString* error);
+
 // Paths as messages write them: "load.rates[2]", "target.headers.Authorization"; keys that are not
 // plain identifiers are quoted: target.headers["X Weird"].
 QString childPath(const QString& parent, const QString& key);

@@ -26,6 +26,7 @@ QStringList applyOverrides(Profile& p, const ProfileOverrides& o)
     set(changed, u"target.model"_s, p.target.model, o.model);
     set(changed, u"target.served_model_name"_s, p.target.servedModelName, o.servedModelName);
     set(changed, u"target.api_key"_s, p.target.apiKey, o.apiKey);
+    set(changed, u"target.transport"_s, p.target.transport, o.transport);
     if (o.datasetName) {
         const QString name = o.datasetName->toLower();
         p.workload.dataset = name == u"custom" ? u"jsonl"_s : name;

@@ -20,6 +20,7 @@ struct ProfileOverrides
     std::optional<QString> model; // --model
     std::optional<QString> servedModelName; // --served-model-name
     std::optional<QString> apiKey; // --api-key
+    std::optional<TransportKind> transport; // --transport
     std::optional<QString> datasetName; // --dataset-name ("custom" is read as "jsonl")
     std::optional<QString> datasetPath; // --dataset-path
     std::optional<int> numPrompts; // --num-prompts

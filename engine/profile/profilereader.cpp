@@ -361,6 +361,22 @@ public:
         m_ctx.fail(pp);
     }
 
+    void readTransport(const char* key, const QString& pp, TransportKind& out)
+    {
+        const Json* v = take(key, pp);
+        if (!v)
+            return;
+        const std::optional<QString> name = toString(*v, child(key), pp);
+        if (!name)
+            return;
+        if (const auto kind = transportKindFromName(*name)) {
+            out = *kind;
+            return;
+        }
+        m_ctx.error(child(key), u"unknown transport \"%1\"; expected auto, socket or qnam"_s.arg(*name));
+        m_ctx.fail(pp);
+    }
+
     void readDataset(const char* key, const QString& pp, QString& out)
     {
         const Json* v = take(key, pp);
@@ -592,6 +608,9 @@ void readTarget(ObjectReader& r, Target& t)
     }
     r.read("tls_verify", u"target.tls_verify"_s, t.tlsVerify);
     r.readProxy("proxy", u"target.proxy"_s, t);
+    r.readTransport("transport", u"target.transport"_s, t.transport);
+    r.read("metrics_url", u"target.metrics_url"_s, t.metricsUrl);
+    r.read("metrics_interval_s", u"target.metrics_interval_s"_s, t.metricsIntervalS);
     r.finish();
 }
 
@@ -618,6 +637,15 @@ void readWorkload(ObjectReader& r, Workload& w)
     r.read("range_ratio", u"workload.range_ratio"_s, w.rangeRatio);
     r.read("prefix_len", u"workload.prefix_len"_s, w.prefixLen);
     r.read("fixed_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);
+    r.read("filter_lengths", u"workload.filter_lengths"_s, w.filterLengths);
+    r.read("min_len", u"workload.min_len"_s, w.minLen);
+    r.read("max_prompt_len", u"workload.max_prompt_len"_s, w.maxPromptLen);
+    r.read("max_total_len", u"workload.max_total_len"_s, w.maxTotalLen);
+    r.read("bad_lines", u"workload.bad_lines"_s, w.badLines);
+    r.read("replay_speed", u"workload.replay_speed"_s, w.replaySpeed);
+    r.read("num_prefixes", u"workload.num_prefixes"_s, w.numPrefixes);
+    r.read("suffixes_per_prefix", u"workload.suffixes_per_prefix"_s, w.suffixesPerPrefix);
+    r.readIntList("length_buckets", u"workload.length_buckets"_s, w.lengthBuckets);
     r.read("ignore_eos", u"workload.ignore_eos"_s, w.ignoreEos);
     if (auto s = r.section("sampling", u"workload.sampling"_s))
         readSampling(*s, w.sampling);
@@ -703,6 +731,11 @@ void readServerKeys(ObjectReader& r, ServerInfo& s)
     r.read("tensor_parallel_size", u"server.tensor_parallel_size"_s, s.tensorParallelSize);
     r.read("pipeline_parallel_size", u"server.pipeline_parallel_size"_s, s.pipelineParallelSize);
     r.read("hardware", u"server.hardware"_s, s.hardware);
+    r.read("accelerator", u"server.accelerator"_s, s.accelerator);
+    r.read("accelerator_count", u"server.accelerator_count"_s, s.acceleratorCount);
+    r.read("driver_version", u"server.driver_version"_s, s.driverVersion);
+    r.read("runtime_version", u"server.runtime_version"_s, s.runtimeVersion);
+    r.read("precision", u"server.precision"_s, s.precision);
     r.read("notes", u"server.notes"_s, s.notes);
 }
 
@@ -745,8 +778,16 @@ bool readKneepoint(ObjectReader& r, Profile& p)
         return false;
     r.read("name", u"name"_s, p.name);
     r.read("description", u"description"_s, p.description);
-    if (auto s = r.section("target", u"target"_s))
-        readTarget(*s, p.target);
+    if (const Json* v = r.take("target", u"target"_s)) {
+        if (v->is_string() && !v->get<std::string>().empty()) {
+            p.targetName = QString::fromStdString(v->get<std::string>());
+        } else if (v->is_object()) {
+            ObjectReader s(r.context(), *v, r.child("target"));
+            readTarget(s, p.target);
+        } else {
+            r.typeError(*v, r.child("target"), u"target"_s, u"an object, or the name of a saved target"_s);
+        }
+    }
     if (auto s = r.section("workload", u"workload"_s))
         readWorkload(*s, p.workload);
     if (auto s = r.section("load", u"load"_s))

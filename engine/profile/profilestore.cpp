@@ -158,6 +158,11 @@ Json toDocument(const Profile& p)
     target["proxy"] = t.proxyMode == ProxyMode::None ? "none"
         : t.proxyMode == ProxyMode::System           ? "system"
                                                      : str(t.proxyUrl);
+    if (t.transport != TransportKind::Auto)
+        target["transport"] = str(transportKindName(t.transport));
+    putNonEmpty(target, "metrics_url", t.metricsUrl);
+    if (t.metricsIntervalS != Target {}.metricsIntervalS)
+        target["metrics_interval_s"] = number(t.metricsIntervalS);
 
     const Workload& w = p.workload;
     Json& workload = root["workload"] = Json::object();
@@ -170,6 +175,30 @@ Json toDocument(const Profile& p)
     workload["range_ratio"] = number(w.rangeRatio);
     workload["prefix_len"] = w.prefixLen;
     putOptional(workload, "fixed_output_len", w.fixedOutputLen);
+    // Dataset settings are written only when they differ from the defaults, to keep saved profiles short.
+    const Workload defaults;
+    if (w.filterLengths != defaults.filterLengths)
+        workload["filter_lengths"] = w.filterLengths;
+    if (w.minLen != defaults.minLen)
+        workload["min_len"] = w.minLen;
+    if (w.maxPromptLen != defaults.maxPromptLen)
+        workload["max_prompt_len"] = w.maxPromptLen;
+    if (w.maxTotalLen != defaults.maxTotalLen)
+        workload["max_total_len"] = w.maxTotalLen;
+    if (w.badLines != defaults.badLines)
+        workload["bad_lines"] = str(w.badLines);
+    if (w.replaySpeed != defaults.replaySpeed)
+        workload["replay_speed"] = number(w.replaySpeed);
+    if (w.numPrefixes != defaults.numPrefixes)
+        workload["num_prefixes"] = w.numPrefixes;
+    if (w.suffixesPerPrefix != defaults.suffixesPerPrefix)
+        workload["suffixes_per_prefix"] = w.suffixesPerPrefix;
+    if (w.lengthBuckets != defaults.lengthBuckets) {
+        Json edges = Json::array();
+        for (int edge : w.lengthBuckets)
+            edges.push_back(edge);
+        workload["length_buckets"] = edges;
+    }
     workload["ignore_eos"] = w.ignoreEos;
     Json& sampling = workload["sampling"] = Json::object();
     sampling["temperature"] = number(w.sampling.temperature);
@@ -232,6 +261,11 @@ Json toDocument(const Profile& p)
     putOptional(server, "tensor_parallel_size", si.tensorParallelSize);
     putOptional(server, "pipeline_parallel_size", si.pipelineParallelSize);
     putNonEmpty(server, "hardware", si.hardware);
+    putNonEmpty(server, "accelerator", si.accelerator);
+    putOptional(server, "accelerator_count", si.acceleratorCount);
+    putNonEmpty(server, "driver_version", si.driverVersion);
+    putNonEmpty(server, "runtime_version", si.runtimeVersion);
+    putNonEmpty(server, "precision", si.precision);
     putNonEmpty(server, "notes", si.notes);
 
     const Output& o = p.output;
@@ -247,6 +281,8 @@ Json toDocument(const Profile& p)
     Json& percentiles = output["metric_percentiles"] = Json::array();
     for (double v : o.metricPercentiles)
         percentiles.push_back(number(v));
+    if (!p.targetName.isEmpty())
+        root["target"] = str(p.targetName); // a reference stays one: editing the saved target updates this profile
     return root;
 }
 
@@ -351,6 +387,21 @@ ProfileSaveResult ProfileStore::save(const Profile& profile, const QString& path
         const QString error = file.errorString();
         file.cancelWriting();
         return { u"%1: cannot write the whole profile (%2); the previous file is unchanged"_s.arg(path, error) };
+    }
+    // A literal secret (API key, credential header, password in a URL) makes the file owner-only.
+    if (redactedProfile(profile) != profile && !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+        const QString error = file.errorString();
+        file.cancelWriting();
+        return { u"%1: cannot make the file owner-only (%2); the previous file is unchanged"_s.arg(path, error) };
+    }
+    // The previous version stays next to it as PATH.bak.
+    if (QFileInfo::exists(path)) {
+        const QString backup = path + u".bak"_s;
+        QFile::remove(backup);
+        if (!QFile::copy(path, backup)) {
+            file.cancelWriting();
+            return { u"%1: cannot keep the previous version as %2; the profile is unchanged"_s.arg(path, backup) };
+        }
     }
     if (!file.commit())
         return { u"%1: cannot save: %2"_s.arg(path, file.errorString()) };

@@ -51,7 +51,8 @@ public:
     static ProfileLoadResult fromJsonObject(const QJsonObject& object, const QString& sourceName);
 
     // Writes Kneepoint's schema as pretty JSON in a stable key order. The file is replaced
-    // atomically: on any failure the previous file is left as it was.
+    // atomically: on any failure the previous file is left as it was. The previous version is kept as
+    // PATH.bak; a profile holding a literal secret is written owner-only (0600).
     static ProfileSaveResult save(const Profile& profile, const QString& path);
     static QByteArray toJson(const Profile& profile);
     static QJsonObject toJsonObject(const Profile& profile);

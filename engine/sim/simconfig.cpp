@@ -145,7 +145,7 @@ QString applySimConfig(const QByteArray& text, const QString& sourceName, SimSer
     SimServerOptions next = options;
 
     for (const auto& [key, value] : doc.items()) {
-        if (std::find_if(std::begin(knownKeys), std::end(knownKeys), [&key](const char* k) { return key == k; })
+        if (std::find_if(std::begin(knownKeys), std::end(knownKeys), [&name = key](const char* k) { return name == k; })
             == std::end(knownKeys)) {
             QStringList known;
             for (const char* k : knownKeys)

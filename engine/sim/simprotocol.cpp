@@ -1,5 +1,8 @@
 #include "sim/simprotocol.h"
 
+#include <QHash>
+#include <QStringList>
+
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -307,6 +310,50 @@ QByteArray modelsBody(const QString& modelId, int maxModelLen, qint64 created)
     return "{\"object\":\"list\",\"data\":[{\"id\":" + id + ",\"object\":\"model\",\"created\":"
         + QByteArray::number(created) + ",\"owned_by\":\"kneepoint\",\"root\":" + id
         + ",\"parent\":null,\"max_model_len\":" + QByteArray::number(maxModelLen) + "}]}";
+}
+
+std::variant<QByteArray, ProtocolError> tokenizeResponse(const QByteArray& body, int maxModelLen)
+{
+    json doc;
+    try {
+        doc = json::parse(body.constBegin(), body.constEnd());
+    } catch (const json::parse_error&) {
+        return ProtocolError { 400, QStringLiteral("Invalid JSON in the request body"), {} };
+    }
+    if (!doc.is_object())
+        return ProtocolError { 400, QStringLiteral("The request body must be a JSON object"), {} };
+    QStringList texts;
+    if (const auto prompt = doc.find("prompt"); prompt != doc.end()) {
+        if (!prompt->is_string())
+            return fieldError(QStringLiteral("prompt"), QStringLiteral("'prompt' must be a string"));
+        texts << fromStd(prompt->get<std::string>());
+    } else if (const auto messages = doc.find("messages"); messages != doc.end() && messages->is_array()) {
+        for (const json& message : *messages) {
+            const auto content = message.is_object() ? message.find("content") : message.end();
+            if (message.is_object() && content != message.end() && content->is_string())
+                texts << fromStd(content->get<std::string>());
+        }
+    } else {
+        return fieldError(QStringLiteral("prompt"), QStringLiteral("either 'prompt' or 'messages' is required"));
+    }
+    QByteArray tokens = "[";
+    int count = 0;
+    for (const QString& text : texts) { // the words countWords counts, each one token
+        qsizetype start = -1;
+        for (qsizetype i = 0; i <= text.size(); ++i) {
+            const bool space = i == text.size() || text.at(i).isSpace();
+            if (!space && start < 0)
+                start = i;
+            if (space && start >= 0) {
+                tokens += (count++ ? "," : "")
+                    + QByteArray::number(qHash(QStringView(text).mid(start, i - start)) % 50000u);
+                start = -1;
+            }
+        }
+    }
+    tokens += ']';
+    return "{\"count\":" + QByteArray::number(count) + ",\"max_model_len\":" + QByteArray::number(maxModelLen)
+        + ",\"tokens\":" + tokens + '}';
 }
 
 CompletionFormat::CompletionFormat(Endpoint endpoint, quint64 requestId, const QString& modelId, qint64 created)

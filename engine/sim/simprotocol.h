@@ -49,6 +49,10 @@ QByteArray jsonString(const QString& text);
 
 QByteArray modelsBody(const QString& modelId, int maxModelLen, qint64 created);
 
+// POST /tokenize as vLLM answers it: {"model", "prompt"} or {"model", "messages"} →
+// {"count", "max_model_len", "tokens"}. A token is a whitespace-separated word (ids: a hash of the word).
+std::variant<QByteArray, ProtocolError> tokenizeResponse(const QByteArray& body, int maxModelLen);
+
 // Builds the events and bodies of one response; every event is a complete "data: ...\n\n".
 class CompletionFormat
 {

@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QLocale>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QThread>
@@ -465,6 +466,14 @@ void SimServer::Private::handleRequest(Connection* c, const HttpRequest& request
         handleGeneration(c, request, path == "/v1/completions" ? Endpoint::Completions : Endpoint::ChatCompletions);
         return;
     }
+    if (path == "/tokenize") {
+        if (method != "POST")
+            return allow("POST");
+        auto response = tokenizeResponse(request.body, m_options.params.maxModelLen);
+        if (const auto* error = std::get_if<ProtocolError>(&response))
+            return respondError(c, error->status, error->message, keepAlive, error->param);
+        return respond(c, 200, std::get<QByteArray>(response), jsonType, keepAlive);
+    }
     if (path == "/health") {
         if (method != "GET")
             return allow("GET");
@@ -473,7 +482,11 @@ void SimServer::Private::handleRequest(Connection* c, const HttpRequest& request
     if (path == "/version") {
         if (method != "GET")
             return allow("GET");
-        return respond(c, 200, QByteArrayLiteral("{\"version\":\"" KNEEPOINT_VERSION "\"}"), jsonType, keepAlive);
+        // The clock too: a client comparing /metrics' seconds with its own divides by time_scale.
+        return respond(c, 200,
+            QByteArrayLiteral("{\"version\":\"" KNEEPOINT_VERSION "\",\"server\":\"kneepoint-sim\",\"time_scale\":")
+                + QByteArray::number(m_options.timeScale, 'g', QLocale::FloatingPointShortest) + '}',
+            jsonType, keepAlive);
     }
     if (path == "/v1/models") {
         if (method != "GET")

@@ -64,6 +64,16 @@ QString RunWriter::requestsPath(int stepIndex) const
     return QStringLiteral("%1/steps/%2.requests.jsonl").arg(m_dir).arg(stepIndex, 3, 10, QLatin1Char('0'));
 }
 
+QString RunWriter::metricsPath(int stepIndex) const
+{
+    return QStringLiteral("%1/steps/%2.metrics.jsonl").arg(m_dir).arg(stepIndex, 3, 10, QLatin1Char('0'));
+}
+
+bool RunWriter::writeMetrics(int stepIndex, const QByteArray& jsonl, QString* error)
+{
+    return writeFileAtomically(metricsPath(stepIndex), jsonl, error);
+}
+
 bool RunWriter::appendRequest(int stepIndex, const RequestRecord& record, QString* error)
 {
     auto& file = m_requestFiles[stepIndex];

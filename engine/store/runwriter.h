@@ -16,6 +16,7 @@ namespace kp {
 //   run.json                 profile snapshot (secrets removed), plan, environment, status
 //   steps/NNN.json           one step's results (vLLM-compatible keys), written atomically
 //   steps/NNN.requests.jsonl one RequestRecord per line, appended and flushed as requests finish
+//   steps/NNN.metrics.jsonl  the server's metrics while the step ran, written atomically
 // Every write is atomic (QSaveFile) or append-only, so a kill at any moment keeps every finished
 // step and loses at most the requests in flight.
 class RunWriter
@@ -36,6 +37,10 @@ public:
 
     QString stepPath(int stepIndex) const;
     QString requestsPath(int stepIndex) const;
+    // steps/NNN.metrics.jsonl: the server's /metrics scraped while the step ran, one sample a line
+    // (ServerSample::toJsonLine), written atomically when the step ends.
+    QString metricsPath(int stepIndex) const;
+    bool writeMetrics(int stepIndex, const QByteArray& jsonl, QString* error);
 
 private:
     QString m_dir;

@@ -1,5 +1,7 @@
 #include "sweep/capacityplan.h"
 
+#include "metrics/phrase.h"
+
 #include <QRegularExpression>
 
 #include <cmath>
@@ -46,7 +48,7 @@ QString quotient(double value)
 
 QString serverCount(int n)
 {
-    return n == 1 ? u"1 server"_s : u"%1 servers"_s.arg(n);
+    return n == 1 ? phrase("CapacityPlan", "1 server") : phrase("CapacityPlan", "%1 servers").arg(n);
 }
 
 } // namespace
@@ -84,27 +86,30 @@ CapacityPlan CapacityPlan::compute(const PeakDemand& peak, double perServer, con
     plan.perServer = perServer;
     const QString unit = demandUnitWord(peak.unit);
     if (!(peak.value > 0) || !std::isfinite(peak.value)) {
-        plan.error = u"the peak demand must be a positive number of %1, not %2"_s.arg(unit, amount(peak.value));
+        plan.error = phrase("CapacityPlan", "the peak demand must be a positive number of %1, not %2")
+                         .arg(unit, amount(peak.value));
         return plan;
     }
     if (!(perServer > 0) || !std::isfinite(perServer)) {
-        plan.error = u"the per-server capacity must be a positive number of %1, not %2"_s.arg(unit, amount(perServer));
+        plan.error = phrase("CapacityPlan", "the per-server capacity must be a positive number of %1, not %2")
+                         .arg(unit, amount(perServer));
         return plan;
     }
     if ((redundancy.kind == Redundancy::Kind::Spares && redundancy.spares < 0)
         || (redundancy.kind == Redundancy::Kind::Percent
             && (!(redundancy.fraction >= 0) || !std::isfinite(redundancy.fraction)))) {
-        plan.error = u"the redundancy must not be negative (%1)"_s.arg(redundancy.describe());
+        plan.error = phrase("CapacityPlan", "the redundancy must not be negative (%1)").arg(redundancy.describe());
         return plan;
     }
     plan.serversExact = peak.value / perServer;
     if (plan.serversExact > 1e6) {
-        plan.error = u"%1 %2 at %3 %2 per server needs more than a million servers"_s.arg(
-            amount(peak.value), unit, amount(perServer));
+        plan.error = phrase("CapacityPlan", "%1 %2 at %3 %2 per server needs more than a million servers")
+                         .arg(amount(peak.value), unit, amount(perServer));
         return plan;
     }
     plan.servers = roundUp(plan.serversExact);
-    plan.arithmetic = u"%1 %2 ÷ %3 %2 per server = "_s.arg(amount(peak.value), unit, amount(perServer));
+    plan.arithmetic
+        = phrase("CapacityPlan", "%1 %2 ÷ %3 %2 per server = ").arg(amount(peak.value), unit, amount(perServer));
     if (nearInteger(plan.serversExact))
         plan.arithmetic += serverCount(plan.servers);
     else
@@ -139,26 +144,29 @@ CapacityPlan CapacityPlan::fromAnalysis(
             CapacityPlan plan;
             plan.peak = peak;
             plan.redundancy = redundancy;
-            plan.error = u"there is no per-server capacity under the SLO: %1"_s.arg(result.sloCapacity.reason);
+            plan.error = phrase("CapacityPlan", "there is no per-server capacity under the SLO: %1")
+                             .arg(result.sloCapacity.reason);
             return plan;
         }
         basis = &result.sloCapacity;
         key = u"slo_capacity"_s;
-        what = u"the SLO capacity"_s;
+        what = phrase("CapacityPlan", "the SLO capacity");
     } else if (result.recommended.found) {
         basis = &result.recommended;
         key = u"recommended"_s;
-        what = u"the recommended operating point"_s;
+        what = phrase("CapacityPlan", "the recommended operating point");
     } else if (result.saturation.found) {
         basis = &result.saturation;
         key = u"saturation"_s;
-        what = u"the saturation point"_s;
+        what = phrase("CapacityPlan", "the saturation point");
     } else {
         CapacityPlan plan;
         plan.peak = peak;
         plan.redundancy = redundancy;
-        plan.error = u"there is no per-server capacity: no SLO was given, and the sweep shows neither a recommended "
-                     u"operating point nor saturation (%1)"_s.arg(result.recommended.reason);
+        plan.error = phrase("CapacityPlan",
+            "there is no per-server capacity: no SLO was given, and the sweep shows neither a recommended "
+            "operating point nor saturation (%1)")
+                         .arg(result.recommended.reason);
         return plan;
     }
     const bool tokens = peak.unit == DemandUnit::OutputTokensPerS;
@@ -168,30 +176,37 @@ CapacityPlan CapacityPlan::fromAnalysis(
         plan.peak = peak;
         plan.redundancy = redundancy;
         plan.basis = key;
-        plan.error
-            = u"the steps report no output token throughput at %1, so a tok/s peak cannot be planned"_s.arg(what);
+        plan.error = phrase(
+            "CapacityPlan", "the steps report no output token throughput at %1, so a tok/s peak cannot be planned")
+                         .arg(what);
         return plan;
     }
     CapacityPlan plan = compute(peak, perServer, redundancy);
     plan.basis = key;
     plan.perServerLowerBound = basis->lowerBound;
-    plan.basisReason = u"%1 %2 per server%3, %4 at %5 offered"_s.arg(amount(perServer), demandUnitWord(peak.unit),
-        basis->lowerBound ? u" or more (the sweep never reached the SLO limit)"_s : QString(), what,
-        loadWord(basis->offered, result.concurrencyMode));
+    plan.basisReason
+        = phrase("CapacityPlan", "%1 %2 per server%3, %4 at %5 offered")
+              .arg(amount(perServer), demandUnitWord(peak.unit),
+                  basis->lowerBound ? phrase("CapacityPlan", " or more (the sweep never reached the SLO limit)")
+                                    : QString(),
+                  what, loadWord(basis->offered, result.concurrencyMode));
     return plan;
 }
 
 QString CapacityPlan::sentence() const
 {
     if (!ok())
-        return u"No capacity plan: %1."_s.arg(error);
+        return phrase("CapacityPlan", "No capacity plan: %1.").arg(error);
     const QString unit = demandUnitWord(peak.unit);
-    const QString need = redundancy.kind == Redundancy::Kind::None
-        ? serverCount(servers)
-        : u"%1 (%2 with %3)"_s.arg(serverCount(servers)).arg(serversWithRedundancy).arg(redundancy.describe());
+    const QString need = redundancy.kind == Redundancy::Kind::None ? serverCount(servers)
+                                                                   : phrase("CapacityPlan", "%1 (%2 with %3)")
+                                                                         .arg(serverCount(servers))
+                                                                         .arg(serversWithRedundancy)
+                                                                         .arg(redundancy.describe());
     if (basisReason.isEmpty())
-        return u"A %1 %2 peak needs %3: %4."_s.arg(amount(peak.value), unit, need, arithmetic);
-    return u"A %1 %2 peak needs %3 at %4: %5."_s.arg(amount(peak.value), unit, need, basisReason, arithmetic);
+        return phrase("CapacityPlan", "A %1 %2 peak needs %3: %4.").arg(amount(peak.value), unit, need, arithmetic);
+    return phrase("CapacityPlan", "A %1 %2 peak needs %3 at %4: %5.")
+        .arg(amount(peak.value), unit, need, basisReason, arithmetic);
 }
 
 QJsonObject CapacityPlan::toJson() const

@@ -1,6 +1,7 @@
 #include "sweep/kneeanalysis.h"
 
 #include "load/steprunner.h"
+#include "metrics/phrase.h"
 #include "sweep/capacityplan.h"
 
 #include <QJsonArray>
@@ -40,6 +41,12 @@ QString num(double value)
     if (text == u"-0")
         text = u"0"_s;
     return text;
+}
+
+// The end of a sentence assembled from several phrases.
+QString fullStop()
+{
+    return phrase("KneeAnalysis", ".", "end of a sentence");
 }
 
 QString latencyText(double ms)
@@ -195,7 +202,7 @@ QString sloName(SloLimit limit, double percentile)
     case SloLimit::E2el:
         return metricLabel(LatencyMetric::E2el, percentile);
     case SloLimit::ErrorRate:
-        return u"the error rate"_s;
+        return phrase("KneeAnalysis", "the error rate");
     case SloLimit::None:
         break;
     }
@@ -270,10 +277,14 @@ private:
     QString stepName(int index) const
     {
         const SweepPoint& p = m_points[std::size_t(index)];
-        const QString where = std::isinf(p.offered) ? u"all at once"_s : loadWord(p.offered, p.concurrencyMode);
-        return u"step %1 (%2)"_s.arg(index + 1).arg(where);
+        const QString where
+            = std::isinf(p.offered) ? phrase("KneeAnalysis", "all at once") : loadWord(p.offered, p.concurrencyMode);
+        return phrase("KneeAnalysis", "step %1 (%2)").arg(index + 1).arg(where);
     }
-    QString higherLoads() const { return concurrency() ? u"add more users"_s : u"add higher rates"_s; }
+    QString higherLoads() const
+    {
+        return concurrency() ? phrase("KneeAnalysis", "add more users") : phrase("KneeAnalysis", "add higher rates");
+    }
     bool neverSaturated() const { return !m_result.saturation.found && !m_usable.empty(); }
 
     CurvePoint curvePoint(int index) const
@@ -333,41 +344,47 @@ private:
 
             Use use = Use::Reliable;
             QString brief;
+            bool allAtOnce = false;
             if (p.concurrencyMode != concurrency()) {
                 use = Use::Unusable;
-                a.excluded = concurrency() ? u"it ran at a request rate, while the sweep varies users"_s
-                                           : u"it ran with a number of users, while the sweep varies the rate"_s;
-                brief = u"other load mode"_s;
+                a.excluded = concurrency()
+                    ? phrase("KneeAnalysis", "it ran at a request rate, while the sweep varies users")
+                    : phrase("KneeAnalysis", "it ran with a number of users, while the sweep varies the rate");
+                brief = phrase("KneeAnalysis", "other load mode");
             } else if (std::isinf(p.offered) && p.offered > 0) {
                 use = Use::Unusable;
-                a.excluded = u"it sent every request at once, so it has no offered rate to place on the load axis"_s;
-                brief = u"all at once"_s;
+                a.excluded = phrase("KneeAnalysis",
+                    "it sent every request at once, so it has no offered rate to place on the load axis");
+                brief = phrase("KneeAnalysis", "all at once");
+                allAtOnce = true;
             } else if (!(p.offered > 0) || !std::isfinite(p.offered)) {
                 use = Use::Unusable;
-                a.excluded = u"it has no offered load"_s;
-                brief = u"no load"_s;
+                a.excluded = phrase("KneeAnalysis", "it has no offered load");
+                brief = phrase("KneeAnalysis", "no load");
             } else if (p.partial) {
                 use = Use::Unusable;
-                a.excluded = u"it was stopped before every request ended (partial)"_s;
-                brief = u"partial"_s;
+                a.excluded = phrase("KneeAnalysis", "it was stopped before every request ended (partial)");
+                brief = phrase("KneeAnalysis", "partial");
             } else if (p.clientBound) {
                 use = Use::Unusable;
-                a.excluded = u"it was client-bound: the client could not keep to the schedule, so it measured the "
-                             u"client rather than the server"_s;
-                brief = u"client-bound"_s;
+                a.excluded = phrase("KneeAnalysis",
+                    "it was client-bound: the client could not keep to the schedule, so it measured the "
+                    "client rather than the server");
+                brief = phrase("KneeAnalysis", "client-bound");
             } else if (p.planned > 0 && total < p.planned) {
                 use = Use::Unusable;
-                a.excluded = u"only %1 of its %2 requests ended"_s.arg(total).arg(p.planned);
-                brief = u"%1 of %2 requests ended"_s.arg(total).arg(p.planned);
+                a.excluded = phrase("KneeAnalysis", "only %1 of its %2 requests ended").arg(total).arg(p.planned);
+                brief = phrase("KneeAnalysis", "%1 of %2 requests ended").arg(total).arg(p.planned);
             } else if (total == 0) {
                 use = Use::Unusable;
-                a.excluded = u"no request ended"_s;
-                brief = u"no requests"_s;
+                a.excluded = phrase("KneeAnalysis", "no request ended");
+                brief = phrase("KneeAnalysis", "no requests");
             } else if (a.errorRate > m_options.maxErrorRate) {
                 use = Use::Erroneous;
-                a.excluded = u"%1 of its requests failed, more than the %2 a reliable step may lose"_s.arg(
-                    percentText(a.errorRate), percentText(m_options.maxErrorRate));
-                brief = u"%1 errors"_s.arg(percentText(a.errorRate));
+                a.excluded
+                    = phrase("KneeAnalysis", "%1 of its requests failed, more than the %2 a reliable step may lose")
+                          .arg(percentText(a.errorRate), percentText(m_options.maxErrorRate));
+                brief = phrase("KneeAnalysis", "%1 errors").arg(percentText(a.errorRate));
             }
 
             const CurvePoint c = curvePoint(index);
@@ -381,31 +398,36 @@ private:
                     a.usedForKnee = true;
                 } else {
                     ++reliableWithoutLatency;
-                    a.excluded = u"it does not report %1"_s.arg(metric());
-                    m_leftOutLatency << u"%1: no %2"_s.arg(stepName(index), metric());
-                    latencyNotes << u"%1 does not report %2, so it is left out of the latency knee."_s.arg(
-                        capitalized(stepName(index)), metric());
+                    a.excluded = phrase("KneeAnalysis", "it does not report %1").arg(metric());
+                    m_leftOutLatency << phrase("KneeAnalysis", "%1: no %2").arg(stepName(index), metric());
+                    latencyNotes << phrase(
+                        "KneeAnalysis", "%1 does not report %2, so it is left out of the latency knee.")
+                                        .arg(capitalized(stepName(index)), metric());
                 }
             } else {
                 // An all-at-once step is not unreliable, only off the load axis: its note says so.
-                if (brief != u"all at once")
+                if (!allAtOnce)
                     m_leftOut << u"%1: %2"_s.arg(stepName(index), brief);
-                if (brief == u"all at once") {
-                    exclusionNotes << u"%1 sent every request at once: its %2 is the server's throughput ceiling, "
-                                      u"not a point on the load axis."_s.arg(
-                                          capitalized(u"step %1"_s.arg(index + 1)), throughputText(a.achieved));
+                if (allAtOnce) {
+                    exclusionNotes << phrase("KneeAnalysis",
+                        "%1 sent every request at once: its %2 is the server's throughput ceiling, "
+                        "not a point on the load axis.")
+                                          .arg(capitalized(phrase("KneeAnalysis", "step %1").arg(index + 1)),
+                                              throughputText(a.achieved));
                 } else if (use == Use::Erroneous) {
-                    exclusionNotes << u"%1 is left out of the knee: %2; it still counts for throughput and the SLO."_s
+                    exclusionNotes << phrase(
+                        "KneeAnalysis", "%1 is left out of the knee: %2; it still counts for throughput and the SLO.")
                                           .arg(capitalized(stepName(index)), a.excluded);
                 } else {
-                    exclusionNotes << u"%1 is left out of the analysis: %2."_s.arg(
-                        capitalized(stepName(index)), a.excluded);
+                    exclusionNotes << phrase("KneeAnalysis", "%1 is left out of the analysis: %2.")
+                                          .arg(capitalized(stepName(index)), a.excluded);
                 }
             }
             m_result.steps.push_back(std::move(a));
         }
         if (latency.empty() && reliableWithoutLatency > 0) {
-            latencyNotes = { u"The steps do not report %1, so there is no latency knee."_s.arg(metric()) };
+            latencyNotes
+                = { phrase("KneeAnalysis", "The steps do not report %1, so there is no latency knee.").arg(metric()) };
             m_leftOutLatency.clear();
             m_noLatency = true;
         }
@@ -433,11 +455,13 @@ private:
                     latHi = std::max(latHi, *v);
                 }
             }
-            QString spread = u"throughput %1 to %2"_s.arg(throughputText(thrLo), throughputText(thrHi));
+            QString spread
+                = phrase("KneeAnalysis", "throughput %1 to %2").arg(throughputText(thrLo), throughputText(thrHi));
             if (latHi > 0)
-                spread += u", %1 %2 to %3"_s.arg(metric(), latencyText(latLo), latencyText(latHi));
-            m_result.notes << u"Steps %1 and %2 ran at %3; the analysis uses their mean. Their spread: %4."_s.arg(
-                names.join(u", "_s), last, load(c.x), spread);
+                spread += phrase("KneeAnalysis", ", %1 %2 to %3").arg(metric(), latencyText(latLo), latencyText(latHi));
+            m_result.notes << phrase(
+                "KneeAnalysis", "Steps %1 and %2 ran at %3; the analysis uses their mean. Their spread: %4.")
+                                  .arg(names.join(u", "_s), last, load(c.x), spread);
         }
     }
 
@@ -453,7 +477,7 @@ private:
         QStringList all = m_leftOut;
         if (includeLatency)
             all << m_leftOutLatency;
-        return all.isEmpty() ? QString() : u" Left out: %1."_s.arg(all.join(u"; "_s));
+        return all.isEmpty() ? QString() : phrase("KneeAnalysis", " Left out: %1.").arg(all.join(u"; "_s));
     }
 
     void findPeak()
@@ -484,7 +508,8 @@ private:
         const std::vector<CurvePoint>& c = m_usable;
         if (c.empty()) {
             m_result.saturation
-                = absent(u"Saturation is unknown: no step with a usable load yet.%1"_s.arg(leftOutSentence(false)));
+                = absent(phrase("KneeAnalysis", "Saturation is unknown: no step with a usable load yet.%1")
+                             .arg(leftOutSentence(false)));
             return;
         }
         const double fraction = m_options.saturationFraction;
@@ -501,12 +526,14 @@ private:
             if (first) {
                 const CurvePoint& s = c[*first];
                 m_result.saturation = finding(s,
-                    u"Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5)."_s.arg(load(s.x),
-                        throughputText(s.thr), wholePercentText(s.thr / s.x), percentText(fraction), drainNote(s)));
+                    phrase("KneeAnalysis",
+                        "Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5).")
+                        .arg(load(s.x), throughputText(s.thr), wholePercentText(s.thr / s.x), percentText(fraction),
+                            drainNote(s)));
             } else {
-                m_result.saturation = absent(
-                    u"The sweep never saturated: throughput followed the offered rate up to %1 (%2 achieved); %3."_s
-                        .arg(load(c.back().x), throughputText(c.back().thr), higherLoads()));
+                m_result.saturation = absent(phrase("KneeAnalysis",
+                    "The sweep never saturated: throughput followed the offered rate up to %1 (%2 achieved); %3.")
+                                                 .arg(load(c.back().x), throughputText(c.back().thr), higherLoads()));
             }
             return;
         }
@@ -521,16 +548,18 @@ private:
                 const CurvePoint& s = c[i];
                 const double added = s.thr > 0 ? maxAfter / s.thr - 1.0 : 0.0;
                 const QString more = added > 0.0005
-                    ? u"more users add at most %1 throughput (%2 here, at most %3 up to %4)"_s.arg(
-                        percentText(added), throughputText(s.thr), throughputText(maxAfter), load(c.back().x))
-                    : u"more users add no throughput (%1 here, at most %2 up to %3)"_s.arg(
-                        throughputText(s.thr), throughputText(maxAfter), load(c.back().x));
-                m_result.saturation = finding(s, u"Saturation at %1: %2."_s.arg(load(s.x), more));
+                    ? phrase("KneeAnalysis", "more users add at most %1 throughput (%2 here, at most %3 up to %4)")
+                          .arg(percentText(added), throughputText(s.thr), throughputText(maxAfter), load(c.back().x))
+                    : phrase("KneeAnalysis", "more users add no throughput (%1 here, at most %2 up to %3)")
+                          .arg(throughputText(s.thr), throughputText(maxAfter), load(c.back().x));
+                m_result.saturation = finding(s, phrase("KneeAnalysis", "Saturation at %1: %2.").arg(load(s.x), more));
                 return;
             }
         }
-        m_result.saturation = absent(u"The sweep never saturated: throughput still grows with the users up to %1 "
-                                     u"(%2); %3."_s.arg(load(c.back().x), throughputText(c.back().thr), higherLoads()));
+        m_result.saturation = absent(phrase("KneeAnalysis",
+            "The sweep never saturated: throughput still grows with the users up to %1 "
+            "(%2); %3.")
+                                         .arg(load(c.back().x), throughputText(c.back().thr), higherLoads()));
     }
 
     // Said when the drain moved the bar noticeably, so the numbers in the sentence add up.
@@ -538,13 +567,15 @@ private:
     {
         if (p.expected >= 0.99 * p.x)
             return {};
-        return u" of the %1 a step this long reads without saturation, its last requests' drain included"_s.arg(
-            throughputText(p.expected));
+        return phrase(
+            "KneeAnalysis", " of the %1 a step this long reads without saturation, its last requests' drain included")
+            .arg(throughputText(p.expected));
     }
 
     QString neverSaturatedSuffix() const
     {
-        return neverSaturated() ? u" The sweep never saturated; %1."_s.arg(higherLoads()) : QString();
+        return neverSaturated() ? phrase("KneeAnalysis", " The sweep never saturated; %1.").arg(higherLoads())
+                                : QString();
     }
 
     void findKnee()
@@ -552,16 +583,16 @@ private:
         const std::vector<CurvePoint>& c = m_latency;
         const QString leftOut = leftOutSentence(true);
         if (m_noLatency) {
-            m_result.knee = absent(u"No knee: the steps do not report %1."_s.arg(metric()));
+            m_result.knee = absent(phrase("KneeAnalysis", "No knee: the steps do not report %1.").arg(metric()));
             return;
         }
         if (int(c.size()) < m_options.minKneeSteps) {
-            m_result.knee = absent(
-                u"No knee yet: finding one needs at least %1 reliable steps that report %2, and the sweep has %3.%4"_s
-                    .arg(m_options.minKneeSteps)
-                    .arg(metric())
-                    .arg(c.size())
-                    .arg(leftOut));
+            m_result.knee = absent(phrase("KneeAnalysis",
+                "No knee yet: finding one needs at least %1 reliable steps that report %2, and the sweep has %3.%4")
+                                       .arg(m_options.minKneeSteps)
+                                       .arg(metric())
+                                       .arg(c.size())
+                                       .arg(leftOut));
             return;
         }
         std::vector<double> x, y;
@@ -575,43 +606,47 @@ private:
         const double rise = fit.front() > 0 ? fit.back() / fit.front() : (fit.back() > 0 ? kInf : 1.0);
         const auto [lowest, highest] = std::minmax_element(y.begin(), y.end());
         if (rise < m_options.minLatencyRise) {
-            m_result.knee
-                = absent(u"No knee: %1 stayed between %2 and %3 from %4 to %5, less than a %6 rise.%7%8"_s.arg(metric(),
-                    latencyText(*lowest), latencyText(*highest), load(x.front()), load(x.back()),
-                    ratioText(m_options.minLatencyRise), neverSaturatedSuffix(), leftOut));
+            m_result.knee = absent(
+                phrase("KneeAnalysis", "No knee: %1 stayed between %2 and %3 from %4 to %5, less than a %6 rise.%7%8")
+                    .arg(metric(), latencyText(*lowest), latencyText(*highest), load(x.front()), load(x.back()),
+                        ratioText(m_options.minLatencyRise), neverSaturatedSuffix(), leftOut));
             return;
         }
         const auto index = KneeAnalysis::kneedle(x, fit, true, m_options.kneeSensitivity);
         if (!index) {
-            m_result.knee = absent(u"No knee: %1 rises %2 from %3 to %4 without a bend that stands out.%5%6"_s.arg(
-                metric(), ratioText(rise), load(x.front()), load(x.back()), neverSaturatedSuffix(), leftOut));
+            m_result.knee = absent(
+                phrase("KneeAnalysis", "No knee: %1 rises %2 from %3 to %4 without a bend that stands out.%5%6")
+                    .arg(metric(), ratioText(rise), load(x.front()), load(x.back()), neverSaturatedSuffix(), leftOut));
             return;
         }
         const std::size_t k = *index;
         QString rises;
         const std::size_t last = c.size() - 1;
         if (k + 1 == last) {
-            rises = u"and %1 (%2) at %3"_s.arg(latencyText(y[last]), ratioText(y[last] / y[k]), load(x[last]));
+            rises = phrase("KneeAnalysis", "and %1 (%2) at %3")
+                        .arg(latencyText(y[last]), ratioText(y[last] / y[k]), load(x[last]));
         } else {
-            rises = u"%1 at %2, and %3 (%4) at %5"_s.arg(
-                latencyText(y[k + 1]), load(x[k + 1]), latencyText(y[last]), ratioText(y[last] / y[k]), load(x[last]));
+            rises = phrase("KneeAnalysis", "%1 at %2, and %3 (%4) at %5")
+                        .arg(latencyText(y[k + 1]), load(x[k + 1]), latencyText(y[last]), ratioText(y[last] / y[k]),
+                            load(x[last]));
         }
         m_result.knee = finding(c[k],
-            u"The knee is at %1 (%2 achieved): %3 is %4 there, %5.%6"_s.arg(
-                load(x[k]), throughputText(c[k].thr), metric(), latencyText(y[k]), rises, leftOut));
+            phrase("KneeAnalysis", "The knee is at %1 (%2 achieved): %3 is %4 there, %5.%6")
+                .arg(load(x[k]), throughputText(c[k].thr), metric(), latencyText(y[k]), rises, leftOut));
     }
 
     void findThroughputKnee()
     {
         const std::vector<CurvePoint>& c = m_reliable;
         const QString leftOut = leftOutSentence(false);
-        const QString grows = concurrency() ? u"the number of users"_s : u"the offered rate"_s;
+        const QString grows = concurrency() ? phrase("KneeAnalysis", "the number of users")
+                                            : phrase("KneeAnalysis", "the offered rate");
         if (int(c.size()) < m_options.minKneeSteps) {
-            m_result.throughputKnee = absent(
-                u"No throughput knee yet: finding one needs at least %1 reliable steps, and the sweep has %2.%3"_s
-                    .arg(m_options.minKneeSteps)
-                    .arg(c.size())
-                    .arg(leftOut));
+            m_result.throughputKnee = absent(phrase("KneeAnalysis",
+                "No throughput knee yet: finding one needs at least %1 reliable steps, and the sweep has %2.%3")
+                                                 .arg(m_options.minKneeSteps)
+                                                 .arg(c.size())
+                                                 .arg(leftOut));
             return;
         }
         std::vector<double> x, y;
@@ -626,27 +661,29 @@ private:
         const auto index
             = fit.back() > fit.front() ? KneeAnalysis::kneedle(x, fit, false, m_options.kneeSensitivity) : std::nullopt;
         if (!index) {
-            m_result.throughputKnee
-                = absent(u"No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5"_s.arg(
-                    grows, load(x.front()), load(x.back()), neverSaturatedSuffix(), leftOut));
+            m_result.throughputKnee = absent(
+                phrase("KneeAnalysis", "No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5")
+                    .arg(grows, load(x.front()), load(x.back()), neverSaturatedSuffix(), leftOut));
             return;
         }
         const std::size_t k = *index;
         const double before = (fit[k] - fit.front()) / (x[k] - x.front());
         const double after = (fit.back() - fit[k]) / (x.back() - x[k]);
         const QString beyond = after <= 0 || before <= 0
-            ? u"beyond it, throughput no longer grows"_s
-            : u"beyond it, throughput grows %1 slower than below it"_s.arg(wholePercentText(1.0 - after / before));
+            ? phrase("KneeAnalysis", "beyond it, throughput no longer grows")
+            : phrase("KneeAnalysis", "beyond it, throughput grows %1 slower than below it")
+                  .arg(wholePercentText(1.0 - after / before));
         m_result.throughputKnee = finding(c[k],
-            u"Throughput bends at %1 (%2 achieved): %3.%4"_s.arg(
-                load(x[k]), throughputText(c[k].thr), beyond, leftOut));
+            phrase("KneeAnalysis", "Throughput bends at %1 (%2 achieved): %3.%4")
+                .arg(load(x[k]), throughputText(c[k].thr), beyond, leftOut));
     }
 
     void findCollapse()
     {
         const std::vector<CurvePoint>& c = m_usable;
         if (c.size() < 2) {
-            m_result.collapse = absent(u"Collapse is unknown: it takes at least two steps to see throughput fall."_s);
+            m_result.collapse = absent(
+                phrase("KneeAnalysis", "Collapse is unknown: it takes at least two steps to see throughput fall."));
             return;
         }
         std::size_t peak = 0;
@@ -665,24 +702,29 @@ private:
         }
         if (first) {
             const CurvePoint& f = c[*first];
-            QString text
-                = u"Throughput collapses from %1: it peaked at %2 at %3 and falls to %4 (%5 below the peak)"_s.arg(
-                    load(f.x), throughputText(c[peak].thr), load(c[peak].x), throughputText(f.thr),
-                    wholePercentText(1.0 - f.thr / c[peak].thr));
+            QString text = phrase("KneeAnalysis",
+                "Throughput collapses from %1: it peaked at %2 at %3 and falls to %4 (%5 below the peak)")
+                               .arg(load(f.x), throughputText(c[peak].thr), load(c[peak].x), throughputText(f.thr),
+                                   wholePercentText(1.0 - f.thr / c[peak].thr));
             if (*first + 1 < c.size())
-                text += u", and to %1 at %2"_s.arg(throughputText(c.back().thr), load(c.back().x));
-            m_result.collapse = finding(f, text + u"."_s);
+                text += phrase("KneeAnalysis", ", and to %1 at %2").arg(throughputText(c.back().thr), load(c.back().x));
+            m_result.collapse = finding(f, text + fullStop());
             return;
         }
         if (peak + 1 == c.size()) {
-            m_result.collapse = absent(m_result.saturation.found
-                    ? u"No collapse: throughput did not fall as the load rose; its peak, %1, is at the highest load, %2."_s
-                          .arg(throughputText(c[peak].thr), load(c[peak].x))
-                    : u"No collapse: throughput rose with the load up to %1."_s.arg(load(c.back().x)));
+            m_result.collapse = absent(
+                m_result.saturation.found ? phrase("KneeAnalysis",
+                    "No collapse: throughput did not fall as the load rose; its peak, %1, is at the highest load, %2.")
+                                                .arg(throughputText(c[peak].thr), load(c[peak].x))
+                                          : phrase(
+                                              "KneeAnalysis", "No collapse: throughput rose with the load up to %1.")
+                                                .arg(load(c.back().x)));
             return;
         }
-        m_result.collapse = absent(u"No collapse: throughput held within %1 of its %2 peak from %3 to %4."_s.arg(
-            wholePercentText(m_options.collapseDrop), throughputText(c[peak].thr), load(c[peak].x), load(c.back().x)));
+        m_result.collapse
+            = absent(phrase("KneeAnalysis", "No collapse: throughput held within %1 of its %2 peak from %3 to %4.")
+                         .arg(wholePercentText(m_options.collapseDrop), throughputText(c[peak].thr), load(c[peak].x),
+                             load(c.back().x)));
     }
 
     SloJudgement judge(const CurvePoint& point) const { return judgeSlo(m_options.slo, m_options.maxErrorRate, point); }
@@ -697,7 +739,7 @@ private:
             parts << u"%1 ≤ %2"_s.arg(sloName(check.limit, p), sloValueText(check.limit, check.max));
         }
         if (parts.isEmpty())
-            parts << u"the error rate ≤ %1"_s.arg(percentText(m_options.maxErrorRate));
+            parts << phrase("KneeAnalysis", "the error rate ≤ %1").arg(percentText(m_options.maxErrorRate));
         return parts.join(u", "_s);
     }
 
@@ -705,7 +747,8 @@ private:
     {
         const Slo& slo = m_options.slo;
         if (slo.isEmpty()) {
-            m_result.sloCapacity = absent(u"No SLO capacity: no SLO was given (for example --slo ttft:p99:500)."_s);
+            m_result.sloCapacity
+                = absent(phrase("KneeAnalysis", "No SLO capacity: no SLO was given (for example --slo ttft:p99:500)."));
             return;
         }
         for (StepAssessment& a : m_result.steps) {
@@ -716,7 +759,7 @@ private:
                 a.meetsSlo = j.pass;
                 a.sloDetail = j.firstMiss;
             } else {
-                a.sloDetail = u"does not report %1"_s.arg(j.missing.join(u", "_s));
+                a.sloDetail = phrase("KneeAnalysis", "does not report %1").arg(j.missing.join(u", "_s));
             }
         }
         std::vector<std::pair<const CurvePoint*, SloJudgement>> judged;
@@ -726,8 +769,8 @@ private:
             if (j.judged) {
                 judged.emplace_back(&c, std::move(j));
             } else {
-                unchecked << u"%1 does not report %2, so the SLO was not checked there."_s.arg(
-                    capitalized(stepName(c.step())), j.missing.join(u" or "_s));
+                unchecked << phrase("KneeAnalysis", "%1 does not report %2, so the SLO was not checked there.")
+                                 .arg(capitalized(stepName(c.step())), j.missing.join(u" or "_s));
                 for (const QString& label : j.missing) {
                     if (!missing.contains(label))
                         missing << label;
@@ -738,9 +781,9 @@ private:
             m_result.notes << unchecked;
         if (judged.empty()) {
             m_result.sloCapacity = m_usable.empty()
-                ? absent(u"No SLO capacity yet: no usable step.%1"_s.arg(leftOutSentence(false)))
-                : absent(u"No SLO capacity: the steps do not report %1, which the SLO needs."_s.arg(
-                    missing.join(u" or "_s)));
+                ? absent(phrase("KneeAnalysis", "No SLO capacity yet: no usable step.%1").arg(leftOutSentence(false)))
+                : absent(phrase("KneeAnalysis", "No SLO capacity: the steps do not report %1, which the SLO needs.")
+                             .arg(missing.join(u" or "_s)));
             return;
         }
         std::size_t firstMiss = judged.size();
@@ -751,24 +794,30 @@ private:
             }
         }
         if (firstMiss == 0) {
-            m_result.sloCapacity = absent(u"No SLO capacity: even the lowest load, %1, misses the SLO (%2); test lower "
-                                          u"loads."_s.arg(load(judged[0].first->x), judged[0].second.firstMiss));
+            m_result.sloCapacity = absent(phrase("KneeAnalysis",
+                "No SLO capacity: even the lowest load, %1, misses the SLO (%2); test lower "
+                "loads.")
+                                              .arg(load(judged[0].first->x), judged[0].second.firstMiss));
             return;
         }
         if (firstMiss == judged.size()) {
             const CurvePoint& top = *judged.back().first;
             Finding f = finding(top,
-                u"Every step met the SLO (%1) up to %2 (%3 achieved), so the SLO capacity is at least that; %4 to find "
-                u"it."_s.arg(sloText(), load(top.x), throughputText(top.thr), higherLoads()));
+                phrase("KneeAnalysis",
+                    "Every step met the SLO (%1) up to %2 (%3 achieved), so the SLO capacity is at least that; %4 to "
+                    "find "
+                    "it.")
+                    .arg(sloText(), load(top.x), throughputText(top.thr), higherLoads()));
             f.lowerBound = true;
             m_result.sloCapacity = f;
             return;
         }
         for (std::size_t i = firstMiss + 1; i < judged.size(); ++i) {
             if (judged[i].second.pass)
-                m_result.notes
-                    << u"%1 met the SLO again after %2 missed it; the SLO capacity stops at the first miss."_s.arg(
-                           capitalized(stepName(judged[i].first->step())), load(judged[firstMiss].first->x));
+                m_result.notes << phrase("KneeAnalysis",
+                    "%1 met the SLO again after %2 missed it; the SLO capacity stops at the first miss.")
+                                      .arg(capitalized(stepName(judged[i].first->step())),
+                                          load(judged[firstMiss].first->x));
         }
         const CurvePoint& a = *judged[firstMiss - 1].first;
         const CurvePoint& b = *judged[firstMiss].first;
@@ -802,13 +851,16 @@ private:
         f.outputThroughput = lerp(a.tok, b.tok, bindingT);
         f.stepIndex = bindingT == 0.0 ? a.step() : -1;
         const QString name = sloName(cb.limit, slo.percentile);
-        f.reason = u"SLO capacity is %1 (%2 achieved): %3 reaches its limit of %4 there, interpolated between %5 "
-                   u"(%6) and %7 (%8)."_s.arg(load(f.offered), throughputText(f.achieved), name,
-                       sloValueText(cb.limit, cb.max), load(a.x), sloValueText(ca.limit, *ca.value), load(b.x),
-                       sloValueText(cb.limit, *cb.value));
+        f.reason = phrase("KneeAnalysis",
+            "SLO capacity is %1 (%2 achieved): %3 reaches its limit of %4 there, interpolated between %5 "
+            "(%6) and %7 (%8).")
+                       .arg(load(f.offered), throughputText(f.achieved), name, sloValueText(cb.limit, cb.max),
+                           load(a.x), sloValueText(ca.limit, *ca.value), load(b.x), sloValueText(cb.limit, *cb.value));
         if (!alsoMissed.isEmpty())
-            f.reason += u" At %1, %2 also %3 its limit."_s.arg(
-                load(b.x), alsoMissed.join(u" and "_s), alsoMissed.size() > 1 ? u"miss"_s : u"misses"_s);
+            f.reason
+                += phrase("KneeAnalysis", " At %1, %2 also %3 its limit.")
+                       .arg(load(b.x), alsoMissed.join(u" and "_s),
+                           alsoMissed.size() > 1 ? phrase("KneeAnalysis", "miss") : phrase("KneeAnalysis", "misses"));
         m_result.sloCapacity = f;
         m_result.bindingSlo = cb.limit;
     }
@@ -817,7 +869,8 @@ private:
     {
         const std::vector<CurvePoint>& c = m_usable;
         if (c.size() < 2) {
-            m_result.recommended = absent(u"No recommended operating point yet: it takes at least two steps."_s);
+            m_result.recommended
+                = absent(phrase("KneeAnalysis", "No recommended operating point yet: it takes at least two steps."));
             return;
         }
         const double fraction = m_options.recommendedThroughputFraction;
@@ -827,13 +880,15 @@ private:
         while (i < c.size() && c[i].thr < target)
             ++i;
         const QString caveat = neverSaturated()
-            ? u" The sweep never saturated, so the real peak is higher and this point is conservative."_s
+            ? phrase("KneeAnalysis",
+                " The sweep never saturated, so the real peak is higher and this point is conservative.")
             : QString();
         if (i == 0) {
-            m_result.recommended
-                = absent(u"No recommended operating point: even the lowest load, %1, uses %2 of the %3 peak "
-                         u"throughput, more than %4; test lower loads."_s.arg(load(c[0].x),
-                             wholePercentText(c[0].thr / peak), throughputText(peak), wholePercentText(fraction)));
+            m_result.recommended = absent(phrase("KneeAnalysis",
+                "No recommended operating point: even the lowest load, %1, uses %2 of the %3 peak "
+                "throughput, more than %4; test lower loads.")
+                                              .arg(load(c[0].x), wholePercentText(c[0].thr / peak),
+                                                  throughputText(peak), wholePercentText(fraction)));
             return;
         }
         const double t = (target - c[i - 1].thr) / (c[i].thr - c[i - 1].thr);
@@ -845,31 +900,36 @@ private:
         head.stepIndex = t >= 1.0 ? c[i].step() : -1;
 
         if (m_options.slo.isEmpty()) {
-            head.reason = u"Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; "
-                          u"no SLO was given, so latency does not limit it.%5"_s.arg(load(head.offered),
-                              throughputText(head.achieved), wholePercentText(fraction), throughputText(peak), caveat);
+            head.reason = phrase("KneeAnalysis",
+                "Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; "
+                "no SLO was given, so latency does not limit it.%5")
+                              .arg(load(head.offered), throughputText(head.achieved), wholePercentText(fraction),
+                                  throughputText(peak), caveat);
             m_result.recommended = head;
             return;
         }
         const Finding& slo = m_result.sloCapacity;
         if (!slo.found) {
-            m_result.recommended = absent(u"No recommended operating point: no tested load met the SLO."_s);
+            m_result.recommended
+                = absent(phrase("KneeAnalysis", "No recommended operating point: no tested load met the SLO."));
             return;
         }
         if (slo.offered <= head.offered) {
             Finding f = slo;
-            f.reason
-                = u"Recommended operating point: %1 (%2 achieved), the SLO capacity; it uses %3 of the %4 peak "
-                  u"throughput, within the %5 limit.%6"_s.arg(load(slo.offered), throughputText(slo.achieved),
-                      wholePercentText(slo.achieved / peak), throughputText(peak), wholePercentText(fraction), caveat);
+            f.reason = phrase("KneeAnalysis",
+                "Recommended operating point: %1 (%2 achieved), the SLO capacity; it uses %3 of the %4 peak "
+                "throughput, within the %5 limit.%6")
+                           .arg(load(slo.offered), throughputText(slo.achieved), wholePercentText(slo.achieved / peak),
+                               throughputText(peak), wholePercentText(fraction), caveat);
             m_result.recommended = f;
             return;
         }
-        head.reason = u"Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; the "
-                      u"SLO would allow %5%6, but beyond this point less than %7 headroom remains.%8"_s.arg(
-                          load(head.offered), throughputText(head.achieved), wholePercentText(fraction),
-                          throughputText(peak), slo.lowerBound ? u"at least "_s : QString(), load(slo.offered),
-                          wholePercentText(1.0 - fraction), caveat);
+        head.reason = phrase("KneeAnalysis",
+            "Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; the "
+            "SLO would allow %5%6, but beyond this point less than %7 headroom remains.%8")
+                          .arg(load(head.offered), throughputText(head.achieved), wholePercentText(fraction),
+                              throughputText(peak), slo.lowerBound ? phrase("KneeAnalysis", "at least ") : QString(),
+                              load(slo.offered), wholePercentText(1.0 - fraction), caveat);
         m_result.recommended = head;
     }
 
@@ -885,28 +945,33 @@ private:
         if (!low)
             return {};
         if (latencyText(*low) == latencyText(*high))
-            return u" and %1 stays at %2"_s.arg(metric(), latencyText(*low));
-        return u" and %1 stays between %2 and %3"_s.arg(metric(), latencyText(*low), latencyText(*high));
+            return phrase("KneeAnalysis", " and %1 stays at %2").arg(metric(), latencyText(*low));
+        return phrase("KneeAnalysis", " and %1 stays between %2 and %3")
+            .arg(metric(), latencyText(*low), latencyText(*high));
     }
 
     QString linearReason(std::size_t first, std::size_t last) const
     {
         const std::vector<CurvePoint>& c = m_usable;
-        const QString where = first == last ? u"at %1"_s.arg(load(c[first].x)) : u"up to %1"_s.arg(load(c[last].x));
+        const QString where = first == last ? phrase("KneeAnalysis", "at %1").arg(load(c[first].x))
+                                            : phrase("KneeAnalysis", "up to %1").arg(load(c[last].x));
         QString text;
         if (!concurrency()) {
             double deviation = 0.0;
             for (std::size_t i = first; i <= last; ++i)
                 deviation = std::max(deviation, std::abs(1.0 - c[i].thr / c[i].expected));
             const long within = std::max(1L, long(std::ceil(deviation * 100 - 1e-9)));
-            text = u"Linear %1: throughput follows the offered rate (within %2%)"_s.arg(where).arg(within);
+            text = phrase("KneeAnalysis", "Linear %1: throughput follows the offered rate (within %2%)")
+                       .arg(where)
+                       .arg(within);
         } else if (first == last) {
-            text = u"Linear %1: throughput is %2"_s.arg(where, throughputText(c[first].thr));
+            text = phrase("KneeAnalysis", "Linear %1: throughput is %2").arg(where, throughputText(c[first].thr));
         } else {
-            text = u"Linear %1: throughput grows with the users, from %2 at %3 to %4 at %5"_s.arg(
-                where, throughputText(c[first].thr), load(c[first].x), throughputText(c[last].thr), load(c[last].x));
+            text = phrase("KneeAnalysis", "Linear %1: throughput grows with the users, from %2 at %3 to %4 at %5")
+                       .arg(where, throughputText(c[first].thr), load(c[first].x), throughputText(c[last].thr),
+                           load(c[last].x));
         }
-        return text + latencyRange(first, last) + u"."_s;
+        return text + latencyRange(first, last) + fullStop();
     }
 
     QString kneeReason(std::size_t first, std::size_t last) const
@@ -917,12 +982,12 @@ private:
         const std::size_t b = last + 1 < c.size() ? last + 1 : last;
         const QString start = load(c[first].x);
         if (a == b) {
-            return c[a].latency
-                ? u"The curve bends at %1: %2 is %3 there."_s.arg(start, metric(), latencyText(*c[a].latency))
-                : u"The curve bends at %1."_s.arg(start);
+            return c[a].latency ? phrase("KneeAnalysis", "The curve bends at %1: %2 is %3 there.")
+                                      .arg(start, metric(), latencyText(*c[a].latency))
+                                : phrase("KneeAnalysis", "The curve bends at %1.").arg(start);
         }
         QString text;
-        const QString subject = concurrency() ? u"throughput"_s : u"RPS"_s;
+        const QString subject = concurrency() ? phrase("KneeAnalysis", "throughput") : phrase("KneeAnalysis", "RPS");
         double slower;
         if (!concurrency()) {
             slower = 1.0 - (c[b].thr - c[a].thr) / (c[b].x - c[a].x);
@@ -930,16 +995,19 @@ private:
             const double relative = c[a].thr > 0 ? (c[b].thr / c[a].thr - 1.0) / (c[b].x / c[a].x - 1.0) : 1.0;
             slower = 1.0 - relative;
         }
-        const QString reference = concurrency() ? u"the number of users"_s : u"the offered rate"_s;
+        const QString reference = concurrency() ? phrase("KneeAnalysis", "the number of users")
+                                                : phrase("KneeAnalysis", "the offered rate");
         if (slower < 0.005)
-            text = u"From %1 %2 still grows with %3"_s.arg(start, subject, reference);
+            text = phrase("KneeAnalysis", "From %1 %2 still grows with %3").arg(start, subject, reference);
         else
-            text = u"From %1 %2 grows %3 slower than %4"_s.arg(start, subject, wholePercentText(slower), reference);
+            text = phrase("KneeAnalysis", "From %1 %2 grows %3 slower than %4")
+                       .arg(start, subject, wholePercentText(slower), reference);
         if (c[a].latency && c[b].latency && *c[a].latency > 0) {
-            text += u" and %1 rises %2 (%3 at %4 to %5 at %6)"_s.arg(metric(), ratioText(*c[b].latency / *c[a].latency),
-                latencyText(*c[a].latency), load(c[a].x), latencyText(*c[b].latency), load(c[b].x));
+            text += phrase("KneeAnalysis", " and %1 rises %2 (%3 at %4 to %5 at %6)")
+                        .arg(metric(), ratioText(*c[b].latency / *c[a].latency), latencyText(*c[a].latency),
+                            load(c[a].x), latencyText(*c[b].latency), load(c[b].x));
         }
-        return text + u"."_s;
+        return text + fullStop();
     }
 
     QString overloadReason(std::size_t first, std::size_t last) const
@@ -947,22 +1015,26 @@ private:
         const std::vector<CurvePoint>& c = m_usable;
         QString text;
         if (!concurrency()) {
-            text = u"From %1 the server is overloaded: it completes %2 of the %1 offered (%3)"_s.arg(
-                load(c[first].x), throughputText(c[first].thr), wholePercentText(c[first].thr / c[first].x));
-        } else {
             text
-                = u"From %1 the server is saturated: more users add little or no throughput (%2 at %1, %3 at %4)"_s.arg(
-                    load(c[first].x), throughputText(c[first].thr), throughputText(c[last].thr), load(c[last].x));
+                = phrase("KneeAnalysis", "From %1 the server is overloaded: it completes %2 of the %1 offered (%3)")
+                      .arg(load(c[first].x), throughputText(c[first].thr), wholePercentText(c[first].thr / c[first].x));
+        } else {
+            text = phrase("KneeAnalysis",
+                "From %1 the server is saturated: more users add little or no throughput (%2 at %1, %3 at %4)")
+                       .arg(load(c[first].x), throughputText(c[first].thr), throughputText(c[last].thr),
+                           load(c[last].x));
         }
         if (c[last].latency)
-            text += u", and %1 reaches %2 at %3"_s.arg(metric(), latencyText(*c[last].latency), load(c[last].x));
+            text += phrase("KneeAnalysis", ", and %1 reaches %2 at %3")
+                        .arg(metric(), latencyText(*c[last].latency), load(c[last].x));
         const Finding& collapse = m_result.collapse;
         if (collapse.found && m_result.peakThroughput > 0) {
-            text += u"; from %1 throughput falls, to %2 below its %3 peak"_s.arg(load(collapse.offered),
-                wholePercentText(1.0 - collapse.achieved / m_result.peakThroughput),
-                throughputText(m_result.peakThroughput));
+            text
+                += phrase("KneeAnalysis", "; from %1 throughput falls, to %2 below its %3 peak")
+                       .arg(load(collapse.offered), wholePercentText(1.0 - collapse.achieved / m_result.peakThroughput),
+                           throughputText(m_result.peakThroughput));
         }
-        return text + u"."_s;
+        return text + fullStop();
     }
 
     void buildRegions()
@@ -1036,11 +1108,12 @@ bool meetsSlo(const Slo& slo, const StepMetrics& m, QString* reason)
     SloJudgement j = judgeSlo(slo, AnalysisOptions {}.maxErrorRate, point);
     if (m.completed == 0) {
         j.pass = false;
-        j.firstMiss = u"no request completed"_s;
+        j.firstMiss = phrase("KneeAnalysis", "no request completed");
     }
     if (reason && !j.pass)
-        *reason
-            = j.judged || !j.firstMiss.isEmpty() ? j.firstMiss : u"does not report %1"_s.arg(j.missing.join(u", "_s));
+        *reason = j.judged || !j.firstMiss.isEmpty()
+            ? j.firstMiss
+            : phrase("KneeAnalysis", "does not report %1").arg(j.missing.join(u", "_s));
     return j.pass;
 }
 
@@ -1065,6 +1138,7 @@ SweepPoint SweepPoint::fromResult(const StepResult& result)
     p.metrics = result.metrics;
     p.partial = result.partial;
     p.clientBound = result.clientBound;
+    p.server = result.server.stats;
     return p;
 }
 
@@ -1129,6 +1203,8 @@ QString analysisTopicKey(AnalysisTopic topic)
         return u"capacity_plan"_s;
     case AnalysisTopic::Note:
         return u"note"_s;
+    case AnalysisTopic::Server:
+        return u"server"_s;
     }
     return {};
 }
@@ -1137,12 +1213,14 @@ QString loadWord(double load, bool concurrencyMode)
 {
     if (!concurrencyMode)
         return num(load) + u" req/s"_s;
-    return load == 1.0 ? u"1 user"_s : num(load) + u" users"_s;
+    return load == 1.0 ? phrase("KneeAnalysis", "1 user") : phrase("KneeAnalysis", "%1 users").arg(num(load));
 }
 
 AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
 {
-    return Analyzer(points, options).run();
+    AnalysisResult result = Analyzer(points, options).run();
+    result.server = analyzeServer(points);
+    return result;
 }
 
 std::vector<double> KneeAnalysis::isotonicFit(const std::vector<double>& values)
@@ -1227,8 +1305,9 @@ QList<AnalysisSentence> analysisText(const AnalysisResult& result, const Capacit
     }
     if (plan) {
         sentences.append({ AnalysisTopic::CapacityPlan,
-            plan->ok() ? plan->sentence() : u"No capacity plan: %1."_s.arg(plan->error), -1, -1 });
+            plan->ok() ? plan->sentence() : phrase("KneeAnalysis", "No capacity plan: %1.").arg(plan->error), -1, -1 });
     }
+    sentences.append(serverSentences(result.server, result.concurrencyMode));
     for (const QString& note : result.notes)
         sentences.append({ AnalysisTopic::Note, note, -1, -1 });
     return sentences;
@@ -1337,6 +1416,7 @@ QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan)
     }
     out.insert(u"steps"_s, steps);
     out.insert(u"notes"_s, QJsonArray::fromStringList(result.notes));
+    out.insert(u"server"_s, serverFindingsJson(result.server));
     out.insert(u"text"_s, QJsonArray::fromStringList(analysisLines(result, plan)));
     return out;
 }

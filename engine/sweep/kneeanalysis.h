@@ -3,6 +3,8 @@
 #include "metrics/stepmetrics.h"
 #include "metrics/stepsetup.h"
 #include "profile/profile.h"
+#include "sweep/serveranalysis.h"
+#include "telemetry/servermetrics.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -31,6 +33,7 @@ struct SweepPoint
     bool partial = false; // stopped before every request ended
     bool clientBound = false; // the client, not the server, could not keep to the schedule
     qint64 planned = 0; // requests the step meant to end; 0 = unknown
+    std::optional<ServerStepStats> server; // what the server's /metrics said about the step, when scraped
 
     static SweepPoint fromResult(const StepResult& result);
     // A step read from a result file. A file with request_rate inf and a max_concurrency is a
@@ -129,6 +132,7 @@ struct AnalysisResult
     std::vector<Region> regions; // in load order
     std::vector<StepAssessment> steps; // in input order
     QStringList notes; // steps left out and why, and other caveats
+    ServerFindings server; // from the points' server telemetry (serveranalysis.h)
 
     bool operator==(const AnalysisResult&) const = default;
 };
@@ -159,7 +163,8 @@ enum class AnalysisTopic {
     SloCapacity,
     Recommended,
     CapacityPlan,
-    Note
+    Note,
+    Server // the server's own metrics: KV cache, waiting queue, preemptions (serveranalysis.h)
 };
 QString analysisTopicKey(AnalysisTopic topic); // "region", "knee", ... as in the JSON
 

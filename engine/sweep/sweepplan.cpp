@@ -3,6 +3,7 @@
 #include "client/requestbuilder.h"
 #include "dataset/dataset.h"
 #include "profile/profilestore.h"
+#include "telemetry/environment.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -30,13 +31,16 @@ MetricsOptions metricsOptions(const Profile& profile)
     m.ttftSloMs = profile.slo.ttftMs;
     m.tpotSloMs = profile.slo.tpotMs;
     m.e2elSloMs = profile.slo.e2elMs;
+    m.lengthBucketEdges.assign(profile.workload.lengthBuckets.begin(), profile.workload.lengthBuckets.end());
+    // Without a /tokenize pre-pass (the CLI runs one), the server's usage.prompt_tokens where it sends them.
+    m.inputTokenSource = InputTokenSource::ServerUsage;
     return m;
 }
 
-PreparedSweep prepareSweep(const Profile& profile)
+PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progress)
 {
     PreparedSweep prepared;
-    const DatasetResult dataset = loadWorkload(profile.workload);
+    const DatasetResult dataset = loadWorkload(profile.workload, progress);
     prepared.warnings = dataset.warnings;
     if (!dataset.ok()) {
         prepared.error = dataset.error;
@@ -63,8 +67,48 @@ PreparedSweep prepareSweep(const Profile& profile)
     step.seed = static_cast<quint64>(profile.workload.seed);
     step.request = request;
     step.prompts = dataset.prompts;
+    step.replaySpeed = profile.workload.replaySpeed;
     step.numPrompts = profile.workload.numPrompts;
+    config.telemetry = telemetryOptions(profile.target, request.headers, config.transport);
     return prepared;
+}
+
+QUrl serverUrl(const Target& target, const QString& path)
+{
+    QUrl url(target.baseUrl);
+    QString base = url.path();
+    while (base.endsWith(u'/'))
+        base.chop(1);
+    if (base.endsWith(QLatin1String("/v1"))) // an OpenAI-style base URL: the server's own paths sit above it
+        base.chop(3);
+    url.setPath(base + path);
+    url.setQuery(QString());
+    return url;
+}
+
+TelemetryOptions telemetryOptions(const Target& target, const HeaderList& headers, const TransportOptions& transport)
+{
+    TelemetryOptions t;
+    if (target.metricsUrl == QLatin1String("off") || target.isBuiltinSimulator())
+        return t; // a sim:// target is scraped once the simulator runs and base_url points at it
+    t.metricsUrl
+        = target.metricsUrl.isEmpty() ? serverUrl(target, QStringLiteral("/metrics")) : QUrl(target.metricsUrl);
+    t.versionUrl = serverUrl(target, QStringLiteral("/version"));
+    t.modelsUrl = target.urlFor(QStringLiteral("/v1/models"));
+    t.intervalS = target.metricsIntervalS;
+    t.headers = headers;
+    t.transport = transport;
+    return t;
+}
+
+void addServerReported(QJsonObject& run, const ServerFacts& facts)
+{
+    const QJsonObject reported = facts.toJson();
+    if (reported.isEmpty())
+        return;
+    QJsonObject env = run.value(QLatin1String("environment")).toObject();
+    env.insert(QLatin1String("server_reported"), reported);
+    run.insert(QLatin1String("environment"), env);
 }
 
 StepSetup stepSetup(const Profile& profile, const StepResult& result)
@@ -92,8 +136,41 @@ QString loadLabel(const StepConfig& step)
     return formatLoad(step.mode, step.mode == LoadMode::Concurrency ? double(step.concurrency) : step.rate);
 }
 
+QJsonObject currentStepEntry(const StepConfig& step)
+{
+    QJsonObject s;
+    s.insert(QLatin1String("index"), step.index);
+    s.insert(QLatin1String("mode"), loadModeName(step.mode));
+    s.insert(QLatin1String("offered"),
+        step.mode == LoadMode::Rate ? QJsonValue(formatRate(step.rate)) : QJsonValue(step.concurrency));
+    s.insert(QLatin1String("load"), loadLabel(step));
+    s.insert(QLatin1String("purpose"), step.purpose);
+    s.insert(QLatin1String("started"), QDateTime::currentDateTime().toString(Qt::ISODateWithMs));
+    return s;
+}
+
+QStringList stepValidityFlags(const StepResult& result)
+{
+    QStringList flags;
+    if (result.partial)
+        flags << QStringLiteral("partial");
+    if (result.metrics.failed > 0)
+        flags << QStringLiteral("incomplete");
+    if (result.clientBound)
+        flags << QStringLiteral("client-bound");
+    return flags;
+}
+
+void insertStepValidity(QJsonObject& entry, const StepResult& result)
+{
+    const qint64 sent = result.metrics.completed + result.metrics.failed;
+    entry.insert(QLatin1String("sent"), sent);
+    entry.insert(QLatin1String("error_rate"), sent > 0 ? double(result.metrics.failed) / double(sent) : 0.0);
+    entry.insert(QLatin1String("flags"), QJsonArray::fromStringList(stepValidityFlags(result)));
+}
+
 QJsonObject runDocument(const Profile& profile, const std::vector<PlannedStep>& planned, const QString& stopReason,
-    const QString& status, const QList<QJsonObject>& steps)
+    const QString& status, const QList<QJsonObject>& steps, const QJsonObject& current)
 {
     QJsonObject run;
     run.insert(QLatin1String("format"), QLatin1String("kneepoint.run/1"));
@@ -115,18 +192,13 @@ QJsonObject runDocument(const Profile& profile, const std::vector<PlannedStep>& 
     if (!stopReason.isEmpty())
         plan.insert(QLatin1String("stopped_early"), stopReason);
     run.insert(QLatin1String("plan"), plan);
-    QJsonObject env;
-    env.insert(QLatin1String("kneepoint_version"), QLatin1String(KNEEPOINT_VERSION));
-    env.insert(QLatin1String("qt_version"), QLatin1String(qVersion()));
-    env.insert(QLatin1String("os"), QSysInfo::prettyProductName());
-    env.insert(QLatin1String("kernel"), QSysInfo::kernelVersion());
-    env.insert(QLatin1String("cpu_arch"), QSysInfo::currentCpuArchitecture());
-    env.insert(QLatin1String("cpu_cores"), QThread::idealThreadCount());
-    run.insert(QLatin1String("environment"), env);
+    run.insert(QLatin1String("environment"), clientEnvironment());
     QJsonArray done;
     for (const QJsonObject& s : steps)
         done.append(s);
     run.insert(QLatin1String("steps"), done);
+    if (!current.isEmpty())
+        run.insert(QLatin1String("current_step"), current);
     return run;
 }
 

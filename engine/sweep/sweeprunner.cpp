@@ -1,7 +1,10 @@
 #include "sweep/sweeprunner.h"
 
-#include "client/qnamtransport.h"
+#include "client/transport.h"
 
+#include <QDateTime>
+
+#include <algorithm>
 #include <cmath>
 
 namespace kp {
@@ -13,10 +16,32 @@ constexpr int kMinCeilingRequests = 300;
 SweepRunner::SweepRunner(QObject* parent)
     : QObject(parent)
     , m_cooldown(this)
+    , m_alignWait(this)
+    , m_scraper(new TelemetryScraper(this))
 {
+    connect(m_scraper, &TelemetryScraper::note, this, &SweepRunner::note);
+    connect(m_scraper, &TelemetryScraper::sampled, this,
+        [this](const ServerSample& sample) { Q_EMIT serverSample(static_cast<int>(m_outcomes.size()), sample); });
+    // Every step start, aligned or not, begins a scrape series.
+    connect(this, &SweepRunner::stepStarted, m_scraper, [this] { m_scraper->beginStep(); });
     qRegisterMetaType<kp::StepConfig>();
     m_cooldown.setSingleShot(true);
     connect(&m_cooldown, &QTimer::timeout, this, &SweepRunner::startStep);
+    m_alignWait.setSingleShot(true);
+    m_alignWait.setTimerType(Qt::PreciseTimer);
+    connect(&m_alignWait, &QTimer::timeout, this, [this] {
+        if (!m_aligned)
+            return;
+        const qint64 waitMs = QDateTime::currentDateTimeUtc().msecsTo(*m_config.alignment.startOf(m_aligned->index));
+        if (waitMs > 0) { // a long wait is re-armed so that the start lands on the millisecond
+            m_alignWait.start(static_cast<int>(std::min<qint64>(waitMs, 3'600'000)));
+            return;
+        }
+        StepConfig step = std::move(*m_aligned);
+        m_aligned.reset();
+        Q_EMIT stepStarted(step.index, step);
+        m_step->start(std::move(step));
+    });
 }
 
 SweepRunner::~SweepRunner()
@@ -49,6 +74,24 @@ StepConfig SweepRunner::makeStep(const SweepConfig& config, const PlannedStep& p
             step.numPrompts = std::numeric_limits<int>::max();
         }
     }
+    if (const ShardSpec& shard = config.shard; shard.active()) {
+        // This client's share: every count split exactly, the rate divided, a seed of its own.
+        auto share = [&shard](int total) { return static_cast<int>(shard.share(total)); };
+        step.seed = shard.seed(step.seed);
+        step.promptStart = shard.firstRequest();
+        step.promptStride = shard.stride();
+        if (step.numPrompts != std::numeric_limits<int>::max())
+            step.numPrompts = share(step.numPrompts);
+        step.warmupRequests = share(step.warmupRequests);
+        if (step.mode == LoadMode::Rate) {
+            if (std::isfinite(step.rate))
+                step.rate /= shard.count;
+            if (step.maxConcurrency)
+                step.maxConcurrency = std::max(1, share(*step.maxConcurrency));
+        } else {
+            step.concurrency = std::max(1, share(step.concurrency));
+        }
+    }
     return step;
 }
 
@@ -58,17 +101,20 @@ void SweepRunner::start(SweepConfig config)
     m_config = std::move(config);
     m_outcomes.clear();
     m_next.reset();
+    m_aligned.reset();
     m_pauseRequested = m_waitingPaused = false;
     m_stopped = false;
     m_running = true;
     m_step.reset();
-    m_transport = std::make_unique<QnamTransport>(m_config.transport);
+    m_transport = makeTransport(m_config.transport, m_config.stepTemplate.request.url);
     m_step = std::make_unique<StepRunner>(m_transport.get(), m_config.metrics);
     connect(m_step.get(), &StepRunner::snapshot, this, &SweepRunner::snapshot);
     connect(m_step.get(), &StepRunner::requestFinished, this,
         [this](const RequestRecord& record) { Q_EMIT requestFinished(static_cast<int>(m_outcomes.size()), record); });
     connect(m_step.get(), &StepRunner::finished, this, &SweepRunner::onStepFinished);
-    startStep();
+    m_scraper->abort();
+    m_scraper->setOptions(m_config.telemetry);
+    m_scraper->prepare([this] { startStep(); }); // at once when telemetry is off
 }
 
 void SweepRunner::pause()
@@ -118,11 +164,25 @@ void SweepRunner::startStep()
         return;
     }
     StepConfig step = makeStep(m_config, *planned, static_cast<int>(m_outcomes.size()));
+    if (const auto at = m_config.alignment.startOf(step.index);
+        at && QDateTime::currentDateTimeUtc().msecsTo(*at) > 0) {
+        m_aligned = std::move(step);
+        m_alignWait.start(0);
+        return;
+    }
     Q_EMIT stepStarted(step.index, step);
     m_step->start(std::move(step));
 }
 
 void SweepRunner::onStepFinished(const StepResult& result)
+{
+    m_scraper->endStep([this, r = result](StepTelemetry telemetry) mutable {
+        r.server = std::move(telemetry);
+        finishStep(r);
+    });
+}
+
+void SweepRunner::finishStep(const StepResult& result)
 {
     StepOutcome outcome;
     outcome.step.mode = result.config.mode;
@@ -146,7 +206,8 @@ void SweepRunner::onStepFinished(const StepResult& result)
         Q_EMIT finished(false);
         return;
     }
-    m_cooldown.start(static_cast<int>(m_config.cooldownS * 1000.0));
+    // With a step interval every step starts at its slot; the wait for it replaces the cooldown.
+    m_cooldown.start(m_config.alignment.intervalS > 0 ? 0 : static_cast<int>(m_config.cooldownS * 1000.0));
 }
 
 void SweepRunner::stop()
@@ -154,9 +215,11 @@ void SweepRunner::stop()
     if (!m_running || m_stopped)
         return;
     m_stopped = true;
-    if (m_cooldown.isActive() || m_waitingPaused) {
+    if (m_cooldown.isActive() || m_waitingPaused || m_aligned) {
         m_waitingPaused = false;
         m_cooldown.stop();
+        m_alignWait.stop();
+        m_aligned.reset();
         m_running = false;
         Q_EMIT finished(true);
         return;

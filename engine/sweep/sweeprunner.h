@@ -3,7 +3,9 @@
 #include "client/transport.h"
 #include "load/steprunner.h"
 #include "metrics/stepmetrics.h"
+#include "sweep/shard.h"
 #include "sweep/sweepplanner.h"
+#include "telemetry/scraper.h"
 
 #include <QObject>
 #include <QTimer>
@@ -21,6 +23,9 @@ struct SweepConfig
     double cooldownS = 0.0; // pause between steps so the server drains
     TransportOptions transport;
     MetricsOptions metrics;
+    ShardSpec shard; // this client's share of each step (sweep/shard.h)
+    StepAlignment alignment; // wall-clock start of step 0 (and of every step, with an interval)
+    TelemetryOptions telemetry; // the server's /metrics, scraped while each step runs; off without a URL
 };
 
 // Runs the steps the planner asks for, one after another over one transport (so connections are reused across
@@ -45,6 +50,8 @@ public:
     // Why the planner stopped escalating early (collapse, errors); empty when it did not.
     QString stopReason() const { return m_config.planner.stopReason(); }
     const std::vector<StepOutcome>& outcomes() const { return m_outcomes; }
+    // What the server said about itself before the first step (/version, /v1/models, metric labels).
+    const ServerFacts& serverFacts() const { return m_scraper->facts(); }
 
     // The step the planner's request becomes.
     static StepConfig makeStep(const SweepConfig& config, const PlannedStep& planned, int index);
@@ -56,10 +63,13 @@ Q_SIGNALS:
     void stepFinished(const kp::StepResult& result);
     void finished(bool stopped);
     void pausedChanged(bool paused); // true once the sweep actually waits between steps
+    void note(const QString& text); // once per sweep, e.g. "no server metrics (...)"
+    void serverSample(int stepIndex, const kp::ServerSample& sample); // each /metrics scrape of the running step
 
 private:
     void startStep();
     void onStepFinished(const StepResult& result);
+    void finishStep(const StepResult& result); // with the step's server telemetry
 
     SweepConfig m_config;
     std::unique_ptr<Transport> m_transport;
@@ -71,6 +81,9 @@ private:
     bool m_pauseRequested = false;
     bool m_waitingPaused = false;
     QTimer m_cooldown;
+    QTimer m_alignWait; // until an aligned step's start time
+    std::optional<StepConfig> m_aligned; // the step waiting for it
+    TelemetryScraper* m_scraper;
 };
 
 } // namespace kp

@@ -1,7 +1,11 @@
 #include "profileform.h"
 
+#include "profile/keychain.h"
+#include "profile/targetstore.h"
+
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFontDatabase>
@@ -9,9 +13,11 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -556,6 +562,17 @@ void ProfileForm::buildTarget()
 {
     QFormLayout* form = addSection(QStringLiteral("target"), tr("Target"));
 
+    QLineEdit* saved = addText(
+        QStringLiteral("target"), [](Profile& p) -> QString& { return p.targetName; }, tr("none: the endpoint below"));
+    saved->setObjectName(QStringLiteral("savedTarget"));
+    TargetStore targets;
+    targets.load(nullptr);
+    saved->setCompleter(new QCompleter(targets.names(), saved));
+    addRow(form, tr("Saved target"), saved, {},
+        tip(QStringLiteral("target"),
+            tr("The name of a target kept on the Targets page. When set, the run uses that endpoint, model and "
+               "key, and the fields below are not used; editing the target updates every profile that names it.")));
+
     QLineEdit* baseUrl = addText(
         QStringLiteral("target.base_url"), [](Profile& p) -> QString& { return p.target.baseUrl; },
         tr("http://gpu-box:8000 or sim://default"));
@@ -603,7 +620,7 @@ void ProfileForm::buildTarget()
     // The key: masked, with a reveal toggle and the source it resolves from (never the key itself).
     QLineEdit* key = addText(
         QStringLiteral("target.api_key"), [](Profile& p) -> QString& { return p.target.apiKey; },
-        tr("${ENV_VAR}, a key, or empty"));
+        tr("${ENV_VAR}, file:PATH, keychain:ENTRY, a key, or empty"));
     key->setEchoMode(QLineEdit::Password);
     key->setInputMethodHints(Qt::ImhHiddenText | Qt::ImhNoPredictiveText | Qt::ImhNoAutoUppercase);
     auto* reveal = new QToolButton;
@@ -614,6 +631,41 @@ void ProfileForm::buildTarget()
     connect(reveal, &QToolButton::toggled, this, [key, reveal](bool shown) {
         key->setEchoMode(shown ? QLineEdit::Normal : QLineEdit::Password);
         reveal->setText(shown ? tr("Hide") : tr("Show"));
+    });
+    // Moves a typed key into the desktop keychain and leaves keychain:ENTRY in the profile.
+    auto* storeKey = new QToolButton;
+    storeKey->setObjectName(QStringLiteral("target.api_key.store"));
+    storeKey->setText(tr("Store in keychain…"));
+    storeKey->setToolTip(tr("Store the typed key in the desktop keychain and keep only a keychain:ENTRY "
+                            "reference in the profile"));
+    connect(storeKey, &QToolButton::clicked, this, [this, key, storeKey] {
+        Target typed;
+        typed.apiKey = key->text();
+        if (typed.apiKey.trimmed().isEmpty() || typed.apiKeySource() != ApiKeyResolution::Source::Literal) {
+            QMessageBox::information(this, tr("Store in keychain"),
+                tr("Type the key itself into the field first: only a literal key can be stored in the keychain."));
+            return;
+        }
+        const QString host = QUrl(m_profile.target.baseUrl).host();
+        bool ok = false;
+        const QString entry
+            = QInputDialog::getText(this, tr("Store in keychain"), tr("Keychain entry name (service \"Kneepoint\"):"),
+                QLineEdit::Normal, host.isEmpty() ? QStringLiteral("default") : host, &ok)
+                  .trimmed();
+        if (!ok || entry.isEmpty())
+            return;
+        // The keychain may ask for its password first: wait up to a minute, the window stays live.
+        storeKey->setEnabled(false);
+        const KeychainResult r = writeKeychainSecret(entry, typed.apiKey.trimmed(), 60000);
+        storeKey->setEnabled(true);
+        if (!r.ok()) {
+            QMessageBox::warning(this, tr("Store in keychain"),
+                tr("The key was not stored: %1\n\nThe field still holds the key. Reference an environment "
+                   "variable (${NAME}) or a key file (file:PATH) instead.")
+                    .arg(r.error));
+            return;
+        }
+        key->setText(keychainReference(entry));
     });
     m_apiKeySource = new QLabel;
     m_apiKeySource->setObjectName(QStringLiteral("target.api_key.source"));
@@ -627,11 +679,13 @@ void ProfileForm::buildTarget()
     keyH->setSpacing(4);
     keyH->addWidget(key, 1);
     keyH->addWidget(reveal);
+    keyH->addWidget(storeKey);
     keyV->addLayout(keyH);
     keyV->addWidget(m_apiKeySource);
     const QString keyTip = tip(QStringLiteral("target.api_key"),
-        tr("A literal key, a ${NAME} reference read from the environment when the run starts, or empty "
-           "(then OPENAI_API_KEY if set). Prefer ${NAME}: profiles get shared. Sent as Authorization: Bearer."));
+        tr("A literal key, a ${NAME} reference read from the environment when the run starts, file:PATH (the "
+           "file's first line), keychain:ENTRY (the desktop keychain), or empty (then OPENAI_API_KEY if set). "
+           "Prefer a reference: profiles get shared. Sent as Authorization: Bearer."));
     key->setToolTip(keyTip);
     addRow(form, tr("API key"), keyCell, { key }, keyTip);
 
@@ -690,6 +744,20 @@ void ProfileForm::buildTarget()
                  { tr("total"), totalS } },
             2),
         { connectS, firstS, idleS, totalS }, tip(QStringLiteral("target.timeouts"), tr("Seconds.")));
+
+    QLineEdit* metricsUrl = addText(
+        QStringLiteral("target.metrics_url"), [](Profile& p) -> QString& { return p.target.metricsUrl; },
+        tr("<base_url>/metrics"));
+    QWidget* metricsInterval = addNumber(
+        QStringLiteral("target.metrics_interval_s"), [](Profile& p) -> double& { return p.target.metricsIntervalS; },
+        0.05, 3600, 0.5, tr(" s"));
+    metricsUrl->setToolTip(tip(QStringLiteral("target.metrics_url"),
+        tr("The server's Prometheus metrics, read while each step runs. Empty: <base_url>/metrics; \"off\": not "
+           "read.")));
+    metricsInterval->setToolTip(tip(QStringLiteral("target.metrics_interval_s"), tr("Seconds between two reads.")));
+    addRow(form, tr("Server metrics"), grid({ { tr("URL"), metricsUrl }, { tr("every"), metricsInterval } }, 2),
+        { metricsUrl, metricsInterval },
+        tip(QStringLiteral("target.metrics_url"), tr("KV cache, queue and preemptions explain the knee.")));
 
     addRow(form, QString(),
         addCheck(
@@ -1229,6 +1297,33 @@ void ProfileForm::buildServer()
             QStringLiteral("server.hardware"), [](Profile& p) -> QString& { return p.server.hardware; },
             tr("e.g. 2x H100 80GB SXM")),
         {}, tip(QStringLiteral("server.hardware"), tr("The accelerators the server runs on.")));
+    QLineEdit* accelerator = addText(
+        QStringLiteral("server.accelerator"), [](Profile& p) -> QString& { return p.server.accelerator; },
+        tr("e.g. NVIDIA H100 80GB HBM3"));
+    QWidget* acceleratorCount = addOptionalInteger(
+        QStringLiteral("server.accelerator_count"),
+        [](Profile& p) -> std::optional<int>& { return p.server.acceleratorCount; }, 0, 4096, QString());
+    QLineEdit* driver = addText(
+        QStringLiteral("server.driver_version"), [](Profile& p) -> QString& { return p.server.driverVersion; });
+    QLineEdit* runtime = addText(
+        QStringLiteral("server.runtime_version"), [](Profile& p) -> QString& { return p.server.runtimeVersion; },
+        tr("CUDA 12.4, ROCm 6.1"));
+    QLineEdit* precision = addText(
+        QStringLiteral("server.precision"), [](Profile& p) -> QString& { return p.server.precision; },
+        tr("bf16, fp8, awq int4"));
+    accelerator->setToolTip(tip(QStringLiteral("server.accelerator"), tr("The accelerator model.")));
+    acceleratorCount->setToolTip(
+        tip(QStringLiteral("server.accelerator_count"), tr("How many serve the model (≥ 1).")));
+    driver->setToolTip(tip(QStringLiteral("server.driver_version"), tr("The accelerator driver's version.")));
+    runtime->setToolTip(tip(QStringLiteral("server.runtime_version"), tr("CUDA or ROCm version.")));
+    precision->setToolTip(tip(QStringLiteral("server.precision"), tr("Weights' dtype and quantisation.")));
+    addRow(form, tr("Accelerators"),
+        grid({ { tr("model"), accelerator }, { tr("count"), acceleratorCount }, { tr("driver"), driver },
+                 { tr("CUDA/ROCm"), runtime }, { tr("precision"), precision } },
+            2),
+        { accelerator, acceleratorCount, driver, runtime, precision },
+        tip(QStringLiteral("server"),
+            tr("Kept with every run: the same command differs across drivers and versions.")));
     addRow(form, tr("Notes"),
         addText(QStringLiteral("server.notes"), [](Profile& p) -> QString& { return p.server.notes; }), {},
         tip(QStringLiteral("server.notes"), tr("Anything else worth keeping with the results.")));
@@ -1347,7 +1442,9 @@ void ProfileForm::buildOutput()
 void ProfileForm::updateDependentState()
 {
     const Profile& p = m_profile;
-    const bool random = p.workload.dataset == QLatin1String("random");
+    // Synthetic datasets (random, shared-prefix) take lengths; the others read a file.
+    const bool random
+        = p.workload.dataset == QLatin1String("random") || p.workload.dataset == QLatin1String("shared-prefix");
     const bool rate = p.load.mode == LoadMode::Rate;
     const PlanKind kind = p.load.plan.kind;
     const QHash<QString, bool> enabled = {
@@ -1377,9 +1474,15 @@ void ProfileForm::updateDependentState()
         static_cast<QDoubleSpinBox*>(w)->setSuffix(rate ? tr(" req/s") : tr(" users"));
     m_endpoint->setPlaceholderText(tr("default: %1").arg(defaultEndpoint(p.target.backend)));
 
-    const ApiKeyResolution key = p.target.resolvedApiKey();
+    // A keychain entry is read when a run starts, not on every edit: the keychain may take seconds.
+    const bool keychain = p.target.apiKeySource() == ApiKeyResolution::Source::Keychain;
+    const ApiKeyResolution key = keychain ? ApiKeyResolution() : p.target.resolvedApiKey();
     QString source;
-    if (p.target.isBuiltinSimulator() && p.target.apiKey.isEmpty())
+    if (keychain)
+        source = keychainEntryName(p.target.apiKey).isEmpty()
+            ? tr("\"keychain:\" needs an entry name.")
+            : tr("Sent: keychain entry %1, read when a run starts.").arg(keychainEntryName(p.target.apiKey));
+    else if (p.target.isBuiltinSimulator() && p.target.apiKey.isEmpty())
         source = tr("The built-in simulator needs no key.");
     else if (!key.ok())
         source = key.error;

@@ -7,11 +7,14 @@
 #include "profilelibrary.h"
 
 #include "profile/profilestore.h"
+#include "runs/runcatalog.h"
+#include "runs/savedrun.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QFrame>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -20,6 +23,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
@@ -37,6 +41,23 @@ namespace {
 const QString demoUrl()
 {
     return QStringLiteral("sim://default?time_scale=1");
+}
+
+// What the newest run against a real server said about it (the profile's "server" section as run),
+// to start a new profile from: the accelerators and versions rarely change between profiles.
+ServerInfo lastRunServer()
+{
+    for (const RunEntry& entry : RunCatalog().list()) {
+        const SavedRunRead read = readSavedRun(entry.dir);
+        if (!read.ok() || read.run->profile.target.isBuiltinSimulator()
+            || read.run->profile.server.engine == QLatin1String("kneepoint-sim"))
+            continue;
+        ServerInfo server = read.run->profile.server;
+        server.notes.clear();
+        if (server != ServerInfo {})
+            return server;
+    }
+    return {};
 }
 
 Profile demoProfile()
@@ -116,6 +137,11 @@ public:
     void hideMessage();
     void fillRecentMenu();
 
+    // The open file is watched: a change made by another program is reloaded, or, over unsaved edits,
+    // put to the user.
+    void watchFile(bool force = false);
+    void onFileChanged(const QString& path);
+
     QString jsonTextFor(const Profile& profile) const;
     QString jsonSourceName() const;
     QList<ProfileIssue> allIssues() const;
@@ -132,6 +158,10 @@ public:
     bool m_formHoldsProfile = false; // the form shows a profile that was read (not a placeholder)
     bool m_lastModified = false;
     QString m_lastName;
+    QFileSystemWatcher* m_watcher = nullptr;
+    QString m_watchedPath;
+    QByteArray m_diskBytes; // the file as last read or written here
+    QPointer<QMessageBox> m_changedBox;
 
     // Widgets
     QListWidget* m_list = nullptr;
@@ -394,6 +424,9 @@ void ProfilePage::Private::buildUi()
     mb->addWidget(m_message, 1);
     mb->addWidget(close, 0, Qt::AlignTop);
     m_messageBar->setVisible(false);
+    m_watcher = new QFileSystemWatcher(q);
+    QObject::connect(
+        m_watcher, &QFileSystemWatcher::fileChanged, q, [this](const QString& path) { onFileChanged(path); });
     m_messageTimer = new QTimer(q);
     m_messageTimer->setSingleShot(true);
     QObject::connect(m_messageTimer, &QTimer::timeout, q, [this] { hideMessage(); });
@@ -639,6 +672,7 @@ void ProfilePage::Private::newProfile()
     p.name = tr("New profile");
     p.target.baseUrl = QStringLiteral("http://127.0.0.1:8000");
     p.load.plan.kind = PlanKind::Auto;
+    p.server = lastRunServer(); // prefilled from the last run
     QString error;
     m_library.ensureExists(&error);
     const QString path = m_library.uniquePath(p.name);
@@ -909,7 +943,7 @@ QString ProfilePage::Private::jsonTextFor(const Profile& profile) const
 {
     // The JSON tab shows a literal key as the placeholder; reading it back keeps the key.
     Profile shown = profile;
-    if (!shown.target.apiKey.isEmpty() && shown.target.resolvedApiKey().source == ApiKeyResolution::Source::Literal)
+    if (!shown.target.apiKey.isEmpty() && shown.target.apiKeySource() == ApiKeyResolution::Source::Literal)
         shown.target.apiKey = redactedPlaceholder();
     return QString::fromUtf8(ProfileStore::toJson(shown));
 }
@@ -1011,6 +1045,7 @@ bool ProfilePage::Private::saveTo(const QString& path)
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const bool moved = absolute != m_path;
     m_path = absolute;
+    watchFile(true);
     m_saveTarget = absolute;
     m_saved = profile;
     m_userEdited = false;
@@ -1051,8 +1086,76 @@ void ProfilePage::Private::saveAs()
     saveTo(path);
 }
 
+void ProfilePage::Private::watchFile(bool force)
+{
+    if (!force && m_watchedPath == m_path)
+        return;
+    if (!m_watcher->files().isEmpty())
+        m_watcher->removePaths(m_watcher->files());
+    m_watchedPath = m_path;
+    m_diskBytes.clear();
+    if (m_path.isEmpty() || !QFileInfo::exists(m_path))
+        return;
+    QFile file(m_path);
+    if (file.open(QIODevice::ReadOnly))
+        m_diskBytes = file.readAll();
+    m_watcher->addPath(m_path);
+}
+
+void ProfilePage::Private::onFileChanged(const QString& path)
+{
+    if (path != m_path)
+        return;
+    // An atomic save elsewhere replaces the file: watch the new one.
+    if (QFileInfo::exists(path) && !m_watcher->files().contains(path))
+        m_watcher->addPath(path);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        showMessage(Level::Warning,
+            tr("%1 was removed or renamed on disk; Save writes it again.").arg(QDir::toNativeSeparators(path)));
+        m_messageTimer->stop();
+        return;
+    }
+    const QByteArray bytes = file.readAll();
+    if (bytes == m_diskBytes)
+        return; // our own save, or a touch
+    m_diskBytes = bytes;
+    if (!q->isModified()) {
+        loadDocument(path);
+        watchFile(true);
+        showMessage(Level::Info, tr("Reloaded %1: it changed on disk.").arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    if (m_changedBox)
+        return; // already asking
+    m_changedBox = new QMessageBox(QMessageBox::Warning, tr("Profile changed on disk"),
+        tr("“%1” was changed on disk by another program while you were editing it.")
+            .arg(QDir::toNativeSeparators(path)),
+        QMessageBox::NoButton, q);
+    m_changedBox->setObjectName(QStringLiteral("profileChangedOnDisk"));
+    m_changedBox->setInformativeText(
+        tr("Reload it and lose your unsaved edits, or keep your version (saving it replaces the file; the "
+           "previous version is kept as %1.bak).")
+            .arg(QFileInfo(path).fileName()));
+    QPushButton* reload = m_changedBox->addButton(tr("Reload from Disk"), QMessageBox::DestructiveRole);
+    reload->setObjectName(QStringLiteral("reload"));
+    QPushButton* keep = m_changedBox->addButton(tr("Keep My Edits"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("keep"));
+    m_changedBox->setDefaultButton(keep);
+    m_changedBox->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(m_changedBox, &QMessageBox::buttonClicked, q, [this, path, reload](QAbstractButton* button) {
+        if (button != reload || path != m_path)
+            return;
+        m_userEdited = false;
+        loadDocument(path);
+        watchFile(true);
+    });
+    m_changedBox->open();
+}
+
 void ProfilePage::Private::refresh()
 {
+    watchFile();
     const Profile& profile = m_form->profile();
     const QList<ProfileIssue> issues = validateProfile(profile);
     const QList<ProfileIssue> input = m_form->inputErrors();
@@ -1063,8 +1166,8 @@ void ProfilePage::Private::refresh()
     m_tabs->setTabIcon(
         m_tabs->indexOf(m_json), m_jsonInvalid ? q->style()->standardIcon(QStyle::SP_MessageBoxCritical) : QIcon());
 
-    const bool hasLiteralKey = !profile.target.apiKey.isEmpty()
-        && profile.target.resolvedApiKey().source == ApiKeyResolution::Source::Literal;
+    const bool hasLiteralKey
+        = !profile.target.apiKey.isEmpty() && profile.target.apiKeySource() == ApiKeyResolution::Source::Literal;
     m_json->setNote(hasLiteralKey && m_formHoldsProfile
             ? tr("The API key is shown as %1; leave it so to keep the key, or write a new one.")
                   .arg(redactedPlaceholder())

@@ -186,6 +186,7 @@ QIcon ChartStyle::topicIcon(AnalysisTopic topic, RegionKind region)
         break;
     case AnalysisTopic::CapacityPlan:
     case AnalysisTopic::Note:
+    case AnalysisTopic::Server:
         p.setBrush(QColor(0x90, 0x90, 0x90));
         p.drawEllipse(box.adjusted(3, 3, -3, -3));
         break;

@@ -74,6 +74,8 @@ QString ErrorsModel::classTitle(FailureClass failure)
         return tr("Stream cut");
     case FailureClass::Network:
         return tr("Network error");
+    case FailureClass::ResponseTooLarge:
+        return tr("Response too large");
     case FailureClass::Cancelled:
         return tr("Cancelled (stopped)");
     }

@@ -31,26 +31,11 @@ LiveRun::LiveRun(SweepController* controller, QObject* parent)
     : QObject(parent)
     , m_controller(controller)
 {
+    if (!controller)
+        return;
     connect(controller, &SweepController::runningChanged, this, [this](bool running) {
-        if (!running)
-            return;
-        m_hasInfo = false;
-        m_info = {};
-        m_steps.clear();
-        m_analysis = {};
-        m_failures.clear();
-        m_lastError.clear();
-        m_current.reset();
-        m_snapshot = {};
-        m_samples.clear();
-        m_inFlight.clear();
-        m_added = 0;
-        m_finalElapsedS = 0;
-        m_clock.start();
-        setState(State::Preparing);
-        Q_EMIT analysisChanged();
-        Q_EMIT failuresChanged();
-        Q_EMIT liveChanged();
+        if (running)
+            reset();
     });
     connect(controller, &SweepController::message, this, &LiveRun::log);
     connect(controller, &SweepController::started, this, &LiveRun::onStarted);
@@ -64,6 +49,53 @@ LiveRun::LiveRun(SweepController* controller, QObject* parent)
     connect(controller, &SweepController::pausedChanged, this, &LiveRun::onPausedChanged);
     connect(controller, &SweepController::finished, this, &LiveRun::onFinished);
     connect(controller, &SweepController::failed, this, &LiveRun::onFailed);
+}
+
+void LiveRun::reset()
+{
+    m_hasInfo = false;
+    m_info = {};
+    m_steps.clear();
+    m_analysis = {};
+    m_failures.clear();
+    m_lastError.clear();
+    m_current.reset();
+    m_snapshot = {};
+    m_samples.clear();
+    m_inFlight.clear();
+    m_added = 0;
+    m_finalElapsedS = 0;
+    m_clock.start();
+    setState(State::Preparing);
+    Q_EMIT analysisChanged();
+    Q_EMIT failuresChanged();
+    Q_EMIT liveChanged();
+}
+
+bool LiveRun::showSaved(const RunInfo& info, std::vector<StepReport> steps, const RunAnalysis& analysis, State end,
+    const QStringList& logLines)
+{
+    if (isActive())
+        return false;
+    reset();
+    m_info = info;
+    m_hasInfo = true;
+    log(tr("Opened the run in %1").arg(info.runDirectory));
+    for (const QString& line : logLines)
+        log(line);
+    Q_EMIT runStarted();
+    for (StepReport& step : steps) {
+        m_finalElapsedS += step.durationS;
+        m_steps.push_back(std::move(step));
+        mergeFailures(m_failures, m_steps.back());
+        Q_EMIT stepAdded(int(m_steps.size()) - 1);
+    }
+    m_analysis = analysis;
+    Q_EMIT analysisChanged();
+    Q_EMIT failuresChanged();
+    setState(end == State::Stopped || end == State::Failed ? end : State::Finished);
+    Q_EMIT liveChanged();
+    return true;
 }
 
 bool LiveRun::isActive() const
@@ -242,7 +274,7 @@ void LiveRun::onFailed(const QString& message)
 
 void LiveRun::requestStop()
 {
-    if (!isActive() || m_state == State::Stopping)
+    if (!m_controller || !isActive() || m_state == State::Stopping)
         return;
     setState(State::Stopping);
     log(m_current ? tr("Stopping: the current step ends as partial") : tr("Stopping"));
@@ -251,7 +283,7 @@ void LiveRun::requestStop()
 
 void LiveRun::requestPause()
 {
-    if (m_state != State::Running)
+    if (!m_controller || m_state != State::Running)
         return;
     setState(State::Pausing);
     m_controller->pause();
@@ -259,7 +291,7 @@ void LiveRun::requestPause()
 
 void LiveRun::requestResume()
 {
-    if (m_state != State::Paused && m_state != State::Pausing)
+    if (!m_controller || (m_state != State::Paused && m_state != State::Pausing))
         return;
     if (m_state == State::Pausing)
         log(tr("Pause cancelled"));
@@ -269,8 +301,8 @@ void LiveRun::requestResume()
 
 bool LiveRun::addStepBetween(int stepA, int stepB)
 {
-    if (!isActive() || m_state == State::Stopping || stepA < 0 || stepB < 0 || stepA >= int(m_steps.size())
-        || stepB >= int(m_steps.size()))
+    if (!m_controller || !isActive() || m_state == State::Stopping || stepA < 0 || stepB < 0
+        || stepA >= int(m_steps.size()) || stepB >= int(m_steps.size()))
         return false;
     const StepReport& a = m_steps[std::size_t(stepA)];
     const StepReport& b = m_steps[std::size_t(stepB)];
@@ -299,7 +331,7 @@ bool LiveRun::addStepBetween(int stepA, int stepB)
 
 bool LiveRun::repeatStep(int index)
 {
-    if (!isActive() || m_state == State::Stopping || index < 0 || index >= int(m_steps.size()))
+    if (!m_controller || !isActive() || m_state == State::Stopping || index < 0 || index >= int(m_steps.size()))
         return false;
     const StepReport& s = m_steps[std::size_t(index)];
     PlannedStep step;

@@ -44,6 +44,7 @@ public:
     // The most samples of the current step the live chart keeps.
     static constexpr std::size_t kMaxLiveSamples = 4000;
 
+    // Without a controller it only shows runs read from disk (showSaved).
     explicit LiveRun(SweepController* controller, QObject* parent = nullptr);
 
     SweepController* controller() const { return m_controller; }
@@ -76,6 +77,12 @@ public:
     int addedSteps() const { return m_added; }
     static QString stepsWord(int n); // "1 step", "7 steps"
 
+    // Shows a finished run read from disk the way a live run ends: the same signals (runStarted, one
+    // stepAdded per step, analysisChanged, failuresChanged) and then `end` (Finished, Stopped or
+    // Failed). Refused (false) while a sweep runs.
+    bool showSaved(const RunInfo& info, std::vector<StepReport> steps, const RunAnalysis& analysis, State end,
+        const QStringList& logLines = {});
+
 Q_SIGNALS:
     void stateChanged(kp::ui::LiveRun::State state);
     void runStarted(); // everything was reset; info() is set
@@ -87,6 +94,7 @@ Q_SIGNALS:
     void logLine(const QString& line);
 
 private:
+    void reset();
     void setState(State state);
     void log(const QString& line);
     void onStarted(const RunInfo& info);

@@ -183,6 +183,19 @@ void LoadLatencyChart::attachY(QAbstractAxis* axis)
     restyle();
 }
 
+void LoadLatencyChart::setPercentile(std::optional<double> percentile)
+{
+    m_percentile = percentile;
+    refresh();
+}
+
+double LoadLatencyChart::percentile() const
+{
+    if (m_percentile)
+        return *m_percentile;
+    return m_run->hasInfo() ? m_run->info().analysisOptions.percentile : 99.0;
+}
+
 void LoadLatencyChart::setHighlight(const ChartHighlight& highlight)
 {
     m_highlight = highlight;
@@ -194,7 +207,7 @@ void LoadLatencyChart::refresh()
     const std::vector<StepReport>& steps = m_run->steps();
     const RunInfo& info = m_run->info();
     const AnalysisResult& analysis = m_run->analysis().result;
-    const double percentile = m_run->hasInfo() ? info.analysisOptions.percentile : 99.0;
+    const double percentile = this->percentile();
     const bool concurrency = m_run->hasInfo() && info.profile.load.mode == LoadMode::Concurrency;
     const QString metric = UiFormat::metricWord(m_metric);
 
@@ -313,7 +326,7 @@ void LoadLatencyChart::refresh()
         QStringList keys;
         for (RegionKind k : { RegionKind::Linear, RegionKind::Knee, RegionKind::Overload }) {
             if (std::any_of(spans.begin(), spans.end(), [k](const SweepCurve::Span& s) { return s.kind == k; }))
-                keys << colourKey(ChartStyle::regionSolid(k), QStringLiteral("■"), regionKindKey(k));
+                keys << colourKey(ChartStyle::regionSolid(k), QStringLiteral("■"), UiFormat::regionWord(k));
         }
         captionParts << tr("Shaded: %1").arg(keys.join(QStringLiteral(" &nbsp;")));
     }
@@ -397,7 +410,7 @@ void LoadLatencyChart::onHovered(const QPointF& point, bool state, QXYSeries* se
         return;
     const StepReport& s = m_run->steps()[std::size_t(step)];
     const LatencyStats& stats = s.metrics.stats(m_metric);
-    const double percentile = m_run->hasInfo() ? m_run->info().analysisOptions.percentile : 99.0;
+    const double percentile = this->percentile();
     QString text = tr("Step %1 · %2\nP50 %3 %4 ms")
                        .arg(step + 1)
                        .arg(s.load, UiFormat::metricWord(m_metric), UiFormat::ms(stats.median));

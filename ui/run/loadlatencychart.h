@@ -38,6 +38,10 @@ public:
     void setMetric(LatencyMetric metric);
     bool logScale() const { return m_log; }
     void setLogScale(bool log);
+    // The upper curve's percentile; unset: the analysed one (the SLO's, else 99). A step that did not
+    // compute it has no point on that curve.
+    void setPercentile(std::optional<double> percentile);
+    double percentile() const;
     void setHighlight(const ChartHighlight& highlight);
 
     int pointCount() const; // points on the upper percentile's curve
@@ -63,6 +67,7 @@ private:
     const LiveRun* m_run;
     LatencyMetric m_metric = LatencyMetric::Ttft;
     bool m_log = false;
+    std::optional<double> m_percentile;
     ChartHighlight m_highlight;
     QComboBox* m_metricBox;
     QCheckBox* m_logBox;

@@ -1,26 +1,42 @@
 #include "run/mainwindow.h"
 
+#include "compare/compareview.h"
+#include "export/exportactions.h"
+#include "i18n/language.h"
 #include "profile/profilepage.h"
 #include "run/chartstyle.h"
 #include "run/liverun.h"
+#include "run/runguard.h"
 #include "run/runpage.h"
 #include "run/sweepcontroller.h"
+#include "runs/importers.h"
+#include "runs/openrun.h"
+#include "runs/runspage.h"
+#include "targets/matrixrun.h"
+#include "targets/targetspage.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
 #include <QUrl>
+
+#include <algorithm>
 
 namespace kp::ui {
 
@@ -55,7 +71,16 @@ MainWindow::MainWindow(QWidget* parent)
     setObjectName(QStringLiteral("MainWindow"));
     m_pages->addWidget(m_profiles);
     m_pages->addWidget(m_runPage);
+    m_runsPage = new RunsPage(m_controller->runsDirectory(), this);
+    m_compareView = new CompareView(this);
+    m_pages->addWidget(m_runsPage);
+    m_pages->addWidget(m_compareView);
+    m_targetsPage = new TargetsPage(defaultTargetsPath(), this);
+    m_pages->addWidget(m_targetsPage);
+    m_matrix = new MatrixRun(m_controller, m_runPage->run(), this);
+    m_exportActions = new RunExportActions(m_runPage, this);
     setCentralWidget(m_pages);
+    setAcceptDrops(true); // result files and run folders dropped on the window
 
     buildActions();
     buildToolBar();
@@ -68,11 +93,31 @@ MainWindow::MainWindow(QWidget* parent)
         updateProfileInfo();
     });
     connect(run, &LiveRun::runStarted, this, &MainWindow::updateProfileInfo);
+    connect(run, &LiveRun::stateChanged, this, [this](LiveRun::State state) {
+        if (state == LiveRun::State::Finished || state == LiveRun::State::Stopped || state == LiveRun::State::Failed)
+            m_runsPage->reload(); // the run that just ended is on the list
+    });
+    connect(m_matrix, &MatrixRun::progress, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    connect(m_matrix, &MatrixRun::finished, this, [this](const QStringList& dirs, bool complete) {
+        m_runsPage->reload();
+        if (dirs.size() >= 2)
+            compareSavedRuns(dirs);
+        statusBar()->showMessage(complete
+                ? tr("Matrix finished: %n run(s), tagged %1.", nullptr, int(dirs.size())).arg(m_matrix->tag())
+                : tr("Matrix ended early: %n run(s) finished, tagged %1.", nullptr, int(dirs.size()))
+                      .arg(m_matrix->tag()),
+            15000);
+    });
+    connect(m_runsPage, &RunsPage::openRequested, this, &MainWindow::openSavedRun);
+    connect(m_runsPage, &RunsPage::compareRequested, this, &MainWindow::compareSavedRuns);
     connect(m_controller, &SweepController::failed, this,
         [this](const QString& message) { statusBar()->showMessage(message.section(u'\n', 0, 0), 15000); });
     connect(m_profiles, &ProfilePage::runRequested, this, [this](const Profile& profile) {
-        if (!m_controller->isRunning())
-            m_controller->start(profile);
+        if (m_controller->isRunning())
+            return;
+        const std::optional<Profile> resolved = withSavedTarget(profile);
+        if (resolved && confirmSweepStart(this, *resolved))
+            m_controller->start(*resolved);
     });
     connect(m_profiles, &ProfilePage::currentChanged, this, &MainWindow::updateProfileInfo);
     connect(m_profiles, &ProfilePage::modifiedChanged, this, &MainWindow::updateProfileInfo);
@@ -122,6 +167,25 @@ void MainWindow::buildActions()
     m_runView->setToolTip(tr("The sweep: charts, steps, analysis, errors and log (Ctrl+2)"));
     connect(m_profileView, &QAction::triggered, this, &MainWindow::showProfileView);
     connect(m_runView, &QAction::triggered, this, &MainWindow::showRunView);
+    m_runsView = new QAction(s->standardIcon(QStyle::SP_DirOpenIcon), tr("Runs"), m_views);
+    m_runsView->setCheckable(true);
+    m_runsView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
+    m_runsView->setToolTip(tr("Saved runs: open, rename, tag, annotate, delete, compare (Ctrl+3)"));
+    m_compareViewAction = new QAction(s->standardIcon(QStyle::SP_FileDialogListView), tr("Compare"), m_views);
+    m_compareViewAction->setCheckable(true);
+    m_compareViewAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
+    m_compareViewAction->setToolTip(tr("The runs chosen on the Runs page, overlaid, with deltas (Ctrl+4)"));
+    connect(m_runsView, &QAction::triggered, this, &MainWindow::showRunsView);
+    connect(m_compareViewAction, &QAction::triggered, this, &MainWindow::showCompareView);
+    m_targetsView = new QAction(s->standardIcon(QStyle::SP_DriveNetIcon), tr("Targets"), m_views);
+    m_targetsView->setCheckable(true);
+    m_targetsView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_5));
+    m_targetsView->setToolTip(tr("Saved targets: endpoints that profiles refer to by name (Ctrl+5)"));
+    connect(m_targetsView, &QAction::triggered, this, &MainWindow::showTargetsView);
+    m_matrixAction = new QAction(tr("Run against &targets…"), this);
+    m_matrixAction->setToolTip(tr("Sweep the profile against several saved targets or models, one after another, "
+                                  "then compare them"));
+    connect(m_matrixAction, &QAction::triggered, this, &MainWindow::askAndRunMatrix);
 
     auto* quit = new QAction(tr("&Quit"), this);
     quit->setShortcut(QKeySequence::Quit);
@@ -130,17 +194,28 @@ void MainWindow::buildActions()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_save);
     file->addSeparator();
+    file->addAction(m_exportActions->exportChartAction());
+    file->addAction(m_exportActions->exportThroughputAction());
+    file->addAction(m_exportActions->copyChartAction());
+    file->addAction(m_exportActions->exportReportAction());
+    file->addSeparator();
     file->addAction(quit);
     QMenu* sweep = menuBar()->addMenu(tr("&Sweep"));
     sweep->addAction(m_run);
     sweep->addAction(m_stop);
     sweep->addAction(m_pause);
+    sweep->addAction(m_matrixAction);
     sweep->addSeparator();
     sweep->addAction(m_runPage->repeatAction());
     sweep->addAction(m_runPage->addBetweenAction());
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_profileView);
     view->addAction(m_runView);
+    view->addAction(m_runsView);
+    view->addAction(m_compareViewAction);
+    view->addAction(m_targetsView);
+    view->addSeparator();
+    buildLanguageMenu(view->addMenu(tr("&Language")));
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Kneepoint"), this, [this] {
         QMessageBox::about(this, tr("About Kneepoint"),
@@ -148,6 +223,31 @@ void MainWindow::buildActions()
                "offered load, watch the latency curve form and find the knee.</p>")
                 .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::buildLanguageMenu(QMenu* menu)
+{
+    // The choice is stored and applies at the next start: the pages build their texts once.
+    auto* group = new QActionGroup(menu);
+    const QString chosen = Language::chosen();
+    auto add = [&](const QString& code, const QString& text) {
+        QAction* action = menu->addAction(text);
+        action->setCheckable(true);
+        action->setChecked(code == chosen);
+        action->setData(code);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, code] {
+            if (code == Language::chosen())
+                return;
+            Language::setChosen(code);
+            QMessageBox::information(
+                this, tr("Language"), tr("The language changes when Kneepoint starts the next time."));
+        });
+    };
+    const QString system = QLocale::system().nativeLanguageName();
+    add(QString(), system.isEmpty() ? tr("System language") : tr("System language (%1)").arg(system));
+    for (const Language::Entry& entry : Language::available())
+        add(entry.code, entry.nativeName);
 }
 
 void MainWindow::buildToolBar()
@@ -162,6 +262,9 @@ void MainWindow::buildToolBar()
     bar->addSeparator();
     bar->addAction(m_profileView);
     bar->addAction(m_runView);
+    bar->addAction(m_runsView);
+    bar->addAction(m_compareViewAction);
+    bar->addAction(m_targetsView);
     bar->addSeparator();
     m_profileLabel = new QLabel(this);
     m_targetLabel = new QLabel(this);
@@ -199,6 +302,97 @@ void MainWindow::showRunView()
         updateProfileInfo();
 }
 
+void MainWindow::showRunsView()
+{
+    m_pages->setCurrentWidget(m_runsPage);
+    m_runsView->setChecked(true);
+    if (m_stateLabel)
+        updateProfileInfo();
+}
+
+void MainWindow::showCompareView()
+{
+    m_pages->setCurrentWidget(m_compareView);
+    m_compareViewAction->setChecked(true);
+    if (m_stateLabel)
+        updateProfileInfo();
+}
+
+bool MainWindow::openSavedRun(const QString& dir)
+{
+    if (m_runPage->run()->isActive()) {
+        statusBar()->showMessage(tr("A sweep is running: stop it to open a saved run in the results view."), 10000);
+        return false;
+    }
+    QString error;
+    const std::optional<OpenedRun> opened = openRunDirectory(dir, &error);
+    if (!opened) {
+        statusBar()->showMessage(error, 15000);
+        return false;
+    }
+    opened->showIn(m_runPage->run());
+    showRunView();
+    statusBar()->showMessage(opened->warnings.isEmpty()
+            ? tr("Opened %1").arg(opened->meta.name)
+            : tr("Opened %1 with warnings: %2").arg(opened->meta.name, opened->warnings.constFirst()),
+        10000);
+    return true;
+}
+
+bool MainWindow::compareSavedRuns(const QStringList& dirs)
+{
+    QString error;
+    if (!m_compareView->openRuns(dirs, &error)) {
+        statusBar()->showMessage(error, 15000);
+        return false;
+    }
+    showCompareView();
+    return true;
+}
+
+QString MainWindow::importPaths(const QStringList& paths)
+{
+    // A run folder is opened, not imported again.
+    if (paths.size() == 1 && QFileInfo::exists(paths.constFirst() + QStringLiteral("/run.json")))
+        return openSavedRun(paths.constFirst()) ? paths.constFirst() : QString();
+    const ImportResult result = importRun(paths, m_runsPage->root());
+    if (!result.ok()) {
+        statusBar()->showMessage(tr("Import failed: %1").arg(result.error), 20000);
+        return {};
+    }
+    m_runsPage->reload();
+    m_runsPage->selectDirs({ result.dir });
+    showRunsView();
+    statusBar()->showMessage(
+        tr("Imported %1 steps from %2 result files as %3%4")
+            .arg(result.stepCount)
+            .arg(result.source, result.id,
+                result.warnings.isEmpty() ? QString() : tr(" (%1)").arg(result.warnings.join(QStringLiteral("; ")))),
+        15000);
+    return result.dir;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && std::all_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); }))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    const QList<QUrl> urls = event->mimeData()->urls();
+    for (const QUrl& url : urls) {
+        if (url.isLocalFile())
+            paths << QDir::cleanPath(url.toLocalFile());
+    }
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    importPaths(paths);
+}
+
 void MainWindow::runCurrentProfile()
 {
     if (m_controller->isRunning())
@@ -210,7 +404,64 @@ void MainWindow::runCurrentProfile()
         return;
     }
     statusBar()->clearMessage();
-    m_controller->start(*profile);
+    const std::optional<Profile> resolved = withSavedTarget(*profile);
+    if (resolved && confirmSweepStart(this, *resolved))
+        m_controller->start(*resolved);
+}
+
+std::optional<Profile> MainWindow::withSavedTarget(Profile profile)
+{
+    if (profile.targetName.isEmpty())
+        return profile;
+    TargetStore store(m_targetsPage->store().path());
+    QStringList errors;
+    store.load(&errors);
+    const QString error = errors.isEmpty() ? resolveTargetReference(profile, store) : errors.join(u'\n');
+    if (error.isEmpty())
+        return profile;
+    statusBar()->showMessage(error, 20000);
+    if (isVisible())
+        QMessageBox::warning(this, tr("Saved target"), error);
+    return std::nullopt;
+}
+
+void MainWindow::askAndRunMatrix()
+{
+    if (m_controller->isRunning() || m_matrix->isActive())
+        return;
+    const std::optional<Profile> profile = m_profiles->currentProfile();
+    if (!profile) {
+        showProfileView();
+        statusBar()->showMessage(tr("The profile has errors: the editor shows them at their fields."), 10000);
+        return;
+    }
+    m_targetsPage->reload();
+    if (m_targetsPage->store().targets().isEmpty()) {
+        showTargetsView();
+        statusBar()->showMessage(tr("No saved targets yet: add them on the Targets page first."), 10000);
+        return;
+    }
+    const std::optional<MatrixChoice> choice = askMatrix(this, m_targetsPage->store());
+    if (!choice)
+        return;
+    runMatrix(matrixProfiles(*profile, *choice));
+}
+
+bool MainWindow::runMatrix(const std::vector<Profile>& profiles)
+{
+    for (const Profile& p : profiles) {
+        if (!confirmSweepStart(this, p))
+            return false;
+    }
+    return m_matrix->start(profiles);
+}
+
+void MainWindow::showTargetsView()
+{
+    m_pages->setCurrentWidget(m_targetsPage);
+    m_targetsView->setChecked(true);
+    if (m_stateLabel)
+        updateProfileInfo();
 }
 
 void MainWindow::openProfile(const QString& path)
@@ -225,6 +476,7 @@ void MainWindow::updateActions()
     const LiveRun::State state = run->state();
     const bool active = run->isActive();
     m_run->setEnabled(!active);
+    m_matrixAction->setEnabled(!active && !(m_matrix && m_matrix->isActive()));
     m_stop->setEnabled(active && state != LiveRun::State::Stopping);
     const bool paused = state == LiveRun::State::Paused || state == LiveRun::State::Pausing;
     m_pause->setEnabled(active && state != LiveRun::State::Preparing && state != LiveRun::State::Stopping);

@@ -1,17 +1,28 @@
 #pragma once
 
+#include "profile/profile.h"
+
 #include <QMainWindow>
+
+#include <optional>
+#include <vector>
 
 QT_BEGIN_NAMESPACE
 class QAction;
 class QActionGroup;
 class QLabel;
+class QMenu;
 class QStackedWidget;
 QT_END_NAMESPACE
 
 namespace kp::ui {
 
+class CompareView;
 class ProfilePage;
+class RunExportActions;
+class MatrixRun;
+class RunsPage;
+class TargetsPage;
 class RunPage;
 class SweepController;
 
@@ -36,25 +47,58 @@ public:
     bool isShowingRun() const;
     void showProfileView();
     void showRunView();
+    RunsPage* runsPage() const { return m_runsPage; }
+    CompareView* compareView() const { return m_compareView; }
+    RunExportActions* exportActions() const { return m_exportActions; }
+    void showRunsView();
+    void showCompareView();
+    void showTargetsView();
+    TargetsPage* targetsPage() const { return m_targetsPage; }
+    MatrixRun* matrixRun() const { return m_matrix; }
+    // The current profile against several saved targets and/or models, one after another, then compared.
+    bool runMatrix(const std::vector<kp::Profile>& profiles);
+    // A saved run in the results view, as if it had just run; false (and a status message) while a
+    // sweep runs or when the run cannot be read.
+    bool openSavedRun(const QString& dir);
+    bool compareSavedRuns(const QStringList& dirs);
+    // Result files or folders of vLLM, SGLang or GuideLLM become a run (a run directory is opened);
+    // the Runs page then shows it selected. Returns the new run's directory, or empty on error.
+    QString importPaths(const QStringList& paths);
 
     void openProfile(const QString& path);
     void runCurrentProfile();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildActions();
+    void buildLanguageMenu(QMenu* menu);
     void buildToolBar();
     void updateActions();
     void updateProfileInfo();
     void readSettings();
     void writeSettings();
+    // A profile that names a saved target, with the target filled in; nullopt (and a message) when the
+    // name is not among the saved targets.
+    std::optional<kp::Profile> withSavedTarget(kp::Profile profile);
+    void askAndRunMatrix();
 
     SweepController* m_controller;
     ProfilePage* m_profiles;
     RunPage* m_runPage;
     QStackedWidget* m_pages;
+    RunsPage* m_runsPage = nullptr;
+    CompareView* m_compareView = nullptr;
+    TargetsPage* m_targetsPage = nullptr;
+    MatrixRun* m_matrix = nullptr;
+    QAction* m_targetsView = nullptr;
+    QAction* m_matrixAction = nullptr;
+    RunExportActions* m_exportActions = nullptr;
+    QAction* m_runsView = nullptr;
+    QAction* m_compareViewAction = nullptr;
     QAction* m_run = nullptr;
     QAction* m_stop = nullptr;
     QAction* m_pause = nullptr;

@@ -1,6 +1,7 @@
 #include "run/regionbands.h"
 
 #include "run/chartstyle.h"
+#include "run/uiformat.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -59,7 +60,7 @@ void RegionBands::update(const std::vector<SweepCurve::Span>& spans, double yMin
         b.lower->replace(QList<QPointF> { { s.from, yMin }, { s.to, yMin } });
         b.area->setBrush(ChartStyle::region(s.kind, s.region == highlightedRegion));
         b.area->setPen(Qt::NoPen);
-        b.area->setName(regionKindKey(s.kind));
+        b.area->setName(UiFormat::regionWord(s.kind));
         b.area->setVisible(true);
         const auto markers = m_chart->legend()->markers(b.area);
         for (QLegendMarker* m : markers)

@@ -4,6 +4,7 @@
 #include "sweep/kneeanalysis.h"
 #include "sweep/sweepplanner.h"
 
+#include <QJsonObject>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -27,6 +28,7 @@ struct RunInfo
     int warmupRequests = 0;
     AnalysisOptions analysisOptions;
     QStringList warnings;
+    QJsonObject environment; // a reopened run's run.json "environment"; empty while a sweep runs (this machine's)
 };
 
 // The knee analysis of the steps done so far, and its sentences.

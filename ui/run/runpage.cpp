@@ -6,6 +6,7 @@
 #include "run/liverun.h"
 #include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
+#include "run/serverpanel.h"
 #include "run/stepdetails.h"
 #include "run/stepstablemodel.h"
 #include "run/sweepcontroller.h"
@@ -43,7 +44,7 @@ namespace kp::ui {
 
 namespace {
 
-enum Tab { StepsTab, AnalysisTab, ErrorsTab, LogTab };
+enum Tab { StepsTab, AnalysisTab, ErrorsTab, LogTab, ServerTab };
 
 constexpr int kTopicRole = Qt::UserRole;
 constexpr int kStepRole = Qt::UserRole + 1;
@@ -134,6 +135,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     m_tabs->insertTab(AnalysisTab, m_analysis, tr("Analysis"));
     m_tabs->insertTab(ErrorsTab, m_errorsView, tr("Errors"));
     m_tabs->insertTab(LogTab, m_log, tr("Log"));
+    m_tabs->insertTab(ServerTab, new ServerPanel(m_run, this), tr("Server"));
 
     auto* bottom = new QWidget(this);
     auto* bottomLayout = new QVBoxLayout(bottom);

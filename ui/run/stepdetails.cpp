@@ -10,7 +10,10 @@
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace kp::ui {
 
@@ -22,6 +25,7 @@ StepDetails::StepDetails(QWidget* parent)
     , m_histogram(new HistogramChart(this))
     , m_failures(new ErrorsModel(this))
     , m_failureView(new QTableView(this))
+    , m_lengths(new QTableWidget(this))
 {
     m_header->setWordWrap(true);
     m_header->setTextFormat(Qt::PlainText);
@@ -39,6 +43,10 @@ StepDetails::StepDetails(QWidget* parent)
     m_tabs->addTab(m_summary, tr("Summary"));
     m_tabs->addTab(m_histogram, tr("Histogram"));
     m_tabs->addTab(m_failureView, tr("Failures"));
+    m_lengths->verticalHeader()->hide();
+    m_lengths->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_lengths->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tabs->addTab(m_lengths, tr("By length"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -56,6 +64,7 @@ void StepDetails::setStep(const StepReport* step, double percentile)
         m_summary->clear();
         m_failures->setGroups({});
         m_tabs->setTabText(2, tr("Failures"));
+        setLengthBuckets(StepMetrics {});
         return;
     }
     QString header = tr("Step %1 · %2 · %3 requests in %4 s")
@@ -72,9 +81,43 @@ void StepDetails::setStep(const StepReport* step, double percentile)
     m_summary->setPlainText(step->summary);
     m_failures->setGroups(step->failures);
     m_tabs->setTabText(2, step->metrics.failed > 0 ? tr("Failures (%1)").arg(step->metrics.failed) : tr("Failures"));
+    setLengthBuckets(step->metrics);
     m_failureView->resizeColumnsToContents();
     m_failureView->setColumnWidth(
         ErrorsModel::Example, std::min(m_failureView->columnWidth(ErrorsModel::Example), std::max(200, width() / 2)));
+}
+
+void StepDetails::setLengthBuckets(const StepMetrics& m)
+{
+    const double p = m.options.percentiles.empty()
+        ? 99.0
+        : *std::max_element(m.options.percentiles.begin(), m.options.percentiles.end());
+    m_lengths->clear();
+    m_lengths->setColumnCount(8);
+    m_lengths->setHorizontalHeaderLabels({ tr("Prompt tokens"), tr("Requests"), tr("Failed"), tr("Req/s"),
+        tr("Mean TTFT (ms)"), tr("P%1 TTFT (ms)").arg(p), tr("Mean TPOT (ms)"), tr("Mean E2EL (ms)") });
+    int rows = 0;
+    m_lengths->setRowCount(0);
+    for (const LengthBucketMetrics& b : m.lengthBuckets) {
+        if (b.requests() == 0)
+            continue;
+        m_lengths->insertRow(rows);
+        const QStringList cells { b.label(), QString::number(b.requests()), QString::number(b.failed),
+            QString::number(b.requestThroughput, 'f', 2), QString::number(b.ttft.mean, 'f', 1),
+            QString::number(b.ttft.percentile(p).value_or(0.0), 'f', 1), QString::number(b.tpot.mean, 'f', 1),
+            QString::number(b.e2el.mean, 'f', 1) };
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(c == 0 ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignRight | Qt::AlignVCenter));
+            m_lengths->setItem(rows, c, item);
+        }
+        ++rows;
+    }
+    m_lengths->resizeColumnsToContents();
+    m_tabs->setTabEnabled(m_tabs->indexOf(m_lengths), rows > 0);
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_lengths),
+        rows > 0 ? tr("The step's requests by prompt length (workload.length_buckets)")
+                 : tr("No prompt-length buckets for this step (workload.length_buckets is empty)"));
 }
 
 QString StepDetails::summaryText() const

@@ -9,6 +9,7 @@ class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
 class QTableView;
+class QTableWidget;
 QT_END_NAMESPACE
 
 namespace kp::ui {
@@ -16,7 +17,8 @@ namespace kp::ui {
 class ErrorsModel;
 class HistogramChart;
 
-// One step in full: the reference's summary block, its latency histograms and its failures.
+// One step in full: the reference's summary block, its latency histograms, its failures and its
+// metrics by prompt-length bucket.
 class StepDetails : public QWidget
 {
     Q_OBJECT
@@ -28,6 +30,7 @@ public:
     QString summaryText() const;
     HistogramChart* histogram() const { return m_histogram; }
     QTabWidget* tabs() const { return m_tabs; }
+    QTableWidget* lengthTable() const { return m_lengths; }
 
 private:
     int m_stepIndex = -1;
@@ -37,6 +40,8 @@ private:
     HistogramChart* m_histogram;
     ErrorsModel* m_failures;
     QTableView* m_failureView;
+    QTableWidget* m_lengths; // the step by prompt-length bucket
+    void setLengthBuckets(const StepMetrics& metrics);
 };
 
 } // namespace kp::ui

@@ -93,6 +93,7 @@ StepReport makeStepReport(
     r.clientBound = result.clientBound;
     r.dispatchLagP99Ms = result.dispatchLagP99Ms;
     r.metrics = result.metrics;
+    r.server = result.server;
     r.summary = QString::fromUtf8(StepSummary::text(stepSetup(profile, result), result.metrics));
     if (!profile.slo.isEmpty()) {
         QString reason;
@@ -110,13 +111,19 @@ StepReport makeStepReport(
     const std::size_t stride = std::max<std::size_t>(1, (gaps + kMaxItlSamples - 1) / kMaxItlSamples);
     std::size_t gapIndex = 0;
     std::map<FailureClass, FailureGroup> failures;
+    FailureContext hintContext;
+    hintContext.sentHeaders = headers;
+    hintContext.serverModels = serverModels;
+    hintContext.url = profile.target.requestUrl();
+    hintContext.transport = transportOptions(profile.target);
+    hintContext.transportKnown = true;
     for (const RequestRecord& rec : result.records) {
         if (!rec.success()) {
             FailureGroup& g = failures[rec.failure];
             if (g.count++ == 0) {
                 g.failure = rec.failure;
                 g.example = rec.errorMessage;
-                g.hint = failureHint(rec, headers, serverModels);
+                g.hint = failureHint(rec, hintContext);
                 g.steps = { result.config.index };
             }
             continue;

@@ -57,6 +57,7 @@ struct StepReport
     QString sloDetail; // the limit it misses, in words
     std::vector<FailureGroup> failures; // by class, most frequent first
     std::map<LatencyMetric, Histogram> histograms;
+    StepTelemetry server; // the server's /metrics while the step ran; empty without
 
     int index() const { return config.index; }
     // The offered load on the chart's x axis: req/s, or users in concurrency mode.

@@ -71,6 +71,8 @@ QStringList StepsTableModel::flagWords(const StepReport& step)
     QStringList flags;
     if (step.partial)
         flags << tr("partial");
+    if (const qint64 sent = step.metrics.completed + step.metrics.failed; step.metrics.failed > 0 && sent > 0)
+        flags << tr("incomplete: %1% failed").arg(100.0 * double(step.metrics.failed) / double(sent), 0, 'f', 1);
     if (step.clientBound)
         flags << tr("client-bound");
     if (step.meetsSlo)

@@ -1,15 +1,14 @@
 #include "run/sweepcontroller.h"
 
 #include "run/sweepworker.h"
-
-#include <QStandardPaths>
+#include "runs/runcatalog.h"
 
 namespace kp::ui {
 
 SweepController::SweepController(QObject* parent)
     : QObject(parent)
     , m_pendingSnapshots(std::make_shared<std::atomic<int>>(0))
-    , m_runsDirectory(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"))
+    , m_runsDirectory(kp::defaultRunsDirectory())
 {
     qRegisterMetaType<kp::ui::RunInfo>();
     qRegisterMetaType<kp::ui::StepReport>();
@@ -31,6 +30,8 @@ SweepController::SweepController(QObject* parent)
     });
     connect(m_worker, &SweepWorker::stepFinished, this, &SweepController::stepFinished);
     connect(m_worker, &SweepWorker::analysisChanged, this, &SweepController::analysisChanged);
+    connect(m_worker, &SweepWorker::serverSample, this, &SweepController::serverSample);
+    connect(m_worker, &SweepWorker::serverReported, this, &SweepController::serverReported);
     connect(m_worker, &SweepWorker::pausedChanged, this, [this](bool paused) {
         m_paused = paused;
         if (!paused)

@@ -27,7 +27,7 @@ public:
     explicit SweepController(QObject* parent = nullptr);
     ~SweepController() override; // stops a run in progress; finished steps stay on disk
 
-    // Where run directories go: AppDataLocation/runs unless set.
+    // Where run directories go: kp::defaultRunsDirectory() unless set.
     void setRunsDirectory(const QString& dir) { m_runsDirectory = dir; }
     QString runsDirectory() const { return m_runsDirectory; }
 
@@ -52,6 +52,8 @@ Q_SIGNALS:
     void pausedChanged(bool paused);
     void finished(bool stopped, const QString& stopReason);
     void failed(const QString& message); // names what is wrong: the file, URL or field
+    void serverSample(int stepIndex, const kp::ServerSample& sample); // each /metrics scrape of the running step
+    void serverReported(const QJsonObject& facts); // /version, /v1/models, metric labels, before the first step
 
 private:
     void setRunning(bool running);

@@ -1,6 +1,7 @@
 #include "run/sweepworker.h"
 
 #include "client/transport.h"
+#include "metrics/phrase.h"
 #include "metrics/resultjson.h"
 #include "metrics/sweeptable.h"
 #include "store/runwriter.h"
@@ -196,6 +197,14 @@ void SweepWorker::beginSweep()
 
     m_runner = std::make_unique<SweepRunner>();
     connect(m_runner.get(), &SweepRunner::stepStarted, this, [this](int index, const StepConfig& config) {
+        // run.json names the step under way: a kill leaves it marked as the interrupted one.
+        QString writeError;
+        if (m_writer && !m_writeFailed
+            && !writeRunDocument(QStringLiteral("running"), &writeError, currentStepEntry(config))) {
+            m_writeFailed = true;
+            Q_EMIT message(tr("Error: %1; stopping").arg(writeError));
+            m_runner->stop();
+        }
         StepConfig light = config;
         light.prompts.clear();
         Q_EMIT stepStarted(index, light);
@@ -205,6 +214,13 @@ void SweepWorker::beginSweep()
     connect(m_runner.get(), &SweepRunner::stepFinished, this, &SweepWorker::onStepFinished);
     connect(m_runner.get(), &SweepRunner::finished, this, &SweepWorker::onRunnerFinished);
     connect(m_runner.get(), &SweepRunner::pausedChanged, this, &SweepWorker::pausedChanged);
+    connect(m_runner.get(), &SweepRunner::note, this, [this](const QString& text) { Q_EMIT message(text); });
+    connect(m_runner.get(), &SweepRunner::serverSample, this, &SweepWorker::serverSample);
+    // The server has answered /version, /v1/models and /metrics by the time the first step starts.
+    connect(m_runner.get(), &SweepRunner::stepStarted, this, [this](int index) {
+        if (index == 0)
+            Q_EMIT serverReported(m_runner->serverFacts().toJson());
+    });
     Q_EMIT message(tr("Run directory: %1").arg(info.runDirectory));
     Q_EMIT started(info);
     m_runner->start(std::move(prepared.config));
@@ -251,6 +267,13 @@ void SweepWorker::onStepFinished(const StepResult& result)
     analysis.sentences = analysisText(analysis.result);
 
     if (m_writer && !m_writeFailed) {
+        // analysis.json is read by scripts and the CLI: its sentences are English under any language.
+        AnalysisResult english;
+        if (phraseTranslation()) {
+            const EnglishPhrases inEnglish;
+            english = KneeAnalysis::analyze(m_points, m_analysisOptions);
+        }
+        const AnalysisResult& fileAnalysis = phraseTranslation() ? english : analysis.result;
         const StepSetup setup = stepSetup(m_profile, result);
         const StepMetrics& m = result.metrics;
         m_csv += SweepTable::csvRow(setup, m);
@@ -263,13 +286,21 @@ void SweepWorker::onStepFinished(const StepResult& result)
         entry.insert(QLatin1String("partial"), result.partial);
         entry.insert(QLatin1String("client_bound"), result.clientBound);
         entry.insert(QLatin1String("dispatch_lag_p99_ms"), result.dispatchLagP99Ms);
+        insertStepValidity(entry, result);
         if (report.meetsSlo)
             entry.insert(QLatin1String("meets_slo"), *report.meetsSlo);
+        if (result.server.stats)
+            entry.insert(QLatin1String("server"), result.server.stats->toJson());
+        if (!result.server.isEmpty())
+            entry.insert(
+                QLatin1String("metrics_file"), QFileInfo(m_writer->metricsPath(result.config.index)).fileName());
         m_stepEntries << entry;
         QString error;
-        if (!m_writer->writeStep(result.config.index, ResultJson::write(setup, m, {}, 2), &error)
+        if ((!result.server.isEmpty()
+                && !m_writer->writeMetrics(result.config.index, result.server.samplesJsonl(), &error))
+            || !m_writer->writeStep(result.config.index, ResultJson::write(setup, m, {}, 2), &error)
             || !writeFileAtomically(m_writer->dir() + QStringLiteral("/analysis.json"),
-                QJsonDocument(analysisJson(analysis.result)).toJson(QJsonDocument::Indented), &error)
+                QJsonDocument(analysisJson(fileAnalysis)).toJson(QJsonDocument::Indented), &error)
             || !writeRunDocument(QStringLiteral("running"), &error)
             || !writeFileAtomically(m_writer->dir() + QStringLiteral("/sweep.csv"), m_csv, &error)) {
             m_writeFailed = true;
@@ -295,10 +326,12 @@ void SweepWorker::onRunnerFinished(bool stopped)
     Q_EMIT finished(stopped, reason);
 }
 
-bool SweepWorker::writeRunDocument(const QString& status, QString* error)
+bool SweepWorker::writeRunDocument(const QString& status, QString* error, const QJsonObject& current)
 {
-    const QJsonObject run = runDocument(
-        m_profile, m_config.planner.preview(), m_runner ? m_runner->stopReason() : QString(), status, m_stepEntries);
+    QJsonObject run = runDocument(m_profile, m_config.planner.preview(), m_runner ? m_runner->stopReason() : QString(),
+        status, m_stepEntries, current);
+    if (m_runner)
+        addServerReported(run, m_runner->serverFacts());
     return m_writer->writeRun(run, error);
 }
 

@@ -56,6 +56,8 @@ Q_SIGNALS:
     void pausedChanged(bool paused);
     void finished(bool stopped, const QString& stopReason);
     void failed(const QString& message);
+    void serverSample(int stepIndex, const kp::ServerSample& sample); // each /metrics scrape of the running step
+    void serverReported(const QJsonObject& facts); // what the server said about itself (ServerFacts::toJson)
 
 private:
     void onProbeFinished(const kp::ProbeReport& report);
@@ -65,7 +67,7 @@ private:
     void onStepFinished(const kp::StepResult& result);
     void onRunnerFinished(bool stopped);
     void fail(const QString& message);
-    bool writeRunDocument(const QString& status, QString* error);
+    bool writeRunDocument(const QString& status, QString* error, const QJsonObject& current = {});
     void release();
 
     std::shared_ptr<std::atomic<int>> m_pendingSnapshots;

@@ -76,6 +76,19 @@ QString UiFormat::loadUnit(LoadMode mode)
                                   : QCoreApplication::translate("kp::ui::UiFormat", "users");
 }
 
+QString UiFormat::regionWord(RegionKind kind)
+{
+    switch (kind) {
+    case RegionKind::Linear:
+        return QCoreApplication::translate("kp::ui::UiFormat", "linear", "region of the load-latency curve");
+    case RegionKind::Knee:
+        return QCoreApplication::translate("kp::ui::UiFormat", "knee", "region of the load-latency curve");
+    case RegionKind::Overload:
+        return QCoreApplication::translate("kp::ui::UiFormat", "overload", "region of the load-latency curve");
+    }
+    return {};
+}
+
 QString UiFormat::clock(double seconds)
 {
     if (!std::isfinite(seconds) || seconds < 0)

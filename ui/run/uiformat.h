@@ -2,6 +2,7 @@
 
 #include "metrics/stepmetrics.h"
 #include "profile/profile.h"
+#include "sweep/kneeanalysis.h"
 
 #include <QString>
 
@@ -19,6 +20,7 @@ public:
     static QString tokens(double value); // tok/s: whole numbers
     static QString load(double value); // "40", "7.5", "∞"
     static QString loadUnit(LoadMode mode); // "req/s", "users"
+    static QString regionWord(RegionKind kind); // "linear", "knee", "overload", in the window's language
     static QString clock(double seconds); // "00:41", "1:02:10"
     static QString percent(double fraction); // "1.5%", "0.02%"
 };
