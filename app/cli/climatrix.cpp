@@ -37,7 +37,8 @@ bool takesValue(const QString& option)
     static const QStringList flags = { QStringLiteral("refine"), QStringLiteral("no-early-stop"),
         QStringLiteral("ignore-eos"), QStringLiteral("save-result"), QStringLiteral("save-detailed"),
         QStringLiteral("no-preflight"), QStringLiteral("quiet"), QStringLiteral("json"), QStringLiteral("yes"),
-        QStringLiteral("help"), QStringLiteral("version"), QStringLiteral("allow-insecure-key") };
+        QStringLiteral("help"), QStringLiteral("version"), QStringLiteral("allow-insecure-key"),
+        QStringLiteral("allow-high-load"), QStringLiteral("help-all") };
     return !flags.contains(option);
 }
 
@@ -58,7 +59,8 @@ MatrixArguments splitArguments(const QStringList& arguments)
         }
         const bool ours = name == QLatin1String("target") || name == QLatin1String("model")
             || name == QLatin1String("out") || name == QLatin1String("data-dir");
-        if (!value && takesValue(name) && i + 1 < arguments.size())
+        if (!value && takesValue(name) && i + 1 < arguments.size()
+            && !arguments.at(i + 1).startsWith(QLatin1String("--")))
             value = arguments.at(++i);
         if (!ours) {
             m.rest << QStringLiteral("--") + name;
