@@ -312,6 +312,10 @@ void TestSseParser::classify_data()
     QTest::addRow("[DONE] with spaces") << QByteArray(" [DONE] \n") << K::Done << none << none << none << -1ll << -1ll
                                         << none;
     QTest::addRow("empty") << QByteArray("") << K::Empty << none << none << none << -1ll << -1ll << none;
+    // Found by fuzz_sse: well-formed JSON whose number does not fit a double must not end the process.
+    QTest::addRow("number beyond double")
+        << QByteArray(R"({"choices":[{"text":"x"}],"n":1e99999})") << K::Malformed << none << none << none << -1ll
+        << -1ll << QStringLiteral("unreadable JSON (number overflow parsing '1e99999'): ");
     QTest::addRow("completions text") << QByteArray(
         R"({"id":"c","object":"text_completion","choices":[{"index":0,"text":" Hi","logprobs":null,"finish_reason":null}]})")
                                       << K::Choices << QStringLiteral(" Hi") << none << none << -1ll << -1ll << none;

@@ -298,6 +298,13 @@ SseChunk SseChunk::classify(QByteArrayView data)
         chunk.kind = Kind::Malformed;
         chunk.errorMessage = QStringLiteral("invalid JSON at byte %1: %2").arg(error.byte).arg(excerpt(trimmed));
         return chunk;
+    } catch (const Json::exception& error) {
+        // Well-formed JSON that cannot be held, e.g. a number beyond double's range (out_of_range.406).
+        chunk.kind = Kind::Malformed;
+        chunk.errorMessage
+            = QStringLiteral("unreadable JSON (%1): %2")
+                  .arg(QString::fromUtf8(error.what()).section(QLatin1String("] "), 1), excerpt(trimmed));
+        return chunk;
     }
     if (!object.is_object()) {
         chunk.kind = Kind::Malformed;

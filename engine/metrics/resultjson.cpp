@@ -740,10 +740,19 @@ ResultFileContents ResultJson::read(QByteArrayView bytes, const QString& sourceN
                                 .arg(number + 1)
                                 .arg(column)
                                 .arg(parseErrorText(lineError));
+            } catch (const nlohmann::json::exception& lineError) {
+                out.error = QStringLiteral("%1:%2: unreadable JSON: %3")
+                                .arg(sourceName)
+                                .arg(number + 1)
+                                .arg(QString::fromUtf8(lineError.what()).section(QLatin1String("] "), 1));
             }
             if (!out.error.isEmpty())
                 break;
         }
+    } catch (const nlohmann::json::exception& error) {
+        // Well-formed JSON that cannot be held, e.g. a number beyond double's range.
+        out.error = QStringLiteral("%1: unreadable JSON: %2")
+                        .arg(sourceName, QString::fromUtf8(error.what()).section(QLatin1String("] "), 1));
     }
     if (!out.error.isEmpty())
         out.steps.clear();

@@ -137,6 +137,8 @@ QString applySimConfig(const QByteArray& text, const QString& sourceName, SimSer
         if (what.startsWith(QLatin1Char('[')) && bracket > 0)
             what = what.mid(bracket + 2);
         return QStringLiteral("%1:%2:%3: invalid JSON: %4").arg(sourceName).arg(line).arg(column).arg(what);
+    } catch (const json::exception& e) {
+        return QStringLiteral("%1: unreadable JSON: %2").arg(sourceName, fromStd(e.what()));
     }
     if (!doc.is_object())
         return QStringLiteral("%1: expected a JSON object of simulator settings").arg(sourceName);

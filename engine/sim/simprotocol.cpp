@@ -153,6 +153,11 @@ std::variant<GenerationRequest, ProtocolError> parseGenerationRequest(Endpoint e
         if (what.startsWith(QLatin1Char('[')) && bracket > 0)
             what = what.mid(bracket + 2);
         return ProtocolError { 400, QStringLiteral("Invalid JSON in the request body: %1").arg(what), {} };
+    } catch (const json::exception& e) {
+        return ProtocolError { 400,
+            QStringLiteral("Unreadable JSON in the request body: %1")
+                .arg(fromStd(e.what()).section(QLatin1String("] "), 1)),
+            {} };
     }
     if (!doc.is_object())
         return ProtocolError { 400, QStringLiteral("The request body must be a JSON object"), {} };
@@ -317,7 +322,7 @@ std::variant<QByteArray, ProtocolError> tokenizeResponse(const QByteArray& body,
     json doc;
     try {
         doc = json::parse(body.constBegin(), body.constEnd());
-    } catch (const json::parse_error&) {
+    } catch (const json::exception&) {
         return ProtocolError { 400, QStringLiteral("Invalid JSON in the request body"), {} };
     }
     if (!doc.is_object())
