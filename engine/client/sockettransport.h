@@ -1,6 +1,7 @@
 #pragma once
 
 #include "client/transport.h"
+#include "client/workerpool.h"
 
 #include <QThread>
 
@@ -26,16 +27,10 @@ public:
     void cancelAll() override;
     TransportKind kind() const override { return TransportKind::Socket; }
 
-    int workerCount() const { return static_cast<int>(m_workers.size()); }
+    int workerCount() const { return m_pool.size(); }
 
 private:
-    struct Worker
-    {
-        std::unique_ptr<QThread> thread;
-        SocketWorker* worker = nullptr; // lives in thread, deleted when it finishes
-    };
-    std::vector<Worker> m_workers;
-    std::atomic<unsigned> m_next { 0 };
+    WorkerPool<SocketWorker> m_pool;
 };
 
 } // namespace kp
