@@ -189,6 +189,7 @@ private Q_SLOTS:
     void redundancySpec();
     void pointsFromSteps();
     void drainIsNotSaturation();
+    void floorStepStaysOffARateAxis();
 };
 
 void TestKneeAnalysis::isotonicFit_data()
@@ -900,6 +901,38 @@ void TestKneeAnalysis::drainIsNotSaturation()
     QCOMPARE(saturated.saturation.offered, 100.0);
     QVERIFY2(saturated.saturation.reason.contains(u"of the 80 req/s a step this long reads without saturation"_s),
         qPrintable(saturated.saturation.reason));
+}
+
+// An auto plan in rate mode runs a one-user floor step first, then the all-at-once ceiling, then
+// rates: the analysis is of the rate axis (the floor is named as left out, step numbers stay those of
+// the run), whether the profile's mode is given or left to the steps.
+void TestKneeAnalysis::floorStepStaysOffARateAxis()
+{
+    Points points = curve({ 10, 20, 30, 40, 50, 60 }, { 10, 20, 30, 39, 41, 41 }, { 200, 210, 220, 600, 2500, 6000 });
+    SweepPoint ceiling = point(inf, 42, 9000);
+    points.insert(points.begin(), ceiling);
+    SweepPoint floor = point(1, 2.5, 150);
+    floor.concurrencyMode = true;
+    points.insert(points.begin(), floor);
+
+    AnalysisOptions options;
+    const AnalysisResult guessed = KneeAnalysis::analyze(points, options);
+    options.mode = LoadMode::Rate;
+    const AnalysisResult given = KneeAnalysis::analyze(points, options);
+    for (const AnalysisResult* r : { &guessed, &given }) {
+        QVERIFY(!r->concurrencyMode);
+        QCOMPARE(r->steps.size(), std::size_t(8));
+        QVERIFY2(r->steps[0].excluded.contains(u"with a number of users"), qPrintable(r->steps[0].excluded));
+        QVERIFY(r->knee.found);
+        QCOMPARE(r->knee.offered, 40.0);
+        QCOMPARE(r->knee.stepIndex, 5);
+    }
+    // Told that the sweep varies users, the rate steps are the ones left out.
+    options.mode = LoadMode::Concurrency;
+    const AnalysisResult users = KneeAnalysis::analyze(points, options);
+    QVERIFY(users.concurrencyMode);
+    QVERIFY2(users.steps[2].excluded.contains(u"at a request rate"), qPrintable(users.steps[2].excluded));
+    QVERIFY(!users.knee.found);
 }
 
 QTEST_GUILESS_MAIN(TestKneeAnalysis)

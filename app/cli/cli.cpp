@@ -779,6 +779,8 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         say(QStringLiteral("error: %1").arg(e));
     if (!analysisErrors.isEmpty())
         return ExitBadInput;
+    // The curve is the sweep's own axis: the auto plan's one-user floor step is left out of a rate sweep.
+    analysisRequest.options.mode = profile.load.mode;
     std::vector<SweepPoint> points;
     AnalysisOutput analysis;
     int exitCode = ExitOk;
@@ -857,10 +859,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         }
         table += SweepTable::compactLine(setup, m) + '\n';
         csv += SweepTable::csvRow(setup, m);
-        // The auto plan's synchronous floor step runs at one user whatever the sweep's axis: the
-        // curve is the sweep's own axis.
-        if (result.config.mode == profile.load.mode)
-            points.push_back(SweepPoint::fromResult(result));
+        points.push_back(SweepPoint::fromResult(result));
         analysis = analyse(points, analysisRequest);
         QString sloReason;
         const bool meets = profile.slo.isEmpty() || SweepPlanner::meetsSlo(profile.slo, m, &sloReason);

@@ -21,6 +21,21 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// The axis of a sweep whose profile is not known: the mode most steps at a finite load ran in (an
+// auto plan's one-user floor then stays off a rate sweep's axis); on a tie, the first step's.
+bool mostlyUsers(const std::vector<SweepPoint>& points)
+{
+    std::ptrdiff_t users = 0;
+    std::ptrdiff_t rates = 0;
+    for (const SweepPoint& p : points) {
+        if (std::isfinite(p.offered))
+            ++(p.concurrencyMode ? users : rates);
+    }
+    if (users != rates)
+        return users > rates;
+    return !points.empty() && points.front().concurrencyMode;
+}
+
 // Numbers in sentences: QString::number never looks at the locale. Three significant digits or so,
 // without trailing zeros ("9.87", "46.3", "157").
 QString num(double value)
@@ -251,7 +266,7 @@ public:
         , m_options(options)
     {
         m_result.options = options;
-        m_result.concurrencyMode = !points.empty() && points.front().concurrencyMode;
+        m_result.concurrencyMode = options.mode ? *options.mode == LoadMode::Concurrency : mostlyUsers(points);
     }
 
     AnalysisResult run()

@@ -53,6 +53,9 @@ struct AnalysisOptions
     double kneeSensitivity = 1.0; // Kneedle's S
     double minLatencyRise = 1.5; // a latency knee needs the curve to rise at least this much over the sweep
     int minKneeSteps = 4; // reliable steps a knee needs
+    // The sweep's axis (the profile's load.mode); steps of the other mode, such as an auto plan's
+    // one-user floor in a rate sweep, are left out. Unset: the mode most steps at a finite load ran in.
+    std::optional<LoadMode> mode;
 
     bool operator==(const AnalysisOptions&) const = default;
 };
@@ -187,6 +190,7 @@ QStringList analysisLines(const AnalysisResult& result, const CapacityPlan* plan
 // knee, throughput_knee, saturation, collapse, slo_capacity, recommended: {"offered", "achieved",
 // "reason", ...} or null with the reason under "reasons"; regions, steps, notes, text; capacity_plan
 // (null unless a plan is given).
+// For files: always in English (translation of phrases is switched off while it runs).
 QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan = nullptr);
 
 // The CLI's --slo: items "metric:percentile:limit" or "metric:limit", separated by spaces or commas,

@@ -187,7 +187,9 @@ std::optional<PlannedStep> SweepPlanner::kneeStep(const std::vector<StepOutcome>
         p.clientBound = o.clientBound;
         points.push_back(std::move(p));
     }
-    const AnalysisResult analysis = KneeAnalysis::analyze(points, analysisOptionsFor(m_slo));
+    AnalysisOptions options = analysisOptionsFor(m_slo);
+    options.mode = m_load.mode;
+    const AnalysisResult analysis = KneeAnalysis::analyze(points, options);
     if (!analysis.knee.found || analysis.knee.lowerBound)
         return std::nullopt;
     // The neighbours of the knee on the load axis: a midpoint on each side that is wider than the

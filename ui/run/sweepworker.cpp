@@ -180,6 +180,7 @@ void SweepWorker::beginSweep()
     }
     m_csv = SweepTable::csvHeader();
     m_analysisOptions = kp::analysisOptionsFor(m_profile.slo);
+    m_analysisOptions.mode = m_profile.load.mode; // an auto plan's one-user floor stays off a rate sweep's axis
 
     RunInfo info;
     info.profile = m_profile;
