@@ -12,7 +12,7 @@
 find_program(KNEEPOINT_LUPDATE NAMES lupdate-qt6 lupdate HINTS /usr/lib/qt6/bin REQUIRED)
 find_program(KNEEPOINT_LRELEASE NAMES lrelease-qt6 lrelease HINTS /usr/lib/qt6/bin REQUIRED)
 
-set(KNEEPOINT_LUPDATE_OPTIONS -locations none -no-obsolete -tr-function-alias translate+=phrase)
+set(KNEEPOINT_LUPDATE_OPTIONS -locations none -no-obsolete -tr-function-alias translate+=phrase,translate+=sentence)
 
 function(kneepoint_add_translations target)
     cmake_parse_arguments(ARG "" "" "TS_FILES;SOURCES;PLURAL_ONLY" ${ARGN})

@@ -4,15 +4,19 @@
 
 #include "export/chartexport.h"
 #include "export/chartset.h"
+#include "export/reportdoc.h"
 #include "i18n/language.h"
 #include "metrics/phrase.h"
 #include "metrics/resultjson.h"
 #include "run/liverun.h"
 #include "run/mainwindow.h"
 #include "run/runpage.h"
+#include "run/sweepcontroller.h"
+#include "run/uiformat.h"
 #include "runs/importers.h"
 #include "sweep/capacityplan.h"
 #include "sweep/kneeanalysis.h"
+#include "sweep/sweepplanner.h"
 
 #include <QAction>
 #include <QDir>
@@ -22,9 +26,11 @@
 #include <QFontDatabase>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -339,7 +345,8 @@ private Q_SLOTS:
         QVERIFY2(QFile::copy(committed, copy), qPrintable(committed));
         QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
         QStringList args = { QStringLiteral("-silent"), QStringLiteral("-locations"), QStringLiteral("none"),
-            QStringLiteral("-no-obsolete"), QStringLiteral("-tr-function-alias"), QStringLiteral("translate+=phrase") };
+            QStringLiteral("-no-obsolete"), QStringLiteral("-tr-function-alias"),
+            QStringLiteral("translate+=phrase,translate+=sentence") };
         if (pluralOnly)
             args << QStringLiteral("-pluralonly");
         args << QStringLiteral("ui") << QStringLiteral("app/gui") << QStringLiteral("engine") << QStringLiteral("-ts")
@@ -366,6 +373,17 @@ private Q_SLOTS:
                            .arg(unfinished.size())
                            .arg(file, unfinished.join(u'\n'))));
         QVERIFY2(mismatched.isEmpty(), qPrintable(mismatched.join(u'\n')));
+        // A tr() helper called from a free function is filed by lupdate under the enclosing namespace,
+        // while the helper translates in its class's context: such a message is never shown translated.
+        QStringList underNamespace;
+        for (const TsMessage& m : messages) {
+            if (m.context == QLatin1String("kp") || m.context == QLatin1String("kp::ui"))
+                underNamespace << QStringLiteral("%1: \"%2\"").arg(m.context, m.source);
+        }
+        QVERIFY2(underNamespace.isEmpty(),
+            qPrintable(QStringLiteral("messages filed under a namespace (call QCoreApplication::translate with the "
+                                      "class's context in free functions):\n")
+                + underNamespace.join(u'\n')));
     }
 
     void languageFollowsTheLocale()
@@ -466,6 +484,61 @@ private Q_SLOTS:
             qInfo().noquote() << lines.join(u'\n');
     }
 
+    // The planner's step details and stop reasons, the steps' purposes and the report's language follow
+    // the window, while the stop reason written to run.json stays English.
+    void sweepTextInChinese()
+    {
+        kp::Load load;
+        load.rates = { 10, 20, 30, 40, 50 };
+        auto step = [](const kp::PlannedStep& s, double rps, double p99) {
+            kp::StepOutcome o;
+            o.step = s;
+            o.metrics.requestThroughput = rps;
+            o.metrics.completed = 100;
+            o.metrics.ttft.count = 100;
+            o.metrics.ttft.max = p99;
+            o.metrics.ttft.percentiles = { { 99.0, p99 } };
+            return o;
+        };
+        QTranslator zh;
+        QVERIFY(zh.load(QStringLiteral(":/i18n/kneepoint_zh_CN.qm")));
+        QCoreApplication::installTranslator(&zh);
+        kp::setPhraseTranslation(true);
+        // Throughput peaks at 30 req/s, then falls twice while latency rises: the planner stops at 50.
+        kp::SweepPlanner planner(load, kp::Slo {});
+        std::vector<kp::StepOutcome> done;
+        const std::vector<std::pair<double, double>> curve { { 10, 50 }, { 20, 60 }, { 29, 200 }, { 26, 900 },
+            { 22, 3000 } };
+        for (const auto& [rps, p99] : curve)
+            done.push_back(step(*planner.next(done), rps, p99));
+        QVERIFY(!planner.next(done));
+        const QString shown = planner.stopReasonText();
+        const QString written = planner.stopReason();
+        kp::PlannedStep floor { kp::LoadMode::Concurrency, 1, QStringLiteral("floor"), {} };
+        kp::Load autoLoad;
+        autoLoad.plan.kind = kp::PlanKind::Auto;
+        const QString floorDetail = kp::SweepPlanner(autoLoad, kp::Slo {}).next({}).value_or(floor).detail;
+        const QString purpose = kp::ui::UiFormat::purposeWord(QStringLiteral("refine"));
+        const QString unknown = kp::ui::UiFormat::purposeWord(QStringLiteral("warmup"));
+        kp::ui::ReportDoc doc(QStringLiteral("报告"));
+        const QByteArray html = doc.html(kp::ui::ReportDoc::ImageMode::DataUri);
+        kp::setPhraseTranslation(false);
+        QCoreApplication::removeTranslator(&zh);
+
+        QCOMPARE(shown, QStringLiteral("服务器崩溃：吞吐量连续两步下降而延迟上升（直到 50 req/s）"));
+        QCOMPARE(written,
+            QStringLiteral("the server collapsed: throughput fell for two steps in a row while latency rose (up to "
+                           "50 req/s)"));
+        QCOMPARE(floorDetail, QStringLiteral("一次一个请求"));
+        QCOMPARE(purpose, QStringLiteral("细化"));
+        QCOMPARE(unknown, QStringLiteral("warmup"));
+        QVERIFY2(html.contains("<html lang=\"zh-CN\">"), html.left(200).constData());
+        QVERIFY(kp::ui::ReportDoc(QStringLiteral("report"))
+                    .html(kp::ui::ReportDoc::ImageMode::DataUri)
+                    .contains("<html lang=\"en\">"));
+        QCOMPARE(kp::ui::UiFormat::purposeWord(QStringLiteral("refine")), QStringLiteral("refine"));
+    }
+
     // The CLI never installs a translator: its output is the same under any locale, byte for byte.
     void cliOutputIgnoresTheLocale()
     {
@@ -525,6 +598,75 @@ private Q_SLOTS:
             window.runPage()->tabs()->setCurrentIndex(1);
             QCoreApplication::processEvents();
             QVERIFY(window.grab().save(shots + QStringLiteral("/analysis-zh_CN.png")));
+        }
+    }
+
+    // A sweep in the Chinese window: the log names each step's purpose and the planner's reasons in
+    // Chinese, while every file of the run stays English.
+    void sweepInChineseWritesEnglishFiles()
+    {
+        if (kp::ui::Language::current() != QLatin1String("zh_CN"))
+            kp::ui::Language::install(qApp, QLocale(QStringLiteral("zh_CN")));
+        QTemporaryDir runs;
+        QVERIFY(runs.isValid());
+        kp::ui::SweepController controller;
+        controller.setRunsDirectory(runs.path());
+        kp::ui::RunPage page(&controller);
+        page.resize(1280, 800);
+        page.show();
+        QStringList log;
+        connect(page.run(), &kp::ui::LiveRun::logLine, this, [&log](const QString& line) { log << line; });
+        QSignalSpy finished(&controller, &kp::ui::SweepController::finished);
+        QSignalSpy failed(&controller, &kp::ui::SweepController::failed);
+
+        kp::Profile profile = kp::Profile::demo(QUrl(QStringLiteral("sim://small?time_scale=20&seed=1")), QString());
+        profile.name = QStringLiteral("Auto sweep");
+        profile.target.model.clear();
+        profile.workload.numPrompts = 30;
+        profile.load.plan.kind = kp::PlanKind::Auto;
+        profile.load.plan.steps = 2;
+        profile.load.plan.refine = false;
+        profile.load.stepDurationS.reset();
+        profile.load.warmupRequests = 0;
+        profile.load.cooldownS = 0;
+        controller.start(profile);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 180000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+
+        const QString text = log.join(u'\n');
+        for (const QString& expected :
+            { QStringLiteral("内置模拟器：预设 small，时间倍率 20"), QStringLiteral("（下限：一次一个请求）"),
+                QStringLiteral("（上限：全部请求一次发出）"), QStringLiteral("（粗扫：介于下限（") })
+            QVERIFY2(text.contains(expected), qPrintable(expected + QStringLiteral(" not in the log:\n") + text));
+
+        static const QRegularExpression han(QStringLiteral("[\\x{3000}-\\x{9fff}\\x{ff00}-\\x{ffef}]"));
+        const QString dir = page.run()->info().runDirectory;
+        QVERIFY2(QFileInfo(dir + QStringLiteral("/run.json")).isFile(), qPrintable(dir));
+        int files = 0;
+        for (QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories); it.hasNext();) {
+            QFile f(it.next());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString content = QString::fromUtf8(f.readAll());
+            const QRegularExpressionMatch m = han.match(content);
+            QVERIFY2(!m.hasMatch(),
+                qPrintable(QStringLiteral("%1 holds Chinese text: …%2…")
+                               .arg(f.fileName(), content.mid(m.capturedStart() - 40, 80))));
+            ++files;
+        }
+        QVERIFY(files >= 4);
+
+        const QString shots = qEnvironmentVariable("KNEEPOINT_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            QDir().mkpath(shots);
+            for (int i = 0; i < page.tabs()->count(); ++i) {
+                if (qobject_cast<QPlainTextEdit*>(page.tabs()->widget(i)))
+                    page.tabs()->setCurrentIndex(i);
+            }
+            QCoreApplication::processEvents();
+            QVERIFY(page.grab().save(shots + QStringLiteral("/log-zh_CN.png")));
+            page.tabs()->setCurrentIndex(0);
+            QCoreApplication::processEvents();
+            QVERIFY(page.grab().save(shots + QStringLiteral("/steps-zh_CN.png")));
         }
     }
 

@@ -256,9 +256,9 @@ void Probe::start(const ProbeTarget& target)
     m_target = target;
     m_report = {};
     m_report.notes = proxyEnvironmentNotes(target.target.requestUrl(), target.transport.proxyMode);
-    m_report.notes << (sentAuthorization(target.headers) ? QStringLiteral("An API key is configured and sent as "
-                                                                          "Authorization: Bearer.")
-                                                         : QStringLiteral("No API key is configured."));
+    m_report.notes << (sentAuthorization(target.headers)
+            ? phrase("Probe", "An API key is configured and sent as Authorization: Bearer.")
+            : phrase("Probe", "No API key is configured."));
     if (!m_nam) {
         m_nam = new QNetworkAccessManager(this);
         applyProxy(m_nam, target.transport);
@@ -312,17 +312,19 @@ void Probe::getHealth()
         if (status > 0) {
             c.detail = QStringLiteral("HTTP %1").arg(status);
             if (!c.ok)
-                c.hint = QStringLiteral("No /health endpoint (common behind gateways); the other checks decide.");
+                c.hint = phrase("Probe", "No /health endpoint (common behind gateways); the other checks decide.");
         } else {
             c.detail = reply->errorString();
             c.hint = reply->error() == QNetworkReply::ConnectionRefusedError
-                ? QStringLiteral("Nothing listens on %1: the server is down or the port is wrong.")
+                ? phrase("Probe", "Nothing listens on %1: the server is down or the port is wrong.")
                       .arg(hostPort(reply->url()))
-                : QStringLiteral("The server could not be reached: check target.base_url and the network.");
+                : phrase("Probe", "The server could not be reached: check target.base_url and the network.");
             if (const QString proxy = proxyInUse(reply->url(), m_target.transport); !proxy.isEmpty())
-                c.hint += QStringLiteral(" The request went through the proxy %1; set target.proxy to \"none\" to "
-                                         "bypass it, or add %2 to no_proxy.")
-                              .arg(proxy, reply->url().host());
+                c.hint += QLatin1Char(' ')
+                    + phrase("Probe",
+                        "The request went through the proxy %1; set target.proxy to \"none\" to bypass it, or add %2 "
+                        "to no_proxy.")
+                          .arg(proxy, reply->url().host());
         }
         reply->deleteLater();
         m_report.checks << c;
@@ -331,7 +333,7 @@ void Probe::getHealth()
                 ProbeCheck skipped;
                 skipped.name = QString::fromLatin1(name);
                 skipped.skipped = true;
-                skipped.detail = QStringLiteral("skipped: server unreachable");
+                skipped.detail = phrase("Probe", "skipped: server unreachable");
                 m_report.checks << skipped;
             }
             Q_EMIT finished(m_report);
@@ -355,23 +357,24 @@ void Probe::getModels()
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray body = reply->readAll();
         if (reply->property("kneepoint_too_large").toBool()) {
-            c.detail = QStringLiteral("HTTP %1 but the body passed %2 MiB: %3")
+            c.detail = phrase("Probe", "HTTP %1 but the body passed %2 MiB: %3")
                            .arg(status)
                            .arg(kMaxProbeBodyBytes / (1024 * 1024))
                            .arg(firstBytes(body));
-            c.hint = QStringLiteral("This is not an OpenAI-compatible /v1/models answer: check target.base_url.");
+            c.hint = phrase("Probe", "This is not an OpenAI-compatible /v1/models answer: check target.base_url.");
         } else if (status == 200) {
             const QJsonArray data = QJsonDocument::fromJson(body).object().value(QLatin1String("data")).toArray();
             for (const auto& m : data)
                 m_report.models << m.toObject().value(QLatin1String("id")).toString();
             c.ok = !m_report.models.isEmpty();
-            c.detail = c.ok ? QStringLiteral("models: %1").arg(m_report.models.join(QStringLiteral(", ")))
-                            : QStringLiteral("HTTP 200 but no model list: %1").arg(firstBytes(body));
+            c.detail = c.ok ? phrase("Probe", "models: %1").arg(m_report.models.join(QStringLiteral(", ")))
+                            : phrase("Probe", "HTTP 200 but no model list: %1").arg(firstBytes(body));
             const QString wanted = m_target.target.requestModel();
             if (c.ok && !wanted.isEmpty() && !m_report.models.contains(wanted)) {
                 c.ok = false;
-                c.hint = QStringLiteral("The configured model \"%1\" is not among them: set target.model to one of "
-                                        "these.")
+                c.hint = phrase("Probe",
+                    "The configured model \"%1\" is not among them: set target.model to one of "
+                    "these.")
                              .arg(wanted);
             }
         } else {
@@ -422,10 +425,10 @@ void Probe::postCompletion()
         c.ok = r.success();
         c.latencyMs = double(r.endNs - r.sentNs) / 1e6;
         if (c.ok) {
-            c.detail = QStringLiteral("streamed %1 token%2, TTFT %3 ms")
-                           .arg(r.outputTokens)
-                           .arg(r.outputTokens == 1 ? QString() : QStringLiteral("s"))
-                           .arg(double(r.firstTokenNs - r.sentNs) / 1e6, 0, 'f', 1);
+            const QString ttft = QString::number(double(r.firstTokenNs - r.sentNs) / 1e6, 'f', 1);
+            c.detail = r.outputTokens == 1
+                ? phrase("Probe", "streamed 1 token, TTFT %1 ms").arg(ttft)
+                : phrase("Probe", "streamed %1 tokens, TTFT %2 ms").arg(r.outputTokens).arg(ttft);
         } else {
             c.detail = r.errorMessage;
             c.hint = failureHint(r, m_target.headers, m_report.models);

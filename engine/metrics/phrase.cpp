@@ -23,6 +23,39 @@ QString phrase(const char* context, const char* source, const char* disambiguati
     return text;
 }
 
+namespace {
+
+QString filled(QString text, const QStringList& args)
+{
+    for (const QString& a : args)
+        text = text.arg(a);
+    return text;
+}
+
+} // namespace
+
+QString Sentence::text() const
+{
+    return source ? filled(phrase(context, source), args) : QString();
+}
+
+QString Sentence::english() const
+{
+    return source ? filled(QString::fromUtf8(source), args) : QString();
+}
+
+Sentence Sentence::arg(const QString& value) const
+{
+    Sentence s = *this;
+    s.args << value;
+    return s;
+}
+
+Sentence sentence(const char* context, const char* source)
+{
+    return Sentence { context, source, {} };
+}
+
 void setPhraseTranslation(bool on)
 {
     g_translate.store(on, std::memory_order_relaxed);

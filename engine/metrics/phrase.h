@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 // Sentences the engine writes for people (the analysis, capacity plans, failure hints) are assembled
 // from phrases with %1 placeholders, never from concatenated English. phrase() returns a phrase in
@@ -12,6 +13,25 @@
 namespace kp {
 
 QString phrase(const char* context, const char* source, const char* disambiguation = nullptr, int n = -1);
+
+// A sentence kept as its phrase and arguments, for text that is both shown and written to a file
+// (why a sweep stopped early): text() answers like phrase(), in the window's language when
+// translation is on; english() always in English. Made with sentence(), which lupdate collects like
+// phrase() (-tr-function-alias translate+=sentence); arg() fills %1, %2, ... in order, like QString's:
+//     sentence("SweepPlanner", "errors passed the limit at %1").arg(load)
+struct Sentence
+{
+    const char* context = nullptr;
+    const char* source = nullptr;
+    QStringList args;
+
+    Sentence arg(const QString& value) const;
+    QString text() const;
+    QString english() const;
+    bool isEmpty() const { return source == nullptr; }
+};
+
+Sentence sentence(const char* context, const char* source);
 
 // Switches translation of phrases on or off for the whole process (off unless switched on).
 void setPhraseTranslation(bool on);

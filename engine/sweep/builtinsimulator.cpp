@@ -1,5 +1,7 @@
 #include "sweep/builtinsimulator.h"
 
+#include "metrics/phrase.h"
+
 #include <QUrlQuery>
 
 namespace kp {
@@ -45,7 +47,7 @@ bool BuiltinSimulator::start(Profile& profile, QString* error)
     if (!profile.server.notes.contains(QLatin1String("preset")))
         profile.server.notes
             = QStringLiteral("built-in simulator, preset %1, time scale %2").arg(preset->name).arg(options.timeScale);
-    m_description = QStringLiteral("preset %1, time scale %2, %3")
+    m_description = phrase("BuiltinSimulator", "preset %1, time scale %2, %3")
                         .arg(preset->name)
                         .arg(options.timeScale)
                         .arg(m_host.baseUrl().toString());

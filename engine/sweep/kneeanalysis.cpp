@@ -422,7 +422,8 @@ private:
             } else {
                 // An all-at-once step is not unreliable, only off the load axis: its note says so.
                 if (!allAtOnce)
-                    m_leftOut << u"%1: %2"_s.arg(stepName(index), brief);
+                    m_leftOut << phrase("KneeAnalysis", "%1: %2", "a step left out: its name, then why in brief")
+                                     .arg(stepName(index), brief);
                 if (allAtOnce) {
                     exclusionNotes << phrase("KneeAnalysis",
                         "%1 sent every request at once: its %2 is the server's throughput ceiling, "
@@ -492,7 +493,9 @@ private:
         QStringList all = m_leftOut;
         if (includeLatency)
             all << m_leftOutLatency;
-        return all.isEmpty() ? QString() : phrase("KneeAnalysis", " Left out: %1.").arg(all.join(u"; "_s));
+        return all.isEmpty() ? QString()
+                             : phrase("KneeAnalysis", " Left out: %1.")
+                                   .arg(all.join(phrase("KneeAnalysis", "; ", "between the steps left out")));
     }
 
     void findPeak()
@@ -1338,6 +1341,9 @@ QStringList analysisLines(const AnalysisResult& result, const CapacityPlan* plan
 
 QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan)
 {
+    // For files: the sentences made here (the server's) are English like the result's own, which the
+    // caller computed in English.
+    const EnglishPhrases inEnglish;
     const AnalysisOptions& options = result.options;
     QJsonObject out;
     out.insert(u"mode"_s, result.concurrencyMode ? u"concurrency"_s : u"rate"_s);

@@ -1,5 +1,7 @@
 #include "sweep/sweepplanner.h"
 
+#include "metrics/phrase.h"
+
 #include "sweep/kneeanalysis.h"
 
 #include <algorithm>
@@ -135,10 +137,10 @@ std::vector<PlannedStep> SweepPlanner::preview() const
         break;
     }
     case PlanKind::Auto:
-        add(LoadMode::Concurrency, 1, QStringLiteral("floor"), QStringLiteral("one request at a time"));
+        add(LoadMode::Concurrency, 1, QStringLiteral("floor"), phrase("SweepPlanner", "one request at a time"));
         if (m_load.mode == LoadMode::Rate)
             add(LoadMode::Rate, std::numeric_limits<double>::infinity(), QStringLiteral("ceiling"),
-                QStringLiteral("every request at once"));
+                phrase("SweepPlanner", "every request at once"));
         break;
     }
     return steps;
@@ -217,7 +219,7 @@ std::optional<PlannedStep> SweepPlanner::kneeStep(const std::vector<StepOutcome>
             continue;
         ++m_refined;
         return PlannedStep { m_load.mode, mid, QStringLiteral("refine"),
-            QStringLiteral("around the knee at %1, between %2 and %3")
+            phrase("SweepPlanner", "around the knee at %1, between %2 and %3")
                 .arg(formatLoad(m_load.mode, knee), formatLoad(m_load.mode, lo), formatLoad(m_load.mode, hi)) };
     }
     return std::nullopt;
@@ -252,7 +254,7 @@ std::optional<PlannedStep> SweepPlanner::refineStep(const std::vector<StepOutcom
         up = m_load.mode == LoadMode::Concurrency ? std::max(up, pass->step.load + 1) : up;
         return PlannedStep { m_load.mode, m_load.mode == LoadMode::Concurrency ? std::round(up) : roundLoad(up),
             QStringLiteral("refine"),
-            QStringLiteral("every step met the SLO up to %1: looking higher")
+            phrase("SweepPlanner", "every step met the SLO up to %1: looking higher")
                 .arg(formatLoad(m_load.mode, pass->step.load)) };
     }
     if (!pass && !points.empty() && m_extended < kMaxExtensions) {
@@ -262,7 +264,8 @@ std::optional<PlannedStep> SweepPlanner::refineStep(const std::vector<StepOutcom
         if (down >= (m_load.mode == LoadMode::Concurrency ? 1.0 : 1e-3)) {
             ++m_extended;
             return PlannedStep { m_load.mode, down, QStringLiteral("refine"),
-                QStringLiteral("no step met the SLO down to %1: looking lower").arg(formatLoad(m_load.mode, lowest)) };
+                phrase("SweepPlanner", "no step met the SLO down to %1: looking lower")
+                    .arg(formatLoad(m_load.mode, lowest)) };
         }
     }
     if (!pass || !fail)
@@ -280,10 +283,9 @@ std::optional<PlannedStep> SweepPlanner::refineStep(const std::vector<StepOutcom
         mid = roundLoad(mid);
     }
     ++m_refined;
-    return PlannedStep {
-        m_load.mode, mid, QStringLiteral("refine"),
-        QStringLiteral("SLO boundary between %1 and %2").arg(formatLoad(m_load.mode, lo), formatLoad(m_load.mode, hi))
-    };
+    return PlannedStep { m_load.mode, mid, QStringLiteral("refine"),
+        phrase("SweepPlanner", "SLO boundary between %1 and %2")
+            .arg(formatLoad(m_load.mode, lo), formatLoad(m_load.mode, hi)) };
 }
 
 void SweepPlanner::addManual(const PlannedStep& step)
@@ -312,16 +314,17 @@ std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& do
             const StepOutcome& last = done.back();
             const bool escalating = last.step.purpose == QLatin1String("coarse");
             if (escalating && m_load.plan.earlyStop && collapsed(done)) {
-                m_stopReason = QStringLiteral("the server collapsed: throughput fell for two steps in a row while "
-                                              "latency rose (up to %1)")
+                m_stopReason = sentence("SweepPlanner",
+                    "the server collapsed: throughput fell for two steps in a row while latency rose (up to %1)")
                                    .arg(formatLoad(last.step.mode, last.step.load));
                 m_queue.clear();
             } else if (escalating && m_load.plan.stopErrorRate
                 && errorRate(last.metrics) > *m_load.plan.stopErrorRate) {
-                m_stopReason = QStringLiteral("errors passed the limit: %1% of requests failed at %2 (limit %3%)")
-                                   .arg(errorRate(last.metrics) * 100, 0, 'f', 1)
-                                   .arg(formatLoad(last.step.mode, last.step.load))
-                                   .arg(*m_load.plan.stopErrorRate * 100, 0, 'f', 1);
+                m_stopReason
+                    = sentence("SweepPlanner", "errors passed the limit: %1% of requests failed at %2 (limit %3%)")
+                          .arg(QString::number(errorRate(last.metrics) * 100, 'f', 1))
+                          .arg(formatLoad(last.step.mode, last.step.load))
+                          .arg(QString::number(*m_load.plan.stopErrorRate * 100, 'f', 1));
                 m_queue.clear();
             }
         }
@@ -339,11 +342,12 @@ std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& do
                 if (floor > 0) {
                     for (double r : autoRates(floor, ceiling, m_load.plan.steps))
                         m_queue.push_back({ LoadMode::Rate, r, QStringLiteral("coarse"),
-                            QStringLiteral("between the floor (%1 req/s) and the ceiling (%2 req/s)")
+                            phrase("SweepPlanner", "between the floor (%1 req/s) and the ceiling (%2 req/s)")
                                 .arg(floor, 0, 'f', 2)
                                 .arg(ceiling, 0, 'f', 2) });
                 } else {
-                    m_stopReason = QStringLiteral("the synchronous step completed nothing: no floor to plan from");
+                    m_stopReason
+                        = sentence("SweepPlanner", "the synchronous step completed nothing: no floor to plan from");
                 }
             } else {
                 // Users: double until the plan's step count, starting above the floor's one user.
@@ -377,7 +381,7 @@ std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& do
             if (best) {
                 ++m_repeated;
                 return PlannedStep { m_load.mode, best->step.load, QStringLiteral("repeat"),
-                    QStringLiteral("repeat %1 of %2 of the highest load that met the SLO")
+                    phrase("SweepPlanner", "repeat %1 of %2 of the highest load that met the SLO")
                         .arg(m_repeated)
                         .arg(m_load.plan.repeats) };
             }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/phrase.h"
 #include "metrics/stepmetrics.h"
 #include "profile/profile.h"
 
@@ -17,7 +18,7 @@ struct PlannedStep
     LoadMode mode = LoadMode::Rate;
     double load = 0; // req/s (inf: all at once) or users
     QString purpose; // why it runs: "coarse", "floor", "ceiling", "refine", "repeat"
-    QString detail; // in words, e.g. "SLO boundary between 40 and 60 req/s"
+    QString detail; // in words, e.g. "SLO boundary between 40 and 60 req/s" (a phrase: for people, not files)
 };
 
 // What a finished step tells the planner.
@@ -47,8 +48,10 @@ public:
     // Gives back a step next() returned that has not run yet; it runs after the manual steps.
     void giveBack(const PlannedStep& step);
 
-    // Why escalation stopped before the coarse pass ended; empty when it did not.
-    QString stopReason() const { return m_stopReason; }
+    // Why escalation stopped before the coarse pass ended; empty when it did not. stopReason() is
+    // English, for files; stopReasonText() in the language phrase() answers in, for the window.
+    QString stopReason() const { return m_stopReason.english(); }
+    QString stopReasonText() const { return m_stopReason.text(); }
 
     // The coarse steps known before anything runs (auto: the floor and ceiling steps only).
     std::vector<PlannedStep> preview() const;
@@ -78,7 +81,7 @@ private:
     int m_refined = 0;
     int m_extended = 0;
     int m_repeated = 0;
-    QString m_stopReason;
+    Sentence m_stopReason;
 };
 
 QString formatLoad(LoadMode mode, double load); // "40 req/s", "inf req/s", "32 users"

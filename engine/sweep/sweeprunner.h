@@ -48,7 +48,8 @@ public:
     void addStep(const PlannedStep& step);
     bool isRunning() const { return m_running; }
     // Why the planner stopped escalating early (collapse, errors); empty when it did not.
-    QString stopReason() const { return m_config.planner.stopReason(); }
+    QString stopReason() const { return m_config.planner.stopReason(); } // English, for files
+    QString stopReasonText() const { return m_config.planner.stopReasonText(); } // for the window
     const std::vector<StepOutcome>& outcomes() const { return m_outcomes; }
     // What the server said about itself before the first step (/version, /v1/models, metric labels).
     const ServerFacts& serverFacts() const { return m_scraper->facts(); }

@@ -1,5 +1,7 @@
 #include "telemetry/scraper.h"
 
+#include "metrics/phrase.h"
+
 #include "client/httpworker.h"
 
 #include <QNetworkAccessManager>
@@ -105,13 +107,15 @@ void TelemetryScraper::prepare(std::function<void()> done)
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
         const QString url = m_options.metricsUrl.toString(QUrl::RemoveUserInfo);
-        QString why = failure(reply);
-        if (why.isEmpty()) {
+        const QString failed = failure(reply);
+        Sentence unusable; // the answer came but holds no metrics Kneepoint reads
+        if (failed.isEmpty()) {
             const PromText text = PromText::parse(reply->readAll());
             m_names = detectServerMetrics(text);
             if (!m_names) {
-                why = text.samples.empty() ? QStringLiteral("no Prometheus samples")
-                                           : QStringLiteral("none of vLLM's, SGLang's or TGI's metric names");
+                unusable = text.samples.empty()
+                    ? sentence("TelemetryScraper", "no Prometheus samples")
+                    : sentence("TelemetryScraper", "none of vLLM's, SGLang's or TGI's metric names");
             } else {
                 m_facts.metricsEngine = QString::fromLatin1(m_names->engine);
                 if (m_names->modelLabel) {
@@ -120,10 +124,13 @@ void TelemetryScraper::prepare(std::function<void()> done)
                 }
             }
         }
-        m_available = why.isEmpty();
+        m_available = failed.isEmpty() && unusable.isEmpty();
         if (!m_available) {
-            m_facts.metricsUnavailable = QStringLiteral("%1: %2").arg(url, why);
-            Q_EMIT note(QStringLiteral("no server metrics (%1: %2); the sweep goes on without them").arg(url, why));
+            // The environment is written to files: in English; the note is for the window.
+            m_facts.metricsUnavailable
+                = QStringLiteral("%1: %2").arg(url, failed.isEmpty() ? unusable.english() : failed);
+            Q_EMIT note(phrase("TelemetryScraper", "no server metrics (%1: %2); the sweep goes on without them")
+                            .arg(url, failed.isEmpty() ? unusable.text() : failed));
         }
         if (--m_preparePending == 0)
             finishPrepare();

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>BuiltinSimulator</name>
+    <message>
+        <source>preset %1, time scale %2, %3</source>
+        <translation>预设 %1，时间倍率 %2，%3</translation>
+    </message>
+</context>
+<context>
     <name>CapacityPlan</name>
     <message>
         <source>1 server</source>
@@ -614,6 +621,75 @@
         <source>No capacity plan: %1.</source>
         <translation>无容量规划：%1。</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a step left out: its name, then why in brief</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>between the steps left out</comment>
+        <translation>；</translation>
+    </message>
+</context>
+<context>
+    <name>Probe</name>
+    <message>
+        <source>An API key is configured and sent as Authorization: Bearer.</source>
+        <translation>已配置 API 密钥，以 Authorization: Bearer 发送。</translation>
+    </message>
+    <message>
+        <source>No API key is configured.</source>
+        <translation>未配置 API 密钥。</translation>
+    </message>
+    <message>
+        <source>No /health endpoint (common behind gateways); the other checks decide.</source>
+        <translation>没有 /health 端点（网关后常见）；由其他检查决定。</translation>
+    </message>
+    <message>
+        <source>Nothing listens on %1: the server is down or the port is wrong.</source>
+        <translation>%1 上没有服务在监听：服务器未运行或端口错误。</translation>
+    </message>
+    <message>
+        <source>The server could not be reached: check target.base_url and the network.</source>
+        <translation>无法连接服务器：请检查 target.base_url 和网络。</translation>
+    </message>
+    <message>
+        <source>The request went through the proxy %1; set target.proxy to &quot;none&quot; to bypass it, or add %2 to no_proxy.</source>
+        <translation>请求经过了代理 %1；将 target.proxy 设为 &quot;none&quot; 可绕过它，或把 %2 加入 no_proxy。</translation>
+    </message>
+    <message>
+        <source>skipped: server unreachable</source>
+        <translation>已跳过：服务器不可达</translation>
+    </message>
+    <message>
+        <source>HTTP %1 but the body passed %2 MiB: %3</source>
+        <translation>HTTP %1，但响应体超过 %2 MiB：%3</translation>
+    </message>
+    <message>
+        <source>This is not an OpenAI-compatible /v1/models answer: check target.base_url.</source>
+        <translation>这不是 OpenAI 兼容的 /v1/models 响应：请检查 target.base_url。</translation>
+    </message>
+    <message>
+        <source>models: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>HTTP 200 but no model list: %1</source>
+        <translation>HTTP 200，但没有模型列表：%1</translation>
+    </message>
+    <message>
+        <source>The configured model &quot;%1&quot; is not among them: set target.model to one of these.</source>
+        <translation>配置的模型 &quot;%1&quot; 不在其中：请将 target.model 设为其中之一。</translation>
+    </message>
+    <message>
+        <source>streamed 1 token, TTFT %1 ms</source>
+        <translation>流式返回 1 个 token，TTFT %1 ms</translation>
+    </message>
+    <message>
+        <source>streamed %1 tokens, TTFT %2 ms</source>
+        <translation>流式返回 %1 个 token，TTFT %2 ms</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -722,10 +798,65 @@
     </message>
 </context>
 <context>
-    <name>kp::ui</name>
+    <name>SweepPlanner</name>
     <message>
-        <source>%1: cannot read: %2</source>
-        <translation>%1：无法读取：%2</translation>
+        <source>one request at a time</source>
+        <translation>一次一个请求</translation>
+    </message>
+    <message>
+        <source>every request at once</source>
+        <translation>全部请求一次发出</translation>
+    </message>
+    <message>
+        <source>around the knee at %1, between %2 and %3</source>
+        <translation>在拐点 %1 附近，介于 %2 和 %3 之间</translation>
+    </message>
+    <message>
+        <source>every step met the SLO up to %1: looking higher</source>
+        <translation>直到 %1 每一步都满足 SLO：向更高负载探索</translation>
+    </message>
+    <message>
+        <source>no step met the SLO down to %1: looking lower</source>
+        <translation>直到 %1 没有一步满足 SLO：向更低负载探索</translation>
+    </message>
+    <message>
+        <source>SLO boundary between %1 and %2</source>
+        <translation>SLO 边界介于 %1 和 %2 之间</translation>
+    </message>
+    <message>
+        <source>between the floor (%1 req/s) and the ceiling (%2 req/s)</source>
+        <translation>介于下限（%1 req/s）与上限（%2 req/s）之间</translation>
+    </message>
+    <message>
+        <source>the synchronous step completed nothing: no floor to plan from</source>
+        <translation>同步步骤没有完成任何请求：没有下限可供规划</translation>
+    </message>
+    <message>
+        <source>repeat %1 of %2 of the highest load that met the SLO</source>
+        <translation>满足 SLO 的最高负载的第 %1 次重复（共 %2 次）</translation>
+    </message>
+    <message>
+        <source>the server collapsed: throughput fell for two steps in a row while latency rose (up to %1)</source>
+        <translation>服务器崩溃：吞吐量连续两步下降而延迟上升（直到 %1）</translation>
+    </message>
+    <message>
+        <source>errors passed the limit: %1% of requests failed at %2 (limit %3%)</source>
+        <translation>错误超过上限：在 %2 时 %1% 的请求失败（上限 %3%）</translation>
+    </message>
+</context>
+<context>
+    <name>TelemetryScraper</name>
+    <message>
+        <source>no Prometheus samples</source>
+        <translation>没有 Prometheus 样本</translation>
+    </message>
+    <message>
+        <source>none of vLLM&apos;s, SGLang&apos;s or TGI&apos;s metric names</source>
+        <translation>没有 vLLM、SGLang 或 TGI 的指标名称</translation>
+    </message>
+    <message>
+        <source>no server metrics (%1: %2); the sweep goes on without them</source>
+        <translation>没有服务器指标（%1：%2）；扫描在没有它们的情况下继续</translation>
     </message>
 </context>
 <context>
@@ -1304,10 +1435,6 @@
         <translation>%1 个请求</translation>
     </message>
     <message>
-        <source>Step %1 started: %2, %3 (%4%5)</source>
-        <translation>第 %1 步开始：%2，%3（%4%5）</translation>
-    </message>
-    <message>
         <source>%1 failed</source>
         <translation>%1 个失败</translation>
     </message>
@@ -1366,6 +1493,24 @@
     <message>
         <source>repeat of step %1</source>
         <translation>重复第 %1 步</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>why a step runs: its purpose, then in detail</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Step %1 started: %2, %3 (%4)</source>
+        <translation>第 %1 步开始：%2，%3（%4）</translation>
+    </message>
+    <message>
+        <source>; %1</source>
+        <comment>notes after a finished step</comment>
+        <translation>；%1</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>
@@ -1751,6 +1896,10 @@ P50 %3 %4 ms</translation>
     <message>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation>%1：无法读取：%2</translation>
     </message>
 </context>
 <context>
@@ -3369,6 +3518,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     </message>
 </context>
 <context>
+    <name>kp::ui::ReportDoc</name>
+    <message>
+        <source>en</source>
+        <comment>the language of reports, as an HTML lang attribute: the BCP 47 tag of this translation</comment>
+        <translation>zh-CN</translation>
+    </message>
+</context>
+<context>
     <name>kp::ui::RunExportActions</name>
     <message>
         <source>Cop&amp;y chart</source>
@@ -3892,6 +4049,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>As the server reported (/version, /v1/models, its metrics&apos; labels):</source>
         <translation>服务器自身报告的信息（/version、/v1/models、指标标签）：</translation>
     </message>
+    <message>
+        <source>partial</source>
+        <translation>不完整</translation>
+    </message>
+    <message>
+        <source>client-bound</source>
+        <translation>受客户端限制</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunsModel</name>
@@ -4315,10 +4480,6 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <translation>SLO ✗</translation>
     </message>
     <message>
-        <source>%1 (%2%3), %4 requests in %5 s</source>
-        <translation>%1（%2%3），%5 秒内 %4 个请求</translation>
-    </message>
-    <message>
         <source>Partial: stopped before every request ended; the analysis leaves it out.</source>
         <translation>不完整：在所有请求结束前被停止；分析不计入此步。</translation>
     </message>
@@ -4423,6 +4584,15 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>incomplete: %1% failed</source>
         <translation>不完整：%1% 失败</translation>
+    </message>
+    <message>
+        <source>%1 (%2), %3 requests in %4 s</source>
+        <translation>%1（%2），%4 秒内 %3 个请求</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>why a step ran: its purpose, then in detail</comment>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -4694,6 +4864,53 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>overload</source>
         <comment>region of the load-latency curve</comment>
         <translation>过载区</translation>
+    </message>
+    <message>
+        <source>coarse</source>
+        <comment>why a sweep step ran</comment>
+        <translation>粗扫</translation>
+    </message>
+    <message>
+        <source>floor</source>
+        <comment>why a sweep step ran</comment>
+        <translation>下限</translation>
+    </message>
+    <message>
+        <source>ceiling</source>
+        <comment>why a sweep step ran</comment>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>refine</source>
+        <comment>why a sweep step ran</comment>
+        <translation>细化</translation>
+    </message>
+    <message>
+        <source>repeat</source>
+        <comment>why a sweep step ran</comment>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>manual</source>
+        <comment>why a sweep step ran</comment>
+        <translation>手动</translation>
+    </message>
+    <message>
+        <source>1 user</source>
+        <translation>1 并发</translation>
+    </message>
+    <message>
+        <source>%1 users</source>
+        <translation>%1 并发</translation>
+    </message>
+    <message>
+        <source>%1 req/s</source>
+        <translation>%1 req/s</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the items of a list</comment>
+        <translation>、</translation>
     </message>
 </context>
 </TS>

@@ -1,6 +1,7 @@
 #include "export/reportdoc.h"
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QImage>
 #include <QPageLayout>
 #include <QPageSize>
@@ -122,7 +123,11 @@ QByteArray ReportDoc::html(ImageMode mode) const
 {
     const bool qt = mode == ImageMode::Resource;
     QString out;
-    out += QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    // The report is written in the language its phrases were translated to: the catalogue says which.
+    const QString lang = QCoreApplication::translate("kp::ui::ReportDoc", "en",
+        "the language of reports, as an HTML lang attribute: the BCP 47 tag of this translation");
+    out += QStringLiteral("<!DOCTYPE html>\n<html lang=\"%1\">\n<head>\n<meta charset=\"utf-8\">\n")
+               .arg(htmlText(lang));
     out += QStringLiteral("<meta name=\"generator\" content=\"Kneepoint\">\n");
     out += QStringLiteral("<title>%1</title>\n").arg(htmlText(m_title));
     if (!qt)

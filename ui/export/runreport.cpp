@@ -130,13 +130,13 @@ QString stepFlags(const StepReport& s)
 {
     QStringList flags;
     if (s.partial)
-        flags << QStringLiteral("partial");
+        flags << QCoreApplication::translate("kp::ui::RunReport", "partial");
     if (s.clientBound)
-        flags << QStringLiteral("client-bound");
+        flags << QCoreApplication::translate("kp::ui::RunReport", "client-bound");
     if (s.config.purpose == QLatin1String("repeat") || s.config.purpose == QLatin1String("manual")
         || s.config.purpose == QLatin1String("refine"))
-        flags << s.config.purpose;
-    return flags.join(QStringLiteral(", "));
+        flags << UiFormat::purposeWord(s.config.purpose);
+    return UiFormat::joined(flags);
 }
 
 QString sloVerdict(const StepReport& s)
@@ -334,13 +334,14 @@ ReportTable RunReport::sweepTable() const
         = { true, true, false, true, true, true, true, true, true, true, true, true, true, true, true, false, false };
     for (const StepReport& s : m_run->steps()) {
         const StepMetrics& m = s.metrics;
-        t.rows << QStringList { QString::number(s.index() + 1), ReportNumber::load(s.offered()), s.config.purpose,
-            QString::number(m.completed), QString::number(m.failed), ReportNumber::rate(m.requestThroughput),
-            ReportNumber::tokens(m.outputThroughput), ReportNumber::ms(meanValue(m.ttft)),
-            ReportNumber::ms(statValue(m.ttft, 50)), ReportNumber::ms(statValue(m.ttft, p)),
-            ReportNumber::ms(meanValue(m.tpot)), ReportNumber::ms(statValue(m.tpot, p)),
-            ReportNumber::ms(meanValue(m.itl)), ReportNumber::ms(statValue(m.e2el, 50)),
-            ReportNumber::ms(statValue(m.e2el, p)), sloVerdict(s), stepFlags(s) };
+        t.rows << QStringList { QString::number(s.index() + 1), ReportNumber::load(s.offered()),
+            UiFormat::purposeWord(s.config.purpose), QString::number(m.completed), QString::number(m.failed),
+            ReportNumber::rate(m.requestThroughput), ReportNumber::tokens(m.outputThroughput),
+            ReportNumber::ms(meanValue(m.ttft)), ReportNumber::ms(statValue(m.ttft, 50)),
+            ReportNumber::ms(statValue(m.ttft, p)), ReportNumber::ms(meanValue(m.tpot)),
+            ReportNumber::ms(statValue(m.tpot, p)), ReportNumber::ms(meanValue(m.itl)),
+            ReportNumber::ms(statValue(m.e2el, 50)), ReportNumber::ms(statValue(m.e2el, p)), sloVerdict(s),
+            stepFlags(s) };
     }
     return t;
 }
@@ -507,7 +508,7 @@ ReportDoc RunReport::document(const QString& imageStem) const
     if (!m_run->steps().empty()) {
         doc.heading(2, tr("Summary blocks"));
         for (const StepReport& s : m_run->steps())
-            doc.code(s.summary, tr("Step %1 · %2").arg(s.index() + 1).arg(s.load));
+            doc.code(s.summary, tr("Step %1 · %2").arg(s.index() + 1).arg(UiFormat::loadText(s.config)));
     }
     return doc;
 }

@@ -1,6 +1,7 @@
 #include "planpreview.h"
 
 #include "planestimate.h"
+#include "run/uiformat.h"
 
 #include <QFormLayout>
 #include <QHeaderView>
@@ -117,7 +118,7 @@ void PlanPreview::setProfile(const Profile& profile)
         const StepEstimate& e = plan.steps[std::size_t(i)];
         auto* row = new QTreeWidgetItem;
         row->setText(IndexColumn, QString::number(i + 1));
-        row->setText(LoadColumn, e.loadKnown ? formatLoad(e.step.mode, e.step.load) : tr("auto"));
+        row->setText(LoadColumn, e.loadKnown ? UiFormat::loadText(e.step.mode, e.step.load) : tr("auto"));
         row->setText(RequestsColumn, e.requests ? formatCount(*e.requests) : tr("—"));
         row->setText(SendingColumn, e.sendingS ? formatDuration(*e.sendingS) : tr("—"));
         row->setText(PurposeColumn, purposeText(e));

@@ -1,6 +1,7 @@
 #include "run/liverun.h"
 
 #include "run/sweepcontroller.h"
+#include "run/uiformat.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweepplanner.h"
 
@@ -166,9 +167,9 @@ void LiveRun::onStarted(const RunInfo& info)
         setState(State::Running);
     QStringList loads;
     for (const PlannedStep& s : info.preview)
-        loads << formatLoad(s.mode, s.load);
+        loads << UiFormat::loadText(s.mode, s.load);
     log(tr("Sweep of %1 against %2: %3%4")
-            .arg(info.profile.name, info.target, loads.join(QStringLiteral(", ")),
+            .arg(info.profile.name, info.target, UiFormat::joined(loads),
                 info.fixedPlan ? QString() : tr(", then as the plan decides")));
     Q_EMIT runStarted();
 }
@@ -184,10 +185,10 @@ void LiveRun::onStepStarted(int index, const StepConfig& config)
     const QString requests = config.numPrompts == kUnbounded ? tr("%1 s").arg(config.durationS)
         : config.numPrompts == 1                             ? tr("1 request")
                                                              : tr("%1 requests").arg(config.numPrompts);
-    log(tr("Step %1 started: %2, %3 (%4%5)")
-            .arg(index + 1)
-            .arg(loadLabel(config), requests, config.purpose,
-                config.detail.isEmpty() ? QString() : QStringLiteral(": ") + config.detail));
+    const QString purpose = config.detail.isEmpty() ? UiFormat::purposeWord(config.purpose)
+                                                    : tr("%1: %2", "why a step runs: its purpose, then in detail")
+                                                          .arg(UiFormat::purposeWord(config.purpose), config.detail);
+    log(tr("Step %1 started: %2, %3 (%4)").arg(index + 1).arg(UiFormat::loadText(config), requests, purpose));
     Q_EMIT stepStarted(index);
     Q_EMIT liveChanged();
 }
@@ -225,11 +226,11 @@ void LiveRun::onStepFinished(const StepReport& report)
     const std::optional<double> p99 = percentileValue(m.ttft, m_info.analysisOptions.percentile);
     log(tr("Step %1 done: %2 → %3 req/s, %4 tok/s, P%5 TTFT %6 ms%7")
             .arg(report.index() + 1)
-            .arg(report.load)
+            .arg(UiFormat::loadText(report.config))
             .arg(m.requestThroughput, 0, 'f', 2)
             .arg(m.outputThroughput, 0, 'f', 0)
             .arg(LatencyStats::percentileWord(m_info.analysisOptions.percentile), p99 ? ms(*p99) : QStringLiteral("–"))
-            .arg(notes.isEmpty() ? QString() : QStringLiteral("; ") + notes.join(QStringLiteral("; "))));
+            .arg(notes.isEmpty() ? QString() : tr("; %1", "notes after a finished step").arg(notes.join(tr("; ")))));
     m_steps.push_back(report);
     if (!report.failures.empty()) {
         mergeFailures(m_failures, report);
@@ -323,7 +324,7 @@ bool LiveRun::addStepBetween(int stepA, int stepB)
     step.mode = a.config.mode;
     step.load = mid;
     step.purpose = QStringLiteral("manual");
-    step.detail = tr("between %1 and %2").arg(formatLoad(step.mode, lo), formatLoad(step.mode, hi));
+    step.detail = tr("between %1 and %2").arg(UiFormat::loadText(step.mode, lo), UiFormat::loadText(step.mode, hi));
     m_controller->addStep(step);
     ++m_added;
     return true;

@@ -130,9 +130,11 @@ void LiveStepChart::redraw()
 
     const auto& step = m_run->currentStep();
     if (step)
-        setTitle(tr("Current step: %1 · %2").arg(step->index + 1).arg(loadLabel(*step)));
+        setTitle(tr("Current step: %1 · %2").arg(step->index + 1).arg(UiFormat::loadText(*step)));
     else if (!m_run->steps().empty() && haveData)
-        setTitle(tr("Last step: %1 · %2").arg(m_run->steps().back().index() + 1).arg(m_run->steps().back().load));
+        setTitle(tr("Last step: %1 · %2")
+                     .arg(m_run->steps().back().index() + 1)
+                     .arg(UiFormat::loadText(m_run->steps().back().config)));
     else
         setTitle(tr("Current step"));
     if (haveData)

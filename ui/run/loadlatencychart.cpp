@@ -413,7 +413,7 @@ void LoadLatencyChart::onHovered(const QPointF& point, bool state, QXYSeries* se
     const double percentile = this->percentile();
     QString text = tr("Step %1 · %2\nP50 %3 %4 ms")
                        .arg(step + 1)
-                       .arg(s.load, UiFormat::metricWord(m_metric), UiFormat::ms(stats.median));
+                       .arg(UiFormat::loadText(s.config), UiFormat::metricWord(m_metric), UiFormat::ms(stats.median));
     if (const auto v = percentileValue(stats, percentile))
         text += tr(" · %1 %2 ms").arg(UiFormat::percentileWord(percentile), UiFormat::ms(*v));
     Q_UNUSED(series);

@@ -3,6 +3,7 @@
 #include "run/errorsmodel.h"
 #include "run/histogramchart.h"
 #include "run/stepstablemodel.h"
+#include "run/uiformat.h"
 
 #include <QFontDatabase>
 #include <QHeaderView>
@@ -69,12 +70,12 @@ void StepDetails::setStep(const StepReport* step, double percentile)
     }
     QString header = tr("Step %1 · %2 · %3 requests in %4 s")
                          .arg(step->index() + 1)
-                         .arg(step->load)
+                         .arg(UiFormat::loadText(step->config))
                          .arg(step->metrics.completed + step->metrics.failed)
                          .arg(step->durationS, 0, 'f', 1);
     const QStringList flags = StepsTableModel::flagWords(*step);
     if (!flags.isEmpty())
-        header += QStringLiteral(" · ") + flags.join(QStringLiteral(", "));
+        header += QStringLiteral(" · ") + UiFormat::joined(flags);
     if (step->meetsSlo && !*step->meetsSlo)
         header += QStringLiteral(" (") + step->sloDetail + QStringLiteral(")");
     m_header->setText(header);

@@ -79,7 +79,7 @@ QStringList StepsTableModel::flagWords(const StepReport& step)
         flags << (*step.meetsSlo ? tr("SLO ✓") : tr("SLO ✗"));
     if (step.config.purpose == QLatin1String("repeat") || step.config.purpose == QLatin1String("manual")
         || step.config.purpose == QLatin1String("refine"))
-        flags << step.config.purpose;
+        flags << UiFormat::purposeWord(step.config.purpose);
     return flags;
 }
 
@@ -115,7 +115,7 @@ QVariant StepsTableModel::display(const StepReport& s, int column) const
         return QStringLiteral("%1 (%2)").arg(m.failed).arg(UiFormat::percent(double(m.failed) / double(total)));
     }
     case Flags:
-        return flagWords(s).join(QStringLiteral(", "));
+        return UiFormat::joined(flagWords(s));
     }
     return {};
 }
@@ -146,7 +146,7 @@ QVariant StepsTableModel::sortValue(const StepReport& s, int column) const
     case Errors:
         return double(m.failed);
     case Flags:
-        return flagWords(s).join(QStringLiteral(", "));
+        return UiFormat::joined(flagWords(s));
     }
     return {};
 }
@@ -156,9 +156,11 @@ QVariant StepsTableModel::toolTip(const StepReport& s, int column) const
     switch (column) {
     case Step:
     case Load:
-        return tr("%1 (%2%3), %4 requests in %5 s")
-            .arg(s.load, s.config.purpose,
-                s.config.detail.isEmpty() ? QString() : QStringLiteral(": ") + s.config.detail)
+        return tr("%1 (%2), %3 requests in %4 s")
+            .arg(UiFormat::loadText(s.config),
+                s.config.detail.isEmpty() ? UiFormat::purposeWord(s.config.purpose)
+                                          : tr("%1: %2", "why a step ran: its purpose, then in detail")
+                                                .arg(UiFormat::purposeWord(s.config.purpose), s.config.detail))
             .arg(s.metrics.completed + s.metrics.failed)
             .arg(s.durationS, 0, 'f', 1);
     case Errors: {

@@ -4,6 +4,7 @@
 #include "metrics/phrase.h"
 #include "metrics/resultjson.h"
 #include "metrics/sweeptable.h"
+#include "run/uiformat.h"
 #include "store/runwriter.h"
 #include "sweep/builtinsimulator.h"
 #include "sweep/sweepplan.h"
@@ -139,7 +140,7 @@ void SweepWorker::onProbeFinished(const ProbeReport& report)
                 ? tr("%1 skipped").arg(c.name)
                 : tr("%1 %2 (%3 ms)").arg(c.name, c.ok ? tr("ok") : tr("failed")).arg(c.latencyMs, 0, 'f', 1));
     }
-    Q_EMIT message(tr("Preflight: %1").arg(checks.join(QStringLiteral(", "))));
+    Q_EMIT message(tr("Preflight: %1").arg(UiFormat::joined(checks)));
     if (!report.ok()) {
         fail(preflightFailure(report));
         return;
@@ -315,7 +316,7 @@ void SweepWorker::onStepFinished(const StepResult& result)
 
 void SweepWorker::onRunnerFinished(bool stopped)
 {
-    const QString reason = m_runner->stopReason();
+    const QString reason = m_runner->stopReasonText();
     QString error;
     if (m_writer && !m_writeFailed
         && !writeRunDocument(stopped ? QStringLiteral("stopped") : QStringLiteral("finished"), &error))
@@ -368,7 +369,7 @@ void SweepWorker::addStep(const PlannedStep& step)
     if (!m_runner)
         return;
     m_runner->addStep(step);
-    Q_EMIT message(tr("Added a step: %1 (%2)").arg(formatLoad(step.mode, step.load), step.detail));
+    Q_EMIT message(tr("Added a step: %1 (%2)").arg(UiFormat::loadText(step.mode, step.load), step.detail));
 }
 
 void SweepWorker::fail(const QString& text)

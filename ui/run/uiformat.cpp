@@ -1,5 +1,6 @@
 #include "run/uiformat.h"
 
+#include "load/steprunner.h"
 #include "metrics/latencystats.h"
 
 #include <QCoreApplication>
@@ -76,6 +77,25 @@ QString UiFormat::loadUnit(LoadMode mode)
                                   : QCoreApplication::translate("kp::ui::UiFormat", "users");
 }
 
+QString UiFormat::loadText(LoadMode mode, double load)
+{
+    if (mode == LoadMode::Concurrency) {
+        return load == 1.0 ? QCoreApplication::translate("kp::ui::UiFormat", "1 user")
+                           : QCoreApplication::translate("kp::ui::UiFormat", "%1 users").arg(UiFormat::load(load));
+    }
+    return QCoreApplication::translate("kp::ui::UiFormat", "%1 req/s").arg(UiFormat::load(load));
+}
+
+QString UiFormat::loadText(const StepConfig& step)
+{
+    return loadText(step.mode, step.mode == LoadMode::Concurrency ? double(step.concurrency) : step.rate);
+}
+
+QString UiFormat::joined(const QStringList& items)
+{
+    return items.join(QCoreApplication::translate("kp::ui::UiFormat", ", ", "between the items of a list"));
+}
+
 QString UiFormat::regionWord(RegionKind kind)
 {
     switch (kind) {
@@ -87,6 +107,24 @@ QString UiFormat::regionWord(RegionKind kind)
         return QCoreApplication::translate("kp::ui::UiFormat", "overload", "region of the load-latency curve");
     }
     return {};
+}
+
+QString UiFormat::purposeWord(const QString& purpose)
+{
+    auto is = [&purpose](const char* key) { return purpose == QLatin1String(key); };
+    if (is("coarse"))
+        return QCoreApplication::translate("kp::ui::UiFormat", "coarse", "why a sweep step ran");
+    if (is("floor"))
+        return QCoreApplication::translate("kp::ui::UiFormat", "floor", "why a sweep step ran");
+    if (is("ceiling"))
+        return QCoreApplication::translate("kp::ui::UiFormat", "ceiling", "why a sweep step ran");
+    if (is("refine"))
+        return QCoreApplication::translate("kp::ui::UiFormat", "refine", "why a sweep step ran");
+    if (is("repeat"))
+        return QCoreApplication::translate("kp::ui::UiFormat", "repeat", "why a sweep step ran");
+    if (is("manual"))
+        return QCoreApplication::translate("kp::ui::UiFormat", "manual", "why a sweep step ran");
+    return purpose;
 }
 
 QString UiFormat::clock(double seconds)

@@ -6,6 +6,10 @@
 
 #include <QString>
 
+namespace kp {
+struct StepConfig;
+}
+
 namespace kp::ui {
 
 // Numbers as the window shows them: sensible precision, units where the column or axis does not
@@ -20,7 +24,16 @@ public:
     static QString tokens(double value); // tok/s: whole numbers
     static QString load(double value); // "40", "7.5", "∞"
     static QString loadUnit(LoadMode mode); // "req/s", "users"
+    // A step's load in words, in the window's language: "40 req/s", "∞ req/s", "1 user", "32 users"
+    // (files keep formatLoad's English).
+    static QString loadText(LoadMode mode, double load);
+    static QString loadText(const StepConfig& step);
+    // Items of a list in running text: "a, b, c" ("a、b、c" in Chinese).
+    static QString joined(const QStringList& items);
     static QString regionWord(RegionKind kind); // "linear", "knee", "overload", in the window's language
+    // Why a step ran, from its run.json "purpose" ("coarse", "floor", "refine", ...), in the window's
+    // language; a purpose Kneepoint does not know (an imported run's) comes back as it is.
+    static QString purposeWord(const QString& purpose);
     static QString clock(double seconds); // "00:41", "1:02:10"
     static QString percent(double fraction); // "1.5%", "0.02%"
 };

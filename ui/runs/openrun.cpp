@@ -53,7 +53,8 @@ StepReport reportFor(
         if (samples.open(QIODevice::ReadOnly))
             result.server.samples = StepTelemetry::samplesFromJsonl(samples.readAll());
         else
-            warnings->append(tr("%1: cannot read: %2").arg(saved.metricsPath, samples.errorString()));
+            warnings->append(QCoreApplication::translate("kp::ui::OpenedRun", "%1: cannot read: %2")
+                                 .arg(saved.metricsPath, samples.errorString()));
     }
     if (readRecords && !saved.requestsPath.isEmpty()) {
         QString error;
