@@ -250,11 +250,29 @@ private Q_SLOTS:
 
     void curveHelpers()
     {
-        const std::vector<StepReport> steps { syntheticStep(0, 40, 39, 150, 300), syntheticStep(1, 10, 10, 100, 200),
+        // An auto plan's one-user floor first: a step of the other mode, off the rate axis.
+        StepReport floor = syntheticStep(3, 1, 8, 50, 60);
+        floor.config.mode = LoadMode::Concurrency;
+        floor.config.concurrency = 1;
+        floor.config.rate = std::numeric_limits<double>::infinity();
+        floor.config.purpose = QStringLiteral("floor");
+        const std::vector<StepReport> steps { floor, syntheticStep(0, 40, 39, 150, 300),
+            syntheticStep(1, 10, 10, 100, 200),
             syntheticStep(2, std::numeric_limits<double>::infinity(), 50, 900, 2000) };
-        const auto curve = SweepCurve::latency(steps, LatencyMetric::Ttft, 99);
-        QCOMPARE(curve.size(), std::size_t(2)); // "all at once" has no place on the load axis
+        const auto curve = SweepCurve::latency(steps, LoadMode::Rate, LatencyMetric::Ttft, 99);
+        QCOMPARE(curve.size(), std::size_t(2)); // "all at once" has no place on the load axis, nor the floor
         QCOMPARE(curve[0].step, 1);
+        const auto users = SweepCurve::latency(steps, LoadMode::Concurrency, LatencyMetric::Ttft, 99);
+        QCOMPARE(users.size(), std::size_t(1));
+        QCOMPARE(users[0].x, 1.0);
+
+        // The steps table names the rate axis and gives the floor's load its unit.
+        StepsTableModel model;
+        for (const StepReport& s : steps)
+            model.append(s);
+        QCOMPARE(model.headerData(StepsTableModel::Load, Qt::Horizontal).toString(), QStringLiteral("Load\n(req/s)"));
+        QCOMPARE(model.data(model.index(0, StepsTableModel::Load)).toString(), QStringLiteral("1 user"));
+        QCOMPARE(model.data(model.index(1, StepsTableModel::Load)).toString(), QStringLiteral("40"));
         QCOMPARE(curve[1].y, 300.0);
         QCOMPARE(*SweepCurve::valueAt(curve, 25), 250.0);
         QCOMPARE(*SweepCurve::valueAt(curve, 100), 300.0);

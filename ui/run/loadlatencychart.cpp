@@ -211,8 +211,9 @@ void LoadLatencyChart::refresh()
     const bool concurrency = m_run->hasInfo() && info.profile.load.mode == LoadMode::Concurrency;
     const QString metric = UiFormat::metricWord(m_metric);
 
-    m_p50Points = SweepCurve::latency(steps, m_metric, 50);
-    m_upperPoints = SweepCurve::latency(steps, m_metric, percentile);
+    const LoadMode axis = concurrency ? LoadMode::Concurrency : LoadMode::Rate;
+    m_p50Points = SweepCurve::latency(steps, axis, m_metric, 50);
+    m_upperPoints = SweepCurve::latency(steps, axis, m_metric, percentile);
     if (m_log) { // a log axis has no place for zero
         auto positive = [](const SweepCurve::Point& p) { return !(p.y > 0); };
         m_p50Points.erase(std::remove_if(m_p50Points.begin(), m_p50Points.end(), positive), m_p50Points.end());

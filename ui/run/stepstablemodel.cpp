@@ -7,6 +7,8 @@
 #include <QGuiApplication>
 #include <QPalette>
 
+#include <cmath>
+
 namespace kp::ui {
 
 StepsTableModel::StepsTableModel(QObject* parent)
@@ -26,9 +28,27 @@ void StepsTableModel::append(const StepReport& step)
     beginInsertRows({}, row, row);
     m_steps.push_back(step);
     endInsertRows();
-    if (row == 0 && step.config.mode != m_mode) {
-        m_mode = step.config.mode;
+    updateMode();
+}
+
+void StepsTableModel::updateMode()
+{
+    // The sweep's axis: the mode most steps at a finite load ran in (an auto plan's one-user floor
+    // does not make a rate sweep a users sweep); on a tie, the first step's.
+    int users = 0;
+    int rates = 0;
+    for (const StepReport& s : m_steps) {
+        if (std::isfinite(s.offered()))
+            ++(s.config.mode == LoadMode::Concurrency ? users : rates);
+    }
+    LoadMode mode = users > rates ? LoadMode::Concurrency : LoadMode::Rate;
+    if (users == rates && !m_steps.empty())
+        mode = m_steps.front().config.mode;
+    if (mode != m_mode) {
+        m_mode = mode;
         Q_EMIT headerDataChanged(Qt::Horizontal, Load, Load);
+        if (!m_steps.empty())
+            Q_EMIT dataChanged(index(0, Load), index(rowCount() - 1, Load));
     }
 }
 
@@ -36,9 +56,8 @@ void StepsTableModel::setSteps(std::vector<StepReport> steps)
 {
     beginResetModel();
     m_steps = std::move(steps);
-    if (!m_steps.empty())
-        m_mode = m_steps.front().config.mode;
     endResetModel();
+    updateMode();
 }
 
 void StepsTableModel::setPercentile(double percentile)
@@ -94,8 +113,8 @@ QVariant StepsTableModel::display(const StepReport& s, int column) const
     switch (column) {
     case Step:
         return s.index() + 1;
-    case Load:
-        return UiFormat::load(s.offered());
+    case Load: // a step off the sweep's axis (the auto plan's floor) says its unit
+        return s.config.mode == m_mode ? UiFormat::load(s.offered()) : UiFormat::loadText(s.config);
     case Rps:
         return UiFormat::throughput(m.requestThroughput);
     case OutputTokens:

@@ -41,6 +41,7 @@ private:
     QVariant display(const StepReport& s, int column) const;
     QVariant sortValue(const StepReport& s, int column) const;
     QVariant toolTip(const StepReport& s, int column) const;
+    void updateMode();
 
     std::vector<StepReport> m_steps;
     double m_percentile = 99;

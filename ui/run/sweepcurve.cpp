@@ -5,13 +5,13 @@
 
 namespace kp::ui {
 
-std::vector<SweepCurve::Point> SweepCurve::curve(
-    const std::vector<StepReport>& steps, const std::function<std::optional<double>(const StepReport&)>& value)
+std::vector<SweepCurve::Point> SweepCurve::curve(const std::vector<StepReport>& steps, LoadMode axis,
+    const std::function<std::optional<double>(const StepReport&)>& value)
 {
     std::vector<Point> points;
     for (const StepReport& s : steps) {
         const double x = s.offered();
-        if (!std::isfinite(x) || x <= 0)
+        if (!std::isfinite(x) || x <= 0 || s.config.mode != axis)
             continue;
         if (const std::optional<double> y = value(s))
             points.push_back({ x, *y, s.index() });
@@ -21,9 +21,10 @@ std::vector<SweepCurve::Point> SweepCurve::curve(
 }
 
 std::vector<SweepCurve::Point> SweepCurve::latency(
-    const std::vector<StepReport>& steps, LatencyMetric metric, double percentile)
+    const std::vector<StepReport>& steps, LoadMode axis, LatencyMetric metric, double percentile)
 {
-    return curve(steps, [&](const StepReport& s) { return percentileValue(s.metrics.stats(metric), percentile); });
+    return curve(
+        steps, axis, [&](const StepReport& s) { return percentileValue(s.metrics.stats(metric), percentile); });
 }
 
 QList<QPointF> SweepCurve::toPoints(const std::vector<Point>& points)

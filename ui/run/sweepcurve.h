@@ -40,10 +40,12 @@ public:
         int region = -1;
     };
 
-    // Steps with a finite offered load and a value, in load order (steps of equal load in run order).
-    static std::vector<Point> curve(
-        const std::vector<StepReport>& steps, const std::function<std::optional<double>(const StepReport&)>& value);
-    static std::vector<Point> latency(const std::vector<StepReport>& steps, LatencyMetric metric, double percentile);
+    // Steps on the sweep's axis (an auto plan's one-user floor is not a point of a rate curve) with a
+    // finite offered load and a value, in load order (steps of equal load in run order).
+    static std::vector<Point> curve(const std::vector<StepReport>& steps, LoadMode axis,
+        const std::function<std::optional<double>(const StepReport&)>& value);
+    static std::vector<Point> latency(
+        const std::vector<StepReport>& steps, LoadMode axis, LatencyMetric metric, double percentile);
     static QList<QPointF> toPoints(const std::vector<Point>& points);
     // Linear interpolation along the curve (clamped to its ends); nullopt for an empty curve.
     static std::optional<double> valueAt(const std::vector<Point>& points, double x);

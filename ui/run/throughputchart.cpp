@@ -106,9 +106,10 @@ void ThroughputChart::refresh()
     const AnalysisResult& analysis = m_run->analysis().result;
     const bool concurrency = m_run->hasInfo() && m_run->info().profile.load.mode == LoadMode::Concurrency;
 
-    m_achievedPoints = SweepCurve::curve(steps, [](const StepReport& s) { return s.metrics.requestThroughput; });
+    const LoadMode axis = concurrency ? LoadMode::Concurrency : LoadMode::Rate;
+    m_achievedPoints = SweepCurve::curve(steps, axis, [](const StepReport& s) { return s.metrics.requestThroughput; });
     const std::vector<SweepCurve::Point> tokens
-        = SweepCurve::curve(steps, [](const StepReport& s) { return s.metrics.outputThroughput; });
+        = SweepCurve::curve(steps, axis, [](const StepReport& s) { return s.metrics.outputThroughput; });
     m_achieved->replace(SweepCurve::toPoints(m_achievedPoints));
     m_tokens->replace(SweepCurve::toPoints(tokens));
 
