@@ -17,6 +17,7 @@
 #include "run/stepstablemodel.h"
 #include "run/sweepcontroller.h"
 #include "run/throughputchart.h"
+#include "runs/importers.h"
 #include "runs/openrun.h"
 #include "runs/runcatalog.h"
 #include "runs/runsmodel.h"
@@ -392,6 +393,32 @@ private Q_SLOTS:
         page.resize(1280, 800);
         page.show();
         saveScreenshot(&page, QStringLiteral("export-runpage-saved"));
+    }
+
+    // vLLM's result files, imported: they give statistics without sample counts, and the charts and
+    // the steps table still show every step's latency.
+    void runPageShowsImportedRun()
+    {
+        QTemporaryDir runs;
+        const ImportResult imported
+            = importRun({ QFINDTESTDATA("data/results/vllm-sweep") }, runs.path(), ImportOptions {});
+        QVERIFY2(imported.ok(), qPrintable(imported.error));
+        SweepController controller;
+        RunPage page(&controller);
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(imported.dir, &error);
+        QVERIFY2(opened, qPrintable(error));
+        QVERIFY(opened->showIn(page.run()));
+        QCOMPARE(page.stepsModel()->rowCount(), 6);
+        QCOMPARE(page.latencyChart()->pointCount(), 6);
+        QCOMPARE(page.throughputChart()->pointCount(), 6);
+        QVERIFY(page.latencyChart()->kneeMarker().has_value());
+        QCOMPARE(page.latencyChart()->kneeMarker()->x(), 40.0);
+        const QModelIndex p99 = page.stepsModel()->index(0, StepsTableModel::TtftUpper);
+        QCOMPARE(page.stepsModel()->data(p99).toString(), QStringLiteral("200"));
+        page.resize(1280, 800);
+        page.show();
+        saveScreenshot(&page, QStringLiteral("export-runpage-imported"));
     }
 
     // A saved run with server telemetry: the reopened run's Server tab has the charts the live run had,

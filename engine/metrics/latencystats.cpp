@@ -6,6 +6,13 @@
 
 namespace kp {
 
+bool LatencyStats::reported() const
+{
+    if (count > 0 || mean != 0.0 || median != 0.0)
+        return true;
+    return std::any_of(percentiles.begin(), percentiles.end(), [](const auto& pv) { return pv.second != 0.0; });
+}
+
 std::optional<double> LatencyStats::percentile(double p) const
 {
     for (const auto& [percent, value] : percentiles) {

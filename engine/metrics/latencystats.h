@@ -26,6 +26,9 @@ struct LatencyStats
 
     // The value for percentile p when it was requested.
     std::optional<double> percentile(double p) const;
+    // Whether it holds values: samples were counted, or the statistics came from a file that gives
+    // none of its counts (the reference's result JSON). A step that measured nothing has zeros.
+    bool reported() const;
 
     // How the reference spells a percentile in keys and labels: "99", "99.9" (Python's str of the float).
     static QString percentileWord(double p);

@@ -153,7 +153,7 @@ std::optional<double> statValue(const LatencyStats& stats, double percentile)
 
 std::optional<double> meanValue(const LatencyStats& stats)
 {
-    return stats.count > 0 ? std::optional<double>(stats.mean) : std::nullopt;
+    return stats.reported() ? std::optional<double>(stats.mean) : std::nullopt;
 }
 
 } // namespace

@@ -71,7 +71,7 @@ double StepReport::offered() const
 
 std::optional<double> percentileValue(const LatencyStats& stats, double percentile)
 {
-    if (stats.count == 0)
+    if (!stats.reported())
         return std::nullopt;
     if (auto v = stats.percentile(percentile))
         return v;

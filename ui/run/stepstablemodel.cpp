@@ -106,7 +106,7 @@ QVariant StepsTableModel::display(const StepReport& s, int column) const
 {
     const StepMetrics& m = s.metrics;
     auto latency = [](const LatencyStats& stats, std::optional<double> v) -> QVariant {
-        if (stats.count == 0 || !v)
+        if (!stats.reported() || !v)
             return QStringLiteral("–");
         return UiFormat::ms(*v);
     };
@@ -143,7 +143,7 @@ QVariant StepsTableModel::sortValue(const StepReport& s, int column) const
 {
     const StepMetrics& m = s.metrics;
     auto latency = [](const LatencyStats& stats, std::optional<double> v) -> QVariant {
-        return stats.count == 0 || !v ? QVariant(-1.0) : QVariant(*v);
+        return !stats.reported() || !v ? QVariant(-1.0) : QVariant(*v);
     };
     switch (column) {
     case Step:
