@@ -9,7 +9,9 @@
 #include "export/chartset.h"
 #include "export/exportactions.h"
 #include "export/runreport.h"
+#include "run/chartpanel.h"
 #include "run/liverun.h"
+#include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
 #include "run/mainwindow.h"
 #include "run/runpage.h"
@@ -26,9 +28,11 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChart>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFontMetricsF>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -45,6 +49,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 #include <QXmlStreamReader>
 
 using namespace kp;
@@ -419,6 +424,29 @@ private Q_SLOTS:
         page.resize(1280, 800);
         page.show();
         saveScreenshot(&page, QStringLiteral("export-runpage-imported"));
+
+        // Squeezed, the small charts keep room for every label of their vertical axes: fewer ticks.
+        page.resize(1000, 480);
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QCoreApplication::processEvents();
+        for (ChartPanel* panel :
+            { static_cast<ChartPanel*>(page.throughputChart()), static_cast<ChartPanel*>(page.liveChart()) }) {
+            const QRectF plot = panel->chart()->plotArea();
+            QVERIFY2(plot.height() < 150, qPrintable(QString::number(plot.height())));
+            for (QAbstractAxis* a : panel->chart()->axes(Qt::Vertical)) {
+                auto* axis = qobject_cast<QValueAxis*>(a);
+                QVERIFY(axis);
+                const double labels = std::floor((axis->max() - axis->min()) / axis->tickInterval() + 1e-9) + 1;
+                const double line = QFontMetricsF(axis->labelsFont()).height();
+                QVERIFY2(labels * line <= plot.height(),
+                    qPrintable(QStringLiteral("%1: %2 labels of %3 px in %4 px")
+                                   .arg(panel->title())
+                                   .arg(labels)
+                                   .arg(line)
+                                   .arg(plot.height())));
+            }
+        }
+        saveScreenshot(&page, QStringLiteral("export-runpage-imported-small"));
     }
 
     // A saved run with server telemetry: the reopened run's Server tab has the charts the live run had,
@@ -597,6 +625,7 @@ private Q_SLOTS:
         QCOMPARE(window.runPage()->stepsModel()->rowCount(), 7);
         QVERIFY(window.exportActions()->exportReportAction()->isEnabled());
         QCOMPARE(window.exportActions()->currentMeta().name, QStringLiteral("sim-a"));
+        saveScreenshot(&window, QStringLiteral("export-mainwindow-run"));
 
         QVERIFY(window.compareSavedRuns({ m_dirA, m_dirB }));
         QCOMPARE(window.compareView()->chart()->seriesCount(), 2);

@@ -1,11 +1,17 @@
 #include "run/chartpanel.h"
 
+#include "run/chartstyle.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace kp::ui {
 
@@ -24,8 +30,14 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setFrameShape(QFrame::NoFrame);
-    m_view->setMinimumSize(220, 160);
+    // Room for a readable plot under the legend and the axis titles, which are lines of the window's
+    // language: a line of its script is measured (CJK lines are taller than Latin ones), or the
+    // axis labels are elided to "…" in a small chart.
+    const int line
+        = QFontMetrics(m_view->font()).boundingRect(QLocale().nativeLanguageName() + QLatin1String("Ag")).height();
+    m_view->setMinimumSize(220, std::max(160, 10 * line));
     m_view->installEventFilter(this);
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { ChartStyle::refitVerticalAxes(m_chart); });
 
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);

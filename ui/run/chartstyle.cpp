@@ -5,6 +5,8 @@
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
+#include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QPainter>
 #include <QPainterPath>
@@ -13,6 +15,7 @@
 #include <QValueAxis>
 #include <QXYSeries>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kp::ui {
@@ -72,6 +75,7 @@ void ChartStyle::apply(QChart* chart, const QPalette& palette)
     chart->setTitleBrush(text);
     chart->setTitleFont(title);
     chart->setMargins(QMargins(4, 4, 4, 2));
+    chart->layout()->setContentsMargins(2, 2, 2, 2); // small charts need every line for their plot
     chart->legend()->setLabelColor(text);
     chart->legend()->setFont(small);
     chart->legend()->setBackgroundVisible(false);
@@ -132,6 +136,19 @@ void ChartStyle::setNiceRange(QValueAxis* axis, double min, double max, int tick
         min = 0;
     if (!std::isfinite(max) || !(max > min))
         max = min + 1;
+    axis->setProperty("kp_nice_min", min);
+    axis->setProperty("kp_nice_max", max);
+    axis->setProperty("kp_nice_ticks", ticks);
+    // On a vertical axis, as many intervals as labels fit in the plot's height, one line and a half each.
+    QChart* chart = nullptr;
+    for (QObject* o = axis->parent(); o && !chart; o = o->parent())
+        chart = qobject_cast<QChart*>(o);
+    if (chart && axis->orientation() == Qt::Vertical) {
+        const double height = chart->plotArea().height();
+        const double line = QFontMetricsF(axis->labelsFont()).height() * 1.5;
+        if (height > 0 && line > 0)
+            ticks = std::clamp(int(height / line) - 1, 1, ticks);
+    }
     const double step = SweepCurve::niceStep(max - min, ticks);
     const double bottom = std::floor(min / step + 1e-9) * step;
     const double top = std::ceil(max / step - 1e-9) * step;
@@ -139,6 +156,18 @@ void ChartStyle::setNiceRange(QValueAxis* axis, double min, double max, int tick
     axis->setTickAnchor(bottom);
     axis->setTickInterval(step);
     axis->setRange(bottom, top);
+}
+
+void ChartStyle::refitVerticalAxes(QChart* chart)
+{
+    const auto axes = chart->axes(Qt::Vertical);
+    for (QAbstractAxis* a : axes) {
+        auto* axis = qobject_cast<QValueAxis*>(a);
+        if (axis && axis->property("kp_nice_ticks").isValid()) {
+            setNiceRange(axis, axis->property("kp_nice_min").toDouble(), axis->property("kp_nice_max").toDouble(),
+                axis->property("kp_nice_ticks").toInt());
+        }
+    }
 }
 
 QIcon ChartStyle::topicIcon(AnalysisTopic topic, RegionKind region)

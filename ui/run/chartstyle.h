@@ -49,6 +49,9 @@ public:
     static void setNiceRange(QValueAxis* axis, double max, int ticks = 5);
     // The same from a round number at or below min.
     static void setNiceRange(QValueAxis* axis, double min, double max, int ticks);
+    // Sets the vertical axes' ranges again for the chart's plot height: a short plot gets fewer ticks
+    // rather than labels elided to "…". Called when the plot area changes (ChartPanel does so).
+    static void refitVerticalAxes(QChart* chart);
 
     // Small icons for lists (the analysis sentences): the marker or colour the sentence points at.
     static QIcon topicIcon(AnalysisTopic topic, RegionKind region = RegionKind::Linear);
