@@ -412,6 +412,51 @@ private Q_SLOTS:
         QVERIFY(read.run->warnings.join(u'\n').contains(QLatin1String("001.requests.jsonl")));
     }
 
+    // A run being written reads as running while its writer holds run.lock, and as interrupted once the
+    // writer is gone; a rename, tags or notes given in the runs library meanwhile survive its next write.
+    void liveRunAndEditsWhileWriting()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("live"));
+        const Profile profile = testProfile(QStringLiteral("Live"));
+        const RunCatalog catalog(tmp.path());
+        QString error;
+        {
+            RunWriter writer;
+            QVERIFY2(writer.open(dir, &error), qPrintable(error));
+            QVERIFY(QFile::exists(dir + QStringLiteral("/run.lock")));
+            QVERIFY(writer.writeRun(runDocument(profile, {}, QString(), QStringLiteral("running"), {}), &error));
+            QVERIFY(RunWriter::isLive(dir));
+            QCOMPARE(readSavedRun(dir).run->status, QStringLiteral("running"));
+
+            QVERIFY2(catalog.rename(dir, QStringLiteral("Renamed while running"), &error), qPrintable(error));
+            QVERIFY(catalog.setTags(dir, { QStringLiteral("gpu-a"), QStringLiteral("tp2") }, &error));
+            QVERIFY(catalog.setNotes(dir, QStringLiteral("driver 550"), &error));
+            QVERIFY(writer.writeRun(runDocument(profile, {}, QString(), QStringLiteral("running"), {}), &error));
+            SavedRunRead read = readSavedRun(dir);
+            QCOMPARE(read.run->name, QStringLiteral("Renamed while running"));
+            QCOMPARE(read.run->tags, (QStringList { QStringLiteral("gpu-a"), QStringLiteral("tp2") }));
+            QCOMPARE(read.run->notes, QStringLiteral("driver 550"));
+
+            QVERIFY(!catalog.moveToTrash(dir, &error)); // not while it is written
+            QVERIFY2(error.contains(QLatin1String("still writing")), qPrintable(error));
+            QVERIFY(catalog.setNotes(dir, QString(), &error)); // removed, and stays removed
+            QVERIFY(writer.writeRun(runDocument(profile, {}, QString(), QStringLiteral("finished"), {}), &error));
+            read = readSavedRun(dir);
+            QCOMPARE(read.run->status, QStringLiteral("finished"));
+            QCOMPARE(read.run->notes, QString());
+            QCOMPARE(read.run->name, QStringLiteral("Renamed while running"));
+        }
+        QVERIFY(!QFile::exists(dir + QStringLiteral("/run.lock")));
+        QVERIFY(!RunWriter::isLive(dir));
+        // Left "running" by a writer that is gone: interrupted.
+        QJsonObject run = QJsonDocument::fromJson(readFile(dir + QStringLiteral("/run.json"))).object();
+        run.insert(QLatin1String("status"), QLatin1String("running"));
+        QVERIFY(writeText(dir + QStringLiteral("/run.json"), QJsonDocument(run).toJson()));
+        QCOMPARE(readSavedRun(dir).run->status, QStringLiteral("interrupted"));
+        QVERIFY(!QFile::exists(dir + QStringLiteral("/run.lock")));
+    }
+
     void unreadableStepIsAWarning()
     {
         QTemporaryDir tmp;

@@ -653,6 +653,7 @@ ImportResult importRun(const QStringList& paths, const QString& runsRoot, const 
     run.insert(QLatin1String("steps"), entries);
     if (!writer.writeRun(run, &result.error))
         return result;
+    writer.close();
 
     const QString dir = newRunDirectory(runsRoot, name);
     if (!QDir().rename(temporary.path(), dir)) {

@@ -296,6 +296,10 @@ std::optional<QString> RunCatalog::moveToTrash(const QString& dir, QString* erro
         *error = QStringLiteral("%1: not a run directory (no run.json)").arg(dir);
         return std::nullopt;
     }
+    if (RunWriter::isLive(dir)) {
+        *error = QStringLiteral("%1: a sweep is still writing this run; stop it first").arg(dir);
+        return std::nullopt;
+    }
     const QString source = QDir::cleanPath(info.absoluteFilePath());
     const QDir trash(QDir(m_root).filePath(kTrash));
     if (!trash.mkpath(QStringLiteral("."))) {

@@ -2,6 +2,7 @@
 
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
+#include "store/runwriter.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweepplanner.h"
 
@@ -266,8 +267,13 @@ SavedRunRead readSavedRun(const QString& directory)
     if (run.source.isEmpty())
         run.source = QStringLiteral("kneepoint");
     const QString status = json.value(u"status").toString();
-    const bool interrupted = status == QLatin1String("running");
-    run.status = interrupted ? QStringLiteral("interrupted") : status.isEmpty() ? QStringLiteral("finished") : status;
+    // A run.json left "running" is still being written while its writer holds run.lock; otherwise its
+    // writer died (killed, crashed) and the run was interrupted.
+    const bool unfinished = status == QLatin1String("running");
+    const bool live = unfinished && RunWriter::isLive(dir.path());
+    run.status = unfinished ? (live ? QStringLiteral("running") : QStringLiteral("interrupted"))
+        : status.isEmpty()  ? QStringLiteral("finished")
+                            : status;
     run.updated = parseTime(json.value(u"updated"));
 
     std::set<int> listed;
@@ -344,9 +350,9 @@ SavedRunRead readSavedRun(const QString& directory)
         run.steps.push_back(std::move(step));
     }
 
-    // A run left "running" was killed: a step whose result was written after run.json was last updated
-    // still counts; the step that was running is kept as far as its requests tell, marked partial.
-    if (interrupted) {
+    // In a run still running or killed, a step whose result was written after run.json was last
+    // updated still counts; the step under way is kept as far as its requests tell, marked partial.
+    if (unfinished) {
         const QDir steps(dir.filePath(QStringLiteral("steps")));
         static const QRegularExpression stepFile(QStringLiteral("^(\\d{3,})\\.json$"));
         static const QRegularExpression requestsFile(QStringLiteral("^(\\d{3,})\\.requests\\.jsonl$"));
@@ -389,8 +395,11 @@ SavedRunRead readSavedRun(const QString& directory)
                     step.purpose = p.value(u"purpose").toString();
                 }
                 if (!load) {
-                    run.warnings << QStringLiteral("%1: the step was interrupted before its result was written, and "
-                                                   "run.json does not say its load; left out")
+                    run.warnings << (live ? QStringLiteral("%1: the step is still running, and run.json does not "
+                                                           "say its load; left out until it ends")
+                                          : QStringLiteral("%1: the step was interrupted before its "
+                                                           "result was written, and run.json does not "
+                                                           "say its load; left out"))
                                         .arg(requests);
                     continue;
                 }
@@ -412,8 +421,10 @@ SavedRunRead readSavedRun(const QString& directory)
                 } else {
                     step.setup.maxConcurrency = int(step.offered);
                 }
-                run.warnings << QStringLiteral("%1: the step was interrupted; its numbers come from the %2 requests "
-                                               "that finished")
+                run.warnings << (live ? QStringLiteral("%1: the step is still running; its numbers so far come "
+                                                       "from the %2 requests that finished")
+                                      : QStringLiteral("%1: the step was interrupted; its numbers come "
+                                                       "from the %2 requests that finished"))
                                     .arg(requests)
                                     .arg(records.size());
             }

@@ -48,7 +48,9 @@ struct SavedRun
     QString name; // run.json "name", else the profile's name, else id
     QStringList tags; // run.json "tags"
     QString notes; // run.json "notes"
-    QString status; // finished | stopped | failed | interrupted (a run.json left "running")
+    // finished | stopped | failed | running (a run.json "running" whose writer holds run.lock) |
+    // interrupted (a run.json left "running" by a writer that is gone)
+    QString status;
     QString source; // kneepoint | vllm | sglang | guidellm (imported runs)
     QDateTime created, updated;
     QJsonObject json; // run.json as read

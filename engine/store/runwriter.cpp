@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLockFile>
 #include <QSaveFile>
 
 namespace kp {
@@ -45,13 +46,62 @@ bool RunWriter::open(const QString& dir, QString* error)
         return false;
     }
     m_dir = QFileInfo(dir).absoluteFilePath();
+    m_lock = std::make_unique<QLockFile>(m_dir + QStringLiteral("/run.lock"));
+    m_lock->setStaleLockTime(0); // held for the whole sweep: stale only when its process is gone
+    if (!m_lock->tryLock(2000)) {
+        *error = m_lock->error() == QLockFile::LockFailedError
+            ? QStringLiteral("%1: another process is writing a run here (run.lock)").arg(dir)
+            : QStringLiteral("%1: cannot create run.lock").arg(dir);
+        m_lock.reset();
+        m_dir.clear();
+        return false;
+    }
     return true;
+}
+
+void RunWriter::close()
+{
+    m_requestFiles.clear();
+    m_lock.reset();
+}
+
+bool RunWriter::isLive(const QString& dir)
+{
+    const QString path = dir + QStringLiteral("/run.lock");
+    if (!QFileInfo::exists(path))
+        return false;
+    QLockFile lock(path);
+    lock.setStaleLockTime(0); // never take a live writer's lock for stale because it is old
+    if (lock.tryLock(0)) {
+        lock.unlock(); // its writer is gone
+        return false;
+    }
+    return lock.error() == QLockFile::LockFailedError;
 }
 
 bool RunWriter::writeRun(const QJsonObject& run, QString* error)
 {
-    return writeFileAtomically(
-        m_dir + QStringLiteral("/run.json"), QJsonDocument(run).toJson(QJsonDocument::Indented), error);
+    const QString path = m_dir + QStringLiteral("/run.json");
+    QJsonObject doc = run;
+    if (m_wroteRun) {
+        QFile current(path);
+        QJsonParseError parsed {};
+        const QJsonDocument onDisk
+            = current.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(current.readAll(), &parsed) : QJsonDocument();
+        if (onDisk.isObject()) {
+            const QJsonObject edited = onDisk.object();
+            for (const QLatin1String key : { QLatin1String("name"), QLatin1String("tags"), QLatin1String("notes") }) {
+                if (edited.contains(key))
+                    doc.insert(key, edited.value(key));
+                else
+                    doc.remove(key);
+            }
+        }
+    }
+    if (!writeFileAtomically(path, QJsonDocument(doc).toJson(QJsonDocument::Indented), error))
+        return false;
+    m_wroteRun = true;
+    return true;
 }
 
 QString RunWriter::stepPath(int stepIndex) const

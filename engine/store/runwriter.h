@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QFile>
 #include <QJsonObject>
+#include <QLockFile>
 #include <QString>
 
 #include <map>
@@ -27,11 +28,23 @@ public:
     RunWriter(const RunWriter&) = delete;
     RunWriter& operator=(const RunWriter&) = delete;
 
-    // Creates the directory (and steps/). Refuses a directory that already holds a run.json.
+    // Creates the directory (and steps/) and holds its run.lock while the writer lives, so that
+    // readers tell a run that is still being written from one whose writer died (isLive). Refuses a
+    // directory that already holds a run.json.
     bool open(const QString& dir, QString* error);
     const QString& dir() const { return m_dir; }
 
+    // Replaces run.json. After the first write, the keys a person edits in the runs library (name,
+    // tags, notes) are taken from the file on disk, so that an edit made while the run is written
+    // survives the next step.
     bool writeRun(const QJsonObject& run, QString* error);
+
+    // Closes the request files and gives up run.lock: the run is complete (before renaming its
+    // directory, for instance).
+    void close();
+
+    // Whether a process that is alive holds the run directory's run.lock: the run is being written.
+    static bool isLive(const QString& dir);
     bool appendRequest(int stepIndex, const RequestRecord& record, QString* error);
     bool writeStep(int stepIndex, const QByteArray& json, QString* error);
 
@@ -44,6 +57,8 @@ public:
 
 private:
     QString m_dir;
+    std::unique_ptr<QLockFile> m_lock;
+    bool m_wroteRun = false;
     std::map<int, std::unique_ptr<QFile>> m_requestFiles;
 };
 
