@@ -5,17 +5,16 @@
 #include "metrics/resultjson.h"
 #include "metrics/sweeptable.h"
 #include "run/uiformat.h"
+#include "runs/runcatalog.h"
 #include "store/runwriter.h"
 #include "sweep/builtinsimulator.h"
 #include "sweep/sweepplan.h"
 
-#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
-#include <QRegularExpression>
 
 namespace kp::ui {
 
@@ -27,29 +26,6 @@ Q_LOGGING_CATEGORY(lcRun, "kneepoint.ui.run")
 constexpr int kMaxPendingSnapshots = 2;
 // Samples a merged snapshot keeps when the GUI falls behind (the live chart keeps fewer anyway).
 constexpr std::size_t kMaxMergedSamples = 20000;
-
-QString slug(const QString& name)
-{
-    QString s = name.toLower();
-    static const QRegularExpression other(QStringLiteral("[^a-z0-9]+"));
-    s.replace(other, QStringLiteral("-"));
-    while (s.startsWith(u'-'))
-        s.remove(0, 1);
-    s.truncate(40);
-    while (s.endsWith(u'-'))
-        s.chop(1);
-    return s.isEmpty() ? QStringLiteral("run") : s;
-}
-
-QString uniqueRunDirectory(const QString& root, const QString& name)
-{
-    const QString base
-        = QDir(root).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-")) + slug(name));
-    QString dir = base;
-    for (int n = 2; QFileInfo::exists(dir); ++n)
-        dir = base + QStringLiteral("-%1").arg(n);
-    return dir;
-}
 
 QString preflightFailure(const ProbeReport& report)
 {
@@ -173,7 +149,7 @@ void SweepWorker::beginSweep()
 
     m_writer = std::make_unique<RunWriter>();
     QString error;
-    const QString dir = uniqueRunDirectory(m_runsDirectory, m_profile.name);
+    const QString dir = newRunDirectory(m_runsDirectory, m_profile.name);
     if (!QDir().mkpath(m_runsDirectory) || !m_writer->open(dir, &error)
         || !writeRunDocument(QStringLiteral("running"), &error)) {
         fail(error.isEmpty() ? tr("cannot create the run directory %1").arg(dir) : error);
