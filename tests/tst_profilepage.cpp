@@ -11,6 +11,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -149,6 +150,7 @@ private Q_SLOTS:
     void brokenFileKeepsItsText();
     void formEditUpdatesJson();
     void jsonEditUpdatesForm();
+    void datasetOptionsInTheForm();
     void jsonErrorsKeepTheText();
     void invalidValueAtField_data();
     void invalidValueAtField();
@@ -325,6 +327,62 @@ void TestProfilePage::formEditUpdatesJson()
     child<QLineEdit>(page, u"target.model"_s)->setText(u"qwen"_s);
     QCOMPARE(jsonText(page), QString::fromUtf8(ProfileStore::toJson(*page.currentProfile())));
     QCOMPARE(page.currentProfile()->target.model, u"qwen"_s);
+}
+
+// Each dataset's own options have form fields, enabled for that dataset only, written to the JSON.
+void TestProfilePage::datasetOptionsInTheForm()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    ProfilePage page;
+    auto* dataset = child<QComboBox>(page, u"workload.dataset"_s);
+    auto* minLen = child<QSpinBox>(page, u"workload.min_len"_s);
+    auto* prefixes = child<QSpinBox>(page, u"workload.num_prefixes"_s);
+    auto* badLines = child<QComboBox>(page, u"workload.bad_lines"_s);
+    auto* speed = child<QDoubleSpinBox>(page, u"workload.replay_speed"_s);
+    auto* filter = child<QCheckBox>(page, u"workload.filter_lengths"_s);
+    QVERIFY(dataset && minLen && prefixes && badLines && speed && filter);
+    QVERIFY(!minLen->isEnabled() && !prefixes->isEnabled() && !badLines->isEnabled() && !speed->isEnabled());
+
+    dataset->setCurrentIndex(dataset->findData(u"sharegpt"_s));
+    QVERIFY(minLen->isEnabled() && filter->isEnabled() && !prefixes->isEnabled());
+    minLen->setValue(10);
+    QVERIFY2(jsonText(page).contains(u"\"min_len\": 10"_s), qPrintable(jsonText(page)));
+    filter->setChecked(false);
+    QVERIFY(!minLen->isEnabled());
+    QVERIFY(jsonText(page).contains(u"\"filter_lengths\": false"_s));
+
+    dataset->setCurrentIndex(dataset->findData(u"replay"_s));
+    QVERIFY(badLines->isEnabled() && speed->isEnabled() && !minLen->isEnabled());
+    badLines->setCurrentIndex(badLines->findData(u"fail"_s));
+    speed->setValue(4);
+    QVERIFY(jsonText(page).contains(u"\"bad_lines\": \"fail\""_s));
+    QVERIFY(jsonText(page).contains(u"\"replay_speed\": 4"_s));
+
+    dataset->setCurrentIndex(dataset->findData(u"shared-prefix"_s));
+    QVERIFY(prefixes->isEnabled() && !badLines->isEnabled());
+    prefixes->setValue(3);
+    QVERIFY(jsonText(page).contains(u"\"num_prefixes\": 3"_s));
+
+    // Length buckets: edges in order, or the engine's message at the field.
+    page.resize(1280, 800);
+    page.show();
+    auto* buckets = child<QLineEdit>(page, u"workload.length_buckets"_s);
+    QCOMPARE(buckets->text(), u"0, 256, 512, 1024, 2048"_s);
+    buckets->setText(u"0, 128, 4096"_s);
+    QVERIFY2(jsonText(page).contains(u"\"length_buckets\": [0, 128, 4096]"_s), qPrintable(jsonText(page)));
+    buckets->setText(u"0, 512, 256"_s);
+    QVERIFY(!page.currentProfile());
+    QVERIFY2(child<QLabel>(page, u"workload.length_buckets.message"_s)->text().contains(u"increasing"_s),
+        qPrintable(child<QLabel>(page, u"workload.length_buckets.message"_s)->text()));
+    buckets->setText(u"0, 512, many"_s);
+    QVERIFY(child<QLabel>(page, u"workload.length_buckets.message"_s)->text().contains(u"\"many\""_s));
+    buckets->setText(u"0, 512"_s);
+    QVERIFY(page.currentProfile());
+    QCOMPARE(page.currentProfile()->workload.lengthBuckets, (QList<int> { 0, 512 }));
+    QCOMPARE(page.currentProfile()->workload.numPrefixes, 3);
+    dataset->setCurrentIndex(dataset->findData(u"sharegpt"_s));
+    page.findChild<kp::ui::ProfileForm*>()->scrollToSection(u"workload"_s);
+    QVERIFY(saveScreenshot(page, u"profilepage-workload.png"_s));
 }
 
 void TestProfilePage::jsonEditUpdatesForm()

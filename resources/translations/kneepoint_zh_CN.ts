@@ -2315,14 +2315,6 @@ P50 %3 %4 ms</translation>
         <translation>数据集</translation>
     </message>
     <message>
-        <source>random: synthetic prompts of the lengths below. sharegpt: a ShareGPT JSON file. jsonl: one JSON object per line.</source>
-        <translation>random：按下方长度生成的合成提示词。sharegpt：ShareGPT JSON 文件。jsonl：每行一个 JSON 对象。</translation>
-    </message>
-    <message>
-        <source>required for sharegpt and jsonl</source>
-        <translation>sharegpt 和 jsonl 必填</translation>
-    </message>
-    <message>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -2333,10 +2325,6 @@ P50 %3 %4 ms</translation>
     <message>
         <source>Datasets (*.json *.jsonl);;All files (*)</source>
         <translation>数据集 (*.json *.jsonl);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>The dataset file; required for sharegpt and jsonl. A relative path is relative to the working directory.</source>
-        <translation>数据集文件；sharegpt 和 jsonl 必填。相对路径相对于工作目录。</translation>
     </message>
     <message>
         <source> requests</source>
@@ -2401,10 +2389,6 @@ P50 %3 %4 ms</translation>
     <message>
         <source>shared prefix</source>
         <translation>共享前缀</translation>
-    </message>
-    <message>
-        <source>Lengths of the synthetic prompts (dataset random).</source>
-        <translation>合成提示词的长度（数据集 random）。</translation>
     </message>
     <message>
         <source>Fixed output length</source>
@@ -3185,6 +3169,138 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Sent: keychain entry %1, read when a run starts.</source>
         <translation>发送：钥匙串条目 %1，运行开始时读取。</translation>
+    </message>
+    <message>
+        <source>random: synthetic prompts of the lengths below. sharegpt: a ShareGPT JSON file. jsonl: one JSON object per line. replay: a request log replayed at its own timestamps. shared-prefix: synthetic prompts in groups that share a prefix (prefix caching).</source>
+        <translation>random：下方长度的合成提示词。sharegpt：ShareGPT JSON 文件。jsonl：每行一个 JSON 对象。replay：按自身时间戳回放的请求日志。shared-prefix：按组共享前缀的合成提示词（前缀缓存）。</translation>
+    </message>
+    <message>
+        <source>The dataset file; required for sharegpt, jsonl and replay. A relative path is relative to the working directory.</source>
+        <translation>数据集文件；sharegpt、jsonl 和 replay 必填。相对路径相对于工作目录。</translation>
+    </message>
+    <message>
+        <source>Lengths of the synthetic prompts (datasets random and shared-prefix; for shared-prefix, input is the length after the prefix).</source>
+        <translation>合成提示词的长度（数据集 random 和 shared-prefix；对 shared-prefix，输入是前缀之后的长度）。</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>shared-prefix: distinct prefixes, each of the shared prefix length above.</source>
+        <translation>shared-prefix：不同前缀的个数，每个前缀的长度为上方的共享前缀长度。</translation>
+    </message>
+    <message>
+        <source>shared-prefix: prompts per prefix; auto: the prompts per step divided among the prefixes.</source>
+        <translation>shared-prefix：每个前缀的提示词数；自动：每步的提示词数平均分给各前缀。</translation>
+    </message>
+    <message>
+        <source>Shared prefixes</source>
+        <translation>共享前缀</translation>
+    </message>
+    <message>
+        <source>prefixes</source>
+        <translation>前缀数</translation>
+    </message>
+    <message>
+        <source>prompts each</source>
+        <translation>每个的提示词数</translation>
+    </message>
+    <message>
+        <source>Groups of prompts that share a prefix, to measure prefix caching (dataset shared-prefix).</source>
+        <translation>共享同一前缀的提示词组，用于测量前缀缓存（数据集 shared-prefix）。</translation>
+    </message>
+    <message>
+        <source>Filter by length, as the reference does</source>
+        <translation>按长度过滤（与参考基准相同）</translation>
+    </message>
+    <message>
+        <source>sharegpt: leave out conversations whose prompt or answer is shorter than the minimum, whose prompt is longer than the maximum, or whose prompt and answer together are longer than the total.</source>
+        <translation>sharegpt：去掉提示词或回答短于最小值、提示词长于最大值、或提示词与回答合计长于总长上限的对话。</translation>
+    </message>
+    <message>
+        <source>sharegpt: shortest prompt or answer kept.</source>
+        <translation>sharegpt：保留的最短提示词或回答。</translation>
+    </message>
+    <message>
+        <source>sharegpt: longest prompt kept.</source>
+        <translation>sharegpt：保留的最长提示词。</translation>
+    </message>
+    <message>
+        <source>sharegpt: longest prompt and answer together kept.</source>
+        <translation>sharegpt：保留的提示词与回答合计最长长度。</translation>
+    </message>
+    <message>
+        <source>minimum</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>prompt at most</source>
+        <translation>提示词最多</translation>
+    </message>
+    <message>
+        <source>total at most</source>
+        <translation>合计最多</translation>
+    </message>
+    <message>
+        <source>ShareGPT filters</source>
+        <translation>ShareGPT 过滤</translation>
+    </message>
+    <message>
+        <source>The length filters of the reference benchmark, on the dataset&apos;s token counts (dataset sharegpt).</source>
+        <translation>参考基准的长度过滤，基于数据集的 token 数（数据集 sharegpt）。</translation>
+    </message>
+    <message>
+        <source>skip them and report how many</source>
+        <translation>跳过并报告数量</translation>
+    </message>
+    <message>
+        <source>fail at the first</source>
+        <translation>遇到第一行即失败</translation>
+    </message>
+    <message>
+        <source>Bad lines</source>
+        <translation>无效行</translation>
+    </message>
+    <message>
+        <source>jsonl/replay: what a line that is not a usable JSON object does.</source>
+        <translation>jsonl/replay：不是可用 JSON 对象的行如何处理。</translation>
+    </message>
+    <message>
+        <source>Replay speed</source>
+        <translation>回放速度</translation>
+    </message>
+    <message>
+        <source> ×</source>
+        <translation> ×</translation>
+    </message>
+    <message>
+        <source>replay: the log&apos;s time runs this many times faster (in steps at rate inf; a step at a finite rate scales the log to that mean rate instead).</source>
+        <translation>replay：日志时间加快的倍数（用于速率为 inf 的步骤；速率有限的步骤则把日志缩放到该平均速率）。</translation>
+    </message>
+    <message>
+        <source>e.g. 0, 256, 512, 1024, 2048</source>
+        <translation>例如 0, 256, 512, 1024, 2048</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a whole number of tokens</source>
+        <translation>&quot;%1&quot; 不是整数个 token</translation>
+    </message>
+    <message>
+        <source>prompt tokens</source>
+        <translation>提示词 token</translation>
+    </message>
+    <message>
+        <source>Length buckets</source>
+        <translation>长度分组</translation>
+    </message>
+    <message>
+        <source>Edges of the prompt-length buckets the results are also reported by (the &quot;By length&quot; tab); the last bucket has no upper end.</source>
+        <translation>按提示词长度分组的边界，结果也按这些分组报告（“按长度”标签页）；最后一组没有上限。</translation>
+    </message>
+    <message>
+        <source>required for sharegpt, jsonl and replay</source>
+        <translation>sharegpt、jsonl 和 replay 必填</translation>
     </message>
 </context>
 <context>

@@ -825,11 +825,12 @@ void ProfileForm::buildWorkload()
     addRow(form, tr("Dataset"), dataset, {},
         tip(QStringLiteral("workload.dataset"),
             tr("random: synthetic prompts of the lengths below. sharegpt: a ShareGPT JSON file. jsonl: one JSON "
-               "object per line.")));
+               "object per line. replay: a request log replayed at its own timestamps. shared-prefix: synthetic "
+               "prompts in groups that share a prefix (prefix caching).")));
 
     QLineEdit* path = addText(
         QStringLiteral("workload.dataset_path"), [](Profile& p) -> QString& { return p.workload.datasetPath; },
-        tr("required for sharegpt and jsonl"));
+        tr("required for sharegpt, jsonl and replay"));
     auto* browse = new QPushButton(tr("Browse…"));
     connect(browse, &QPushButton::clicked, this, [this, path] {
         const QString file = QFileDialog::getOpenFileName(
@@ -844,7 +845,7 @@ void ProfileForm::buildWorkload()
     ph->addWidget(path, 1);
     ph->addWidget(browse);
     const QString pathTip = tip(QStringLiteral("workload.dataset_path"),
-        tr("The dataset file; required for sharegpt and jsonl. A relative path is relative to the working "
+        tr("The dataset file; required for sharegpt, jsonl and replay. A relative path is relative to the working "
            "directory."));
     path->setToolTip(pathTip);
     addRow(form, tr("Dataset file"), pathRow, { path }, pathTip);
@@ -898,7 +899,25 @@ void ProfileForm::buildWorkload()
                  { tr("shared prefix"), prefix } },
             2),
         { inputLen, outputLen, ratio, prefix },
-        tip(QStringLiteral("workload"), tr("Lengths of the synthetic prompts (dataset random).")));
+        tip(QStringLiteral("workload"),
+            tr("Lengths of the synthetic prompts (datasets random and shared-prefix; for shared-prefix, input is "
+               "the length after the prefix).")));
+
+    QWidget* prefixes = addInteger(
+        QStringLiteral("workload.num_prefixes"), [](Profile& p) -> int& { return p.workload.numPrefixes; }, 1,
+        1'000'000, QString());
+    QWidget* suffixes = addInteger(
+        QStringLiteral("workload.suffixes_per_prefix"), [](Profile& p) -> int& { return p.workload.suffixesPerPrefix; },
+        0, 1'000'000, QString());
+    static_cast<QSpinBox*>(suffixes)->setSpecialValueText(tr("auto"));
+    prefixes->setToolTip(tip(QStringLiteral("workload.num_prefixes"),
+        tr("shared-prefix: distinct prefixes, each of the shared prefix length above.")));
+    suffixes->setToolTip(tip(QStringLiteral("workload.suffixes_per_prefix"),
+        tr("shared-prefix: prompts per prefix; auto: the prompts per step divided among the prefixes.")));
+    addRow(form, tr("Shared prefixes"), grid({ { tr("prefixes"), prefixes }, { tr("prompts each"), suffixes } }, 2),
+        { prefixes, suffixes },
+        tip(QStringLiteral("workload.num_prefixes"),
+            tr("Groups of prompts that share a prefix, to measure prefix caching (dataset shared-prefix).")));
 
     addRow(form, tr("Fixed output length"),
         addOptionalInteger(
@@ -907,6 +926,60 @@ void ProfileForm::buildWorkload()
         {},
         tip(QStringLiteral("workload.fixed_output_len"),
             tr("sharegpt/jsonl: max_tokens for every request instead of the dataset's own output length.")));
+
+    QWidget* filter = addCheck(
+        QStringLiteral("workload.filter_lengths"), [](Profile& p) -> bool& { return p.workload.filterLengths; },
+        tr("Filter by length, as the reference does"));
+    QWidget* minLen = addInteger(
+        QStringLiteral("workload.min_len"), [](Profile& p) -> int& { return p.workload.minLen; }, 0, maxTokens,
+        tr(" tokens"));
+    QWidget* maxPrompt = addInteger(
+        QStringLiteral("workload.max_prompt_len"), [](Profile& p) -> int& { return p.workload.maxPromptLen; }, 1,
+        maxTokens, tr(" tokens"));
+    QWidget* maxTotal = addInteger(
+        QStringLiteral("workload.max_total_len"), [](Profile& p) -> int& { return p.workload.maxTotalLen; }, 1,
+        maxTokens, tr(" tokens"));
+    filter->setToolTip(tip(QStringLiteral("workload.filter_lengths"),
+        tr("sharegpt: leave out conversations whose prompt or answer is shorter than the minimum, whose prompt "
+           "is longer than the maximum, or whose prompt and answer together are longer than the total.")));
+    minLen->setToolTip(tip(QStringLiteral("workload.min_len"), tr("sharegpt: shortest prompt or answer kept.")));
+    maxPrompt->setToolTip(tip(QStringLiteral("workload.max_prompt_len"), tr("sharegpt: longest prompt kept.")));
+    maxTotal->setToolTip(
+        tip(QStringLiteral("workload.max_total_len"), tr("sharegpt: longest prompt and answer together kept.")));
+    auto* filters = new QWidget;
+    auto* fv = new QVBoxLayout(filters);
+    fv->setContentsMargins(0, 0, 0, 0);
+    fv->setSpacing(4);
+    fv->addWidget(filter);
+    fv->addWidget(
+        grid({ { tr("minimum"), minLen }, { tr("prompt at most"), maxPrompt }, { tr("total at most"), maxTotal } }, 2));
+    addRow(form, tr("ShareGPT filters"), filters, { filter, minLen, maxPrompt, maxTotal },
+        tip(QStringLiteral("workload.filter_lengths"),
+            tr("The length filters of the reference benchmark, on the dataset's token counts (dataset sharegpt).")));
+
+    auto* badLines = new ComboBox;
+    badLines->addItem(tr("skip them and report how many"), QStringLiteral("skip"));
+    badLines->addItem(tr("fail at the first"), QStringLiteral("fail"));
+    Field* bf = addField(
+        QStringLiteral("workload.bad_lines"), badLines,
+        [this, badLines] { badLines->setCurrentIndex(std::max(0, badLines->findData(m_profile.workload.badLines))); },
+        [this, badLines] {
+            m_profile.workload.badLines = badLines->currentData().toString();
+            return QString();
+        });
+    connect(badLines, &QComboBox::currentIndexChanged, this, [this, bf] { fieldChanged(bf); });
+    addRow(form, tr("Bad lines"), badLines, {},
+        tip(QStringLiteral("workload.bad_lines"),
+            tr("jsonl/replay: what a line that is not a usable JSON object does.")));
+
+    addRow(form, tr("Replay speed"),
+        addNumber(
+            QStringLiteral("workload.replay_speed"), [](Profile& p) -> double& { return p.workload.replaySpeed; }, 0.01,
+            1000, 0.5, tr(" ×")),
+        {},
+        tip(QStringLiteral("workload.replay_speed"),
+            tr("replay: the log's time runs this many times faster (in steps at rate inf; a step at a finite "
+               "rate scales the log to that mean rate instead).")));
     addRow(form, QString(),
         addCheck(
             QStringLiteral("workload.ignore_eos"), [](Profile& p) -> bool& { return p.workload.ignoreEos; },
@@ -915,6 +988,40 @@ void ProfileForm::buildWorkload()
         tip(QStringLiteral("workload.ignore_eos"),
             tr("Ask the server to ignore end-of-sequence so that every request produces max_tokens tokens "
                "(vLLM extension).")));
+
+    auto* buckets = new QLineEdit;
+    buckets->setPlaceholderText(tr("e.g. 0, 256, 512, 1024, 2048"));
+    Field* lf = addField(
+        QStringLiteral("workload.length_buckets"), buckets,
+        [this, buckets] {
+            QStringList parts;
+            for (int edge : m_profile.workload.lengthBuckets)
+                parts << QString::number(edge);
+            buckets->setText(parts.join(QStringLiteral(", ")));
+        },
+        [this, buckets]() -> QString {
+            QList<int> out;
+            for (const QString& token : listTokens(buckets->text())) {
+                bool ok = false;
+                const int v = token.toInt(&ok);
+                if (!ok)
+                    return tr("\"%1\" is not a whole number of tokens").arg(token);
+                out << v;
+            }
+            m_profile.workload.lengthBuckets = out;
+            return QString();
+        });
+    connect(buckets, &QLineEdit::textChanged, this, [this, lf] { fieldChanged(lf); });
+    auto* bucketsRow = new QWidget;
+    auto* bh = new QHBoxLayout(bucketsRow);
+    bh->setContentsMargins(0, 0, 0, 0);
+    bh->addWidget(buckets, 1);
+    bh->addWidget(new QLabel(tr("prompt tokens")));
+    addRow(form, tr("Length buckets"), bucketsRow, { buckets },
+        tip(QStringLiteral("workload.length_buckets"),
+            tr("Edges of the prompt-length buckets the results are also reported by (the \"By length\" tab); "
+               "the last bucket has no upper end.")));
+    fieldFor(QStringLiteral("workload.length_buckets"))->enableTarget = bucketsRow;
 
     const QString sp = QStringLiteral("workload.sampling.");
     QWidget* temperature = addNumber(
@@ -1445,6 +1552,9 @@ void ProfileForm::updateDependentState()
     // Synthetic datasets (random, shared-prefix) take lengths; the others read a file.
     const bool random
         = p.workload.dataset == QLatin1String("random") || p.workload.dataset == QLatin1String("shared-prefix");
+    const bool sharedPrefix = p.workload.dataset == QLatin1String("shared-prefix");
+    const bool sharegpt = p.workload.dataset == QLatin1String("sharegpt");
+    const bool lines = p.workload.dataset == QLatin1String("jsonl") || p.workload.dataset == QLatin1String("replay");
     const bool rate = p.load.mode == LoadMode::Rate;
     const PlanKind kind = p.load.plan.kind;
     const QHash<QString, bool> enabled = {
@@ -1454,6 +1564,14 @@ void ProfileForm::updateDependentState()
         { QStringLiteral("workload.output_len"), random },
         { QStringLiteral("workload.range_ratio"), random },
         { QStringLiteral("workload.prefix_len"), random },
+        { QStringLiteral("workload.num_prefixes"), sharedPrefix },
+        { QStringLiteral("workload.suffixes_per_prefix"), sharedPrefix },
+        { QStringLiteral("workload.filter_lengths"), sharegpt },
+        { QStringLiteral("workload.min_len"), sharegpt && p.workload.filterLengths },
+        { QStringLiteral("workload.max_prompt_len"), sharegpt && p.workload.filterLengths },
+        { QStringLiteral("workload.max_total_len"), sharegpt && p.workload.filterLengths },
+        { QStringLiteral("workload.bad_lines"), lines },
+        { QStringLiteral("workload.replay_speed"), p.workload.dataset == QLatin1String("replay") },
         { QStringLiteral("load.rates"), rate && kind == PlanKind::List },
         { QStringLiteral("load.concurrencies"), !rate && kind == PlanKind::List },
         { QStringLiteral("load.burstiness"), rate },
