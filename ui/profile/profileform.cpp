@@ -958,8 +958,10 @@ void ProfileForm::buildWorkload()
             tr("The length filters of the reference benchmark, on the dataset's token counts (dataset sharegpt).")));
 
     auto* badLines = new ComboBox;
-    badLines->addItem(tr("skip them and report how many"), QStringLiteral("skip"));
-    badLines->addItem(tr("fail at the first"), QStringLiteral("fail"));
+    const QString skip = QStringLiteral("skip"); // the profile's values
+    const QString fail = QStringLiteral("fail");
+    badLines->addItem(tr("skip them and report how many"), skip);
+    badLines->addItem(tr("fail at the first"), fail);
     Field* bf = addField(
         QStringLiteral("workload.bad_lines"), badLines,
         [this, badLines] { badLines->setCurrentIndex(std::max(0, badLines->findData(m_profile.workload.badLines))); },
