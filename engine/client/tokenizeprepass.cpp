@@ -1,5 +1,7 @@
 #include "client/tokenizeprepass.h"
 
+#include "metrics/phrase.h"
+
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -103,10 +105,10 @@ TokenizeOutcome tokenizePrompts(const RequestTemplate& request, std::vector<Prom
     if (!pending.empty())
         loop.exec();
     if (failure.isEmpty() && (next < pending.size() || inFlight > 0))
-        failure = QStringLiteral("no answer within %1 s").arg(timeoutMs / 1000.0);
+        failure = phrase("TokenizePrepass", "no answer within %1 s").arg(timeoutMs / 1000.0);
     if (!failure.isEmpty()) {
-        outcome.message = QStringLiteral("%1: %2; input tokens are the server's usage.prompt_tokens where it "
-                                         "sends them, else the dataset's count")
+        outcome.message = phrase("TokenizePrepass",
+            "%1: %2; input tokens are the server's usage.prompt_tokens where it sends them, else the dataset's count")
                               .arg(url.toString(QUrl::RemoveUserInfo), failure);
         return outcome;
     }
@@ -119,13 +121,12 @@ TokenizeOutcome tokenizePrompts(const RequestTemplate& request, std::vector<Prom
     const double apart = outcome.serverTokens > 0
         ? std::abs(double(outcome.serverTokens - outcome.datasetTokens)) / double(outcome.serverTokens)
         : 0.0;
-    outcome.message
-        = QStringLiteral("input tokens counted by the server's /tokenize (%1 prompts; %2 tokens against the "
-                         "dataset's %3, %4% apart)")
-              .arg(outcome.counted)
-              .arg(outcome.serverTokens)
-              .arg(outcome.datasetTokens)
-              .arg(apart * 100, 0, 'f', 1);
+    outcome.message = phrase("TokenizePrepass",
+        "input tokens counted by the server's /tokenize (%1 prompts; %2 tokens against the dataset's %3, %4% apart)")
+                          .arg(outcome.counted)
+                          .arg(outcome.serverTokens)
+                          .arg(outcome.datasetTokens)
+                          .arg(apart * 100, 0, 'f', 1);
     return outcome;
 }
 

@@ -860,6 +860,21 @@
     </message>
 </context>
 <context>
+    <name>TokenizePrepass</name>
+    <message>
+        <source>no answer within %1 s</source>
+        <translation>%1 秒内无应答</translation>
+    </message>
+    <message>
+        <source>%1: %2; input tokens are the server&apos;s usage.prompt_tokens where it sends them, else the dataset&apos;s count</source>
+        <translation>%1：%2；输入 token 数取服务器发送的 usage.prompt_tokens，没有时取数据集的计数</translation>
+    </message>
+    <message>
+        <source>input tokens counted by the server&apos;s /tokenize (%1 prompts; %2 tokens against the dataset&apos;s %3, %4% apart)</source>
+        <translation>输入 token 数由服务器的 /tokenize 计数（%1 个提示词；%2 个 token，数据集为 %3，相差 %4%）</translation>
+    </message>
+</context>
+<context>
     <name>kp::ui::ChartSet</name>
     <message>
         <source>Throughput against offered load</source>
@@ -4805,6 +4820,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Added a step: %1 (%2)</source>
         <translation>已添加一步：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Input tokens: %1</source>
+        <translation>输入 token：%1</translation>
     </message>
 </context>
 <context>

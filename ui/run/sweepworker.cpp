@@ -1,5 +1,6 @@
 #include "run/sweepworker.h"
 
+#include "client/tokenizeprepass.h"
 #include "client/transport.h"
 #include "metrics/phrase.h"
 #include "metrics/resultjson.h"
@@ -59,6 +60,7 @@ void SweepWorker::start(const Profile& profile, const QString& runsDirectory)
     if (m_active)
         return;
     release();
+    ++m_generation;
     m_active = true;
     m_stopRequested = false;
     m_writeFailed = false;
@@ -142,6 +144,17 @@ void SweepWorker::beginSweep()
         fail(prepared.error);
         return;
     }
+    // Input tokens: the server's /tokenize when it has one, counted once before the run as the CLI does,
+    // else its usage.prompt_tokens. The wait runs this thread's events: a stop, or a stop and a new
+    // start, may come meanwhile, and then this sweep goes no further.
+    const quint64 generation = m_generation;
+    const TokenizeOutcome tokens
+        = tokenizePrompts(prepared.config.stepTemplate.request, prepared.config.stepTemplate.prompts);
+    if (generation != m_generation || !m_active || m_stopRequested)
+        return;
+    if (tokens.available)
+        prepared.config.metrics.inputTokenSource = InputTokenSource::ServerTokenize;
+    Q_EMIT message(tr("Input tokens: %1").arg(tokens.message));
     // Keep the plan for run.json without a second copy of the prompts.
     std::vector<Prompt> prompts = std::move(prepared.config.stepTemplate.prompts);
     m_config = prepared.config;

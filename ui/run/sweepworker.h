@@ -88,6 +88,7 @@ private:
     AnalysisOptions m_analysisOptions;
     bool m_active = false; // from start() until finished() or failed()
     bool m_stopRequested = false;
+    quint64 m_generation = 0; // counts start()s: a sweep that waited in a nested event loop checks it
     bool m_writeFailed = false;
 };
 
