@@ -25,6 +25,7 @@
 #include "runs/runsmodel.h"
 #include "runs/runspage.h"
 #include "runs/savedrun.h"
+#include "sweep/capacityplan.h"
 
 #include <QAction>
 #include <QApplication>
@@ -36,6 +37,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -424,6 +426,38 @@ private Q_SLOTS:
         page.resize(1280, 800);
         page.show();
         saveScreenshot(&page, QStringLiteral("export-runpage-imported"));
+
+        // Capacity planning in the Analysis tab: the plan joins the analysis and the report.
+        const int sentences = page.analysisList()->count();
+        page.peakDemandEdit()->setText(QStringLiteral("1000 req/s"));
+        page.redundancyEdit()->setText(QStringLiteral("N+2"));
+        Redundancy spares;
+        spares.kind = Redundancy::Kind::Spares;
+        spares.spares = 2;
+        const CapacityPlan expected
+            = CapacityPlan::fromAnalysis(page.run()->analysis().result, { 1000, DemandUnit::RequestsPerS }, spares);
+        QVERIFY2(expected.ok(), qPrintable(expected.error));
+        QCOMPARE(page.analysisList()->count(), sentences + 1);
+        QListWidgetItem* planItem = page.analysisList()->item(0); // first: it answers the question
+        QCOMPARE(planItem->text(), expected.sentence());
+        QVERIFY2(planItem->text().contains(QStringLiteral("(%1 with N+2)").arg(expected.serversWithRedundancy)),
+            qPrintable(planItem->text()));
+        QCOMPARE(expected.serversWithRedundancy, expected.servers + 2);
+        std::vector<std::pair<QString, QByteArray>> images;
+        const QByteArray markdown = RunReport(page.run(), {}).markdown(QStringLiteral("imported"), &images);
+        QVERIFY(markdown.contains(expected.sentence().toUtf8()));
+        page.tabs()->setCurrentIndex(1);
+        saveScreenshot(&page, QStringLiteral("export-runpage-capacity-plan"));
+        // A demand that does not parse: a message at the field, and no plan.
+        page.peakDemandEdit()->setText(QStringLiteral("lots"));
+        QCOMPARE(page.analysisList()->count(), sentences);
+        auto* message = page.findChild<QLabel*>(QStringLiteral("plan.message"));
+        QVERIFY(message && message->isVisibleTo(&page));
+        QVERIFY2(message->text().contains(QStringLiteral("\"lots\" is not a demand")), qPrintable(message->text()));
+        page.peakDemandEdit()->clear();
+        page.redundancyEdit()->clear();
+        QVERIFY(!message->isVisibleTo(&page));
+        QCOMPARE(page.analysisList()->count(), sentences);
 
         // Squeezed, the small charts keep room for every label of their vertical axes: fewer ticks.
         page.resize(1000, 480);

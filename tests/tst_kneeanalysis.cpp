@@ -454,7 +454,7 @@ void TestKneeAnalysis::sloCapacity_data()
         << u"No SLO capacity: even the lowest load, 10 req/s, misses the SLO (P99 TTFT 200 ms > 100 ms); test lower "
            u"loads."_s;
     QTest::addRow("no SLO") << hockeyStick() << Slo {} << none << 0.0 << SloLimit::None
-                            << u"No SLO capacity: no SLO was given (for example --slo ttft:p99:500)."_s;
+                            << u"No SLO capacity: no SLO was given (the profile's slo, or --slo ttft:p99:500)."_s;
     Slo p95 = ttftSlo(500);
     p95.percentile = 95;
     QTest::addRow("percentile not reported")

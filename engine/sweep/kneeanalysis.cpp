@@ -765,8 +765,8 @@ private:
     {
         const Slo& slo = m_options.slo;
         if (slo.isEmpty()) {
-            m_result.sloCapacity
-                = absent(phrase("KneeAnalysis", "No SLO capacity: no SLO was given (for example --slo ttft:p99:500)."));
+            m_result.sloCapacity = absent(phrase(
+                "KneeAnalysis", "No SLO capacity: no SLO was given (the profile's slo, or --slo ttft:p99:500)."));
             return;
         }
         for (StepAssessment& a : m_result.steps) {

@@ -454,8 +454,8 @@
         <translation>错误率 ≤ %1</translation>
     </message>
     <message>
-        <source>No SLO capacity: no SLO was given (for example --slo ttft:p99:500).</source>
-        <translation>无 SLO 容量：未给出 SLO（例如 --slo ttft:p99:500）。</translation>
+        <source>No SLO capacity: no SLO was given (the profile&apos;s slo, or --slo ttft:p99:500).</source>
+        <translation>无 SLO 容量：未给出 SLO（在配置的 slo 中设置，或用 --slo ttft:p99:500）。</translation>
     </message>
     <message>
         <source>does not report %1</source>
@@ -3853,6 +3853,42 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Server</source>
         <translation>服务器</translation>
     </message>
+    <message>
+        <source>e.g. 1000 req/s or 250k tok/s</source>
+        <translation>例如 1000 req/s 或 250k tok/s</translation>
+    </message>
+    <message>
+        <source>The peak demand to plan servers for: requests per second (1000, 1000 req/s) or output tokens per second (250k tok/s)</source>
+        <translation>要为之规划服务器的峰值需求：每秒请求数（1000、1000 req/s）或每秒输出 token 数（250k tok/s）</translation>
+    </message>
+    <message>
+        <source>e.g. N+2 or 20%</source>
+        <translation>例如 N+2 或 20%</translation>
+    </message>
+    <message>
+        <source>Servers added for failures and maintenance: N+k spare servers, or a percentage</source>
+        <translation>为故障和维护额外增加的服务器：N+k 台备用，或一个百分比</translation>
+    </message>
+    <message>
+        <source>Capacity plan:</source>
+        <translation>容量规划：</translation>
+    </message>
+    <message>
+        <source>peak demand</source>
+        <translation>峰值需求</translation>
+    </message>
+    <message>
+        <source>redundancy</source>
+        <translation>冗余</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a demand: write 1000, 1000 req/s or 250k tok/s</source>
+        <translation>&quot;%1&quot; 不是有效的需求：请写 1000、1000 req/s 或 250k tok/s</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a redundancy: write N+2, 20% or none</source>
+        <translation>&quot;%1&quot; 不是有效的冗余：请写 N+2、20% 或 none</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunReport</name>
@@ -4187,6 +4223,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>client-bound</source>
         <translation>受客户端限制</translation>
+    </message>
+    <message>
+        <source>Capacity plan</source>
+        <translation>容量规划</translation>
     </message>
 </context>
 <context>

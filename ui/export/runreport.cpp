@@ -419,6 +419,10 @@ ReportDoc RunReport::document(const QString& imageStem) const
             doc.heading(3, tr("Reasoning"));
             doc.bullets(sentences);
         }
+        if (const std::optional<CapacityPlan>& plan = m_run->capacityPlan(); plan && plan->ok()) {
+            doc.heading(3, tr("Capacity plan"));
+            doc.paragraph(plan->sentence());
+        }
     }
 
     if (!m_run->steps().empty()) {

@@ -45,11 +45,29 @@ LiveRun::LiveRun(SweepController* controller, QObject* parent)
     connect(controller, &SweepController::stepFinished, this, &LiveRun::onStepFinished);
     connect(controller, &SweepController::analysisChanged, this, [this](const RunAnalysis& analysis) {
         m_analysis = analysis;
+        updatePlan();
         Q_EMIT analysisChanged();
     });
     connect(controller, &SweepController::pausedChanged, this, &LiveRun::onPausedChanged);
     connect(controller, &SweepController::finished, this, &LiveRun::onFinished);
     connect(controller, &SweepController::failed, this, &LiveRun::onFailed);
+}
+
+void LiveRun::setCapacityDemand(const std::optional<PeakDemand>& peak, const Redundancy& redundancy)
+{
+    if (peak == m_peak && redundancy == m_redundancy)
+        return;
+    m_peak = peak;
+    m_redundancy = redundancy;
+    updatePlan();
+    Q_EMIT analysisChanged();
+}
+
+void LiveRun::updatePlan()
+{
+    m_plan.reset();
+    if (m_peak && !m_steps.empty())
+        m_plan = CapacityPlan::fromAnalysis(m_analysis.result, *m_peak, m_redundancy);
 }
 
 void LiveRun::reset()
@@ -58,6 +76,7 @@ void LiveRun::reset()
     m_info = {};
     m_steps.clear();
     m_analysis = {};
+    updatePlan();
     m_failures.clear();
     m_lastError.clear();
     m_current.reset();
@@ -92,6 +111,7 @@ bool LiveRun::showSaved(const RunInfo& info, std::vector<StepReport> steps, cons
         Q_EMIT stepAdded(int(m_steps.size()) - 1);
     }
     m_analysis = analysis;
+    updatePlan();
     Q_EMIT analysisChanged();
     Q_EMIT failuresChanged();
     setState(end == State::Stopped || end == State::Failed ? end : State::Finished);

@@ -3,6 +3,7 @@
 #include "load/steprunner.h"
 #include "run/runinfo.h"
 #include "run/stepreport.h"
+#include "sweep/capacityplan.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -55,6 +56,10 @@ public:
     bool hasInfo() const { return m_hasInfo; }
     const std::vector<StepReport>& steps() const { return m_steps; }
     const RunAnalysis& analysis() const { return m_analysis; }
+    // The capacity plan for a peak demand the user gave (none: no plan), worked out again from each
+    // analysis as it changes; analysisChanged follows a change of either.
+    void setCapacityDemand(const std::optional<PeakDemand>& peak, const Redundancy& redundancy);
+    const std::optional<CapacityPlan>& capacityPlan() const { return m_plan; }
     const std::vector<FailureGroup>& failures() const { return m_failures; }
     qint64 failureCount() const;
     QString lastError() const { return m_lastError; }
@@ -111,6 +116,10 @@ private:
     bool m_hasInfo = false;
     std::vector<StepReport> m_steps;
     RunAnalysis m_analysis;
+    std::optional<PeakDemand> m_peak;
+    Redundancy m_redundancy;
+    std::optional<CapacityPlan> m_plan;
+    void updatePlan();
     std::vector<FailureGroup> m_failures;
     QString m_lastError;
     std::optional<StepConfig> m_current;

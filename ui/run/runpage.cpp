@@ -23,11 +23,13 @@
 #include <QIODevice>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -68,6 +70,9 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     , m_stepsView(new QTableView(this))
     , m_details(new StepDetails(this))
     , m_analysis(new QListWidget(this))
+    , m_peak(new QLineEdit(this))
+    , m_redundancy(new QLineEdit(this))
+    , m_planMessage(new QLabel(this))
     , m_errorsModel(new ErrorsModel(this))
     , m_errorsProxy(new QSortFilterProxyModel(this))
     , m_errorsView(new QTableView(this))
@@ -132,7 +137,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
 
     m_tabs->setDocumentMode(true);
     m_tabs->insertTab(StepsTab, buildStepsTab(), tr("Steps"));
-    m_tabs->insertTab(AnalysisTab, m_analysis, tr("Analysis"));
+    m_tabs->insertTab(AnalysisTab, buildAnalysisTab(), tr("Analysis"));
     m_tabs->insertTab(ErrorsTab, m_errorsView, tr("Errors"));
     m_tabs->insertTab(LogTab, m_log, tr("Log"));
     m_tabs->insertTab(ServerTab, new ServerPanel(m_run, this), tr("Server"));
@@ -289,11 +294,101 @@ void RunPage::onStepAdded(int row)
     m_followLatest = follow;
 }
 
+QWidget* RunPage::buildAnalysisTab()
+{
+    // Capacity planning: a peak demand and a redundancy policy; the plan joins the analysis.
+    m_peak->setObjectName(QStringLiteral("plan.peak"));
+    m_peak->setPlaceholderText(tr("e.g. 1000 req/s or 250k tok/s"));
+    m_peak->setClearButtonEnabled(true);
+    m_peak->setToolTip(tr("The peak demand to plan servers for: requests per second (1000, 1000 req/s) or output "
+                          "tokens per second (250k tok/s)"));
+    m_redundancy->setObjectName(QStringLiteral("plan.redundancy"));
+    m_redundancy->setPlaceholderText(tr("e.g. N+2 or 20%"));
+    m_redundancy->setToolTip(tr("Servers added for failures and maintenance: N+k spare servers, or a percentage"));
+    m_planMessage->setObjectName(QStringLiteral("plan.message"));
+    m_planMessage->setWordWrap(true);
+    m_planMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    const QSettings settings;
+    m_peak->setText(settings.value(QStringLiteral("results/peak_demand")).toString());
+    m_redundancy->setText(settings.value(QStringLiteral("results/redundancy")).toString());
+    connect(m_peak, &QLineEdit::textChanged, this, &RunPage::onCapacityDemandEdited);
+    connect(m_redundancy, &QLineEdit::textChanged, this, &RunPage::onCapacityDemandEdited);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 4);
+    bar->setSpacing(6);
+    auto* title = new QLabel(tr("Capacity plan:"));
+    QFont bold = title->font();
+    bold.setBold(true);
+    title->setFont(bold);
+    bar->addWidget(title);
+    bar->addWidget(new QLabel(tr("peak demand")));
+    bar->addWidget(m_peak, 2);
+    bar->addWidget(new QLabel(tr("redundancy")));
+    bar->addWidget(m_redundancy, 1);
+    auto* tab = new QWidget;
+    auto* v = new QVBoxLayout(tab);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(0);
+    v->addLayout(bar);
+    m_planMessage->setContentsMargins(8, 0, 8, 4);
+    m_planMessage->hide();
+    v->addWidget(m_planMessage);
+    v->addWidget(m_analysis, 1);
+    onCapacityDemandEdited();
+    return tab;
+}
+
+void RunPage::onCapacityDemandEdited()
+{
+    const QString peakText = m_peak->text().trimmed();
+    const QString redundancyText = m_redundancy->text().trimmed();
+    QSettings settings;
+    settings.setValue(QStringLiteral("results/peak_demand"), peakText);
+    settings.setValue(QStringLiteral("results/redundancy"), redundancyText);
+    QStringList problems;
+    std::optional<PeakDemand> peak;
+    bool peakBad = false;
+    if (!peakText.isEmpty()) {
+        PeakDemand parsed;
+        peakBad = !parsePeakDemand(peakText, parsed).isEmpty() || !(parsed.value > 0);
+        if (peakBad)
+            problems << tr("\"%1\" is not a demand: write 1000, 1000 req/s or 250k tok/s").arg(peakText);
+        else
+            peak = parsed;
+    }
+    Redundancy redundancy;
+    const bool redundancyBad = !redundancyText.isEmpty() && !parseRedundancy(redundancyText, redundancy).isEmpty();
+    if (redundancyBad) {
+        problems << tr("\"%1\" is not a redundancy: write N+2, 20% or none").arg(redundancyText);
+        redundancy = {};
+    }
+    for (const auto& [edit, bad] : { std::pair { m_peak, peakBad }, std::pair { m_redundancy, redundancyBad } }) {
+        edit->setProperty("kpInvalid", bad);
+        edit->setStyleSheet(bad ? QStringLiteral("QLineEdit { border: 1px solid #d62728; }") : QString());
+    }
+    m_planMessage->setText(problems.join(u'\n'));
+    m_planMessage->setVisible(!problems.isEmpty());
+    m_run->setCapacityDemand(problems.isEmpty() ? peak : std::nullopt, redundancy);
+}
+
 void RunPage::onAnalysisChanged()
 {
     m_latency->refresh();
     m_throughput->refresh();
     m_analysis->clear();
+    // The capacity plan first, when a peak demand is given: it answers how many servers the peak needs.
+    if (const std::optional<CapacityPlan>& plan = m_run->capacityPlan()) {
+        const QString text = plan->sentence(); // with the arithmetic, or why there is no plan
+        auto* item = new QListWidgetItem(ChartStyle::topicIcon(AnalysisTopic::CapacityPlan), text, m_analysis);
+        item->setData(kTopicRole, int(AnalysisTopic::CapacityPlan));
+        item->setData(kStepRole, -1);
+        item->setData(kRegionRole, -1);
+        item->setToolTip(plan->ok() ? plan->arithmetic : text);
+        QFont bold = item->font();
+        bold.setBold(true);
+        item->setFont(bold);
+    }
     const RunAnalysis& a = m_run->analysis();
     for (const AnalysisSentence& s : a.sentences) {
         RegionKind kind = RegionKind::Linear;

@@ -9,6 +9,7 @@
 QT_BEGIN_NAMESPACE
 class QAction;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
 class QPlainTextEdit;
@@ -49,6 +50,8 @@ public:
     StepDetails* details() const { return m_details; }
     QTabWidget* tabs() const { return m_tabs; }
     QListWidget* analysisList() const { return m_analysis; }
+    QLineEdit* peakDemandEdit() const { return m_peak; }
+    QLineEdit* redundancyEdit() const { return m_redundancy; }
     QAction* repeatAction() const { return m_repeatAction; }
     QAction* addBetweenAction() const { return m_betweenAction; }
     QString progressText() const;
@@ -59,6 +62,8 @@ public:
 
 private:
     QWidget* buildStepsTab();
+    QWidget* buildAnalysisTab();
+    void onCapacityDemandEdited();
     void clearRun();
     void onStepAdded(int row);
     void onAnalysisChanged();
@@ -83,6 +88,9 @@ private:
     QTableView* m_stepsView;
     StepDetails* m_details;
     QListWidget* m_analysis;
+    QLineEdit* m_peak;
+    QLineEdit* m_redundancy;
+    QLabel* m_planMessage;
     ErrorsModel* m_errorsModel;
     QSortFilterProxyModel* m_errorsProxy;
     QTableView* m_errorsView;
