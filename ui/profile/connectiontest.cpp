@@ -153,6 +153,13 @@ void ConnectionTest::clear()
 
 void ConnectionTest::cancel()
 {
+    if (m_resolving) {
+        m_resolving = false;
+        ++m_attempt;
+        m_simulator.reset();
+        m_status->setText(tr("Test cancelled."));
+        updateButton();
+    }
     if (m_probe) {
         // Dropping the probe aborts its requests; its answer, if any, is no longer wanted.
         disconnect(m_probe, nullptr, this, nullptr);
@@ -194,7 +201,15 @@ void ConnectionTest::start()
     ProbeTarget target;
     target.target = profile.target;
     QString error;
+    const quint64 attempt = ++m_attempt;
+    m_resolving = true;
+    updateButton();
+    const QPointer<ConnectionTest> alive(this);
     target.headers = requestHeaders(profile.target, &error);
+    if (!alive || attempt != m_attempt)
+        return; // closed or cancelled while the keychain answered
+    m_resolving = false;
+    updateButton();
     if (!error.isEmpty()) {
         m_simulator.reset();
         showFailure(error);

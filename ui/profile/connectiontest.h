@@ -30,7 +30,7 @@ public:
 
     // The profile the next test uses; testable is false while its target has problems.
     void setProfile(const Profile& profile, bool testable);
-    bool isRunning() const { return m_probe != nullptr; }
+    bool isRunning() const { return m_probe != nullptr || m_resolving; }
     void start();
     void cancel();
     // Forgets the last result (another profile was opened).
@@ -46,6 +46,10 @@ private:
 
     Profile m_profile;
     bool m_testable = false;
+    // Reading a keychain entry for the API key waits (up to seconds) in a nested event loop: the test
+    // counts as running, and a cancel or another start meanwhile abandons that attempt.
+    bool m_resolving = false;
+    quint64 m_attempt = 0;
     QPointer<Probe> m_probe;
     std::unique_ptr<BuiltinSimulator> m_simulator;
     QPushButton* m_button = nullptr;
