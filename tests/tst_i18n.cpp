@@ -8,6 +8,7 @@
 #include "i18n/language.h"
 #include "metrics/phrase.h"
 #include "metrics/resultjson.h"
+#include "profile/profile.h"
 #include "run/liverun.h"
 #include "run/mainwindow.h"
 #include "run/runpage.h"
@@ -520,6 +521,9 @@ private Q_SLOTS:
         const QString floorDetail = kp::SweepPlanner(autoLoad, kp::Slo {}).next({}).value_or(floor).detail;
         const QString purpose = kp::ui::UiFormat::purposeWord(QStringLiteral("refine"));
         const QString unknown = kp::ui::UiFormat::purposeWord(QStringLiteral("warmup"));
+        kp::Profile invalid = kp::Profile::demo(QUrl(QStringLiteral("sim://default")), QString());
+        invalid.load.rates = { 5, -3 };
+        const QList<kp::ProfileIssue> issues = kp::validateProfile(invalid);
         kp::ui::ReportDoc doc(QStringLiteral("报告"));
         const QByteArray html = doc.html(kp::ui::ReportDoc::ImageMode::DataUri);
         kp::setPhraseTranslation(false);
@@ -532,6 +536,10 @@ private Q_SLOTS:
         QCOMPARE(floorDetail, QStringLiteral("一次一个请求"));
         QCOMPARE(purpose, QStringLiteral("细化"));
         QCOMPARE(unknown, QStringLiteral("warmup"));
+        QCOMPARE(issues.size(), 1);
+        QCOMPARE(issues.constFirst().path, QStringLiteral("load.rates[1]"));
+        QCOMPARE(issues.constFirst().message, QStringLiteral("必须 > 0")); // in the form, at the field
+        QCOMPARE(kp::validateProfile(invalid).constFirst().message, QStringLiteral("must be > 0")); // CLI
         QVERIFY2(html.contains("<html lang=\"zh-CN\">"), html.left(200).constData());
         QVERIFY(kp::ui::ReportDoc(QStringLiteral("report"))
                     .html(kp::ui::ReportDoc::ImageMode::DataUri)

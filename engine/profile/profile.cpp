@@ -2,6 +2,8 @@
 #include "profile/keychain.h"
 #include "profile/profile_p.h"
 
+#include "metrics/phrase.h"
+
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
@@ -512,28 +514,28 @@ public:
     void positive(const QString& path, double v)
     {
         if (!(v > 0))
-            add(path, u"must be > 0"_s);
+            add(path, phrase("Profile", "must be > 0"));
     }
     void nonNegative(const QString& path, double v)
     {
         if (!(v >= 0))
-            add(path, u"must be >= 0"_s);
+            add(path, phrase("Profile", "must be >= 0"));
     }
     void atLeastOne(const QString& path, qint64 v)
     {
         if (v < 1)
-            add(path, u"must be >= 1"_s);
+            add(path, phrase("Profile", "must be >= 1"));
     }
     void percentile(const QString& path, double v)
     {
         if (!(v > 0 && v <= 100))
-            add(path, u"must be in (0, 100]"_s);
+            add(path, phrase("Profile", "must be in (0, 100]"));
     }
     void fraction(const QString& path, double v, bool zeroAllowed)
     {
         const bool ok = (zeroAllowed ? v >= 0 : v > 0) && v <= 1;
         if (!ok)
-            add(path, zeroAllowed ? u"must be in [0, 1]"_s : u"must be in (0, 1]"_s);
+            add(path, zeroAllowed ? phrase("Profile", "must be in [0, 1]") : phrase("Profile", "must be in (0, 1]"));
     }
     template <typename T>
     void optional(const QString& path, const std::optional<T>& v, void (Checker::*check)(const QString&, T))
@@ -570,19 +572,21 @@ bool isHeaderName(const QString& name)
 void checkTarget(Checker& c, const Target& t)
 {
     if (t.baseUrl.isEmpty())
-        c.add(u"target.base_url"_s, u"is required"_s);
+        c.add(u"target.base_url"_s, phrase("Profile", "is required"));
     else if (!isHttpUrl(t.baseUrl, { u"http", u"https", u"sim" }))
         c.add(u"target.base_url"_s,
-            u"must be an http:// or https:// URL with a host (or sim://PRESET for the built-in simulator), got \"%1\""_s
+            phrase("Profile",
+                "must be an http:// or https:// URL with a host (or sim://PRESET for the built-in simulator), got "
+                "\"%1\"")
                 .arg(t.baseUrl));
     if (!t.endpoint.isEmpty() && !t.endpoint.startsWith(u'/'))
-        c.add(u"target.endpoint"_s, u"must start with \"/\""_s);
+        c.add(u"target.endpoint"_s, phrase("Profile", "must start with \"/\""));
     if (isKeychainReference(t.apiKey)) {
         if (keychainEntryName(t.apiKey).isEmpty())
-            c.add(u"target.api_key"_s, u"\"keychain:\" needs an entry name, e.g. keychain:vllm-prod"_s);
+            c.add(u"target.api_key"_s, phrase("Profile", "\"keychain:\" needs an entry name, e.g. keychain:vllm-prod"));
     } else if (isKeyFileReference(t.apiKey)) {
         if (t.apiKey.trimmed().size() <= 5)
-            c.add(u"target.api_key"_s, u"\"file:\" needs a path, e.g. file:~/.config/kneepoint/key"_s);
+            c.add(u"target.api_key"_s, phrase("Profile", "\"file:\" needs a path, e.g. file:~/.config/kneepoint/key"));
     } else if (!t.apiKey.isEmpty()) {
         const EnvExpansion e = expandEnvironment(t.apiKey, true);
         if (!e.error.isEmpty())
@@ -591,9 +595,9 @@ void checkTarget(Checker& c, const Target& t)
     for (const HttpHeader& h : t.headers) {
         const QString path = childPath(u"target.headers"_s, h.name);
         if (!isHeaderName(h.name))
-            c.add(path, u"is not a valid HTTP header name"_s);
+            c.add(path, phrase("Profile", "is not a valid HTTP header name"));
         if (h.value.contains(u'\r') || h.value.contains(u'\n'))
-            c.add(path, u"must not contain line breaks"_s);
+            c.add(path, phrase("Profile", "must not contain line breaks"));
         if (const EnvExpansion e = expandEnvironment(h.value, true); !e.error.isEmpty())
             c.add(path, e.error);
     }
@@ -602,13 +606,14 @@ void checkTarget(Checker& c, const Target& t)
     c.positive(u"target.timeouts.idle_s"_s, t.timeouts.idleS);
     c.positive(u"target.timeouts.total_s"_s, t.timeouts.totalS);
     if (!t.metricsUrl.isEmpty() && t.metricsUrl != u"off" && !isHttpUrl(t.metricsUrl, { u"http", u"https" }))
-        c.add(
-            u"target.metrics_url"_s, u"must be an http:// or https:// URL, or \"off\", got \"%1\""_s.arg(t.metricsUrl));
+        c.add(u"target.metrics_url"_s,
+            phrase("Profile", "must be an http:// or https:// URL, or \"off\", got \"%1\"").arg(t.metricsUrl));
     c.positive(u"target.metrics_interval_s"_s, t.metricsIntervalS);
     if (t.proxyMode == ProxyMode::Url && !isHttpUrl(t.proxyUrl, { u"http", u"https", u"socks5" })) {
         c.add(u"target.proxy"_s,
-            u"must be \"none\", \"system\" or an http://, https:// or socks5:// URL with a host, got \"%1\""_s.arg(
-                t.proxyUrl));
+            phrase("Profile",
+                "must be \"none\", \"system\" or an http://, https:// or socks5:// URL with a host, got \"%1\"")
+                .arg(t.proxyUrl));
     }
 }
 
@@ -616,34 +621,35 @@ void checkWorkload(Checker& c, const Workload& w)
 {
     if (!knownDatasets().contains(w.dataset)) {
         c.add(u"workload.dataset"_s,
-            u"unknown dataset \"%1\"; expected one of %2"_s.arg(w.dataset, knownDatasets().join(u", "_s)));
+            phrase("Profile", "unknown dataset \"%1\"; expected one of %2")
+                .arg(w.dataset, knownDatasets().join(u", "_s)));
     } else if (w.dataset != u"random" && w.dataset != u"shared-prefix" && w.datasetPath.isEmpty()) {
         c.add(u"workload.dataset_path"_s,
-            u"is required when %1 is \"%2\""_s.arg(c.name(u"workload.dataset"_s), w.dataset));
+            phrase("Profile", "is required when %1 is \"%2\"").arg(c.name(u"workload.dataset"_s), w.dataset));
     }
     c.atLeastOne(u"workload.num_prompts"_s, w.numPrompts);
     c.atLeastOne(u"workload.input_len"_s, w.inputLen);
     c.atLeastOne(u"workload.output_len"_s, w.outputLen);
     if (!(w.rangeRatio >= 0 && w.rangeRatio < 1))
-        c.add(u"workload.range_ratio"_s, u"must be in [0, 1)"_s);
+        c.add(u"workload.range_ratio"_s, phrase("Profile", "must be in [0, 1)"));
     if (w.prefixLen < 0)
-        c.add(u"workload.prefix_len"_s, u"must be >= 0"_s);
+        c.add(u"workload.prefix_len"_s, phrase("Profile", "must be >= 0"));
     if (w.fixedOutputLen && *w.fixedOutputLen < 1)
-        c.add(u"workload.fixed_output_len"_s, u"must be >= 1"_s);
+        c.add(u"workload.fixed_output_len"_s, phrase("Profile", "must be >= 1"));
     if (w.minLen < 0)
-        c.add(u"workload.min_len"_s, u"must be >= 0"_s);
+        c.add(u"workload.min_len"_s, phrase("Profile", "must be >= 0"));
     c.atLeastOne(u"workload.max_prompt_len"_s, w.maxPromptLen);
     c.atLeastOne(u"workload.max_total_len"_s, w.maxTotalLen);
     if (w.badLines != u"skip" && w.badLines != u"fail")
-        c.add(u"workload.bad_lines"_s, u"expected \"skip\" or \"fail\", got \"%1\""_s.arg(w.badLines));
+        c.add(u"workload.bad_lines"_s, phrase("Profile", "expected \"skip\" or \"fail\", got \"%1\"").arg(w.badLines));
     if (!(w.replaySpeed > 0) || std::isinf(w.replaySpeed))
-        c.add(u"workload.replay_speed"_s, u"must be a number > 0"_s);
+        c.add(u"workload.replay_speed"_s, phrase("Profile", "must be a number > 0"));
     c.atLeastOne(u"workload.num_prefixes"_s, w.numPrefixes);
     if (w.suffixesPerPrefix < 0)
-        c.add(u"workload.suffixes_per_prefix"_s, u"must be >= 0 (0: num_prompts / num_prefixes)"_s);
+        c.add(u"workload.suffixes_per_prefix"_s, phrase("Profile", "must be >= 0 (0: num_prompts / num_prefixes)"));
     for (qsizetype i = 0; i < w.lengthBuckets.size(); ++i) {
         if (w.lengthBuckets[i] < 0 || (i > 0 && w.lengthBuckets[i] <= w.lengthBuckets[i - 1])) {
-            c.add(u"workload.length_buckets[%1]"_s.arg(i), u"edges must be >= 0 and increasing"_s);
+            c.add(u"workload.length_buckets[%1]"_s.arg(i), phrase("Profile", "edges must be >= 0 and increasing"));
             break;
         }
     }
@@ -652,13 +658,13 @@ void checkWorkload(Checker& c, const Workload& w)
     if (s.topP)
         c.fraction(u"workload.sampling.top_p"_s, *s.topP, false);
     if (s.topK && *s.topK < -1)
-        c.add(u"workload.sampling.top_k"_s, u"must be >= -1 (-1 or 0: disabled)"_s);
+        c.add(u"workload.sampling.top_k"_s, phrase("Profile", "must be >= -1 (-1 or 0: disabled)"));
     if (s.minP)
         c.fraction(u"workload.sampling.min_p"_s, *s.minP, true);
     if (s.presencePenalty && !(*s.presencePenalty >= -2 && *s.presencePenalty <= 2))
-        c.add(u"workload.sampling.presence_penalty"_s, u"must be in [-2, 2]"_s);
+        c.add(u"workload.sampling.presence_penalty"_s, phrase("Profile", "must be in [-2, 2]"));
     if (s.frequencyPenalty && !(*s.frequencyPenalty >= -2 && *s.frequencyPenalty <= 2))
-        c.add(u"workload.sampling.frequency_penalty"_s, u"must be in [-2, 2]"_s);
+        c.add(u"workload.sampling.frequency_penalty"_s, phrase("Profile", "must be in [-2, 2]"));
     c.optional(u"workload.sampling.repetition_penalty"_s, s.repetitionPenalty, &Checker::positive);
 }
 
@@ -668,14 +674,14 @@ void checkPlan(Checker& c, const Plan& p)
         c.positive(u"load.plan.start"_s, p.start);
         c.positive(u"load.plan.stop"_s, p.stop);
         if (p.stop < p.start)
-            c.add(u"load.plan.stop"_s, u"must be >= load.plan.start"_s);
+            c.add(u"load.plan.stop"_s, phrase("Profile", "must be >= load.plan.start"));
         if (p.steps < 2)
-            c.add(u"load.plan.steps"_s, u"must be >= 2 for a range"_s);
+            c.add(u"load.plan.steps"_s, phrase("Profile", "must be >= 2 for a range"));
     }
     if (p.kind == PlanKind::Auto && p.steps < 0)
-        c.add(u"load.plan.steps"_s, u"must be >= 0 (0: the default of 8)"_s);
+        c.add(u"load.plan.steps"_s, phrase("Profile", "must be >= 0 (0: the default of 8)"));
     if (!(p.tolerance > 0 && p.tolerance < 1))
-        c.add(u"load.plan.tolerance"_s, u"must be in (0, 1)"_s);
+        c.add(u"load.plan.tolerance"_s, phrase("Profile", "must be in (0, 1)"));
     c.nonNegative(u"load.plan.max_refine_steps"_s, p.maxRefineSteps);
     c.nonNegative(u"load.plan.repeats"_s, p.repeats);
     if (p.stopErrorRate)
@@ -689,12 +695,12 @@ void checkLoad(Checker& c, const Load& l)
         // the plan chooses the loads; rates or concurrencies are not needed
     } else if (l.mode == LoadMode::Rate) {
         if (l.rates.isEmpty())
-            c.add(u"load.rates"_s, u"needs at least one rate"_s);
+            c.add(u"load.rates"_s, phrase("Profile", "needs at least one rate"));
         for (qsizetype i = 0; i < l.rates.size(); ++i)
             c.positive(u"load.rates[%1]"_s.arg(i), l.rates[i]);
     } else {
         if (l.concurrencies.isEmpty())
-            c.add(u"load.concurrencies"_s, u"needs at least one concurrency"_s);
+            c.add(u"load.concurrencies"_s, phrase("Profile", "needs at least one concurrency"));
         for (qsizetype i = 0; i < l.concurrencies.size(); ++i)
             c.atLeastOne(u"load.concurrencies[%1]"_s.arg(i), l.concurrencies[i]);
     }
@@ -720,7 +726,7 @@ void checkSlo(Checker& c, const Slo& s)
 void checkServer(Checker& c, const ServerInfo& s)
 {
     if (s.port && (*s.port < 1 || *s.port > 65535))
-        c.add(u"server.port"_s, u"must be in [1, 65535]"_s);
+        c.add(u"server.port"_s, phrase("Profile", "must be in [1, 65535]"));
     if (s.maxNumSeqs)
         c.atLeastOne(u"server.max_num_seqs"_s, *s.maxNumSeqs);
     if (s.maxNumBatchedTokens)
@@ -742,8 +748,8 @@ void checkOutput(Checker& c, const Output& o)
     for (qsizetype i = 0; i < o.percentileMetrics.size(); ++i) {
         if (!knownPercentileMetrics().contains(o.percentileMetrics[i])) {
             c.add(u"output.percentile_metrics[%1]"_s.arg(i),
-                u"unknown metric \"%1\"; expected one of %2"_s.arg(
-                    o.percentileMetrics[i], knownPercentileMetrics().join(u", "_s)));
+                phrase("Profile", "unknown metric \"%1\"; expected one of %2")
+                    .arg(o.percentileMetrics[i], knownPercentileMetrics().join(u", "_s)));
         }
     }
     for (qsizetype i = 0; i < o.metricPercentiles.size(); ++i)

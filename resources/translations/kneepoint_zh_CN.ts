@@ -692,6 +692,137 @@
     </message>
 </context>
 <context>
+    <name>Profile</name>
+    <message>
+        <source>must be &gt; 0</source>
+        <translation>必须 &gt; 0</translation>
+    </message>
+    <message>
+        <source>must be &gt;= 0</source>
+        <translation>必须 &gt;= 0</translation>
+    </message>
+    <message>
+        <source>must be &gt;= 1</source>
+        <translation>必须 &gt;= 1</translation>
+    </message>
+    <message>
+        <source>must be in (0, 100]</source>
+        <translation>必须在 (0, 100] 之内</translation>
+    </message>
+    <message>
+        <source>must be in [0, 1]</source>
+        <translation>必须在 [0, 1] 之内</translation>
+    </message>
+    <message>
+        <source>must be in (0, 1]</source>
+        <translation>必须在 (0, 1] 之内</translation>
+    </message>
+    <message>
+        <source>is required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>must be an http:// or https:// URL with a host (or sim://PRESET for the built-in simulator), got &quot;%1&quot;</source>
+        <translation>必须是带主机名的 http:// 或 https:// URL（内置模拟器用 sim://PRESET），实际为 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>must start with &quot;/&quot;</source>
+        <translation>必须以 &quot;/&quot; 开头</translation>
+    </message>
+    <message>
+        <source>&quot;keychain:&quot; needs an entry name, e.g. keychain:vllm-prod</source>
+        <translation>&quot;keychain:&quot; 需要条目名称，例如 keychain:vllm-prod</translation>
+    </message>
+    <message>
+        <source>&quot;file:&quot; needs a path, e.g. file:~/.config/kneepoint/key</source>
+        <translation>&quot;file:&quot; 需要路径，例如 file:~/.config/kneepoint/key</translation>
+    </message>
+    <message>
+        <source>is not a valid HTTP header name</source>
+        <translation>不是有效的 HTTP 头名称</translation>
+    </message>
+    <message>
+        <source>must not contain line breaks</source>
+        <translation>不能包含换行</translation>
+    </message>
+    <message>
+        <source>must be an http:// or https:// URL, or &quot;off&quot;, got &quot;%1&quot;</source>
+        <translation>必须是 http:// 或 https:// URL，或 &quot;off&quot;，实际为 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>must be &quot;none&quot;, &quot;system&quot; or an http://, https:// or socks5:// URL with a host, got &quot;%1&quot;</source>
+        <translation>必须是 &quot;none&quot;、&quot;system&quot;，或带主机名的 http://、https:// 或 socks5:// URL，实际为 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>unknown dataset &quot;%1&quot;; expected one of %2</source>
+        <translation>未知数据集 &quot;%1&quot;；应为以下之一：%2</translation>
+    </message>
+    <message>
+        <source>is required when %1 is &quot;%2&quot;</source>
+        <translation>当 %1 为 &quot;%2&quot; 时必填</translation>
+    </message>
+    <message>
+        <source>must be in [0, 1)</source>
+        <translation>必须在 [0, 1) 之内</translation>
+    </message>
+    <message>
+        <source>expected &quot;skip&quot; or &quot;fail&quot;, got &quot;%1&quot;</source>
+        <translation>应为 &quot;skip&quot; 或 &quot;fail&quot;，实际为 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>must be a number &gt; 0</source>
+        <translation>必须是 &gt; 0 的数</translation>
+    </message>
+    <message>
+        <source>must be &gt;= 0 (0: num_prompts / num_prefixes)</source>
+        <translation>必须 &gt;= 0（0：num_prompts / num_prefixes）</translation>
+    </message>
+    <message>
+        <source>edges must be &gt;= 0 and increasing</source>
+        <translation>边界必须 &gt;= 0 且递增</translation>
+    </message>
+    <message>
+        <source>must be &gt;= -1 (-1 or 0: disabled)</source>
+        <translation>必须 &gt;= -1（-1 或 0：不启用）</translation>
+    </message>
+    <message>
+        <source>must be in [-2, 2]</source>
+        <translation>必须在 [-2, 2] 之内</translation>
+    </message>
+    <message>
+        <source>must be &gt;= load.plan.start</source>
+        <translation>必须 &gt;= load.plan.start</translation>
+    </message>
+    <message>
+        <source>must be &gt;= 2 for a range</source>
+        <translation>范围至少需要 2</translation>
+    </message>
+    <message>
+        <source>must be &gt;= 0 (0: the default of 8)</source>
+        <translation>必须 &gt;= 0（0：默认值 8）</translation>
+    </message>
+    <message>
+        <source>must be in (0, 1)</source>
+        <translation>必须在 (0, 1) 之内</translation>
+    </message>
+    <message>
+        <source>needs at least one rate</source>
+        <translation>至少需要一个速率</translation>
+    </message>
+    <message>
+        <source>needs at least one concurrency</source>
+        <translation>至少需要一个并发数</translation>
+    </message>
+    <message>
+        <source>must be in [1, 65535]</source>
+        <translation>必须在 [1, 65535] 之内</translation>
+    </message>
+    <message>
+        <source>unknown metric &quot;%1&quot;; expected one of %2</source>
+        <translation>未知指标 &quot;%1&quot;；应为以下之一：%2</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1: the chart could not be drawn</source>
@@ -3316,6 +3447,11 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>required for sharegpt, jsonl and replay</source>
         <translation>sharegpt、jsonl 和 replay 必填</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a field or list element, then what is wrong with it</comment>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

@@ -315,9 +315,10 @@ void ProfileForm::updateMessages()
     auto add = [&](Field* f, const QString& path, const QString& message) {
         QString text = message;
         if (path != f->path) // an element of a list or object: say which
-            text = path.mid(f->path.lastIndexOf(QLatin1Char('.')) + 1) + QStringLiteral(": ") + message;
+            text = tr("%1: %2", "a field or list element, then what is wrong with it")
+                       .arg(path.mid(f->path.lastIndexOf(QLatin1Char('.')) + 1), message);
         else if (sharing.value(f->message) > 1)
-            text = f->caption + QStringLiteral(": ") + message;
+            text = tr("%1: %2", "a field or list element, then what is wrong with it").arg(f->caption, message);
         lines[f->message].append(text);
         flagged[f] = true;
     };
