@@ -25,6 +25,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
@@ -604,8 +605,15 @@ private Q_SLOTS:
             QVERIFY2(imported.ok(), qPrintable(imported.error));
             QVERIFY(window.openSavedRun(imported.dir));
             window.runPage()->tabs()->setCurrentIndex(1);
+            window.runPage()->peakDemandEdit()->setText(QStringLiteral("1000 req/s"));
+            window.runPage()->redundancyEdit()->setText(QStringLiteral("N+2"));
             QCoreApplication::processEvents();
             QVERIFY(window.grab().save(shots + QStringLiteral("/analysis-zh_CN.png")));
+            window.runPage()->peakDemandEdit()->clear();
+            window.runPage()->redundancyEdit()->clear();
+            window.showRunsView();
+            QCoreApplication::processEvents();
+            QVERIFY(window.grab().save(shots + QStringLiteral("/runs-zh_CN.png")));
         }
     }
 

@@ -114,20 +114,21 @@ CapacityPlan CapacityPlan::compute(const PeakDemand& peak, double perServer, con
         plan.arithmetic += serverCount(plan.servers);
     else
         plan.arithmetic += u"%1 → %2"_s.arg(quotient(plan.serversExact), serverCount(plan.servers));
+    const QString then = phrase("CapacityPlan", "; ", "between the parts of the arithmetic");
     switch (redundancy.kind) {
     case Redundancy::Kind::None:
         plan.serversWithRedundancy = plan.servers;
         break;
     case Redundancy::Kind::Spares:
         plan.serversWithRedundancy = plan.servers + redundancy.spares;
-        plan.arithmetic += u"; N+%1 → %2"_s.arg(redundancy.spares).arg(plan.serversWithRedundancy);
+        plan.arithmetic += then + u"N+%1 → %2"_s.arg(redundancy.spares).arg(plan.serversWithRedundancy);
         break;
     case Redundancy::Kind::Percent: {
         const double grown = double(plan.servers) * (1.0 + redundancy.fraction);
         plan.serversWithRedundancy = roundUp(grown);
         plan.arithmetic += nearInteger(grown)
-            ? u"; %1 → %2"_s.arg(redundancy.describe()).arg(plan.serversWithRedundancy)
-            : u"; %1 → %2 → %3"_s.arg(redundancy.describe(), quotient(grown)).arg(plan.serversWithRedundancy);
+            ? then + u"%1 → %2"_s.arg(redundancy.describe()).arg(plan.serversWithRedundancy)
+            : then + u"%1 → %2 → %3"_s.arg(redundancy.describe(), quotient(grown)).arg(plan.serversWithRedundancy);
         break;
     }
     }

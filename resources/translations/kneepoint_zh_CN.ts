@@ -86,6 +86,11 @@
         <source>A %1 %2 peak needs %3 at %4: %5.</source>
         <translation>%1 %2 的峰值需要 %3（按%4）：%5。</translation>
     </message>
+    <message>
+        <source>; </source>
+        <comment>between the parts of the arithmetic</comment>
+        <translation>；</translation>
+    </message>
 </context>
 <context>
     <name>FailureHint</name>
