@@ -2,6 +2,7 @@
 // window speaks Chinese with the zh_CN catalogue, exported PDFs embed the CJK font, and the CLI's output
 // does not change with the locale.
 
+#include "client/errorwords.h"
 #include "export/chartexport.h"
 #include "export/chartset.h"
 #include "export/reportdoc.h"
@@ -15,6 +16,8 @@
 #include "run/sweepcontroller.h"
 #include "run/uiformat.h"
 #include "runs/importers.h"
+#include "sim/faults.h"
+#include "sim/simhost.h"
 #include "sweep/capacityplan.h"
 #include "sweep/kneeanalysis.h"
 #include "sweep/sweepplanner.h"
@@ -537,6 +540,10 @@ private Q_SLOTS:
         QCOMPARE(floorDetail, QStringLiteral("一次一个请求"));
         QCOMPARE(purpose, QStringLiteral("细化"));
         QCOMPARE(unknown, QStringLiteral("warmup"));
+        QCOMPARE(kp::errorWords(QNetworkReply::RemoteHostClosedError), QStringLiteral("remote host closed"));
+        QCOMPARE(kp::errorWords(QAbstractSocket::SslHandshakeFailedError), QStringLiteral("ssl handshake failed"));
+        QCOMPARE(
+            kp::errorWords(QNetworkReply::ProxyConnectionRefusedError), QStringLiteral("proxy connection refused"));
         QCOMPARE(issues.size(), 1);
         QCOMPARE(issues.constFirst().path, QStringLiteral("load.rates[1]"));
         QCOMPARE(issues.constFirst().message, QStringLiteral("必须 > 0")); // in the form, at the field
@@ -670,6 +677,51 @@ private Q_SLOTS:
             ++files;
         }
         QVERIFY(files >= 4);
+
+        // Failed requests too: Qt's own error strings are translated once its catalogue is installed,
+        // and a request's message goes to requests.jsonl. A server that cuts a third of the streams,
+        // on both transports (fixed seeds: one whose preflight request is not cut runs the sweep).
+        for (const kp::TransportKind transport : { kp::TransportKind::Qnam, kp::TransportKind::Socket }) {
+            QString failedDir;
+            for (quint64 seed = 1; seed <= 8 && failedDir.isEmpty(); ++seed) {
+                kp::sim::SimHost host;
+                kp::sim::SimServerOptions options;
+                options.timeScale = 20;
+                options.seed = seed;
+                QCOMPARE(kp::sim::applyFaultSpec(QStringLiteral("cut:0.3"), options.faults), QString());
+                QVERIFY2(host.start(options), qPrintable(host.errorString()));
+                kp::Profile cut = kp::Profile::demo(host.baseUrl(), QString());
+                cut.name = QStringLiteral("Cut streams");
+                cut.target.model.clear();
+                cut.target.transport = transport;
+                cut.workload.numPrompts = 30;
+                cut.load.rates = { 40 };
+                cut.load.stepDurationS.reset();
+                cut.load.warmupRequests = 0;
+                cut.load.cooldownS = 0;
+                QSignalSpy done(&controller, &kp::ui::SweepController::finished);
+                QSignalSpy refused(&controller, &kp::ui::SweepController::failed);
+                controller.start(cut);
+                QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !refused.isEmpty(), 120000);
+                if (refused.isEmpty())
+                    failedDir = page.run()->info().runDirectory;
+            }
+            QVERIFY2(!failedDir.isEmpty(), "every preflight request was cut");
+            QVERIFY(page.run()->failureCount() > 0);
+            QByteArray requests;
+            for (QDirIterator it(failedDir, QDir::Files, QDirIterator::Subdirectories); it.hasNext();) {
+                QFile f(it.next());
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                const QString content = QString::fromUtf8(f.readAll());
+                if (f.fileName().endsWith(QLatin1String(".requests.jsonl")))
+                    requests += content.toUtf8();
+                const QRegularExpressionMatch m = han.match(content);
+                QVERIFY2(!m.hasMatch(),
+                    qPrintable(QStringLiteral("%1 holds Chinese text: …%2…")
+                                   .arg(f.fileName(), content.mid(m.capturedStart() - 60, 120))));
+            }
+            QVERIFY2(requests.contains("\"error\""), requests.left(400).constData());
+        }
 
         const QString shots = qEnvironmentVariable("KNEEPOINT_SCREENSHOT_DIR");
         if (!shots.isEmpty()) {

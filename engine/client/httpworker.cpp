@@ -1,5 +1,7 @@
 #include "client/httpworker.h"
 
+#include "client/errorwords.h"
+
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
@@ -224,7 +226,7 @@ void HttpWorker::onFinished(QNetworkReply* reply)
         case QNetworkReply::SslHandshakeFailedError:
         case QNetworkReply::InsecureRedirectError:
             failure = FailureClass::Tls;
-            message = QStringLiteral("TLS failed with %1: %2").arg(hostPort(reply->url()), reply->errorString());
+            message = QStringLiteral("TLS failed with %1: %2").arg(hostPort(reply->url()), errorWords(error));
             break;
         case QNetworkReply::TimeoutError:
             failure = FailureClass::ConnectTimeout;
@@ -238,13 +240,13 @@ void HttpWorker::onFinished(QNetworkReply* reply)
         case QNetworkReply::ProtocolFailure:
         case QNetworkReply::UnknownNetworkError:
             failure = active.accumulator->httpStatus() == 200 ? FailureClass::StreamCut : FailureClass::Network;
-            message = QStringLiteral("%1: %2").arg(where, reply->errorString());
+            message = QStringLiteral("%1: %2").arg(where, errorWords(error));
             break;
         default:
             // HTTP error statuses arrive here too; the accumulator classifies those by status.
             if (active.accumulator->httpStatus() <= 0) {
                 failure = FailureClass::Network;
-                message = QStringLiteral("%1: %2").arg(where, reply->errorString());
+                message = QStringLiteral("%1: %2").arg(where, errorWords(error));
             }
             break;
         }

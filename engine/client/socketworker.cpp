@@ -1,5 +1,7 @@
 #include "client/socketworker.h"
 
+#include "client/errorwords.h"
+
 #include <QLoggingCategory>
 #include <QNetworkProxy>
 #include <QSslConfiguration>
@@ -281,7 +283,7 @@ void SocketWorker::onClosed(Connection* c)
     case QAbstractSocket::SslInternalError:
     case QAbstractSocket::SslInvalidUserDataError:
         failure = FailureClass::Tls;
-        message = QStringLiteral("TLS failed with %1: %2").arg(hostPort(url), c->socket->errorString());
+        message = QStringLiteral("TLS failed with %1: %2").arg(hostPort(url), errorWords(c->socket->error()));
         break;
     case QAbstractSocket::SocketTimeoutError:
         failure = FailureClass::ConnectTimeout;
@@ -292,7 +294,7 @@ void SocketWorker::onClosed(Connection* c)
         message = QStringLiteral("%1: %2").arg(where,
             c->socket->error() == QAbstractSocket::RemoteHostClosedError || !c->ready
                 ? QStringLiteral("the server closed the connection")
-                : c->socket->errorString());
+                : errorWords(c->socket->error()));
         break;
     }
     complete(c, now, failure, message, false);

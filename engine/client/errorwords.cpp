@@ -1,0 +1,39 @@
+#include "client/errorwords.h"
+
+#include <QMetaEnum>
+
+namespace kp {
+
+namespace {
+
+QString words(const char* key)
+{
+    if (!key)
+        return QStringLiteral("unknown network error");
+    QString name = QString::fromLatin1(key);
+    if (name.endsWith(QLatin1String("Error")) && name.size() > 5)
+        name.chop(5);
+    QString out;
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const QChar c = name.at(i);
+        // A capital starts a word, unless it continues an acronym ("SSL", "TLS").
+        if (c.isUpper() && i > 0 && !(name.at(i - 1).isUpper() && (i + 1 == name.size() || name.at(i + 1).isUpper())))
+            out += u' ';
+        out += c.toLower();
+    }
+    return out;
+}
+
+} // namespace
+
+QString errorWords(QNetworkReply::NetworkError error)
+{
+    return words(QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(error));
+}
+
+QString errorWords(QAbstractSocket::SocketError error)
+{
+    return words(QMetaEnum::fromType<QAbstractSocket::SocketError>().valueToKey(error));
+}
+
+} // namespace kp
