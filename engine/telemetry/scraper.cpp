@@ -1,8 +1,8 @@
 #include "telemetry/scraper.h"
 
-#include "metrics/phrase.h"
-
+#include "client/errorwords.h"
 #include "client/httpworker.h"
+#include "metrics/phrase.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -69,7 +69,7 @@ QString TelemetryScraper::failure(QNetworkReply* reply)
     if (status != 0 && (status < 200 || status >= 300))
         return QStringLiteral("HTTP %1").arg(status);
     if (reply->error() != QNetworkReply::NoError)
-        return reply->errorString();
+        return errorWords(reply->error()); // written to run.json: English under any language
     return {};
 }
 
