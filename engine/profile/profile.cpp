@@ -143,17 +143,17 @@ QString ApiKeyResolution::describe() const
 {
     switch (source) {
     case Source::None:
-        return u"no API key"_s;
+        return phrase("Profile", "no API key");
     case Source::Literal:
-        return u"the key written in the profile"_s;
+        return phrase("Profile", "the key written in the profile");
     case Source::Environment:
-        return u"environment variable %1"_s.arg(variable);
+        return phrase("Profile", "environment variable %1").arg(variable);
     case Source::OpenAiApiKey:
-        return u"environment variable OPENAI_API_KEY (no key in the profile)"_s;
+        return phrase("Profile", "environment variable OPENAI_API_KEY (no key in the profile)");
     case Source::File:
-        return u"the key file %1"_s.arg(variable);
+        return phrase("Profile", "the key file %1").arg(variable);
     case Source::Keychain:
-        return u"keychain entry %1"_s.arg(variable);
+        return phrase("Profile", "keychain entry %1").arg(variable);
     }
     Q_UNREACHABLE();
 }

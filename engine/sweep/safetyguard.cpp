@@ -1,5 +1,7 @@
 #include "sweep/safetyguard.h"
 
+#include "metrics/phrase.h"
+
 #include <QHostAddress>
 #include <QUrl>
 
@@ -49,8 +51,9 @@ SafetyCheck checkSafety(const Profile& profile, const std::vector<PlannedStep>& 
     const ApiKeyResolution key = profile.target.resolvedApiKey();
     if (!c.loopback && url.scheme() == QLatin1String("http") && key.ok() && !key.key.isEmpty()) {
         c.insecureKey = true;
-        c.insecureKeyMessage = QStringLiteral("the API key (%1) would be sent over plain HTTP to %2, which is not this "
-                                              "machine: anyone on the way can read it. Use https://, or confirm.")
+        c.insecureKeyMessage = phrase("SafetyGuard",
+            "the API key (%1) would be sent over plain HTTP to %2, which is not this machine: anyone on the way can "
+            "read it. Use https://, or confirm.")
                                    .arg(key.describe(), url.host());
     }
 
@@ -61,23 +64,24 @@ SafetyCheck checkSafety(const Profile& profile, const std::vector<PlannedStep>& 
         if (!limited)
             break;
         if (step.mode == LoadMode::Rate && std::isfinite(step.load) && step.load > limits.maxRate) {
-            c.overLimits << QStringLiteral("a step at %1 req/s passes the limit of %2 req/s")
+            c.overLimits << phrase("SafetyGuard", "a step at %1 req/s passes the limit of %2 req/s")
                                 .arg(formatRate(step.load))
                                 .arg(limits.maxRate);
         } else if (step.mode == LoadMode::Concurrency && step.load > limits.maxConcurrency) {
-            c.overLimits << QStringLiteral("a step of %1 users passes the limit of %2 concurrent requests")
+            c.overLimits << phrase("SafetyGuard", "a step of %1 users passes the limit of %2 concurrent requests")
                                 .arg(step.load)
                                 .arg(limits.maxConcurrency);
         } else if (step.mode == LoadMode::Rate && std::isinf(step.load) && !load.maxConcurrency && !load.stepDurationS
             && profile.workload.numPrompts > limits.maxConcurrency) {
-            c.overLimits << QStringLiteral("a step at rate inf sends all %1 requests at once, past the limit of %2 "
-                                           "concurrent requests (set load.max_concurrency)")
+            c.overLimits << phrase("SafetyGuard",
+                "a step at rate inf sends all %1 requests at once, past the limit of %2 concurrent requests (set "
+                "load.max_concurrency)")
                                 .arg(profile.workload.numPrompts)
                                 .arg(limits.maxConcurrency);
         }
     }
     if (limited && load.maxConcurrency && *load.maxConcurrency > limits.maxConcurrency)
-        c.overLimits << QStringLiteral("load.max_concurrency %1 passes the limit of %2")
+        c.overLimits << phrase("SafetyGuard", "load.max_concurrency %1 passes the limit of %2")
                             .arg(*load.maxConcurrency)
                             .arg(limits.maxConcurrency);
     c.overLimits.removeDuplicates();
@@ -103,11 +107,11 @@ SafetyCheck checkSafety(const Profile& profile, const std::vector<PlannedStep>& 
     c.outputTokens = static_cast<qint64>(std::llround(double(c.requests) * avgOutputTokens));
     c.needsConfirmation = !c.loopback && c.requests > limits.confirmAboveRequests;
     const int steps = int(planned.size()) + extraSteps;
-    c.summary = QStringLiteral("%1%2 step%3, %4 requests, about %5 tokens (%6 prompt + %7 output) to %8")
-                    .arg(c.adaptive ? QStringLiteral("up to ") : QString())
-                    .arg(steps)
-                    .arg(steps == 1 ? QString() : QStringLiteral("s"))
-                    .arg(number(c.requests), number(c.promptTokens + c.outputTokens), number(c.promptTokens),
+    const QString stepsText = steps == 1
+        ? (c.adaptive ? phrase("SafetyGuard", "up to 1 step") : phrase("SafetyGuard", "1 step"))
+        : (c.adaptive ? phrase("SafetyGuard", "up to %1 steps") : phrase("SafetyGuard", "%1 steps")).arg(steps);
+    c.summary = phrase("SafetyGuard", "%1, %2 requests, about %3 tokens (%4 prompt + %5 output) to %6")
+                    .arg(stepsText, number(c.requests), number(c.promptTokens + c.outputTokens), number(c.promptTokens),
                         number(c.outputTokens), url.host().isEmpty() ? profile.target.baseUrl : url.host());
     return c;
 }

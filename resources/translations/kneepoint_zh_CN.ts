@@ -826,6 +826,30 @@
         <source>unknown metric &quot;%1&quot;; expected one of %2</source>
         <translation>未知指标 &quot;%1&quot;；应为以下之一：%2</translation>
     </message>
+    <message>
+        <source>no API key</source>
+        <translation>无 API 密钥</translation>
+    </message>
+    <message>
+        <source>the key written in the profile</source>
+        <translation>写在配置中的密钥</translation>
+    </message>
+    <message>
+        <source>environment variable %1</source>
+        <translation>环境变量 %1</translation>
+    </message>
+    <message>
+        <source>environment variable OPENAI_API_KEY (no key in the profile)</source>
+        <translation>环境变量 OPENAI_API_KEY（配置中没有密钥）</translation>
+    </message>
+    <message>
+        <source>the key file %1</source>
+        <translation>密钥文件 %1</translation>
+    </message>
+    <message>
+        <source>keychain entry %1</source>
+        <translation>密钥环条目 %1</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -896,6 +920,53 @@
     <message>
         <source>Sweep</source>
         <translation>扫描</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+</context>
+<context>
+    <name>SafetyGuard</name>
+    <message>
+        <source>the API key (%1) would be sent over plain HTTP to %2, which is not this machine: anyone on the way can read it. Use https://, or confirm.</source>
+        <translation>API 密钥（%1）将以明文 HTTP 发送到 %2，而它不是本机：途中任何人都能读到。请使用 https://，或确认继续。</translation>
+    </message>
+    <message>
+        <source>a step at %1 req/s passes the limit of %2 req/s</source>
+        <translation>有一步为 %1 req/s，超过上限 %2 req/s</translation>
+    </message>
+    <message>
+        <source>a step of %1 users passes the limit of %2 concurrent requests</source>
+        <translation>有一步为 %1 并发，超过上限 %2 个并发请求</translation>
+    </message>
+    <message>
+        <source>a step at rate inf sends all %1 requests at once, past the limit of %2 concurrent requests (set load.max_concurrency)</source>
+        <translation>速率为 inf 的一步会一次发出全部 %1 个请求，超过上限 %2 个并发请求（请设置 load.max_concurrency）</translation>
+    </message>
+    <message>
+        <source>load.max_concurrency %1 passes the limit of %2</source>
+        <translation>load.max_concurrency %1 超过上限 %2</translation>
+    </message>
+    <message>
+        <source>up to 1 step</source>
+        <translation>最多 1 步</translation>
+    </message>
+    <message>
+        <source>1 step</source>
+        <translation>1 步</translation>
+    </message>
+    <message>
+        <source>up to %1 steps</source>
+        <translation>最多 %1 步</translation>
+    </message>
+    <message>
+        <source>%1 steps</source>
+        <translation>%1 步</translation>
+    </message>
+    <message>
+        <source>%1, %2 requests, about %3 tokens (%4 prompt + %5 output) to %6</source>
+        <translation>%1，%2 个请求，约 %3 个 token（%4 提示 + %5 输出），发往 %6</translation>
     </message>
 </context>
 <context>

@@ -35,7 +35,7 @@ QStringList sweepStartQuestions(const Profile& profile, const SafetyLimits& limi
                          .arg(profile.target.resolvedApiKey().describe(), QUrl(profile.target.baseUrl).host());
     if (!check.overLimits.isEmpty())
         questions
-            << QObject::tr("The plan goes past the load limits: %1.").arg(check.overLimits.join(QStringLiteral("; ")));
+            << QObject::tr("The plan goes past the load limits: %1.").arg(check.overLimits.join(QObject::tr("; ")));
     if (check.needsConfirmation)
         questions << QObject::tr("This sweep sends %1 (more than %2 requests to another machine).")
                          .arg(check.summary)
