@@ -37,7 +37,10 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
         = QFontMetrics(m_view->font()).boundingRect(QLocale().nativeLanguageName() + QLatin1String("Ag")).height();
     m_view->setMinimumSize(220, std::max(160, 10 * line));
     m_view->installEventFilter(this);
-    connect(m_chart, &QChart::plotAreaChanged, this, [this] { ChartStyle::refitVerticalAxes(m_chart); });
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] {
+        ChartStyle::refitVerticalAxes(m_chart);
+        placePlaceholder();
+    });
 
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
@@ -97,7 +100,11 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event)
 
 void ChartPanel::placePlaceholder()
 {
-    const QRect area = m_view->rect().adjusted(40, 20, -40, -40);
+    // Over the plot, clear of the axes' labels; before the first layout, over the middle of the view.
+    const QRectF plot = m_chart->plotArea();
+    QRect area = m_view->rect().adjusted(40, 20, -40, -40);
+    if (plot.width() > 40 && plot.height() > 20)
+        area = m_view->mapFromScene(m_chart->mapToScene(plot)).boundingRect().adjusted(6, 4, -6, -4);
     m_placeholder->setGeometry(area);
     m_placeholder->raise();
 }
