@@ -1,5 +1,7 @@
 #include "profile/profilereader_p.h"
 
+#include "metrics/phrase.h"
+
 #include <QHash>
 #include <QJsonDocument>
 #include <QSet>
@@ -22,9 +24,9 @@ QString describeValue(const Json& v)
     case Json::value_t::null:
         return u"null"_s;
     case Json::value_t::object:
-        return u"an object"_s;
+        return phrase("ProfileReader", "an object");
     case Json::value_t::array:
-        return u"a list"_s;
+        return phrase("ProfileReader", "a list");
     case Json::value_t::boolean:
         return v.get<bool>() ? u"true"_s : u"false"_s;
     default:
@@ -33,7 +35,7 @@ QString describeValue(const Json& v)
     QString text = QString::fromStdString(v.dump(-1, ' ', false, Json::error_handler_t::replace));
     if (text.size() > 40)
         text = text.left(37) + u"..."_s;
-    return (v.is_string() ? u"string "_s : u"number "_s) + text;
+    return (v.is_string() ? phrase("ProfileReader", "string %1") : phrase("ProfileReader", "number %1")).arg(text);
 }
 
 int editDistance(const std::string& a, const std::string& b)
@@ -171,7 +173,7 @@ public:
     void ignore(const char* key, const QString& reason)
     {
         if (take(key))
-            m_ctx.warning(child(key), u"not used by Kneepoint (%1); ignored"_s.arg(reason), true);
+            m_ctx.warning(child(key), phrase("ProfileReader", "not used by Kneepoint (%1); ignored").arg(reason), true);
     }
 
     std::optional<ObjectReader> section(const char* key, const QString& profilePath = QString())
@@ -180,7 +182,7 @@ public:
         if (!v)
             return std::nullopt;
         if (!v->is_object()) {
-            typeError(*v, child(key), profilePath, u"an object"_s);
+            typeError(*v, child(key), profilePath, phrase("ProfileReader", "an object"));
             return std::nullopt;
         }
         return ObjectReader(m_ctx, *v, child(key));
@@ -188,7 +190,7 @@ public:
 
     void typeError(const Json& v, const QString& sourcePath, const QString& profilePath, const QString& expected)
     {
-        m_ctx.error(sourcePath, u"expected %1, got %2"_s.arg(expected, describeValue(v)));
+        m_ctx.error(sourcePath, phrase("ProfileReader", "expected %1, got %2").arg(expected, describeValue(v)));
         if (!profilePath.isEmpty())
             m_ctx.fail(profilePath);
     }
@@ -197,7 +199,7 @@ public:
     {
         if (v.is_string())
             return QString::fromStdString(v.get<std::string>());
-        typeError(v, src, pp, u"a string"_s);
+        typeError(v, src, pp, phrase("ProfileReader", "a string"));
         return std::nullopt;
     }
 
@@ -205,7 +207,7 @@ public:
     {
         if (v.is_number())
             return v.get<double>();
-        typeError(v, src, pp, u"a number"_s);
+        typeError(v, src, pp, phrase("ProfileReader", "a number"));
         return std::nullopt;
     }
 
@@ -221,17 +223,17 @@ public:
         } else if (v.is_number_float()) {
             const double d = v.get<double>();
             if (std::trunc(d) != d) {
-                typeError(v, src, pp, u"an integer"_s);
+                typeError(v, src, pp, phrase("ProfileReader", "an integer"));
                 return std::nullopt;
             }
             if (std::abs(d) < 9.0e18)
                 value = qint64(d);
         } else {
-            typeError(v, src, pp, u"an integer"_s);
+            typeError(v, src, pp, phrase("ProfileReader", "an integer"));
             return std::nullopt;
         }
         if (!value || *value < min || *value > max) {
-            m_ctx.error(src, u"%1 is out of range"_s.arg(QString::fromStdString(v.dump())));
+            m_ctx.error(src, phrase("ProfileReader", "%1 is out of range").arg(QString::fromStdString(v.dump())));
             m_ctx.fail(pp);
             return std::nullopt;
         }
@@ -319,7 +321,7 @@ public:
             if (v->is_boolean())
                 out = v->get<bool>();
             else
-                typeError(*v, child(key), pp, u"true or false"_s);
+                typeError(*v, child(key), pp, phrase("ProfileReader", "true or false"));
         }
     }
 
@@ -491,7 +493,7 @@ public:
         if (!v)
             return;
         if (!v->is_object()) {
-            typeError(*v, child(key), pp, u"an object of header names and values"_s);
+            typeError(*v, child(key), pp, phrase("ProfileReader", "an object of header names and values"));
             return;
         }
         QList<HttpHeader> headers;
@@ -510,7 +512,7 @@ public:
         if (!v)
             return;
         if (!v->is_object()) {
-            typeError(*v, child(key), pp, u"an object"_s);
+            typeError(*v, child(key), pp, phrase("ProfileReader", "an object"));
             return;
         }
         const std::string text = v->dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -574,10 +576,11 @@ public:
                 const int d = editDistance(it.key(), known);
                 if (d < best && d < int(known.size()) / 2 + 1) {
                     best = d;
-                    hint = u" (did you mean \"%1\"?)"_s.arg(QString::fromStdString(known));
+                    hint = phrase("ProfileReader", " (did you mean \"%1\"?)").arg(QString::fromStdString(known));
                 }
             }
-            m_ctx.warning(childPath(m_path, QString::fromStdString(it.key())), u"unknown key, ignored"_s + hint, true);
+            m_ctx.warning(childPath(m_path, QString::fromStdString(it.key())),
+                phrase("ProfileReader", "unknown key, ignored") + hint, true);
         }
     }
 
@@ -659,7 +662,8 @@ void settleMode(ObjectReader& r, Load& l, std::optional<LoadMode> mode, bool has
     if (mode) {
         l.mode = *mode;
     } else if (hasConcurrencies && hasRates) {
-        r.context().error(r.child("mode"), u"is required when both rates and concurrencies are given"_s);
+        r.context().error(
+            r.child("mode"), phrase("ProfileReader", "is required when both rates and concurrencies are given"));
         r.context().fail(u"load.mode"_s);
     } else if (hasConcurrencies) {
         l.mode = LoadMode::Concurrency;
@@ -785,7 +789,8 @@ bool readKneepoint(ObjectReader& r, Profile& p)
             ObjectReader s(r.context(), *v, r.child("target"));
             readTarget(s, p.target);
         } else {
-            r.typeError(*v, r.child("target"), u"target"_s, u"an object, or the name of a saved target"_s);
+            r.typeError(*v, r.child("target"), u"target"_s,
+                phrase("ProfileReader", "an object, or the name of a saved target"));
         }
     }
     if (auto s = r.section("workload", u"workload"_s))
@@ -833,7 +838,7 @@ void readServiceKeys(ObjectReader& r, Target& t)
     r.read("tls_verify", u"target.tls_verify"_s, t.tlsVerify);
     r.read("verify_ssl", u"target.tls_verify"_s, t.tlsVerify);
     r.readProxy("proxy", u"target.proxy"_s, t);
-    r.ignore("tokenizer", u"token counts come from the server's usage reports"_s);
+    r.ignore("tokenizer", phrase("ProfileReader", "token counts come from the server's usage reports"));
 }
 
 void readLoadKeys(ObjectReader& r, Profile& p)
@@ -870,7 +875,7 @@ void readLoadKeys(ObjectReader& r, Profile& p)
     const bool plain = r.readRates("rates", u"load.rates"_s, l.rates);
     if (int(single) + int(list) + int(plain) > 1) {
         r.context().error(r.child(single && list ? "request_rates" : "rates"),
-            u"give one of request_rate, request_rates or rates"_s, true);
+            phrase("ProfileReader", "give one of request_rate, request_rates or rates"), true);
         r.context().fail(u"load.rates"_s);
     }
     bool concurrencies = r.readIntList("concurrency", u"load.concurrencies"_s, l.concurrencies);
@@ -906,7 +911,7 @@ void readEngineKeys(ObjectReader& r, Profile& p, LegacyExtras* extras)
             extras->model = QString::fromStdString(v->get<std::string>());
             extras->modelPath = r.child("model");
         } else if (v) {
-            r.typeError(*v, r.child("model"), u"target.model"_s, u"a string"_s);
+            r.typeError(*v, r.child("model"), u"target.model"_s, phrase("ProfileReader", "a string"));
         }
     }
 }
@@ -1026,7 +1031,7 @@ ReadOutcome readProfile(const SourceDocument& doc, const QString& fileName)
     ReadOutcome out;
     ReadContext ctx(doc, fileName);
     if (!doc.root.is_object()) {
-        ctx.error(QString(), u"a profile must be an object at the top level"_s);
+        ctx.error(QString(), phrase("ProfileReader", "a profile must be an object at the top level"));
         out.errors = ctx.errors;
         return out;
     }

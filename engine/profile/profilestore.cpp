@@ -1,4 +1,6 @@
 #include "profile/profilestore.h"
+
+#include "metrics/phrase.h"
 #include "profile/profile_p.h"
 #include "profile/profilereader_p.h"
 #include "profile/sourcedocument_p.h"
@@ -310,18 +312,19 @@ ProfileLoadResult ProfileStore::load(const QString& path, ProfileFormat format)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         ProfileLoadResult result;
-        result.errors.append(u"%1: cannot open: %2"_s.arg(path, file.errorString()));
+        result.errors.append(phrase("ProfileStore", "%1: cannot open: %2").arg(path, file.errorString()));
         return result;
     }
     if (file.size() > kMaxProfileBytes) {
         ProfileLoadResult result;
-        result.errors.append(u"%1: %2 bytes is too large for a profile"_s.arg(path).arg(file.size()));
+        result.errors.append(
+            phrase("ProfileStore", "%1: %2 bytes is too large for a profile").arg(path).arg(file.size()));
         return result;
     }
     const QByteArray data = file.readAll();
     if (file.error() != QFileDevice::NoError) {
         ProfileLoadResult result;
-        result.errors.append(u"%1: cannot read: %2"_s.arg(path, file.errorString()));
+        result.errors.append(phrase("ProfileStore", "%1: cannot read: %2").arg(path, file.errorString()));
         return result;
     }
     return loadFromData(data, path, format);
@@ -370,29 +373,33 @@ QJsonObject ProfileStore::toJsonObject(const Profile& profile)
 ProfileSaveResult ProfileStore::save(const Profile& profile, const QString& path)
 {
     if (QFileInfo(path).suffix().compare(u"toml", Qt::CaseInsensitive) == 0)
-        return { u"%1: profiles are saved as JSON in Kneepoint's schema; choose a .json file name"_s.arg(path) };
+        return { phrase(
+            "ProfileStore", "%1: profiles are saved as JSON in Kneepoint's schema; choose a .json file name")
+                     .arg(path) };
     const QFileInfo info(path);
     if (!info.absoluteDir().exists() && !QDir().mkpath(info.absolutePath()))
-        return { u"%1: cannot create the directory %2"_s.arg(path, info.absolutePath()) };
+        return { phrase("ProfileStore", "%1: cannot create the directory %2").arg(path, info.absolutePath()) };
 
     // QSaveFile writes a temporary file next to the target and renames it over the target only
     // once everything is written, so a failure at any point leaves the old profile untouched.
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return { u"%1: cannot write: %2"_s.arg(path, file.errorString()) };
+        return { phrase("ProfileStore", "%1: cannot write: %2").arg(path, file.errorString()) };
     const QByteArray data = toJson(profile);
     // Flush before commit: Qt 6.4's commit() does not notice a flush that fails at close (a short
     // write on a full disk) and would rename a truncated file over the profile.
     if (file.write(data) != data.size() || !file.flush()) {
         const QString error = file.errorString();
         file.cancelWriting();
-        return { u"%1: cannot write the whole profile (%2); the previous file is unchanged"_s.arg(path, error) };
+        return { phrase("ProfileStore", "%1: cannot write the whole profile (%2); the previous file is unchanged")
+                     .arg(path, error) };
     }
     // A literal secret (API key, credential header, password in a URL) makes the file owner-only.
     if (redactedProfile(profile) != profile && !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         const QString error = file.errorString();
         file.cancelWriting();
-        return { u"%1: cannot make the file owner-only (%2); the previous file is unchanged"_s.arg(path, error) };
+        return { phrase("ProfileStore", "%1: cannot make the file owner-only (%2); the previous file is unchanged")
+                     .arg(path, error) };
     }
     // The previous version stays next to it as PATH.bak.
     if (QFileInfo::exists(path)) {
@@ -400,11 +407,12 @@ ProfileSaveResult ProfileStore::save(const Profile& profile, const QString& path
         QFile::remove(backup);
         if (!QFile::copy(path, backup)) {
             file.cancelWriting();
-            return { u"%1: cannot keep the previous version as %2; the profile is unchanged"_s.arg(path, backup) };
+            return { phrase("ProfileStore", "%1: cannot keep the previous version as %2; the profile is unchanged")
+                         .arg(path, backup) };
         }
     }
     if (!file.commit())
-        return { u"%1: cannot save: %2"_s.arg(path, file.errorString()) };
+        return { phrase("ProfileStore", "%1: cannot save: %2").arg(path, file.errorString()) };
     qCDebug(lcProfile) << "saved" << path;
     return {};
 }

@@ -1,5 +1,7 @@
 #include "profile/sourcedocument_p.h"
 
+#include "metrics/phrase.h"
+
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -429,8 +431,8 @@ SourceDocument parseJsonSource(const QByteArray& data, const QString& fileName)
     JsonLocator locator(text, lines, &doc, text.size() + 1);
     locator.run();
     for (const auto& [path, pos] : locator.duplicates())
-        doc.warnings.append(
-            formatLocation(fileName, pos) + u": "_s + path + u": duplicate key; the last one is used"_s);
+        doc.warnings.append(formatLocation(fileName, pos) + u": "_s + path
+            + phrase("SourceDocument", ": duplicate key; the last one is used"));
     return doc;
 }
 

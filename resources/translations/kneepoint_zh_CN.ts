@@ -852,6 +852,128 @@
     </message>
 </context>
 <context>
+    <name>ProfileReader</name>
+    <message>
+        <source>an object</source>
+        <translation>一个对象</translation>
+    </message>
+    <message>
+        <source>a list</source>
+        <translation>一个列表</translation>
+    </message>
+    <message>
+        <source>string %1</source>
+        <translation>字符串 %1</translation>
+    </message>
+    <message>
+        <source>number %1</source>
+        <translation>数字 %1</translation>
+    </message>
+    <message>
+        <source>not used by Kneepoint (%1); ignored</source>
+        <translation>Kneepoint 不使用（%1）；已忽略</translation>
+    </message>
+    <message>
+        <source>expected %1, got %2</source>
+        <translation>应为%1，实际为%2</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>%1 is out of range</source>
+        <translation>%1 超出范围</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <source>an object of header names and values</source>
+        <translation>由头名称和值组成的对象</translation>
+    </message>
+    <message>
+        <source> (did you mean &quot;%1&quot;?)</source>
+        <translation>（是否想写 &quot;%1&quot;？）</translation>
+    </message>
+    <message>
+        <source>unknown key, ignored</source>
+        <translation>未知键，已忽略</translation>
+    </message>
+    <message>
+        <source>is required when both rates and concurrencies are given</source>
+        <translation>同时给出 rates 和 concurrencies 时必填</translation>
+    </message>
+    <message>
+        <source>an object, or the name of a saved target</source>
+        <translation>一个对象，或已保存目标的名称</translation>
+    </message>
+    <message>
+        <source>token counts come from the server&apos;s usage reports</source>
+        <translation>token 数来自服务器的 usage 报告</translation>
+    </message>
+    <message>
+        <source>give one of request_rate, request_rates or rates</source>
+        <translation>请只给出 request_rate、request_rates 或 rates 之一</translation>
+    </message>
+    <message>
+        <source>a profile must be an object at the top level</source>
+        <translation>配置的顶层必须是一个对象</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileStore</name>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1：无法打开：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes is too large for a profile</source>
+        <translation>%1：%2 字节，对配置来说太大</translation>
+    </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation>%1：无法读取：%2</translation>
+    </message>
+    <message>
+        <source>%1: profiles are saved as JSON in Kneepoint&apos;s schema; choose a .json file name</source>
+        <translation>%1：配置以 Kneepoint 模式的 JSON 保存；请选择 .json 文件名</translation>
+    </message>
+    <message>
+        <source>%1: cannot create the directory %2</source>
+        <translation>%1：无法创建目录 %2</translation>
+    </message>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1：无法写入：%2</translation>
+    </message>
+    <message>
+        <source>%1: cannot write the whole profile (%2); the previous file is unchanged</source>
+        <translation>%1：无法写入完整配置（%2）；原文件未改动</translation>
+    </message>
+    <message>
+        <source>%1: cannot make the file owner-only (%2); the previous file is unchanged</source>
+        <translation>%1：无法把文件设为仅所有者可访问（%2）；原文件未改动</translation>
+    </message>
+    <message>
+        <source>%1: cannot keep the previous version as %2; the profile is unchanged</source>
+        <translation>%1：无法把旧版本保留为 %2；配置未改动</translation>
+    </message>
+    <message>
+        <source>%1: cannot save: %2</source>
+        <translation>%1：无法保存：%2</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1: the chart could not be drawn</source>
@@ -1002,6 +1124,13 @@
     <message>
         <source>the all-at-once step</source>
         <translation>一次性全部发送的步骤</translation>
+    </message>
+</context>
+<context>
+    <name>SourceDocument</name>
+    <message>
+        <source>: duplicate key; the last one is used</source>
+        <translation>：重复的键；使用最后一个</translation>
     </message>
 </context>
 <context>
