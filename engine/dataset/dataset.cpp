@@ -1,5 +1,7 @@
 #include "dataset/dataset.h"
 
+#include "metrics/phrase.h"
+
 #include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
@@ -164,11 +166,11 @@ DatasetResult randomDataset(const RandomDatasetOptions& options)
 {
     DatasetResult result;
     if (options.numPrompts < 1 || options.inputLen < 1 || options.outputLen < 1) {
-        result.error = QStringLiteral("random dataset: num_prompts, input_len and output_len must be >= 1");
+        result.error = phrase("Dataset", "random dataset: num_prompts, input_len and output_len must be >= 1");
         return result;
     }
     if (options.rangeRatio < 0.0 || options.rangeRatio >= 1.0) {
-        result.error = QStringLiteral("random dataset: range_ratio must be in [0, 1)");
+        result.error = phrase("Dataset", "random dataset: range_ratio must be in [0, 1)");
         return result;
     }
     std::mt19937_64 rng(options.seed);
@@ -196,15 +198,15 @@ QString readPromptObject(const QJsonObject& obj, int defaultOutputTokens, Prompt
             parts << m.toObject().value(QLatin1String("content")).toString();
         p.text = parts.join(QLatin1Char('\n'));
     } else {
-        return QStringLiteral("needs a string \"prompt\" or a \"messages\" array");
+        return phrase("Dataset", "needs a string \"prompt\" or a \"messages\" array");
     }
     const QJsonValue out = obj.value(QLatin1String("output_tokens"));
     if (!out.isUndefined() && (!out.isDouble() || out.toDouble() != std::floor(out.toDouble()) || out.toDouble() < 1))
-        return QStringLiteral("\"output_tokens\" must be an integer >= 1");
+        return phrase("Dataset", "\"output_tokens\" must be an integer >= 1");
     p.outputTokens = out.isUndefined() ? defaultOutputTokens : out.toInt();
     p.promptTokens = countWords(p.text);
     if (p.promptTokens == 0)
-        return QStringLiteral("empty prompt");
+        return phrase("Dataset", "empty prompt");
     return {};
 }
 
@@ -215,7 +217,7 @@ DatasetResult readLines(const QString& path, bool strict,
     DatasetResult result;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        result.error = QStringLiteral("%1: cannot open: %2").arg(path, file.errorString());
+        result.error = phrase("Dataset", "%1: cannot open: %2").arg(path, file.errorString());
         return result;
     }
     qsizetype lineNo = 0;
@@ -230,10 +232,11 @@ DatasetResult readLines(const QString& path, bool strict,
         const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
         Prompt p;
         if (parseError.error != QJsonParseError::NoError)
-            problem
-                = QStringLiteral("not JSON (%1 at column %2)").arg(parseError.errorString()).arg(parseError.offset + 1);
+            problem = phrase("Dataset", "not JSON (%1 at column %2)")
+                          .arg(parseError.errorString())
+                          .arg(parseError.offset + 1);
         else if (!doc.isObject())
-            problem = QStringLiteral("not a JSON object");
+            problem = phrase("Dataset", "not a JSON object");
         else
             problem = parse(doc.object(), lineNo, p);
         if (!problem.isEmpty()) {
@@ -250,16 +253,17 @@ DatasetResult readLines(const QString& path, bool strict,
         result.prompts.push_back(std::move(p));
     }
     if (file.error() != QFileDevice::NoError) {
-        result.error = QStringLiteral("%1: read error after line %2: %3").arg(path).arg(lineNo).arg(file.errorString());
+        result.error
+            = phrase("Dataset", "%1: read error after line %2: %3").arg(path).arg(lineNo).arg(file.errorString());
         return result;
     }
     result.badLines = skipped;
     if (skipped > 20)
-        result.warnings << QStringLiteral("%1: %2 more bad lines skipped").arg(path).arg(skipped - 20);
+        result.warnings << phrase("Dataset", "%1: %2 more bad lines skipped").arg(path).arg(skipped - 20);
     if (skipped > 0)
-        result.warnings << QStringLiteral("%1: skipped %2 of %3 lines").arg(path).arg(skipped).arg(lineNo);
+        result.warnings << phrase("Dataset", "%1: skipped %2 of %3 lines").arg(path).arg(skipped).arg(lineNo);
     if (result.prompts.empty())
-        result.error = QStringLiteral("%1: no usable prompts").arg(path);
+        result.error = phrase("Dataset", "%1: no usable prompts").arg(path);
     return result;
 }
 
@@ -295,17 +299,17 @@ DatasetResult loadReplay(const QString& path, int defaultOutputTokens, bool stri
         std::optional<double> at;
         if (ts.isString()) {
             if (kind == Kind::Seconds)
-                return QStringLiteral("\"timestamp\" is ISO-8601 text where earlier lines have numbers");
+                return phrase("Dataset", "\"timestamp\" is ISO-8601 text where earlier lines have numbers");
             at = isoSeconds(ts.toString());
             if (!at)
-                return QStringLiteral("\"timestamp\" \"%1\" is not ISO-8601 (e.g. 2024-05-01T12:00:00.250Z)")
+                return phrase("Dataset", "\"timestamp\" \"%1\" is not ISO-8601 (e.g. 2024-05-01T12:00:00.250Z)")
                     .arg(ts.toString());
         } else if (ts.isDouble()) {
             if (kind == Kind::Iso)
-                return QStringLiteral("\"timestamp\" is a number where earlier lines have ISO-8601 text");
+                return phrase("Dataset", "\"timestamp\" is a number where earlier lines have ISO-8601 text");
             at = ts.toDouble();
         } else {
-            return QStringLiteral("needs a \"timestamp\": ISO-8601 text or seconds");
+            return phrase("Dataset", "needs a \"timestamp\": ISO-8601 text or seconds");
         }
         const QString problem = readPromptObject(obj, defaultOutputTokens, p);
         if (!problem.isEmpty())
@@ -326,7 +330,7 @@ DatasetResult loadReplay(const QString& path, int defaultOutputTokens, bool stri
         std::stable_sort(
             order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return seconds[a] < seconds[b]; });
         result.warnings
-            << QStringLiteral("%1: timestamps are not in order; requests are replayed in time order").arg(path);
+            << phrase("Dataset", "%1: timestamps are not in order; requests are replayed in time order").arg(path);
     }
     const double first = seconds[order.front()];
     std::vector<Prompt> prompts;
@@ -346,12 +350,12 @@ DatasetResult sharedPrefixDataset(
     DatasetResult result;
     if (prefixLen < 1 || numPrefixes < 1 || suffixesPerPrefix < 1) {
         result.error
-            = QStringLiteral("shared-prefix dataset: prefix_len, num_prefixes and suffixes per prefix must be >= 1");
+            = phrase("Dataset", "shared-prefix dataset: prefix_len, num_prefixes and suffixes per prefix must be >= 1");
         return result;
     }
     if (options.inputLen < 1 || options.outputLen < 1 || options.rangeRatio < 0.0 || options.rangeRatio >= 1.0) {
         result.error
-            = QStringLiteral("shared-prefix dataset: input_len and output_len must be >= 1, range_ratio in [0, 1)");
+            = phrase("Dataset", "shared-prefix dataset: input_len and output_len must be >= 1, range_ratio in [0, 1)");
         return result;
     }
     std::mt19937_64 rng(options.seed ^ 0x5ca1ab1e0ddba11ULL);
@@ -397,7 +401,7 @@ DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& prog
     }
     if (workload.dataset == QLatin1String("shared-prefix")) {
         if (workload.prefixLen < 1) {
-            source.error = QStringLiteral("workload.prefix_len: must be >= 1 for the shared-prefix dataset");
+            source.error = phrase("Dataset", "workload.prefix_len: must be >= 1 for the shared-prefix dataset");
             return source;
         }
         const int perPrefix = workload.suffixesPerPrefix > 0
@@ -405,7 +409,7 @@ DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& prog
             : std::max(1, (workload.numPrompts + workload.numPrefixes - 1) / std::max(1, workload.numPrefixes));
         source = sharedPrefixDataset(random, workload.prefixLen, workload.numPrefixes, perPrefix);
     } else if (workload.datasetPath.isEmpty()) {
-        source.error = QStringLiteral("workload.dataset_path: required for the %1 dataset").arg(workload.dataset);
+        source.error = phrase("Dataset", "workload.dataset_path: required for the %1 dataset").arg(workload.dataset);
         return source;
     } else if (workload.dataset == QLatin1String("sharegpt")) {
         ShareGptOptions options;
@@ -423,7 +427,7 @@ DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& prog
     } else if (workload.dataset == QLatin1String("jsonl") || workload.dataset == QLatin1String("custom")) {
         source = loadJsonl(workload.datasetPath, fixedOutput > 0 ? fixedOutput : workload.outputLen, strict);
     } else {
-        source.error = QStringLiteral("workload.dataset: unknown dataset \"%1\"").arg(workload.dataset);
+        source.error = phrase("Dataset", "workload.dataset: unknown dataset \"%1\"").arg(workload.dataset);
     }
     if (!source.ok())
         return source;
@@ -432,7 +436,7 @@ DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& prog
     result.badLines = source.badLines;
     result.prompts = samplePrompts(source.prompts, workload.numPrompts, static_cast<quint64>(workload.seed));
     if (static_cast<int>(source.prompts.size()) < workload.numPrompts)
-        result.warnings << QStringLiteral("%1: %2 prompts available for %3 requests: prompts are reused")
+        result.warnings << phrase("Dataset", "%1: %2 prompts available for %3 requests: prompts are reused")
                                .arg(workload.datasetPath.isEmpty() ? workload.dataset : workload.datasetPath)
                                .arg(source.prompts.size())
                                .arg(workload.numPrompts);

@@ -2,6 +2,7 @@
 // prompts being kept (numPrompts of them) and a read buffer, whatever the size of the file.
 
 #include "dataset/dataset.h"
+#include "metrics/phrase.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -279,28 +280,30 @@ private:
         QString expected;
         switch (role) {
         case Role::Root:
-            expected = QStringLiteral("a JSON array of conversations");
+            expected = phrase("ShareGpt", "a JSON array of conversations");
             break;
         case Role::Entry:
-            expected = QStringLiteral("conversation %1 to be an object").arg(m_stats.conversations);
+            expected = phrase("ShareGpt", "conversation %1 to be an object").arg(m_stats.conversations);
             break;
         case Role::Turns:
-            expected = QStringLiteral("\"conversations\" of conversation %1 to be an array").arg(m_stats.conversations);
+            expected
+                = phrase("ShareGpt", "\"conversations\" of conversation %1 to be an array").arg(m_stats.conversations);
             break;
         case Role::Turn:
-            expected
-                = QStringLiteral("turn %1 of conversation %2 to be an object").arg(m_turns).arg(m_stats.conversations);
+            expected = phrase("ShareGpt", "turn %1 of conversation %2 to be an object")
+                           .arg(m_turns)
+                           .arg(m_stats.conversations);
             break;
         case Role::TurnValue:
-            expected = QStringLiteral("\"value\" of turn %1 of conversation %2 to be a string")
+            expected = phrase("ShareGpt", "\"value\" of turn %1 of conversation %2 to be a string")
                            .arg(m_turn)
                            .arg(m_stats.conversations);
             break;
         default:
-            expected = QStringLiteral("something else");
+            expected = phrase("ShareGpt", "something else");
             break;
         }
-        m_error = QStringLiteral("byte %1: expected %2, found %3")
+        m_error = phrase("ShareGpt", "byte %1: expected %2, found %3")
                       .arg(m_source.consumed())
                       .arg(expected, QLatin1String(found));
         return false;
@@ -385,7 +388,7 @@ DatasetResult loadShareGpt(const QString& path, const ShareGptOptions& options)
     if (!file) {
         QFile probe(path);
         probe.open(QIODevice::ReadOnly);
-        result.error = QStringLiteral("%1: cannot open: %2").arg(path, probe.errorString());
+        result.error = phrase("ShareGpt", "%1: cannot open: %2").arg(path, probe.errorString());
         return result;
     }
     const qint64 total = QFileInfo(path).size();
@@ -400,7 +403,7 @@ DatasetResult loadShareGpt(const QString& path, const ShareGptOptions& options)
         return result;
     }
     if (source.failed()) {
-        result.error = QStringLiteral("%1: read error at byte %2").arg(path).arg(source.consumed());
+        result.error = phrase("ShareGpt", "%1: read error at byte %2").arg(path).arg(source.consumed());
         return result;
     }
     if (!parsed) {
@@ -427,13 +430,13 @@ DatasetResult loadShareGpt(const QString& path, const ShareGptOptions& options)
                                .arg(s.totalTooLong);
     std::vector<Prompt> kept = sax.takePrompts();
     if (kept.empty()) {
-        result.error = QStringLiteral("%1: no usable conversations (%2 read)").arg(path).arg(s.conversations);
+        result.error = phrase("ShareGpt", "%1: no usable conversations (%2 read)").arg(path).arg(s.conversations);
         return result;
     }
     const std::size_t want = static_cast<std::size_t>(std::max(1, options.numPrompts));
     if (kept.size() < want) {
         // As the reference's oversampling: seeded picks with replacement among the usable ones.
-        result.warnings << QStringLiteral("%1: %2 usable conversations for %3 requests: oversampled")
+        result.warnings << phrase("ShareGpt", "%1: %2 usable conversations for %3 requests: oversampled")
                                .arg(path)
                                .arg(kept.size())
                                .arg(want);

@@ -93,6 +93,101 @@
     </message>
 </context>
 <context>
+    <name>Dataset</name>
+    <message>
+        <source>random dataset: num_prompts, input_len and output_len must be &gt;= 1</source>
+        <translation>random 数据集：num_prompts、input_len 和 output_len 必须 &gt;= 1</translation>
+    </message>
+    <message>
+        <source>random dataset: range_ratio must be in [0, 1)</source>
+        <translation>random 数据集：range_ratio 必须在 [0, 1) 之内</translation>
+    </message>
+    <message>
+        <source>needs a string &quot;prompt&quot; or a &quot;messages&quot; array</source>
+        <translation>需要字符串 &quot;prompt&quot; 或数组 &quot;messages&quot;</translation>
+    </message>
+    <message>
+        <source>&quot;output_tokens&quot; must be an integer &gt;= 1</source>
+        <translation>&quot;output_tokens&quot; 必须是 &gt;= 1 的整数</translation>
+    </message>
+    <message>
+        <source>empty prompt</source>
+        <translation>提示词为空</translation>
+    </message>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1：无法打开：%2</translation>
+    </message>
+    <message>
+        <source>not JSON (%1 at column %2)</source>
+        <translation>不是 JSON（第 %2 列：%1）</translation>
+    </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>%1: read error after line %2: %3</source>
+        <translation>%1：第 %2 行之后读取出错：%3</translation>
+    </message>
+    <message>
+        <source>%1: %2 more bad lines skipped</source>
+        <translation>%1：另有 %2 个无效行已跳过</translation>
+    </message>
+    <message>
+        <source>%1: skipped %2 of %3 lines</source>
+        <translation>%1：%3 行中跳过了 %2 行</translation>
+    </message>
+    <message>
+        <source>%1: no usable prompts</source>
+        <translation>%1：没有可用的提示词</translation>
+    </message>
+    <message>
+        <source>&quot;timestamp&quot; is ISO-8601 text where earlier lines have numbers</source>
+        <translation>&quot;timestamp&quot; 为 ISO-8601 文本，而前面的行是数字</translation>
+    </message>
+    <message>
+        <source>&quot;timestamp&quot; &quot;%1&quot; is not ISO-8601 (e.g. 2024-05-01T12:00:00.250Z)</source>
+        <translation>&quot;timestamp&quot; &quot;%1&quot; 不是 ISO-8601 格式（例如 2024-05-01T12:00:00.250Z）</translation>
+    </message>
+    <message>
+        <source>&quot;timestamp&quot; is a number where earlier lines have ISO-8601 text</source>
+        <translation>&quot;timestamp&quot; 为数字，而前面的行是 ISO-8601 文本</translation>
+    </message>
+    <message>
+        <source>needs a &quot;timestamp&quot;: ISO-8601 text or seconds</source>
+        <translation>需要 &quot;timestamp&quot;：ISO-8601 文本或秒数</translation>
+    </message>
+    <message>
+        <source>%1: timestamps are not in order; requests are replayed in time order</source>
+        <translation>%1：时间戳不是按顺序排列的；请求按时间顺序回放</translation>
+    </message>
+    <message>
+        <source>shared-prefix dataset: prefix_len, num_prefixes and suffixes per prefix must be &gt;= 1</source>
+        <translation>shared-prefix 数据集：prefix_len、num_prefixes 和每个前缀的后缀数必须 &gt;= 1</translation>
+    </message>
+    <message>
+        <source>shared-prefix dataset: input_len and output_len must be &gt;= 1, range_ratio in [0, 1)</source>
+        <translation>shared-prefix 数据集：input_len 和 output_len 必须 &gt;= 1，range_ratio 在 [0, 1) 之内</translation>
+    </message>
+    <message>
+        <source>workload.prefix_len: must be &gt;= 1 for the shared-prefix dataset</source>
+        <translation>workload.prefix_len：shared-prefix 数据集要求 &gt;= 1</translation>
+    </message>
+    <message>
+        <source>workload.dataset_path: required for the %1 dataset</source>
+        <translation>workload.dataset_path：%1 数据集必填</translation>
+    </message>
+    <message>
+        <source>workload.dataset: unknown dataset &quot;%1&quot;</source>
+        <translation>workload.dataset：未知数据集 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>%1: %2 prompts available for %3 requests: prompts are reused</source>
+        <translation>%1：%3 个请求只有 %2 个可用提示词：提示词会被重复使用</translation>
+    </message>
+</context>
+<context>
     <name>FailureHint</name>
     <message>
         <source>the server</source>
@@ -1124,6 +1219,53 @@
     <message>
         <source>the all-at-once step</source>
         <translation>一次性全部发送的步骤</translation>
+    </message>
+</context>
+<context>
+    <name>ShareGpt</name>
+    <message>
+        <source>a JSON array of conversations</source>
+        <translation>由对话组成的 JSON 数组</translation>
+    </message>
+    <message>
+        <source>conversation %1 to be an object</source>
+        <translation>第 %1 个对话为对象</translation>
+    </message>
+    <message>
+        <source>&quot;conversations&quot; of conversation %1 to be an array</source>
+        <translation>第 %1 个对话的 &quot;conversations&quot; 为数组</translation>
+    </message>
+    <message>
+        <source>turn %1 of conversation %2 to be an object</source>
+        <translation>第 %2 个对话的第 %1 轮为对象</translation>
+    </message>
+    <message>
+        <source>&quot;value&quot; of turn %1 of conversation %2 to be a string</source>
+        <translation>第 %2 个对话第 %1 轮的 &quot;value&quot; 为字符串</translation>
+    </message>
+    <message>
+        <source>something else</source>
+        <translation>其他内容</translation>
+    </message>
+    <message>
+        <source>byte %1: expected %2, found %3</source>
+        <translation>第 %1 字节：应为%2，实际为 %3</translation>
+    </message>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1：无法打开：%2</translation>
+    </message>
+    <message>
+        <source>%1: read error at byte %2</source>
+        <translation>%1：在第 %2 字节读取出错</translation>
+    </message>
+    <message>
+        <source>%1: no usable conversations (%2 read)</source>
+        <translation>%1：没有可用的对话（已读取 %2 个）</translation>
+    </message>
+    <message>
+        <source>%1: %2 usable conversations for %3 requests: oversampled</source>
+        <translation>%1：%3 个请求只有 %2 个可用对话：已重复采样</translation>
     </message>
 </context>
 <context>
