@@ -1,5 +1,6 @@
 #include "profile/targetstore.h"
 
+#include "metrics/phrase.h"
 #include "profile/profilestore.h"
 
 #include <QDir>
@@ -36,10 +37,10 @@ QString TargetStore::checkName(const QString& name)
 {
     static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]*$"));
     if (name.isEmpty())
-        return QStringLiteral("a target needs a name");
+        return phrase("TargetStore", "a target needs a name");
     if (!re.match(name).hasMatch())
-        return QStringLiteral("target name \"%1\": use letters, digits, '.', '_' and '-' (starting with a letter or "
-                              "digit)")
+        return phrase("TargetStore",
+            "target name \"%1\": use letters, digits, '.', '_' and '-' (starting with a letter or digit)")
             .arg(name);
     return {};
 }
@@ -56,7 +57,7 @@ bool TargetStore::load(QStringList* errors)
         return false;
     };
     if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot read: %1").arg(file.errorString()));
+        return fail(phrase("TargetStore", "cannot read: %1").arg(file.errorString()));
     const QByteArray data = file.readAll();
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(data, &parseError);
@@ -66,19 +67,19 @@ bool TargetStore::load(QStringList* errors)
         return fail(QStringLiteral("line %1: %2").arg(line).arg(parseError.errorString()));
     }
     if (!doc.isObject())
-        return fail(QStringLiteral("expected an object with \"schema\" and \"targets\""));
+        return fail(phrase("TargetStore", "expected an object with \"schema\" and \"targets\""));
     const QJsonObject root = doc.object();
     if (root.value(QStringLiteral("schema")).toString() != kSchema)
         return fail(QStringLiteral("schema: expected \"%1\"").arg(kSchema));
     const QJsonValue list = root.value(QStringLiteral("targets"));
     if (!list.isArray())
-        return fail(QStringLiteral("targets: expected an array"));
+        return fail(phrase("TargetStore", "targets: expected an array"));
     bool ok = true;
     const QJsonArray array = list.toArray();
     for (qsizetype i = 0; i < array.size(); ++i) {
         const QString where = QStringLiteral("targets[%1]").arg(i);
         if (!array.at(i).isObject()) {
-            ok = fail(QStringLiteral("%1: expected an object").arg(where));
+            ok = fail(phrase("TargetStore", "%1: expected an object").arg(where));
             continue;
         }
         QJsonObject object = array.at(i).toObject();
@@ -173,7 +174,7 @@ bool TargetStore::save(QString* error) const
         return false;
     };
     if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
-        return fail(QStringLiteral("cannot create the directory"));
+        return fail(phrase("TargetStore", "cannot create the directory"));
     QSaveFile file(m_path);
     if (!file.open(QIODevice::WriteOnly))
         return fail(file.errorString());
@@ -192,10 +193,10 @@ QString resolveTargetReference(Profile& profile, const TargetStore& store)
     const NamedTarget* found = store.find(profile.targetName);
     if (!found) {
         const QStringList names = store.names();
-        return QStringLiteral("target \"%1\" is not among the saved targets in %2 (%3)")
+        return phrase("TargetStore", "target \"%1\" is not among the saved targets in %2 (%3)")
             .arg(profile.targetName, store.path(),
-                names.isEmpty() ? QStringLiteral("it holds none; add one with \"kneepoint-cli targets add\"")
-                                : QStringLiteral("it holds: ") + names.join(QStringLiteral(", ")));
+                names.isEmpty() ? phrase("TargetStore", "it holds none; add one with \"kneepoint-cli targets add\"")
+                                : phrase("TargetStore", "it holds: %1").arg(names.join(QStringLiteral(", "))));
     }
     profile.target = found->target;
     profile.targetName.clear();

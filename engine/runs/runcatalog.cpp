@@ -1,5 +1,6 @@
 #include "runs/runcatalog.h"
 
+#include "metrics/phrase.h"
 #include "runs/savedrun.h"
 #include "store/runwriter.h"
 
@@ -60,17 +61,17 @@ bool editRunJson(const QString& dir, const std::function<void(QJsonObject&)>& ed
     const QString path = QDir(dir).filePath(QStringLiteral("run.json"));
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+        *error = phrase("RunCatalog", "%1: cannot read: %2").arg(path, f.errorString());
         return false;
     }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parseError);
     f.close();
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        *error = QStringLiteral("%1: not a run file: %2")
+        *error = phrase("RunCatalog", "%1: not a run file: %2")
                      .arg(path,
                          parseError.error != QJsonParseError::NoError ? parseError.errorString()
-                                                                      : QStringLiteral("expected an object"));
+                                                                      : phrase("RunCatalog", "expected an object"));
         return false;
     }
     QJsonObject run = doc.object();
@@ -194,7 +195,7 @@ std::vector<RunEntry> RunCatalog::list(QStringList* warnings) const
 std::optional<QString> RunCatalog::resolve(const QString& run, QString* error) const
 {
     if (run.isEmpty()) {
-        *error = QStringLiteral("no run given (an id, a name or a directory)");
+        *error = phrase("RunCatalog", "no run given (an id, a name or a directory)");
         return std::nullopt;
     }
     // A directory path: anything with a separator, or a directory that exists here.
@@ -202,13 +203,13 @@ std::optional<QString> RunCatalog::resolve(const QString& run, QString* error) c
     const bool looksLikePath = run.contains(QLatin1Char('/')) || run.startsWith(QLatin1Char('.'));
     if (asPath.isDir() && (looksLikePath || !QFileInfo(QDir(m_root).filePath(run)).isDir())) {
         if (!isRunDirectory(run)) {
-            *error = QStringLiteral("%1: not a run directory (no run.json)").arg(run);
+            *error = phrase("RunCatalog", "%1: not a run directory (no run.json)").arg(run);
             return std::nullopt;
         }
         return QDir::cleanPath(asPath.absoluteFilePath());
     }
     if (looksLikePath) {
-        *error = QStringLiteral("%1: no such run directory").arg(run);
+        *error = phrase("RunCatalog", "%1: no such run directory").arg(run);
         return std::nullopt;
     }
     const QString byId = QDir(m_root).filePath(run);
@@ -237,7 +238,7 @@ std::optional<QString> RunCatalog::resolve(const QString& run, QString* error) c
                      .arg(m_root, ids.join(QStringLiteral(", ")));
         return std::nullopt;
     }
-    *error = QStringLiteral("no run \"%1\" in %2 (give an id, a name or a run directory)").arg(run, m_root);
+    *error = phrase("RunCatalog", "no run \"%1\" in %2 (give an id, a name or a run directory)").arg(run, m_root);
     return std::nullopt;
 }
 
@@ -293,22 +294,22 @@ std::optional<QString> RunCatalog::moveToTrash(const QString& dir, QString* erro
 {
     const QFileInfo info(dir);
     if (!isRunDirectory(dir)) {
-        *error = QStringLiteral("%1: not a run directory (no run.json)").arg(dir);
+        *error = phrase("RunCatalog", "%1: not a run directory (no run.json)").arg(dir);
         return std::nullopt;
     }
     if (RunWriter::isLive(dir)) {
-        *error = QStringLiteral("%1: a sweep is still writing this run; stop it first").arg(dir);
+        *error = phrase("RunCatalog", "%1: a sweep is still writing this run; stop it first").arg(dir);
         return std::nullopt;
     }
     const QString source = QDir::cleanPath(info.absoluteFilePath());
     const QDir trash(QDir(m_root).filePath(kTrash));
     if (!trash.mkpath(QStringLiteral("."))) {
-        *error = QStringLiteral("%1: cannot create the trash folder").arg(trash.path());
+        *error = phrase("RunCatalog", "%1: cannot create the trash folder").arg(trash.path());
         return std::nullopt;
     }
     const QString target = uniquePath(trash.filePath(info.fileName()));
     if (!QDir().rename(source, target)) {
-        *error = QStringLiteral("%1: cannot move it to %2").arg(source, target);
+        *error = phrase("RunCatalog", "%1: cannot move it to %2").arg(source, target);
         return std::nullopt;
     }
     // Where it came from, for restore (a run opened from elsewhere goes back there).
@@ -321,7 +322,7 @@ bool RunCatalog::restore(const QString& trashedDir, QString* error) const
 {
     const QString trashed = QDir::cleanPath(QFileInfo(trashedDir).absoluteFilePath());
     if (!isRunDirectory(trashed)) {
-        *error = QStringLiteral("%1: not a run directory in the trash").arg(trashedDir);
+        *error = phrase("RunCatalog", "%1: not a run directory in the trash").arg(trashedDir);
         return false;
     }
     QString target;
@@ -332,11 +333,11 @@ bool RunCatalog::restore(const QString& trashedDir, QString* error) const
     if (target.isEmpty())
         target = QDir(m_root).filePath(QFileInfo(trashed).fileName());
     if (QFileInfo::exists(target)) {
-        *error = QStringLiteral("%1: cannot restore: %2 exists").arg(trashedDir, target);
+        *error = phrase("RunCatalog", "%1: cannot restore: %2 exists").arg(trashedDir, target);
         return false;
     }
     if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QDir().rename(trashed, target)) {
-        *error = QStringLiteral("%1: cannot move it back to %2").arg(trashedDir, target);
+        *error = phrase("RunCatalog", "%1: cannot move it back to %2").arg(trashedDir, target);
         return false;
     }
     QFile::remove(trashed + kOriginSuffix);

@@ -1144,6 +1144,61 @@
     </message>
 </context>
 <context>
+    <name>RunCatalog</name>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation>%1：无法读取：%2</translation>
+    </message>
+    <message>
+        <source>%1: not a run file: %2</source>
+        <translation>%1：不是运行记录文件：%2</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>应为对象</translation>
+    </message>
+    <message>
+        <source>no run given (an id, a name or a directory)</source>
+        <translation>未指定运行（ID、名称或目录）</translation>
+    </message>
+    <message>
+        <source>%1: not a run directory (no run.json)</source>
+        <translation>%1：不是运行目录（没有 run.json）</translation>
+    </message>
+    <message>
+        <source>%1: no such run directory</source>
+        <translation>%1：没有这个运行目录</translation>
+    </message>
+    <message>
+        <source>no run &quot;%1&quot; in %2 (give an id, a name or a run directory)</source>
+        <translation>%2 中没有运行 &quot;%1&quot;（请给出 ID、名称或运行目录）</translation>
+    </message>
+    <message>
+        <source>%1: a sweep is still writing this run; stop it first</source>
+        <translation>%1：扫描仍在写入此运行；请先停止它</translation>
+    </message>
+    <message>
+        <source>%1: cannot create the trash folder</source>
+        <translation>%1：无法创建回收站文件夹</translation>
+    </message>
+    <message>
+        <source>%1: cannot move it to %2</source>
+        <translation>%1：无法移动到 %2</translation>
+    </message>
+    <message>
+        <source>%1: not a run directory in the trash</source>
+        <translation>%1：不是回收站中的运行目录</translation>
+    </message>
+    <message>
+        <source>%1: cannot restore: %2 exists</source>
+        <translation>%1：无法恢复：%2 已存在</translation>
+    </message>
+    <message>
+        <source>%1: cannot move it back to %2</source>
+        <translation>%1：无法移回 %2</translation>
+    </message>
+</context>
+<context>
     <name>SafetyGuard</name>
     <message>
         <source>the API key (%1) would be sent over plain HTTP to %2, which is not this machine: anyone on the way can read it. Use https://, or confirm.</source>
@@ -1320,6 +1375,49 @@
     <message>
         <source>errors passed the limit: %1% of requests failed at %2 (limit %3%)</source>
         <translation>错误超过上限：在 %2 时 %1% 的请求失败（上限 %3%）</translation>
+    </message>
+</context>
+<context>
+    <name>TargetStore</name>
+    <message>
+        <source>a target needs a name</source>
+        <translation>目标需要名称</translation>
+    </message>
+    <message>
+        <source>target name &quot;%1&quot;: use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos; (starting with a letter or digit)</source>
+        <translation>目标名称 &quot;%1&quot;：请使用字母、数字、&apos;.&apos;、&apos;_&apos; 和 &apos;-&apos;（以字母或数字开头）</translation>
+    </message>
+    <message>
+        <source>cannot read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>expected an object with &quot;schema&quot; and &quot;targets&quot;</source>
+        <translation>应为包含 &quot;schema&quot; 和 &quot;targets&quot; 的对象</translation>
+    </message>
+    <message>
+        <source>targets: expected an array</source>
+        <translation>targets：应为数组</translation>
+    </message>
+    <message>
+        <source>%1: expected an object</source>
+        <translation>%1：应为对象</translation>
+    </message>
+    <message>
+        <source>cannot create the directory</source>
+        <translation>无法创建目录</translation>
+    </message>
+    <message>
+        <source>target &quot;%1&quot; is not among the saved targets in %2 (%3)</source>
+        <translation>目标 &quot;%1&quot; 不在 %2 中已保存的目标里（%3）</translation>
+    </message>
+    <message>
+        <source>it holds none; add one with &quot;kneepoint-cli targets add&quot;</source>
+        <translation>其中没有目标；请用 &quot;kneepoint-cli targets add&quot; 添加</translation>
+    </message>
+    <message>
+        <source>it holds: %1</source>
+        <translation>其中有：%1</translation>
     </message>
 </context>
 <context>
