@@ -109,6 +109,7 @@ private:
     void onFinished(bool stopped, const QString& reason);
     void onFailed(const QString& message);
     void onPausedChanged(bool paused);
+    void updatePlan();
 
     SweepController* m_controller;
     State m_state = State::Idle;
@@ -119,7 +120,6 @@ private:
     std::optional<PeakDemand> m_peak;
     Redundancy m_redundancy;
     std::optional<CapacityPlan> m_plan;
-    void updatePlan();
     std::vector<FailureGroup> m_failures;
     QString m_lastError;
     std::optional<StepConfig> m_current;
