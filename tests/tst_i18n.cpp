@@ -3,6 +3,7 @@
 // does not change with the locale.
 
 #include "client/errorwords.h"
+#include "compare/comparereport.h"
 #include "export/chartexport.h"
 #include "export/chartset.h"
 #include "export/reportdoc.h"
@@ -15,7 +16,9 @@
 #include "run/runpage.h"
 #include "run/sweepcontroller.h"
 #include "run/uiformat.h"
+#include "runs/comparison.h"
 #include "runs/importers.h"
+#include "runs/savedrun.h"
 #include "sim/faults.h"
 #include "sim/simhost.h"
 #include "sweep/capacityplan.h"
@@ -736,6 +739,50 @@ private Q_SLOTS:
             QCoreApplication::processEvents();
             QVERIFY(page.grab().save(shots + QStringLiteral("/steps-zh_CN.png")));
         }
+    }
+
+    // A comparison in the Chinese window: its reasons in Chinese on screen and in the report, and in
+    // English in the JSON and CSV written from the same window.
+    void comparisonInChineseWritesEnglishFiles()
+    {
+        if (kp::ui::Language::current() != QLatin1String("zh_CN"))
+            kp::ui::Language::install(qApp, QLocale(QStringLiteral("zh_CN")));
+        QTemporaryDir runsDir;
+        std::vector<kp::SavedRun> runs;
+        for (int i = 0; i < 2; ++i) {
+            const kp::ImportResult imported
+                = kp::importRun({ QFINDTESTDATA("data/results/vllm-sweep") }, runsDir.path(), kp::ImportOptions {});
+            QVERIFY2(imported.ok(), qPrintable(imported.error));
+            const kp::SavedRunRead read = kp::readSavedRun(imported.dir);
+            QVERIFY2(read.ok(), qPrintable(read.error));
+            runs.push_back(*read.run);
+        }
+        const kp::CompareStatistic p95 = *kp::CompareStatistic::parse(u"p95");
+        const kp::Comparison shown = kp::compareRuns(runs, 0, kp::CompareMetric::Ttft, p95);
+        QCOMPARE(shown.curves[0].points[0].missing, QStringLiteral("未记录 P95 TTFT（已记录：P99）"));
+        const kp::ui::CompareReport report(&runs, &shown);
+        QString error;
+        const QString json = runsDir.filePath(QStringLiteral("compare.json"));
+        const QString csv = runsDir.filePath(QStringLiteral("compare.csv"));
+        QVERIFY2(report.write(kp::ui::ReportFormat::Json, json, &error), qPrintable(error));
+        QVERIFY2(report.write(kp::ui::ReportFormat::Csv, csv, &error), qPrintable(error));
+        static const QRegularExpression han(QStringLiteral("[\\x{3000}-\\x{9fff}\\x{ff00}-\\x{ffef}]"));
+        for (const auto& [path, english] :
+            { std::pair { json, QStringLiteral("P95 TTFT not recorded (recorded: P99)") },
+                std::pair { csv, QStringLiteral("the baseline has no P95 ttft values") } }) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString content = QString::fromUtf8(f.readAll());
+            QVERIFY2(content.contains(english), qPrintable(content.left(300)));
+            const QRegularExpressionMatch m = han.match(content);
+            QVERIFY2(
+                !m.hasMatch(), qPrintable(path + QStringLiteral(": …") + content.mid(m.capturedStart() - 60, 120)));
+        }
+        const QString html = runsDir.filePath(QStringLiteral("compare.html"));
+        QVERIFY2(report.write(kp::ui::ReportFormat::Html, html, &error), qPrintable(error));
+        QFile h(html);
+        QVERIFY(h.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(h.readAll()).contains(QStringLiteral("基准没有 P95 ttft 数值")));
     }
 
     // A chart exported as PDF in zh_CN: its Chinese title and axes come with an embedded CJK font.

@@ -1,5 +1,6 @@
 #include "runs/comparison.h"
 
+#include "metrics/phrase.h"
 #include "profile/profile.h"
 
 #include <QJsonArray>
@@ -219,7 +220,7 @@ std::optional<double> compareValue(
     const QString name = latencyMetricKey(latency).toUpper();
     if (!m.options.isSelected(latency) && stats == LatencyStats {}) {
         if (missing)
-            *missing = QStringLiteral("%1 not recorded").arg(name);
+            *missing = phrase("Comparison", "%1 not recorded").arg(name);
         return std::nullopt;
     }
     switch (statistic.kind) {
@@ -234,11 +235,9 @@ std::optional<double> compareValue(
             QStringList recorded;
             for (const auto& [p, value] : stats.percentiles)
                 recorded << QStringLiteral("P%1").arg(LatencyStats::percentileWord(p));
-            *missing = QStringLiteral("%1 %2 not recorded%3")
-                           .arg(statistic.label(), name,
-                               recorded.isEmpty()
-                                   ? QString()
-                                   : QStringLiteral(" (recorded: %1)").arg(recorded.join(QStringLiteral(", "))));
+            *missing = recorded.isEmpty() ? phrase("Comparison", "%1 %2 not recorded").arg(statistic.label(), name)
+                                          : phrase("Comparison", "%1 %2 not recorded (recorded: %3)")
+                                                .arg(statistic.label(), name, recorded.join(QStringLiteral(", ")));
         }
         return std::nullopt;
     }
@@ -294,11 +293,11 @@ Comparison compareRuns(
                 d.offered = p.offered;
                 d.value = p.value;
                 if (curve.concurrencyMode != base.concurrencyMode) {
-                    d.reason = QStringLiteral("the baseline is measured in %1, this run in %2")
+                    d.reason = phrase("Comparison", "the baseline is measured in %1, this run in %2")
                                    .arg(base.concurrencyMode ? QStringLiteral("users") : QStringLiteral("req/s"),
                                        curve.concurrencyMode ? QStringLiteral("users") : QStringLiteral("req/s"));
                 } else if (bx.empty()) {
-                    d.reason = QStringLiteral("the baseline has no %1 %2 values")
+                    d.reason = phrase("Comparison", "the baseline has no %1 %2 values")
                                    .arg(statistic.label(), compareMetricKey(metric));
                 } else if (const auto b = interpolate(bx, by, p.offered)) {
                     d.baselineValue = b;
@@ -306,11 +305,11 @@ Comparison compareRuns(
                     if (!p.value)
                         d.reason = p.missing;
                     else if (*b == 0)
-                        d.reason = QStringLiteral("the baseline's value is 0");
+                        d.reason = phrase("Comparison", "the baseline's value is 0");
                     else
                         d.percent = (*p.value - *b) / *b * 100.0;
                 } else {
-                    d.reason = QStringLiteral("outside the baseline's range (%1)").arg(range);
+                    d.reason = phrase("Comparison", "outside the baseline's range (%1)").arg(range);
                 }
                 deltas.push_back(d);
             }

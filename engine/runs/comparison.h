@@ -91,7 +91,8 @@ std::optional<double> compareValue(
 std::optional<double> interpolate(const std::vector<double>& x, const std::vector<double>& y, double at);
 
 // The comparison as one JSON object (what `kneepoint-cli compare --json` prints) and as CSV (one row per
-// run and load: run, offered, value, baseline, delta %).
+// run and load: run, offered, value, baseline, delta %). Its reasons are phrases: for these files, build
+// the comparison inside an EnglishPhrases scope.
 QJsonObject comparisonJson(const Comparison& comparison);
 QByteArray comparisonCsv(const Comparison& comparison);
 

@@ -93,6 +93,37 @@
     </message>
 </context>
 <context>
+    <name>Comparison</name>
+    <message>
+        <source>%1 not recorded</source>
+        <translation>未记录 %1</translation>
+    </message>
+    <message>
+        <source>%1 %2 not recorded</source>
+        <translation>未记录 %1 %2</translation>
+    </message>
+    <message>
+        <source>%1 %2 not recorded (recorded: %3)</source>
+        <translation>未记录 %1 %2（已记录：%3）</translation>
+    </message>
+    <message>
+        <source>the baseline is measured in %1, this run in %2</source>
+        <translation>基准以 %1 计，此运行以 %2 计</translation>
+    </message>
+    <message>
+        <source>the baseline has no %1 %2 values</source>
+        <translation>基准没有 %1 %2 数值</translation>
+    </message>
+    <message>
+        <source>the baseline&apos;s value is 0</source>
+        <translation>基准的数值为 0</translation>
+    </message>
+    <message>
+        <source>outside the baseline&apos;s range (%1)</source>
+        <translation>超出基准的范围（%1）</translation>
+    </message>
+</context>
+<context>
     <name>Dataset</name>
     <message>
         <source>random dataset: num_prompts, input_len and output_len must be &gt;= 1</source>

@@ -3,6 +3,7 @@
 #include "compare/comparechart.h"
 #include "export/chartexport.h"
 #include "export/runmeta.h"
+#include "metrics/phrase.h"
 #include "runs/openrun.h"
 
 #include <QCoreApplication>
@@ -216,10 +217,16 @@ bool CompareReport::write(ReportFormat format, const QString& path, QString* err
     case ReportFormat::Pdf:
         return writeExportFile(path, document().pdf(), error);
     case ReportFormat::Csv:
-        return writeExportFile(path, comparisonCsv(*m_comparison), error);
-    case ReportFormat::Json:
-        return writeExportFile(
-            path, QJsonDocument(comparisonJson(*m_comparison)).toJson(QJsonDocument::Indented), error);
+    case ReportFormat::Json: {
+        // Files for machines: the same comparison, its reasons and the runs' analyses in English.
+        const EnglishPhrases english;
+        const Comparison c
+            = compareRuns(*m_runs, m_comparison->baseline, m_comparison->metric, m_comparison->statistic);
+        return writeExportFile(path,
+            format == ReportFormat::Csv ? comparisonCsv(c)
+                                        : QJsonDocument(comparisonJson(c)).toJson(QJsonDocument::Indented),
+            error);
+    }
     case ReportFormat::Markdown: {
         std::vector<std::pair<QString, QByteArray>> images;
         const QByteArray md = document(QFileInfo(path).completeBaseName()).markdown(&images);
