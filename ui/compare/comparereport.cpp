@@ -4,6 +4,7 @@
 #include "export/chartexport.h"
 #include "export/runmeta.h"
 #include "metrics/phrase.h"
+#include "run/uiformat.h"
 #include "runs/openrun.h"
 
 #include <QCoreApplication>
@@ -79,7 +80,8 @@ ReportTable CompareReport::runsTable() const
     for (std::size_t i = 0; i < m_runs->size(); ++i) {
         const RunMeta m = runMeta((*m_runs)[i]);
         t.rows << QStringList { int(i) == m_comparison->baseline ? tr("%1 (baseline)").arg(m.name) : m.name,
-            m.dateText(), m.target, m.model, m.status, QString::number((*m_runs)[i].steps.size()) };
+            m.dateText(), m.target, m.model, UiFormat::statusWord(m.status),
+            QString::number((*m_runs)[i].steps.size()) };
     }
     return t;
 }

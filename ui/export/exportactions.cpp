@@ -79,8 +79,13 @@ RunMeta RunExportActions::currentMeta() const
         if (read.ok())
             return runMeta(*read.run);
     }
-    RunMeta m = RunMeta::fromInfo(run->info(), run->stateText().toLower());
-    return m;
+    // Not on disk yet, or still running: run.json's own keywords, which files (the steps JSON) keep.
+    const LiveRun::State state = run->state();
+    const QString status = state == LiveRun::State::Finished ? QStringLiteral("finished")
+        : state == LiveRun::State::Stopped                   ? QStringLiteral("stopped")
+        : state == LiveRun::State::Failed                    ? QStringLiteral("failed")
+                                                             : QStringLiteral("running");
+    return RunMeta::fromInfo(run->info(), status);
 }
 
 void RunExportActions::exportChart(bool throughput)

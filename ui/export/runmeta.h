@@ -18,7 +18,8 @@ struct RunMeta
     QDateTime created;
     QString target; // the base URL, or "built-in simulator (...)"
     QString model;
-    QString status; // finished, stopped, failed, interrupted
+    QString
+        status; // run.json's keyword: finished, stopped, failed, running, interrupted (UiFormat::statusWord shows it)
     QString source; // kneepoint, or the tool a run was imported from
     QStringList tags;
     QString notes;

@@ -273,7 +273,7 @@ ReportTable RunReport::runTable() const
     add(tr("Date"), m_meta.dateText());
     add(tr("Target"), m_meta.target);
     add(tr("Model"), m_meta.model);
-    add(tr("Status"), m_meta.status);
+    add(tr("Status"), UiFormat::statusWord(m_meta.status));
     if (m_meta.source != QLatin1String("kneepoint"))
         add(tr("Imported from"), m_meta.source);
     add(tr("Steps"), QString::number(m_run->steps().size()));

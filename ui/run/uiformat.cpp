@@ -127,6 +127,22 @@ QString UiFormat::purposeWord(const QString& purpose)
     return purpose;
 }
 
+QString UiFormat::statusWord(const QString& status)
+{
+    auto is = [&status](const char* key) { return status == QLatin1String(key); };
+    if (is("finished"))
+        return QCoreApplication::translate("kp::ui::RunsModel", "finished", "status of a run");
+    if (is("stopped"))
+        return QCoreApplication::translate("kp::ui::RunsModel", "stopped", "status of a run");
+    if (is("failed"))
+        return QCoreApplication::translate("kp::ui::RunsModel", "failed", "status of a run");
+    if (is("running"))
+        return QCoreApplication::translate("kp::ui::RunsModel", "running", "status of a run");
+    if (is("interrupted"))
+        return QCoreApplication::translate("kp::ui::RunsModel", "interrupted", "status of a run");
+    return status;
+}
+
 QString UiFormat::clock(double seconds)
 {
     if (!std::isfinite(seconds) || seconds < 0)

@@ -34,6 +34,9 @@ public:
     // Why a step ran, from its run.json "purpose" ("coarse", "floor", "refine", ...), in the window's
     // language; a purpose Kneepoint does not know (an imported run's) comes back as it is.
     static QString purposeWord(const QString& purpose);
+    // A run's status, run.json's keyword ("finished", "stopped", "failed", "running", "interrupted"),
+    // in the window's language; an unknown one comes back as it is.
+    static QString statusWord(const QString& status);
     static QString clock(double seconds); // "00:41", "1:02:10"
     static QString percent(double fraction); // "1.5%", "0.02%"
 };

@@ -8,26 +8,6 @@
 
 namespace kp::ui {
 
-namespace {
-
-// A run's status (run.json's keyword) in the window's language.
-QString statusWord(const QString& status)
-{
-    if (status == QLatin1String("finished"))
-        return QCoreApplication::translate("kp::ui::RunsModel", "finished", "status of a run");
-    if (status == QLatin1String("stopped"))
-        return QCoreApplication::translate("kp::ui::RunsModel", "stopped", "status of a run");
-    if (status == QLatin1String("failed"))
-        return QCoreApplication::translate("kp::ui::RunsModel", "failed", "status of a run");
-    if (status == QLatin1String("running"))
-        return QCoreApplication::translate("kp::ui::RunsModel", "running", "status of a run");
-    if (status == QLatin1String("interrupted"))
-        return QCoreApplication::translate("kp::ui::RunsModel", "interrupted", "status of a run");
-    return status;
-}
-
-} // namespace
-
 RunsModel::RunsModel(QObject* parent)
     : QAbstractTableModel(parent)
 { }
@@ -109,8 +89,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
             return e->tags.join(QStringLiteral(", "));
         case Status:
             return e->source.isEmpty() || e->source == QLatin1String("kneepoint")
-                ? statusWord(e->status)
-                : tr("%1 (imported from %2)").arg(statusWord(e->status), e->source);
+                ? UiFormat::statusWord(e->status)
+                : tr("%1 (imported from %2)").arg(UiFormat::statusWord(e->status), e->source);
         case Steps:
             return e->stepCount;
         }
@@ -131,7 +111,9 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
     case DirRole:
         return e->dir;
     case FilterRole:
-        return QStringList { e->id, e->name, e->target, e->model, e->status, statusWord(e->status), e->source, e->tags.join(u' ') }.join(u' ');
+        return QStringList { e->id, e->name, e->target, e->model, e->status, UiFormat::statusWord(e->status), e->source,
+            e->tags.join(u' ') }
+            .join(u' ');
     case Qt::ToolTipRole:
         if (index.column() == Target || index.column() == Name)
             return e->dir;
