@@ -7,6 +7,8 @@
 #include "export/chartexport.h"
 #include "export/chartset.h"
 #include "export/reportdoc.h"
+#include "export/runmeta.h"
+#include "export/runreport.h"
 #include "i18n/language.h"
 #include "metrics/phrase.h"
 #include "metrics/resultjson.h"
@@ -680,6 +682,15 @@ private Q_SLOTS:
             ++files;
         }
         QVERIFY(files >= 4);
+        // What File ▸ Export writes from the window: the steps as JSON and CSV, English too.
+        const kp::ui::RunReport exported(
+            page.run(), kp::ui::RunMeta::fromInfo(page.run()->info(), QStringLiteral("finished")));
+        for (const QByteArray& data : { exported.stepsJson(), exported.stepsCsv() }) {
+            const QString content = QString::fromUtf8(data);
+            QVERIFY(content.contains(QLatin1String("floor")));
+            const QRegularExpressionMatch m = han.match(content);
+            QVERIFY2(!m.hasMatch(), qPrintable(content.mid(m.capturedStart() - 60, 120)));
+        }
 
         // Failed requests too: Qt's own error strings are translated once its catalogue is installed,
         // and a request's message goes to requests.jsonl. A server that cuts a third of the streams,

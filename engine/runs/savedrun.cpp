@@ -121,6 +121,11 @@ void settleLoad(SavedStep& step, const std::optional<std::pair<LoadMode, double>
 
 QString SavedRun::target() const
 {
+    return runTarget(profile, source);
+}
+
+QString runTarget(const Profile& profile, const QString& source)
+{
     const QString& engine = profile.server.engine;
     const QString& serverNotes = profile.server.notes;
     static const QLatin1String simNote("built-in simulator, ");

@@ -59,7 +59,7 @@ struct SavedRun
     std::vector<SavedStep> steps; // by index; unreadable steps are left out with a warning
     QStringList warnings; // each names the file (and line/key) that was wrong
 
-    QString target() const; // base URL or "built-in simulator (...)"
+    QString target() const; // base URL or "built-in simulator (...)": runTarget(profile, source)
     QString model() const;
     // Input for KneeAnalysis::analyze: the steps on the run's load axis, ordered by offered load.
     std::vector<SweepPoint> sweepPoints() const;
@@ -81,5 +81,9 @@ std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString*
 // Every record of a steps/NNN.requests.jsonl file; error names path:line. A last line cut short by a
 // kill is skipped, not an error.
 bool readRequestRecords(const QString& path, std::vector<RequestRecord>* records, QString* error);
+
+// What a run was aimed at, in English for files and lists: the base URL, "built-in simulator (preset
+// default, time scale 1)" (from the profile the simulator filled in), or "imported vllm results".
+QString runTarget(const Profile& profile, const QString& source = {});
 
 } // namespace kp

@@ -1,6 +1,7 @@
 #include "export/runmeta.h"
 
 #include "run/runinfo.h"
+#include "runs/savedrun.h"
 
 #include <QFileInfo>
 
@@ -11,7 +12,7 @@ RunMeta RunMeta::fromInfo(const RunInfo& info, const QString& status)
     RunMeta m;
     m.id = QFileInfo(info.runDirectory).fileName();
     m.name = info.profile.name.isEmpty() ? m.id : info.profile.name;
-    m.target = info.target;
+    m.target = runTarget(info.profile); // as a saved run names it: the same in every language
     m.model = info.profile.target.model;
     m.status = status;
     m.source = QStringLiteral("kneepoint");
