@@ -457,6 +457,39 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(dir + QStringLiteral("/run.lock")));
     }
 
+    // An auto plan's steps are not known in advance: the step under way when the run was killed takes
+    // its load from run.json's current_step.
+    void interruptedAutoRunUsesCurrentStep()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("killed-auto"));
+        Profile profile = testProfile(QStringLiteral("Killed auto"));
+        profile.load.plan.kind = PlanKind::Auto;
+        QVERIFY(writeRun(dir, profile, { { 10, 100, 9.8 } }).isEmpty());
+        QJsonObject run = QJsonDocument::fromJson(readFile(dir + QStringLiteral("/run.json"))).object();
+        run.insert(QLatin1String("status"), QLatin1String("running"));
+        run.insert(QLatin1String("current_step"),
+            QJsonObject { { QStringLiteral("index"), 1 }, { QStringLiteral("mode"), QStringLiteral("rate") },
+                { QStringLiteral("offered"), QStringLiteral("37.5") },
+                { QStringLiteral("load"), QStringLiteral("37.5 req/s") },
+                { QStringLiteral("purpose"), QStringLiteral("coarse") } });
+        QVERIFY(writeText(dir + QStringLiteral("/run.json"), QJsonDocument(run).toJson()));
+        QByteArray lines;
+        for (int i = 0; i < 4; ++i)
+            lines += requestRecordToJson(record(i, i * 50, 90, 4, 10)) + '\n';
+        QVERIFY(writeText(dir + QStringLiteral("/steps/001.requests.jsonl"), lines));
+
+        const SavedRunRead read = readSavedRun(dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.run->status, QStringLiteral("interrupted"));
+        QCOMPARE(read.run->steps.size(), std::size_t(2));
+        const SavedStep& last = read.run->steps.back();
+        QVERIFY(last.partial);
+        QCOMPARE(last.offered, 37.5);
+        QCOMPARE(last.purpose, QStringLiteral("coarse"));
+        QCOMPARE(last.completed, 4);
+    }
+
     void unreadableStepIsAWarning()
     {
         QTemporaryDir tmp;

@@ -390,7 +390,20 @@ SavedRunRead readSavedRun(const QString& directory)
                 settleLoad(step, std::nullopt);
             } else {
                 std::optional<std::pair<LoadMode, double>> load;
-                if (plannedInOrder && index < planned.size()) {
+                // run.json names the step under way before it starts (any plan, auto included).
+                if (const QJsonObject current = json.value(u"current_step").toObject();
+                    current.value(u"index").toInt(-1) == index) {
+                    const auto mode = loadModeFromName(current.value(u"mode").toString());
+                    const QJsonValue v = current.value(u"offered");
+                    const auto value = v.isString() ? parseRate(v.toString())
+                        : v.isDouble()              ? std::optional<double>(v.toDouble())
+                                                    : std::nullopt;
+                    if (mode && value) {
+                        load = std::pair { *mode, *value };
+                        step.purpose = current.value(u"purpose").toString();
+                    }
+                }
+                if (!load && plannedInOrder && index < planned.size()) {
                     const QJsonObject p = planned[index].toObject();
                     const auto mode = loadModeFromName(p.value(u"mode").toString());
                     const QJsonValue v = p.value(u"load");
