@@ -157,31 +157,26 @@ void MainWindow::buildActions()
     connect(m_save, &QAction::triggered, this, [this] { m_profiles->save(); });
 
     m_views = new QActionGroup(this);
-    m_profileView = new QAction(s->standardIcon(QStyle::SP_FileDialogDetailedView), tr("Profile"), m_views);
-    m_profileView->setCheckable(true);
-    m_profileView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    m_profileView->setToolTip(tr("Edit the profile, test the connection, preview the plan (Ctrl+1)"));
-    m_runView = new QAction(s->standardIcon(QStyle::SP_FileDialogContentsView), tr("Results"), m_views);
-    m_runView->setCheckable(true);
-    m_runView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
-    m_runView->setToolTip(tr("The sweep: charts, steps, analysis, errors and log (Ctrl+2)"));
-    connect(m_profileView, &QAction::triggered, this, &MainWindow::showProfileView);
-    connect(m_runView, &QAction::triggered, this, &MainWindow::showRunView);
-    m_runsView = new QAction(s->standardIcon(QStyle::SP_DirOpenIcon), tr("Runs"), m_views);
-    m_runsView->setCheckable(true);
-    m_runsView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
-    m_runsView->setToolTip(tr("Saved runs: open, rename, tag, annotate, delete, compare (Ctrl+3)"));
-    m_compareViewAction = new QAction(s->standardIcon(QStyle::SP_FileDialogListView), tr("Compare"), m_views);
-    m_compareViewAction->setCheckable(true);
-    m_compareViewAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_4));
-    m_compareViewAction->setToolTip(tr("The runs chosen on the Runs page, overlaid, with deltas (Ctrl+4)"));
-    connect(m_runsView, &QAction::triggered, this, &MainWindow::showRunsView);
-    connect(m_compareViewAction, &QAction::triggered, this, &MainWindow::showCompareView);
-    m_targetsView = new QAction(s->standardIcon(QStyle::SP_DriveNetIcon), tr("Targets"), m_views);
-    m_targetsView->setCheckable(true);
-    m_targetsView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_5));
-    m_targetsView->setToolTip(tr("Saved targets: endpoints that profiles refer to by name (Ctrl+5)"));
-    connect(m_targetsView, &QAction::triggered, this, &MainWindow::showTargetsView);
+    // One checkable action per view, Ctrl+1 … Ctrl+5 in order.
+    auto viewAction = [this, s](QStyle::StandardPixmap icon, const QString& text, int key, const QString& tip,
+                          void (MainWindow::*showView)()) {
+        auto* action = new QAction(s->standardIcon(icon), text, m_views);
+        action->setCheckable(true);
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(key)));
+        action->setToolTip(tip);
+        connect(action, &QAction::triggered, this, showView);
+        return action;
+    };
+    m_profileView = viewAction(QStyle::SP_FileDialogDetailedView, tr("Profile"), Qt::Key_1,
+        tr("Edit the profile, test the connection, preview the plan (Ctrl+1)"), &MainWindow::showProfileView);
+    m_runView = viewAction(QStyle::SP_FileDialogContentsView, tr("Results"), Qt::Key_2,
+        tr("The sweep: charts, steps, analysis, errors and log (Ctrl+2)"), &MainWindow::showRunView);
+    m_runsView = viewAction(QStyle::SP_DirOpenIcon, tr("Runs"), Qt::Key_3,
+        tr("Saved runs: open, rename, tag, annotate, delete, compare (Ctrl+3)"), &MainWindow::showRunsView);
+    m_compareViewAction = viewAction(QStyle::SP_FileDialogListView, tr("Compare"), Qt::Key_4,
+        tr("The runs chosen on the Runs page, overlaid, with deltas (Ctrl+4)"), &MainWindow::showCompareView);
+    m_targetsView = viewAction(QStyle::SP_DriveNetIcon, tr("Targets"), Qt::Key_5,
+        tr("Saved targets: endpoints that profiles refer to by name (Ctrl+5)"), &MainWindow::showTargetsView);
     m_matrixAction = new QAction(tr("Run against &targets…"), this);
     m_matrixAction->setToolTip(tr("Sweep the profile against several saved targets or models, one after another, "
                                   "then compare them"));
