@@ -268,6 +268,7 @@ private Q_SLOTS:
 
         // The steps table names the rate axis and gives the floor's load its unit.
         StepsTableModel model;
+        model.setMode(LoadMode::Rate);
         for (const StepReport& s : steps)
             model.append(s);
         QCOMPARE(model.headerData(StepsTableModel::Load, Qt::Horizontal).toString(), QStringLiteral("Load\n(req/s)"));

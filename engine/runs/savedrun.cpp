@@ -183,7 +183,14 @@ std::vector<SweepPoint> SavedRun::sweepPoints() const
 
 AnalysisResult SavedRun::analyze() const
 {
-    return KneeAnalysis::analyze(sweepPoints(), analysisOptionsFor(profile.slo));
+    return KneeAnalysis::analyze(sweepPoints(), analysisOptions());
+}
+
+AnalysisOptions SavedRun::analysisOptions() const
+{
+    AnalysisOptions options = analysisOptionsFor(profile.slo);
+    options.mode = profile.load.mode; // the sweep's axis (an import's: the mode most of its steps ran in)
+    return options;
 }
 
 SavedRunRead readSavedRun(const QString& directory)

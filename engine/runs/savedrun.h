@@ -65,6 +65,7 @@ struct SavedRun
     std::vector<SweepPoint> sweepPoints() const;
     // KneeAnalysis::analyze(sweepPoints(), analysisOptionsFor(profile.slo)).
     AnalysisResult analyze() const;
+    AnalysisOptions analysisOptions() const; // for its profile: SLO, and the axis its load.mode names
 };
 
 struct SavedRunRead

@@ -166,6 +166,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     });
     connect(m_run, &LiveRun::runStarted, this, [this] {
         m_stepsModel->setPercentile(m_run->info().analysisOptions.percentile);
+        m_stepsModel->setMode(m_run->info().profile.load.mode);
         m_latency->refresh();
         m_throughput->refresh();
     });

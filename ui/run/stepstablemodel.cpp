@@ -7,8 +7,6 @@
 #include <QGuiApplication>
 #include <QPalette>
 
-#include <cmath>
-
 namespace kp::ui {
 
 StepsTableModel::StepsTableModel(QObject* parent)
@@ -28,28 +26,16 @@ void StepsTableModel::append(const StepReport& step)
     beginInsertRows({}, row, row);
     m_steps.push_back(step);
     endInsertRows();
-    updateMode();
 }
 
-void StepsTableModel::updateMode()
+void StepsTableModel::setMode(LoadMode mode)
 {
-    // The sweep's axis: the mode most steps at a finite load ran in (an auto plan's one-user floor
-    // does not make a rate sweep a users sweep); on a tie, the first step's.
-    int users = 0;
-    int rates = 0;
-    for (const StepReport& s : m_steps) {
-        if (std::isfinite(s.offered()))
-            ++(s.config.mode == LoadMode::Concurrency ? users : rates);
-    }
-    LoadMode mode = users > rates ? LoadMode::Concurrency : LoadMode::Rate;
-    if (users == rates && !m_steps.empty())
-        mode = m_steps.front().config.mode;
-    if (mode != m_mode) {
-        m_mode = mode;
-        Q_EMIT headerDataChanged(Qt::Horizontal, Load, Load);
-        if (!m_steps.empty())
-            Q_EMIT dataChanged(index(0, Load), index(rowCount() - 1, Load));
-    }
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    Q_EMIT headerDataChanged(Qt::Horizontal, Load, Load);
+    if (!m_steps.empty())
+        Q_EMIT dataChanged(index(0, Load), index(rowCount() - 1, Load));
 }
 
 void StepsTableModel::setSteps(std::vector<StepReport> steps)
@@ -57,7 +43,6 @@ void StepsTableModel::setSteps(std::vector<StepReport> steps)
     beginResetModel();
     m_steps = std::move(steps);
     endResetModel();
-    updateMode();
 }
 
 void StepsTableModel::setPercentile(double percentile)

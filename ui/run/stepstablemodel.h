@@ -28,6 +28,9 @@ public:
     // The percentile of the upper TTFT column (the SLO's, else 99).
     void setPercentile(double percentile);
     double percentile() const { return m_percentile; }
+    // The sweep's axis (the profile's load.mode): the Load column's header, and a step of the other
+    // mode (an auto plan's one-user floor) shown with its unit.
+    void setMode(LoadMode mode);
     const StepReport* step(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -41,7 +44,6 @@ private:
     QVariant display(const StepReport& s, int column) const;
     QVariant sortValue(const StepReport& s, int column) const;
     QVariant toolTip(const StepReport& s, int column) const;
-    void updateMode();
 
     std::vector<StepReport> m_steps;
     double m_percentile = 99;

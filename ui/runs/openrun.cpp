@@ -115,7 +115,7 @@ OpenedRun openedRun(const SavedRun& run, bool readRecords)
     o.info.runDirectory = run.dir;
     o.info.fixedPlan = true;
     o.info.numPrompts = run.profile.workload.numPrompts;
-    o.info.analysisOptions = analysisOptionsFor(run.profile.slo);
+    o.info.analysisOptions = run.analysisOptions();
     o.info.environment = run.environment;
 
     std::vector<const SavedStep*> steps;
