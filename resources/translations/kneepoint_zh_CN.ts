@@ -4883,31 +4883,6 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Steps</source>
         <translation>步骤</translation>
     </message>
-    <message>
-        <source>finished</source>
-        <comment>status of a run</comment>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <comment>status of a run</comment>
-        <translation>已停止</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <comment>status of a run</comment>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <comment>status of a run</comment>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <source>interrupted</source>
-        <comment>status of a run</comment>
-        <translation>已中断</translation>
-    </message>
 </context>
 <context>
     <name>kp::ui::RunsPage</name>
@@ -5723,6 +5698,31 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>, </source>
         <comment>between the items of a list</comment>
         <translation>、</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <comment>status of a run</comment>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <comment>status of a run</comment>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <comment>status of a run</comment>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <comment>status of a run</comment>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <comment>status of a run</comment>
+        <translation>已中断</translation>
     </message>
 </context>
 </TS>

@@ -131,15 +131,15 @@ QString UiFormat::statusWord(const QString& status)
 {
     auto is = [&status](const char* key) { return status == QLatin1String(key); };
     if (is("finished"))
-        return QCoreApplication::translate("kp::ui::RunsModel", "finished", "status of a run");
+        return QCoreApplication::translate("kp::ui::UiFormat", "finished", "status of a run");
     if (is("stopped"))
-        return QCoreApplication::translate("kp::ui::RunsModel", "stopped", "status of a run");
+        return QCoreApplication::translate("kp::ui::UiFormat", "stopped", "status of a run");
     if (is("failed"))
-        return QCoreApplication::translate("kp::ui::RunsModel", "failed", "status of a run");
+        return QCoreApplication::translate("kp::ui::UiFormat", "failed", "status of a run");
     if (is("running"))
-        return QCoreApplication::translate("kp::ui::RunsModel", "running", "status of a run");
+        return QCoreApplication::translate("kp::ui::UiFormat", "running", "status of a run");
     if (is("interrupted"))
-        return QCoreApplication::translate("kp::ui::RunsModel", "interrupted", "status of a run");
+        return QCoreApplication::translate("kp::ui::UiFormat", "interrupted", "status of a run");
     return status;
 }
 
