@@ -12,13 +12,11 @@
 #include "sim/faults.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
+#include "support/simclient.h"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
-#include <QNetworkProxy>
-#include <QNetworkReply>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -27,6 +25,8 @@
 #include <map>
 
 using namespace kp;
+using kp::testing::getJson;
+using kp::testing::truthByRequestId;
 
 Q_DECLARE_METATYPE(kp::TransportKind)
 
@@ -34,48 +34,9 @@ namespace {
 
 constexpr int kStepTimeoutMs = 120000; // generous: a loaded 2-core machine must never fail on time
 
-QJsonObject getJson(const QUrl& url)
-{
-    QNetworkAccessManager nam;
-    nam.setProxy(QNetworkProxy::NoProxy);
-    QNetworkReply* reply = nam.get(QNetworkRequest(url));
-    QSignalSpy done(reply, &QNetworkReply::finished);
-    if (!reply->isFinished())
-        done.wait(30000);
-    const QJsonObject obj = QJsonDocument::fromJson(reply->readAll()).object();
-    reply->deleteLater();
-    return obj;
-}
-
-std::map<QString, QJsonObject> truthByRequestId(const QUrl& base)
-{
-    std::map<QString, QJsonObject> byId;
-    const QJsonArray requests
-        = getJson(base.resolved(QUrl(QStringLiteral("/debug/requests")))).value(u"requests").toArray();
-    for (const auto& r : requests)
-        byId[r.toObject().value(u"request_id").toString()] = r.toObject();
-    return byId;
-}
-
 StepConfig makeStep(const QUrl& base, Backend backend, const QString& model, int prompts, int inputLen, int outputLen)
 {
-    Target target;
-    target.baseUrl = base.toString();
-    target.backend = backend;
-    StepConfig step;
-    step.request.backend = backend;
-    step.request.url = target.requestUrl();
-    step.request.model = model;
-    step.request.ignoreEos = true;
-    RandomDatasetOptions data;
-    data.numPrompts = prompts;
-    data.inputLen = inputLen;
-    data.outputLen = outputLen;
-    data.rangeRatio = 0.5;
-    data.seed = 11;
-    step.prompts = randomDataset(data).prompts;
-    step.numPrompts = prompts;
-    return step;
+    return testing::makeStep(base, backend, model, prompts, inputLen, outputLen, 11);
 }
 
 std::unique_ptr<Transport> transportOf(TransportKind kind, TransportOptions options)
