@@ -479,6 +479,41 @@ QWidget* ProfileForm::addCheck(const QString& path, const std::function<bool&(Pr
     return box;
 }
 
+QWidget* ProfileForm::addIntegerList(const QString& path, const std::function<QList<int>&(Profile&)>& accessor,
+    const QString& placeholder, const QString& unit, const QString& notAnInteger)
+{
+    auto* edit = new QLineEdit;
+    edit->setPlaceholderText(placeholder);
+    Field* f = addField(
+        path, edit,
+        [this, edit, accessor] {
+            QStringList parts;
+            for (int v : accessor(m_profile))
+                parts << QString::number(v);
+            edit->setText(parts.join(QStringLiteral(", ")));
+        },
+        [this, edit, accessor, notAnInteger]() -> QString {
+            QList<int> out;
+            for (const QString& token : listTokens(edit->text())) {
+                bool ok = false;
+                const int v = QLocale::c().toInt(token, &ok);
+                if (!ok)
+                    return notAnInteger.arg(token);
+                out << v;
+            }
+            accessor(m_profile) = out;
+            return QString();
+        });
+    connect(edit, &QLineEdit::textChanged, this, [this, f] { fieldChanged(f); });
+    auto* row = new QWidget;
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    h->addWidget(edit, 1);
+    h->addWidget(new QLabel(unit));
+    f->enableTarget = row;
+    return row;
+}
+
 QFormLayout* ProfileForm::addSection(const QString& key, const QString& title)
 {
     auto* box = new QGroupBox(title);
@@ -992,39 +1027,13 @@ void ProfileForm::buildWorkload()
             tr("Ask the server to ignore end-of-sequence so that every request produces max_tokens tokens "
                "(vLLM extension).")));
 
-    auto* buckets = new QLineEdit;
-    buckets->setPlaceholderText(tr("e.g. 0, 256, 512, 1024, 2048"));
-    Field* lf = addField(
-        QStringLiteral("workload.length_buckets"), buckets,
-        [this, buckets] {
-            QStringList parts;
-            for (int edge : m_profile.workload.lengthBuckets)
-                parts << QString::number(edge);
-            buckets->setText(parts.join(QStringLiteral(", ")));
-        },
-        [this, buckets]() -> QString {
-            QList<int> out;
-            for (const QString& token : listTokens(buckets->text())) {
-                bool ok = false;
-                const int v = token.toInt(&ok);
-                if (!ok)
-                    return tr("\"%1\" is not a whole number of tokens").arg(token);
-                out << v;
-            }
-            m_profile.workload.lengthBuckets = out;
-            return QString();
-        });
-    connect(buckets, &QLineEdit::textChanged, this, [this, lf] { fieldChanged(lf); });
-    auto* bucketsRow = new QWidget;
-    auto* bh = new QHBoxLayout(bucketsRow);
-    bh->setContentsMargins(0, 0, 0, 0);
-    bh->addWidget(buckets, 1);
-    bh->addWidget(new QLabel(tr("prompt tokens")));
-    addRow(form, tr("Length buckets"), bucketsRow, { buckets },
+    QWidget* buckets = addIntegerList(
+        QStringLiteral("workload.length_buckets"), [](Profile& p) -> QList<int>& { return p.workload.lengthBuckets; },
+        tr("e.g. 0, 256, 512, 1024, 2048"), tr("prompt tokens"), tr("\"%1\" is not a whole number of tokens"));
+    addRow(form, tr("Length buckets"), buckets, { fieldFor(QStringLiteral("workload.length_buckets"))->input },
         tip(QStringLiteral("workload.length_buckets"),
             tr("Edges of the prompt-length buckets the results are also reported by (the \"By length\" tab); "
                "the last bucket has no upper end.")));
-    fieldFor(QStringLiteral("workload.length_buckets"))->enableTarget = bucketsRow;
 
     const QString sp = QStringLiteral("workload.sampling.");
     QWidget* temperature = addNumber(
@@ -1179,39 +1188,14 @@ void ProfileForm::buildLoad()
     addRow(form, tr("Rates"), ratesRow, { rates }, ratesTip);
     rf->enableTarget = ratesRow;
 
-    auto* users = new QLineEdit;
-    users->setPlaceholderText(tr("e.g. 1, 8, 32, 128"));
-    Field* cf = addField(
-        QStringLiteral("load.concurrencies"), users,
-        [this, users] {
-            QStringList parts;
-            for (int c : m_profile.load.concurrencies)
-                parts << QString::number(c);
-            users->setText(parts.join(QStringLiteral(", ")));
-        },
-        [this, users]() -> QString {
-            QList<int> out;
-            for (const QString& token : listTokens(users->text())) {
-                bool ok = false;
-                const int v = QLocale::c().toInt(token, &ok);
-                if (!ok)
-                    return tr("\"%1\" is not an integer").arg(token);
-                out << v;
-            }
-            m_profile.load.concurrencies = out;
-            return QString();
-        });
-    connect(users, &QLineEdit::textChanged, this, [this, cf] { fieldChanged(cf); });
-    auto* usersRow = new QWidget;
-    auto* uh = new QHBoxLayout(usersRow);
-    uh->setContentsMargins(0, 0, 0, 0);
-    uh->addWidget(users, 1);
-    uh->addWidget(new QLabel(tr("users")));
+    QWidget* users = addIntegerList(
+        QStringLiteral("load.concurrencies"), [](Profile& p) -> QList<int>& { return p.load.concurrencies; },
+        tr("e.g. 1, 8, 32, 128"), tr("users"), tr("\"%1\" is not an integer"));
+    QWidget* usersEdit = fieldFor(QStringLiteral("load.concurrencies"))->input;
     const QString usersTip = tip(QStringLiteral("load.concurrencies"),
         tr("Users in flight, one step each, separated by commas (concurrency mode)."));
-    users->setToolTip(usersTip);
-    addRow(form, tr("Concurrencies"), usersRow, { users }, usersTip);
-    cf->enableTarget = usersRow;
+    usersEdit->setToolTip(usersTip);
+    addRow(form, tr("Concurrencies"), users, { usersEdit }, usersTip);
 
     QWidget* start = addNumber(
         QStringLiteral("load.plan.start"), [](Profile& p) -> double& { return p.load.plan.start; }, 0, 1e6, 1,

@@ -60,6 +60,10 @@ private:
     QWidget* addOptionalInteger(const QString& path, const std::function<std::optional<int>&(Profile&)>& accessor,
         int unset, int max, const QString& suffix);
     QWidget* addCheck(const QString& path, const std::function<bool&(Profile&)>& accessor, const QString& text);
+    // A comma-separated list of whole numbers with its unit after it; returns the row (the field's enable
+    // target), the line edit is the field's input. notAnInteger names a bad token as %1.
+    QWidget* addIntegerList(const QString& path, const std::function<QList<int>&(Profile&)>& accessor,
+        const QString& placeholder, const QString& unit, const QString& notAnInteger);
 
     QFormLayout* addSection(const QString& key, const QString& title);
     // A form row: the label, the input (or a row of inputs) and the message line under it, shared by
