@@ -4,11 +4,12 @@ set -euo pipefail
 
 packages=(
     cmake ninja-build g++ ccache pkg-config
-    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-l10n-tools libqt6svg6
+    qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev qt6-l10n-tools libqt6svg6
     nlohmann-json3-dev libtomlplusplus-dev qtkeychain-qt6-dev
     xvfb xauth python3-yaml
     fonts-noto-cjk qt6-translations-l10n
     dpkg-dev librsvg2-bin appstream desktop-file-utils
+    debootstrap # tests/packaging/fresh_machine.sh: a fresh Debian 12 root
 )
 # bench/run_all.sh only, never CI: "deps.sh --bench" adds the reference client's aiohttp, wrk and curl.
 if [ "${1:-}" = "--bench" ]; then
