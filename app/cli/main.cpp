@@ -7,6 +7,8 @@
 #include <memory>
 
 #ifdef KNEEPOINT_CLI_EXPORT
+#include "run/runtimedir.h"
+
 #include <QApplication>
 
 namespace kp::cli {
@@ -27,6 +29,7 @@ int main(int argc, char** argv)
     if (kp::cli::verbNeedsGui(arguments)) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
+        kp::ui::ensureRuntimeDirectory();
         app = std::make_unique<QApplication>(argc, argv);
     }
 #endif

@@ -1,5 +1,6 @@
 #include "i18n/language.h"
 #include "run/mainwindow.h"
+#include "run/runtimedir.h"
 #include "sim/filelimit.h"
 
 #include <QApplication>
@@ -33,6 +34,7 @@ int main(int argc, char* argv[])
         }
     }
 
+    kp::ui::ensureRuntimeDirectory();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Kneepoint"));
     QApplication::setApplicationDisplayName(QStringLiteral("Kneepoint"));
