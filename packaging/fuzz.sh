@@ -7,5 +7,5 @@ bash packaging/deps.sh
 bash packaging/deps.sh --fuzz
 
 cmake --preset fuzz >/dev/null
-cmake --build build/fuzz --target fuzz_sse fuzz_profile fuzz_results
+cmake --build --preset fuzz
 ctest --test-dir build/fuzz -L fuzz --output-on-failure "$@"
