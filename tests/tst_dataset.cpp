@@ -8,6 +8,8 @@
 #include "sim/simhost.h"
 
 #include <QFile>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -127,6 +129,7 @@ private Q_SLOTS:
     void tokenizeUrls();
     void tokenizePrePass();
     void tokenizeUnavailable();
+    void tokenizeThroughProxy();
     void inputTokenSources();
     void profileFields();
 };
@@ -720,6 +723,56 @@ void TestDataset::tokenizeUnavailable()
             + u": HTTP 404; input tokens are the server's usage.prompt_tokens where it sends them, else the dataset's count"_s);
     for (const Prompt& p : prompts)
         QCOMPARE(p.promptTokens, 2);
+}
+
+void TestDataset::tokenizeThroughProxy()
+{
+    // The pre-pass is made by the target's network client: with target.proxy set, /tokenize goes
+    // through that proxy (absolute-form request line), as the load does.
+    QTcpServer proxy;
+    QVERIFY(proxy.listen(QHostAddress::LocalHost, 0));
+    QStringList requestLines;
+    connect(&proxy, &QTcpServer::newConnection, this, [&] {
+        while (QTcpSocket* socket = proxy.nextPendingConnection()) {
+            auto buffer = std::make_shared<QByteArray>();
+            connect(socket, &QTcpSocket::readyRead, socket, [socket, buffer, &requestLines] {
+                *buffer += socket->readAll();
+                for (;;) {
+                    const qsizetype end = buffer->indexOf("\r\n\r\n");
+                    if (end < 0)
+                        return;
+                    const QByteArray head = buffer->left(end);
+                    qsizetype length = 0;
+                    for (const QByteArray& line : head.split('\n')) {
+                        if (line.toLower().startsWith("content-length:"))
+                            length = line.mid(15).trimmed().toLongLong();
+                    }
+                    if (buffer->size() < end + 4 + length)
+                        return;
+                    requestLines << QString::fromLatin1(head.left(head.indexOf("\r\n")));
+                    buffer->remove(0, end + 4 + length);
+                    const QByteArray body = R"({"count": 7})";
+                    socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                        + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                }
+            });
+        }
+    });
+    RequestTemplate request;
+    request.url = QUrl(u"http://llm.invalid:8000/v1/completions"_s); // resolvable only by the proxy
+    std::vector<Prompt> prompts(2);
+    prompts[0].text = u"a b"_s;
+    prompts[1].text = u"c d"_s;
+    TransportOptions transport;
+    transport.proxyMode = ProxyMode::Url;
+    transport.proxyUrl = QUrl(u"http://127.0.0.1:%1"_s.arg(proxy.serverPort()));
+    const TokenizeOutcome outcome = tokenizePrompts(request, prompts, transport);
+    QVERIFY2(outcome.available, qPrintable(outcome.message));
+    QCOMPARE(prompts[0].promptTokens, 7);
+    QCOMPARE(prompts[1].promptTokens, 7);
+    QCOMPARE(requestLines,
+        QStringList({ u"POST http://llm.invalid:8000/tokenize HTTP/1.1"_s,
+            u"POST http://llm.invalid:8000/tokenize HTTP/1.1"_s }));
 }
 
 void TestDataset::inputTokenSources()

@@ -4,7 +4,6 @@
 
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
-#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QSslError>
@@ -38,44 +37,9 @@ QString hostPort(const QUrl& url)
 
 } // namespace
 
-QNetworkProxy proxyFromUrl(const QUrl& url)
-{
-    const auto type
-        = url.scheme().startsWith(QLatin1String("socks")) ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy;
-    return QNetworkProxy(type, url.host(), static_cast<quint16>(url.port(1080)), url.userName(), url.password());
-}
-
-namespace {
-
-// The system (environment) proxy for each request, without changing the application-wide default.
-class SystemProxyFactory : public QNetworkProxyFactory
-{
-public:
-    QList<QNetworkProxy> queryProxy(const QNetworkProxyQuery& query) override
-    {
-        return QNetworkProxyFactory::systemProxyForQuery(query);
-    }
-};
-
-} // namespace
-
-void applyProxy(QNetworkAccessManager* nam, const TransportOptions& options)
-{
-    switch (options.proxyMode) {
-    case ProxyMode::None:
-        nam->setProxy(QNetworkProxy::NoProxy);
-        break;
-    case ProxyMode::System:
-        nam->setProxyFactory(new SystemProxyFactory); // the manager owns it
-        break;
-    case ProxyMode::Url:
-        nam->setProxy(proxyFromUrl(options.proxyUrl));
-        break;
-    }
-}
-
 HttpWorker::HttpWorker(const TransportOptions& options, std::shared_ptr<LoopLagMeter> loopLag)
     : m_options(options)
+    , m_client(options, {})
     , m_loopLag(std::move(loopLag))
     , m_deadlineTimer(this)
 {
@@ -108,13 +72,8 @@ HttpWorker::Manager* HttpWorker::pickManager()
         })->get();
     }
     auto manager = std::make_unique<Manager>();
-    manager->nam = new QNetworkAccessManager(this);
+    manager->nam = m_client.makeManager(this);
     manager->nam->setAutoDeleteReplies(false);
-    applyProxy(manager->nam, m_options);
-    if (!m_options.tlsVerify) {
-        connect(manager->nam, &QNetworkAccessManager::sslErrors, this,
-            [](QNetworkReply* reply, const QList<QSslError>&) { reply->ignoreSslErrors(); });
-    }
     m_managers.push_back(std::move(manager));
     qCDebug(lcClient) << "worker" << QThread::currentThread() << "now has" << m_managers.size() << "managers";
     return m_managers.back().get();
@@ -122,9 +81,8 @@ HttpWorker::Manager* HttpWorker::pickManager()
 
 void HttpWorker::start(const HttpRequest& request)
 {
-    QNetworkRequest req(request.url);
+    QNetworkRequest req = m_client.request(request.url, 0, false); // the headers come with the request
     req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    req.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("kneepoint/" KNEEPOINT_VERSION));
     // A compressing hop would buffer the stream; ask for it as it is.
     req.setRawHeader(QByteArrayLiteral("Accept-Encoding"), QByteArrayLiteral("identity"));
     req.setRawHeader(QByteArrayLiteral("Accept"),

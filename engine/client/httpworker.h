@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/networkclient.h"
 #include "client/responseaccumulator.h"
 #include "client/transport.h"
 
@@ -11,15 +12,9 @@
 #include <vector>
 
 class QNetworkAccessManager;
-class QNetworkProxy;
 class QNetworkReply;
 
 namespace kp {
-
-QNetworkProxy proxyFromUrl(const QUrl& url);
-// Sets the manager's proxy as the options say: none, the environment's (http_proxy, https_proxy,
-// no_proxy; per request) or the URL.
-void applyProxy(QNetworkAccessManager* nam, const TransportOptions& options);
 
 // Runs requests in its own thread. Everything here is used only from that thread.
 class HttpWorker : public QObject
@@ -59,6 +54,7 @@ private:
     void abortWith(QNetworkReply* reply, Active& active, FailureClass reason, const QString& message);
 
     TransportOptions m_options;
+    NetworkClient m_client; // makes its managers and requests
     std::shared_ptr<LoopLagMeter> m_loopLag;
     qint64 m_lastTickNs = 0;
     std::vector<std::unique_ptr<Manager>> m_managers;

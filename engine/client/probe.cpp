@@ -1,6 +1,7 @@
 #include "client/probe.h"
 
 #include "client/httpworker.h"
+#include "client/networkclient.h"
 #include "metrics/phrase.h"
 
 #include <QElapsedTimer>
@@ -259,28 +260,17 @@ void Probe::start(const ProbeTarget& target)
     m_report.notes << (sentAuthorization(target.headers)
             ? phrase("Probe", "An API key is configured and sent as Authorization: Bearer.")
             : phrase("Probe", "No API key is configured."));
-    if (!m_nam) {
-        m_nam = new QNetworkAccessManager(this);
-        applyProxy(m_nam, target.transport);
-        // A redirect is followed only to the same scheme, host and port: the key stays with the target.
-        m_nam->setRedirectPolicy(QNetworkRequest::SameOriginRedirectPolicy);
-        if (!target.transport.tlsVerify) {
-            connect(m_nam, &QNetworkAccessManager::sslErrors, this,
-                [](QNetworkReply* reply, const QList<QSslError>&) { reply->ignoreSslErrors(); });
-        }
-    }
+    // A manager per start: the target's proxy and TLS options may have changed since the last.
+    delete m_nam;
+    m_nam = NetworkClient(target.transport, target.headers).makeManager(this);
     getHealth();
 }
 
 QNetworkReply* Probe::get(const QString& path)
 {
-    QNetworkRequest req(m_target.target.urlFor(path));
-    req.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("kneepoint/" KNEEPOINT_VERSION));
-    for (const auto& [name, value] : m_target.headers)
-        req.setRawHeader(name, value);
     const double timeout = m_target.transport.timeouts.connectS > 0 ? m_target.transport.timeouts.connectS : 10.0;
-    req.setTransferTimeout(static_cast<int>(timeout * 1000));
-    QNetworkReply* reply = m_nam->get(req);
+    const NetworkClient client(m_target.transport, m_target.headers);
+    QNetworkReply* reply = m_nam->get(client.request(m_target.target.urlFor(path), static_cast<int>(timeout * 1000)));
     capBody(reply);
     return reply;
 }
@@ -295,8 +285,8 @@ void Probe::getHealth()
     if (path.endsWith(QLatin1String("/v1")))
         path.chop(3);
     url.setPath(path + QStringLiteral("/health"));
-    QNetworkRequest req(url);
-    req.setTransferTimeout(10000);
+    // The server's root, not the API: no key goes there.
+    const QNetworkRequest req = NetworkClient(m_target.transport, {}).request(url, 10000, false);
     auto* timer = new QElapsedTimer;
     timer->start();
     QNetworkReply* reply = m_nam->get(req);

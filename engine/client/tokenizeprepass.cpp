@@ -42,80 +42,125 @@ QUrl tokenizeUrl(const QUrl& requestUrl)
     return url;
 }
 
-TokenizeOutcome tokenizePrompts(const RequestTemplate& request, std::vector<Prompt>& prompts, int timeoutMs)
+TokenizePrepass::TokenizePrepass(QObject* parent)
+    : QObject(parent)
 {
-    TokenizeOutcome outcome;
-    const QUrl url = tokenizeUrl(request.url);
-    // Distinct texts, each counted once.
-    std::map<QString, int> counts;
-    for (const Prompt& p : prompts) {
-        counts.emplace(p.text, -1);
-        outcome.datasetTokens += p.promptTokens;
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, [this] {
+        m_failure = phrase("TokenizePrepass", "no answer within %1 s").arg(m_timeoutMs / 1000.0);
+        finish();
+    });
+}
+
+TokenizePrepass::~TokenizePrepass()
+{
+    cancel();
+}
+
+void TokenizePrepass::start(
+    const RequestTemplate& request, const TransportOptions& transport, std::vector<Prompt>* prompts, int timeoutMs)
+{
+    cancel();
+    m_request = request;
+    m_client.emplace(transport, request.headers);
+    m_url = tokenizeUrl(request.url);
+    m_prompts = prompts;
+    m_timeoutMs = timeoutMs;
+    m_counts.clear();
+    for (const Prompt& p : *prompts)
+        m_counts.emplace(p.text, -1);
+    m_pending.clear();
+    m_pending.reserve(m_counts.size());
+    for (const auto& entry : m_counts)
+        m_pending.push_back(&entry.first);
+    m_next = 0;
+    m_inFlight = 0;
+    m_answered = false;
+    m_failure.clear();
+    if (m_pending.empty()) {
+        // Nothing to count: answered at once, but from the event loop, as every other outcome.
+        QTimer::singleShot(0, this, [this] {
+            if (m_prompts)
+                finish();
+        });
+        return;
     }
-    std::vector<const QString*> pending;
-    pending.reserve(counts.size());
-    for (const auto& entry : counts)
-        pending.push_back(&entry.first);
-
-    QNetworkAccessManager nam;
-    QEventLoop loop;
-    QTimer deadline;
-    deadline.setSingleShot(true);
-    QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
-    std::size_t next = 0;
-    int inFlight = 0;
-    bool answered = false; // one good answer: the endpoint exists
-    QString failure;
-
-    std::function<void()> sendMore = [&] {
-        while (failure.isEmpty() && inFlight < kInFlight && next < pending.size() && (answered || inFlight == 0)) {
-            const QString* text = pending[next++];
-            QJsonObject body;
-            if (!request.model.isEmpty())
-                body.insert(QStringLiteral("model"), request.model);
-            body.insert(QStringLiteral("prompt"), *text); // the prompt alone, as the reference counts it
-            QNetworkRequest req(url);
-            req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-            for (const auto& [name, value] : request.headers)
-                req.setRawHeader(name, value);
-            QNetworkReply* reply = nam.post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
-            ++inFlight;
-            QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply, text] {
-                reply->deleteLater();
-                --inFlight;
-                const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-                const QJsonValue count
-                    = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("count"));
-                if (reply->error() != QNetworkReply::NoError || status != 200 || !count.isDouble()) {
-                    if (failure.isEmpty())
-                        failure = status > 0 ? QStringLiteral("HTTP %1").arg(status) : reply->errorString();
-                } else {
-                    answered = true;
-                    counts[*text] = count.toInt();
-                }
-                if (!failure.isEmpty() || (next >= pending.size() && inFlight == 0))
-                    loop.quit();
-                else
-                    sendMore();
-            });
-        }
-    };
-    deadline.start(timeoutMs);
+    m_nam = m_client->makeManager(this);
+    m_deadline.start(timeoutMs);
     sendMore();
-    if (!pending.empty())
-        loop.exec();
-    if (failure.isEmpty() && (next < pending.size() || inFlight > 0))
-        failure = phrase("TokenizePrepass", "no answer within %1 s").arg(timeoutMs / 1000.0);
+}
+
+void TokenizePrepass::cancel()
+{
+    m_deadline.stop();
+    m_prompts = nullptr;
+    if (m_nam) {
+        // Aborting emits finished on each reply: they find no pre-pass running and do nothing.
+        const QList<QNetworkReply*> replies = m_nam->findChildren<QNetworkReply*>();
+        for (QNetworkReply* reply : replies)
+            reply->abort();
+        m_nam->deleteLater();
+        m_nam = nullptr;
+    }
+}
+
+void TokenizePrepass::sendMore()
+{
+    while (
+        m_failure.isEmpty() && m_inFlight < kInFlight && m_next < m_pending.size() && (m_answered || m_inFlight == 0)) {
+        const QString* text = m_pending[m_next++];
+        QJsonObject body;
+        if (!m_request.model.isEmpty())
+            body.insert(QStringLiteral("model"), m_request.model);
+        body.insert(QStringLiteral("prompt"), *text); // the prompt alone, as the reference counts it
+        QNetworkRequest req = m_client->request(m_url, m_timeoutMs);
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        QNetworkReply* reply = m_nam->post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
+        ++m_inFlight;
+        connect(reply, &QNetworkReply::finished, this, [this, reply, text] { onReply(reply, text); });
+    }
+}
+
+void TokenizePrepass::onReply(QNetworkReply* reply, const QString* text)
+{
+    reply->deleteLater();
+    if (!m_prompts)
+        return; // cancelled, or already finished
+    --m_inFlight;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QJsonValue count = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("count"));
+    if (reply->error() != QNetworkReply::NoError || status != 200 || !count.isDouble()) {
+        if (m_failure.isEmpty())
+            m_failure = status > 0 ? QStringLiteral("HTTP %1").arg(status) : reply->errorString();
+    } else {
+        m_answered = true;
+        m_counts[*text] = count.toInt();
+    }
+    if (!m_failure.isEmpty() || (m_next >= m_pending.size() && m_inFlight == 0))
+        finish();
+    else
+        sendMore();
+}
+
+void TokenizePrepass::finish()
+{
+    std::vector<Prompt>& prompts = *m_prompts;
+    TokenizeOutcome outcome;
+    for (const Prompt& p : prompts)
+        outcome.datasetTokens += p.promptTokens;
+    const QString failure = m_failure;
+    cancel();
     if (!failure.isEmpty()) {
         outcome.message = phrase("TokenizePrepass",
             "%1: %2; input tokens are the server's usage.prompt_tokens where it sends them, else the dataset's count")
-                              .arg(url.toString(QUrl::RemoveUserInfo), failure);
-        return outcome;
+                              .arg(m_url.toString(QUrl::RemoveUserInfo), failure);
+        Q_EMIT finished(outcome);
+        return;
     }
     outcome.available = true;
-    outcome.counted = int(counts.size());
+    outcome.counted = int(m_counts.size());
     for (Prompt& p : prompts) {
-        p.promptTokens = counts[p.text];
+        p.promptTokens = m_counts[p.text];
         outcome.serverTokens += p.promptTokens;
     }
     const double apart = outcome.serverTokens > 0
@@ -127,6 +172,22 @@ TokenizeOutcome tokenizePrompts(const RequestTemplate& request, std::vector<Prom
                           .arg(outcome.serverTokens)
                           .arg(outcome.datasetTokens)
                           .arg(apart * 100, 0, 'f', 1);
+    Q_EMIT finished(outcome);
+}
+
+TokenizeOutcome tokenizePrompts(
+    const RequestTemplate& request, std::vector<Prompt>& prompts, const TransportOptions& transport, int timeoutMs)
+{
+    TokenizePrepass prepass;
+    QEventLoop loop;
+    TokenizeOutcome outcome;
+    QObject::connect(&prepass, &TokenizePrepass::finished, &loop, [&](const TokenizeOutcome& o) {
+        outcome = o;
+        loop.quit();
+    });
+    prepass.start(request, transport, &prompts, timeoutMs);
+    if (prepass.isRunning())
+        loop.exec();
     return outcome;
 }
 

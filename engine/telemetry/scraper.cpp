@@ -1,7 +1,7 @@
 #include "telemetry/scraper.h"
 
 #include "client/errorwords.h"
-#include "client/httpworker.h"
+#include "client/networkclient.h"
 #include "metrics/phrase.h"
 
 #include <QNetworkAccessManager>
@@ -46,20 +46,11 @@ void TelemetryScraper::setOptions(const TelemetryOptions& options)
 
 QNetworkReply* TelemetryScraper::get(const QUrl& url)
 {
-    if (!m_nam) {
-        m_nam = new QNetworkAccessManager(this);
-        applyProxy(m_nam, m_options.transport);
-        m_nam->setRedirectPolicy(QNetworkRequest::SameOriginRedirectPolicy);
-        if (!m_options.transport.tlsVerify) {
-            connect(m_nam, &QNetworkAccessManager::sslErrors, this,
-                [](QNetworkReply* reply, const QList<QSslError>&) { reply->ignoreSslErrors(); });
-        }
-    }
-    QNetworkRequest req(url);
-    req.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("kneepoint/" KNEEPOINT_VERSION));
-    for (const auto& [name, value] : m_options.headers)
-        req.setRawHeader(name, value);
-    req.setTransferTimeout(std::max(kMinTimeoutMs, static_cast<int>(m_options.intervalS * 2000.0)));
+    const NetworkClient client(m_options.transport, m_options.headers);
+    if (!m_nam)
+        m_nam = client.makeManager(this);
+    const QNetworkRequest req
+        = client.request(url, std::max(kMinTimeoutMs, static_cast<int>(m_options.intervalS * 2000.0)));
     return m_nam->get(req);
 }
 
