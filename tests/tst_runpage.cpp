@@ -1,6 +1,7 @@
 // The live run view: its models, the pure curve helpers, and whole sweeps against the simulator on
 // 127.0.0.1 driven through the controller thread, with screenshots of the main states.
 #include "profile/profilepage.h"
+#include "profile/profilestore.h"
 #include "run/errorsmodel.h"
 #include "run/liverun.h"
 #include "run/livestepchart.h"
@@ -20,11 +21,14 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QListWidget>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -153,6 +157,44 @@ private:
     qint64 m_maxGapMs = 0;
 };
 
+// The keys of a JSON document as paths ("steps[].server.kv_usage_peak"), elements of an array merged.
+void collectKeys(const QJsonValue& value, const QString& path, QSet<QString>& keys)
+{
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            const QString key = path.isEmpty() ? it.key() : path + u'.' + it.key();
+            keys << key;
+            collectKeys(it.value(), key, keys);
+        }
+    } else if (value.isArray()) {
+        for (const QJsonValue& element : value.toArray())
+            collectKeys(element, path + QStringLiteral("[]"), keys);
+    }
+}
+
+QStringList keyPaths(const QString& file)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly))
+        return { QStringLiteral("cannot read %1").arg(file) };
+    QSet<QString> keys;
+    collectKeys(QJsonDocument::fromJson(f.readAll()).object(), QString(), keys);
+    QStringList sorted(keys.begin(), keys.end());
+    sorted.sort();
+    return sorted;
+}
+
+QStringList filesUnder(const QString& dir)
+{
+    QStringList files;
+    QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files << QDir(dir).relativeFilePath(it.next());
+    files.sort();
+    return files;
+}
+
 } // namespace
 
 class TestRunPage : public QObject
@@ -179,6 +221,75 @@ private Q_SLOTS:
     }
 
     void cleanupTestCase() { m_sim.stop(); }
+
+    // One engine type records a run: the window's run directory and the CLI's, from one profile, hold
+    // the same files with the same keys (step purposes, start times, validity, analysis, sweep.csv).
+    void windowAndCliRecordTheSameRun()
+    {
+        Profile profile = sweepProfile(m_sim.baseUrl().toString(), { 10, 20 }, 12);
+        profile.load.plan.repeats = 1; // a "repeat" step after the coarse ones: purposes differ
+
+        SweepController controller;
+        controller.setRunsDirectory(m_runs.filePath(QStringLiteral("same-window")));
+        QSignalSpy started(&controller, &SweepController::started);
+        QSignalSpy finished(&controller, &SweepController::finished);
+        QSignalSpy failed(&controller, &SweepController::failed);
+        controller.start(profile);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 120000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        const QString windowDir = started.constFirst().constFirst().value<RunInfo>().runDirectory;
+
+        const QString profilePath = m_runs.filePath(QStringLiteral("same.json"));
+        QVERIFY(ProfileStore::save(profile, profilePath).ok());
+        const QString cliDir = m_runs.filePath(QStringLiteral("same-cli"));
+        QProcess cli;
+        cli.start(QStringLiteral(KNEEPOINT_CLI),
+            { QStringLiteral("sweep"), QStringLiteral("--profile"), profilePath, QStringLiteral("--out"), cliDir,
+                QStringLiteral("--quiet") });
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+
+        const QStringList files = filesUnder(windowDir);
+        QCOMPARE(files, filesUnder(cliDir));
+        QVERIFY2(files.contains(QStringLiteral("steps/002.requests.jsonl")), qPrintable(files.join(u' ')));
+        for (const QString& file : files) {
+            if (file.endsWith(QLatin1String(".json")))
+                QCOMPARE(keyPaths(QDir(windowDir).filePath(file)), keyPaths(QDir(cliDir).filePath(file)));
+        }
+        const QJsonArray windowSteps = readJson(windowDir + QStringLiteral("/run.json"))[u"steps"].toArray();
+        const QJsonArray cliSteps = readJson(cliDir + QStringLiteral("/run.json"))[u"steps"].toArray();
+        QCOMPARE(windowSteps.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(windowSteps[i][u"purpose"], cliSteps[i][u"purpose"]);
+            QCOMPARE(windowSteps[i][u"load"], cliSteps[i][u"load"]);
+            QVERIFY(windowSteps[i][u"start_unix_s"].toDouble() > 1.7e9);
+        }
+        QCOMPARE(windowSteps[2][u"purpose"].toString(), QStringLiteral("repeat"));
+        QFile windowCsv(windowDir + QStringLiteral("/sweep.csv"));
+        QFile cliCsv(cliDir + QStringLiteral("/sweep.csv"));
+        QVERIFY(windowCsv.open(QIODevice::ReadOnly) && cliCsv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> windowRows = windowCsv.readAll().split('\n');
+        const QList<QByteArray> cliRows = cliCsv.readAll().split('\n');
+        QCOMPARE(windowRows.size(), cliRows.size());
+        QCOMPARE(windowRows.constFirst(), cliRows.constFirst());
+
+        // output.save_result in the window: the reference's result file per step, in the run's results/.
+        profile.output.saveResult = true;
+        profile.load.plan.repeats = 0; // one file per rate: the reference's names differ by rate and second
+        controller.start(profile);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.size() == 2 || !failed.isEmpty(), 120000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        const QDir results(started.at(1).constFirst().value<RunInfo>().runDirectory + QStringLiteral("/results"));
+        const QStringList resultFiles = results.entryList({ QStringLiteral("*.json") }, QDir::Files);
+        QCOMPARE(resultFiles.size(), 2);
+        for (const QString& name : resultFiles) {
+            QVERIFY2(name.contains(QStringLiteral("qps")), qPrintable(name));
+            QFile f(results.filePath(name));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonObject result = QJsonDocument::fromJson(f.readAll()).object();
+            QCOMPARE(result[u"completed"].toInt() + result[u"failed"].toInt(), 12);
+        }
+    }
 
     // The step view's By length tab: one row per populated prompt-length bucket.
     void stepDetailsLengthBuckets()

@@ -17,6 +17,7 @@
 #include "runs/runcatalog.h"
 #include "store/runwriter.h"
 #include "sweep/builtinsimulator.h"
+#include "sweep/runsession.h"
 #include "sweep/safetyguard.h"
 #include "sweep/shard.h"
 #include "sweep/sweepplan.h"
@@ -475,23 +476,6 @@ void printProbe(const ProbeReport& report)
         say(QStringLiteral("note: %1").arg(n));
 }
 
-QString pythonFloat(double v)
-{
-    if (std::isinf(v))
-        return QStringLiteral("inf");
-    if (v == std::floor(v) && std::abs(v) < 1e15)
-        return QString::number(v, 'f', 1);
-    return QString::number(v, 'g', 17);
-}
-
-// The reference's default name: {backend}-{rate}qps[-concurrency{N}]-{model}-{date}.json
-QString resultFileName(const StepSetup& s)
-{
-    const QString model = s.modelId.section(QLatin1Char('/'), -1);
-    const QString conc = s.maxConcurrency ? QStringLiteral("-concurrency%1").arg(*s.maxConcurrency) : QString();
-    return QStringLiteral("%1-%2qps%3-%4-%5.json").arg(s.backend, pythonFloat(s.requestRate), conc, model, s.date);
-}
-
 void printFailures(
     const StepResult& result, const Profile& profile, const HeaderList& headers, const QStringList& models)
 {
@@ -706,8 +690,8 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     // Input tokens: the server's /tokenize when it has one (counted once, before the run), else its
     // usage.prompt_tokens per request (the default of the profile's metrics options).
     if (!p.isSet(o.noPreflight)) {
-        const TokenizeOutcome tokens
-            = tokenizePrompts(prepared.config.stepTemplate.request, prepared.config.stepTemplate.prompts);
+        const TokenizeOutcome tokens = tokenizePrompts(
+            prepared.config.stepTemplate.request, prepared.config.stepTemplate.prompts, prepared.config.transport);
         if (tokens.available)
             prepared.config.metrics.inputTokenSource = InputTokenSource::ServerTokenize;
         if (!quiet)
@@ -720,57 +704,9 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     if (shard)
         prepared.config.shard = *shard;
     prepared.config.alignment = alignment;
-    // run.json: the shard and the shared start, when given, so that merge can pair the shards.
-    const ServerFacts* serverFacts = nullptr; // the runner's, once it exists
-    auto runJson = [&](const std::vector<PlannedStep>& plannedSteps, const QString& stopReason, const QString& status,
-                       const QList<QJsonObject>& steps) {
-        QJsonObject doc = runDocument(profile, plannedSteps, stopReason, status, steps);
-        if (serverFacts)
-            addServerReported(doc, *serverFacts);
-        if (shard || alignment.active())
-            doc.insert(QLatin1String("shard"), shardJson(shard.value_or(ShardSpec {}), alignment));
-        return doc;
-    };
     QString headerError;
     const HeaderList headers = requestHeaders(profile.target, &headerError);
 
-    const std::vector<PlannedStep> planned = prepared.config.planner.preview();
-    std::optional<RunWriter> writer;
-    QList<QJsonObject> stepEntries;
-    {
-        // Every run is saved: in --out, else in a new directory under --data-dir or the runs directory.
-        const QString runsRoot = p.isSet(o.dataDir) ? p.value(o.dataDir) : defaultRunsDirectory();
-        const QString runDir = p.isSet(o.out)
-            ? p.value(o.out)
-            : newRunDirectory(runsRoot, profile.name.isEmpty() ? profile.target.model : profile.name);
-        writer.emplace();
-        QString error;
-        if (!writer->open(runDir, &error)
-            || !writer->writeRun(runJson(planned, {}, QStringLiteral("running"), {}), &error)) {
-            say(QStringLiteral("error: %1").arg(error));
-            return ExitBadInput;
-        }
-    }
-    const QString resultDir = profile.output.resultDir.isEmpty() ? QDir::currentPath() : profile.output.resultDir;
-    if (profile.output.saveResult && !QDir().mkpath(resultDir)) {
-        say(QStringLiteral("error: --result-dir: cannot create %1").arg(resultDir));
-        return ExitBadInput;
-    }
-
-    g_interrupts = 0;
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
-
-    SweepRunner runner;
-    serverFacts = &runner.serverFacts();
-    QEventLoop loop;
-    QObject::connect(&runner, &SweepRunner::note, &loop, [&](const QString& text) {
-        if (!quiet)
-            say(QStringLiteral("note: %1").arg(text));
-    });
-    QByteArray csv = SweepTable::csvHeader();
-    QByteArray table;
-    const bool jsonOut = p.isSet(o.json);
     AnalysisRequest analysisRequest;
     analysisRequest.options.slo = profile.slo;
     const QStringList analysisErrors
@@ -781,8 +717,50 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         return ExitBadInput;
     // The curve is the sweep's own axis: the auto plan's one-user floor step is left out of a rate sweep.
     analysisRequest.options.mode = profile.load.mode;
-    std::vector<SweepPoint> points;
-    AnalysisOutput analysis;
+
+    const QString resultDir = profile.output.resultDir.isEmpty() ? QDir::currentPath() : profile.output.resultDir;
+    if (profile.output.saveResult && !QDir().mkpath(resultDir)) {
+        say(QStringLiteral("error: --result-dir: cannot create %1").arg(resultDir));
+        return ExitBadInput;
+    }
+    RunSessionOptions sessionOptions;
+    sessionOptions.profile = profile;
+    sessionOptions.planned = prepared.config.planner.preview();
+    sessionOptions.analysis = analysisRequest.options;
+    sessionOptions.peak = analysisRequest.peak;
+    sessionOptions.redundancy = analysisRequest.redundancy;
+    sessionOptions.shard = shard;
+    sessionOptions.alignment = alignment;
+    sessionOptions.resultDir = resultDir;
+    if (!sweep)
+        sessionOptions.resultFilename = profile.output.resultFilename;
+    RunSession session(std::move(sessionOptions));
+    {
+        // Every run is saved: in --out, else in a new directory under --data-dir or the runs directory.
+        const QString runsRoot = p.isSet(o.dataDir) ? p.value(o.dataDir) : defaultRunsDirectory();
+        const QString runDir = p.isSet(o.out)
+            ? p.value(o.out)
+            : newRunDirectory(runsRoot, profile.name.isEmpty() ? profile.target.model : profile.name);
+        QString error;
+        if (!session.open(runDir, &error)) {
+            say(QStringLiteral("error: %1").arg(error));
+            return ExitBadInput;
+        }
+    }
+
+    g_interrupts = 0;
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+
+    SweepRunner runner;
+    session.setRunner(&runner);
+    QEventLoop loop;
+    QObject::connect(&runner, &SweepRunner::note, &loop, [&](const QString& text) {
+        if (!quiet)
+            say(QStringLiteral("note: %1").arg(text));
+    });
+    QByteArray table;
+    const bool jsonOut = p.isSet(o.json);
     int exitCode = ExitOk;
     int stepsMeetingSlo = 0;
     bool anyCompleted = false;
@@ -792,17 +770,17 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     const bool tty = ::isatty(STDERR_FILENO) != 0;
     QElapsedTimer sinceProgress;
     sinceProgress.start();
+    // A write of the run directory failed: say so once, and stop.
+    auto writeFailed = [&](const QString& error) {
+        say(QStringLiteral("error: %1; stopping").arg(error));
+        exitCode = ExitFailure;
+        runner.stop();
+    };
 
     QObject::connect(&runner, &SweepRunner::stepStarted, &loop, [&](int index, const StepConfig& step) {
-        // run.json names the step under way: a kill leaves it marked as the interrupted one.
         QString error;
-        QJsonObject doc = runJson(planned, runner.stopReason(), QStringLiteral("running"), stepEntries);
-        doc.insert(QLatin1String("current_step"), currentStepEntry(step));
-        if (writer && !writer->writeRun(doc, &error)) {
-            say(QStringLiteral("error: %1; stopping").arg(error));
-            exitCode = ExitFailure;
-            runner.stop();
-        }
+        if (!session.failed() && !session.beginStep(step, &error))
+            writeFailed(error);
         if (!quiet)
             say(QStringLiteral("step %1%2: %3, %4 requests%5")
                     .arg(index + 1)
@@ -833,15 +811,18 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     });
     QObject::connect(&runner, &SweepRunner::requestFinished, &loop, [&](int stepIndex, const RequestRecord& record) {
         QString error;
-        if (writer && !writer->appendRequest(stepIndex, record, &error)) {
-            say(QStringLiteral("error: %1; stopping").arg(error));
-            exitCode = ExitFailure;
-            runner.stop();
-        }
+        if (!session.failed() && !session.appendRequest(stepIndex, record, &error))
+            writeFailed(error);
     });
     QObject::connect(&runner, &SweepRunner::stepFinished, &loop, [&](const StepResult& result) {
         if (!quiet && tty)
             std::fputs("\r\033[K", stderr);
+        const bool wasFailed = session.failed();
+        RunSession::StepRecord recorded;
+        QString error;
+        if (!session.finishStep(result, &recorded, &error) && !wasFailed)
+            writeFailed(error);
+
         const StepSetup setup = stepSetup(profile, result);
         const StepMetrics& m = result.metrics;
         anyCompleted = anyCompleted || m.completed > 0;
@@ -858,11 +839,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
             writeOut(buckets.toUtf8());
         }
         table += SweepTable::compactLine(setup, m) + '\n';
-        csv += SweepTable::csvRow(setup, m);
-        points.push_back(SweepPoint::fromResult(result));
-        analysis = analyse(points, analysisRequest);
-        QString sloReason;
-        const bool meets = profile.slo.isEmpty() || SweepPlanner::meetsSlo(profile.slo, m, &sloReason);
+        const bool meets = recorded.meetsSlo.value_or(true);
         if (meets && m.completed > 0)
             ++stepsMeetingSlo;
         if (!quiet) {
@@ -875,70 +852,19 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
             if (result.clientBound)
                 say(QStringLiteral("  flagged: client-bound (%1): this step measures the client, not the server")
                         .arg(result.metrics.clientHealth.reason));
-            if (!profile.slo.isEmpty() && !meets)
-                say(QStringLiteral("  SLO not met: %1").arg(sloReason));
+            if (!meets)
+                say(QStringLiteral("  SLO not met: %1").arg(recorded.sloReason));
             if (const QString tokens = m.inputTokenWarning(); !tokens.isEmpty())
                 say(QStringLiteral("  warning: %1").arg(tokens));
             if (result.server.stats)
                 say(QStringLiteral("  ")
                     + result.server.stats->summary(m.completed > 0 ? std::optional(m.ttft.mean) : std::nullopt));
         }
-        QString error;
-        if (profile.output.saveResult) {
-            std::vector<RequestRecord> details;
-            if (profile.output.saveDetailed) {
-                details = result.records;
-                std::sort(details.begin(), details.end(),
-                    [](const RequestRecord& a, const RequestRecord& b) { return a.index < b.index; });
-            }
-            const QString name = !sweep && !profile.output.resultFilename.isEmpty() ? profile.output.resultFilename
-                                                                                    : resultFileName(setup);
-            const QString path = QDir(resultDir).filePath(name);
-            if (!writeFileAtomically(path, ResultJson::write(setup, m, details, 2), &error)) {
-                say(QStringLiteral("error: %1").arg(error));
-                exitCode = ExitFailure;
-            } else if (!quiet) {
-                say(QStringLiteral("  result: %1").arg(path));
-            }
-        }
-        if (writer) {
-            QJsonObject entry;
-            entry.insert(QLatin1String("index"), result.config.index);
-            entry.insert(QLatin1String("load"), loadLabel(result.config));
-            if (!result.config.purpose.isEmpty())
-                entry.insert(QLatin1String("purpose"), result.config.purpose);
-            entry.insert(QLatin1String("file"), QFileInfo(writer->stepPath(result.config.index)).fileName());
-            entry.insert(QLatin1String("completed"), m.completed);
-            entry.insert(QLatin1String("failed"), m.failed);
-            entry.insert(QLatin1String("partial"), result.partial);
-            entry.insert(QLatin1String("client_bound"), result.clientBound);
-            entry.insert(QLatin1String("dispatch_lag_p99_ms"), result.dispatchLagP99Ms);
-            insertStepValidity(entry, result);
-            // The records' zero on the wall clock: merge puts the shards' requests on one time axis.
-            entry.insert(QLatin1String("start_unix_s"), result.startedUnixS);
-            if (const auto at = alignment.startOf(result.config.index))
-                entry.insert(QLatin1String("start_late_s"),
-                    result.startedUnixS - static_cast<double>(at->toMSecsSinceEpoch()) / 1000.0);
-            if (!profile.slo.isEmpty())
-                entry.insert(QLatin1String("meets_slo"), meets);
-            if (result.server.stats)
-                entry.insert(QLatin1String("server"), result.server.stats->toJson());
-            if (!result.server.isEmpty())
-                entry.insert(
-                    QLatin1String("metrics_file"), QFileInfo(writer->metricsPath(result.config.index)).fileName());
-            stepEntries << entry;
-            if ((!result.server.isEmpty()
-                    && !writer->writeMetrics(result.config.index, result.server.samplesJsonl(), &error))
-                || !writer->writeStep(result.config.index, ResultJson::write(setup, m, {}, 2), &error)
-                || !writeFileAtomically(writer->dir() + QStringLiteral("/analysis.json"),
-                    QJsonDocument(analysis.json).toJson(QJsonDocument::Indented), &error)
-                || !writer->writeRun(
-                    runJson(planned, runner.stopReason(), QStringLiteral("running"), stepEntries), &error)
-                || !writeFileAtomically(writer->dir() + QStringLiteral("/sweep.csv"), csv, &error)) {
-                say(QStringLiteral("error: %1; stopping").arg(error));
-                exitCode = ExitFailure;
-                runner.stop();
-            }
+        if (!recorded.resultError.isEmpty()) {
+            say(QStringLiteral("error: %1").arg(recorded.resultError));
+            exitCode = ExitFailure;
+        } else if (!recorded.resultFile.isEmpty() && !quiet) {
+            say(QStringLiteral("  result: %1").arg(recorded.resultFile));
         }
     });
     bool stopped = false;
@@ -975,12 +901,12 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     std::signal(SIGTERM, SIG_DFL);
     if (!quiet && !runner.stopReason().isEmpty())
         say(QStringLiteral("stopped escalating: %1").arg(runner.stopReason()));
-    if (sweep && !points.empty()) {
+    if (sweep && !session.points().empty()) {
         QByteArray words;
-        for (const QString& line : analysis.lines)
+        for (const QString& line : analysisWords(session.analysis(), session.plan()))
             words += line.toUtf8() + '\n';
         if (jsonOut) {
-            writeOut(QJsonDocument(analysis.json).toJson(QJsonDocument::Indented));
+            writeOut(QJsonDocument(session.analysisJson()).toJson(QJsonDocument::Indented));
             if (!quiet)
                 say(QString::fromUtf8(
                     StepSummary::centred(" Sweep ", '=') + table + StepSummary::centred(" Analysis ", '-') + words)
@@ -990,14 +916,13 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         }
     }
 
-    if (writer) {
+    if (!session.failed()) {
         QString error;
-        const QString status = stopped ? QStringLiteral("stopped") : QStringLiteral("finished");
-        if (!writer->writeRun(runJson(planned, runner.stopReason(), status, stepEntries), &error)) {
+        if (!session.finish(stopped, &error)) {
             say(QStringLiteral("error: %1").arg(error));
             exitCode = ExitFailure;
         } else if (!quiet) {
-            say(QStringLiteral("run directory: %1").arg(writer->dir()));
+            say(QStringLiteral("run directory: %1").arg(session.dir()));
         }
     }
     if (stopped && g_interrupts.load() > 0)

@@ -53,10 +53,16 @@ AnalysisOutput analyse(const std::vector<SweepPoint>& points, const AnalysisRequ
         out.plan = CapacityPlan::fromAnalysis(out.result, *request.peak, request.redundancy);
     const CapacityPlan* plan = out.plan ? &*out.plan : nullptr;
     out.json = analysisJson(out.result, plan);
-    out.lines = analysisLines(out.result, plan);
-    if (out.plan && !out.plan->ok())
-        out.lines << QStringLiteral("No capacity plan: %1").arg(out.plan->error);
+    out.lines = analysisWords(out.result, out.plan);
     return out;
+}
+
+QStringList analysisWords(const AnalysisResult& result, const std::optional<CapacityPlan>& plan)
+{
+    QStringList lines = analysisLines(result, plan ? &*plan : nullptr);
+    if (plan && !plan->ok())
+        lines << QStringLiteral("No capacity plan: %1").arg(plan->error);
+    return lines;
 }
 
 namespace {

@@ -33,6 +33,8 @@ struct AnalysisOutput
 };
 
 AnalysisOutput analyse(const std::vector<SweepPoint>& points, const AnalysisRequest& request);
+// The analysis in words, with the capacity plan's (or why there is none).
+QStringList analysisWords(const AnalysisResult& result, const std::optional<CapacityPlan>& plan);
 
 // Steps from result files (Kneepoint's, vLLM's JSON, SGLang's JSONL) and run directories (run.json
 // says which steps were partial or client-bound, and carries the profile's SLO). Files in a plain

@@ -613,7 +613,24 @@ QString readDocument(const Json& document, const QString& source, const QString&
     return error;
 }
 
+// Python's str() of a float, as the reference's file names hold it: 10.0, inf, 12.5.
+QString pythonFloat(double v)
+{
+    if (std::isinf(v))
+        return QStringLiteral("inf");
+    if (v == std::floor(v) && std::abs(v) < 1e15)
+        return QString::number(v, 'f', 1);
+    return QString::number(v, 'g', 17);
+}
+
 } // namespace
+
+QString ResultJson::defaultFileName(const StepSetup& s)
+{
+    const QString model = s.modelId.section(QLatin1Char('/'), -1);
+    const QString conc = s.maxConcurrency ? QStringLiteral("-concurrency%1").arg(*s.maxConcurrency) : QString();
+    return QStringLiteral("%1-%2qps%3-%4-%5.json").arg(s.backend, pythonFloat(s.requestRate), conc, model, s.date);
+}
 
 QByteArray ResultJson::write(
     const StepSetup& setup, const StepMetrics& m, std::span<const RequestRecord> details, int indent)

@@ -42,6 +42,9 @@ public:
     static QByteArray write(const StepSetup& setup, const StepMetrics& metrics,
         std::span<const RequestRecord> details = {}, int indent = -1);
 
+    // The reference's default file name: {backend}-{rate}qps[-concurrency{N}]-{model}-{date}.json
+    static QString defaultFileName(const StepSetup& setup);
+
     // A single object, an array of objects, or JSON Lines (one object per line, as --append-result and
     // SGLang write). Accepts older and foreign spellings: "request_goodput:", output_token_throughput,
     // mean_tps, total_throughput, *_e2e_latency_ms, and bare Infinity/NaN.

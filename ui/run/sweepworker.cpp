@@ -3,12 +3,10 @@
 #include "client/tokenizeprepass.h"
 #include "client/transport.h"
 #include "metrics/phrase.h"
-#include "metrics/resultjson.h"
-#include "metrics/sweeptable.h"
 #include "run/uiformat.h"
 #include "runs/runcatalog.h"
-#include "store/runwriter.h"
 #include "sweep/builtinsimulator.h"
+#include "sweep/runsession.h"
 #include "sweep/sweepplan.h"
 
 #include <QDir>
@@ -60,14 +58,9 @@ void SweepWorker::start(const Profile& profile, const QString& runsDirectory)
     if (m_active)
         return;
     release();
-    ++m_generation;
     m_active = true;
-    m_stopRequested = false;
-    m_writeFailed = false;
     m_profile = profile;
     m_runsDirectory = runsDirectory;
-    m_points.clear();
-    m_stepEntries.clear();
     m_heldSnapshot.reset();
     m_serverModels.clear();
 
@@ -137,21 +130,27 @@ void SweepWorker::onProbeFinished(const ProbeReport& report)
 
 void SweepWorker::beginSweep()
 {
-    PreparedSweep prepared = prepareSweep(m_profile);
-    for (const QString& w : prepared.warnings)
+    m_prepared = std::make_unique<PreparedSweep>(prepareSweep(m_profile));
+    for (const QString& w : m_prepared->warnings)
         Q_EMIT message(tr("Warning: %1").arg(w));
-    if (!prepared.ok()) {
-        fail(prepared.error);
+    if (!m_prepared->ok()) {
+        fail(m_prepared->error);
         return;
     }
     // Input tokens: the server's /tokenize when it has one, counted once before the run as the CLI does,
-    // else its usage.prompt_tokens. The wait runs this thread's events: a stop, or a stop and a new
-    // start, may come meanwhile, and then this sweep goes no further.
-    const quint64 generation = m_generation;
-    const TokenizeOutcome tokens
-        = tokenizePrompts(prepared.config.stepTemplate.request, prepared.config.stepTemplate.prompts);
-    if (generation != m_generation || !m_active || m_stopRequested)
-        return;
+    // else its usage.prompt_tokens. A stop meanwhile cancels it (release()).
+    m_tokenize = std::make_unique<TokenizePrepass>();
+    connect(m_tokenize.get(), &TokenizePrepass::finished, this, &SweepWorker::onTokensCounted);
+    m_tokenize->start(m_prepared->config.stepTemplate.request, m_prepared->config.transport,
+        &m_prepared->config.stepTemplate.prompts);
+}
+
+void SweepWorker::onTokensCounted(const TokenizeOutcome& tokens)
+{
+    // Called from the pre-pass's own signal: it goes once control is back in the event loop.
+    m_tokenize.release()->deleteLater();
+    std::unique_ptr<PreparedSweep> owned = std::move(m_prepared);
+    PreparedSweep& prepared = *owned;
     if (tokens.available)
         prepared.config.metrics.inputTokenSource = InputTokenSource::ServerTokenize;
     Q_EMIT message(tr("Input tokens: %1").arg(tokens.message));
@@ -160,22 +159,29 @@ void SweepWorker::beginSweep()
     m_config = prepared.config;
     prepared.config.stepTemplate.prompts = std::move(prompts);
 
-    m_writer = std::make_unique<RunWriter>();
-    QString error;
+    m_analysisOptions = kp::analysisOptionsFor(m_profile.slo);
+    m_analysisOptions.mode = m_profile.load.mode; // an auto plan's one-user floor stays off a rate sweep's axis
     const QString dir = newRunDirectory(m_runsDirectory, m_profile.name);
-    if (!QDir().mkpath(m_runsDirectory) || !m_writer->open(dir, &error)
-        || !writeRunDocument(QStringLiteral("running"), &error)) {
+    RunSessionOptions options;
+    options.profile = m_profile;
+    options.planned = m_config.planner.preview();
+    options.analysis = m_analysisOptions;
+    // Result files go beside the run's own records (results/) unless the profile names a directory.
+    const QString resultDir = QDir(dir).filePath(
+        m_profile.output.resultDir.isEmpty() ? QStringLiteral("results") : m_profile.output.resultDir);
+    options.resultDir = resultDir;
+    m_session = std::make_unique<RunSession>(std::move(options));
+    QString error;
+    if (!QDir().mkpath(m_runsDirectory) || !m_session->open(dir, &error)
+        || (m_profile.output.saveResult && !QDir().mkpath(resultDir))) {
         fail(error.isEmpty() ? tr("cannot create the run directory %1").arg(dir) : error);
         return;
     }
-    m_csv = SweepTable::csvHeader();
-    m_analysisOptions = kp::analysisOptionsFor(m_profile.slo);
-    m_analysisOptions.mode = m_profile.load.mode; // an auto plan's one-user floor stays off a rate sweep's axis
 
     RunInfo info;
     info.profile = m_profile;
     info.target = m_targetWords;
-    info.runDirectory = m_writer->dir();
+    info.runDirectory = m_session->dir();
     info.preview = m_config.planner.preview();
     const Plan& plan = m_profile.load.plan;
     info.fixedPlan = plan.kind != PlanKind::Auto && !plan.refine && plan.repeats == 0;
@@ -187,15 +193,11 @@ void SweepWorker::beginSweep()
     info.warnings = prepared.warnings;
 
     m_runner = std::make_unique<SweepRunner>();
+    m_session->setRunner(m_runner.get());
     connect(m_runner.get(), &SweepRunner::stepStarted, this, [this](int index, const StepConfig& config) {
-        // run.json names the step under way: a kill leaves it marked as the interrupted one.
         QString writeError;
-        if (m_writer && !m_writeFailed
-            && !writeRunDocument(QStringLiteral("running"), &writeError, currentStepEntry(config))) {
-            m_writeFailed = true;
-            Q_EMIT message(tr("Error: %1; stopping").arg(writeError));
-            m_runner->stop();
-        }
+        if (m_session && !m_session->failed() && !m_session->beginStep(config, &writeError))
+            writeFailed(writeError);
         StepConfig light = config;
         light.prompts.clear();
         Q_EMIT stepStarted(index, light);
@@ -238,67 +240,35 @@ void SweepWorker::onSnapshot(const LiveSnapshot& snapshot)
 
 void SweepWorker::onRequestFinished(int stepIndex, const RequestRecord& record)
 {
-    if (!m_writer || m_writeFailed)
-        return;
     QString error;
-    if (!m_writer->appendRequest(stepIndex, record, &error)) {
-        m_writeFailed = true;
-        Q_EMIT message(tr("Error: %1; stopping").arg(error));
+    if (m_session && !m_session->failed() && !m_session->appendRequest(stepIndex, record, &error))
+        writeFailed(error);
+}
+
+void SweepWorker::writeFailed(const QString& error)
+{
+    Q_EMIT message(tr("Error: %1; stopping").arg(error));
+    if (m_runner)
         m_runner->stop();
-    }
 }
 
 void SweepWorker::onStepFinished(const StepResult& result)
 {
     m_heldSnapshot.reset();
-    StepReport report = makeStepReport(result, m_profile, m_headers, m_serverModels);
-    m_points.push_back(SweepPoint::fromResult(result));
-    RunAnalysis analysis;
-    analysis.result = KneeAnalysis::analyze(m_points, m_analysisOptions);
-    analysis.sentences = analysisText(analysis.result);
+    const bool wasFailed = m_session->failed();
+    RunSession::StepRecord recorded;
+    QString error;
+    if (!m_session->finishStep(result, &recorded, &error) && !wasFailed)
+        writeFailed(error);
+    if (!recorded.resultError.isEmpty())
+        Q_EMIT message(tr("Error: %1").arg(recorded.resultError));
 
-    if (m_writer && !m_writeFailed) {
-        // analysis.json is read by scripts and the CLI: its sentences are English under any language.
-        AnalysisResult english;
-        if (phraseTranslation()) {
-            const EnglishPhrases inEnglish;
-            english = KneeAnalysis::analyze(m_points, m_analysisOptions);
-        }
-        const AnalysisResult& fileAnalysis = phraseTranslation() ? english : analysis.result;
-        const StepSetup setup = stepSetup(m_profile, result);
-        const StepMetrics& m = result.metrics;
-        m_csv += SweepTable::csvRow(setup, m);
-        QJsonObject entry;
-        entry.insert(QLatin1String("index"), result.config.index);
-        entry.insert(QLatin1String("load"), report.load);
-        entry.insert(QLatin1String("file"), QFileInfo(m_writer->stepPath(result.config.index)).fileName());
-        entry.insert(QLatin1String("completed"), m.completed);
-        entry.insert(QLatin1String("failed"), m.failed);
-        entry.insert(QLatin1String("partial"), result.partial);
-        entry.insert(QLatin1String("client_bound"), result.clientBound);
-        entry.insert(QLatin1String("dispatch_lag_p99_ms"), result.dispatchLagP99Ms);
-        insertStepValidity(entry, result);
-        if (report.meetsSlo)
-            entry.insert(QLatin1String("meets_slo"), *report.meetsSlo);
-        if (result.server.stats)
-            entry.insert(QLatin1String("server"), result.server.stats->toJson());
-        if (!result.server.isEmpty())
-            entry.insert(
-                QLatin1String("metrics_file"), QFileInfo(m_writer->metricsPath(result.config.index)).fileName());
-        m_stepEntries << entry;
-        QString error;
-        if ((!result.server.isEmpty()
-                && !m_writer->writeMetrics(result.config.index, result.server.samplesJsonl(), &error))
-            || !m_writer->writeStep(result.config.index, ResultJson::write(setup, m, {}, 2), &error)
-            || !writeFileAtomically(m_writer->dir() + QStringLiteral("/analysis.json"),
-                QJsonDocument(analysisJson(fileAnalysis)).toJson(QJsonDocument::Indented), &error)
-            || !writeRunDocument(QStringLiteral("running"), &error)
-            || !writeFileAtomically(m_writer->dir() + QStringLiteral("/sweep.csv"), m_csv, &error)) {
-            m_writeFailed = true;
-            Q_EMIT message(tr("Error: %1; stopping").arg(error));
-            m_runner->stop();
-        }
-    }
+    StepReport report = makeStepReport(result, m_profile, m_headers, m_serverModels);
+    RunAnalysis analysis;
+    // The session's analysis is the file's, in English; the window's language may want its own words.
+    analysis.result
+        = phraseTranslation() ? KneeAnalysis::analyze(m_session->points(), m_analysisOptions) : m_session->analysis();
+    analysis.sentences = analysisText(analysis.result);
     Q_EMIT stepFinished(report);
     Q_EMIT analysisChanged(analysis);
 }
@@ -307,8 +277,7 @@ void SweepWorker::onRunnerFinished(bool stopped)
 {
     const QString reason = m_runner->stopReasonText();
     QString error;
-    if (m_writer && !m_writeFailed
-        && !writeRunDocument(stopped ? QStringLiteral("stopped") : QStringLiteral("finished"), &error))
+    if (m_session && !m_session->failed() && !m_session->finish(stopped, &error))
         Q_EMIT message(tr("Error: %1").arg(error));
     // Called from the runner's own signal: it goes once control is back in the event loop.
     m_runner.release()->deleteLater();
@@ -317,20 +286,10 @@ void SweepWorker::onRunnerFinished(bool stopped)
     Q_EMIT finished(stopped, reason);
 }
 
-bool SweepWorker::writeRunDocument(const QString& status, QString* error, const QJsonObject& current)
-{
-    QJsonObject run = runDocument(m_profile, m_config.planner.preview(), m_runner ? m_runner->stopReason() : QString(),
-        status, m_stepEntries, current);
-    if (m_runner)
-        addServerReported(run, m_runner->serverFacts());
-    return m_writer->writeRun(run, error);
-}
-
 void SweepWorker::stop()
 {
     if (!m_active)
         return;
-    m_stopRequested = true;
     if (m_runner) {
         m_runner->stop();
         return;
@@ -373,8 +332,9 @@ void SweepWorker::shutdown()
     if (m_runner) {
         disconnect(m_runner.get(), nullptr, this, nullptr);
         QString error;
-        if (m_writer && !m_writeFailed && !writeRunDocument(QStringLiteral("stopped"), &error))
+        if (m_session && !m_session->failed() && !m_session->finish(true, &error))
             qCWarning(lcRun, "%s", qPrintable(error));
+        m_session.reset(); // it reads the runner's stop reason: gone before the runner
         m_runner.reset();
     }
     release();
@@ -383,6 +343,11 @@ void SweepWorker::shutdown()
 
 void SweepWorker::release()
 {
+    if (m_tokenize) {
+        m_tokenize->cancel();
+        m_tokenize.release()->deleteLater();
+    }
+    m_prepared.reset();
     if (m_probe) {
         disconnect(m_probe.get(), nullptr, this, nullptr);
         m_probe.release()->deleteLater();
@@ -391,7 +356,7 @@ void SweepWorker::release()
         disconnect(m_runner.get(), nullptr, this, nullptr);
         m_runner.release()->deleteLater();
     }
-    m_writer.reset();
+    m_session.reset();
     if (m_simulator)
         m_simulator->stop();
     m_simulator.reset();

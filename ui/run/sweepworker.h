@@ -2,11 +2,13 @@
 
 #include "client/probe.h"
 #include "client/requestbuilder.h"
+#include "client/tokenizeprepass.h"
 #include "load/steprunner.h"
 #include "profile/profile.h"
 #include "run/runinfo.h"
 #include "run/stepreport.h"
 #include "sweep/kneeanalysis.h"
+#include "sweep/sweepplan.h"
 #include "sweep/sweeprunner.h"
 
 #include <QByteArray>
@@ -21,7 +23,7 @@
 
 namespace kp {
 class BuiltinSimulator;
-class RunWriter;
+class RunSession;
 } // namespace kp
 
 namespace kp::ui {
@@ -62,12 +64,13 @@ Q_SIGNALS:
 private:
     void onProbeFinished(const kp::ProbeReport& report);
     void beginSweep();
+    void onTokensCounted(const kp::TokenizeOutcome& tokens);
     void onSnapshot(const kp::LiveSnapshot& snapshot);
     void onRequestFinished(int stepIndex, const kp::RequestRecord& record);
     void onStepFinished(const kp::StepResult& result);
     void onRunnerFinished(bool stopped);
     void fail(const QString& message);
-    bool writeRunDocument(const QString& status, QString* error, const QJsonObject& current = {});
+    void writeFailed(const QString& error); // a write of the run directory failed: say so, stop
     void release();
 
     std::shared_ptr<std::atomic<int>> m_pendingSnapshots;
@@ -77,19 +80,15 @@ private:
     QString m_targetWords;
     std::unique_ptr<BuiltinSimulator> m_simulator;
     std::unique_ptr<Probe> m_probe;
+    std::unique_ptr<PreparedSweep> m_prepared; // from prepareSweep until the runner takes its config
+    std::unique_ptr<TokenizePrepass> m_tokenize;
     std::unique_ptr<SweepRunner> m_runner;
-    std::unique_ptr<RunWriter> m_writer;
+    std::unique_ptr<RunSession> m_session; // the run directory: run.json, steps, analysis, sweep.csv
     SweepConfig m_config; // the plan as prepared, prompts cleared, for run.json
     HeaderList m_headers;
     QStringList m_serverModels;
-    QList<QJsonObject> m_stepEntries;
-    QByteArray m_csv;
-    std::vector<SweepPoint> m_points;
     AnalysisOptions m_analysisOptions;
     bool m_active = false; // from start() until finished() or failed()
-    bool m_stopRequested = false;
-    quint64 m_generation = 0; // counts start()s: a sweep that waited in a nested event loop checks it
-    bool m_writeFailed = false;
 };
 
 } // namespace kp::ui

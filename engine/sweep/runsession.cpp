@@ -1,0 +1,140 @@
+#include "sweep/runsession.h"
+
+#include "metrics/phrase.h"
+#include "metrics/resultjson.h"
+#include "metrics/sweeptable.h"
+#include "sweep/sweepplan.h"
+#include "sweep/sweeprunner.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+#include <algorithm>
+
+namespace kp {
+
+RunSession::RunSession(RunSessionOptions options)
+    : m_options(std::move(options))
+    , m_csv(SweepTable::csvHeader())
+{ }
+
+bool RunSession::check(bool ok)
+{
+    if (!ok)
+        m_failed = true;
+    return ok;
+}
+
+bool RunSession::open(const QString& dir, QString* error)
+{
+    return check(m_writer.open(dir, error) && m_writer.writeRun(runDocument(QStringLiteral("running")), error));
+}
+
+QJsonObject RunSession::runDocument(const QString& status, const QJsonObject& current) const
+{
+    QJsonObject doc = kp::runDocument(m_options.profile, m_options.planned,
+        m_runner ? m_runner->stopReason() : QString(), status, m_entries, current);
+    if (m_runner)
+        addServerReported(doc, m_runner->serverFacts());
+    if (m_options.shard || m_options.alignment.active())
+        doc.insert(QLatin1String("shard"), shardJson(m_options.shard.value_or(ShardSpec {}), m_options.alignment));
+    return doc;
+}
+
+bool RunSession::beginStep(const StepConfig& step, QString* error)
+{
+    if (m_failed)
+        return false;
+    return check(m_writer.writeRun(runDocument(QStringLiteral("running"), currentStepEntry(step)), error));
+}
+
+bool RunSession::appendRequest(int stepIndex, const RequestRecord& record, QString* error)
+{
+    if (m_failed)
+        return false;
+    return check(m_writer.appendRequest(stepIndex, record, error));
+}
+
+bool RunSession::finishStep(const StepResult& result, StepRecord* record, QString* error)
+{
+    const Profile& profile = m_options.profile;
+    const StepSetup setup = stepSetup(profile, result);
+    const StepMetrics& m = result.metrics;
+    StepRecord out;
+    if (!profile.slo.isEmpty())
+        out.meetsSlo = SweepPlanner::meetsSlo(profile.slo, m, &out.sloReason);
+
+    m_points.push_back(SweepPoint::fromResult(result));
+    {
+        // analysis.json is read by scripts and the CLI: its sentences are English under any language.
+        const EnglishPhrases inEnglish;
+        m_analysis = KneeAnalysis::analyze(m_points, m_options.analysis);
+        if (m_options.peak)
+            m_plan = CapacityPlan::fromAnalysis(m_analysis, *m_options.peak, m_options.redundancy);
+        m_analysisJson = kp::analysisJson(m_analysis, m_plan ? &*m_plan : nullptr);
+    }
+    m_csv += SweepTable::csvRow(setup, m);
+
+    const int index = result.config.index;
+    QJsonObject entry;
+    entry.insert(QLatin1String("index"), index);
+    entry.insert(QLatin1String("load"), loadLabel(result.config));
+    if (!result.config.purpose.isEmpty())
+        entry.insert(QLatin1String("purpose"), result.config.purpose);
+    entry.insert(QLatin1String("file"), QFileInfo(m_writer.stepPath(index)).fileName());
+    entry.insert(QLatin1String("completed"), m.completed);
+    entry.insert(QLatin1String("failed"), m.failed);
+    entry.insert(QLatin1String("partial"), result.partial);
+    entry.insert(QLatin1String("client_bound"), result.clientBound);
+    entry.insert(QLatin1String("dispatch_lag_p99_ms"), result.dispatchLagP99Ms);
+    insertStepValidity(entry, result);
+    // The records' zero on the wall clock: merge puts the shards' requests on one time axis.
+    entry.insert(QLatin1String("start_unix_s"), result.startedUnixS);
+    if (const auto at = m_options.alignment.startOf(index))
+        entry.insert(
+            QLatin1String("start_late_s"), result.startedUnixS - static_cast<double>(at->toMSecsSinceEpoch()) / 1000.0);
+    if (out.meetsSlo)
+        entry.insert(QLatin1String("meets_slo"), *out.meetsSlo);
+    if (result.server.stats)
+        entry.insert(QLatin1String("server"), result.server.stats->toJson());
+    if (!result.server.isEmpty())
+        entry.insert(QLatin1String("metrics_file"), QFileInfo(m_writer.metricsPath(index)).fileName());
+    m_entries << entry;
+
+    // A result file that cannot be written is reported; the run directory goes on being written.
+    if (!m_failed && profile.output.saveResult) {
+        std::vector<RequestRecord> details;
+        if (profile.output.saveDetailed) {
+            details = result.records;
+            std::sort(details.begin(), details.end(),
+                [](const RequestRecord& a, const RequestRecord& b) { return a.index < b.index; });
+        }
+        const QString name
+            = m_options.resultFilename.isEmpty() ? ResultJson::defaultFileName(setup) : m_options.resultFilename;
+        const QString resultDir = m_options.resultDir.isEmpty() ? QDir::currentPath() : m_options.resultDir;
+        out.resultFile = QDir(resultDir).filePath(name);
+        if (!writeFileAtomically(out.resultFile, ResultJson::write(setup, m, details, 2), &out.resultError))
+            out.resultFile.clear();
+    }
+    const bool ok = !m_failed
+        && (result.server.isEmpty() || m_writer.writeMetrics(index, result.server.samplesJsonl(), error))
+        && m_writer.writeStep(index, ResultJson::write(setup, m, {}, 2), error)
+        && writeFileAtomically(m_writer.dir() + QStringLiteral("/analysis.json"),
+            QJsonDocument(m_analysisJson).toJson(QJsonDocument::Indented), error)
+        && m_writer.writeRun(runDocument(QStringLiteral("running")), error)
+        && writeFileAtomically(m_writer.dir() + QStringLiteral("/sweep.csv"), m_csv, error);
+    if (record)
+        *record = std::move(out);
+    return check(ok);
+}
+
+bool RunSession::finish(bool stopped, QString* error)
+{
+    if (m_failed)
+        return false;
+    const QString status = stopped ? QStringLiteral("stopped") : QStringLiteral("finished");
+    return check(m_writer.writeRun(runDocument(status), error));
+}
+
+} // namespace kp
