@@ -510,6 +510,44 @@ private Q_SLOTS:
         QVERIFY(!readSavedRun(tmp.filePath(QStringLiteral("nothing"))).ok());
     }
 
+    // A finished run's catalogue line comes from run.json and analysis.json alone: its step files are
+    // not read (a damaged one goes unnoticed) until the analysis is missing.
+    void catalogReadsRunJsonAndAnalysisOnly()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.filePath(QStringLiteral("runs"));
+        const QString dir = root + QStringLiteral("/20260101-090000-light");
+        QVERIFY(writeRun(dir, testProfile(QStringLiteral("Light")), { { 10, 100, 9.8 }, { 20, 200, 19 } }).isEmpty());
+        const SavedRunRead full = readSavedRun(dir);
+        QVERIFY2(full.ok(), qPrintable(full.error));
+        QVERIFY(writeText(dir + QStringLiteral("/analysis.json"),
+            QJsonDocument(analysisJson(full.run->analyze())).toJson(QJsonDocument::Compact)));
+        QVERIFY(writeText(dir + QStringLiteral("/steps/001.json"), "{\"completed\": 3,"));
+
+        const RunCatalog catalog(root);
+        QStringList warnings;
+        std::vector<RunEntry> list = catalog.list(&warnings);
+        QCOMPARE(list.size(), std::size_t(1));
+        QCOMPARE(list[0].stepCount, 2); // as run.json lists them
+        QCOMPARE(list[0].loadUnit, QStringLiteral("req/s"));
+        QCOMPARE(list[0].name, QStringLiteral("Light"));
+        QCOMPARE(warnings, QStringList());
+
+        const SavedRunRead light = readSavedRun(dir, SavedRunDepth::RunJson);
+        QVERIFY2(light.ok(), qPrintable(light.error));
+        QCOMPARE(light.run->steps.size(), std::size_t(2));
+        QCOMPARE(light.run->steps[1].offered, 20.0);
+        QCOMPARE(light.run->steps[1].completed, full.run->steps[1].completed); // from its run.json entry
+        QCOMPARE(light.run->profile.name, QStringLiteral("Light"));
+
+        QVERIFY(QFile::remove(dir + QStringLiteral("/analysis.json")));
+        list = catalog.list(&warnings);
+        QCOMPARE(list[0].stepCount, 1); // the whole run was read: the damaged step is left out
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY2(warnings.constFirst().startsWith(dir + QStringLiteral("/steps/001.json:")),
+            qPrintable(warnings.constFirst()));
+    }
+
     void catalog()
     {
         QTemporaryDir tmp;

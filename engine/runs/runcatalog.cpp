@@ -98,7 +98,35 @@ QString newRunDirectory(const QString& root, const QString& name)
         QDir(root).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-")) + slug(name)));
 }
 
+namespace {
+
+// analysis.json of a run directory; empty when absent or unreadable.
+QJsonObject readAnalysis(const QString& dir)
+{
+    QFile file(QDir(dir).filePath(QStringLiteral("analysis.json")));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// Whether it says where the knee is (found or not) on which axis: a catalogue line needs no more.
+bool answersLine(const QJsonObject& analysis)
+{
+    return analysis.contains(u"knee") && !analysis.value(u"load_unit").toString().isEmpty();
+}
+
+RunEntry entryFor(const SavedRun& run, const QJsonObject& analysis);
+
+} // namespace
+
 RunEntry runEntry(const SavedRun& run)
+{
+    return entryFor(run, readAnalysis(run.dir));
+}
+
+namespace {
+
+RunEntry entryFor(const SavedRun& run, const QJsonObject& analysis)
 {
     RunEntry e;
     e.dir = run.dir;
@@ -112,10 +140,6 @@ RunEntry runEntry(const SavedRun& run)
     e.tags = run.tags;
     e.notes = run.notes;
     e.stepCount = int(run.steps.size());
-    QFile file(QDir(run.dir).filePath(QStringLiteral("analysis.json")));
-    QJsonObject analysis;
-    if (file.open(QIODevice::ReadOnly))
-        analysis = QJsonDocument::fromJson(file.readAll()).object();
     if (!analysis.isEmpty() && analysis.contains(u"knee")) {
         e.knee = offeredOf(analysis.value(u"knee"));
         e.sloCapacity = offeredOf(analysis.value(u"slo_capacity"));
@@ -140,6 +164,8 @@ RunEntry runEntry(const SavedRun& run)
     return e;
 }
 
+} // namespace
+
 RunCatalog::RunCatalog(QString root)
     : m_root(QDir::cleanPath(QFileInfo(root).absoluteFilePath()))
 { }
@@ -158,7 +184,14 @@ std::vector<RunEntry> RunCatalog::list(QStringList* warnings) const
             continue;
         const QString dir = root.filePath(name);
         auto add = [&](const QString& runDir, const QString& group) {
-            const SavedRunRead read = readSavedRun(runDir);
+            // run.json and analysis.json tell a finished run's line; the steps' files are read only for
+            // a run still being written (or killed while it was), or one without an analysis.
+            const QJsonObject analysis = readAnalysis(runDir);
+            SavedRunRead read = readSavedRun(runDir, SavedRunDepth::RunJson);
+            if (read.ok()
+                && (read.run->status == QLatin1String("running") || read.run->status == QLatin1String("interrupted")
+                    || !answersLine(analysis)))
+                read = readSavedRun(runDir);
             if (!read.ok()) {
                 if (warnings)
                     *warnings << read.error;
@@ -166,7 +199,7 @@ std::vector<RunEntry> RunCatalog::list(QStringList* warnings) const
             }
             if (warnings)
                 *warnings << read.run->warnings;
-            RunEntry entry = runEntry(*read.run);
+            RunEntry entry = entryFor(*read.run, analysis);
             if (!group.isEmpty()) {
                 entry.group = group;
                 entry.id = group + QLatin1Char('/') + entry.id;

@@ -193,7 +193,7 @@ AnalysisOptions SavedRun::analysisOptions() const
     return options;
 }
 
-SavedRunRead readSavedRun(const QString& directory)
+SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
 {
     SavedRunRead out;
     const QFileInfo dirInfo(directory);
@@ -339,7 +339,7 @@ SavedRunRead readSavedRun(const QString& directory)
             else if (!metricsFile.isEmpty())
                 run.warnings << QStringLiteral("%1.metrics_file: %2 does not exist").arg(where, metrics);
         }
-        if (!readStepFile(step, run.warnings))
+        if (depth == SavedRunDepth::Full && !readStepFile(step, run.warnings))
             continue;
         step.completed = e.contains(u"completed") ? qint64(e.value(u"completed").toDouble()) : step.metrics.completed;
         step.failed = e.contains(u"failed") ? qint64(e.value(u"failed").toDouble()) : step.metrics.failed;
@@ -358,13 +358,16 @@ SavedRunRead readSavedRun(const QString& directory)
                                                "using the result file's")
                                     .arg(where, step.load);
         }
-        settleLoad(step, fromEntry);
+        if (depth == SavedRunDepth::Full)
+            settleLoad(step, fromEntry);
+        else if (fromEntry)
+            std::tie(step.mode, step.offered) = *fromEntry;
         run.steps.push_back(std::move(step));
     }
 
     // In a run still running or killed, a step whose result was written after run.json was last
     // updated still counts; the step under way is kept as far as its requests tell, marked partial.
-    if (unfinished) {
+    if (unfinished && depth == SavedRunDepth::Full) {
         const QDir steps(dir.filePath(QStringLiteral("steps")));
         static const QRegularExpression stepFile(QStringLiteral("^(\\d{3,})\\.json$"));
         static const QRegularExpression requestsFile(QStringLiteral("^(\\d{3,})\\.requests\\.jsonl$"));

@@ -75,7 +75,12 @@ struct SavedRunRead
     bool ok() const { return run.has_value(); }
 };
 
-SavedRunRead readSavedRun(const QString& dir); // error names the file and key
+// How much of a run directory to read: everything (the steps' result files, and for a run left
+// "running" the step under way from its request records), or run.json alone (the steps as its entries
+// list them, without setup or metrics: enough for a catalogue line or the profile the run used).
+enum class SavedRunDepth { Full, RunJson };
+
+SavedRunRead readSavedRun(const QString& dir, SavedRunDepth depth = SavedRunDepth::Full); // error names file and key
 
 // Inverse of requestRecordToJson (engine/store/runwriter.h). error names what is wrong in the line.
 std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString* error);

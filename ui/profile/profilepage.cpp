@@ -48,7 +48,7 @@ const QString demoUrl()
 ServerInfo lastRunServer()
 {
     for (const RunEntry& entry : RunCatalog().list()) {
-        const SavedRunRead read = readSavedRun(entry.dir);
+        const SavedRunRead read = readSavedRun(entry.dir, SavedRunDepth::RunJson); // the profile is enough
         if (!read.ok() || read.run->profile.target.isBuiltinSimulator()
             || read.run->profile.server.engine == QLatin1String("kneepoint-sim"))
             continue;
