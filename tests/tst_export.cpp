@@ -9,6 +9,7 @@
 #include "export/chartset.h"
 #include "export/exportactions.h"
 #include "export/runreport.h"
+#include "jobs/jobtracker.h"
 #include "run/chartpanel.h"
 #include "run/liverun.h"
 #include "run/livestepchart.h"
@@ -48,6 +49,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -654,15 +656,39 @@ private Q_SLOTS:
         window.showRunsView();
         saveScreenshot(&window, QStringLiteral("export-mainwindow-runs"));
 
+        // Read in the background: the window answers meanwhile, and says when it is done.
+        QSignalSpy opened(&window, &MainWindow::savedRunOpened);
         QVERIFY(window.openSavedRun(m_dirA));
+        QVERIFY(window.jobs()->isBusy());
+        QTRY_COMPARE(opened.size(), 1);
+        QCOMPARE(opened.constFirst(), (QVariantList { m_dirA, true }));
+        QVERIFY(!window.jobs()->isBusy());
         QVERIFY(window.isShowingRun());
         QCOMPARE(window.runPage()->stepsModel()->rowCount(), 7);
         QVERIFY(window.exportActions()->exportReportAction()->isEnabled());
         QCOMPARE(window.exportActions()->currentMeta().name, QStringLiteral("sim-a"));
         saveScreenshot(&window, QStringLiteral("export-mainwindow-run"));
 
+        QSignalSpy compared(&window, &MainWindow::comparisonOpened);
         QVERIFY(window.compareSavedRuns({ m_dirA, m_dirB }));
+        QTRY_COMPARE(compared.size(), 1);
+        QCOMPARE(compared.constFirst().at(1).toBool(), true);
         QCOMPARE(window.compareView()->chart()->seriesCount(), 2);
+
+        // A newer job replaces the one under way: only the last one's result arrives.
+        QVERIFY(window.openSavedRun(m_dirB));
+        QVERIFY(window.openSavedRun(m_dirA));
+        QTRY_COMPARE(opened.size(), 2);
+        QCOMPARE(opened.at(1), (QVariantList { m_dirA, true }));
+        // A cancelled one never arrives; an unreadable one says why.
+        QVERIFY(window.openSavedRun(m_dirB));
+        window.jobs()->cancel();
+        QVERIFY(window.openSavedRun(m_tmp.filePath(QStringLiteral("no-such-run"))));
+        QTRY_COMPARE(opened.size(), 3);
+        QCOMPARE(opened.at(2).at(1).toBool(), false);
+        QVERIFY2(window.statusBar()->currentMessage().contains(QLatin1String("no-such-run")),
+            qPrintable(window.statusBar()->currentMessage()));
+        QCOMPARE(window.exportActions()->currentMeta().name, QStringLiteral("sim-a"));
 
         // What a drop on the window does: result files become a run, shown selected on the Runs page.
         const QString dir = window.importPaths({ QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/sglang.jsonl") });

@@ -615,7 +615,9 @@ private Q_SLOTS:
             const kp::ImportResult imported
                 = kp::importRun({ QFINDTESTDATA("data/results/vllm-sweep") }, runs.path(), kp::ImportOptions {});
             QVERIFY2(imported.ok(), qPrintable(imported.error));
+            QSignalSpy opened(&window, &kp::ui::MainWindow::savedRunOpened);
             QVERIFY(window.openSavedRun(imported.dir));
+            QTRY_COMPARE(opened.size(), 1);
             window.runPage()->tabs()->setCurrentIndex(1);
             window.runPage()->peakDemandEdit()->setText(QStringLiteral("1000 req/s"));
             window.runPage()->redundancyEdit()->setText(QStringLiteral("N+2"));

@@ -17,6 +17,13 @@
             <numerusform>Matrix ended early: %n runs finished, tagged %1.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Reading %n run(s) to compare</source>
+        <translation>
+            <numerusform>Reading %n run to compare</numerusform>
+            <numerusform>Reading %n runs to compare</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::TargetsPage</name>

@@ -2501,6 +2501,28 @@ P50 %3 %4 ms</translation>
         <source>No saved targets yet: add them on the Targets page first.</source>
         <translation>还没有已保存的目标：请先在“目标”页添加。</translation>
     </message>
+    <message>
+        <source>Opening %1</source>
+        <translation>正在打开 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading %n run(s) to compare</source>
+        <translation>
+            <numerusform>正在读取 %n 个运行以进行比较</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop reading the run</source>
+        <translation>停止读取该运行</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::MatrixRun</name>

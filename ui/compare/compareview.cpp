@@ -116,19 +116,32 @@ CompareView::CompareView(QWidget* parent)
 
 CompareView::~CompareView() = default;
 
-bool CompareView::openRuns(const QStringList& dirs, QString* error)
+CompareView::ReadRuns CompareView::readRuns(const QStringList& dirs, const std::atomic_bool* cancelled)
 {
-    std::vector<SavedRun> runs;
+    ReadRuns out;
     for (const QString& dir : dirs) {
+        if (cancelled && *cancelled)
+            return {};
         SavedRunRead read = readSavedRun(dir);
         if (!read.ok()) {
-            if (error)
-                *error = read.error;
-            return false;
+            out.error = read.error;
+            out.runs.clear();
+            return out;
         }
-        runs.push_back(std::move(*read.run));
+        out.runs.push_back(std::move(*read.run));
     }
-    setRuns(std::move(runs));
+    return out;
+}
+
+bool CompareView::openRuns(const QStringList& dirs, QString* error)
+{
+    ReadRuns read = readRuns(dirs);
+    if (!read.error.isEmpty()) {
+        if (error)
+            *error = read.error;
+        return false;
+    }
+    setRuns(std::move(read.runs));
     return true;
 }
 

@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <atomic>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -35,6 +36,13 @@ public:
 
     // Reads the runs; error names the run that could not be read.
     bool openRuns(const QStringList& dirs, QString* error);
+    // The reading half of openRuns, for a background job: the runs, or the first error (named file).
+    struct ReadRuns
+    {
+        std::vector<SavedRun> runs;
+        QString error;
+    };
+    static ReadRuns readRuns(const QStringList& dirs, const std::atomic_bool* cancelled = nullptr);
     void setRuns(std::vector<SavedRun> runs);
     const std::vector<SavedRun>& runs() const { return m_runs; }
     const Comparison& comparison() const { return m_comparison; }

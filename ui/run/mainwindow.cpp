@@ -3,6 +3,7 @@
 #include "compare/compareview.h"
 #include "export/exportactions.h"
 #include "i18n/language.h"
+#include "jobs/jobtracker.h"
 #include "profile/profilepage.h"
 #include "run/chartstyle.h"
 #include "run/liverun.h"
@@ -24,16 +25,19 @@
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QFontMetrics>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUrl>
 
 #include <algorithm>
@@ -64,6 +68,7 @@ QString targetWords(const Profile& profile)
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_controller(new SweepController(this))
+    , m_jobs(new JobTracker(this))
     , m_profiles(new ProfilePage(this))
     , m_runPage(new RunPage(m_controller, this))
     , m_pages(new QStackedWidget(this))
@@ -84,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     buildActions();
     buildToolBar();
+    buildJobIndicator();
 
     LiveRun* run = m_runPage->run();
     connect(run, &LiveRun::stateChanged, this, [this](LiveRun::State state) {
@@ -319,30 +325,86 @@ bool MainWindow::openSavedRun(const QString& dir)
         statusBar()->showMessage(tr("A sweep is running: stop it to open a saved run in the results view."), 10000);
         return false;
     }
-    QString error;
-    const std::optional<OpenedRun> opened = openRunDirectory(dir, &error);
-    if (!opened) {
-        statusBar()->showMessage(error, 15000);
-        return false;
-    }
-    opened->showIn(m_runPage->run());
-    showRunView();
-    statusBar()->showMessage(opened->warnings.isEmpty()
-            ? tr("Opened %1").arg(opened->meta.name)
-            : tr("Opened %1 with warnings: %2").arg(opened->meta.name, opened->warnings.constFirst()),
-        10000);
+    struct Opened
+    {
+        std::optional<OpenedRun> run;
+        QString error;
+    };
+    m_jobs->start(
+        tr("Opening %1").arg(QDir(dir).dirName()),
+        [dir](const JobTracker::CancelFlag& cancelled) {
+            Opened o;
+            o.run = openRunDirectory(dir, &o.error, true, &cancelled);
+            return o;
+        },
+        [this, dir](Opened opened) {
+            if (!opened.run) {
+                statusBar()->showMessage(opened.error, 15000);
+                Q_EMIT savedRunOpened(dir, false);
+                return;
+            }
+            // A sweep may have started while the run was read: the run view is its now.
+            if (!opened.run->showIn(m_runPage->run())) {
+                statusBar()->showMessage(
+                    tr("A sweep is running: stop it to open a saved run in the results view."), 10000);
+                Q_EMIT savedRunOpened(dir, false);
+                return;
+            }
+            showRunView();
+            statusBar()->showMessage(opened.run->warnings.isEmpty()
+                    ? tr("Opened %1").arg(opened.run->meta.name)
+                    : tr("Opened %1 with warnings: %2").arg(opened.run->meta.name, opened.run->warnings.constFirst()),
+                10000);
+            Q_EMIT savedRunOpened(dir, true);
+        });
     return true;
 }
 
 bool MainWindow::compareSavedRuns(const QStringList& dirs)
 {
-    QString error;
-    if (!m_compareView->openRuns(dirs, &error)) {
-        statusBar()->showMessage(error, 15000);
-        return false;
-    }
-    showCompareView();
+    m_jobs->start(
+        tr("Reading %n run(s) to compare", nullptr, int(dirs.size())),
+        [dirs](const JobTracker::CancelFlag& cancelled) { return CompareView::readRuns(dirs, &cancelled); },
+        [this, dirs](CompareView::ReadRuns read) {
+            if (!read.error.isEmpty()) {
+                statusBar()->showMessage(read.error, 15000);
+                Q_EMIT comparisonOpened(dirs, false);
+                return;
+            }
+            m_compareView->setRuns(std::move(read.runs));
+            showCompareView();
+            Q_EMIT comparisonOpened(dirs, true);
+        });
     return true;
+}
+
+void MainWindow::buildJobIndicator()
+{
+    // While saved runs are read: what, a busy bar, and Cancel.
+    auto* box = new QWidget(this);
+    auto* layout = new QHBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* label = new QLabel(box);
+    auto* bar = new QProgressBar(box);
+    bar->setRange(0, 0);
+    bar->setMaximumWidth(120);
+    bar->setMaximumHeight(14);
+    auto* cancel = new QToolButton(box);
+    cancel->setText(tr("Cancel"));
+    cancel->setToolTip(tr("Stop reading the run"));
+    layout->addWidget(label);
+    layout->addWidget(bar);
+    layout->addWidget(cancel);
+    statusBar()->addPermanentWidget(box);
+    box->hide();
+    connect(cancel, &QToolButton::clicked, this, [this] {
+        m_jobs->cancel();
+        statusBar()->showMessage(tr("Cancelled"), 5000);
+    });
+    connect(m_jobs, &JobTracker::busyChanged, box, [this, box, label](bool busy) {
+        label->setText(m_jobs->what() + QStringLiteral("…"));
+        box->setVisible(busy);
+    });
 }
 
 QString MainWindow::importPaths(const QStringList& paths)

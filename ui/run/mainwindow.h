@@ -18,6 +18,7 @@ QT_END_NAMESPACE
 namespace kp::ui {
 
 class CompareView;
+class JobTracker;
 class ProfilePage;
 class RunExportActions;
 class MatrixRun;
@@ -57,16 +58,23 @@ public:
     MatrixRun* matrixRun() const { return m_matrix; }
     // The current profile against several saved targets and/or models, one after another, then compared.
     bool runMatrix(const std::vector<kp::Profile>& profiles);
-    // A saved run in the results view, as if it had just run; false (and a status message) while a
-    // sweep runs or when the run cannot be read.
+    // A saved run in the results view, as if it had just run. It is read in the background (the status
+    // bar shows it, with Cancel); savedRunOpened says how it went. False (and a status message) while a
+    // sweep runs.
     bool openSavedRun(const QString& dir);
+    // The runs read in the background, then the Compare view; comparisonOpened says how it went.
     bool compareSavedRuns(const QStringList& dirs);
+    JobTracker* jobs() const { return m_jobs; }
     // Result files or folders of vLLM, SGLang or GuideLLM become a run (a run directory is opened);
     // the Runs page then shows it selected. Returns the new run's directory, or empty on error.
     QString importPaths(const QStringList& paths);
 
     void openProfile(const QString& path);
     void runCurrentProfile();
+
+Q_SIGNALS:
+    void savedRunOpened(const QString& dir, bool ok);
+    void comparisonOpened(const QStringList& dirs, bool ok);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -77,6 +85,7 @@ private:
     void buildActions();
     void buildLanguageMenu(QMenu* menu);
     void buildToolBar();
+    void buildJobIndicator();
     void updateActions();
     void updateProfileInfo();
     void readSettings();
@@ -87,6 +96,7 @@ private:
     void askAndRunMatrix();
 
     SweepController* m_controller;
+    JobTracker* m_jobs; // opening and comparing saved runs, one at a time: a new one replaces the last
     ProfilePage* m_profiles;
     RunPage* m_runPage;
     QStackedWidget* m_pages;

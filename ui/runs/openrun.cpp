@@ -105,7 +105,7 @@ RunMeta runMeta(const SavedRun& run)
     return m;
 }
 
-OpenedRun openedRun(const SavedRun& run, bool readRecords)
+OpenedRun openedRun(const SavedRun& run, bool readRecords, const std::atomic_bool* cancelled)
 {
     OpenedRun o;
     o.meta = runMeta(run);
@@ -125,6 +125,8 @@ OpenedRun openedRun(const SavedRun& run, bool readRecords)
         steps.begin(), steps.end(), [](const SavedStep* a, const SavedStep* b) { return a->index < b->index; });
     std::vector<SweepPoint> points;
     for (const SavedStep* s : steps) {
+        if (cancelled && *cancelled)
+            return o;
         const int position = int(o.steps.size());
         o.steps.push_back(reportFor(*s, position, run.profile, readRecords, &o.warnings));
         const StepReport& r = o.steps.back();
@@ -150,7 +152,8 @@ OpenedRun openedRun(const SavedRun& run, bool readRecords)
     return o;
 }
 
-std::optional<OpenedRun> openRunDirectory(const QString& dir, QString* error, bool readRecords)
+std::optional<OpenedRun> openRunDirectory(
+    const QString& dir, QString* error, bool readRecords, const std::atomic_bool* cancelled)
 {
     const SavedRunRead read = readSavedRun(dir);
     if (!read.ok()) {
@@ -158,7 +161,7 @@ std::optional<OpenedRun> openRunDirectory(const QString& dir, QString* error, bo
             *error = read.error;
         return std::nullopt;
     }
-    return openedRun(*read.run, readRecords);
+    return openedRun(*read.run, readRecords, cancelled);
 }
 
 bool OpenedRun::showIn(LiveRun* run) const

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <optional>
 #include <vector>
 
@@ -35,8 +36,10 @@ struct OpenedRun
 
 RunMeta runMeta(const SavedRun& run);
 // readRecords: read steps/NNN.requests.jsonl for histograms and failure examples (slower for big runs).
-OpenedRun openedRun(const SavedRun& run, bool readRecords = true);
+// cancelled: checked between steps (a background job that is no longer wanted stops early).
+OpenedRun openedRun(const SavedRun& run, bool readRecords = true, const std::atomic_bool* cancelled = nullptr);
 // Reads the run directory; error names the file and key when it cannot be read.
-std::optional<OpenedRun> openRunDirectory(const QString& dir, QString* error, bool readRecords = true);
+std::optional<OpenedRun> openRunDirectory(
+    const QString& dir, QString* error, bool readRecords = true, const std::atomic_bool* cancelled = nullptr);
 
 } // namespace kp::ui
