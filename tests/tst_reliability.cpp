@@ -638,6 +638,18 @@ private Q_SLOTS:
         QVERIFY(validateProfile(p).isEmpty());
         p.target.apiKey = QStringLiteral("keychain: ");
         QVERIFY(validateProfile(p).value(0).toString().contains(QStringLiteral("needs an entry name")));
+
+        // The safety check reads no keychain (it may wait for a password): an entry counts as a key, so
+        // plain HTTP to another host asks first, whether or not the keychain answers now.
+        p.target.baseUrl = QStringLiteral("http://192.0.2.10:8000");
+        p.target.apiKey = QStringLiteral("keychain:vllm-prod");
+        const SafetyCheck check = checkSafety(p, {}, 0, 0);
+        QVERIFY(check.insecureKey);
+        QVERIFY2(check.insecureKeyMessage.contains(QStringLiteral("keychain entry vllm-prod")),
+            qPrintable(check.insecureKeyMessage));
+        const ApiKeyResolution described = p.target.resolvedApiKey(false);
+        QCOMPARE(described.source, ApiKeyResolution::Source::Keychain);
+        QVERIFY(described.key.isEmpty() && described.error.isEmpty());
     }
 
     // The reference holds no secret: profiles, targets and run snapshots keep it as written.

@@ -335,7 +335,8 @@ private Q_SLOTS:
         const QStringList dirs = done.at(0).at(0).toStringList();
         QCOMPARE(dirs.size(), 2);
         QVERIFY(done.at(0).at(1).toBool());
-        QCOMPARE(window.compareView()->runs().size(), std::size_t(2));
+        // The comparison reads the runs in the background, then shows.
+        QTRY_COMPARE(window.compareView()->runs().size(), std::size_t(2));
         QCOMPARE(window.compareView()->runs().at(0).dir, dirs.at(0));
         QCOMPARE(qobject_cast<QStackedWidget*>(window.centralWidget())->currentWidget(), window.compareView());
         const std::vector<RunEntry> runs = RunCatalog(window.controller()->runsDirectory()).list();

@@ -193,7 +193,7 @@ QString Target::requestModel() const
     return servedModelName.isEmpty() ? model : servedModelName;
 }
 
-ApiKeyResolution Target::resolvedApiKey() const
+ApiKeyResolution Target::resolvedApiKey(bool readKeychain) const
 {
     ApiKeyResolution r;
     if (apiKey.isEmpty()) {
@@ -208,6 +208,8 @@ ApiKeyResolution Target::resolvedApiKey() const
     if (isKeychainReference(apiKey)) {
         r.source = ApiKeyResolution::Source::Keychain;
         r.variable = keychainEntryName(apiKey);
+        if (!readKeychain)
+            return r;
         const KeychainResult k = readKeychainSecret(r.variable);
         if (!k.ok())
             r.error = u"target.api_key: "_s + k.error;

@@ -114,8 +114,9 @@ struct Target
     // /v1 handling as requestUrl().
     QUrl urlFor(const QString& path) const;
     QString requestModel() const; // servedModelName if set, else model
-    // Reads the key; a keychain:ENTRY reference waits for the keychain (a few seconds at most).
-    ApiKeyResolution resolvedApiKey() const;
+    // The key and where it comes from. A "keychain:ENTRY" key is read from the keychain (which may wait
+    // for its password) unless readKeychain is false: then only its source is told, without key or error.
+    ApiKeyResolution resolvedApiKey(bool readKeychain = true) const;
     // Where the key comes from, without reading it (no environment, file or keychain access).
     ApiKeyResolution::Source apiKeySource() const;
     // Header values with ${VAR} expanded; the error names the header and the variable.

@@ -48,8 +48,10 @@ SafetyCheck checkSafety(const Profile& profile, const std::vector<PlannedStep>& 
     c.loopback = isLoopbackTarget(profile.target);
     const QUrl url(profile.target.baseUrl);
 
-    const ApiKeyResolution key = profile.target.resolvedApiKey();
-    if (!c.loopback && url.scheme() == QLatin1String("http") && key.ok() && !key.key.isEmpty()) {
+    // A keychain entry is not read here (the keychain may wait for its password): it counts as a key.
+    const ApiKeyResolution key = profile.target.resolvedApiKey(false);
+    const bool sendsKey = key.source == ApiKeyResolution::Source::Keychain || (key.ok() && !key.key.isEmpty());
+    if (!c.loopback && url.scheme() == QLatin1String("http") && sendsKey) {
         c.insecureKey = true;
         c.insecureKeyMessage = phrase("SafetyGuard",
             "the API key (%1) would be sent over plain HTTP to %2, which is not this machine: anyone on the way can "

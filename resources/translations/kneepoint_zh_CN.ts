@@ -1847,6 +1847,10 @@
         <source>The server could not be reached (%1).</source>
         <translation>无法连接服务器（%1）。</translation>
     </message>
+    <message>
+        <source>Reading the API key</source>
+        <translation>正在读取 API 密钥</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ErrorsModel</name>
@@ -3950,6 +3954,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>%1: %2</source>
         <comment>a field or list element, then what is wrong with it</comment>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Storing the key in the keychain</source>
+        <translation>正在将密钥存入钥匙串</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "client/requestbuilder.h"
 #include "client/transport.h"
+#include "jobs/jobtracker.h"
 #include "sweep/builtinsimulator.h"
 
 #include <QGridLayout>
@@ -78,6 +79,7 @@ QString latencyText(double ms)
 
 ConnectionTest::ConnectionTest(QWidget* parent)
     : QWidget(parent)
+    , m_keys(new JobTracker(this))
 {
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(0, 0, 0, 0);
@@ -155,7 +157,7 @@ void ConnectionTest::cancel()
 {
     if (m_resolving) {
         m_resolving = false;
-        ++m_attempt;
+        m_keys->cancel();
         m_simulator.reset();
         m_status->setText(tr("Test cancelled."));
         updateButton();
@@ -198,25 +200,40 @@ void ConnectionTest::start()
         }
         simulatorNote = tr("The built-in simulator was started for the test (%1).").arg(m_simulator->description());
     }
-    ProbeTarget target;
-    target.target = profile.target;
-    QString error;
-    const quint64 attempt = ++m_attempt;
+    // The headers carry the key, which a keychain entry may take seconds to give (it may ask for its
+    // password): read in the background, the test shows as running and can be cancelled meanwhile.
+    struct Resolved
+    {
+        HeaderList headers;
+        QString error;
+    };
     m_resolving = true;
     updateButton();
-    const QPointer<ConnectionTest> alive(this);
-    target.headers = requestHeaders(profile.target, &error);
-    if (!alive || attempt != m_attempt)
-        return; // closed or cancelled while the keychain answered
-    m_resolving = false;
-    updateButton();
-    if (!error.isEmpty()) {
-        m_simulator.reset();
-        showFailure(error);
-        return;
-    }
-    target.transport = transportOptions(profile.target);
+    m_keys->start(
+        tr("Reading the API key"),
+        [target = profile.target](const JobTracker::CancelFlag&) {
+            Resolved r;
+            r.headers = requestHeaders(target, &r.error);
+            return r;
+        },
+        [this, target = profile.target, simulatorNote](Resolved resolved) {
+            m_resolving = false;
+            updateButton();
+            if (!resolved.error.isEmpty()) {
+                m_simulator.reset();
+                showFailure(resolved.error);
+                return;
+            }
+            ProbeTarget probeTarget;
+            probeTarget.target = target;
+            probeTarget.headers = std::move(resolved.headers);
+            probeTarget.transport = transportOptions(target);
+            startProbe(probeTarget, simulatorNote);
+        });
+}
 
+void ConnectionTest::startProbe(const ProbeTarget& target, const QString& simulatorNote)
+{
     m_probe = new Probe(this);
     connect(m_probe, &Probe::finished, this, [this, simulatorNote](const ProbeReport& report) {
         ProbeReport r = report;

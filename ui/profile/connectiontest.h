@@ -18,6 +18,8 @@ class BuiltinSimulator;
 
 namespace kp::ui {
 
+class JobTracker;
+
 // "Test connection": runs the probe (health, models, a tiny completion) against the profile's
 // target without blocking, and shows each check with its latency and, on failure, the hint. A
 // sim:// target gets a built-in simulator for the duration of the test.
@@ -40,16 +42,17 @@ Q_SIGNALS:
     void finished(const kp::ProbeReport& report);
 
 private:
+    void startProbe(const ProbeTarget& target, const QString& simulatorNote);
     void onFinished(const ProbeReport& report);
     void showFailure(const QString& message);
     void updateButton();
 
     Profile m_profile;
     bool m_testable = false;
-    // Reading a keychain entry for the API key waits (up to seconds) in a nested event loop: the test
-    // counts as running, and a cancel or another start meanwhile abandons that attempt.
+    // The API key is read in the background (a keychain entry may take seconds): meanwhile the test
+    // counts as running, and a cancel drops that read's answer.
+    JobTracker* m_keys;
     bool m_resolving = false;
-    quint64 m_attempt = 0;
     QPointer<Probe> m_probe;
     std::unique_ptr<BuiltinSimulator> m_simulator;
     QPushButton* m_button = nullptr;

@@ -1,5 +1,6 @@
 #include "profileform.h"
 
+#include "jobs/jobtracker.h"
 #include "profile/keychain.h"
 #include "profile/targetstore.h"
 
@@ -674,7 +675,9 @@ void ProfileForm::buildTarget()
     storeKey->setText(tr("Store in keychain…"));
     storeKey->setToolTip(tr("Store the typed key in the desktop keychain and keep only a keychain:ENTRY "
                             "reference in the profile"));
-    connect(storeKey, &QToolButton::clicked, this, [this, key, storeKey] {
+    // The keychain may ask for its password first: the write waits up to a minute in the background.
+    auto* keychainWrite = new JobTracker(storeKey);
+    connect(storeKey, &QToolButton::clicked, this, [this, key, storeKey, keychainWrite] {
         Target typed;
         typed.apiKey = key->text();
         if (typed.apiKey.trimmed().isEmpty() || typed.apiKeySource() != ApiKeyResolution::Source::Literal) {
@@ -690,18 +693,22 @@ void ProfileForm::buildTarget()
                   .trimmed();
         if (!ok || entry.isEmpty())
             return;
-        // The keychain may ask for its password first: wait up to a minute, the window stays live.
         storeKey->setEnabled(false);
-        const KeychainResult r = writeKeychainSecret(entry, typed.apiKey.trimmed(), 60000);
-        storeKey->setEnabled(true);
-        if (!r.ok()) {
-            QMessageBox::warning(this, tr("Store in keychain"),
-                tr("The key was not stored: %1\n\nThe field still holds the key. Reference an environment "
-                   "variable (${NAME}) or a key file (file:PATH) instead.")
-                    .arg(r.error));
-            return;
-        }
-        key->setText(keychainReference(entry));
+        keychainWrite->start(
+            tr("Storing the key in the keychain"),
+            [entry, secret = typed.apiKey.trimmed()](
+                const JobTracker::CancelFlag&) { return writeKeychainSecret(entry, secret, 60000); },
+            [this, key, storeKey, entry](const KeychainResult& r) {
+                storeKey->setEnabled(true);
+                if (!r.ok()) {
+                    QMessageBox::warning(this, tr("Store in keychain"),
+                        tr("The key was not stored: %1\n\nThe field still holds the key. Reference an environment "
+                           "variable (${NAME}) or a key file (file:PATH) instead.")
+                            .arg(r.error));
+                    return;
+                }
+                key->setText(keychainReference(entry));
+            });
     });
     m_apiKeySource = new QLabel;
     m_apiKeySource->setObjectName(QStringLiteral("target.api_key.source"));
@@ -1581,7 +1588,7 @@ void ProfileForm::updateDependentState()
 
     // A keychain entry is read when a run starts, not on every edit: the keychain may take seconds.
     const bool keychain = p.target.apiKeySource() == ApiKeyResolution::Source::Keychain;
-    const ApiKeyResolution key = keychain ? ApiKeyResolution() : p.target.resolvedApiKey();
+    const ApiKeyResolution key = p.target.resolvedApiKey(false);
     QString source;
     if (keychain)
         source = keychainEntryName(p.target.apiKey).isEmpty()

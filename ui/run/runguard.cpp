@@ -32,7 +32,7 @@ QStringList sweepStartQuestions(const Profile& profile, const SafetyLimits& limi
     if (check.insecureKey)
         questions << QObject::tr("The API key (%1) would be sent over plain HTTP to %2, which is not this machine: "
                                  "anyone on the way can read it.")
-                         .arg(profile.target.resolvedApiKey().describe(), QUrl(profile.target.baseUrl).host());
+                         .arg(profile.target.resolvedApiKey(false).describe(), QUrl(profile.target.baseUrl).host());
     if (!check.overLimits.isEmpty())
         questions
             << QObject::tr("The plan goes past the load limits: %1.").arg(check.overLimits.join(QObject::tr("; ")));
