@@ -691,12 +691,18 @@ private Q_SLOTS:
         QCOMPARE(window.exportActions()->currentMeta().name, QStringLiteral("sim-a"));
 
         // What a drop on the window does: result files become a run, shown selected on the Runs page.
-        const QString dir = window.importPaths({ QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/sglang.jsonl") });
+        QSignalSpy imported(&window, &MainWindow::pathsImported);
+        window.importPaths({ QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/sglang.jsonl") });
+        QTRY_COMPARE(imported.size(), 1);
+        const QString dir = imported.constFirst().constFirst().toString();
         QVERIFY(!dir.isEmpty());
         QCOMPARE(window.runsPage()->model()->rowCount(), 3);
         QCOMPARE(window.runsPage()->selectedDirs(), QStringList { dir });
-        QVERIFY(window.importPaths({ QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/broken/not-a-result.json") })
-                    .isEmpty());
+        window.importPaths({ QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/broken/not-a-result.json") });
+        QTRY_COMPARE(imported.size(), 2);
+        QVERIFY(imported.at(1).constFirst().toString().isEmpty());
+        QVERIFY2(window.statusBar()->currentMessage().contains(QLatin1String("not-a-result.json")),
+            qPrintable(window.statusBar()->currentMessage()));
         QCOMPARE(window.runsPage()->model()->rowCount(), 3);
         QVERIFY(QDir(dir).removeRecursively());
     }

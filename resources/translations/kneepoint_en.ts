@@ -24,6 +24,13 @@
             <numerusform>Reading %n runs to compare</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Importing %n file(s)</source>
+        <translation>
+            <numerusform>Importing %n file</numerusform>
+            <numerusform>Importing %n files</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::TargetsPage</name>

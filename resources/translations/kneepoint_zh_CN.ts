@@ -2527,6 +2527,12 @@ P50 %3 %4 ms</translation>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
+    <message numerus="yes">
+        <source>Importing %n file(s)</source>
+        <translation>
+            <numerusform>正在导入 %n 个文件</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::MatrixRun</name>

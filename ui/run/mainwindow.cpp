@@ -407,26 +407,34 @@ void MainWindow::buildJobIndicator()
     });
 }
 
-QString MainWindow::importPaths(const QStringList& paths)
+void MainWindow::importPaths(const QStringList& paths)
 {
     // A run folder is opened, not imported again.
-    if (paths.size() == 1 && QFileInfo::exists(paths.constFirst() + QStringLiteral("/run.json")))
-        return openSavedRun(paths.constFirst()) ? paths.constFirst() : QString();
-    const ImportResult result = importRun(paths, m_runsPage->root());
-    if (!result.ok()) {
-        statusBar()->showMessage(tr("Import failed: %1").arg(result.error), 20000);
-        return {};
+    if (paths.size() == 1 && QFileInfo::exists(paths.constFirst() + QStringLiteral("/run.json"))) {
+        openSavedRun(paths.constFirst());
+        return;
     }
-    m_runsPage->reload();
-    m_runsPage->selectDirs({ result.dir });
-    showRunsView();
-    statusBar()->showMessage(
-        tr("Imported %1 steps from %2 result files as %3%4")
-            .arg(result.stepCount)
-            .arg(result.source, result.id,
-                result.warnings.isEmpty() ? QString() : tr(" (%1)").arg(result.warnings.join(QStringLiteral("; ")))),
-        15000);
-    return result.dir;
+    m_jobs->start(
+        tr("Importing %n file(s)", nullptr, int(paths.size())),
+        [paths, root = m_runsPage->root()](const JobTracker::CancelFlag&) { return importRun(paths, root); },
+        [this](const ImportResult& result) {
+            if (!result.ok()) {
+                statusBar()->showMessage(tr("Import failed: %1").arg(result.error), 20000);
+                Q_EMIT pathsImported(QString());
+                return;
+            }
+            m_runsPage->reload();
+            m_runsPage->selectDirs({ result.dir });
+            showRunsView();
+            statusBar()->showMessage(
+                tr("Imported %1 steps from %2 result files as %3%4")
+                    .arg(result.stepCount)
+                    .arg(result.source, result.id,
+                        result.warnings.isEmpty() ? QString()
+                                                  : tr(" (%1)").arg(result.warnings.join(QStringLiteral("; ")))),
+                15000);
+            Q_EMIT pathsImported(result.dir);
+        });
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

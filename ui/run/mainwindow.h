@@ -66,8 +66,9 @@ public:
     bool compareSavedRuns(const QStringList& dirs);
     JobTracker* jobs() const { return m_jobs; }
     // Result files or folders of vLLM, SGLang or GuideLLM become a run (a run directory is opened);
-    // the Runs page then shows it selected. Returns the new run's directory, or empty on error.
-    QString importPaths(const QStringList& paths);
+    // the Runs page then shows it selected. Read and written in the background: pathsImported gives
+    // the new run's directory, or an empty one on error (the status bar says why).
+    void importPaths(const QStringList& paths);
 
     void openProfile(const QString& path);
     void runCurrentProfile();
@@ -75,6 +76,7 @@ public:
 Q_SIGNALS:
     void savedRunOpened(const QString& dir, bool ok);
     void comparisonOpened(const QStringList& dirs, bool ok);
+    void pathsImported(const QString& dir);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
