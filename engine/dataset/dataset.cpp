@@ -140,17 +140,14 @@ int countWordsUtf8(std::string_view text)
         } else if (c == 0xc2 && i + 1 < n) {
             space = b[i + 1] == 0x85 || b[i + 1] == 0xa0;
             len = 2;
-        } else if (c == 0xe1 && i + 2 < n && b[i + 1] == 0x9a && b[i + 2] == 0x80) {
-            space = true;
-            len = 3;
         } else if (c == 0xe2 && i + 2 < n && b[i + 1] == 0x80) {
             const unsigned char d = b[i + 2];
             space = d <= 0x8a || d == 0xa8 || d == 0xa9 || d == 0xaf;
             len = 3;
-        } else if (c == 0xe2 && i + 2 < n && b[i + 1] == 0x81 && b[i + 2] == 0x9f) {
-            space = true;
-            len = 3;
-        } else if (c == 0xe3 && i + 2 < n && b[i + 1] == 0x80 && b[i + 2] == 0x80) {
+        } else if (i + 2 < n
+            && ((c == 0xe1 && b[i + 1] == 0x9a && b[i + 2] == 0x80) // U+1680 ogham space mark
+                || (c == 0xe2 && b[i + 1] == 0x81 && b[i + 2] == 0x9f) // U+205F medium mathematical space
+                || (c == 0xe3 && b[i + 1] == 0x80 && b[i + 2] == 0x80))) { // U+3000 ideographic space
             space = true;
             len = 3;
         }

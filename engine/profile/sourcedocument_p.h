@@ -22,6 +22,7 @@ struct SourcePos
     bool isValid() const { return line > 0; }
 };
 
+// NOLINTNEXTLINE(bugprone-exception-escape): nlohmann's json may allocate while copied; nothing here is noexcept
 struct SourceDocument
 {
     Json root;

@@ -45,8 +45,8 @@ std::vector<double> vllmE2eLatencyBuckets()
         960.0, 1920.0, 7680.0 };
 }
 
-PrometheusWriter::PrometheusWriter(QByteArray labelName, const QByteArray& labelValue)
-    : m_commonLabel(std::move(labelName) + "=\"" + escapeLabelValue(labelValue) + '"')
+PrometheusWriter::PrometheusWriter(const QByteArray& labelName, const QByteArray& labelValue)
+    : m_commonLabel(labelName + "=\"" + escapeLabelValue(labelValue) + '"')
 {
     m_text.reserve(8192);
 }

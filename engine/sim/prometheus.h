@@ -35,7 +35,7 @@ class PrometheusWriter
 {
 public:
     // Every sample gets this label (e.g. model_name="..."), after any sample-specific labels.
-    PrometheusWriter(QByteArray labelName, const QByteArray& labelValue);
+    PrometheusWriter(const QByteArray& labelName, const QByteArray& labelValue);
 
     void gauge(const char* name, const char* help, double value);
     void counter(const char* name, const char* help, double value);

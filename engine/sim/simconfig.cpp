@@ -202,10 +202,6 @@ QString applySimConfig(const QByteArray& text, const QString& sourceName, SimSer
             error = readDouble(ctx, key, value, &p.kvWatermark);
         else if (key == "per_waiting_ms")
             error = readDouble(ctx, key, value, &p.perWaitingMs);
-        else if (key == "kv_watermark")
-            error = readDouble(ctx, key, value, &p.kvWatermark);
-        else if (key == "per_waiting_ms")
-            error = readDouble(ctx, key, value, &p.perWaitingMs);
         else if (key == "api_key")
             error = readString(ctx, key, value, &next.apiKey);
         else if (key == "time_scale") {
