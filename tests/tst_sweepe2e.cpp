@@ -1,18 +1,16 @@
-// Sweeps of the real simulator: an adaptive plan must find what a dense sweep finds.
-#include "sim/filelimit.h"
-#include "sweep/builtinsimulator.h"
+// Whole sweeps of the simulator's model: an adaptive plan must find what a dense sweep finds. They run
+// in simulated time (support/simsweep.h): the planner, schedule, metrics and analysis are the real ones,
+// the clock is not what is tested here.
+#include "sim/simmodel.h"
+#include "support/simsweep.h"
 #include "sweep/kneeanalysis.h"
 #include "sweep/sweepplan.h"
-#include "sweep/sweeprunner.h"
 
-#include <QSignalSpy>
 #include <QTest>
 
 using namespace kp;
 
 namespace {
-
-constexpr int kSweepTimeoutMs = 600000;
 
 // The small preset at twice real time; short answers; 2 s steps. The SLO sits where queueing starts.
 Profile baseProfile(const QString& simUrl)
@@ -38,32 +36,12 @@ struct SweepRun
     QString stopReason;
 };
 
-SweepRun runSweep(Profile profile)
+// The small preset at twice real time, as sim://small?time_scale=2 serves it.
+SweepRun runSweep(const Profile& profile)
 {
-    SweepRun run;
-    BuiltinSimulator sim;
-    QString error;
-    if (!sim.start(profile, &error)) {
-        qWarning() << error;
-        return run;
-    }
-    PreparedSweep prepared = prepareSweep(profile);
-    if (!prepared.ok()) {
-        qWarning() << prepared.error;
-        return run;
-    }
-    SweepRunner runner;
-    QObject::connect(&runner, &SweepRunner::stepFinished, &runner, [&](const StepResult& r) {
-        run.results.push_back(r);
-        if (r.config.mode == profile.load.mode)
-            run.points.push_back(SweepPoint::fromResult(r));
-    });
-    QSignalSpy finished(&runner, &SweepRunner::finished);
-    runner.start(std::move(prepared.config));
-    if (finished.isEmpty())
-        finished.wait(kSweepTimeoutMs);
-    run.stopReason = runner.stopReason();
-    return run;
+    const testing::SimulatedSweep sweep
+        = testing::simulateSweep(profile, sim::presetByName(QStringLiteral("small"))->params, 2.0);
+    return { sweep.points, sweep.results, sweep.stopReason };
 }
 
 AnalysisOptions options(const Profile& p)
@@ -81,7 +59,6 @@ class TestSweepE2e : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { sim::raiseFileLimit(); }
 
     void autoRefinedSweepFindsTheDenseSweepsSloBoundary()
     {
