@@ -18,6 +18,7 @@
 #
 # Exits 77 (skipped) with the reason where what a mode needs is missing.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 mode=${1:?usage: fresh_machine.sh closure|root SOURCE_DIR BUILD_DIR}
 src=$(realpath "${2:?source dir}")
@@ -169,7 +170,10 @@ work=
 mounts=()
 sim_pid=
 cleanup_root() {
-    [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null
+    # Nothing here may end the cleanup early (set -e): the mounts must go before anything is removed.
+    if [ -n "$sim_pid" ]; then
+        kill "$sim_pid" 2>/dev/null || true
+    fi
     local m
     for m in "${mounts[@]}"; do
         umount -l "$m" 2>/dev/null || true
@@ -279,14 +283,8 @@ run_root() {
 
     $as_user kneepoint-sim --port 0 --time-scale 10 >"$work/sim.out" 2>"$work/sim.err" &
     sim_pid=$!
-    local url=
-    for _ in $(seq 100); do
-        url=$(head -n1 "$work/sim.out" | sed -n 's/^listening on //p')
-        [ -n "$url" ] && break
-        kill -0 "$sim_pid" 2>/dev/null || { cat "$work/sim.err"; fail "kneepoint-sim exited"; }
-        sleep 0.1
-    done
-    [ -n "$url" ] || fail "kneepoint-sim printed no base URL"
+    local url
+    url=$(sim_url "$sim_pid" "$work/sim.out" "$work/sim.err")
     $as_user kneepoint-cli sweep --base-url "$url" --request-rate 20,40 --num-prompts 10 --random-input-len 8 \
         --random-output-len 8 --quiet --out /results/run >"$work/sweep.out" 2>"$work/sweep.err" \
         || { cat "$work/sweep.err"; fail "a sweep against kneepoint-sim in the runtime root"; }

@@ -7,6 +7,7 @@
 # Exits 77 (skipped) unless running as root with dpkg, apt-get and cpack, and when a kneepoint
 # package is already installed (it is never replaced or removed by this test).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 build_dir=${1:?usage: test_deb.sh BUILD_DIR}
 skip() { echo "SKIP: $*"; exit 77; }
@@ -26,7 +27,11 @@ work=$(mktemp -d)
 sim_pid=
 installed=0
 cleanup() {
-    [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null && wait "$sim_pid" 2>/dev/null
+    # Never let a failing kill or wait end the cleanup before the package is removed.
+    if [ -n "$sim_pid" ]; then
+        kill "$sim_pid" 2>/dev/null || true
+        wait "$sim_pid" 2>/dev/null || true
+    fi
     if [ "$installed" -eq 1 ]; then
         DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq kneepoint >/dev/null 2>&1 || true
     fi
@@ -92,14 +97,7 @@ fi
 step "kneepoint-sim and a short sweep with the installed CLI"
 /usr/bin/kneepoint-sim --port 0 --time-scale 10 >"$work/sim.out" 2>"$work/sim.err" &
 sim_pid=$!
-url=
-for _ in $(seq 100); do
-    url=$(head -n1 "$work/sim.out" | sed -n 's/^listening on //p')
-    [ -n "$url" ] && break
-    kill -0 "$sim_pid" 2>/dev/null || { cat "$work/sim.err"; fail "kneepoint-sim exited"; }
-    sleep 0.1
-done
-[ -n "$url" ] || fail "kneepoint-sim printed no base URL"
+url=$(sim_url "$sim_pid" "$work/sim.out" "$work/sim.err")
 echo "simulator at $url"
 /usr/bin/kneepoint-cli sweep --base-url "$url" --request-rate 20,40 --num-prompts 10 \
     --random-input-len 8 --random-output-len 8 --quiet --out "$work/run" || fail "sweep (exit $?)"
