@@ -30,7 +30,7 @@ CompareChart::CompareChart(QWidget* parent)
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_y, Qt::AlignLeft);
     c->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    restyle();
+    CompareChart::restyle(); // this class's own: the object is not fully built yet
     refresh();
 }
 

@@ -92,7 +92,7 @@ ServerChart::ServerChart(Axis axis, const QString& title, QWidget* parent)
     m_kv->attachAxis(m_x);
     m_kv->attachAxis(m_yKv);
     c->legend()->setMarkerShape(QLegend::MarkerShapeCircle);
-    restyle();
+    ServerChart::restyle(); // this class's own: the object is not fully built yet
     redraw();
 }
 

@@ -70,7 +70,7 @@ ThroughputChart::ThroughputChart(const LiveRun* run, QWidget* parent)
                 Q_EMIT stepClicked(best);
         });
     }
-    restyle();
+    ThroughputChart::restyle(); // this class's own: the object is not fully built yet
     refresh();
 }
 
