@@ -540,6 +540,26 @@ private Q_SLOTS:
         QCOMPARE(light.run->steps[1].completed, full.run->steps[1].completed); // from its run.json entry
         QCOMPARE(light.run->profile.name, QStringLiteral("Light"));
 
+        // A directory named freely (--out): the run's date is its first step's start, from run.json.
+        const QString named = root + QStringLiteral("/nightly");
+        QVERIFY(writeRun(named, testProfile(QStringLiteral("Nightly")), { { 10, 100, 9.8 } }).isEmpty());
+        QJsonObject runJson = QJsonDocument::fromJson(readFile(named + QStringLiteral("/run.json"))).object();
+        QJsonArray steps = runJson[u"steps"].toArray();
+        QJsonObject first = steps[0].toObject();
+        first.insert(QStringLiteral("start_unix_s"), 1767258000.5); // 2026-01-01 09:00:00.5 UTC
+        steps[0] = first;
+        runJson.insert(QStringLiteral("steps"), steps);
+        QVERIFY(writeText(named + QStringLiteral("/run.json"), QJsonDocument(runJson).toJson()));
+        QVERIFY(writeText(named + QStringLiteral("/analysis.json"),
+            QJsonDocument(analysisJson(readSavedRun(named).run->analyze())).toJson(QJsonDocument::Compact)));
+        list = catalog.list(&warnings);
+        QCOMPARE(list.size(), std::size_t(2));
+        const auto nightly
+            = std::find_if(list.begin(), list.end(), [](const RunEntry& e) { return e.name == u"Nightly"; });
+        QVERIFY(nightly != list.end());
+        QCOMPARE(nightly->created, QDateTime::fromMSecsSinceEpoch(1767258000500));
+        QVERIFY(QDir(named).removeRecursively());
+
         QVERIFY(QFile::remove(dir + QStringLiteral("/analysis.json")));
         list = catalog.list(&warnings);
         QCOMPARE(list[0].stepCount, 1); // the whole run was read: the damaged step is left out

@@ -469,6 +469,11 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
         run.created = timeFromId(run.id);
     if (!run.created.isValid() && !run.steps.empty())
         run.created = QDateTime::fromString(run.steps.front().setup.date, QStringLiteral("yyyyMMdd-HHmmss"));
+    if (!run.created.isValid()) { // read to run.json alone: the first step's start on the wall clock
+        const double start = json.value(u"steps").toArray().at(0).toObject().value(u"start_unix_s").toDouble();
+        if (start > 0)
+            run.created = QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(start * 1000.0));
+    }
     if (!run.created.isValid())
         run.created = QFileInfo(runPath).lastModified();
     if (!run.updated.isValid())
