@@ -54,7 +54,7 @@ LiveStepChart::LiveStepChart(const LiveRun* run, QWidget* parent)
             redraw();
     });
     m_timer.start();
-    restyle();
+    LiveStepChart::restyle(); // this class's own: the object is not fully built yet
     redraw();
 }
 
