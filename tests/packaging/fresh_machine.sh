@@ -229,15 +229,30 @@ run_root() {
     cleanup_root
     mkdir -p "$work"
 
-    step "debootstrap --variant=minbase bookworm ($mirror)"
-    if ! debootstrap --variant=minbase --cache-dir=/var/cache/apt/archives bookworm "$work/base" "$mirror" \
-        >"$work/debootstrap.log" 2>&1; then
-        tail -n 5 "$work/debootstrap.log"
-        if grep -qiE "release file|couldn't download|temporary failure|could not resolve|connection" \
-            "$work/debootstrap.log"; then
-            skip "the Debian mirror $mirror cannot be reached"
+    # The untouched minbase root is kept as a tarball for a week (KNEEPOINT_FRESH_ROOT_CACHE, default
+    # ~/.cache/kneepoint-tests): each run unpacks fresh copies, and deps.sh updates the package lists.
+    local cache=${KNEEPOINT_FRESH_ROOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kneepoint-tests}
+    local tarball=$cache/bookworm-minbase.tar
+    if [ -s "$tarball" ] && [ -n "$(find "$tarball" -mtime -7 2>/dev/null)" ]; then
+        step "a fresh minbase bookworm root (debootstrap's, from $tarball)"
+        mkdir -p "$work/base"
+        tar -xpf "$tarball" -C "$work/base" || fail "unpacking $tarball"
+    else
+        step "debootstrap --variant=minbase bookworm ($mirror)"
+        if ! debootstrap --variant=minbase --cache-dir=/var/cache/apt/archives bookworm "$work/base" "$mirror" \
+            >"$work/debootstrap.log" 2>&1; then
+            tail -n 5 "$work/debootstrap.log"
+            if grep -qiE "release file|couldn't download|temporary failure|could not resolve|connection" \
+                "$work/debootstrap.log"; then
+                skip "the Debian mirror $mirror cannot be reached"
+            fi
+            fail "debootstrap"
         fi
-        fail "debootstrap"
+        if mkdir -p "$cache" && tar -cpf "$tarball.tmp" -C "$work/base" .; then
+            mv "$tarball.tmp" "$tarball"
+        else
+            rm -f "$tarball.tmp"
+        fi
     fi
     cp -a "$work/base" "$work/runtime"
 
