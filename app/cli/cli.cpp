@@ -718,11 +718,6 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     // The curve is the sweep's own axis: the auto plan's one-user floor step is left out of a rate sweep.
     analysisRequest.options.mode = profile.load.mode;
 
-    const QString resultDir = profile.output.resultDir.isEmpty() ? QDir::currentPath() : profile.output.resultDir;
-    if (profile.output.saveResult && !QDir().mkpath(resultDir)) {
-        say(QStringLiteral("error: --result-dir: cannot create %1").arg(resultDir));
-        return ExitBadInput;
-    }
     RunSessionOptions sessionOptions;
     sessionOptions.profile = profile;
     sessionOptions.planned = prepared.config.planner.preview();
@@ -731,7 +726,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     sessionOptions.redundancy = analysisRequest.redundancy;
     sessionOptions.shard = shard;
     sessionOptions.alignment = alignment;
-    sessionOptions.resultDir = resultDir;
+    sessionOptions.resultDir = profile.output.resultDir;
     if (!sweep)
         sessionOptions.resultFilename = profile.output.resultFilename;
     RunSession session(std::move(sessionOptions));
@@ -779,7 +774,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
 
     QObject::connect(&runner, &SweepRunner::stepStarted, &loop, [&](int index, const StepConfig& step) {
         QString error;
-        if (!session.failed() && !session.beginStep(step, &error))
+        if (!session.beginStep(step, &error))
             writeFailed(error);
         if (!quiet)
             say(QStringLiteral("step %1%2: %3, %4 requests%5")
@@ -811,16 +806,15 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     });
     QObject::connect(&runner, &SweepRunner::requestFinished, &loop, [&](int stepIndex, const RequestRecord& record) {
         QString error;
-        if (!session.failed() && !session.appendRequest(stepIndex, record, &error))
+        if (!session.appendRequest(stepIndex, record, &error))
             writeFailed(error);
     });
     QObject::connect(&runner, &SweepRunner::stepFinished, &loop, [&](const StepResult& result) {
         if (!quiet && tty)
             std::fputs("\r\033[K", stderr);
-        const bool wasFailed = session.failed();
         RunSession::StepRecord recorded;
         QString error;
-        if (!session.finishStep(result, &recorded, &error) && !wasFailed)
+        if (!session.finishStep(result, &recorded, &error))
             writeFailed(error);
 
         const StepSetup setup = stepSetup(profile, result);

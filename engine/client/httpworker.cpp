@@ -38,8 +38,7 @@ QString hostPort(const QUrl& url)
 } // namespace
 
 HttpWorker::HttpWorker(const TransportOptions& options, std::shared_ptr<LoopLagMeter> loopLag)
-    : m_options(options)
-    , m_client(options, {})
+    : m_client(options, {})
     , m_loopLag(std::move(loopLag))
     , m_deadlineTimer(this)
 {
@@ -232,7 +231,7 @@ void HttpWorker::checkDeadlines()
     if (m_loopLag && m_lastTickNs > 0)
         m_loopLag->add(std::max<qint64>(0, now - m_lastTickNs - qint64(LoopLagMeter::kTickMs) * 1'000'000));
     m_lastTickNs = now;
-    const Timeouts& t = m_options.timeouts;
+    const Timeouts& t = m_client.transport().timeouts;
     // Which deadline fired, if any: the message is built only for the requests that expire.
     enum class Expired { None, Connect, Total, FirstToken, Idle };
     std::vector<std::pair<QNetworkReply*, Expired>> expired;

@@ -53,8 +53,7 @@ private:
     void checkDeadlines();
     void abortWith(QNetworkReply* reply, Active& active, FailureClass reason, const QString& message);
 
-    TransportOptions m_options;
-    NetworkClient m_client; // makes its managers and requests
+    NetworkClient m_client; // the options; makes its managers and requests
     std::shared_ptr<LoopLagMeter> m_loopLag;
     qint64 m_lastTickNs = 0;
     std::vector<std::unique_ptr<Manager>> m_managers;

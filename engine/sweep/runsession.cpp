@@ -26,8 +26,17 @@ bool RunSession::check(bool ok)
     return ok;
 }
 
+QString RunSession::resultDir() const
+{
+    return m_options.resultDir.isEmpty() ? QDir::currentPath() : m_options.resultDir;
+}
+
 bool RunSession::open(const QString& dir, QString* error)
 {
+    if (m_options.profile.output.saveResult && !QDir().mkpath(resultDir())) {
+        *error = QStringLiteral("output.result_dir: cannot create %1").arg(resultDir());
+        return check(false);
+    }
     return check(m_writer.open(dir, error) && m_writer.writeRun(runDocument(QStringLiteral("running")), error));
 }
 
@@ -45,14 +54,14 @@ QJsonObject RunSession::runDocument(const QString& status, const QJsonObject& cu
 bool RunSession::beginStep(const StepConfig& step, QString* error)
 {
     if (m_failed)
-        return false;
+        return true;
     return check(m_writer.writeRun(runDocument(QStringLiteral("running"), currentStepEntry(step)), error));
 }
 
 bool RunSession::appendRequest(int stepIndex, const RequestRecord& record, QString* error)
 {
     if (m_failed)
-        return false;
+        return true;
     return check(m_writer.appendRequest(stepIndex, record, error));
 }
 
@@ -112,27 +121,26 @@ bool RunSession::finishStep(const StepResult& result, StepRecord* record, QStrin
         }
         const QString name
             = m_options.resultFilename.isEmpty() ? ResultJson::defaultFileName(setup) : m_options.resultFilename;
-        const QString resultDir = m_options.resultDir.isEmpty() ? QDir::currentPath() : m_options.resultDir;
-        out.resultFile = QDir(resultDir).filePath(name);
+        out.resultFile = QDir(resultDir()).filePath(name);
         if (!writeFileAtomically(out.resultFile, ResultJson::write(setup, m, details, 2), &out.resultError))
             out.resultFile.clear();
     }
-    const bool ok = !m_failed
-        && (result.server.isEmpty() || m_writer.writeMetrics(index, result.server.samplesJsonl(), error))
+    if (record)
+        *record = std::move(out);
+    if (m_failed)
+        return true;
+    return check((result.server.isEmpty() || m_writer.writeMetrics(index, result.server.samplesJsonl(), error))
         && m_writer.writeStep(index, ResultJson::write(setup, m, {}, 2), error)
         && writeFileAtomically(m_writer.dir() + QStringLiteral("/analysis.json"),
             QJsonDocument(m_analysisJson).toJson(QJsonDocument::Indented), error)
         && m_writer.writeRun(runDocument(QStringLiteral("running")), error)
-        && writeFileAtomically(m_writer.dir() + QStringLiteral("/sweep.csv"), m_csv, error);
-    if (record)
-        *record = std::move(out);
-    return check(ok);
+        && writeFileAtomically(m_writer.dir() + QStringLiteral("/sweep.csv"), m_csv, error));
 }
 
 bool RunSession::finish(bool stopped, QString* error)
 {
     if (m_failed)
-        return false;
+        return true;
     const QString status = stopped ? QStringLiteral("stopped") : QStringLiteral("finished");
     return check(m_writer.writeRun(runDocument(status), error));
 }

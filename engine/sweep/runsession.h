@@ -30,8 +30,9 @@ struct RunSessionOptions
     Redundancy redundancy;
     std::optional<ShardSpec> shard; // run.json "shard", so that merge can pair the shards
     StepAlignment alignment;
-    // output.save_result: where the reference-compatible result files go, and a fixed file name for
-    // them (the CLI's run verb with --result-filename); empty: resultFileName(setup) per step.
+    // output.save_result: where the reference-compatible result files go (empty: the current
+    // directory), and a fixed file name for them (the CLI's run verb with --result-filename); empty:
+    // ResultJson::defaultFileName per step.
     QString resultDir;
     QString resultFilename;
 };
@@ -42,13 +43,14 @@ struct RunSessionOptions
 // it holds; so a run reads back the same whichever made it.
 //
 // Each write is atomic or append-only (RunWriter). A write that fails makes the call return false with
-// the error; the session then writes nothing more, and the caller stops the runner.
+// the error, once: the session then writes nothing more (later calls return true, having done
+// nothing), and the caller stops the runner.
 class RunSession
 {
 public:
     explicit RunSession(RunSessionOptions options);
 
-    // Creates dir and writes run.json with status "running".
+    // Creates dir (and the result directory, for output.save_result) and writes run.json "running".
     bool open(const QString& dir, QString* error);
     const QString& dir() const { return m_writer.dir(); }
     // The runner whose stop reason and server facts run.json records (it must outlive the session's use).
@@ -82,6 +84,7 @@ public:
 private:
     QJsonObject runDocument(const QString& status, const QJsonObject& current = {}) const;
     bool check(bool ok);
+    QString resultDir() const;
 
     RunSessionOptions m_options;
     RunWriter m_writer;

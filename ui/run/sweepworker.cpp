@@ -167,13 +167,11 @@ void SweepWorker::onTokensCounted(const TokenizeOutcome& tokens)
     options.planned = m_config.planner.preview();
     options.analysis = m_analysisOptions;
     // Result files go beside the run's own records (results/) unless the profile names a directory.
-    const QString resultDir = QDir(dir).filePath(
+    options.resultDir = QDir(dir).filePath(
         m_profile.output.resultDir.isEmpty() ? QStringLiteral("results") : m_profile.output.resultDir);
-    options.resultDir = resultDir;
     m_session = std::make_unique<RunSession>(std::move(options));
     QString error;
-    if (!QDir().mkpath(m_runsDirectory) || !m_session->open(dir, &error)
-        || (m_profile.output.saveResult && !QDir().mkpath(resultDir))) {
+    if (!QDir().mkpath(m_runsDirectory) || !m_session->open(dir, &error)) {
         fail(error.isEmpty() ? tr("cannot create the run directory %1").arg(dir) : error);
         return;
     }
@@ -196,7 +194,7 @@ void SweepWorker::onTokensCounted(const TokenizeOutcome& tokens)
     m_session->setRunner(m_runner.get());
     connect(m_runner.get(), &SweepRunner::stepStarted, this, [this](int index, const StepConfig& config) {
         QString writeError;
-        if (m_session && !m_session->failed() && !m_session->beginStep(config, &writeError))
+        if (m_session && !m_session->beginStep(config, &writeError))
             writeFailed(writeError);
         StepConfig light = config;
         light.prompts.clear();
@@ -241,7 +239,7 @@ void SweepWorker::onSnapshot(const LiveSnapshot& snapshot)
 void SweepWorker::onRequestFinished(int stepIndex, const RequestRecord& record)
 {
     QString error;
-    if (m_session && !m_session->failed() && !m_session->appendRequest(stepIndex, record, &error))
+    if (m_session && !m_session->appendRequest(stepIndex, record, &error))
         writeFailed(error);
 }
 
@@ -255,10 +253,9 @@ void SweepWorker::writeFailed(const QString& error)
 void SweepWorker::onStepFinished(const StepResult& result)
 {
     m_heldSnapshot.reset();
-    const bool wasFailed = m_session->failed();
     RunSession::StepRecord recorded;
     QString error;
-    if (!m_session->finishStep(result, &recorded, &error) && !wasFailed)
+    if (!m_session->finishStep(result, &recorded, &error))
         writeFailed(error);
     if (!recorded.resultError.isEmpty())
         Q_EMIT message(tr("Error: %1").arg(recorded.resultError));
@@ -277,7 +274,7 @@ void SweepWorker::onRunnerFinished(bool stopped)
 {
     const QString reason = m_runner->stopReasonText();
     QString error;
-    if (m_session && !m_session->failed() && !m_session->finish(stopped, &error))
+    if (m_session && !m_session->finish(stopped, &error))
         Q_EMIT message(tr("Error: %1").arg(error));
     // Called from the runner's own signal: it goes once control is back in the event loop.
     m_runner.release()->deleteLater();
@@ -332,7 +329,7 @@ void SweepWorker::shutdown()
     if (m_runner) {
         disconnect(m_runner.get(), nullptr, this, nullptr);
         QString error;
-        if (m_session && !m_session->failed() && !m_session->finish(true, &error))
+        if (m_session && !m_session->finish(true, &error))
             qCWarning(lcRun, "%s", qPrintable(error));
         m_session.reset(); // it reads the runner's stop reason: gone before the runner
         m_runner.reset();
