@@ -26,6 +26,7 @@
 #include "runs/runsmodel.h"
 #include "runs/runspage.h"
 #include "runs/savedrun.h"
+#include "sweep/analysistext.h"
 #include "sweep/capacityplan.h"
 
 #include <QAction>
@@ -438,7 +439,7 @@ private Q_SLOTS:
         spares.spares = 2;
         const CapacityPlan expected
             = CapacityPlan::fromAnalysis(page.run()->analysis().result, { 1000, DemandUnit::RequestsPerS }, spares);
-        QVERIFY2(expected.ok(), qPrintable(expected.error));
+        QVERIFY2(expected.ok(), qPrintable(expected.error.text()));
         QCOMPARE(page.analysisList()->count(), sentences + 1);
         QListWidgetItem* planItem = page.analysisList()->item(0); // first: it answers the question
         QCOMPARE(planItem->text(), expected.sentence());

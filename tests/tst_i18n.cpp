@@ -23,8 +23,11 @@
 #include "runs/savedrun.h"
 #include "sim/faults.h"
 #include "sim/simhost.h"
+#include "sweep/analysistext.h"
+#include "sweep/analysiswords.h"
 #include "sweep/capacityplan.h"
 #include "sweep/kneeanalysis.h"
+#include "sweep/slospec.h"
 #include "sweep/sweepplanner.h"
 
 #include <QAction>
@@ -440,6 +443,41 @@ private Q_SLOTS:
         QCOMPARE(kp::loadWord(32, true), QStringLiteral("32 users"));
     }
 
+    // A Sentence keeps its phrases and values: worded when read, its nested phrases in the same
+    // language, placeholders filled by number in one pass (a value's own "%" is never a placeholder).
+    void sentencesAreWordedWhenRead()
+    {
+        const kp::Sentence users = kp::sentence("KneeAnalysis", "%1 users").arg(QStringLiteral("32"));
+        const kp::Sentence bends = kp::sentence("KneeAnalysis", "The curve bends at %1.").arg(users);
+        const kp::Sentence spread
+            = kp::sentence("KneeAnalysis", "throughput %1 to %2").arg(QStringLiteral("5%1"), QStringLiteral("%2"));
+        QCOMPARE(bends.text(), QStringLiteral("The curve bends at 32 users."));
+        QCOMPARE(spread.text(), QStringLiteral("throughput 5%1 to %2"));
+        QCOMPARE((kp::Sentence::plain(QStringLiteral("a")) + kp::Sentence() + kp::Sentence::plain(QStringLiteral("b")))
+                     .capitalized()
+                     .text(),
+            QStringLiteral("Ab"));
+        QCOMPARE(kp::Sentence::join({ users, users }, kp::Sentence::plain(QStringLiteral("; "))).english(),
+            QStringLiteral("32 users; 32 users"));
+        QVERIFY(kp::Sentence().isEmpty());
+        QVERIFY(kp::Sentence::plain(QString()).isEmpty());
+        QVERIFY(!users.isEmpty());
+        QCOMPARE(bends, kp::sentence("KneeAnalysis", "The curve bends at %1.").arg(users));
+        QVERIFY(!(bends == kp::sentence("KneeAnalysis", "The curve bends at %1.").arg(QStringLiteral("32 users"))));
+
+        QTranslator zh;
+        QVERIFY(zh.load(QStringLiteral(":/i18n/kneepoint_zh_CN.qm")));
+        QCoreApplication::installTranslator(&zh);
+        kp::setPhraseTranslation(true);
+        const QString chinese = bends.text();
+        const QString english = bends.english();
+        kp::setPhraseTranslation(false);
+        QCoreApplication::removeTranslator(&zh);
+        QCOMPARE(chinese, QStringLiteral("曲线在 32 并发 处弯折。"));
+        QCOMPARE(english, QStringLiteral("The curve bends at 32 users."));
+        QCOMPARE(bends.text(), english);
+    }
+
     // The analysis of vLLM's result files, in Chinese: sentences built from translated phrases, the
     // numbers and units as in English; the capacity plan too.
     void analysisInChinese()
@@ -463,29 +501,37 @@ private Q_SLOTS:
         kp::PeakDemand peak;
         QVERIFY(kp::parsePeakDemand(u"1000", peak).isEmpty());
 
-        const kp::AnalysisResult english = kp::KneeAnalysis::analyze(points, options);
-        QVERIFY2(
-            english.knee.reason.startsWith(QStringLiteral("The knee is at 40 req/s")), qPrintable(english.knee.reason));
+        // One analysis, worded in either language when it is read.
+        const kp::AnalysisResult result = kp::KneeAnalysis::analyze(points, options);
+        const kp::CapacityPlan plan = kp::CapacityPlan::fromAnalysis(result, peak, kp::Redundancy {});
+        QVERIFY2(result.knee.reason.text().startsWith(QStringLiteral("The knee is at 40 req/s")),
+            qPrintable(result.knee.reason.text()));
+        const QStringList englishLines = kp::analysisLines(result);
 
         QTranslator zh;
         QVERIFY(zh.load(QStringLiteral(":/i18n/kneepoint_zh_CN.qm")));
         QCoreApplication::installTranslator(&zh);
         kp::setPhraseTranslation(true);
-        const kp::AnalysisResult chinese = kp::KneeAnalysis::analyze(points, options);
-        const kp::CapacityPlan plan = kp::CapacityPlan::fromAnalysis(chinese, peak, kp::Redundancy {});
-        const QStringList lines = kp::analysisLines(chinese, &plan);
+        const QString knee = result.knee.reason.text();
+        const QString sloCapacity = result.sloCapacity.reason.text();
+        const QString planText = plan.sentence();
+        const QStringList lines = kp::analysisLines(result, &plan);
+        const QString kneeInEnglish = result.knee.reason.english();
+        QStringList filed;
+        {
+            const kp::EnglishPhrases inEnglish;
+            filed = kp::analysisLines(result);
+        }
         kp::setPhraseTranslation(false);
         QCoreApplication::removeTranslator(&zh);
 
-        QVERIFY2(
-            chinese.knee.reason.startsWith(QStringLiteral("拐点在 40 req/s（实际 ")), qPrintable(chinese.knee.reason));
-        QVERIFY2(chinese.sloCapacity.reason.startsWith(QStringLiteral("SLO 容量为 37.3 req/s")),
-            qPrintable(chinese.sloCapacity.reason));
-        QVERIFY2(plan.sentence().contains(QStringLiteral("台服务器")), qPrintable(plan.sentence()));
-        // The findings themselves do not depend on the language.
-        QCOMPARE(chinese.knee.offered, english.knee.offered);
-        QCOMPARE(chinese.sloCapacity.offered, english.sloCapacity.offered);
-        QCOMPARE(lines.size(), kp::analysisLines(english).size() + 1);
+        QVERIFY2(knee.startsWith(QStringLiteral("拐点在 40 req/s（实际 ")), qPrintable(knee));
+        QVERIFY2(sloCapacity.startsWith(QStringLiteral("SLO 容量为 37.3 req/s")), qPrintable(sloCapacity));
+        QVERIFY2(planText.contains(QStringLiteral("台服务器")), qPrintable(planText));
+        // Text bound for files stays English while the window speaks Chinese.
+        QCOMPARE(kneeInEnglish, result.knee.reason.text());
+        QCOMPARE(filed, englishLines);
+        QCOMPARE(lines.size(), englishLines.size() + 1);
         for (const QString& line : lines) {
             static const QRegularExpression englishWords(QStringLiteral("\\b(the|of|at|and|is|step|throughput)\\b"));
             QVERIFY2(!englishWords.match(line).hasMatch(), qPrintable(line));

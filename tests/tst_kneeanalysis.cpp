@@ -1,6 +1,10 @@
 #include "load/steprunner.h"
+#include "sweep/analysisjson.h"
+#include "sweep/analysistext.h"
 #include "sweep/capacityplan.h"
 #include "sweep/kneeanalysis.h"
+#include "sweep/kneenumerics.h"
+#include "sweep/slospec.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -141,10 +145,11 @@ void compareFinding(const Finding& finding, double expected, const char* name)
 {
     if (std::isnan(expected)) {
         QVERIFY2(!finding.found,
-            qPrintable(u"%1 found at %2: %3"_s.arg(QLatin1String(name)).arg(finding.offered).arg(finding.reason)));
-        QVERIFY2(!finding.reason.isEmpty(), name);
+            qPrintable(
+                u"%1 found at %2: %3"_s.arg(QLatin1String(name)).arg(finding.offered).arg(finding.reason.text())));
+        QVERIFY2(!finding.reason.text().isEmpty(), name);
     } else {
-        QVERIFY2(finding.found, qPrintable(u"%1 not found: %2"_s.arg(QLatin1String(name), finding.reason)));
+        QVERIFY2(finding.found, qPrintable(u"%1 not found: %2"_s.arg(QLatin1String(name), finding.reason.text())));
         QCOMPARE(finding.offered, expected);
     }
 }
@@ -207,7 +212,7 @@ void TestKneeAnalysis::isotonicFit()
 {
     QFETCH(Doubles, values);
     QFETCH(Doubles, expected);
-    const Doubles fit = KneeAnalysis::isotonicFit(values);
+    const Doubles fit = knee::isotonicFit(values);
     QCOMPARE(fit.size(), expected.size());
     for (std::size_t i = 0; i < fit.size(); ++i)
         QVERIFY2(std::abs(fit[i] - expected[i]) < 1e-12, qPrintable(QString::number(i)));
@@ -235,7 +240,7 @@ void TestKneeAnalysis::kneedle()
     QFETCH(Doubles, y);
     QFETCH(bool, convex);
     QFETCH(int, expected);
-    const auto knee = KneeAnalysis::kneedle(x, y, convex, 1.0);
+    const auto knee = kp::knee::kneedle(x, y, convex, 1.0);
     QCOMPARE(knee ? int(*knee) : -1, expected);
 }
 
@@ -344,19 +349,19 @@ void TestKneeAnalysis::unreliableStepsAreNamed()
     const StepAssessment& clientBound = result.steps[8];
     QVERIFY(!clientBound.usedForKnee);
     QVERIFY(!clientBound.usedForThroughput);
-    QVERIFY(clientBound.excluded.startsWith(u"it was client-bound"));
+    QVERIFY(clientBound.excluded.text().startsWith(u"it was client-bound"));
     QVERIFY(!result.steps[9].usedForThroughput);
-    QVERIFY(result.steps[9].excluded.contains(u"partial"));
+    QVERIFY(result.steps[9].excluded.text().contains(u"partial"));
     const StepAssessment& failing = result.steps[10];
     QVERIFY(!failing.usedForKnee);
     QVERIFY(failing.usedForThroughput);
     QCOMPARE(failing.errorRate, 0.2);
-    QVERIFY(result.knee.reason.contains(u"step 9 (45 req/s): client-bound"));
+    QVERIFY(result.knee.reason.text().contains(u"step 9 (45 req/s): client-bound"));
     QCOMPARE(result.notes.size(), 3);
-    QCOMPARE(result.notes[0],
+    QCOMPARE(result.notes[0].text(),
         u"Step 9 (45 req/s) is left out of the analysis: it was client-bound: the client could not keep to the "
         u"schedule, so it measured the client rather than the server."_s);
-    QCOMPARE(result.notes[2],
+    QCOMPARE(result.notes[2].text(),
         u"Step 11 (85 req/s) is left out of the knee: 20% of its requests failed, more than the 5% a reliable step "
         u"may lose; it still counts for throughput and the SLO."_s);
 }
@@ -480,12 +485,12 @@ void TestKneeAnalysis::sloCapacity()
     options.slo = slo;
     const AnalysisResult result = KneeAnalysis::analyze(points, options);
     const Finding& capacity = result.sloCapacity;
-    QVERIFY2(capacity.reason.contains(reason), qPrintable(capacity.reason));
+    QVERIFY2(capacity.reason.text().contains(reason), qPrintable(capacity.reason.text()));
     if (std::isnan(offered)) {
         QVERIFY(!capacity.found);
         return;
     }
-    QVERIFY2(capacity.found, qPrintable(capacity.reason));
+    QVERIFY2(capacity.found, qPrintable(capacity.reason.text()));
     QVERIFY2(std::abs(capacity.offered - offered) < 1e-9, qPrintable(QString::number(capacity.offered, 'g', 17)));
     QVERIFY2(std::abs(capacity.achieved - achieved) < 1e-9, qPrintable(QString::number(capacity.achieved, 'g', 17)));
     QVERIFY(std::abs(capacity.outputThroughput - achieved * outputTokens) < 1e-6);
@@ -529,7 +534,7 @@ void TestKneeAnalysis::recommended()
     AnalysisOptions options;
     options.slo = slo;
     const AnalysisResult result = KneeAnalysis::analyze(points, options);
-    QVERIFY2(result.recommended.reason.contains(reason), qPrintable(result.recommended.reason));
+    QVERIFY2(result.recommended.reason.text().contains(reason), qPrintable(result.recommended.reason.text()));
     if (std::isnan(offered)) {
         QVERIFY(!result.recommended.found);
         return;
@@ -591,13 +596,13 @@ void TestKneeAnalysis::capacityArithmetic()
     QFETCH(QString, arithmetic);
     const CapacityPlan plan = CapacityPlan::compute(peak, perServer, redundancy);
     if (servers == 0) {
-        QCOMPARE(plan.error, arithmetic);
+        QCOMPARE(plan.error.text(), arithmetic);
         return;
     }
-    QVERIFY2(plan.ok(), qPrintable(plan.error));
+    QVERIFY2(plan.ok(), qPrintable(plan.error.text()));
     QCOMPARE(plan.servers, servers);
     QCOMPARE(plan.serversWithRedundancy, withRedundancy);
-    QCOMPARE(plan.arithmetic, arithmetic);
+    QCOMPARE(plan.arithmetic.text(), arithmetic);
 }
 
 void TestKneeAnalysis::capacityFromAnalysis_data()
@@ -650,15 +655,15 @@ void TestKneeAnalysis::capacityFromAnalysis()
     const CapacityPlan plan = CapacityPlan::fromAnalysis(KneeAnalysis::analyze(points, options), peak, redundancy);
     if (basis.isEmpty()) {
         QVERIFY(!plan.ok());
-        QVERIFY2(plan.error.startsWith(text), qPrintable(plan.error));
+        QVERIFY2(plan.error.text().startsWith(text), qPrintable(plan.error.text()));
         return;
     }
-    QVERIFY2(plan.ok(), qPrintable(plan.error));
+    QVERIFY2(plan.ok(), qPrintable(plan.error.text()));
     QCOMPARE(plan.basis, basis);
     QVERIFY2(std::abs(plan.perServer - perServer) < 1e-9, qPrintable(QString::number(plan.perServer, 'g', 17)));
     QCOMPARE(plan.servers, servers);
     QCOMPARE(plan.serversWithRedundancy, withRedundancy);
-    QVERIFY2(plan.arithmetic.contains(text), qPrintable(plan.arithmetic));
+    QVERIFY2(plan.arithmetic.text().contains(text), qPrintable(plan.arithmetic.text()));
 }
 
 void TestKneeAnalysis::json()
@@ -880,7 +885,7 @@ void TestKneeAnalysis::pointsFromSteps()
     // A step that lost requests on the way is not used.
     rate.numPrompts = 1200;
     const AnalysisResult analysed = KneeAnalysis::analyze({ SweepPoint::fromStep(rate, metrics) }, AnalysisOptions {});
-    QCOMPARE(analysed.steps.front().excluded, u"only 1000 of its 1200 requests ended"_s);
+    QCOMPARE(analysed.steps.front().excluded.text(), u"only 1000 of its 1200 requests ended"_s);
 }
 
 // 200 requests at 100 req/s take 2 s to arrive; with a 0.5 s drain the reference's throughput reads
@@ -895,12 +900,13 @@ void TestKneeAnalysis::drainIsNotSaturation()
     };
     AnalysisOptions options;
     const AnalysisResult unsaturated = KneeAnalysis::analyze({ step(20, 200 / (10 + 0.5)), step(100, 80) }, options);
-    QVERIFY2(!unsaturated.saturation.found, qPrintable(unsaturated.saturation.reason));
+    QVERIFY2(!unsaturated.saturation.found, qPrintable(unsaturated.saturation.reason.text()));
     const AnalysisResult saturated = KneeAnalysis::analyze({ step(20, 200 / (10 + 0.5)), step(100, 70) }, options);
     QVERIFY(saturated.saturation.found);
     QCOMPARE(saturated.saturation.offered, 100.0);
-    QVERIFY2(saturated.saturation.reason.contains(u"of the 80 req/s a step this long reads without saturation"_s),
-        qPrintable(saturated.saturation.reason));
+    QVERIFY2(
+        saturated.saturation.reason.text().contains(u"of the 80 req/s a step this long reads without saturation"_s),
+        qPrintable(saturated.saturation.reason.text()));
 }
 
 // An auto plan in rate mode runs a one-user floor step first, then the all-at-once ceiling, then
@@ -922,7 +928,8 @@ void TestKneeAnalysis::floorStepStaysOffARateAxis()
     for (const AnalysisResult* r : { &guessed, &given }) {
         QVERIFY(!r->concurrencyMode);
         QCOMPARE(r->steps.size(), std::size_t(8));
-        QVERIFY2(r->steps[0].excluded.contains(u"with a number of users"), qPrintable(r->steps[0].excluded));
+        QVERIFY2(
+            r->steps[0].excluded.text().contains(u"with a number of users"), qPrintable(r->steps[0].excluded.text()));
         QVERIFY(r->knee.found);
         QCOMPARE(r->knee.offered, 40.0);
         QCOMPARE(r->knee.stepIndex, 5);
@@ -931,7 +938,7 @@ void TestKneeAnalysis::floorStepStaysOffARateAxis()
     options.mode = LoadMode::Concurrency;
     const AnalysisResult users = KneeAnalysis::analyze(points, options);
     QVERIFY(users.concurrencyMode);
-    QVERIFY2(users.steps[2].excluded.contains(u"at a request rate"), qPrintable(users.steps[2].excluded));
+    QVERIFY2(users.steps[2].excluded.text().contains(u"at a request rate"), qPrintable(users.steps[2].excluded.text()));
     QVERIFY(!users.knee.found);
 }
 

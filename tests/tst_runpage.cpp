@@ -17,6 +17,7 @@
 #include "sim/faults.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
+#include "sweep/analysistext.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -522,14 +523,15 @@ private Q_SLOTS:
         const auto clientBound = std::count_if(
             run->steps().begin(), run->steps().end(), [](const StepReport& s) { return s.clientBound; });
         if (clientBound > 0 && !analysis.knee.found) {
-            QVERIFY2(analysis.knee.reason.contains(QStringLiteral("client-bound")), qPrintable(analysis.knee.reason));
+            QVERIFY2(analysis.knee.reason.text().contains(QStringLiteral("client-bound")),
+                qPrintable(analysis.knee.reason.text()));
             QVERIFY(!page.latencyChart()->kneeMarker().has_value());
             qInfo("%d of %d steps client-bound on this machine: the knee was not checked (%s)", int(clientBound),
-                int(rates.size()), qPrintable(analysis.knee.reason));
+                int(rates.size()), qPrintable(analysis.knee.reason.text()));
         } else {
             QVERIFY2(analysis.knee.found,
-                qPrintable(
-                    analysis.knee.reason + QStringLiteral(" (P99 TTFT ") + curve.join(QStringLiteral(", ")) + u')'));
+                qPrintable(analysis.knee.reason.text() + QStringLiteral(" (P99 TTFT ")
+                    + curve.join(QStringLiteral(", ")) + u')'));
             QTRY_VERIFY(page.latencyChart()->kneeMarker().has_value());
             QCOMPARE(page.latencyChart()->kneeMarker()->x(), analysis.knee.offered);
             QVERIFY(page.latencyChart()->regionCount() > 0);

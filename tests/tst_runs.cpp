@@ -7,6 +7,8 @@
 #include "runs/savedrun.h"
 #include "sim/filelimit.h"
 #include "store/runwriter.h"
+#include "sweep/analysisjson.h"
+#include "sweep/analysistext.h"
 #include "sweep/builtinsimulator.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweeprunner.h"

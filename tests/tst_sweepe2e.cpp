@@ -72,7 +72,7 @@ private Q_SLOTS:
         QCOMPARE(reference.results.size(), std::size_t(16));
         const AnalysisResult denseAnalysis = KneeAnalysis::analyze(reference.points, options(dense));
         QVERIFY2(denseAnalysis.sloCapacity.found && !denseAnalysis.sloCapacity.lowerBound,
-            qPrintable(denseAnalysis.sloCapacity.reason));
+            qPrintable(denseAnalysis.sloCapacity.reason.text()));
         const double truth = denseAnalysis.sloCapacity.offered;
 
         Profile adaptive = baseProfile(QStringLiteral("sim://small?time_scale=2&seed=2"));
@@ -86,7 +86,7 @@ private Q_SLOTS:
         const bool refined = std::any_of(run.results.begin(), run.results.end(),
             [](const StepResult& r) { return r.config.purpose == QLatin1String("refine"); });
         const AnalysisResult found = KneeAnalysis::analyze(run.points, options(adaptive));
-        QVERIFY2(found.sloCapacity.found, qPrintable(found.sloCapacity.reason));
+        QVERIFY2(found.sloCapacity.found, qPrintable(found.sloCapacity.reason.text()));
         const double error = std::abs(found.sloCapacity.offered - truth) / truth;
         QVERIFY2(error <= 0.10,
             qPrintable(QStringLiteral("adaptive %1 vs dense %2 req/s (%3%), refined: %4")

@@ -3,6 +3,8 @@
 // simulator that scrapes it (and one whose metrics URL answers 404).
 #include "profile/profilestore.h"
 #include "sim/filelimit.h"
+#include "sweep/analysisjson.h"
+#include "sweep/analysistext.h"
 #include "sweep/builtinsimulator.h"
 #include "sweep/kneeanalysis.h"
 #include "sweep/sweepplan.h"

@@ -16,10 +16,12 @@
 #include "profile/targetstore.h"
 #include "runs/runcatalog.h"
 #include "store/runwriter.h"
+#include "sweep/analysisjson.h"
 #include "sweep/builtinsimulator.h"
 #include "sweep/runsession.h"
 #include "sweep/safetyguard.h"
 #include "sweep/shard.h"
+#include "sweep/slospec.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweeprunner.h"
 

@@ -2,6 +2,9 @@
 
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
+#include "sweep/analysisjson.h"
+#include "sweep/analysistext.h"
+#include "sweep/slospec.h"
 
 #include <QDir>
 #include <QFile>
@@ -61,7 +64,7 @@ QStringList analysisWords(const AnalysisResult& result, const std::optional<Capa
 {
     QStringList lines = analysisLines(result, plan ? &*plan : nullptr);
     if (plan && !plan->ok())
-        lines << QStringLiteral("No capacity plan: %1").arg(plan->error);
+        lines << QStringLiteral("No capacity plan: %1").arg(plan->error.text());
     return lines;
 }
 

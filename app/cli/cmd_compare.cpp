@@ -6,6 +6,7 @@
 #include "runs/runcatalog.h"
 #include "runs/savedrun.h"
 #include "store/runwriter.h"
+#include "sweep/analysiswords.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -129,7 +130,7 @@ QString comparisonText(const Comparison& c)
         for (const auto& [label, f] : { std::pair { "knee", &a.knee }, std::pair { "saturation", &a.saturation },
                  std::pair { "SLO capacity", &a.sloCapacity } }) {
             if (!f->found && !f->reason.isEmpty())
-                reasons << QStringLiteral("  %1, no %2: %3").arg(c.curves[r].name, QLatin1String(label), f->reason);
+                reasons << QStringLiteral("  %1, no %2: %3").arg(c.curves[r].name, QLatin1String(label), f->reason.text());
         }
     }
     out += table(rows, QStringLiteral("  "));

@@ -3,6 +3,7 @@
 #include "cliverbs.h"
 
 #include "runs/runcatalog.h"
+#include "sweep/analysiswords.h"
 #include "sweep/kneeanalysis.h"
 
 #include <QCommandLineParser>

@@ -2,6 +2,7 @@
 
 #include "metrics/phrase.h"
 #include "profile/profile.h"
+#include "sweep/analysiswords.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -36,7 +37,7 @@ QJsonValue findingValue(const Finding& f)
     o.insert(QLatin1String("offered"), number(f.offered));
     o.insert(QLatin1String("achieved"), number(f.achieved));
     o.insert(QLatin1String("lower_bound"), f.lowerBound);
-    o.insert(QLatin1String("reason"), f.reason);
+    o.insert(QLatin1String("reason"), f.reason.english());
     return o;
 }
 
@@ -388,7 +389,7 @@ QJsonObject comparisonJson(const Comparison& c)
             for (const auto& [key, f] : { std::pair { "knee", &a.knee }, std::pair { "saturation", &a.saturation },
                      std::pair { "slo_capacity", &a.sloCapacity } }) {
                 if (!f->found)
-                    reasons.insert(QLatin1String(key), f->reason);
+                    reasons.insert(QLatin1String(key), f->reason.english());
             }
             analysis.insert(QLatin1String("reasons"), reasons);
             run.insert(QLatin1String("analysis"), analysis);

@@ -1,6 +1,7 @@
 #include "sweep/capacityplan.h"
 
 #include "metrics/phrase.h"
+#include "sweep/analysiswords.h"
 
 #include <QRegularExpression>
 
@@ -46,9 +47,9 @@ QString quotient(double value)
     return QString::number(value, 'f', 6);
 }
 
-QString serverCount(int n)
+Sentence serverCount(int n)
 {
-    return n == 1 ? phrase("CapacityPlan", "1 server") : phrase("CapacityPlan", "%1 servers").arg(n);
+    return n == 1 ? kp::sentence("CapacityPlan", "1 server") : kp::sentence("CapacityPlan", "%1 servers").arg(n);
 }
 
 } // namespace
@@ -86,49 +87,53 @@ CapacityPlan CapacityPlan::compute(const PeakDemand& peak, double perServer, con
     plan.perServer = perServer;
     const QString unit = demandUnitWord(peak.unit);
     if (!(peak.value > 0) || !std::isfinite(peak.value)) {
-        plan.error = phrase("CapacityPlan", "the peak demand must be a positive number of %1, not %2")
+        plan.error = kp::sentence("CapacityPlan", "the peak demand must be a positive number of %1, not %2")
                          .arg(unit, amount(peak.value));
         return plan;
     }
     if (!(perServer > 0) || !std::isfinite(perServer)) {
-        plan.error = phrase("CapacityPlan", "the per-server capacity must be a positive number of %1, not %2")
+        plan.error = kp::sentence("CapacityPlan", "the per-server capacity must be a positive number of %1, not %2")
                          .arg(unit, amount(perServer));
         return plan;
     }
     if ((redundancy.kind == Redundancy::Kind::Spares && redundancy.spares < 0)
         || (redundancy.kind == Redundancy::Kind::Percent
             && (!(redundancy.fraction >= 0) || !std::isfinite(redundancy.fraction)))) {
-        plan.error = phrase("CapacityPlan", "the redundancy must not be negative (%1)").arg(redundancy.describe());
+        plan.error
+            = kp::sentence("CapacityPlan", "the redundancy must not be negative (%1)").arg(redundancy.describe());
         return plan;
     }
     plan.serversExact = peak.value / perServer;
     if (plan.serversExact > 1e6) {
-        plan.error = phrase("CapacityPlan", "%1 %2 at %3 %2 per server needs more than a million servers")
+        plan.error = kp::sentence("CapacityPlan", "%1 %2 at %3 %2 per server needs more than a million servers")
                          .arg(amount(peak.value), unit, amount(perServer));
         return plan;
     }
     plan.servers = roundUp(plan.serversExact);
     plan.arithmetic
-        = phrase("CapacityPlan", "%1 %2 ÷ %3 %2 per server = ").arg(amount(peak.value), unit, amount(perServer));
+        = kp::sentence("CapacityPlan", "%1 %2 ÷ %3 %2 per server = ").arg(amount(peak.value), unit, amount(perServer));
     if (nearInteger(plan.serversExact))
         plan.arithmetic += serverCount(plan.servers);
     else
-        plan.arithmetic += u"%1 → %2"_s.arg(quotient(plan.serversExact), serverCount(plan.servers));
-    const QString then = phrase("CapacityPlan", "; ", "between the parts of the arithmetic");
+        plan.arithmetic += Sentence::plain(quotient(plan.serversExact) + u" → "_s) + serverCount(plan.servers);
+    const Sentence then = kp::sentence("CapacityPlan", "; ", "between the parts of the arithmetic");
     switch (redundancy.kind) {
     case Redundancy::Kind::None:
         plan.serversWithRedundancy = plan.servers;
         break;
     case Redundancy::Kind::Spares:
         plan.serversWithRedundancy = plan.servers + redundancy.spares;
-        plan.arithmetic += then + u"N+%1 → %2"_s.arg(redundancy.spares).arg(plan.serversWithRedundancy);
+        plan.arithmetic
+            += then + Sentence::plain(u"N+%1 → %2"_s.arg(redundancy.spares).arg(plan.serversWithRedundancy));
         break;
     case Redundancy::Kind::Percent: {
         const double grown = double(plan.servers) * (1.0 + redundancy.fraction);
         plan.serversWithRedundancy = roundUp(grown);
         plan.arithmetic += nearInteger(grown)
-            ? then + u"%1 → %2"_s.arg(redundancy.describe()).arg(plan.serversWithRedundancy)
-            : then + u"%1 → %2 → %3"_s.arg(redundancy.describe(), quotient(grown)).arg(plan.serversWithRedundancy);
+            ? then + Sentence::plain(u"%1 → %2"_s.arg(redundancy.describe()).arg(plan.serversWithRedundancy))
+            : then
+                + Sentence::plain(
+                    u"%1 → %2 → %3"_s.arg(redundancy.describe(), quotient(grown)).arg(plan.serversWithRedundancy));
         break;
     }
     }
@@ -139,32 +144,33 @@ CapacityPlan CapacityPlan::fromAnalysis(
     const AnalysisResult& result, const PeakDemand& peak, const Redundancy& redundancy)
 {
     const Finding* basis = nullptr;
-    QString key, what;
+    QString key;
+    Sentence what;
     if (!result.options.slo.isEmpty()) {
         if (!result.sloCapacity.found) {
             CapacityPlan plan;
             plan.peak = peak;
             plan.redundancy = redundancy;
-            plan.error = phrase("CapacityPlan", "there is no per-server capacity under the SLO: %1")
+            plan.error = kp::sentence("CapacityPlan", "there is no per-server capacity under the SLO: %1")
                              .arg(result.sloCapacity.reason);
             return plan;
         }
         basis = &result.sloCapacity;
         key = u"slo_capacity"_s;
-        what = phrase("CapacityPlan", "the SLO capacity");
+        what = kp::sentence("CapacityPlan", "the SLO capacity");
     } else if (result.recommended.found) {
         basis = &result.recommended;
         key = u"recommended"_s;
-        what = phrase("CapacityPlan", "the recommended operating point");
+        what = kp::sentence("CapacityPlan", "the recommended operating point");
     } else if (result.saturation.found) {
         basis = &result.saturation;
         key = u"saturation"_s;
-        what = phrase("CapacityPlan", "the saturation point");
+        what = kp::sentence("CapacityPlan", "the saturation point");
     } else {
         CapacityPlan plan;
         plan.peak = peak;
         plan.redundancy = redundancy;
-        plan.error = phrase("CapacityPlan",
+        plan.error = kp::sentence("CapacityPlan",
             "there is no per-server capacity: no SLO was given, and the sweep shows neither a recommended "
             "operating point nor saturation (%1)")
                          .arg(result.recommended.reason);
@@ -177,7 +183,7 @@ CapacityPlan CapacityPlan::fromAnalysis(
         plan.peak = peak;
         plan.redundancy = redundancy;
         plan.basis = key;
-        plan.error = phrase(
+        plan.error = kp::sentence(
             "CapacityPlan", "the steps report no output token throughput at %1, so a tok/s peak cannot be planned")
                          .arg(what);
         return plan;
@@ -186,27 +192,28 @@ CapacityPlan CapacityPlan::fromAnalysis(
     plan.basis = key;
     plan.perServerLowerBound = basis->lowerBound;
     plan.basisReason
-        = phrase("CapacityPlan", "%1 %2 per server%3, %4 at %5 offered")
+        = kp::sentence("CapacityPlan", "%1 %2 per server%3, %4 at %5 offered")
               .arg(amount(perServer), demandUnitWord(peak.unit),
-                  basis->lowerBound ? phrase("CapacityPlan", " or more (the sweep never reached the SLO limit)")
-                                    : QString(),
-                  what, loadWord(basis->offered, result.concurrencyMode));
+                  basis->lowerBound ? kp::sentence("CapacityPlan", " or more (the sweep never reached the SLO limit)")
+                                    : Sentence(),
+                  what, words::load(basis->offered, result.concurrencyMode));
     return plan;
 }
 
-QString CapacityPlan::sentence() const
+Sentence CapacityPlan::words() const
 {
     if (!ok())
-        return phrase("CapacityPlan", "No capacity plan: %1.").arg(error);
+        return kp::sentence("CapacityPlan", "No capacity plan: %1.").arg(error);
     const QString unit = demandUnitWord(peak.unit);
-    const QString need = redundancy.kind == Redundancy::Kind::None ? serverCount(servers)
-                                                                   : phrase("CapacityPlan", "%1 (%2 with %3)")
-                                                                         .arg(serverCount(servers))
-                                                                         .arg(serversWithRedundancy)
-                                                                         .arg(redundancy.describe());
+    const Sentence need = redundancy.kind == Redundancy::Kind::None ? serverCount(servers)
+                                                                    : kp::sentence("CapacityPlan", "%1 (%2 with %3)")
+                                                                          .arg(serverCount(servers))
+                                                                          .arg(serversWithRedundancy)
+                                                                          .arg(redundancy.describe());
     if (basisReason.isEmpty())
-        return phrase("CapacityPlan", "A %1 %2 peak needs %3: %4.").arg(amount(peak.value), unit, need, arithmetic);
-    return phrase("CapacityPlan", "A %1 %2 peak needs %3 at %4: %5.")
+        return kp::sentence("CapacityPlan", "A %1 %2 peak needs %3: %4.")
+            .arg(amount(peak.value), unit, need, arithmetic);
+    return kp::sentence("CapacityPlan", "A %1 %2 peak needs %3 at %4: %5.")
         .arg(amount(peak.value), unit, need, basisReason, arithmetic);
 }
 
@@ -218,13 +225,13 @@ QJsonObject CapacityPlan::toJson() const
     o.insert(u"per_server"_s, perServer);
     o.insert(u"per_server_unit"_s, demandUnitWord(peak.unit));
     o.insert(u"basis"_s, basis);
-    o.insert(u"basis_reason"_s, basisReason);
+    o.insert(u"basis_reason"_s, basisReason.english());
     o.insert(u"per_server_lower_bound"_s, perServerLowerBound);
     o.insert(u"servers_exact"_s, serversExact);
     o.insert(u"servers"_s, servers);
     o.insert(u"redundancy"_s, redundancy.describe());
     o.insert(u"servers_with_redundancy"_s, serversWithRedundancy);
-    o.insert(u"arithmetic"_s, arithmetic);
+    o.insert(u"arithmetic"_s, arithmetic.english());
     return o;
 }
 

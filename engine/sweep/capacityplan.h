@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/phrase.h"
 #include "sweep/kneeanalysis.h"
 
 #include <QJsonObject>
@@ -37,17 +38,18 @@ struct CapacityPlan
     Redundancy redundancy;
     double perServer = 0.0; // in the peak's unit
     QString basis; // "slo_capacity", "recommended" or "saturation"
-    QString basisReason; // "51 req/s per server, the SLO capacity at 53.3 req/s offered"
+    Sentence basisReason; // "51 req/s per server, the SLO capacity at 53.3 req/s offered"
     bool perServerLowerBound = false; // the sweep never reached the SLO limit: the plan errs high
     double serversExact = 0.0; // peak / perServer
     int servers = 0;
     int serversWithRedundancy = 0;
-    QString arithmetic; // "1000 req/s ÷ 58.3 req/s per server = 17.2 → 18 servers; N+2 → 20"
-    QString error; // why there is no plan; the other fields are then meaningless
+    Sentence arithmetic; // "1000 req/s ÷ 58.3 req/s per server = 17.2 → 18 servers; N+2 → 20"
+    Sentence error; // why there is no plan; the other fields are then meaningless
 
     bool ok() const { return error.isEmpty(); }
-    QString sentence() const; // for the written analysis
-    QJsonObject toJson() const; // per_server, servers, servers_with_redundancy, arithmetic, ...
+    Sentence words() const; // for the written analysis
+    QString sentence() const { return words().text(); } // worded now (metrics/phrase.h)
+    QJsonObject toJson() const; // worded in English // per_server, servers, servers_with_redundancy, arithmetic, ...
 
     // The arithmetic alone: servers = ⌈peak / perServer⌉, then +k or ⌈servers × (1 + p)⌉.
     static CapacityPlan compute(const PeakDemand& peak, double perServer, const Redundancy& redundancy);

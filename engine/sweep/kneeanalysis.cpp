@@ -2,7 +2,9 @@
 
 #include "load/steprunner.h"
 #include "metrics/phrase.h"
+#include "sweep/analysiswords.h"
 #include "sweep/capacityplan.h"
+#include "sweep/kneenumerics.h"
 
 #include <QJsonArray>
 #include <QJsonValue>
@@ -36,64 +38,6 @@ bool mostlyUsers(const std::vector<SweepPoint>& points)
     return !points.empty() && points.front().concurrencyMode;
 }
 
-// Numbers in sentences: QString::number never looks at the locale. Three significant digits or so,
-// without trailing zeros ("9.87", "46.3", "157").
-QString num(double value)
-{
-    if (std::isnan(value))
-        return u"nan"_s;
-    if (std::isinf(value))
-        return value > 0 ? u"inf"_s : u"-inf"_s;
-    const double magnitude = std::abs(value);
-    const int decimals = magnitude < 10 ? 2 : magnitude < 100 ? 1 : 0;
-    QString text = QString::number(value, 'f', decimals);
-    if (text.contains(u'.')) {
-        while (text.endsWith(u'0'))
-            text.chop(1);
-        if (text.endsWith(u'.'))
-            text.chop(1);
-    }
-    if (text == u"-0")
-        text = u"0"_s;
-    return text;
-}
-
-// The end of a sentence assembled from several phrases.
-QString fullStop()
-{
-    return phrase("KneeAnalysis", ".", "end of a sentence");
-}
-
-QString latencyText(double ms)
-{
-    return std::abs(ms) >= 1000 ? num(ms / 1000) + u" s"_s : num(ms) + u" ms"_s;
-}
-
-QString ratioText(double ratio)
-{
-    return QString::number(ratio, 'f', ratio < 10 ? 1 : 0) + u"×"_s;
-}
-
-QString percentText(double fraction)
-{
-    return num(std::round(fraction * 1000) / 10) + u"%"_s;
-}
-
-QString wholePercentText(double fraction)
-{
-    return QString::number(std::lround(fraction * 100)) + u"%"_s;
-}
-
-QString throughputText(double rps)
-{
-    return num(rps) + u" req/s"_s;
-}
-
-QString metricLabel(LatencyMetric metric, double percentile)
-{
-    return u"P%1 %2"_s.arg(LatencyStats::percentileWord(percentile), latencyMetricKey(metric).toUpper());
-}
-
 std::optional<double> latencyAt(const LatencyStats& stats, double percentile)
 {
     if (const auto value = stats.percentile(percentile))
@@ -101,15 +45,6 @@ std::optional<double> latencyAt(const LatencyStats& stats, double percentile)
     if (percentile == 50 && (stats.count > 0 || stats.median != 0))
         return stats.median;
     return std::nullopt;
-}
-
-QJsonValue jsonNumber(double value)
-{
-    if (std::isnan(value))
-        return QJsonValue(QJsonValue::Null);
-    if (std::isinf(value))
-        return value > 0 ? u"inf"_s : u"-inf"_s;
-    return value;
 }
 
 // One load level on a curve: a step, or the mean of steps run at the same load.
@@ -207,34 +142,12 @@ std::vector<SloCheck> sloChecks(const Slo& slo, double implicitMaxErrorRate, con
     return checks;
 }
 
-QString sloName(SloLimit limit, double percentile)
-{
-    switch (limit) {
-    case SloLimit::Ttft:
-        return metricLabel(LatencyMetric::Ttft, percentile);
-    case SloLimit::Tpot:
-        return metricLabel(LatencyMetric::Tpot, percentile);
-    case SloLimit::E2el:
-        return metricLabel(LatencyMetric::E2el, percentile);
-    case SloLimit::ErrorRate:
-        return phrase("KneeAnalysis", "the error rate");
-    case SloLimit::None:
-        break;
-    }
-    return {};
-}
-
-QString sloValueText(SloLimit limit, double value)
-{
-    return limit == SloLimit::ErrorRate ? percentText(value) : latencyText(value);
-}
-
 struct SloJudgement
 {
     bool judged = true; // every value the SLO needs is there
     bool pass = true;
-    QString firstMiss; // "P99 TTFT 812 ms > 500 ms"
-    QStringList missing; // labels of the values the step lacks
+    Sentence firstMiss; // "P99 TTFT 812 ms > 500 ms"
+    QList<Sentence> missing; // labels of the values the step lacks
 };
 
 SloJudgement judgeSlo(const Slo& slo, double implicitMaxErrorRate, const CurvePoint& point)
@@ -244,13 +157,14 @@ SloJudgement judgeSlo(const Slo& slo, double implicitMaxErrorRate, const CurvePo
     for (const SloCheck& check : sloChecks(slo, implicitMaxErrorRate, point)) {
         if (!check.value) {
             j.judged = false;
-            j.missing << sloName(check.limit, p);
+            j.missing << words::sloName(check.limit, p);
             continue;
         }
         if (*check.value > check.max && j.pass) {
             j.pass = false;
-            j.firstMiss = u"%1 %2 > %3"_s.arg(
-                sloName(check.limit, p), sloValueText(check.limit, *check.value), sloValueText(check.limit, check.max));
+            j.firstMiss = words::sloName(check.limit, p)
+                + Sentence::plain(u" %1 > %2"_s.arg(
+                    words::sloValue(check.limit, *check.value), words::sloValue(check.limit, check.max)));
         }
     }
     if (!j.judged)
@@ -287,18 +201,19 @@ private:
     enum class Use { Unusable, Erroneous, Reliable };
 
     bool concurrency() const { return m_result.concurrencyMode; }
-    QString load(double x) const { return loadWord(x, concurrency()); }
-    QString metric() const { return metricLabel(m_options.metric, m_options.percentile); }
-    QString stepName(int index) const
+    Sentence load(double x) const { return words::load(x, concurrency()); }
+    QString metric() const { return words::metric(m_options.metric, m_options.percentile); }
+    Sentence stepName(int index) const
     {
         const SweepPoint& p = m_points[std::size_t(index)];
-        const QString where
-            = std::isinf(p.offered) ? phrase("KneeAnalysis", "all at once") : loadWord(p.offered, p.concurrencyMode);
-        return phrase("KneeAnalysis", "step %1 (%2)").arg(index + 1).arg(where);
+        const Sentence where = std::isinf(p.offered) ? sentence("KneeAnalysis", "all at once")
+                                                     : words::load(p.offered, p.concurrencyMode);
+        return sentence("KneeAnalysis", "step %1 (%2)").arg(index + 1).arg(where);
     }
-    QString higherLoads() const
+    Sentence higherLoads() const
     {
-        return concurrency() ? phrase("KneeAnalysis", "add more users") : phrase("KneeAnalysis", "add higher rates");
+        return concurrency() ? sentence("KneeAnalysis", "add more users")
+                             : sentence("KneeAnalysis", "add higher rates");
     }
     bool neverSaturated() const { return !m_result.saturation.found && !m_usable.empty(); }
 
@@ -322,7 +237,7 @@ private:
         return c;
     }
 
-    Finding finding(const CurvePoint& c, QString reason) const
+    Finding finding(const CurvePoint& c, Sentence reason) const
     {
         Finding f;
         f.found = true;
@@ -334,7 +249,7 @@ private:
         return f;
     }
 
-    static Finding absent(QString reason)
+    static Finding absent(Sentence reason)
     {
         Finding f;
         f.reason = std::move(reason);
@@ -344,7 +259,7 @@ private:
     void assess()
     {
         std::vector<CurvePoint> usable, reliable, latency;
-        QStringList exclusionNotes, latencyNotes;
+        QList<Sentence> exclusionNotes, latencyNotes;
         int reliableWithoutLatency = 0;
         for (std::size_t i = 0; i < m_points.size(); ++i) {
             const int index = int(i);
@@ -358,48 +273,48 @@ private:
             a.errorRate = total > 0 ? double(p.metrics.failed) / double(total) : 0.0;
 
             Use use = Use::Reliable;
-            QString brief;
+            Sentence brief;
             bool allAtOnce = false;
             if (p.concurrencyMode != concurrency()) {
                 use = Use::Unusable;
                 a.excluded = concurrency()
-                    ? phrase("KneeAnalysis", "it ran at a request rate, while the sweep varies users")
-                    : phrase("KneeAnalysis", "it ran with a number of users, while the sweep varies the rate");
-                brief = phrase("KneeAnalysis", "other load mode");
+                    ? sentence("KneeAnalysis", "it ran at a request rate, while the sweep varies users")
+                    : sentence("KneeAnalysis", "it ran with a number of users, while the sweep varies the rate");
+                brief = sentence("KneeAnalysis", "other load mode");
             } else if (std::isinf(p.offered) && p.offered > 0) {
                 use = Use::Unusable;
-                a.excluded = phrase("KneeAnalysis",
+                a.excluded = sentence("KneeAnalysis",
                     "it sent every request at once, so it has no offered rate to place on the load axis");
-                brief = phrase("KneeAnalysis", "all at once");
+                brief = sentence("KneeAnalysis", "all at once");
                 allAtOnce = true;
             } else if (!(p.offered > 0) || !std::isfinite(p.offered)) {
                 use = Use::Unusable;
-                a.excluded = phrase("KneeAnalysis", "it has no offered load");
-                brief = phrase("KneeAnalysis", "no load");
+                a.excluded = sentence("KneeAnalysis", "it has no offered load");
+                brief = sentence("KneeAnalysis", "no load");
             } else if (p.partial) {
                 use = Use::Unusable;
-                a.excluded = phrase("KneeAnalysis", "it was stopped before every request ended (partial)");
-                brief = phrase("KneeAnalysis", "partial");
+                a.excluded = sentence("KneeAnalysis", "it was stopped before every request ended (partial)");
+                brief = sentence("KneeAnalysis", "partial");
             } else if (p.clientBound) {
                 use = Use::Unusable;
-                a.excluded = phrase("KneeAnalysis",
+                a.excluded = sentence("KneeAnalysis",
                     "it was client-bound: the client could not keep to the schedule, so it measured the "
                     "client rather than the server");
-                brief = phrase("KneeAnalysis", "client-bound");
+                brief = sentence("KneeAnalysis", "client-bound");
             } else if (p.planned > 0 && total < p.planned) {
                 use = Use::Unusable;
-                a.excluded = phrase("KneeAnalysis", "only %1 of its %2 requests ended").arg(total).arg(p.planned);
-                brief = phrase("KneeAnalysis", "%1 of %2 requests ended").arg(total).arg(p.planned);
+                a.excluded = sentence("KneeAnalysis", "only %1 of its %2 requests ended").arg(total).arg(p.planned);
+                brief = sentence("KneeAnalysis", "%1 of %2 requests ended").arg(total).arg(p.planned);
             } else if (total == 0) {
                 use = Use::Unusable;
-                a.excluded = phrase("KneeAnalysis", "no request ended");
-                brief = phrase("KneeAnalysis", "no requests");
+                a.excluded = sentence("KneeAnalysis", "no request ended");
+                brief = sentence("KneeAnalysis", "no requests");
             } else if (a.errorRate > m_options.maxErrorRate) {
                 use = Use::Erroneous;
                 a.excluded
-                    = phrase("KneeAnalysis", "%1 of its requests failed, more than the %2 a reliable step may lose")
-                          .arg(percentText(a.errorRate), percentText(m_options.maxErrorRate));
-                brief = phrase("KneeAnalysis", "%1 errors").arg(percentText(a.errorRate));
+                    = sentence("KneeAnalysis", "%1 of its requests failed, more than the %2 a reliable step may lose")
+                          .arg(words::percent(a.errorRate), words::percent(m_options.maxErrorRate));
+                brief = sentence("KneeAnalysis", "%1 errors").arg(words::percent(a.errorRate));
             }
 
             const CurvePoint c = curvePoint(index);
@@ -413,37 +328,38 @@ private:
                     a.usedForKnee = true;
                 } else {
                     ++reliableWithoutLatency;
-                    a.excluded = phrase("KneeAnalysis", "it does not report %1").arg(metric());
-                    m_leftOutLatency << phrase("KneeAnalysis", "%1: no %2").arg(stepName(index), metric());
-                    latencyNotes << phrase(
+                    a.excluded = sentence("KneeAnalysis", "it does not report %1").arg(metric());
+                    m_leftOutLatency << sentence("KneeAnalysis", "%1: no %2").arg(stepName(index), metric());
+                    latencyNotes << sentence(
                         "KneeAnalysis", "%1 does not report %2, so it is left out of the latency knee.")
-                                        .arg(capitalized(stepName(index)), metric());
+                                        .arg(stepName(index).capitalized(), metric());
                 }
             } else {
                 // An all-at-once step is not unreliable, only off the load axis: its note says so.
                 if (!allAtOnce)
-                    m_leftOut << phrase("KneeAnalysis", "%1: %2", "a step left out: its name, then why in brief")
+                    m_leftOut << sentence("KneeAnalysis", "%1: %2", "a step left out: its name, then why in brief")
                                      .arg(stepName(index), brief);
                 if (allAtOnce) {
-                    exclusionNotes << phrase("KneeAnalysis",
+                    exclusionNotes << sentence("KneeAnalysis",
                         "%1 sent every request at once: its %2 is the server's throughput ceiling, "
                         "not a point on the load axis.")
-                                          .arg(capitalized(phrase("KneeAnalysis", "step %1").arg(index + 1)),
-                                              throughputText(a.achieved));
+                                          .arg(sentence("KneeAnalysis", "step %1").arg(index + 1).capitalized(),
+                                              words::throughput(a.achieved));
                 } else if (use == Use::Erroneous) {
-                    exclusionNotes << phrase(
+                    exclusionNotes << sentence(
                         "KneeAnalysis", "%1 is left out of the knee: %2; it still counts for throughput and the SLO.")
-                                          .arg(capitalized(stepName(index)), a.excluded);
+                                          .arg(stepName(index).capitalized(), a.excluded);
                 } else {
-                    exclusionNotes << phrase("KneeAnalysis", "%1 is left out of the analysis: %2.")
-                                          .arg(capitalized(stepName(index)), a.excluded);
+                    exclusionNotes << sentence("KneeAnalysis", "%1 is left out of the analysis: %2.")
+                                          .arg(stepName(index).capitalized(), a.excluded);
                 }
             }
             m_result.steps.push_back(std::move(a));
         }
         if (latency.empty() && reliableWithoutLatency > 0) {
-            latencyNotes
-                = { phrase("KneeAnalysis", "The steps do not report %1, so there is no latency knee.").arg(metric()) };
+            latencyNotes = {
+                sentence("KneeAnalysis", "The steps do not report %1, so there is no latency knee.").arg(metric())
+            };
             m_leftOutLatency.clear();
             m_noLatency = true;
         }
@@ -471,31 +387,26 @@ private:
                     latHi = std::max(latHi, *v);
                 }
             }
-            QString spread
-                = phrase("KneeAnalysis", "throughput %1 to %2").arg(throughputText(thrLo), throughputText(thrHi));
+            Sentence spread = sentence("KneeAnalysis", "throughput %1 to %2")
+                                  .arg(words::throughput(thrLo), words::throughput(thrHi));
             if (latHi > 0)
-                spread += phrase("KneeAnalysis", ", %1 %2 to %3").arg(metric(), latencyText(latLo), latencyText(latHi));
-            m_result.notes << phrase(
+                spread += sentence("KneeAnalysis", ", %1 %2 to %3")
+                              .arg(metric(), words::latency(latLo), words::latency(latHi));
+            m_result.notes << sentence(
                 "KneeAnalysis", "Steps %1 and %2 ran at %3; the analysis uses their mean. Their spread: %4.")
                                   .arg(names.join(u", "_s), last, load(c.x), spread);
         }
     }
 
-    static QString capitalized(QString text)
+    Sentence leftOutSentence(bool includeLatency) const
     {
-        if (!text.isEmpty())
-            text[0] = text[0].toUpper();
-        return text;
-    }
-
-    QString leftOutSentence(bool includeLatency) const
-    {
-        QStringList all = m_leftOut;
+        QList<Sentence> all = m_leftOut;
         if (includeLatency)
             all << m_leftOutLatency;
-        return all.isEmpty() ? QString()
-                             : phrase("KneeAnalysis", " Left out: %1.")
-                                   .arg(all.join(phrase("KneeAnalysis", "; ", "between the steps left out")));
+        return all.isEmpty()
+            ? Sentence()
+            : sentence("KneeAnalysis", " Left out: %1.")
+                  .arg(Sentence::join(all, sentence("KneeAnalysis", "; ", "between the steps left out")));
     }
 
     void findPeak()
@@ -526,7 +437,7 @@ private:
         const std::vector<CurvePoint>& c = m_usable;
         if (c.empty()) {
             m_result.saturation
-                = absent(phrase("KneeAnalysis", "Saturation is unknown: no step with a usable load yet.%1")
+                = absent(sentence("KneeAnalysis", "Saturation is unknown: no step with a usable load yet.%1")
                              .arg(leftOutSentence(false)));
             return;
         }
@@ -544,14 +455,15 @@ private:
             if (first) {
                 const CurvePoint& s = c[*first];
                 m_result.saturation = finding(s,
-                    phrase("KneeAnalysis",
+                    sentence("KneeAnalysis",
                         "Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5).")
-                        .arg(load(s.x), throughputText(s.thr), wholePercentText(s.thr / s.x), percentText(fraction),
-                            drainNote(s)));
+                        .arg(load(s.x), words::throughput(s.thr), words::wholePercent(s.thr / s.x),
+                            words::percent(fraction), drainNote(s)));
             } else {
-                m_result.saturation = absent(phrase("KneeAnalysis",
-                    "The sweep never saturated: throughput followed the offered rate up to %1 (%2 achieved); %3.")
-                                                 .arg(load(c.back().x), throughputText(c.back().thr), higherLoads()));
+                m_result.saturation
+                    = absent(sentence("KneeAnalysis",
+                        "The sweep never saturated: throughput followed the offered rate up to %1 (%2 achieved); %3.")
+                                 .arg(load(c.back().x), words::throughput(c.back().thr), higherLoads()));
             }
             return;
         }
@@ -565,47 +477,49 @@ private:
             if (maxAfter <= c[i].thr * (1.0 + growth) && c.back().x >= c[i].x * (1.0 + 2.0 * growth)) {
                 const CurvePoint& s = c[i];
                 const double added = s.thr > 0 ? maxAfter / s.thr - 1.0 : 0.0;
-                const QString more = added > 0.0005
-                    ? phrase("KneeAnalysis", "more users add at most %1 throughput (%2 here, at most %3 up to %4)")
-                          .arg(percentText(added), throughputText(s.thr), throughputText(maxAfter), load(c.back().x))
-                    : phrase("KneeAnalysis", "more users add no throughput (%1 here, at most %2 up to %3)")
-                          .arg(throughputText(s.thr), throughputText(maxAfter), load(c.back().x));
-                m_result.saturation = finding(s, phrase("KneeAnalysis", "Saturation at %1: %2.").arg(load(s.x), more));
+                const Sentence more = added > 0.0005
+                    ? sentence("KneeAnalysis", "more users add at most %1 throughput (%2 here, at most %3 up to %4)")
+                          .arg(words::percent(added), words::throughput(s.thr), words::throughput(maxAfter),
+                              load(c.back().x))
+                    : sentence("KneeAnalysis", "more users add no throughput (%1 here, at most %2 up to %3)")
+                          .arg(words::throughput(s.thr), words::throughput(maxAfter), load(c.back().x));
+                m_result.saturation
+                    = finding(s, sentence("KneeAnalysis", "Saturation at %1: %2.").arg(load(s.x), more));
                 return;
             }
         }
-        m_result.saturation = absent(phrase("KneeAnalysis",
+        m_result.saturation = absent(sentence("KneeAnalysis",
             "The sweep never saturated: throughput still grows with the users up to %1 "
             "(%2); %3.")
-                                         .arg(load(c.back().x), throughputText(c.back().thr), higherLoads()));
+                                         .arg(load(c.back().x), words::throughput(c.back().thr), higherLoads()));
     }
 
     // Said when the drain moved the bar noticeably, so the numbers in the sentence add up.
-    QString drainNote(const CurvePoint& p) const
+    Sentence drainNote(const CurvePoint& p) const
     {
         if (p.expected >= 0.99 * p.x)
             return {};
-        return phrase(
+        return sentence(
             "KneeAnalysis", " of the %1 a step this long reads without saturation, its last requests' drain included")
-            .arg(throughputText(p.expected));
+            .arg(words::throughput(p.expected));
     }
 
-    QString neverSaturatedSuffix() const
+    Sentence neverSaturatedSuffix() const
     {
-        return neverSaturated() ? phrase("KneeAnalysis", " The sweep never saturated; %1.").arg(higherLoads())
-                                : QString();
+        return neverSaturated() ? sentence("KneeAnalysis", " The sweep never saturated; %1.").arg(higherLoads())
+                                : Sentence();
     }
 
     void findKnee()
     {
         const std::vector<CurvePoint>& c = m_latency;
-        const QString leftOut = leftOutSentence(true);
+        const Sentence leftOut = leftOutSentence(true);
         if (m_noLatency) {
-            m_result.knee = absent(phrase("KneeAnalysis", "No knee: the steps do not report %1.").arg(metric()));
+            m_result.knee = absent(sentence("KneeAnalysis", "No knee: the steps do not report %1.").arg(metric()));
             return;
         }
         if (int(c.size()) < m_options.minKneeSteps) {
-            m_result.knee = absent(phrase("KneeAnalysis",
+            m_result.knee = absent(sentence("KneeAnalysis",
                 "No knee yet: finding one needs at least %1 reliable steps that report %2, and the sweep has %3.%4")
                                        .arg(m_options.minKneeSteps)
                                        .arg(metric())
@@ -620,47 +534,48 @@ private:
         }
         // Latency does not fall as load rises except by noise: fit a non-decreasing curve first (where
         // Kneedle smooths with a spline).
-        const std::vector<double> fit = KneeAnalysis::isotonicFit(y);
+        const std::vector<double> fit = knee::isotonicFit(y);
         const double rise = fit.front() > 0 ? fit.back() / fit.front() : (fit.back() > 0 ? kInf : 1.0);
         const auto [lowest, highest] = std::minmax_element(y.begin(), y.end());
         if (rise < m_options.minLatencyRise) {
             m_result.knee = absent(
-                phrase("KneeAnalysis", "No knee: %1 stayed between %2 and %3 from %4 to %5, less than a %6 rise.%7%8")
-                    .arg(metric(), latencyText(*lowest), latencyText(*highest), load(x.front()), load(x.back()),
-                        ratioText(m_options.minLatencyRise), neverSaturatedSuffix(), leftOut));
+                sentence("KneeAnalysis", "No knee: %1 stayed between %2 and %3 from %4 to %5, less than a %6 rise.%7%8")
+                    .arg(metric(), words::latency(*lowest), words::latency(*highest), load(x.front()), load(x.back()),
+                        words::ratio(m_options.minLatencyRise), neverSaturatedSuffix(), leftOut));
             return;
         }
-        const auto index = KneeAnalysis::kneedle(x, fit, true, m_options.kneeSensitivity);
+        const auto index = knee::kneedle(x, fit, true, m_options.kneeSensitivity);
         if (!index) {
             m_result.knee = absent(
-                phrase("KneeAnalysis", "No knee: %1 rises %2 from %3 to %4 without a bend that stands out.%5%6")
-                    .arg(metric(), ratioText(rise), load(x.front()), load(x.back()), neverSaturatedSuffix(), leftOut));
+                sentence("KneeAnalysis", "No knee: %1 rises %2 from %3 to %4 without a bend that stands out.%5%6")
+                    .arg(metric(), words::ratio(rise), load(x.front()), load(x.back()), neverSaturatedSuffix(),
+                        leftOut));
             return;
         }
         const std::size_t k = *index;
-        QString rises;
+        Sentence rises;
         const std::size_t last = c.size() - 1;
         if (k + 1 == last) {
-            rises = phrase("KneeAnalysis", "and %1 (%2) at %3")
-                        .arg(latencyText(y[last]), ratioText(y[last] / y[k]), load(x[last]));
+            rises = sentence("KneeAnalysis", "and %1 (%2) at %3")
+                        .arg(words::latency(y[last]), words::ratio(y[last] / y[k]), load(x[last]));
         } else {
-            rises = phrase("KneeAnalysis", "%1 at %2, and %3 (%4) at %5")
-                        .arg(latencyText(y[k + 1]), load(x[k + 1]), latencyText(y[last]), ratioText(y[last] / y[k]),
-                            load(x[last]));
+            rises = sentence("KneeAnalysis", "%1 at %2, and %3 (%4) at %5")
+                        .arg(words::latency(y[k + 1]), load(x[k + 1]), words::latency(y[last]),
+                            words::ratio(y[last] / y[k]), load(x[last]));
         }
         m_result.knee = finding(c[k],
-            phrase("KneeAnalysis", "The knee is at %1 (%2 achieved): %3 is %4 there, %5.%6")
-                .arg(load(x[k]), throughputText(c[k].thr), metric(), latencyText(y[k]), rises, leftOut));
+            sentence("KneeAnalysis", "The knee is at %1 (%2 achieved): %3 is %4 there, %5.%6")
+                .arg(load(x[k]), words::throughput(c[k].thr), metric(), words::latency(y[k]), rises, leftOut));
     }
 
     void findThroughputKnee()
     {
         const std::vector<CurvePoint>& c = m_reliable;
-        const QString leftOut = leftOutSentence(false);
-        const QString grows = concurrency() ? phrase("KneeAnalysis", "the number of users")
-                                            : phrase("KneeAnalysis", "the offered rate");
+        const Sentence leftOut = leftOutSentence(false);
+        const Sentence grows = concurrency() ? sentence("KneeAnalysis", "the number of users")
+                                             : sentence("KneeAnalysis", "the offered rate");
         if (int(c.size()) < m_options.minKneeSteps) {
-            m_result.throughputKnee = absent(phrase("KneeAnalysis",
+            m_result.throughputKnee = absent(sentence("KneeAnalysis",
                 "No throughput knee yet: finding one needs at least %1 reliable steps, and the sweep has %2.%3")
                                                  .arg(m_options.minKneeSteps)
                                                  .arg(c.size())
@@ -677,23 +592,23 @@ private:
         std::vector<double> fit(y.size());
         std::partial_sum(y.begin(), y.end(), fit.begin(), [](double a, double b) { return std::max(a, b); });
         const auto index
-            = fit.back() > fit.front() ? KneeAnalysis::kneedle(x, fit, false, m_options.kneeSensitivity) : std::nullopt;
+            = fit.back() > fit.front() ? knee::kneedle(x, fit, false, m_options.kneeSensitivity) : std::nullopt;
         if (!index) {
             m_result.throughputKnee = absent(
-                phrase("KneeAnalysis", "No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5")
+                sentence("KneeAnalysis", "No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5")
                     .arg(grows, load(x.front()), load(x.back()), neverSaturatedSuffix(), leftOut));
             return;
         }
         const std::size_t k = *index;
         const double before = (fit[k] - fit.front()) / (x[k] - x.front());
         const double after = (fit.back() - fit[k]) / (x.back() - x[k]);
-        const QString beyond = after <= 0 || before <= 0
-            ? phrase("KneeAnalysis", "beyond it, throughput no longer grows")
-            : phrase("KneeAnalysis", "beyond it, throughput grows %1 slower than below it")
-                  .arg(wholePercentText(1.0 - after / before));
+        const Sentence beyond = after <= 0 || before <= 0
+            ? sentence("KneeAnalysis", "beyond it, throughput no longer grows")
+            : sentence("KneeAnalysis", "beyond it, throughput grows %1 slower than below it")
+                  .arg(words::wholePercent(1.0 - after / before));
         m_result.throughputKnee = finding(c[k],
-            phrase("KneeAnalysis", "Throughput bends at %1 (%2 achieved): %3.%4")
-                .arg(load(x[k]), throughputText(c[k].thr), beyond, leftOut));
+            sentence("KneeAnalysis", "Throughput bends at %1 (%2 achieved): %3.%4")
+                .arg(load(x[k]), words::throughput(c[k].thr), beyond, leftOut));
     }
 
     void findCollapse()
@@ -701,7 +616,7 @@ private:
         const std::vector<CurvePoint>& c = m_usable;
         if (c.size() < 2) {
             m_result.collapse = absent(
-                phrase("KneeAnalysis", "Collapse is unknown: it takes at least two steps to see throughput fall."));
+                sentence("KneeAnalysis", "Collapse is unknown: it takes at least two steps to see throughput fall."));
             return;
         }
         std::size_t peak = 0;
@@ -720,52 +635,54 @@ private:
         }
         if (first) {
             const CurvePoint& f = c[*first];
-            QString text = phrase("KneeAnalysis",
+            Sentence text = sentence("KneeAnalysis",
                 "Throughput collapses from %1: it peaked at %2 at %3 and falls to %4 (%5 below the peak)")
-                               .arg(load(f.x), throughputText(c[peak].thr), load(c[peak].x), throughputText(f.thr),
-                                   wholePercentText(1.0 - f.thr / c[peak].thr));
+                                .arg(load(f.x), words::throughput(c[peak].thr), load(c[peak].x),
+                                    words::throughput(f.thr), words::wholePercent(1.0 - f.thr / c[peak].thr));
             if (*first + 1 < c.size())
-                text += phrase("KneeAnalysis", ", and to %1 at %2").arg(throughputText(c.back().thr), load(c.back().x));
-            m_result.collapse = finding(f, text + fullStop());
+                text += sentence("KneeAnalysis", ", and to %1 at %2")
+                            .arg(words::throughput(c.back().thr), load(c.back().x));
+            m_result.collapse = finding(f, text + words::fullStop());
             return;
         }
         if (peak + 1 == c.size()) {
             m_result.collapse = absent(
-                m_result.saturation.found ? phrase("KneeAnalysis",
+                m_result.saturation.found ? sentence("KneeAnalysis",
                     "No collapse: throughput did not fall as the load rose; its peak, %1, is at the highest load, %2.")
-                                                .arg(throughputText(c[peak].thr), load(c[peak].x))
-                                          : phrase(
+                                                .arg(words::throughput(c[peak].thr), load(c[peak].x))
+                                          : sentence(
                                               "KneeAnalysis", "No collapse: throughput rose with the load up to %1.")
                                                 .arg(load(c.back().x)));
             return;
         }
         m_result.collapse
-            = absent(phrase("KneeAnalysis", "No collapse: throughput held within %1 of its %2 peak from %3 to %4.")
-                         .arg(wholePercentText(m_options.collapseDrop), throughputText(c[peak].thr), load(c[peak].x),
-                             load(c.back().x)));
+            = absent(sentence("KneeAnalysis", "No collapse: throughput held within %1 of its %2 peak from %3 to %4.")
+                         .arg(words::wholePercent(m_options.collapseDrop), words::throughput(c[peak].thr),
+                             load(c[peak].x), load(c.back().x)));
     }
 
     SloJudgement judge(const CurvePoint& point) const { return judgeSlo(m_options.slo, m_options.maxErrorRate, point); }
 
-    QString sloText() const
+    Sentence sloText() const
     {
-        QStringList parts;
+        QList<Sentence> parts;
         const double p = m_options.slo.percentile;
         for (const SloCheck& check : sloChecks(m_options.slo, m_options.maxErrorRate, CurvePoint {})) {
             if (check.limit == SloLimit::ErrorRate && !m_options.slo.maxErrorRate)
                 continue;
-            parts << u"%1 ≤ %2"_s.arg(sloName(check.limit, p), sloValueText(check.limit, check.max));
+            parts << words::sloName(check.limit, p)
+                    + Sentence::plain(u" ≤ "_s + words::sloValue(check.limit, check.max));
         }
         if (parts.isEmpty())
-            parts << phrase("KneeAnalysis", "the error rate ≤ %1").arg(percentText(m_options.maxErrorRate));
-        return parts.join(u", "_s);
+            parts << sentence("KneeAnalysis", "the error rate ≤ %1").arg(words::percent(m_options.maxErrorRate));
+        return Sentence::join(parts, Sentence::plain(u", "_s));
     }
 
     void findSloCapacity()
     {
         const Slo& slo = m_options.slo;
         if (slo.isEmpty()) {
-            m_result.sloCapacity = absent(phrase(
+            m_result.sloCapacity = absent(sentence(
                 "KneeAnalysis", "No SLO capacity: no SLO was given (the profile's slo, or --slo ttft:p99:500)."));
             return;
         }
@@ -777,19 +694,21 @@ private:
                 a.meetsSlo = j.pass;
                 a.sloDetail = j.firstMiss;
             } else {
-                a.sloDetail = phrase("KneeAnalysis", "does not report %1").arg(j.missing.join(u", "_s));
+                a.sloDetail = sentence("KneeAnalysis", "does not report %1")
+                                  .arg(Sentence::join(j.missing, Sentence::plain(u", "_s)));
             }
         }
         std::vector<std::pair<const CurvePoint*, SloJudgement>> judged;
-        QStringList missing, unchecked;
+        QList<Sentence> missing, unchecked;
         for (const CurvePoint& c : m_usable) {
             SloJudgement j = judge(c);
             if (j.judged) {
                 judged.emplace_back(&c, std::move(j));
             } else {
-                unchecked << phrase("KneeAnalysis", "%1 does not report %2, so the SLO was not checked there.")
-                                 .arg(capitalized(stepName(c.step())), j.missing.join(u" or "_s));
-                for (const QString& label : j.missing) {
+                unchecked << sentence("KneeAnalysis", "%1 does not report %2, so the SLO was not checked there.")
+                                 .arg(stepName(c.step()).capitalized(),
+                                     Sentence::join(j.missing, Sentence::plain(u" or "_s)));
+                for (const Sentence& label : j.missing) {
                     if (!missing.contains(label))
                         missing << label;
                 }
@@ -799,9 +718,9 @@ private:
             m_result.notes << unchecked;
         if (judged.empty()) {
             m_result.sloCapacity = m_usable.empty()
-                ? absent(phrase("KneeAnalysis", "No SLO capacity yet: no usable step.%1").arg(leftOutSentence(false)))
-                : absent(phrase("KneeAnalysis", "No SLO capacity: the steps do not report %1, which the SLO needs.")
-                             .arg(missing.join(u" or "_s)));
+                ? absent(sentence("KneeAnalysis", "No SLO capacity yet: no usable step.%1").arg(leftOutSentence(false)))
+                : absent(sentence("KneeAnalysis", "No SLO capacity: the steps do not report %1, which the SLO needs.")
+                             .arg(Sentence::join(missing, Sentence::plain(u" or "_s))));
             return;
         }
         std::size_t firstMiss = judged.size();
@@ -812,7 +731,7 @@ private:
             }
         }
         if (firstMiss == 0) {
-            m_result.sloCapacity = absent(phrase("KneeAnalysis",
+            m_result.sloCapacity = absent(sentence("KneeAnalysis",
                 "No SLO capacity: even the lowest load, %1, misses the SLO (%2); test lower "
                 "loads.")
                                               .arg(load(judged[0].first->x), judged[0].second.firstMiss));
@@ -821,20 +740,20 @@ private:
         if (firstMiss == judged.size()) {
             const CurvePoint& top = *judged.back().first;
             Finding f = finding(top,
-                phrase("KneeAnalysis",
+                sentence("KneeAnalysis",
                     "Every step met the SLO (%1) up to %2 (%3 achieved), so the SLO capacity is at least that; %4 to "
                     "find "
                     "it.")
-                    .arg(sloText(), load(top.x), throughputText(top.thr), higherLoads()));
+                    .arg(sloText(), load(top.x), words::throughput(top.thr), higherLoads()));
             f.lowerBound = true;
             m_result.sloCapacity = f;
             return;
         }
         for (std::size_t i = firstMiss + 1; i < judged.size(); ++i) {
             if (judged[i].second.pass)
-                m_result.notes << phrase("KneeAnalysis",
+                m_result.notes << sentence("KneeAnalysis",
                     "%1 met the SLO again after %2 missed it; the SLO capacity stops at the first miss.")
-                                      .arg(capitalized(stepName(judged[i].first->step())),
+                                      .arg(stepName(judged[i].first->step()).capitalized(),
                                           load(judged[firstMiss].first->x));
         }
         const CurvePoint& a = *judged[firstMiss - 1].first;
@@ -843,7 +762,7 @@ private:
         const auto checksB = sloChecks(slo, m_options.maxErrorRate, b);
         std::optional<std::size_t> binding;
         double bindingT = 1.0;
-        QStringList alsoMissed;
+        QList<Sentence> alsoMissed;
         for (std::size_t i = 0; i < checksB.size(); ++i) {
             const double vb = *checksB[i].value;
             if (vb <= checksB[i].max)
@@ -852,11 +771,11 @@ private:
             const double t = vb > va ? std::clamp((checksB[i].max - va) / (vb - va), 0.0, 1.0) : 0.0;
             if (!binding || t < bindingT) {
                 if (binding)
-                    alsoMissed << sloName(checksB[*binding].limit, slo.percentile);
+                    alsoMissed << words::sloName(checksB[*binding].limit, slo.percentile);
                 binding = i;
                 bindingT = t;
             } else {
-                alsoMissed << sloName(checksB[i].limit, slo.percentile);
+                alsoMissed << words::sloName(checksB[i].limit, slo.percentile);
             }
         }
         Q_ASSERT(binding);
@@ -868,17 +787,18 @@ private:
         f.achieved = lerp(a.thr, b.thr, bindingT);
         f.outputThroughput = lerp(a.tok, b.tok, bindingT);
         f.stepIndex = bindingT == 0.0 ? a.step() : -1;
-        const QString name = sloName(cb.limit, slo.percentile);
-        f.reason = phrase("KneeAnalysis",
-            "SLO capacity is %1 (%2 achieved): %3 reaches its limit of %4 there, interpolated between %5 "
-            "(%6) and %7 (%8).")
-                       .arg(load(f.offered), throughputText(f.achieved), name, sloValueText(cb.limit, cb.max),
-                           load(a.x), sloValueText(ca.limit, *ca.value), load(b.x), sloValueText(cb.limit, *cb.value));
+        const Sentence name = words::sloName(cb.limit, slo.percentile);
+        f.reason
+            = sentence("KneeAnalysis",
+                "SLO capacity is %1 (%2 achieved): %3 reaches its limit of %4 there, interpolated between %5 "
+                "(%6) and %7 (%8).")
+                  .arg(load(f.offered), words::throughput(f.achieved), name, words::sloValue(cb.limit, cb.max),
+                      load(a.x), words::sloValue(ca.limit, *ca.value), load(b.x), words::sloValue(cb.limit, *cb.value));
         if (!alsoMissed.isEmpty())
-            f.reason
-                += phrase("KneeAnalysis", " At %1, %2 also %3 its limit.")
-                       .arg(load(b.x), alsoMissed.join(u" and "_s),
-                           alsoMissed.size() > 1 ? phrase("KneeAnalysis", "miss") : phrase("KneeAnalysis", "misses"));
+            f.reason += sentence("KneeAnalysis", " At %1, %2 also %3 its limit.")
+                            .arg(load(b.x), Sentence::join(alsoMissed, Sentence::plain(u" and "_s)),
+                                alsoMissed.size() > 1 ? sentence("KneeAnalysis", "miss")
+                                                      : sentence("KneeAnalysis", "misses"));
         m_result.sloCapacity = f;
         m_result.bindingSlo = cb.limit;
     }
@@ -888,7 +808,7 @@ private:
         const std::vector<CurvePoint>& c = m_usable;
         if (c.size() < 2) {
             m_result.recommended
-                = absent(phrase("KneeAnalysis", "No recommended operating point yet: it takes at least two steps."));
+                = absent(sentence("KneeAnalysis", "No recommended operating point yet: it takes at least two steps."));
             return;
         }
         const double fraction = m_options.recommendedThroughputFraction;
@@ -897,16 +817,16 @@ private:
         std::size_t i = 0;
         while (i < c.size() && c[i].thr < target)
             ++i;
-        const QString caveat = neverSaturated()
-            ? phrase("KneeAnalysis",
+        const Sentence caveat = neverSaturated()
+            ? sentence("KneeAnalysis",
                 " The sweep never saturated, so the real peak is higher and this point is conservative.")
-            : QString();
+            : Sentence();
         if (i == 0) {
-            m_result.recommended = absent(phrase("KneeAnalysis",
+            m_result.recommended = absent(sentence("KneeAnalysis",
                 "No recommended operating point: even the lowest load, %1, uses %2 of the %3 peak "
                 "throughput, more than %4; test lower loads.")
-                                              .arg(load(c[0].x), wholePercentText(c[0].thr / peak),
-                                                  throughputText(peak), wholePercentText(fraction)));
+                                              .arg(load(c[0].x), words::wholePercent(c[0].thr / peak),
+                                                  words::throughput(peak), words::wholePercent(fraction)));
             return;
         }
         const double t = (target - c[i - 1].thr) / (c[i].thr - c[i - 1].thr);
@@ -918,40 +838,42 @@ private:
         head.stepIndex = t >= 1.0 ? c[i].step() : -1;
 
         if (m_options.slo.isEmpty()) {
-            head.reason = phrase("KneeAnalysis",
+            head.reason = sentence("KneeAnalysis",
                 "Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; "
                 "no SLO was given, so latency does not limit it.%5")
-                              .arg(load(head.offered), throughputText(head.achieved), wholePercentText(fraction),
-                                  throughputText(peak), caveat);
+                              .arg(load(head.offered), words::throughput(head.achieved), words::wholePercent(fraction),
+                                  words::throughput(peak), caveat);
             m_result.recommended = head;
             return;
         }
         const Finding& slo = m_result.sloCapacity;
         if (!slo.found) {
             m_result.recommended
-                = absent(phrase("KneeAnalysis", "No recommended operating point: no tested load met the SLO."));
+                = absent(sentence("KneeAnalysis", "No recommended operating point: no tested load met the SLO."));
             return;
         }
         if (slo.offered <= head.offered) {
             Finding f = slo;
-            f.reason = phrase("KneeAnalysis",
-                "Recommended operating point: %1 (%2 achieved), the SLO capacity; it uses %3 of the %4 peak "
-                "throughput, within the %5 limit.%6")
-                           .arg(load(slo.offered), throughputText(slo.achieved), wholePercentText(slo.achieved / peak),
-                               throughputText(peak), wholePercentText(fraction), caveat);
+            f.reason
+                = sentence("KneeAnalysis",
+                    "Recommended operating point: %1 (%2 achieved), the SLO capacity; it uses %3 of the %4 peak "
+                    "throughput, within the %5 limit.%6")
+                      .arg(load(slo.offered), words::throughput(slo.achieved), words::wholePercent(slo.achieved / peak),
+                          words::throughput(peak), words::wholePercent(fraction), caveat);
             m_result.recommended = f;
             return;
         }
-        head.reason = phrase("KneeAnalysis",
-            "Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; the "
-            "SLO would allow %5%6, but beyond this point less than %7 headroom remains.%8")
-                          .arg(load(head.offered), throughputText(head.achieved), wholePercentText(fraction),
-                              throughputText(peak), slo.lowerBound ? phrase("KneeAnalysis", "at least ") : QString(),
-                              load(slo.offered), wholePercentText(1.0 - fraction), caveat);
+        head.reason
+            = sentence("KneeAnalysis",
+                "Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; the "
+                "SLO would allow %5%6, but beyond this point less than %7 headroom remains.%8")
+                  .arg(load(head.offered), words::throughput(head.achieved), words::wholePercent(fraction),
+                      words::throughput(peak), slo.lowerBound ? sentence("KneeAnalysis", "at least ") : Sentence(),
+                      load(slo.offered), words::wholePercent(1.0 - fraction), caveat);
         m_result.recommended = head;
     }
 
-    QString latencyRange(std::size_t first, std::size_t last) const
+    Sentence latencyRange(std::size_t first, std::size_t last) const
     {
         std::optional<double> low, high;
         for (std::size_t i = first; i <= last; ++i) {
@@ -962,50 +884,51 @@ private:
         }
         if (!low)
             return {};
-        if (latencyText(*low) == latencyText(*high))
-            return phrase("KneeAnalysis", " and %1 stays at %2").arg(metric(), latencyText(*low));
-        return phrase("KneeAnalysis", " and %1 stays between %2 and %3")
-            .arg(metric(), latencyText(*low), latencyText(*high));
+        if (words::latency(*low) == words::latency(*high))
+            return sentence("KneeAnalysis", " and %1 stays at %2").arg(metric(), words::latency(*low));
+        return sentence("KneeAnalysis", " and %1 stays between %2 and %3")
+            .arg(metric(), words::latency(*low), words::latency(*high));
     }
 
-    QString linearReason(std::size_t first, std::size_t last) const
+    Sentence linearReason(std::size_t first, std::size_t last) const
     {
         const std::vector<CurvePoint>& c = m_usable;
-        const QString where = first == last ? phrase("KneeAnalysis", "at %1").arg(load(c[first].x))
-                                            : phrase("KneeAnalysis", "up to %1").arg(load(c[last].x));
-        QString text;
+        const Sentence where = first == last ? sentence("KneeAnalysis", "at %1").arg(load(c[first].x))
+                                             : sentence("KneeAnalysis", "up to %1").arg(load(c[last].x));
+        Sentence text;
         if (!concurrency()) {
             double deviation = 0.0;
             for (std::size_t i = first; i <= last; ++i)
                 deviation = std::max(deviation, std::abs(1.0 - c[i].thr / c[i].expected));
             const long within = std::max(1L, long(std::ceil(deviation * 100 - 1e-9)));
-            text = phrase("KneeAnalysis", "Linear %1: throughput follows the offered rate (within %2%)")
+            text = sentence("KneeAnalysis", "Linear %1: throughput follows the offered rate (within %2%)")
                        .arg(where)
                        .arg(within);
         } else if (first == last) {
-            text = phrase("KneeAnalysis", "Linear %1: throughput is %2").arg(where, throughputText(c[first].thr));
+            text = sentence("KneeAnalysis", "Linear %1: throughput is %2").arg(where, words::throughput(c[first].thr));
         } else {
-            text = phrase("KneeAnalysis", "Linear %1: throughput grows with the users, from %2 at %3 to %4 at %5")
-                       .arg(where, throughputText(c[first].thr), load(c[first].x), throughputText(c[last].thr),
+            text = sentence("KneeAnalysis", "Linear %1: throughput grows with the users, from %2 at %3 to %4 at %5")
+                       .arg(where, words::throughput(c[first].thr), load(c[first].x), words::throughput(c[last].thr),
                            load(c[last].x));
         }
-        return text + latencyRange(first, last) + fullStop();
+        return text + latencyRange(first, last) + words::fullStop();
     }
 
-    QString kneeReason(std::size_t first, std::size_t last) const
+    Sentence kneeReason(std::size_t first, std::size_t last) const
     {
         const std::vector<CurvePoint>& c = m_usable;
         // Across the bend: from the last linear step to the first overloaded one, where they exist.
         const std::size_t a = first > 0 ? first - 1 : first;
         const std::size_t b = last + 1 < c.size() ? last + 1 : last;
-        const QString start = load(c[first].x);
+        const Sentence start = load(c[first].x);
         if (a == b) {
-            return c[a].latency ? phrase("KneeAnalysis", "The curve bends at %1: %2 is %3 there.")
-                                      .arg(start, metric(), latencyText(*c[a].latency))
-                                : phrase("KneeAnalysis", "The curve bends at %1.").arg(start);
+            return c[a].latency ? sentence("KneeAnalysis", "The curve bends at %1: %2 is %3 there.")
+                                      .arg(start, metric(), words::latency(*c[a].latency))
+                                : sentence("KneeAnalysis", "The curve bends at %1.").arg(start);
         }
-        QString text;
-        const QString subject = concurrency() ? phrase("KneeAnalysis", "throughput") : phrase("KneeAnalysis", "RPS");
+        Sentence text;
+        const Sentence subject
+            = concurrency() ? sentence("KneeAnalysis", "throughput") : sentence("KneeAnalysis", "RPS");
         double slower;
         if (!concurrency()) {
             slower = 1.0 - (c[b].thr - c[a].thr) / (c[b].x - c[a].x);
@@ -1013,46 +936,46 @@ private:
             const double relative = c[a].thr > 0 ? (c[b].thr / c[a].thr - 1.0) / (c[b].x / c[a].x - 1.0) : 1.0;
             slower = 1.0 - relative;
         }
-        const QString reference = concurrency() ? phrase("KneeAnalysis", "the number of users")
-                                                : phrase("KneeAnalysis", "the offered rate");
+        const Sentence reference = concurrency() ? sentence("KneeAnalysis", "the number of users")
+                                                 : sentence("KneeAnalysis", "the offered rate");
         if (slower < 0.005)
-            text = phrase("KneeAnalysis", "From %1 %2 still grows with %3").arg(start, subject, reference);
+            text = sentence("KneeAnalysis", "From %1 %2 still grows with %3").arg(start, subject, reference);
         else
-            text = phrase("KneeAnalysis", "From %1 %2 grows %3 slower than %4")
-                       .arg(start, subject, wholePercentText(slower), reference);
+            text = sentence("KneeAnalysis", "From %1 %2 grows %3 slower than %4")
+                       .arg(start, subject, words::wholePercent(slower), reference);
         if (c[a].latency && c[b].latency && *c[a].latency > 0) {
-            text += phrase("KneeAnalysis", " and %1 rises %2 (%3 at %4 to %5 at %6)")
-                        .arg(metric(), ratioText(*c[b].latency / *c[a].latency), latencyText(*c[a].latency),
-                            load(c[a].x), latencyText(*c[b].latency), load(c[b].x));
+            text += sentence("KneeAnalysis", " and %1 rises %2 (%3 at %4 to %5 at %6)")
+                        .arg(metric(), words::ratio(*c[b].latency / *c[a].latency), words::latency(*c[a].latency),
+                            load(c[a].x), words::latency(*c[b].latency), load(c[b].x));
         }
-        return text + fullStop();
+        return text + words::fullStop();
     }
 
-    QString overloadReason(std::size_t first, std::size_t last) const
+    Sentence overloadReason(std::size_t first, std::size_t last) const
     {
         const std::vector<CurvePoint>& c = m_usable;
-        QString text;
+        Sentence text;
         if (!concurrency()) {
-            text
-                = phrase("KneeAnalysis", "From %1 the server is overloaded: it completes %2 of the %1 offered (%3)")
-                      .arg(load(c[first].x), throughputText(c[first].thr), wholePercentText(c[first].thr / c[first].x));
+            text = sentence("KneeAnalysis", "From %1 the server is overloaded: it completes %2 of the %1 offered (%3)")
+                       .arg(load(c[first].x), words::throughput(c[first].thr),
+                           words::wholePercent(c[first].thr / c[first].x));
         } else {
-            text = phrase("KneeAnalysis",
+            text = sentence("KneeAnalysis",
                 "From %1 the server is saturated: more users add little or no throughput (%2 at %1, %3 at %4)")
-                       .arg(load(c[first].x), throughputText(c[first].thr), throughputText(c[last].thr),
+                       .arg(load(c[first].x), words::throughput(c[first].thr), words::throughput(c[last].thr),
                            load(c[last].x));
         }
         if (c[last].latency)
-            text += phrase("KneeAnalysis", ", and %1 reaches %2 at %3")
-                        .arg(metric(), latencyText(*c[last].latency), load(c[last].x));
+            text += sentence("KneeAnalysis", ", and %1 reaches %2 at %3")
+                        .arg(metric(), words::latency(*c[last].latency), load(c[last].x));
         const Finding& collapse = m_result.collapse;
         if (collapse.found && m_result.peakThroughput > 0) {
-            text
-                += phrase("KneeAnalysis", "; from %1 throughput falls, to %2 below its %3 peak")
-                       .arg(load(collapse.offered), wholePercentText(1.0 - collapse.achieved / m_result.peakThroughput),
-                           throughputText(m_result.peakThroughput));
+            text += sentence("KneeAnalysis", "; from %1 throughput falls, to %2 below its %3 peak")
+                        .arg(load(collapse.offered),
+                            words::wholePercent(1.0 - collapse.achieved / m_result.peakThroughput),
+                            words::throughput(m_result.peakThroughput));
         }
-        return text + fullStop();
+        return text + words::fullStop();
     }
 
     void buildRegions()
@@ -1094,24 +1017,10 @@ private:
     std::vector<CurvePoint> m_usable; // reliable and erroneous steps: throughput, saturation, collapse, SLO
     std::vector<CurvePoint> m_reliable; // the throughput knee
     std::vector<CurvePoint> m_latency; // reliable steps that report the metric: the latency knee
-    QStringList m_leftOut; // "step 5 (45 req/s): client-bound"
-    QStringList m_leftOutLatency;
+    QList<Sentence> m_leftOut; // "step 5 (45 req/s): client-bound"
+    QList<Sentence> m_leftOutLatency;
     bool m_noLatency = false;
 };
-
-QJsonValue findingJson(const Finding& f)
-{
-    if (!f.found)
-        return QJsonValue(QJsonValue::Null);
-    QJsonObject o;
-    o.insert(u"offered"_s, jsonNumber(f.offered));
-    o.insert(u"achieved"_s, jsonNumber(f.achieved));
-    o.insert(u"output_throughput"_s, jsonNumber(f.outputThroughput));
-    o.insert(u"step_index"_s, f.stepIndex >= 0 ? QJsonValue(f.stepIndex) : QJsonValue(QJsonValue::Null));
-    o.insert(u"lower_bound"_s, f.lowerBound);
-    o.insert(u"reason"_s, f.reason);
-    return o;
-}
 
 } // namespace
 
@@ -1126,12 +1035,13 @@ bool meetsSlo(const Slo& slo, const StepMetrics& m, QString* reason)
     SloJudgement j = judgeSlo(slo, AnalysisOptions {}.maxErrorRate, point);
     if (m.completed == 0) {
         j.pass = false;
-        j.firstMiss = phrase("KneeAnalysis", "no request completed");
+        j.firstMiss = sentence("KneeAnalysis", "no request completed");
     }
     if (reason && !j.pass)
-        *reason = j.judged || !j.firstMiss.isEmpty()
-            ? j.firstMiss
-            : phrase("KneeAnalysis", "does not report %1").arg(j.missing.join(u", "_s));
+        *reason = (j.judged || !j.firstMiss.isEmpty() ? j.firstMiss
+                                                      : sentence("KneeAnalysis", "does not report %1")
+                                                            .arg(Sentence::join(j.missing, Sentence::plain(u", "_s))))
+                      .text();
     return j.pass;
 }
 
@@ -1200,325 +1110,11 @@ QString sloLimitKey(SloLimit limit)
     return {};
 }
 
-QString analysisTopicKey(AnalysisTopic topic)
-{
-    switch (topic) {
-    case AnalysisTopic::Region:
-        return u"region"_s;
-    case AnalysisTopic::Knee:
-        return u"knee"_s;
-    case AnalysisTopic::ThroughputKnee:
-        return u"throughput_knee"_s;
-    case AnalysisTopic::Saturation:
-        return u"saturation"_s;
-    case AnalysisTopic::Collapse:
-        return u"collapse"_s;
-    case AnalysisTopic::SloCapacity:
-        return u"slo_capacity"_s;
-    case AnalysisTopic::Recommended:
-        return u"recommended"_s;
-    case AnalysisTopic::CapacityPlan:
-        return u"capacity_plan"_s;
-    case AnalysisTopic::Note:
-        return u"note"_s;
-    case AnalysisTopic::Server:
-        return u"server"_s;
-    }
-    return {};
-}
-
-QString loadWord(double load, bool concurrencyMode)
-{
-    if (!concurrencyMode)
-        return num(load) + u" req/s"_s;
-    return load == 1.0 ? phrase("KneeAnalysis", "1 user") : phrase("KneeAnalysis", "%1 users").arg(num(load));
-}
-
 AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
 {
     AnalysisResult result = Analyzer(points, options).run();
     result.server = analyzeServer(points);
     return result;
-}
-
-std::vector<double> KneeAnalysis::isotonicFit(const std::vector<double>& values)
-{
-    struct Block
-    {
-        double mean;
-        std::size_t count;
-    };
-    std::vector<Block> blocks;
-    for (double value : values) {
-        blocks.push_back({ value, 1 });
-        while (blocks.size() > 1 && blocks[blocks.size() - 2].mean > blocks.back().mean) {
-            const Block last = blocks.back();
-            blocks.pop_back();
-            Block& previous = blocks.back();
-            const std::size_t count = previous.count + last.count;
-            previous.mean = (previous.mean * double(previous.count) + last.mean * double(last.count)) / double(count);
-            previous.count = count;
-        }
-    }
-    std::vector<double> fit;
-    fit.reserve(values.size());
-    for (const Block& block : blocks)
-        fit.insert(fit.end(), block.count, block.mean);
-    return fit;
-}
-
-std::optional<std::size_t> KneeAnalysis::kneedle(
-    const std::vector<double>& x, const std::vector<double>& y, bool convex, double sensitivity)
-{
-    const std::size_t n = x.size();
-    if (n < 3 || y.size() != n || !(x.back() > x.front()))
-        return std::nullopt;
-    const auto [low, high] = std::minmax_element(y.begin(), y.end());
-    if (!(*high > *low))
-        return std::nullopt;
-    // Normalise both axes to [0, 1]; the difference curve measures how far the curve bends away from the
-    // straight line between its ends (below it for a convex curve, above it for a concave one).
-    std::vector<double> difference(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const double xn = (x[i] - x.front()) / (x.back() - x.front());
-        const double yn = (y[i] - *low) / (*high - *low);
-        difference[i] = convex ? xn - yn : yn - xn;
-    }
-    // The knee of maximum curvature is the global maximum of the difference curve. Kneedle accepts it
-    // when the difference falls below max − S × mean(Δx) after it; the mean step of a normalised x is
-    // 1 / (n − 1).
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < n; ++i) {
-        if (difference[i] > difference[best])
-            best = i;
-    }
-    if (!(difference[best] > 0.0))
-        return std::nullopt;
-    const double threshold = difference[best] - sensitivity / double(n - 1);
-    for (std::size_t j = best + 1; j < n; ++j) {
-        if (difference[j] < threshold)
-            return best;
-    }
-    return std::nullopt;
-}
-
-QList<AnalysisSentence> analysisText(const AnalysisResult& result, const CapacityPlan* plan)
-{
-    QList<AnalysisSentence> sentences;
-    for (std::size_t i = 0; i < result.regions.size(); ++i) {
-        const Region& region = result.regions[i];
-        sentences.append({ AnalysisTopic::Region, region.reason, int(i), region.firstStep });
-    }
-    const std::pair<AnalysisTopic, const Finding*> findings[] = {
-        { AnalysisTopic::Knee, &result.knee },
-        { AnalysisTopic::ThroughputKnee, &result.throughputKnee },
-        { AnalysisTopic::Saturation, &result.saturation },
-        { AnalysisTopic::Collapse, &result.collapse },
-        { AnalysisTopic::SloCapacity, &result.sloCapacity },
-        { AnalysisTopic::Recommended, &result.recommended },
-    };
-    for (const auto& [topic, finding] : findings) {
-        if (!finding->reason.isEmpty())
-            sentences.append({ topic, finding->reason, -1, finding->found ? finding->stepIndex : -1 });
-    }
-    if (plan) {
-        sentences.append({ AnalysisTopic::CapacityPlan,
-            plan->ok() ? plan->sentence() : phrase("KneeAnalysis", "No capacity plan: %1.").arg(plan->error), -1, -1 });
-    }
-    sentences.append(serverSentences(result.server, result.concurrencyMode));
-    for (const QString& note : result.notes)
-        sentences.append({ AnalysisTopic::Note, note, -1, -1 });
-    return sentences;
-}
-
-QStringList analysisLines(const AnalysisResult& result, const CapacityPlan* plan)
-{
-    QStringList lines;
-    for (const AnalysisSentence& sentence : analysisText(result, plan))
-        lines << sentence.text;
-    return lines;
-}
-
-QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan)
-{
-    // For files: the sentences made here (the server's) are English like the result's own, which the
-    // caller computed in English.
-    const EnglishPhrases inEnglish;
-    const AnalysisOptions& options = result.options;
-    QJsonObject out;
-    out.insert(u"mode"_s, result.concurrencyMode ? u"concurrency"_s : u"rate"_s);
-    out.insert(u"load_unit"_s, result.concurrencyMode ? u"users"_s : u"req/s"_s);
-    out.insert(u"metric"_s, latencyMetricKey(options.metric));
-    out.insert(u"percentile"_s, options.percentile);
-
-    QJsonObject settings;
-    settings.insert(u"saturation_fraction"_s, options.saturationFraction);
-    settings.insert(u"recommended_throughput_fraction"_s, options.recommendedThroughputFraction);
-    settings.insert(u"max_error_rate"_s, options.maxErrorRate);
-    settings.insert(u"collapse_drop"_s, options.collapseDrop);
-    settings.insert(u"knee_sensitivity"_s, options.kneeSensitivity);
-    settings.insert(u"min_latency_rise"_s, options.minLatencyRise);
-    settings.insert(u"min_knee_steps"_s, options.minKneeSteps);
-    out.insert(u"options"_s, settings);
-
-    if (options.slo.isEmpty()) {
-        out.insert(u"slo"_s, QJsonValue(QJsonValue::Null));
-    } else {
-        QJsonObject slo;
-        slo.insert(u"percentile"_s, options.slo.percentile);
-        auto optional
-            = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); };
-        slo.insert(u"ttft_ms"_s, optional(options.slo.ttftMs));
-        slo.insert(u"tpot_ms"_s, optional(options.slo.tpotMs));
-        slo.insert(u"e2el_ms"_s, optional(options.slo.e2elMs));
-        slo.insert(u"max_error_rate"_s, optional(options.slo.maxErrorRate));
-        out.insert(u"slo"_s, slo);
-    }
-
-    QJsonObject reasons;
-    const std::pair<QString, const Finding*> findings[] = {
-        { u"knee"_s, &result.knee },
-        { u"throughput_knee"_s, &result.throughputKnee },
-        { u"saturation"_s, &result.saturation },
-        { u"collapse"_s, &result.collapse },
-        { u"slo_capacity"_s, &result.sloCapacity },
-        { u"recommended"_s, &result.recommended },
-    };
-    for (const auto& [key, finding] : findings) {
-        out.insert(key, findingJson(*finding));
-        if (!finding->found)
-            reasons.insert(key, finding->reason);
-    }
-    if (result.sloCapacity.found) {
-        QJsonObject slo = out.value(u"slo_capacity"_s).toObject();
-        slo.insert(u"binding"_s,
-            result.bindingSlo == SloLimit::None ? QJsonValue(QJsonValue::Null)
-                                                : QJsonValue(sloLimitKey(result.bindingSlo)));
-        out.insert(u"slo_capacity"_s, slo);
-    }
-    if (plan && plan->ok()) {
-        out.insert(u"capacity_plan"_s, plan->toJson());
-    } else {
-        out.insert(u"capacity_plan"_s, QJsonValue(QJsonValue::Null));
-        reasons.insert(
-            u"capacity_plan"_s, plan ? plan->error : u"no peak demand was given (for example --peak 1000)"_s);
-    }
-    out.insert(u"reasons"_s, reasons);
-    out.insert(u"peak_throughput"_s, jsonNumber(result.peakThroughput));
-    out.insert(u"peak_step"_s, result.peakStep >= 0 ? QJsonValue(result.peakStep) : QJsonValue(QJsonValue::Null));
-
-    QJsonArray regions;
-    for (const Region& region : result.regions) {
-        QJsonObject o;
-        o.insert(u"kind"_s, regionKindKey(region.kind));
-        o.insert(u"from"_s, jsonNumber(region.fromOffered));
-        o.insert(u"to"_s, jsonNumber(region.toOffered));
-        o.insert(u"first_step"_s, region.firstStep);
-        o.insert(u"last_step"_s, region.lastStep);
-        o.insert(u"reason"_s, region.reason);
-        regions.append(o);
-    }
-    out.insert(u"regions"_s, regions);
-
-    QJsonArray steps;
-    for (const StepAssessment& a : result.steps) {
-        QJsonObject o;
-        o.insert(u"step_index"_s, a.stepIndex);
-        o.insert(u"offered"_s, jsonNumber(a.offered));
-        o.insert(u"achieved"_s, jsonNumber(a.achieved));
-        o.insert(u"latency_ms"_s, a.latencyMs ? jsonNumber(*a.latencyMs) : QJsonValue(QJsonValue::Null));
-        o.insert(u"error_rate"_s, jsonNumber(a.errorRate));
-        o.insert(u"used_for_throughput"_s, a.usedForThroughput);
-        o.insert(u"used_for_knee"_s, a.usedForKnee);
-        o.insert(u"excluded"_s, a.excluded.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(a.excluded));
-        o.insert(u"meets_slo"_s, a.meetsSlo ? QJsonValue(*a.meetsSlo) : QJsonValue(QJsonValue::Null));
-        o.insert(u"slo_detail"_s, a.sloDetail.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(a.sloDetail));
-        steps.append(o);
-    }
-    out.insert(u"steps"_s, steps);
-    out.insert(u"notes"_s, QJsonArray::fromStringList(result.notes));
-    out.insert(u"server"_s, serverFindingsJson(result.server));
-    out.insert(u"text"_s, QJsonArray::fromStringList(analysisLines(result, plan)));
-    return out;
-}
-
-QString parseSloSpec(QStringView spec, Slo& slo)
-{
-    static const QRegularExpression separators(u"[\\s,]+"_s);
-    const QStringList items = spec.toString().split(separators, Qt::SkipEmptyParts);
-    if (items.isEmpty())
-        return u"empty SLO: write metric:percentile:ms, for example ttft:p99:500"_s;
-    Slo out = slo;
-    std::optional<double> percentile;
-    QString percentileItem;
-    for (const QString& item : items) {
-        const QStringList parts = item.split(u':');
-        const QString name = parts.front().trimmed().toLower();
-        if (name == u"errors" || name == u"error" || name == u"error_rate") {
-            if (parts.size() != 2)
-                return u"\"%1\": write the error limit as errors:PERCENT, for example errors:1%"_s.arg(item);
-            QString text = parts[1].trimmed();
-            const bool percent = text.endsWith(u'%');
-            if (percent)
-                text.chop(1);
-            bool ok = false;
-            const double value = text.toDouble(&ok);
-            const double rate = percent ? value / 100.0 : value;
-            if (!ok || !std::isfinite(rate) || rate < 0.0 || rate > 1.0)
-                return u"\"%1\": \"%2\" is not an error rate; write a percentage such as 1% (or a fraction from 0 "
-                       u"to 1)"_s.arg(item, parts[1]);
-            out.maxErrorRate = rate;
-            continue;
-        }
-        std::optional<double>* limit = name == u"ttft" ? &out.ttftMs
-            : name == u"tpot"                          ? &out.tpotMs
-            : name == u"e2el"                          ? &out.e2elMs
-                                                       : nullptr;
-        if (!limit) {
-            if (name == u"itl")
-                return u"\"%1\": ITL has no SLO; use ttft, tpot, e2el or errors"_s.arg(item);
-            return u"\"%1\": unknown metric \"%2\"; use ttft, tpot, e2el or errors"_s.arg(item, parts.front());
-        }
-        if (parts.size() != 2 && parts.size() != 3)
-            return u"\"%1\": write metric:percentile:ms (ttft:p99:500) or metric:ms (ttft:500)"_s.arg(item);
-        if (parts.size() == 3) {
-            QString word = parts[1].trimmed();
-            if (word.startsWith(u'p') || word.startsWith(u'P'))
-                word.remove(0, 1);
-            bool ok = false;
-            const double p = word.toDouble(&ok);
-            if (!ok || !(p > 0.0) || p > 100.0)
-                return u"\"%1\": \"%2\" is not a percentile; write p50, p99 or p99.9"_s.arg(item, parts[1]);
-            if (percentile && *percentile != p)
-                return u"\"%1\": percentile %2 differs from p%3 in \"%4\"; all SLOs share one percentile"_s.arg(
-                    item, parts[1], LatencyStats::percentileWord(*percentile), percentileItem);
-            percentile = p;
-            percentileItem = item;
-        }
-        QString text = parts.back().trimmed().toLower();
-        double scale = 1.0;
-        if (text.endsWith(u"ms")) {
-            text.chop(2);
-        } else if (text.endsWith(u's')) {
-            text.chop(1);
-            scale = 1000.0;
-        }
-        bool ok = false;
-        const double ms = text.toDouble(&ok) * scale;
-        if (!ok || !std::isfinite(ms) || !(ms > 0.0))
-            return u"\"%1\": \"%2\" is not a time; write milliseconds (500 or 500ms) or seconds (0.5s)"_s.arg(
-                item, parts.back());
-        *limit = ms;
-    }
-    if (percentile)
-        out.percentile = *percentile;
-    slo = out;
-    return {};
-}
-
-QString parseSloSpecs(const QStringList& specs, Slo& slo)
-{
-    return parseSloSpec(specs.join(u' '), slo);
 }
 
 } // namespace kp

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/phrase.h"
 #include "metrics/stepmetrics.h"
 #include "metrics/stepsetup.h"
 #include "profile/profile.h"
@@ -78,7 +79,7 @@ struct Finding
     double outputThroughput = 0.0; // output tok/s at this point
     int stepIndex = -1; // index into the analysed points; -1 when interpolated between steps
     bool lowerBound = false; // the real value is higher: the sweep did not reach it
-    QString reason;
+    Sentence reason; // what it is and why, or why there is none: worded when shown
 
     explicit operator bool() const { return found; }
     bool operator==(const Finding&) const = default;
@@ -94,7 +95,7 @@ struct Region
     double toOffered = 0.0;
     int firstStep = -1;
     int lastStep = -1;
-    QString reason;
+    Sentence reason;
 
     bool operator==(const Region&) const = default;
 };
@@ -112,9 +113,9 @@ struct StepAssessment
     double errorRate = 0.0; // failed / (completed + failed)
     bool usedForThroughput = false; // saturation, collapse, regions, SLO
     bool usedForKnee = false;
-    QString excluded; // why it is not used for the knee, in words
+    Sentence excluded; // why it is not used for the knee
     std::optional<bool> meetsSlo; // unset without an SLO or when the step lacks a value the SLO needs
-    QString sloDetail; // the first limit it misses, "P99 TTFT 812 ms > 500 ms"
+    Sentence sloDetail; // the first limit it misses, "P99 TTFT 812 ms > 500 ms"
 
     bool operator==(const StepAssessment&) const = default;
 };
@@ -134,7 +135,7 @@ struct AnalysisResult
     int peakStep = -1;
     std::vector<Region> regions; // in load order
     std::vector<StepAssessment> steps; // in input order
-    QStringList notes; // steps left out and why, and other caveats
+    QList<Sentence> notes; // steps left out and why, and other caveats
     ServerFindings server; // from the points' server telemetry (serveranalysis.h)
 
     bool operator==(const AnalysisResult&) const = default;
@@ -145,65 +146,7 @@ class KneeAnalysis
 {
 public:
     static AnalysisResult analyze(const std::vector<SweepPoint>& points, const AnalysisOptions& options);
-
-    // Building blocks, exposed so that they can be tested on their own.
-    // Least-squares non-decreasing fit (pool adjacent violators).
-    static std::vector<double> isotonicFit(const std::vector<double>& values);
-    // Kneedle (Satopää, Albrecht, Irwin, Raghavan: "Finding a 'Kneedle' in a Haystack", ICDCS
-    // workshops 2011) on an increasing curve, x ascending: the index of the knee, or none when no point
-    // stands out by the method's threshold. Convex curves (latency) bend upwards, concave ones
-    // (throughput) flatten.
-    static std::optional<std::size_t> kneedle(
-        const std::vector<double>& x, const std::vector<double>& y, bool convex, double sensitivity);
 };
-
-enum class AnalysisTopic {
-    Region,
-    Knee,
-    ThroughputKnee,
-    Saturation,
-    Collapse,
-    SloCapacity,
-    Recommended,
-    CapacityPlan,
-    Note,
-    Server // the server's own metrics: KV cache, waiting queue, preemptions (serveranalysis.h)
-};
-QString analysisTopicKey(AnalysisTopic topic); // "region", "knee", ... as in the JSON
-
-// One sentence of the written analysis and the chart element it is about.
-struct AnalysisSentence
-{
-    AnalysisTopic topic = AnalysisTopic::Note;
-    QString text;
-    int regionIndex = -1; // into AnalysisResult::regions, for Region sentences
-    int stepIndex = -1; // the step it points at, when there is one
-
-    bool operator==(const AnalysisSentence&) const = default;
-};
-
-// English sentences a capacity review can quote: regions, knee, throughput knee, saturation, collapse,
-// SLO capacity, recommended point, the capacity plan when given, then notes.
-QList<AnalysisSentence> analysisText(const AnalysisResult& result, const CapacityPlan* plan = nullptr);
-QStringList analysisLines(const AnalysisResult& result, const CapacityPlan* plan = nullptr);
-
-// knee, throughput_knee, saturation, collapse, slo_capacity, recommended: {"offered", "achieved",
-// "reason", ...} or null with the reason under "reasons"; regions, steps, notes, text; capacity_plan
-// (null unless a plan is given).
-// For files: always in English (translation of phrases is switched off while it runs).
-QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan = nullptr);
-
-// The CLI's --slo: items "metric:percentile:limit" or "metric:limit", separated by spaces or commas,
-// with metric ttft, tpot or e2el, percentile "p99" (or "99"), limit in ms ("500", "500ms", "0.5s");
-// and "errors:1%" (or a fraction, "errors:0.01"). A Slo has one percentile: items without one use the
-// percentile the others give, else slo's own (99 unless set). Sets what the items name and leaves slo
-// unchanged on error; the message names the bad item and part.
-QString parseSloSpec(QStringView spec, Slo& slo);
-// Every --slo of a command line at once, so that conflicting percentiles are caught.
-QString parseSloSpecs(const QStringList& specs, Slo& slo);
-
-// "60 req/s", "46.3 req/s", "32 users": a load as the text writes it.
-QString loadWord(double load, bool concurrencyMode);
 
 } // namespace kp
 

@@ -3,6 +3,7 @@
 #include "metrics/phrase.h"
 #include "metrics/resultjson.h"
 #include "metrics/sweeptable.h"
+#include "sweep/analysisjson.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweeprunner.h"
 
@@ -75,14 +76,12 @@ bool RunSession::finishStep(const StepResult& result, StepRecord* record, QStrin
         out.meetsSlo = SweepPlanner::meetsSlo(profile.slo, m, &out.sloReason);
 
     m_points.push_back(SweepPoint::fromResult(result));
-    {
-        // analysis.json is read by scripts and the CLI: its sentences are English under any language.
-        const EnglishPhrases inEnglish;
-        m_analysis = KneeAnalysis::analyze(m_points, m_options.analysis);
-        if (m_options.peak)
-            m_plan = CapacityPlan::fromAnalysis(m_analysis, *m_options.peak, m_options.redundancy);
-        m_analysisJson = kp::analysisJson(m_analysis, m_plan ? &*m_plan : nullptr);
-    }
+    // The analysis holds its findings as data; analysisJson words them in English for the file, and
+    // a front end words the same result in its own language.
+    m_analysis = KneeAnalysis::analyze(m_points, m_options.analysis);
+    if (m_options.peak)
+        m_plan = CapacityPlan::fromAnalysis(m_analysis, *m_options.peak, m_options.redundancy);
+    m_analysisJson = kp::analysisJson(m_analysis, m_plan ? &*m_plan : nullptr);
     m_csv += SweepTable::csvRow(setup, m);
 
     const int index = result.config.index;

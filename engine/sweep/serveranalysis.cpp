@@ -1,6 +1,8 @@
 #include "sweep/serveranalysis.h"
 
 #include "metrics/phrase.h"
+#include "sweep/analysistext.h"
+#include "sweep/analysiswords.h"
 #include "sweep/kneeanalysis.h"
 
 #include <QJsonObject>

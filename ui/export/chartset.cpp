@@ -6,6 +6,7 @@
 #include "run/loadlatencychart.h"
 #include "run/throughputchart.h"
 #include "run/uiformat.h"
+#include "sweep/analysiswords.h"
 
 #include <QCoreApplication>
 

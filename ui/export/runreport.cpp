@@ -6,6 +6,7 @@
 #include "run/loadlatencychart.h"
 #include "run/stepstablemodel.h"
 #include "run/uiformat.h"
+#include "sweep/analysistext.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,6 +1,7 @@
 #include "run/chartstyle.h"
 
 #include "run/sweepcurve.h"
+#include "sweep/analysistext.h"
 
 #include <QAbstractAxis>
 #include <QApplication>

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sweep/analysistext.h"
 #include "sweep/kneeanalysis.h"
 
 #include <QColor>

@@ -3,6 +3,7 @@
 #include "run/chartstyle.h"
 #include "run/liverun.h"
 #include "run/uiformat.h"
+#include "sweep/analysistext.h"
 
 #include <QChart>
 #include <QChartView>
@@ -336,7 +337,7 @@ void LoadLatencyChart::refresh()
                             .arg(UiFormat::ms(*limit))
                             .toHtmlEscaped();
     if (haveData && !analysis.knee.found && !analysis.knee.reason.isEmpty())
-        captionParts << analysis.knee.reason.toHtmlEscaped();
+        captionParts << analysis.knee.reason.text().toHtmlEscaped();
     m_caption->setText(captionParts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
     m_caption->setVisible(!captionParts.isEmpty());
 

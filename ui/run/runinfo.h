@@ -1,6 +1,7 @@
 #pragma once
 
 #include "profile/profile.h"
+#include "sweep/analysistext.h"
 #include "sweep/kneeanalysis.h"
 #include "sweep/sweepplanner.h"
 

@@ -12,6 +12,7 @@
 #include "run/sweepcontroller.h"
 #include "run/throughputchart.h"
 #include "run/uiformat.h"
+#include "sweep/analysistext.h"
 
 #include <QAction>
 #include <QDataStream>
@@ -385,7 +386,7 @@ void RunPage::onAnalysisChanged()
         item->setData(kTopicRole, int(AnalysisTopic::CapacityPlan));
         item->setData(kStepRole, -1);
         item->setData(kRegionRole, -1);
-        item->setToolTip(plan->ok() ? plan->arithmetic : text);
+        item->setToolTip(plan->ok() ? plan->arithmetic.text() : text);
         QFont bold = item->font();
         bold.setBold(true);
         item->setFont(bold);

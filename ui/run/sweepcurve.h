@@ -2,7 +2,7 @@
 
 #include "metrics/stepmetrics.h"
 #include "run/stepreport.h"
-#include "sweep/kneeanalysis.h"
+#include "sweep/analysistext.h"
 
 #include <QList>
 #include <QPointF>

@@ -5,6 +5,7 @@
 #include "metrics/phrase.h"
 #include "run/uiformat.h"
 #include "runs/runcatalog.h"
+#include "sweep/analysistext.h"
 #include "sweep/builtinsimulator.h"
 #include "sweep/runsession.h"
 #include "sweep/sweepplan.h"
@@ -262,9 +263,8 @@ void SweepWorker::onStepFinished(const StepResult& result)
 
     StepReport report = makeStepReport(result, m_profile, m_headers, m_serverModels);
     RunAnalysis analysis;
-    // The session's analysis is the file's, in English; the window's language may want its own words.
-    analysis.result
-        = phraseTranslation() ? KneeAnalysis::analyze(m_session->points(), m_analysisOptions) : m_session->analysis();
+    // The session analysed the step once; its findings are worded here in the window's language.
+    analysis.result = m_session->analysis();
     analysis.sentences = analysisText(analysis.result);
     Q_EMIT stepFinished(report);
     Q_EMIT analysisChanged(analysis);

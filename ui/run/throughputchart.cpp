@@ -3,6 +3,7 @@
 #include "run/chartstyle.h"
 #include "run/liverun.h"
 #include "run/uiformat.h"
+#include "sweep/analysistext.h"
 
 #include <QChart>
 #include <QLegend>

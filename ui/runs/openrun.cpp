@@ -3,6 +3,7 @@
 #include "client/requestbuilder.h"
 #include "metrics/stepsummary.h"
 #include "runs/savedrun.h"
+#include "sweep/analysistext.h"
 #include "sweep/kneeanalysis.h"
 
 #include <QCoreApplication>
