@@ -1,6 +1,7 @@
 #pragma once
 
 #include "profile/profile.h"
+#include "profile/profilefields.h"
 
 #include <QList>
 #include <QWidget>
@@ -47,37 +48,47 @@ Q_SIGNALS:
 
 private:
     struct Field;
-    using Accessor = std::function<QString&(Profile&)>;
+
+    // The form as data, defined in profilefields.cpp.
+    static const QList<SectionSpec>& formSections();
 
     Field* addField(const QString& path, QWidget* input, std::function<void()> load, std::function<QString()> store);
-    QLineEdit* addText(const QString& path, const Accessor& accessor, const QString& placeholder = QString());
-    QWidget* addNumber(const QString& path, const std::function<double&(Profile&)>& accessor, double min, double max,
-        double step, const QString& suffix);
-    QWidget* addOptionalNumber(const QString& path, const std::function<std::optional<double>&(Profile&)>& accessor,
-        double unset, double max, double step, const QString& suffix);
-    QWidget* addInteger(
-        const QString& path, const std::function<int&(Profile&)>& accessor, int min, int max, const QString& suffix);
-    QWidget* addOptionalInteger(const QString& path, const std::function<std::optional<int>&(Profile&)>& accessor,
-        int unset, int max, const QString& suffix);
-    QWidget* addCheck(const QString& path, const std::function<bool&(Profile&)>& accessor, const QString& text);
-    // A comma-separated list of whole numbers with its unit after it; returns the row (the field's enable
-    // target), the line edit is the field's input. notAnInteger names a bad token as %1.
-    QWidget* addIntegerList(const QString& path, const std::function<QList<int>&(Profile&)>& accessor,
-        const QString& placeholder, const QString& unit, const QString& notAnInteger);
+    // The described field's input, made by its kind.
+    Field* addField(const FieldSpec& spec);
+    Field* addInput(const FieldSpec& spec, std::monostate);
+    Field* addInput(const FieldSpec& spec, TextAccessor accessor);
+    Field* addInput(const FieldSpec& spec, NumberAccessor accessor);
+    Field* addInput(const FieldSpec& spec, OptionalNumberAccessor accessor);
+    Field* addInput(const FieldSpec& spec, IntegerAccessor accessor);
+    Field* addInput(const FieldSpec& spec, OptionalIntegerAccessor accessor);
+    Field* addInput(const FieldSpec& spec, CheckAccessor accessor);
+    // A comma-separated list of whole numbers with its unit after it, in a row that is the field's
+    // enable target.
+    Field* addInput(const FieldSpec& spec, IntegerListAccessor accessor);
+    Field* addInput(const FieldSpec& spec, ChoiceAccessor accessor);
+
+    // The inputs no kind describes (FieldSpec::build); each returns what its row shows.
+    QWidget* addSavedTarget(const FieldSpec& spec);
+    QWidget* addApiKey(const FieldSpec& spec);
+    QWidget* addHeaders(const FieldSpec& spec);
+    QWidget* addProxy(const FieldSpec& spec);
+    QWidget* addDataset(const FieldSpec& spec);
+    QWidget* addDatasetFile(const FieldSpec& spec);
+    QWidget* addSeed(const FieldSpec& spec);
+    QWidget* addExtraBody(const FieldSpec& spec);
+    QWidget* addRates(const FieldSpec& spec);
+    QWidget* addResultDirectory(const FieldSpec& spec);
+    QWidget* addPercentileMetrics(const FieldSpec& spec);
+    QWidget* addPercentiles(const FieldSpec& spec);
 
     QFormLayout* addSection(const QString& key, const QString& title);
+    // A described row: its fields' inputs, laid out by its shape.
+    void addRow(QFormLayout* form, const RowSpec& row);
     // A form row: the label, the input (or a row of inputs) and the message line under it, shared by
     // the fields given.
     void addRow(QFormLayout* form, const QString& label, QWidget* content, const QList<QWidget*>& inputs,
         const QString& tooltip);
     QWidget* grid(const QList<std::pair<QString, QWidget*>>& cells, int columns);
-
-    void buildTarget();
-    void buildWorkload();
-    void buildLoad();
-    void buildSlo();
-    void buildServer();
-    void buildOutput();
 
     void fieldChanged(Field* field);
     void loadAll();
