@@ -44,6 +44,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
@@ -659,11 +660,20 @@ private Q_SLOTS:
 
         // Read in the background: the window answers meanwhile, and says when it is done.
         QSignalSpy opened(&window, &MainWindow::savedRunOpened);
+        QSignalSpy progress(window.jobs(), &JobTracker::progressChanged);
         QVERIFY(window.openSavedRun(m_dirA));
         QVERIFY(window.jobs()->isBusy());
         QTRY_COMPARE(opened.size(), 1);
         QCOMPARE(opened.constFirst(), (QVariantList { m_dirA, true }));
         QVERIFY(!window.jobs()->isBusy());
+        // It said how far it was, step by step, in the status bar's bar.
+        QCOMPARE(progress.size(), 8);
+        QCOMPARE(progress.constFirst(), (QVariantList { 0, 7 }));
+        QCOMPARE(progress.constLast(), (QVariantList { 7, 7 }));
+        const auto* bar = window.statusBar()->findChild<QProgressBar*>(QStringLiteral("jobProgress"));
+        QVERIFY(bar);
+        QCOMPARE(bar->maximum(), 7);
+        QCOMPARE(bar->value(), 7);
         QVERIFY(window.isShowingRun());
         QCOMPARE(window.runPage()->stepsModel()->rowCount(), 7);
         QVERIFY(window.exportActions()->exportReportAction()->isEnabled());

@@ -116,9 +116,13 @@ CompareView::CompareView(QWidget* parent)
 
 CompareView::~CompareView() = default;
 
-CompareView::ReadRuns CompareView::readRuns(const QStringList& dirs, const std::atomic_bool* cancelled)
+CompareView::ReadRuns CompareView::readRuns(
+    const QStringList& dirs, const std::atomic_bool* cancelled, const std::function<void(int, int)>& progress)
 {
     ReadRuns out;
+    const int total = int(dirs.size());
+    if (progress)
+        progress(0, total);
     for (const QString& dir : dirs) {
         if (cancelled && *cancelled)
             return {};
@@ -129,6 +133,8 @@ CompareView::ReadRuns CompareView::readRuns(const QStringList& dirs, const std::
             return out;
         }
         out.runs.push_back(std::move(*read.run));
+        if (progress)
+            progress(int(out.runs.size()), total);
     }
     return out;
 }

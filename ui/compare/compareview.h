@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <atomic>
+#include <functional>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -42,7 +43,9 @@ public:
         std::vector<SavedRun> runs;
         QString error;
     };
-    static ReadRuns readRuns(const QStringList& dirs, const std::atomic_bool* cancelled = nullptr);
+    // progress(done, total): told after each run is read.
+    static ReadRuns readRuns(const QStringList& dirs, const std::atomic_bool* cancelled = nullptr,
+        const std::function<void(int, int)>& progress = {});
     void setRuns(std::vector<SavedRun> runs);
     const std::vector<SavedRun>& runs() const { return m_runs; }
     const Comparison& comparison() const { return m_comparison; }

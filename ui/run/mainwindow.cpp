@@ -334,7 +334,7 @@ bool MainWindow::openSavedRun(const QString& dir)
         tr("Opening %1").arg(QDir(dir).dirName()),
         [dir](const JobTracker::CancelFlag& cancelled) {
             Opened o;
-            o.run = openRunDirectory(dir, &o.error, true, &cancelled);
+            o.run = openRunDirectory(dir, &o.error, true, &cancelled, cancelled.progressFunction());
             return o;
         },
         [this, dir](Opened opened) {
@@ -364,7 +364,9 @@ bool MainWindow::compareSavedRuns(const QStringList& dirs)
 {
     m_jobs->start(
         tr("Reading %n run(s) to compare", nullptr, int(dirs.size())),
-        [dirs](const JobTracker::CancelFlag& cancelled) { return CompareView::readRuns(dirs, &cancelled); },
+        [dirs](const JobTracker::CancelFlag& cancelled) {
+            return CompareView::readRuns(dirs, &cancelled, cancelled.progressFunction());
+        },
         [this, dirs](CompareView::ReadRuns read) {
             if (!read.error.isEmpty()) {
                 statusBar()->showMessage(read.error, 15000);
@@ -386,6 +388,7 @@ void MainWindow::buildJobIndicator()
     layout->setContentsMargins(0, 0, 0, 0);
     auto* label = new QLabel(box);
     auto* bar = new QProgressBar(box);
+    bar->setObjectName(QStringLiteral("jobProgress"));
     bar->setRange(0, 0);
     bar->setMaximumWidth(120);
     bar->setMaximumHeight(14);
@@ -401,9 +404,17 @@ void MainWindow::buildJobIndicator()
         m_jobs->cancel();
         statusBar()->showMessage(tr("Cancelled"), 5000);
     });
-    connect(m_jobs, &JobTracker::busyChanged, box, [this, box, label](bool busy) {
+    connect(m_jobs, &JobTracker::busyChanged, box, [this, box, label, bar](bool busy) {
         label->setText(m_jobs->what() + QStringLiteral("…"));
+        if (busy)
+            bar->setRange(0, 0); // busy until the job says how far it is
         box->setVisible(busy);
+    });
+    connect(m_jobs, &JobTracker::progressChanged, bar, [bar](int done, int total) {
+        if (total <= 0)
+            return;
+        bar->setRange(0, total);
+        bar->setValue(std::clamp(done, 0, total));
     });
 }
 

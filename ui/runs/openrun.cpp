@@ -106,7 +106,8 @@ RunMeta runMeta(const SavedRun& run)
     return m;
 }
 
-OpenedRun openedRun(const SavedRun& run, bool readRecords, const std::atomic_bool* cancelled)
+OpenedRun openedRun(
+    const SavedRun& run, bool readRecords, const std::atomic_bool* cancelled, const StepProgress& progress)
 {
     OpenedRun o;
     o.meta = runMeta(run);
@@ -125,6 +126,9 @@ OpenedRun openedRun(const SavedRun& run, bool readRecords, const std::atomic_boo
     std::stable_sort(
         steps.begin(), steps.end(), [](const SavedStep* a, const SavedStep* b) { return a->index < b->index; });
     std::vector<SweepPoint> points;
+    const int total = int(steps.size());
+    if (progress)
+        progress(0, total);
     for (const SavedStep* s : steps) {
         if (cancelled && *cancelled)
             return o;
@@ -139,6 +143,8 @@ OpenedRun openedRun(const SavedRun& run, bool readRecords, const std::atomic_boo
         p.clientBound = r.clientBound;
         p.server = r.server.stats;
         points.push_back(std::move(p));
+        if (progress)
+            progress(int(points.size()), total);
     }
     // In run order, as the live run analyses it, so that the analysis names steps by their position.
     o.analysis.result = KneeAnalysis::analyze(points, o.info.analysisOptions);
@@ -153,8 +159,8 @@ OpenedRun openedRun(const SavedRun& run, bool readRecords, const std::atomic_boo
     return o;
 }
 
-std::optional<OpenedRun> openRunDirectory(
-    const QString& dir, QString* error, bool readRecords, const std::atomic_bool* cancelled)
+std::optional<OpenedRun> openRunDirectory(const QString& dir, QString* error, bool readRecords,
+    const std::atomic_bool* cancelled, const StepProgress& progress)
 {
     const SavedRunRead read = readSavedRun(dir);
     if (!read.ok()) {
@@ -162,7 +168,7 @@ std::optional<OpenedRun> openRunDirectory(
             *error = read.error;
         return std::nullopt;
     }
-    return openedRun(*read.run, readRecords, cancelled);
+    return openedRun(*read.run, readRecords, cancelled, progress);
 }
 
 bool OpenedRun::showIn(LiveRun* run) const

@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -36,10 +37,13 @@ struct OpenedRun
 
 RunMeta runMeta(const SavedRun& run);
 // readRecords: read steps/NNN.requests.jsonl for histograms and failure examples (slower for big runs).
-// cancelled: checked between steps (a background job that is no longer wanted stops early).
-OpenedRun openedRun(const SavedRun& run, bool readRecords = true, const std::atomic_bool* cancelled = nullptr);
+// cancelled: checked between steps (a background job that is no longer wanted stops early);
+// progress(done, total): told after each step is read.
+using StepProgress = std::function<void(int done, int total)>;
+OpenedRun openedRun(const SavedRun& run, bool readRecords = true, const std::atomic_bool* cancelled = nullptr,
+    const StepProgress& progress = {});
 // Reads the run directory; error names the file and key when it cannot be read.
-std::optional<OpenedRun> openRunDirectory(
-    const QString& dir, QString* error, bool readRecords = true, const std::atomic_bool* cancelled = nullptr);
+std::optional<OpenedRun> openRunDirectory(const QString& dir, QString* error, bool readRecords = true,
+    const std::atomic_bool* cancelled = nullptr, const StepProgress& progress = {});
 
 } // namespace kp::ui
