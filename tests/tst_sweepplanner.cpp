@@ -278,6 +278,46 @@ private Q_SLOTS:
         QCOMPARE(rates, (std::vector<double> { 38, 48, 55.2, 64.8 }));
     }
 
+    // Loads chosen as the sweep goes (auto from a fast ceiling, refinement looking higher, a step added
+    // by hand) are held to the load limits; the first one left out says why, and lifting the limits
+    // runs them.
+    void chosenLoadsKeepToTheLimits()
+    {
+        Load load;
+        load.plan.kind = PlanKind::Auto;
+        load.plan.steps = 4;
+        load.plan.refine = true;
+        Slo slo;
+        slo.ttftMs = 500;
+        auto fastServer = [](const PlannedStep& s) {
+            return std::pair { std::isinf(s.load) ? 2000.0 : s.mode == LoadMode::Concurrency ? 40.0 : s.load, 100.0 };
+        };
+        SweepPlanner limited(load, slo);
+        limited.setLoadLimits(LoadLimits { 2000, 2048 });
+        limited.addManual({ LoadMode::Rate, 5000, {}, {} });
+        const auto done = drive(limited, fastServer);
+        QVERIFY(!done.empty());
+        for (const StepOutcome& o : done) {
+            const bool within = o.step.mode == LoadMode::Concurrency
+                ? o.step.load <= 2048
+                : !std::isfinite(o.step.load) || o.step.load <= 2000;
+            QVERIFY2(within, qPrintable(formatLoad(o.step.mode, o.step.load)));
+        }
+        QVERIFY(!limited.overLimit().empty());
+        QCOMPARE(limited.overLimit().front().load, 5000.0);
+        QCOMPARE(limited.stopReason(),
+            QStringLiteral("the next step, 5000 req/s, passes the limit of 2000 req/s: it and any higher ones were "
+                           "left out (allow high load to run them)"));
+
+        // The same sweep with the limits lifted runs past them: auto rates 1.15× and 1.35× of 2000.
+        SweepPlanner lifted(load, slo);
+        lifted.addManual({ LoadMode::Rate, 5000, {}, {} });
+        const auto all = drive(lifted, fastServer);
+        QVERIFY(lifted.overLimit().empty());
+        QVERIFY(std::any_of(all.begin(), all.end(), [](const StepOutcome& o) { return o.step.load == 5000; }));
+        QVERIFY(std::any_of(all.begin(), all.end(), [](const StepOutcome& o) { return o.step.load == 2700; }));
+    }
+
     void sloCheckNamesTheBindingMetric()
     {
         Slo slo;

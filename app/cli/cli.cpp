@@ -689,6 +689,9 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         say(QStringLiteral("error: %1").arg(prepared.error));
         return ExitBadInput;
     }
+    // Loads the sweep chooses as it goes (auto, refinement) are held to the same limits as the plan.
+    if (p.isSet(o.allowHighLoad))
+        prepared.config.planner.setLoadLimits(std::nullopt);
     // Input tokens: the server's /tokenize when it has one (counted once, before the run), else its
     // usage.prompt_tokens per request (the default of the profile's metrics options).
     if (!p.isSet(o.noPreflight)) {

@@ -16,6 +16,8 @@ struct SafetyLimits
     double maxRate = 2000; // req/s of any step (a finite rate)
     int maxConcurrency = 2048; // users of a closed-loop step, load.max_concurrency, requests sent at once
     qint64 confirmAboveRequests = 1000; // a sweep against another machine sending more than this asks first
+
+    LoadLimits loadLimits() const { return { maxRate, maxConcurrency }; }
 };
 
 // What a sweep is about to do, judged before it starts.

@@ -3,6 +3,7 @@
 #include "client/requestbuilder.h"
 #include "dataset/dataset.h"
 #include "profile/profilestore.h"
+#include "sweep/safetyguard.h"
 #include "telemetry/environment.h"
 
 #include <QDateTime>
@@ -58,6 +59,9 @@ PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progre
     config.metrics = metricsOptions(profile);
     config.stepDurationS = profile.load.stepDurationS;
     config.planner = SweepPlanner(profile.load, profile.slo);
+    // The built-in simulator runs in scaled time: its rates are not what a server would see.
+    if (!profile.target.isBuiltinSimulator())
+        config.planner.setLoadLimits(SafetyLimits {}.loadLimits());
 
     StepConfig& step = config.stepTemplate;
     step.burstiness = profile.load.burstiness;

@@ -300,7 +300,41 @@ void SweepPlanner::giveBack(const PlannedStep& step)
     m_givenBack.push_front(step);
 }
 
+bool SweepPlanner::exceedsLimits(const PlannedStep& step) const
+{
+    if (!m_limits)
+        return false;
+    if (step.mode == LoadMode::Concurrency)
+        return step.load > m_limits->maxConcurrency;
+    return std::isfinite(step.load) && step.load > m_limits->maxRate;
+}
+
 std::optional<PlannedStep> SweepPlanner::next(const std::vector<StepOutcome>& done)
+{
+    // Every source of steps gives up a step it offered (a queue pops, refinement and repeats count
+    // theirs), so leaving one out never makes this loop forever.
+    while (std::optional<PlannedStep> step = nextChosen(done)) {
+        if (!exceedsLimits(*step))
+            return step;
+        m_overLimit.push_back(*step);
+        if (m_stopReason.isEmpty()) {
+            m_stopReason = step->mode == LoadMode::Concurrency
+                ? sentence("SweepPlanner",
+                    "the next step, %1, passes the limit of %2 concurrent requests: it and any higher ones were "
+                    "left out (allow high load to run them)")
+                      .arg(formatLoad(step->mode, step->load))
+                      .arg(m_limits->maxConcurrency)
+                : sentence("SweepPlanner",
+                    "the next step, %1, passes the limit of %2 req/s: it and any higher ones were left out "
+                    "(allow high load to run them)")
+                      .arg(formatLoad(step->mode, step->load))
+                      .arg(QString::number(m_limits->maxRate));
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<PlannedStep> SweepPlanner::nextChosen(const std::vector<StepOutcome>& done)
 {
     for (std::deque<PlannedStep>* queue : { &m_manual, &m_givenBack }) {
         if (!queue->empty()) {

@@ -21,6 +21,17 @@ struct PlannedStep
     QString detail; // in words, e.g. "SLO boundary between 40 and 60 req/s" (a phrase: for people, not files)
 };
 
+// The highest loads a step may run at unless the user deliberately lifts them (--allow-high-load, the
+// window's confirmation): every step, whoever chose it — the list, an auto plan, refinement, a step
+// added while the sweep runs — is held to them where loads are decided, in SweepPlanner::next().
+struct LoadLimits
+{
+    double maxRate = 2000; // req/s of any finite-rate step
+    int maxConcurrency = 2048; // users of a closed-loop step
+
+    bool operator==(const LoadLimits&) const = default;
+};
+
 // What a finished step tells the planner.
 struct StepOutcome
 {
@@ -40,7 +51,15 @@ public:
     SweepPlanner() = default;
     SweepPlanner(const Load& load, const Slo& slo);
 
+    // The next step within the load limits; a step past them is left out, and the first one sets the
+    // stop reason.
     std::optional<PlannedStep> next(const std::vector<StepOutcome>& done);
+
+    // Unset: no limit (the built-in simulator, or lifted on purpose).
+    void setLoadLimits(std::optional<LoadLimits> limits) { m_limits = limits; }
+    const std::optional<LoadLimits>& loadLimits() const { return m_limits; }
+    // Steps left out because they passed the limits, in the order they were chosen.
+    const std::vector<PlannedStep>& overLimit() const { return m_overLimit; }
 
     // A step the user asked for while the sweep runs (a load between two done steps, or a repeat);
     // it runs next, before anything the plan would choose.
@@ -70,6 +89,8 @@ private:
     bool collapsed(const std::vector<StepOutcome>& done) const;
     std::optional<PlannedStep> refineStep(const std::vector<StepOutcome>& done);
     std::optional<PlannedStep> kneeStep(const std::vector<StepOutcome>& done);
+    std::optional<PlannedStep> nextChosen(const std::vector<StepOutcome>& done);
+    bool exceedsLimits(const PlannedStep& step) const;
 
     Load m_load;
     Slo m_slo;
@@ -82,6 +103,8 @@ private:
     int m_extended = 0;
     int m_repeated = 0;
     Sentence m_stopReason;
+    std::optional<LoadLimits> m_limits;
+    std::vector<PlannedStep> m_overLimit;
 };
 
 QString formatLoad(LoadMode mode, double load); // "40 req/s", "inf req/s", "32 users"

@@ -122,8 +122,9 @@ MainWindow::MainWindow(QWidget* parent)
         if (m_controller->isRunning())
             return;
         const std::optional<Profile> resolved = withSavedTarget(profile);
-        if (resolved && confirmSweepStart(this, *resolved))
-            m_controller->start(*resolved);
+        bool allowHighLoad = false;
+        if (resolved && confirmSweepStart(this, *resolved, &allowHighLoad))
+            m_controller->start(*resolved, allowHighLoad);
     });
     connect(m_profiles, &ProfilePage::currentChanged, this, &MainWindow::updateProfileInfo);
     connect(m_profiles, &ProfilePage::modifiedChanged, this, &MainWindow::updateProfileInfo);
@@ -481,8 +482,9 @@ void MainWindow::runCurrentProfile()
     }
     statusBar()->clearMessage();
     const std::optional<Profile> resolved = withSavedTarget(*profile);
-    if (resolved && confirmSweepStart(this, *resolved))
-        m_controller->start(*resolved);
+    bool allowHighLoad = false;
+    if (resolved && confirmSweepStart(this, *resolved, &allowHighLoad))
+        m_controller->start(*resolved, allowHighLoad);
 }
 
 std::optional<Profile> MainWindow::withSavedTarget(Profile profile)

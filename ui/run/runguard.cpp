@@ -20,7 +20,7 @@ SafetyLimits guiSafetyLimits()
     return limits;
 }
 
-QStringList sweepStartQuestions(const Profile& profile, const SafetyLimits& limits)
+QStringList sweepStartQuestions(const Profile& profile, const SafetyLimits& limits, bool* overLimits)
 {
     const std::vector<PlannedStep> planned = SweepPlanner(profile.load, profile.slo).preview();
     const Workload& w = profile.workload;
@@ -29,6 +29,8 @@ QStringList sweepStartQuestions(const Profile& profile, const SafetyLimits& limi
     const double output = w.fixedOutputLen ? *w.fixedOutputLen : w.outputLen;
     const SafetyCheck check = checkSafety(profile, planned, prompt, output, limits);
     QStringList questions;
+    if (overLimits)
+        *overLimits = !check.overLimits.isEmpty();
     if (check.insecureKey)
         questions << QObject::tr("The API key (%1) would be sent over plain HTTP to %2, which is not this machine: "
                                  "anyone on the way can read it.")
@@ -46,9 +48,12 @@ QStringList sweepStartQuestions(const Profile& profile, const SafetyLimits& limi
     return questions;
 }
 
-bool confirmSweepStart(QWidget* parent, const Profile& profile)
+bool confirmSweepStart(QWidget* parent, const Profile& profile, bool* allowHighLoad)
 {
-    const QStringList questions = sweepStartQuestions(profile, guiSafetyLimits());
+    bool overLimits = false;
+    const QStringList questions = sweepStartQuestions(profile, guiSafetyLimits(), &overLimits);
+    if (allowHighLoad)
+        *allowHighLoad = false;
     if (questions.isEmpty())
         return true;
     QMessageBox box(QMessageBox::Warning, QObject::tr("Start the sweep?"),
@@ -57,7 +62,10 @@ bool confirmSweepStart(QWidget* parent, const Profile& profile)
     QPushButton* go = box.addButton(QObject::tr("Start anyway"), QMessageBox::AcceptRole);
     box.setDefaultButton(QMessageBox::Cancel);
     box.exec();
-    return box.clickedButton() == go;
+    const bool goAhead = box.clickedButton() == go;
+    if (allowHighLoad)
+        *allowHighLoad = goAhead && overLimits;
+    return goAhead;
 }
 
 } // namespace kp::ui

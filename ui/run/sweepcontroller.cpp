@@ -67,7 +67,7 @@ void SweepController::setRunning(bool running)
     Q_EMIT runningChanged(running);
 }
 
-void SweepController::start(const Profile& profile)
+void SweepController::start(const Profile& profile, bool allowHighLoad)
 {
     if (m_running)
         return;
@@ -75,7 +75,10 @@ void SweepController::start(const Profile& profile)
     m_pendingSnapshots->store(0);
     setRunning(true);
     QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, profile, dir = m_runsDirectory] { worker->start(profile, dir); },
+        m_worker,
+        [worker = m_worker, profile, dir = m_runsDirectory, allowHighLoad] {
+            worker->start(profile, dir, allowHighLoad);
+        },
         Qt::QueuedConnection);
 }
 

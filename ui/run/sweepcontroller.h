@@ -35,7 +35,9 @@ public:
     bool isPaused() const { return m_paused; }
     bool isPauseRequested() const { return m_pauseRequested; }
 
-    void start(const kp::Profile& profile);
+    // allowHighLoad: the user went ahead past the load limits (confirmSweepStart); otherwise every
+    // step stays within them.
+    void start(const kp::Profile& profile, bool allowHighLoad = false);
     void stop(); // the current step ends as partial; finished steps are kept
     void pause(); // after the current step
     void resume();

@@ -54,7 +54,7 @@ SweepWorker::~SweepWorker()
     shutdown();
 }
 
-void SweepWorker::start(const Profile& profile, const QString& runsDirectory)
+void SweepWorker::start(const Profile& profile, const QString& runsDirectory, bool allowHighLoad)
 {
     if (m_active)
         return;
@@ -62,6 +62,7 @@ void SweepWorker::start(const Profile& profile, const QString& runsDirectory)
     m_active = true;
     m_profile = profile;
     m_runsDirectory = runsDirectory;
+    m_allowHighLoad = allowHighLoad;
     m_heldSnapshot.reset();
     m_serverModels.clear();
 
@@ -138,6 +139,8 @@ void SweepWorker::beginSweep()
         fail(m_prepared->error);
         return;
     }
+    if (m_allowHighLoad)
+        m_prepared->config.planner.setLoadLimits(std::nullopt);
     // Input tokens: the server's /tokenize when it has one, counted once before the run as the CLI does,
     // else its usage.prompt_tokens. A stop meanwhile cancels it (release()).
     m_tokenize = std::make_unique<TokenizePrepass>();

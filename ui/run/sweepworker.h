@@ -40,7 +40,7 @@ public:
     explicit SweepWorker(std::shared_ptr<std::atomic<int>> pendingSnapshots, QObject* parent = nullptr);
     ~SweepWorker() override;
 
-    void start(const kp::Profile& profile, const QString& runsDirectory);
+    void start(const kp::Profile& profile, const QString& runsDirectory, bool allowHighLoad = false);
     void stop();
     void pause();
     void resume();
@@ -77,6 +77,7 @@ private:
     std::optional<LiveSnapshot> m_heldSnapshot;
     Profile m_profile;
     QString m_runsDirectory;
+    bool m_allowHighLoad = false;
     QString m_targetWords;
     std::unique_ptr<BuiltinSimulator> m_simulator;
     std::unique_ptr<Probe> m_probe;
