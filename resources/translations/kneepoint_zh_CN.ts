@@ -1407,6 +1407,14 @@
         <source>errors passed the limit: %1% of requests failed at %2 (limit %3%)</source>
         <translation>错误超过上限：在 %2 时 %1% 的请求失败（上限 %3%）</translation>
     </message>
+    <message>
+        <source>the next step, %1, passes the limit of %2 concurrent requests: it and any higher ones were left out (allow high load to run them)</source>
+        <translation>下一步 %1 超过了 %2 个并发请求的上限：该步及更高的负载已略去（允许高负载后才会运行）</translation>
+    </message>
+    <message>
+        <source>the next step, %1, passes the limit of %2 req/s: it and any higher ones were left out (allow high load to run them)</source>
+        <translation>下一步 %1 超过了 %2 req/s 的上限：该步及更高的负载已略去（允许高负载后才会运行）</translation>
+    </message>
 </context>
 <context>
     <name>TargetStore</name>
