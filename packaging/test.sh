@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds with warnings as errors, runs the whole test suite, then the short
-# fuzzing smoke run (clang's libFuzzer: SSE parser, profile reader, result files; docs/TESTING.md).
+# Installs what is needed, builds with warnings as errors, runs the whole test suite, then the engine's
+# unit tests again under ASan+UBSan, then the short fuzzing smoke run (clang's libFuzzer: SSE parser,
+# profile reader, result files; docs/TESTING.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,4 +9,8 @@ bash packaging/deps.sh
 cmake --preset ci >/dev/null
 cmake --build --preset ci
 ctest --preset ci --parallel 2 "$@"
+# Only the unit tests' targets (label unit): a few minutes without a compiler cache, not the whole tree.
+cmake --preset asan >/dev/null
+cmake --build --preset asan-unit
+ctest --preset asan-unit --parallel 2
 bash packaging/fuzz.sh
