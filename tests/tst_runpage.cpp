@@ -81,10 +81,28 @@ StepReport syntheticStep(int index, double rate, double rps, double ttftMeanMs, 
     return s;
 }
 
-// Rates below and past the test server's capacity (about 50 req/s), so the analysis finds the knee.
-QList<double> kneeRates()
+// The test server: the small preset, 8 sequences at a time, whose capacity is about 25 requests per
+// simulated second, so 25 × timeScale req/s on the client's clock.
+sim::SimServerOptions smallServer(double timeScale)
 {
-    return { 5, 10, 20, 30, 45, 60, 80, 100 };
+    sim::SimServerOptions options;
+    options.params = sim::presetByName(QStringLiteral("small"))->params;
+    options.params.maxNumSeqs = 8;
+    options.timeScale = timeScale;
+    return options;
+}
+
+// The time scale of the test server that the sweeps share: its knee comes at about 250 req/s.
+constexpr double kTimeScale = 10;
+
+// Rates below and past the capacity of a server of smallServer(timeScale), so the analysis finds the
+// knee: the same simulated load at every time scale.
+QList<double> kneeRates(double timeScale)
+{
+    QList<double> rates;
+    for (const double simulated : { 2.5, 5.0, 10.0, 15.0, 22.5, 30.0, 40.0, 50.0 })
+        rates << simulated * timeScale;
+    return rates;
 }
 
 QString closedPortUrl()
@@ -203,7 +221,7 @@ class TestRunPage : public QObject
     Q_OBJECT
 
     QTemporaryDir m_runs;
-    sim::SimHost m_sim; // a small server: the knee comes at about 50 req/s
+    sim::SimHost m_sim; // smallServer(kTimeScale)
 
 private Q_SLOTS:
     void initTestCase()
@@ -214,11 +232,7 @@ private Q_SLOTS:
         QSettings().clear();
         sim::raiseFileLimit();
         QVERIFY(m_runs.isValid());
-        sim::SimServerOptions options;
-        options.params = sim::presetByName(QStringLiteral("small"))->params;
-        options.params.maxNumSeqs = 8;
-        options.timeScale = 2;
-        QVERIFY2(m_sim.start(options), qPrintable(m_sim.errorString()));
+        QVERIFY2(m_sim.start(smallServer(kTimeScale)), qPrintable(m_sim.errorString()));
     }
 
     void cleanupTestCase() { m_sim.stop(); }
@@ -227,7 +241,7 @@ private Q_SLOTS:
     // the same files with the same keys (step purposes, start times, validity, analysis, sweep.csv).
     void windowAndCliRecordTheSameRun()
     {
-        Profile profile = sweepProfile(m_sim.baseUrl().toString(), { 10, 20 }, 12);
+        Profile profile = sweepProfile(m_sim.baseUrl().toString(), { 50, 100 }, 12);
         profile.load.plan.repeats = 1; // a "repeat" step after the coarse ones: purposes differ
 
         SweepController controller;
@@ -494,7 +508,7 @@ private Q_SLOTS:
         QSignalSpy failed(&controller, &SweepController::failed);
         Responsiveness responsiveness;
 
-        const QList<double> rates = kneeRates();
+        const QList<double> rates = kneeRates(kTimeScale);
         controller.start(sweepProfile(m_sim.baseUrl().toString(), rates, 40));
         QCOMPARE(run->state(), LiveRun::State::Preparing);
         QTRY_VERIFY_WITH_TIMEOUT(run->currentStep().has_value() || !failed.isEmpty(), 30000);
@@ -657,7 +671,7 @@ private Q_SLOTS:
     {
         sim::SimHost faulty;
         sim::SimServerOptions options;
-        options.timeScale = 20;
+        options.timeScale = 100;
         options.seed = 7;
         QVERIFY(sim::applyFaultSpec(QStringLiteral("429:0.1"), options.faults).isEmpty());
         QVERIFY(sim::applyFaultSpec(QStringLiteral("500:0.05"), options.faults).isEmpty());
@@ -674,7 +688,7 @@ private Q_SLOTS:
         // The preflight's one completion may draw a fault too; the next try draws another.
         for (int attempt = 0; attempt < 5; ++attempt) {
             failed.clear();
-            controller.start(sweepProfile(faulty.baseUrl().toString(), { 20, 40, 60 }, 60));
+            controller.start(sweepProfile(faulty.baseUrl().toString(), { 100, 200, 300 }, 60));
             QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 120000);
             if (!finished.isEmpty())
                 break;
@@ -708,6 +722,11 @@ private Q_SLOTS:
     {
         if (qEnvironmentVariableIsSet("KNEEPOINT_SKIP_SCREENSHOTS"))
             QSKIP("run as a test of its own: ctest -L screenshots");
+        // A server of its own, slower than the shared one: the live screenshot is taken in the sixth
+        // step once it has a few snapshots' worth of requests, so that step must last a few snapshots.
+        constexpr double timeScale = 5;
+        sim::SimHost slowSim;
+        QVERIFY2(slowSim.start(smallServer(timeScale)), qPrintable(slowSim.errorString()));
         MainWindow window;
         window.controller()->setRunsDirectory(m_runs.filePath(QStringLiteral("screenshots")));
         window.resize(1280, 800);
@@ -720,7 +739,7 @@ private Q_SLOTS:
         LiveRun* run = window.runPage()->run();
         QSignalSpy finished(window.controller(), &SweepController::finished);
         QSignalSpy failed(window.controller(), &SweepController::failed);
-        window.controller()->start(sweepProfile(m_sim.baseUrl().toString(), kneeRates(), 40));
+        window.controller()->start(sweepProfile(slowSim.baseUrl().toString(), kneeRates(timeScale), 40));
         QTRY_VERIFY_WITH_TIMEOUT((run->steps().size() >= 5 && run->currentStep() && run->liveSamples().size() > 15)
                 || !failed.isEmpty() || !finished.isEmpty(),
             120000);
