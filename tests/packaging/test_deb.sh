@@ -24,6 +24,10 @@ for f in /usr/bin/kneepoint /usr/bin/kneepoint-cli /usr/bin/kneepoint-sim; do
 done
 
 work=$(mktemp -d)
+# apt-get's own cache directory, and so its own lock: packaging_fresh_root's roots share the host's
+# /var/cache/apt/archives and hold its lock while they install, and the two tests run side by side.
+mkdir -p "$work/archives/partial"
+apt_get=(apt-get -o "Dir::Cache::Archives=$work/archives")
 sim_pid=
 installed=0
 cleanup() {
@@ -33,7 +37,7 @@ cleanup() {
         wait "$sim_pid" 2>/dev/null || true
     fi
     if [ "$installed" -eq 1 ]; then
-        DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq kneepoint >/dev/null 2>&1 || true
+        DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" purge -y -qq kneepoint >/dev/null 2>&1 || true
     fi
     rm -rf "$work"
 }
@@ -53,7 +57,7 @@ done
 
 step "apt-get install $deb"
 installed=1
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$deb" >"$work/apt.log" 2>&1 \
+DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" install -y -qq --no-install-recommends "$deb" >"$work/apt.log" 2>&1 \
     || { cat "$work/apt.log"; fail "apt-get install"; }
 dpkg-query -W -f='${Status}\n' kneepoint | grep -q 'install ok installed' || fail "not installed"
 
@@ -105,7 +109,7 @@ echo "simulator at $url"
 kill "$sim_pid"; wait "$sim_pid" 2>/dev/null || true; sim_pid=
 
 step "apt-get purge kneepoint"
-DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq kneepoint >"$work/purge.log" 2>&1 \
+DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" purge -y -qq kneepoint >"$work/purge.log" 2>&1 \
     || { cat "$work/purge.log"; fail "apt-get purge"; }
 installed=0
 [ ! -e /usr/bin/kneepoint-cli ] || fail "/usr/bin/kneepoint-cli is still there"
