@@ -10,11 +10,12 @@
 #       runtime list, its dependencies, or the base system. Needs dpkg and apt-cache.
 #
 #   fresh_machine.sh root SOURCE_DIR BUILD_DIR
-#       A few minutes. debootstrap makes a fresh Debian 12 root; in it, a copy of the tree runs
-#       `bash packaging/deps.sh` and the CI configure step (and the image's configure step). In a
-#       second fresh root holding only the Dockerfile's runtime packages, the GUI-less programs print
-#       their help and run a short sweep against kneepoint-sim. Needs root, debootstrap and the Debian
-#       mirror; the host's apt cache is shared to keep it quick.
+#       A minute or two the first time, seconds after. debootstrap makes a fresh Debian 12 root; in it,
+#       a copy of the tree runs `bash packaging/deps.sh` and the CI configure step (and the image's
+#       configure step). In a second fresh root holding only the Dockerfile's runtime packages, the
+#       GUI-less programs print their help and run a short sweep against kneepoint-sim. Needs root,
+#       debootstrap and the Debian mirror; the host's apt cache is shared to keep it quick, and roots
+#       installed from the same package list, minbase root and mirror indexes are kept as tarballs.
 #
 # Exits 77 (skipped) with the reason where what a mode needs is missing.
 set -euo pipefail
@@ -197,10 +198,12 @@ cleanup_root() {
     if [ -n "$sim_pid" ]; then
         kill "$sim_pid" 2>/dev/null || true
     fi
-    local m
-    for m in "${mounts[@]}"; do
-        umount -l "$m" 2>/dev/null || true
+    # Innermost first: the roots' mounts, then the memory file system that may hold the roots.
+    local i
+    for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+        umount -l "${mounts[i]}" 2>/dev/null || true
     done
+    mounts=()
     # Never delete through a mount that is still there (the shared apt cache is the host's own).
     if [ -n "$work" ] && [ -d "$work" ]; then
         if findmnt -rn -o TARGET | grep -q "^$work/"; then
@@ -231,6 +234,18 @@ release_chroot() {
     mounts=("${kept[@]}")
 }
 
+# keep_root DIR TARBALL PREFIX: DIR, as installed, into TARBALL, without the tree, /proc and the shared
+# apt cache (mounted there now); older tarballs of the same PREFIX go. Nothing fails if it cannot.
+keep_root() {
+    local dir=$1 tarball=$2 prefix=$3
+    if tar -cpf "$tarball.tmp" -C "$dir" --exclude=./src --exclude='./proc/*' --exclude='./var/cache/apt/archives/*' .; then
+        mv "$tarball.tmp" "$tarball"
+        find "$(dirname "$tarball")" -maxdepth 1 -name "$prefix*.tar" ! -name "$(basename "$tarball")" -delete
+    else
+        rm -f "$tarball.tmp"
+    fi
+}
+
 in_root() {
     local dir=$1
     shift
@@ -251,6 +266,15 @@ run_root() {
     trap cleanup_root EXIT
     cleanup_root
     mkdir -p "$work"
+    # The roots live in memory where there is room (the root after deps.sh takes about 2 GB): dpkg
+    # syncs every file it unpacks, and removing a root from disk took a minute on a busy machine.
+    # What is installed, and where, is the same on either.
+    local available_kb
+    available_kb=$(awk '$1 == "MemAvailable:" {print $2}' /proc/meminfo)
+    if [ "${available_kb:-0}" -ge $((8 * 1024 * 1024)) ] && mount -t tmpfs -o mode=0755 kneepoint-fresh-root "$work"; then
+        mounts+=("$work")
+        echo "roots in memory (tmpfs at $work)"
+    fi
 
     # The untouched minbase root is kept as a tarball for a week (KNEEPOINT_FRESH_ROOT_CACHE, default
     # ~/.cache/kneepoint-tests): each run unpacks fresh copies, and deps.sh updates the package lists.
@@ -277,10 +301,44 @@ run_root() {
             rm -f "$tarball.tmp"
         fi
     fi
-    cp -a "$work/base" "$work/runtime"
+
+    # A root that installed a list of packages depends on the list, the minbase root and the mirror's
+    # package indexes, which apt-get update in the minbase root fetches (their signed Release files
+    # name every index by its hash). A root installed from the same three is kept next to the minbase
+    # tarball and unpacked instead of installing again; any change to one of them installs afresh.
+    mapfile -t runtime < <(runtime_packages)
+    local deps_cache= runtime_cache= indexes= base_id
+    base_id=$(stat -c '%Y %s' "$tarball" 2>/dev/null || true)
+    prepare_chroot "$work/base"
+    if in_root "$work/base" 'apt-get update -qq' >"$work/update.log" 2>&1 && ! grep -q '^[WE]:' "$work/update.log"; then
+        indexes=$(cat "$work/base"/var/lib/apt/lists/*Release 2>/dev/null | sha256sum | cut -c1-64)
+    fi
+    release_chroot "$work/base"
+    if [ -n "$base_id" ] && [ -n "$indexes" ]; then
+        deps_cache=$cache/bookworm-deps-$({ printf '%s\n' 1 "$base_id" "$indexes"; cat "$src/packaging/deps.sh"; } \
+            | sha256sum | cut -c1-16).tar
+        runtime_cache=$cache/bookworm-runtime-$(printf '%s\n' 1 "$base_id" "$indexes" "${runtime[@]}" | sha256sum | cut -c1-16).tar
+    fi
 
     step "fresh root: bash packaging/deps.sh, then the CI and the image's configure steps"
     local root=$work/base
+    local deps_kept=0
+    if [ -n "$deps_cache" ] && [ -s "$deps_cache" ]; then
+        rm -rf "$root"
+        mkdir -p "$root"
+        tar -xpf "$deps_cache" -C "$root" || fail "unpacking $deps_cache"
+        deps_kept=1
+        echo "deps.sh's packages as installed by an earlier run from the same deps.sh, minbase root and indexes ($deps_cache)"
+    fi
+    if [ -n "$runtime_cache" ] && [ -s "$runtime_cache" ]; then
+        mkdir -p "$work/runtime"
+        tar -xpf "$runtime_cache" -C "$work/runtime" || fail "unpacking $runtime_cache"
+    elif [ $deps_kept -eq 1 ]; then
+        mkdir -p "$work/runtime"
+        tar -xpf "$tarball" -C "$work/runtime" || fail "unpacking $tarball"
+    else
+        cp -a "$root" "$work/runtime"
+    fi
     mkdir -p "$root/src"
     if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
         # Tracked files plus new ones not yet committed, as a clone of this tree would hold them.
@@ -292,6 +350,9 @@ run_root() {
     prepare_chroot "$root"
     in_root "$root" 'cd /src && bash packaging/deps.sh' >"$work/deps.log" 2>&1 \
         || { tail -n 30 "$work/deps.log"; fail "packaging/deps.sh in a fresh root"; }
+    if [ $deps_kept -eq 0 ] && [ -n "$deps_cache" ]; then
+        keep_root "$root" "$deps_cache" bookworm-deps-
+    fi
     in_root "$root" 'cd /src && cmake --preset ci' >"$work/configure.log" 2>&1 \
         || { tail -n 30 "$work/configure.log"; fail "cmake --preset ci in a fresh root after deps.sh"; }
     in_root "$root" 'cd /src && cmake --preset release -DKNEEPOINT_BUILD_GUI=OFF' >"$work/configure-image.log" 2>&1 \
@@ -302,11 +363,17 @@ run_root() {
 
     step "fresh root with the Dockerfile's runtime packages only: the GUI-less programs"
     root=$work/runtime
-    mapfile -t runtime < <(runtime_packages)
     prepare_chroot "$root"
-    in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        --no-install-recommends ${runtime[*]}" >"$work/runtime.log" 2>&1 \
-        || { tail -n 30 "$work/runtime.log"; fail "installing the runtime packages: ${runtime[*]}"; }
+    if [ -n "$runtime_cache" ] && [ -s "$runtime_cache" ]; then
+        echo "the runtime packages as installed by an earlier run from the same list, minbase root and indexes ($runtime_cache)"
+    else
+        in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+            --no-install-recommends ${runtime[*]}" >"$work/runtime.log" 2>&1 \
+            || { tail -n 30 "$work/runtime.log"; fail "installing the runtime packages: ${runtime[*]}"; }
+        if [ -n "$runtime_cache" ]; then
+            keep_root "$root" "$runtime_cache" bookworm-runtime-
+        fi
+    fi
     install -m 0755 "${headless[0]}" "$root/usr/bin/kneepoint-cli"
     install -m 0755 "${headless[1]}" "$root/usr/bin/kneepoint-sim"
     mkdir -p "$root/results"
