@@ -204,6 +204,11 @@ cleanup_root() {
         umount -l "${mounts[i]}" 2>/dev/null || true
     done
     mounts=()
+    # The memory file system of a run that was killed before its cleanup: detached with what is
+    # mounted in it (detaching deletes nothing).
+    if [ -n "$work" ] && findmnt -rn -o SOURCE,TARGET | grep -qxF "kneepoint-fresh-root $work"; then
+        umount -l "$work" 2>/dev/null || true
+    fi
     # Never delete through a mount that is still there (the shared apt cache is the host's own).
     if [ -n "$work" ] && [ -d "$work" ]; then
         if findmnt -rn -o TARGET | grep -q "^$work/"; then
