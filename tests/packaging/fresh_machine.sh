@@ -240,14 +240,16 @@ release_chroot() {
 }
 
 # keep_root DIR TARBALL PREFIX: DIR, as installed, into TARBALL, without the tree, /proc and the shared
-# apt cache (mounted there now); older tarballs of the same PREFIX go. Nothing fails if it cannot.
+# apt cache (mounted there now); other tarballs of the same PREFIX go. Nothing fails if it cannot.
 keep_root() {
     local dir=$1 tarball=$2 prefix=$3
-    if tar -cpf "$tarball.tmp" -C "$dir" --exclude=./src --exclude='./proc/*' --exclude='./var/cache/apt/archives/*' .; then
-        mv "$tarball.tmp" "$tarball"
+    # A name of its own until complete: other build trees of this machine share the cache.
+    local partial=$tarball.$$.tmp
+    if tar -cpf "$partial" -C "$dir" --exclude=./src --exclude='./proc/*' --exclude='./var/cache/apt/archives/*' .; then
+        mv "$partial" "$tarball"
         find "$(dirname "$tarball")" -maxdepth 1 -name "$prefix*.tar" ! -name "$(basename "$tarball")" -delete
     else
-        rm -f "$tarball.tmp"
+        rm -f "$partial"
     fi
 }
 
