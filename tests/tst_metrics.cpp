@@ -915,6 +915,8 @@ void TestMetrics::readErrors_data()
     QTest::addRow("bad second JSON line")
         << QByteArray("{\"completed\": 1}\n{\"completed\": }\n") << QStringLiteral("bad.json:2:15: invalid JSON");
     QTest::addRow("not an object") << QByteArray("42") << QStringLiteral("bad.json: $: expected an object");
+    QTest::addRow("deep nesting") << QByteArray("{\"completed\": 1}\n") + QByteArray(100000, '[')
+                                  << QStringLiteral("bad.json:2:513: arrays and objects nest deeper than 512 levels");
     QTest::addRow("array element") << QByteArray("[{\"completed\": 1}, \"x\"]")
                                    << QStringLiteral("bad.json: $[1]: expected an object");
     QTest::addRow("not a result") << QByteArray("{\"name\": \"profile\"}")

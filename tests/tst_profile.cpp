@@ -480,6 +480,10 @@ void TestProfile::syntaxErrors_data()
                                               << u"s.json:1:17: y: syntax error while parsing value - invalid literal; "
                                                  "last read: '\"y\": @'"_s;
     QTest::addRow("not an object") << "[1, 2]"_ba << u"s.json:1:1: a profile must be an object at the top level"_s;
+    // 100,000 nested arrays in 200 KB overflowed the parser's stack: refused before parsing, at the
+    // bracket past the limit (a "[" inside a string or a comment does not count).
+    QTest::addRow("deep nesting") << "// [[[[\n{\"a\": \"[[[[\", \"b\":\n"_ba + QByteArray(100000, '[')
+                                  << u"s.json:3:512: arrays and objects nest deeper than 512 levels"_s;
     QTest::addRow("newer schema")
         << "{\"schema\": \"kneepoint.profile/2\"}"_ba
         << u"s.json:1:12: schema: unsupported version \"kneepoint.profile/2\"; this Kneepoint "

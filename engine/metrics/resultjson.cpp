@@ -1,5 +1,7 @@
 #include "resultjson.h"
 
+#include "metrics/jsondepth.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QRegularExpression>
@@ -710,6 +712,15 @@ ResultFileContents ResultJson::read(QByteArrayView bytes, const QString& sourceN
 {
     ResultFileContents out;
     const QByteArray text = quoteNonFiniteLiterals(bytes);
+    if (const auto deep = jsonTooDeepAt(std::string_view(text.constData(), std::size_t(text.size())))) {
+        const auto [line, column] = lineAndColumn(text, static_cast<qsizetype>(*deep));
+        out.error = QStringLiteral("%1:%2:%3: arrays and objects nest deeper than %4 levels")
+                        .arg(sourceName)
+                        .arg(line)
+                        .arg(column)
+                        .arg(kMaxJsonDepth);
+        return out;
+    }
     try {
         const Json document = Json::parse(text.begin(), text.end());
         out.error = readDocument(document, sourceName, QStringLiteral("$"), out);

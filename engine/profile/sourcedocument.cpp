@@ -1,5 +1,6 @@
 #include "profile/sourcedocument_p.h"
 
+#include "metrics/jsondepth.h"
 #include "metrics/phrase.h"
 
 #include <toml++/toml.h>
@@ -412,6 +413,11 @@ SourceDocument parseJsonSource(const QByteArray& data, const QString& fileName)
         text.replace(0, 3, "   ");
     quoteBareInfinity(text);
     const LineIndex lines(text);
+    if (const auto deep = jsonTooDeepAt(text)) {
+        doc.errors.append(formatLocation(fileName, lines.pos(*deep))
+            + phrase("SourceDocument", ": arrays and objects nest deeper than %1 levels").arg(kMaxJsonDepth));
+        return doc;
+    }
     try {
         doc.root = Json::parse(text, nullptr, true, true);
     } catch (const Json::parse_error& e) {

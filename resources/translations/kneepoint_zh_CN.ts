@@ -1360,6 +1360,10 @@
         <source>: duplicate key; the last one is used</source>
         <translation>：重复的键；使用最后一个</translation>
     </message>
+    <message>
+        <source>: arrays and objects nest deeper than %1 levels</source>
+        <translation>：数组和对象的嵌套超过 %1 层</translation>
+    </message>
 </context>
 <context>
     <name>SweepPlanner</name>
