@@ -6,6 +6,7 @@
 #include "client/sseparser.h"
 #include "dataset/dataset.h"
 #include "load/steprunner.h"
+#include "metrics/inerttext.h"
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
 #include "runs/savedrun.h"
@@ -296,6 +297,45 @@ private Q_SLOTS:
         QCOMPARE(r.generatedText.size(), ResponseAccumulator::maxRetainedTextChars);
         // "www…w two" per event, glued across events: "two" and the next "www…" join into one word.
         QCOMPARE(r.outputTokens, events + 1);
+    }
+
+    // A server's words reach a terminal and the window inert: its control bytes (here a terminal title
+    // and a screen clear) and bidirectional overrides are shown as escapes, whatever carried them — an
+    // error body, an error event's message, a malformed event.
+    void serverTextIsInert()
+    {
+        static const char raw[] = "\x1b]0;PWNED\x07\x1b[2J\x00\xc2\x9b\xe2\x80\xae";
+        const QByteArray hostile(raw, sizeof(raw) - 1);
+        const QString shown = QStringLiteral("\\x1b]0;PWNED\\x07\\x1b[2J\\x00\\x9b\\u202e");
+        HttpRequest request;
+        request.url = QUrl(QStringLiteral("http://127.0.0.1:1/v1/completions"));
+        const auto inert = [](const QString& text) {
+            for (const QChar c : text) {
+                if (c.unicode() < 0x20 || (c.unicode() >= 0x7F && c.unicode() < 0xA0) || c.unicode() == 0x202E)
+                    return false;
+            }
+            return true;
+        };
+        {
+            ResponseAccumulator acc(request, 0);
+            acc.onResponseStarted(500, 1);
+            acc.onData(hostile, 2);
+            const RequestRecord r = acc.finish(3, FailureClass::None, {});
+            QVERIFY2(r.errorMessage.contains(shown), qPrintable(r.errorMessage));
+            QVERIFY(inert(r.errorMessage));
+        }
+        {
+            ResponseAccumulator acc(request, 0);
+            acc.onResponseStarted(200, 1);
+            acc.onData("data: {\"error\": {\"message\": \"" + QByteArray("\\u001b[2J\\u202e") + "\"}}\n\n", 2);
+            acc.onData("data: {\"choices\": 5, \"x\": \"" + hostile.left(12) + "\"}\n\n", 3);
+            const RequestRecord r = acc.finish(4, FailureClass::None, {});
+            QVERIFY(!r.success());
+            QVERIFY2(inert(r.errorMessage), qPrintable(r.errorMessage));
+            QVERIFY2(r.errorMessage.contains(QLatin1String("\\x1b[")), qPrintable(r.errorMessage));
+        }
+        QCOMPARE(inertLines(QStringLiteral("a\n\tb\x1b")), QStringLiteral("a\n\tb\\x1b"));
+        QCOMPARE(inertExcerpt("abc\ndef", 5), QStringLiteral("abc\\nd…"));
     }
 
     // Requests never follow a redirect, so the key cannot travel to another host; the probe follows

@@ -3,6 +3,7 @@
 #include "clianalysis.h"
 #include "climatrix.h"
 #include "cliverbs.h"
+#include "metrics/inerttext.h"
 
 #include "client/probe.h"
 #include "client/requestbuilder.h"
@@ -50,7 +51,8 @@ void writeOut(const QByteArray& bytes)
 
 void say(const QString& line)
 {
-    const QByteArray bytes = line.toUtf8() + '\n';
+    // Messages quote servers and files: whatever escaped the engine's excerpts stays inert here.
+    const QByteArray bytes = inertLines(line).toUtf8() + '\n';
     std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
     std::fflush(stderr);
 }

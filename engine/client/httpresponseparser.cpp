@@ -1,5 +1,7 @@
 #include "client/httpresponseparser.h"
 
+#include "metrics/inerttext.h"
+
 #include <algorithm>
 
 namespace kp {
@@ -37,10 +39,7 @@ bool hasToken(QByteArrayView value, QByteArrayView token)
 
 QString printable(QByteArrayView line)
 {
-    QString s = QString::fromUtf8(line.first(std::min<qsizetype>(line.size(), 120)));
-    if (line.size() > 120)
-        s += QStringLiteral("…");
-    return s;
+    return inertExcerpt(line, 120);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "client/responseaccumulator.h"
 
 #include "dataset/dataset.h"
+#include "metrics/inerttext.h"
 
 namespace kp {
 
@@ -10,12 +11,7 @@ constexpr int kHeadBytes = 300;
 
 QString firstBytes(QByteArrayView bytes)
 {
-    QString s = QString::fromUtf8(bytes.first(std::min<qsizetype>(bytes.size(), kHeadBytes)));
-    s.replace(QLatin1Char('\n'), QLatin1String("\\n"));
-    s.replace(QLatin1Char('\r'), QLatin1String("\\r"));
-    if (bytes.size() > kHeadBytes)
-        s += QStringLiteral("…");
-    return s;
+    return inertExcerpt(bytes, kHeadBytes);
 }
 
 FailureClass classifyStatus(int status)

@@ -1,5 +1,7 @@
 #include "sseparser.h"
 
+#include "metrics/inerttext.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QStringList>
@@ -264,16 +266,13 @@ QString describeError(const Json& error, const Json& container)
         extras << QStringLiteral("code ") + (it->is_string() ? toQString(*it) : QString::fromStdString(it->dump()));
     if (!extras.isEmpty())
         message += QStringLiteral(" (") + extras.join(QStringLiteral(", ")) + QLatin1Char(')');
-    return message;
+    // The server's words, shown in a terminal and the window: nothing in them may act there.
+    return inertText(message);
 }
 
 QString excerpt(QByteArrayView data)
 {
-    constexpr qsizetype limit = 120;
-    QString text = QString::fromUtf8(data.first(std::min(data.size(), limit)));
-    if (data.size() > limit)
-        text += QStringLiteral("...");
-    return text;
+    return inertExcerpt(data, 120);
 }
 
 } // namespace
