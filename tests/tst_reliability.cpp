@@ -777,6 +777,51 @@ private Q_SLOTS:
         QVERIFY(c.loopback && !c.insecureKey && !c.needsConfirmation);
         p.target.baseUrl = QStringLiteral("http://[::1]:8000");
         QVERIFY(checkSafety(p, planned, 1, 1).loopback);
+
+        // A key in a header or in the URL travels as openly as api_key does.
+        p.target.apiKey.clear();
+        p.target.baseUrl = QStringLiteral("http://192.0.2.10:8000");
+        QVERIFY(!checkSafety(p, planned, 1, 1).insecureKey);
+        p.target.headers = { { QStringLiteral("X-Trace"), QStringLiteral("1") },
+            { QStringLiteral("authorization"), QStringLiteral("Bearer sk-in-a-header") } };
+        c = checkSafety(p, planned, 1, 1);
+        QVERIFY(c.insecureKey);
+        QCOMPARE(c.insecureCarrier, QStringLiteral("the authorization header"));
+        QVERIFY2(c.insecureKeyMessage.startsWith(
+                     QStringLiteral("the authorization header would be sent over plain HTTP to 192.0.2.10")),
+            qPrintable(c.insecureKeyMessage));
+        QVERIFY(!c.insecureKeyMessage.contains(QStringLiteral("sk-in-a-header")));
+        p.target.baseUrl = QStringLiteral("https://192.0.2.10");
+        QVERIFY(!checkSafety(p, planned, 1, 1).insecureKey);
+        p.target.headers.clear();
+        p.target.baseUrl = QStringLiteral("http://user:hunter2@192.0.2.10:8000");
+        c = checkSafety(p, planned, 1, 1);
+        QVERIFY(c.insecureKey);
+        QCOMPARE(c.insecureCarrier, QStringLiteral("the URL's password"));
+        QVERIFY(!c.insecureKeyMessage.contains(QStringLiteral("hunter2")));
+        for (const char* name : { "Authorization", "Proxy-Authorization", "Cookie", "X-Api-Key", "api-key",
+                 "X-Auth-Token", "x-goog-api-key", "Ocp-Apim-Subscription-Key" })
+            QVERIFY2(isCredentialHeader(QLatin1String(name)), name);
+        for (const char* name : { "X-Trace", "Content-Type", "User-Agent", "X-Request-Id" })
+            QVERIFY2(!isCredentialHeader(QLatin1String(name)), name);
+    }
+
+    // The probe sends the key too, including one only the environment holds.
+    void cliProbeRefusesAPlainKey()
+    {
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("OPENAI_API_KEY"), QStringLiteral("sk-from-the-environment"));
+        cli.setProcessEnvironment(env);
+        cli.start(cliPath(),
+            { QStringLiteral("probe"), QStringLiteral("--base-url"), QStringLiteral("http://192.0.2.10:8000"),
+                QStringLiteral("--model"), QStringLiteral("m") });
+        QVERIFY(cli.waitForFinished(kWaitMs));
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QCOMPARE(cli.exitCode(), 2);
+        QVERIFY2(err.contains(QStringLiteral("OPENAI_API_KEY")) && err.contains(QStringLiteral("--allow-insecure-key")),
+            qPrintable(err));
+        QVERIFY(!err.contains(QStringLiteral("sk-from-the-environment")));
     }
 
     void cliRefusesUnsafeSweeps_data()

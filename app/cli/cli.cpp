@@ -1115,6 +1115,12 @@ int run(const QStringList& arguments)
     if (!profile)
         return ExitBadInput;
     if (verb == QLatin1String("probe")) {
+        // The probe sends the key as a sweep does: the same refusal over plain HTTP to another host.
+        const SafetyCheck keyCheck = checkSafety(*profile, {}, 0, 0);
+        if (keyCheck.insecureKey && !parser.isSet(o.allowInsecureKey)) {
+            say(QStringLiteral("error: %1 (--allow-insecure-key)").arg(keyCheck.insecureKeyMessage));
+            return ExitBadInput;
+        }
         QString error;
         const ProbeReport report = probe(*profile, &error);
         if (!error.isEmpty()) {

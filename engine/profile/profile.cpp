@@ -371,7 +371,7 @@ Profile redactedProfile(const Profile& profile)
     p.target.baseUrl = redactUrlPassword(p.target.baseUrl);
     p.target.proxyUrl = redactUrlPassword(p.target.proxyUrl);
     for (HttpHeader& h : p.target.headers) {
-        if (detail::isCredentialHeader(h.name))
+        if (isCredentialHeader(h.name))
             h.value = redactSecret(h.value);
     }
     return p;
@@ -380,6 +380,18 @@ Profile redactedProfile(const Profile& profile)
 QList<ProfileIssue> validateProfile(const Profile& profile)
 {
     return detail::validateProfile(profile, [](const QString& path) { return path; });
+}
+
+bool isCredentialHeader(const QString& name)
+{
+    const QString n = name.trimmed().toLower();
+    if (n == u"authorization" || n == u"proxy-authorization" || n == u"cookie")
+        return true;
+    for (QStringView word : { u"key", u"token", u"secret", u"password", u"auth" }) {
+        if (n.contains(word))
+            return true;
+    }
+    return false;
 }
 
 namespace detail {
@@ -418,18 +430,6 @@ QString parentPath(const QString& path)
     }
     const qsizetype dot = path.lastIndexOf(u'.');
     return dot < 0 ? QString() : path.left(dot);
-}
-
-bool isCredentialHeader(const QString& name)
-{
-    const QString n = name.toLower();
-    if (n == u"authorization" || n == u"proxy-authorization" || n == u"cookie")
-        return true;
-    for (QStringView word : { u"key", u"token", u"secret", u"password", u"auth" }) {
-        if (n.contains(word))
-            return true;
-    }
-    return false;
 }
 
 bool isKeyFileReference(const QString& apiKey)

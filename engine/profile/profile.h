@@ -288,6 +288,10 @@ struct ProfileIssue
 // Range and consistency checks; an empty list means the profile can be run.
 QList<ProfileIssue> validateProfile(const Profile& profile);
 
+// Whether a header of this name carries credentials: Authorization, Proxy-Authorization, Cookie, and any
+// name with "key", "token", "secret", "password" or "auth" in it (X-Api-Key, X-Auth-Token, ...).
+bool isCredentialHeader(const QString& name);
+
 // A copy fit for run snapshots and logs: literal secrets (api_key, credential-like header values,
 // passwords in URLs) become "<redacted>"; ${VAR} and file:PATH references stay as written.
 Profile redactedProfile(const Profile& profile);

@@ -27,8 +27,6 @@ struct EnvExpansion
 // Expands every ${NAME} in text; with checkOnly, only the syntax is checked.
 EnvExpansion expandEnvironment(const QString& text, bool checkOnly = false);
 
-bool isCredentialHeader(const QString& name);
-
 // api_key "file:PATH": the key lives in a file. PATH may start with ~/ and hold ${VAR} references.
 bool isKeyFileReference(const QString& apiKey);
 // The key: the file's first line, trimmed. path receives the expanded path; error names it.

@@ -51,12 +51,29 @@ SafetyCheck checkSafety(const Profile& profile, const std::vector<PlannedStep>& 
     // A keychain entry is not read here (the keychain may wait for its password): it counts as a key.
     const ApiKeyResolution key = profile.target.resolvedApiKey(false);
     const bool sendsKey = key.source == ApiKeyResolution::Source::Keychain || (key.ok() && !key.key.isEmpty());
-    if (!c.loopback && url.scheme() == QLatin1String("http") && sendsKey) {
+    const bool plainToOtherHost = !c.loopback && url.scheme() == QLatin1String("http");
+    if (plainToOtherHost && sendsKey) {
         c.insecureKey = true;
         c.insecureKeyMessage = phrase("SafetyGuard",
             "the API key (%1) would be sent over plain HTTP to %2, which is not this machine: anyone on the way can "
             "read it. Use https://, or confirm.")
                                    .arg(key.describe(), url.host());
+    } else if (plainToOtherHost) {
+        for (const HttpHeader& header : profile.target.headers) {
+            if (isCredentialHeader(header.name) && !header.value.trimmed().isEmpty()) {
+                c.insecureCarrier = phrase("SafetyGuard", "the %1 header").arg(header.name);
+                break;
+            }
+        }
+        if (c.insecureCarrier.isEmpty() && !url.password().isEmpty())
+            c.insecureCarrier = phrase("SafetyGuard", "the URL's password");
+        if (!c.insecureCarrier.isEmpty()) {
+            c.insecureKey = true;
+            c.insecureKeyMessage = phrase("SafetyGuard",
+                "%1 would be sent over plain HTTP to %2, which is not this machine: anyone on the way can read it. "
+                "Use https://, or confirm.")
+                                       .arg(c.insecureCarrier, url.host());
+        }
     }
 
     const Load& load = profile.load;

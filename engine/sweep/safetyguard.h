@@ -25,8 +25,11 @@ struct SafetyCheck
 {
     bool loopback = false; // the target is this machine (or the built-in simulator)
     // An API key would go over plain HTTP to another machine: anyone on the path can read it.
+    // The key may travel as api_key (the environment's OPENAI_API_KEY included), as a header of the
+    // profile that carries credentials (Authorization, X-Api-Key, Cookie, ...) or in the URL itself.
     bool insecureKey = false;
     QString insecureKeyMessage;
+    QString insecureCarrier; // "the Authorization header", "the URL's password"; empty for api_key
     QStringList overLimits; // each names the setting, its value and the limit it passes (none for sim://)
     qint64 requests = 0; // requests the plan sends, warm-up included (at most, for plans that adapt)
     qint64 promptTokens = 0; // estimated

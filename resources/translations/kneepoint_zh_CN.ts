@@ -1173,6 +1173,10 @@
         <source>; </source>
         <translation>；</translation>
     </message>
+    <message>
+        <source>Credentials (%1) would be sent over plain HTTP to %2, which is not this machine: anyone on the way can read it.</source>
+        <translation>凭据（%1）将通过明文 HTTP 发送到非本机的 %2：途中任何人都能读取。</translation>
+    </message>
 </context>
 <context>
     <name>RunCatalog</name>
@@ -1270,6 +1274,18 @@
     <message>
         <source>%1, %2 requests, about %3 tokens (%4 prompt + %5 output) to %6</source>
         <translation>%1，%2 个请求，约 %3 个 token（%4 提示 + %5 输出），发往 %6</translation>
+    </message>
+    <message>
+        <source>the %1 header</source>
+        <translation>%1 请求头</translation>
+    </message>
+    <message>
+        <source>the URL&apos;s password</source>
+        <translation>URL 中的密码</translation>
+    </message>
+    <message>
+        <source>%1 would be sent over plain HTTP to %2, which is not this machine: anyone on the way can read it. Use https://, or confirm.</source>
+        <translation>%1 将通过明文 HTTP 发送到非本机的 %2：途中任何人都能读取。请使用 https://，或确认。</translation>
     </message>
 </context>
 <context>

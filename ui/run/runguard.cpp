@@ -31,10 +31,14 @@ QStringList sweepStartQuestions(const Profile& profile, const SafetyLimits& limi
     QStringList questions;
     if (overLimits)
         *overLimits = !check.overLimits.isEmpty();
-    if (check.insecureKey)
+    if (check.insecureKey && check.insecureCarrier.isEmpty())
         questions << QObject::tr("The API key (%1) would be sent over plain HTTP to %2, which is not this machine: "
                                  "anyone on the way can read it.")
                          .arg(profile.target.resolvedApiKey(false).describe(), QUrl(profile.target.baseUrl).host());
+    else if (check.insecureKey)
+        questions << QObject::tr("Credentials (%1) would be sent over plain HTTP to %2, which is not this machine: "
+                                 "anyone on the way can read it.")
+                         .arg(check.insecureCarrier, QUrl(profile.target.baseUrl).host());
     if (!check.overLimits.isEmpty())
         questions
             << QObject::tr("The plan goes past the load limits: %1.").arg(check.overLimits.join(QObject::tr("; ")));
