@@ -1,6 +1,7 @@
 #include "load/steprunner.h"
 #include "sweep/analysisjson.h"
 #include "sweep/analysistext.h"
+#include "sweep/analysiswords.h"
 #include "sweep/capacityplan.h"
 #include "sweep/kneeanalysis.h"
 #include "sweep/kneenumerics.h"
@@ -175,6 +176,7 @@ private Q_SLOTS:
     void analyze_data();
     void analyze();
     void unreliableStepsAreNamed();
+    void everyRequestFailed();
     void hockeyStickText();
     void sloCapacity_data();
     void sloCapacity();
@@ -340,6 +342,26 @@ void TestKneeAnalysis::analyze()
         QVERIFY2(text.contains(expected), qPrintable(u"missing: %1\nin:\n%2"_s.arg(expected, text)));
     // Deterministic: the same input gives the same answer.
     QCOMPARE(KneeAnalysis::analyze(points, AnalysisOptions {}), result);
+}
+
+// A sweep where every request failed: no figure is made up from 0 / 0.
+void TestKneeAnalysis::everyRequestFailed()
+{
+    Points points;
+    // As the reference writes such a step: zeros for latencies no request had.
+    for (double rate : { 10.0, 20.0, 40.0 })
+        points.push_back(point(rate, 0, 0, 0, 1000));
+    const AnalysisResult result = KneeAnalysis::analyze(points, AnalysisOptions {});
+    QVERIFY(!result.recommended.found);
+    QCOMPARE(result.recommended.reason.text(),
+        u"No recommended operating point: no step completed a request, so there is no throughput to size it by."_s);
+    const QString text = analysisLines(result).join(u'\n');
+    QVERIFY2(!text.contains(u"9223372036854775808"_s) && !text.contains(u"nan"_s), qPrintable(text));
+    QVERIFY2(!text.contains(u" 0 ms"_s), qPrintable(text));
+    for (const StepAssessment& a : result.steps)
+        QVERIFY(!a.latencyMs);
+    QCOMPARE(words::wholePercent(none), u"—"_s);
+    QCOMPARE(words::percent(inf), u"—"_s);
 }
 
 void TestKneeAnalysis::unreliableStepsAreNamed()

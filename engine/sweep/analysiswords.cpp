@@ -42,11 +42,15 @@ QString ratio(double ratio)
 
 QString percent(double fraction)
 {
+    if (!std::isfinite(fraction))
+        return u"—"_s;
     return number(std::round(fraction * 1000) / 10) + u"%"_s;
 }
 
 QString wholePercent(double fraction)
 {
+    if (!std::isfinite(fraction))
+        return u"—"_s;
     return QString::number(std::lround(fraction * 100)) + u"%"_s;
 }
 

@@ -17,8 +17,8 @@ namespace words {
 QString number(double value);
 QString latency(double ms); // "812 ms", "1.2 s"
 QString ratio(double ratio); // "2.5×", "12×"
-QString percent(double fraction); // "4.2%"
-QString wholePercent(double fraction); // "4%"
+QString percent(double fraction); // "4.2%"; "—" for a ratio that has no value (0 / 0)
+QString wholePercent(double fraction); // "4%"; "—" likewise
 QString throughput(double rps); // "46.3 req/s"
 QString metric(LatencyMetric metric, double percentile); // "P99 TTFT"
 // "60 req/s", "46.3 req/s", "1 user", "32 users".

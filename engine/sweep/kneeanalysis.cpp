@@ -38,8 +38,11 @@ bool mostlyUsers(const std::vector<SweepPoint>& points)
     return !points.empty() && points.front().concurrencyMode;
 }
 
-std::optional<double> latencyAt(const LatencyStats& stats, double percentile)
+// A step in which no request completed has no latency, whatever zeros its file holds for one.
+std::optional<double> latencyAt(const StepMetrics& step, const LatencyStats& stats, double percentile)
 {
+    if (step.completed <= 0)
+        return std::nullopt;
     if (const auto value = stats.percentile(percentile))
         return value;
     if (percentile == 50 && (stats.count > 0 || stats.median != 0))
@@ -229,10 +232,10 @@ private:
         c.e2elMeanS = m.e2el.mean / 1000.0;
         const qint64 total = m.completed + m.failed;
         c.errorRate = total > 0 ? double(m.failed) / double(total) : 0.0;
-        c.latency = latencyAt(m.stats(m_options.metric), m_options.percentile);
-        c.ttft = latencyAt(m.ttft, m_options.slo.percentile);
-        c.tpot = latencyAt(m.tpot, m_options.slo.percentile);
-        c.e2el = latencyAt(m.e2el, m_options.slo.percentile);
+        c.latency = latencyAt(m, m.stats(m_options.metric), m_options.percentile);
+        c.ttft = latencyAt(m, m.ttft, m_options.slo.percentile);
+        c.tpot = latencyAt(m, m.tpot, m_options.slo.percentile);
+        c.e2el = latencyAt(m, m.e2el, m_options.slo.percentile);
         c.steps = { index };
         return c;
     }
@@ -268,7 +271,7 @@ private:
             a.stepIndex = index;
             a.offered = p.offered;
             a.achieved = p.metrics.requestThroughput;
-            a.latencyMs = latencyAt(p.metrics.stats(m_options.metric), m_options.percentile);
+            a.latencyMs = latencyAt(p.metrics, p.metrics.stats(m_options.metric), m_options.percentile);
             const qint64 total = p.metrics.completed + p.metrics.failed;
             a.errorRate = total > 0 ? double(p.metrics.failed) / double(total) : 0.0;
 
@@ -382,7 +385,7 @@ private:
                 const StepMetrics& m = m_points[std::size_t(step)].metrics;
                 thrLo = std::min(thrLo, m.requestThroughput);
                 thrHi = std::max(thrHi, m.requestThroughput);
-                if (const auto v = latencyAt(m.stats(m_options.metric), m_options.percentile)) {
+                if (const auto v = latencyAt(m, m.stats(m_options.metric), m_options.percentile)) {
                     latLo = std::min(latLo, *v);
                     latHi = std::max(latHi, *v);
                 }
@@ -813,6 +816,12 @@ private:
         }
         const double fraction = m_options.recommendedThroughputFraction;
         const double peak = m_result.peakThroughput;
+        if (!(peak > 0)) {
+            m_result.recommended = absent(sentence("KneeAnalysis",
+                "No recommended operating point: no step completed a request, so there is no throughput to size it "
+                "by."));
+            return;
+        }
         const double target = fraction * peak;
         std::size_t i = 0;
         while (i < c.size() && c[i].thr < target)
@@ -1029,9 +1038,9 @@ bool meetsSlo(const Slo& slo, const StepMetrics& m, QString* reason)
     CurvePoint point;
     const qint64 total = m.completed + m.failed;
     point.errorRate = total > 0 ? double(m.failed) / double(total) : 0.0;
-    point.ttft = latencyAt(m.ttft, slo.percentile);
-    point.tpot = latencyAt(m.tpot, slo.percentile);
-    point.e2el = latencyAt(m.e2el, slo.percentile);
+    point.ttft = latencyAt(m, m.ttft, slo.percentile);
+    point.tpot = latencyAt(m, m.tpot, slo.percentile);
+    point.e2el = latencyAt(m, m.e2el, slo.percentile);
     SloJudgement j = judgeSlo(slo, AnalysisOptions {}.maxErrorRate, point);
     if (m.completed == 0) {
         j.pass = false;

@@ -17,6 +17,8 @@ namespace {
 
 QString percent(double fraction)
 {
+    if (!std::isfinite(fraction))
+        return QStringLiteral("—");
     return QString::number(std::lround(fraction * 100.0)) + u'%';
 }
 

@@ -762,6 +762,10 @@
         <comment>between the steps left out</comment>
         <translation>；</translation>
     </message>
+    <message>
+        <source>No recommended operating point: no step completed a request, so there is no throughput to size it by.</source>
+        <translation>没有推荐工作点：没有任何一步完成请求，因此没有可据以确定规模的吞吐量。</translation>
+    </message>
 </context>
 <context>
     <name>Probe</name>
