@@ -95,6 +95,7 @@ private Q_SLOTS:
     void requestRates();
     void fileErrors_data();
     void fileErrors();
+    void endlessAndHugeFilesAreRefused();
     void syntaxErrors_data();
     void syntaxErrors();
     void everyPrefixIsHandled_data();
@@ -455,6 +456,24 @@ void TestProfile::fileErrors()
     const auto r = ProfileStore::load(path);
     QCOMPARE(r.errors, errors);
     QVERIFY(!r.ok());
+}
+
+// /dev/zero or a FIFO given as a profile grew without end; a file past the limit is refused by its size.
+void TestProfile::endlessAndHugeFilesAreRefused()
+{
+    const QString limit = u"larger than 16 MB, the most Kneepoint reads from one file of this kind"_s;
+    if (QFileInfo::exists(u"/dev/zero"_s)) {
+        const auto r = ProfileStore::load(u"/dev/zero"_s);
+        QCOMPARE(r.errors, QStringList { u"/dev/zero: "_s + limit });
+    }
+    QTemporaryDir dir;
+    const QString big = dir.filePath(u"big.json"_s);
+    QFile f(big);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(16LL * 1024 * 1024 + 1));
+    f.close();
+    QCOMPARE(ProfileStore::load(big).errors, QStringList { big + u": "_s + limit });
+    QCOMPARE(ProfileStore::load(dir.filePath(u"missing.json"_s)).errors.size(), 1);
 }
 
 void TestProfile::syntaxErrors_data()

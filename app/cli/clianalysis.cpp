@@ -1,5 +1,6 @@
 #include "clianalysis.h"
 
+#include "metrics/boundedread.h"
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
 #include "sweep/analysisjson.h"
@@ -72,12 +73,13 @@ namespace {
 
 QByteArray readAll(const QString& path, QStringList& errors)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        errors << QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+    QString error;
+    std::optional<QByteArray> bytes = readBoundedFile(path, kMaxResultFileBytes, &error);
+    if (!bytes) {
+        errors << error;
         return {};
     }
-    return f.readAll();
+    return *std::move(bytes);
 }
 
 void addFile(const QString& path, LoadedPoints& out, bool partial = false, bool clientBound = false)

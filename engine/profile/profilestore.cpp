@@ -1,5 +1,6 @@
 #include "profile/profilestore.h"
 
+#include "metrics/boundedread.h"
 #include "metrics/phrase.h"
 #include "profile/profile_p.h"
 #include "profile/profilereader_p.h"
@@ -23,7 +24,6 @@ namespace {
 using detail::Json;
 
 // Larger files are not profiles; refusing them keeps a wrong path from eating memory.
-constexpr qint64 kMaxProfileBytes = 16 * 1024 * 1024;
 
 ProfileFormat detectFormat(const QByteArray& data, const QString& name)
 {
@@ -309,25 +309,15 @@ QString profileLayoutName(ProfileLayout layout)
 
 ProfileLoadResult ProfileStore::load(const QString& path, ProfileFormat format)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    // A FIFO or /dev/zero given as a profile is read in pieces up to the limit, never to its end.
+    QString error;
+    const std::optional<QByteArray> data = readBoundedFile(path, kMaxSettingsFileBytes, &error);
+    if (!data) {
         ProfileLoadResult result;
-        result.errors.append(phrase("ProfileStore", "%1: cannot open: %2").arg(path, file.errorString()));
+        result.errors.append(error);
         return result;
     }
-    if (file.size() > kMaxProfileBytes) {
-        ProfileLoadResult result;
-        result.errors.append(
-            phrase("ProfileStore", "%1: %2 bytes is too large for a profile").arg(path).arg(file.size()));
-        return result;
-    }
-    const QByteArray data = file.readAll();
-    if (file.error() != QFileDevice::NoError) {
-        ProfileLoadResult result;
-        result.errors.append(phrase("ProfileStore", "%1: cannot read: %2").arg(path, file.errorString()));
-        return result;
-    }
-    return loadFromData(data, path, format);
+    return loadFromData(*data, path, format);
 }
 
 ProfileLoadResult ProfileStore::loadFromData(const QByteArray& data, const QString& sourceName, ProfileFormat format)

@@ -1,5 +1,6 @@
 #include "runs/importers.h"
 
+#include "metrics/boundedread.h"
 #include "metrics/resultjson.h"
 #include "profile/profile.h"
 #include "runs/runcatalog.h"
@@ -390,12 +391,10 @@ bool GuidellmReader::read(const QJsonObject& report, FileContents& out)
 
 bool readFile(const QString& path, ImportFormat format, FileContents& out, QStringList& warnings, QString* error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+    const std::optional<QByteArray> read = readBoundedFile(path, kMaxResultFileBytes, error);
+    if (!read)
         return false;
-    }
-    const QByteArray bytes = f.readAll();
+    const QByteArray& bytes = *read;
     if (bytes.trimmed().isEmpty()) {
         *error = QStringLiteral("%1: empty file").arg(path);
         return false;

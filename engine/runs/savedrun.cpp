@@ -1,5 +1,6 @@
 #include "runs/savedrun.h"
 
+#include "metrics/boundedread.h"
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
 #include "store/runwriter.h"
@@ -66,12 +67,10 @@ QDateTime timeFromId(const QString& id)
 
 QByteArray readFile(const QString& path, QString* error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+    std::optional<QByteArray> read = readBoundedFile(path, kMaxResultFileBytes, error);
+    if (!read)
         return {};
-    }
-    QByteArray bytes = f.readAll();
+    QByteArray bytes = *std::move(read);
     if (bytes.isNull())
         bytes = QByteArray("");
     return bytes;

@@ -1063,18 +1063,6 @@
 <context>
     <name>ProfileStore</name>
     <message>
-        <source>%1: cannot open: %2</source>
-        <translation>%1：无法打开：%2</translation>
-    </message>
-    <message>
-        <source>%1: %2 bytes is too large for a profile</source>
-        <translation>%1：%2 字节，对配置来说太大</translation>
-    </message>
-    <message>
-        <source>%1: cannot read: %2</source>
-        <translation>%1：无法读取：%2</translation>
-    </message>
-    <message>
         <source>%1: profiles are saved as JSON in Kneepoint&apos;s schema; choose a .json file name</source>
         <translation>%1：配置以 Kneepoint 模式的 JSON 保存；请选择 .json 文件名</translation>
     </message>
