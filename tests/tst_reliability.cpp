@@ -799,6 +799,28 @@ private Q_SLOTS:
         QVERIFY(c.insecureKey);
         QCOMPARE(c.insecureCarrier, QStringLiteral("the URL's password"));
         QVERIFY(!c.insecureKeyMessage.contains(QStringLiteral("hunter2")));
+        // Sockets: a plan that holds more requests open than the process may open is refused, with both
+        // numbers; the built-in simulator holds the other ends in the same process.
+        Profile many;
+        many.target.baseUrl = QStringLiteral("http://127.0.0.1:8000");
+        many.load.mode = LoadMode::Concurrency;
+        many.load.concurrencies = { 16, 2000 };
+        SafetyLimits files;
+        files.openFileLimit = 1024;
+        const std::vector<PlannedStep> users = SweepPlanner(many.load, many.slo).preview();
+        c = checkSafety(many, users, 1, 1, files);
+        QCOMPARE(c.concurrentRequests, 2000);
+        QCOMPARE(c.fileLimitProblem,
+            QStringLiteral(
+                "the plan holds up to 2000 requests open at once, but this process may open only 1024 "
+                "files and sockets (ulimit -n): raise the limit to at least 2128, or lower the concurrency"));
+        files.openFileLimit = 4096;
+        QVERIFY(checkSafety(many, users, 1, 1, files).fileLimitProblem.isEmpty());
+        many.target.baseUrl = QStringLiteral("sim://default");
+        QVERIFY(checkSafety(many, users, 1, 1, files).fileLimitProblem.contains(QStringLiteral("at least 4128")));
+        files.openFileLimit = -1;
+        QVERIFY(checkSafety(many, users, 1, 1, files).fileLimitProblem.isEmpty());
+
         for (const char* name : { "Authorization", "Proxy-Authorization", "Cookie", "X-Api-Key", "api-key",
                  "X-Auth-Token", "x-goog-api-key", "Ocp-Apim-Subscription-Key" })
             QVERIFY2(isCredentialHeader(QLatin1String(name)), name);

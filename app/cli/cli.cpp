@@ -16,6 +16,7 @@
 #include "profile/profilestore.h"
 #include "profile/targetstore.h"
 #include "runs/runcatalog.h"
+#include "sim/filelimit.h"
 #include "store/runwriter.h"
 #include "sweep/analysisjson.h"
 #include "sweep/builtinsimulator.h"
@@ -555,6 +556,7 @@ int checkSweepSafety(
     const QCommandLineParser& p, const Options& o, const Profile& profile, const PreparedSweep& prepared)
 {
     SafetyLimits limits;
+    limits.openFileLimit = kp::sim::raiseFileLimit(); // raised at start: this reads what is in force
     if (p.isSet(o.confirmAbove)) {
         bool ok = false;
         limits.confirmAboveRequests = p.value(o.confirmAbove).toLongLong(&ok);
@@ -572,6 +574,10 @@ int checkSweepSafety(
     const double n = prompts.empty() ? 1.0 : double(prompts.size());
     const SafetyCheck check
         = checkSafety(profile, prepared.config.planner.preview(), promptTokens / n, outputTokens / n, limits);
+    if (!check.fileLimitProblem.isEmpty()) {
+        say(QStringLiteral("error: %1").arg(check.fileLimitProblem));
+        return ExitBadInput;
+    }
     if (!check.overLimits.isEmpty() && !p.isSet(o.allowHighLoad)) {
         for (const QString& over : check.overLimits)
             say(QStringLiteral("error: %1").arg(over));
@@ -648,8 +654,9 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         say(QStringLiteral("error: target.model: required (give --model, or drop --no-preflight to ask the server)"));
         return ExitBadInput;
     }
-    if (p.isSet(o.workers) && p.value(o.workers).toInt() <= 0) {
-        say(QStringLiteral("error: --workers: must be a whole number > 0"));
+    if (p.isSet(o.workers)
+        && (p.value(o.workers).toInt() <= 0 || p.value(o.workers).toInt() > TransportOptions::kMaxWorkers)) {
+        say(QStringLiteral("error: --workers: must be a whole number from 1 to %1").arg(TransportOptions::kMaxWorkers));
         return ExitBadInput;
     }
 

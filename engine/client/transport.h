@@ -24,7 +24,8 @@ inline qint64 steadyNowNs()
 struct TransportOptions
 {
     TransportKind kind = TransportKind::Auto; // makeTransport() resolves Auto
-    int workers = 0; // worker threads; 0 = one per core
+    int workers = 0; // worker threads; 0 = one per core; at most kMaxWorkers
+    static constexpr int kMaxWorkers = 256; // each holds an event loop and its descriptors
     ProxyMode proxyMode = ProxyMode::None;
     QUrl proxyUrl;
     bool tlsVerify = true;

@@ -33,7 +33,8 @@ public:
     template <typename Make>
     void start(Transport* owner, const TransportOptions& options, const QString& name, Make make)
     {
-        const int count = options.workers > 0 ? options.workers : std::max(1, QThread::idealThreadCount());
+        const int count = std::min(TransportOptions::kMaxWorkers,
+            options.workers > 0 ? options.workers : std::max(1, QThread::idealThreadCount()));
         m_workers.reserve(count);
         for (int i = 0; i < count; ++i) {
             Worker w;

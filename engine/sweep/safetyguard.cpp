@@ -105,6 +105,31 @@ SafetyCheck checkSafety(const Profile& profile, const std::vector<PlannedStep>& 
                             .arg(limits.maxConcurrency);
     c.overLimits.removeDuplicates();
 
+    // Each request in flight holds a socket: a plan that holds more than the process may open fails
+    // them all with "too many open files", misread as network errors.
+    for (const PlannedStep& step : planned) {
+        qint64 open = 0;
+        if (step.mode == LoadMode::Concurrency)
+            open = qint64(step.load);
+        else if (load.maxConcurrency)
+            open = *load.maxConcurrency;
+        else if (std::isinf(step.load))
+            open = profile.workload.numPrompts;
+        c.concurrentRequests = std::max(c.concurrentRequests, open);
+    }
+    if (load.maxConcurrency)
+        c.concurrentRequests = std::max<qint64>(c.concurrentRequests, *load.maxConcurrency);
+    // The built-in simulator runs in this process: it holds the other end of each connection.
+    const qint64 sockets = c.concurrentRequests * (profile.target.isBuiltinSimulator() ? 2 : 1);
+    if (limits.openFileLimit > 0 && sockets + SafetyLimits::kReservedFiles > limits.openFileLimit) {
+        c.fileLimitProblem = phrase("SafetyGuard",
+            "the plan holds up to %1 requests open at once, but this process may open only %2 files and sockets "
+            "(ulimit -n): raise the limit to at least %3, or lower the concurrency")
+                                 .arg(c.concurrentRequests)
+                                 .arg(limits.openFileLimit)
+                                 .arg(sockets + SafetyLimits::kReservedFiles);
+    }
+
     qint64 largest = 0;
     for (const PlannedStep& step : planned) {
         const qint64 n = stepRequests(profile, step);

@@ -16,6 +16,9 @@ struct SafetyLimits
     double maxRate = 2000; // req/s of any step (a finite rate)
     int maxConcurrency = 2048; // users of a closed-loop step, load.max_concurrency, requests sent at once
     qint64 confirmAboveRequests = 1000; // a sweep against another machine sending more than this asks first
+    // The process's limit on open files and sockets (raiseFileLimit() after raising it); -1: unknown.
+    qint64 openFileLimit = -1;
+    static constexpr qint64 kReservedFiles = 128; // files, event descriptors, the simulator's listener
 
     LoadLimits loadLimits() const { return { maxRate, maxConcurrency }; }
 };
@@ -36,6 +39,10 @@ struct SafetyCheck
     qint64 outputTokens = 0; // estimated (max_tokens)
     bool adaptive = false; // auto plans, refinement and repeats: the figures are an upper bound
     bool needsConfirmation = false; // another machine, and more requests than confirmAboveRequests
+    // The plan holds more requests open at once than the process may open sockets: each would fail.
+    // Not lifted by any flag; it names both numbers and what to change.
+    QString fileLimitProblem;
+    qint64 concurrentRequests = 0; // the most requests the plan holds open at once; 0 when the rate decides
     QString summary; // "7 steps, 1,400 requests, about 250,000 tokens (..." for the confirmation
 };
 

@@ -1169,6 +1169,10 @@
         <source>Credentials (%1) would be sent over plain HTTP to %2, which is not this machine: anyone on the way can read it.</source>
         <translation>凭据（%1）将通过明文 HTTP 发送到非本机的 %2：途中任何人都能读取。</translation>
     </message>
+    <message>
+        <source>Requests would fail: %1.</source>
+        <translation>请求将会失败：%1。</translation>
+    </message>
 </context>
 <context>
     <name>RunCatalog</name>
@@ -1278,6 +1282,10 @@
     <message>
         <source>%1 would be sent over plain HTTP to %2, which is not this machine: anyone on the way can read it. Use https://, or confirm.</source>
         <translation>%1 将通过明文 HTTP 发送到非本机的 %2：途中任何人都能读取。请使用 https://，或确认。</translation>
+    </message>
+    <message>
+        <source>the plan holds up to %1 requests open at once, but this process may open only %2 files and sockets (ulimit -n): raise the limit to at least %3, or lower the concurrency</source>
+        <translation>计划同时保持最多 %1 个请求，但本进程最多只能打开 %2 个文件和套接字（ulimit -n）：请把上限提高到至少 %3，或降低并发</translation>
     </message>
 </context>
 <context>

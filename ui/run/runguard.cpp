@@ -1,5 +1,6 @@
 #include "run/runguard.h"
 
+#include "sim/filelimit.h"
 #include "sweep/sweepplanner.h"
 
 #include <QMessageBox>
@@ -12,6 +13,7 @@ namespace kp::ui {
 SafetyLimits guiSafetyLimits()
 {
     SafetyLimits limits;
+    limits.openFileLimit = sim::raiseFileLimit(); // raised at start: this reads what is in force
     const QSettings settings;
     bool ok = false;
     const qint64 above = settings.value(QStringLiteral("safety/confirm_above_requests")).toLongLong(&ok);
@@ -39,6 +41,8 @@ QStringList sweepStartQuestions(const Profile& profile, const SafetyLimits& limi
         questions << QObject::tr("Credentials (%1) would be sent over plain HTTP to %2, which is not this machine: "
                                  "anyone on the way can read it.")
                          .arg(check.insecureCarrier, QUrl(profile.target.baseUrl).host());
+    if (!check.fileLimitProblem.isEmpty())
+        questions << QObject::tr("Requests would fail: %1.").arg(check.fileLimitProblem);
     if (!check.overLimits.isEmpty())
         questions
             << QObject::tr("The plan goes past the load limits: %1.").arg(check.overLimits.join(QObject::tr("; ")));
