@@ -828,6 +828,28 @@ private Q_SLOTS:
             QVERIFY2(!isCredentialHeader(QLatin1String(name)), name);
     }
 
+    // Where the run goes is checked before anything is sent: a place that cannot be written ends the
+    // command at once with exit 1 and the reason, not after the preflight.
+    void cliChecksTheOutputFirst()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("a-file"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        QProcess cli;
+        cli.start(cliPath(),
+            { QStringLiteral("sweep"), QStringLiteral("--base-url"), QStringLiteral("http://192.0.2.10:8000"),
+                QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--out"), file + QStringLiteral("/run"),
+                QStringLiteral("--quiet") });
+        QVERIFY(cli.waitForFinished(kWaitMs));
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QCOMPARE(cli.exitCode(), 1);
+        QCOMPARE(err.trimmed(),
+            QStringLiteral("error: %1/run: cannot create the folder (check that its parent exists and is writable)")
+                .arg(file));
+    }
+
     // The probe sends the key too, including one only the environment holds.
     void cliProbeRefusesAPlainKey()
     {

@@ -8,8 +8,32 @@
 #include <QJsonDocument>
 #include <QLockFile>
 #include <QSaveFile>
+#include <QTemporaryFile>
 
 namespace kp {
+
+bool prepareWritableDirectory(const QString& dir, QString* error)
+{
+    const QFileInfo info(dir);
+    if (info.exists() && !info.isDir()) {
+        if (error)
+            *error = QStringLiteral("%1: not a folder").arg(dir);
+        return false;
+    }
+    if (!QDir().mkpath(dir)) {
+        if (error)
+            *error = QStringLiteral("%1: cannot create the folder (check that its parent exists and is writable)")
+                         .arg(dir);
+        return false;
+    }
+    QTemporaryFile probe(QDir(dir).filePath(QStringLiteral(".kneepoint-write-check-XXXXXX")));
+    if (!probe.open() || probe.write("x", 1) != 1 || !probe.flush()) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write there: %2").arg(dir, probe.errorString());
+        return false;
+    }
+    return true;
+}
 
 RunWriter::~RunWriter() = default;
 
