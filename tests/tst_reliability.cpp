@@ -144,7 +144,11 @@ private:
         // Keep writing while the client reads; stop when it goes away (or at a bound, so a broken client
         // fails the test instead of running forever).
         auto pump = [this, s] {
-            static const QByteArray event = "data: {\"choices\": [{\"index\": 0, \"text\": \"flood \"}]}\n\n";
+            // Events of about 800 bytes: the 64 MiB cap is still passed after some 80,000 events, with the
+            // text past the retained-text cap hundreds of times over, and the client's per-event parsing
+            // (the time the test takes) stays small.
+            static const QByteArray event
+                = "data: {\"choices\": [{\"index\": 0, \"text\": \"" + QByteArray("flood ").repeated(128) + "\"}]}\n\n";
             static const QByteArray filler(64 * 1024, 'a');
             while (s->state() == QAbstractSocket::ConnectedState && s->bytesToWrite() < 1024 * 1024
                 && bytesSent < 1024LL * 1024 * 1024) {
