@@ -215,7 +215,7 @@ private Q_SLOTS:
     {
         // The shards, started together on a shared start time, against one simulator.
         const auto before = tokenCounters(m_sim.baseUrl());
-        const QString startAt = QDateTime::currentDateTimeUtc().addSecs(3).toString(Qt::ISODateWithMs);
+        const QString startAt = QDateTime::currentDateTimeUtc().addSecs(1).toString(Qt::ISODateWithMs);
         std::vector<std::unique_ptr<QProcess>> procs;
         for (int i = 1; i <= kShards; ++i) {
             const QString dir = m_tmp.filePath(QStringLiteral("shard-%1").arg(i));
