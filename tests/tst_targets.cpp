@@ -355,7 +355,7 @@ private Q_SLOTS:
         for (auto [host, preset] : { std::pair { &small, "small" }, std::pair { &large, "large" } }) {
             kp::sim::SimServerOptions options;
             options.params = kp::sim::presetByName(QString::fromLatin1(preset))->params;
-            options.timeScale = 3;
+            options.timeScale = 6;
             QVERIFY2(host->start(options), qPrintable(host->errorString()));
         }
         for (auto [name, host] : { std::pair { "small", &small }, std::pair { "large", &large } }) {
@@ -364,15 +364,15 @@ private Q_SLOTS:
                 QStringLiteral("openai") });
             QVERIFY2(o.exitCode == 0, qPrintable(o.err));
         }
-        // The reference workload (200-token prompts, 230-token answers) at time scale 3: the small
-        // preset holds ≈ 33 req/s, the large one ≈ 210. At 100 req/s — a rate any client keeps up with,
+        // The reference workload (200-token prompts, 230-token answers) at time scale 6: the small
+        // preset holds ≈ 66 req/s, the large one ≈ 420. At 200 req/s — a rate any client keeps up with,
         // even on a loaded machine — the small one is three times over its capacity and queues, while
         // the large one runs at half of its own. Margins are far below the presets' ratio. 150 requests
-        // (1.5 s of arrivals) build the small one a queue of about 100, which it takes 3 s to drain.
+        // (0.75 s of arrivals) build the small one a queue of about 100, which it takes 1.5 s to drain.
         const QString out = m_home.filePath(QStringLiteral("matrix"));
         const Outcome o = runCli({ QStringLiteral("sweep"), QStringLiteral("--target"), QStringLiteral("small"),
             QStringLiteral("--target"), QStringLiteral("large"), QStringLiteral("--request-rate"),
-            QStringLiteral("100"), QStringLiteral("--num-prompts"), QStringLiteral("150"),
+            QStringLiteral("200"), QStringLiteral("--num-prompts"), QStringLiteral("150"),
             QStringLiteral("--random-input-len"), QStringLiteral("200"), QStringLiteral("--random-output-len"),
             QStringLiteral("230"), QStringLiteral("--ignore-eos"), QStringLiteral("--no-early-stop"),
             QStringLiteral("--quiet"), QStringLiteral("--out"), out });
