@@ -593,8 +593,10 @@ private Q_SLOTS:
         QSignalSpy finished(&controller, &SweepController::finished);
         QSignalSpy failed(&controller, &SweepController::failed);
 
+        // Steps of 40 requests at 60 req/s and up, at time scale 60: the first lasts about 0.7 s, and the
+        // last four together about 0.5 s, time enough for Stop to land before the sweep ends.
         controller.start(
-            sweepProfile(QStringLiteral("sim://default?time_scale=20"), { 20, 40, 60, 80, 100, 120, 140 }, 40));
+            sweepProfile(QStringLiteral("sim://default?time_scale=60"), { 60, 120, 180, 240, 300, 360, 420 }, 40));
         QTRY_VERIFY_WITH_TIMEOUT(run->hasInfo() || !failed.isEmpty(), 30000);
         QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
         QVERIFY(run->info().target.startsWith(QStringLiteral("built-in simulator")));
@@ -616,7 +618,7 @@ private Q_SLOTS:
         };
         QTRY_VERIFY_WITH_TIMEOUT(repeated() > 0 || run->steps().size() > 2, 60000);
         QVERIFY(repeated() > 0);
-        QCOMPARE(run->steps()[std::size_t(repeated())].offered(), 20.0);
+        QCOMPARE(run->steps()[std::size_t(repeated())].offered(), 60.0);
 
         QTRY_VERIFY_WITH_TIMEOUT(run->steps().size() >= 3, 60000);
         run->requestStop();
