@@ -285,7 +285,8 @@ private Q_SLOTS:
     {
         sim::raiseFileLimit();
         Profile profile = testProfile(QStringLiteral("Telemetry"));
-        profile.target.baseUrl = QStringLiteral("sim://small?time_scale=10&seed=3");
+        // 4 req/s of simulated load (120 req/s at time scale 30, as 40 at 10): 120 requests in 1 s of arrivals.
+        profile.target.baseUrl = QStringLiteral("sim://small?time_scale=30&seed=3");
         profile.target.backend = Backend::OpenAi;
         profile.target.model.clear();
         profile.target.metricsIntervalS = 0.05;
@@ -295,7 +296,7 @@ private Q_SLOTS:
         profile.workload.ignoreEos = true;
         profile.workload.numPrompts = 120;
         profile.load.mode = LoadMode::Rate;
-        profile.load.rates = { 40.0, std::numeric_limits<double>::infinity() };
+        profile.load.rates = { 120.0, std::numeric_limits<double>::infinity() };
         profile.load.cooldownS = 0.2;
         BuiltinSimulator sim;
         QString error;
