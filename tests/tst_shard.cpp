@@ -28,7 +28,8 @@ namespace {
 
 constexpr int kProcessTimeoutMs = 180000;
 constexpr int kShards = 2;
-const QStringList kRates = { QStringLiteral("40"), QStringLiteral("80") };
+// 2 and 4 req/s of simulated load on the simulator's time scale of 40.
+const QStringList kRates = { QStringLiteral("80"), QStringLiteral("160") };
 constexpr int kPrompts = 61; // not a multiple of the shard count: the split must still be exact
 
 struct Outcome
@@ -142,7 +143,7 @@ private Q_SLOTS:
         QVERIFY(m_tmp.isValid());
         kp::sim::raiseFileLimit();
         kp::sim::SimServerOptions options;
-        options.timeScale = 20;
+        options.timeScale = 40;
         QVERIFY2(m_sim.start(options), qPrintable(m_sim.errorString()));
     }
 
@@ -241,7 +242,7 @@ private Q_SLOTS:
             const QJsonArray steps = run.value(u"steps").toArray();
             QCOMPARE(steps.size(), kRates.size());
             // Each shard offers half the rate and its share of the requests.
-            QCOMPARE(steps[0].toObject().value(u"load").toString(), QStringLiteral("20 req/s"));
+            QCOMPARE(steps[0].toObject().value(u"load").toString(), QStringLiteral("40 req/s"));
             QCOMPARE(steps[0].toObject().value(u"completed").toInt(), i == 1 ? 31 : 30);
             QVERIFY(steps[0].toObject().value(u"start_unix_s").toDouble() > 1.7e9);
             QVERIFY(steps[0].toObject().contains(u"start_late_s"));
