@@ -76,7 +76,8 @@ SweepPoint point(double offered, double kvMax, double waitingMean, double preemp
 Profile simProfile()
 {
     Profile p;
-    p.target.baseUrl = QStringLiteral("sim://small?time_scale=10&seed=3");
+    // 4 req/s of simulated load, then all at once; scraped every 50 ms, 1 s of simulated time.
+    p.target.baseUrl = QStringLiteral("sim://small?time_scale=20&seed=3");
     p.target.backend = Backend::OpenAi;
     p.target.metricsIntervalS = 0.05;
     p.workload.inputLen = 256;
@@ -84,7 +85,7 @@ Profile simProfile()
     p.workload.rangeRatio = 0.0;
     p.workload.ignoreEos = true;
     p.workload.numPrompts = 120;
-    p.load.rates = { 40.0, std::numeric_limits<double>::infinity() };
+    p.load.rates = { 80.0, std::numeric_limits<double>::infinity() };
     p.load.cooldownS = 0.2;
     return p;
 }
@@ -434,7 +435,7 @@ private Q_SLOTS:
         QCOMPARE(run.serverReported.value(QStringLiteral("metrics_model")).toString(),
             QStringLiteral("kneepoint/sim-small"));
         QCOMPARE(run.serverReported.value(QStringLiteral("max_model_len")).toInt(), 2048);
-        QCOMPARE(run.serverReported.value(QStringLiteral("time_scale")).toDouble(), 10.0);
+        QCOMPARE(run.serverReported.value(QStringLiteral("time_scale")).toDouble(), 20.0);
         QCOMPARE(run.serverReported.value(QStringLiteral("server")).toString(), QStringLiteral("kneepoint-sim"));
         int stored = 0;
         for (const StepResult& r : run.results) {
