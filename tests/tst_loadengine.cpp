@@ -75,12 +75,12 @@ private Q_SLOTS:
         QFETCH(Backend, backend);
         SimTarget sim;
         sim::SimServerOptions options;
-        options.timeScale = 10;
+        options.timeScale = 20;
         QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
         const QUrl base = sim.host.baseUrl();
 
         StepConfig step = makeStep(base, backend, options.params.modelId, 60, 32, 24);
-        step.rate = 100;
+        step.rate = 200; // 10 req/s of simulated load
         const StepResult result = runStep(step);
         QCOMPARE(result.records.size(), std::size_t(60));
         QCOMPARE(result.metrics.completed, 60);

@@ -207,12 +207,12 @@ private Q_SLOTS:
         QFETCH(bool, stream);
         sim::SimHost host;
         sim::SimServerOptions options;
-        options.timeScale = 10;
+        options.timeScale = 20;
         QVERIFY2(host.start(options), qPrintable(host.errorString()));
         const QUrl base = host.baseUrl();
         StepConfig step = makeStep(base, backend, options.params.modelId, 40, 16, 20);
         step.request.stream = stream;
-        step.rate = 200;
+        step.rate = 400; // 20 req/s of simulated load
         const StepResult result = runStep(kind, step);
         QCOMPARE(result.records.size(), std::size_t(40));
         QCOMPARE(result.metrics.completed, 40);
