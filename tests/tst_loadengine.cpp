@@ -149,7 +149,7 @@ private Q_SLOTS:
     {
         SimTarget sim;
         sim::SimServerOptions options;
-        options.timeScale = 4;
+        options.timeScale = 8;
         QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
         StepConfig step = makeStep(sim.host.baseUrl(), Backend::OpenAiChat, options.params.modelId, 96, 8, 100);
         step.mode = LoadMode::Concurrency;
