@@ -849,9 +849,8 @@ private Q_SLOTS:
         QVERIFY(cli.waitForFinished(kWaitMs));
         const QString err = QString::fromUtf8(cli.readAllStandardError());
         QCOMPARE(cli.exitCode(), 1);
-        QCOMPARE(err.trimmed(),
-            QStringLiteral("error: %1/run: cannot create the folder (check that its parent exists and is writable)")
-                .arg(file));
+        QCOMPARE(err.trimmed(), QStringLiteral("error: %1/run: cannot be a folder: %1 is a file").arg(file));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Hidden | QDir::AllEntries | QDir::NoDotAndDotDot).size() == 1);
     }
 
     // The probe sends the key too, including one only the environment holds.

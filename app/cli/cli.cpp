@@ -599,21 +599,6 @@ int checkSweepSafety(
 int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, bool sweep)
 {
     const bool quiet = p.isSet(o.quiet);
-    // Where the results go is checked before anything is sent: a read-only or full place would
-    // otherwise be found only after the preflight and the /tokenize pass.
-    {
-        QStringList dirs { p.isSet(o.out) ? p.value(o.out)
-                                          : (p.isSet(o.dataDir) ? p.value(o.dataDir) : defaultRunsDirectory()) };
-        if (profile.output.saveResult && !profile.output.resultDir.isEmpty())
-            dirs << profile.output.resultDir;
-        for (const QString& dir : dirs) {
-            QString error;
-            if (!prepareWritableDirectory(dir, &error)) {
-                say(QStringLiteral("error: %1").arg(error));
-                return ExitFailure;
-            }
-        }
-    }
     std::optional<ShardSpec> shard;
     StepAlignment alignment;
     if (!parseShardOptions(p, o, shard, alignment))
@@ -638,6 +623,21 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         }
         if (!quiet)
             say(QStringLiteral("built-in simulator: %1").arg(builtin.description()));
+    }
+    // Where the results go is checked before anything is sent: a read-only or full place would
+    // otherwise be found only after the preflight and the /tokenize pass.
+    {
+        QStringList dirs { p.isSet(o.out) ? p.value(o.out)
+                                          : (p.isSet(o.dataDir) ? p.value(o.dataDir) : defaultRunsDirectory()) };
+        if (profile.output.saveResult && !profile.output.resultDir.isEmpty())
+            dirs << profile.output.resultDir;
+        for (const QString& dir : dirs) {
+            QString error;
+            if (!checkWritableDirectory(dir, &error)) {
+                say(QStringLiteral("error: %1").arg(error));
+                return ExitFailure;
+            }
+        }
     }
     // Before anything is sent: the preflight carries the key too.
     const SafetyCheck keyCheck = checkSafety(profile, {}, 0, 0);

@@ -12,24 +12,25 @@
 
 namespace kp {
 
-bool prepareWritableDirectory(const QString& dir, QString* error)
+bool checkWritableDirectory(const QString& dir, QString* error)
 {
-    const QFileInfo info(dir);
-    if (info.exists() && !info.isDir()) {
+    // The nearest folder that exists must take a new file; what does not exist yet is made later.
+    QFileInfo info(QDir::cleanPath(QDir(dir).absolutePath()));
+    while (!info.exists()) {
+        const QFileInfo parent(info.absolutePath());
+        if (parent.absoluteFilePath() == info.absoluteFilePath())
+            break;
+        info = parent;
+    }
+    if (!info.isDir()) {
         if (error)
-            *error = QStringLiteral("%1: not a folder").arg(dir);
+            *error = QStringLiteral("%1: cannot be a folder: %2 is a file").arg(dir, info.filePath());
         return false;
     }
-    if (!QDir().mkpath(dir)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot create the folder (check that its parent exists and is writable)")
-                         .arg(dir);
-        return false;
-    }
-    QTemporaryFile probe(QDir(dir).filePath(QStringLiteral(".kneepoint-write-check-XXXXXX")));
+    QTemporaryFile probe(QDir(info.filePath()).filePath(QStringLiteral(".kneepoint-write-check-XXXXXX")));
     if (!probe.open() || probe.write("x", 1) != 1 || !probe.flush()) {
         if (error)
-            *error = QStringLiteral("%1: cannot write there: %2").arg(dir, probe.errorString());
+            *error = QStringLiteral("%1: cannot write in %2: %3").arg(dir, info.filePath(), probe.errorString());
         return false;
     }
     return true;

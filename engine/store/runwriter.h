@@ -20,9 +20,10 @@ namespace kp {
 //   steps/NNN.metrics.jsonl  the server's metrics while the step ran, written atomically
 // Every write is atomic (QSaveFile) or append-only, so a kill at any moment keeps every finished
 // step and loses at most the requests in flight.
-// Makes dir (and its parents) and proves that a file can be written there, before anything is sent:
-// false with "DIR: cannot create the folder: ...", "DIR: cannot write there: ..." otherwise.
-bool prepareWritableDirectory(const QString& dir, QString* error);
+// Whether dir can be made and written, proved by writing (and removing) a file in the nearest folder
+// of its path that exists; nothing is left behind. False with "DIR: cannot be a folder: F is a file"
+// or "DIR: cannot write in F: ..." otherwise.
+bool checkWritableDirectory(const QString& dir, QString* error);
 
 class RunWriter
 {
