@@ -130,7 +130,8 @@ QString comparisonText(const Comparison& c)
         for (const auto& [label, f] : { std::pair { "knee", &a.knee }, std::pair { "saturation", &a.saturation },
                  std::pair { "SLO capacity", &a.sloCapacity } }) {
             if (!f->found && !f->reason.isEmpty())
-                reasons << QStringLiteral("  %1, no %2: %3").arg(c.curves[r].name, QLatin1String(label), f->reason.text());
+                reasons
+                    << QStringLiteral("  %1, no %2: %3").arg(c.curves[r].name, QLatin1String(label), f->reason.text());
         }
     }
     out += table(rows, QStringLiteral("  "));
