@@ -108,6 +108,10 @@ private Q_SLOTS:
         const Outcome bad = runCli({ QStringLiteral("validate"), QStringLiteral("--profile"), path });
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains(path + QStringLiteral(":4:25: request_rates[1]: must be > 0")), qPrintable(bad.err));
+        // The file may also be named on its own.
+        const Outcome plain = runCli({ QStringLiteral("validate"), path });
+        QCOMPARE(plain.exitCode, 2);
+        QCOMPARE(plain.err, bad.err);
     }
 
     // The run directory, the reference result file, the printed block; and the key is nowhere on disk.

@@ -1090,6 +1090,16 @@ int run(const QStringList& arguments)
         say(QStringLiteral("error: %1").arg(parser.errorText()));
         return ExitBadInput;
     }
+    // "validate FILE" is "validate --profile FILE".
+    if (verb == QLatin1String("validate") && !parser.isSet(o.profile) && parser.positionalArguments().size() == 1) {
+        const QString file = parser.positionalArguments().constFirst();
+        args.removeAt(args.lastIndexOf(file));
+        args << QStringLiteral("--profile") << file;
+        if (!parser.parse(args)) {
+            say(QStringLiteral("error: %1").arg(parser.errorText()));
+            return ExitBadInput;
+        }
+    }
     if (parser.isSet(QStringLiteral("help"))) {
         writeOut(parser.helpText().toUtf8());
         return ExitOk;
@@ -1107,7 +1117,7 @@ int run(const QStringList& arguments)
 
     if (verb == QLatin1String("validate")) {
         if (!parser.isSet(o.profile)) {
-            say(QStringLiteral("error: validate needs --profile FILE"));
+            say(QStringLiteral("error: validate needs a profile: validate FILE, or validate --profile FILE"));
             return ExitBadInput;
         }
         const auto profile = buildProfile(parser, o, false);
