@@ -112,6 +112,15 @@ private Q_SLOTS:
         const Outcome plain = runCli({ QStringLiteral("validate"), path });
         QCOMPARE(plain.exitCode, 2);
         QCOMPARE(plain.err, bad.err);
+
+        // A rate a run would refuse for its load limits is refused here too.
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{\"base_url\": \"http://192.0.2.10:8000\", \"model_id\": \"m\", \"request_rates\": [10, 1e308]}\n");
+        f.close();
+        const Outcome high = runCli({ QStringLiteral("validate"), path });
+        QCOMPARE(high.exitCode, 2);
+        QVERIFY2(high.err.contains(QStringLiteral("passes the limit of 2000 req/s")), qPrintable(high.err));
+        QCOMPARE(runCli({ QStringLiteral("validate"), path, QStringLiteral("--allow-high-load") }).exitCode, 0);
     }
 
     // The run directory, the reference result file, the printed block; and the key is nowhere on disk.

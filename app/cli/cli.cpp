@@ -1130,6 +1130,14 @@ int run(const QStringList& arguments)
             say(QStringLiteral("error: %1").arg(prepared.error));
             return ExitBadInput;
         }
+        // What a run would refuse, validate refuses too: the load limits (lifted as a run lifts them).
+        const SafetyCheck check = checkSafety(*profile, prepared.config.planner.preview(), 0, 0);
+        if (!check.overLimits.isEmpty() && !parser.isSet(o.allowHighLoad)) {
+            for (const QString& over : check.overLimits)
+                say(QStringLiteral("error: %1").arg(over));
+            say(QStringLiteral("A run needs --allow-high-load to go past these limits."));
+            return ExitBadInput;
+        }
         QStringList loads;
         for (const PlannedStep& step : prepared.config.planner.preview())
             loads << formatLoad(step.mode, step.load);
