@@ -94,6 +94,17 @@ private Q_SLOTS:
             QStringLiteral("--num-prompts"), QStringLiteral("many") });
         QCOMPARE(badFlag.exitCode, 2);
         QVERIFY(badFlag.err.contains(QStringLiteral("--num-prompts: not a number: \"many\"")));
+        // A whole number too large for its field is out of range, not "not a number".
+        const Outcome huge
+            = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:9"),
+                QStringLiteral("--random-output-len"), QStringLiteral("2147483648") });
+        QCOMPARE(huge.exitCode, 2);
+        QVERIFY2(
+            huge.err.contains(QStringLiteral("--random-output-len: 2147483648 is out of range: at most 2147483647")),
+            qPrintable(huge.err));
+        const Outcome half = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"),
+            QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--num-prompts"), QStringLiteral("2.5") });
+        QVERIFY2(half.err.contains(QStringLiteral("--num-prompts: not a whole number: \"2.5\"")), qPrintable(half.err));
     }
 
     void validateNamesFileLineAndField()

@@ -34,11 +34,13 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTimer>
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <unistd.h>
 
@@ -265,11 +267,27 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     auto number = [&](const QCommandLineOption& option, auto& target) {
         if (!p.isSet(option))
             return;
-        typename std::remove_reference_t<decltype(target)>::value_type v {};
-        if (parseNumber(p.value(option), &v))
+        using Value = typename std::remove_reference_t<decltype(target)>::value_type;
+        Value v {};
+        const QString given = p.value(option);
+        if (parseNumber(given, &v)) {
             target = v;
-        else
-            errors << QStringLiteral("--%1: not a number: \"%2\"").arg(option.names().constFirst(), p.value(option));
+        } else if constexpr (std::is_integral_v<Value>) {
+            // A whole number too large for its field is out of range, not "not a number".
+            bool whole = false;
+            given.trimmed().toDouble(&whole);
+            static const QRegularExpression digits(QStringLiteral("^[+-]?[0-9]+$"));
+            if (whole && digits.match(given.trimmed()).hasMatch())
+                errors << QStringLiteral("--%1: %2 is out of range: at most %3")
+                              .arg(option.names().constFirst(), given)
+                              .arg(std::numeric_limits<Value>::max());
+            else if (whole)
+                errors << QStringLiteral("--%1: not a whole number: \"%2\"").arg(option.names().constFirst(), given);
+            else
+                errors << QStringLiteral("--%1: not a number: \"%2\"").arg(option.names().constFirst(), given);
+        } else {
+            errors << QStringLiteral("--%1: not a number: \"%2\"").arg(option.names().constFirst(), given);
+        }
     };
     ProfileOverrides ov;
     ov.baseUrl = text(o.baseUrl);
