@@ -1,5 +1,6 @@
 #include "profile/targetstore.h"
 
+#include "metrics/boundedread.h"
 #include "metrics/phrase.h"
 #include "profile/profilestore.h"
 
@@ -56,9 +57,14 @@ bool TargetStore::load(QStringList* errors)
             errors->append(QStringLiteral("%1: %2").arg(m_path, message));
         return false;
     };
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(phrase("TargetStore", "cannot read: %1").arg(file.errorString()));
-    const QByteArray data = file.readAll();
+    QString readError;
+    const std::optional<QByteArray> contents = readBoundedFile(m_path, kMaxSettingsFileBytes, &readError);
+    if (!contents) {
+        if (errors)
+            errors->append(readError);
+        return false;
+    }
+    const QByteArray& data = *contents;
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(data, &parseError);
     if (parseError.error != QJsonParseError::NoError) {

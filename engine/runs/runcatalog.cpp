@@ -1,5 +1,6 @@
 #include "runs/runcatalog.h"
 
+#include "metrics/boundedread.h"
 #include "metrics/phrase.h"
 #include "runs/savedrun.h"
 #include "store/runwriter.h"
@@ -103,10 +104,9 @@ namespace {
 // analysis.json of a run directory; empty when absent or unreadable.
 QJsonObject readAnalysis(const QString& dir)
 {
-    QFile file(QDir(dir).filePath(QStringLiteral("analysis.json")));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
+    const std::optional<QByteArray> data
+        = readBoundedFile(QDir(dir).filePath(QStringLiteral("analysis.json")), kMaxResultFileBytes, nullptr);
+    return data ? QJsonDocument::fromJson(*data).object() : QJsonObject();
 }
 
 // Whether it says where the knee is (found or not) on which axis: a catalogue line needs no more.

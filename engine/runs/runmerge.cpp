@@ -1,5 +1,6 @@
 #include "runs/runmerge.h"
 
+#include "metrics/boundedread.h"
 #include "metrics/resultjson.h"
 #include "metrics/sweeptable.h"
 #include "runs/runcatalog.h"
@@ -44,10 +45,9 @@ std::optional<ShardSpec> shardFromJson(const QJsonObject& run)
 
 QJsonObject readRunJson(const QString& dir)
 {
-    QFile f(QDir(dir).filePath(QStringLiteral("run.json")));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
+    const std::optional<QByteArray> data
+        = readBoundedFile(QDir(dir).filePath(QStringLiteral("run.json")), kMaxResultFileBytes, nullptr);
+    return data ? QJsonDocument::fromJson(*data).object() : QJsonObject();
 }
 
 QJsonObject stepEntry(const QJsonObject& run, int index)

@@ -1,5 +1,7 @@
 #include "sim/simconfig.h"
 
+#include "metrics/boundedread.h"
+
 #include <QFile>
 
 #include <nlohmann/json.hpp>
@@ -247,10 +249,11 @@ QString applySimConfig(const QByteArray& text, const QString& sourceName, SimSer
 
 QString applySimConfigFile(const QString& path, SimServerOptions& options)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return QStringLiteral("%1: cannot read the config file: %2").arg(path, file.errorString());
-    return applySimConfig(file.readAll(), path, options);
+    QString error;
+    const std::optional<QByteArray> data = readBoundedFile(path, kMaxSettingsFileBytes, &error);
+    if (!data)
+        return error;
+    return applySimConfig(*data, path, options);
 }
 
 QString simPresetsHelp()

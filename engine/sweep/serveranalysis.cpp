@@ -15,13 +15,6 @@ namespace kp {
 
 namespace {
 
-QString percent(double fraction)
-{
-    if (!std::isfinite(fraction))
-        return QStringLiteral("—");
-    return QString::number(std::lround(fraction * 100.0)) + u'%';
-}
-
 QString count(double v)
 {
     return QString::number(std::llround(v));
@@ -117,18 +110,19 @@ QList<AnalysisSentence> serverSentences(const ServerFindings& f, bool concurrenc
         if (f.queueFollowsKv) {
             out.append({ AnalysisTopic::Server,
                 phrase("ServerAnalysis", "KV cache reached %1 at %2; the waiting queue grew from there.")
-                    .arg(percent(f.kvFullUsage), load(*f.kvFullAt)),
+                    .arg(words::wholePercent(f.kvFullUsage), load(*f.kvFullAt)),
                 -1, f.kvFullStep });
             queueSaid = true;
         } else {
             out.append({ AnalysisTopic::Server,
-                phrase("ServerAnalysis", "KV cache reached %1 at %2.").arg(percent(f.kvFullUsage), load(*f.kvFullAt)),
+                phrase("ServerAnalysis", "KV cache reached %1 at %2.")
+                    .arg(words::wholePercent(f.kvFullUsage), load(*f.kvFullAt)),
                 -1, f.kvFullStep });
         }
     } else if (f.peakKvUsage) {
         out.append({ AnalysisTopic::Server,
             phrase("ServerAnalysis", "KV cache usage peaked at %1 (at %2): the cache did not fill.")
-                .arg(percent(*f.peakKvUsage), load(f.peakKvAt)),
+                .arg(words::wholePercent(*f.peakKvUsage), load(f.peakKvAt)),
             -1, f.peakKvStep });
     }
     if (f.queueGrowsAt && !queueSaid) {

@@ -1447,10 +1447,6 @@
         <translation>目标名称 &quot;%1&quot;：请使用字母、数字、&apos;.&apos;、&apos;_&apos; 和 &apos;-&apos;（以字母或数字开头）</translation>
     </message>
     <message>
-        <source>cannot read: %1</source>
-        <translation>无法读取：%1</translation>
-    </message>
-    <message>
         <source>expected an object with &quot;schema&quot; and &quot;targets&quot;</source>
         <translation>应为包含 &quot;schema&quot; 和 &quot;targets&quot; 的对象</translation>
     </message>
