@@ -13,8 +13,9 @@ namespace kp {
 // Bounds a sweep keeps to unless the user deliberately lifts them (CLI flags, GUI confirmations).
 struct SafetyLimits
 {
-    double maxRate = 2000; // req/s of any step (a finite rate)
-    int maxConcurrency = 2048; // users of a closed-loop step, load.max_concurrency, requests sent at once
+    double maxRate = LoadLimits {}.maxRate; // req/s of any step (a finite rate)
+    int maxConcurrency
+        = LoadLimits {}.maxConcurrency; // users of a closed-loop step, load.max_concurrency, requests sent at once
     qint64 confirmAboveRequests = 1000; // a sweep against another machine sending more than this asks first
     // The process's limit on open files and sockets (raiseFileLimit() after raising it); -1: unknown.
     qint64 openFileLimit = -1;
