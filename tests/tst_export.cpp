@@ -46,6 +46,7 @@
 #include <QProcess>
 #include <QProgressBar>
 #include <QRegularExpression>
+#include <QSemaphore>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -674,6 +675,23 @@ private Q_SLOTS:
         QVERIFY(bar);
         QCOMPARE(bar->maximum(), 7);
         QCOMPARE(bar->value(), 7);
+        {
+            // Mid-job: the status bar shows the job, its percentage and Cancel.
+            QSemaphore release;
+            window.jobs()->start(
+                QStringLiteral("Reading a long run"),
+                [&release](const JobTracker::CancelFlag& job) {
+                    job.progress(3, 7);
+                    release.acquire();
+                    return 0;
+                },
+                [](int) {});
+            QTRY_COMPARE(bar->value(), 3);
+            QVERIFY(bar->isVisible());
+            saveScreenshot(&window, QStringLiteral("export-mainwindow-job"));
+            release.release();
+            QTRY_VERIFY(!window.jobs()->isBusy());
+        }
         QVERIFY(window.isShowingRun());
         QCOMPARE(window.runPage()->stepsModel()->rowCount(), 7);
         QVERIFY(window.exportActions()->exportReportAction()->isEnabled());

@@ -2557,6 +2557,10 @@ P50 %3 %4 ms</translation>
             <numerusform>正在导入 %n 个文件</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1… %2%</source>
+        <translation>%1… %2%</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::MatrixRun</name>

@@ -390,6 +390,7 @@ void MainWindow::buildJobIndicator()
     auto* label = new QLabel(box);
     auto* bar = new QProgressBar(box);
     bar->setObjectName(QStringLiteral("jobProgress"));
+    bar->setTextVisible(false);
     bar->setRange(0, 0);
     bar->setMaximumWidth(120);
     bar->setMaximumHeight(14);
@@ -411,11 +412,13 @@ void MainWindow::buildJobIndicator()
             bar->setRange(0, 0); // busy until the job says how far it is
         box->setVisible(busy);
     });
-    connect(m_jobs, &JobTracker::progressChanged, bar, [bar](int done, int total) {
+    connect(m_jobs, &JobTracker::progressChanged, bar, [this, bar, label](int done, int total) {
         if (total <= 0)
             return;
         bar->setRange(0, total);
         bar->setValue(std::clamp(done, 0, total));
+        // The bar is too thin for its own text: the percentage goes with the job's words.
+        label->setText(tr("%1… %2%").arg(m_jobs->what()).arg(100 * bar->value() / total));
     });
 }
 
