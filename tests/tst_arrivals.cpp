@@ -78,6 +78,9 @@ private Q_SLOTS:
     void rateAt();
     void invalidOptions_data();
     void invalidOptions();
+    void streamKeepsTheRecordedSchedule();
+    void streamHoldsNoSchedule();
+    void streamReplaysAShardsShare();
 };
 
 void TestArrivals::infiniteRateSendsAllAtOnce()
@@ -310,6 +313,86 @@ void TestArrivals::invalidOptions()
     const QString message = ArrivalSchedule::validate(options);
     QVERIFY2(error.isEmpty() ? message.isEmpty() : message.startsWith(error), qPrintable(message));
     QCOMPARE(ArrivalSchedule::offsetsNs(5, options).empty(), !error.isEmpty());
+}
+
+// The times made one at a time are the ones this seed has always given: recorded from the schedule as
+// it was computed whole, before it was streamed.
+void TestArrivals::streamKeepsTheRecordedSchedule()
+{
+    const std::vector<qint64> g = ArrivalSchedule::offsetsNs(1000, gamma(5.0, 0.7, 123));
+    QCOMPARE(g.size(), std::size_t(1000));
+    QCOMPARE(g[0], 56'689'399);
+    QCOMPARE(g[1], 91'483'740);
+    QCOMPARE(g[499], 101'901'953'561);
+    QCOMPARE(g[999], 200'000'000'000);
+
+    ArrivalOptions ramp = gamma(40.0, 1.0, 7);
+    ramp.rampUpSeconds = 2.0;
+    ramp.rampStartRate = 5.0;
+    const std::vector<qint64> r = ArrivalSchedule::offsetsNs(300, ramp);
+    QCOMPARE(r[0], 29'421'494);
+    QCOMPARE(r[1], 262'473'002);
+    QCOMPARE(r[149], 4'678'145'570);
+    QCOMPARE(r[299], 8'375'000'000);
+
+    ArrivalOptions raw = gamma(5.0, 0.7, 123);
+    raw.rescaleToTarget = false;
+    const std::vector<qint64> n = ArrivalSchedule::offsetsNs(50, raw);
+    QCOMPARE(n[0], 57'694'331);
+    QCOMPARE(n[49], 10'807'616'079);
+
+    const std::vector<qint64> log { 0, 100, 250, 400, 1000 };
+    QCOMPARE(ArrivalSchedule::replayOffsetsNs(log, 8, 3.0, 1.0),
+        (std::vector<qint64> {
+            0, 133'333'333, 333'333'333, 533'333'333, 1'333'333'333, 1'666'666'667, 1'800'000'000, 2'000'000'000 }));
+}
+
+// A day at a constant 25,000 req/s is two thousand million requests: their times, all at once, would be
+// 16 GB. The stream gives them one at a time.
+void TestArrivals::streamHoldsNoSchedule()
+{
+    const qint64 count = 2'000'000'000;
+    ArrivalOptions options = gamma(25'000.0, inf);
+    options.distribution = ArrivalOptions::Distribution::Constant;
+    ArrivalStream stream(count, options);
+    QCOMPARE(stream.size(), count);
+    QVERIFY(!stream.atEnd());
+    QCOMPARE(stream.peek(), 40'000);
+    stream.next();
+    QCOMPARE(stream.peek(), 80'000);
+    for (int i = 0; i < 998; ++i)
+        stream.next();
+    QCOMPARE(stream.peek(), 1000 * 40'000);
+
+    ArrivalStream two(2, options);
+    two.next();
+    QCOMPARE(two.peek(), 80'000);
+    two.next();
+    QVERIFY(two.atEnd());
+    two.next(); // past the end stays at the end
+    QVERIFY(two.atEnd());
+
+    QVERIFY(ArrivalStream().atEnd());
+    QVERIFY(ArrivalStream(10, gamma(-1.0, 1.0)).atEnd());
+    QVERIFY(ArrivalStream(0, gamma(1.0, 1.0)).atEnd());
+}
+
+// A shard sends every stride-th request of the whole log's schedule, from its own first one.
+void TestArrivals::streamReplaysAShardsShare()
+{
+    const std::vector<qint64> log { 0, 100, 250, 400, 1000 };
+    const std::vector<qint64> all = ArrivalSchedule::replayOffsetsNs(log, 23, 3.0, 1.0);
+    ArrivalStream shard = ArrivalStream::replay(log, 2, 3, 7, 3.0, 1.0);
+    QCOMPARE(shard.size(), 7);
+    std::vector<qint64> got;
+    for (; !shard.atEnd(); shard.next())
+        got.push_back(shard.peek());
+    std::vector<qint64> expected;
+    for (std::size_t i = 2; i < all.size(); i += 3)
+        expected.push_back(all[i]);
+    QCOMPARE(got, expected);
+    QVERIFY(ArrivalStream::replay({}, 0, 1, 5, 1.0, 1.0).atEnd());
+    QVERIFY(ArrivalStream::replay(log, 0, 0, 5, 1.0, 1.0).atEnd());
 }
 
 QTEST_GUILESS_MAIN(TestArrivals)

@@ -6,67 +6,54 @@
 
 namespace kp {
 
-namespace {
-
-// Samplers written out so that a seed means the same schedule with every standard library.
-class Sampler
+double detail::ArrivalSampler::uniformOpenClosed()
 {
-public:
-    explicit Sampler(std::uint64_t seed)
-        : m_engine(seed)
-    { }
+    return static_cast<double>((m_engine() >> 11) + 1) * 0x1.0p-53;
+}
 
-    // Uniform on (0, 1]: safe for log() and pow().
-    double uniformOpenClosed() { return static_cast<double>((m_engine() >> 11) + 1) * 0x1.0p-53; }
-
-    // Standard normal, Marsaglia's polar method.
-    double normal()
-    {
-        if (m_hasSpare) {
-            m_hasSpare = false;
-            return m_spare;
-        }
-        double u = 0.0;
-        double v = 0.0;
-        double s = 0.0;
-        do {
-            u = 2.0 * uniformOpenClosed() - 1.0;
-            v = 2.0 * uniformOpenClosed() - 1.0;
-            s = u * u + v * v;
-        } while (s >= 1.0 || s == 0.0);
-        const double factor = std::sqrt(-2.0 * std::log(s) / s);
-        m_spare = v * factor;
-        m_hasSpare = true;
-        return u * factor;
+double detail::ArrivalSampler::normal()
+{
+    if (m_hasSpare) {
+        m_hasSpare = false;
+        return m_spare;
     }
+    double u = 0.0;
+    double v = 0.0;
+    double s = 0.0;
+    do {
+        u = 2.0 * uniformOpenClosed() - 1.0;
+        v = 2.0 * uniformOpenClosed() - 1.0;
+        s = u * u + v * v;
+    } while (s >= 1.0 || s == 0.0);
+    const double factor = std::sqrt(-2.0 * std::log(s) / s);
+    m_spare = v * factor;
+    m_hasSpare = true;
+    return u * factor;
+}
 
-    // Gamma(shape, 1), Marsaglia & Tsang (2000), with the usual boost for shape < 1.
-    double gamma(double shape)
-    {
-        if (shape < 1.0)
-            return gamma(shape + 1.0) * std::pow(uniformOpenClosed(), 1.0 / shape);
-        const double d = shape - 1.0 / 3.0;
-        const double c = 1.0 / std::sqrt(9.0 * d);
-        for (;;) {
-            const double x = normal();
-            double v = 1.0 + c * x;
-            if (v <= 0.0)
-                continue;
-            v = v * v * v;
-            const double u = uniformOpenClosed();
-            const double x2 = x * x;
-            if (u < 1.0 - 0.0331 * x2 * x2)
-                return d * v;
-            if (std::log(u) < 0.5 * x2 + d * (1.0 - v + std::log(v)))
-                return d * v;
-        }
+// With the usual boost for shape < 1.
+double detail::ArrivalSampler::gamma(double shape)
+{
+    if (shape < 1.0)
+        return gamma(shape + 1.0) * std::pow(uniformOpenClosed(), 1.0 / shape);
+    const double d = shape - 1.0 / 3.0;
+    const double c = 1.0 / std::sqrt(9.0 * d);
+    for (;;) {
+        const double x = normal();
+        double v = 1.0 + c * x;
+        if (v <= 0.0)
+            continue;
+        v = v * v * v;
+        const double u = uniformOpenClosed();
+        const double x2 = x * x;
+        if (u < 1.0 - 0.0331 * x2 * x2)
+            return d * v;
+        if (std::log(u) < 0.5 * x2 + d * (1.0 - v + std::log(v)))
+            return d * v;
     }
+}
 
-private:
-    std::mt19937_64 m_engine;
-    double m_spare = 0.0;
-    bool m_hasSpare = false;
-};
+namespace {
 
 // Inverse of L(t) = integral of rate(s) from 0 to t, for the linear ramp (or none).
 double inverseCumulativeRate(double u, const ArrivalOptions& o)
@@ -121,33 +108,11 @@ double ArrivalSchedule::rateAt(double seconds, const ArrivalOptions& o)
 
 std::vector<qint64> ArrivalSchedule::offsetsNs(qint64 count, const ArrivalOptions& o)
 {
-    if (count <= 0 || !validate(o).isEmpty())
-        return {};
-    const auto n = static_cast<std::size_t>(count);
-    if (std::isinf(o.rate))
-        return std::vector<qint64>(n, 0);
-
-    const bool constant = o.distribution == ArrivalOptions::Distribution::Constant || std::isinf(o.burstiness);
-    // Cumulative arrival times of a unit-rate process (mean gap 1): gamma(shape b, scale 1/b), which is
-    // the reference's gamma(b, 1 / (rate * b)) before dividing by the rate.
-    std::vector<double> u(n);
-    Sampler sampler(o.seed);
-    double sum = 0.0;
-    for (std::size_t k = 0; k < n; ++k) {
-        sum += constant ? 1.0 : sampler.gamma(o.burstiness) / o.burstiness;
-        u[k] = sum;
-    }
-    if (o.rescaleToTarget && sum > 0.0) {
-        const double target = static_cast<double>(count);
-        const double factor = target / sum;
-        for (double& value : u)
-            value = std::min(value * factor, target);
-        u.back() = target; // exactly N / rate for the last request, whatever the rounding
-    }
-
-    std::vector<qint64> offsets(n);
-    for (std::size_t k = 0; k < n; ++k)
-        offsets[k] = toNs(inverseCumulativeRate(u[k], o));
+    std::vector<qint64> offsets;
+    ArrivalStream stream(count, o);
+    offsets.reserve(static_cast<std::size_t>(stream.size()));
+    for (; !stream.atEnd(); stream.next())
+        offsets.push_back(stream.peek());
     return offsets;
 }
 
@@ -174,23 +139,103 @@ std::vector<qint64> ArrivalSchedule::replayOffsetsNs(
     const std::vector<qint64>& logNs, qint64 count, double rate, double speed)
 {
     std::vector<qint64> out;
-    if (logNs.empty() || count < 1)
-        return out;
-    const double native = replayRate(logNs);
+    ArrivalStream stream = ArrivalStream::replay(logNs, 0, 1, count, rate, speed);
+    out.reserve(static_cast<std::size_t>(stream.size()));
+    for (; !stream.atEnd(); stream.next())
+        out.push_back(stream.peek());
+    return out;
+}
+
+ArrivalStream::ArrivalStream(qint64 count, const ArrivalOptions& o)
+{
+    if (count <= 0 || !ArrivalSchedule::validate(o).isEmpty())
+        return;
+    m_count = count;
+    if (std::isinf(o.rate)) {
+        m_kind = Kind::AtOnce; // every request at t = 0
+        return;
+    }
+    m_kind = Kind::Drawn;
+    m_options = o;
+    m_constant = o.distribution == ArrivalOptions::Distribution::Constant || std::isinf(o.burstiness);
+    m_factor = 0.0;
+    if (o.rescaleToTarget) {
+        // The sum of the unit-rate gaps, drawn from the same seed as the times themselves will be.
+        double sum = static_cast<double>(count);
+        if (!m_constant) {
+            detail::ArrivalSampler sampler(o.seed);
+            sum = 0.0;
+            for (qint64 k = 0; k < count; ++k)
+                sum += sampler.gamma(o.burstiness) / o.burstiness;
+        }
+        if (sum > 0.0)
+            m_factor = static_cast<double>(count) / sum;
+    }
+    m_sampler = detail::ArrivalSampler(o.seed);
+    compute();
+}
+
+ArrivalStream ArrivalStream::replay(
+    std::vector<qint64> logNs, qint64 first, qint64 stride, qint64 count, double rate, double speed)
+{
+    ArrivalStream s;
+    if (logNs.empty() || count < 1 || first < 0 || stride < 1)
+        return s;
+    s.m_kind = Kind::Replay;
+    s.m_count = count;
+    s.m_first = first;
+    s.m_stride = stride;
+    const double native = ArrivalSchedule::replayRate(logNs);
     double factor = 1.0 / speed; // log time → step time
     if (std::isfinite(rate) && rate > 0 && native > 0)
         factor = native / rate;
     if (!(factor > 0) || !std::isfinite(factor))
         factor = 1.0;
-    const double period = replayPeriodNs(logNs);
-    const auto n = static_cast<qint64>(logNs.size());
-    out.reserve(static_cast<std::size_t>(count));
-    for (qint64 i = 0; i < count; ++i) {
-        const double logTime = static_cast<double>(i / n) * period
-            + static_cast<double>(logNs[static_cast<std::size_t>(i % n)] - logNs.front());
-        out.push_back(std::llround(logTime * factor));
+    s.m_replayFactor = factor;
+    s.m_period = replayPeriodNs(logNs);
+    s.m_log = std::move(logNs);
+    s.compute();
+    return s;
+}
+
+void ArrivalStream::next()
+{
+    if (atEnd())
+        return;
+    ++m_index;
+    if (!atEnd())
+        compute();
+}
+
+// The send time of request m_index.
+void ArrivalStream::compute()
+{
+    switch (m_kind) {
+    case Kind::AtOnce:
+        m_current = 0;
+        return;
+    case Kind::Drawn: {
+        // Cumulative arrival time of a unit-rate process (mean gap 1): gamma(shape b, scale 1/b), which is
+        // the reference's gamma(b, 1 / (rate * b)) before dividing by the rate.
+        m_sum += m_constant ? 1.0 : m_sampler.gamma(m_options.burstiness) / m_options.burstiness;
+        double u = m_sum;
+        if (m_factor > 0.0) {
+            const double target = static_cast<double>(m_count);
+            // Exactly N / rate for the last request, whatever the rounding.
+            u = m_index + 1 == m_count ? target : std::min(u * m_factor, target);
+        }
+        m_current = toNs(inverseCumulativeRate(u, m_options));
+        return;
     }
-    return out;
+    case Kind::Replay: {
+        const qint64 i = m_first + m_index * m_stride;
+        const auto n = static_cast<qint64>(m_log.size());
+        const double logTime = static_cast<double>(i / n) * m_period
+            + static_cast<double>(m_log[static_cast<std::size_t>(i % n)] - m_log.front());
+        m_current = std::llround(logTime * m_replayFactor);
+        return;
+    }
+    }
 }
 
 } // namespace kp

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <vector>
 
 namespace kp {
@@ -29,6 +30,68 @@ struct ArrivalOptions
     bool hasRampUp() const { return rampUpSeconds > 0.0; }
 };
 
+namespace detail {
+
+// Samplers written out so that a seed means the same schedule with every standard library.
+class ArrivalSampler
+{
+public:
+    explicit ArrivalSampler(std::uint64_t seed = 0)
+        : m_engine(seed)
+    { }
+    double uniformOpenClosed(); // on (0, 1]: safe for log() and pow()
+    double normal(); // standard normal, Marsaglia's polar method
+    double gamma(double shape); // Gamma(shape, 1), Marsaglia & Tsang (2000)
+
+private:
+    std::mt19937_64 m_engine;
+    double m_spare = 0.0;
+    bool m_hasSpare = false;
+};
+
+} // namespace detail
+
+// One step's send times, made one at a time: the values ArrivalSchedule::offsetsNs and replayOffsetsNs
+// give, in the same order, without holding them all (a day-long step at 1,000 req/s is 86.4 million
+// times). A rescaled schedule draws its gaps twice, once for their sum and once to send them.
+class ArrivalStream
+{
+public:
+    ArrivalStream() = default; // nothing to send
+    // An invalid `options` (see ArrivalSchedule::validate) gives an empty stream.
+    ArrivalStream(qint64 count, const ArrivalOptions& options);
+    // Log replay: this client's request i is request first + i * stride of the whole log's schedule
+    // (ArrivalSchedule::replayOffsetsNs).
+    static ArrivalStream replay(
+        std::vector<qint64> logNs, qint64 first, qint64 stride, qint64 count, double rate, double speed);
+
+    qint64 size() const { return m_count; }
+    bool atEnd() const { return m_index >= m_count; }
+    qint64 peek() const { return m_current; } // the next send time; only when !atEnd()
+    void next();
+
+private:
+    enum class Kind { AtOnce, Drawn, Replay };
+    void compute();
+
+    Kind m_kind = Kind::AtOnce;
+    qint64 m_count = 0;
+    qint64 m_index = 0;
+    qint64 m_current = 0;
+    // Drawn
+    ArrivalOptions m_options;
+    detail::ArrivalSampler m_sampler;
+    bool m_constant = false;
+    double m_sum = 0.0; // cumulative unit-rate time of the request at m_index
+    double m_factor = 1.0; // rescaling to N / rate; 0 when not rescaled
+    // Replay
+    std::vector<qint64> m_log;
+    qint64 m_first = 0;
+    qint64 m_stride = 1;
+    double m_period = 0.0;
+    double m_replayFactor = 1.0;
+};
+
 // Send times for one step (METRICS.md, "Arrivals"). Pure and deterministic: the same options and count
 // give the same schedule on every platform (own gamma sampler on std::mt19937_64, which the standard
 // defines bit for bit; the std:: distributions are not).
@@ -47,6 +110,7 @@ public:
     static QString validate(const ArrivalOptions& options);
 
     // Offsets from the step start in nanoseconds, non-decreasing, one per request; empty if invalid.
+    // All at once: ArrivalStream gives the same values one at a time.
     static std::vector<qint64> offsetsNs(qint64 count, const ArrivalOptions& options);
 
     // The offered rate at time t (requests per second) under these options.

@@ -73,7 +73,7 @@ void StepRunner::start(StepConfig config)
     m_running = true;
     m_stopping = false;
     m_sent = m_inFlight = m_completed = m_failed = m_outputTokens = 0;
-    m_nextScheduled = 0;
+    m_arrivals = {};
     m_gated.clear();
     m_wasGated.clear();
     m_records.clear();
@@ -103,14 +103,9 @@ void StepRunner::beginMeasured()
     m_startedUnixUs
         = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
               .count();
-    m_t0 = steadyNowNs();
-    m_transport->loopLag()->takeMs(); // what the workers saw before this step is not its health
-    m_cpuAtStartS = processCpuSeconds();
-    if (m_config.mode == LoadMode::Concurrency) {
-        const int users = std::min(m_config.concurrency, m_config.numPrompts);
-        for (int i = 0; i < users; ++i)
-            sendOne(m_t0, false);
-    } else {
+    if (m_config.mode == LoadMode::Rate) {
+        // The send times are made as they fall due; a rescaled schedule first draws its gaps once for
+        // their sum, which is done here, before the clock starts, so it cannot show as client lag.
         ArrivalOptions arrivals;
         arrivals.rate = m_config.rate;
         arrivals.burstiness = m_config.burstiness;
@@ -126,14 +121,20 @@ void StepRunner::beginMeasured()
                 log.push_back(p.atNs);
             const qint64 stride = std::max(1, m_config.promptStride);
             const double rate = std::isfinite(m_config.rate) ? m_config.rate * double(stride) : m_config.rate;
-            const std::vector<qint64> all = ArrivalSchedule::replayOffsetsNs(
-                log, m_config.promptStart + qint64(m_config.numPrompts) * stride, rate, m_config.replaySpeed);
-            m_offsetsNs.clear();
-            for (qint64 i = 0; i < m_config.numPrompts; ++i)
-                m_offsetsNs.push_back(all[static_cast<std::size_t>(m_config.promptStart + i * stride)]);
+            m_arrivals = ArrivalStream::replay(
+                std::move(log), m_config.promptStart, stride, m_config.numPrompts, rate, m_config.replaySpeed);
         } else {
-            m_offsetsNs = ArrivalSchedule::offsetsNs(m_config.numPrompts, arrivals);
+            m_arrivals = ArrivalStream(m_config.numPrompts, arrivals);
         }
+    }
+    m_t0 = steadyNowNs();
+    m_transport->loopLag()->takeMs(); // what the workers saw before this step is not its health
+    m_cpuAtStartS = processCpuSeconds();
+    if (m_config.mode == LoadMode::Concurrency) {
+        const int users = std::min(m_config.concurrency, m_config.numPrompts);
+        for (int i = 0; i < users; ++i)
+            sendOne(m_t0, false);
+    } else {
         dispatchDue();
     }
     publish();
@@ -169,15 +170,16 @@ void StepRunner::dispatchDue()
     if (m_stopping)
         return;
     const qint64 now = steadyNowNs();
-    while (m_nextScheduled < m_offsetsNs.size() && m_t0 + m_offsetsNs[m_nextScheduled] <= now) {
-        const qint64 scheduled = m_t0 + m_offsetsNs[m_nextScheduled++];
+    while (!m_arrivals.atEnd() && m_t0 + m_arrivals.peek() <= now) {
+        const qint64 scheduled = m_t0 + m_arrivals.peek();
+        m_arrivals.next();
         if (m_config.maxConcurrency && m_inFlight >= *m_config.maxConcurrency)
             m_gated.push_back(scheduled);
         else
             sendOne(scheduled, false);
     }
-    if (m_nextScheduled < m_offsetsNs.size()) {
-        const qint64 waitNs = m_t0 + m_offsetsNs[m_nextScheduled] - steadyNowNs();
+    if (!m_arrivals.atEnd()) {
+        const qint64 waitNs = m_t0 + m_arrivals.peek() - steadyNowNs();
         // PreciseTimer has millisecond granularity: arm for the floor and dispatch everything due on
         // wake-up; the intended time is recorded, so any lag shows in the result.
         m_dispatchTimer.start(static_cast<int>(std::max<qint64>(0, waitNs / 1'000'000)));
@@ -231,9 +233,8 @@ void StepRunner::onRecord(const RequestRecord& incoming)
             sendOne(scheduled, true);
         }
     }
-    const bool allSent = m_config.mode == LoadMode::Concurrency
-        ? concurrencyDone(steadyNowNs())
-        : m_nextScheduled >= m_offsetsNs.size() && m_gated.empty();
+    const bool allSent = m_config.mode == LoadMode::Concurrency ? concurrencyDone(steadyNowNs())
+                                                                : m_arrivals.atEnd() && m_gated.empty();
     if (m_inFlight == 0 && (allSent || m_stopping))
         finish();
 }

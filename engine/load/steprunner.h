@@ -3,6 +3,7 @@
 #include "client/requestbuilder.h"
 #include "client/transport.h"
 #include "dataset/dataset.h"
+#include "load/arrivalschedule.h"
 #include "metrics/requestrecord.h"
 #include "metrics/stepmetrics.h"
 #include "profile/profile.h"
@@ -128,8 +129,7 @@ private:
     qint64 m_startedUnixUs = 0;
     qint64 m_t0 = 0;
     double m_cpuAtStartS = 0; // process CPU when the measured step began
-    std::vector<qint64> m_offsetsNs; // schedule (Rate mode), relative to m_t0
-    std::size_t m_nextScheduled = 0;
+    ArrivalStream m_arrivals; // send times still to come (Rate mode), relative to m_t0
     std::deque<qint64> m_gated; // scheduled times of requests waiting at the concurrency gate
     std::vector<char> m_wasGated; // per request index: it waited at the gate (its lag is not the client's)
     int m_sent = 0;
