@@ -22,8 +22,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cerrno>
 #include <cmath>
+#include <csignal>
+#include <cstring>
 #include <limits>
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#endif
 
 using namespace kp;
 
@@ -413,6 +420,49 @@ private Q_SLOTS:
         QCOMPARE(last.metrics.ttft.count, 5);
         QVERIFY(!read.run->steps.front().partial);
         QVERIFY(read.run->warnings.join(u'\n').contains(QLatin1String("001.requests.jsonl")));
+    }
+
+    // A disk that fills up mid-line is named by the system's reason, for the request log and for a step
+    // file alike; a file-size limit fails the same way a full disk does, and applies to root too.
+    void fullDiskIsNamed()
+    {
+#ifdef Q_OS_LINUX
+        QTemporaryDir tmp;
+        RunWriter writer;
+        QString error;
+        QVERIFY2(writer.open(tmp.filePath(QStringLiteral("full")), &error), qPrintable(error));
+        const QString stepFile = writer.stepPath(0);
+        QVERIFY(writer.writeStep(0, "{\"old\": true}", &error));
+
+        rlimit old {};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &old), 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit small = old;
+        small.rlim_cur = 2000;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        QString appendError;
+        int appended = 0;
+        while (appended < 100 && writer.appendRequest(1, record(appended, 50, 90, 4, 10), &appendError))
+            ++appended;
+        QString stepError;
+        const bool stepWritten = writer.writeStep(0, QByteArray(4000, ' '), &stepError);
+        setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, oldHandler);
+
+        const QString reason = QString::fromLocal8Bit(std::strerror(EFBIG));
+        QVERIFY(appended > 0 && appended < 100);
+        QCOMPARE(appendError, writer.requestsPath(1) + QStringLiteral(": cannot append: ") + reason);
+        QVERIFY(!stepWritten);
+        QVERIFY2(stepError.startsWith(stepFile + QStringLiteral(": cannot write: ")), qPrintable(stepError));
+        QVERIFY2(stepError.endsWith(reason), qPrintable(stepError));
+        QCOMPARE(readFile(stepFile), QByteArray("{\"old\": true}"));
+        // Every whole line before the failure reads back.
+        const QList<QByteArray> lines = readFile(writer.requestsPath(1)).split('\n');
+        for (int i = 0; i < appended; ++i)
+            QVERIFY(requestRecordFromJson(lines.at(i), &error));
+#else
+        QSKIP("needs RLIMIT_FSIZE");
+#endif
     }
 
     // A run being written reads as running while its writer holds run.lock, and as interrupted once the

@@ -387,21 +387,26 @@ private Q_SLOTS:
         sim::SimServerOptions options;
         options.timeScale = 1; // 2,000 tokens take tens of seconds: the stop comes first
         QVERIFY2(host.start(options), qPrintable(host.errorString()));
-        StepConfig step = makeStep(host.baseUrl(), Backend::OpenAiChat, options.params.modelId, 8, 8, 2000);
-        step.rate = std::numeric_limits<double>::infinity();
-        bool stopped = false;
-        const StepResult result = runStep(kind, step, {}, [&stopped](StepRunner& runner, const LiveSnapshot& s) {
-            if (!stopped && s.sent == 8 && s.outputTokens == 0 && s.inFlight == 8) {
-                stopped = true;
-                runner.stop();
+        // A stop by the person, and one for a reason of the program's own (the results cannot be
+        // written): each request in flight records why it ended.
+        const QString reasons[] = { QString(), QStringLiteral("cancelled: the run's files could not be written") };
+        for (const QString& why : reasons) {
+            StepConfig step = makeStep(host.baseUrl(), Backend::OpenAiChat, options.params.modelId, 8, 8, 2000);
+            step.rate = std::numeric_limits<double>::infinity();
+            bool stopped = false;
+            const StepResult result = runStep(kind, step, {}, [&](StepRunner& runner, const LiveSnapshot& s) {
+                if (!stopped && s.sent == 8 && s.outputTokens == 0 && s.inFlight == 8) {
+                    stopped = true;
+                    runner.stop(why);
+                }
+            });
+            QVERIFY(stopped);
+            QVERIFY(result.partial);
+            QCOMPARE(result.records.size(), std::size_t(8));
+            for (const RequestRecord& r : result.records) {
+                QCOMPARE(r.failure, FailureClass::Cancelled);
+                QCOMPARE(r.errorMessage, why.isEmpty() ? QStringLiteral("cancelled by the user") : why);
             }
-        });
-        QVERIFY(stopped);
-        QVERIFY(result.partial);
-        QCOMPARE(result.records.size(), std::size_t(8));
-        for (const RequestRecord& r : result.records) {
-            QCOMPARE(r.failure, FailureClass::Cancelled);
-            QCOMPARE(r.errorMessage, QStringLiteral("cancelled by the user"));
         }
     }
 

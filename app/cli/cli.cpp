@@ -816,7 +816,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     auto writeFailed = [&](const QString& error) {
         say(QStringLiteral("error: %1; stopping").arg(error));
         exitCode = ExitFailure;
-        runner.stop();
+        runner.stop(RunSession::writeFailedCancel());
     };
 
     QObject::connect(&runner, &SweepRunner::stepStarted, &loop, [&](int index, const StepConfig& step) {

@@ -277,7 +277,7 @@ void HttpWorker::checkDeadlines()
     }
 }
 
-void HttpWorker::cancelAll()
+void HttpWorker::cancelAll(const QString& why)
 {
     std::vector<QNetworkReply*> replies;
     replies.reserve(m_active.size());
@@ -285,7 +285,7 @@ void HttpWorker::cancelAll()
         replies.push_back(reply);
     for (QNetworkReply* reply : replies) {
         if (auto it = m_active.find(reply); it != m_active.end())
-            abortWith(reply, it->second, FailureClass::Cancelled, QStringLiteral("cancelled by the user"));
+            abortWith(reply, it->second, FailureClass::Cancelled, why);
     }
 }
 

@@ -25,7 +25,7 @@ public:
     ~HttpWorker() override;
 
     void start(const HttpRequest& request);
-    void cancelAll();
+    void cancelAll(const QString& why);
 
 Q_SIGNALS:
     void finished(const kp::RequestRecord& record);

@@ -29,9 +29,9 @@ void QnamTransport::send(HttpRequest request)
     m_pool.send(std::move(request));
 }
 
-void QnamTransport::cancelAll()
+void QnamTransport::cancelAll(const QString& why)
 {
-    m_pool.cancelAll();
+    m_pool.cancelAll(why);
 }
 
 } // namespace kp

@@ -24,7 +24,7 @@ public:
     ~QnamTransport() override;
 
     void send(HttpRequest request) override;
-    void cancelAll() override;
+    void cancelAll(const QString& why) override;
     TransportKind kind() const override { return TransportKind::Qnam; }
 
     int workerCount() const { return m_pool.size(); }

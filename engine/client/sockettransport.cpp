@@ -25,9 +25,9 @@ void SocketTransport::send(HttpRequest request)
     m_pool.send(std::move(request));
 }
 
-void SocketTransport::cancelAll()
+void SocketTransport::cancelAll(const QString& why)
 {
-    m_pool.cancelAll();
+    m_pool.cancelAll(why);
 }
 
 std::unique_ptr<Transport> makeTransport(const TransportOptions& options, const QUrl& url, QString* note)

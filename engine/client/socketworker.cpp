@@ -394,7 +394,7 @@ void SocketWorker::tick()
     }
 }
 
-void SocketWorker::cancelAll()
+void SocketWorker::cancelAll(const QString& why)
 {
     std::vector<Connection*> busy;
     for (auto& [key, c] : m_connections) {
@@ -404,7 +404,7 @@ void SocketWorker::cancelAll()
     const qint64 now = steadyNowNs();
     for (Connection* c : busy) {
         if (m_connections.count(c) && c->exchange)
-            complete(c, now, FailureClass::Cancelled, QStringLiteral("cancelled by the user"), false);
+            complete(c, now, FailureClass::Cancelled, why, false);
     }
 }
 

@@ -32,7 +32,7 @@ public:
     ~SocketWorker() override;
 
     void start(const HttpRequest& request);
-    void cancelAll();
+    void cancelAll(const QString& why);
 
 Q_SIGNALS:
     void finished(const kp::RequestRecord& record);

@@ -83,7 +83,8 @@ public:
     using QObject::QObject;
 
     virtual void send(HttpRequest request) = 0;
-    virtual void cancelAll() = 0;
+    // Ends every request in flight as Cancelled, recording `why` as its error.
+    virtual void cancelAll(const QString& why) = 0;
     virtual TransportKind kind() const = 0;
 
     // Shared with the workers, which outlive no transport.

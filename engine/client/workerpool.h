@@ -57,12 +57,12 @@ public:
             worker, [worker, request = std::move(request)] { worker->start(request); }, Qt::QueuedConnection);
     }
 
-    void cancelAll()
+    void cancelAll(const QString& why)
     {
         for (auto& w : m_workers) {
             W* worker = w.worker;
             QMetaObject::invokeMethod(
-                worker, [worker] { worker->cancelAll(); }, Qt::QueuedConnection);
+                worker, [worker, why] { worker->cancelAll(why); }, Qt::QueuedConnection);
         }
     }
 

@@ -246,7 +246,7 @@ bool StepRunner::concurrencyDone(qint64 now) const
     return m_config.durationS > 0 && now - m_t0 >= static_cast<qint64>(m_config.durationS * 1e9);
 }
 
-void StepRunner::stop()
+void StepRunner::stop(const QString& why)
 {
     if (!m_running || m_stopping)
         return;
@@ -257,7 +257,7 @@ void StepRunner::stop()
         finish();
         return;
     }
-    m_transport->cancelAll();
+    m_transport->cancelAll(why.isEmpty() ? QStringLiteral("cancelled by the user") : why);
 }
 
 void StepRunner::publish()

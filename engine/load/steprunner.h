@@ -93,7 +93,9 @@ public:
     StepRunner(Transport* transport, MetricsOptions options, QObject* parent = nullptr);
 
     void start(StepConfig config);
-    void stop(); // cancels what is in flight; the step ends as partial
+    // Cancels what is in flight, each request recording `why` (default "cancelled by the user");
+    // the step ends as partial.
+    void stop(const QString& why = {});
     bool isRunning() const { return m_running; }
 
     // A step is client-bound when the 90th percentile of its dispatch lag (over at least

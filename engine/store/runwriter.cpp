@@ -38,16 +38,35 @@ bool checkWritableDirectory(const QString& dir, QString* error)
 
 RunWriter::~RunWriter() = default;
 
+namespace {
+
+// Writes all of data to a file opened unbuffered. A disk that fills up takes part of a write and then
+// refuses the rest: the retry for the rest is what fails with the system's reason ("No space left on
+// device"), where a buffered flush reports the partial write as Qt's "Unknown error".
+bool writeFully(QFileDevice& file, const QByteArray& data)
+{
+    qint64 done = 0;
+    while (done < data.size()) {
+        const qint64 n = file.write(data.constData() + done, data.size() - done);
+        if (n <= 0)
+            return false;
+        done += n;
+    }
+    return true;
+}
+
+} // namespace
+
 bool writeFileAtomically(const QString& path, const QByteArray& data, QString* error)
 {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
         *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
         return false;
     }
     // Qt 6.4's commit() reports success even when its final flush wrote only part of the file (disk
-    // full, file-size limit): flush first and cancel on failure, so the old file stays.
-    if (file.write(data) != data.size() || !file.flush()) {
+    // full, file-size limit): write it all first and cancel on failure, so the old file stays.
+    if (!writeFully(file, data)) {
         *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
         file.cancelWriting();
         return false;
@@ -154,7 +173,7 @@ bool RunWriter::appendRequest(int stepIndex, const RequestRecord& record, QStrin
     auto& file = m_requestFiles[stepIndex];
     if (!file) {
         file = std::make_unique<QFile>(requestsPath(stepIndex));
-        if (!file->open(QIODevice::WriteOnly | QIODevice::Append)) {
+        if (!file->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered)) {
             *error = QStringLiteral("%1: cannot append: %2").arg(file->fileName(), file->errorString());
             file.reset();
             m_requestFiles.erase(stepIndex);
@@ -163,8 +182,8 @@ bool RunWriter::appendRequest(int stepIndex, const RequestRecord& record, QStrin
     }
     QByteArray line = requestRecordToJson(record);
     line += '\n';
-    // One write per line, flushed at once: a kill loses at most the line being written.
-    if (file->write(line) != line.size() || !file->flush()) {
+    // One unbuffered write per line: a kill loses at most the line being written.
+    if (!writeFully(*file, line)) {
         *error = QStringLiteral("%1: cannot append: %2").arg(file->fileName(), file->errorString());
         return false;
     }

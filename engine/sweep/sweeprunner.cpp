@@ -210,7 +210,7 @@ void SweepRunner::finishStep(const StepResult& result)
     m_cooldown.start(m_config.alignment.intervalS > 0 ? 0 : static_cast<int>(m_config.cooldownS * 1000.0));
 }
 
-void SweepRunner::stop()
+void SweepRunner::stop(const QString& why)
 {
     if (!m_running || m_stopped)
         return;
@@ -224,7 +224,7 @@ void SweepRunner::stop()
         Q_EMIT finished(true);
         return;
     }
-    m_step->stop();
+    m_step->stop(why);
 }
 
 } // namespace kp

@@ -39,7 +39,9 @@ public:
     ~SweepRunner() override;
 
     void start(SweepConfig config);
-    void stop(); // the current step ends as partial; no further steps run
+    // The current step ends as partial, its requests in flight cancelled with `why` (StepRunner::stop);
+    // no further steps run.
+    void stop(const QString& why = {});
     // Holds the sweep after the current step (its results are kept) until resume().
     void pause();
     void resume();

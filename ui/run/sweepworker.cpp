@@ -251,7 +251,7 @@ void SweepWorker::writeFailed(const QString& error)
 {
     Q_EMIT message(tr("Error: %1; stopping").arg(error));
     if (m_runner)
-        m_runner->stop();
+        m_runner->stop(RunSession::writeFailedCancel());
 }
 
 void SweepWorker::onStepFinished(const StepResult& result)
