@@ -668,6 +668,26 @@ private Q_SLOTS:
         QVERIFY(QApplication::activeModalWidget() == nullptr);
     }
 
+    // A runs folder that cannot be written is named before the preflight: nothing is sent.
+    void unwritableRunsFolderFailsFirst()
+    {
+        const QString blocker = m_runs.filePath(QStringLiteral("a-file"));
+        QFile file(blocker);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        SweepController controller;
+        const QString runs = blocker + QStringLiteral("/runs");
+        controller.setRunsDirectory(runs);
+        RunPage page(&controller);
+        QSignalSpy failed(&controller, &SweepController::failed);
+        controller.start(sweepProfile(closedPortUrl(), { 10 }, 5));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 60000);
+        const QString message = failed.constFirst().constFirst().toString();
+        QCOMPARE(message,
+            QStringLiteral("The run cannot be saved: %1: cannot be a folder: %2 is a file").arg(runs, blocker));
+        QCOMPARE(page.run()->state(), LiveRun::State::Failed);
+    }
+
     // Failed requests are counted, grouped by class with an example and a hint, per run and per step.
     void errorsAreGrouped()
     {

@@ -5516,6 +5516,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Input tokens: %1</source>
         <translation>输入 token：%1</translation>
     </message>
+    <message>
+        <source>The run cannot be saved: %1</source>
+        <translation>无法保存本次运行：%1</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::TargetsPage</name>

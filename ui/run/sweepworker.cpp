@@ -5,6 +5,7 @@
 #include "metrics/phrase.h"
 #include "run/uiformat.h"
 #include "runs/runcatalog.h"
+#include "store/runwriter.h"
 #include "sweep/analysistext.h"
 #include "sweep/builtinsimulator.h"
 #include "sweep/runsession.h"
@@ -73,6 +74,18 @@ void SweepWorker::start(const Profile& profile, const QString& runsDirectory, bo
             lines << issue.toString();
         fail(tr("The profile cannot run: %1").arg(lines.join(QStringLiteral("; "))));
         return;
+    }
+    // Where the run is written is checked before anything is sent: a read-only or misplaced folder
+    // would otherwise be found after the preflight and the /tokenize pass.
+    QStringList folders { m_runsDirectory };
+    if (m_profile.output.saveResult && QDir::isAbsolutePath(m_profile.output.resultDir))
+        folders << m_profile.output.resultDir;
+    for (const QString& folder : folders) {
+        QString error;
+        if (!checkWritableDirectory(folder, &error)) {
+            fail(tr("The run cannot be saved: %1").arg(error));
+            return;
+        }
     }
     if (m_profile.target.isBuiltinSimulator()) {
         m_simulator = std::make_unique<BuiltinSimulator>();
