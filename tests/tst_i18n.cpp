@@ -591,7 +591,10 @@ private Q_SLOTS:
         QCOMPARE(floorDetail, QStringLiteral("一次一个请求"));
         QCOMPARE(purpose, QStringLiteral("细化"));
         QCOMPARE(unknown, QStringLiteral("warmup"));
-        QCOMPARE(kp::errorWords(QNetworkReply::RemoteHostClosedError), QStringLiteral("remote host closed"));
+        QCOMPARE(
+            kp::errorWords(QNetworkReply::RemoteHostClosedError), QStringLiteral("the server closed the connection"));
+        QCOMPARE(
+            kp::errorWords(QAbstractSocket::RemoteHostClosedError), QStringLiteral("the server closed the connection"));
         QCOMPARE(kp::errorWords(QAbstractSocket::SslHandshakeFailedError), QStringLiteral("ssl handshake failed"));
         QCOMPARE(
             kp::errorWords(QNetworkReply::ProxyConnectionRefusedError), QStringLiteral("proxy connection refused"));

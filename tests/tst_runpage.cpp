@@ -10,6 +10,7 @@
 #include "run/runpage.h"
 #include "run/serverpanel.h"
 #include "run/stepdetails.h"
+#include "run/stepreport.h"
 #include "run/stepstablemodel.h"
 #include "run/sweepcontroller.h"
 #include "run/sweepcurve.h"
@@ -224,6 +225,47 @@ class TestRunPage : public QObject
     sim::SimHost m_sim; // smallServer(kTimeScale)
 
 private Q_SLOTS:
+    // Failures of one class are grouped by status: a 500 and a 503 keep their own example and advice.
+    void failureGroupsKeepEachStatus()
+    {
+        StepResult result;
+        result.config.index = 2;
+        for (const auto& [status, count] : { std::pair { 500, 3 }, std::pair { 503, 2 } }) {
+            for (int i = 0; i < count; ++i) {
+                RequestRecord r;
+                r.index = i;
+                r.httpStatus = status;
+                r.failure = FailureClass::HttpServerError;
+                r.errorMessage = QStringLiteral("HTTP %1 from http://127.0.0.1:1/v1/completions: x").arg(status);
+                if (status == 503)
+                    r.response.retryAfterS = 4;
+                result.records.push_back(r);
+            }
+        }
+        const StepReport report = makeStepReport(result, Profile {}, {}, {});
+        QCOMPARE(report.failures.size(), std::size_t(2));
+        QCOMPARE(report.failures[0].httpStatus, 500);
+        QCOMPARE(report.failures[0].count, 3);
+        QCOMPARE(report.failures[0].example, QStringLiteral("HTTP 500 from http://127.0.0.1:1/v1/completions: x"));
+        QVERIFY2(
+            report.failures[0].hint.contains(QStringLiteral("out-of-memory")), qPrintable(report.failures[0].hint));
+        QCOMPARE(report.failures[1].httpStatus, 503);
+        QCOMPARE(report.failures[1].count, 2);
+        QCOMPARE(report.failures[1].example, QStringLiteral("HTTP 503 from http://127.0.0.1:1/v1/completions: x"));
+        QVERIFY2(report.failures[1].hint.startsWith(QStringLiteral("The server is shedding load: HTTP 503 with "
+                                                                   "Retry-After 4 s")),
+            qPrintable(report.failures[1].hint));
+        std::vector<FailureGroup> merged;
+        mergeFailures(merged, report);
+        mergeFailures(merged, report);
+        QCOMPARE(merged.size(), std::size_t(2));
+        QCOMPARE(merged[0].count, 6);
+        QCOMPARE(merged[1].count, 4);
+        ErrorsModel model;
+        model.setGroups(merged);
+        QVERIFY(model.data(model.index(1, ErrorsModel::Class)).toString().contains(QStringLiteral("503")));
+    }
+
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);

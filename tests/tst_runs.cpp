@@ -96,6 +96,7 @@ void compareRecords(const RequestRecord& a, const RequestRecord& b)
     QCOMPARE(a.httpStatus, b.httpStatus);
     QCOMPARE(a.failure, b.failure);
     QCOMPARE(a.errorMessage, b.errorMessage);
+    QVERIFY(a.response == b.response);
     QCOMPARE(a.promptTokens, b.promptTokens);
     QCOMPARE(a.serverPromptTokens, b.serverPromptTokens);
     QCOMPARE(a.outputTokens, b.outputTokens);
@@ -182,7 +183,20 @@ private Q_SLOTS:
         failed.httpStatus = 503;
         failed.failure = FailureClass::HttpServerError;
         failed.errorMessage = QStringLiteral("HTTP 503 from http://127.0.0.1:8000/v1/completions: \"overloaded\"");
-        for (const RequestRecord& r : { ok, failed }) {
+        // What the advice draws on survives the file, so a reopened run gives the same advice.
+        RequestRecord refused = failed;
+        refused.httpStatus = 400;
+        refused.failure = FailureClass::HttpOther;
+        refused.response.retryAfterS = 7;
+        refused.response.contextExceeded = true;
+        refused.response.contextLimit = 2048;
+        refused.response.location = QStringLiteral("https://llm.example/v1");
+        refused.response.contentEncoding = QStringLiteral("gzip");
+        QVERIFY(requestRecordToJson(refused).contains(
+            "\"response\":{\"content_encoding\":\"gzip\",\"context_exceeded\":true,\"context_limit\":2048,"
+            "\"location\":\"https://llm.example/v1\",\"retry_after_s\":7}"));
+        QVERIFY(!requestRecordToJson(failed).contains("\"response\""));
+        for (const RequestRecord& r : { ok, failed, refused }) {
             QString error;
             const auto back = requestRecordFromJson(requestRecordToJson(r), &error);
             QVERIFY2(back, qPrintable(error));

@@ -379,7 +379,7 @@ void TestSseParser::classify_data()
         << QStringLiteral("\"choices[0]\" is not an object");
     QTest::addRow("invalid UTF-8 in a string")
         << QByteArray("{\"choices\":[{\"text\":\"\xC3\x28\"}]}") << K::Malformed << none << none << none << -1ll << -1ll
-        << QStringLiteral("invalid JSON");
+        << QStringLiteral("invalid UTF-8 at byte 22: {\"choices\":[{\"text\":\"\uFFFD(\"}]}");
 }
 
 void TestSseParser::classify()

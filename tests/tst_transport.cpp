@@ -2,6 +2,7 @@
 // 127.0.0.1: the same requests give the same records, counts and failure classes. Also the HTTP/1.1
 // response parser the socket client uses, fed split at every byte.
 #include "client/httpresponseparser.h"
+#include "client/probe.h"
 #include "client/qnamtransport.h"
 #include "client/requestbuilder.h"
 #include "client/sockettransport.h"
@@ -9,6 +10,7 @@
 #include "dataset/dataset.h"
 #include "load/steprunner.h"
 #include "metrics/resultjson.h"
+#include "metrics/stepmetrics.h"
 #include "sim/faults.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
@@ -22,9 +24,14 @@
 #include <QTcpSocket>
 #include <QTest>
 
+#include <QTimer>
+
 #include <map>
 
+#include <sys/socket.h>
+
 using namespace kp;
+using namespace Qt::StringLiterals;
 using kp::testing::getJson;
 using kp::testing::truthByRequestId;
 
@@ -88,6 +95,85 @@ QByteArray parseInPieces(const QByteArray& bytes, qsizetype step, HttpResponsePa
         return "ERROR: incomplete";
     return body;
 }
+
+// A server that answers every request with the same bytes, for the answers the simulator does not give.
+// It answers once the whole request is in; then it closes, resets the connection (an RST, not a FIN),
+// or stays open. With
+// dripMs it sends the answer's body a byte per tick after the headers, and then stays open.
+class CannedServer : public QTcpServer
+{
+public:
+    enum class End { Close, Reset, StayOpen };
+    QByteArray answer;
+    End end = End::Close;
+    int dripMs = 0;
+
+    CannedServer()
+    {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* s = nextPendingConnection())
+                serve(s);
+        });
+    }
+
+private:
+    void serve(QTcpSocket* s)
+    {
+        auto buffer = std::make_shared<QByteArray>();
+        auto answered = std::make_shared<bool>(false);
+        connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+        connect(s, &QTcpSocket::readyRead, s, [this, s, buffer, answered] {
+            *buffer += s->readAll();
+            const qsizetype headerEnd = buffer->indexOf("\r\n\r\n");
+            if (*answered || headerEnd < 0)
+                return;
+            const qsizetype at = buffer->toLower().indexOf("content-length:");
+            const qsizetype length
+                = at < 0 ? 0 : buffer->mid(at + 15, buffer->indexOf('\r', at) - at - 15).trimmed().toLongLong();
+            if (buffer->size() < headerEnd + 4 + length)
+                return;
+            *answered = true;
+            respond(s);
+        });
+    }
+    void respond(QTcpSocket* s)
+    {
+        if (dripMs <= 0) {
+            s->write(answer);
+            finish(s);
+            return;
+        }
+        const qsizetype bodyAt = answer.indexOf("\r\n\r\n") + 4;
+        s->write(answer.first(bodyAt));
+        auto* timer = new QTimer(s);
+        auto next = std::make_shared<qsizetype>(bodyAt);
+        connect(timer, &QTimer::timeout, s, [this, s, timer, next] {
+            if (*next >= answer.size())
+                return timer->stop();
+            s->write(answer.mid((*next)++, 1));
+        });
+        timer->start(dripMs);
+    }
+    void finish(QTcpSocket* s)
+    {
+        if (end == End::StayOpen)
+            return;
+        auto close = [this, s] {
+            if (s->bytesToWrite() > 0)
+                return;
+            if (end == End::Reset) {
+                const linger reset { 1, 0 }; // close with an RST
+                ::setsockopt(int(s->socketDescriptor()), SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+                s->abort();
+            } else {
+                s->disconnectFromHost();
+            }
+        };
+        connect(s, &QTcpSocket::bytesWritten, s, close);
+        s->flush();
+        close();
+    }
+};
 
 } // namespace
 
@@ -275,8 +361,9 @@ private Q_SLOTS:
                                           << FailureClass::HttpServerError << QStringLiteral("HTTP 500");
             QTest::addRow("%s malformed stream", name) << kind << QStringLiteral("malformed:1") << none << none << true
                                                        << FailureClass::MalformedStream << QStringLiteral("malformed");
-            QTest::addRow("%s malformed whole", name) << kind << QStringLiteral("malformed:1") << none << none << false
-                                                      << FailureClass::NoChoices << QStringLiteral("choices");
+            QTest::addRow("%s malformed whole", name)
+                << kind << QStringLiteral("malformed:1") << none << none << false << FailureClass::MalformedStream
+                << QStringLiteral("a malformed reply: invalid JSON at byte");
             QTest::addRow("%s stream cut", name) << kind << QStringLiteral("cut:1") << none << none << true
                                                  << FailureClass::StreamCut << QStringLiteral("before [DONE]");
             QTest::addRow("%s error event", name) << kind << QStringLiteral("error-body:1") << none << none << true
@@ -311,6 +398,131 @@ private Q_SLOTS:
             QVERIFY2(r.errorMessage.contains(messagePart, Qt::CaseInsensitive), qPrintable(r.errorMessage));
         }
         QCOMPARE(result.metrics.failuresByClass.at(expected), 6);
+    }
+
+    // Answers the simulator does not give, from a server that writes the exact bytes: both transports
+    // classify each the same way, with the same words, and the words and advice name what is wrong.
+    void hostileAnswersReadTheSameOnBothTransports_data()
+    {
+        QTest::addColumn<QByteArray>("answer");
+        QTest::addColumn<int>("end");
+        QTest::addColumn<int>("dripMs");
+        QTest::addColumn<FailureClass>("expected");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("messagePart");
+        QTest::addColumn<QString>("hintPart");
+        const int close = int(CannedServer::End::Close);
+        // A head and a body with the body's Content-Length.
+        const auto sized = [](const QByteArray& head, const QByteArray& body) {
+            return head + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+        };
+        const QByteArray event = "data: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\n";
+        QTest::addRow("413") << QByteArray(
+            "HTTP/1.1 413 Payload Too Large\r\nContent-Length: 18\r\nConnection: close\r\n\r\n"
+            "request too large.")
+                             << close << 0 << FailureClass::HttpOther << 413 << QStringLiteral(": request too large.")
+                             << QStringLiteral("HTTP 413 Payload Too Large: the request body (the prompt) is larger");
+        QTest::addRow("503 with Retry-After")
+            << QByteArray("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 7\r\nContent-Length: 4\r\n\r\nbusy")
+            << close << 0 << FailureClass::HttpServerError << 503 << QStringLiteral(" (Retry-After: 7): busy")
+            << QStringLiteral("The server is shedding load: HTTP 503 with Retry-After 7 s");
+        QTest::addRow("redirect names its Location")
+            << QByteArray("HTTP/1.1 301 Moved Permanently\r\nLocation: https://llm.example/v1/completions\x1b[2J\r\n"
+                          "Content-Length: 0\r\n\r\n")
+            << close << 0 << FailureClass::HttpOther << 301
+            << QStringLiteral(" to https://llm.example/v1/completions\\x1b[2J: ")
+            << QStringLiteral("(HTTP 301) to https://llm.example/v1/completions\\x1b[2J. Requests are not "
+                              "redirected, so the key never goes to another address: if that is the right server, "
+                              "set target.base_url");
+        QTest::addRow("gzip body")
+            << sized("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\n",
+                   QByteArray("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10))
+            << close << 0 << FailureClass::MalformedStream << 200
+            << QStringLiteral(
+                   ": the body is gzip-compressed (Content-Encoding: gzip), though the request asked for none")
+            << QStringLiteral("The server compressed the body (Content-Encoding: gzip)");
+        QTest::addRow("context length exceeded")
+            << sized("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n",
+                   "{\"object\":\"error\",\"message\":\"This model's maximum context length is 2048 tokens. "
+                   "However, you requested 4100 tokens.\",\"code\":400}\n")
+            << close << 0 << FailureClass::HttpOther << 400 << QStringLiteral("maximum context length")
+            << QStringLiteral("The prompt and max_tokens together exceed the model's context (max_model_len 2048, "
+                              "from /v1/models): lower the input and output lengths.");
+        QTest::addRow("invalid UTF-8 in an event")
+            << sized("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n",
+                   "data: {\"choices\":[{\"text\":\"\xC3\x28\"}]}\n\n")
+            << close << 0 << FailureClass::MalformedStream << 200
+            << QStringLiteral(": a malformed event: invalid UTF-8 at byte 22: {\"choices\":[{\"text\":\"\uFFFD(\"}]}")
+            << QStringLiteral("not a valid OpenAI-style event stream: the message says what is wrong");
+        QTest::addRow("an event that is not JSON")
+            << sized("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n",
+                   "data: {\"choices\":[{\"text\":\x1b]0;x}]}\n\n")
+            << close << 0 << FailureClass::MalformedStream << 200
+            << QStringLiteral(": a malformed event: invalid JSON at byte 21 (syntax error while parsing value - "
+                              "invalid literal; last read: '\"text\":<U+001B>'): {\"choices\":[{\"text\":\\x1b]0;x}]}")
+            << QStringLiteral("not a valid OpenAI-style event stream");
+        QTest::addRow("reset in the middle of an event")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                   + QByteArray::number(event.size(), 16) + "\r\n" + event + "\r\n10\r\ndata: {\"choices")
+            << int(CannedServer::End::Reset) << 0 << FailureClass::StreamCut << 200
+            << QStringLiteral(": the stream ended before [DONE] after 1 events (http://127.0.0.1:")
+            << QStringLiteral("The server closed the stream before [DONE]");
+        // Chunk framing is not body: a server that trickles a chunk's size line (here with a 400-byte
+        // extension, 2 s at least) sends nothing between chunks for that long, on either transport.
+        QTest::addRow("a chunked body a byte at a time")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                   + QByteArray::number(event.size(), 16) + ";pad=" + QByteArray(400, 'x') + "\r\n" + event + "\r\n")
+            << int(CannedServer::End::StayOpen) << 5 << FailureClass::IdleTimeout << 200
+            << QStringLiteral("nothing received for 0.5 s between chunks: ")
+            << QStringLiteral("between-chunks timeout");
+    }
+
+    void hostileAnswersReadTheSameOnBothTransports()
+    {
+        QFETCH(QByteArray, answer);
+        QFETCH(int, end);
+        QFETCH(int, dripMs);
+        QFETCH(FailureClass, expected);
+        QFETCH(int, status);
+        QFETCH(QString, messagePart);
+        QFETCH(QString, hintPart);
+        CannedServer server;
+        server.answer = answer;
+        server.end = static_cast<CannedServer::End>(end);
+        server.dripMs = dripMs;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        const QUrl base(QStringLiteral("http://127.0.0.1:%1").arg(server.serverPort()));
+        StepConfig step = makeStep(base, Backend::OpenAi, QStringLiteral("m"), 2, 8, 8);
+        TransportOptions transport;
+        if (dripMs > 0) // the total timeout only ends a client that waits on framing bytes
+            transport.timeouts = Timeouts { 10, 0, 0.5, 60 };
+        FailureContext context;
+        context.maxModelLen = 2048;
+        context.url = step.request.url;
+        context.transport = transport;
+        context.transportKnown = true;
+        const QString url = step.request.url.toString();
+        std::map<TransportKind, RequestRecord> seen;
+        for (const TransportKind kind : { TransportKind::Socket, TransportKind::Qnam }) {
+            const StepResult result = runStep(kind, step, transport);
+            QCOMPARE(result.records.size(), std::size_t(2));
+            const QString transportName = kind == TransportKind::Qnam ? u"qnam: "_s : u"socket: "_s;
+            for (const RequestRecord& r : result.records) {
+                QVERIFY2(r.failure == expected,
+                    qPrintable(transportName + failureClassKey(r.failure) + u": "_s + r.errorMessage));
+                QCOMPARE(r.httpStatus, status);
+                QVERIFY2(r.errorMessage.contains(url), qPrintable(r.errorMessage));
+                QVERIFY2(r.errorMessage.contains(messagePart), qPrintable(r.errorMessage));
+                const QString hint = failureHint(r, context);
+                QVERIFY2(hint.contains(hintPart), qPrintable(hint));
+                QVERIFY2(!hint.contains(QStringLiteral("out-of-memory")), qPrintable(hint));
+            }
+            seen[kind] = result.records.front();
+        }
+        const RequestRecord& qnam = seen[TransportKind::Qnam];
+        const RequestRecord& socket = seen[TransportKind::Socket];
+        QCOMPARE(socket.errorMessage, qnam.errorMessage);
+        QCOMPARE(socket.response, qnam.response);
     }
 
     void connectionRefused_data() { addTransportRows(); }

@@ -499,25 +499,29 @@ void printProbe(const ProbeReport& report)
         say(QStringLiteral("note: %1").arg(n));
 }
 
-void printFailures(
-    const StepResult& result, const Profile& profile, const HeaderList& headers, const QStringList& models)
+void printFailures(const StepResult& result, const Profile& profile, const HeaderList& headers,
+    const QStringList& models, std::optional<int> maxModelLen)
 {
-    std::map<FailureClass, std::pair<int, const RequestRecord*>> byClass;
+    // By class and status: a 500 and a 503 say different things and have different examples.
+    std::map<std::pair<FailureClass, int>, std::pair<int, const RequestRecord*>> byClass;
     for (const RequestRecord& r : result.records) {
         if (r.success())
             continue;
-        auto& entry = byClass[r.failure];
+        auto& entry = byClass[{ r.failure, failureGroupStatus(r) }];
         if (entry.first++ == 0)
             entry.second = &r;
     }
     FailureContext context;
     context.sentHeaders = headers;
     context.serverModels = models;
+    context.maxModelLen = maxModelLen;
     context.url = profile.target.requestUrl();
     context.transport = transportOptions(profile.target);
     context.transportKnown = true;
     for (const auto& [failure, entry] : byClass) {
-        say(QStringLiteral("  %1 × %2: %3").arg(entry.first).arg(failureClassKey(failure), entry.second->errorMessage));
+        say(QStringLiteral("  %1 × %2: %3")
+                .arg(entry.first)
+                .arg(failureClassKey(failure.first), entry.second->errorMessage));
         const QString hint = failureHint(*entry.second, context);
         if (!hint.isEmpty())
             say(QStringLiteral("    hint: %1").arg(hint));
@@ -664,6 +668,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         return ExitBadInput;
     }
     QStringList models;
+    std::optional<int> maxModelLen;
     if (!p.isSet(o.noPreflight)) {
         QString error;
         const ProbeReport report = probe(profile, &error);
@@ -677,6 +682,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
             return ExitUnreachable;
         }
         models = report.models;
+        maxModelLen = report.maxModelLen;
         if (profile.target.model.isEmpty() && !models.isEmpty()) {
             profile.target.model = models.constFirst();
             if (!quiet)
@@ -886,7 +892,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         if (!quiet) {
             if (m.failed > 0) {
                 say(QStringLiteral("  %1 of %2 requests failed:").arg(m.failed).arg(m.failed + m.completed));
-                printFailures(result, profile, headers, models);
+                printFailures(result, profile, headers, models, maxModelLen);
             }
             if (result.partial)
                 say(QStringLiteral("  step stopped early: partial results"));

@@ -24,15 +24,25 @@ QString words(const char* key)
     return out;
 }
 
+// A close and a reset read the same to Qt (RemoteHostClosedError) on both transports.
+QString closedWords()
+{
+    return QStringLiteral("the server closed the connection");
+}
+
 } // namespace
 
 QString errorWords(QNetworkReply::NetworkError error)
 {
+    if (error == QNetworkReply::RemoteHostClosedError)
+        return closedWords();
     return words(QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(error));
 }
 
 QString errorWords(QAbstractSocket::SocketError error)
 {
+    if (error == QAbstractSocket::RemoteHostClosedError)
+        return closedWords();
     return words(QMetaEnum::fromType<QAbstractSocket::SocketError>().valueToKey(error));
 }
 

@@ -44,6 +44,16 @@ QString printable(QByteArrayView line)
 
 } // namespace
 
+void ResponseHeaders::take(QByteArrayView name, QByteArrayView value)
+{
+    QByteArray* kept = equalsIgnoringCase(name, "location") ? &location
+        : equalsIgnoringCase(name, "retry-after")           ? &retryAfter
+        : equalsIgnoringCase(name, "content-encoding")      ? &contentEncoding
+                                                            : nullptr;
+    if (kept)
+        *kept = trimmed(value).first(std::min(trimmed(value).size(), maxValueBytes)).toByteArray();
+}
+
 void HttpResponseParser::reset()
 {
     *this = HttpResponseParser();
@@ -97,6 +107,7 @@ bool HttpResponseParser::statusLine(QByteArrayView line)
     m_chunked = false;
     m_contentLength = -1;
     m_headerLines = 0;
+    m_headers = {};
     m_state = State::Header;
     return true;
 }
@@ -125,6 +136,8 @@ bool HttpResponseParser::headerLine(QByteArrayView line)
         } else if (hasToken(value, "keep-alive") && !m_connectionHeaderSeen) {
             m_keepAlive = true;
         }
+    } else {
+        m_headers.take(name, value);
     }
     return true;
 }

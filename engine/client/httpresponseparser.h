@@ -8,6 +8,22 @@
 
 namespace kp {
 
+// The few response headers that the words for a failure draw on (the others are not kept): where a
+// redirect points, when an overloaded server asks to be retried, and a compression the client did not
+// ask for. Values as they came, each cut at maxValueBytes.
+struct ResponseHeaders
+{
+    QByteArray location;
+    QByteArray retryAfter;
+    QByteArray contentEncoding;
+
+    static constexpr qsizetype maxValueBytes = 2048;
+
+    // Keeps the value if the header is one of those above (the name in any case).
+    void take(QByteArrayView name, QByteArrayView value);
+    bool operator==(const ResponseHeaders&) const = default;
+};
+
 // Incremental HTTP/1.1 response parser: pure, no I/O, no clock. Bytes go in as they are read, split
 // anywhere; the body comes out as views into the bytes fed (chunked framing removed). Bodies are
 // delimited by Content-Length, by chunked transfer coding, or by the connection closing. Interim 1xx
@@ -35,6 +51,7 @@ public:
     bool chunked() const { return m_chunked; }
     qint64 contentLength() const { return m_contentLength; } // -1 when absent
     qint64 trailingBytes() const { return m_trailingBytes; }
+    const ResponseHeaders& headers() const { return m_headers; }
 
     static constexpr qsizetype maxLineBytes = 64 * 1024;
     static constexpr int maxHeaderLines = 256;
@@ -73,6 +90,7 @@ private:
     qint64 m_contentLength = -1;
     qint64 m_remaining = 0;
     qint64 m_trailingBytes = 0;
+    ResponseHeaders m_headers;
     QString m_error;
 };
 

@@ -35,6 +35,14 @@ QString hostPort(const QUrl& url)
     return QStringLiteral("%1:%2").arg(url.host()).arg(url.port(url.scheme() == QLatin1String("https") ? 443 : 80));
 }
 
+ResponseHeaders headersOf(const QNetworkReply* reply)
+{
+    ResponseHeaders headers;
+    for (const QNetworkReply::RawHeaderPair& header : reply->rawHeaderPairs())
+        headers.take(header.first, header.second);
+    return headers;
+}
+
 } // namespace
 
 HttpWorker::HttpWorker(const TransportOptions& options, std::shared_ptr<LoopLagMeter> loopLag)
@@ -121,7 +129,7 @@ void HttpWorker::start(const HttpRequest& request)
         if (status > 0 && it->second.accumulator->httpStatus() == 0) {
             const qint64 now = steadyNowNs();
             it->second.lastReadNs = now;
-            it->second.accumulator->onResponseStarted(status, now);
+            it->second.accumulator->onResponseStarted(status, now, headersOf(reply));
         }
     });
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
@@ -142,10 +150,12 @@ void HttpWorker::onReadyRead(QNetworkReply* reply)
     const qint64 now = steadyNowNs();
     Active& active = it->second;
     if (active.accumulator->httpStatus() == 0)
-        active.accumulator->onResponseStarted(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), now);
-    active.lastReadNs = now;
+        active.accumulator->onResponseStarted(
+            reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), now, headersOf(reply));
     active.connectStartNs = -1;
     const QByteArray bytes = reply->readAll();
+    if (!bytes.isEmpty())
+        active.lastReadNs = now;
     active.accumulator->onData(bytes, now);
     if (active.accumulator->tooLarge())
         abortWith(reply, active, FailureClass::ResponseTooLarge, QStringLiteral("response too large"));
@@ -163,7 +173,7 @@ void HttpWorker::onFinished(QNetworkReply* reply)
     if (active.accumulator->httpStatus() == 0) {
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status > 0)
-            active.accumulator->onResponseStarted(status, now);
+            active.accumulator->onResponseStarted(status, now, headersOf(reply));
     }
 
     FailureClass failure = active.abortReason;

@@ -2,6 +2,7 @@
 
 #include "client/httpworker.h"
 #include "client/networkclient.h"
+#include "metrics/inerttext.h"
 #include "metrics/phrase.h"
 
 #include <QElapsedTimer>
@@ -21,10 +22,7 @@ namespace {
 
 QString firstBytes(const QByteArray& body, int n = 300)
 {
-    QString s = QString::fromUtf8(body.left(n)).simplified();
-    if (body.size() > n)
-        s += QStringLiteral("…");
-    return s;
+    return inertExcerpt(body, n);
 }
 
 // The probe reads whole bodies: a server that sends more than this is cut off.
@@ -143,18 +141,68 @@ QString failureHint(const RequestRecord& record, const FailureContext& context)
             : phrase("FailureHint", "Check the endpoint path and the model id; the server lists: %1.")
                   .arg(context.serverModels.join(QStringLiteral(", ")));
     case FailureClass::HttpRateLimited:
+        if (const auto& after = record.response.retryAfterS)
+            return phrase("FailureHint",
+                "The server rate-limits this client and asks it to wait %1 s (Retry-After): lower the rate or "
+                "raise the quota.")
+                .arg(*after);
         return phrase("FailureHint", "The server rate-limits this client: lower the rate or raise the quota.");
     case FailureClass::HttpServerError:
+        if (record.httpStatus == 503 && record.response.retryAfterS)
+            return phrase("FailureHint",
+                       "The server is shedding load: HTTP 503 with Retry-After %1 s asks clients to come back "
+                       "later instead of queueing them. This load is past what it accepts; lower it.")
+                       .arg(*record.response.retryAfterS)
+                + viaProxy;
+        if (record.httpStatus == 503)
+            return phrase("FailureHint",
+                       "The server is unavailable (HTTP 503): it is overloaded, still starting, or has no "
+                       "healthy worker; see its log.")
+                + viaProxy;
+        if (record.httpStatus == 502 || record.httpStatus == 504)
+            return phrase("FailureHint",
+                       "A gateway in front of the model server answered HTTP %1: the server behind it did not "
+                       "answer in time or at all (overloaded, restarting or down); see both logs.")
+                       .arg(record.httpStatus)
+                + viaProxy;
         return phrase("FailureHint",
                    "The server failed internally: see its log; at high load this is often an out-of-memory "
                    "or a crashed worker.")
             + viaProxy;
     case FailureClass::HttpOther:
-        if (record.httpStatus >= 300 && record.httpStatus < 400)
+        if (record.response.contextExceeded) {
+            if (context.maxModelLen)
+                return phrase("FailureHint",
+                    "The prompt and max_tokens together exceed the model's context (max_model_len %1, from "
+                    "/v1/models): lower the input and output lengths.")
+                    .arg(*context.maxModelLen);
+            if (record.response.contextLimit)
+                return phrase("FailureHint",
+                    "The prompt and max_tokens together exceed the model's maximum context length (%1 tokens, "
+                    "as the server says): lower the input and output lengths.")
+                    .arg(*record.response.contextLimit);
+            return phrase("FailureHint",
+                "The prompt and max_tokens together exceed the model's maximum context length: lower the "
+                "input and output lengths.");
+        }
+        if (record.httpStatus == 413)
+            return phrase("FailureHint",
+                       "HTTP 413 Payload Too Large: the request body (the prompt) is larger than the server, or a "
+                       "proxy in front of it, accepts. Use shorter prompts or raise that body limit.")
+                + viaProxy;
+        if (record.httpStatus >= 300 && record.httpStatus < 400) {
+            if (!record.response.location.isEmpty())
+                return phrase("FailureHint",
+                    "The server answered with a redirect (HTTP %1) to %2. Requests are not redirected, so the "
+                    "key never goes to another address: if that is the right server, set target.base_url to "
+                    "its address.")
+                    .arg(record.httpStatus)
+                    .arg(record.response.location);
             return phrase("FailureHint",
                 "The server answered with a redirect (HTTP %1). Requests are not redirected, so the "
                 "key never goes to another address: set target.base_url to the final address.")
                 .arg(record.httpStatus);
+        }
         return phrase("FailureHint", "Unexpected HTTP status; the message shows the start of the body.") + viaProxy;
     case FailureClass::ConnectionRefused:
         return phrase("FailureHint", "Nothing listens on %1: the server is down or the port is wrong.").arg(target)
@@ -162,9 +210,15 @@ QString failureHint(const RequestRecord& record, const FailureContext& context)
     case FailureClass::HostNotFound:
         return phrase("FailureHint", "The host name does not resolve: check target.base_url.") + viaProxy;
     case FailureClass::Tls:
+        if (context.transportKnown && !context.transport.tlsVerify)
+            return phrase("FailureHint",
+                       "TLS failed although certificates are not checked (target.tls_verify is false): the "
+                       "server may not speak TLS on this port; check the scheme (http vs https).")
+                + viaProxy;
         return phrase("FailureHint",
-                   "TLS failed: check the scheme (http vs https) or set target.tls_verify false for a "
-                   "self-signed certificate.")
+                   "TLS failed: the server's certificate was not accepted (target.tls_verify is true), or it "
+                   "does not speak TLS on this port. Check the scheme (http vs https); for a self-signed "
+                   "certificate set target.tls_verify to false.")
             + viaProxy;
     case FailureClass::ConnectTimeout:
         return timeoutHint(
@@ -189,6 +243,17 @@ QString failureHint(const RequestRecord& record, const FailureContext& context)
     case FailureClass::ErrorBody:
         return phrase("FailureHint", "HTTP 200 but the body was an error object: the message shows it.");
     case FailureClass::MalformedStream:
+        if (!record.response.contentEncoding.isEmpty())
+            return phrase("FailureHint",
+                       "The server compressed the body (Content-Encoding: %1) although the request asked for "
+                       "none: turn compression off for this route in the server or the proxy in front of it.")
+                       .arg(record.response.contentEncoding)
+                + viaProxy;
+        return phrase("FailureHint",
+                   "The response is not a valid OpenAI-style event stream: the message says what is wrong "
+                   "(invalid UTF-8 or JSON, and where) and shows the bytes; check the backend "
+                   "(target.backend) and endpoint.")
+            + viaProxy;
     case FailureClass::NoChoices:
         return phrase("FailureHint",
                    "The response is not an OpenAI-style stream (no \"choices\"): check the backend "
@@ -266,6 +331,18 @@ void Probe::start(const ProbeTarget& target)
     getHealth();
 }
 
+FailureContext Probe::hintContext() const
+{
+    FailureContext context;
+    context.sentHeaders = m_target.headers;
+    context.serverModels = m_report.models;
+    context.maxModelLen = m_report.maxModelLen;
+    context.url = m_target.target.requestUrl();
+    context.transport = m_target.transport;
+    context.transportKnown = true;
+    return context;
+}
+
 QNetworkReply* Probe::get(const QString& path)
 {
     const double timeout = m_target.transport.timeouts.connectS > 0 ? m_target.transport.timeouts.connectS : 10.0;
@@ -305,10 +382,17 @@ void Probe::getHealth()
                 c.hint = phrase("Probe", "No /health endpoint (common behind gateways); the other checks decide.");
         } else {
             c.detail = reply->errorString();
-            c.hint = reply->error() == QNetworkReply::ConnectionRefusedError
-                ? phrase("Probe", "Nothing listens on %1: the server is down or the port is wrong.")
-                      .arg(hostPort(reply->url()))
-                : phrase("Probe", "The server could not be reached: check target.base_url and the network.");
+            if (reply->error() == QNetworkReply::SslHandshakeFailedError) {
+                c.detail = QStringLiteral("TLS failed with %1: %2").arg(hostPort(reply->url()), c.detail);
+                RequestRecord tls;
+                tls.failure = FailureClass::Tls;
+                c.hint = failureHint(tls, hintContext());
+            } else {
+                c.hint = reply->error() == QNetworkReply::ConnectionRefusedError
+                    ? phrase("Probe", "Nothing listens on %1: the server is down or the port is wrong.")
+                          .arg(hostPort(reply->url()))
+                    : phrase("Probe", "The server could not be reached: check target.base_url and the network.");
+            }
             if (const QString proxy = proxyInUse(reply->url(), m_target.transport); !proxy.isEmpty())
                 c.hint += QLatin1Char(' ')
                     + phrase("Probe",
@@ -354,8 +438,15 @@ void Probe::getModels()
             c.hint = phrase("Probe", "This is not an OpenAI-compatible /v1/models answer: check target.base_url.");
         } else if (status == 200) {
             const QJsonArray data = QJsonDocument::fromJson(body).object().value(QLatin1String("data")).toArray();
-            for (const auto& m : data)
-                m_report.models << m.toObject().value(QLatin1String("id")).toString();
+            const QString wantedModel = m_target.target.requestModel();
+            for (const auto& m : data) {
+                const QJsonObject model = m.toObject();
+                m_report.models << model.value(QLatin1String("id")).toString();
+                const QJsonValue length = model.value(QLatin1String("max_model_len"));
+                if (length.isDouble() && length.toDouble() >= 1 && length.toDouble() <= 1e9
+                    && (!m_report.maxModelLen || m_report.models.constLast() == wantedModel))
+                    m_report.maxModelLen = length.toInt();
+            }
             c.ok = !m_report.models.isEmpty();
             c.detail = c.ok ? phrase("Probe", "models: %1").arg(m_report.models.join(QStringLiteral(", ")))
                             : phrase("Probe", "HTTP 200 but no model list: %1").arg(firstBytes(body));
@@ -371,10 +462,15 @@ void Probe::getModels()
             c.detail
                 = status > 0 ? QStringLiteral("HTTP %1: %2").arg(status).arg(firstBytes(body)) : reply->errorString();
             RequestRecord r;
+            r.httpStatus = status;
             r.failure = status == 401 || status == 403 ? FailureClass::HttpAuth
                 : status == 404                        ? FailureClass::HttpNotFound
+                : status == 429                        ? FailureClass::HttpRateLimited
+                : status >= 500                        ? FailureClass::HttpServerError
                                                        : FailureClass::HttpOther;
-            c.hint = failureHint(r, m_target.headers, {});
+            if (status >= 300 && status < 400)
+                r.response.location = inertExcerpt(reply->rawHeader("Location"), ResponseHeaders::maxValueBytes);
+            c.hint = failureHint(r, hintContext());
         }
         reply->deleteLater();
         m_report.checks << c;
@@ -421,7 +517,7 @@ void Probe::postCompletion()
                 : phrase("Probe", "streamed %1 tokens, TTFT %2 ms").arg(r.outputTokens).arg(ttft);
         } else {
             c.detail = r.errorMessage;
-            c.hint = failureHint(r, m_target.headers, m_report.models);
+            c.hint = failureHint(r, hintContext());
         }
         m_report.checks << c;
         worker->deleteLater();

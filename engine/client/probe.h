@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 class QNetworkAccessManager;
 class QNetworkReply;
@@ -37,6 +38,7 @@ struct ProbeReport
 {
     QList<ProbeCheck> checks;
     QStringList models; // ids from /v1/models
+    std::optional<int> maxModelLen; // /v1/models "max_model_len" of the configured (else the first) model
     QStringList notes; // proxy variables, key presence, ...
     bool ok() const; // models and completion passed (health may be absent on gateways)
     bool reachable() const; // the server answered at all
@@ -48,6 +50,7 @@ struct FailureContext
 {
     HeaderList sentHeaders;
     QStringList serverModels;
+    std::optional<int> maxModelLen; // /v1/models "max_model_len", when the server gave one
     QUrl url; // the request URL: host and port for "refused", proxy choice
     TransportOptions transport; // timeouts, proxy mode
     bool transportKnown = false; // transport holds the options the request ran with
@@ -81,6 +84,7 @@ private:
     void getModels();
     void postCompletion();
     QNetworkReply* get(const QString& path);
+    FailureContext hintContext() const;
 
     ProbeTarget m_target;
     ProbeReport m_report;

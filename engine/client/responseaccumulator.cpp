@@ -1,7 +1,13 @@
 #include "client/responseaccumulator.h"
 
+#include "client/errorwords.h"
 #include "dataset/dataset.h"
 #include "metrics/inerttext.h"
+
+#include <QDateTime>
+#include <QRegularExpression>
+
+#include <cmath>
 
 namespace kp {
 
@@ -27,6 +33,39 @@ FailureClass classifyStatus(int status)
     return FailureClass::HttpOther;
 }
 
+// Retry-After: delay-seconds or an HTTP-date (RFC 9110, 10.2.3).
+std::optional<double> retryAfterSeconds(const QByteArray& value)
+{
+    if (value.isEmpty())
+        return std::nullopt;
+    bool ok = false;
+    const qint64 seconds = value.toLongLong(&ok);
+    if (ok)
+        return seconds >= 0 ? std::optional<double>(double(seconds)) : std::nullopt;
+    const QDateTime at = QDateTime::fromString(QString::fromLatin1(value), Qt::RFC2822Date);
+    if (!at.isValid())
+        return std::nullopt;
+    return double(std::max<qint64>(0, QDateTime::currentDateTimeUtc().secsTo(at)));
+}
+
+// vLLM, SGLang and OpenAI say "This model's maximum context length is N tokens"; TGI says the inputs
+// plus max_new_tokens "must be <= N".
+bool saysContextExceeded(const QByteArray& body, std::optional<qint64>* limit)
+{
+    static const QRegularExpression words(
+        QStringLiteral("maximum context length(?: is (\\d+))?|max_model_len|must be <= (\\d+)"),
+        QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = words.match(QString::fromUtf8(body));
+    if (!m.hasMatch() || (m.captured(0).startsWith(QLatin1String("must")) && !body.contains("max_new_tokens")))
+        return false;
+    const QString number = !m.captured(1).isEmpty() ? m.captured(1) : m.captured(2);
+    bool ok = false;
+    const qint64 n = number.toLongLong(&ok);
+    if (ok && n > 0)
+        *limit = n;
+    return true;
+}
+
 bool isDeadlineOrCancel(FailureClass f)
 {
     return f == FailureClass::Cancelled || f == FailureClass::ResponseTooLarge || f == FailureClass::ConnectTimeout
@@ -47,11 +86,22 @@ ResponseAccumulator::ResponseAccumulator(const HttpRequest& request, qint64 sent
     m_record.promptTokens = request.promptTokens;
 }
 
-void ResponseAccumulator::onResponseStarted(int httpStatus, qint64 tNs)
+void ResponseAccumulator::onResponseStarted(int httpStatus, qint64 tNs, const ResponseHeaders& headers)
 {
     m_record.httpStatus = httpStatus;
+    m_headers = headers;
     if (m_record.firstByteNs < 0)
         m_record.firstByteNs = tNs;
+    const QByteArray encoding = headers.contentEncoding.trimmed().toLower();
+    if (!encoding.isEmpty() && encoding != "identity")
+        m_encoding = inertText(QString::fromLatin1(encoding));
+    // The request asked for no encoding (Accept-Encoding: identity) and nothing here decodes one: the
+    // events would read as noise.
+    if (httpStatus == 200 && !m_encoding.isEmpty())
+        fail(FailureClass::MalformedStream,
+            QStringLiteral("%1: the body is %2-compressed (Content-Encoding: %2), though the request asked for "
+                           "none (Accept-Encoding: identity)")
+                .arg(m_url, m_encoding));
 }
 
 void ResponseAccumulator::onData(QByteArrayView bytes, qint64 tNs)
@@ -70,7 +120,7 @@ void ResponseAccumulator::onData(QByteArrayView bytes, qint64 tNs)
     }
     if (tooLarge())
         return;
-    if (m_record.httpStatus != 200) {
+    if (m_record.httpStatus != 200 || !m_encoding.isEmpty()) {
         if (m_body.size() < SseParser::maxHeadBytes)
             m_body += bytes.first(std::min<qsizetype>(bytes.size(), SseParser::maxHeadBytes - m_body.size()));
         return;
@@ -172,7 +222,7 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
         }
     } else if (status > 0 && status != 200) {
         m_record.failure = classifyStatus(status);
-        m_record.errorMessage = QStringLiteral("HTTP %1 from %2: %3").arg(status).arg(m_url, firstBytes(m_body));
+        m_record.errorMessage = statusMessage();
     } else if (transportFailure != FailureClass::None) {
         if (transportFailure == FailureClass::StreamCut) {
             m_record.failure = FailureClass::StreamCut;
@@ -184,7 +234,23 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
             fail(transportFailure, transportMessage);
         }
     } else if (m_record.failure == FailureClass::None) {
-        for (const SseEvent& event : m_parser.finish()) {
+        const std::vector<SseEvent> last = m_parser.finish();
+        const bool done = std::any_of(last.begin(), last.end(),
+            [](const SseEvent& e) { return SseChunk::classify(e.data).kind == SseChunk::Kind::Done; });
+        if (m_stream && !m_sawDone && !done && m_parser.bodyKind() == SseBodyKind::EventStream
+            && m_parser.endedWithoutBlankLine()) {
+            // The body ended inside an event: the connection went (Qt's client reports a chunked body
+            // cut mid-chunk as complete), and the torn event is not the server's malformed JSON. The
+            // words are the socket client's for the same cut.
+            m_record.failure = FailureClass::StreamCut;
+            m_record.errorMessage = QStringLiteral("%1: the stream ended before [DONE] after %2 events (%1: %3)")
+                                        .arg(m_url)
+                                        .arg(m_eventCount)
+                                        .arg(errorWords(QAbstractSocket::RemoteHostClosedError));
+            noteResponseFacts();
+            return std::move(m_record);
+        }
+        for (const SseEvent& event : last) {
             ++m_eventCount;
             handleEvent(event, tNs);
         }
@@ -195,6 +261,9 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
             if (reply.kind == SseChunk::Kind::Error) {
                 fail(FailureClass::ErrorBody,
                     QStringLiteral("%1: HTTP 200 with an error body: %2").arg(m_url, reply.errorMessage));
+            } else if (reply.kind == SseChunk::Kind::Malformed) {
+                fail(FailureClass::MalformedStream,
+                    QStringLiteral("%1: a malformed reply: %2").arg(m_url, reply.errorMessage));
             } else if (m_stream) {
                 fail(FailureClass::MalformedStream,
                     QStringLiteral("%1: expected an event stream, got: %2").arg(m_url, firstBytes(body)));
@@ -222,7 +291,36 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
     }
     if (m_record.success() && !m_record.outputTokensFromUsage)
         m_record.outputTokens = m_words;
+    if (!m_record.success())
+        noteResponseFacts();
     return std::move(m_record);
+}
+
+QString ResponseAccumulator::statusMessage() const
+{
+    const int status = m_record.httpStatus;
+    QString message = QStringLiteral("HTTP %1 from %2").arg(status).arg(m_url);
+    if (status >= 300 && status < 400)
+        message += m_headers.location.isEmpty()
+            ? QStringLiteral(", without a Location header")
+            : QStringLiteral(" to %1").arg(inertExcerpt(m_headers.location, ResponseHeaders::maxValueBytes));
+    if (!m_headers.retryAfter.isEmpty())
+        message += QStringLiteral(" (Retry-After: %1)").arg(inertExcerpt(m_headers.retryAfter, 64));
+    if (!m_encoding.isEmpty())
+        return message + QStringLiteral(": the body is %1-compressed (Content-Encoding: %1)").arg(m_encoding);
+    return message + QStringLiteral(": ") + firstBytes(m_body);
+}
+
+void ResponseAccumulator::noteResponseFacts()
+{
+    ResponseFacts& facts = m_record.response;
+    const int status = m_record.httpStatus;
+    if (status >= 300 && status < 400 && !m_headers.location.isEmpty())
+        facts.location = inertExcerpt(m_headers.location, ResponseHeaders::maxValueBytes);
+    facts.retryAfterS = retryAfterSeconds(m_headers.retryAfter.trimmed());
+    facts.contentEncoding = m_encoding;
+    if (status == 400 || status == 413 || status == 422)
+        facts.contextExceeded = saysContextExceeded(m_body, &facts.contextLimit);
 }
 
 } // namespace kp

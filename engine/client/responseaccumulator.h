@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/httpresponseparser.h"
 #include "client/sseparser.h"
 #include "client/transport.h"
 #include "metrics/requestrecord.h"
@@ -16,7 +17,9 @@ class ResponseAccumulator
 public:
     ResponseAccumulator(const HttpRequest& request, qint64 sentNs);
 
-    void onResponseStarted(int httpStatus, qint64 tNs);
+    // The status and the headers that matter for a failure's words (Location, Retry-After,
+    // Content-Encoding).
+    void onResponseStarted(int httpStatus, qint64 tNs, const ResponseHeaders& headers = {});
     void onData(QByteArrayView bytes, qint64 tNs);
 
     // Caps that keep a misbehaving server from exhausting the client: past maxResponseBytes the
@@ -40,6 +43,8 @@ private:
     void takeUsage(const SseChunk& chunk);
     void fail(FailureClass failure, const QString& message);
     void takeText(const QString& text);
+    void noteResponseFacts();
+    QString statusMessage() const;
 
     RequestRecord m_record;
     bool m_chat = false;
@@ -47,6 +52,8 @@ private:
     QString m_url;
     SseParser m_parser;
     QByteArray m_body; // the body of a non-200 answer (bounded), for the message
+    ResponseHeaders m_headers;
+    QString m_encoding; // a Content-Encoding the client does not decode, inert; empty for identity
     bool m_sawDone = false;
     int m_eventCount = 0;
     qint64 m_bytes = 0;

@@ -209,16 +209,26 @@ void SocketWorker::onReadyRead(Connection* c)
         close(c);
         return;
     }
+    consume(c, now, data);
+}
+
+void SocketWorker::consume(Connection* c, qint64 now, const QByteArray& data)
+{
     if (data.isEmpty())
         return;
     Exchange& ex = *c->exchange;
-    ex.lastReadNs = now;
     ex.gotBytes = true;
     ex.connectStartNs = -1;
     m_body.clear();
     const bool ok = c->parser.feed(data, m_body);
-    if (c->parser.headersDone() && ex.accumulator->httpStatus() == 0)
-        ex.accumulator->onResponseStarted(c->parser.status(), now);
+    // The idle clock runs from the headers and restarts with body bytes only, as QNAM's does: chunk
+    // framing trickled byte by byte is silence between chunks on both transports.
+    if (!m_body.empty())
+        ex.lastReadNs = now;
+    if (c->parser.headersDone() && ex.accumulator->httpStatus() == 0) {
+        ex.lastReadNs = now;
+        ex.accumulator->onResponseStarted(c->parser.status(), now, c->parser.headers());
+    }
     for (const QByteArrayView& part : m_body)
         ex.accumulator->onData(part, now);
     if (ex.accumulator->tooLarge()) { // the accumulator's message says which cap; stop reading here
@@ -291,10 +301,8 @@ void SocketWorker::onClosed(Connection* c)
         break;
     default:
         failure = ex.accumulator->httpStatus() == 200 ? FailureClass::StreamCut : FailureClass::Network;
-        message = QStringLiteral("%1: %2").arg(where,
-            c->socket->error() == QAbstractSocket::RemoteHostClosedError || !c->ready
-                ? QStringLiteral("the server closed the connection")
-                : errorWords(c->socket->error()));
+        message = QStringLiteral("%1: %2").arg(
+            where, errorWords(c->ready ? c->socket->error() : QAbstractSocket::RemoteHostClosedError));
         break;
     }
     complete(c, now, failure, message, false);

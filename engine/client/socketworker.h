@@ -64,6 +64,7 @@ private:
     void dispatch(Connection* c, Exchange exchange);
     void onReady(Connection* c);
     void onReadyRead(Connection* c);
+    void consume(Connection* c, qint64 now, const QByteArray& data);
     void onClosed(Connection* c);
     // Ends the exchange on c and reports it; the connection is kept for reuse only when keep is true.
     void complete(Connection* c, qint64 now, FailureClass failure, const QString& message, bool keep);

@@ -275,6 +275,62 @@ QString excerpt(QByteArrayView data)
     return inertExcerpt(data, 120);
 }
 
+// The offset of the first byte that does not belong to well-formed UTF-8 (RFC 3629: no overlong forms,
+// no surrogates, nothing past U+10FFFF), or -1.
+qsizetype firstInvalidUtf8(QByteArrayView bytes)
+{
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+    const qsizetype n = bytes.size();
+    qsizetype i = 0;
+    while (i < n) {
+        const unsigned char c = p[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        int length = 0;
+        unsigned char low = 0x80, high = 0xBF; // the range of the second byte
+        if (c >= 0xC2 && c <= 0xDF) {
+            length = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            length = 3;
+            low = c == 0xE0 ? 0xA0 : 0x80;
+            high = c == 0xED ? 0x9F : 0xBF;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            length = 4;
+            low = c == 0xF0 ? 0x90 : 0x80;
+            high = c == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return i;
+        }
+        for (int k = 1; k < length; ++k) {
+            if (i + k >= n)
+                return i;
+            const unsigned char b = p[i + k];
+            if (k == 1 ? (b < low || b > high) : (b < 0x80 || b > 0xBF))
+                return i;
+        }
+        i += length;
+    }
+    return -1;
+}
+
+// nlohmann's message without its id and position ("syntax error while parsing value - invalid
+// literal; last read: 'x'"); it may quote the input, so it is made inert.
+QString parserWords(const char* what)
+{
+    QString words = QString::fromUtf8(what);
+    const qsizetype column = words.indexOf(QLatin1String("column "));
+    const qsizetype colon = column < 0 ? -1 : words.indexOf(QLatin1String(": "), column);
+    if (colon >= 0)
+        words = words.mid(colon + 2);
+    else
+        words = words.section(QLatin1String("] "), 1);
+    if (words.size() > 160)
+        words = words.left(160) + QStringLiteral("…");
+    return inertText(words);
+}
+
 } // namespace
 
 SseChunk SseChunk::classify(QByteArrayView data)
@@ -290,12 +346,20 @@ SseChunk SseChunk::classify(QByteArrayView data)
         return chunk;
     }
 
+    // Checked before the JSON parser, whose words for it ("ill-formed UTF-8 byte") hide where it is.
+    if (const qsizetype bad = firstInvalidUtf8(trimmed); bad >= 0) {
+        chunk.kind = Kind::Malformed;
+        chunk.errorMessage = QStringLiteral("invalid UTF-8 at byte %1: %2").arg(bad + 1).arg(excerpt(trimmed));
+        return chunk;
+    }
     Json object;
     try {
         object = Json::parse(trimmed.begin(), trimmed.end());
     } catch (const Json::parse_error& error) {
         chunk.kind = Kind::Malformed;
-        chunk.errorMessage = QStringLiteral("invalid JSON at byte %1: %2").arg(error.byte).arg(excerpt(trimmed));
+        chunk.errorMessage = QStringLiteral("invalid JSON at byte %1 (%2): %3")
+                                 .arg(error.byte)
+                                 .arg(parserWords(error.what()), excerpt(trimmed));
         return chunk;
     } catch (const Json::exception& error) {
         // Well-formed JSON that cannot be held, e.g. a number beyond double's range (out_of_range.406).

@@ -4,6 +4,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace kp {
@@ -32,6 +33,23 @@ enum class FailureClass {
     Cancelled, // stopped by the user
 };
 
+// What a failed response said besides its status, taken from its headers and body: the facts the
+// advice for it (failureHint) names. Server text here is already inert.
+struct ResponseFacts
+{
+    QString location; // a redirect's Location header
+    std::optional<double> retryAfterS; // Retry-After, in seconds (a date becomes the seconds from the answer)
+    QString contentEncoding; // a Content-Encoding other than identity: a body the client does not decode
+    bool contextExceeded = false; // the body says the request exceeds the model's maximum context length
+    std::optional<qint64> contextLimit; // the maximum context length the body names, in tokens
+
+    bool isEmpty() const
+    {
+        return location.isEmpty() && !retryAfterS && contentEncoding.isEmpty() && !contextExceeded && !contextLimit;
+    }
+    bool operator==(const ResponseFacts&) const = default;
+};
+
 // One request as the client saw it. Every time is in nanoseconds on the steady clock, relative to the
 // start of the step it belongs to; -1 means "did not happen".
 struct RequestRecord
@@ -51,6 +69,7 @@ struct RequestRecord
     int httpStatus = 0;
     FailureClass failure = FailureClass::None;
     QString errorMessage; // names what failed (URL, status, timeout and its value, first bytes of the body)
+    ResponseFacts response; // failures only
 
     int promptTokens = 0; // the dataset's count for the prompt
     int serverPromptTokens = -1; // usage.prompt_tokens, -1 when the server sent none
@@ -60,6 +79,22 @@ struct RequestRecord
 
     bool success() const { return failure == FailureClass::None; }
 };
+
+// The HTTP status that tells failures of one class apart (a 500 from a 503, a 413 from a 400) where
+// failures are grouped with an example; 0 for the classes that are not about a status.
+inline int failureGroupStatus(const RequestRecord& r)
+{
+    switch (r.failure) {
+    case FailureClass::HttpAuth:
+    case FailureClass::HttpNotFound:
+    case FailureClass::HttpRateLimited:
+    case FailureClass::HttpServerError:
+    case FailureClass::HttpOther:
+        return r.httpStatus;
+    default:
+        return 0;
+    }
+}
 
 } // namespace kp
 

@@ -1,5 +1,7 @@
 #include "runs/savedrun.h"
 
+#include "metrics/inerttext.h"
+
 #include "metrics/boundedread.h"
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
@@ -534,6 +536,20 @@ std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString*
         else
             r.failure = *failure;
         r.errorMessage = o.value(u"error").toString();
+        const QJsonValue response = o.value(u"response");
+        if (response.isObject()) {
+            const QJsonObject f = response.toObject();
+            r.response.location = inertText(f.value(u"location").toString());
+            r.response.contentEncoding = inertText(f.value(u"content_encoding").toString());
+            r.response.contextExceeded = f.value(u"context_exceeded").toBool();
+            if (const QJsonValue v = f.value(u"retry_after_s"); v.isDouble() && v.toDouble() >= 0)
+                r.response.retryAfterS = v.toDouble();
+            if (const QJsonValue v = f.value(u"context_limit");
+                v.isDouble() && v.toDouble() >= 1 && v.toDouble() <= 1e12)
+                r.response.contextLimit = qint64(v.toDouble());
+        } else if (!response.isUndefined()) {
+            problems << QStringLiteral("response: expected an object");
+        }
     }
     integer("http_status", r.httpStatus, false);
     time("scheduled", r.scheduledNs);

@@ -209,6 +209,22 @@ QByteArray requestRecordToJson(const RequestRecord& r)
     if (!r.success()) {
         o.insert(QLatin1String("error_class"), failureClassKey(r.failure));
         o.insert(QLatin1String("error"), r.errorMessage);
+        // What the advice for the failure draws on, so that a reopened run gives the same advice.
+        const ResponseFacts& f = r.response;
+        if (!f.isEmpty()) {
+            QJsonObject response;
+            if (!f.location.isEmpty())
+                response.insert(QLatin1String("location"), f.location);
+            if (f.retryAfterS)
+                response.insert(QLatin1String("retry_after_s"), *f.retryAfterS);
+            if (!f.contentEncoding.isEmpty())
+                response.insert(QLatin1String("content_encoding"), f.contentEncoding);
+            if (f.contextExceeded)
+                response.insert(QLatin1String("context_exceeded"), true);
+            if (f.contextLimit)
+                response.insert(QLatin1String("context_limit"), double(*f.contextLimit));
+            o.insert(QLatin1String("response"), response);
+        }
     }
     o.insert(QLatin1String("http_status"), r.httpStatus);
     o.insert(QLatin1String("scheduled"), seconds(r.scheduledNs));

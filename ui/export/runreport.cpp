@@ -385,8 +385,11 @@ ReportTable RunReport::errorsTable() const
         QStringList steps;
         for (int s : g.steps)
             steps << QString::number(s + 1);
-        t.rows << QStringList { failureClassKey(g.failure), QString::number(g.count), steps.join(QStringLiteral(", ")),
-            g.example, g.hint };
+        const QString failure = g.httpStatus > 0
+            ? QStringLiteral("%1 (HTTP %2)").arg(failureClassKey(g.failure)).arg(g.httpStatus)
+            : failureClassKey(g.failure);
+        t.rows << QStringList { failure, QString::number(g.count), steps.join(QStringLiteral(", ")), g.example,
+            g.hint };
     }
     return t;
 }

@@ -97,7 +97,10 @@ QVariant ErrorsModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Class:
-            return classTitle(g.failure);
+            return g.httpStatus > 0 ? tr("%1 (HTTP %2)", "a failure class, then the HTTP status of its requests")
+                                          .arg(classTitle(g.failure))
+                                          .arg(g.httpStatus)
+                                    : classTitle(g.failure);
         case Count:
             return g.count;
         case Steps:
@@ -126,7 +129,10 @@ QVariant ErrorsModel::data(const QModelIndex& index, int role) const
         case Steps:
             return g.steps.empty() ? -1.0 : double(g.steps.front());
         case Class:
-            return classTitle(g.failure);
+            return g.httpStatus > 0 ? tr("%1 (HTTP %2)", "a failure class, then the HTTP status of its requests")
+                                          .arg(classTitle(g.failure))
+                                          .arg(g.httpStatus)
+                                    : classTitle(g.failure);
         case Example:
             return g.example;
         case Hint:

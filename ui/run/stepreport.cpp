@@ -110,7 +110,8 @@ StepReport makeStepReport(
     }
     const std::size_t stride = std::max<std::size_t>(1, (gaps + kMaxItlSamples - 1) / kMaxItlSamples);
     std::size_t gapIndex = 0;
-    std::map<FailureClass, FailureGroup> failures;
+    // By class and status: a 500 and a 503 say different things and have different examples.
+    std::map<std::pair<FailureClass, int>, FailureGroup> failures;
     FailureContext hintContext;
     hintContext.sentHeaders = headers;
     hintContext.serverModels = serverModels;
@@ -119,9 +120,10 @@ StepReport makeStepReport(
     hintContext.transportKnown = true;
     for (const RequestRecord& rec : result.records) {
         if (!rec.success()) {
-            FailureGroup& g = failures[rec.failure];
+            FailureGroup& g = failures[{ rec.failure, failureGroupStatus(rec) }];
             if (g.count++ == 0) {
                 g.failure = rec.failure;
+                g.httpStatus = failureGroupStatus(rec);
                 g.example = rec.errorMessage;
                 g.hint = failureHint(rec, hintContext);
                 g.steps = { result.config.index };
@@ -159,8 +161,9 @@ StepReport makeStepReport(
 void mergeFailures(std::vector<FailureGroup>& into, const StepReport& step)
 {
     for (const FailureGroup& g : step.failures) {
-        auto it = std::find_if(
-            into.begin(), into.end(), [&](const FailureGroup& existing) { return existing.failure == g.failure; });
+        auto it = std::find_if(into.begin(), into.end(), [&](const FailureGroup& existing) {
+            return existing.failure == g.failure && existing.httpStatus == g.httpStatus;
+        });
         if (it == into.end()) {
             into.push_back(g);
             continue;

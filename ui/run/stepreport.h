@@ -34,6 +34,7 @@ struct Histogram
 struct FailureGroup
 {
     FailureClass failure = FailureClass::None;
+    int httpStatus = 0; // the HTTP status the group's requests got (0: none); each status is its own group
     qint64 count = 0;
     QString example;
     QString hint;
