@@ -273,10 +273,6 @@
         <translation>主机名无法解析：请检查 target.base_url。</translation>
     </message>
     <message>
-        <source>TLS failed: check the scheme (http vs https) or set target.tls_verify false for a self-signed certificate.</source>
-        <translation>TLS 失败：请检查协议（http 还是 https），对自签名证书可将 target.tls_verify 设为 false。</translation>
-    </message>
-    <message>
         <source>The connect timeout (%1) fired: the server is overloaded or the timeout is too short for this load.</source>
         <translation>触发了连接超时（%1）：服务器过载，或超时时间对当前负载太短。</translation>
     </message>
@@ -323,6 +319,58 @@
     <message>
         <source>Proxy variables are set (%1) but ignored (target.proxy is &quot;none&quot;); set it to &quot;system&quot; if %2 is only reachable through the proxy.</source>
         <translation>已设置代理环境变量（%1），但被忽略（target.proxy 为 &quot;none&quot;）；如果 %2 只能通过代理访问，请将其设为 &quot;system&quot;。</translation>
+    </message>
+    <message>
+        <source>The server rate-limits this client and asks it to wait %1 s (Retry-After): lower the rate or raise the quota.</source>
+        <translation>服务器对本客户端限流，并要求等待 %1 秒（Retry-After）：请降低请求速率或提高配额。</translation>
+    </message>
+    <message>
+        <source>The server is shedding load: HTTP 503 with Retry-After %1 s asks clients to come back later instead of queueing them. This load is past what it accepts; lower it.</source>
+        <translation>服务器正在卸载负载：带 Retry-After %1 秒的 HTTP 503 让客户端稍后再来，而不是排队。此负载已超出它所接受的范围，请降低负载。</translation>
+    </message>
+    <message>
+        <source>The server is unavailable (HTTP 503): it is overloaded, still starting, or has no healthy worker; see its log.</source>
+        <translation>服务器不可用（HTTP 503）：它已过载、仍在启动，或没有健康的工作进程；请查看其日志。</translation>
+    </message>
+    <message>
+        <source>A gateway in front of the model server answered HTTP %1: the server behind it did not answer in time or at all (overloaded, restarting or down); see both logs.</source>
+        <translation>模型服务器前面的网关返回 HTTP %1：其后的服务器未及时应答或完全没有应答（过载、重启或宕机）；请查看两者的日志。</translation>
+    </message>
+    <message>
+        <source>The prompt and max_tokens together exceed the model&apos;s context (max_model_len %1, from /v1/models): lower the input and output lengths.</source>
+        <translation>提示词与 max_tokens 之和超出了模型的上下文（max_model_len %1，来自 /v1/models）：请降低输入和输出长度。</translation>
+    </message>
+    <message>
+        <source>The prompt and max_tokens together exceed the model&apos;s maximum context length (%1 tokens, as the server says): lower the input and output lengths.</source>
+        <translation>提示词与 max_tokens 之和超出了模型的最大上下文长度（服务器称为 %1 个词元）：请降低输入和输出长度。</translation>
+    </message>
+    <message>
+        <source>The prompt and max_tokens together exceed the model&apos;s maximum context length: lower the input and output lengths.</source>
+        <translation>提示词与 max_tokens 之和超出了模型的最大上下文长度：请降低输入和输出长度。</translation>
+    </message>
+    <message>
+        <source>HTTP 413 Payload Too Large: the request body (the prompt) is larger than the server, or a proxy in front of it, accepts. Use shorter prompts or raise that body limit.</source>
+        <translation>HTTP 413 Payload Too Large：请求体（提示词）大于服务器或其前面的代理所接受的大小。请使用更短的提示词，或提高该请求体上限。</translation>
+    </message>
+    <message>
+        <source>The server answered with a redirect (HTTP %1) to %2. Requests are not redirected, so the key never goes to another address: if that is the right server, set target.base_url to its address.</source>
+        <translation>服务器返回了重定向（HTTP %1），指向 %2。请求不会跟随重定向，因此密钥绝不会发往其他地址：如果那是正确的服务器，请将 target.base_url 设为该地址。</translation>
+    </message>
+    <message>
+        <source>TLS failed although certificates are not checked (target.tls_verify is false): the server may not speak TLS on this port; check the scheme (http vs https).</source>
+        <translation>即使未校验证书（target.tls_verify 为 false），TLS 仍然失败：服务器在此端口上可能不使用 TLS；请检查协议（http 还是 https）。</translation>
+    </message>
+    <message>
+        <source>TLS failed: the server&apos;s certificate was not accepted (target.tls_verify is true), or it does not speak TLS on this port. Check the scheme (http vs https); for a self-signed certificate set target.tls_verify to false.</source>
+        <translation>TLS 失败：服务器的证书未被接受（target.tls_verify 为 true），或它在此端口上不使用 TLS。请检查协议（http 还是 https）；若为自签名证书，请将 target.tls_verify 设为 false。</translation>
+    </message>
+    <message>
+        <source>The server compressed the body (Content-Encoding: %1) although the request asked for none: turn compression off for this route in the server or the proxy in front of it.</source>
+        <translation>尽管请求未要求压缩，服务器仍压缩了响应体（Content-Encoding: %1）：请在服务器或其前面的代理中为此路由关闭压缩。</translation>
+    </message>
+    <message>
+        <source>The response is not a valid OpenAI-style event stream: the message says what is wrong (invalid UTF-8 or JSON, and where) and shows the bytes; check the backend (target.backend) and endpoint.</source>
+        <translation>响应不是有效的 OpenAI 风格事件流：消息指出了问题所在（无效的 UTF-8 或 JSON 及其位置）并显示了相应字节；请检查后端（target.backend）和端点。</translation>
     </message>
 </context>
 <context>
@@ -1977,6 +2025,11 @@
     <message>
         <source>What to do</source>
         <translation>处理建议</translation>
+    </message>
+    <message>
+        <source>%1 (HTTP %2)</source>
+        <comment>a failure class, then the HTTP status of its requests</comment>
+        <translation>%1（HTTP %2）</translation>
     </message>
 </context>
 <context>
