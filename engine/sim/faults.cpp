@@ -131,9 +131,9 @@ double uniformUnit(std::mt19937_64& rng)
     return static_cast<double>(rng() >> 11) * 0x1.0p-53;
 }
 
-FaultInjector::FaultInjector(const FaultPlan& plan, std::uint64_t seed)
+FaultInjector::FaultInjector(const FaultPlan& plan, std::uint64_t simulatorSeed)
     : m_plan(plan)
-    , m_rng(seed)
+    , m_rng(simulatorSeed ^ 0x5eedfa17u)
 { }
 
 FaultKind FaultInjector::draw()

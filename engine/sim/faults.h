@@ -48,11 +48,13 @@ struct FaultPlan
 // most 1.
 QString applyFaultSpec(const QString& spec, FaultPlan& plan);
 
-// Draws each request's fault from the plan with its own seeded generator.
+// Draws each request's fault from the plan with its own seeded generator. The generator's seed is
+// derived from the simulator's seed, so that the faults do not follow the output lengths, and a test
+// that makes an injector with the simulator's seed sees the faults the simulator will draw.
 class FaultInjector
 {
 public:
-    FaultInjector(const FaultPlan& plan, std::uint64_t seed);
+    FaultInjector(const FaultPlan& plan, std::uint64_t simulatorSeed);
 
     const FaultPlan& plan() const { return m_plan; }
     FaultKind draw();
