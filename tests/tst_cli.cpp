@@ -1,4 +1,5 @@
 // kneepoint-cli as users run it: a real process against the simulator on 127.0.0.1.
+#include "sim/faults.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
 
@@ -247,6 +248,39 @@ private Q_SLOTS:
         const Outcome probe = runCli(
             { QStringLiteral("probe"), QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:") + port });
         QCOMPARE(probe.exitCode, 3);
+    }
+
+    // The case: "kneepoint-sim --seed 0 --fault 500:0.05" fails the preflight's one completion;
+    // the preflight tries it again, says so on stderr, and passes.
+    void preflightRetriesATransientFailure()
+    {
+        kp::sim::SimServerOptions options;
+        options.timeScale = 10;
+        options.seed = 0;
+        QCOMPARE(kp::sim::applyFaultSpec(QStringLiteral("500:0.05"), options.faults), QString());
+        kp::sim::FaultInjector faults(options.faults, options.seed);
+        QCOMPARE(faults.draw(), kp::sim::FaultKind::Http500); // the first completion fails,
+        QCOMPARE(faults.draw(), kp::sim::FaultKind::None); // the second does not
+        kp::sim::SimHost sim;
+        QVERIFY2(sim.start(options), qPrintable(sim.errorString()));
+        const QString base = sim.baseUrl().toString();
+
+        const Outcome r = runCli({ QStringLiteral("probe"), QStringLiteral("--base-url"), base });
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out, QStringLiteral("ok\n"));
+        QVERIFY2(
+            r.err.contains(QStringLiteral("preflight: checking health (%1/health)\n").arg(base)), qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains(QStringLiteral("preflight: completion failed (HTTP 500), retrying in 0.5 s (try 2 of 3)\n")),
+            qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("[ ok ] completion  %1/v1/chat/completions  (2 tries, ").arg(base)),
+            qPrintable(r.err));
+
+        // --quiet keeps the progress off stderr; the outcome is the same.
+        const Outcome quiet
+            = runCli({ QStringLiteral("probe"), QStringLiteral("--base-url"), base, QStringLiteral("--quiet") });
+        QCOMPARE(quiet.exitCode, 0);
+        QVERIFY2(!quiet.err.contains(QStringLiteral("preflight: checking")), qPrintable(quiet.err));
     }
 
     void wrongKeyFailsPreflight()

@@ -13,6 +13,7 @@
 #include "sim/faults.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
+#include "support/simclient.h"
 #include "sweep/safetyguard.h"
 #include "sweep/sweepplanner.h"
 
@@ -173,6 +174,81 @@ QString cliPath()
     return QStringLiteral(KNEEPOINT_CLI);
 }
 
+// A server that takes every connection and never answers it; with answerGets, GET requests get a
+// health answer or a one-model list, and only the completion is left hanging.
+class SilentServer : public QTcpServer
+{
+public:
+    explicit SilentServer(bool answerGets)
+    {
+        connect(this, &QTcpServer::newConnection, this, [this, answerGets] {
+            while (QTcpSocket* s = nextPendingConnection()) {
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+                connect(s, &QTcpSocket::readyRead, s, [this, s, answerGets] {
+                    const QByteArray request = s->readAll();
+                    requests << request;
+                    if (!answerGets || !request.startsWith("GET "))
+                        return; // held: the socket stays open and silent
+                    const QByteArray body = request.startsWith("GET /v1/models")
+                        ? QByteArrayLiteral(R"({"object":"list","data":[{"id":"m","object":"model"}]})")
+                        : QByteArrayLiteral("{}");
+                    s->write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
+                        + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                });
+            }
+        });
+    }
+    QList<QByteArray> requests;
+};
+
+// A simulator seed whose fault plan gives `kind` to the first generation request and none to the second:
+// the preflight's first completion fails, its retry passes.
+std::uint64_t seedFailingOnce(const sim::FaultPlan& plan, sim::FaultKind kind)
+{
+    for (std::uint64_t seed = 1; seed < 100000; ++seed) {
+        sim::FaultInjector faults(plan, seed);
+        if (faults.draw() == kind && faults.draw() == sim::FaultKind::None)
+            return seed;
+    }
+    return 0;
+}
+
+ProbeReport runProbe(
+    Probe& probe, const ProbeTarget& target, const std::optional<ProbeOptions>& options, QList<ProbeProgress>& progress)
+{
+    QSignalSpy done(&probe, &Probe::finished);
+    QObject::connect(&probe, &Probe::progress, &probe, [&progress](const ProbeProgress& p) { progress << p; });
+    if (options)
+        probe.start(target, *options);
+    else
+        probe.start(target);
+    if (done.isEmpty())
+        done.wait(kWaitMs);
+    return done.isEmpty() ? ProbeReport {} : done.takeFirst().at(0).value<ProbeReport>();
+}
+
+// The retries announced, as "check tryNumber seconds".
+QStringList retries(const QList<ProbeProgress>& progress)
+{
+    QStringList out;
+    for (const ProbeProgress& p : progress) {
+        if (p.kind == ProbeProgress::Kind::Retrying)
+            out << u"%1 %2 %3"_s.arg(p.check).arg(p.tryNumber).arg(p.seconds);
+    }
+    return out;
+}
+
+// The generation requests the simulator served, by fault, in order: "500", "none", ...
+QStringList servedFaults(const QUrl& base)
+{
+    QStringList faults;
+    const QJsonArray requests
+        = testing::getJson(base.resolved(QUrl(u"/debug/requests"_s))).value(u"requests").toArray();
+    for (const auto& r : requests)
+        faults << r.toObject().value(u"fault").toString();
+    return faults;
+}
+
 } // namespace
 
 class TestReliability : public QObject
@@ -219,6 +295,247 @@ private Q_SLOTS:
         QVERIFY2(seen.size() >= 3, "the faults spread over several classes");
         // The run's validity flags say the step is incomplete rather than averaging the failures away.
         QVERIFY(result.metrics.failed > 0 && !result.partial);
+    }
+
+    // The preflight's retry policy: which failures another try may cure, how long it waits.
+    void preflightRetryPolicy_data()
+    {
+        QTest::addColumn<int>("failure");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<bool>("transient");
+        QTest::addRow("500") << int(FailureClass::HttpServerError) << 500 << true;
+        QTest::addRow("502") << int(FailureClass::HttpServerError) << 502 << true;
+        QTest::addRow("503") << int(FailureClass::HttpServerError) << 503 << true;
+        QTest::addRow("504") << int(FailureClass::HttpServerError) << 504 << true;
+        QTest::addRow("501 is for good") << int(FailureClass::HttpServerError) << 501 << false;
+        QTest::addRow("429") << int(FailureClass::HttpRateLimited) << 429 << true;
+        QTest::addRow("cut stream") << int(FailureClass::StreamCut) << 200 << true;
+        QTest::addRow("reset") << int(FailureClass::Network) << 0 << true;
+        QTest::addRow("401") << int(FailureClass::HttpAuth) << 401 << false;
+        QTest::addRow("404") << int(FailureClass::HttpNotFound) << 404 << false;
+        QTest::addRow("refused") << int(FailureClass::ConnectionRefused) << 0 << false;
+        QTest::addRow("host not found") << int(FailureClass::HostNotFound) << 0 << false;
+        QTest::addRow("no answer in time") << int(FailureClass::FirstByteTimeout) << 0 << false;
+        QTest::addRow("bad json") << int(FailureClass::MalformedStream) << 200 << false;
+        QTest::addRow("no choices") << int(FailureClass::NoChoices) << 200 << false;
+        QTest::addRow("error body") << int(FailureClass::ErrorBody) << 200 << false;
+    }
+
+    void preflightRetryPolicy()
+    {
+        QFETCH(int, failure);
+        QFETCH(int, status);
+        QFETCH(bool, transient);
+        RequestRecord r;
+        r.failure = static_cast<FailureClass>(failure);
+        r.httpStatus = status;
+        QCOMPARE(isTransientFailure(r), transient);
+    }
+
+    void preflightRetryDelays()
+    {
+        const QDateTime now(QDate(2015, 10, 21), QTime(7, 28, 0), Qt::UTC);
+        QCOMPARE(retryAfterSeconds(u"7"_s, now), std::optional<double>(7));
+        QCOMPARE(retryAfterSeconds(u" 0 "_s, now), std::optional<double>(0));
+        QCOMPARE(retryAfterSeconds(u"Wed, 21 Oct 2015 07:28:12 GMT"_s, now), std::optional<double>(12));
+        QCOMPARE(retryAfterSeconds(u"Wed, 21 Oct 2015 07:27:00 GMT"_s, now), std::optional<double>(0)); // past
+        QCOMPARE(retryAfterSeconds(u""_s, now), std::nullopt);
+        QCOMPARE(retryAfterSeconds(u"-3"_s, now), std::nullopt);
+        QCOMPARE(retryAfterSeconds(u"soon"_s, now), std::nullopt);
+        QCOMPARE(retryAfterSeconds(u"Wed, 32 Oct 2015 07:28:12 GMT"_s, now), std::nullopt);
+
+        const ProbeOptions options;
+        QCOMPARE(retryDelayS(2, std::nullopt, options), 0.5);
+        QCOMPARE(retryDelayS(3, std::nullopt, options), 1.0);
+        QCOMPARE(retryDelayS(4, std::nullopt, options), 2.0);
+        QCOMPARE(retryDelayS(2, 7.0, options), 7.0);
+        QCOMPARE(retryDelayS(2, 3600.0, options), ProbeOptions::kMaxRetryAfterS);
+
+        // The preflight's own limits, shortened by the target's where those are shorter.
+        Timeouts load; // 10 s to connect, 600 s to the first token, 3600 s in all
+        QCOMPARE(probeOptionsFor(load).connectTimeoutS, ProbeOptions::kConnectTimeoutS);
+        QCOMPARE(probeOptionsFor(load).checkTimeoutS, ProbeOptions::kCheckTimeoutS);
+        load.connectS = 2;
+        load.firstTokenS = 5;
+        QCOMPARE(probeOptionsFor(load).connectTimeoutS, 2.0);
+        QCOMPARE(probeOptionsFor(load).checkTimeoutS, 5.0);
+        load.totalS = 4;
+        QCOMPARE(probeOptionsFor(load).checkTimeoutS, 4.0);
+    }
+
+    // One transient failure of the preflight's completion no longer stops the sweep: it is tried again,
+    // the retry is reported, and a 429's Retry-After sets the wait.
+    void preflightRetriesATransientFailure_data()
+    {
+        QTest::addColumn<QString>("fault");
+        QTest::addColumn<QString>("reasonPart");
+        QTest::addColumn<double>("wait");
+        // The test's backoff is 0.01 s; the simulator's 429 says "Retry-After: 1".
+        QTest::addRow("500") << u"500"_s << u"HTTP 500"_s << 0.01;
+        QTest::addRow("503") << u"503"_s << u"HTTP 503"_s << 0.01;
+        QTest::addRow("429 with Retry-After") << u"429"_s << u"HTTP 429"_s << 1.0;
+        QTest::addRow("stream cut") << u"cut"_s << u"ended before [DONE]"_s << 0.01;
+    }
+
+    void preflightRetriesATransientFailure()
+    {
+        QFETCH(QString, fault);
+        QFETCH(QString, reasonPart);
+        QFETCH(double, wait);
+        sim::SimServerOptions options;
+        options.timeScale = 20;
+        // Every answer runs to max_tokens, so a cut comes after some events (a 200 that closes before
+        // its first event reads as "no choices" on one transport's timing and as a cut on another's).
+        options.params.eosMeanFraction = 1;
+        QCOMPARE(sim::applyFaultSpec(fault + u":0.5"_s, options.faults), QString());
+        const std::optional<sim::FaultKind> kind = sim::faultKindFromName(fault);
+        QVERIFY(kind);
+        options.seed = seedFailingOnce(options.faults, *kind);
+        QVERIFY(options.seed != 0);
+        sim::SimHost host;
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+
+        ProbeTarget target;
+        target.target.baseUrl = host.baseUrl().toString();
+        ProbeOptions quick;
+        quick.firstBackoffS = 0.01;
+        Probe probe;
+        QList<ProbeProgress> progress;
+        const ProbeReport report = runProbe(probe, target, quick, progress);
+        QCOMPARE(report.checks.size(), 3);
+        const ProbeCheck& completion = report.checks.at(2);
+        QVERIFY2(report.ok(), qPrintable(completion.detail));
+        QCOMPARE(completion.tries, 2);
+        QCOMPARE(report.checks.at(0).tries, 1);
+        QCOMPARE(report.checks.at(1).tries, 1);
+        QCOMPARE(retries(progress), QStringList { u"completion 2 %1"_s.arg(wait) });
+        for (const ProbeProgress& p : std::as_const(progress)) {
+            if (p.kind != ProbeProgress::Kind::Retrying)
+                continue;
+            QVERIFY2(p.reason.contains(reasonPart), qPrintable(p.reason));
+            QCOMPARE(p.retryAfter, fault == u"429"_s);
+            QCOMPARE(p.maxTries, ProbeOptions::kMaxTries);
+            QCOMPARE(p.url, target.target.requestUrl().toString());
+        }
+        QCOMPARE(servedFaults(host.baseUrl()), (QStringList { fault, u"none"_s }));
+    }
+
+    // A server that keeps failing is tried kMaxTries times with a growing wait, and the report says so;
+    // a failure another try cannot cure (a refused key, an error in a 200) is not tried again.
+    void preflightGivesUpAfterItsTries_data()
+    {
+        QTest::addColumn<QString>("fault");
+        QTest::addColumn<QString>("apiKey");
+        QTest::addColumn<int>("tries");
+        QTest::addColumn<QString>("detailPart");
+        QTest::addRow("500 every time") << u"500:1"_s << QString() << 3 << u"HTTP 500"_s;
+        QTest::addRow("401 at once") << QString() << u"sk-right"_s << 1 << u"401"_s;
+        QTest::addRow("error body at once") << u"error-body:1"_s << QString() << 1 << u"Injected fault"_s;
+    }
+
+    void preflightGivesUpAfterItsTries()
+    {
+        QFETCH(QString, fault);
+        QFETCH(QString, apiKey);
+        QFETCH(int, tries);
+        QFETCH(QString, detailPart);
+        sim::SimServerOptions options;
+        options.timeScale = 20;
+        options.apiKey = apiKey;
+        if (!fault.isEmpty())
+            QCOMPARE(sim::applyFaultSpec(fault, options.faults), QString());
+        sim::SimHost host;
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+
+        ProbeTarget target;
+        target.target.baseUrl = host.baseUrl().toString();
+        target.target.model = options.params.modelId;
+        if (!apiKey.isEmpty())
+            target.headers.append({ QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer sk-wrong") });
+        ProbeOptions quick;
+        quick.firstBackoffS = 0.01;
+        Probe probe;
+        QList<ProbeProgress> progress;
+        const ProbeReport report = runProbe(probe, target, quick, progress);
+        QCOMPARE(report.checks.size(), 3);
+        QVERIFY(!report.ok());
+        const ProbeCheck& completion = report.checks.at(2);
+        QVERIFY(!completion.ok);
+        QCOMPARE(completion.tries, tries);
+        QVERIFY2(completion.detail.contains(detailPart), qPrintable(completion.detail));
+        QStringList expected;
+        for (int t = 2; t <= tries; ++t)
+            expected << u"completion %1 %2"_s.arg(t).arg(0.01 * (1 << (t - 2)));
+        QCOMPARE(retries(progress), expected);
+        if (apiKey.isEmpty())
+            QCOMPARE(servedFaults(host.baseUrl()).size(), tries);
+        else
+            QCOMPARE(report.checks.at(1).tries, 1); // the models check's 401 was not tried again either
+    }
+
+    // A server that accepts and never answers fails the preflight within the preflight's own limit (here
+    // made short through the probe's options, or through the target's shorter timeouts), and the
+    // message names the URL and the limit; a long wait is reported while it lasts.
+    void preflightGivesUpOnASilentServer_data()
+    {
+        QTest::addColumn<bool>("answerGets");
+        QTest::addColumn<bool>("throughTarget");
+        QTest::addColumn<QString>("silentPath");
+        QTest::addRow("silent everywhere") << false << false << u"/health"_s;
+        QTest::addRow("silent completions") << true << false << u"/v1/chat/completions"_s;
+        QTest::addRow("limit from target.timeouts") << true << true << u"/v1/chat/completions"_s;
+    }
+
+    void preflightGivesUpOnASilentServer()
+    {
+        QFETCH(bool, answerGets);
+        QFETCH(bool, throughTarget);
+        QFETCH(QString, silentPath);
+        SilentServer server(answerGets);
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        const QString base = u"http://127.0.0.1:%1"_s.arg(server.serverPort());
+
+        ProbeTarget target;
+        target.target.baseUrl = base;
+        target.target.model = u"m"_s;
+        std::optional<ProbeOptions> options;
+        if (throughTarget) {
+            target.transport.timeouts.totalS = 1.5; // shorter than the preflight's own 30 s
+        } else {
+            options = ProbeOptions {};
+            options->checkTimeoutS = 1.5;
+            options->stillWaitingS = 0.1;
+        }
+        Probe probe;
+        QList<ProbeProgress> progress;
+        const ProbeReport report = runProbe(probe, target, options, progress);
+        QCOMPARE(report.checks.size(), 3);
+        QVERIFY(!report.ok());
+        const ProbeCheck& silent = report.checks.at(answerGets ? 2 : 0);
+        QCOMPARE(silent.detail, u"no answer from %1%2 within 1.5 s"_s.arg(base, silentPath));
+        QCOMPARE(silent.tries, 1); // a timeout is not tried again: the bound holds
+        QVERIFY2(silent.hint.contains(u"1.5 s"_s), qPrintable(silent.hint));
+        if (!answerGets) {
+            QVERIFY(report.checks.at(1).skipped);
+            QVERIFY(report.checks.at(2).skipped);
+        } else {
+            QVERIFY(report.checks.at(1).ok);
+        }
+        QVERIFY(retries(progress).isEmpty());
+        QStringList checking;
+        bool stillWaiting = false;
+        for (const ProbeProgress& p : std::as_const(progress)) {
+            if (p.kind == ProbeProgress::Kind::Checking)
+                checking << p.check;
+            if (p.kind == ProbeProgress::Kind::StillWaiting) {
+                stillWaiting = true;
+                QCOMPARE(p.url, base + silentPath);
+                QCOMPARE(p.limitS, 1.5);
+            }
+        }
+        QCOMPARE(checking,
+            answerGets ? (QStringList { u"health"_s, u"models"_s, u"completion"_s }) : QStringList { u"health"_s });
+        QCOMPARE(stillWaiting, !throughTarget); // the default period, 5 s, is longer than this limit
     }
 
     void hostileServerCannotExhaustTheClient_data()

@@ -463,7 +463,31 @@ std::optional<Profile> buildProfile(const QCommandLineParser& p, const Options& 
     return profile;
 }
 
-ProbeReport probe(const Profile& profile, QString* error)
+// One line on stderr per preflight event: the check that starts and a long wait (not with --quiet), and
+// every retry (always: the server is failing).
+void sayProbeProgress(const ProbeProgress& p, bool quiet)
+{
+    switch (p.kind) {
+    case ProbeProgress::Kind::Checking:
+        if (!quiet)
+            say(QStringLiteral("preflight: checking %1 (%2)").arg(p.check, p.url));
+        break;
+    case ProbeProgress::Kind::StillWaiting:
+        if (!quiet)
+            say(QStringLiteral("preflight: still waiting for %1 (%2 s of at most %3 s)")
+                    .arg(p.url, QString::number(p.seconds, 'f', 0), QString::number(p.limitS)));
+        break;
+    case ProbeProgress::Kind::Retrying:
+        say(QStringLiteral("preflight: %1 failed (%2), retrying in %3 s%4 (try %5 of %6)")
+                .arg(p.check, p.reason, QString::number(p.seconds, 'f', 1),
+                    p.retryAfter ? QStringLiteral(" as its Retry-After asks") : QString())
+                .arg(p.tryNumber)
+                .arg(p.maxTries));
+        break;
+    }
+}
+
+ProbeReport probe(const Profile& profile, QString* error, bool quiet)
 {
     ProbeTarget target;
     target.target = profile.target;
@@ -474,6 +498,7 @@ ProbeReport probe(const Profile& profile, QString* error)
         return report;
     Probe probe;
     QEventLoop loop;
+    QObject::connect(&probe, &Probe::progress, &loop, [quiet](const ProbeProgress& p) { sayProbeProgress(p, quiet); });
     QObject::connect(&probe, &Probe::finished, &loop, [&](const ProbeReport& r) {
         report = r;
         loop.quit();
@@ -489,9 +514,11 @@ void printProbe(const ProbeReport& report)
         const QString mark = c.skipped ? QStringLiteral("skip")
             : c.ok                     ? QStringLiteral(" ok ")
                                        : QStringLiteral("FAIL");
+        const QString tries = c.tries > 1 ? QStringLiteral("%1 tries, ").arg(c.tries) : QString();
         say(QStringLiteral("[%1] %2  %3  %4%5")
                 .arg(mark, c.name.leftJustified(10), c.url)
-                .arg(c.skipped ? QString() : QStringLiteral("(%1 ms) ").arg(c.latencyMs, 0, 'f', 1), c.detail));
+                .arg(c.skipped ? QString() : QStringLiteral("(%1%2 ms) ").arg(tries).arg(c.latencyMs, 0, 'f', 1),
+                    c.detail));
         if (!c.hint.isEmpty())
             say(QStringLiteral("       hint: %1").arg(c.hint));
     }
@@ -671,7 +698,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     std::optional<int> maxModelLen;
     if (!p.isSet(o.noPreflight)) {
         QString error;
-        const ProbeReport report = probe(profile, &error);
+        const ProbeReport report = probe(profile, &error, quiet);
         if (!error.isEmpty()) {
             say(QStringLiteral("error: %1").arg(error));
             return ExitBadInput;
@@ -1186,7 +1213,7 @@ int run(const QStringList& arguments)
             return ExitBadInput;
         }
         QString error;
-        const ProbeReport report = probe(*profile, &error);
+        const ProbeReport report = probe(*profile, &error, parser.isSet(o.quiet));
         if (!error.isEmpty()) {
             say(QStringLiteral("error: %1").arg(error));
             return ExitBadInput;

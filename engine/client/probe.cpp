@@ -9,12 +9,17 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkProxyFactory>
 #include <QNetworkReply>
 #include <QProcessEnvironment>
 #include <QSslError>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
 
 namespace kp {
 
@@ -52,7 +57,98 @@ QString hostPort(const QUrl& url)
     return QStringLiteral("%1:%2").arg(url.host()).arg(url.port(url.scheme() == QLatin1String("https") ? 443 : 80));
 }
 
+int toMs(double seconds)
+{
+    return static_cast<int>(std::clamp(seconds * 1000.0, 0.0, 24.0 * 3600 * 1000));
+}
+
+// Set on a reply that the probe aborted for taking too long: "connect" or "check".
+constexpr const char* kDeadlineProperty = "kneepoint_deadline";
+
+QString connectTimeoutDetail(const QUrl& url, double limitS)
+{
+    return phrase("Probe", "could not connect to %1 within %2 s").arg(hostPort(url), QString::number(limitS));
+}
+
+QString noAnswerDetail(const QUrl& url, double limitS)
+{
+    return phrase("Probe", "no answer from %1 within %2 s")
+        .arg(url.toString(QUrl::RemoveUserInfo), QString::number(limitS));
+}
+
+QString connectTimeoutHint(double limitS)
+{
+    return phrase("Probe",
+        "The connection did not open within the preflight's %1 s (target.timeouts.connect_s when shorter): "
+        "the host is down, or a firewall drops the packets.")
+        .arg(QString::number(limitS));
+}
+
+QString noAnswerHint(double limitS)
+{
+    return phrase("Probe",
+        "The server took the connection but did not answer within the preflight's %1 s per check "
+        "(target.timeouts when shorter): it may be stuck, overloaded or still loading its model.")
+        .arg(QString::number(limitS));
+}
+
 } // namespace
+
+ProbeOptions probeOptionsFor(const Timeouts& timeouts)
+{
+    ProbeOptions options;
+    if (timeouts.connectS > 0)
+        options.connectTimeoutS = std::min(options.connectTimeoutS, timeouts.connectS);
+    for (const double limit : { timeouts.firstTokenS, timeouts.totalS }) {
+        if (limit > 0)
+            options.checkTimeoutS = std::min(options.checkTimeoutS, limit);
+    }
+    return options;
+}
+
+bool isTransientFailure(const RequestRecord& record)
+{
+    switch (record.failure) {
+    case FailureClass::HttpServerError:
+        return record.httpStatus == 500 || record.httpStatus == 502 || record.httpStatus == 503
+            || record.httpStatus == 504;
+    case FailureClass::HttpRateLimited:
+    case FailureClass::StreamCut:
+    case FailureClass::Network:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::optional<double> retryAfterSeconds(const QString& value, const QDateTime& now)
+{
+    const QString v = value.trimmed();
+    if (v.isEmpty())
+        return std::nullopt;
+    // delay-seconds: 1*DIGIT.
+    if (std::all_of(v.begin(), v.end(), [](QChar c) { return c.isDigit() && c.unicode() < 128; })) {
+        bool ok = false;
+        const qlonglong n = v.toLongLong(&ok);
+        return ok ? std::optional<double>(double(n)) : std::nullopt;
+    }
+    // HTTP-date as IMF-fixdate, the form servers send: "Sun, 06 Nov 1994 08:49:37 GMT".
+    if (v.size() != 29 || v.at(3) != QLatin1Char(',') || !v.endsWith(QLatin1String(" GMT")))
+        return std::nullopt;
+    const QDate date = QLocale::c().toDate(v.mid(5, 11), QStringLiteral("dd MMM yyyy"));
+    const QTime time = QTime::fromString(v.mid(17, 8), QStringLiteral("HH:mm:ss"));
+    if (!date.isValid() || !time.isValid())
+        return std::nullopt;
+    const QDateTime when(date, time, Qt::UTC);
+    return std::max(0.0, double(now.msecsTo(when)) / 1000.0);
+}
+
+double retryDelayS(int tryNumber, std::optional<double> retryAfterS, const ProbeOptions& options)
+{
+    if (retryAfterS)
+        return std::clamp(*retryAfterS, 0.0, options.maxRetryAfterS);
+    return options.firstBackoffS * std::pow(2.0, std::max(0, tryNumber - 2));
+}
 
 bool ProbeReport::ok() const
 {
@@ -311,15 +407,41 @@ QStringList proxyEnvironmentNotes(const QUrl& url, ProxyMode mode)
 
 Probe::Probe(QObject* parent)
     : QObject(parent)
+    , m_stillWaiting(new QTimer(this))
+    , m_retry(new QTimer(this))
 {
     qRegisterMetaType<kp::ProbeReport>();
+    qRegisterMetaType<kp::ProbeProgress>();
+    connect(m_stillWaiting, &QTimer::timeout, this, [this] {
+        ProbeProgress p;
+        p.kind = ProbeProgress::Kind::StillWaiting;
+        p.check = checkName(m_step);
+        p.url = m_tryUrl;
+        p.tryNumber = m_try;
+        p.maxTries = m_options.maxTries;
+        p.seconds = double(steadyNowNs() - m_tryStartNs) / 1e9;
+        p.limitS = m_options.checkTimeoutS;
+        Q_EMIT progress(p);
+    });
+    m_retry->setSingleShot(true);
+    connect(m_retry, &QTimer::timeout, this, &Probe::tryCheck);
 }
 
 Probe::~Probe() = default;
 
 void Probe::start(const ProbeTarget& target)
 {
+    start(target, probeOptionsFor(target.transport.timeouts));
+}
+
+void Probe::start(const ProbeTarget& target, const ProbeOptions& options)
+{
+    stopWaiting();
+    m_retry->stop();
+    delete m_inFlight.data();
     m_target = target;
+    m_options = options;
+    m_options.maxTries = std::max(1, m_options.maxTries);
     m_report = {};
     m_report.notes = proxyEnvironmentNotes(target.target.requestUrl(), target.transport.proxyMode);
     m_report.notes << (sentAuthorization(target.headers)
@@ -328,7 +450,7 @@ void Probe::start(const ProbeTarget& target)
     // A manager per start: the target's proxy and TLS options may have changed since the last.
     delete m_nam;
     m_nam = NetworkClient(target.transport, target.headers).makeManager(this);
-    getHealth();
+    beginCheck(Step::Health);
 }
 
 FailureContext Probe::hintContext() const
@@ -343,13 +465,147 @@ FailureContext Probe::hintContext() const
     return context;
 }
 
-QNetworkReply* Probe::get(const QString& path)
+QString Probe::checkName(Step step)
 {
-    const double timeout = m_target.transport.timeouts.connectS > 0 ? m_target.transport.timeouts.connectS : 10.0;
-    const NetworkClient client(m_target.transport, m_target.headers);
-    QNetworkReply* reply = m_nam->get(client.request(m_target.target.urlFor(path), static_cast<int>(timeout * 1000)));
+    switch (step) {
+    case Step::Health:
+        return QStringLiteral("health");
+    case Step::Models:
+        return QStringLiteral("models");
+    case Step::Completion:
+        break;
+    }
+    return QStringLiteral("completion");
+}
+
+void Probe::beginCheck(Step step)
+{
+    m_step = step;
+    m_try = 1;
+    tryCheck();
+}
+
+void Probe::tryCheck()
+{
+    switch (m_step) {
+    case Step::Health:
+        getHealth();
+        break;
+    case Step::Models:
+        getModels();
+        break;
+    case Step::Completion:
+        postCompletion();
+        break;
+    }
+}
+
+void Probe::startWaiting(const QString& url)
+{
+    m_tryUrl = url;
+    m_tryStartNs = steadyNowNs();
+    if (m_try == 1) {
+        ProbeProgress p;
+        p.check = checkName(m_step);
+        p.url = url;
+        p.maxTries = m_options.maxTries;
+        p.limitS = m_options.checkTimeoutS;
+        Q_EMIT progress(p);
+    }
+    if (m_options.stillWaitingS > 0)
+        m_stillWaiting->start(toMs(m_options.stillWaitingS));
+}
+
+void Probe::stopWaiting()
+{
+    m_stillWaiting->stop();
+}
+
+void Probe::endTry(Outcome outcome)
+{
+    stopWaiting();
+    m_inFlight = nullptr;
+    outcome.check.tries = m_try;
+    if (!outcome.check.ok && outcome.transient && m_try < m_options.maxTries) {
+        ProbeProgress p;
+        p.kind = ProbeProgress::Kind::Retrying;
+        p.check = outcome.check.name;
+        p.url = outcome.check.url;
+        p.tryNumber = ++m_try;
+        p.maxTries = m_options.maxTries;
+        p.seconds = retryDelayS(m_try, outcome.retryAfterS, m_options);
+        p.limitS = m_options.checkTimeoutS;
+        p.reason = outcome.reason;
+        p.retryAfter = outcome.retryAfterS.has_value();
+        Q_EMIT progress(p);
+        m_retry->start(toMs(p.seconds));
+        return;
+    }
+    m_report.checks << outcome.check;
+    switch (m_step) {
+    case Step::Health:
+        if (!outcome.skipRest.isEmpty()) { // unreachable: the other checks would say the same
+            for (const char* name : { "models", "completion" }) {
+                ProbeCheck skipped;
+                skipped.name = QString::fromLatin1(name);
+                skipped.skipped = true;
+                skipped.detail = outcome.skipRest;
+                m_report.checks << skipped;
+            }
+            Q_EMIT finished(m_report);
+            return;
+        }
+        beginCheck(Step::Models);
+        return;
+    case Step::Models:
+        beginCheck(Step::Completion);
+        return;
+    case Step::Completion:
+        break;
+    }
+    Q_EMIT finished(m_report);
+}
+
+QNetworkReply* Probe::get(const QUrl& url, bool withHeaders)
+{
+    const NetworkClient client(m_target.transport, withHeaders ? m_target.headers : HeaderList {});
+    QNetworkReply* reply = m_nam->get(client.request(url, 0, withHeaders));
     capBody(reply);
+    // The probe's own limits, not the load's: to open the connection, and for the whole answer.
+    auto* connecting = new QTimer(reply);
+    connecting->setSingleShot(true);
+    connect(connecting, &QTimer::timeout, reply, [reply] {
+        reply->setProperty(kDeadlineProperty, QStringLiteral("connect"));
+        reply->abort();
+    });
+    connect(reply, &QNetworkReply::requestSent, connecting, &QTimer::stop);
+    connect(reply, &QNetworkReply::metaDataChanged, connecting, &QTimer::stop);
+    connecting->start(toMs(m_options.connectTimeoutS));
+    auto* answering = new QTimer(reply);
+    answering->setSingleShot(true);
+    connect(answering, &QTimer::timeout, reply, [reply] {
+        if (reply->property(kDeadlineProperty).isNull())
+            reply->setProperty(kDeadlineProperty, QStringLiteral("check"));
+        reply->abort();
+    });
+    answering->start(toMs(m_options.checkTimeoutS));
+    m_inFlight = reply;
+    startWaiting(url.toString(QUrl::RemoveUserInfo));
     return reply;
+}
+
+// A try that ran out of the probe's time: the detail and hint say which limit, else nothing.
+bool Probe::deadlineOutcome(QNetworkReply* reply, Outcome& outcome) const
+{
+    const QString deadline = reply->property(kDeadlineProperty).toString();
+    if (deadline.isEmpty())
+        return false;
+    outcome.check.detail = deadline == QLatin1String("connect")
+        ? connectTimeoutDetail(reply->url(), m_options.connectTimeoutS)
+        : noAnswerDetail(reply->url(), m_options.checkTimeoutS);
+    outcome.check.hint = deadline == QLatin1String("connect") ? connectTimeoutHint(m_options.connectTimeoutS)
+                                                              : noAnswerHint(m_options.checkTimeoutS);
+    return true;
 }
 
 void Probe::getHealth()
@@ -363,119 +619,133 @@ void Probe::getHealth()
         path.chop(3);
     url.setPath(path + QStringLiteral("/health"));
     // The server's root, not the API: no key goes there.
-    const QNetworkRequest req = NetworkClient(m_target.transport, {}).request(url, 10000, false);
-    auto* timer = new QElapsedTimer;
-    timer->start();
-    QNetworkReply* reply = m_nam->get(req);
-    capBody(reply);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, timer] {
-        ProbeCheck c;
-        c.name = QStringLiteral("health");
-        c.url = reply->url().toString(QUrl::RemoveUserInfo);
-        c.latencyMs = double(timer->nsecsElapsed()) / 1e6;
-        delete timer;
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        c.ok = status == 200;
-        if (status > 0) {
-            c.detail = QStringLiteral("HTTP %1").arg(status);
-            if (!c.ok)
-                c.hint = phrase("Probe", "No /health endpoint (common behind gateways); the other checks decide.");
-        } else {
-            c.detail = reply->errorString();
-            if (reply->error() == QNetworkReply::SslHandshakeFailedError) {
-                c.detail = QStringLiteral("TLS failed with %1: %2").arg(hostPort(reply->url()), c.detail);
-                RequestRecord tls;
-                tls.failure = FailureClass::Tls;
-                c.hint = failureHint(tls, hintContext());
-            } else {
-                c.hint = reply->error() == QNetworkReply::ConnectionRefusedError
-                    ? phrase("Probe", "Nothing listens on %1: the server is down or the port is wrong.")
-                          .arg(hostPort(reply->url()))
-                    : phrase("Probe", "The server could not be reached: check target.base_url and the network.");
-            }
-            if (const QString proxy = proxyInUse(reply->url(), m_target.transport); !proxy.isEmpty())
-                c.hint += QLatin1Char(' ')
-                    + phrase("Probe",
-                        "The request went through the proxy %1; set target.proxy to \"none\" to bypass it, or add %2 "
-                        "to no_proxy.")
-                          .arg(proxy, reply->url().host());
-        }
+    QNetworkReply* reply = get(url, false);
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
-        m_report.checks << c;
-        if (status <= 0) { // unreachable: the other checks would say the same
-            for (const char* name : { "models", "completion" }) {
-                ProbeCheck skipped;
-                skipped.name = QString::fromLatin1(name);
-                skipped.skipped = true;
-                skipped.detail = phrase("Probe", "skipped: server unreachable");
-                m_report.checks << skipped;
-            }
-            Q_EMIT finished(m_report);
-            return;
-        }
-        getModels();
+        endTry(healthOutcome(reply));
     });
+}
+
+Probe::Outcome Probe::healthOutcome(QNetworkReply* reply)
+{
+    Outcome o;
+    ProbeCheck& c = o.check;
+    c.name = QStringLiteral("health");
+    c.url = reply->url().toString(QUrl::RemoveUserInfo);
+    c.latencyMs = double(steadyNowNs() - m_tryStartNs) / 1e6;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    c.ok = status == 200;
+    if (status > 0) {
+        // The status of /health decides nothing (gateways often lack it): not worth another try.
+        c.detail = QStringLiteral("HTTP %1").arg(status);
+        if (!c.ok)
+            c.hint = phrase("Probe", "No /health endpoint (common behind gateways); the other checks decide.");
+        return o;
+    }
+    if (deadlineOutcome(reply, o)) {
+        o.skipRest = reply->property(kDeadlineProperty).toString() == QLatin1String("connect")
+            ? phrase("Probe", "skipped: server unreachable")
+            : phrase("Probe", "skipped: the server did not answer /health");
+        return o;
+    }
+    c.detail = reply->errorString();
+    o.transient = reply->error() == QNetworkReply::RemoteHostClosedError;
+    o.reason = c.detail;
+    if (reply->error() == QNetworkReply::SslHandshakeFailedError) {
+        c.detail = QStringLiteral("TLS failed with %1: %2").arg(hostPort(reply->url()), c.detail);
+        RequestRecord tls;
+        tls.failure = FailureClass::Tls;
+        c.hint = failureHint(tls, hintContext());
+    } else {
+        c.hint = reply->error() == QNetworkReply::ConnectionRefusedError
+            ? phrase("Probe", "Nothing listens on %1: the server is down or the port is wrong.")
+                  .arg(hostPort(reply->url()))
+            : phrase("Probe", "The server could not be reached: check target.base_url and the network.");
+    }
+    if (const QString proxy = proxyInUse(reply->url(), m_target.transport); !proxy.isEmpty())
+        c.hint += QLatin1Char(' ')
+            + phrase("Probe",
+                "The request went through the proxy %1; set target.proxy to \"none\" to bypass it, or add %2 "
+                "to no_proxy.")
+                  .arg(proxy, reply->url().host());
+    o.skipRest = phrase("Probe", "skipped: server unreachable");
+    return o;
 }
 
 void Probe::getModels()
 {
-    auto* timer = new QElapsedTimer;
-    timer->start();
-    QNetworkReply* reply = get(QStringLiteral("/v1/models"));
-    connect(reply, &QNetworkReply::finished, this, [this, reply, timer] {
-        ProbeCheck c;
-        c.name = QStringLiteral("models");
-        c.url = reply->url().toString(QUrl::RemoveUserInfo);
-        c.latencyMs = double(timer->nsecsElapsed()) / 1e6;
-        delete timer;
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray body = reply->readAll();
-        if (reply->property("kneepoint_too_large").toBool()) {
-            c.detail = phrase("Probe", "HTTP %1 but the body passed %2 MiB: %3")
-                           .arg(status)
-                           .arg(kMaxProbeBodyBytes / (1024 * 1024))
-                           .arg(firstBytes(body));
-            c.hint = phrase("Probe", "This is not an OpenAI-compatible /v1/models answer: check target.base_url.");
-        } else if (status == 200) {
-            const QJsonArray data = QJsonDocument::fromJson(body).object().value(QLatin1String("data")).toArray();
-            const QString wantedModel = m_target.target.requestModel();
-            for (const auto& m : data) {
-                const QJsonObject model = m.toObject();
-                m_report.models << model.value(QLatin1String("id")).toString();
-                const QJsonValue length = model.value(QLatin1String("max_model_len"));
-                if (length.isDouble() && length.toDouble() >= 1 && length.toDouble() <= 1e9
-                    && (!m_report.maxModelLen || m_report.models.constLast() == wantedModel))
-                    m_report.maxModelLen = length.toInt();
-            }
-            c.ok = !m_report.models.isEmpty();
-            c.detail = c.ok ? phrase("Probe", "models: %1").arg(m_report.models.join(QStringLiteral(", ")))
-                            : phrase("Probe", "HTTP 200 but no model list: %1").arg(firstBytes(body));
-            const QString wanted = m_target.target.requestModel();
-            if (c.ok && !wanted.isEmpty() && !m_report.models.contains(wanted)) {
-                c.ok = false;
-                c.hint = phrase("Probe",
-                    "The configured model \"%1\" is not among them: set target.model to one of "
-                    "these.")
-                             .arg(wanted);
-            }
-        } else {
-            c.detail
-                = status > 0 ? QStringLiteral("HTTP %1: %2").arg(status).arg(firstBytes(body)) : reply->errorString();
-            RequestRecord r;
-            r.httpStatus = status;
-            r.failure = status == 401 || status == 403 ? FailureClass::HttpAuth
-                : status == 404                        ? FailureClass::HttpNotFound
-                : status == 429                        ? FailureClass::HttpRateLimited
-                : status >= 500                        ? FailureClass::HttpServerError
-                                                       : FailureClass::HttpOther;
-            if (status >= 300 && status < 400)
-                r.response.location = inertExcerpt(reply->rawHeader("Location"), ResponseHeaders::maxValueBytes);
-            c.hint = failureHint(r, hintContext());
-        }
+    QNetworkReply* reply = get(m_target.target.urlFor(QStringLiteral("/v1/models")), true);
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
-        m_report.checks << c;
-        postCompletion();
+        endTry(modelsOutcome(reply));
     });
+}
+
+Probe::Outcome Probe::modelsOutcome(QNetworkReply* reply)
+{
+    Outcome o;
+    ProbeCheck& c = o.check;
+    c.name = QStringLiteral("models");
+    c.url = reply->url().toString(QUrl::RemoveUserInfo);
+    c.latencyMs = double(steadyNowNs() - m_tryStartNs) / 1e6;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray body = reply->readAll();
+    if (reply->property("kneepoint_too_large").toBool()) {
+        c.detail = phrase("Probe", "HTTP %1 but the body passed %2 MiB: %3")
+                       .arg(status)
+                       .arg(kMaxProbeBodyBytes / (1024 * 1024))
+                       .arg(firstBytes(body));
+        c.hint = phrase("Probe", "This is not an OpenAI-compatible /v1/models answer: check target.base_url.");
+    } else if (status <= 0 && deadlineOutcome(reply, o)) {
+        return o;
+    } else if (status == 200) {
+        QStringList models;
+        const QJsonArray data = QJsonDocument::fromJson(body).object().value(QLatin1String("data")).toArray();
+        const QString wantedModel = m_target.target.requestModel();
+        m_report.maxModelLen.reset();
+        for (const auto& m : data) {
+            const QJsonObject model = m.toObject();
+            models << model.value(QLatin1String("id")).toString();
+            const QJsonValue length = model.value(QLatin1String("max_model_len"));
+            if (length.isDouble() && length.toDouble() >= 1 && length.toDouble() <= 1e9
+                && (!m_report.maxModelLen || models.constLast() == wantedModel))
+                m_report.maxModelLen = length.toInt();
+        }
+        m_report.models = models;
+        c.ok = !models.isEmpty();
+        c.detail = c.ok ? phrase("Probe", "models: %1").arg(models.join(QStringLiteral(", ")))
+                        : phrase("Probe", "HTTP 200 but no model list: %1").arg(firstBytes(body));
+        const QString wanted = m_target.target.requestModel();
+        if (c.ok && !wanted.isEmpty() && !models.contains(wanted)) {
+            c.ok = false;
+            c.hint = phrase("Probe",
+                "The configured model \"%1\" is not among them: set target.model to one of "
+                "these.")
+                         .arg(wanted);
+        }
+    } else {
+        c.detail = status > 0 ? QStringLiteral("HTTP %1: %2").arg(status).arg(firstBytes(body)) : reply->errorString();
+        RequestRecord r;
+        r.httpStatus = status;
+        r.failure = status == 401 || status == 403 ? FailureClass::HttpAuth
+            : status == 404                        ? FailureClass::HttpNotFound
+            : status == 429                        ? FailureClass::HttpRateLimited
+            : status >= 500                        ? FailureClass::HttpServerError
+            : status > 0                           ? FailureClass::HttpOther
+                                                   : FailureClass::Network;
+        if (status >= 300 && status < 400)
+            r.response.location = inertExcerpt(reply->rawHeader("Location"), ResponseHeaders::maxValueBytes);
+        c.hint = failureHint(r, hintContext());
+        // Of the connection-level failures only a cut is worth another try; a refusal would repeat.
+        const bool cut = status <= 0 && reply->error() == QNetworkReply::RemoteHostClosedError;
+        o.transient = (status > 0 || cut) && isTransientFailure(r);
+        o.reason = status > 0 ? QStringLiteral("HTTP %1").arg(status) : c.detail;
+        if (o.transient)
+            o.retryAfterS
+                = retryAfterSeconds(QString::fromLatin1(reply->rawHeader(QByteArrayLiteral("Retry-After")).left(64)),
+                    QDateTime::currentDateTimeUtc());
+    }
+    return o;
 }
 
 void Probe::postCompletion()
@@ -499,31 +769,66 @@ void Probe::postCompletion()
     req.promptTokens = p.promptTokens;
     req.scheduledNs = steadyNowNs();
 
+    // The probe's own limits: no try waits longer than the check timeout, whatever the load allows.
     TransportOptions options = m_target.transport;
-    if (options.timeouts.totalS <= 0)
-        options.timeouts.totalS = 60;
+    options.timeouts.connectS = m_options.connectTimeoutS;
+    options.timeouts.firstTokenS = m_options.checkTimeoutS;
+    options.timeouts.totalS = m_options.checkTimeoutS;
+    if (!(options.timeouts.idleS > 0) || options.timeouts.idleS > m_options.checkTimeoutS)
+        options.timeouts.idleS = m_options.checkTimeoutS;
     auto* worker = new HttpWorker(options);
     worker->setParent(this);
+    m_inFlight = worker;
     connect(worker, &HttpWorker::finished, this, [this, worker, url = t.url](const RequestRecord& r) {
-        ProbeCheck c;
-        c.name = QStringLiteral("completion");
-        c.url = url.toString(QUrl::RemoveUserInfo);
-        c.ok = r.success();
-        c.latencyMs = double(r.endNs - r.sentNs) / 1e6;
-        if (c.ok) {
-            const QString ttft = QString::number(double(r.firstTokenNs - r.sentNs) / 1e6, 'f', 1);
-            c.detail = r.outputTokens == 1
-                ? phrase("Probe", "streamed 1 token, TTFT %1 ms").arg(ttft)
-                : phrase("Probe", "streamed %1 tokens, TTFT %2 ms").arg(r.outputTokens).arg(ttft);
-        } else {
-            c.detail = r.errorMessage;
-            c.hint = failureHint(r, hintContext());
-        }
-        m_report.checks << c;
         worker->deleteLater();
-        Q_EMIT finished(m_report);
+        endTry(completionOutcome(r, url));
     });
+    startWaiting(t.url.toString(QUrl::RemoveUserInfo));
     worker->start(req);
+}
+
+Probe::Outcome Probe::completionOutcome(const RequestRecord& r, const QUrl& url)
+{
+    Outcome o;
+    ProbeCheck& c = o.check;
+    c.name = QStringLiteral("completion");
+    c.url = url.toString(QUrl::RemoveUserInfo);
+    c.ok = r.success();
+    c.latencyMs = double(r.endNs - r.sentNs) / 1e6;
+    if (c.ok) {
+        const QString ttft = QString::number(double(r.firstTokenNs - r.sentNs) / 1e6, 'f', 1);
+        c.detail = r.outputTokens == 1
+            ? phrase("Probe", "streamed 1 token, TTFT %1 ms").arg(ttft)
+            : phrase("Probe", "streamed %1 tokens, TTFT %2 ms").arg(r.outputTokens).arg(ttft);
+        return o;
+    }
+    switch (r.failure) {
+    case FailureClass::ConnectTimeout:
+        c.detail = connectTimeoutDetail(url, m_options.connectTimeoutS);
+        c.hint = connectTimeoutHint(m_options.connectTimeoutS);
+        break;
+    case FailureClass::FirstByteTimeout:
+    case FailureClass::TotalTimeout:
+        c.detail = r.httpStatus > 0 && r.failure == FailureClass::TotalTimeout
+            ? phrase("Probe", "the answer from %1 did not end within %2 s")
+                  .arg(c.url, QString::number(m_options.checkTimeoutS))
+            : r.httpStatus > 0
+            ? phrase("Probe", "no first token from %1 within %2 s").arg(c.url, QString::number(m_options.checkTimeoutS))
+            : noAnswerDetail(url, m_options.checkTimeoutS);
+        c.hint = noAnswerHint(m_options.checkTimeoutS);
+        break;
+    default:
+        c.detail = r.errorMessage;
+        c.hint = failureHint(r, hintContext());
+        break;
+    }
+    o.transient = isTransientFailure(r);
+    o.reason = r.httpStatus > 0 && r.failure >= FailureClass::HttpAuth && r.failure <= FailureClass::HttpOther
+        ? QStringLiteral("HTTP %1").arg(r.httpStatus)
+        : inertText(r.errorMessage);
+    if (o.transient)
+        o.retryAfterS = r.response.retryAfterS;
+    return o;
 }
 
 } // namespace kp

@@ -4,8 +4,10 @@
 #include "client/transport.h"
 #include "metrics/requestrecord.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QStringList>
 
 #include <memory>
@@ -13,6 +15,7 @@
 
 class QNetworkAccessManager;
 class QNetworkReply;
+class QTimer;
 
 namespace kp {
 
@@ -29,10 +32,66 @@ struct ProbeCheck
     QString url;
     bool ok = false;
     bool skipped = false;
-    double latencyMs = 0;
+    double latencyMs = 0; // of the last try
+    int tries = 1; // a transient failure is tried again (ProbeOptions::maxTries in all)
     QString detail; // what came back
     QString hint; // what to do about it (failures only)
 };
+
+// How patient the preflight is. Its own limits, not the load's: a target whose first-token timeout is
+// ten minutes must still hear within seconds that its server does not answer.
+struct ProbeOptions
+{
+    static constexpr double kConnectTimeoutS = 10; // to open the connection
+    static constexpr double kCheckTimeoutS = 30; // one try of one check, from sending to the last byte
+    static constexpr int kMaxTries = 3; // tries of one check in all, when the failures are transient
+    static constexpr double kFirstBackoffS = 0.5; // the wait before the second try; doubles for each next
+    static constexpr double kMaxRetryAfterS = 30; // the longest Retry-After honoured
+    static constexpr double kStillWaitingS = 5; // a try that takes longer is reported, then again each period
+
+    double connectTimeoutS = kConnectTimeoutS;
+    double checkTimeoutS = kCheckTimeoutS;
+    int maxTries = kMaxTries;
+    double firstBackoffS = kFirstBackoffS;
+    double maxRetryAfterS = kMaxRetryAfterS;
+    double stillWaitingS = kStillWaitingS;
+};
+
+// The options for a target: the constants, shortened where the target's own timeouts are shorter
+// (connect_s for the connect timeout; first_token_s and total_s for the check timeout).
+ProbeOptions probeOptionsFor(const Timeouts& timeouts);
+
+// What the preflight is doing while it waits, for the front ends to word.
+struct ProbeProgress
+{
+    enum class Kind {
+        Checking, // a check starts (its first try)
+        StillWaiting, // a try has waited `seconds` so far, of at most `limitS`
+        Retrying, // a try failed transiently (`reason`); the next, number `tryNumber`, follows in `seconds`
+    };
+    Kind kind = Kind::Checking;
+    QString check; // "health", "models", "completion"
+    QString url;
+    int tryNumber = 1;
+    int maxTries = 1;
+    double seconds = 0;
+    double limitS = 0;
+    QString reason; // Retrying: "HTTP 500", or what cut the answer
+    bool retryAfter = false; // Retrying: the wait is the server's Retry-After
+};
+
+// Whether a failed request is worth another preflight try: HTTP 500, 502, 503, 504 and 429, and a
+// connection that broke after the server took it. Refusals, timeouts, 4xx and answers that are not
+// OpenAI-style fail at once: another try would say the same.
+bool isTransientFailure(const RequestRecord& record);
+
+// A Retry-After value in seconds from now: delay-seconds ("120") or an HTTP-date ("Wed, 21 Oct 2015
+// 07:28:00 GMT"); a date in the past is 0. nullopt when the value is neither.
+std::optional<double> retryAfterSeconds(const QString& value, const QDateTime& now);
+
+// The wait before try number `tryNumber` (2, 3, ...): the server's Retry-After, capped at
+// options.maxRetryAfterS, when it sent one; else firstBackoffS, doubled for each try after the second.
+double retryDelayS(int tryNumber, std::optional<double> retryAfterS, const ProbeOptions& options);
 
 struct ProbeReport
 {
@@ -66,7 +125,9 @@ QString proxyInUse(const QUrl& url, const TransportOptions& transport);
 // Notes about proxy variables in the environment and what they would change for url.
 QStringList proxyEnvironmentNotes(const QUrl& url, ProxyMode mode);
 
-// Checks /health, /v1/models and one tiny completion, one after another, in the calling thread.
+// Checks /health, /v1/models and one tiny completion, one after another, in the calling thread. Each
+// check is tried again after a transient failure (isTransientFailure; /health only after a broken
+// connection, as its status decides nothing), and each try has its own connect and whole-check timeout.
 class Probe : public QObject
 {
     Q_OBJECT
@@ -74,23 +135,56 @@ public:
     explicit Probe(QObject* parent = nullptr);
     ~Probe() override;
 
+    // With probeOptionsFor(target.transport.timeouts).
     void start(const ProbeTarget& target);
+    void start(const ProbeTarget& target, const ProbeOptions& options);
 
 Q_SIGNALS:
+    void progress(const kp::ProbeProgress& progress);
     void finished(const kp::ProbeReport& report);
 
 private:
+    enum class Step { Health, Models, Completion };
+    // What one try came to: the check as it would be reported, and whether another try may help.
+    struct Outcome
+    {
+        ProbeCheck check;
+        bool transient = false;
+        std::optional<double> retryAfterS;
+        QString reason; // for the retry notice
+        QString skipRest; // health only: why the other checks are skipped, empty to run them
+    };
+
+    void beginCheck(Step step);
+    void tryCheck();
+    void endTry(Outcome outcome);
+    void startWaiting(const QString& url);
+    void stopWaiting();
     void getHealth();
     void getModels();
     void postCompletion();
-    QNetworkReply* get(const QString& path);
     FailureContext hintContext() const;
+    QNetworkReply* get(const QUrl& url, bool withHeaders);
+    Outcome healthOutcome(QNetworkReply* reply);
+    Outcome modelsOutcome(QNetworkReply* reply);
+    Outcome completionOutcome(const RequestRecord& record, const QUrl& url);
+    bool deadlineOutcome(QNetworkReply* reply, Outcome& outcome) const;
+    static QString checkName(Step step);
 
     ProbeTarget m_target;
+    ProbeOptions m_options;
     ProbeReport m_report;
     QNetworkAccessManager* m_nam = nullptr;
+    Step m_step = Step::Health;
+    int m_try = 1;
+    qint64 m_tryStartNs = 0;
+    QString m_tryUrl;
+    QTimer* m_stillWaiting = nullptr;
+    QTimer* m_retry = nullptr;
+    QPointer<QObject> m_inFlight; // the reply or worker of the try in flight
 };
 
 } // namespace kp
 
 Q_DECLARE_METATYPE(kp::ProbeReport)
+Q_DECLARE_METATYPE(kp::ProbeProgress)

@@ -873,6 +873,34 @@
         <source>streamed %1 tokens, TTFT %2 ms</source>
         <translation>流式返回 %1 个 token，TTFT %2 ms</translation>
     </message>
+    <message>
+        <source>could not connect to %1 within %2 s</source>
+        <translation>%2 秒内未能连接到 %1</translation>
+    </message>
+    <message>
+        <source>no answer from %1 within %2 s</source>
+        <translation>%1 在 %2 秒内没有应答</translation>
+    </message>
+    <message>
+        <source>The connection did not open within the preflight&apos;s %1 s (target.timeouts.connect_s when shorter): the host is down, or a firewall drops the packets.</source>
+        <translation>连接未能在预检的 %1 秒内建立（target.timeouts.connect_s 更短时以它为准）：主机已关闭，或防火墙丢弃了数据包。</translation>
+    </message>
+    <message>
+        <source>The server took the connection but did not answer within the preflight&apos;s %1 s per check (target.timeouts when shorter): it may be stuck, overloaded or still loading its model.</source>
+        <translation>服务器接受了连接，但未在预检每项检查的 %1 秒内应答（target.timeouts 更短时以它为准）：它可能卡住、过载或仍在加载模型。</translation>
+    </message>
+    <message>
+        <source>skipped: the server did not answer /health</source>
+        <translation>已跳过：服务器未应答 /health</translation>
+    </message>
+    <message>
+        <source>the answer from %1 did not end within %2 s</source>
+        <translation>%1 的应答未在 %2 秒内结束</translation>
+    </message>
+    <message>
+        <source>no first token from %1 within %2 s</source>
+        <translation>%1 在 %2 秒内没有返回首 token</translation>
+    </message>
 </context>
 <context>
     <name>Profile</name>
@@ -1220,6 +1248,10 @@
     <message>
         <source>Requests would fail: %1.</source>
         <translation>请求将会失败：%1。</translation>
+    </message>
+    <message>
+        <source>%1 (%2), after %3 tries: %4</source>
+        <translation>%1（%2），尝试 %3 次后：%4</translation>
     </message>
 </context>
 <context>
@@ -5572,6 +5604,22 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>The run cannot be saved: %1</source>
         <translation>无法保存本次运行：%1</translation>
+    </message>
+    <message>
+        <source>Preflight: checking %1 (%2)</source>
+        <translation>预检：正在检查 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Preflight: still waiting for %1 (%2 s of at most %3 s)</source>
+        <translation>预检：仍在等待 %1（已 %2 秒，最多 %3 秒）</translation>
+    </message>
+    <message>
+        <source>Preflight: %1 failed (%2), retrying in %3 s as its Retry-After asks (try %4 of %5)</source>
+        <translation>预检：%1 失败（%2），按其 Retry-After 要求在 %3 秒后重试（第 %4 次，共 %5 次）</translation>
+    </message>
+    <message>
+        <source>Preflight: %1 failed (%2), retrying in %3 s (try %4 of %5)</source>
+        <translation>预检：%1 失败（%2），%3 秒后重试（第 %4 次，共 %5 次）</translation>
     </message>
 </context>
 <context>

@@ -35,7 +35,9 @@ QString preflightFailure(const ProbeReport& report)
     for (const ProbeCheck& c : report.checks) {
         if (c.ok || c.skipped)
             continue;
-        QString line = QObject::tr("%1 (%2): %3").arg(c.name, c.url, c.detail);
+        QString line = c.tries > 1
+            ? QObject::tr("%1 (%2), after %3 tries: %4").arg(c.name, c.url).arg(c.tries).arg(c.detail)
+            : QObject::tr("%1 (%2): %3").arg(c.name, c.url, c.detail);
         if (!c.hint.isEmpty())
             line += QStringLiteral(" — ") + c.hint;
         lines << line;
@@ -112,8 +114,31 @@ void SweepWorker::start(const Profile& profile, const QString& runsDirectory, bo
     m_headers = target.headers;
     m_probe = std::make_unique<Probe>();
     connect(m_probe.get(), &Probe::finished, this, &SweepWorker::onProbeFinished);
+    connect(m_probe.get(), &Probe::progress, this, &SweepWorker::onProbeProgress);
     Q_EMIT message(tr("Preflight: checking %1").arg(m_profile.target.baseUrl));
     m_probe->start(target);
+}
+
+void SweepWorker::onProbeProgress(const ProbeProgress& progress)
+{
+    switch (progress.kind) {
+    case ProbeProgress::Kind::Checking:
+        Q_EMIT message(tr("Preflight: checking %1 (%2)").arg(progress.check, progress.url));
+        break;
+    case ProbeProgress::Kind::StillWaiting:
+        Q_EMIT message(
+            tr("Preflight: still waiting for %1 (%2 s of at most %3 s)")
+                .arg(progress.url, QString::number(progress.seconds, 'f', 0), QString::number(progress.limitS)));
+        break;
+    case ProbeProgress::Kind::Retrying:
+        Q_EMIT message((progress.retryAfter
+                ? tr("Preflight: %1 failed (%2), retrying in %3 s as its Retry-After asks (try %4 of %5)")
+                : tr("Preflight: %1 failed (%2), retrying in %3 s (try %4 of %5)"))
+                           .arg(progress.check, progress.reason, QString::number(progress.seconds, 'f', 1))
+                           .arg(progress.tryNumber)
+                           .arg(progress.maxTries));
+        break;
+    }
 }
 
 void SweepWorker::onProbeFinished(const ProbeReport& report)

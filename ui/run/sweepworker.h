@@ -63,6 +63,7 @@ Q_SIGNALS:
 
 private:
     void onProbeFinished(const kp::ProbeReport& report);
+    void onProbeProgress(const kp::ProbeProgress& progress);
     void beginSweep();
     void onTokensCounted(const kp::TokenizeOutcome& tokens);
     void onSnapshot(const kp::LiveSnapshot& snapshot);
