@@ -572,8 +572,10 @@ QNetworkReply* Probe::get(const QUrl& url, bool withHeaders)
     QNetworkReply* reply = m_nam->get(client.request(url, 0, withHeaders));
     capBody(reply);
     // The probe's own limits, not the load's: to open the connection, and for the whole answer.
+    // Precise: a coarse timer may fire 5 % early, and the message says "within N s".
     auto* connecting = new QTimer(reply);
     connecting->setSingleShot(true);
+    connecting->setTimerType(Qt::PreciseTimer);
     connect(connecting, &QTimer::timeout, reply, [reply] {
         reply->setProperty(kDeadlineProperty, QStringLiteral("connect"));
         reply->abort();
@@ -583,6 +585,7 @@ QNetworkReply* Probe::get(const QUrl& url, bool withHeaders)
     connecting->start(toMs(m_options.connectTimeoutS));
     auto* answering = new QTimer(reply);
     answering->setSingleShot(true);
+    answering->setTimerType(Qt::PreciseTimer);
     connect(answering, &QTimer::timeout, reply, [reply] {
         if (reply->property(kDeadlineProperty).isNull())
             reply->setProperty(kDeadlineProperty, QStringLiteral("check"));
