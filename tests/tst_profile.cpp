@@ -98,6 +98,13 @@ private Q_SLOTS:
     void endlessAndHugeFilesAreRefused();
     void syntaxErrors_data();
     void syntaxErrors();
+    void notANumber_data();
+    void notANumber();
+    void millionRatesOnOneLine();
+    void plainTextKeyWarns_data();
+    void plainTextKeyWarns();
+    void displayUrlMasksPassword_data();
+    void displayUrlMasksPassword();
     void everyPrefixIsHandled_data();
     void everyPrefixIsHandled();
     void unknownKeyWarnings();
@@ -254,7 +261,15 @@ void TestProfile::roundTrip()
     const auto second = ProfileStore::load(saved);
     QVERIFY2(second.ok(), qPrintable(second.errors.join(u'\n')));
     QCOMPARE(second.layout, kp::ProfileLayout::Kneepoint);
-    QCOMPARE(second.warnings, QStringList());
+    // The one warning a saved profile may get: its literal key, which saving keeps as written.
+    if (original.target.apiKeySource() == kp::ApiKeyResolution::Source::Literal) {
+        QCOMPARE(second.warnings.size(), 1);
+        QVERIFY2(second.warnings.constFirst().contains(
+                     u": target.api_key: the API key is stored in plain text in %1; "_s.arg(saved)),
+            qPrintable(second.warnings.constFirst()));
+    } else {
+        QCOMPARE(second.warnings, QStringList());
+    }
     QVERIFY(*second.profile == original);
     QCOMPARE(ProfileStore::toJson(*second.profile), readAll(saved));
 }
@@ -264,7 +279,12 @@ void TestProfile::nestedLayout()
     const auto r = ProfileStore::load(fixture(u"nested.json"_s));
     QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
     QCOMPARE(r.layout, kp::ProfileLayout::Nested);
-    QCOMPARE(r.warnings, QStringList());
+    const QString path = fixture(u"nested.json"_s);
+    QCOMPARE(r.warnings,
+        QStringList { path
+            + u":4:16: api.api_key: the API key is stored in plain text in %1; keep it out of the file with "
+              "\"${VAR}\" (an environment variable), \"keychain:ENTRY\" (the desktop keychain) or \"file:PATH\" "
+              "(a file of its own)"_s.arg(path) });
     const Profile& p = *r.profile;
     QCOMPARE(p.target.baseUrl, u"http://gpu-box:8000"_s);
     QCOMPARE(p.target.apiKey, u"sk-nested-literal"_s);
@@ -503,6 +523,13 @@ void TestProfile::syntaxErrors_data()
     // bracket past the limit (a "[" inside a string or a comment does not count).
     QTest::addRow("deep nesting") << "// [[[[\n{\"a\": \"[[[[\", \"b\":\n"_ba + QByteArray(100000, '[')
                                   << u"s.json:3:512: arrays and objects nest deeper than 512 levels"_s;
+    // nlohmann refuses a number beyond a double's range without a position: the file's line and column.
+    QTest::addRow("number beyond a double")
+        << "{\"load\": {\n \"rates\": [1, -1e400]}}"_ba
+        << u"s.json:2:15: load.rates[1]: number -1e400 is out of range (the largest is about 1.8e308)"_s;
+    QTest::addRow("long integer beyond a double") << "{\"workload\": {\"seed\": 1"_ba + QByteArray(400, '0') + "}}"_ba
+                                                  << u"s.json:1:23: workload.seed: number 1"_s + QString(400, u'0')
+            + u" is out of range (the largest is about 1.8e308)"_s;
     QTest::addRow("newer schema")
         << "{\"schema\": \"kneepoint.profile/2\"}"_ba
         << u"s.json:1:12: schema: unsupported version \"kneepoint.profile/2\"; this Kneepoint "
@@ -515,6 +542,135 @@ void TestProfile::syntaxErrors()
     QFETCH(QString, error);
     const auto r = ProfileStore::loadFromData(data, u"s.json"_s);
     QCOMPARE(r.errors, QStringList { error });
+}
+
+void TestProfile::notANumber_data()
+{
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QStringList>("errors");
+    const QByteArray head = "{\"target\": {\"base_url\": \"http://h:1\"},\n \"load\": "_ba;
+    // NaN fails every comparison, so it used to read "must be > 0".
+    QTest::addRow("nan as a rate") << head + "{\"rates\": [2, \"nan\"]}}"_ba << u"n.json"_s
+                                   << QStringList { u"n.json:2:24: load.rates[1]: \"nan\" is not a number"_s };
+    QTest::addRow("NaN in any case") << head + "{\"rates\": [\"-NaN\"]}}"_ba << u"n.json"_s
+                                     << QStringList { u"n.json:2:21: load.rates[0]: \"-NaN\" is not a number"_s };
+    QTest::addRow("toml nan rate") << "[service]\nbase_url = \"http://h:1\"\n[load]\nrates = [1, nan]\n"_ba
+                                   << u"n.toml"_s
+                                   << QStringList { u"n.toml:4:13: load.rates[1]: nan is not a number"_s };
+    QTest::addRow("toml nan number") << "[service]\nbase_url = \"http://h:1\"\n[load]\nburstiness = nan\n"_ba
+                                     << u"n.toml"_s
+                                     << QStringList { u"n.toml:4:14: load.burstiness: nan is not a number"_s };
+    // inf is a rate ("send everything at once"), but no other number means anything infinite.
+    QTest::addRow("toml inf number") << "[service]\nbase_url = \"http://h:1\"\n[load]\ncooldown_s = inf\n"_ba
+                                     << u"n.toml"_s
+                                     << QStringList {
+                                            u"n.toml:4:14: load.cooldown_s: must be a finite number, got inf"_s
+                                        };
+    QTest::addRow("inf rate is fine") << head + "{\"rates\": [\"inf\", Infinity]}}"_ba << u"n.json"_s << QStringList {};
+}
+
+void TestProfile::notANumber()
+{
+    QFETCH(QByteArray, data);
+    QFETCH(QString, name);
+    QFETCH(QStringList, errors);
+    const auto r = ProfileStore::loadFromData(data, name);
+    QCOMPARE(r.errors, errors);
+    QCOMPARE(r.ok(), errors.isEmpty());
+
+    // A NaN that reaches a profile by another way (the command line, the window) is named too.
+    Profile p;
+    p.target.baseUrl = u"http://h:1"_s;
+    p.load.rates = { std::numeric_limits<double>::quiet_NaN() };
+    p.load.burstiness = std::numeric_limits<double>::quiet_NaN();
+    QStringList issues;
+    for (const kp::ProfileIssue& i : kp::validateProfile(p))
+        issues << i.toString();
+    QCOMPARE(issues,
+        (QStringList { u"load.rates[0]: is not a number (nan)"_s, u"load.burstiness: is not a number (nan)"_s }));
+}
+
+// Positions used to be found by counting from the start of the line for every value: a million rates
+// on one line took minutes. Counting on from the previous value keeps it linear.
+void TestProfile::millionRatesOnOneLine()
+{
+    constexpr int count = 1000000;
+    QByteArray data = "{\"schema\": \"kneepoint.profile/1\", \"target\": {\"base_url\": \"http://h:1\"}, "
+                      "\"load\": {\"rates\": [1"_ba;
+    data.reserve(data.size() + 2 * count + 8);
+    for (int i = 1; i < count - 1; ++i)
+        data += ",1";
+    data += ",0]}}"; // the last one is wrong, so that its position is asked for
+    const auto r = ProfileStore::loadFromData(data, u"m.json"_s);
+    const int column = int(data.size()) - 3; // "0]}}" ends the line
+    QCOMPARE(r.errors, QStringList { u"m.json:1:%1: load.rates[999999]: must be > 0"_s.arg(column) });
+
+    data.chop(5);
+    data += ",1]}}";
+    const auto ok = ProfileStore::loadFromData(data, u"m.json"_s);
+    QVERIFY2(ok.ok(), qPrintable(ok.errors.join(u'\n')));
+    QCOMPARE(ok.profile->load.rates.size(), count);
+}
+
+void TestProfile::plainTextKeyWarns_data()
+{
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<QStringList>("warnings");
+    const QString advice
+        = u"the API key is stored in plain text in k.json; keep it out of the file with \"${VAR}\" (an "
+          "environment variable), \"keychain:ENTRY\" (the desktop keychain) or \"file:PATH\" (a file of "
+          "its own)"_s;
+    QTest::addRow("literal key")
+        << "{\"schema\": \"kneepoint.profile/1\",\n \"target\": {\"base_url\": \"https://h\", \"api_key\": \"sk-proj-4f9a77\"}}"_ba
+        << QStringList { u"k.json:2:49: target.api_key: "_s + advice };
+    QTest::addRow("nested layout, named as the file names it")
+        << "{\"api\": {\"base_url\": \"https://h\",\n \"api_key\": \"sk-proj-4f9a77\"}}"_ba
+        << QStringList { u"k.json:2:13: api.api_key: "_s + advice };
+    QTest::addRow("environment variable")
+        << "{\"api\": {\"base_url\": \"https://h\", \"api_key\": \"${KEY}\"}}"_ba << QStringList {};
+    QTest::addRow("keychain") << "{\"api\": {\"base_url\": \"https://h\", \"api_key\": \"keychain:prod\"}}"_ba
+                              << QStringList {};
+    QTest::addRow("file") << "{\"api\": {\"base_url\": \"https://h\", \"api_key\": \"file:~/.key\"}}"_ba
+                          << QStringList {};
+}
+
+// A key written in a profile is read by anyone who gets the file: a warning, not a refusal, and
+// never the key itself.
+void TestProfile::plainTextKeyWarns()
+{
+    QFETCH(QByteArray, data);
+    QFETCH(QStringList, warnings);
+    const auto r = ProfileStore::loadFromData(data, u"k.json"_s);
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    QCOMPARE(r.warnings, warnings);
+    for (const QString& w : r.warnings)
+        QVERIFY(!w.contains(u"4f9a77"_s));
+}
+
+void TestProfile::displayUrlMasksPassword_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("shown");
+    QTest::addRow("password") << u"http://user:s3cret@gw.example.com:8080/v1"_s
+                              << u"http://user:***@gw.example.com:8080/v1"_s;
+    QTest::addRow("user only") << u"https://user@gw.example.com/v1"_s << u"https://user@gw.example.com/v1"_s;
+    QTest::addRow("none") << u"http://127.0.0.1:8000"_s << u"http://127.0.0.1:8000"_s;
+    QTest::addRow("not a url") << u"localhost:8000"_s << u"localhost:8000"_s;
+}
+
+void TestProfile::displayUrlMasksPassword()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, shown);
+    QCOMPARE(kp::displayUrl(url), shown);
+    // Messages that quote a wrong URL do not quote its password either.
+    Profile p;
+    p.target.baseUrl = u"ftp://user:s3cret@files.example"_s;
+    const QList<kp::ProfileIssue> issues = kp::validateProfile(p);
+    QCOMPARE(issues.size(), 1);
+    QVERIFY2(!issues.constFirst().message.contains(u"s3cret"_s), qPrintable(issues.constFirst().message));
+    QVERIFY(issues.constFirst().message.contains(u"ftp://user:***@files.example"_s));
 }
 
 void TestProfile::everyPrefixIsHandled_data()
@@ -612,7 +768,7 @@ void TestProfile::validation_data()
         [](Profile& p) {
             p.load.rates = { 1, std::numeric_limits<double>::quiet_NaN() };
         },
-        { u"load.rates[1]: must be > 0"_s });
+        { u"load.rates[1]: is not a number (nan)"_s });
     row("rates ignored in concurrency mode",
         [](Profile& p) {
             p.load.mode = kp::LoadMode::Concurrency;

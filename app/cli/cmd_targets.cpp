@@ -103,11 +103,11 @@ int runTargets(const QStringList& arguments)
         if (p.isSet(json)) {
             QJsonArray array;
             for (const NamedTarget& t : store.targets()) {
-                array.append(
-                    QJsonObject { { QStringLiteral("name"), t.name }, { QStringLiteral("base_url"), t.target.baseUrl },
-                        { QStringLiteral("backend"), backendName(t.target.backend) },
-                        { QStringLiteral("model"), t.target.model },
-                        { QStringLiteral("api_key"), keyDescription(t.target) } });
+                array.append(QJsonObject { { QStringLiteral("name"), t.name },
+                    { QStringLiteral("base_url"), displayUrl(t.target.baseUrl) },
+                    { QStringLiteral("backend"), backendName(t.target.backend) },
+                    { QStringLiteral("model"), t.target.model },
+                    { QStringLiteral("api_key"), keyDescription(t.target) } });
             }
             writeOut(QJsonDocument(array).toJson(QJsonDocument::Indented));
             return ExitOk;
@@ -121,7 +121,7 @@ int runTargets(const QStringList& arguments)
         int urlWidth = 8;
         for (const NamedTarget& t : store.targets()) {
             nameWidth = std::max(nameWidth, int(t.name.size()));
-            urlWidth = std::max(urlWidth, int(t.target.baseUrl.size()));
+            urlWidth = std::max(urlWidth, int(displayUrl(t.target.baseUrl).size()));
         }
         QString out = QStringLiteral("%1  %2  %3  %4  %5\n")
                           .arg(QStringLiteral("name"), -nameWidth)
@@ -132,7 +132,7 @@ int runTargets(const QStringList& arguments)
         for (const NamedTarget& t : store.targets()) {
             out += QStringLiteral("%1  %2  %3  %4  %5\n")
                        .arg(t.name, -nameWidth)
-                       .arg(t.target.baseUrl, -urlWidth)
+                       .arg(displayUrl(t.target.baseUrl), -urlWidth)
                        .arg(backendName(t.target.backend), -11)
                        .arg(t.target.model.isEmpty() ? QStringLiteral("(server's first)") : t.target.model, -24)
                        .arg(keyDescription(t.target));
@@ -249,7 +249,7 @@ int runTargets(const QStringList& arguments)
             say(QStringLiteral("error: %1").arg(error));
             return ExitFailure;
         }
-        say(QStringLiteral("saved target \"%1\" (%2) in %3").arg(*name, t.baseUrl, store.path()));
+        say(QStringLiteral("saved target \"%1\" (%2) in %3").arg(*name, displayUrl(t.baseUrl), store.path()));
         return ExitOk;
     }
     say(action.isEmpty() ? QStringLiteral("error: targets needs add, list, show or remove")

@@ -364,6 +364,15 @@ QString redactUrlPassword(const QString& text)
 
 } // namespace
 
+QString displayUrl(const QString& url)
+{
+    QUrl u(url);
+    if (!u.isValid() || u.password().isEmpty())
+        return url;
+    u.setPassword(u"***"_s);
+    return u.toString();
+}
+
 Profile redactedProfile(const Profile& profile)
 {
     Profile p = profile;
@@ -513,14 +522,22 @@ public:
     void add(const QString& path, const QString& message) { m_issues.append({ path, message }); }
     QString name(const QString& path) const { return m_namer(path); }
 
+    // NaN fails every comparison; saying "must be > 0" of it would send the reader to the wrong fix.
+    bool isNumber(const QString& path, double v)
+    {
+        if (!std::isnan(v))
+            return true;
+        add(path, phrase("Profile", "is not a number (nan)"));
+        return false;
+    }
     void positive(const QString& path, double v)
     {
-        if (!(v > 0))
+        if (isNumber(path, v) && !(v > 0))
             add(path, phrase("Profile", "must be > 0"));
     }
     void nonNegative(const QString& path, double v)
     {
-        if (!(v >= 0))
+        if (isNumber(path, v) && !(v >= 0))
             add(path, phrase("Profile", "must be >= 0"));
     }
     void atLeastOne(const QString& path, qint64 v)
@@ -530,13 +547,13 @@ public:
     }
     void percentile(const QString& path, double v)
     {
-        if (!(v > 0 && v <= 100))
+        if (isNumber(path, v) && !(v > 0 && v <= 100))
             add(path, phrase("Profile", "must be in (0, 100]"));
     }
     void fraction(const QString& path, double v, bool zeroAllowed)
     {
         const bool ok = (zeroAllowed ? v >= 0 : v > 0) && v <= 1;
-        if (!ok)
+        if (isNumber(path, v) && !ok)
             add(path, zeroAllowed ? phrase("Profile", "must be in [0, 1]") : phrase("Profile", "must be in (0, 1]"));
     }
     template <typename T>
@@ -580,7 +597,7 @@ void checkTarget(Checker& c, const Target& t)
             phrase("Profile",
                 "must be an http:// or https:// URL with a host (or sim://PRESET for the built-in simulator), got "
                 "\"%1\"")
-                .arg(t.baseUrl));
+                .arg(displayUrl(t.baseUrl)));
     if (!t.endpoint.isEmpty() && !t.endpoint.startsWith(u'/'))
         c.add(u"target.endpoint"_s, phrase("Profile", "must start with \"/\""));
     if (isKeychainReference(t.apiKey)) {
@@ -609,13 +626,14 @@ void checkTarget(Checker& c, const Target& t)
     c.positive(u"target.timeouts.total_s"_s, t.timeouts.totalS);
     if (!t.metricsUrl.isEmpty() && t.metricsUrl != u"off" && !isHttpUrl(t.metricsUrl, { u"http", u"https" }))
         c.add(u"target.metrics_url"_s,
-            phrase("Profile", "must be an http:// or https:// URL, or \"off\", got \"%1\"").arg(t.metricsUrl));
+            phrase("Profile", "must be an http:// or https:// URL, or \"off\", got \"%1\"")
+                .arg(displayUrl(t.metricsUrl)));
     c.positive(u"target.metrics_interval_s"_s, t.metricsIntervalS);
     if (t.proxyMode == ProxyMode::Url && !isHttpUrl(t.proxyUrl, { u"http", u"https", u"socks5" })) {
         c.add(u"target.proxy"_s,
             phrase("Profile",
                 "must be \"none\", \"system\" or an http://, https:// or socks5:// URL with a host, got \"%1\"")
-                .arg(t.proxyUrl));
+                .arg(displayUrl(t.proxyUrl)));
     }
 }
 

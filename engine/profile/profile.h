@@ -297,6 +297,10 @@ bool isCredentialHeader(const QString& name);
 Profile redactedProfile(const Profile& profile);
 QString redactedPlaceholder();
 
+// A URL as Kneepoint shows it (CLI output, the window, messages): a password in it becomes "***"
+// (http://user:***@host/v1); anything else, even text that is no URL, is left as written.
+QString displayUrl(const QString& url);
+
 } // namespace kp
 
 Q_DECLARE_METATYPE(kp::Profile)

@@ -203,10 +203,29 @@ public:
         return std::nullopt;
     }
 
+    // NaN (TOML's nan, a "nan" string) passes no range check by itself: it would read "must be > 0".
+    bool notANumber(const QString& text, const QString& src, const QString& pp)
+    {
+        m_ctx.error(src, phrase("ProfileReader", "%1 is not a number").arg(text));
+        m_ctx.fail(pp);
+        return false;
+    }
+
     std::optional<double> toNumber(const Json& v, const QString& src, const QString& pp)
     {
-        if (v.is_number())
-            return v.get<double>();
+        if (v.is_number()) {
+            const double d = v.get<double>();
+            if (std::isnan(d)) {
+                notANumber(u"nan"_s, src, pp);
+                return std::nullopt;
+            }
+            if (std::isinf(d)) {
+                m_ctx.error(src, phrase("ProfileReader", "must be a finite number, got %1").arg(formatRate(d)));
+                m_ctx.fail(pp);
+                return std::nullopt;
+            }
+            return d;
+        }
         typeError(v, src, pp, phrase("ProfileReader", "a number"));
         return std::nullopt;
     }
@@ -242,8 +261,14 @@ public:
 
     std::optional<double> toRate(const Json& v, const QString& src, const QString& pp)
     {
-        if (v.is_number())
-            return v.get<double>();
+        if (v.is_number()) {
+            const double d = v.get<double>();
+            if (std::isnan(d)) {
+                notANumber(u"nan"_s, src, pp);
+                return std::nullopt;
+            }
+            return d;
+        }
         if (v.is_string()) {
             const QString text = QString::fromStdString(v.get<std::string>()).trimmed();
             const QString unsignedText = text.startsWith(u'-') ? text.mid(1) : text;
@@ -251,8 +276,16 @@ public:
             if (unsignedText.compare(u"inf", Qt::CaseInsensitive) == 0
                 || unsignedText.compare(u"infinity", Qt::CaseInsensitive) == 0)
                 return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+            if (unsignedText.compare(u"nan", Qt::CaseInsensitive) == 0) {
+                notANumber(QString::fromStdString(v.dump(-1, ' ', false, Json::error_handler_t::replace)), src, pp);
+                return std::nullopt;
+            }
             bool ok = false;
             const double d = text.toDouble(&ok);
+            if (ok && std::isnan(d)) {
+                notANumber(QString::fromStdString(v.dump(-1, ' ', false, Json::error_handler_t::replace)), src, pp);
+                return std::nullopt;
+            }
             if (ok)
                 return d;
         }
@@ -1063,6 +1096,17 @@ ReadOutcome readProfile(const SourceDocument& doc, const QString& fileName)
             "base_url and model_id, or service/load/engine tables"_s.arg(profileSchemaId()));
         out.errors = ctx.errors;
         return out;
+    }
+
+    // A key in the file is readable by anyone who gets the file (a shared profile, a backup, a repository).
+    if (!out.profile.target.apiKey.isEmpty()
+        && out.profile.target.apiKeySource() == ApiKeyResolution::Source::Literal) {
+        ctx.warning(ctx.sourceName(u"target.api_key"_s),
+            phrase("ProfileReader",
+                "the API key is stored in plain text in %1; keep it out of the file with \"${VAR}\" (an "
+                "environment variable), \"keychain:ENTRY\" (the desktop keychain) or \"file:PATH\" (a file of "
+                "its own)")
+                .arg(fileName));
     }
 
     const PathNamer namer = [&ctx](const QString& path) { return ctx.sourceName(path); };

@@ -34,17 +34,30 @@ public:
     {
         offset = std::min(offset, m_text.size());
         const auto it = std::upper_bound(m_starts.begin(), m_starts.end(), offset) - 1;
+        // The locator asks in increasing order: counting on from the previous answer on the same line
+        // keeps a one-line file of a million values linear instead of quadratic.
+        size_t from = *it;
         int column = 1;
-        for (size_t i = *it; i < offset; ++i) {
+        if (m_lastLineStart == *it && m_lastOffset >= *it && m_lastOffset <= offset) {
+            from = m_lastOffset;
+            column = m_lastColumn;
+        }
+        for (size_t i = from; i < offset; ++i) {
             if ((static_cast<unsigned char>(m_text[i]) & 0xC0) != 0x80)
                 ++column;
         }
+        m_lastLineStart = *it;
+        m_lastOffset = offset;
+        m_lastColumn = column;
         return { int(it - m_starts.begin()) + 1, column };
     }
 
 private:
     std::string_view m_text;
     std::vector<size_t> m_starts;
+    mutable size_t m_lastLineStart = std::string_view::npos;
+    mutable size_t m_lastOffset = 0;
+    mutable int m_lastColumn = 1;
 };
 
 bool isJsonScalar(std::string_view t)
@@ -89,6 +102,10 @@ public:
         , m_doc(doc)
         , m_stop(std::min(stopAt, text.size()))
     { }
+
+    // Stop at the first number a double cannot hold (1e400), which nlohmann refuses without saying where.
+    void stopAtOverflow() { m_stopAtOverflow = true; }
+    const std::string& overflowNumber() const { return m_overflow; }
 
     void run() { value(QString(), QString()); }
     const QString& stopPath() const { return m_stopPath; }
@@ -184,9 +201,19 @@ private:
             ++m_i;
         if (m_i == begin)
             return mismatch(context);
-        if (!isJsonScalar(m_s.substr(begin, m_i - begin))) {
+        const std::string_view token = m_s.substr(begin, m_i - begin);
+        if (!isJsonScalar(token)) {
             m_i = begin;
             return mismatch(path);
+        }
+        if (m_stopAtOverflow && (token.size() > 15 || token.find_first_of("eE") != std::string_view::npos)) {
+            try {
+                [[maybe_unused]] const Json number = Json::parse(token);
+            } catch (const Json::out_of_range&) {
+                m_overflow = std::string(token);
+                m_i = begin;
+                return mismatch(path);
+            }
         }
         if (m_stop < m_i) {
             m_stopPath = path;
@@ -273,6 +300,8 @@ private:
     QString m_stopPath;
     size_t m_mismatch = std::string_view::npos;
     std::vector<std::pair<QString, SourcePos>> m_duplicates;
+    bool m_stopAtOverflow = false;
+    std::string m_overflow;
 };
 
 // Python's json.dump writes float('inf') as a bare Infinity, which is not JSON. Rewrite it, outside
@@ -429,6 +458,20 @@ SourceDocument parseJsonSource(const QByteArray& data, const QString& fileName)
         const QString where = formatLocation(fileName, lines.pos(offset));
         const QString path = locator.stopPath();
         doc.errors.append(where + u": "_s + (path.isEmpty() ? QString() : path + u": "_s) + parseErrorText(e.what()));
+        return doc;
+    } catch (const Json::out_of_range& e) {
+        JsonLocator locator(text, lines, nullptr, text.size() + 1);
+        locator.stopAtOverflow();
+        locator.run();
+        if (locator.overflowNumber().empty()) {
+            doc.errors.append(fileName + u": "_s + QString::fromUtf8(e.what()));
+            return doc;
+        }
+        const QString path = locator.stopPath();
+        doc.errors.append(formatLocation(fileName, lines.pos(locator.mismatchOffset())) + u": "_s
+            + (path.isEmpty() ? QString() : path + u": "_s)
+            + phrase("SourceDocument", "number %1 is out of range (the largest is about 1.8e308)")
+                  .arg(QString::fromStdString(locator.overflowNumber())));
         return doc;
     } catch (const Json::exception& e) {
         doc.errors.append(fileName + u": "_s + QString::fromUtf8(e.what()));

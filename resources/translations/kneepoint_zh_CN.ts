@@ -1056,6 +1056,10 @@
         <source>keychain entry %1</source>
         <translation>密钥环条目 %1</translation>
     </message>
+    <message>
+        <source>is not a number (nan)</source>
+        <translation>不是数字（nan）</translation>
+    </message>
 </context>
 <context>
     <name>ProfileReader</name>
@@ -1134,6 +1138,18 @@
     <message>
         <source>a profile must be an object at the top level</source>
         <translation>配置的顶层必须是一个对象</translation>
+    </message>
+    <message>
+        <source>%1 is not a number</source>
+        <translation>%1 不是数字</translation>
+    </message>
+    <message>
+        <source>must be a finite number, got %1</source>
+        <translation>必须是有限的数字，实际为 %1</translation>
+    </message>
+    <message>
+        <source>the API key is stored in plain text in %1; keep it out of the file with &quot;${VAR}&quot; (an environment variable), &quot;keychain:ENTRY&quot; (the desktop keychain) or &quot;file:PATH&quot; (a file of its own)</source>
+        <translation>API 密钥以明文保存在 %1 中；请改用 &quot;${VAR}&quot;（环境变量）、&quot;keychain:ENTRY&quot;（桌面密钥环）或 &quot;file:PATH&quot;（单独的密钥文件），不要把密钥写在文件里</translation>
     </message>
 </context>
 <context>
@@ -1459,6 +1475,10 @@
     <message>
         <source>: arrays and objects nest deeper than %1 levels</source>
         <translation>：数组和对象的嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <source>number %1 is out of range (the largest is about 1.8e308)</source>
+        <translation>数字 %1 超出范围（最大约为 1.8e308）</translation>
     </message>
 </context>
 <context>

@@ -60,7 +60,7 @@ QString targetWords(const Profile& profile)
             ? MainWindow::tr("built-in simulator")
             : MainWindow::tr("built-in simulator (%1)").arg(preset);
     }
-    return profile.target.baseUrl;
+    return displayUrl(profile.target.baseUrl);
 }
 
 } // namespace

@@ -99,7 +99,7 @@ void SweepWorker::start(const Profile& profile, const QString& runsDirectory, bo
         m_targetWords = tr("built-in simulator (%1)").arg(m_simulator->description());
         Q_EMIT message(tr("Built-in simulator: %1").arg(m_simulator->description()));
     } else {
-        m_targetWords = m_profile.target.baseUrl;
+        m_targetWords = displayUrl(m_profile.target.baseUrl);
     }
 
     ProbeTarget target;
@@ -115,7 +115,7 @@ void SweepWorker::start(const Profile& profile, const QString& runsDirectory, bo
     m_probe = std::make_unique<Probe>();
     connect(m_probe.get(), &Probe::finished, this, &SweepWorker::onProbeFinished);
     connect(m_probe.get(), &Probe::progress, this, &SweepWorker::onProbeProgress);
-    Q_EMIT message(tr("Preflight: checking %1").arg(m_profile.target.baseUrl));
+    Q_EMIT message(tr("Preflight: checking %1").arg(displayUrl(m_profile.target.baseUrl)));
     m_probe->start(target);
 }
 
@@ -162,7 +162,7 @@ void SweepWorker::onProbeFinished(const ProbeReport& report)
         Q_EMIT message(tr("Model: %1 (the first the server lists)").arg(m_profile.target.model));
     }
     if (m_profile.target.model.isEmpty()) {
-        fail(tr("target.model: required, and %1 lists no model").arg(m_profile.target.baseUrl));
+        fail(tr("target.model: required, and %1 lists no model").arg(displayUrl(m_profile.target.baseUrl)));
         return;
     }
     beginSweep();
