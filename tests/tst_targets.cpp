@@ -21,6 +21,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTemporaryDir>
@@ -209,7 +210,9 @@ private Q_SLOTS:
             profilePath, "{\"schema\": \"kneepoint.profile/1\", \"target\": \"nowhere\", \"load\": {\"rates\": [1]}}"));
         const Outcome o = runCli({ QStringLiteral("sweep"), QStringLiteral("--profile"), profilePath });
         QCOMPARE(o.exitCode, 2);
-        QVERIFY2(o.err.contains(QStringLiteral("error: target \"nowhere\" is not among the saved targets in ")),
+        QVERIFY2(o.err.contains(QStringLiteral("error: %1:1:45: target: target \"nowhere\" is not among the saved "
+                                               "targets in ")
+                                    .arg(profilePath)),
             qPrintable(o.err));
         const Outcome flag = runCli({ QStringLiteral("run"), QStringLiteral("--target"), QStringLiteral("prod") });
         QCOMPARE(flag.exitCode, 2);
@@ -253,6 +256,111 @@ private Q_SLOTS:
         o = runCli({ QStringLiteral("targets"), QStringLiteral("remove"), QStringLiteral("gw") });
         QCOMPARE(o.exitCode, 2);
         QVERIFY2(o.err.contains(QStringLiteral("no saved target \"gw\"")), qPrintable(o.err));
+    }
+
+    // A saved target supplies what the profile leaves out before the profile is checked: a profile of
+    // the nested layout with no server at all runs against it. What both give, the target's wins; the
+    // profile's key and credential headers never go to another server than the one they were written for.
+    void savedTargetFillsTheProfile()
+    {
+        QTemporaryDir dir;
+        TargetStore store(dir.filePath(QStringLiteral("targets.json")));
+        store.put(sampleTarget(QStringLiteral("gw"), QStringLiteral("https://staging.example.com/v1")));
+        NamedTarget bare { QStringLiteral("bare"), {} };
+        bare.target.baseUrl = QStringLiteral("http://127.0.0.1:8000");
+        store.put(bare);
+
+        const QString nested = dir.filePath(QStringLiteral("nested.json"));
+        QVERIFY(writeFile(nested, "{\"benchmark\": {\"request_rate\": 4,\n \"num_prompts\": 10}}"));
+        const ProfileLoadResult alone = ProfileStore::load(nested);
+        QCOMPARE(alone.errors, QStringList { nested + QStringLiteral(":1:15: benchmark.base_url: is required") });
+        const ProfileLoadResult merged = ProfileStore::loadForRun(nested, store, QStringLiteral("gw"));
+        QVERIFY2(merged.ok(), qPrintable(merged.errors.join(u'\n')));
+        QCOMPARE(merged.profile->targetName, QString());
+        QCOMPARE(merged.profile->target, store.find(QStringLiteral("gw"))->target);
+        QCOMPARE(merged.profile->load.rates, QList<double> { 4 });
+
+        // The profile names its own server, model, headers and key.
+        const QString own = dir.filePath(QStringLiteral("own.json"));
+        QVERIFY(writeFile(own,
+            "{\"api\": {\"base_url\": \"http://10.0.0.9:8000\", \"model\": \"own/model\", "
+            "\"served_model_name\": \"served\", \"api_key\": \"${OWN_KEY}\",\n"
+            " \"headers\": {\"X-Run\": \"r1\", \"x-team\": \"mine\", \"Authorization\": \"Bearer ${OWN_KEY}\"}}}"));
+        const ProfileLoadResult other = ProfileStore::loadForRun(own, store, QStringLiteral("gw"));
+        QVERIFY2(other.ok(), qPrintable(other.errors.join(u'\n')));
+        const Target& t = other.profile->target;
+        QCOMPARE(t.baseUrl, QStringLiteral("https://staging.example.com/v1"));
+        QCOMPARE(t.model, QStringLiteral("org/model-7b")); // the target's
+        QCOMPARE(t.servedModelName, QStringLiteral("served")); // the target has none
+        QCOMPARE(t.apiKey, QStringLiteral("${KNEEPOINT_TEST_KEY}"));
+        QCOMPARE(t.headers,
+            (QList<HttpHeader> { { QStringLiteral("X-Team"), QStringLiteral("capacity") },
+                { QStringLiteral("X-Run"), QStringLiteral("r1") } }));
+
+        // A target without a key or a model: the profile's model comes along, its key does not (another host).
+        const ProfileLoadResult toBare = ProfileStore::loadForRun(own, store, QStringLiteral("bare"));
+        QVERIFY2(toBare.ok(), qPrintable(toBare.errors.join(u'\n')));
+        QCOMPARE(toBare.profile->target.model, QStringLiteral("own/model"));
+        QCOMPARE(toBare.profile->target.apiKey, QString());
+        QCOMPARE(toBare.profile->target.headers.size(), 2); // X-Run and x-team; not Authorization
+        // ... unless the profile was written for the same server.
+        Target sameServer;
+        sameServer.baseUrl = QStringLiteral("http://127.0.0.1:8000/v1");
+        sameServer.apiKey = QStringLiteral("${OWN_KEY}");
+        sameServer.headers = { { QStringLiteral("Authorization"), QStringLiteral("Bearer ${OWN_KEY}") } };
+        const Target kept = withSavedTarget(bare.target, sameServer);
+        QCOMPARE(kept.apiKey, QStringLiteral("${OWN_KEY}"));
+        QCOMPARE(kept.headers, sameServer.headers);
+        QCOMPARE(kept.baseUrl, bare.target.baseUrl);
+
+        // A reference in the file to a target the store lacks is named at the reference.
+        const QString dangling = dir.filePath(QStringLiteral("dangling.json"));
+        QVERIFY(writeFile(dangling, "{\"schema\": \"kneepoint.profile/1\",\n \"target\": \"nowhere\"}"));
+        const ProfileLoadResult missing = ProfileStore::loadForRun(dangling, store);
+        QCOMPARE(missing.errors,
+            QStringList { dangling
+                + QStringLiteral(":2:12: target: target \"nowhere\" is not among the saved targets in %1 (it holds: "
+                                 "gw, bare)")
+                      .arg(store.path()) });
+        // The same file, when the command line names a target, runs against that one.
+        const ProfileLoadResult replaced = ProfileStore::loadForRun(dangling, store, QStringLiteral("bare"));
+        QVERIFY2(replaced.ok(), qPrintable(replaced.errors.join(u'\n')));
+        QCOMPARE(replaced.profile->target.baseUrl, bare.target.baseUrl);
+    }
+
+    // A password in a base URL is shown masked wherever the CLI shows the URL; a profile that leaves
+    // its server to --target validates.
+    void cliMasksPasswordsAndMergesTargets()
+    {
+        Outcome o = runCli({ QStringLiteral("targets"), QStringLiteral("add"), QStringLiteral("pw"),
+            QStringLiteral("--base-url"), QStringLiteral("http://alice:hunter2@127.0.0.1:9/v1"),
+            QStringLiteral("--model"), QStringLiteral("org/m") });
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        QVERIFY2(o.err.contains(QStringLiteral("saved target \"pw\" (http://alice:***@127.0.0.1:9/v1) in ")),
+            qPrintable(o.err));
+        o = runCli({ QStringLiteral("targets"), QStringLiteral("list") });
+        QCOMPARE(o.exitCode, 0);
+        QVERIFY2(o.out.contains(QStringLiteral("http://alice:***@127.0.0.1:9/v1")), qPrintable(o.out));
+        o = runCli({ QStringLiteral("targets"), QStringLiteral("list"), QStringLiteral("--json") });
+        QCOMPARE(o.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(o.out.toUtf8()).array().at(0).toObject().value(QStringLiteral("base_url")),
+            QJsonValue(QStringLiteral("http://alice:***@127.0.0.1:9/v1")));
+        o = runCli({ QStringLiteral("targets"), QStringLiteral("show"), QStringLiteral("pw") });
+        QCOMPARE(o.exitCode, 0);
+        QVERIFY2(!o.out.contains(QStringLiteral("hunter2")), qPrintable(o.out));
+
+        const QString nested = m_home.filePath(QStringLiteral("nested-for-cli.json"));
+        QVERIFY(writeFile(nested, "{\"benchmark\": {\"request_rate\": 4, \"num_prompts\": 10}}"));
+        o = runCli({ QStringLiteral("validate"), nested });
+        QCOMPARE(o.exitCode, 2);
+        QVERIFY2(o.err.contains(nested + QStringLiteral(":1:15: benchmark.base_url: is required")), qPrintable(o.err));
+        o = runCli({ QStringLiteral("validate"), nested, QStringLiteral("--target"), QStringLiteral("pw") });
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        QVERIFY2(o.out.startsWith(nested + QStringLiteral(": ok (list plan: 4 req/s;")), qPrintable(o.out));
+        QVERIFY2(!(o.out + o.err).contains(QStringLiteral("hunter2")), qPrintable(o.out + o.err));
+
+        o = runCli({ QStringLiteral("targets"), QStringLiteral("remove"), QStringLiteral("pw") });
+        QCOMPARE(o.exitCode, 0);
     }
 
     void targetsPageEditsTheStore()
@@ -323,10 +431,13 @@ private Q_SLOTS:
         base.workload.outputLen = 16;
         base.load.rates = { 50, 200 };
         base.load.plan.earlyStop = false;
+        base.target.headers = { { QStringLiteral("X-Matrix"), QStringLiteral("yes") } };
         const std::vector<Profile> profiles = ui::matrixProfiles(base, pick);
         QCOMPARE(profiles.size(), std::size_t(2));
         QCOMPARE(profiles.at(1).name, QStringLiteral("matrix test — sim-large"));
         QCOMPARE(profiles.at(1).target.baseUrl, large.target.baseUrl);
+        // The window merges a saved target with the profile's as the CLI does: the header comes along.
+        QCOMPARE(profiles.at(1).target.headers, base.target.headers);
 
         QSignalSpy done(window.matrixRun(), &ui::MatrixRun::finished);
         QVERIFY(window.runMatrix(profiles));
@@ -355,27 +466,36 @@ private Q_SLOTS:
         for (auto [host, preset] : { std::pair { &small, "small" }, std::pair { &large, "large" } }) {
             kp::sim::SimServerOptions options;
             options.params = kp::sim::presetByName(QString::fromLatin1(preset))->params;
+            if (host == &large)
+                options.params.modelId = QStringLiteral("sim/large-model");
             options.timeScale = 6;
             QVERIFY2(host->start(options), qPrintable(host->errorString()));
         }
+        // The small target names its model; the large one leaves it to the server's list.
         for (auto [name, host] : { std::pair { "small", &small }, std::pair { "large", &large } }) {
-            const Outcome o = runCli({ QStringLiteral("targets"), QStringLiteral("add"), QString::fromLatin1(name),
+            QStringList add { QStringLiteral("targets"), QStringLiteral("add"), QString::fromLatin1(name),
                 QStringLiteral("--base-url"), host->baseUrl().toString(), QStringLiteral("--backend"),
-                QStringLiteral("openai") });
+                QStringLiteral("openai") };
+            if (host == &small)
+                add << QStringLiteral("--model") << QStringLiteral("kneepoint/sim-small");
+            const Outcome o = runCli(add);
             QVERIFY2(o.exitCode == 0, qPrintable(o.err));
         }
+        // The profile leaves the server to the targets and adds a header of its own.
+        const QString profile = m_home.filePath(QStringLiteral("matrix-profile.json"));
+        QVERIFY(writeFile(profile, "{\"benchmark\": {\"num_prompts\": 150, \"headers\": {\"X-Matrix\": \"yes\"}}}"));
         // The reference workload (200-token prompts, 230-token answers) at time scale 6: the small
         // preset holds ≈ 66 req/s, the large one ≈ 420. At 200 req/s — a rate any client keeps up with,
         // even on a loaded machine — the small one is three times over its capacity and queues, while
         // the large one runs at half of its own. Margins are far below the presets' ratio. 150 requests
         // (0.75 s of arrivals) build the small one a queue of about 100, which it takes 1.5 s to drain.
         const QString out = m_home.filePath(QStringLiteral("matrix"));
-        const Outcome o = runCli({ QStringLiteral("sweep"), QStringLiteral("--target"), QStringLiteral("small"),
-            QStringLiteral("--target"), QStringLiteral("large"), QStringLiteral("--request-rate"),
-            QStringLiteral("200"), QStringLiteral("--num-prompts"), QStringLiteral("150"),
-            QStringLiteral("--random-input-len"), QStringLiteral("200"), QStringLiteral("--random-output-len"),
-            QStringLiteral("230"), QStringLiteral("--ignore-eos"), QStringLiteral("--no-early-stop"),
-            QStringLiteral("--quiet"), QStringLiteral("--out"), out });
+        const Outcome o = runCli({ QStringLiteral("sweep"), QStringLiteral("--profile"), profile,
+            QStringLiteral("--target"), QStringLiteral("small"), QStringLiteral("--target"), QStringLiteral("large"),
+            QStringLiteral("--request-rate"), QStringLiteral("200"), QStringLiteral("--num-prompts"),
+            QStringLiteral("150"), QStringLiteral("--random-input-len"), QStringLiteral("200"),
+            QStringLiteral("--random-output-len"), QStringLiteral("230"), QStringLiteral("--ignore-eos"),
+            QStringLiteral("--no-early-stop"), QStringLiteral("--quiet"), QStringLiteral("--out"), out });
         QVERIFY2(o.exitCode == 0, qPrintable(o.err + o.out));
         const QJsonObject matrix = QJsonDocument::fromJson(readFile(out + QStringLiteral("/matrix.json"))).object();
         QCOMPARE(matrix.value(QStringLiteral("format")).toString(), QStringLiteral("kneepoint.matrix/1"));
@@ -384,6 +504,13 @@ private Q_SLOTS:
         QCOMPARE(runs.size(), 2);
         QCOMPARE(runs.at(0).toObject().value(QStringLiteral("dir")).toString(), QStringLiteral("01-small"));
         QCOMPARE(runs.at(1).toObject().value(QStringLiteral("dir")).toString(), QStringLiteral("02-large"));
+        // The model each sweep sent: the target's, and the one the large server lists.
+        QCOMPARE(
+            runs.at(0).toObject().value(QStringLiteral("model")).toString(), QStringLiteral("kneepoint/sim-small"));
+        QCOMPARE(runs.at(1).toObject().value(QStringLiteral("model")).toString(), QStringLiteral("sim/large-model"));
+        static const QRegularExpression rowSmall(QStringLiteral("\n01-small +small +kneepoint/sim-small "));
+        static const QRegularExpression rowLarge(QStringLiteral("\n02-large +large +sim/large-model "));
+        QVERIFY2(rowSmall.match(o.out).hasMatch() && rowLarge.match(o.out).hasMatch(), qPrintable(o.out));
         for (const QJsonValue& v : runs) {
             const QString dir = out + u'/' + v.toObject().value(QStringLiteral("dir")).toString();
             const QJsonObject run = QJsonDocument::fromJson(readFile(dir + QStringLiteral("/run.json"))).object();
@@ -399,6 +526,14 @@ private Q_SLOTS:
                      .toObject()
                      .value(QStringLiteral("base_url")),
             QJsonValue(small.baseUrl().toString()));
+        QCOMPARE(smallRun.value(QStringLiteral("profile"))
+                     .toObject()
+                     .value(QStringLiteral("target"))
+                     .toObject()
+                     .value(QStringLiteral("headers"))
+                     .toObject()
+                     .value(QStringLiteral("X-Matrix")),
+            QJsonValue(QStringLiteral("yes")));
         const double smallPeak = runs.at(0).toObject().value(QStringLiteral("peak_throughput")).toDouble();
         const double largePeak = runs.at(1).toObject().value(QStringLiteral("peak_throughput")).toDouble();
         QVERIFY2(smallPeak > 0 && largePeak > 1.2 * smallPeak,

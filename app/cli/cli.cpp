@@ -416,8 +416,37 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
 std::optional<Profile> buildProfile(const QCommandLineParser& p, const Options& o, bool needTarget)
 {
     Profile profile;
+    const QString targetName = p.isSet(o.target) ? p.value(o.target) : QString();
+    // The saved targets are read only when a target is named, by --target or by the profile.
+    std::optional<TargetStore> targets;
+    const auto loadTargets = [&] {
+        targets.emplace();
+        QStringList targetErrors;
+        targets->load(&targetErrors);
+        for (const QString& e : targetErrors)
+            say(QStringLiteral("error: %1").arg(e));
+        return targetErrors.isEmpty();
+    };
+    if (!targetName.isEmpty()) {
+        if (!loadTargets())
+            return std::nullopt;
+        profile.targetName = targetName;
+        if (const QString error = resolveTargetReference(profile, *targets); !error.isEmpty()) {
+            say(QStringLiteral("error: --target: %1").arg(error));
+            return std::nullopt;
+        }
+    }
     if (p.isSet(o.profile)) {
-        const ProfileLoadResult loaded = ProfileStore::load(p.value(o.profile));
+        // The saved target is merged into the profile before its checks, so that a profile which leaves
+        // its server (or model, key, headers) to the target is read as it will run.
+        const QString path = p.value(o.profile);
+        ProfileLoadResult loaded
+            = targets ? ProfileStore::loadForRun(path, *targets, targetName) : ProfileStore::load(path);
+        if (!targets && loaded.ok() && !loaded.profile->targetName.isEmpty()) {
+            if (!loadTargets())
+                return std::nullopt;
+            loaded = ProfileStore::loadForRun(path, *targets);
+        }
         for (const QString& w : loaded.warnings)
             say(QStringLiteral("warning: %1").arg(w));
         for (const QString& e : loaded.errors)
@@ -425,21 +454,6 @@ std::optional<Profile> buildProfile(const QCommandLineParser& p, const Options& 
         if (!loaded.ok())
             return std::nullopt;
         profile = *loaded.profile;
-    }
-    if (p.isSet(o.target))
-        profile.targetName = p.value(o.target);
-    if (!profile.targetName.isEmpty()) {
-        TargetStore targets;
-        QStringList targetErrors;
-        targets.load(&targetErrors);
-        for (const QString& e : targetErrors)
-            say(QStringLiteral("error: %1").arg(e));
-        if (!targetErrors.isEmpty())
-            return std::nullopt;
-        if (const QString error = resolveTargetReference(profile, targets); !error.isEmpty()) {
-            say(QStringLiteral("error: %1%2").arg(p.isSet(o.target) ? QStringLiteral("--target: ") : QString(), error));
-            return std::nullopt;
-        }
     }
     const QStringList errors = applyOverrides(p, o, profile);
     for (const QString& e : errors)

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cliverbs.h"
 
+#include "metrics/boundedread.h"
 #include "runs/runcatalog.h"
 #include "store/runwriter.h"
 
@@ -99,6 +100,23 @@ std::optional<double> offeredOf(const QJsonObject& analysis, const char* key)
     return offered.toDouble();
 }
 
+// The model a cell's sweep sent: run.json's profile holds it once the preflight has chosen it (the
+// target's, the profile's, --model, or the first the server lists). Empty when the sweep wrote no run.
+QString modelOfRun(const QString& dir)
+{
+    const std::optional<QByteArray> data
+        = readBoundedFile(QDir(dir).filePath(QStringLiteral("run.json")), kMaxResultFileBytes, nullptr);
+    if (!data)
+        return {};
+    const QJsonObject target = QJsonDocument::fromJson(*data)
+                                   .object()
+                                   .value(QLatin1String("profile"))
+                                   .toObject()
+                                   .value(QLatin1String("target"))
+                                   .toObject();
+    return target.value(QLatin1String("model")).toString();
+}
+
 QString formatLoadValue(std::optional<double> v, bool lowerBound = false)
 {
     if (!v)
@@ -167,9 +185,12 @@ int runMatrix(const QStringList& arguments)
     auto writeMatrix = [&](bool interrupted) {
         QJsonArray runs;
         for (const Cell& c : cells) {
+            QString model = c.exitCode < 0 ? QString() : modelOfRun(c.dir);
+            if (model.isEmpty())
+                model = c.model;
             QJsonObject entry { { QStringLiteral("dir"), QDir(out).relativeFilePath(c.dir) },
                 { QStringLiteral("target"), c.target.isEmpty() ? QJsonValue() : QJsonValue(c.target) },
-                { QStringLiteral("model"), c.model.isEmpty() ? QJsonValue() : QJsonValue(c.model) },
+                { QStringLiteral("model"), model.isEmpty() ? QJsonValue() : QJsonValue(model) },
                 { QStringLiteral("exit_code"), c.exitCode < 0 ? QJsonValue() : QJsonValue(c.exitCode) } };
             QFile file(QDir(c.dir).filePath(QStringLiteral("analysis.json")));
             if (file.open(QIODevice::ReadOnly)) {

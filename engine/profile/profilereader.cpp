@@ -1059,7 +1059,8 @@ ProfileLayout detectLayout(const Json& root)
 
 } // namespace
 
-ReadOutcome readProfile(const SourceDocument& doc, const QString& fileName)
+ReadOutcome readProfile(
+    const SourceDocument& doc, const QString& fileName, const TargetStore* targets, const QString& targetName)
 {
     ReadOutcome out;
     ReadContext ctx(doc, fileName);
@@ -1107,6 +1108,20 @@ ReadOutcome readProfile(const SourceDocument& doc, const QString& fileName)
                 "environment variable), \"keychain:ENTRY\" (the desktop keychain) or \"file:PATH\" (a file of "
                 "its own)")
                 .arg(fileName));
+    }
+
+    if (targets) {
+        const bool fromFile = targetName.isEmpty();
+        if (!fromFile)
+            out.profile.targetName = targetName;
+        if (!out.profile.targetName.isEmpty()) {
+            if (const QString error = resolveTargetReference(out.profile, *targets); !error.isEmpty()) {
+                if (fromFile)
+                    ctx.error(u"target"_s, error);
+                else
+                    ctx.errors.append(error);
+            }
+        }
     }
 
     const PathNamer namer = [&ctx](const QString& path) { return ctx.sourceName(path); };

@@ -5,6 +5,7 @@
 #include "profile/profile.h"
 #include "profile/profilestore.h"
 #include "profile/sourcedocument_p.h"
+#include "profile/targetstore.h"
 
 namespace kp::detail {
 
@@ -17,7 +18,9 @@ struct ReadOutcome
 };
 
 // Detects the layout, reads every known key (type errors, unknown-key warnings), then validates;
-// every message names fileName:line:col and the path as the file spells it.
-ReadOutcome readProfile(const SourceDocument& doc, const QString& fileName);
+// every message names fileName:line:col and the path as the file spells it. With targets, the saved
+// target the profile refers to (or targetName, replacing its reference) is merged in before validation.
+ReadOutcome readProfile(const SourceDocument& doc, const QString& fileName, const TargetStore* targets = nullptr,
+    const QString& targetName = QString());
 
 } // namespace kp::detail

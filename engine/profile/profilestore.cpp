@@ -307,20 +307,10 @@ QString profileLayoutName(ProfileLayout layout)
     Q_UNREACHABLE();
 }
 
-ProfileLoadResult ProfileStore::load(const QString& path, ProfileFormat format)
-{
-    // A FIFO or /dev/zero given as a profile is read in pieces up to the limit, never to its end.
-    QString error;
-    const std::optional<QByteArray> data = readBoundedFile(path, kMaxSettingsFileBytes, &error);
-    if (!data) {
-        ProfileLoadResult result;
-        result.errors.append(error);
-        return result;
-    }
-    return loadFromData(*data, path, format);
-}
+namespace {
 
-ProfileLoadResult ProfileStore::loadFromData(const QByteArray& data, const QString& sourceName, ProfileFormat format)
+ProfileLoadResult loadData(const QByteArray& data, const QString& sourceName, ProfileFormat format,
+    const TargetStore* targets, const QString& targetName)
 {
     ProfileLoadResult result;
     result.format = format == ProfileFormat::Auto ? detectFormat(data, sourceName) : format;
@@ -332,7 +322,7 @@ ProfileLoadResult ProfileStore::loadFromData(const QByteArray& data, const QStri
         qCDebug(lcProfile) << "cannot parse" << sourceName << result.errors;
         return result;
     }
-    detail::ReadOutcome outcome = detail::readProfile(doc, sourceName);
+    detail::ReadOutcome outcome = detail::readProfile(doc, sourceName, targets, targetName);
     result.layout = outcome.layout;
     result.errors = outcome.errors;
     result.warnings += outcome.warnings;
@@ -341,6 +331,37 @@ ProfileLoadResult ProfileStore::loadFromData(const QByteArray& data, const QStri
     qCDebug(lcProfile) << "read" << sourceName << "layout" << profileLayoutName(result.layout) << "errors"
                        << result.errors.size() << "warnings" << result.warnings.size();
     return result;
+}
+
+ProfileLoadResult loadFile(
+    const QString& path, ProfileFormat format, const TargetStore* targets, const QString& targetName)
+{
+    // A FIFO or /dev/zero given as a profile is read in pieces up to the limit, never to its end.
+    QString error;
+    const std::optional<QByteArray> data = readBoundedFile(path, kMaxSettingsFileBytes, &error);
+    if (!data) {
+        ProfileLoadResult result;
+        result.errors.append(error);
+        return result;
+    }
+    return loadData(*data, path, format, targets, targetName);
+}
+
+} // namespace
+
+ProfileLoadResult ProfileStore::load(const QString& path, ProfileFormat format)
+{
+    return loadFile(path, format, nullptr, QString());
+}
+
+ProfileLoadResult ProfileStore::loadForRun(const QString& path, const TargetStore& targets, const QString& targetName)
+{
+    return loadFile(path, ProfileFormat::Auto, &targets, targetName);
+}
+
+ProfileLoadResult ProfileStore::loadFromData(const QByteArray& data, const QString& sourceName, ProfileFormat format)
+{
+    return loadData(data, sourceName, format, nullptr, QString());
 }
 
 ProfileLoadResult ProfileStore::fromJsonObject(const QJsonObject& object, const QString& sourceName)

@@ -40,6 +40,8 @@ struct ProfileSaveResult
     bool ok() const { return error.isEmpty(); }
 };
 
+class TargetStore;
+
 class ProfileStore
 {
 public:
@@ -49,6 +51,12 @@ public:
     static ProfileLoadResult loadFromData(
         const QByteArray& data, const QString& sourceName, ProfileFormat format = ProfileFormat::Auto);
     static ProfileLoadResult fromJsonObject(const QJsonObject& object, const QString& sourceName);
+    // A profile about to be run: as load(), except that the saved target it refers to ("target": "NAME",
+    // or targetName, which replaces that reference as --target does) is merged into its target
+    // (withSavedTarget) before the checks. A profile that leaves its server to a saved target validates
+    // as it will run, and an error still names the file and the key. The result refers to no target.
+    static ProfileLoadResult loadForRun(
+        const QString& path, const TargetStore& targets, const QString& targetName = QString());
 
     // Writes Kneepoint's schema as pretty JSON in a stable key order. The file is replaced
     // atomically: on any failure the previous file is left as it was. The previous version is kept as

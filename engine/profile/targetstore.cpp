@@ -13,7 +13,10 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QUrl>
 
+#include <algorithm>
+#include <tuple>
 #include <utility>
 
 namespace kp {
@@ -204,9 +207,37 @@ QString resolveTargetReference(Profile& profile, const TargetStore& store)
                 names.isEmpty() ? phrase("TargetStore", "it holds none; add one with \"kneepoint-cli targets add\"")
                                 : phrase("TargetStore", "it holds: %1").arg(names.join(QStringLiteral(", "))));
     }
-    profile.target = found->target;
+    profile.target = withSavedTarget(found->target, profile.target);
     profile.targetName.clear();
     return {};
+}
+
+Target withSavedTarget(const Target& saved, const Target& own)
+{
+    const auto origin = [](const QString& url) {
+        const QUrl u(url);
+        return std::tuple(u.scheme().toLower(), u.host().toLower(), u.port(u.scheme() == u"https" ? 443 : 80));
+    };
+    const bool sameServer = own.baseUrl.isEmpty() || origin(own.baseUrl) == origin(saved.baseUrl);
+    Target t = saved;
+    const auto fill = [](QString& mine, const QString& theirs) {
+        if (mine.isEmpty())
+            mine = theirs;
+    };
+    fill(t.endpoint, own.endpoint);
+    fill(t.model, own.model);
+    fill(t.servedModelName, own.servedModelName);
+    if (sameServer) {
+        fill(t.apiKey, own.apiKey);
+        fill(t.metricsUrl, own.metricsUrl);
+    }
+    for (const HttpHeader& h : own.headers) {
+        const bool named = std::any_of(t.headers.cbegin(), t.headers.cend(),
+            [&](const HttpHeader& s) { return s.name.compare(h.name, Qt::CaseInsensitive) == 0; });
+        if (!named && (sameServer || !isCredentialHeader(h.name)))
+            t.headers.append(h);
+    }
+    return t;
 }
 
 } // namespace kp

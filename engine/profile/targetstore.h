@@ -47,8 +47,16 @@ private:
     QList<NamedTarget> m_targets;
 };
 
-// When profile.targetName is set, copies the named target into profile.target and clears the name, so
-// the run records the endpoint it used. The error names the target, the file and the names it holds.
+// A saved target together with the target a profile brings along: the saved target's settings win, and
+// what it leaves empty (endpoint, model, served model name, headers it does not name) comes from the
+// profile. The profile's API key, credential headers and metrics URL come along only when the profile
+// names no server of its own or the saved target's (same scheme, host and port): a key written for one
+// host never goes to another.
+Target withSavedTarget(const Target& saved, const Target& own);
+
+// When profile.targetName is set, merges the named target into profile.target (withSavedTarget) and
+// clears the name, so the run records the endpoint it used. The error names the target, the file and
+// the names it holds.
 QString resolveTargetReference(Profile& profile, const TargetStore& store);
 
 } // namespace kp

@@ -33,7 +33,7 @@ std::optional<MatrixChoice> askMatrix(QWidget* parent, const TargetStore& store)
     for (const NamedTarget& t : store.targets()) {
         auto* item = new QListWidgetItem(
             QStringLiteral("%1 — %2%3")
-                .arg(t.name, t.target.baseUrl,
+                .arg(t.name, displayUrl(t.target.baseUrl),
                     t.target.model.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(t.target.model)),
             list);
         item->setData(Qt::UserRole, t.name);
@@ -84,7 +84,7 @@ std::vector<Profile> matrixProfiles(const Profile& base, const MatrixChoice& cho
         for (const QString& model : models) {
             Profile p = base;
             p.targetName.clear();
-            p.target = t.target;
+            p.target = withSavedTarget(t.target, base.target);
             if (!model.isEmpty())
                 p.target.model = model;
             const QString baseName = base.name.isEmpty() ? QObject::tr("Sweep") : base.name;
