@@ -135,6 +135,35 @@ private Q_SLOTS:
         QCOMPARE(runCli({ QStringLiteral("validate"), path, QStringLiteral("--allow-high-load") }).exitCode, 0);
     }
 
+    // A literal key is worth a warning that names the file (never the key); a long plan is summed up
+    // rather than printed whole (a million rates is a valid plan).
+    void validateWarnsOfAPlainKeyAndSumsUpLongPlans()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("keyed.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QByteArray rates;
+        for (int r = 1; r <= 20; ++r)
+            rates += (r > 1 ? "," : "") + QByteArray::number(r);
+        f.write("{\"base_url\": \"http://127.0.0.1:8000\", \"api_key\": \"sk-live-31337\", \"request_rates\": [" + rates
+            + "]}\n");
+        f.close();
+        const Outcome o = runCli({ QStringLiteral("validate"), path });
+        QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+        QCOMPARE(o.out,
+            path
+                + QStringLiteral(
+                    ": ok (list plan: 1 req/s, 2 req/s, 3 req/s, 4 req/s, 5 req/s, 6 req/s, 7 req/s, 8 req/s, "
+                    "9 req/s, 10 req/s, 11 req/s, … 20 req/s (20 steps); 1000 requests per step)\n"));
+        QCOMPARE(o.err,
+            QStringLiteral("warning: %1:1:50: api_key: the API key is stored in plain text in %1; keep it out of the "
+                           "file with \"${VAR}\" (an environment variable), \"keychain:ENTRY\" (the desktop keychain) "
+                           "or \"file:PATH\" (a file of its own)\n")
+                .arg(path));
+        QVERIFY(!(o.out + o.err).contains(QStringLiteral("31337")));
+    }
+
     // The run directory, the reference result file, the printed block; and the key is nowhere on disk.
     void runWritesResultsWithoutTheKey()
     {

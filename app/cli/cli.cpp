@@ -1204,8 +1204,16 @@ int run(const QStringList& arguments)
             return ExitBadInput;
         }
         QStringList loads;
-        for (const PlannedStep& step : prepared.config.planner.preview())
+        const std::vector<PlannedStep> steps = prepared.config.planner.preview();
+        for (const PlannedStep& step : steps)
             loads << formatLoad(step.mode, step.load);
+        // A list of a million rates is a valid plan, not a line to print whole.
+        constexpr qsizetype shownLoads = 12;
+        if (loads.size() > shownLoads) {
+            const QString last = loads.constLast();
+            loads.resize(shownLoads - 1);
+            loads << QStringLiteral("… %1 (%2 steps)").arg(last).arg(steps.size());
+        }
         writeOut(
             QStringLiteral("%1: ok (%2 plan: %3; %4 requests per step)\n")
                 .arg(parser.value(o.profile), planKindName(profile->load.plan.kind), loads.join(QStringLiteral(", ")))
