@@ -264,6 +264,19 @@ private Q_SLOTS:
         ErrorsModel model;
         model.setGroups(merged);
         QVERIFY(model.data(model.index(1, ErrorsModel::Class)).toString().contains(QStringLiteral("503")));
+
+        // A context-length 400 names the max_model_len the preflight read, when the window has it.
+        StepResult tooLong;
+        RequestRecord r;
+        r.httpStatus = 400;
+        r.failure = FailureClass::HttpOther;
+        r.errorMessage = QStringLiteral("HTTP 400 from http://127.0.0.1:1/v1/completions: maximum context length");
+        r.response.contextExceeded = true;
+        tooLong.records.push_back(r);
+        QCOMPARE(makeStepReport(tooLong, Profile {}, {}, {}, 4096).failures.at(0).hint,
+            QStringLiteral("The prompt and max_tokens together exceed the model's context (max_model_len 4096, from "
+                           "/v1/models): lower the input and output lengths."));
+        QVERIFY(!makeStepReport(tooLong, Profile {}, {}, {}).failures.at(0).hint.contains(QStringLiteral("4096")));
     }
 
     void initTestCase()

@@ -80,8 +80,8 @@ std::optional<double> percentileValue(const LatencyStats& stats, double percenti
     return std::nullopt;
 }
 
-StepReport makeStepReport(
-    const StepResult& result, const Profile& profile, const HeaderList& headers, const QStringList& serverModels)
+StepReport makeStepReport(const StepResult& result, const Profile& profile, const HeaderList& headers,
+    const QStringList& serverModels, std::optional<int> maxModelLen)
 {
     StepReport r;
     r.config = result.config;
@@ -115,6 +115,7 @@ StepReport makeStepReport(
     FailureContext hintContext;
     hintContext.sentHeaders = headers;
     hintContext.serverModels = serverModels;
+    hintContext.maxModelLen = maxModelLen;
     hintContext.url = profile.target.requestUrl();
     hintContext.transport = transportOptions(profile.target);
     hintContext.transportKnown = true;

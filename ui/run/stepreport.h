@@ -66,8 +66,9 @@ struct StepReport
     bool concurrencyMode() const { return config.mode == LoadMode::Concurrency; }
 };
 
-StepReport makeStepReport(
-    const StepResult& result, const Profile& profile, const HeaderList& headers, const QStringList& serverModels);
+// serverModels and maxModelLen: what the preflight's /v1/models said, for the failures' advice.
+StepReport makeStepReport(const StepResult& result, const Profile& profile, const HeaderList& headers,
+    const QStringList& serverModels, std::optional<int> maxModelLen = std::nullopt);
 
 // Adds one step's failures to run-wide groups (a class keeps its first example and hint).
 void mergeFailures(std::vector<FailureGroup>& into, const StepReport& step);

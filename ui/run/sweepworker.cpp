@@ -68,6 +68,7 @@ void SweepWorker::start(const Profile& profile, const QString& runsDirectory, bo
     m_allowHighLoad = allowHighLoad;
     m_heldSnapshot.reset();
     m_serverModels.clear();
+    m_maxModelLen.reset();
 
     const QList<ProfileIssue> issues = validateProfile(m_profile);
     if (!issues.isEmpty()) {
@@ -157,6 +158,7 @@ void SweepWorker::onProbeFinished(const ProbeReport& report)
         return;
     }
     m_serverModels = report.models;
+    m_maxModelLen = report.maxModelLen;
     if (m_profile.target.model.isEmpty() && !m_serverModels.isEmpty()) {
         m_profile.target.model = m_serverModels.constFirst();
         Q_EMIT message(tr("Model: %1 (the first the server lists)").arg(m_profile.target.model));
@@ -302,7 +304,7 @@ void SweepWorker::onStepFinished(const StepResult& result)
     if (!recorded.resultError.isEmpty())
         Q_EMIT message(tr("Error: %1").arg(recorded.resultError));
 
-    StepReport report = makeStepReport(result, m_profile, m_headers, m_serverModels);
+    StepReport report = makeStepReport(result, m_profile, m_headers, m_serverModels, m_maxModelLen);
     RunAnalysis analysis;
     // The session analysed the step once; its findings are worded here in the window's language.
     analysis.result = m_session->analysis();

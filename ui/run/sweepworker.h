@@ -89,6 +89,7 @@ private:
     SweepConfig m_config; // the plan as prepared, prompts cleared, for run.json
     HeaderList m_headers;
     QStringList m_serverModels;
+    std::optional<int> m_maxModelLen; // /v1/models max_model_len, for the failures' advice
     AnalysisOptions m_analysisOptions;
     bool m_active = false; // from start() until finished() or failed()
 };
