@@ -3,6 +3,7 @@
 #include "profile/profilelibrary.h"
 #include "profile/profilepage.h"
 
+#include "metrics/boundedread.h"
 #include "profile/profile.h"
 #include "profile/profilestore.h"
 #include "run/runguard.h"
@@ -148,6 +149,7 @@ private Q_SLOTS:
     void loadProfileFile();
     void loadTomlSavesNextToIt();
     void brokenFileKeepsItsText();
+    void hugeFileIsRefused();
     void formEditUpdatesJson();
     void jsonEditUpdatesForm();
     void datasetOptionsInTheForm();
@@ -576,6 +578,25 @@ void TestProfilePage::saveRoundTrips()
     again.openFile(path);
     QCOMPARE(again.currentProfile(), std::optional<Profile>(saved));
     QCOMPARE(child<QLineEdit>(again, u"server.hardware"_s)->text(), u"1x L40S"_s);
+}
+
+// A profile past the settings-file limit (or a device that never ends) is refused with its path, not
+// read into memory.
+void TestProfilePage::hugeFileIsRefused()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"huge.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QVERIFY(file.resize(kp::kMaxSettingsFileBytes + 1)); // sparse: no disk space taken
+    file.close();
+    ProfilePage page;
+    page.openFile(path);
+    const QString message = child<QLabel>(page, u"page.message"_s)->text();
+    QCOMPARE(message,
+        u"Cannot read the profile: %1: larger than 16 MB, the most Kneepoint reads from one file of this kind"_s.arg(
+            path));
+    QVERIFY(page.currentPath() != path);
 }
 
 void TestProfilePage::saveFailureIsShown()

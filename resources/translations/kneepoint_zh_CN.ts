@@ -4305,10 +4305,6 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <translation>配置文件 (*.json *.toml);;JSON (*.json);;TOML (*.toml);;所有文件 (*)</translation>
     </message>
     <message>
-        <source>Cannot open %1: %2</source>
-        <translation>无法打开 %1：%2</translation>
-    </message>
-    <message>
         <source>Read from %1. Saving writes Kneepoint&apos;s JSON schema to %2 next to it; the original is left as it is (Save As… chooses another place).</source>
         <translation>从 %1 读取。保存时会以 Kneepoint 的 JSON 格式写到旁边的 %2；原文件保持不变（“另存为…”可选择其他位置）。</translation>
     </message>
@@ -4427,6 +4423,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Keep My Edits</source>
         <translation>保留我的修改</translation>
+    </message>
+    <message>
+        <source>Cannot read the profile: %1</source>
+        <translation>无法读取配置文件：%1</translation>
     </message>
 </context>
 <context>

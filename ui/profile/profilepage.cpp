@@ -6,6 +6,7 @@
 #include "profilejsoneditor.h"
 #include "profilelibrary.h"
 
+#include "metrics/boundedread.h"
 #include "profile/profilestore.h"
 #include "runs/runcatalog.h"
 #include "runs/savedrun.h"
@@ -871,13 +872,15 @@ void ProfilePage::Private::openDialog()
 
 bool ProfilePage::Private::loadDocument(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        showMessage(Level::Error, tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+    // Bounded like every profile read: a huge file or a device (/dev/zero) is refused, not read.
+    QString readError;
+    const std::optional<QByteArray> read = readBoundedFile(path, kMaxSettingsFileBytes, &readError);
+    if (!read) {
+        showMessage(Level::Error, tr("Cannot read the profile: %1").arg(readError));
         selectInList(m_path);
         return false;
     }
-    const QByteArray raw = file.readAll();
+    const QByteArray& raw = *read;
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const ProfileLoadResult r = ProfileStore::loadFromData(raw, QFileInfo(path).fileName());
 
@@ -1096,9 +1099,7 @@ void ProfilePage::Private::watchFile(bool force)
     m_diskBytes.clear();
     if (m_path.isEmpty() || !QFileInfo::exists(m_path))
         return;
-    QFile file(m_path);
-    if (file.open(QIODevice::ReadOnly))
-        m_diskBytes = file.readAll();
+    m_diskBytes = readBoundedFile(m_path, kMaxSettingsFileBytes, nullptr).value_or(QByteArray());
     m_watcher->addPath(m_path);
 }
 
@@ -1109,14 +1110,17 @@ void ProfilePage::Private::onFileChanged(const QString& path)
     // An atomic save elsewhere replaces the file: watch the new one.
     if (QFileInfo::exists(path) && !m_watcher->files().contains(path))
         m_watcher->addPath(path);
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    QString readError;
+    const std::optional<QByteArray> read = readBoundedFile(path, kMaxSettingsFileBytes, &readError);
+    if (!read) {
         showMessage(Level::Warning,
-            tr("%1 was removed or renamed on disk; Save writes it again.").arg(QDir::toNativeSeparators(path)));
+            QFileInfo::exists(path)
+                ? tr("Cannot read the profile: %1").arg(readError)
+                : tr("%1 was removed or renamed on disk; Save writes it again.").arg(QDir::toNativeSeparators(path)));
         m_messageTimer->stop();
         return;
     }
-    const QByteArray bytes = file.readAll();
+    const QByteArray& bytes = *read;
     if (bytes == m_diskBytes)
         return; // our own save, or a touch
     m_diskBytes = bytes;
