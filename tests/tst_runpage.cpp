@@ -263,7 +263,16 @@ private Q_SLOTS:
         QCOMPARE(merged[1].count, 4);
         ErrorsModel model;
         model.setGroups(merged);
-        QVERIFY(model.data(model.index(1, ErrorsModel::Class)).toString().contains(QStringLiteral("503")));
+        QCOMPARE(model.data(model.index(1, ErrorsModel::Class)).toString(),
+            ErrorsModel::classTitle(FailureClass::HttpServerError) + QStringLiteral(" (HTTP 503)"));
+        // A class that names its one status is not followed by it again.
+        FailureGroup limited;
+        limited.failure = FailureClass::HttpRateLimited;
+        limited.httpStatus = 429;
+        limited.count = 1;
+        model.setGroups({ limited });
+        QCOMPARE(model.data(model.index(0, ErrorsModel::Class)).toString(),
+            ErrorsModel::classTitle(FailureClass::HttpRateLimited));
 
         // A context-length 400 names the max_model_len the preflight read, when the window has it.
         StepResult tooLong;

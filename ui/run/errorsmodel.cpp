@@ -82,6 +82,22 @@ QString ErrorsModel::classTitle(FailureClass failure)
     return {};
 }
 
+namespace {
+
+// The class, and the status where the class spans several (5xx, 401/403, any other): "HTTP 429 (rate
+// limited)" already names its one.
+QString groupTitle(const FailureGroup& g)
+{
+    const QString title = ErrorsModel::classTitle(g.failure);
+    if (g.httpStatus <= 0 || title.contains(QString::number(g.httpStatus)))
+        return title;
+    return ErrorsModel::tr("%1 (HTTP %2)", "a failure class, then the HTTP status of its requests")
+        .arg(title)
+        .arg(g.httpStatus);
+}
+
+} // namespace
+
 QVariant ErrorsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -97,10 +113,7 @@ QVariant ErrorsModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Class:
-            return g.httpStatus > 0 ? tr("%1 (HTTP %2)", "a failure class, then the HTTP status of its requests")
-                                          .arg(classTitle(g.failure))
-                                          .arg(g.httpStatus)
-                                    : classTitle(g.failure);
+            return groupTitle(g);
         case Count:
             return g.count;
         case Steps:
@@ -129,10 +142,7 @@ QVariant ErrorsModel::data(const QModelIndex& index, int role) const
         case Steps:
             return g.steps.empty() ? -1.0 : double(g.steps.front());
         case Class:
-            return g.httpStatus > 0 ? tr("%1 (HTTP %2)", "a failure class, then the HTTP status of its requests")
-                                          .arg(classTitle(g.failure))
-                                          .arg(g.httpStatus)
-                                    : classTitle(g.failure);
+            return groupTitle(g);
         case Example:
             return g.example;
         case Hint:
