@@ -690,8 +690,14 @@ void TestKneeAnalysis::capacityFromAnalysis()
 
 void TestKneeAnalysis::json()
 {
+    // No usable step: the peak is unknown (null), not 0.
+    const QJsonValue nothing = analysisJson(KneeAnalysis::analyze({}, AnalysisOptions {})).value(u"peak_throughput"_s);
+    QVERIFY2(nothing.isNull(), qPrintable(QString::number(nothing.toDouble())));
+
     const AnalysisResult result = KneeAnalysis::analyze(neverSaturates(), AnalysisOptions {});
     const QJsonObject json = analysisJson(result);
+    QCOMPARE(json.value(u"peak_throughput"_s).toDouble(), result.peakThroughput);
+    QVERIFY(result.peakStep >= 0 && result.peakThroughput > 0);
     // Serialises and reads back as the same object (numbers are not written through the locale).
     QCOMPARE(QJsonDocument::fromJson(QJsonDocument(json).toJson()).object(), json);
     const QJsonObject reasons = json.value(u"reasons"_s).toObject();

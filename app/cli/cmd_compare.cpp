@@ -126,7 +126,8 @@ QString comparisonText(const Comparison& c)
         const AnalysisResult& a = c.analyses[r];
         const bool users = a.concurrencyMode;
         rows << QStringList { c.curves[r].name, findingText(a.knee, users), findingText(a.saturation, users),
-            findingText(a.sloCapacity, users), QStringLiteral("%1 req/s").arg(a.peakThroughput, 0, 'f', 2) };
+            findingText(a.sloCapacity, users),
+            a.peakStep >= 0 ? QStringLiteral("%1 req/s").arg(a.peakThroughput, 0, 'f', 2) : QStringLiteral("-") };
         for (const auto& [label, f] : { std::pair { "knee", &a.knee }, std::pair { "saturation", &a.saturation },
                  std::pair { "SLO capacity", &a.sloCapacity } }) {
             if (!f->found && !f->reason.isEmpty())

@@ -384,7 +384,8 @@ QJsonObject comparisonJson(const Comparison& c)
             analysis.insert(QLatin1String("knee"), findingValue(a.knee));
             analysis.insert(QLatin1String("saturation"), findingValue(a.saturation));
             analysis.insert(QLatin1String("slo_capacity"), findingValue(a.sloCapacity));
-            analysis.insert(QLatin1String("peak_throughput"), number(a.peakThroughput));
+            analysis.insert(QLatin1String("peak_throughput"),
+                a.peakStep >= 0 ? number(a.peakThroughput) : QJsonValue(QJsonValue::Null));
             QJsonObject reasons;
             for (const auto& [key, f] : { std::pair { "knee", &a.knee }, std::pair { "saturation", &a.saturation },
                      std::pair { "slo_capacity", &a.sloCapacity } }) {

@@ -105,7 +105,9 @@ QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan)
             u"capacity_plan"_s, plan ? plan->error.text() : u"no peak demand was given (for example --peak 1000)"_s);
     }
     out.insert(u"reasons"_s, reasons);
-    out.insert(u"peak_throughput"_s, jsonNumber(result.peakThroughput));
+    // No usable step: the peak is unknown, not 0.
+    out.insert(
+        u"peak_throughput"_s, result.peakStep >= 0 ? jsonNumber(result.peakThroughput) : QJsonValue(QJsonValue::Null));
     out.insert(u"peak_step"_s, result.peakStep >= 0 ? QJsonValue(result.peakStep) : QJsonValue(QJsonValue::Null));
 
     QJsonArray regions;

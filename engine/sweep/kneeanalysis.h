@@ -131,7 +131,7 @@ struct AnalysisResult
     Finding sloCapacity;
     SloLimit bindingSlo = SloLimit::None; // the limit reached first at the SLO capacity
     Finding recommended;
-    double peakThroughput = 0.0; // req/s, highest over the usable steps
+    double peakThroughput = 0.0; // req/s, highest over the usable steps; unknown when peakStep < 0
     int peakStep = -1;
     std::vector<Region> regions; // in load order
     std::vector<StepAssessment> steps; // in input order
