@@ -116,6 +116,7 @@ private Q_SLOTS:
     void shareGptMalformed();
     void jsonlSkipsBadLines();
     void jsonlStrict();
+    void jsonlLineTooLong();
     void replayIsoTimestamps();
     void replayNumericTimestamps();
     void replayStrict();
@@ -393,6 +394,26 @@ void TestDataset::jsonlSkipsBadLines()
     QCOMPARE(r.prompts[1].promptTokens, 5);
     QCOMPARE(r.prompts[1].outputTokens, 32);
     QCOMPARE(r.prompts[2].outputTokens, 7);
+}
+
+// A line past the limit ends the read with its number, in either mode: it may never end (a file with
+// no newline, /dev/zero).
+void TestDataset::jsonlLineTooLong()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"long.jsonl"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"prompt\": \"fine\"}\n");
+    file.write("{\"prompt\": \"");
+    file.write(QByteArray(kMaxDatasetLineBytes, 'a'));
+    file.write("\"}\n");
+    file.close();
+    for (bool strict : { false, true }) {
+        const DatasetResult r = loadJsonl(path, 32, strict);
+        QCOMPARE(r.error, path + u":2: a line longer than 16 MB; a JSONL dataset has one prompt a line"_s);
+        QVERIFY(r.prompts.empty());
+    }
 }
 
 void TestDataset::jsonlStrict()

@@ -219,9 +219,23 @@ DatasetResult readLines(const QString& path, bool strict,
     }
     qsizetype lineNo = 0;
     qint64 skipped = 0;
-    while (!file.atEnd()) {
-        const QByteArray line = file.readLine().trimmed();
+    for (;;) {
+        // Read to just past the limit (Qt's readLine(n) gives at most n - 1 bytes): a file without
+        // newlines (or /dev/zero, which atEnd() calls empty) is one endless line. An empty read is
+        // the end: a blank line still has its newline.
+        QByteArray line = file.readLine(kMaxDatasetLineBytes + 2);
+        if (line.isEmpty())
+            break;
         ++lineNo;
+        if (line.size() > kMaxDatasetLineBytes) {
+            result.error = phrase("Dataset", "%1:%2: a line longer than %3 MB; a JSONL dataset has one prompt a line")
+                               .arg(path)
+                               .arg(lineNo)
+                               .arg(kMaxDatasetLineBytes / (1024 * 1024));
+            result.prompts.clear();
+            return result;
+        }
+        line = line.trimmed();
         if (line.isEmpty())
             continue;
         QString problem;

@@ -90,6 +90,9 @@ DatasetResult randomDataset(const RandomDatasetOptions& options);
 DatasetResult sharedPrefixDataset(
     const RandomDatasetOptions& options, int prefixLen, int numPrefixes, int suffixesPerPrefix);
 
+// The longest line a JSONL dataset may have: a longer one (or a file with no newline) is refused.
+inline constexpr qint64 kMaxDatasetLineBytes = 16LL * 1024 * 1024;
+
 // Custom JSONL: one object per line with "prompt" (or chat "messages") and optional "output_tokens".
 // Bad lines are skipped with a warning naming the line unless strict is set, then the first fails.
 DatasetResult loadJsonl(const QString& path, int defaultOutputTokens, bool strict);

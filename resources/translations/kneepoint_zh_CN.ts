@@ -217,6 +217,10 @@
         <source>%1: %2 prompts available for %3 requests: prompts are reused</source>
         <translation>%1：%3 个请求只有 %2 个可用提示词：提示词会被重复使用</translation>
     </message>
+    <message>
+        <source>%1:%2: a line longer than %3 MB; a JSONL dataset has one prompt a line</source>
+        <translation>%1:%2：某行超过 %3 MB；JSONL 数据集每行一个提示词</translation>
+    </message>
 </context>
 <context>
     <name>FailureHint</name>
