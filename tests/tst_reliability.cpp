@@ -4,6 +4,7 @@
 #include "client/qnamtransport.h"
 #include "client/responseaccumulator.h"
 #include "client/sseparser.h"
+#include "client/tokenizeprepass.h"
 #include "dataset/dataset.h"
 #include "load/steprunner.h"
 #include "metrics/inerttext.h"
@@ -199,6 +200,66 @@ public:
         });
     }
     QList<QByteArray> requests;
+};
+
+// A server that answers its requests from a script, in order, the last answer for every request after
+// it, and keeps what it was asked: request lines and bodies.
+class ScriptedServer : public QTcpServer
+{
+public:
+    explicit ScriptedServer(QList<QByteArray> answers)
+        : m_answers(std::move(answers))
+    {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* s = nextPendingConnection())
+                serve(s);
+        });
+    }
+    QStringList requestLines;
+    QList<QByteArray> bodies;
+
+    // vLLM's answers: /tokenize's, an error object, FastAPI's 404.
+    static QByteArray answer(
+        int status, const QByteArray& reason, const QByteArray& body, const QByteArray& extraHeaders = QByteArray())
+    {
+        return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reason
+            + "\r\ncontent-type: application/json\r\ncontent-length: " + QByteArray::number(body.size()) + "\r\n"
+            + extraHeaders + "\r\n" + body;
+    }
+    static QByteArray tokens3() { return answer(200, "OK", R"({"count":3,"max_model_len":4096,"tokens":[9,8,7]})"); }
+    static QByteArray busy(int status, const QByteArray& reason, const QByteArray& extraHeaders = QByteArray())
+    {
+        return answer(status, reason,
+            R"({"object":"error","message":"busy","type":"ServiceUnavailableError","param":null,"code":)"
+                + QByteArray::number(status) + '}',
+            extraHeaders);
+    }
+
+private:
+    void serve(QTcpSocket* s)
+    {
+        auto buffer = std::make_shared<QByteArray>();
+        connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+        connect(s, &QTcpSocket::readyRead, s, [this, s, buffer] {
+            *buffer += s->readAll();
+            for (;;) {
+                const qsizetype end = buffer->indexOf("\r\n\r\n");
+                if (end < 0)
+                    return;
+                const QByteArray head = buffer->left(end).toLower();
+                const qsizetype at = head.indexOf("content-length:");
+                const qsizetype length
+                    = at < 0 ? 0 : head.mid(at + 15, head.indexOf("\r\n", at) - at - 15).trimmed().toLongLong();
+                if (buffer->size() < end + 4 + length)
+                    return;
+                requestLines << QString::fromLatin1(buffer->left(buffer->indexOf("\r\n")));
+                bodies << buffer->mid(end + 4, length);
+                buffer->remove(0, end + 4 + length);
+                s->write(m_answers.at(std::min(m_answers.size(), requestLines.size()) - 1));
+            }
+        });
+    }
+    QList<QByteArray> m_answers;
 };
 
 // A simulator seed whose fault plan gives `kind` to the first generation request and none to the second:
@@ -536,6 +597,85 @@ private Q_SLOTS:
         QCOMPARE(checking,
             answerGets ? (QStringList { u"health"_s, u"models"_s, u"completion"_s }) : QStringList { u"health"_s });
         QCOMPARE(stillWaiting, !throughTarget); // the default period, 5 s, is longer than this limit
+    }
+
+    // The /tokenize pre-pass follows the preflight's retry policy: a transient failure (5xx, 429) is sent
+    // again and the outcome says so; a failure another try cannot cure falls back at once, and one that
+    // outlasts the tries, or asks for a wait past the pre-pass's limit, falls back naming it.
+    void tokenizePrepassRetriesATransientFailure_data()
+    {
+        QTest::addColumn<QList<QByteArray>>("answers");
+        QTest::addColumn<bool>("available");
+        QTest::addColumn<int>("requests");
+        QTest::addColumn<int>("retries");
+        QTest::addColumn<QString>("message");
+        const QString counted = u"input tokens counted by the server's /tokenize (2 prompts; 9 tokens against the "
+                                u"dataset's 10, 11.1% apart; requests sent again after a transient failure: %1, "
+                                u"the last after %2)"_s;
+        const QString fallback = u"http://127.0.0.1:PORT/tokenize: %1; input tokens are the server's "
+                                 u"usage.prompt_tokens where it sends them, else the dataset's count"_s;
+        // Two distinct prompts: the first goes alone until it is answered, then the second.
+        QTest::addRow("503 once") << QList<QByteArray> { ScriptedServer::busy(503, "Service Unavailable"),
+            ScriptedServer::tokens3() }
+                                  << true << 3 << 1 << counted.arg(1).arg(u"HTTP 503"_s);
+        QTest::addRow("502 twice") << QList<QByteArray> { ScriptedServer::busy(502, "Bad Gateway"),
+            ScriptedServer::busy(502, "Bad Gateway"), ScriptedServer::tokens3() }
+                                   << true << 4 << 2 << counted.arg(2).arg(u"HTTP 502"_s);
+        QTest::addRow("429 with Retry-After 0") << QList<QByteArray> {
+            ScriptedServer::busy(429, "Too Many Requests", "retry-after: 0\r\n"), ScriptedServer::tokens3()
+        } << true << 3 << 1 << counted.arg(1).arg(u"HTTP 429"_s);
+        QTest::addRow("404 at once") << QList<QByteArray> {
+            ScriptedServer::answer(404, "Not Found", R"({"detail":"Not Found"})")
+        } << false << 1 << 0 << fallback.arg(u"HTTP 404"_s);
+        QTest::addRow("503 every time") << QList<QByteArray> { ScriptedServer::busy(503, "Service Unavailable") }
+                                        << false << 3 << 2 << fallback.arg(u"HTTP 503 (tried 3 times)"_s);
+        // The test's backoff is 0.01 s: only the server's Retry-After makes this wait too long.
+        QTest::addRow("Retry-After past the limit") << QList<QByteArray> {
+            ScriptedServer::busy(429, "Too Many Requests", "retry-after: 20\r\n"), ScriptedServer::tokens3()
+        } << false << 1 << 0 << fallback.arg(u"HTTP 429 with Retry-After 20 s, past the pre-pass's limit of 10 s"_s);
+    }
+
+    void tokenizePrepassRetriesATransientFailure()
+    {
+        QFETCH(QList<QByteArray>, answers);
+        QFETCH(bool, available);
+        QFETCH(int, requests);
+        QFETCH(int, retries);
+        QFETCH(QString, message);
+        ScriptedServer server(answers);
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        RequestTemplate request;
+        request.backend = Backend::OpenAi;
+        request.url = QUrl(u"http://127.0.0.1:%1/v1/completions"_s.arg(server.serverPort()));
+        request.model = u"m"_s;
+        std::vector<Prompt> prompts(3);
+        const QStringList texts { u"one two three"_s, u"four five six"_s, u"one two three"_s };
+        for (std::size_t i = 0; i < prompts.size(); ++i) {
+            prompts[i].text = texts.at(qsizetype(i));
+            prompts[i].promptTokens = i == 1 ? 4 : 3;
+        }
+        ProbeOptions quick;
+        quick.firstBackoffS = 0.01;
+        const TokenizeOutcome outcome = tokenizePrompts(request, prompts, TransportOptions {}, 10000, quick);
+        QCOMPARE(outcome.message, QString(message).replace(u"PORT"_s, QString::number(server.serverPort())));
+        QCOMPARE(outcome.available, available);
+        QCOMPARE(outcome.retries, retries);
+        QCOMPARE(server.requestLines, QStringList(requests, u"POST /tokenize HTTP/1.1"_s));
+        // The text answered "busy" was sent again, before any other; each text once when it was answered.
+        QStringList sent;
+        for (const QByteArray& body : std::as_const(server.bodies)) {
+            const QJsonObject o = QJsonDocument::fromJson(body).object();
+            QCOMPARE(o.value(u"model"_s).toString(), u"m"_s);
+            sent << o.value(u"prompt"_s).toString();
+        }
+        QStringList expected(retries + 1, u"four five six"_s);
+        if (available)
+            expected << u"one two three"_s;
+        QCOMPARE(sent, expected);
+        std::vector<int> counts;
+        for (const Prompt& p : prompts)
+            counts.push_back(p.promptTokens);
+        QCOMPARE(counts, available ? (std::vector<int> { 3, 3, 3 }) : (std::vector<int> { 3, 4, 3 }));
     }
 
     void hostileServerCannotExhaustTheClient_data()

@@ -143,6 +143,32 @@ std::optional<double> retryAfterSeconds(const QString& value, const QDateTime& n
     return std::max(0.0, double(now.msecsTo(when)) / 1000.0);
 }
 
+ReplyRetry replyRetry(QNetworkReply* reply, const QDateTime& now)
+{
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    RequestRecord r;
+    r.httpStatus = status;
+    if (status == 429)
+        r.failure = FailureClass::HttpRateLimited;
+    else if (status >= 500)
+        r.failure = FailureClass::HttpServerError;
+    else if (status == 200)
+        r.failure
+            = reply->error() == QNetworkReply::RemoteHostClosedError ? FailureClass::StreamCut : FailureClass::None;
+    else if (status > 0)
+        r.failure = FailureClass::HttpOther;
+    else if (reply->error() == QNetworkReply::RemoteHostClosedError)
+        r.failure = FailureClass::Network; // cut after the server took the connection
+    else
+        return {}; // refused, unknown host, TLS, a deadline: another try would say the same
+    ReplyRetry retry;
+    retry.transient = isTransientFailure(r);
+    if (retry.transient)
+        retry.retryAfterS
+            = retryAfterSeconds(QString::fromLatin1(reply->rawHeader(QByteArrayLiteral("Retry-After")).left(64)), now);
+    return retry;
+}
+
 double retryDelayS(int tryNumber, std::optional<double> retryAfterS, const ProbeOptions& options)
 {
     if (retryAfterS)
@@ -739,14 +765,10 @@ Probe::Outcome Probe::modelsOutcome(QNetworkReply* reply)
         if (status >= 300 && status < 400)
             r.response.location = inertExcerpt(reply->rawHeader("Location"), ResponseHeaders::maxValueBytes);
         c.hint = failureHint(r, hintContext());
-        // Of the connection-level failures only a cut is worth another try; a refusal would repeat.
-        const bool cut = status <= 0 && reply->error() == QNetworkReply::RemoteHostClosedError;
-        o.transient = (status > 0 || cut) && isTransientFailure(r);
+        const ReplyRetry retry = replyRetry(reply, QDateTime::currentDateTimeUtc());
+        o.transient = retry.transient;
+        o.retryAfterS = retry.retryAfterS;
         o.reason = status > 0 ? QStringLiteral("HTTP %1").arg(status) : c.detail;
-        if (o.transient)
-            o.retryAfterS
-                = retryAfterSeconds(QString::fromLatin1(reply->rawHeader(QByteArrayLiteral("Retry-After")).left(64)),
-                    QDateTime::currentDateTimeUtc());
     }
     return o;
 }

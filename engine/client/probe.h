@@ -89,6 +89,17 @@ bool isTransientFailure(const RequestRecord& record);
 // 07:28:00 GMT"); a date in the past is 0. nullopt when the value is neither.
 std::optional<double> retryAfterSeconds(const QString& value, const QDateTime& now);
 
+// Whether a finished QNetworkReply is worth another try, by isTransientFailure: HTTP 500, 502, 503, 504
+// or 429, or a connection the server cut after taking it (a refusal, an unknown host, a TLS failure or a
+// deadline would repeat); and, when it is, the server's Retry-After in seconds. For the preflight's GETs
+// and the /tokenize pre-pass, which read whole answers through QNAM.
+struct ReplyRetry
+{
+    bool transient = false;
+    std::optional<double> retryAfterS;
+};
+ReplyRetry replyRetry(QNetworkReply* reply, const QDateTime& now);
+
 // The wait before try number `tryNumber` (2, 3, ...): the server's Retry-After, capped at
 // options.maxRetryAfterS, when it sent one; else firstBackoffS, doubled for each try after the second.
 double retryDelayS(int tryNumber, std::optional<double> retryAfterS, const ProbeOptions& options);

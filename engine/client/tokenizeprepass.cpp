@@ -2,6 +2,7 @@
 
 #include "metrics/phrase.h"
 
+#include <QDateTime>
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -57,8 +58,8 @@ TokenizePrepass::~TokenizePrepass()
     cancel();
 }
 
-void TokenizePrepass::start(
-    const RequestTemplate& request, const TransportOptions& transport, std::vector<Prompt>* prompts, int timeoutMs)
+void TokenizePrepass::start(const RequestTemplate& request, const TransportOptions& transport,
+    std::vector<Prompt>* prompts, int timeoutMs, const ProbeOptions& retry)
 {
     cancel();
     m_request = request;
@@ -66,6 +67,7 @@ void TokenizePrepass::start(
     m_url = tokenizeUrl(request.url);
     m_prompts = prompts;
     m_timeoutMs = timeoutMs;
+    m_retry = retry;
     m_counts.clear();
     for (const Prompt& p : *prompts)
         m_counts.emplace(p.text, -1);
@@ -73,8 +75,11 @@ void TokenizePrepass::start(
     m_pending.reserve(m_counts.size());
     for (const auto& entry : m_counts)
         m_pending.push_back(&entry.first);
+    m_tries.assign(m_pending.size(), 0);
     m_next = 0;
     m_inFlight = 0;
+    m_retries = 0;
+    m_lastRetryReason.clear();
     m_answered = false;
     m_failure.clear();
     if (m_pending.empty()) {
@@ -94,6 +99,7 @@ void TokenizePrepass::cancel()
 {
     m_deadline.stop();
     m_prompts = nullptr;
+    ++m_generation; // a retry waiting to be sent is dropped
     if (m_nam) {
         // Aborting emits finished on each reply: they find no pre-pass running and do nothing.
         const QList<QNetworkReply*> replies = m_nam->findChildren<QNetworkReply*>();
@@ -108,33 +114,62 @@ void TokenizePrepass::sendMore()
 {
     while (
         m_failure.isEmpty() && m_inFlight < kInFlight && m_next < m_pending.size() && (m_answered || m_inFlight == 0)) {
-        const QString* text = m_pending[m_next++];
-        QJsonObject body;
-        if (!m_request.model.isEmpty())
-            body.insert(QStringLiteral("model"), m_request.model);
-        body.insert(QStringLiteral("prompt"), *text); // the prompt alone, as the reference counts it
-        QNetworkRequest req = m_client->request(m_url, m_timeoutMs);
-        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        QNetworkReply* reply = m_nam->post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
         ++m_inFlight;
-        connect(reply, &QNetworkReply::finished, this, [this, reply, text] { onReply(reply, text); });
+        send(m_next++);
     }
 }
 
-void TokenizePrepass::onReply(QNetworkReply* reply, const QString* text)
+void TokenizePrepass::send(std::size_t index)
+{
+    QJsonObject body;
+    if (!m_request.model.isEmpty())
+        body.insert(QStringLiteral("model"), m_request.model);
+    body.insert(QStringLiteral("prompt"), *m_pending[index]); // the prompt alone, as the reference counts it
+    QNetworkRequest req = m_client->request(m_url, m_timeoutMs);
+    req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply* reply = m_nam->post(req, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    ++m_tries[index];
+    connect(reply, &QNetworkReply::finished, this, [this, reply, index] { onReply(reply, index); });
+}
+
+void TokenizePrepass::onReply(QNetworkReply* reply, std::size_t index)
 {
     reply->deleteLater();
     if (!m_prompts)
         return; // cancelled, or already finished
-    --m_inFlight;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QJsonValue count = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("count"));
-    if (reply->error() != QNetworkReply::NoError || status != 200 || !count.isDouble()) {
-        if (m_failure.isEmpty())
-            m_failure = status > 0 ? QStringLiteral("HTTP %1").arg(status) : reply->errorString();
-    } else {
+    if (reply->error() == QNetworkReply::NoError && status == 200 && count.isDouble()) {
+        --m_inFlight;
         m_answered = true;
-        m_counts[*text] = count.toInt();
+        m_counts[*m_pending[index]] = count.toInt();
+    } else {
+        const QString reason = status > 0 ? QStringLiteral("HTTP %1").arg(status) : reply->errorString();
+        const int tries = m_tries[index];
+        // The preflight's policy: a transient failure is tried again, after its backoff or the server's
+        // Retry-After, unless the wait would outlast the pre-pass.
+        const ReplyRetry retry = replyRetry(reply, QDateTime::currentDateTimeUtc());
+        if (m_failure.isEmpty() && retry.transient && tries < m_retry.maxTries) {
+            const double delayS = retryDelayS(tries + 1, retry.retryAfterS, m_retry);
+            const int delayMs = int(std::lround(delayS * 1000.0));
+            if (delayMs < m_deadline.remainingTime()) {
+                ++m_retries;
+                m_lastRetryReason = reason;
+                const quint64 generation = m_generation;
+                // Still counted in flight: nothing finishes, and no other text goes out first.
+                QTimer::singleShot(delayMs, Qt::PreciseTimer, this, [this, index, generation] {
+                    if (generation == m_generation && m_prompts)
+                        send(index);
+                });
+                return;
+            }
+            if (retry.retryAfterS)
+                m_failure = phrase("TokenizePrepass", "%1 with Retry-After %2 s, past the pre-pass's limit of %3 s")
+                                .arg(reason, QString::number(delayS), QString::number(m_timeoutMs / 1000.0));
+        }
+        --m_inFlight;
+        if (m_failure.isEmpty())
+            m_failure = tries > 1 ? phrase("TokenizePrepass", "%1 (tried %2 times)").arg(reason).arg(tries) : reason;
     }
     if (!m_failure.isEmpty() || (m_next >= m_pending.size() && m_inFlight == 0))
         finish();
@@ -146,6 +181,7 @@ void TokenizePrepass::finish()
 {
     std::vector<Prompt>& prompts = *m_prompts;
     TokenizeOutcome outcome;
+    outcome.retries = m_retries;
     for (const Prompt& p : prompts)
         outcome.datasetTokens += p.promptTokens;
     const QString failure = m_failure;
@@ -166,17 +202,28 @@ void TokenizePrepass::finish()
     const double apart = outcome.serverTokens > 0
         ? std::abs(double(outcome.serverTokens - outcome.datasetTokens)) / double(outcome.serverTokens)
         : 0.0;
-    outcome.message = phrase("TokenizePrepass",
-        "input tokens counted by the server's /tokenize (%1 prompts; %2 tokens against the dataset's %3, %4% apart)")
-                          .arg(outcome.counted)
-                          .arg(outcome.serverTokens)
-                          .arg(outcome.datasetTokens)
-                          .arg(apart * 100, 0, 'f', 1);
+    const QString percent = QString::number(apart * 100, 'f', 1);
+    if (m_retries == 0) {
+        outcome.message = phrase("TokenizePrepass",
+            "input tokens counted by the server's /tokenize (%1 prompts; %2 tokens against the dataset's %3, %4% "
+            "apart)")
+                              .arg(outcome.counted)
+                              .arg(outcome.serverTokens)
+                              .arg(outcome.datasetTokens)
+                              .arg(percent);
+    } else {
+        outcome.message
+            = phrase("TokenizePrepass",
+                "input tokens counted by the server's /tokenize (%1 prompts; %2 tokens against the dataset's %3, %4% "
+                "apart; requests sent again after a transient failure: %5, the last after %6)")
+                  .arg(QString::number(outcome.counted), QString::number(outcome.serverTokens),
+                      QString::number(outcome.datasetTokens), percent, QString::number(m_retries), m_lastRetryReason);
+    }
     Q_EMIT finished(outcome);
 }
 
-TokenizeOutcome tokenizePrompts(
-    const RequestTemplate& request, std::vector<Prompt>& prompts, const TransportOptions& transport, int timeoutMs)
+TokenizeOutcome tokenizePrompts(const RequestTemplate& request, std::vector<Prompt>& prompts,
+    const TransportOptions& transport, int timeoutMs, const ProbeOptions& retry)
 {
     TokenizePrepass prepass;
     QEventLoop loop;
@@ -185,7 +232,7 @@ TokenizeOutcome tokenizePrompts(
         outcome = o;
         loop.quit();
     });
-    prepass.start(request, transport, &prompts, timeoutMs);
+    prepass.start(request, transport, &prompts, timeoutMs, retry);
     if (prepass.isRunning())
         loop.exec();
     return outcome;
