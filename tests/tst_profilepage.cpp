@@ -158,6 +158,7 @@ private Q_SLOTS:
     void invalidValueAtField();
     void apiKeyMaskedAndRevealed();
     void saveRoundTrips();
+    void literalKeyWarnsOnSave();
     void saveFailureIsShown();
     void unsavedChanges();
     void switchingAsksFirst();
@@ -578,6 +579,58 @@ void TestProfilePage::saveRoundTrips()
     again.openFile(path);
     QCOMPARE(again.currentProfile(), std::optional<Profile>(saved));
     QCOMPARE(child<QLineEdit>(again, u"server.hardware"_s)->text(), u"1x L40S"_s);
+}
+
+// A key typed into the form is written into the file on save: the page warns as it does when such a file
+// is opened, naming the file and never the key; a reference to the key elsewhere gets no warning.
+void TestProfilePage::literalKeyWarnsOnSave()
+{
+    const QString path = putKnownInLibrary();
+    QVERIFY(!path.isEmpty());
+    ProfilePage page;
+    QCOMPARE(page.currentPath(), path);
+    auto* key = child<QLineEdit>(page, u"target.api_key"_s);
+    auto* bar = child<QFrame>(page, u"page.messageBar"_s);
+    auto* message = child<QLabel>(page, u"page.message"_s);
+    const int info = 0;
+    const int warning = 1;
+
+    key->setText(u"${KP_TST_UNSET_KEY}"_s);
+    QVERIFY(page.save());
+    QCOMPARE(message->text(), u"Saved to %1."_s.arg(path));
+    QCOMPARE(bar->property("kpLevel").toInt(), info);
+
+    const QString secret = u"sk-typed-31337"_s;
+    key->setText(secret);
+    QVERIFY(page.save());
+    const QString keyWarning = u"target.api_key: the API key is stored in plain text in known.json; keep it out of "
+                               u"the file with \"${VAR}\" (an environment variable), \"keychain:ENTRY\" (the desktop "
+                               u"keychain) or \"file:PATH\" (a file of its own)"_s;
+    QCOMPARE(message->text(), u"Saved to %1, with a warning: %2"_s.arg(path, keyWarning));
+    QCOMPARE(bar->property("kpLevel").toInt(), warning);
+    QVERIFY(bar->isVisibleTo(&page));
+    QCOMPARE(ProfileStore::load(path).profile->target.apiKey, secret);
+
+    // The same words as the file gets when it is opened again.
+    ProfilePage again;
+    again.openFile(path);
+    const QString read = child<QLabel>(again, u"page.message"_s)->text();
+    QVERIFY2(read.startsWith(u"Read with a warning: known.json:"_s) && read.endsWith(u": "_s + keyWarning),
+        qPrintable(read));
+
+    // Problems that stop the profile from running come first; the key's warning is not lost behind them.
+    child<QLineEdit>(page, u"load.rates"_s)->setText(QString());
+    QVERIFY(page.save());
+    QVERIFY2(message->text().startsWith(u"Saved to %1, with problems that stop it from running: "_s.arg(path)),
+        qPrintable(message->text()));
+    QVERIFY2(message->text().endsWith(u'\n' + keyWarning), qPrintable(message->text()));
+    QVERIFY(!message->text().contains(secret));
+
+    child<QLineEdit>(page, u"load.rates"_s)->setText(u"5, 10"_s);
+    key->setText(u"file:~/.config/kneepoint/key"_s);
+    QVERIFY(page.save());
+    QCOMPARE(message->text(), u"Saved to %1."_s.arg(path));
+    QCOMPARE(bar->property("kpLevel").toInt(), info);
 }
 
 // A profile past the settings-file limit (or a device that never ends) is refused with its path, not

@@ -256,6 +256,18 @@ ApiKeyResolution::Source Target::apiKeySource() const
     return e.variables.isEmpty() && e.error.isEmpty() ? Source::Literal : Source::Environment;
 }
 
+QString Target::plainTextKeyWarning(const QString& fileName) const
+{
+    // A key in the file is readable by anyone who gets the file (a shared profile, a backup, a repository).
+    if (apiKey.isEmpty() || apiKeySource() != ApiKeyResolution::Source::Literal)
+        return {};
+    return phrase("ProfileReader",
+        "the API key is stored in plain text in %1; keep it out of the file with \"${VAR}\" (an "
+        "environment variable), \"keychain:ENTRY\" (the desktop keychain) or \"file:PATH\" (a file of "
+        "its own)")
+        .arg(fileName);
+}
+
 QList<HttpHeader> Target::resolvedHeaders(QString* error) const
 {
     QList<HttpHeader> out;

@@ -119,6 +119,9 @@ struct Target
     ApiKeyResolution resolvedApiKey(bool readKeychain = true) const;
     // Where the key comes from, without reading it (no environment, file or keychain access).
     ApiKeyResolution::Source apiKeySource() const;
+    // The warning for a key written into the profile file itself (a literal api_key: neither "${VAR}",
+    // "file:PATH" nor "keychain:ENTRY"), naming the file, never the key; empty when there is nothing to warn.
+    QString plainTextKeyWarning(const QString& fileName) const;
     // Header values with ${VAR} expanded; the error names the header and the variable.
     QList<HttpHeader> resolvedHeaders(QString* error = nullptr) const;
     bool operator==(const Target&) const = default;

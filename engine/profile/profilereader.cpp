@@ -1099,16 +1099,8 @@ ReadOutcome readProfile(
         return out;
     }
 
-    // A key in the file is readable by anyone who gets the file (a shared profile, a backup, a repository).
-    if (!out.profile.target.apiKey.isEmpty()
-        && out.profile.target.apiKeySource() == ApiKeyResolution::Source::Literal) {
-        ctx.warning(ctx.sourceName(u"target.api_key"_s),
-            phrase("ProfileReader",
-                "the API key is stored in plain text in %1; keep it out of the file with \"${VAR}\" (an "
-                "environment variable), \"keychain:ENTRY\" (the desktop keychain) or \"file:PATH\" (a file of "
-                "its own)")
-                .arg(fileName));
-    }
+    if (const QString warning = out.profile.target.plainTextKeyWarning(fileName); !warning.isEmpty())
+        ctx.warning(ctx.sourceName(u"target.api_key"_s), warning);
 
     if (targets) {
         const bool fromFile = targetName.isEmpty();

@@ -1056,15 +1056,24 @@ bool ProfilePage::Private::saveTo(const QString& path)
     m_json->setDiagnostics({}, {});
     ProfileLibrary::addRecentFile(absolute);
     reloadLibrary(absolute);
+    // Typed into the form, a literal key is now in the file: the same warning as when such a file is opened.
+    const QString keyWarning = profile.target.plainTextKeyWarning(QFileInfo(absolute).fileName());
+    const QString keyWarningLine = keyWarning.isEmpty() ? QString() : QStringLiteral("target.api_key: ") + keyWarning;
     const QList<ProfileIssue> issues = validateProfile(profile);
-    if (issues.isEmpty()) {
-        showMessage(Level::Info, tr("Saved to %1.").arg(QDir::toNativeSeparators(absolute)));
-    } else {
+    if (!issues.isEmpty()) {
+        QString text = tr("Saved to %1, with problems that stop it from running: %2")
+                           .arg(QDir::toNativeSeparators(absolute), issues.constFirst().toString());
+        if (!keyWarningLine.isEmpty())
+            text += u'\n' + keyWarningLine;
+        showMessage(Level::Warning, text);
+    } else if (!keyWarningLine.isEmpty()) {
         showMessage(Level::Warning,
-            tr("Saved to %1, with problems that stop it from running: %2")
-                .arg(QDir::toNativeSeparators(absolute), issues.constFirst().toString()));
-        m_messageTimer->stop();
+            tr("Saved to %1, with a warning: %2").arg(QDir::toNativeSeparators(absolute), keyWarningLine));
+    } else {
+        showMessage(Level::Info, tr("Saved to %1.").arg(QDir::toNativeSeparators(absolute)));
     }
+    if (!keyWarningLine.isEmpty())
+        m_json->setDiagnostics({}, { keyWarningLine });
     refresh();
     if (moved)
         Q_EMIT q->currentChanged(q->currentName());
