@@ -1608,6 +1608,18 @@
         <source>input tokens counted by the server&apos;s /tokenize (%1 prompts; %2 tokens against the dataset&apos;s %3, %4% apart)</source>
         <translation>输入 token 数由服务器的 /tokenize 计数（%1 个提示词；%2 个 token，数据集为 %3，相差 %4%）</translation>
     </message>
+    <message>
+        <source>%1 with Retry-After %2 s, past the pre-pass&apos;s limit of %3 s</source>
+        <translation>%1，Retry-After 要求等待 %2 秒，超出 /tokenize 预处理的 %3 秒上限</translation>
+    </message>
+    <message>
+        <source>%1 (tried %2 times)</source>
+        <translation>%1（已尝试 %2 次）</translation>
+    </message>
+    <message>
+        <source>input tokens counted by the server&apos;s /tokenize (%1 prompts; %2 tokens against the dataset&apos;s %3, %4% apart; requests sent again after a transient failure: %5, the last after %6)</source>
+        <translation>输入 token 数由服务器的 /tokenize 计数（%1 个提示词；%2 个 token，数据集为 %3，相差 %4%；因临时故障重发的请求：%5 个，最后一次因 %6）</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ChartSet</name>
@@ -4431,6 +4443,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Cannot read the profile: %1</source>
         <translation>无法读取配置文件：%1</translation>
+    </message>
+    <message>
+        <source>Saved to %1, with a warning: %2</source>
+        <translation>已保存到 %1，但有一条警告：%2</translation>
     </message>
 </context>
 <context>
