@@ -525,6 +525,65 @@ private Q_SLOTS:
         QCOMPARE(socket.response, qnam.response);
     }
 
+    // A server or proxy with a body limit (nginx client_max_body_size) answers 413 from the headers alone
+    // and closes without reading the body: the client is still writing 16 MiB when the answer comes.
+    // The socket client reads the answer; Qt 6.4's client reads none while it writes, so its broken
+    // connection says what a large body may have met.
+    void earlyRefusalOfALargeBody_data() { addTransportRows(); }
+    void earlyRefusalOfALargeBody()
+    {
+        QFETCH(TransportKind, kind);
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        connect(&server, &QTcpServer::newConnection, this, [&] {
+            while (QTcpSocket* s = server.nextPendingConnection()) {
+                auto head = std::make_shared<QByteArray>();
+                auto answered = std::make_shared<bool>(false);
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+                connect(s, &QTcpSocket::readyRead, s, [s, head, answered] {
+                    if (*answered)
+                        return;
+                    *head += s->readAll();
+                    if (head->indexOf("\r\n\r\n") < 0)
+                        return;
+                    *answered = true;
+                    s->write("HTTP/1.1 413 Payload Too Large\r\nContent-Length: 18\r\nConnection: close\r\n\r\n"
+                             "request too large.");
+                    s->disconnectFromHost();
+                });
+            }
+        });
+        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        const auto transport = transportOf(kind, {});
+        std::vector<RequestRecord> records;
+        connect(transport.get(), &Transport::finished, this, [&](const RequestRecord& r) { records.push_back(r); });
+        HttpRequest request;
+        request.index = 0;
+        request.url = url;
+        request.body = QByteArray(16 * 1024 * 1024, 'x');
+        request.scheduledNs = steadyNowNs();
+        transport->send(request);
+        QTRY_COMPARE_WITH_TIMEOUT(records.size(), std::size_t(1), kStepTimeoutMs);
+        const RequestRecord& r = records.front();
+        const QString where = url.toString();
+        FailureContext context;
+        context.url = url;
+        if (kind == TransportKind::Socket) {
+            QCOMPARE(r.failure, FailureClass::HttpOther);
+            QCOMPARE(r.httpStatus, 413);
+            QCOMPARE(r.errorMessage, u"HTTP 413 from "_s + where + u": request too large."_s);
+            QVERIFY(failureHint(r, context).startsWith(u"HTTP 413 Payload Too Large: the request body"_s));
+        } else {
+            QVERIFY2(r.failure == FailureClass::Network, qPrintable(r.errorMessage));
+            QCOMPARE(r.httpStatus, 0);
+            QVERIFY2(r.errorMessage.startsWith(where + u": "_s), qPrintable(r.errorMessage));
+            QVERIFY2(r.errorMessage.endsWith(
+                         u" while a 16.0 MiB request body was being sent; a server or proxy body limit (HTTP 413 "
+                         "Payload Too Large, e.g. nginx client_max_body_size) closes a large request this way"_s),
+                qPrintable(r.errorMessage));
+        }
+    }
+
     void connectionRefused_data() { addTransportRows(); }
     void connectionRefused()
     {

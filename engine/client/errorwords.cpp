@@ -46,4 +46,13 @@ QString errorWords(QAbstractSocket::SocketError error)
     return words(QMetaEnum::fromType<QAbstractSocket::SocketError>().valueToKey(error));
 }
 
+QString largeRequestNote(qint64 bodyBytes)
+{
+    if (bodyBytes <= kLargeRequestBytes)
+        return {};
+    return QStringLiteral(" while a %1 MiB request body was being sent; a server or proxy body limit (HTTP 413 "
+                          "Payload Too Large, e.g. nginx client_max_body_size) closes a large request this way")
+        .arg(double(bodyBytes) / (1024 * 1024), 0, 'f', 1);
+}
+
 } // namespace kp

@@ -13,4 +13,12 @@ namespace kp {
 QString errorWords(QNetworkReply::NetworkError error);
 QString errorWords(QAbstractSocket::SocketError error);
 
+// A request body past this size may still be on its way when a server or proxy refuses it from its
+// headers alone (413 Payload Too Large from a body limit) and closes the connection.
+constexpr qint64 kLargeRequestBytes = 1024 * 1024;
+
+// What a broken connection's message adds when the request body was that large and no answer was
+// read: "" for a smaller body.
+QString largeRequestNote(qint64 bodyBytes);
+
 } // namespace kp

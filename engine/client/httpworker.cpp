@@ -112,6 +112,7 @@ void HttpWorker::start(const HttpRequest& request)
     active.accumulator = std::make_unique<ResponseAccumulator>(request, sentNs);
     active.manager = manager;
     active.sentNs = sentNs;
+    active.bodyBytes = request.body.size();
 
     connect(reply, &QNetworkReply::socketStartedConnecting, this, [this, reply] {
         if (auto it = m_active.find(reply); it != m_active.end())
@@ -206,8 +207,12 @@ void HttpWorker::onFinished(QNetworkReply* reply)
         case QNetworkReply::RemoteHostClosedError:
         case QNetworkReply::ProtocolFailure:
         case QNetworkReply::UnknownNetworkError:
+            // Qt 6.4 reads no answer while it is still writing the body: a server or proxy that refuses
+            // a large request from its headers (413) and closes reads here as a broken connection.
             failure = active.accumulator->httpStatus() == 200 ? FailureClass::StreamCut : FailureClass::Network;
-            message = QStringLiteral("%1: %2").arg(where, errorWords(error));
+            message = QStringLiteral("%1: %2%3")
+                          .arg(where, errorWords(error),
+                              active.accumulator->httpStatus() == 0 ? largeRequestNote(active.bodyBytes) : QString());
             break;
         default:
             // HTTP error statuses arrive here too; the accumulator classifies those by status.

@@ -43,6 +43,7 @@ private:
         qint64 sentNs = 0;
         qint64 connectStartNs = -1; // socket started connecting; -1 once connected or reused
         qint64 lastReadNs = -1;
+        qint64 bodyBytes = 0; // the request body's size, for a broken connection's message
         FailureClass abortReason = FailureClass::None;
         QString abortMessage;
     };

@@ -9,6 +9,10 @@
 #include <QSslSocket>
 #include <QTcpSocket>
 
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 namespace kp {
 
 Q_DECLARE_LOGGING_CATEGORY(lcClient)
@@ -108,6 +112,7 @@ SocketWorker::SocketWorker(const TransportOptions& options, std::shared_ptr<Loop
 SocketWorker::~SocketWorker()
 {
     for (auto& [key, c] : m_connections) {
+        endUploadWatch(c.get());
         c->socket->disconnect(this);
         c->socket->abort();
     }
@@ -164,6 +169,10 @@ void SocketWorker::dispatch(Connection* c, Exchange exchange)
         }
         c->socket->setProxy(QNetworkProxy::NoProxy);
         connect(c->socket, &QTcpSocket::readyRead, this, [this, c] { onReadyRead(c); });
+        connect(c->socket, &QTcpSocket::bytesWritten, this, [this, c] {
+            if (c->socket->bytesToWrite() == 0)
+                endUploadWatch(c);
+        });
         connect(c->socket, &QTcpSocket::errorOccurred, this, [this, c] { onClosed(c); });
         connect(c->socket, &QTcpSocket::disconnected, this, [this, c] { onClosed(c); });
         m_connections.emplace(c, std::move(owned));
@@ -177,7 +186,7 @@ void SocketWorker::dispatch(Connection* c, Exchange exchange)
     startTicking();
     const QByteArray wire = http11Request(c->exchange->request);
     if (!fresh) {
-        c->socket->write(wire);
+        writeRequest(c, wire);
         return;
     }
     c->pending = wire;
@@ -195,7 +204,7 @@ void SocketWorker::onReady(Connection* c)
     if (c->exchange)
         c->exchange->connectStartNs = -1;
     if (!c->pending.isEmpty()) {
-        c->socket->write(c->pending);
+        writeRequest(c, c->pending);
         c->pending.clear();
     }
 }
@@ -260,6 +269,9 @@ void SocketWorker::onClosed(Connection* c)
         if (!m_connections.count(c) || !c->exchange)
             return;
     }
+    drainEarlyAnswer(c, now);
+    if (!m_connections.count(c) || !c->exchange)
+        return;
     Exchange& ex = *c->exchange;
     // A kept-alive connection the server closed before it read the request: send it again on a fresh
     // one, as browsers and QNetworkAccessManager do.
@@ -301,17 +313,62 @@ void SocketWorker::onClosed(Connection* c)
         break;
     default:
         failure = ex.accumulator->httpStatus() == 200 ? FailureClass::StreamCut : FailureClass::Network;
-        message = QStringLiteral("%1: %2").arg(
-            where, errorWords(c->ready ? c->socket->error() : QAbstractSocket::RemoteHostClosedError));
+        message = QStringLiteral("%1: %2%3")
+                      .arg(where, errorWords(c->ready ? c->socket->error() : QAbstractSocket::RemoteHostClosedError),
+                          ex.accumulator->httpStatus() == 0 ? largeRequestNote(ex.request.body.size()) : QString());
         break;
     }
     complete(c, now, failure, message, false);
+}
+
+// A server or proxy that refuses a request from its headers alone (413 Payload Too Large from a body
+// limit) answers and closes while a large body is still being written. The next write fails, and Qt
+// closes the socket's descriptor before its read notifier has taken the answer from the kernel. So
+// while a large request is written, a duplicate descriptor keeps the socket open: when the connection
+// breaks, the answer is read through it, and the request fails with the server's status rather than
+// as a broken connection. Plain HTTP only: a TLS answer would need the TLS layer to decrypt it. The
+// duplicate costs a descriptor for the upload's duration only; without one the request is sent anyway.
+void SocketWorker::writeRequest(Connection* c, const QByteArray& wire)
+{
+    if (wire.size() > kLargeRequestBytes && !qobject_cast<QSslSocket*>(c->socket) && c->uploadFd < 0) {
+        const qintptr fd = c->socket->socketDescriptor();
+        if (fd >= 0)
+            c->uploadFd = ::fcntl(int(fd), F_DUPFD_CLOEXEC, 0);
+    }
+    c->socket->write(wire);
+}
+
+void SocketWorker::endUploadWatch(Connection* c)
+{
+    if (c->uploadFd >= 0) {
+        ::close(c->uploadFd);
+        c->uploadFd = -1;
+    }
+}
+
+void SocketWorker::drainEarlyAnswer(Connection* c, qint64 now)
+{
+    if (c->uploadFd < 0)
+        return;
+    constexpr qsizetype kMaxDrainBytes = 1024 * 1024; // the status, headers and the start of the body
+    QByteArray buffer(64 * 1024, Qt::Uninitialized);
+    qsizetype drained = 0;
+    while (drained < kMaxDrainBytes && m_connections.count(c) && c->exchange) {
+        const ssize_t n = ::recv(c->uploadFd, buffer.data(), std::size_t(buffer.size()), MSG_DONTWAIT);
+        if (n <= 0)
+            break;
+        drained += n;
+        consume(c, now, buffer.first(n));
+    }
+    if (m_connections.count(c))
+        endUploadWatch(c);
 }
 
 void SocketWorker::complete(Connection* c, qint64 now, FailureClass failure, const QString& message, bool keep)
 {
     RequestRecord record = c->exchange->accumulator->finish(now, failure, message);
     c->exchange.reset();
+    endUploadWatch(c);
     --m_active;
     if (keep && c->parser.keepAlive() && c->parser.trailingBytes() == 0
         && c->socket->state() == QAbstractSocket::ConnectedState) {
@@ -332,6 +389,7 @@ void SocketWorker::close(Connection* c)
         auto& list = idle.value();
         list.erase(std::remove(list.begin(), list.end(), c), list.end());
     }
+    endUploadWatch(c);
     c->socket->disconnect(this);
     c->socket->abort();
     c->socket->deleteLater();

@@ -55,6 +55,9 @@ private:
         bool ready = false; // connected (and encrypted, for TLS)
         bool reused = false;
         QByteArray pending; // the request, until the connection is ready
+        // A second descriptor of a plain socket while a large request is being written (see
+        // watchLargeUpload): the server's early answer stays readable after Qt closes its own.
+        int uploadFd = -1;
         HttpResponseParser parser;
         std::optional<Exchange> exchange;
     };
@@ -66,6 +69,9 @@ private:
     void onReadyRead(Connection* c);
     void consume(Connection* c, qint64 now, const QByteArray& data);
     void onClosed(Connection* c);
+    void writeRequest(Connection* c, const QByteArray& wire);
+    void endUploadWatch(Connection* c);
+    void drainEarlyAnswer(Connection* c, qint64 now);
     // Ends the exchange on c and reports it; the connection is kept for reuse only when keep is true.
     void complete(Connection* c, qint64 now, FailureClass failure, const QString& message, bool keep);
     void close(Connection* c);
