@@ -820,19 +820,19 @@ void TestMetrics::readVariants_data()
     QTest::addColumn<QByteArray>("file");
     QTest::addColumn<double>("goodput"); // -1: none
     QTest::addColumn<double>("outputThroughput");
-    QTest::addColumn<double>("totalThroughput");
+    QTest::addColumn<double>("totalThroughput"); // kUnknown: the file gives none, nor its parts
 
     QTest::addRow("old goodput spelling") << QByteArray(
         R"({"completed": 10, "request_goodput:": 3.5, "output_throughput": 100.0, "total_token_throughput": 150.0})")
                                           << 3.5 << 100.0 << 150.0;
     QTest::addRow("output_token_throughput")
-        << QByteArray(R"({"completed": 10, "output_token_throughput": 99.5})") << -1.0 << 99.5 << 0.0;
-    QTest::addRow("mean_tps") << QByteArray(R"({"completed": 10, "mean_tps": 42.0})") << -1.0 << 42.0 << 0.0;
-    QTest::addRow("total_throughput") << QByteArray(R"({"duration": 2.0, "total_throughput": 77.0})") << -1.0 << 0.0
-                                      << 77.0;
+        << QByteArray(R"({"completed": 10, "output_token_throughput": 99.5})") << -1.0 << 99.5 << kUnknown;
+    QTest::addRow("mean_tps") << QByteArray(R"({"completed": 10, "mean_tps": 42.0})") << -1.0 << 42.0 << kUnknown;
+    QTest::addRow("total_throughput") << QByteArray(R"({"duration": 2.0, "total_throughput": 77.0})") << -1.0
+                                      << kUnknown << 77.0;
     QTest::addRow("numbers as strings") << QByteArray(
         R"({"completed": "10", "request_goodput": "1.5", "output_throughput": "12.25"})")
-                                        << 1.5 << 12.25 << 0.0;
+                                        << 1.5 << 12.25 << kUnknown;
 }
 
 void TestMetrics::readVariants()
@@ -849,8 +849,14 @@ void TestMetrics::readVariants()
     QCOMPARE(m.requestGoodput.has_value(), goodput >= 0);
     if (goodput >= 0)
         QCOMPARE(*m.requestGoodput, goodput);
-    QCOMPARE(m.outputThroughput, outputThroughput);
-    QCOMPARE(m.totalTokenThroughput, totalThroughput);
+    // A figure the file lacks is unknown, never 0.
+    QCOMPARE(std::isnan(m.outputThroughput), std::isnan(outputThroughput));
+    if (!std::isnan(outputThroughput))
+        QCOMPARE(m.outputThroughput, outputThroughput);
+    QCOMPARE(std::isnan(m.totalTokenThroughput), std::isnan(totalThroughput));
+    if (!std::isnan(totalThroughput))
+        QCOMPARE(m.totalTokenThroughput, totalThroughput);
+    QVERIFY(m.derived.empty());
 }
 
 void TestMetrics::readSglangJsonLines()

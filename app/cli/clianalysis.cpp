@@ -3,6 +3,7 @@
 #include "metrics/boundedread.h"
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
+#include "runs/importers.h"
 #include "sweep/analysisjson.h"
 #include "sweep/analysistext.h"
 #include "sweep/slospec.h"
@@ -135,27 +136,40 @@ void addRunDirectory(const QDir& dir, LoadedPoints& out)
 LoadedPoints readPoints(const QStringList& paths)
 {
     LoadedPoints out;
+    QStringList foreign; // other tools' result files and folders: read as `import` reads them
     for (const QString& path : paths) {
         const QFileInfo info(path);
         if (!info.exists()) {
             out.errors << QStringLiteral("%1: no such file or directory").arg(path);
             continue;
         }
-        if (!info.isDir()) {
-            addFile(path, out);
-            continue;
-        }
         const QDir dir(path);
-        if (dir.exists(QStringLiteral("run.json"))) {
+        if (info.isDir() && dir.exists(QStringLiteral("run.json"))) {
             addRunDirectory(dir, out);
             continue;
         }
-        const QStringList files
-            = dir.entryList({ QStringLiteral("*.json"), QStringLiteral("*.jsonl") }, QDir::Files, QDir::Name);
-        if (files.isEmpty())
-            out.errors << QStringLiteral("%1: no result files (*.json, *.jsonl) and no run.json").arg(path);
-        for (const QString& f : files)
-            addFile(dir.filePath(f), out);
+        // A step file of ours reads as it always did; everything else goes through the importers.
+        foreign << path;
+    }
+    if (!foreign.isEmpty()) {
+        const ImportContents contents = readImport(foreign);
+        out.warnings << contents.warnings;
+        if (!contents.ok()) {
+            out.errors << contents.error;
+        } else if (contents.curves.size() > 1) {
+            out.errors << QStringLiteral("%1: the files measured different things (%2): analyse one at a time, or "
+                                         "import them and compare the runs")
+                              .arg(foreign.join(QStringLiteral(", ")), contents.difference());
+        } else {
+            for (const ImportedFileStep& step : contents.curves.front().steps) {
+                SweepPoint point = SweepPoint::fromStep(step.setup, step.metrics);
+                if (step.mode == LoadMode::Concurrency && !point.concurrencyMode) {
+                    point.concurrencyMode = true;
+                    point.offered = step.offered;
+                }
+                out.points.push_back(std::move(point));
+            }
+        }
     }
     std::stable_sort(out.points.begin(), out.points.end(),
         [](const SweepPoint& a, const SweepPoint& b) { return a.offered < b.offered; });

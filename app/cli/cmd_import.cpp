@@ -22,9 +22,16 @@ its own:
             --save-detailed, the per-request lists become per-request records
   sglang    SGLang's bench_serving JSON Lines (one object per line)
   guidellm  GuideLLM's benchmarks report (JSON with a "benchmarks" array)
-A PATH is a file or a folder (its *.json and *.jsonl files are read). --format auto (the default)
-tells them apart by content. Steps are ordered by offered load. The run is written to a new
-directory under the runs directory (or --data-dir), all at once: a file that cannot be read leaves
+A PATH is a file or a folder, read with its subfolders (*.json and *.jsonl; other JSON is left out
+with a warning). A `vllm bench sweep` folder gives each setting's run=N.json files as repeats of
+one load (its summary.json repeats them and is skipped; warm-ups and *.failure.json are left out).
+--format auto (the default) tells the tools apart by the keys each writes. Steps are ordered by
+offered load. Steps that measured different things (tool, model, backend, endpoint type, or
+--metadata keys and sweep parameters such as framework=sgl or max_num_seqs=64) become separate
+runs, one per curve, named after what tells them apart. A figure a file lacks stays unknown (null
+in the step file, "—" on screen); one the file's own fields give (request_throughput =
+completed / duration, failed = num_prompts - completed, ...) is marked derived. The runs are
+written under the runs directory (or --data-dir), all at once: a file that cannot be read leaves
 nothing behind, and the error names the file and the key or line.)";
 
 } // namespace
@@ -78,12 +85,19 @@ int runImport(const QStringList& arguments)
         say(QStringLiteral("error: %1").arg(result.error));
         return ExitBadInput;
     }
-    say(QStringLiteral("imported %1 %2 steps%3")
+    say(QStringLiteral("imported %1 %2 steps%3%4")
             .arg(result.stepCount)
             .arg(result.source)
             .arg(result.requestCount > 0 ? QStringLiteral(" with %1 per-request records").arg(result.requestCount)
-                                         : QString()));
-    writeOut(QStringLiteral("%1\t%2\n").arg(result.id, result.dir).toUtf8());
+                                         : QString())
+            .arg(result.dirs.size() > 1 ? QStringLiteral(" as %1 runs: the files measured different things (%2)")
+                                              .arg(result.dirs.size())
+                                              .arg(result.difference)
+                                        : QString()));
+    for (qsizetype i = 0; i < result.dirs.size(); ++i)
+        writeOut(QStringLiteral("%1\t%2\n").arg(result.ids[i], result.dirs[i]).toUtf8());
+    if (result.dirs.size() > 1)
+        say(QStringLiteral("compare them: kneepoint-cli compare %1").arg(result.ids.join(QLatin1Char(' '))));
     return ExitOk;
 }
 

@@ -8,9 +8,32 @@ namespace kp {
 
 bool LatencyStats::reported() const
 {
-    if (count > 0 || mean != 0.0 || median != 0.0)
+    const auto value = [](double v) { return isKnown(v) && v != 0.0; };
+    if (count > 0 || value(mean) || value(median))
         return true;
-    return std::any_of(percentiles.begin(), percentiles.end(), [](const auto& pv) { return pv.second != 0.0; });
+    return std::any_of(percentiles.begin(), percentiles.end(), [&](const auto& pv) { return value(pv.second); });
+}
+
+LatencyStats LatencyStats::unknown()
+{
+    LatencyStats s;
+    s.count = kUnknownCount;
+    s.mean = s.median = s.stddev = s.min = s.max = kUnknown;
+    return s;
+}
+
+bool LatencyStats::operator==(const LatencyStats& other) const
+{
+    const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+    if (count != other.count || !same(mean, other.mean) || !same(median, other.median) || !same(stddev, other.stddev)
+        || !same(min, other.min) || !same(max, other.max) || percentiles.size() != other.percentiles.size())
+        return false;
+    for (std::size_t i = 0; i < percentiles.size(); ++i) {
+        if (percentiles[i].first != other.percentiles[i].first
+            || !same(percentiles[i].second, other.percentiles[i].second))
+            return false;
+    }
+    return true;
 }
 
 std::optional<double> LatencyStats::percentile(double p) const

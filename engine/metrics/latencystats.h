@@ -3,12 +3,28 @@
 #include <QString>
 #include <QStringView>
 
+#include <cmath>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
 
 namespace kp {
+
+// A figure that a result file does not give: NaN for values, -1 for counts. Steps Kneepoint measured
+// itself know every figure; a step read from another tool's file knows what the file says or what its
+// own fields give. Unknown figures are written as null and shown as "—", never as 0.
+inline constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+inline constexpr qint64 kUnknownCount = -1;
+inline bool isKnown(double value)
+{
+    return !std::isnan(value);
+}
+inline bool isKnown(qint64 value)
+{
+    return value >= 0;
+}
 
 // Summary statistics of one latency distribution, in milliseconds, computed the way the reference
 // computes them with numpy: np.mean, np.median, np.std (population, ddof 0) and np.percentile
@@ -16,7 +32,7 @@ namespace kp {
 // reference's `np.mean(values or 0)` does.
 struct LatencyStats
 {
-    qint64 count = 0;
+    qint64 count = 0; // kUnknownCount when a file gives statistics without their count
     double mean = 0.0;
     double median = 0.0;
     double stddev = 0.0;
@@ -29,6 +45,8 @@ struct LatencyStats
     // Whether it holds values: samples were counted, or the statistics came from a file that gives
     // none of its counts (the reference's result JSON). A step that measured nothing has zeros.
     bool reported() const;
+    // Every statistic unknown (a file without this metric); see kUnknown.
+    static LatencyStats unknown();
 
     // How the reference spells a percentile in keys and labels: "99", "99.9" (Python's str of the float).
     static QString percentileWord(double p);
@@ -41,7 +59,8 @@ struct LatencyStats
     static double numpyPercentile(const std::vector<double>& sorted, double p);
     static double numpyMedian(const std::vector<double>& sorted);
 
-    bool operator==(const LatencyStats&) const = default;
+    // Unknown values (NaN) compare equal to each other.
+    bool operator==(const LatencyStats& other) const;
 };
 
 } // namespace kp

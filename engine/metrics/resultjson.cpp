@@ -10,6 +10,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,6 +36,11 @@ QString fromUtf8(const std::string& text)
 Json stringOrNull(const QString& text)
 {
     return text.isEmpty() ? Json(nullptr) : Json(utf8(text));
+}
+
+Json countOrNull(qint64 count)
+{
+    return isKnown(count) ? Json(count) : Json(nullptr);
 }
 
 // Python's json writes float('inf') as a bare Infinity, which is not JSON; the reference itself writes the
@@ -64,7 +70,7 @@ std::string percentileKey(double p)
 Json statsObject(const LatencyStats& stats)
 {
     Json out = Json::object();
-    out["count"] = stats.count;
+    out["count"] = countOrNull(stats.count);
     out["mean_ms"] = numberOrText(stats.mean);
     out["median_ms"] = numberOrText(stats.median);
     out["std_ms"] = numberOrText(stats.stddev);
@@ -79,6 +85,12 @@ Json kneepointObject(const StepMetrics& m)
 {
     Json out = Json::object();
     out["version"] = KNEEPOINT_VERSION;
+    if (!m.derived.empty()) {
+        Json derived = Json::array();
+        for (const QString& key : m.derived)
+            derived.push_back(utf8(key));
+        out["derived"] = derived;
+    }
     out["percentiles"] = m.options.percentiles;
     Json selected = Json::array();
     for (LatencyMetric metric : m.options.selectedMetrics)
@@ -230,6 +242,25 @@ std::pair<qsizetype, qsizetype> lineAndColumn(QByteArrayView text, qsizetype off
     return { line, column };
 }
 
+// vLLM or SGLang, by the keys only one of them writes (SGLang's bench_serving took vLLM's script as
+// its start, so most keys are shared; vLLM 0.6 with --save-detailed also has input_throughput).
+QString detectFormat(const Json& object)
+{
+    static constexpr const char* vllmKeys[]
+        = { "endpoint_type", "model_id", "tokenizer_id", "best_of", "use_beam_search", "num_prompts", "burstiness",
+              "max_output_tokens_per_s", "max_concurrent_requests", "mean_e2el_ms", "request_inthroughput", "date" };
+    static constexpr const char* sglangKeys[] = { "total_output_tokens_retokenized", "mean_e2e_latency_ms",
+        "median_e2e_latency_ms", "concurrency", "dataset_name", "random_input_len", "random_output_len",
+        "sharegpt_output_len", "accept_length", "total_throughput" };
+    int vllm = 0;
+    int sglang = 0;
+    for (const char* key : vllmKeys)
+        vllm += object.contains(key) ? 1 : 0;
+    for (const char* key : sglangKeys)
+        sglang += object.contains(key) ? 1 : 0;
+    return sglang > vllm ? QStringLiteral("sglang") : QStringLiteral("vllm");
+}
+
 class StepReader
 {
 public:
@@ -314,6 +345,8 @@ private:
     }
 
     void readStatsObject(const Json& object, const QString& path, LatencyStats& stats);
+    void readSettings(const Json& object);
+    void derive(const Json& object);
     void readKneepoint(const Json& object, const QString& path);
 
     const QString& m_source;
@@ -323,7 +356,7 @@ private:
 
 std::optional<LatencyMetric> metricFromFileName(const std::string& name)
 {
-    if (name == "e2e_latency") // SGLang
+    if (name == "e2e_latency" || name == "latency") // SGLang; vLLM 0.6
         return LatencyMetric::E2el;
     return latencyMetricFromKey(fromUtf8(name));
 }
@@ -351,7 +384,7 @@ void StepReader::readStatsObject(const Json& object, const QString& path, Latenc
     }
     const QString saved = m_path;
     m_path = path;
-    stats = LatencyStats {};
+    stats = LatencyStats::unknown();
     readInteger(object, "count", stats.count);
     readNumber(object, "mean_ms", stats.mean);
     readNumber(object, "median_ms", stats.median);
@@ -394,6 +427,13 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
         m.options.ttftSloMs = number(*it, std::string("ttft"));
         m.options.tpotSloMs = number(*it, std::string("tpot"));
         m.options.e2elSloMs = number(*it, std::string("e2el"));
+    }
+    if (const auto it = object.find("derived"); it != object.end() && it->is_array()) {
+        m.derived.clear();
+        for (const Json& key : *it) {
+            if (key.is_string())
+                m.derived.push_back(fromUtf8(key.get<std::string>()));
+        }
     }
     readInteger(object, "good_completed", m.goodCompleted);
     if (const auto it = object.find("failures"); it != object.end() && it->is_object()) {
@@ -497,29 +537,40 @@ QString StepReader::read(const Json& object)
         return m_source + QStringLiteral(": ") + m_path
             + QStringLiteral(": not a benchmark result (no completed, duration or request_throughput)");
 
-    const bool sglang = !object.contains("endpoint_type")
-        && (object.contains("mean_e2e_latency_ms") || object.contains("input_throughput")
-            || object.contains("total_throughput") || object.contains("concurrency"));
-    m_step.format = object.contains("kneepoint") ? QStringLiteral("kneepoint")
-        : sglang                                 ? QStringLiteral("sglang")
-                                                 : QStringLiteral("vllm");
+    const bool kneepoint = object.contains("kneepoint");
+    m_step.format = kneepoint ? QStringLiteral("kneepoint") : detectFormat(object);
 
+    // Whatever the file does not say stays unknown (kUnknown, kUnknownCount): nothing defaults to 0.
     StepSetup& setup = m_step.setup;
+    setup.numPrompts = kUnknownCount;
+    setup.requestRate = kUnknown;
+    setup.burstiness = kUnknown;
     readString(object, "date", setup.date);
     readString(object, "endpoint_type", setup.endpointType);
     readString(object, "backend", setup.backend);
     readString(object, "label", setup.label);
     readString(object, "model_id", setup.modelId);
+    if (setup.modelId.isEmpty())
+        readString(object, "model", setup.modelId);
     readString(object, "tokenizer_id", setup.tokenizerId);
     readInteger(object, "num_prompts", setup.numPrompts);
     readNumber(object, "request_rate", setup.requestRate);
     readNumber(object, "burstiness", setup.burstiness);
     if (const auto value = integer(object, "max_concurrency"))
         setup.maxConcurrency = static_cast<int>(*value);
+    readSettings(object);
 
     StepMetrics& m = m_step.metrics;
     m.options.percentiles.clear();
     m.options.selectedMetrics.clear();
+    m.durationS = kUnknown;
+    m.completed = m.failed = m.totalInputTokens = m.totalOutputTokens = m.maxConcurrentRequests = kUnknownCount;
+    m.requestThroughput = m.outputThroughput = m.totalTokenThroughput = m.maxOutputTokensPerS = kUnknown;
+    m.meanConcurrency = kUnknown;
+    for (LatencyMetric metric : allLatencyMetrics)
+        m.stats(metric) = LatencyStats::unknown();
+    m.firstContentTtft = LatencyStats::unknown();
+    m.dispatchLag = LatencyStats::unknown();
     readNumber(object, "duration", m.durationS);
     readInteger(object, "completed", m.completed);
     readInteger(object, "failed", m.failed);
@@ -552,8 +603,9 @@ QString StepReader::read(const Json& object)
     for (LatencyMetric metric : allLatencyMetrics) {
         const auto index = static_cast<std::size_t>(metric);
         LatencyStats& stats = m.stats(metric);
+        const bool e2el = metric == LatencyMetric::E2el;
         for (const std::string& name :
-            { metricKey(metric), std::string(metric == LatencyMetric::E2el ? "e2e_latency" : "") }) {
+            { metricKey(metric), std::string(e2el ? "e2e_latency" : ""), std::string(e2el ? "latency" : "") }) {
             if (name.empty())
                 continue;
             const auto mean = number(object, "mean_" + name + "_ms");
@@ -594,8 +646,98 @@ QString StepReader::read(const Json& object)
             readKneepoint(*it, at("kneepoint"));
         else
             warn(at("kneepoint"), QStringLiteral("expected an object, found %1").arg(jsonTypeName(*it)));
+    } else {
+        derive(object);
     }
     return {};
+}
+
+// The keys the reference tools write themselves (vLLM 0.4 to today, SGLang old and new), which are
+// neither figures nor settings of what was measured.
+bool isToolKey(const std::string& key)
+{
+    static const std::set<std::string> keys = { "date", "endpoint_type", "backend", "label", "model_id", "model",
+        "tokenizer_id", "num_prompts", "request_rate", "burstiness", "max_concurrency", "duration", "completed",
+        "failed", "total_input_tokens", "total_output_tokens", "total_output_tokens_retokenized", "request_throughput",
+        "request_goodput", "request_goodput:", "request_inthroughput", "input_throughput", "output_throughput",
+        "output_token_throughput", "mean_tps", "total_token_throughput", "total_throughput", "max_output_tokens_per_s",
+        "max_concurrent_requests", "concurrency", "best_of", "use_beam_search", "input_lens", "output_lens", "ttfts",
+        "itls", "generated_texts", "errors", "latencies", "start_times", "rtfx", "run_number", "dataset_path",
+        "output_file", "result_filename", "result_dir", "seed", "ignore_eos", "accept_length", "server_info",
+        "tokenizer", "base_url", "host", "port", "endpoint", "pretty_name", "kneepoint", "spec_decode_acceptance_rate",
+        "spec_decode_acceptance_length", "spec_decode_num_drafts", "spec_decode_draft_tokens",
+        "spec_decode_accepted_tokens", "spec_decode_per_position_acceptance_rates", "median_ttfc_ms", "last_ttft_ms" };
+    if (keys.count(key))
+        return true;
+    // A figure of a newer version: statistics, throughputs, token counts.
+    static const QRegularExpression figure(
+        QStringLiteral("^(mean|median|std|min|max|p\\d+(\\.\\d+)?)_\\w+_ms$|_throughput$|_per_s$|^total_\\w*tokens"));
+    return figure.match(QString::fromStdString(key)).hasMatch();
+}
+
+// Scalar top-level keys the tool itself does not write: --metadata KEY=VALUE (strings) and the
+// parameters a sweep adds (`vllm bench sweep`: max_num_seqs, random_input_len, ...).
+void StepReader::readSettings(const Json& object)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (isToolKey(it.key()) || it->is_structured() || it->is_null())
+            continue;
+        QJsonValue value;
+        if (it->is_string())
+            value = fromUtf8(it->get<std::string>());
+        else if (it->is_boolean())
+            value = it->get<bool>();
+        else if (it->is_number())
+            value = it->get<double>();
+        else
+            continue;
+        m_step.setup.metadata.emplace_back(fromUtf8(it.key()), value);
+    }
+}
+
+// What a foreign file lacks but gives through its own fields, marked in StepMetrics::derived.
+void StepReader::derive(const Json& object)
+{
+    StepSetup& setup = m_step.setup;
+    StepMetrics& m = m_step.metrics;
+    const auto mark = [&](const char* key) { m.derived.push_back(QString::fromLatin1(key)); };
+    const bool duration = isKnown(m.durationS) && m.durationS > 0;
+    // vLLM sends every prompt; those that did not complete failed.
+    if (!isKnown(m.failed) && isKnown(setup.numPrompts) && isKnown(m.completed) && setup.numPrompts >= m.completed) {
+        m.failed = setup.numPrompts - m.completed;
+        mark("failed");
+    }
+    if (!isKnown(m.durationS) && isKnown(m.completed) && isKnown(m.requestThroughput) && m.requestThroughput > 0) {
+        m.durationS = double(m.completed) / m.requestThroughput;
+        mark("duration");
+    }
+    if (!isKnown(m.requestThroughput) && isKnown(m.completed) && duration) {
+        m.requestThroughput = double(m.completed) / m.durationS;
+        mark("request_throughput");
+    }
+    if (!isKnown(m.outputThroughput) && isKnown(m.totalOutputTokens) && duration) {
+        m.outputThroughput = double(m.totalOutputTokens) / m.durationS;
+        mark("output_throughput");
+    }
+    if (!isKnown(m.totalTokenThroughput)) {
+        std::optional<double> input;
+        for (const std::string key : { "input_throughput", "request_inthroughput" }) {
+            if (!input)
+                input = number(object, key);
+        }
+        if (isKnown(m.totalInputTokens) && isKnown(m.totalOutputTokens) && duration) {
+            m.totalTokenThroughput = double(m.totalInputTokens + m.totalOutputTokens) / m.durationS;
+            mark("total_token_throughput");
+        } else if (input && isKnown(m.outputThroughput)) {
+            m.totalTokenThroughput = *input + m.outputThroughput;
+            mark("total_token_throughput");
+        }
+    }
+    // Little's law, as SGLang computes its "concurrency": the sum of E2EL over the duration.
+    if (!isKnown(m.meanConcurrency) && isKnown(m.e2el.mean) && isKnown(m.completed) && duration) {
+        m.meanConcurrency = m.e2el.mean * double(m.completed) / 1000.0 / m.durationS;
+        mark("concurrency");
+    }
 }
 
 QString readDocument(const Json& document, const QString& source, const QString& path, ResultFileContents& out)
@@ -644,22 +786,22 @@ QByteArray ResultJson::write(
     out["label"] = stringOrNull(setup.label);
     out["model_id"] = utf8(setup.modelId);
     out["tokenizer_id"] = stringOrNull(setup.tokenizerId);
-    out["num_prompts"] = setup.numPrompts;
+    out["num_prompts"] = countOrNull(setup.numPrompts);
     out["request_rate"] = numberOrText(setup.requestRate);
     out["burstiness"] = numberOrText(setup.burstiness);
     out["max_concurrency"] = setup.maxConcurrency ? Json(*setup.maxConcurrency) : Json(nullptr);
 
     out["duration"] = numberOrText(m.durationS);
-    out["completed"] = m.completed;
-    out["failed"] = m.failed;
-    out["total_input_tokens"] = m.totalInputTokens;
-    out["total_output_tokens"] = m.totalOutputTokens;
+    out["completed"] = countOrNull(m.completed);
+    out["failed"] = countOrNull(m.failed);
+    out["total_input_tokens"] = countOrNull(m.totalInputTokens);
+    out["total_output_tokens"] = countOrNull(m.totalOutputTokens);
     out["request_throughput"] = numberOrText(m.requestThroughput);
     out["request_goodput"] = m.requestGoodput ? numberOrText(*m.requestGoodput) : Json(nullptr);
     out["output_throughput"] = numberOrText(m.outputThroughput);
     out["total_token_throughput"] = numberOrText(m.totalTokenThroughput);
     out["max_output_tokens_per_s"] = numberOrText(m.maxOutputTokensPerS);
-    out["max_concurrent_requests"] = m.maxConcurrentRequests;
+    out["max_concurrent_requests"] = countOrNull(m.maxConcurrentRequests);
 
     // The reference writes the selected metrics in its fixed order, whatever order they were asked in.
     for (LatencyMetric metric : allLatencyMetrics) {
@@ -699,6 +841,20 @@ QByteArray ResultJson::write(
         out["itls"] = std::move(itls);
         out["generated_texts"] = std::move(texts);
         out["errors"] = std::move(errors);
+    }
+
+    for (const auto& [key, value] : setup.metadata) {
+        const std::string name = utf8(key);
+        if (out.contains(name))
+            continue;
+        if (value.isString())
+            out[name] = utf8(value.toString());
+        else if (value.isBool())
+            out[name] = value.toBool();
+        else if (const double v = value.toDouble(); value.isDouble() && v == std::trunc(v) && std::abs(v) < 9e15)
+            out[name] = static_cast<qint64>(v);
+        else if (value.isDouble())
+            out[name] = numberOrText(v);
     }
 
     out["kneepoint"] = kneepointObject(m);

@@ -317,6 +317,12 @@ std::optional<InputTokenSource> inputTokenSourceFromKey(QStringView key)
     return std::nullopt;
 }
 
+bool StepMetrics::isDerived(QAnyStringView key) const
+{
+    return std::any_of(
+        derived.begin(), derived.end(), [&](const QString& d) { return QAnyStringView::compare(d, key) == 0; });
+}
+
 std::optional<double> StepMetrics::inputTokenDisagreement() const
 {
     if (serverPromptTokensReported == 0 || totalServerInputTokens <= 0)

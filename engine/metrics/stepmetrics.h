@@ -3,6 +3,7 @@
 #include "latencystats.h"
 #include "requestrecord.h"
 
+#include <QAnyStringView>
 #include <QMetaType>
 #include <QString>
 #include <QStringView>
@@ -142,6 +143,10 @@ struct StepMetrics
     static constexpr double kInputTokenWarnFraction = 0.05;
     std::vector<LengthBucketMetrics> lengthBuckets; // one per bucket of options.lengthBucketEdges, empty ones too
     ClientHealth clientHealth; // set by the StepRunner, not by fromRecords
+    // The reference keys of figures that a foreign result file did not give but its own fields did
+    // (request_throughput = completed / duration, ...); empty for measured steps.
+    std::vector<QString> derived;
+    bool isDerived(QAnyStringView key) const;
     qint64 populatedLengthBuckets() const;
 
     const LatencyStats& stats(LatencyMetric metric) const;

@@ -1,11 +1,14 @@
 #pragma once
 
 #include <QDateTime>
+#include <QJsonValue>
 #include <QMetaType>
 #include <QString>
 
 #include <limits>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace kp {
 
@@ -22,6 +25,9 @@ struct StepSetup
     double requestRate = std::numeric_limits<double>::infinity(); // requests per second; inf = all at once
     double burstiness = 1.0;
     std::optional<int> maxConcurrency;
+    // Top-level keys beyond the reference's own, in file order: --metadata KEY=VALUE, the server and
+    // benchmark parameters `vllm bench sweep` adds. Steps that differ in one measured different things.
+    std::vector<std::pair<QString, QJsonValue>> metadata;
 
     static QString dateString(const QDateTime& time) { return time.toString(QStringLiteral("yyyyMMdd-HHmmss")); }
 

@@ -12,6 +12,7 @@ namespace {
 constexpr int blockWidth = 50;
 constexpr int labelWidth = 40;
 constexpr int valueWidth = 10;
+const QByteArray unknownText = QByteArrayLiteral("\xe2\x80\x94"); // "—"
 
 struct MetricNames
 {
@@ -27,11 +28,13 @@ constexpr MetricNames metricNames[] = {
     { LatencyMetric::E2el, "E2EL", "End-to-end Latency" },
 };
 
+// Pads to `width` characters (UTF-8: continuation bytes take no column).
 QByteArray leftAligned(QByteArrayView text, int width)
 {
     QByteArray out = text.toByteArray();
-    if (out.size() < width)
-        out.append(width - out.size(), ' ');
+    const auto columns = std::count_if(out.begin(), out.end(), [](char c) { return (c & 0xC0) != 0x80; });
+    if (columns < width)
+        out.append(width - columns, ' ');
     return out;
 }
 
@@ -54,23 +57,31 @@ QByteArray StepSummary::text(const StepSetup& setup, const StepMetrics& m)
     using numberformat::fixed;
     using numberformat::integer;
 
+    // A figure a foreign file did not give is "—" (the row keeps its place); one its other fields gave
+    // is marked "(derived)".
+    const auto count = [&](qint64 value) { return isKnown(value) ? integer(value) : unknownText; };
+    const auto number = [&](double value) { return isKnown(value) ? fixed(value, 2) : unknownText; };
+    const auto mark = [&](QByteArray value, const char* key) {
+        return m.isDerived(QLatin1String(key)) ? value + " (derived)" : value;
+    };
     QByteArray out = centred(" Serving Benchmark Result ", '=', blockWidth);
-    out += row("Successful requests:", integer(m.completed));
-    out += row("Failed requests:", integer(m.failed));
+    out += row("Successful requests:", count(m.completed));
+    out += row("Failed requests:", mark(count(m.failed), "failed"));
     if (setup.maxConcurrency)
         out += row("Maximum request concurrency:", integer(*setup.maxConcurrency));
     if (std::isfinite(setup.requestRate))
         out += row("Request rate configured (RPS):", fixed(setup.requestRate, 2));
-    out += row("Benchmark duration (s):", fixed(m.durationS, 2));
-    out += row("Total input tokens:", integer(m.totalInputTokens));
-    out += row("Total generated tokens:", integer(m.totalOutputTokens));
-    out += row("Request throughput (req/s):", fixed(m.requestThroughput, 2));
+    out += row("Benchmark duration (s):", mark(number(m.durationS), "duration"));
+    out += row("Total input tokens:", count(m.totalInputTokens));
+    out += row("Total generated tokens:", count(m.totalOutputTokens));
+    out += row("Request throughput (req/s):", mark(number(m.requestThroughput), "request_throughput"));
     if (m.requestGoodput)
-        out += row("Request goodput (req/s):", fixed(*m.requestGoodput, 2));
-    out += row("Output token throughput (tok/s):", fixed(m.outputThroughput, 2));
-    out += row("Peak output token throughput (tok/s):", fixed(m.maxOutputTokensPerS, 2));
-    out += row("Peak concurrent requests:", fixed(static_cast<double>(m.maxConcurrentRequests), 2));
-    out += row("Total token throughput (tok/s):", fixed(m.totalTokenThroughput, 2));
+        out += row("Request goodput (req/s):", number(*m.requestGoodput));
+    out += row("Output token throughput (tok/s):", mark(number(m.outputThroughput), "output_throughput"));
+    out += row("Peak output token throughput (tok/s):", number(m.maxOutputTokensPerS));
+    out += row("Peak concurrent requests:",
+        isKnown(m.maxConcurrentRequests) ? fixed(static_cast<double>(m.maxConcurrentRequests), 2) : unknownText);
+    out += row("Total token throughput (tok/s):", mark(number(m.totalTokenThroughput), "total_token_throughput"));
 
     for (const MetricNames& names : metricNames) {
         if (!m.options.isSelected(names.metric))
@@ -78,10 +89,10 @@ QByteArray StepSummary::text(const StepSetup& setup, const StepMetrics& m)
         const LatencyStats& stats = m.stats(names.metric);
         const QByteArray name(names.shortName);
         out += centred(names.header, '-', blockWidth);
-        out += row("Mean " + name + " (ms):", fixed(stats.mean, 2));
-        out += row("Median " + name + " (ms):", fixed(stats.median, 2));
+        out += row("Mean " + name + " (ms):", number(stats.mean));
+        out += row("Median " + name + " (ms):", number(stats.median));
         for (const auto& [p, value] : stats.percentiles)
-            out += row("P" + LatencyStats::percentileWord(p).toLatin1() + ' ' + name + " (ms):", fixed(value, 2));
+            out += row("P" + LatencyStats::percentileWord(p).toLatin1() + ' ' + name + " (ms):", number(value));
     }
     out += QByteArray(blockWidth, '=') + '\n';
     return out;

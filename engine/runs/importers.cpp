@@ -1,5 +1,7 @@
 #include "runs/importers.h"
 
+#include "runs/importformats.h"
+
 #include "metrics/boundedread.h"
 #include "metrics/resultjson.h"
 #include "profile/profile.h"
@@ -10,11 +12,13 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -26,22 +30,8 @@ namespace kp {
 
 namespace {
 
-struct Step
-{
-    StepSetup setup;
-    StepMetrics metrics;
-    LoadMode mode = LoadMode::Rate;
-    double offered = 0.0;
-    QString sourceFile; // file name the step came from
-    std::vector<RequestRecord> records;
-};
-
-struct FileContents
-{
-    QString source; // vllm | sglang | guidellm
-    std::vector<Step> steps;
-    QString model, target, label, toolVersion;
-};
+using importdetail::FileContents;
+using Step = ImportedFileStep;
 
 QString lineColumn(const QByteArray& bytes, int offset)
 {
@@ -194,15 +184,16 @@ QJsonObject successfulPart(const QJsonObject& metrics, const char* key)
 LatencyStats GuidellmReader::stats(const QJsonObject& metrics, const char* key, double scale)
 {
     const QJsonObject d = successfulPart(metrics, key);
-    LatencyStats s;
+    LatencyStats s = LatencyStats::unknown();
     if (d.isEmpty())
         return s;
-    s.count = qint64(d.value(u"count").toDouble());
-    s.mean = d.value(u"mean").toDouble() * scale;
-    s.median = d.value(u"median").toDouble() * scale;
-    s.stddev = d.value(u"std_dev").toDouble() * scale;
-    s.min = d.value(u"min").toDouble() * scale;
-    s.max = d.value(u"max").toDouble() * scale;
+    if (d.value(u"count").isDouble())
+        s.count = qint64(d.value(u"count").toDouble());
+    s.mean = d.value(u"mean").toDouble(kUnknown) * scale;
+    s.median = d.value(u"median").toDouble(kUnknown) * scale;
+    s.stddev = d.value(u"std_dev").toDouble(kUnknown) * scale;
+    s.min = d.value(u"min").toDouble(kUnknown) * scale;
+    s.max = d.value(u"max").toDouble(kUnknown) * scale;
     static const std::pair<const char*, double> names[] = { { "p001", 0.1 }, { "p01", 1 }, { "p05", 5 }, { "p10", 10 },
         { "p25", 25 }, { "p50", 50 }, { "p75", 75 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 }, { "p999", 99.9 } };
     const QJsonObject p = d.value(u"percentiles").toObject();
@@ -275,7 +266,6 @@ bool GuidellmReader::readBenchmark(const QJsonObject& b, const QString& where, S
             return fail(strategyWhere + QStringLiteral(".rate"), QStringLiteral("expected a rate > 0"));
         step.mode = LoadMode::Rate;
         step.offered = s.requestRate = rate.toDouble();
-        s.burstiness = type == QLatin1String("poisson") ? 1.0 : std::numeric_limits<double>::infinity();
         if (strategy.value(u"max_concurrency").isDouble())
             s.maxConcurrency = strategy.value(u"max_concurrency").toInt();
     } else if (type == QLatin1String("synchronous") || type == QLatin1String("concurrent")) {
@@ -331,28 +321,39 @@ bool GuidellmReader::readBenchmark(const QJsonObject& b, const QString& where, S
         totals = b.value(u"request_totals").toObject();
     if (totals.isEmpty())
         totals = b.value(u"run_stats").toObject().value(u"requests_made").toObject();
-    out.completed = totals.contains(u"successful") ? qint64(totals.value(u"successful").toDouble())
-                                                   : qint64(successful(m, "time_to_first_token_ms", "count", 0));
-    out.failed = qint64(totals.value(u"errored").toDouble());
+    // What the report does not give stays unknown; what its own fields give is derived.
+    const auto count = [](double value) { return isKnown(value) ? qint64(std::llround(value)) : kUnknownCount; };
+    out.completed = totals.value(u"successful").isDouble()
+        ? qint64(totals.value(u"successful").toDouble())
+        : count(successful(m, "time_to_first_token_ms", "count", kUnknown));
+    out.failed = totals.value(u"errored").isDouble() ? qint64(totals.value(u"errored").toDouble()) : kUnknownCount;
     out.options.percentiles = { 0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9 };
     out.options.selectedMetrics = { LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::Itl, LatencyMetric::E2el };
-    out.requestThroughput = successful(m, "requests_per_second", "mean", double(out.completed) / duration);
-    out.outputThroughput = successful(m, "output_tokens_per_second", "mean", 0);
-    out.totalTokenThroughput = successful(m, "tokens_per_second", "mean", 0);
-    out.totalInputTokens = qint64(std::llround(successful(m, "prompt_token_count", "total_sum", 0)));
-    out.totalOutputTokens = qint64(std::llround(successful(m, "output_token_count", "total_sum", 0)));
-    out.meanConcurrency = successful(m, "request_concurrency", "mean", 0);
-    out.maxConcurrentRequests = qint64(std::llround(successful(m, "request_concurrency", "max", 0)));
+    out.requestThroughput = successful(m, "requests_per_second", "mean", kUnknown);
+    if (!isKnown(out.requestThroughput) && isKnown(out.completed)) {
+        out.requestThroughput = double(out.completed) / duration;
+        out.derived.push_back(QStringLiteral("request_throughput"));
+    }
+    out.outputThroughput = successful(m, "output_tokens_per_second", "mean", kUnknown);
+    out.totalTokenThroughput = successful(m, "tokens_per_second", "mean", kUnknown);
+    out.totalInputTokens = count(successful(m, "prompt_token_count", "total_sum", kUnknown));
+    out.totalOutputTokens = count(successful(m, "output_token_count", "total_sum", kUnknown));
+    out.meanConcurrency = successful(m, "request_concurrency", "mean", kUnknown);
+    out.maxConcurrentRequests = count(successful(m, "request_concurrency", "max", kUnknown));
+    out.maxOutputTokensPerS = kUnknown;
     out.ttft = stats(m, "time_to_first_token_ms", 1);
-    out.firstContentTtft
-        = m.contains(u"time_to_first_output_token_ms") ? stats(m, "time_to_first_output_token_ms", 1) : out.ttft;
+    out.firstContentTtft = m.contains(u"time_to_first_output_token_ms") ? stats(m, "time_to_first_output_token_ms", 1)
+                                                                        : LatencyStats::unknown();
+    out.dispatchLag = LatencyStats::unknown();
     // GuideLLM's inter-token latency of a request is (last token - first token) / (output tokens - 1): the
     // reference's TPOT of that request; weighted by the request's gaps, its mean is the pooled ITL mean.
     out.tpot = stats(m, "inter_token_latency_ms", 1);
     out.itl = out.tpot;
     out.e2el = stats(m, "request_latency", 1000); // seconds
-    s.numPrompts = out.completed + out.failed;
-    s.backend = QStringLiteral("openai");
+    s.numPrompts = kUnknownCount;
+    s.burstiness = type == QLatin1String("poisson") ? 1.0
+        : type == QLatin1String("constant")         ? std::numeric_limits<double>::infinity()
+                                                    : kUnknown;
     return true;
 }
 
@@ -382,63 +383,85 @@ bool GuidellmReader::read(const QJsonObject& report, FileContents& out)
     if (out.target.isEmpty())
         out.target = findString(report.value(u"args").toObject(), { "target" });
     out.toolVersion = findString(report.value(u"metadata").toObject(), { "guidellm_version", "version" });
-    for (Step& s : out.steps)
+    const QString backend = findString(report.value(u"args").toObject(), { "backend_type", "backend" });
+    for (Step& s : out.steps) {
         s.setup.modelId = out.model;
+        s.setup.backend = backend;
+    }
     return true;
 }
 
 // ---- reading one file -----------------------------------------------------------------------------------
 
-bool readFile(const QString& path, ImportFormat format, FileContents& out, QStringList& warnings, QString* error)
+enum class FileRead { Steps, NotAResult, Failed };
+
+// Whether a parsed document looks like a result of a known tool at all: a folder may hold other JSON
+// (parameter files, configurations), which a recursive read passes over.
+bool looksLikeResult(const QJsonDocument& doc)
+{
+    const auto isResult = [](const QJsonObject& o) {
+        return o.contains(u"completed") || o.contains(u"duration") || o.contains(u"request_throughput")
+            || o.contains(u"benchmarks");
+    };
+    if (doc.isObject())
+        return isResult(doc.object());
+    const QJsonArray a = doc.array();
+    return !a.isEmpty() && isResult(a.first().toObject());
+}
+
+FileRead readFile(const QString& path, ImportFormat format, bool explicitFile, FileContents& out, QStringList& warnings,
+    QString* error)
 {
     const std::optional<QByteArray> read = readBoundedFile(path, kMaxResultFileBytes, error);
     if (!read)
-        return false;
+        return FileRead::Failed;
     const QByteArray& bytes = *read;
     if (bytes.trimmed().isEmpty()) {
         *error = QStringLiteral("%1: empty file").arg(path);
-        return false;
+        return FileRead::Failed;
     }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(quoteNonFinite(bytes), &parseError);
-    const bool guidellm
-        = parseError.error == QJsonParseError::NoError && doc.isObject() && doc.object().contains(u"benchmarks");
+    const bool parsed = parseError.error == QJsonParseError::NoError;
+    const bool guidellm = parsed && doc.isObject() && doc.object().contains(u"benchmarks");
     if (format == ImportFormat::Guidellm || (format == ImportFormat::Auto && guidellm)) {
-        if (parseError.error != QJsonParseError::NoError) {
+        if (!parsed) {
             *error = QStringLiteral("%1:%2: invalid JSON: %3")
                          .arg(path, lineColumn(bytes, parseError.offset), parseError.errorString());
-            return false;
+            return FileRead::Failed;
         }
         if (!guidellm) {
             *error = QStringLiteral("%1: benchmarks: missing: not a GuideLLM report").arg(path);
-            return false;
+            return FileRead::Failed;
         }
         if (!doc.object().value(u"benchmarks").isArray()) {
             *error = QStringLiteral("%1: benchmarks: expected an array").arg(path);
-            return false;
+            return FileRead::Failed;
         }
-        return GuidellmReader(path, error).read(doc.object(), out);
+        return GuidellmReader(path, error).read(doc.object(), out) ? FileRead::Steps : FileRead::Failed;
     }
     if (guidellm) {
         *error = QStringLiteral("%1: a GuideLLM report (it has \"benchmarks\"), not a %2 result file")
                      .arg(path, importFormatName(format));
-        return false;
+        return FileRead::Failed;
     }
+    if (parsed && !explicitFile && !looksLikeResult(doc))
+        return FileRead::NotAResult;
     const ResultFileContents contents = ResultJson::read(bytes, path);
     if (!contents.ok()) {
         *error = contents.error;
-        return false;
+        return FileRead::Failed;
     }
     if (contents.steps.empty()) {
         *error = QStringLiteral("%1: no benchmark result in the file").arg(path);
-        return false;
+        return FileRead::Failed;
     }
     const QString detected
         = contents.steps.front().format == QLatin1String("sglang") ? QStringLiteral("sglang") : QStringLiteral("vllm");
     out.source = format == ImportFormat::Auto ? detected : importFormatName(format);
     const QList<QJsonObject> objects = stepObjects(bytes);
     const bool pair = objects.size() == qsizetype(contents.steps.size());
-    const bool jsonLines = parseError.error != QJsonParseError::NoError;
+    const bool jsonLines = !parsed;
     for (std::size_t i = 0; i < contents.steps.size(); ++i) {
         const ImportedStep& imported = contents.steps[i];
         warnings << imported.warnings;
@@ -448,12 +471,28 @@ bool readFile(const QString& path, ImportFormat format, FileContents& out, QStri
         const SweepPoint p = SweepPoint::fromStep(imported.setup, imported.metrics);
         step.mode = p.concurrencyMode ? LoadMode::Concurrency : LoadMode::Rate;
         step.offered = p.offered;
+        const QString where = jsonLines ? QStringLiteral("%1: line %2").arg(path).arg(i + 1)
+            : objects.size() > 1        ? QStringLiteral("%1: $[%2]").arg(path).arg(i)
+                                        : QStringLiteral("%1: $").arg(path);
+        if (std::isnan(step.offered)) {
+            *error
+                = QStringLiteral("%1: request_rate: missing (and no max_concurrency): the load of the step is unknown")
+                      .arg(where);
+            return FileRead::Failed;
+        }
         if (pair) {
-            const QString where = jsonLines ? QStringLiteral("%1: line %2").arg(path).arg(i + 1)
-                : objects.size() > 1        ? QStringLiteral("%1: $[%2]").arg(path).arg(i)
-                                            : QStringLiteral("%1: $").arg(path);
-            if (!detailRecords(objects[qsizetype(i)], where, step.records, error))
-                return false;
+            const QJsonObject& o = objects[qsizetype(i)];
+            if (o.value(u"run_number").isDouble()) {
+                step.repeat = o.value(u"run_number").toInt();
+                // `vllm bench sweep --warmup-num-prompts` writes its warm-up as run -1: not a measurement.
+                if (step.repeat < 0) {
+                    warnings
+                        << QStringLiteral("%1: run_number %2: a warm-up run, left out").arg(where).arg(step.repeat);
+                    continue;
+                }
+            }
+            if (!detailRecords(o, where, step.records, error))
+                return FileRead::Failed;
         }
         if (out.model.isEmpty())
             out.model = imported.setup.modelId;
@@ -461,10 +500,314 @@ bool readFile(const QString& path, ImportFormat format, FileContents& out, QStri
             out.label = imported.setup.label;
         out.steps.push_back(std::move(step));
     }
-    return true;
+    return FileRead::Steps;
+}
+
+struct FileEntry
+{
+    QString path;
+    bool explicitFile = false; // named on the command line, not found in a folder
+};
+
+// The result files under `dir`, recursively, in path order. In a `vllm bench sweep` setting's folder
+// the run=N.json files are the measurements and summary.json repeats them; failures are reported.
+void collectFolder(const QString& dir, std::vector<FileEntry>& files, QStringList& warnings)
+{
+    QStringList paths;
+    QDirIterator it(
+        dir, { QStringLiteral("*.json"), QStringLiteral("*.jsonl") }, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        paths << it.next();
+    paths.sort();
+    QSet<QString> foldersWithRuns;
+    static const QRegularExpression runFile(QStringLiteral("^run=\\d+\\.json$"));
+    for (const QString& p : paths) {
+        const QFileInfo info(p);
+        if (runFile.match(info.fileName()).hasMatch())
+            foldersWithRuns.insert(info.absolutePath());
+    }
+    for (const QString& p : paths) {
+        const QFileInfo info(p);
+        if (info.fileName().endsWith(QLatin1String(".failure.json"))) {
+            warnings << QStringLiteral("%1: a run that failed (no result), left out").arg(p);
+            continue;
+        }
+        if (info.fileName() == QLatin1String("summary.json") && foldersWithRuns.contains(info.absolutePath()))
+            continue;
+        // A saved Kneepoint run inside the folder is opened, not imported.
+        if (QFileInfo::exists(QDir(info.absolutePath()).filePath(QStringLiteral("run.json")))
+            || info.absolutePath().endsWith(QLatin1String("/steps"))) {
+            continue;
+        }
+        files.push_back({ p, false });
+    }
+}
+
+QString metadataText(const QJsonValue& value)
+{
+    if (value.isString())
+        return value.toString();
+    if (value.isBool())
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    return QString::number(value.toDouble(), 'g', 17);
+}
+
+// The API a step's requests went to. vLLM's backends "vllm", "openai", "tgi", "lmdeploy", ... all send
+// completions, its "openai-chat" chat completions: the backend name alone is not a difference.
+QString apiOf(const StepSetup& setup)
+{
+    const QString name = (setup.endpointType.isEmpty() ? setup.backend : setup.endpointType).toLower();
+    if (name.isEmpty())
+        return {};
+    if (name.contains(QLatin1String("chat")))
+        return QStringLiteral("chat");
+    for (const char* other : { "embeddings", "audio", "responses", "messages", "pooling", "rerank" }) {
+        if (name.contains(QLatin1String(other)))
+            return QString::fromLatin1(other);
+    }
+    return QStringLiteral("completions");
+}
+
+// What a step measured, apart from its load: the curve it belongs on.
+std::vector<std::pair<QString, QString>> identityOf(const QString& source, const Step& s)
+{
+    std::vector<std::pair<QString, QString>> id;
+    id.emplace_back(QStringLiteral("tool"), source);
+    id.emplace_back(QStringLiteral("model"), s.setup.modelId);
+    id.emplace_back(QStringLiteral("api"), apiOf(s.setup));
+    for (const auto& [key, value] : s.setup.metadata)
+        id.emplace_back(key, metadataText(value));
+    std::sort(id.begin() + 3, id.end());
+    return id;
+}
+
+QString identityValue(const std::vector<std::pair<QString, QString>>& id, const QString& key)
+{
+    for (const auto& [k, v] : id) {
+        if (k == key)
+            return v;
+    }
+    return {};
+}
+
+// The keys whose values differ between curves.
+QStringList differingKeys(const std::vector<std::vector<std::pair<QString, QString>>>& ids)
+{
+    QStringList keys;
+    for (const auto& id : ids) {
+        for (const auto& [k, v] : id) {
+            if (!keys.contains(k))
+                keys << k;
+        }
+    }
+    QStringList out;
+    for (const QString& k : keys) {
+        QSet<QString> values;
+        for (const auto& id : ids) {
+            if (const QString v = identityValue(id, k); !v.isEmpty())
+                values.insert(v);
+        }
+        if (values.size() > 1)
+            out << k;
+    }
+    return out;
+}
+
+// The settings the files state, key by key: one value, or the list of values when the steps differ.
+QJsonObject fileSettings(const ImportedCurve& curve)
+{
+    std::vector<std::pair<QString, QJsonArray>> settings;
+    const auto add = [&](const QString& key, const QJsonValue& value) {
+        if (value.isNull() || value.isUndefined() || (value.isString() && value.toString().isEmpty()))
+            return;
+        auto it = std::find_if(settings.begin(), settings.end(), [&](const auto& kv) { return kv.first == key; });
+        if (it == settings.end()) {
+            settings.emplace_back(key, QJsonArray());
+            it = std::prev(settings.end());
+        }
+        if (!it->second.contains(value))
+            it->second.append(value);
+    };
+    const auto number = [](double v) -> QJsonValue {
+        if (std::isnan(v))
+            return QJsonValue::Null;
+        if (std::isinf(v))
+            return QStringLiteral("inf");
+        return v;
+    };
+    for (const Step& s : curve.steps) {
+        add(QStringLiteral("backend"), s.setup.backend);
+        add(QStringLiteral("endpoint_type"), s.setup.endpointType);
+        add(QStringLiteral("model_id"), s.setup.modelId);
+        add(QStringLiteral("tokenizer_id"), s.setup.tokenizerId);
+        add(QStringLiteral("label"), s.setup.label);
+        if (isKnown(s.setup.numPrompts))
+            add(QStringLiteral("num_prompts"), s.setup.numPrompts);
+        add(QStringLiteral("request_rate"), number(s.setup.requestRate));
+        add(QStringLiteral("burstiness"), number(s.setup.burstiness));
+        if (s.setup.maxConcurrency)
+            add(QStringLiteral("max_concurrency"), *s.setup.maxConcurrency);
+        for (const auto& [key, value] : s.setup.metadata)
+            add(key, value);
+    }
+    QJsonObject out;
+    for (const auto& [key, values] : settings)
+        out.insert(key, values.size() == 1 ? values.first() : QJsonValue(values));
+    if (!curve.toolVersion.isEmpty())
+        out.insert(QStringLiteral("tool_version"), curve.toolVersion);
+    return out;
 }
 
 } // namespace
+
+QString ImportContents::difference() const
+{
+    if (curves.size() < 2)
+        return {};
+    QStringList parts;
+    for (const ImportedCurve& c : curves) {
+        QStringList words;
+        for (const auto& [k, v] : c.identity)
+            words << QStringLiteral("%1=%2").arg(k, v.isEmpty() ? QStringLiteral("(none)") : v);
+        parts << words.join(QLatin1Char(' '));
+    }
+    return parts.join(QStringLiteral(" | "));
+}
+
+ImportContents readImport(const QStringList& paths, const ImportOptions& options)
+{
+    ImportContents result;
+    if (paths.isEmpty()) {
+        result.error = QStringLiteral("nothing to import: give result files or folders");
+        return result;
+    }
+    std::vector<FileEntry> files;
+    for (const QString& path : paths) {
+        const QFileInfo info(path);
+        if (!info.exists()) {
+            result.error = QStringLiteral("%1: no such file or folder").arg(path);
+            return result;
+        }
+        if (!info.isDir()) {
+            files.push_back({ info.absoluteFilePath(), true });
+            continue;
+        }
+        const std::size_t before = files.size();
+        collectFolder(info.absoluteFilePath(), files, result.warnings);
+        if (files.size() == before) {
+            result.error = QStringLiteral("%1: no result files (*.json, *.jsonl) in the folder or below it").arg(path);
+            return result;
+        }
+    }
+
+    // Every step with the curve it belongs on, in the order the files give them.
+    struct Group
+    {
+        std::vector<std::pair<QString, QString>> identity;
+        ImportedCurve curve;
+    };
+    std::vector<Group> groups;
+    int read = 0;
+    for (const FileEntry& file : files) {
+        FileContents contents;
+        switch (readFile(file.path, options.format, file.explicitFile, contents, result.warnings, &result.error)) {
+        case FileRead::Failed:
+            return result;
+        case FileRead::NotAResult:
+            result.warnings << QStringLiteral("%1: not a benchmark result (no completed, duration or "
+                                              "request_throughput), left out")
+                                   .arg(file.path);
+            continue;
+        case FileRead::Steps:
+            break;
+        }
+        ++read;
+        for (Step& s : contents.steps) {
+            s.sourceFile = file.path;
+            const auto id = identityOf(contents.source, s);
+            // A key one step lacks (or leaves empty) says nothing against the others: only two
+            // different values keep steps apart.
+            const auto conflicts = [&](const Group& x) {
+                return std::any_of(id.begin(), id.end(), [&](const auto& kv) {
+                    const QString other = identityValue(x.identity, kv.first);
+                    return !kv.second.isEmpty() && !other.isEmpty() && other != kv.second;
+                });
+            };
+            auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return !conflicts(x); });
+            if (g != groups.end()) {
+                for (const auto& [k, v] : id) {
+                    if (v.isEmpty())
+                        continue;
+                    auto it = std::find_if(
+                        g->identity.begin(), g->identity.end(), [&](const auto& kv) { return kv.first == k; });
+                    if (it == g->identity.end())
+                        g->identity.emplace_back(k, v);
+                    else if (it->second.isEmpty())
+                        it->second = v;
+                }
+            }
+            if (g == groups.end()) {
+                Group fresh;
+                fresh.identity = id;
+                fresh.curve.source = contents.source;
+                fresh.curve.model = s.setup.modelId.isEmpty() ? contents.model : s.setup.modelId;
+                fresh.curve.target = contents.target;
+                fresh.curve.label = s.setup.label.isEmpty() ? contents.label : s.setup.label;
+                fresh.curve.toolVersion = contents.toolVersion;
+                groups.push_back(std::move(fresh));
+                g = std::prev(groups.end());
+            }
+            if (!g->curve.files.contains(file.path))
+                g->curve.files << file.path;
+            g->curve.steps.push_back(std::move(s));
+        }
+    }
+    if (read == 0 || groups.empty()) {
+        result.error
+            = QStringLiteral("%1: no benchmark result among the files read").arg(paths.join(QStringLiteral(", ")));
+        return result;
+    }
+
+    std::vector<std::vector<std::pair<QString, QString>>> ids;
+    for (const Group& g : groups)
+        ids.push_back(g.identity);
+    const QStringList differing = differingKeys(ids);
+
+    QString base = options.name.trimmed();
+    if (base.isEmpty())
+        base = groups.front().curve.label;
+    if (base.isEmpty()) {
+        const QFileInfo info(paths.constFirst());
+        base = info.isDir() ? QDir(info.absoluteFilePath()).dirName() : info.completeBaseName();
+    }
+    for (Group& g : groups) {
+        ImportedCurve& c = g.curve;
+        for (const QString& k : differing)
+            c.identity.emplace_back(k, identityValue(g.identity, k));
+        QStringList words;
+        for (const auto& [k, v] : c.identity) {
+            if (!v.isEmpty())
+                words << (k == QLatin1String("model") ? v.section(QLatin1Char('/'), -1)
+                                                      : QStringLiteral("%1=%2").arg(k, v));
+        }
+        c.name = words.isEmpty() ? base : QStringLiteral("%1 (%2)").arg(base, words.join(QStringLiteral(", ")));
+
+        // The load axis: the mode most steps use; the others (GuideLLM's synchronous step in a rate
+        // sweep) come first, then the axis in load order, repeats of one load in run order.
+        const auto onRate
+            = std::count_if(c.steps.begin(), c.steps.end(), [](const Step& s) { return s.mode == LoadMode::Rate; });
+        c.axis = onRate * 2 >= qsizetype(c.steps.size()) ? LoadMode::Rate : LoadMode::Concurrency;
+        std::stable_sort(c.steps.begin(), c.steps.end(), [axis = c.axis](const Step& a, const Step& b) {
+            if ((a.mode == axis) != (b.mode == axis))
+                return a.mode != axis;
+            if (a.offered != b.offered)
+                return a.offered < b.offered;
+            return a.repeat < b.repeat;
+        });
+        result.curves.push_back(std::move(c));
+    }
+    return result;
+}
 
 QString importFormatName(ImportFormat format)
 {
@@ -490,143 +833,74 @@ std::optional<ImportFormat> importFormatFromName(QStringView name)
     return std::nullopt;
 }
 
-ImportResult importRun(const QStringList& paths, const QString& runsRoot, const ImportOptions& options)
+namespace {
+
+// One curve as a run directory: written in a hidden temporary folder, renamed into place at the end.
+bool writeCurve(
+    const ImportedCurve& curve, const QString& runsRoot, const QString& group, ImportResult& result, QString& dirOut)
 {
-    ImportResult result;
-    if (paths.isEmpty()) {
-        result.error = QStringLiteral("nothing to import: give result files or folders");
-        return result;
-    }
-    QStringList files;
-    for (const QString& path : paths) {
-        const QFileInfo info(path);
-        if (!info.exists()) {
-            result.error = QStringLiteral("%1: no such file or folder").arg(path);
-            return result;
-        }
-        if (!info.isDir()) {
-            files << info.absoluteFilePath();
-            continue;
-        }
-        const QDir dir(info.absoluteFilePath());
-        const QStringList names
-            = dir.entryList({ QStringLiteral("*.json"), QStringLiteral("*.jsonl") }, QDir::Files, QDir::Name);
-        if (names.isEmpty()) {
-            result.error = QStringLiteral("%1: no result files (*.json, *.jsonl) in the folder").arg(path);
-            return result;
-        }
-        for (const QString& name : names)
-            files << dir.filePath(name);
-    }
-
-    std::vector<Step> steps;
-    FileContents first;
-    QString firstFile;
-    for (const QString& file : files) {
-        FileContents contents;
-        if (!readFile(file, options.format, contents, result.warnings, &result.error))
-            return result;
-        if (firstFile.isEmpty()) {
-            firstFile = file;
-            first = contents;
-        } else if (contents.source != first.source) {
-            // vLLM and SGLang files differ only in some keys, which the reader takes either way; a
-            // GuideLLM report is a sweep of its own.
-            if (contents.source == QLatin1String("guidellm") || first.source == QLatin1String("guidellm")) {
-                result.error = QStringLiteral("%1: %2 results among %3 results from %4: import them as separate runs")
-                                   .arg(file, contents.source, first.source, firstFile);
-                return result;
-            }
-            result.warnings << QStringLiteral("%1: reads as %2 results among %3 results; imported as %3")
-                                   .arg(file, contents.source, first.source);
-        }
-        for (Step& s : contents.steps) {
-            s.sourceFile = QFileInfo(file).fileName();
-            steps.push_back(std::move(s));
-        }
-    }
-    result.source = first.source;
-
-    // The load axis: the mode most steps use; the others (GuideLLM's synchronous step in a rate sweep)
-    // come first, then the axis in load order.
-    const auto onRate
-        = std::count_if(steps.begin(), steps.end(), [](const Step& s) { return s.mode == LoadMode::Rate; });
-    const LoadMode axis = onRate * 2 >= qsizetype(steps.size()) ? LoadMode::Rate : LoadMode::Concurrency;
-    std::stable_sort(steps.begin(), steps.end(), [axis](const Step& a, const Step& b) {
-        if ((a.mode == axis) != (b.mode == axis))
-            return a.mode != axis;
-        return a.offered < b.offered;
-    });
-
-    QString name = options.name.trimmed();
-    if (name.isEmpty())
-        name = first.label;
-    if (name.isEmpty()) {
-        const QFileInfo info(paths.constFirst());
-        name = info.isDir() ? QDir(info.absoluteFilePath()).dirName() : info.completeBaseName();
-    }
-
     // The profile as far as the files tell: target, model and the loads; nothing else is known.
     QJsonObject target;
-    target.insert(QLatin1String("base_url"), first.target);
-    if (!first.model.isEmpty())
-        target.insert(QLatin1String("model"), first.model);
-    const QString backend = steps.empty() ? QString() : steps.front().setup.backend;
+    if (!curve.target.isEmpty())
+        target.insert(QLatin1String("base_url"), curve.target);
+    if (!curve.model.isEmpty())
+        target.insert(QLatin1String("model"), curve.model);
+    const QString backend = curve.steps.empty() ? QString() : curve.steps.front().setup.backend;
     if (const auto b = backendFromName(backend))
         target.insert(QLatin1String("backend"), backendName(*b));
     QJsonObject load;
-    load.insert(QLatin1String("mode"), loadModeName(axis));
+    load.insert(QLatin1String("mode"), loadModeName(curve.axis));
     QJsonArray loads;
-    for (const Step& s : steps) {
-        if (s.mode != axis)
+    for (const Step& s : curve.steps) {
+        if (s.mode != curve.axis)
             continue;
-        if (axis == LoadMode::Rate)
-            loads.append(formatRate(s.offered));
-        else
-            loads.append(qint64(s.offered));
+        const QJsonValue v
+            = curve.axis == LoadMode::Rate ? QJsonValue(formatRate(s.offered)) : QJsonValue(qint64(s.offered));
+        if (!loads.contains(v))
+            loads.append(v);
     }
-    load.insert(axis == LoadMode::Rate ? QLatin1String("rates") : QLatin1String("concurrencies"), loads);
+    load.insert(curve.axis == LoadMode::Rate ? QLatin1String("rates") : QLatin1String("concurrencies"), loads);
     QJsonObject profile;
     profile.insert(QLatin1String("schema"), profileSchemaId());
-    profile.insert(QLatin1String("name"), name);
+    profile.insert(QLatin1String("name"), curve.name);
     profile.insert(QLatin1String("target"), target);
     profile.insert(QLatin1String("load"), load);
 
-    if (!QDir().mkpath(runsRoot)) {
-        result.error = QStringLiteral("%1: cannot create the runs folder").arg(runsRoot);
-        return result;
-    }
     QTemporaryDir temporary(QDir(runsRoot).filePath(QStringLiteral(".import-XXXXXX")));
     if (!temporary.isValid()) {
         result.error
             = QStringLiteral("%1: cannot create a temporary folder: %2").arg(runsRoot, temporary.errorString());
-        return result;
+        return false;
     }
     RunWriter writer;
     if (!writer.open(temporary.path(), &result.error))
-        return result;
+        return false;
+    const auto countOrNull = [](qint64 v) { return isKnown(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); };
     QJsonArray entries;
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        const Step& s = steps[i];
+    for (std::size_t i = 0; i < curve.steps.size(); ++i) {
+        const Step& s = curve.steps[i];
         const int index = int(i);
         QJsonObject entry;
         entry.insert(QLatin1String("index"), index);
         entry.insert(QLatin1String("load"), formatLoad(s.mode, s.offered));
         entry.insert(QLatin1String("file"), QFileInfo(writer.stepPath(index)).fileName());
-        entry.insert(QLatin1String("completed"), s.metrics.completed);
-        entry.insert(QLatin1String("failed"), s.metrics.failed);
+        entry.insert(QLatin1String("completed"), countOrNull(s.metrics.completed));
+        entry.insert(QLatin1String("failed"), countOrNull(s.metrics.failed));
         entry.insert(QLatin1String("partial"), false);
         entry.insert(QLatin1String("client_bound"), false);
-        entry.insert(QLatin1String("source_file"), s.sourceFile);
+        entry.insert(QLatin1String("source_file"), QFileInfo(s.sourceFile).fileName());
+        entry.insert(QLatin1String("source_path"), s.sourceFile);
+        if (s.repeat >= 0)
+            entry.insert(QLatin1String("repeat"), s.repeat);
         entries.append(entry);
         if (!writer.writeStep(index, ResultJson::write(s.setup, s.metrics, {}, 2), &result.error))
-            return result;
+            return false;
         if (!s.records.empty()) {
             QByteArray lines;
             for (const RequestRecord& r : s.records)
                 lines += requestRecordToJson(r) + '\n';
             if (!writeFileAtomically(writer.requestsPath(index), lines, &result.error))
-                return result;
+                return false;
             result.requestCount += int(s.records.size());
         }
     }
@@ -634,35 +908,82 @@ ImportResult importRun(const QStringList& paths, const QString& runsRoot, const 
     QJsonObject run;
     run.insert(QLatin1String("format"), QLatin1String("kneepoint.run/1"));
     run.insert(QLatin1String("status"), QLatin1String("finished"));
-    run.insert(QLatin1String("source"), first.source);
-    run.insert(QLatin1String("name"), name);
+    run.insert(QLatin1String("source"), curve.source);
+    run.insert(QLatin1String("name"), curve.name);
     run.insert(QLatin1String("created"), now);
     run.insert(QLatin1String("updated"), now);
-    run.insert(QLatin1String("imported_from"), QJsonArray::fromStringList(files));
+    run.insert(QLatin1String("imported_from"), QJsonArray::fromStringList(curve.files));
+    if (!group.isEmpty()) {
+        // Runs read together that measured different things: comparable at once.
+        run.insert(QLatin1String("import_group"), group);
+        QJsonObject identity;
+        for (const auto& [k, v] : curve.identity)
+            identity.insert(k, v);
+        run.insert(QLatin1String("import_identity"), identity);
+    }
+    // What the files say about the settings, and nothing else (the profile below holds only the loads).
+    run.insert(QLatin1String("file_settings"), fileSettings(curve));
     run.insert(QLatin1String("profile"), profile);
     QJsonObject environment;
     environment.insert(QLatin1String("kneepoint_version"), QLatin1String(KNEEPOINT_VERSION));
-    environment.insert(QLatin1String("source_tool"), first.source);
-    if (!first.toolVersion.isEmpty())
-        environment.insert(QLatin1String("source_tool_version"), first.toolVersion);
+    environment.insert(QLatin1String("source_tool"), curve.source);
+    if (!curve.toolVersion.isEmpty())
+        environment.insert(QLatin1String("source_tool_version"), curve.toolVersion);
     run.insert(QLatin1String("environment"), environment);
     QJsonObject plan;
     plan.insert(QLatin1String("kind"), QLatin1String("list"));
     run.insert(QLatin1String("plan"), plan);
     run.insert(QLatin1String("steps"), entries);
     if (!writer.writeRun(run, &result.error))
-        return result;
+        return false;
     writer.close();
 
-    const QString dir = newRunDirectory(runsRoot, name);
+    const QString dir = newRunDirectory(runsRoot, curve.name);
     if (!QDir().rename(temporary.path(), dir)) {
         result.error = QStringLiteral("%1: cannot move the imported run into place").arg(dir);
-        return result;
+        return false;
     }
     temporary.setAutoRemove(false);
-    result.dir = dir;
-    result.id = QFileInfo(dir).fileName();
-    result.stepCount = int(steps.size());
+    dirOut = dir;
+    return true;
+}
+
+} // namespace
+
+ImportResult importRun(const QStringList& paths, const QString& runsRoot, const ImportOptions& options)
+{
+    ImportResult result;
+    ImportContents contents = readImport(paths, options);
+    result.warnings = contents.warnings;
+    if (!contents.ok()) {
+        result.error = contents.error;
+        return result;
+    }
+    if (!QDir().mkpath(runsRoot)) {
+        result.error = QStringLiteral("%1: cannot create the runs folder").arg(runsRoot);
+        return result;
+    }
+    result.source = contents.curves.front().source;
+    result.difference = contents.difference();
+    const QString group = contents.curves.size() > 1
+        ? QStringLiteral("import-%1").arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz")))
+        : QString();
+    for (const ImportedCurve& curve : contents.curves) {
+        QString dir;
+        if (!writeCurve(curve, runsRoot, group, result, dir)) {
+            // All or nothing: the runs already written go again.
+            for (const QString& written : std::as_const(result.dirs))
+                QDir(written).removeRecursively();
+            result.dirs.clear();
+            result.ids.clear();
+            return result;
+        }
+        result.dirs << dir;
+        result.ids << QFileInfo(dir).fileName();
+        result.stepCount += int(curve.steps.size());
+    }
+    result.dir = result.dirs.constFirst();
+    result.id = result.ids.constFirst();
     return result;
 }
 

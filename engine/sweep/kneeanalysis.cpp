@@ -38,16 +38,29 @@ bool mostlyUsers(const std::vector<SweepPoint>& points)
     return !points.empty() && points.front().concurrencyMode;
 }
 
-// A step in which no request completed has no latency, whatever zeros its file holds for one.
+// A step in which no request completed has no latency, whatever zeros its file holds for one; a
+// figure the file lacks is none either.
 std::optional<double> latencyAt(const StepMetrics& step, const LatencyStats& stats, double percentile)
 {
-    if (step.completed <= 0)
+    if (step.completed == 0)
         return std::nullopt;
-    if (const auto value = stats.percentile(percentile))
+    if (const auto value = stats.percentile(percentile); value && isKnown(*value))
         return value;
-    if (percentile == 50 && (stats.count > 0 || stats.median != 0))
+    if (percentile == 50 && isKnown(stats.median) && (stats.count > 0 || stats.median != 0))
         return stats.median;
     return std::nullopt;
+}
+
+// Requests a step reports as ended and failed; a count its file lacks adds nothing.
+qint64 endedRequests(const StepMetrics& m)
+{
+    return std::max<qint64>(m.completed, 0) + std::max<qint64>(m.failed, 0);
+}
+
+double errorRateOf(const StepMetrics& m)
+{
+    const qint64 total = endedRequests(m);
+    return total > 0 && isKnown(m.failed) ? double(m.failed) / double(total) : 0.0;
 }
 
 // One load level on a curve: a step, or the mean of steps run at the same load.
@@ -228,10 +241,10 @@ private:
         c.x = p.offered;
         c.thr = m.requestThroughput;
         c.tok = m.outputThroughput;
-        c.requests = double(m.completed + m.failed);
-        c.e2elMeanS = m.e2el.mean / 1000.0;
-        const qint64 total = m.completed + m.failed;
-        c.errorRate = total > 0 ? double(m.failed) / double(total) : 0.0;
+        c.requests = double(endedRequests(m));
+        // Without the file's E2EL the drain is not known: the expected throughput is the offered rate.
+        c.e2elMeanS = isKnown(m.e2el.mean) ? m.e2el.mean / 1000.0 : 0.0;
+        c.errorRate = errorRateOf(m);
         c.latency = latencyAt(m, m.stats(m_options.metric), m_options.percentile);
         c.ttft = latencyAt(m, m.ttft, m_options.slo.percentile);
         c.tpot = latencyAt(m, m.tpot, m_options.slo.percentile);
@@ -272,8 +285,8 @@ private:
             a.offered = p.offered;
             a.achieved = p.metrics.requestThroughput;
             a.latencyMs = latencyAt(p.metrics, p.metrics.stats(m_options.metric), m_options.percentile);
-            const qint64 total = p.metrics.completed + p.metrics.failed;
-            a.errorRate = total > 0 ? double(p.metrics.failed) / double(total) : 0.0;
+            const qint64 total = endedRequests(p.metrics);
+            a.errorRate = errorRateOf(p.metrics);
 
             Use use = Use::Reliable;
             Sentence brief;
@@ -312,6 +325,11 @@ private:
                 use = Use::Unusable;
                 a.excluded = sentence("KneeAnalysis", "no request ended");
                 brief = sentence("KneeAnalysis", "no requests");
+            } else if (!isKnown(p.metrics.requestThroughput)) {
+                use = Use::Unusable;
+                a.excluded = sentence("KneeAnalysis",
+                    "its file gives no request throughput, nor the completed requests and duration it follows from");
+                brief = sentence("KneeAnalysis", "no throughput");
             } else if (a.errorRate > m_options.maxErrorRate) {
                 use = Use::Erroneous;
                 a.excluded
@@ -1036,8 +1054,7 @@ private:
 bool meetsSlo(const Slo& slo, const StepMetrics& m, QString* reason)
 {
     CurvePoint point;
-    const qint64 total = m.completed + m.failed;
-    point.errorRate = total > 0 ? double(m.failed) / double(total) : 0.0;
+    point.errorRate = errorRateOf(m);
     point.ttft = latencyAt(m, m.ttft, slo.percentile);
     point.tpot = latencyAt(m, m.tpot, slo.percentile);
     point.e2el = latencyAt(m, m.e2el, slo.percentile);
@@ -1082,7 +1099,8 @@ SweepPoint SweepPoint::fromResult(const StepResult& result)
 SweepPoint SweepPoint::fromStep(const StepSetup& setup, const StepMetrics& metrics)
 {
     SweepPoint p;
-    p.concurrencyMode = std::isinf(setup.requestRate) && setup.maxConcurrency.has_value();
+    // A file without request_rate but with max_concurrency ran users, not a rate.
+    p.concurrencyMode = !std::isfinite(setup.requestRate) && setup.maxConcurrency.has_value();
     p.offered = p.concurrencyMode ? double(*setup.maxConcurrency) : setup.requestRate;
     p.metrics = metrics;
     p.planned = std::max<qint64>(0, setup.numPrompts);

@@ -818,6 +818,14 @@
         <source>No recommended operating point: no step completed a request, so there is no throughput to size it by.</source>
         <translation>没有推荐工作点：没有任何一步完成请求，因此没有可据以确定规模的吞吐量。</translation>
     </message>
+    <message>
+        <source>its file gives no request throughput, nor the completed requests and duration it follows from</source>
+        <translation>其文件既未给出请求吞吐量，也未给出可据以推算的完成请求数和时长</translation>
+    </message>
+    <message>
+        <source>no throughput</source>
+        <translation>无吞吐量</translation>
+    </message>
 </context>
 <context>
     <name>Probe</name>
