@@ -5,6 +5,7 @@
 #include "client/probe.h"
 #include "client/qnamtransport.h"
 #include "client/requestbuilder.h"
+#include "client/responseaccumulator.h"
 #include "client/sockettransport.h"
 #include "client/socketworker.h"
 #include "dataset/dataset.h"
@@ -269,6 +270,93 @@ private Q_SLOTS:
     }
 
     // ---- both transports against the simulator ----------------------------------------------------
+
+    // vLLM (endpoint_request_func.py) ends a streamed request at its last choices event, chat and
+    // completions alike: the trailing usage-only event and [DONE] count for neither E2EL nor TPOT.
+    void requestEndsAtTheLastChoicesEvent_data()
+    {
+        QTest::addColumn<bool>("chat");
+        QTest::addRow("chat") << true;
+        QTest::addRow("completions") << false;
+    }
+    void requestEndsAtTheLastChoicesEvent()
+    {
+        QFETCH(bool, chat);
+        HttpRequest request;
+        request.chat = chat;
+        request.url = QUrl(chat ? u"http://127.0.0.1:1/v1/chat/completions"_s : u"http://127.0.0.1:1/v1/completions"_s);
+        ResponseAccumulator acc(request, 1'000'000);
+        acc.onResponseStarted(200, 2'000'000);
+        const QByteArray token = chat ? R"(data: {"choices":[{"index":0,"delta":{"content":" w"}}]})"
+                                        "\n\n"
+                                      : R"(data: {"choices":[{"index":0,"text":" w"}]})"
+                                        "\n\n";
+        acc.onData(token, 5'000'000);
+        acc.onData(token, 9'000'000);
+        acc.onData(token, 13'000'000);
+        acc.onData(R"(data: {"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":3}})"
+                   "\n\n",
+            50'000'000);
+        acc.onData("data: [DONE]\n\n", 60'000'000);
+        const RequestRecord r = acc.finish(61'000'000, FailureClass::None, {});
+        QVERIFY2(r.success(), qPrintable(r.errorMessage));
+        QCOMPARE(r.outputTokens, 3);
+        QCOMPARE(r.lastTokenNs, 13'000'000);
+        QCOMPARE(r.endNs, 61'000'000);
+        const StepMetrics m = StepMetrics::fromRecords({ r }, 1.0, MetricsOptions {});
+        QCOMPARE(m.ttft.mean, 4.0); // ms: 5 - 1
+        QCOMPARE(m.e2el.mean, 12.0); // ms: 13 - 1, not 49 (usage) or 59 ([DONE])
+        QCOMPARE(m.tpot.mean, 4.0); // (12 - 4) / (3 - 1)
+    }
+
+    // The same against the simulator, over real HTTP: it holds the usage event and [DONE] back for a
+    // while after the last token, and the requests still end at their last token event.
+    void requestEndsAtTheLastTokenNotTheLaterUsage_data()
+    {
+        QTest::addColumn<TransportKind>("kind");
+        QTest::addColumn<Backend>("backend");
+        QTest::addRow("qnam chat") << TransportKind::Qnam << Backend::OpenAiChat;
+        QTest::addRow("socket chat") << TransportKind::Socket << Backend::OpenAiChat;
+        QTest::addRow("socket completions") << TransportKind::Socket << Backend::OpenAi;
+    }
+    void requestEndsAtTheLastTokenNotTheLaterUsage()
+    {
+        QFETCH(TransportKind, kind);
+        QFETCH(Backend, backend);
+        sim::SimHost host;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        options.usageDelaySeconds = 5; // 0.5 s of wall time after the last token
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+        const QUrl base = host.baseUrl();
+        StepConfig step = makeStep(base, backend, options.params.modelId, 6, 16, 8);
+        const StepResult result = runStep(kind, step);
+        QCOMPARE(result.records.size(), std::size_t(6));
+        QCOMPARE(result.metrics.completed, 6);
+        const auto truth = truthByRequestId(base);
+        std::vector<double> e2elMs;
+        int usageSeenLater = 0;
+        for (const RequestRecord& r : result.records) {
+            const auto it = truth.find(r.requestId);
+            QVERIFY2(it != truth.end(), qPrintable(r.requestId));
+            QVERIFY(r.outputTokensFromUsage); // the usage event did come, after the tokens
+            QCOMPARE(r.outputTokens, it->second.value(u"output_tokens").toInt());
+            QVERIFY(!r.chunkNs.empty());
+            QCOMPARE(r.lastTokenNs, r.chunkNs.back());
+            e2elMs.push_back(double(r.lastTokenNs - r.sentNs) / 1e6);
+            // The server wrote the usage event at least 0.5 s after the last token; a client stalled that
+            // long reads both at once, so only some request needs to show the gap.
+            if (r.endNs - r.lastTokenNs >= 500'000'000)
+                ++usageSeenLater;
+        }
+        QVERIFY(usageSeenLater > 0);
+        double sum = 0;
+        for (double v : e2elMs)
+            sum += v;
+        QCOMPARE(result.metrics.e2el.count, qint64(6));
+        QCOMPARE(result.metrics.e2el.mean, sum / 6);
+        QCOMPARE(result.metrics.e2el.max, *std::max_element(e2elMs.begin(), e2elMs.end()));
+    }
 
     void countsMatchGroundTruth_data()
     {

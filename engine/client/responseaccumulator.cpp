@@ -75,8 +75,7 @@ bool isDeadlineOrCancel(FailureClass f)
 } // namespace
 
 ResponseAccumulator::ResponseAccumulator(const HttpRequest& request, qint64 sentNs)
-    : m_chat(request.chat)
-    , m_stream(request.stream)
+    : m_stream(request.stream)
     , m_url(request.url.toString(QUrl::RemoveUserInfo))
 {
     m_record.index = request.index;
@@ -194,9 +193,9 @@ void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)
     case SseChunk::Kind::Other:
         return;
     case SseChunk::Kind::Usage:
+        // A usage-only event carries no token: like current vLLM (chat and completions alike), the request's
+        // end for E2EL and TPOT stays at the last choices event. Older vLLM ended chat requests here.
         takeUsage(chunk);
-        if (m_chat) // chat E2EL ends at the last event before [DONE], usage included (METRICS.md)
-            m_record.lastTokenNs = tNs;
         return;
     case SseChunk::Kind::Choices:
         break;

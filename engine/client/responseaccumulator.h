@@ -47,7 +47,6 @@ private:
     QString statusMessage() const;
 
     RequestRecord m_record;
-    bool m_chat = false;
     bool m_stream = true;
     QString m_url;
     SseParser m_parser;

@@ -62,7 +62,7 @@ struct RequestRecord
     qint64 firstByteNs = -1; // response headers received
     qint64 firstTokenNs = -1; // first data event whose choices array is non-empty (TTFT)
     qint64 firstContentNs = -1; // first event with non-empty text ("first content", SGLang's TTFT)
-    qint64 lastTokenNs = -1; // the event that ends E2EL, as METRICS.md defines it per endpoint
+    qint64 lastTokenNs = -1; // the last choices event: E2EL's end (a trailing usage-only event is not one)
     qint64 endNs = -1; // the stream ended ([DONE], close, or failure)
     std::vector<qint64> chunkNs; // arrival of every choices event, first included (ITL = successive gaps)
 

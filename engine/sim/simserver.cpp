@@ -834,6 +834,12 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
         += frame(malformed ? r.format.malformedEvent(word) : r.format.tokenEvent(word, last ? r.finishReason : nullptr),
             r.chunked);
     ++events;
+    int tokens = 1;
+    if (last && r.includeUsage && m_options.usageDelaySeconds > 0) {
+        output(r, std::exchange(bytes, {}), tokens, events, false);
+        holdOutput(r, simNowMs() + m_options.usageDelaySeconds * 1000.0);
+        tokens = events = 0;
+    }
     if (last) {
         if (r.includeUsage) {
             bytes += frame(r.format.usageEvent(r.promptTokens, r.targetTokens), r.chunked);
@@ -843,7 +849,7 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
         if (r.chunked)
             bytes += "0\r\n\r\n";
     }
-    output(r, std::move(bytes), 1, events, last);
+    output(r, std::move(bytes), tokens, events, last);
 }
 
 void SimServer::Private::holdOutput(Request& r, double untilMs)

@@ -19,6 +19,9 @@ struct SimServerOptions
     double timeScale = 1.0; // the simulated clock runs this many times faster than the wall clock
     quint64 seed = 0; // output lengths (without ignore_eos) and fault draws
     FaultPlan faults;
+    // With include_usage, the usage event (and [DONE]) follow the last token's event after this many
+    // simulated seconds instead of with it: a client must end the request at the last token.
+    double usageDelaySeconds = 0;
     int groundTruthLimit = 20000; // finished requests kept for /debug/requests; the oldest go first
     int listenBacklog = 4096;
 };
