@@ -21,6 +21,8 @@ using namespace kp;
 using Doubles = std::vector<double>;
 Q_DECLARE_METATYPE(Doubles)
 
+using namespace Qt::StringLiterals;
+
 namespace {
 
 constexpr qint64 ms = 1'000'000;
@@ -158,6 +160,9 @@ private Q_SLOTS:
     void resultJsonKeyOrder();
     void resultJsonValues();
     void resultJsonDetails();
+    void resultFileName_data();
+    void resultFileName();
+    void resultJsonMetadata();
     void resultJsonRoundTrip();
     void readVllmFile();
     void readVariants_data();
@@ -640,12 +645,14 @@ void TestMetrics::resultJsonKeyOrder()
     QByteArrayList keys { "date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts",
         "request_rate", "burstiness", "max_concurrency", "duration", "completed", "failed", "total_input_tokens",
         "total_output_tokens", "request_throughput", "request_goodput", "output_throughput", "total_token_throughput",
-        "max_output_tokens_per_s", "max_concurrent_requests" };
+        // current vLLM's place for the per-request lists (vllm/benchmarks/serve.py)
+        "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times", "generated_texts",
+        "errors", "max_output_tokens_per_s", "max_concurrent_requests" };
     for (const char* metric : { "ttft", "tpot", "itl", "e2el" }) {
         for (const char* stat : { "mean", "median", "std", "p50", "p90", "p99", "p99.9" })
             keys << QByteArray(stat) + '_' + metric + "_ms";
     }
-    keys << QByteArrayList { "input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors", "kneepoint" };
+    keys << "kneepoint";
 
     qsizetype last = -1;
     for (const QByteArray& key : keys) {
@@ -730,6 +737,69 @@ void TestMetrics::resultJsonDetails()
     QCOMPARE(o.value(u"generated_texts").toArray().at(0).toString(), u"héllo");
     QCOMPARE(o.value(u"errors").toArray().at(3).toString(), records[3].errorMessage);
     QCOMPARE(o.value(u"errors").toArray().at(0).toString(), QString());
+    // E2EL per request in s (to the last token); a failed request has none: null, not vLLM's 0.0.
+    QCOMPARE(o.value(u"latencies").toArray(), QJsonArray({ 0.16, 0.25, 1.2, QJsonValue(), QJsonValue(), 2.08 }));
+    // Sends in s from the step's start, and the wait from the planned send.
+    QCOMPARE(o.value(u"start_times").toArray(), QJsonArray({ 0.001, 0.1, 0.205, 0.3, 2.4, 0.52 }));
+    QCOMPARE(o.value(u"queue_times").toArray(), QJsonArray({ 0.001, 0.0, 0.005, 0.0, 2.0, 0.02 }));
+    QVERIFY(!o.contains(u"rtfx")); // audio only
+
+    // Not sent at all: no start, no queue time, no latency.
+    records[3].sentNs = -1;
+    const QJsonObject unsent = QJsonDocument::fromJson(ResultJson::write(exampleSetup(), m, records)).object();
+    QVERIFY(unsent.value(u"start_times").toArray().at(3).isNull());
+    QVERIFY(unsent.value(u"queue_times").toArray().at(3).isNull());
+}
+
+void TestMetrics::resultFileName_data()
+{
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<double>("rate");
+    QTest::addColumn<int>("maxConcurrency");
+    QTest::addColumn<QString>("expected");
+    // vLLM's compute_result_filename: f"{label or backend}-{request_rate}qps{-concurrencyN}-{model}-{date}.json"
+    QTest::addRow("no label: the backend")
+        << QString() << 20.0 << 0 << u"vllm-20.0qps-Llama-3.1-8B-Instruct-20250102-030405.json"_s;
+    QTest::addRow("label") << u"nightly"_s << 2.5 << 0
+                           << u"nightly-2.5qps-Llama-3.1-8B-Instruct-20250102-030405.json"_s;
+    QTest::addRow("label, max concurrency, inf")
+        << u"framework-a"_s << inf << 8
+        << u"framework-a-infqps-concurrency8-Llama-3.1-8B-Instruct-20250102-030405.json"_s;
+}
+
+void TestMetrics::resultFileName()
+{
+    QFETCH(QString, label);
+    QFETCH(double, rate);
+    QFETCH(int, maxConcurrency);
+    QFETCH(QString, expected);
+    StepSetup setup = exampleSetup();
+    setup.label = label;
+    setup.requestRate = rate;
+    if (maxConcurrency > 0)
+        setup.maxConcurrency = maxConcurrency;
+    QCOMPARE(ResultJson::defaultFileName(setup), expected);
+}
+
+void TestMetrics::resultJsonMetadata()
+{
+    StepSetup setup = exampleSetup();
+    setup.metadata = { { u"framework"_s, u"vllm"_s }, { u"gpu"_s, u"H100 x2"_s } };
+    const StepMetrics m = StepMetrics::fromRecords(fixtureRecords(), 4.0, fixtureOptions());
+    const QByteArray json = ResultJson::write(setup, m);
+    const QJsonObject o = QJsonDocument::fromJson(json).object();
+    QCOMPARE(o.value(u"framework").toString(), u"vllm"_s);
+    QCOMPARE(o.value(u"gpu").toString(), u"H100 x2"_s);
+    // Where vLLM puts them: after num_prompts, before request_rate.
+    QVERIFY(json.indexOf("\"num_prompts\"") < json.indexOf("\"framework\""));
+    QVERIFY(json.indexOf("\"framework\"") < json.indexOf("\"gpu\""));
+    QVERIFY(json.indexOf("\"gpu\"") < json.indexOf("\"request_rate\""));
+
+    for (const QString& key : { u"date"_s, u"label"_s, u"request_rate"_s, u"mean_ttft_ms"_s, u"p99.9_e2el_ms"_s,
+             u"latencies"_s, u"start_times"_s, u"rtfx"_s, u"kneepoint"_s, u"spec_decode_num_drafts"_s })
+        QVERIFY2(ResultJson::isReferenceKey(key), qPrintable(key));
+    for (const QString& key : { u"framework"_s, u"gpu"_s, u"mean"_s, u"p99"_s, u"dataset"_s })
+        QVERIFY2(!ResultJson::isReferenceKey(key), qPrintable(key));
 }
 
 void TestMetrics::resultJsonRoundTrip()

@@ -667,7 +667,7 @@ bool isToolKey(const std::string& key)
         "tokenizer", "base_url", "host", "port", "endpoint", "pretty_name", "kneepoint", "spec_decode_acceptance_rate",
         "spec_decode_acceptance_length", "spec_decode_num_drafts", "spec_decode_draft_tokens",
         "spec_decode_accepted_tokens", "spec_decode_per_position_acceptance_rates", "median_ttfc_ms", "last_ttft_ms" };
-    if (keys.count(key))
+    if (keys.count(key) || ResultJson::isReferenceKey(QString::fromStdString(key)))
         return true;
     // A figure of a newer version: statistics, throughputs, token counts.
     static const QRegularExpression figure(
@@ -769,11 +769,34 @@ QString pythonFloat(double v)
 
 } // namespace
 
+bool ResultJson::isReferenceKey(const QString& key)
+{
+    // What Kneepoint writes, and what current vLLM writes besides (ramp-up, probes, speculative decoding,
+    // diffusion, client queueing, audio).
+    static const QStringList fixed = [] {
+        QStringList keys;
+        for (const char* k : { "date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts",
+                 "request_rate", "burstiness", "max_concurrency", "ramp_up_strategy", "ramp_up_start_rps",
+                 "ramp_up_end_rps", "duration", "completed", "failed", "total_input_tokens", "total_output_tokens",
+                 "request_throughput", "request_goodput", "request_goodput:", "output_throughput",
+                 "total_token_throughput", "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
+                 "queue_times", "generated_texts", "errors", "max_output_tokens_per_s", "max_concurrent_requests",
+                 "rtfx", "rps_change_events", "total_input_sequences", "input_sequence_throughput", "kneepoint" })
+            keys << QString::fromLatin1(k);
+        return keys;
+    }();
+    static const QRegularExpression generated(QStringLiteral(
+        "^((mean|median|std|p[0-9.]+)_[a-z0-9_]+_ms|probe_[a-z0-9_]+|spec_decode_[a-z0-9_]+|diffusion_[a-z0-9_]+)$"));
+    return fixed.contains(key) || generated.match(key).hasMatch();
+}
+
 QString ResultJson::defaultFileName(const StepSetup& s)
 {
     const QString model = s.modelId.section(QLatin1Char('/'), -1);
     const QString conc = s.maxConcurrency ? QStringLiteral("-concurrency%1").arg(*s.maxConcurrency) : QString();
-    return QStringLiteral("%1-%2qps%3-%4-%5.json").arg(s.backend, pythonFloat(s.requestRate), conc, model, s.date);
+    // vLLM's compute_result_filename: `label or backend` leads the name.
+    const QString label = s.label.isEmpty() ? s.backend : s.label;
+    return QStringLiteral("%1-%2qps%3-%4-%5.json").arg(label, pythonFloat(s.requestRate), conc, model, s.date);
 }
 
 QByteArray ResultJson::write(
@@ -787,6 +810,20 @@ QByteArray ResultJson::write(
     out["model_id"] = utf8(setup.modelId);
     out["tokenizer_id"] = stringOrNull(setup.tokenizerId);
     out["num_prompts"] = countOrNull(setup.numPrompts);
+    // Where vLLM puts --metadata; never a reference key. A sweep parameter keeps its JSON type.
+    for (const auto& [key, value] : setup.metadata) {
+        const std::string name = utf8(key);
+        if (out.contains(name))
+            continue;
+        if (value.isString())
+            out[name] = utf8(value.toString());
+        else if (value.isBool())
+            out[name] = value.toBool();
+        else if (const double v = value.toDouble(); value.isDouble() && v == std::trunc(v) && std::abs(v) < 9e15)
+            out[name] = static_cast<qint64>(v);
+        else if (value.isDouble())
+            out[name] = numberOrText(v);
+    }
     out["request_rate"] = numberOrText(setup.requestRate);
     out["burstiness"] = numberOrText(setup.burstiness);
     out["max_concurrency"] = setup.maxConcurrency ? Json(*setup.maxConcurrency) : Json(nullptr);
@@ -800,8 +837,55 @@ QByteArray ResultJson::write(
     out["request_goodput"] = m.requestGoodput ? numberOrText(*m.requestGoodput) : Json(nullptr);
     out["output_throughput"] = numberOrText(m.outputThroughput);
     out["total_token_throughput"] = numberOrText(m.totalTokenThroughput);
+    // Current vLLM (vllm/benchmarks/serve.py) puts the per-request lists here, between the totals and the
+    // peaks. `latencies` is E2EL in s and `start_times` the sends in s; vLLM's are time.perf_counter()
+    // values, whose zero is arbitrary, ours are from the step's start: differences mean the same.
+    // `queue_times` is the wait between the planned send and the send. A request without a figure (it
+    // failed, or was never sent) has null there, where vLLM writes 0.0.
+    if (!details.empty()) {
+        Json inputLens = Json::array();
+        Json outputLens = Json::array();
+        Json ttfts = Json::array();
+        Json itls = Json::array();
+        Json latencies = Json::array();
+        Json startTimes = Json::array();
+        Json queueTimes = Json::array();
+        Json texts = Json::array();
+        Json errors = Json::array();
+        const auto seconds = [](qint64 ns) { return static_cast<double>(ns) / nsPerSecond; };
+        for (const RequestRecord& r : details) {
+            inputLens.push_back(r.promptTokens);
+            outputLens.push_back(r.success() ? r.outputTokens : 0);
+            const bool hasTtft = r.firstTokenNs >= 0 && r.sentNs >= 0;
+            ttfts.push_back(hasTtft ? seconds(r.firstTokenNs - r.sentNs) : 0.0);
+            Json gaps = Json::array();
+            for (std::size_t i = 1; i < r.chunkNs.size(); ++i)
+                gaps.push_back(seconds(r.chunkNs[i] - r.chunkNs[i - 1]));
+            itls.push_back(std::move(gaps));
+            const bool hasLatency = r.success() && r.sentNs >= 0 && r.lastTokenNs >= r.sentNs;
+            latencies.push_back(hasLatency ? Json(seconds(r.lastTokenNs - r.sentNs)) : Json(nullptr));
+            startTimes.push_back(r.sentNs >= 0 ? Json(seconds(r.sentNs)) : Json(nullptr));
+            const bool hasQueue = r.sentNs >= 0 && r.scheduledNs >= 0;
+            queueTimes.push_back(
+                hasQueue ? Json(seconds(std::max<qint64>(r.sentNs - r.scheduledNs, 0))) : Json(nullptr));
+            texts.push_back(utf8(r.generatedText));
+            errors.push_back(utf8(r.errorMessage));
+        }
+        out["input_lens"] = std::move(inputLens);
+        out["output_lens"] = std::move(outputLens);
+        out["ttfts"] = std::move(ttfts);
+        out["itls"] = std::move(itls);
+        out["latencies"] = std::move(latencies);
+        out["start_times"] = std::move(startTimes);
+        out["queue_times"] = std::move(queueTimes);
+        out["generated_texts"] = std::move(texts);
+        out["errors"] = std::move(errors);
+    }
+
     out["max_output_tokens_per_s"] = numberOrText(m.maxOutputTokensPerS);
     out["max_concurrent_requests"] = countOrNull(m.maxConcurrentRequests);
+    // vLLM's `rtfx` (inverse real-time factor) is seconds of input audio per second of benchmark: for the
+    // text endpoints Kneepoint drives it has no meaning (vLLM writes 0.0), so it is left out.
 
     // The reference writes the selected metrics in its fixed order, whatever order they were asked in.
     for (LatencyMetric metric : allLatencyMetrics) {
@@ -814,47 +898,6 @@ QByteArray ResultJson::write(
         out["std_" + key + "_ms"] = numberOrText(stats.stddev);
         for (const auto& [p, value] : stats.percentiles)
             out[percentileKey(p) + "_" + key + "_ms"] = numberOrText(value);
-    }
-
-    if (!details.empty()) {
-        Json inputLens = Json::array();
-        Json outputLens = Json::array();
-        Json ttfts = Json::array();
-        Json itls = Json::array();
-        Json texts = Json::array();
-        Json errors = Json::array();
-        for (const RequestRecord& r : details) {
-            inputLens.push_back(r.promptTokens);
-            outputLens.push_back(r.success() ? r.outputTokens : 0);
-            const bool hasTtft = r.firstTokenNs >= 0 && r.sentNs >= 0;
-            ttfts.push_back(hasTtft ? static_cast<double>(r.firstTokenNs - r.sentNs) / nsPerSecond : 0.0);
-            Json gaps = Json::array();
-            for (std::size_t i = 1; i < r.chunkNs.size(); ++i)
-                gaps.push_back(static_cast<double>(r.chunkNs[i] - r.chunkNs[i - 1]) / nsPerSecond);
-            itls.push_back(std::move(gaps));
-            texts.push_back(utf8(r.generatedText));
-            errors.push_back(utf8(r.errorMessage));
-        }
-        out["input_lens"] = std::move(inputLens);
-        out["output_lens"] = std::move(outputLens);
-        out["ttfts"] = std::move(ttfts);
-        out["itls"] = std::move(itls);
-        out["generated_texts"] = std::move(texts);
-        out["errors"] = std::move(errors);
-    }
-
-    for (const auto& [key, value] : setup.metadata) {
-        const std::string name = utf8(key);
-        if (out.contains(name))
-            continue;
-        if (value.isString())
-            out[name] = utf8(value.toString());
-        else if (value.isBool())
-            out[name] = value.toBool();
-        else if (const double v = value.toDouble(); value.isDouble() && v == std::trunc(v) && std::abs(v) < 9e15)
-            out[name] = static_cast<qint64>(v);
-        else if (value.isDouble())
-            out[name] = numberOrText(v);
     }
 
     out["kneepoint"] = kneepointObject(m);

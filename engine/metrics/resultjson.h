@@ -42,8 +42,13 @@ public:
     static QByteArray write(const StepSetup& setup, const StepMetrics& metrics,
         std::span<const RequestRecord> details = {}, int indent = -1);
 
-    // The reference's default file name: {backend}-{rate}qps[-concurrency{N}]-{model}-{date}.json
+    // The reference's default file name: {label}-{rate}qps[-concurrency{N}]-{model}-{date}.json, the
+    // backend in place of an empty label
     static QString defaultFileName(const StepSetup& setup);
+
+    // A key the reference's result file (or Kneepoint's) writes itself: "date", "request_rate",
+    // "mean_ttft_ms", "p99.9_itl_ms", "kneepoint", ... A --metadata key must not be one of them.
+    static bool isReferenceKey(const QString& key);
 
     // A single object, an array of objects, or JSON Lines (one object per line, as --append-result and
     // SGLang write). Accepts older and foreign spellings: "request_goodput:", output_token_throughput,

@@ -25,8 +25,9 @@ struct StepSetup
     double requestRate = std::numeric_limits<double>::infinity(); // requests per second; inf = all at once
     double burstiness = 1.0;
     std::optional<int> maxConcurrency;
-    // Top-level keys beyond the reference's own, in file order: --metadata KEY=VALUE, the server and
-    // benchmark parameters `vllm bench sweep` adds. Steps that differ in one measured different things.
+    // Top-level keys beyond the reference's own, in file order: --metadata KEY=VALUE (strings, none of
+    // them a key the file has anyway: ResultJson::isReferenceKey), the server and benchmark parameters
+    // `vllm bench sweep` adds. Steps that differ in one measured different things.
     std::vector<std::pair<QString, QJsonValue>> metadata;
 
     static QString dateString(const QDateTime& time) { return time.toString(QStringLiteral("yyyyMMdd-HHmmss")); }
