@@ -106,6 +106,20 @@ private Q_SLOTS:
         const Outcome half = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"),
             QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--num-prompts"), QStringLiteral("2.5") });
         QVERIFY2(half.err.contains(QStringLiteral("--num-prompts: not a whole number: \"2.5\"")), qPrintable(half.err));
+
+        // --metadata: KEY=VALUE, and never a key the result file writes itself.
+        const Outcome noEquals = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"),
+            QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--metadata"), QStringLiteral("framework") });
+        QCOMPARE(noEquals.exitCode, 2);
+        QVERIFY2(noEquals.err.contains(QStringLiteral("--metadata: \"framework\" is not KEY=VALUE")),
+            qPrintable(noEquals.err));
+        const Outcome reference
+            = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:9"),
+                QStringLiteral("--metadata"), QStringLiteral("gpu=h100"), QStringLiteral("request_rate=5") });
+        QCOMPARE(reference.exitCode, 2);
+        QVERIFY2(reference.err.contains(QStringLiteral(
+                     "--metadata: \"request_rate=5\": \"request_rate\" is a key the result file writes itself")),
+            qPrintable(reference.err));
     }
 
     void validateNamesFileLineAndField()
@@ -172,14 +186,15 @@ private Q_SLOTS:
         const QString resultDir = dir.filePath(QStringLiteral("results"));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("OPENAI_API_KEY"), m_key);
-        const Outcome r
-            = runCli(QStringList { QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
-                         QStringLiteral("--backend"), QStringLiteral("openai"), QStringLiteral("--num-prompts"),
-                         QStringLiteral("20"), QStringLiteral("--request-rate"), QStringLiteral("40"),
-                         QStringLiteral("--out"), runDir, QStringLiteral("--save-result"),
-                         QStringLiteral("--save-detailed"), QStringLiteral("--result-dir"), resultDir }
-                    + kSmallWorkload,
-                env);
+        const Outcome r = runCli(
+            QStringList { QStringLiteral("run"), QStringLiteral("--base-url"), m_base, QStringLiteral("--backend"),
+                QStringLiteral("openai"), QStringLiteral("--num-prompts"), QStringLiteral("20"),
+                QStringLiteral("--request-rate"), QStringLiteral("40"), QStringLiteral("--out"), runDir,
+                QStringLiteral("--save-result"), QStringLiteral("--save-detailed"), QStringLiteral("--result-dir"),
+                resultDir, QStringLiteral("--label"), QStringLiteral("nightly"), QStringLiteral("--metadata"),
+                QStringLiteral("framework=sim"), QStringLiteral(" gpu = none ") }
+                + kSmallWorkload,
+            env);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.out.startsWith(QStringLiteral("============ Serving Benchmark Result ============\n")));
         QVERIFY(r.out.contains(QStringLiteral("Successful requests:                     20        \n")));
@@ -191,14 +206,20 @@ private Q_SLOTS:
         const QJsonObject step = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json"))).object();
         QCOMPARE(step.value(u"completed").toInt(), 20);
         QCOMPARE(step.value(u"request_rate").toDouble(), 40.0);
+        QCOMPARE(step.value(u"framework").toString(), QStringLiteral("sim")); // vLLM's --metadata, trimmed
+        QCOMPARE(step.value(u"gpu").toString(), QStringLiteral("none"));
         QCOMPARE(readFile(runDir + QStringLiteral("/steps/000.requests.jsonl")).count('\n'), 20);
 
         const QStringList results = QDir(resultDir).entryList({ QStringLiteral("*.json") });
         QCOMPARE(results.size(), 1);
         QVERIFY2(
-            results.first().startsWith(QStringLiteral("openai-40.0qps-sim-default-")), qPrintable(results.first()));
+            results.first().startsWith(QStringLiteral("nightly-40.0qps-sim-default-")), qPrintable(results.first()));
         const QJsonObject result = QJsonDocument::fromJson(readFile(resultDir + u'/' + results.first())).object();
         QCOMPARE(result.value(u"ttfts").toArray().size(), 20);
+        QCOMPARE(result.value(u"latencies").toArray().size(), 20);
+        QCOMPARE(result.value(u"start_times").toArray().size(), 20);
+        QCOMPARE(result.value(u"label").toString(), QStringLiteral("nightly"));
+        QCOMPARE(result.value(u"framework").toString(), QStringLiteral("sim"));
 
         QDirIterator files(dir.path(), QDir::Files, QDirIterator::Subdirectories);
         while (files.hasNext()) {

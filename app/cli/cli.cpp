@@ -164,6 +164,10 @@ struct Options
         QStringLiteral("File name for --save-result (run only)."), QStringLiteral("NAME") };
     QCommandLineOption label { QStringLiteral("label"), QStringLiteral("Label stored with the results."),
         QStringLiteral("TEXT") };
+    QCommandLineOption metadata { QStringLiteral("metadata"),
+        QStringLiteral("KEY=VALUE written as a top-level key of every result file; several pairs may follow one "
+                       "--metadata, as in vLLM."),
+        QStringLiteral("KEY=VALUE") };
     QCommandLineOption out { QStringLiteral("out"),
         QStringLiteral("Run directory: run.json, steps/NNN.json, per-request records, sweep.csv."),
         QStringLiteral("DIR") };
@@ -362,6 +366,24 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     ov.resultDir = text(o.resultDir);
     ov.resultFilename = text(o.resultFilename);
     ov.label = text(o.label);
+    if (p.isSet(o.metadata)) {
+        // vLLM's rule: split at the first '=', both sides trimmed; the value stays a string.
+        ov.metadata.emplace();
+        for (const QString& item : p.values(o.metadata)) {
+            const qsizetype eq = item.indexOf(u'=');
+            const QString key = item.left(std::max<qsizetype>(eq, 0)).trimmed();
+            if (eq < 0)
+                errors << QStringLiteral("--metadata: \"%1\" is not KEY=VALUE").arg(item);
+            else if (key.isEmpty())
+                errors << QStringLiteral("--metadata: \"%1\" has no key before '='").arg(item);
+            else if (ResultJson::isReferenceKey(key))
+                errors << QStringLiteral("--metadata: \"%1\": \"%2\" is a key the result file writes itself; "
+                                         "choose another name")
+                              .arg(item, key);
+            else
+                ov.metadata->append({ key, item.mid(eq + 1).trimmed() });
+        }
+    }
     kp::applyOverrides(profile, ov);
 
     for (const QString& g : listValues(p, o.goodput)) {
@@ -1137,8 +1159,9 @@ int run(const QStringList& arguments)
     parser.addOptions({ o.profile, o.target, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.apiKey,
         o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.requestRate, o.concurrency,
         o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.warmup, o.cooldown, o.stepDuration, o.percentileMetrics,
-        o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir, o.resultFilename, o.label, o.out,
-        o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey, o.allowHighLoad, o.workers, o.transport, o.quiet });
+        o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir, o.resultFilename, o.label,
+        o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey, o.allowHighLoad, o.workers,
+        o.transport, o.quiet });
     parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.noEarlyStop, o.stopErrorRate, o.slo,
         o.peak, o.redundancy, o.kneeMetric, o.json });
     if (verb == QLatin1String("run") || verb == QLatin1String("sweep")) {
@@ -1151,6 +1174,13 @@ int run(const QStringList& arguments)
         parser.addOptions({ o.timeScale, o.preset });
     QStringList args = arguments;
     args.removeAt(1);
+    // vLLM's "--metadata a=1 b=2": each KEY=VALUE word after --metadata up to the next option is one more pair.
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        if (args[i] != QLatin1String("--metadata"))
+            continue;
+        for (qsizetype j = i + 2; j < args.size() && !args[j].startsWith(u'-') && args[j].contains(u'='); j += 2)
+            args.insert(j, QStringLiteral("--metadata"));
+    }
     if (!parser.parse(args)) {
         say(QStringLiteral("error: %1").arg(parser.errorText()));
         return ExitBadInput;

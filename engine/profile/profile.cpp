@@ -3,6 +3,7 @@
 #include "profile/profile_p.h"
 
 #include "metrics/phrase.h"
+#include "metrics/resultjson.h"
 
 #include <QDir>
 #include <QFile>
@@ -786,6 +787,12 @@ void checkOutput(Checker& c, const Output& o)
     }
     for (qsizetype i = 0; i < o.metricPercentiles.size(); ++i)
         c.percentile(u"output.metric_percentiles[%1]"_s.arg(i), o.metricPercentiles[i]);
+    for (const auto& item : o.metadata) {
+        const QString& key = item.first;
+        if (ResultJson::isReferenceKey(key))
+            c.add(u"output.metadata.%1"_s.arg(key),
+                phrase("Profile", "\"%1\" is a key the result file writes itself; choose another name").arg(key));
+    }
 }
 
 } // namespace

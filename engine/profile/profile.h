@@ -9,6 +9,7 @@
 
 #include <limits>
 #include <optional>
+#include <utility>
 
 namespace kp {
 
@@ -254,8 +255,10 @@ struct Output
     bool saveResult = false; // write the reference-compatible result JSON
     bool saveDetailed = false; // with per-request lists (input_lens, ttfts, itls, ...)
     QString resultDir;
-    QString resultFilename; // empty: the reference's {backend}-{rate}qps-{model}-{date}.json
+    QString resultFilename; // empty: the reference's {label or backend}-{rate}qps-{model}-{date}.json
     QString label;
+    // Extra top-level keys of every result file, as vLLM's --metadata KEY=VALUE writes them, in order.
+    QList<std::pair<QString, QString>> metadata;
     QStringList percentileMetrics = { QStringLiteral("ttft"), QStringLiteral("tpot"), QStringLiteral("itl") };
     QList<double> metricPercentiles = { 99 };
     bool operator==(const Output&) const = default;

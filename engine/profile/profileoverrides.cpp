@@ -1,5 +1,7 @@
 #include "profile/profileoverrides.h"
 
+#include <algorithm>
+
 using namespace Qt::Literals::StringLiterals;
 
 namespace kp {
@@ -61,6 +63,17 @@ QStringList applyOverrides(Profile& p, const ProfileOverrides& o)
     set(changed, u"output.result_dir"_s, p.output.resultDir, o.resultDir);
     set(changed, u"output.result_filename"_s, p.output.resultFilename, o.resultFilename);
     set(changed, u"output.label"_s, p.output.label, o.label);
+    if (o.metadata) {
+        for (const auto& [key, value] : *o.metadata) {
+            const auto same = [&key](const std::pair<QString, QString>& item) { return item.first == key; };
+            if (const auto it = std::find_if(p.output.metadata.begin(), p.output.metadata.end(), same);
+                it != p.output.metadata.end())
+                it->second = value;
+            else
+                p.output.metadata.append({ key, value });
+        }
+        changed.append(u"output.metadata"_s);
+    }
     set(changed, u"output.percentile_metrics"_s, p.output.percentileMetrics, o.percentileMetrics);
     set(changed, u"output.metric_percentiles"_s, p.output.metricPercentiles, o.metricPercentiles);
     return changed;

@@ -43,6 +43,8 @@ struct ProfileOverrides
     std::optional<QString> resultDir; // --result-dir
     std::optional<QString> resultFilename; // --result-filename
     std::optional<QString> label; // --label
+    // --metadata KEY=VALUE: added to output.metadata, a key given again replacing its value there
+    std::optional<QList<std::pair<QString, QString>>> metadata;
     std::optional<QStringList> percentileMetrics; // --percentile-metrics
     std::optional<QList<double>> metricPercentiles; // --metric-percentiles
 };

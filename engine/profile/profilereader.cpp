@@ -539,6 +539,24 @@ public:
         out = headers;
     }
 
+    void readStringPairs(const char* key, const QString& pp, QList<std::pair<QString, QString>>& out)
+    {
+        const Json* v = take(key, pp);
+        if (!v)
+            return;
+        if (!v->is_object()) {
+            typeError(*v, child(key), pp, phrase("ProfileReader", "an object"));
+            return;
+        }
+        QList<std::pair<QString, QString>> pairs;
+        for (auto it = v->begin(); it != v->end(); ++it) {
+            const QString name = QString::fromStdString(it.key());
+            if (const auto value = toString(it.value(), childPath(child(key), name), childPath(pp, name)))
+                pairs.append({ name, *value });
+        }
+        out = pairs;
+    }
+
     void readObject(const char* key, const QString& pp, QJsonObject& out)
     {
         const Json* v = take(key, pp);
@@ -783,6 +801,7 @@ void readOutputKeys(ObjectReader& r, Output& o)
     r.read("result_dir", u"output.result_dir"_s, o.resultDir);
     r.read("result_filename", u"output.result_filename"_s, o.resultFilename);
     r.read("label", u"output.label"_s, o.label);
+    r.readStringPairs("metadata", u"output.metadata"_s, o.metadata);
     r.readStringList("percentile_metrics", u"output.percentile_metrics"_s, o.percentileMetrics);
     r.readNumberList("metric_percentiles", u"output.metric_percentiles"_s, o.metricPercentiles);
 }

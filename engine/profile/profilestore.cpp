@@ -277,6 +277,11 @@ Json toDocument(const Profile& p)
     putNonEmpty(output, "result_dir", o.resultDir);
     putNonEmpty(output, "result_filename", o.resultFilename);
     putNonEmpty(output, "label", o.label);
+    if (!o.metadata.isEmpty()) {
+        Json& metadata = output["metadata"] = Json::object();
+        for (const auto& [key, value] : o.metadata)
+            metadata[str(key)] = str(value);
+    }
     Json& metrics = output["percentile_metrics"] = Json::array();
     for (const QString& m : o.percentileMetrics)
         metrics.push_back(str(m));

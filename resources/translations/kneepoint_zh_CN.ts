@@ -1072,6 +1072,10 @@
         <source>is not a number (nan)</source>
         <translation>不是数字（nan）</translation>
     </message>
+    <message>
+        <source>&quot;%1&quot; is a key the result file writes itself; choose another name</source>
+        <translation>“%1”是结果文件自己写入的键；请换一个名字</translation>
+    </message>
 </context>
 <context>
     <name>ProfileReader</name>
