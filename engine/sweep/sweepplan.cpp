@@ -122,7 +122,8 @@ StepSetup stepSetup(const Profile& profile, const StepResult& result)
     s.backend = backendName(profile.target.backend);
     s.endpointType = s.backend;
     s.label = profile.output.label;
-    s.metadata = profile.output.metadata;
+    for (const auto& [key, value] : profile.output.metadata)
+        s.metadata.emplace_back(key, value);
     s.modelId = profile.target.requestModel();
     s.tokenizerId = profile.target.model;
     s.numPrompts = result.metrics.completed + result.metrics.failed;
