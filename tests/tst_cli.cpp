@@ -253,6 +253,23 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(runDir + QStringLiteral("/steps/001.json")));
     }
 
+    // `analyze` reads every file `import` reads, and refuses a mix of things measured.
+    void analyzeReadsWhatImportReads()
+    {
+        const QString guidellm
+            = QFINDTESTDATA("data/import/real/guidellm/0.5/Qwen_Qwen3-4B-Thinking-2507_tp4_quant-fp8_benchmarks.json");
+        const Outcome g = runCli({ QStringLiteral("analyze"), guidellm, QStringLiteral("--json") });
+        QVERIFY2(g.exitCode == 0, qPrintable(g.err));
+        const QJsonObject a = QJsonDocument::fromJson(g.out.toUtf8()).object();
+        QCOMPARE(a.value(u"steps").toArray().size(), 1);
+
+        const QString sglang = QFINDTESTDATA("data/import/real/sglang/old/llama_3_3_70b_online_output.jsonl");
+        const Outcome mixed = runCli({ QStringLiteral("analyze"), sglang });
+        QCOMPARE(mixed.exitCode, 2);
+        QVERIFY2(
+            mixed.err.contains(QStringLiteral("dataset_name=random | dataset_name=sharegpt")), qPrintable(mixed.err));
+    }
+
     // vLLM's own result files, one per rate, analysed as a sweep (METRICS.md's variants included).
     void analyzeReadsReferenceFiles()
     {

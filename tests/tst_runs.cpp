@@ -1,5 +1,6 @@
 // Saved runs: reading run directories back, the catalog, importers of other tools' files, comparison.
 #include "metrics/resultjson.h"
+#include "metrics/stepsummary.h"
 #include "profile/profilestore.h"
 #include "runs/comparison.h"
 #include "runs/importers.h"
@@ -10,6 +11,7 @@
 #include "sweep/analysisjson.h"
 #include "sweep/analysistext.h"
 #include "sweep/builtinsimulator.h"
+#include "sweep/kneeanalysis.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweeprunner.h"
 
@@ -953,6 +955,296 @@ private Q_SLOTS:
         const QByteArray csv = comparisonCsv(c);
         QVERIFY2(csv.startsWith("run,name,load_unit,offered,ttft_p99,baseline,delta_percent,note\n"), csv.constData());
         QVERIFY2(csv.contains("b,candidate,req/s,15,180,150,20,baseline interpolated\n"), csv.constData());
+    }
+
+    // ---- Real result files of other tools (tests/data/import/real, sources in SOURCES.md) ----------------
+
+    // Each figure a vLLM/SGLang step file states is the imported figure; each one it lacks is unknown
+    // unless derived, and then marked.
+    static void checkAgainstFile(const QJsonObject& file, const StepMetrics& m, const QString& where)
+    {
+        const auto same = [&](const char* key, double imported, const char* derivedKey = nullptr) {
+            const QJsonValue v = file.value(QLatin1String(key));
+            const QString what = where + QLatin1Char(' ') + QLatin1String(key);
+            if (v.isDouble()) {
+                QVERIFY2(imported == v.toDouble(), qPrintable(what + QStringLiteral(": %1").arg(imported)));
+            } else if (!derivedKey || !m.isDerived(QLatin1String(derivedKey))) {
+                QVERIFY2(std::isnan(imported) || imported == double(kUnknownCount),
+                    qPrintable(what + QStringLiteral(": not in the file, yet %1").arg(imported)));
+            }
+        };
+        same("completed", double(m.completed));
+        same("failed", double(m.failed), "failed");
+        same("duration", m.durationS, "duration");
+        same("total_input_tokens", double(m.totalInputTokens));
+        same("total_output_tokens", double(m.totalOutputTokens));
+        same("request_throughput", m.requestThroughput, "request_throughput");
+        same("output_throughput", m.outputThroughput, "output_throughput");
+        same("total_token_throughput", m.totalTokenThroughput, "total_token_throughput");
+        same("max_output_tokens_per_s", m.maxOutputTokensPerS);
+        same("max_concurrent_requests", double(m.maxConcurrentRequests));
+        for (LatencyMetric metric : allLatencyMetrics) {
+            const LatencyStats& stats = m.stats(metric);
+            QStringList names { latencyMetricKey(metric) };
+            if (metric == LatencyMetric::E2el)
+                names << QStringLiteral("e2e_latency") << QStringLiteral("latency");
+            const auto value = [&](const QString& key) {
+                for (const QString& name : names) {
+                    const QJsonValue v = file.value(key.arg(name));
+                    if (v.isDouble())
+                        return v.toDouble();
+                }
+                return kUnknown;
+            };
+            const auto compare = [&](double expected, double imported, const QString& key) {
+                const QString what = where + QLatin1Char(' ') + key.arg(names.front());
+                if (std::isnan(expected))
+                    QVERIFY2(std::isnan(imported),
+                        qPrintable(what + QStringLiteral(": not in the file, yet %1").arg(imported)));
+                else
+                    QVERIFY2(imported == expected, qPrintable(what + QStringLiteral(": %1").arg(imported)));
+            };
+            compare(value(QStringLiteral("mean_%1_ms")), stats.mean, QStringLiteral("mean_%1_ms"));
+            compare(value(QStringLiteral("median_%1_ms")), stats.median, QStringLiteral("median_%1_ms"));
+            compare(value(QStringLiteral("std_%1_ms")), stats.stddev, QStringLiteral("std_%1_ms"));
+            for (double p : { 90.0, 95.0, 99.0, 99.9 }) {
+                const QString key = QStringLiteral("p%1_%2_ms").arg(LatencyStats::percentileWord(p));
+                const auto imported = stats.percentile(p);
+                compare(value(key.arg(QStringLiteral("%1"))), imported ? *imported : kUnknown, key);
+            }
+        }
+    }
+
+    static QList<QJsonObject> jsonObjects(const QString& path)
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        QList<QJsonObject> out;
+        const QByteArray bytes = f.readAll();
+        const QJsonDocument doc = QJsonDocument::fromJson(bytes);
+        if (doc.isObject())
+            return { doc.object() };
+        for (const QByteArray& line : bytes.split('\n')) {
+            if (!line.trimmed().isEmpty())
+                out << QJsonDocument::fromJson(line).object();
+        }
+        return out;
+    }
+
+    void realVllm06SaveDetailed()
+    {
+        const QString path
+            = importData(QStringLiteral("real/vllm/0.6-save-detailed/Meta-Llama-3-8B-Instruct_tp1_len2000.json"));
+        const ImportContents read = readImport({ path });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.curves.size(), std::size_t(1));
+        const ImportedCurve& curve = read.curves.front();
+        // input_throughput and best_of do not make it SGLang's.
+        QCOMPARE(curve.source, QStringLiteral("vllm"));
+        QCOMPARE(curve.steps.size(), std::size_t(1));
+        const ImportedFileStep& step = curve.steps.front();
+        const StepMetrics& m = step.metrics;
+        checkAgainstFile(jsonObjects(path).constFirst(), m, path);
+        // mean_latency_ms is this generation's E2EL.
+        QCOMPARE(m.e2el.mean, 2407.0737529546022);
+        QCOMPARE(m.e2el.percentile(99), std::optional<double>(8329.030026607215));
+        // Derived from the file's own fields, and marked so.
+        QCOMPARE(m.totalTokenThroughput, double(1369 + 1945) / 8.566833823919296);
+        QVERIFY(m.isDerived(u"total_token_throughput"));
+        QCOMPARE(m.failed, 0);
+        QVERIFY(m.isDerived(u"failed"));
+        QVERIFY(std::isnan(m.maxOutputTokensPerS));
+        QCOMPARE(m.maxConcurrentRequests, kUnknownCount);
+        QCOMPARE(step.records.size(), std::size_t(10));
+        QVERIFY(std::isinf(step.setup.requestRate));
+        QCOMPARE(step.setup.modelId, QStringLiteral("meta-llama/Meta-Llama-3-8B-Instruct"));
+
+        // The summary block says what is unknown and what was derived.
+        const QByteArray summary = StepSummary::text(step.setup, m);
+        QVERIFY2(
+            summary.contains("Peak output token throughput (tok/s):    \xe2\x80\x94         \n"), summary.constData());
+        QVERIFY2(
+            summary.contains("Peak concurrent requests:                \xe2\x80\x94         \n"), summary.constData());
+        QVERIFY2(summary.contains("Failed requests:                         0 (derived)\n"), summary.constData());
+        QVERIFY(summary.contains("Total token throughput (tok/s):          386.84 (derived)\n"));
+
+        // Written and read back: null in the step file, still unknown, still marked.
+        QTemporaryDir tmp;
+        const ImportResult result = importRun({ path }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        const SavedRunRead saved = readSavedRun(result.dir);
+        QVERIFY2(saved.ok(), qPrintable(saved.error));
+        const StepMetrics& back = saved.run->steps.front().metrics;
+        QVERIFY(std::isnan(back.maxOutputTokensPerS));
+        QCOMPARE(back.maxConcurrentRequests, kUnknownCount);
+        QVERIFY(back.isDerived(u"total_token_throughput"));
+        QCOMPARE(back.e2el.mean, 2407.0737529546022);
+        QVERIFY(std::isnan(back.tpot.max));
+        QFile stepFile(saved.run->steps.front().resultPath);
+        QVERIFY(stepFile.open(QIODevice::ReadOnly));
+        const QJsonObject written = QJsonDocument::fromJson(stepFile.readAll()).object();
+        QVERIFY(written.value(u"max_output_tokens_per_s").isNull());
+        QVERIFY(written.value(u"max_concurrent_requests").isNull());
+        // What the file says about its settings, and nothing else.
+        const QJsonObject settings = saved.run->json.value(u"file_settings").toObject();
+        QCOMPARE(settings.value(u"num_prompts").toInt(), 10);
+        QCOMPARE(settings.value(u"backend").toString(), QStringLiteral("vllm"));
+        QVERIFY(!settings.contains(u"burstiness"));
+        QVERIFY(!settings.contains(u"max_concurrency"));
+    }
+
+    void realVllmBenchSweep()
+    {
+        const QString top = importData(QStringLiteral("real/vllm/0.25-bench-sweep"));
+        const ImportContents read = readImport({ top });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        // Two server settings, never one curve; each one load with its two runs as repeats (summary.json
+        // repeats them and adds nothing).
+        QCOMPARE(read.curves.size(), std::size_t(2));
+        QStringList names;
+        for (const ImportedCurve& c : read.curves) {
+            names << c.name;
+            QCOMPARE(c.axis, LoadMode::Concurrency);
+            QCOMPARE(c.steps.size(), std::size_t(2));
+            QCOMPARE(c.steps[0].offered, 2.0);
+            QCOMPARE(c.steps[1].offered, 2.0);
+            QCOMPARE(c.steps[0].repeat, 0);
+            QCOMPARE(c.steps[1].repeat, 1);
+            for (const ImportedFileStep& s : c.steps) {
+                QVERIFY(s.sourceFile.endsWith(QStringLiteral("run=%1.json").arg(s.repeat)));
+                checkAgainstFile(jsonObjects(s.sourceFile).constFirst(), s.metrics, s.sourceFile);
+                QVERIFY(!s.metrics.requestGoodput); // null in the file
+                // Only the mean concurrency (Little's law: the E2EL sum over the duration) was not in it.
+                QCOMPARE(s.metrics.derived, std::vector<QString> { QStringLiteral("concurrency") });
+                QCOMPARE(s.metrics.meanConcurrency,
+                    s.metrics.e2el.mean * double(s.metrics.completed) / 1000.0 / s.metrics.durationS);
+            }
+        }
+        QCOMPARE(names,
+            (QStringList { QStringLiteral("0.25-bench-sweep (max_num_seqs=4)"),
+                QStringLiteral("0.25-bench-sweep (max_num_seqs=8)") }));
+        QVERIFY(read.difference().contains(QStringLiteral("max_num_seqs=4")));
+        // As the file has it, however odd: 6 concurrent requests under a limit of 2.
+        QCOMPARE(read.curves[0].steps[0].metrics.maxConcurrentRequests, 6);
+
+        // Written as two runs of one import group, which the analysis sees as one load with two repeats.
+        QTemporaryDir tmp;
+        const ImportResult result = importRun({ top }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(result.dirs.size(), 2);
+        QCOMPARE(result.stepCount, 4);
+        const SavedRunRead first = readSavedRun(result.dirs[0]);
+        const SavedRunRead second = readSavedRun(result.dirs[1]);
+        QVERIFY(first.ok() && second.ok());
+        QCOMPARE(first.run->json.value(u"import_group").toString(), second.run->json.value(u"import_group").toString());
+        QCOMPARE(first.run->json.value(u"import_identity").toObject().value(u"max_num_seqs").toString(),
+            QStringLiteral("4"));
+        const QJsonArray entries = first.run->json.value(u"steps").toArray();
+        QCOMPARE(entries.at(1).toObject().value(u"repeat").toInt(), 1);
+    }
+
+    void realSglangOld()
+    {
+        const QString path = importData(QStringLiteral("real/sglang/old/llama_3_3_70b_online_output.jsonl"));
+        const ImportContents read = readImport({ path });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        // Two datasets in one file: two workloads, two curves (rates 4 and 8 occur in both).
+        QCOMPARE(read.curves.size(), std::size_t(2));
+        QCOMPARE(read.curves[0].source, QStringLiteral("sglang"));
+        QCOMPARE(read.curves[0].steps.size(), std::size_t(5));
+        QCOMPARE(read.curves[1].steps.size(), std::size_t(2));
+        const QList<QJsonObject> lines = jsonObjects(path);
+        QCOMPARE(lines.size(), 7);
+        for (const ImportedCurve& c : read.curves) {
+            for (const ImportedFileStep& s : c.steps) {
+                const QJsonObject* line = nullptr;
+                for (const QJsonObject& l : lines) {
+                    if (l.value(u"dataset_name").toString() == c.identity.back().second
+                        && l.value(u"request_rate").toDouble() == s.offered)
+                        line = &l;
+                }
+                QVERIFY(line);
+                const StepMetrics& m = s.metrics;
+                checkAgainstFile(*line, m, path);
+                // No request_throughput in the file: completed / duration, marked derived.
+                QCOMPARE(
+                    m.requestThroughput, line->value(u"completed").toDouble() / line->value(u"duration").toDouble());
+                QVERIFY(m.isDerived(u"request_throughput"));
+                // Neither failed nor num_prompts: the failures are unknown, not 0.
+                QCOMPARE(m.failed, kUnknownCount);
+                QVERIFY(std::isnan(m.ttft.mean));
+                QVERIFY(!m.ttft.percentile(99));
+                QCOMPARE(m.ttft.median, line->value(u"median_ttft_ms").toDouble());
+            }
+        }
+        // The analysis of one workload finds throughput, not the "0 req/s" a zero would give.
+        const std::vector<ImportedFileStep>& random = read.curves[0].steps;
+        std::vector<SweepPoint> points;
+        for (const ImportedFileStep& s : random)
+            points.push_back(SweepPoint::fromStep(s.setup, s.metrics));
+        const AnalysisResult a = KneeAnalysis::analyze(points, AnalysisOptions {});
+        QVERIFY(a.peakStep >= 0);
+        QCOMPARE(a.peakThroughput, 3200.0 / 383.073250005953);
+        for (const QString& line : analysisLines(a))
+            QVERIFY2(!line.contains(QStringLiteral(" 0 req/s")) && !line.contains(QStringLiteral("-9223")),
+                qPrintable(line));
+    }
+
+    void realGuidellm05()
+    {
+        const QString path
+            = importData(QStringLiteral("real/guidellm/0.5/Qwen_Qwen3-4B-Thinking-2507_tp4_quant-fp8_benchmarks.json"));
+        const ImportContents read = readImport({ path });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.curves.size(), std::size_t(1));
+        QCOMPARE(read.curves[0].source, QStringLiteral("guidellm"));
+        QCOMPARE(read.curves[0].steps.size(), std::size_t(1));
+        const StepMetrics& m = read.curves[0].steps[0].metrics;
+        const QJsonObject b = jsonObjects(path).constFirst().value(u"benchmarks").toArray().first().toObject();
+        const QJsonObject metrics = b.value(u"metrics").toObject();
+        const auto successful = [&](const char* key, const char* field) {
+            return metrics.value(QLatin1String(key))
+                .toObject()
+                .value(u"successful")
+                .toObject()
+                .value(QLatin1String(field));
+        };
+        QCOMPARE(m.ttft.mean, successful("time_to_first_token_ms", "mean").toDouble());
+        QCOMPARE(m.ttft.median, successful("time_to_first_token_ms", "median").toDouble());
+        QCOMPARE(m.e2el.mean, successful("request_latency", "mean").toDouble() * 1000);
+        QCOMPARE(m.requestThroughput, successful("requests_per_second", "mean").toDouble());
+        QCOMPARE(m.outputThroughput, successful("output_tokens_per_second", "mean").toDouble());
+        // GuideLLM has no per-second peak: unknown, not 0.
+        QVERIFY(std::isnan(m.maxOutputTokensPerS));
+        // No "openai" backend it never named.
+        QVERIFY(read.curves[0].steps[0].setup.backend != QLatin1String("openai"));
+    }
+
+    // vLLM's --append-result with --metadata framework=...: one file, two servers at the same rates. The
+    // file is put together here from a real run file, as --append-result appends one object per line.
+    void appendedFrameworksAreTwoRuns()
+    {
+        const QString source
+            = importData(QStringLiteral("real/vllm/0.25-bench-sweep/vllm_sweep_v0.25.1/"
+                                        "SERVE--max_num_seqs=4-BENCH--max_concurrency=2-num_prompts=8/run=0.json"));
+        QJsonObject o = jsonObjects(source).constFirst();
+        o.remove(QStringLiteral("max_num_seqs"));
+        o.remove(QStringLiteral("run_number"));
+        QTemporaryDir tmp;
+        QFile out(tmp.filePath(QStringLiteral("append.jsonl")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        for (const char* framework : { "vllm", "sgl" }) {
+            o.insert(QStringLiteral("framework"), QLatin1String(framework));
+            out.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
+        }
+        out.close();
+        const ImportContents read = readImport({ out.fileName() });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.curves.size(), std::size_t(2));
+        QCOMPARE(read.curves[0].name, QStringLiteral("append (framework=vllm)"));
+        QCOMPARE(read.curves[1].name, QStringLiteral("append (framework=sgl)"));
+        QCOMPARE(read.curves[0].steps.size(), std::size_t(1));
     }
 };
 

@@ -157,8 +157,8 @@ LoadedPoints readPoints(const QStringList& paths)
         if (!contents.ok()) {
             out.errors << contents.error;
         } else if (contents.curves.size() > 1) {
-            out.errors << QStringLiteral("%1: the files measured different things (%2): analyse one at a time, or "
-                                         "import them and compare the runs")
+            out.errors << QStringLiteral("%1: the files measured different things (%2): kneepoint-cli import "
+                                         "turns them into one run each, to analyse or compare")
                               .arg(foreign.join(QStringLiteral(", ")), contents.difference());
         } else {
             for (const ImportedFileStep& step : contents.curves.front().steps) {

@@ -10,16 +10,17 @@ namespace {
 
 constexpr double csvPercentiles[] = { 90.0, 99.0 };
 
-QByteArray optionalFixed(std::optional<double> value, int decimals)
+// "—" for a figure the step's file did not give.
+QByteArray knownFixed(double value, int decimals)
 {
-    return value ? numberformat::fixed(*value, decimals) : QByteArray();
+    return isKnown(value) ? numberformat::fixed(value, decimals) : QByteArrayLiteral("\xe2\x80\x94");
 }
 
 } // namespace
 
 QByteArray SweepTable::compactLine(const StepSetup& setup, const StepMetrics& m)
 {
-    using numberformat::fixed;
+    const auto fixed = knownFixed;
 
     QByteArray line = "rate= " + numberformat::shortest(setup.requestRate);
     if (setup.maxConcurrency)
@@ -61,21 +62,28 @@ QByteArray SweepTable::csvHeader()
 
 QByteArray SweepTable::csvRow(const StepSetup& setup, const StepMetrics& m)
 {
-    using numberformat::fixed;
-    using numberformat::integer;
+    // A figure the step's file did not give is an empty cell, never 0 (latencystats.h: kUnknown).
+    const auto fixed = [](double value, int decimals) {
+        return isKnown(value) ? numberformat::fixed(value, decimals) : QByteArray();
+    };
+    const auto integer = [](qint64 value) { return isKnown(value) ? numberformat::integer(value) : QByteArray(); };
+    const auto shortest = [](double value) { return isKnown(value) ? numberformat::shortest(value) : QByteArray(); };
+    const auto optional = [&](const std::optional<double>& value, int decimals) {
+        return value ? fixed(*value, decimals) : QByteArray();
+    };
 
     QByteArrayList cells;
-    cells << numberformat::shortest(setup.requestRate) << numberformat::shortest(setup.burstiness)
+    cells << shortest(setup.requestRate) << shortest(setup.burstiness)
           << (setup.maxConcurrency ? integer(*setup.maxConcurrency) : QByteArray()) << integer(setup.numPrompts)
           << fixed(m.durationS, 3) << integer(m.completed) << integer(m.failed) << fixed(m.requestThroughput, 3)
-          << optionalFixed(m.requestGoodput, 3) << fixed(m.outputThroughput, 3) << fixed(m.totalTokenThroughput, 3)
+          << optional(m.requestGoodput, 3) << fixed(m.outputThroughput, 3) << fixed(m.totalTokenThroughput, 3)
           << fixed(m.maxOutputTokensPerS, 3) << integer(m.maxConcurrentRequests) << fixed(m.meanConcurrency, 3)
           << integer(m.totalInputTokens) << integer(m.totalOutputTokens);
     for (LatencyMetric metric : allLatencyMetrics) {
         const LatencyStats& stats = m.stats(metric);
         cells << fixed(stats.mean, 3) << fixed(stats.median, 3) << fixed(stats.stddev, 3);
         for (double p : csvPercentiles)
-            cells << optionalFixed(stats.percentile(p), 3);
+            cells << optional(stats.percentile(p), 3);
     }
     cells << fixed(m.firstContentTtft.mean, 3) << fixed(m.dispatchLag.mean, 3) << fixed(m.dispatchLag.max, 3)
           << integer(m.promptTokenMismatches) << integer(m.outputTokensFromText);

@@ -209,28 +209,36 @@ std::optional<CompareStatistic> CompareStatistic::parse(QStringView text)
 std::optional<double> compareValue(
     const StepMetrics& m, CompareMetric metric, const CompareStatistic& statistic, QString* missing)
 {
+    // A figure the step's file did not give has no value to compare.
+    const auto known = [&](double value) -> std::optional<double> {
+        if (isKnown(value))
+            return value;
+        if (missing)
+            *missing = phrase("Comparison", "not in the file");
+        return std::nullopt;
+    };
     if (metric == CompareMetric::Throughput)
-        return m.requestThroughput;
+        return known(m.requestThroughput);
     if (metric == CompareMetric::OutputThroughput)
-        return m.outputThroughput;
+        return known(m.outputThroughput);
     const LatencyMetric latency = metric == CompareMetric::Ttft ? LatencyMetric::Ttft
         : metric == CompareMetric::Tpot                         ? LatencyMetric::Tpot
         : metric == CompareMetric::Itl                          ? LatencyMetric::Itl
                                                                 : LatencyMetric::E2el;
     const LatencyStats& stats = m.stats(latency);
     const QString name = latencyMetricKey(latency).toUpper();
-    if (!m.options.isSelected(latency) && stats == LatencyStats {}) {
+    if (!m.options.isSelected(latency) && (stats == LatencyStats {} || stats == LatencyStats::unknown())) {
         if (missing)
             *missing = phrase("Comparison", "%1 not recorded").arg(name);
         return std::nullopt;
     }
     switch (statistic.kind) {
     case CompareStatistic::Kind::Mean:
-        return stats.mean;
+        return known(stats.mean);
     case CompareStatistic::Kind::Median:
-        return stats.median;
+        return known(stats.median);
     case CompareStatistic::Kind::Percentile:
-        if (const auto v = stats.percentile(statistic.percentile))
+        if (const auto v = stats.percentile(statistic.percentile); v && isKnown(*v))
             return v;
         if (missing) {
             QStringList recorded;

@@ -342,8 +342,13 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
         }
         if (depth == SavedRunDepth::Full && !readStepFile(step, run.warnings))
             continue;
-        step.completed = e.contains(u"completed") ? qint64(e.value(u"completed").toDouble()) : step.metrics.completed;
-        step.failed = e.contains(u"failed") ? qint64(e.value(u"failed").toDouble()) : step.metrics.failed;
+        // null: a count the imported file did not give (kUnknownCount).
+        const auto count = [&](QStringView key, qint64 otherwise) {
+            const QJsonValue v = e.value(key);
+            return v.isDouble() ? qint64(v.toDouble()) : v.isNull() ? kUnknownCount : otherwise;
+        };
+        step.completed = count(u"completed", step.metrics.completed);
+        step.failed = count(u"failed", step.metrics.failed);
         std::optional<std::pair<LoadMode, double>> fromEntry;
         if (e.contains(u"offered") && e.contains(u"mode")) {
             const auto mode = loadModeFromName(e.value(u"mode").toString());

@@ -122,6 +122,10 @@
         <source>outside the baseline&apos;s range (%1)</source>
         <translation>超出基准的范围（%1）</translation>
     </message>
+    <message>
+        <source>not in the file</source>
+        <translation>文件中没有</translation>
+    </message>
 </context>
 <context>
     <name>Dataset</name>
