@@ -1186,6 +1186,15 @@ private Q_SLOTS:
         const AnalysisResult a = KneeAnalysis::analyze(points, AnalysisOptions {});
         QVERIFY(a.peakStep >= 0);
         QCOMPARE(a.peakThroughput, 3200.0 / 383.073250005953);
+        // The file keeps the median TTFT only: the knee is found on it, and the analysis says so.
+        QCOMPARE(a.options.percentile, 50.0);
+        QVERIFY(a.knee.found);
+        QCOMPARE(a.knee.offered, 8.0);
+        QVERIFY(std::any_of(a.notes.begin(), a.notes.end(), [](const Sentence& n) {
+            return n.text()
+                == QStringLiteral("No step reports P99 TTFT; the latency curve is P50 TTFT, the highest "
+                                  "percentile they report.");
+        }));
         for (const QString& line : analysisLines(a))
             QVERIFY2(!line.contains(QStringLiteral(" 0 req/s")) && !line.contains(QStringLiteral("-9223")),
                 qPrintable(line));

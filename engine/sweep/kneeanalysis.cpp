@@ -1137,9 +1137,43 @@ QString sloLimitKey(SloLimit limit)
     return {};
 }
 
+namespace {
+
+// When no step reports the latency metric at the asked percentile (a foreign file that kept only its
+// median, or only P90), the highest percentile that a step does report.
+std::optional<double> reportedPercentileInstead(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
+{
+    std::optional<double> highest;
+    for (const SweepPoint& p : points) {
+        const LatencyStats& stats = p.metrics.stats(options.metric);
+        if (latencyAt(p.metrics, stats, options.percentile))
+            return std::nullopt;
+        for (const auto& [percentile, value] : stats.percentiles) {
+            if (isKnown(value) && latencyAt(p.metrics, stats, percentile))
+                highest = std::max(highest.value_or(percentile), percentile);
+        }
+        if (!highest && latencyAt(p.metrics, stats, 50))
+            highest = 50.0;
+    }
+    return highest;
+}
+
+} // namespace
+
 AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
 {
-    AnalysisResult result = Analyzer(points, options).run();
+    AnalysisOptions used = options;
+    const std::optional<double> instead = reportedPercentileInstead(points, options);
+    if (instead)
+        used.percentile = *instead;
+    AnalysisResult result = Analyzer(points, used).run();
+    if (instead) {
+        result.notes.prepend(sentence("KneeAnalysis",
+            "No step reports %1; the latency curve is %2, the highest "
+            "percentile they report.")
+                                 .arg(words::metric(options.metric, options.percentile))
+                                 .arg(words::metric(options.metric, *instead)));
+    }
     result.server = analyzeServer(points);
     return result;
 }

@@ -830,6 +830,10 @@
         <source>no throughput</source>
         <translation>无吞吐量</translation>
     </message>
+    <message>
+        <source>No step reports %1; the latency curve is %2, the highest percentile they report.</source>
+        <translation>没有任何一步报告 %1；延迟曲线改用它们报告的最高百分位 %2。</translation>
+    </message>
 </context>
 <context>
     <name>Probe</name>
