@@ -167,6 +167,7 @@ private Q_SLOTS:
     void readVllmFile();
     void readVariants_data();
     void readVariants();
+    void readVllm04();
     void readSglangJsonLines();
     void readAppendedJsonLinesAndArrays();
     void readErrors_data();
@@ -927,6 +928,37 @@ void TestMetrics::readVariants()
     if (!std::isnan(totalThroughput))
         QCOMPARE(m.totalTokenThroughput, totalThroughput);
     QVERIFY(m.derived.empty());
+}
+
+// vLLM 0.4's benchmark_serving.py wrote the request throughput as "request_inthroughput", beside
+// input_throughput and output_throughput, and no failed, total_token_throughput or E2EL.
+void TestMetrics::readVllm04()
+{
+    const QByteArray file
+        = R"({"duration": 50.0, "completed": 100, "total_input_tokens": 20000, )"
+          R"("total_output_tokens": 5000, "request_inthroughput": 2.0, "input_throughput": 400.0, )"
+          R"("output_throughput": 100.0, "mean_ttft_ms": 80.5, "median_ttft_ms": 75.0, )"
+          R"("p99_ttft_ms": 210.0, "mean_tpot_ms": 20.0, "median_tpot_ms": 19.0, "p99_tpot_ms": 31.0})";
+    const ResultFileContents read = ResultJson::read(file, QStringLiteral("vllm-0.4.json"));
+    QVERIFY2(read.ok(), qPrintable(read.error));
+    const ImportedStep& s = read.steps.front();
+    QCOMPARE(s.format, QStringLiteral("vllm"));
+    const StepMetrics& m = s.metrics;
+    QCOMPARE(m.requestThroughput, 2.0);
+    QVERIFY(!m.isDerived(u"request_throughput"));
+    QCOMPARE(m.totalTokenThroughput, 500.0); // (20000 + 5000) / 50
+    QVERIFY(m.isDerived(u"total_token_throughput"));
+    QCOMPARE(m.failed, kUnknownCount); // no num_prompts to derive it from
+    QVERIFY(std::isnan(m.e2el.mean));
+    QVERIFY(std::isnan(m.itl.mean));
+    QVERIFY(std::isnan(m.maxOutputTokensPerS));
+    QCOMPARE(m.maxConcurrentRequests, kUnknownCount);
+    QCOMPARE(m.ttft.percentile(99), std::optional<double>(210.0));
+    QVERIFY(std::isnan(m.ttft.stddev));
+    const QByteArray summary = StepSummary::text(s.setup, m);
+    QVERIFY2(summary.contains("Failed requests:                         \xe2\x80\x94         \n"), summary.constData());
+    QVERIFY(summary.contains("Request throughput (req/s):              2.00      \n"));
+    QVERIFY(summary.contains("Total token throughput (tok/s):          500.00 (derived)\n"));
 }
 
 void TestMetrics::readSglangJsonLines()

@@ -576,7 +576,13 @@ QString StepReader::read(const Json& object)
     readInteger(object, "failed", m.failed);
     readInteger(object, "total_input_tokens", m.totalInputTokens);
     readInteger(object, "total_output_tokens", m.totalOutputTokens);
-    readNumber(object, "request_throughput", m.requestThroughput);
+    // vLLM 0.4 wrote the request throughput as "request_inthroughput".
+    for (const std::string key : { "request_throughput", "request_inthroughput" }) {
+        if (const auto value = number(object, key)) {
+            m.requestThroughput = *value;
+            break;
+        }
+    }
     for (const std::string key : { "request_goodput", "request_goodput:" }) {
         if (const auto value = number(object, key)) {
             m.requestGoodput = *value;
@@ -720,11 +726,7 @@ void StepReader::derive(const Json& object)
         mark("output_throughput");
     }
     if (!isKnown(m.totalTokenThroughput)) {
-        std::optional<double> input;
-        for (const std::string key : { "input_throughput", "request_inthroughput" }) {
-            if (!input)
-                input = number(object, key);
-        }
+        const std::optional<double> input = number(object, "input_throughput");
         if (isKnown(m.totalInputTokens) && isKnown(m.totalOutputTokens) && duration) {
             m.totalTokenThroughput = double(m.totalInputTokens + m.totalOutputTokens) / m.durationS;
             mark("total_token_throughput");
