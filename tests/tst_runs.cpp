@@ -1230,6 +1230,25 @@ private Q_SLOTS:
         QVERIFY(read.curves[0].steps[0].setup.backend != QLatin1String("openai"));
     }
 
+    // Two folders of two models: two runs, each with its own model (not the last one read for both).
+    void twoModelsAreTwoRuns()
+    {
+        const QString llama = QFINDTESTDATA("data/results/vllm-sweep");
+        const QString opt = importData(QStringLiteral("real/vllm/0.25-bench-sweep/vllm_sweep_v0.25.1/"
+                                                      "SERVE--max_num_seqs=8-BENCH--max_concurrency=2-num_prompts=8"));
+        QTemporaryDir tmp;
+        const ImportResult result = importRun({ llama, opt }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(result.dirs.size(), 2);
+        QVERIFY2(result.difference.contains(QStringLiteral("model=meta-llama/Llama-3.1-8B-Instruct"))
+                && result.difference.contains(QStringLiteral("model=facebook/opt-125m")),
+            qPrintable(result.difference));
+        QCOMPARE(readSavedRun(result.dirs[0]).run->model(), QStringLiteral("meta-llama/Llama-3.1-8B-Instruct"));
+        QCOMPARE(readSavedRun(result.dirs[0]).run->steps.size(), std::size_t(6));
+        QCOMPARE(readSavedRun(result.dirs[1]).run->model(), QStringLiteral("facebook/opt-125m"));
+        QCOMPARE(readSavedRun(result.dirs[1]).run->steps.size(), std::size_t(2));
+    }
+
     // vLLM's --append-result with --metadata framework=...: one file, two servers at the same rates. The
     // file is put together here from a real run file, as --append-result appends one object per line.
     void appendedFrameworksAreTwoRuns()
