@@ -27,8 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
         return 0;
     file.close();
-    for (const kp::ImportFormat format :
-        { kp::ImportFormat::Auto, kp::ImportFormat::Vllm, kp::ImportFormat::Sglang, kp::ImportFormat::Guidellm }) {
+    for (const kp::ImportFormat format : { kp::ImportFormat::Auto, kp::ImportFormat::Vllm, kp::ImportFormat::Sglang,
+             kp::ImportFormat::Guidellm, kp::ImportFormat::Aiperf }) {
         kp::ImportOptions options;
         options.format = format;
         const kp::ImportResult r = kp::importRun({ path }, dir.filePath(QStringLiteral("runs")), options);

@@ -12,7 +12,7 @@ namespace kp::cli {
 namespace {
 
 const char* const kImportUsage
-    = R"(Usage: kneepoint-cli import PATH... [--format auto|vllm|sglang|guidellm] [--name NAME]
+    = R"(Usage: kneepoint-cli import PATH... [--format auto|vllm|sglang|guidellm|aiperf] [--name NAME]
                             [--data-dir DIR]
 
 Turns result files of other tools into a saved run that Kneepoint opens, analyses and compares like
@@ -22,9 +22,14 @@ its own:
             --save-detailed, the per-request lists become per-request records
   sglang    SGLang's bench_serving JSON Lines (one object per line)
   guidellm  GuideLLM's benchmarks report (JSON with a "benchmarks" array)
-A PATH is a file or a folder, read with its subfolders (*.json and *.jsonl; other JSON is left out
-with a warning). A `vllm bench sweep` folder gives each setting's run=N.json files as repeats of
-one load (its summary.json repeats them and is skipped; warm-ups and *.failure.json are left out).
+  aiperf    AIPerf's profile_export_aiperf.json and GenAI-Perf's profile_export_genai_perf.json
+            (one step each: figures as objects {"unit", "avg", "p50", ...}, the load from
+            input_config); AIPerf's CSV export states no load and is refused on its own
+A PATH is a file or a folder, read with its subfolders (*.json, *.jsonl and AIPerf's *.csv; a CSV
+next to a JSON export of the same name is the same run and is skipped, other CSV files are left
+out; other JSON is left out with a warning). A `vllm bench sweep` folder gives each setting's
+run=N.json files as repeats of one load (its summary.json repeats them and is skipped; warm-ups
+and *.failure.json are left out).
 --format auto (the default) tells the tools apart by the keys each writes. Steps are ordered by
 offered load. Steps that measured different things (tool, model, backend, endpoint type, or
 --metadata keys and sweep parameters such as framework=sgl or max_num_seqs=64) become separate
@@ -42,7 +47,7 @@ int runImport(const QStringList& arguments)
     p.setApplicationDescription(QString::fromUtf8(kImportUsage));
     p.addHelpOption();
     const QCommandLineOption format(QStringLiteral("format"),
-        QStringLiteral("auto | vllm | sglang | guidellm (default auto)."), QStringLiteral("FORMAT"));
+        QStringLiteral("auto | vllm | sglang | guidellm | aiperf (default auto)."), QStringLiteral("FORMAT"));
     const QCommandLineOption name(QStringLiteral("name"),
         QStringLiteral("The run's name (default: the files' label, else the folder or file name)."),
         QStringLiteral("NAME"));
@@ -65,7 +70,7 @@ int runImport(const QStringList& arguments)
     if (p.isSet(format)) {
         const auto f = importFormatFromName(p.value(format));
         if (!f) {
-            say(QStringLiteral("error: --format: unknown format \"%1\" (auto, vllm, sglang, guidellm)")
+            say(QStringLiteral("error: --format: unknown format \"%1\" (auto, vllm, sglang, guidellm, aiperf)")
                     .arg(p.value(format)));
             return ExitBadInput;
         }
@@ -74,7 +79,7 @@ int runImport(const QStringList& arguments)
     options.name = p.value(name);
     if (p.positionalArguments().isEmpty()) {
         say(QStringLiteral("error: import needs result files or folders: kneepoint-cli import PATH... [--format "
-                           "auto|vllm|sglang|guidellm]"));
+                           "auto|vllm|sglang|guidellm|aiperf]"));
         return ExitBadInput;
     }
     const QString root = p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory();

@@ -420,6 +420,24 @@ FileRead readFile(const QString& path, ImportFormat format, bool explicitFile, F
         *error = QStringLiteral("%1: empty file").arg(path);
         return FileRead::Failed;
     }
+    if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) {
+        if (format != ImportFormat::Auto && format != ImportFormat::Aiperf) {
+            *error = QStringLiteral("%1: a CSV file, not a %2 result file").arg(path, importFormatName(format));
+            return FileRead::Failed;
+        }
+        if (!importdetail::isAiperfCsv(bytes)) {
+            if (!explicitFile)
+                return FileRead::NotAResult;
+            *error = QStringLiteral("%1: line 1: not an AIPerf CSV export (it starts with \"Metric,\")").arg(path);
+            return FileRead::Failed;
+        }
+        if (!importdetail::readAiperfCsv(path, bytes, out, error))
+            return FileRead::Failed;
+        *error = QStringLiteral("%1: the CSV export states no load (concurrency or request rate): import the "
+                                "profile_export_*.json of the same run, whose input_config does")
+                     .arg(path);
+        return FileRead::Failed;
+    }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(quoteNonFinite(bytes), &parseError);
     const bool parsed = parseError.error == QJsonParseError::NoError;
@@ -442,6 +460,28 @@ FileRead readFile(const QString& path, ImportFormat format, bool explicitFile, F
     }
     if (guidellm) {
         *error = QStringLiteral("%1: a GuideLLM report (it has \"benchmarks\"), not a %2 result file")
+                     .arg(path, importFormatName(format));
+        return FileRead::Failed;
+    }
+    const bool aiperf = parsed && doc.isObject() && importdetail::isAiperfExport(doc.object());
+    if (format == ImportFormat::Aiperf || (format == ImportFormat::Auto && aiperf)) {
+        if (!parsed) {
+            *error = QStringLiteral("%1:%2: invalid JSON: %3")
+                         .arg(path, lineColumn(bytes, parseError.offset), parseError.errorString());
+            return FileRead::Failed;
+        }
+        if (!aiperf) {
+            *error = QStringLiteral("%1: request_throughput, time_to_first_token, request_latency, benchmark_duration: "
+                                    "no metric object ({\"unit\": ..., \"avg\": ...}): not an AIPerf or GenAI-Perf "
+                                    "export")
+                         .arg(path);
+            return FileRead::Failed;
+        }
+        return importdetail::readAiperfJson(path, doc.object(), out, error) ? FileRead::Steps : FileRead::Failed;
+    }
+    if (aiperf) {
+        *error = QStringLiteral("%1: an AIPerf or GenAI-Perf export (its figures are objects with \"unit\"), not a "
+                                "%2 result file")
                      .arg(path, importFormatName(format));
         return FileRead::Failed;
     }
@@ -514,8 +554,8 @@ struct FileEntry
 void collectFolder(const QString& dir, std::vector<FileEntry>& files, QStringList& warnings)
 {
     QStringList paths;
-    QDirIterator it(
-        dir, { QStringLiteral("*.json"), QStringLiteral("*.jsonl") }, QDir::Files, QDirIterator::Subdirectories);
+    QDirIterator it(dir, { QStringLiteral("*.json"), QStringLiteral("*.jsonl"), QStringLiteral("*.csv") }, QDir::Files,
+        QDirIterator::Subdirectories);
     while (it.hasNext())
         paths << it.next();
     paths.sort();
@@ -534,6 +574,15 @@ void collectFolder(const QString& dir, std::vector<FileEntry>& files, QStringLis
         }
         if (info.fileName() == QLatin1String("summary.json") && foldersWithRuns.contains(info.absolutePath()))
             continue;
+        if (info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0) {
+            // AIPerf writes its CSV export next to the JSON export of the same run: the run is read once,
+            // from the JSON. Other CSV files (`vllm bench sweep`'s summary.csv) are no result files.
+            if (QFileInfo::exists(QDir(info.absolutePath()).filePath(info.completeBaseName() + QLatin1String(".json"))))
+                continue;
+            QFile f(p);
+            if (!f.open(QIODevice::ReadOnly) || !importdetail::isAiperfCsv(f.read(16)))
+                continue;
+        }
         // A saved Kneepoint run inside the folder is opened, not imported.
         if (QFileInfo::exists(QDir(info.absolutePath()).filePath(QStringLiteral("run.json")))
             || info.absolutePath().endsWith(QLatin1String("/steps"))) {
@@ -695,7 +744,9 @@ ImportContents readImport(const QStringList& paths, const ImportOptions& options
         const std::size_t before = files.size();
         collectFolder(info.absoluteFilePath(), files, result.warnings);
         if (files.size() == before) {
-            result.error = QStringLiteral("%1: no result files (*.json, *.jsonl) in the folder or below it").arg(path);
+            result.error
+                = QStringLiteral("%1: no result files (*.json, *.jsonl, AIPerf *.csv) in the folder or below it")
+                      .arg(path);
             return result;
         }
     }
@@ -820,13 +871,16 @@ QString importFormatName(ImportFormat format)
         return QStringLiteral("sglang");
     case ImportFormat::Guidellm:
         return QStringLiteral("guidellm");
+    case ImportFormat::Aiperf:
+        return QStringLiteral("aiperf");
     }
     return {};
 }
 
 std::optional<ImportFormat> importFormatFromName(QStringView name)
 {
-    for (ImportFormat f : { ImportFormat::Auto, ImportFormat::Vllm, ImportFormat::Sglang, ImportFormat::Guidellm }) {
+    for (ImportFormat f : { ImportFormat::Auto, ImportFormat::Vllm, ImportFormat::Sglang, ImportFormat::Guidellm,
+             ImportFormat::Aiperf }) {
         if (name.compare(importFormatName(f), Qt::CaseInsensitive) == 0)
             return f;
     }

@@ -20,8 +20,9 @@ enum class ImportFormat {
     Vllm, // vLLM's serving benchmark: one JSON object per file (a folder of per-rate files), any key variant
     Sglang, // SGLang's bench_serving: JSON Lines, one object per step
     Guidellm, // GuideLLM's benchmarks report: {"benchmarks": [...]}
+    Aiperf, // AIPerf's profile_export_aiperf.json / .csv, GenAI-Perf's profile_export_genai_perf.json
 };
-QString importFormatName(ImportFormat format); // "auto", "vllm", "sglang", "guidellm"
+QString importFormatName(ImportFormat format); // "auto", "vllm", "sglang", "guidellm", "aiperf"
 std::optional<ImportFormat> importFormatFromName(QStringView name);
 
 struct ImportOptions
@@ -65,8 +66,9 @@ struct ImportContents
     QString difference() const;
 };
 
-// Reads `paths` (files, or folders read recursively: *.json, *.jsonl; a `vllm bench sweep` folder's
-// run=N.json files as repeats, its summary.json only when the runs are not there) and groups the steps
+// Reads `paths` (files, or folders read recursively: *.json, *.jsonl, AIPerf's *.csv when no JSON
+// export of the same name lies next to it; a `vllm bench sweep` folder's run=N.json files as repeats,
+// its summary.json only when the runs are not there) and groups the steps
 // into curves: steps that differ in tool, model, backend, endpoint or metadata never share one.
 ImportContents readImport(const QStringList& paths, const ImportOptions& options = {});
 
