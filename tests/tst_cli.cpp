@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -302,6 +303,29 @@ private Q_SLOTS:
         const Outcome missing = runCli({ QStringLiteral("analyze"), dir + QStringLiteral("/nothing-here") });
         QCOMPARE(missing.exitCode, 2);
         QVERIFY(missing.err.contains(QStringLiteral("nothing-here: no such file or directory")));
+    }
+
+    // AIPerf's JSON export, read by `analyze` as `import` reads it: one step at 16 users with the file's figures.
+    void analyzeReadsAiperfExport()
+    {
+        const QString file = QFINDTESTDATA("data/import/real/aiperf/0.11/concurrency_16/profile_export_aiperf.json");
+        QVERIFY(!file.isEmpty());
+        const Outcome r = runCli({ QStringLiteral("analyze"), file, QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject a = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(a.value(u"mode").toString(), QStringLiteral("concurrency"));
+        const QJsonArray steps = a.value(u"steps").toArray();
+        QCOMPARE(steps.size(), 1);
+        const QJsonObject step = steps.first().toObject();
+        QCOMPARE(step.value(u"offered").toDouble(), 16.0);
+        QCOMPARE(step.value(u"achieved").toDouble(), 6.814794988917071);
+        QCOMPARE(step.value(u"latency_ms").toDouble(), 66.76023583999999); // time_to_first_token.p99
+
+        const Outcome words = runCli({ QStringLiteral("analyze"), QFileInfo(file).absolutePath() });
+        QCOMPARE(words.exitCode, 0);
+        QVERIFY2(
+            words.out.contains(QStringLiteral("at 16 users: throughput is 6.81 req/s and P99 TTFT stays at 66.8 ms")),
+            qPrintable(words.out));
     }
 
     void unreachableTargetExits3()

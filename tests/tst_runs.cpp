@@ -4,6 +4,7 @@
 #include "profile/profilestore.h"
 #include "runs/comparison.h"
 #include "runs/importers.h"
+#include "runs/importformats.h"
 #include "runs/runcatalog.h"
 #include "runs/savedrun.h"
 #include "sim/filelimit.h"
@@ -808,6 +809,260 @@ private Q_SLOTS:
         QCOMPARE(run.steps[3].failed, 3);
         const std::vector<SweepPoint> points = run.sweepPoints();
         QCOMPARE(points.size(), std::size_t(3));
+    }
+
+    // AIPerf's JSON export, as users committed it: every figure as the file gives it, the others unknown.
+    void importAiperf_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("tokenizer");
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<int>("users");
+        QTest::addColumn<qint64>("numPrompts");
+        QTest::addColumn<QList<double>>("totals"); // duration, completed, req/s, output tok/s, total tok/s
+        QTest::addColumn<QList<qint64>>("tokens"); // input, output
+        QTest::addColumn<QList<double>>("ttft"); // mean, median, std, min, max, p90, p99, count
+        QTest::addColumn<QList<double>>("tpot");
+        QTest::addColumn<QList<double>>("e2el");
+        // One step of a duration-bound concurrency sweep: no input tokens, no total token throughput.
+        QTest::addRow("0.11.0, 16 users")
+            << importData(QStringLiteral("real/aiperf/0.11/concurrency_16/profile_export_aiperf.json"))
+            << QStringLiteral("0.11.0") << QStringLiteral("qwen3-4b")
+            << QStringLiteral("Qwen/Qwen3-4B-Instruct-2507-FP8")
+            << QStringLiteral("http://vllm.gpu-sharing.svc.cluster.local:8000") << 16 << kUnknownCount
+            << QList<double> { 299.935655192, 2044, 6.814794988917071, 1792.2310692134672, kUnknown }
+            << QList<qint64> { kUnknownCount, 537554 }
+            << QList<double> { 28.736161119863013, 26.7700945, 7.237359140441934, 22.086802, 85.414261, 33.0120912,
+                   66.76023583999999, 2044 }
+            << QList<double> { 8.77927431816552, 8.731694873219372, 0.3184381484015715, 8.018447871794871,
+                   11.855786499999999, 9.14595657659939, 9.838724690325117, 2044 }
+            << QList<double> { 2334.7705151291584, 2191.4849815, 1521.0363275886698, 44.094038, 10145.211403,
+                   4260.8727653, 6997.258709539996, 2044 };
+        // A request-count run after a warm-up phase, which is not the measured load.
+        QTest::addRow("0.10.0, 2 users")
+            << importData(QStringLiteral("real/aiperf/0.10/c2/profile_export_aiperf.json")) << QStringLiteral("0.10.0")
+            << QStringLiteral("qwen3.6-nvfp4") << QStringLiteral("nvidia/Qwen3.6-35B-A3B-NVFP4")
+            << QStringLiteral("http://localhost:8000") << 2 << qint64(96)
+            << QList<double> { 128.677665177, 96, 0.7460502167796494, 324.31424631925347, 2454.2643011558785 }
+            << QList<qint64> { 274077, 41732 }
+            << QList<double> { 154.26432382291665, 136.4860965, 53.97938920043559, 74.400987, 341.89748399999996,
+                   224.46982849999998, 292.49688644999986, 96 }
+            << QList<double> { 5.670039629867334, 5.566364894820418, 0.3681243218475883, 4.633652636863824,
+                   7.109339948717949, 6.113031157878266, 7.077990921760222, 96 }
+            << QList<double> { 2617.75843253125, 1560.043837, 2294.576178840648, 284.04670899999996, 10683.644552,
+                   5869.8691395, 10438.077710599999, 96 };
+    }
+
+    void importAiperf()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, version);
+        QFETCH(QString, model);
+        QFETCH(QString, tokenizer);
+        QFETCH(QString, target);
+        QFETCH(int, users);
+        QFETCH(qint64, numPrompts);
+        QFETCH(QList<double>, totals);
+        QFETCH(QList<qint64>, tokens);
+        QFETCH(QList<double>, ttft);
+        QFETCH(QList<double>, tpot);
+        QFETCH(QList<double>, e2el);
+        const ImportContents contents = readImport({ path });
+        QVERIFY2(contents.ok(), qPrintable(contents.error));
+        QCOMPARE(contents.warnings, QStringList());
+        QCOMPARE(contents.curves.size(), std::size_t(1));
+        const ImportedCurve& curve = contents.curves.front();
+        QCOMPARE(curve.source, QStringLiteral("aiperf"));
+        QCOMPARE(curve.toolVersion, version);
+        QCOMPARE(curve.model, model);
+        QCOMPARE(curve.target, target);
+        QCOMPARE(curve.axis, LoadMode::Concurrency);
+        QCOMPARE(curve.steps.size(), std::size_t(1));
+        const ImportedFileStep& step = curve.steps.front();
+        QCOMPARE(step.mode, LoadMode::Concurrency);
+        QCOMPARE(step.offered, double(users));
+        QCOMPARE(step.setup.maxConcurrency, std::optional<int>(users));
+        QVERIFY(std::isnan(step.setup.requestRate)); // users, not a rate: the file states none
+        QVERIFY(std::isnan(step.setup.burstiness));
+        QCOMPARE(step.setup.numPrompts, numPrompts);
+        QCOMPARE(step.setup.modelId, model);
+        QCOMPARE(step.setup.tokenizerId, tokenizer);
+        QCOMPARE(step.setup.endpointType, QStringLiteral("chat"));
+        QCOMPARE(step.setup.backend, QString());
+
+        const StepMetrics& m = step.metrics;
+        QCOMPARE(m.durationS, totals[0]);
+        QCOMPARE(m.completed, qint64(totals[1]));
+        QCOMPARE(m.failed, kUnknownCount); // no error_request_count key
+        QCOMPARE(m.requestThroughput, totals[2]);
+        QCOMPARE(m.outputThroughput, totals[3]);
+        if (isKnown(totals[4]))
+            QCOMPARE(m.totalTokenThroughput, totals[4]);
+        else
+            QVERIFY(std::isnan(m.totalTokenThroughput));
+        QCOMPARE(m.totalInputTokens, tokens[0]);
+        QCOMPARE(m.totalOutputTokens, tokens[1]);
+        QCOMPARE(m.derived, std::vector<QString>());
+        const auto check = [](const LatencyStats& s, const QList<double>& v) {
+            return s.mean == v[0] && s.median == v[1] && s.stddev == v[2] && s.min == v[3] && s.max == v[4]
+                && s.percentile(90) == std::optional<double>(v[5]) && s.percentile(99) == std::optional<double>(v[6])
+                && s.count == qint64(v[7]) && s.percentile(50) == std::optional<double>(v[1])
+                && s.percentiles.size() == 9 && s.percentiles.front().first == 1.0;
+        };
+        QVERIFY(check(m.ttft, ttft));
+        QVERIFY(check(m.tpot, tpot)); // inter_token_latency: per request (E2E - TTFT) / (OSL - 1)
+        QVERIFY(check(m.e2el, e2el));
+        // Not in the file, or not the same figure: unknown, never 0.
+        QCOMPARE(m.itl, LatencyStats::unknown());
+        QCOMPARE(m.firstContentTtft, LatencyStats::unknown());
+        QCOMPARE(m.dispatchLag, LatencyStats::unknown());
+        QVERIFY(std::isnan(m.maxOutputTokensPerS));
+        QCOMPARE(m.maxConcurrentRequests, kUnknownCount);
+        QVERIFY(std::isnan(m.meanConcurrency));
+        QCOMPARE(m.requestGoodput, std::nullopt);
+        QCOMPARE(m.options.percentiles, (std::vector<double> { 1, 5, 10, 25, 50, 75, 90, 95, 99 }));
+
+        // As a saved run: the source, the tool's version and the load; the step file keeps the unknowns null.
+        QTemporaryDir tmp;
+        const ImportResult result = importRun({ path }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(result.source, QStringLiteral("aiperf"));
+        const SavedRunRead read = readSavedRun(result.dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const SavedRun& run = *read.run;
+        QCOMPARE(run.model(), model);
+        QCOMPARE(run.environment.value(u"source_tool_version").toString(), version);
+        QCOMPARE(run.steps.size(), std::size_t(1));
+        QCOMPARE(run.steps[0].mode, LoadMode::Concurrency);
+        QCOMPARE(run.steps[0].offered, double(users));
+        QCOMPARE(run.steps[0].metrics.ttft.percentile(99), std::optional<double>(ttft[6]));
+        QCOMPARE(run.steps[0].metrics.failed, kUnknownCount);
+        QCOMPARE(run.steps[0].metrics.itl, LatencyStats::unknown());
+        QCOMPARE(run.steps[0].metrics.totalInputTokens, tokens[0]);
+        const QJsonObject written
+            = QJsonDocument::fromJson(readFile(result.dir + QStringLiteral("/steps/000.json"))).object();
+        for (const char* key : { "failed", "mean_itl_ms", "request_rate", "max_concurrent_requests" })
+            QVERIFY2(written.value(QLatin1String(key)).isNull(), key);
+    }
+
+    // AIPerf writes the CSV export next to the JSON export: one run, one step, read from the JSON. Other
+    // CSV files in the folder (`vllm bench sweep`'s summary.csv) are no result files.
+    void importAiperfFolderReadsTheRunOnce()
+    {
+        QTemporaryDir tmp;
+        const QString real = importData(QStringLiteral("real/aiperf/0.10/c2/"));
+        for (const char* name : { "profile_export_aiperf.json", "profile_export_aiperf.csv" })
+            QVERIFY(QFile::copy(real + QLatin1String(name), tmp.filePath(QLatin1String(name))));
+        QVERIFY(writeText(tmp.filePath(QStringLiteral("summary.csv")), "request_rate,max_concurrency\ninf,2\n"));
+        const ImportContents contents = readImport({ tmp.path() });
+        QVERIFY2(contents.ok(), qPrintable(contents.error));
+        QCOMPARE(contents.warnings, QStringList());
+        QCOMPARE(contents.curves.size(), std::size_t(1));
+        QCOMPARE(contents.curves.front().steps.size(), std::size_t(1));
+        QCOMPARE(
+            contents.curves.front().files, QStringList { tmp.filePath(QStringLiteral("profile_export_aiperf.json")) });
+        QCOMPARE(contents.curves.front().steps.front().metrics.ttft.mean, 154.26432382291665);
+
+        // Alone, the CSV states no load: refused, naming the file and where the load is.
+        QVERIFY(QFile::remove(tmp.filePath(QStringLiteral("profile_export_aiperf.json"))));
+        const ImportContents alone = readImport({ tmp.path() });
+        QVERIFY(!alone.ok());
+        QCOMPARE(alone.error,
+            tmp.filePath(QStringLiteral("profile_export_aiperf.csv"))
+                + QStringLiteral(": the CSV export states no load (concurrency or request rate): import the "
+                                 "profile_export_*.json of the same run, whose input_config does"));
+        QVERIFY(QFile::remove(tmp.filePath(QStringLiteral("profile_export_aiperf.csv"))));
+        const ImportContents none = readImport({ tmp.path() });
+        QVERIFY(none.error.startsWith(tmp.path() + QStringLiteral(": no result files")));
+    }
+
+    // The CSV export gives the JSON's figures rounded to two decimals, and nothing the CSV lacks.
+    void aiperfCsvGivesTheJsonFigures()
+    {
+        const QString dir = importData(QStringLiteral("real/aiperf/0.10/c2/"));
+        const QString csvPath = dir + QStringLiteral("profile_export_aiperf.csv");
+        importdetail::FileContents csv;
+        QString error;
+        QVERIFY2(importdetail::readAiperfCsv(csvPath, readFile(csvPath), csv, &error), qPrintable(error));
+        QCOMPARE(csv.source, QStringLiteral("aiperf"));
+        QCOMPARE(csv.steps.size(), std::size_t(1));
+        QVERIFY(std::isnan(csv.steps.front().offered)); // the CSV states no load
+        const StepMetrics& c = csv.steps.front().metrics;
+        QCOMPARE(c.durationS, 128.68);
+        QCOMPARE(c.completed, 96);
+        QCOMPARE(c.failed, kUnknownCount);
+        QCOMPARE(c.requestThroughput, 0.75);
+        QCOMPARE(c.outputThroughput, 324.31);
+        QCOMPARE(c.totalTokenThroughput, 2454.26);
+        QCOMPARE(c.totalInputTokens, 274077);
+        QCOMPARE(c.totalOutputTokens, 41732);
+        QCOMPARE(c.ttft.mean, 154.26);
+        QCOMPARE(c.ttft.median, 136.49);
+        QCOMPARE(c.ttft.percentile(99), std::optional<double>(292.50));
+        QCOMPARE(c.ttft.count, kUnknownCount); // the CSV has no count column
+        QCOMPARE(c.tpot.mean, 5.67);
+        QCOMPARE(c.tpot.percentile(90), std::optional<double>(6.11));
+        QCOMPARE(c.e2el.percentile(99), std::optional<double>(10438.08));
+        QCOMPARE(c.e2el.max, 10683.64);
+        QCOMPARE(c.itl, LatencyStats::unknown());
+
+        const ImportContents json = readImport({ dir + QStringLiteral("profile_export_aiperf.json") });
+        QVERIFY2(json.ok(), qPrintable(json.error));
+        const StepMetrics& j = json.curves.front().steps.front().metrics;
+        const auto rounded
+            = [](double csvValue, double jsonValue) { return qAbs(csvValue - jsonValue) <= 0.005 + 1e-9; };
+        QCOMPARE(c.completed, j.completed);
+        QCOMPARE(c.totalInputTokens, j.totalInputTokens);
+        QCOMPARE(c.totalOutputTokens, j.totalOutputTokens);
+        QVERIFY(rounded(c.durationS, j.durationS));
+        QVERIFY(rounded(c.requestThroughput, j.requestThroughput));
+        QVERIFY(rounded(c.outputThroughput, j.outputThroughput));
+        QVERIFY(rounded(c.totalTokenThroughput, j.totalTokenThroughput));
+        for (const LatencyMetric metric : { LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::E2el }) {
+            const LatencyStats& a = c.stats(metric);
+            const LatencyStats& b = j.stats(metric);
+            QVERIFY(rounded(a.mean, b.mean) && rounded(a.median, b.median) && rounded(a.stddev, b.stddev));
+            QVERIFY(rounded(a.min, b.min) && rounded(a.max, b.max));
+            QCOMPARE(a.percentiles.size(), b.percentiles.size());
+            for (std::size_t i = 0; i < a.percentiles.size(); ++i) {
+                QCOMPARE(a.percentiles[i].first, b.percentiles[i].first);
+                QVERIFY(rounded(a.percentiles[i].second, b.percentiles[i].second));
+            }
+        }
+    }
+
+    // A file without its load, or asked as another tool's file: refused, naming the file and the key.
+    void importAiperfRefusals()
+    {
+        QTemporaryDir tmp;
+        const QString real = importData(QStringLiteral("real/aiperf/0.10/c2/profile_export_aiperf.json"));
+        QJsonObject file = QJsonDocument::fromJson(readFile(real)).object();
+        QJsonObject config = file.value(u"input_config").toObject();
+        config.remove(QStringLiteral("phases"));
+        file.insert(QStringLiteral("input_config"), config);
+        const QString noLoad = tmp.filePath(QStringLiteral("profile_export_aiperf.json"));
+        QVERIFY(writeText(noLoad, QJsonDocument(file).toJson()));
+        const ImportContents refused = readImport({ noLoad });
+        QCOMPARE(refused.error,
+            noLoad
+                + QStringLiteral(": input_config.concurrency, input_config.request_rate: missing: the load of the step "
+                                 "is unknown"));
+
+        ImportOptions asVllm;
+        asVllm.format = ImportFormat::Vllm;
+        const ImportContents wrong = readImport({ real }, asVllm);
+        QVERIFY2(
+            wrong.error.startsWith(real + QStringLiteral(": an AIPerf or GenAI-Perf export")), qPrintable(wrong.error));
+        ImportOptions asAiperf;
+        asAiperf.format = ImportFormat::Aiperf;
+        const QString vllm = importData(QStringLiteral("vllm/result_rate30.json"));
+        const ImportContents notAiperf = readImport({ vllm }, asAiperf);
+        QVERIFY2(notAiperf.error.startsWith(vllm + QStringLiteral(": request_throughput, time_to_first_token")),
+            qPrintable(notAiperf.error));
+        QCOMPARE(importFormatFromName(u"AIPerf"), std::optional(ImportFormat::Aiperf));
+        QCOMPARE(importFormatName(ImportFormat::Aiperf), QStringLiteral("aiperf"));
     }
 
     // A broken file: the error names the file and the key or line, and nothing is left under the root.

@@ -200,7 +200,8 @@ bool readMetrics(const QString& path, const QJsonObject& file, StepMetrics& out,
     }
     std::sort(percentiles.begin(), percentiles.end());
     out.options.percentiles = percentiles;
-    out.options.selectedMetrics = { LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::E2el };
+    // ITL is listed though unknown: it is written as null and shown as "—", not left out as unmeasured.
+    out.options.selectedMetrics = { LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::Itl, LatencyMetric::E2el };
     if (!isKnown(out.durationS) && !isKnown(out.completed) && !isKnown(out.requestThroughput)) {
         *error = QStringLiteral("%1: benchmark_duration, request_count, request_throughput: missing: not a benchmark "
                                 "result")
