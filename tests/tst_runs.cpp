@@ -1033,6 +1033,50 @@ private Q_SLOTS:
         }
     }
 
+    // GenAI-Perf's export in the shape its users quote (no real file was found): a flat input_config, no
+    // duration and no request count; request_count 0 there means "not set", not zero prompts.
+    void importGenaiPerfShape()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("profile_export_genai_perf.json"));
+        QVERIFY(writeText(path,
+            R"({"request_throughput": {"unit": "requests/sec", "avg": 21.5},
+                "time_to_first_token": {"unit": "ms", "avg": 40.0, "p50": 38.0, "p99": 90.0, "min": 30.0,
+                                        "max": 95.0, "std": 9.0},
+                "request_latency": {"unit": "ms", "avg": 4610.5, "p99": 6156.0},
+                "output_token_throughput": {"unit": "tokens/sec", "avg": 12277.5},
+                "input_config": {"model": ["ensemble"], "endpoint_type": "kserve", "u": "localhost:8001",
+                                 "request_count": 0, "concurrency": 100, "request_rate": null,
+                                 "tokenizer": "/path/to/tokenizer"}})"));
+        const ImportContents contents = readImport({ path });
+        QVERIFY2(contents.ok(), qPrintable(contents.error));
+        const ImportedCurve& curve = contents.curves.front();
+        QCOMPARE(curve.source, QStringLiteral("genai-perf"));
+        QCOMPARE(curve.model, QStringLiteral("ensemble"));
+        QCOMPARE(curve.target, QStringLiteral("localhost:8001"));
+        QCOMPARE(curve.toolVersion, QString());
+        const ImportedFileStep& step = curve.steps.front();
+        QCOMPARE(step.mode, LoadMode::Concurrency);
+        QCOMPARE(step.offered, 100.0);
+        QCOMPARE(step.setup.numPrompts, kUnknownCount);
+        QCOMPARE(step.setup.endpointType, QStringLiteral("kserve"));
+        QCOMPARE(step.setup.tokenizerId, QStringLiteral("/path/to/tokenizer"));
+        const StepMetrics& m = step.metrics;
+        QCOMPARE(m.requestThroughput, 21.5);
+        QCOMPARE(m.outputThroughput, 12277.5);
+        QVERIFY(std::isnan(m.durationS));
+        QCOMPARE(m.completed, kUnknownCount);
+        QCOMPARE(m.totalOutputTokens, kUnknownCount);
+        QVERIFY(std::isnan(m.totalTokenThroughput));
+        QCOMPARE(m.ttft.percentile(99), std::optional<double>(90.0));
+        QCOMPARE(m.ttft.count, kUnknownCount);
+        QCOMPARE(m.tpot, LatencyStats::unknown());
+        QCOMPARE(m.e2el.mean, 4610.5);
+        QVERIFY(std::isnan(m.e2el.median));
+        QCOMPARE(m.options.percentiles, (std::vector<double> { 50, 99 }));
+        QCOMPARE(m.derived, std::vector<QString>());
+    }
+
     // A file without its load, or asked as another tool's file: refused, naming the file and the key.
     void importAiperfRefusals()
     {

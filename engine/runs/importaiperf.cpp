@@ -89,7 +89,8 @@ QString firstString(const QJsonObject& o, std::initializer_list<const char*> key
 }
 
 // The load of the measured phase. AIPerf 0.10 and later: input_config.phases[] (a warm-up phase has
-// exclude_from_results); earlier AIPerf: input_config.loadgen; GenAI-Perf: input_config itself.
+// exclude_from_results); earlier AIPerf: input_config.loadgen; GenAI-Perf: input_config itself
+// ("concurrency": 100, "request_rate": null).
 bool readLoad(const QString& path, const QJsonObject& config, ImportedFileStep& step, QString* error)
 {
     QJsonObject load;
@@ -130,7 +131,8 @@ bool readLoad(const QString& path, const QJsonObject& config, ImportedFileStep& 
         return false;
     }
     const QJsonValue requests = load.contains(u"requests") ? load.value(u"requests") : load.value(u"request_count");
-    s.numPrompts = requests.isDouble() ? qint64(requests.toDouble()) : kUnknownCount;
+    // GenAI-Perf writes request_count 0 when the run was bound by a measurement interval instead.
+    s.numPrompts = requests.isDouble() && requests.toDouble() > 0 ? qint64(requests.toDouble()) : kUnknownCount;
     return true;
 }
 
@@ -304,7 +306,7 @@ bool readAiperfJson(const QString& path, const QJsonObject& file, FileContents& 
         s.endpointType = firstString(config, { "endpoint_type" });
     out.target = firstString(endpoint, { "urls", "url" });
     if (out.target.isEmpty())
-        out.target = firstString(config, { "url" });
+        out.target = firstString(config, { "url", "u" }); // GenAI-Perf keeps its -u option as "u"
     out.model = s.modelId;
     out.toolVersion = firstString(file, { "aiperf_version", "genai_perf_version" });
     out.steps.push_back(std::move(step));
