@@ -428,7 +428,7 @@ FileRead readFile(const QString& path, ImportFormat format, bool explicitFile, F
         if (!importdetail::isAiperfCsv(bytes)) {
             if (!explicitFile)
                 return FileRead::NotAResult;
-            *error = QStringLiteral("%1: line 1: not an AIPerf CSV export (it starts with \"Metric,\")").arg(path);
+            *error = QStringLiteral("%1: line 1: not an AIPerf CSV export (one starts with \"Metric,\")").arg(path);
             return FileRead::Failed;
         }
         if (!importdetail::readAiperfCsv(path, bytes, out, error))
