@@ -286,7 +286,8 @@ private:
             a.achieved = p.metrics.requestThroughput;
             a.latencyMs = latencyAt(p.metrics, p.metrics.stats(m_options.metric), m_options.percentile);
             const qint64 total = endedRequests(p.metrics);
-            a.errorRate = errorRateOf(p.metrics);
+            // What the step reports; a file without its failures has no error rate to report.
+            a.errorRate = isKnown(p.metrics.failed) ? errorRateOf(p.metrics) : kUnknown;
 
             Use use = Use::Reliable;
             Sentence brief;
@@ -321,7 +322,7 @@ private:
                 use = Use::Unusable;
                 a.excluded = sentence("KneeAnalysis", "only %1 of its %2 requests ended").arg(total).arg(p.planned);
                 brief = sentence("KneeAnalysis", "%1 of %2 requests ended").arg(total).arg(p.planned);
-            } else if (total == 0) {
+            } else if (total == 0 && isKnown(p.metrics.completed)) {
                 use = Use::Unusable;
                 a.excluded = sentence("KneeAnalysis", "no request ended");
                 brief = sentence("KneeAnalysis", "no requests");
