@@ -320,6 +320,8 @@ private Q_SLOTS:
         QCOMPARE(step.value(u"offered").toDouble(), 16.0);
         QCOMPARE(step.value(u"achieved").toDouble(), 6.814794988917071);
         QCOMPARE(step.value(u"latency_ms").toDouble(), 66.76023583999999); // time_to_first_token.p99
+        // The export has no error_request_count: no error rate, rather than 0.
+        QVERIFY(step.value(u"error_rate").isNull());
 
         const Outcome words = runCli({ QStringLiteral("analyze"), QFileInfo(file).absolutePath() });
         QCOMPARE(words.exitCode, 0);
