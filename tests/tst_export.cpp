@@ -17,9 +17,11 @@
 #include "run/mainwindow.h"
 #include "run/runpage.h"
 #include "run/serverpanel.h"
+#include "run/stepdetails.h"
 #include "run/stepstablemodel.h"
 #include "run/sweepcontroller.h"
 #include "run/throughputchart.h"
+#include "run/uiformat.h"
 #include "runs/importers.h"
 #include "runs/openrun.h"
 #include "runs/runcatalog.h"
@@ -32,6 +34,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QChart>
+#include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -42,6 +45,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QProgressBar>
@@ -56,6 +60,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 #include <QValueAxis>
 #include <QXmlStreamReader>
 
@@ -734,6 +739,197 @@ private Q_SLOTS:
             qPrintable(window.statusBar()->currentMessage()));
         QCOMPARE(window.runsPage()->model()->rowCount(), 3);
         QVERIFY(QDir(dir).removeRecursively());
+
+        // Files that measured two workloads (the old SGLang file: dataset random, then sharegpt) become two
+        // runs: both selected, the status bar says how they differ, and they open side by side.
+        QSignalSpy importCompared(&window, &MainWindow::comparisonOpened);
+        window.importPaths({ QFINDTESTDATA("data/import/real/sglang/old/llama_3_3_70b_online_output.jsonl") });
+        QTRY_COMPARE(imported.size(), 3);
+        QTRY_COMPARE(importCompared.size(), 1);
+        const QStringList both = importCompared.constFirst().constFirst().toStringList();
+        QCOMPARE(both.size(), 2);
+        QCOMPARE(importCompared.constFirst().at(1).toBool(), true);
+        QCOMPARE(window.runsPage()->selectedDirs().size(), 2);
+        const QStringList selected = window.runsPage()->selectedDirs();
+        QCOMPARE(QSet<QString>(selected.begin(), selected.end()), QSet<QString>(both.begin(), both.end()));
+        // The files have medians only: the comparison shows P50 rather than an empty P99 chart.
+        QCOMPARE(window.compareView()->statisticBox()->currentData().toString(), QStringLiteral("p50"));
+        QCOMPARE(window.compareView()->chart()->seriesCount(), 2);
+        const QString status = window.statusBar()->currentMessage();
+        QVERIFY2(status.contains(QLatin1String("as 2 runs")) && status.contains(QLatin1String("random"))
+                && status.contains(QLatin1String("sharegpt")),
+            qPrintable(status));
+        for (const QString& d : both)
+            QVERIFY(QDir(d).removeRecursively());
+    }
+
+    // An imported file that lacks figures (old SGLang: no request_throughput, no mean or P99 TTFT, no
+    // ITL mean, no failed count): the table, the report, its exports and the charts show "—" or leave
+    // the figure off, mark what the file's own fields gave, and show the file's settings, not a profile.
+    void importedRunShowsUnknownAsUnknown()
+    {
+        QTemporaryDir runs;
+        const ImportResult imported = importRun(
+            { QFINDTESTDATA("data/import/real/sglang/old/llama_3_3_70b_online_output.jsonl") }, runs.path());
+        QVERIFY2(imported.ok(), qPrintable(imported.error));
+        QCOMPARE(imported.dirs.size(), 2); // dataset random (5 lines), dataset sharegpt (2 lines)
+        QString error;
+        std::optional<OpenedRun> opened;
+        for (const QString& dir : imported.dirs) {
+            opened = openRunDirectory(dir, &error);
+            QVERIFY2(opened, qPrintable(error));
+            if (opened->steps.size() == 5)
+                break;
+        }
+        QCOMPARE(opened->steps.size(), std::size_t(5));
+        SweepController controller;
+        RunPage page(&controller);
+        QVERIFY(opened->showIn(page.run()));
+        const StepsTableModel* model = page.stepsModel();
+        QCOMPARE(model->rowCount(), 5);
+        auto cell = [model](int row, int column) { return model->data(model->index(row, column)).toString(); };
+        // Line 1: completed 300 in 298.3675805060193 s, output_throughput 537.4142851849319.
+        QCOMPARE(cell(0, StepsTableModel::Rps), UiFormat::throughput(300 / 298.3675805060193) + QStringLiteral("†"));
+        QCOMPARE(cell(0, StepsTableModel::Rps), QStringLiteral("1.01†"));
+        QCOMPARE(cell(0, StepsTableModel::OutputTokens), QStringLiteral("537"));
+        for (int column : { int(StepsTableModel::TtftMean), int(StepsTableModel::TtftUpper),
+                 int(StepsTableModel::TpotMean), int(StepsTableModel::ItlMean), int(StepsTableModel::Errors) })
+            QCOMPARE(cell(0, column), QStringLiteral("—"));
+        QCOMPARE(model->data(model->index(0, StepsTableModel::Rps), Qt::ToolTipRole).toString(),
+            QStringLiteral("† derived from the file's other fields"));
+
+        // The latency chart has medians only: the curve is P50, all five steps on it.
+        LoadLatencyChart* latency = page.latencyChart();
+        QCOMPARE(latency->wantedPercentile(), 99.0);
+        QCOMPARE(latency->percentile(), 50.0);
+        QCOMPARE(latency->pointCount(), 5);
+        QVERIFY2(latency->caption().contains(QStringLiteral("the curve shows P50")), qPrintable(latency->caption()));
+        QCOMPARE(page.throughputChart()->pointCount(), 5);
+        page.resize(1280, 800);
+        page.show();
+        saveScreenshot(&page, QStringLiteral("export-runpage-imported-sglang-old"));
+
+        // PNG and SVG of it: drawn with P50, and the title says P99 is missing.
+        ChartSet charts(page.run());
+        ChartOptions options;
+        const ChartCaption caption = charts.caption(options, opened->meta);
+        QCOMPARE(caption.title, QStringLiteral("Load–latency · P50 TTFT (the run has no P99)"));
+        const QImage image = ChartExport::image(charts.panel(options), caption);
+        QCOMPARE(image.size(), ChartExport::kDefaultSize);
+        QVERIFY(image.save(screenshotDir() + QStringLiteral("/export-chart-imported-sglang-old.png")));
+        QVERIFY(ChartExport::svg(charts.panel(options), caption).contains("P50 TTFT (the run has no P99)"));
+
+        // The report: dashes and marks, no "No request failed.", and the file's settings, not a profile.
+        const RunReport report(page.run(), opened->meta);
+        std::vector<std::pair<QString, QByteArray>> images;
+        const QString md = QString::fromUtf8(report.markdown(QStringLiteral("imported"), &images));
+        // Completed, failed, req/s, tok/s, TTFT mean, P50, P99, TPOT mean, P99, ITL mean, E2EL P50, P99.
+        QVERIFY2(md.contains(QStringLiteral("| 300 | — | 1.01† | 537 | — | 85.7 | — | — | — | — | 7819 | — |")),
+            qPrintable(md));
+        QVERIFY(md.contains(QStringLiteral("† derived from the file's other fields")));
+        QVERIFY(!md.contains(QStringLiteral("No request failed")));
+        QVERIFY(md.contains(QStringLiteral("The result files do not say how many requests failed")));
+        QVERIFY(md.contains(QStringLiteral("Settings — from the files")));
+        QVERIFY2(md.contains(QStringLiteral("random")), qPrintable(md)); // the file's dataset_name
+        for (const char* absent : { "\"profile\"", "As run", "openai-chat", "num_prompts", "\"input_len\"" })
+            QVERIFY2(!md.contains(QLatin1String(absent)), absent);
+        QVERIFY(!md.contains(QStringLiteral("nan")));
+        QTextDocument doc;
+        doc.setHtml(QString::fromUtf8(report.html()));
+        doc.setTextWidth(1200);
+        QImage rendered(QSize(1200, int(std::min(6000.0, doc.size().height()))), QImage::Format_ARGB32);
+        rendered.fill(Qt::white);
+        {
+            QPainter painter(&rendered);
+            doc.drawContents(&painter);
+        }
+        QVERIFY(rendered.save(screenshotDir() + QStringLiteral("/export-report-imported-sglang-old.png")));
+
+        // CSV: empty cells; JSON: null, and which figures are derived.
+        const QStringList csv = QString::fromUtf8(report.stepsCsv()).split(u'\n');
+        const QStringList header = csv[0].split(u',');
+        const QStringList row = csv[1].split(u',');
+        QCOMPARE(row[header.indexOf(QStringLiteral("completed"))], QStringLiteral("300"));
+        QCOMPARE(row[header.indexOf(QStringLiteral("failed"))], QString());
+        QCOMPARE(row[header.indexOf(QStringLiteral("ttft_mean_ms"))], QString());
+        QCOMPARE(row[header.indexOf(QStringLiteral("ttft_p50_ms"))], QStringLiteral("85.74514743"));
+        const QJsonObject step = QJsonDocument::fromJson(report.stepsJson())
+                                     .object()
+                                     .value(QLatin1String("steps"))
+                                     .toArray()[0]
+                                     .toObject();
+        QVERIFY(step.value(QLatin1String("failed")).isNull());
+        QCOMPARE(step.value(QLatin1String("completed")).toInteger(), 300);
+        QCOMPARE(step.value(QLatin1String("request_throughput")).toDouble(), 300 / 298.3675805060193);
+        QCOMPARE(step.value(QLatin1String("derived"))
+                     .toArray()
+                     .toVariantList()
+                     .contains(QStringLiteral("request_throughput")),
+            true);
+        const QJsonObject ttft = step.value(QLatin1String("ttft_ms")).toObject();
+        QVERIFY(ttft.value(QLatin1String("mean")).isNull());
+        QVERIFY(ttft.value(QLatin1String("count")).isNull());
+        QCOMPARE(ttft.value(QLatin1String("median")).toDouble(), 85.74514742940664);
+    }
+
+    // Unknown figures sort last, ascending or descending.
+    void unknownSortsLast()
+    {
+        std::vector<StepReport> steps(3);
+        const double means[] = { 5.0, kUnknown, 3.0 };
+        for (int i = 0; i < 3; ++i) {
+            steps[std::size_t(i)].config.index = i;
+            steps[std::size_t(i)].config.rate = i + 1;
+            steps[std::size_t(i)].metrics.ttft.count = isKnown(means[i]) ? 10 : kUnknownCount;
+            steps[std::size_t(i)].metrics.ttft.mean = means[i];
+        }
+        StepsTableModel model;
+        model.setSteps(steps);
+        StepsSortProxy proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(StepsTableModel::SortRole);
+        auto order = [&proxy] {
+            QStringList cells;
+            for (int r = 0; r < proxy.rowCount(); ++r)
+                cells << proxy.index(r, StepsTableModel::TtftMean).data().toString();
+            return cells;
+        };
+        proxy.sort(StepsTableModel::TtftMean, Qt::AscendingOrder);
+        QCOMPARE(order(), (QStringList { QStringLiteral("3.00"), QStringLiteral("5.00"), QStringLiteral("—") }));
+        proxy.sort(StepsTableModel::TtftMean, Qt::DescendingOrder);
+        QCOMPARE(order(), (QStringList { QStringLiteral("5.00"), QStringLiteral("3.00"), QStringLiteral("—") }));
+    }
+
+    // A run whose every request failed has no latency to draw: the chart says so instead of failing,
+    // on the screen and in the file.
+    void everyRequestFailedChart()
+    {
+        std::vector<StepReport> steps(2);
+        for (int i = 0; i < 2; ++i) {
+            steps[std::size_t(i)].config.index = i;
+            steps[std::size_t(i)].config.rate = 5.0 * (i + 1);
+            steps[std::size_t(i)].metrics.completed = 0;
+            steps[std::size_t(i)].metrics.failed = 20;
+        }
+        LiveRun run(nullptr);
+        QVERIFY(run.showSaved(RunInfo {}, steps, RunAnalysis {}, LiveRun::State::Finished, {}));
+        ChartSet charts(&run);
+        ChartOptions options;
+        ChartPanel* panel = charts.panel(options);
+        QCOMPARE(panel->placeholder(), QStringLiteral("Every request failed: no step has a TTFT to plot."));
+        const ChartCaption caption = charts.caption(options, RunMeta {});
+        QCOMPARE(caption.title, QStringLiteral("Load–latency · TTFT: every request failed"));
+        QVERIFY(!caption.title.contains(QLatin1String("P99")));
+        const QString png = m_tmp.filePath(QStringLiteral("all-failed.png"));
+        QString error;
+        QVERIFY2(ChartExport::write(panel, caption, ChartFileFormat::Png, png, ChartExport::kDefaultSize, 1.0, &error),
+            qPrintable(error));
+        QCOMPARE(QImage(png).size(), ChartExport::kDefaultSize);
+        QVERIFY(ChartExport::svg(panel, caption).contains("Every request failed"));
+        // The steps table: 0 completed, every request failed; the report says so.
+        std::vector<std::pair<QString, QByteArray>> images;
+        const QString md = QString::fromUtf8(RunReport(&run, RunMeta {}).markdown(QStringLiteral("failed"), &images));
+        QVERIFY2(md.contains(QStringLiteral("40 of 40 requests failed")), qPrintable(md));
     }
 
     void cliExport()

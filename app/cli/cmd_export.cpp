@@ -215,8 +215,11 @@ int runExport(const QStringList& arguments)
         return ExitBadInput;
     }
     options.metric = chosenMetric ? *chosenMetric : run.info().analysisOptions.metric;
-    if (options.kind == ui::ChartKind::Latency) {
-        const double pct = options.percentile ? *options.percentile : run.info().analysisOptions.percentile;
+    // Without --percentile, a run that lacks the analysed percentile (an imported file) is drawn with the
+    // highest one it has, and the title says which; a run whose every request failed is drawn as such. A
+    // percentile asked for by name that no step has is refused, naming those the run has.
+    if (options.kind == ui::ChartKind::Latency && options.percentile && !ui::everyRequestFailed(run.steps())) {
+        const double pct = *options.percentile;
         bool any = false;
         QStringList recorded;
         for (const ui::StepReport& s : run.steps()) {
@@ -224,16 +227,20 @@ int runExport(const QStringList& arguments)
             any = any || ui::percentileValue(st, pct).has_value();
             for (const auto& [q, v] : st.percentiles) {
                 const QString w = QStringLiteral("P") + LatencyStats::percentileWord(q);
-                if (!recorded.contains(w))
+                if (isKnown(v) && !recorded.contains(w))
                     recorded << w;
             }
+            const QString median = QStringLiteral("P50");
+            if (ui::percentileValue(st, 50).has_value() && !recorded.contains(median))
+                recorded << median;
         }
         if (!any) {
-            say(QStringLiteral("error: no step of %1 has P%2 %3; the run recorded %4 (and P50)")
+            say(QStringLiteral("error: no step of %1 has P%2 %3; the run has %4")
                     .arg(opened->meta.name, LatencyStats::percentileWord(pct),
                         latencyMetricKey(options.metric).toUpper(),
-                        recorded.isEmpty() ? QStringLiteral("no other percentile")
-                                           : recorded.join(QStringLiteral(", "))));
+                        recorded.isEmpty()
+                            ? QStringLiteral("no %1 value at all").arg(latencyMetricKey(options.metric).toUpper())
+                            : recorded.join(QStringLiteral(", "))));
             return ExitBadInput;
         }
     }

@@ -34,7 +34,7 @@ QString findingWord(const Finding& f, bool users)
 QString value(std::optional<double> v, CompareMetric metric)
 {
     if (!v)
-        return QStringLiteral("–");
+        return UiFormat::unknown();
     if (metric == CompareMetric::Throughput)
         return ReportNumber::rate(*v);
     if (metric == CompareMetric::OutputThroughput)
@@ -45,7 +45,7 @@ QString value(std::optional<double> v, CompareMetric metric)
 QString percent(std::optional<double> p)
 {
     if (!p || !std::isfinite(*p))
-        return QStringLiteral("–");
+        return UiFormat::unknown();
     return (*p > 0 ? QStringLiteral("+") : QString()) + QString::number(*p, 'f', 1) + u'%';
 }
 
@@ -112,7 +112,7 @@ ReportTable CompareReport::findingsTable() const
     row(tr("SLO capacity"), finding(&AnalysisResult::sloCapacity));
     row(tr("Recommended"), finding(&AnalysisResult::recommended));
     row(tr("Peak throughput (req/s)"), [](const AnalysisResult& a) {
-        return a.peakStep >= 0 ? ReportNumber::rate(a.peakThroughput) : QStringLiteral("–");
+        return a.peakStep >= 0 ? ReportNumber::rate(a.peakThroughput) : UiFormat::unknown();
     });
     return t;
 }

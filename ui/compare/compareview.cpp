@@ -18,6 +18,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace kp::ui {
 
 namespace {
@@ -162,6 +164,29 @@ void CompareView::setRuns(std::vector<SavedRun> runs)
         m_baseline->setCurrentIndex(m_runs.empty() ? -1 : 0);
     }
     recompute();
+    // Runs imported from files that lack the chosen statistic (an old SGLang file has medians only):
+    // the highest statistic they have, rather than an empty chart.
+    const auto anyPoint = [this] {
+        for (const CompareCurve& c : m_comparison.curves) {
+            for (const ComparePoint& point : c.points) {
+                if (point.value && std::isfinite(*point.value))
+                    return true;
+            }
+        }
+        return false;
+    };
+    if (m_runs.empty() || anyPoint())
+        return;
+    const int chosen = m_statistic->currentIndex();
+    for (const char* key : { "p99.9", "p99", "p95", "p90", "p50", "mean" }) {
+        const int index = m_statistic->findData(QString::fromLatin1(key));
+        if (index < 0 || index == chosen)
+            continue;
+        m_statistic->setCurrentIndex(index); // recomputes
+        if (anyPoint())
+            return;
+    }
+    m_statistic->setCurrentIndex(chosen);
 }
 
 void CompareView::setMetric(CompareMetric metric)

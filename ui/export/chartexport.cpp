@@ -99,6 +99,12 @@ void ChartExport::paint(ChartPanel* panel, const ChartCaption& caption, QPainter
     QCoreApplication::sendPostedEvents();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     chart->scene()->render(painter, chartRect, QRectF(chart->pos(), chart->size()), Qt::IgnoreAspectRatio);
+    // What the screen shows over an empty chart ("Every request failed: ..."), the file shows too.
+    if (const QString empty = panel->placeholder(); !empty.isEmpty()) {
+        painter->setFont(exportFont(16));
+        painter->setPen(muted);
+        painter->drawText(chartRect.adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap, empty);
+    }
 
     if (noteHeight > 0) {
         painter->translate(kMargin, chartRect.bottom() + 6);

@@ -90,9 +90,22 @@ ChartCaption ChartSet::caption(const ChartOptions& options, const RunMeta& meta)
         return c;
     }
     LoadLatencyChart* chart = latency();
-    c.title = QCoreApplication::translate("kp::ui::ChartSet", "Load–latency · %1 and P50 %2")
-                  .arg(UiFormat::percentileWord(chart->percentile()) + u' ' + UiFormat::metricWord(options.metric),
-                      UiFormat::metricWord(options.metric));
+    const QString metric = UiFormat::metricWord(options.metric);
+    const QString wanted = UiFormat::percentileWord(chart->wantedPercentile());
+    if (chart->everyRequestFailed()) {
+        c.title
+            = QCoreApplication::translate("kp::ui::ChartSet", "Load–latency · %1: every request failed").arg(metric);
+    } else if (chart->percentile() == chart->wantedPercentile()) {
+        c.title = QCoreApplication::translate("kp::ui::ChartSet", "Load–latency · %1 and P50 %2")
+                      .arg(wanted + u' ' + metric, metric);
+    } else if (chart->percentile() == 50.0) {
+        // A file with the median only: say which curve is drawn and which is missing.
+        c.title = QCoreApplication::translate("kp::ui::ChartSet", "Load–latency · P50 %1 (the run has no %2)")
+                      .arg(metric, wanted);
+    } else {
+        c.title = QCoreApplication::translate("kp::ui::ChartSet", "Load–latency · %1 and P50 %2 (the run has no %3)")
+                      .arg(UiFormat::percentileWord(chart->percentile()) + u' ' + metric, metric, wanted);
+    }
     c.note = chart->caption();
     return c;
 }

@@ -24,6 +24,11 @@ struct RunMeta
     QStringList tags;
     QString notes;
     QJsonObject environment; // run.json "environment": the client (and what the probe found)
+    // An imported run's run.json "file_settings": what the result files say about their settings
+    // (backend, model_id, num_prompts, ...: one value or an array of the values the files hold).
+    QJsonObject fileSettings;
+    // Whether the run was measured by another tool and imported (its profile holds only the loads).
+    bool imported() const { return !source.isEmpty() && source != QLatin1String("kneepoint"); }
 
     // A run that has just been made in this window.
     static RunMeta fromInfo(const RunInfo& info, const QString& status);

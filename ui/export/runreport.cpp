@@ -16,6 +16,7 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kp::ui {
@@ -154,7 +155,35 @@ std::optional<double> statValue(const LatencyStats& stats, double percentile)
 
 std::optional<double> meanValue(const LatencyStats& stats)
 {
-    return stats.reported() ? std::optional<double>(stats.mean) : std::nullopt;
+    return stats.reported() && isKnown(stats.mean) ? std::optional<double>(stats.mean) : std::nullopt;
+}
+
+// A count a foreign file may lack: "—" in text, an empty cell in CSV, null in JSON.
+QString countText(qint64 value)
+{
+    return isKnown(value) ? QString::number(value) : UiFormat::unknown();
+}
+
+QJsonValue countJson(qint64 value)
+{
+    return isKnown(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+
+// A figure of a step with the derived mark (UiFormat::derivedMark) when the file's other fields gave it.
+QString mark(const QString& text, const StepMetrics& m, const char* key)
+{
+    return UiFormat::marked(text, m, key);
+}
+
+// One value of an imported run's file_settings: the value, or the values the files hold.
+QString settingText(const QJsonValue& v)
+{
+    if (!v.isArray())
+        return jsonScalar(v);
+    QStringList values;
+    for (const QJsonValue& item : v.toArray())
+        values << jsonScalar(item);
+    return values.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -164,7 +193,7 @@ namespace ReportNumber {
 QString ms(std::optional<double> value)
 {
     if (!value || !std::isfinite(*value))
-        return QStringLiteral("–");
+        return UiFormat::unknown();
     const double a = std::abs(*value);
     return QString::number(*value, 'f', a < 10 ? 2 : a < 100 ? 1 : 0);
 }
@@ -172,7 +201,7 @@ QString ms(std::optional<double> value)
 QString rate(double value)
 {
     if (!std::isfinite(value))
-        return QStringLiteral("–");
+        return UiFormat::unknown();
     const double a = std::abs(value);
     return QString::number(value, 'f', a < 100 ? 2 : a < 1000 ? 1 : 0);
 }
@@ -180,7 +209,7 @@ QString rate(double value)
 QString tokens(double value)
 {
     if (!std::isfinite(value))
-        return QStringLiteral("–");
+        return UiFormat::unknown();
     return QString::number(value, 'f', std::abs(value) < 10 ? 1 : 0);
 }
 
@@ -188,6 +217,8 @@ QString load(double value)
 {
     if (std::isinf(value))
         return QStringLiteral("inf");
+    if (std::isnan(value))
+        return UiFormat::unknown();
     QString s = QString::number(value, 'f', std::abs(value) < 10 ? 2 : std::abs(value) < 1000 ? 1 : 0);
     if (s.contains(u'.')) {
         while (s.endsWith(u'0'))
@@ -336,13 +367,13 @@ ReportTable RunReport::sweepTable() const
     for (const StepReport& s : m_run->steps()) {
         const StepMetrics& m = s.metrics;
         t.rows << QStringList { QString::number(s.index() + 1), ReportNumber::load(s.offered()),
-            UiFormat::purposeWord(s.config.purpose), QString::number(m.completed), QString::number(m.failed),
-            ReportNumber::rate(m.requestThroughput), ReportNumber::tokens(m.outputThroughput),
-            ReportNumber::ms(meanValue(m.ttft)), ReportNumber::ms(statValue(m.ttft, 50)),
-            ReportNumber::ms(statValue(m.ttft, p)), ReportNumber::ms(meanValue(m.tpot)),
-            ReportNumber::ms(statValue(m.tpot, p)), ReportNumber::ms(meanValue(m.itl)),
-            ReportNumber::ms(statValue(m.e2el, 50)), ReportNumber::ms(statValue(m.e2el, p)), sloVerdict(s),
-            stepFlags(s) };
+            UiFormat::purposeWord(s.config.purpose), countText(m.completed), mark(countText(m.failed), m, "failed"),
+            mark(ReportNumber::rate(m.requestThroughput), m, "request_throughput"),
+            mark(ReportNumber::tokens(m.outputThroughput), m, "output_throughput"), ReportNumber::ms(meanValue(m.ttft)),
+            ReportNumber::ms(statValue(m.ttft, 50)), ReportNumber::ms(statValue(m.ttft, p)),
+            ReportNumber::ms(meanValue(m.tpot)), ReportNumber::ms(statValue(m.tpot, p)),
+            ReportNumber::ms(meanValue(m.itl)), ReportNumber::ms(statValue(m.e2el, 50)),
+            ReportNumber::ms(statValue(m.e2el, p)), sloVerdict(s), stepFlags(s) };
     }
     return t;
 }
@@ -451,6 +482,11 @@ ReportDoc RunReport::document(const QString& imageStem) const
         doc.paragraph(tr("No step finished."));
     else
         doc.table(sweepTable());
+    if (std::any_of(m_run->steps().begin(), m_run->steps().end(),
+            [](const StepReport& s) { return UiFormat::anyDerived(s.metrics); }))
+        doc.paragraph(UiFormat::derivedNote());
+    if (m_meta.imported())
+        doc.paragraph(tr("— : the file does not give this figure."));
     if (const ReportTable server = serverTable(); !server.rows.isEmpty()) {
         doc.heading(3, tr("Server metrics"));
         doc.paragraph(tr("What the server's /metrics said while each step ran: requests running and waiting, "
@@ -461,11 +497,15 @@ ReportDoc RunReport::document(const QString& imageStem) const
 
     doc.heading(2, tr("Errors"));
     qint64 failed = 0, total = 0;
+    bool failedKnown = true;
     for (const StepReport& s : m_run->steps()) {
+        failedKnown = failedKnown && isKnown(s.metrics.failed) && isKnown(s.metrics.completed);
         failed += s.metrics.failed;
         total += s.metrics.failed + s.metrics.completed;
     }
-    if (failed == 0) {
+    if (!failedKnown) {
+        doc.paragraph(tr("The result files do not say how many requests failed in every step."));
+    } else if (failed == 0) {
         doc.paragraph(tr("No request failed."));
     } else {
         doc.paragraph(
@@ -506,7 +546,18 @@ ReportDoc RunReport::document(const QString& imageStem) const
         doc.keyValues(reported);
     }
 
-    if (m_run->hasInfo()) {
+    if (m_meta.imported()) {
+        // An imported run was not run from a profile: only what its files say about their settings.
+        doc.heading(2, tr("Settings — from the files"));
+        QList<std::pair<QString, QString>> settings;
+        const QJsonObject clean = redactSecrets(m_meta.fileSettings);
+        for (auto it = clean.begin(); it != clean.end(); ++it)
+            settings << std::pair { it.key(), settingText(it.value()) };
+        if (settings.isEmpty())
+            doc.paragraph(tr("The files say nothing about their settings."));
+        else
+            doc.keyValues(settings);
+    } else if (m_run->hasInfo()) {
         doc.heading(2, tr("Profile"));
         doc.paragraph(tr("As run, with secrets removed."));
         const QJsonObject profile = redactSecrets(ProfileStore::toJsonObject(redactedProfile(m_run->info().profile)));
@@ -565,7 +616,8 @@ QByteArray RunReport::stepsCsv() const
         QStringList row { QString::number(s.index() + 1), quote(s.load),
             std::isinf(s.offered()) ? QStringLiteral("inf") : QString::number(s.offered(), 'g', 10),
             s.concurrencyMode() ? QStringLiteral("users") : QStringLiteral("req/s"), quote(s.config.purpose),
-            QString::number(m.completed), QString::number(m.failed), num(m.durationS), num(m.requestThroughput),
+            isKnown(m.completed) ? QString::number(m.completed) : QString(),
+            isKnown(m.failed) ? QString::number(m.failed) : QString(), num(m.durationS), num(m.requestThroughput),
             num(m.outputThroughput), num(m.totalTokenThroughput) };
         for (LatencyMetric metric : allLatencyMetrics) {
             const LatencyStats& st = m.stats(metric);
@@ -603,20 +655,23 @@ QByteArray RunReport::stepsJson() const
         o.insert(QLatin1String("offered"),
             std::isinf(s.offered()) ? QJsonValue(QStringLiteral("inf")) : QJsonValue(s.offered()));
         o.insert(QLatin1String("purpose"), s.config.purpose);
-        o.insert(QLatin1String("completed"), m.completed);
-        o.insert(QLatin1String("failed"), m.failed);
-        o.insert(QLatin1String("duration_s"), m.durationS);
-        o.insert(QLatin1String("request_throughput"), m.requestThroughput);
-        o.insert(QLatin1String("output_throughput"), m.outputThroughput);
-        o.insert(QLatin1String("total_token_throughput"), m.totalTokenThroughput);
+        o.insert(QLatin1String("completed"), countJson(m.completed));
+        o.insert(QLatin1String("failed"), countJson(m.failed));
+        o.insert(QLatin1String("duration_s"), num(m.durationS));
+        o.insert(QLatin1String("request_throughput"), num(m.requestThroughput));
+        o.insert(QLatin1String("output_throughput"), num(m.outputThroughput));
+        o.insert(QLatin1String("total_token_throughput"), num(m.totalTokenThroughput));
+        if (!m.derived.empty()) // figures the file's other fields gave (StepMetrics::derived)
+            o.insert(
+                QLatin1String("derived"), QJsonArray::fromStringList(QStringList(m.derived.begin(), m.derived.end())));
         for (LatencyMetric metric : allLatencyMetrics) {
             const LatencyStats& st = m.stats(metric);
             QJsonObject l;
-            l.insert(QLatin1String("count"), st.count);
+            l.insert(QLatin1String("count"), countJson(st.count));
             l.insert(QLatin1String("mean"), num(meanValue(st)));
             l.insert(QLatin1String("median"), num(statValue(st, 50)));
             for (const auto& [pct, value] : st.percentiles)
-                l.insert(QStringLiteral("p") + LatencyStats::percentileWord(pct), value);
+                l.insert(QStringLiteral("p") + LatencyStats::percentileWord(pct), num(value));
             o.insert(latencyMetricKey(metric) + QStringLiteral("_ms"), l);
         }
         o.insert(QLatin1String("meets_slo"), s.meetsSlo ? QJsonValue(*s.meetsSlo) : QJsonValue());

@@ -27,7 +27,7 @@ QJsonObject redactSecrets(const QJsonObject& object);
 
 // Numbers as reports print them: fixed precision, no grouping, the same on every machine.
 namespace ReportNumber {
-QString ms(std::optional<double> value); // "0.82", "18.7", "211", "–"
+QString ms(std::optional<double> value); // "0.82", "18.7", "211", "—"
 QString rate(double value); // req/s: "9.87", "146.2", "1205"
 QString tokens(double value); // tok/s: "2534"
 QString load(double value); // "40", "7.5", "inf"

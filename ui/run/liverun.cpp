@@ -18,6 +18,8 @@ constexpr int kUnbounded = std::numeric_limits<int>::max();
 
 QString ms(double value)
 {
+    if (!std::isfinite(value))
+        return UiFormat::unknown();
     return value >= 100 ? QString::number(value, 'f', 0) : QString::number(value, 'f', 1);
 }
 
@@ -235,7 +237,7 @@ void LiveRun::onStepFinished(const StepReport& report)
 {
     const StepMetrics& m = report.metrics;
     QStringList notes;
-    if (m.failed > 0)
+    if (isKnown(m.failed) && m.failed > 0)
         notes << tr("%1 failed").arg(m.failed);
     if (report.partial)
         notes << tr("partial");
@@ -247,9 +249,8 @@ void LiveRun::onStepFinished(const StepReport& report)
     log(tr("Step %1 done: %2 → %3 req/s, %4 tok/s, P%5 TTFT %6 ms%7")
             .arg(report.index() + 1)
             .arg(UiFormat::loadText(report.config))
-            .arg(m.requestThroughput, 0, 'f', 2)
-            .arg(m.outputThroughput, 0, 'f', 0)
-            .arg(LatencyStats::percentileWord(m_info.analysisOptions.percentile), p99 ? ms(*p99) : QStringLiteral("–"))
+            .arg(UiFormat::throughput(m.requestThroughput), UiFormat::tokens(m.outputThroughput))
+            .arg(LatencyStats::percentileWord(m_info.analysisOptions.percentile), p99 ? ms(*p99) : UiFormat::unknown())
             .arg(notes.isEmpty() ? QString() : tr("; %1", "notes after a finished step").arg(notes.join(tr("; ")))));
     m_steps.push_back(report);
     if (!report.failures.empty()) {

@@ -192,6 +192,16 @@ void LoadLatencyChart::setPercentile(std::optional<double> percentile)
 
 double LoadLatencyChart::percentile() const
 {
+    return m_drawn;
+}
+
+bool LoadLatencyChart::everyRequestFailed() const
+{
+    return kp::ui::everyRequestFailed(m_run->steps());
+}
+
+double LoadLatencyChart::wantedPercentile() const
+{
     if (m_percentile)
         return *m_percentile;
     return m_run->hasInfo() ? m_run->info().analysisOptions.percentile : 99.0;
@@ -208,7 +218,8 @@ void LoadLatencyChart::refresh()
     const std::vector<StepReport>& steps = m_run->steps();
     const RunInfo& info = m_run->info();
     const AnalysisResult& analysis = m_run->analysis().result;
-    const double percentile = this->percentile();
+    const double percentile = m_drawn
+        = drawablePercentile(steps, m_metric, wantedPercentile()).value_or(wantedPercentile());
     const bool concurrency = m_run->hasInfo() && info.profile.load.mode == LoadMode::Concurrency;
     const QString metric = UiFormat::metricWord(m_metric);
 
@@ -220,7 +231,11 @@ void LoadLatencyChart::refresh()
         m_p50Points.erase(std::remove_if(m_p50Points.begin(), m_p50Points.end(), positive), m_p50Points.end());
         m_upperPoints.erase(std::remove_if(m_upperPoints.begin(), m_upperPoints.end(), positive), m_upperPoints.end());
     }
+    // With only the median to draw, the upper curve is the P50 curve: one line, not two on each other.
+    if (percentile == 50.0)
+        m_p50Points.clear();
     m_p50->replace(SweepCurve::toPoints(m_p50Points));
+    m_p50->setVisible(!m_p50Points.empty() || percentile != 50.0);
     m_upper->replace(SweepCurve::toPoints(m_upperPoints));
     m_p50->setName(tr("P50 %1").arg(metric));
     m_upper->setName(tr("%1 %2").arg(UiFormat::percentileWord(percentile), metric));
@@ -332,6 +347,11 @@ void LoadLatencyChart::refresh()
         }
         captionParts << tr("Shaded: %1").arg(keys.join(QStringLiteral(" &nbsp;")));
     }
+    if (haveData && percentile != wantedPercentile())
+        captionParts << tr("No step has %1 %2: the curve shows %3, the highest percentile the run has.")
+                            .arg(UiFormat::percentileWord(wantedPercentile()), metric,
+                                UiFormat::percentileWord(percentile))
+                            .toHtmlEscaped();
     if (limit && haveData && !sloInView)
         captionParts << tr("The SLO (%1 ms) is far above the curve: the log scale shows both.")
                             .arg(UiFormat::ms(*limit))
@@ -343,6 +363,8 @@ void LoadLatencyChart::refresh()
 
     if (haveData)
         setPlaceholder({});
+    else if (kp::ui::everyRequestFailed(steps))
+        setPlaceholder(tr("Every request failed: no step has a %1 to plot.").arg(metric));
     else if (!steps.empty())
         setPlaceholder(tr("No step has a finite offered load with %1 values to plot.").arg(metric));
     else

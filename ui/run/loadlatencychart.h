@@ -41,7 +41,12 @@ public:
     // The upper curve's percentile; unset: the analysed one (the SLO's, else 99). A step that did not
     // compute it has no point on that curve.
     void setPercentile(std::optional<double> percentile);
+    // The percentile of the drawn upper curve: the wanted one, or, when no step has it (a file that
+    // recorded fewer percentiles), drawablePercentile's fallback; wantedPercentile() is the one asked for.
     double percentile() const;
+    double wantedPercentile() const;
+    // Whether the run sent requests and every one failed: the chart then says so instead of a curve.
+    bool everyRequestFailed() const;
     void setHighlight(const ChartHighlight& highlight);
 
     int pointCount() const; // points on the upper percentile's curve
@@ -68,6 +73,7 @@ private:
     LatencyMetric m_metric = LatencyMetric::Ttft;
     bool m_log = false;
     std::optional<double> m_percentile;
+    double m_drawn = 99; // percentile(), set by refresh()
     ChartHighlight m_highlight;
     QComboBox* m_metricBox;
     QCheckBox* m_logBox;

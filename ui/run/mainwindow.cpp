@@ -4,6 +4,7 @@
 #include "export/exportactions.h"
 #include "i18n/language.h"
 #include "jobs/jobtracker.h"
+#include "metrics/inerttext.h"
 #include "profile/profilepage.h"
 #include "run/chartstyle.h"
 #include "run/liverun.h"
@@ -439,15 +440,29 @@ void MainWindow::importPaths(const QStringList& paths)
                 return;
             }
             m_runsPage->reload();
-            m_runsPage->selectDirs({ result.dir });
+            const QStringList dirs = result.dirs.isEmpty() ? QStringList { result.dir } : result.dirs;
+            m_runsPage->selectDirs(dirs);
             showRunsView();
-            statusBar()->showMessage(
-                tr("Imported %1 steps from %2 result files as %3%4")
-                    .arg(result.stepCount)
-                    .arg(result.source, result.id,
-                        result.warnings.isEmpty() ? QString()
-                                                  : tr(" (%1)").arg(result.warnings.join(QStringLiteral("; ")))),
-                15000);
+            const QString warnings
+                = result.warnings.isEmpty() ? QString() : tr(" (%1)").arg(result.warnings.join(QStringLiteral("; ")));
+            if (dirs.size() > 1) {
+                // The files measured different things: separate runs, opened side by side at once.
+                statusBar()->showMessage(tr("Imported %1 steps from %2 result files as %3 runs that differ in "
+                                            "what they measured (%4): comparing them%5")
+                                             .arg(result.stepCount)
+                                             .arg(result.source)
+                                             .arg(dirs.size())
+                                             .arg(kp::inertText(result.difference), warnings),
+                    15000);
+                // Queued: a job started from inside another's result would be marked idle when that returns.
+                QMetaObject::invokeMethod(
+                    this, [this, dirs] { compareSavedRuns(dirs); }, Qt::QueuedConnection);
+            } else {
+                statusBar()->showMessage(tr("Imported %1 steps from %2 result files as %3%4")
+                                             .arg(result.stepCount)
+                                             .arg(result.source, result.id, warnings),
+                    15000);
+            }
             Q_EMIT pathsImported(result.dir);
         });
 }

@@ -227,7 +227,8 @@ void ServerPanel::onStepAdded(int row)
         p.running = s->runningMean;
         p.waiting = s->waitingMean;
         p.kvUsage = s->kvUsageMax;
-        m_loadChart->addPoint(p);
+        if (std::isfinite(p.x)) // neither an offered rate nor a known throughput: nowhere to put it
+            m_loadChart->addPoint(p);
     }
     // A finished step shows its own samples until the next one starts.
     if (!step.server.samples.empty() && (m_timeStep < 0 || m_timeStep == step.index())) {

@@ -68,11 +68,11 @@ void StepDetails::setStep(const StepReport* step, double percentile)
         setLengthBuckets(StepMetrics {});
         return;
     }
-    QString header = tr("Step %1 · %2 · %3 requests in %4 s")
-                         .arg(step->index() + 1)
-                         .arg(UiFormat::loadText(step->config))
-                         .arg(step->metrics.completed + step->metrics.failed)
-                         .arg(step->durationS, 0, 'f', 1);
+    QString header
+        = tr("Step %1 · %2 · %3 requests in %4 s")
+              .arg(step->index() + 1)
+              .arg(UiFormat::loadText(step->config))
+              .arg(StepsTableModel::requestsWord(step->metrics), StepsTableModel::durationWord(step->durationS));
     const QStringList flags = StepsTableModel::flagWords(*step);
     if (!flags.isEmpty())
         header += QStringLiteral(" · ") + UiFormat::joined(flags);
@@ -81,7 +81,9 @@ void StepDetails::setStep(const StepReport* step, double percentile)
     m_header->setText(header);
     m_summary->setPlainText(step->summary);
     m_failures->setGroups(step->failures);
-    m_tabs->setTabText(2, step->metrics.failed > 0 ? tr("Failures (%1)").arg(step->metrics.failed) : tr("Failures"));
+    m_tabs->setTabText(2,
+        isKnown(step->metrics.failed) && step->metrics.failed > 0 ? tr("Failures (%1)").arg(step->metrics.failed)
+                                                                  : tr("Failures"));
     setLengthBuckets(step->metrics);
     m_failureView->resizeColumnsToContents();
     m_failureView->setColumnWidth(

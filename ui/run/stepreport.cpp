@@ -73,11 +73,44 @@ std::optional<double> percentileValue(const LatencyStats& stats, double percenti
 {
     if (!stats.reported())
         return std::nullopt;
-    if (auto v = stats.percentile(percentile))
+    // An unknown value (NaN: the file did not give it) is no value to show or draw.
+    if (auto v = stats.percentile(percentile); v && isKnown(*v))
         return v;
-    if (percentile == 50.0)
+    if (percentile == 50.0 && isKnown(stats.median))
         return stats.median;
     return std::nullopt;
+}
+
+std::optional<double> drawablePercentile(const std::vector<StepReport>& steps, LatencyMetric metric, double wanted)
+{
+    std::optional<double> highest;
+    bool median = false;
+    for (const StepReport& s : steps) {
+        const LatencyStats& st = s.metrics.stats(metric);
+        if (percentileValue(st, wanted))
+            return wanted;
+        if (!st.reported())
+            continue;
+        for (const auto& [p, v] : st.percentiles) {
+            if (isKnown(v) && (!highest || p > *highest))
+                highest = p;
+        }
+        median = median || isKnown(st.median);
+    }
+    if (highest)
+        return highest;
+    return median ? std::optional<double>(50.0) : std::nullopt;
+}
+
+bool everyRequestFailed(const std::vector<StepReport>& steps)
+{
+    bool failed = false;
+    for (const StepReport& s : steps) {
+        if (!isKnown(s.metrics.completed) || s.metrics.completed > 0)
+            return false;
+        failed = failed || (isKnown(s.metrics.failed) && s.metrics.failed > 0);
+    }
+    return failed;
 }
 
 StepReport makeStepReport(const StepResult& result, const Profile& profile, const HeaderList& headers,

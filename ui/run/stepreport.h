@@ -76,6 +76,12 @@ void mergeFailures(std::vector<FailureGroup>& into, const StepReport& step);
 // The value a chart or column shows for a percentile: the requested percentile when the step computed
 // it, the median for 50, nothing otherwise.
 std::optional<double> percentileValue(const LatencyStats& stats, double percentile);
+// The percentile of a metric that these steps can draw: `wanted` when a step has it, else the highest
+// percentile a step recorded (an imported file may hold only some, or only the median), else 50 when a
+// step has a median; nullopt when no step has a value of the metric at all.
+std::optional<double> drawablePercentile(const std::vector<StepReport>& steps, LatencyMetric metric, double wanted);
+// Whether requests were sent and every one of them failed (no step completed one).
+bool everyRequestFailed(const std::vector<StepReport>& steps);
 
 } // namespace kp::ui
 

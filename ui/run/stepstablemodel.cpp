@@ -5,6 +5,7 @@
 
 #include <QBrush>
 #include <QGuiApplication>
+#include <QLocale>
 #include <QPalette>
 
 namespace kp::ui {
@@ -75,7 +76,8 @@ QStringList StepsTableModel::flagWords(const StepReport& step)
     QStringList flags;
     if (step.partial)
         flags << tr("partial");
-    if (const qint64 sent = step.metrics.completed + step.metrics.failed; step.metrics.failed > 0 && sent > 0)
+    if (const qint64 sent = step.metrics.completed + step.metrics.failed;
+        step.metrics.failed > 0 && isKnown(step.metrics.completed) && sent > 0)
         flags << tr("incomplete: %1% failed").arg(100.0 * double(step.metrics.failed) / double(sent), 0, 'f', 1);
     if (step.clientBound)
         flags << tr("client-bound");
@@ -87,12 +89,22 @@ QStringList StepsTableModel::flagWords(const StepReport& step)
     return flags;
 }
 
+QString StepsTableModel::requestsWord(const StepMetrics& m)
+{
+    return isKnown(m.completed) && isKnown(m.failed) ? UiFormat::count(m.completed + m.failed) : UiFormat::unknown();
+}
+
+QString StepsTableModel::durationWord(double seconds)
+{
+    return isKnown(seconds) ? QLocale().toString(seconds, 'f', 1) : UiFormat::unknown();
+}
+
 QVariant StepsTableModel::display(const StepReport& s, int column) const
 {
     const StepMetrics& m = s.metrics;
     auto latency = [](const LatencyStats& stats, std::optional<double> v) -> QVariant {
         if (!stats.reported() || !v)
-            return QStringLiteral("–");
+            return UiFormat::unknown();
         return UiFormat::ms(*v);
     };
     switch (column) {
@@ -101,44 +113,9 @@ QVariant StepsTableModel::display(const StepReport& s, int column) const
     case Load: // a step off the sweep's axis (the auto plan's floor) says its unit
         return s.config.mode == m_mode ? UiFormat::load(s.offered()) : UiFormat::loadText(s.config);
     case Rps:
-        return UiFormat::throughput(m.requestThroughput);
+        return UiFormat::marked(UiFormat::throughput(m.requestThroughput), m, "request_throughput");
     case OutputTokens:
-        return UiFormat::tokens(m.outputThroughput);
-    case TtftMean:
-        return latency(m.ttft, m.ttft.mean);
-    case TtftUpper:
-        return latency(m.ttft, percentileValue(m.ttft, m_percentile));
-    case TpotMean:
-        return latency(m.tpot, m.tpot.mean);
-    case ItlMean:
-        return latency(m.itl, m.itl.mean);
-    case Errors: {
-        const qint64 total = m.completed + m.failed;
-        if (m.failed == 0)
-            return QStringLiteral("0");
-        return QStringLiteral("%1 (%2)").arg(m.failed).arg(UiFormat::percent(double(m.failed) / double(total)));
-    }
-    case Flags:
-        return UiFormat::joined(flagWords(s));
-    }
-    return {};
-}
-
-QVariant StepsTableModel::sortValue(const StepReport& s, int column) const
-{
-    const StepMetrics& m = s.metrics;
-    auto latency = [](const LatencyStats& stats, std::optional<double> v) -> QVariant {
-        return !stats.reported() || !v ? QVariant(-1.0) : QVariant(*v);
-    };
-    switch (column) {
-    case Step:
-        return double(s.index());
-    case Load:
-        return s.offered();
-    case Rps:
-        return m.requestThroughput;
-    case OutputTokens:
-        return m.outputThroughput;
+        return UiFormat::marked(UiFormat::tokens(m.outputThroughput), m, "output_throughput");
     case TtftMean:
         return latency(m.ttft, m.ttft.mean);
     case TtftUpper:
@@ -148,7 +125,40 @@ QVariant StepsTableModel::sortValue(const StepReport& s, int column) const
     case ItlMean:
         return latency(m.itl, m.itl.mean);
     case Errors:
-        return double(m.failed);
+        return UiFormat::marked(UiFormat::failed(m), m, "failed");
+    case Flags:
+        return UiFormat::joined(flagWords(s));
+    }
+    return {};
+}
+
+QVariant StepsTableModel::sortValue(const StepReport& s, int column) const
+{
+    const StepMetrics& m = s.metrics;
+    // Unknown figures sort as an invalid QVariant, which the proxy (StepsSortProxy) puts last.
+    auto latency = [](const LatencyStats& stats, std::optional<double> v) -> QVariant {
+        return !stats.reported() || !v ? QVariant() : QVariant(*v);
+    };
+    auto known = [](double v) { return isKnown(v) ? QVariant(v) : QVariant(); };
+    switch (column) {
+    case Step:
+        return double(s.index());
+    case Load:
+        return s.offered();
+    case Rps:
+        return known(m.requestThroughput);
+    case OutputTokens:
+        return known(m.outputThroughput);
+    case TtftMean:
+        return latency(m.ttft, m.ttft.mean);
+    case TtftUpper:
+        return latency(m.ttft, percentileValue(m.ttft, m_percentile));
+    case TpotMean:
+        return latency(m.tpot, m.tpot.mean);
+    case ItlMean:
+        return latency(m.itl, m.itl.mean);
+    case Errors:
+        return isKnown(m.failed) ? QVariant(double(m.failed)) : QVariant();
     case Flags:
         return UiFormat::joined(flagWords(s));
     }
@@ -165,10 +175,16 @@ QVariant StepsTableModel::toolTip(const StepReport& s, int column) const
                 s.config.detail.isEmpty() ? UiFormat::purposeWord(s.config.purpose)
                                           : tr("%1: %2", "why a step ran: its purpose, then in detail")
                                                 .arg(UiFormat::purposeWord(s.config.purpose), s.config.detail))
-            .arg(s.metrics.completed + s.metrics.failed)
-            .arg(s.durationS, 0, 'f', 1);
+            .arg(requestsWord(s.metrics), durationWord(s.durationS));
+    case Rps:
+    case OutputTokens:
+        return UiFormat::anyDerived(s.metrics) ? QVariant(UiFormat::derivedNote()) : QVariant();
     case Errors: {
         QStringList lines;
+        if (!isKnown(s.metrics.failed))
+            lines << tr("The file does not say how many requests failed.");
+        else if (s.metrics.isDerived(QLatin1String("failed")))
+            lines << UiFormat::derivedNote();
         for (const FailureGroup& g : s.failures)
             lines << QStringLiteral("%1 × %2").arg(g.count).arg(g.example);
         return lines.isEmpty() ? QVariant() : QVariant(lines.join(u'\n'));
@@ -204,7 +220,7 @@ QVariant StepsTableModel::data(const QModelIndex& index, int role) const
         return column == Flags ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-        if (column == Errors && s.metrics.failed > 0)
+        if (column == Errors && isKnown(s.metrics.failed) && s.metrics.failed > 0)
             return QBrush(ChartStyle::failure());
         if (column == Flags && s.meetsSlo && !*s.meetsSlo)
             return QBrush(ChartStyle::slo());
@@ -270,6 +286,20 @@ QVariant StepsTableModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Flags");
     }
     return {};
+}
+
+bool StepsSortProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    const QVariant l = left.data(sortRole());
+    const QVariant r = right.data(sortRole());
+    // Unknown last in either order: the proxy reverses lessThan for a descending sort.
+    const bool descending = sortOrder() == Qt::DescendingOrder;
+    if (!l.isValid() || !r.isValid()) {
+        if (l.isValid() == r.isValid())
+            return false;
+        return descending ? !l.isValid() : !r.isValid();
+    }
+    return QSortFilterProxyModel::lessThan(left, right);
 }
 
 } // namespace kp::ui

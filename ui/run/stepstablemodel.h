@@ -3,6 +3,7 @@
 #include "run/stepreport.h"
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 #include <vector>
 
@@ -39,6 +40,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     static QStringList flagWords(const StepReport& step);
+    // "1,015" requests, or "—" when the file gave no count; a step's seconds "12.3" or "—".
+    static QString requestsWord(const StepMetrics& metrics);
+    static QString durationWord(double seconds);
 
 private:
     QVariant display(const StepReport& s, int column) const;
@@ -48,6 +52,17 @@ private:
     std::vector<StepReport> m_steps;
     double m_percentile = 99;
     LoadMode m_mode = LoadMode::Rate;
+};
+
+// Sorts by StepsTableModel::SortRole with unknown figures (an invalid value) last in either order.
+class StepsSortProxy : public QSortFilterProxyModel
+{
+    Q_OBJECT
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 };
 
 } // namespace kp::ui

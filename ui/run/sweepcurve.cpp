@@ -13,7 +13,8 @@ std::vector<SweepCurve::Point> SweepCurve::curve(const std::vector<StepReport>& 
         const double x = s.offered();
         if (!std::isfinite(x) || x <= 0 || s.config.mode != axis)
             continue;
-        if (const std::optional<double> y = value(s))
+        // An unknown figure (NaN) is left off the curve, never drawn at 0.
+        if (const std::optional<double> y = value(s); y && std::isfinite(*y))
             points.push_back({ x, *y, s.index() });
     }
     std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.x < b.x; });

@@ -12,6 +12,7 @@
 #include <QScatterSeries>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kp::ui {
@@ -154,8 +155,14 @@ void ThroughputChart::refresh()
     place(m_knee, analysis.knee, tr("knee"));
     place(m_sloCapacity, analysis.sloCapacity, tr("SLO capacity"));
 
-    m_regions.update(SweepCurve::spans(analysis.regions, 0, xRight), 0, m_y->max(),
-        m_highlight.topic == AnalysisTopic::Region ? m_highlight.regionIndex : -1);
+    // Regions are shaded only over loads whose throughput is known: an unknown throughput (a file that
+    // lacks it) says nothing about overload.
+    std::vector<SweepCurve::Span> spans = SweepCurve::spans(analysis.regions, 0, xRight);
+    std::erase_if(spans, [this](const SweepCurve::Span& span) {
+        return std::none_of(m_achievedPoints.begin(), m_achievedPoints.end(),
+            [&span](const SweepCurve::Point& p) { return p.x >= span.from && p.x <= span.to; });
+    });
+    m_regions.update(spans, 0, m_y->max(), m_highlight.topic == AnalysisTopic::Region ? m_highlight.regionIndex : -1);
 
     // Throughput findings point at the achieved curve.
     QList<QPointF> ring;

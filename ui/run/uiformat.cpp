@@ -33,7 +33,7 @@ QString UiFormat::percentileWord(double percentile)
 QString UiFormat::ms(double value)
 {
     if (!std::isfinite(value))
-        return QStringLiteral("–");
+        return unknown();
     const double a = std::abs(value);
     const int decimals = a < 10 ? 2 : a < 100 ? 1 : 0;
     return QLocale().toString(value, 'f', decimals);
@@ -42,7 +42,7 @@ QString UiFormat::ms(double value)
 QString UiFormat::throughput(double value)
 {
     if (!std::isfinite(value))
-        return QStringLiteral("–");
+        return unknown();
     const double a = std::abs(value);
     const int decimals = a < 100 ? 2 : a < 1000 ? 1 : 0;
     return QLocale().toString(value, 'f', decimals);
@@ -51,12 +51,14 @@ QString UiFormat::throughput(double value)
 QString UiFormat::tokens(double value)
 {
     if (!std::isfinite(value))
-        return QStringLiteral("–");
+        return unknown();
     return QLocale().toString(value, 'f', std::abs(value) < 10 ? 1 : 0);
 }
 
 QString UiFormat::load(double value)
 {
+    if (std::isnan(value))
+        return unknown();
     if (std::isinf(value))
         return QStringLiteral("∞");
     const double a = std::abs(value);
@@ -161,6 +163,42 @@ QString UiFormat::percent(double fraction)
     const double p = fraction * 100;
     const int decimals = p == 0 ? 0 : p < 1 ? 2 : p < 10 ? 1 : 0;
     return QLocale().toString(p, 'f', decimals) + QStringLiteral("%");
+}
+
+QString UiFormat::unknown()
+{
+    return QStringLiteral("—");
+}
+
+QString UiFormat::count(qint64 value)
+{
+    return isKnown(value) ? QLocale().toString(value) : unknown();
+}
+
+QString UiFormat::failed(const StepMetrics& m)
+{
+    if (!isKnown(m.failed))
+        return unknown();
+    if (m.failed == 0)
+        return QStringLiteral("0");
+    if (!isKnown(m.completed))
+        return count(m.failed);
+    return QStringLiteral("%1 (%2)").arg(count(m.failed), percent(double(m.failed) / double(m.completed + m.failed)));
+}
+
+QString UiFormat::derivedMark()
+{
+    return QStringLiteral("†");
+}
+
+QString UiFormat::derivedNote()
+{
+    return QCoreApplication::translate("kp::ui::UiFormat", "† derived from the file's other fields");
+}
+
+QString UiFormat::marked(const QString& text, const StepMetrics& metrics, const char* key)
+{
+    return metrics.isDerived(QLatin1String(key)) && text != unknown() ? text + derivedMark() : text;
 }
 
 } // namespace kp::ui

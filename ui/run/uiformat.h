@@ -39,6 +39,20 @@ public:
     static QString statusWord(const QString& status);
     static QString clock(double seconds); // "00:41", "1:02:10"
     static QString percent(double fraction); // "1.5%", "0.02%"
+
+    // Unknown figures (a foreign file lacked them; see kp::isKnown) read "—" wherever the window shows
+    // them: ms(), throughput() and tokens() give it for NaN, count() for kUnknownCount.
+    static QString unknown(); // "—"
+    static QString count(qint64 value); // "1,015", "—"
+    // Failed requests as "12 (1.2%)", "0", or "—" when the file did not say.
+    static QString failed(const StepMetrics& metrics);
+    // A figure derived from the file's other fields (StepMetrics::derived, by reference key such as
+    // "request_throughput") gets the mark; derivedNote() says what it means.
+    static QString derivedMark(); // "†"
+    static QString derivedNote(); // "† derived from the file's other fields"
+    static QString marked(const QString& text, const StepMetrics& metrics, const char* key);
+    // Whether any step of these metrics has a derived figure (the note then belongs under the table).
+    static bool anyDerived(const StepMetrics& metrics) { return !metrics.derived.empty(); }
 };
 
 } // namespace kp::ui

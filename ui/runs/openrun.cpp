@@ -103,6 +103,7 @@ RunMeta runMeta(const SavedRun& run)
     m.tags = run.tags;
     m.notes = run.notes;
     m.environment = run.environment;
+    m.fileSettings = run.json.value(QLatin1String("file_settings")).toObject();
     return m;
 }
 
