@@ -1659,6 +1659,18 @@
         <source>SLO capacity</source>
         <translation>SLO 容量</translation>
     </message>
+    <message>
+        <source>Load–latency · %1: every request failed</source>
+        <translation>负载–延迟 · %1：所有请求均失败</translation>
+    </message>
+    <message>
+        <source>Load–latency · P50 %1 (the run has no %2)</source>
+        <translation>负载–延迟 · P50 %1（该运行没有 %2）</translation>
+    </message>
+    <message>
+        <source>Load–latency · %1 and P50 %2 (the run has no %3)</source>
+        <translation>负载–延迟 · %1 与 P50 %2（该运行没有 %3）</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::CompareChart</name>
@@ -2451,6 +2463,14 @@ P50 %3 %4 ms</translation>
         <source> · %1 %2 ms</source>
         <translation> · %1 %2 ms</translation>
     </message>
+    <message>
+        <source>No step has %1 %2: the curve shows %3, the highest percentile the run has.</source>
+        <translation>没有步骤包含 %1 %2：曲线显示 %3，即该运行拥有的最高百分位。</translation>
+    </message>
+    <message>
+        <source>Every request failed: no step has a %1 to plot.</source>
+        <translation>所有请求均失败：没有步骤有可绘制的 %1。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::MainWindow</name>
@@ -2701,6 +2721,10 @@ P50 %3 %4 ms</translation>
     <message>
         <source>%1… %2%</source>
         <translation>%1… %2%</translation>
+    </message>
+    <message>
+        <source>Imported %1 steps from %2 result files as %3 runs that differ in what they measured (%4): comparing them%5</source>
+        <translation>已从 %2 结果文件导入 %1 个步骤，作为 %3 个测量内容不同的运行（%4）：正在对比它们%5</translation>
     </message>
 </context>
 <context>
@@ -5049,6 +5073,22 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Capacity plan</source>
         <translation>容量规划</translation>
     </message>
+    <message>
+        <source>— : the file does not give this figure.</source>
+        <translation>— ：文件未给出该数值。</translation>
+    </message>
+    <message>
+        <source>The result files do not say how many requests failed in every step.</source>
+        <translation>结果文件并未说明每个步骤中有多少请求失败。</translation>
+    </message>
+    <message>
+        <source>Settings — from the files</source>
+        <translation>设置 — 来自文件</translation>
+    </message>
+    <message>
+        <source>The files say nothing about their settings.</source>
+        <translation>文件未说明其设置。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunsModel</name>
@@ -5586,6 +5626,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <comment>why a step ran: its purpose, then in detail</comment>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>The file does not say how many requests failed.</source>
+        <translation>文件未说明有多少请求失败。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::SweepWorker</name>
@@ -5952,6 +5996,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>interrupted</source>
         <comment>status of a run</comment>
         <translation>已中断</translation>
+    </message>
+    <message>
+        <source>† derived from the file&apos;s other fields</source>
+        <translation>† 由文件中的其他字段推算</translation>
     </message>
 </context>
 </TS>
