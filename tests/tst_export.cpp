@@ -834,6 +834,21 @@ private Q_SLOTS:
         for (const char* absent : { "\"profile\"", "As run", "openai-chat", "num_prompts", "\"input_len\"" })
             QVERIFY2(!md.contains(QLatin1String(absent)), absent);
         QVERIFY(!md.contains(QStringLiteral("nan")));
+
+        // The vLLM 0.6 file's settings as it states them; its tokenizer_id is a model name, not a secret.
+        const ImportResult vllm = importRun({ QFINDTESTDATA("data/import/real/vllm/0.6-save-detailed") }, runs.path());
+        QVERIFY2(vllm.ok(), qPrintable(vllm.error));
+        const std::optional<OpenedRun> vllmRun = openRunDirectory(vllm.dir, &error);
+        QVERIFY2(vllmRun, qPrintable(error));
+        LiveRun shown(nullptr);
+        QVERIFY(vllmRun->showIn(&shown));
+        const QString vllmMd
+            = QString::fromUtf8(RunReport(&shown, vllmRun->meta).markdown(QStringLiteral("v"), &images));
+        for (const char* line : { "| **backend** | vllm |", "| **model_id** | meta-llama/Meta-Llama-3-8B-Instruct |",
+                 "| **num_prompts** | 10 |", "| **tokenizer_id** | meta-llama/Meta-Llama-3-8B-Instruct |" })
+            QVERIFY2(vllmMd.contains(QLatin1String(line)), line);
+        QVERIFY(!vllmMd.contains(QStringLiteral("openai-chat")));
+        QVERIFY(!vllmMd.contains(QStringLiteral("1000")));
         QTextDocument doc;
         doc.setHtml(QString::fromUtf8(report.html()));
         doc.setTextWidth(1200);

@@ -52,7 +52,8 @@ QString percent(std::optional<double> p)
 bool secretKey(const QString& key)
 {
     static const QRegularExpression secret(
-        QStringLiteral("authorization|api[-_ ]?key|apikey|token|secret|password|passwd|cookie|credential"),
+        // "tokenizer" (a result file's tokenizer_id: a model name) is no credential.
+        QStringLiteral("authorization|api[-_ ]?key|apikey|token(?!izer)|secret|password|passwd|cookie|credential"),
         QRegularExpression::CaseInsensitiveOption);
     return secret.match(key.section(u'.', -1)).hasMatch();
 }

@@ -31,7 +31,8 @@ QString tr(const char* text)
 bool isSecretName(const QString& name)
 {
     static const QRegularExpression secret(
-        QStringLiteral("authorization|api[-_ ]?key|apikey|token|secret|password|passwd|cookie|credential"),
+        // "tokenizer" (a result file's tokenizer_id: a model name) is no credential.
+        QStringLiteral("authorization|api[-_ ]?key|apikey|token(?!izer)|secret|password|passwd|cookie|credential"),
         QRegularExpression::CaseInsensitiveOption);
     return secret.match(name).hasMatch();
 }
