@@ -5441,10 +5441,6 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <translation>未选择步骤</translation>
     </message>
     <message>
-        <source>Step %1 · %2 · %3 requests in %4 s</source>
-        <translation>第 %1 步 · %2 · %4 秒内 %3 个请求</translation>
-    </message>
-    <message>
         <source>Failures (%1)</source>
         <translation>失败（%1）</translation>
     </message>
@@ -5491,6 +5487,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>No prompt-length buckets for this step (workload.length_buckets is empty)</source>
         <translation>该步没有提示词长度分组（workload.length_buckets 为空）</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 · %3</source>
+        <translation>第 %1 步 · %2 · %3</translation>
     </message>
 </context>
 <context>
@@ -5618,10 +5618,6 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <translation>不完整：%1% 失败</translation>
     </message>
     <message>
-        <source>%1 (%2), %3 requests in %4 s</source>
-        <translation>%1（%2），%4 秒内 %3 个请求</translation>
-    </message>
-    <message>
         <source>%1: %2</source>
         <comment>why a step ran: its purpose, then in detail</comment>
         <translation>%1：%2</translation>
@@ -5629,6 +5625,18 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>The file does not say how many requests failed.</source>
         <translation>文件未说明有多少请求失败。</translation>
+    </message>
+    <message>
+        <source>%1 completed in %2 s, failures unknown</source>
+        <translation>%2 秒内完成 %1 个请求，失败数未知</translation>
+    </message>
+    <message>
+        <source>%1 requests in %2 s</source>
+        <translation>%2 秒内 %1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 (%2), %3</source>
+        <translation>%1（%2），%3</translation>
     </message>
 </context>
 <context>

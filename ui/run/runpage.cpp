@@ -376,6 +376,8 @@ void RunPage::onCapacityDemandEdited()
 
 void RunPage::onAnalysisChanged()
 {
+    // The percentile the analysis uses: the asked one, or the highest the steps report when none has it.
+    m_stepsModel->setPercentile(m_run->analysis().result.options.percentile);
     m_latency->refresh();
     m_throughput->refresh();
     m_analysis->clear();

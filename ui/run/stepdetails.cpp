@@ -69,10 +69,9 @@ void StepDetails::setStep(const StepReport* step, double percentile)
         return;
     }
     QString header
-        = tr("Step %1 · %2 · %3 requests in %4 s")
+        = tr("Step %1 · %2 · %3")
               .arg(step->index() + 1)
-              .arg(UiFormat::loadText(step->config))
-              .arg(StepsTableModel::requestsWord(step->metrics), StepsTableModel::durationWord(step->durationS));
+              .arg(UiFormat::loadText(step->config), StepsTableModel::requestsWord(step->metrics, step->durationS));
     const QStringList flags = StepsTableModel::flagWords(*step);
     if (!flags.isEmpty())
         header += QStringLiteral(" · ") + UiFormat::joined(flags);

@@ -89,9 +89,15 @@ QStringList StepsTableModel::flagWords(const StepReport& step)
     return flags;
 }
 
-QString StepsTableModel::requestsWord(const StepMetrics& m)
+QString StepsTableModel::requestsWord(const StepMetrics& m, double durationS)
 {
-    return isKnown(m.completed) && isKnown(m.failed) ? UiFormat::count(m.completed + m.failed) : UiFormat::unknown();
+    if (isKnown(m.completed) && !isKnown(m.failed)) {
+        // A file that gives the completed requests but not the failed ones: say what it gives.
+        return tr("%1 completed in %2 s, failures unknown").arg(UiFormat::count(m.completed), durationWord(durationS));
+    }
+    return tr("%1 requests in %2 s")
+        .arg(isKnown(m.completed) ? UiFormat::count(m.completed + m.failed) : UiFormat::unknown(),
+            durationWord(durationS));
 }
 
 QString StepsTableModel::durationWord(double seconds)
@@ -170,12 +176,12 @@ QVariant StepsTableModel::toolTip(const StepReport& s, int column) const
     switch (column) {
     case Step:
     case Load:
-        return tr("%1 (%2), %3 requests in %4 s")
+        return tr("%1 (%2), %3")
             .arg(UiFormat::loadText(s.config),
                 s.config.detail.isEmpty() ? UiFormat::purposeWord(s.config.purpose)
                                           : tr("%1: %2", "why a step ran: its purpose, then in detail")
-                                                .arg(UiFormat::purposeWord(s.config.purpose), s.config.detail))
-            .arg(requestsWord(s.metrics), durationWord(s.durationS));
+                                                .arg(UiFormat::purposeWord(s.config.purpose), s.config.detail),
+                requestsWord(s.metrics, s.durationS));
     case Rps:
     case OutputTokens:
         return UiFormat::anyDerived(s.metrics) ? QVariant(UiFormat::derivedNote()) : QVariant();

@@ -41,7 +41,7 @@ public:
 
     static QStringList flagWords(const StepReport& step);
     // "1,015" requests, or "—" when the file gave no count; a step's seconds "12.3" or "—".
-    static QString requestsWord(const StepMetrics& metrics);
+    static QString requestsWord(const StepMetrics& metrics, double durationS); // "120 requests in 30.0 s"
     static QString durationWord(double seconds);
 
 private:
