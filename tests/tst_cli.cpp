@@ -269,6 +269,22 @@ private Q_SLOTS:
         QCOMPARE(mixed.exitCode, 2);
         QVERIFY2(
             mixed.err.contains(QStringLiteral("dataset_name=random | dataset_name=sharegpt")), qPrintable(mixed.err));
+
+        // Imported, they are two runs; compared, on the highest statistic they record (medians only).
+        QTemporaryDir runs;
+        const Outcome imported
+            = runCli({ QStringLiteral("import"), sglang, QStringLiteral("--data-dir"), runs.path() });
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        QStringList ids;
+        for (const QString& line : imported.out.split(u'\n', Qt::SkipEmptyParts))
+            ids << line.section(u'\t', 0, 0);
+        QCOMPARE(ids.size(), 2);
+        const Outcome compared = runCli(QStringList { QStringLiteral("compare") } + ids
+            + QStringList { QStringLiteral("--data-dir"), runs.path() });
+        QVERIFY2(compared.exitCode == 0, qPrintable(compared.err));
+        QVERIFY2(compared.err.contains(QStringLiteral("no run records P99 TTFT; comparing median TTFT")),
+            qPrintable(compared.err));
+        QVERIFY2(compared.out.contains(QStringLiteral("16 req/s  614.25")), qPrintable(compared.out));
     }
 
     // vLLM's own result files, one per rate, analysed as a sweep (METRICS.md's variants included).

@@ -275,7 +275,33 @@ int runCompare(const QStringList& arguments)
             say(QStringLiteral("warning: %1").arg(w));
         runs.push_back(std::move(*read.run));
     }
-    const Comparison comparison = compareRuns(runs, baselineIndex, which, statistic);
+    Comparison comparison = compareRuns(runs, baselineIndex, which, statistic);
+    // Runs imported from files without the default statistic (an old SGLang file keeps medians only):
+    // the highest one they record, said on stderr. A statistic asked for with --percentile stays.
+    const auto anyValue = [](const Comparison& c) {
+        for (const CompareCurve& curve : c.curves) {
+            for (const ComparePoint& point : curve.points) {
+                if (point.value && std::isfinite(*point.value))
+                    return true;
+            }
+        }
+        return false;
+    };
+    if (!p.isSet(percentile) && !anyValue(comparison)) {
+        for (const char* word : { "99.9", "99", "95", "90", "median", "mean" }) {
+            const std::optional<CompareStatistic> other = CompareStatistic::parse(QString::fromLatin1(word));
+            if (!other || other->label() == statistic.label())
+                continue;
+            Comparison tried = compareRuns(runs, baselineIndex, which, *other);
+            if (anyValue(tried)) {
+                say(QStringLiteral("note: no run records %1 %3; comparing %2 %3, the highest they record")
+                        .arg(statistic.label(), other->label(), compareMetricKey(which).toUpper()));
+                comparison = std::move(tried);
+                statistic = *other;
+                break;
+            }
+        }
+    }
 #ifdef KNEEPOINT_CLI_EXPORT
     if (outKind == OutKind::Report) {
         QString error;
