@@ -1393,6 +1393,22 @@ private Q_SLOTS:
         QVERIFY(!settings.contains(u"max_concurrency"));
     }
 
+    void realVllm05()
+    {
+        const QString path = importData(QStringLiteral("real/vllm/0.5/Mistral-7B-Instruct-v0.3_tp1_len2000.json"));
+        const ImportContents read = readImport({ path });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.curves.size(), std::size_t(1));
+        QCOMPARE(read.curves[0].source, QStringLiteral("vllm"));
+        const StepMetrics& m = read.curves[0].steps.front().metrics;
+        checkAgainstFile(jsonObjects(path).constFirst(), m, path);
+        QCOMPARE(m.failed, 0);
+        QVERIFY(m.isDerived(u"failed"));
+        QCOMPARE(m.totalTokenThroughput, double(1585 + 2478) / 12.153742963448167);
+        QVERIFY(std::isnan(m.e2el.mean));
+        QVERIFY(!m.options.isSelected(LatencyMetric::E2el));
+    }
+
     void realVllmBenchSweep()
     {
         const QString top = importData(QStringLiteral("real/vllm/0.25-bench-sweep"));
