@@ -64,13 +64,13 @@ QStringList applyOverrides(Profile& p, const ProfileOverrides& o)
     set(changed, u"output.result_filename"_s, p.output.resultFilename, o.resultFilename);
     set(changed, u"output.label"_s, p.output.label, o.label);
     if (o.metadata) {
-        for (const auto& [key, value] : *o.metadata) {
-            const auto same = [&key](const std::pair<QString, QString>& item) { return item.first == key; };
+        for (const std::pair<QString, QString>& entry : *o.metadata) {
+            const auto same = [&entry](const std::pair<QString, QString>& item) { return item.first == entry.first; };
             if (const auto it = std::find_if(p.output.metadata.begin(), p.output.metadata.end(), same);
                 it != p.output.metadata.end())
-                it->second = value;
+                it->second = entry.second;
             else
-                p.output.metadata.append({ key, value });
+                p.output.metadata.append(entry);
         }
         changed.append(u"output.metadata"_s);
     }

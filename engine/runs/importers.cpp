@@ -786,15 +786,15 @@ ImportContents readImport(const QStringList& paths, const ImportOptions& options
             };
             auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return !conflicts(x); });
             if (g != groups.end()) {
-                for (const auto& [k, v] : id) {
-                    if (v.isEmpty())
+                for (const std::pair<QString, QString>& entry : id) {
+                    if (entry.second.isEmpty())
                         continue;
-                    auto it = std::find_if(
-                        g->identity.begin(), g->identity.end(), [&](const auto& kv) { return kv.first == k; });
+                    auto it = std::find_if(g->identity.begin(), g->identity.end(),
+                        [&entry](const auto& kv) { return kv.first == entry.first; });
                     if (it == g->identity.end())
-                        g->identity.emplace_back(k, v);
+                        g->identity.push_back(entry);
                     else if (it->second.isEmpty())
-                        it->second = v;
+                        it->second = entry.second;
                 }
             }
             if (g == groups.end()) {
