@@ -371,4 +371,26 @@ qint64 StepMetrics::stepDurationNs(const std::vector<RequestRecord>& records)
     return last - first;
 }
 
+std::optional<double> reportedPercentile(
+    const std::vector<const StepMetrics*>& steps, LatencyMetric metric, double wanted)
+{
+    std::optional<double> highest;
+    bool median = false;
+    for (const StepMetrics* m : steps) {
+        const LatencyStats& stats = m->stats(metric);
+        if (m->completed == 0 || !stats.reported())
+            continue;
+        if (const auto v = stats.percentile(wanted); (v && isKnown(*v)) || (wanted == 50 && isKnown(stats.median)))
+            return wanted;
+        for (const auto& [p, v] : stats.percentiles) {
+            if (isKnown(v))
+                highest = std::max(highest.value_or(p), p);
+        }
+        median = median || isKnown(stats.median);
+    }
+    if (highest)
+        return highest;
+    return median ? std::optional<double>(50.0) : std::nullopt;
+}
+
 } // namespace kp

@@ -164,6 +164,12 @@ struct StepMetrics
     bool operator==(const StepMetrics&) const = default;
 };
 
+// The percentile of `metric` to show or analyse over these steps: `wanted` when a step reports it, else
+// the highest percentile a step reports (a foreign file may keep P90 only), else 50 when a step reports
+// its median; nullopt when none reports the metric. Steps without a completed request count for nothing.
+std::optional<double> reportedPercentile(
+    const std::vector<const StepMetrics*>& steps, LatencyMetric metric, double wanted);
+
 } // namespace kp
 
 Q_DECLARE_METATYPE(kp::StepMetrics)

@@ -1144,19 +1144,12 @@ namespace {
 // median, or only P90), the highest percentile that a step does report.
 std::optional<double> reportedPercentileInstead(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
 {
-    std::optional<double> highest;
-    for (const SweepPoint& p : points) {
-        const LatencyStats& stats = p.metrics.stats(options.metric);
-        if (latencyAt(p.metrics, stats, options.percentile))
-            return std::nullopt;
-        for (const auto& [percentile, value] : stats.percentiles) {
-            if (isKnown(value) && latencyAt(p.metrics, stats, percentile))
-                highest = std::max(highest.value_or(percentile), percentile);
-        }
-        if (!highest && latencyAt(p.metrics, stats, 50))
-            highest = 50.0;
-    }
-    return highest;
+    std::vector<const StepMetrics*> steps;
+    steps.reserve(points.size());
+    for (const SweepPoint& p : points)
+        steps.push_back(&p.metrics);
+    const std::optional<double> reported = reportedPercentile(steps, options.metric, options.percentile);
+    return reported && *reported != options.percentile ? reported : std::nullopt;
 }
 
 } // namespace

@@ -83,23 +83,11 @@ std::optional<double> percentileValue(const LatencyStats& stats, double percenti
 
 std::optional<double> drawablePercentile(const std::vector<StepReport>& steps, LatencyMetric metric, double wanted)
 {
-    std::optional<double> highest;
-    bool median = false;
-    for (const StepReport& s : steps) {
-        const LatencyStats& st = s.metrics.stats(metric);
-        if (percentileValue(st, wanted))
-            return wanted;
-        if (!st.reported())
-            continue;
-        for (const auto& [p, v] : st.percentiles) {
-            if (isKnown(v) && (!highest || p > *highest))
-                highest = p;
-        }
-        median = median || isKnown(st.median);
-    }
-    if (highest)
-        return highest;
-    return median ? std::optional<double>(50.0) : std::nullopt;
+    std::vector<const StepMetrics*> metrics;
+    metrics.reserve(steps.size());
+    for (const StepReport& s : steps)
+        metrics.push_back(&s.metrics);
+    return reportedPercentile(metrics, metric, wanted);
 }
 
 bool everyRequestFailed(const std::vector<StepReport>& steps)
