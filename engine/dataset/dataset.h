@@ -20,6 +20,33 @@ struct Prompt
     int promptTokens = 0;
     int outputTokens = 0; // requested output length (max_tokens)
     qint64 atNs = -1; // replay: send time from the first request of the log, ns; -1 for other sources
+    // Trace replay (mooncake): the prompt's blocks of kTraceBlockTokens tokens, equal ids being identical
+    // text; text stays empty and is made when the request is sent (promptText), so a long trace costs
+    // no memory for its prompts.
+    std::vector<qint64> hashIds;
+};
+
+// Tokens per hash id in a Mooncake trace.
+inline constexpr int kTraceBlockTokens = 512;
+
+// One turn of a conversation: the user's message and the answer the dataset recorded for it.
+struct Turn
+{
+    QString user;
+    int userTokens = 0;
+    QString answer; // the dataset's assistant answer (synthetic sessions: random words of the turn's output length)
+    int answerTokens = 0;
+    int outputTokens = 0; // requested output length (max_tokens) of this turn
+};
+
+// A conversation of a multi-turn workload: its turns are sent in order, each request carrying the
+// history so far (system prompt, earlier user turns and answers).
+struct Conversation
+{
+    QString system; // system prompt, may be empty
+    int systemTokens = 0;
+    std::vector<Turn> turns; // at least one
+    QString origin; // where it came from, for messages: "FILE:LINE" or "FILE: entry N"
 };
 
 struct RandomDatasetOptions
@@ -69,7 +96,8 @@ struct ShareGptStats
 
 struct DatasetResult
 {
-    std::vector<Prompt> prompts;
+    std::vector<Prompt> prompts; // single-turn workloads
+    std::vector<Conversation> sessions; // multi-turn workloads (workload.multi_turn): prompts stays empty
     QString error; // names the file and line (or byte offset) when loading failed
     QStringList warnings;
     ShareGptStats shareGpt; // sharegpt only
@@ -108,6 +136,10 @@ DatasetResult loadReplay(const QString& path, int defaultOutputTokens, bool stri
 // conversations are shuffled (seeded) and the first numPrompts that pass the filters are kept; when
 // fewer pass, seeded picks among them fill up (oversampling, with a warning). Errors name the byte offset.
 DatasetResult loadShareGpt(const QString& path, const ShareGptOptions& options);
+
+// The text to send for a prompt: its own text, or for a trace prompt (hashIds set) the blocks of its
+// hash ids, kTraceBlockTokens words each (the same words for the same id and seed), cut to promptTokens.
+QString promptText(const Prompt& prompt, quint64 seed);
 
 // Takes numPrompts prompts from source: a seeded shuffle, then repeats (oversampling) when short.
 std::vector<Prompt> samplePrompts(const std::vector<Prompt>& source, int numPrompts, quint64 seed);

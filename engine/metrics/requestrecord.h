@@ -56,6 +56,8 @@ struct RequestRecord
 {
     qint64 index = -1; // position in the step's prompt list
     QString requestId; // the x-request-id that was sent
+    int session = -1; // multi-turn: the session's number in the step (0-based, in start order); -1 single-turn
+    int turn = -1; // multi-turn: the turn's number in its session, 1-based; -1 single-turn
 
     qint64 scheduledNs = -1; // intended send time from the arrival schedule
     qint64 sentNs = -1; // `st`: just before the POST was handed to the network (after the concurrency gate)
@@ -73,6 +75,7 @@ struct RequestRecord
 
     int promptTokens = 0; // the dataset's count for the prompt
     int serverPromptTokens = -1; // usage.prompt_tokens, -1 when the server sent none
+    int cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens (prefix-cache hits), -1 when not sent
     int outputTokens = 0; // usage.completion_tokens, else counted from the text
     bool outputTokensFromUsage = false;
     QString generatedText;

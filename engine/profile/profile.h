@@ -161,6 +161,15 @@ struct Workload
     double replaySpeed = 1; // replay: the log's time runs this many times faster (rate inf steps only)
     int numPrefixes = 8; // shared-prefix: distinct prefixes (prefix_len tokens each)
     int suffixesPerPrefix = 0; // shared-prefix: suffixes (input_len tokens) per prefix; 0: num_prompts / num_prefixes
+    // Conversations (docs/PROFILES.md, "Multi-turn sessions"): each conversation is a session whose user
+    // turns are sent in order with the history so far; rate or concurrency applies to session starts,
+    // num_prompts still counts requests (turns).
+    bool multiTurn = false;
+    QString multiTurnHistory = QStringLiteral("recorded"); // "recorded": the dataset's answers; "live": the server's
+    double thinkTimeS = 0; // mean of the exponential pause between an answer's end and the next turn
+    int turns = 1; // random + multi_turn: turns per synthetic session
+    int systemPromptLen = 0; // random + multi_turn: system prompt tokens, the same text for every session
+    std::optional<int> maxModelLen; // mooncake: a trace line needing more tokens than this is a bad line
     QList<int> lengthBuckets = { 0, 256, 512, 1024, 2048 }; // prompt-token bucket edges; the last is open-ended
     bool ignoreEos = false;
     Sampling sampling;
