@@ -191,7 +191,10 @@ private Q_SLOTS:
         QCOMPARE(a.url, b.url);
         QCOMPARE(a.headers, b.headers);
         QVERIFY(a.headers.contains({ QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer sk-resolved") }));
-        const Prompt prompt { QStringLiteral("hello"), 1, 8 };
+        Prompt prompt;
+        prompt.text = QStringLiteral("hello");
+        prompt.promptTokens = 1;
+        prompt.outputTokens = 8;
         QCOMPARE(buildRequestBody(a, prompt), buildRequestBody(b, prompt));
     }
 

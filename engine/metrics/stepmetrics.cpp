@@ -393,4 +393,11 @@ std::optional<double> reportedPercentile(
     return median ? std::optional<double>(50.0) : std::nullopt;
 }
 
+double StepMetrics::prefixCacheHitRate() const
+{
+    if (!isKnown(totalCachedTokens) || !isKnown(totalInputTokens) || totalInputTokens <= 0)
+        return kUnknown;
+    return double(totalCachedTokens) / double(totalInputTokens);
+}
+
 } // namespace kp

@@ -81,6 +81,17 @@ struct LengthBucketMetrics
     bool operator==(const LengthBucketMetrics&) const = default;
 };
 
+// The completed requests of some turns of a multi-turn step (turn 1, or turns 2 and later).
+struct TurnGroupMetrics
+{
+    qint64 completed = 0;
+    qint64 totalInputTokens = 0;
+    qint64 totalCachedTokens = kUnknownCount; // as StepMetrics::totalCachedTokens, over these requests
+    LatencyStats ttft;
+    LatencyStats e2el;
+    bool operator==(const TurnGroupMetrics&) const = default;
+};
+
 // How the client itself fared during a step (Kneepoint's self-check): when it lags, the step measures
 // the client rather than the server. The StepRunner fills it; `recorded` is false in foreign files.
 struct ClientHealth
@@ -141,6 +152,17 @@ struct StepMetrics
     // Set when that passes kInputTokenWarnFraction: the two counts do not describe the same prompts.
     QString inputTokenWarning() const;
     static constexpr double kInputTokenWarnFraction = 0.05;
+    // Prefix caching, from the client's side: usage.prompt_tokens_details.cached_tokens summed over the
+    // completed requests that reported it; kUnknownCount when none did.
+    qint64 totalCachedTokens = kUnknownCount;
+    qint64 cachedTokensReported = 0; // completed requests whose usage carried cached_tokens
+    // total_cached_tokens / total_input_tokens; kUnknown when the cached tokens are unknown.
+    double prefixCacheHitRate() const;
+    // Multi-turn sessions: sessions that sent a measured request (kUnknownCount for single-turn steps),
+    // and the requests of first turns and of later turns apart.
+    qint64 numSessions = kUnknownCount;
+    TurnGroupMetrics firstTurns;
+    TurnGroupMetrics laterTurns;
     std::vector<LengthBucketMetrics> lengthBuckets; // one per bucket of options.lengthBucketEdges, empty ones too
     ClientHealth clientHealth; // set by the StepRunner, not by fromRecords
     // The reference keys of figures that a foreign result file did not give but its own fields did
