@@ -52,6 +52,40 @@ StepResult runStep(StepConfig step, TransportOptions transport = {})
     return finished.takeFirst().at(0).value<StepResult>();
 }
 
+// Conversations of distinct words: a 3-word system prompt, 4-word user turns, 5-word recorded answers.
+std::vector<Conversation> conversations(int count, int turns)
+{
+    std::vector<Conversation> out;
+    for (int c = 0; c < count; ++c) {
+        Conversation conv;
+        conv.system = QStringLiteral("you are helpful");
+        conv.systemTokens = 3;
+        for (int t = 0; t < turns; ++t) {
+            Turn turn;
+            turn.user = QStringLiteral("c%1 t%2 asks this").arg(c).arg(t);
+            turn.userTokens = 4;
+            turn.answer = QStringLiteral("c%1 t%2 recorded answer here").arg(c).arg(t);
+            turn.answerTokens = 5;
+            turn.outputTokens = 6;
+            conv.turns.push_back(turn);
+        }
+        out.push_back(conv);
+    }
+    return out;
+}
+
+// The records of each session, in turn order; checks that each turn went out after the previous one ended.
+std::map<int, std::vector<RequestRecord>> bySession(const std::vector<RequestRecord>& records)
+{
+    std::map<int, std::vector<RequestRecord>> out;
+    for (const RequestRecord& r : records)
+        out[r.session].push_back(r);
+    for (auto& entry : out)
+        std::sort(entry.second.begin(), entry.second.end(),
+            [](const RequestRecord& a, const RequestRecord& b) { return a.turn < b.turn; });
+    return out;
+}
+
 } // namespace
 
 class TestLoadEngine : public QObject
@@ -143,6 +177,77 @@ private Q_SLOTS:
         const StepResult result = runStep(step);
         QCOMPARE(result.metrics.completed, 512);
         QCOMPARE(sim.host.server()->peakInFlight(), 256);
+    }
+
+    // Sessions at a rate: 13 turns from conversations of 3 turns are 4 whole sessions and the first turn of a
+    // fifth; each turn carries the history (system, earlier user turns, the recorded answers) and leaves
+    // only after the previous answer ended.
+    void multiTurnSessionsCarryTheirHistory()
+    {
+        SimTarget sim;
+        sim::SimServerOptions options;
+        options.timeScale = 20;
+        QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+        StepConfig step = makeStep(sim.host.baseUrl(), Backend::OpenAi, options.params.modelId, 13, 8, 6);
+        step.prompts.clear();
+        step.sessions = conversations(5, 3);
+        step.rate = 100;
+        const StepResult result = runStep(step);
+        QCOMPARE(result.records.size(), std::size_t(13));
+        QCOMPARE(result.metrics.completed, 13);
+        QCOMPARE(result.metrics.numSessions, 5);
+        QCOMPARE(result.metrics.firstTurns.completed, 5);
+        QCOMPARE(result.metrics.laterTurns.completed, 8);
+        const auto truth = truthByRequestId(sim.host.baseUrl());
+        const auto sessions = bySession(result.records);
+        QCOMPARE(sessions.size(), std::size_t(5));
+        for (const auto& [session, turns] : sessions) {
+            QCOMPARE(int(turns.size()), session < 4 ? 3 : 1);
+            for (std::size_t k = 0; k < turns.size(); ++k) {
+                const RequestRecord& r = turns[k];
+                QCOMPARE(r.turn, int(k) + 1);
+                // system + k earlier turns (user + recorded answer) + this user turn
+                QCOMPARE(r.promptTokens, 3 + int(k) * (4 + 5) + 4);
+                QCOMPARE(truth.at(r.requestId).value(u"prompt_tokens").toInt(), r.promptTokens);
+                if (k > 0)
+                    QVERIFY2(r.sentNs >= turns[k - 1].endNs, qPrintable(r.requestId));
+            }
+        }
+    }
+
+    // Users in a closed loop run whole conversations with a think time between turns; live history puts
+    // the server's own answer in the next turn's prompt.
+    void multiTurnUsersThinkAndUseLiveAnswers()
+    {
+        SimTarget sim;
+        sim::SimServerOptions options;
+        options.timeScale = 20;
+        QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+        StepConfig step = makeStep(sim.host.baseUrl(), Backend::OpenAi, options.params.modelId, 12, 8, 6);
+        step.prompts.clear();
+        step.sessions = conversations(4, 3);
+        step.request.ignoreEos = false; // answers of varying length: the live history differs from the recorded one
+        step.mode = LoadMode::Concurrency;
+        step.concurrency = 2;
+        step.thinkTimeS = 0.02;
+        step.liveHistory = true;
+        const StepResult result = runStep(step);
+        QCOMPARE(result.metrics.completed, 12);
+        QCOMPARE(result.metrics.numSessions, 4);
+        QVERIFY(sim.host.server()->peakInFlight() <= 2);
+        const auto truth = truthByRequestId(sim.host.baseUrl());
+        for (const auto& [session, turns] : bySession(result.records)) {
+            QCOMPARE(turns.size(), std::size_t(3));
+            int history = 3;
+            for (const RequestRecord& r : turns) {
+                QCOMPARE(r.promptTokens, history + 4);
+                QCOMPARE(truth.at(r.requestId).value(u"prompt_tokens").toInt(), r.promptTokens);
+                QCOMPARE(countWords(r.generatedText), r.outputTokens);
+                history += 4 + r.outputTokens;
+            }
+            QVERIFY(turns[1].sentNs >= turns[0].endNs);
+            QVERIFY(turns[2].sentNs >= turns[1].endNs);
+        }
     }
 
     void closedLoopKeepsUsersInFlight()

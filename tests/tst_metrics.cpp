@@ -164,6 +164,7 @@ private Q_SLOTS:
     void resultFileName();
     void resultJsonMetadata();
     void resultJsonRoundTrip();
+    void sessionsAndPrefixCache();
     void readVllmFile();
     void readVariants_data();
     void readVariants();
@@ -1117,7 +1118,7 @@ void TestMetrics::csv()
                                 "80.833,20.000,93.192,174.000,208.650," // tpot
                                 "258.571,50.000,507.893,660.000,1416.000," // itl
                                 "922.500,725.000,782.700,1816.000,2053.600," // e2el
-                                "475.000,337.667,2000.000,1,1\n";
+                                "475.000,337.667,2000.000,1,1,,,,,\n"; // no cached tokens, no sessions: empty
     QCOMPARE(row, expected);
 
     StepSetup open = setup;
@@ -1152,6 +1153,96 @@ void TestMetrics::textIgnoresLocale()
     QCOMPARE(rowDe, row);
     QCOMPARE(jsonDe, json);
     QVERIFY(summary.contains("52.34"));
+}
+
+// Multi-turn records with the server's cached tokens: sessions, the turn groups, the hit rate, and the
+// same figures through the result file, the summary block and the CSV row.
+void TestMetrics::sessionsAndPrefixCache()
+{
+    const auto turn = [](RequestRecord r, int session, int turnNumber, int cached) {
+        r.session = session;
+        r.turn = turnNumber;
+        r.cachedTokens = cached;
+        return r;
+    };
+    const std::vector<RequestRecord> records = {
+        turn(request(0, 0, { 100, 110 }, 100, 110, 10, 10, 2), 0, 1, 0), // TTFT 100, E2EL 110
+        turn(request(200, 200, { 240, 260 }, 240, 260, 30, 30, 2), 0, 2, 16), // 40, 60
+        turn(request(50, 50, { 170, 180 }, 170, 180, 10, 10, 2), 1, 1, -1), // 120, 130; no cached_tokens
+        turn(request(300, 300, {}, -1, 310, 30, -1, 0, false, FailureClass::HttpServerError), 1, 2, -1),
+        turn(request(300, 300, { 320, 330 }, 320, 330, 50, 50, 2), 0, 3, 48), // 20, 30
+    };
+    MetricsOptions options;
+    options.inputTokenSource = InputTokenSource::Dataset;
+    const StepMetrics m = StepMetrics::fromRecords(records, 1.0, options);
+    QCOMPARE(m.completed, 4);
+    QCOMPARE(m.failed, 1);
+    QCOMPARE(m.totalInputTokens, 100);
+    QCOMPARE(m.cachedTokensReported, 3);
+    QCOMPARE(m.totalCachedTokens, 64);
+    QCOMPARE(m.prefixCacheHitRate(), 0.64);
+    QCOMPARE(m.numSessions, 2);
+    QCOMPARE(m.firstTurns.completed, 2);
+    QCOMPARE(m.firstTurns.totalInputTokens, 20);
+    QCOMPARE(m.firstTurns.totalCachedTokens, 0); // reported as 0 by one request: known, and none
+    QCOMPARE(m.firstTurns.ttft.mean, 110.0);
+    QCOMPARE(m.firstTurns.e2el.mean, 120.0);
+    QCOMPARE(m.laterTurns.completed, 2);
+    QCOMPARE(m.laterTurns.totalInputTokens, 80);
+    QCOMPARE(m.laterTurns.totalCachedTokens, 64);
+    QCOMPARE(m.laterTurns.ttft.mean, 30.0);
+    QCOMPARE(m.laterTurns.e2el.mean, 45.0);
+
+    // Single-turn requests without cached_tokens: unknown, not 0.
+    std::vector<RequestRecord> single = { request(0, 0, { 100, 110 }, 100, 110, 10, 10, 2) };
+    const StepMetrics plain = StepMetrics::fromRecords(single, 1.0, options);
+    QCOMPARE(plain.totalCachedTokens, kUnknownCount);
+    QVERIFY(!isKnown(plain.prefixCacheHitRate()));
+    QCOMPARE(plain.numSessions, kUnknownCount);
+
+    const StepSetup setup = exampleSetup();
+    const QByteArray file = ResultJson::write(setup, m, {}, 4);
+    const QJsonObject json = QJsonDocument::fromJson(file).object();
+    QCOMPARE(json.value(u"total_cached_tokens").toInt(), 64);
+    QCOMPARE(json.value(u"prefix_cache_hit_rate").toDouble(), 0.64);
+    QCOMPARE(json.value(u"num_sessions").toInt(), 2);
+    const QJsonObject later = json.value(u"kneepoint").toObject().value(u"turns").toObject().value(u"later").toObject();
+    QCOMPARE(later.value(u"total_cached_tokens").toInt(), 64);
+    QCOMPARE(later.value(u"ttft").toObject().value(u"mean_ms").toDouble(), 30.0);
+    const QJsonObject plainJson = QJsonDocument::fromJson(ResultJson::write(setup, plain, {}, 4)).object();
+    QVERIFY(!plainJson.contains(u"total_cached_tokens"));
+    QVERIFY(!plainJson.contains(u"num_sessions"));
+
+    const ResultFileContents read = ResultJson::read(file, QStringLiteral("x.json"));
+    QVERIFY2(read.ok(), qPrintable(read.error));
+    const StepMetrics& back = read.steps.front().metrics;
+    QVERIFY2(read.steps.front().warnings.isEmpty(), qPrintable(read.steps.front().warnings.join(u'\n')));
+    QVERIFY(read.steps.front().setup.metadata.empty()); // the new keys are figures, not settings
+    QCOMPARE(back.totalCachedTokens, 64);
+    QCOMPARE(back.cachedTokensReported, 3);
+    QCOMPARE(back.numSessions, 2);
+    QCOMPARE(back.firstTurns, m.firstTurns);
+    QCOMPARE(back.laterTurns, m.laterTurns);
+
+    const QByteArray summary = StepSummary::text(setup, m);
+    QVERIFY(summary.contains(StepSummary::row("Sessions:", "2")));
+    QVERIFY(summary.contains(StepSummary::row("Mean TTFT, first turns (ms):", "110.00")));
+    QVERIFY(summary.contains(StepSummary::row("P99 TTFT, later turns (ms):", "39.80")));
+    QVERIFY(summary.contains(StepSummary::row("Cached input tokens:", "64")));
+    QVERIFY(summary.contains(StepSummary::row("Prefix cache hit rate (%):", "64.00")));
+    QVERIFY(summary.endsWith(QByteArray(50, '=') + '\n'));
+    QVERIFY(!StepSummary::text(setup, plain).contains("Prefix cache"));
+
+    const QByteArrayList header = SweepTable::csvHeader().trimmed().split(',');
+    const QByteArrayList row = SweepTable::csvRow(setup, m).trimmed().split(',');
+    QCOMPARE(row.size(), header.size());
+    QCOMPARE(row[header.indexOf("total_cached_tokens")], QByteArray("64"));
+    QCOMPARE(row[header.indexOf("prefix_cache_hit_rate")], QByteArray("0.6400"));
+    QCOMPARE(row[header.indexOf("num_sessions")], QByteArray("2"));
+    QCOMPARE(row[header.indexOf("mean_ttft_later_turns_ms")], QByteArray("30.000"));
+    const QByteArrayList plainRow = SweepTable::csvRow(setup, plain).trimmed().split(',');
+    QCOMPARE(plainRow.size(), header.size());
+    QCOMPARE(plainRow[header.indexOf("prefix_cache_hit_rate")], QByteArray());
 }
 
 QTEST_GUILESS_MAIN(TestMetrics)

@@ -53,17 +53,34 @@ RequestTemplate requestTemplate(const Profile& profile, QString* error)
 
 QByteArray buildRequestBody(const RequestTemplate& request, const Prompt& prompt)
 {
+    return buildRequestBody(request, { ChatMessage { QStringLiteral("user"), prompt.text } }, prompt.outputTokens);
+}
+
+QByteArray buildRequestBody(const RequestTemplate& request, const std::vector<ChatMessage>& messages, int maxTokens)
+{
     QJsonObject body;
     body.insert(QLatin1String("model"), request.model);
     if (isChatBackend(request.backend)) {
-        QJsonObject message;
-        message.insert(QLatin1String("role"), QLatin1String("user"));
-        message.insert(QLatin1String("content"), prompt.text);
-        body.insert(QLatin1String("messages"), QJsonArray { message });
-        body.insert(QLatin1String("max_completion_tokens"), prompt.outputTokens);
+        QJsonArray array;
+        for (const ChatMessage& m : messages) {
+            QJsonObject message;
+            message.insert(QLatin1String("role"), m.role);
+            message.insert(QLatin1String("content"), m.content);
+            array.append(message);
+        }
+        body.insert(QLatin1String("messages"), array);
+        body.insert(QLatin1String("max_completion_tokens"), maxTokens);
     } else {
-        body.insert(QLatin1String("prompt"), prompt.text);
-        body.insert(QLatin1String("max_tokens"), prompt.outputTokens);
+        QString prompt;
+        for (const ChatMessage& m : messages) {
+            if (m.content.isEmpty())
+                continue;
+            if (!prompt.isEmpty())
+                prompt += QLatin1String("\n\n");
+            prompt += m.content;
+        }
+        body.insert(QLatin1String("prompt"), prompt);
+        body.insert(QLatin1String("max_tokens"), maxTokens);
     }
     body.insert(QLatin1String("temperature"), request.temperature);
     body.insert(QLatin1String("stream"), request.stream);

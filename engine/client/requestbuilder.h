@@ -11,6 +11,7 @@
 #include <QUrl>
 
 #include <optional>
+#include <vector>
 
 namespace kp {
 
@@ -36,7 +37,20 @@ HeaderList requestHeaders(const Target& target, QString* error);
 // The request template a profile describes (headers resolved).
 RequestTemplate requestTemplate(const Profile& profile, QString* error);
 
-// The JSON body for one prompt (compact, UTF-8).
+// One message of a chat request.
+struct ChatMessage
+{
+    QString role; // "system", "user", "assistant"
+    QString content;
+    bool operator==(const ChatMessage&) const = default;
+};
+
+// The JSON body for one prompt (compact, UTF-8): its text as the one user message (chat) or the prompt.
 QByteArray buildRequestBody(const RequestTemplate& request, const Prompt& prompt);
+
+// The JSON body for a turn of a conversation: the messages as they are (chat), or for the completions
+// API their contents joined by blank lines into one prompt, which keeps each turn's prompt a prefix of
+// the next one's.
+QByteArray buildRequestBody(const RequestTemplate& request, const std::vector<ChatMessage>& messages, int maxTokens);
 
 } // namespace kp

@@ -166,6 +166,8 @@ void ResponseAccumulator::takeUsage(const SseChunk& chunk)
     }
     if (chunk.promptTokens)
         m_record.serverPromptTokens = static_cast<int>(*chunk.promptTokens);
+    if (chunk.cachedTokens)
+        m_record.cachedTokens = static_cast<int>(*chunk.cachedTokens);
 }
 
 void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)

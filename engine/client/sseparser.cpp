@@ -390,6 +390,8 @@ SseChunk SseChunk::classify(QByteArrayView data)
     if (const auto it = object.find("usage"); it != object.end() && it->is_object()) {
         chunk.completionTokens = toInteger(*it, "completion_tokens");
         chunk.promptTokens = toInteger(*it, "prompt_tokens");
+        if (const auto details = it->find("prompt_tokens_details"); details != it->end() && details->is_object())
+            chunk.cachedTokens = toInteger(*details, "cached_tokens");
     }
 
     const auto choices = object.find("choices");

@@ -82,6 +82,21 @@ void TokenizePrepass::start(const RequestTemplate& request, const TransportOptio
     m_lastRetryReason.clear();
     m_answered = false;
     m_failure.clear();
+    m_notCounted.clear();
+    // Conversations are made as the sessions go (each turn's history differs), trace prompts when sent:
+    // neither is a list of texts to count beforehand.
+    if (prompts->empty())
+        m_notCounted = phrase("TokenizePrepass",
+            "the prompts are conversations whose turns carry their history as it grows, so they are not counted "
+            "before the run; input tokens are the server's usage.prompt_tokens where it sends them, else the "
+            "dataset's count");
+    else if (!prompts->front().hashIds.empty())
+        m_notCounted = phrase("TokenizePrepass",
+            "the trace's prompts are made from their hash ids as they are sent, so they are not counted before the "
+            "run; input tokens are the server's usage.prompt_tokens where it sends them, else the trace's "
+            "input_length");
+    if (!m_notCounted.isEmpty())
+        m_pending.clear();
     if (m_pending.empty()) {
         // Nothing to count: answered at once, but from the event loop, as every other outcome.
         QTimer::singleShot(0, this, [this] {
@@ -185,7 +200,13 @@ void TokenizePrepass::finish()
     for (const Prompt& p : prompts)
         outcome.datasetTokens += p.promptTokens;
     const QString failure = m_failure;
+    const QString notCounted = m_notCounted;
     cancel();
+    if (!notCounted.isEmpty()) {
+        outcome.message = notCounted;
+        Q_EMIT finished(outcome);
+        return;
+    }
     if (!failure.isEmpty()) {
         outcome.message = phrase("TokenizePrepass",
             "%1: %2; input tokens are the server's usage.prompt_tokens where it sends them, else the dataset's count")

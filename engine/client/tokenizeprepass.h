@@ -82,6 +82,7 @@ private:
     quint64 m_generation = 0; // a retry timer of an earlier start or a cancelled one finds it changed
     bool m_answered = false; // one good answer: the endpoint exists
     QString m_failure;
+    QString m_notCounted; // why these prompts are not counted beforehand
     int m_timeoutMs = 0;
     QTimer m_deadline;
 };

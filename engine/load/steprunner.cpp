@@ -68,7 +68,7 @@ StepRunner::StepRunner(Transport* transport, MetricsOptions options, QObject* pa
 void StepRunner::start(StepConfig config)
 {
     Q_ASSERT(!m_running);
-    Q_ASSERT(!config.prompts.empty());
+    Q_ASSERT(!config.prompts.empty() || !config.sessions.empty());
     m_config = std::move(config);
     m_running = true;
     m_stopping = false;
@@ -77,6 +77,11 @@ void StepRunner::start(StepConfig config)
     m_gated.clear();
     m_wasGated.clear();
     m_records.clear();
+    m_sessions.clear();
+    m_requestTurn.clear();
+    m_turnsDue.clear();
+    m_reserved = 0;
+    m_thinkRng.seed(m_config.seed ^ 0x5851f42d4c957f2dULL);
     m_records.reserve(static_cast<std::size_t>(std::min(m_config.numPrompts, 100000)));
     m_recent.clear();
     m_lagMs.clear();
@@ -132,8 +137,12 @@ void StepRunner::beginMeasured()
     m_cpuAtStartS = processCpuSeconds();
     if (m_config.mode == LoadMode::Concurrency) {
         const int users = std::min(m_config.concurrency, m_config.numPrompts);
-        for (int i = 0; i < users; ++i)
-            sendOne(m_t0, false);
+        for (int i = 0; i < users; ++i) {
+            if (m_config.isMultiTurn())
+                startSession(m_t0);
+            else
+                sendOne(m_t0, false);
+        }
     } else {
         dispatchDue();
     }
@@ -143,26 +152,168 @@ void StepRunner::beginMeasured()
 HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const
 {
     const qint64 position = m_config.promptStart + qint64(promptIndex) * m_config.promptStride;
-    const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(position) % m_config.prompts.size()];
     HttpRequest req;
     req.index = index;
     req.requestId = id;
     req.url = m_config.request.url;
-    req.body = buildRequestBody(m_config.request, prompt);
     req.headers = m_config.request.headers;
     req.chat = isChatBackend(m_config.request.backend);
     req.stream = m_config.request.stream;
+    req.scheduledNs = scheduledNs;
+    if (m_config.isMultiTurn()) {
+        // A warm-up request: the first turn of a session, alone.
+        const Conversation& c = m_config.sessions[static_cast<std::size_t>(position) % m_config.sessions.size()];
+        std::vector<ChatMessage> messages;
+        if (!c.system.isEmpty())
+            messages.push_back({ QStringLiteral("system"), c.system });
+        messages.push_back({ QStringLiteral("user"), c.turns.front().user });
+        req.body = buildRequestBody(m_config.request, messages, c.turns.front().outputTokens);
+        req.promptTokens = c.systemTokens + c.turns.front().userTokens;
+        return req;
+    }
+    const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(position) % m_config.prompts.size()];
+    if (prompt.hashIds.empty())
+        req.body = buildRequestBody(m_config.request, prompt);
+    else
+        req.body = buildRequestBody(m_config.request,
+            { ChatMessage { QStringLiteral("user"), promptText(prompt, m_config.textSeed) } }, prompt.outputTokens);
     req.promptTokens = prompt.promptTokens;
+    return req;
+}
+
+HttpRequest StepRunner::makeTurnRequest(int session, qint64 index, const QString& id, qint64 scheduledNs) const
+{
+    const ActiveSession& s = m_sessions[static_cast<std::size_t>(session)];
+    const Conversation& c = m_config.sessions[static_cast<std::size_t>(s.conversation)];
+    std::vector<ChatMessage> messages;
+    messages.reserve(static_cast<std::size_t>(2 * s.nextTurn + 2));
+    int tokens = 0;
+    if (!c.system.isEmpty()) {
+        messages.push_back({ QStringLiteral("system"), c.system });
+        tokens += c.systemTokens;
+    }
+    for (int t = 0; t < s.nextTurn; ++t) {
+        const Turn& turn = c.turns[static_cast<std::size_t>(t)];
+        messages.push_back({ QStringLiteral("user"), turn.user });
+        tokens += turn.userTokens;
+        // The server's own answer where it gave one; a failed turn's place keeps the dataset's answer.
+        const bool live = m_config.liveHistory && t < static_cast<int>(s.liveAnswers.size())
+            && !s.liveAnswers[static_cast<std::size_t>(t)].isNull();
+        if (live) {
+            const QString& answer = s.liveAnswers[static_cast<std::size_t>(t)];
+            messages.push_back({ QStringLiteral("assistant"), answer });
+            tokens += countWords(answer);
+        } else {
+            messages.push_back({ QStringLiteral("assistant"), turn.answer });
+            tokens += turn.answerTokens;
+        }
+    }
+    const Turn& current = c.turns[static_cast<std::size_t>(s.nextTurn)];
+    messages.push_back({ QStringLiteral("user"), current.user });
+    tokens += current.userTokens;
+
+    HttpRequest req;
+    req.index = index;
+    req.requestId = id;
+    req.url = m_config.request.url;
+    req.body = buildRequestBody(m_config.request, messages, current.outputTokens);
+    req.headers = m_config.request.headers;
+    req.chat = isChatBackend(m_config.request.backend);
+    req.stream = m_config.request.stream;
+    req.promptTokens = tokens;
     req.scheduledNs = scheduledNs;
     return req;
 }
 
-void StepRunner::sendOne(qint64 scheduledNs, bool gated)
+void StepRunner::sendOne(qint64 scheduledNs, bool gated, int session)
 {
     const int i = m_sent++;
     m_wasGated.push_back(gated ? 1 : 0);
     ++m_inFlight;
-    m_transport->send(makeRequest(i, i, QStringLiteral("kneepoint-%1-%2").arg(m_config.index).arg(i), scheduledNs));
+    const QString id = QStringLiteral("kneepoint-%1-%2").arg(m_config.index).arg(i);
+    if (session < 0) {
+        m_transport->send(makeRequest(i, i, id, scheduledNs));
+        return;
+    }
+    ActiveSession& s = m_sessions[static_cast<std::size_t>(session)];
+    m_requestTurn.emplace_back(session, s.nextTurn + 1);
+    m_transport->send(makeTurnRequest(session, i, id, scheduledNs));
+    ++s.nextTurn;
+    --s.turnsLeft;
+}
+
+bool StepRunner::startSession(qint64 scheduledNs)
+{
+    if (m_reserved >= m_config.numPrompts)
+        return false;
+    const int number = static_cast<int>(m_sessions.size());
+    const qint64 position = m_config.promptStart + qint64(number) * m_config.promptStride;
+    ActiveSession s;
+    s.conversation = static_cast<int>(static_cast<std::size_t>(position) % m_config.sessions.size());
+    const int turns = static_cast<int>(m_config.sessions[static_cast<std::size_t>(s.conversation)].turns.size());
+    s.turnsLeft = std::clamp(turns, 1, m_config.numPrompts - m_reserved);
+    m_reserved += s.turnsLeft;
+    m_sessions.push_back(std::move(s));
+    sendTurn(number, scheduledNs);
+    return true;
+}
+
+void StepRunner::sendTurn(int session, qint64 scheduledNs)
+{
+    if (m_config.mode == LoadMode::Rate && m_config.maxConcurrency && m_inFlight >= *m_config.maxConcurrency)
+        m_gated.emplace_back(scheduledNs, session);
+    else
+        sendOne(scheduledNs, false, session);
+}
+
+void StepRunner::turnEnded(const RequestRecord& record, int session, qint64 now)
+{
+    ActiveSession& s = m_sessions[static_cast<std::size_t>(session)];
+    if (m_config.liveHistory)
+        s.liveAnswers.push_back(record.success() ? record.generatedText : QString());
+    if (s.turnsLeft <= 0) {
+        s.liveAnswers = {};
+        if (m_config.mode == LoadMode::Concurrency && !concurrencyDone(now))
+            startSession(now); // the user begins a new conversation
+        return;
+    }
+    qint64 thinkNs = 0;
+    if (m_config.thinkTimeS > 0) {
+        std::exponential_distribution<double> think(1.0 / m_config.thinkTimeS);
+        thinkNs = static_cast<qint64>(std::llround(think(m_thinkRng) * 1e9));
+    }
+    if (thinkNs == 0) {
+        sendTurn(session, now);
+        return;
+    }
+    m_turnsDue.emplace(now + thinkNs, session);
+    armDispatchTimer();
+}
+
+bool StepRunner::allSent(qint64 now) const
+{
+    if (m_config.isMultiTurn()) {
+        const bool starting = m_config.mode == LoadMode::Concurrency
+            ? !concurrencyDone(now)
+            : m_reserved < m_config.numPrompts && !m_arrivals.atEnd();
+        return !starting && m_turnsDue.empty() && m_gated.empty();
+    }
+    return m_config.mode == LoadMode::Concurrency ? concurrencyDone(now) : m_arrivals.atEnd() && m_gated.empty();
+}
+
+void StepRunner::armDispatchTimer()
+{
+    qint64 next = std::numeric_limits<qint64>::max();
+    if (!m_arrivals.atEnd())
+        next = m_t0 + m_arrivals.peek();
+    if (!m_turnsDue.empty())
+        next = std::min(next, m_turnsDue.begin()->first);
+    if (next == std::numeric_limits<qint64>::max())
+        return;
+    const qint64 waitNs = next - steadyNowNs();
+    // PreciseTimer has millisecond granularity: arm for the floor and dispatch everything due on
+    // wake-up; the intended time is recorded, so any lag shows in the result.
+    m_dispatchTimer.start(static_cast<int>(std::max<qint64>(0, waitNs / 1'000'000)));
 }
 
 void StepRunner::dispatchDue()
@@ -170,20 +321,38 @@ void StepRunner::dispatchDue()
     if (m_stopping)
         return;
     const qint64 now = steadyNowNs();
+    const bool pastDuration = m_config.mode == LoadMode::Concurrency && m_config.durationS > 0
+        && now - m_t0 >= static_cast<qint64>(m_config.durationS * 1e9);
+    while (!m_turnsDue.empty() && m_turnsDue.begin()->first <= now) {
+        const qint64 due = m_turnsDue.begin()->first;
+        const int session = m_turnsDue.begin()->second;
+        m_turnsDue.erase(m_turnsDue.begin());
+        if (pastDuration) { // no new request after the step's duration: the session ends here
+            ActiveSession& s = m_sessions[static_cast<std::size_t>(session)];
+            m_reserved -= s.turnsLeft;
+            s.turnsLeft = 0;
+            s.liveAnswers = {};
+            continue;
+        }
+        sendTurn(session, due);
+    }
     while (!m_arrivals.atEnd() && m_t0 + m_arrivals.peek() <= now) {
         const qint64 scheduled = m_t0 + m_arrivals.peek();
         m_arrivals.next();
-        if (m_config.maxConcurrency && m_inFlight >= *m_config.maxConcurrency)
-            m_gated.push_back(scheduled);
-        else
+        if (m_config.isMultiTurn()) {
+            if (!startSession(scheduled)) {
+                m_arrivals = {}; // every turn of the step belongs to a session already
+                break;
+            }
+        } else if (m_config.maxConcurrency && m_inFlight >= *m_config.maxConcurrency) {
+            m_gated.emplace_back(scheduled, -1);
+        } else {
             sendOne(scheduled, false);
+        }
     }
-    if (!m_arrivals.atEnd()) {
-        const qint64 waitNs = m_t0 + m_arrivals.peek() - steadyNowNs();
-        // PreciseTimer has millisecond granularity: arm for the floor and dispatch everything due on
-        // wake-up; the intended time is recorded, so any lag shows in the result.
-        m_dispatchTimer.start(static_cast<int>(std::max<qint64>(0, waitNs / 1'000'000)));
-    }
+    armDispatchTimer();
+    if (m_running && !m_warmingUp && m_inFlight == 0 && allSent(steadyNowNs()))
+        finish();
 }
 
 void StepRunner::onRecord(const RequestRecord& incoming)
@@ -202,6 +371,12 @@ void StepRunner::onRecord(const RequestRecord& incoming)
     }
     RequestRecord record = incoming;
     rebase(record, m_t0);
+    int session = -1;
+    if (static_cast<std::size_t>(record.index) < m_requestTurn.size()) {
+        session = m_requestTurn[static_cast<std::size_t>(record.index)].first;
+        record.session = session;
+        record.turn = m_requestTurn[static_cast<std::size_t>(record.index)].second;
+    }
     const bool gated = m_wasGated[static_cast<std::size_t>(record.index)] != 0;
     if (!gated && record.sentNs >= 0 && record.scheduledNs >= 0)
         m_lagMs.push_back(static_cast<double>(record.sentNs - record.scheduledNs) / 1e6);
@@ -220,28 +395,28 @@ void StepRunner::onRecord(const RequestRecord& incoming)
         ++m_failed;
     }
     Q_EMIT requestFinished(record);
-    m_records.push_back(std::move(record));
 
     if (!m_stopping) {
         const qint64 now = steadyNowNs();
         if (m_config.mode == LoadMode::Concurrency) {
-            if (!concurrencyDone(now))
+            if (session < 0 && !concurrencyDone(now))
                 sendOne(now, false);
         } else if (!m_gated.empty()) {
-            const qint64 scheduled = m_gated.front();
+            const auto [scheduled, gatedSession] = m_gated.front();
             m_gated.pop_front();
-            sendOne(scheduled, true);
+            sendOne(scheduled, true, gatedSession);
         }
+        if (session >= 0)
+            turnEnded(record, session, now);
     }
-    const bool allSent = m_config.mode == LoadMode::Concurrency ? concurrencyDone(steadyNowNs())
-                                                                : m_arrivals.atEnd() && m_gated.empty();
-    if (m_inFlight == 0 && (allSent || m_stopping))
+    m_records.push_back(std::move(record));
+    if (m_inFlight == 0 && (m_stopping || allSent(steadyNowNs())))
         finish();
 }
 
 bool StepRunner::concurrencyDone(qint64 now) const
 {
-    if (m_sent >= m_config.numPrompts)
+    if ((m_config.isMultiTurn() ? m_reserved : m_sent) >= m_config.numPrompts)
         return true;
     return m_config.durationS > 0 && now - m_t0 >= static_cast<qint64>(m_config.durationS * 1e9);
 }
@@ -253,6 +428,7 @@ void StepRunner::stop(const QString& why)
     m_stopping = true;
     m_dispatchTimer.stop();
     m_gated.clear();
+    m_turnsDue.clear();
     if (m_inFlight == 0) {
         finish();
         return;
@@ -286,6 +462,7 @@ void StepRunner::finish()
     StepResult result;
     result.config = m_config;
     result.config.prompts.clear();
+    result.config.sessions.clear();
     result.startedAt = m_startedAt;
     result.startedUnixS = static_cast<double>(m_startedUnixUs) / 1e6;
     result.partial = m_stopping;

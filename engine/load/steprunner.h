@@ -15,7 +15,9 @@
 
 #include <deque>
 #include <limits>
+#include <map>
 #include <optional>
+#include <random>
 #include <vector>
 
 namespace kp {
@@ -42,7 +44,16 @@ struct StepConfig
     int promptStride = 1; // the number of shards
     // Log replay (prompts carry atNs): the schedule is the log's, at the rate (finite) or at this speed (rate inf).
     double replaySpeed = 1.0;
+    quint64 textSeed = 0; // trace prompts (hashIds): the seed of their block text (promptText)
+    // Multi-turn (sessions set, prompts empty): the rate or the users start sessions; session k is
+    // sessions[(promptStart + k * promptStride) % size]; its turns go in order, each with the history so
+    // far, the next one a think time after the previous answer ended. numPrompts counts turns: the last
+    // session to start is cut short so that exactly numPrompts requests are sent.
+    std::vector<Conversation> sessions;
+    bool liveHistory = false; // the history carries the server's answers instead of the dataset's
+    double thinkTimeS = 0.0; // mean of the exponential think time
     bool isReplay() const { return !prompts.empty() && prompts.front().atNs >= 0; }
+    bool isMultiTurn() const { return !sessions.empty(); }
 };
 
 // One finished request, for the live view of the current step.
@@ -112,9 +123,17 @@ private:
     void onRecord(const RequestRecord& record);
     void beginMeasured();
     void dispatchDue();
-    void sendOne(qint64 scheduledNs, bool gated);
+    void sendOne(qint64 scheduledNs, bool gated, int session = -1);
     // Warm-up requests have negative indices: their records are not measured.
     HttpRequest makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const;
+    HttpRequest makeTurnRequest(int session, qint64 index, const QString& id, qint64 scheduledNs) const;
+    // Multi-turn: starts a session (its first turn is due at scheduledNs) if turns are left to give it.
+    bool startSession(qint64 scheduledNs);
+    // Sends the session's next turn now, or queues it at the concurrency gate.
+    void sendTurn(int session, qint64 scheduledNs);
+    void turnEnded(const RequestRecord& record, int session, qint64 now);
+    bool allSent(qint64 now) const;
+    void armDispatchTimer();
     void publish();
     bool concurrencyDone(qint64 now) const;
     void finish();
@@ -132,7 +151,21 @@ private:
     qint64 m_t0 = 0;
     double m_cpuAtStartS = 0; // process CPU when the measured step began
     ArrivalStream m_arrivals; // send times still to come (Rate mode), relative to m_t0
-    std::deque<qint64> m_gated; // scheduled times of requests waiting at the concurrency gate
+    // Requests waiting at the concurrency gate: scheduled time and session (-1: single-turn).
+    std::deque<std::pair<qint64, int>> m_gated;
+    // Multi-turn.
+    struct ActiveSession
+    {
+        int conversation = 0; // index into m_config.sessions
+        int nextTurn = 0; // 0-based turn to send next
+        int turnsLeft = 0; // turns this session still sends (nextTurn included)
+        std::vector<QString> liveAnswers; // live history: the server's answer to each turn sent so far
+    };
+    std::vector<ActiveSession> m_sessions; // by session number
+    std::vector<std::pair<int, int>> m_requestTurn; // per request index: session number and turn (1-based)
+    std::multimap<qint64, int> m_turnsDue; // next turns waiting out their think time: due (absolute ns) → session
+    int m_reserved = 0; // turns the started sessions will send
+    std::mt19937_64 m_thinkRng;
     std::vector<char> m_wasGated; // per request index: it waited at the gate (its lag is not the client's)
     int m_sent = 0;
     int m_inFlight = 0;

@@ -120,6 +120,21 @@ Json kneepointObject(const StepMetrics& m)
     out["output_tokens_from_text"] = m.outputTokensFromText;
     out["input_token_source"] = utf8(inputTokenSourceKey(m.options.inputTokenSource));
     out["dataset_input_tokens_reported"] = m.datasetInputTokensReported;
+    if (isKnown(m.totalCachedTokens))
+        out["cached_tokens_reported"] = m.cachedTokensReported;
+    if (isKnown(m.numSessions)) {
+        Json turns = Json::object();
+        for (const auto& [name, g] : { std::pair { "first", &m.firstTurns }, std::pair { "later", &m.laterTurns } }) {
+            Json group = Json::object();
+            group["completed"] = g->completed;
+            group["total_input_tokens"] = g->totalInputTokens;
+            group["total_cached_tokens"] = countOrNull(g->totalCachedTokens);
+            group["ttft"] = statsObject(g->ttft);
+            group["e2el"] = statsObject(g->e2el);
+            turns[name] = std::move(group);
+        }
+        out["turns"] = std::move(turns);
+    }
     const QString inputWarning = m.inputTokenWarning();
     out["input_token_warning"] = inputWarning.isEmpty() ? Json(nullptr) : Json(utf8(inputWarning));
     Json latency = Json::object();
@@ -453,6 +468,24 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
     readInteger(object, "prompt_token_mismatches", m.promptTokenMismatches);
     readInteger(object, "output_tokens_from_text", m.outputTokensFromText);
     readInteger(object, "dataset_input_tokens_reported", m.datasetInputTokensReported);
+    readInteger(object, "cached_tokens_reported", m.cachedTokensReported);
+    if (const auto it = object.find("turns"); it != object.end() && it->is_object()) {
+        for (const auto& [name, g] : { std::pair { "first", &m.firstTurns }, std::pair { "later", &m.laterTurns } }) {
+            const auto group = it->find(name);
+            if (group == it->end() || !group->is_object())
+                continue;
+            const QString outer = m_path;
+            m_path = at(std::string("turns.") + name);
+            readInteger(*group, "completed", g->completed);
+            readInteger(*group, "total_input_tokens", g->totalInputTokens);
+            readInteger(*group, "total_cached_tokens", g->totalCachedTokens);
+            if (const auto s = group->find("ttft"); s != group->end())
+                readStatsObject(*s, at("ttft"), g->ttft);
+            if (const auto s = group->find("e2el"); s != group->end())
+                readStatsObject(*s, at("e2el"), g->e2el);
+            m_path = outer;
+        }
+    }
     if (const auto it = object.find("input_token_source"); it != object.end() && it->is_string()) {
         if (const auto source = inputTokenSourceFromKey(fromUtf8(it->get<std::string>())))
             m.options.inputTokenSource = *source;
@@ -576,6 +609,8 @@ QString StepReader::read(const Json& object)
     readInteger(object, "failed", m.failed);
     readInteger(object, "total_input_tokens", m.totalInputTokens);
     readInteger(object, "total_output_tokens", m.totalOutputTokens);
+    readInteger(object, "total_cached_tokens", m.totalCachedTokens);
+    readInteger(object, "num_sessions", m.numSessions);
     // vLLM 0.4 wrote the request throughput as "request_inthroughput".
     for (const std::string key : { "request_throughput", "request_inthroughput" }) {
         if (const auto value = number(object, key)) {
@@ -672,7 +707,8 @@ bool isToolKey(const std::string& key)
         "output_file", "result_filename", "result_dir", "seed", "ignore_eos", "accept_length", "server_info",
         "tokenizer", "base_url", "host", "port", "endpoint", "pretty_name", "kneepoint", "spec_decode_acceptance_rate",
         "spec_decode_acceptance_length", "spec_decode_num_drafts", "spec_decode_draft_tokens",
-        "spec_decode_accepted_tokens", "spec_decode_per_position_acceptance_rates", "median_ttfc_ms", "last_ttft_ms" };
+        "spec_decode_accepted_tokens", "spec_decode_per_position_acceptance_rates", "median_ttfc_ms", "last_ttft_ms",
+        "total_cached_tokens", "prefix_cache_hit_rate", "num_sessions" };
     if (keys.count(key) || ResultJson::isReferenceKey(QString::fromStdString(key)))
         return true;
     // A figure of a newer version: statistics, throughputs, token counts.
@@ -783,7 +819,8 @@ bool ResultJson::isReferenceKey(const QString& key)
                  "request_throughput", "request_goodput", "request_goodput:", "output_throughput",
                  "total_token_throughput", "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
                  "queue_times", "generated_texts", "errors", "max_output_tokens_per_s", "max_concurrent_requests",
-                 "rtfx", "rps_change_events", "total_input_sequences", "input_sequence_throughput", "kneepoint" })
+                 "rtfx", "rps_change_events", "total_input_sequences", "input_sequence_throughput",
+                 "total_cached_tokens", "prefix_cache_hit_rate", "num_sessions", "kneepoint" })
             keys << QString::fromLatin1(k);
         return keys;
     }();
@@ -839,6 +876,13 @@ QByteArray ResultJson::write(
     out["request_goodput"] = m.requestGoodput ? numberOrText(*m.requestGoodput) : Json(nullptr);
     out["output_throughput"] = numberOrText(m.outputThroughput);
     out["total_token_throughput"] = numberOrText(m.totalTokenThroughput);
+    // Prefix caching and sessions: written when the server reported cached tokens, or for multi-turn steps.
+    if (isKnown(m.totalCachedTokens)) {
+        out["total_cached_tokens"] = m.totalCachedTokens;
+        out["prefix_cache_hit_rate"] = numberOrText(m.prefixCacheHitRate());
+    }
+    if (isKnown(m.numSessions))
+        out["num_sessions"] = m.numSessions;
     // Current vLLM (vllm/benchmarks/serve.py) puts the per-request lists here, between the totals and the
     // peaks. `latencies` is E2EL in s and `start_times` the sends in s; vLLM's are time.perf_counter()
     // values, whose zero is arbitrary, ours are from the step's start: differences mean the same.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <set>
 #include <utility>
 
 namespace kp {
@@ -140,10 +141,14 @@ StepMetrics StepMetrics::fromRecords(
     };
     std::vector<Span> spans;
     std::vector<qint64> tokenTimes;
+    qint64 cachedTokens = 0;
+    std::set<int> sessions;
 
     for (const RequestRecord& r : records) {
         if (r.scheduledNs >= 0 && r.sentNs >= 0)
             lags.push_back(toMs(r.sentNs - r.scheduledNs));
+        if (r.session >= 0)
+            sessions.insert(r.session);
 
         if (!r.success()) {
             ++m.failed;
@@ -164,6 +169,10 @@ StepMetrics StepMetrics::fromRecords(
             m.datasetInputTokensReported += r.promptTokens;
             if (r.serverPromptTokens != r.promptTokens)
                 ++m.promptTokenMismatches;
+        }
+        if (r.cachedTokens >= 0) {
+            ++m.cachedTokensReported;
+            cachedTokens += r.cachedTokens;
         }
 
         if (r.sentNs < 0)
@@ -258,6 +267,35 @@ StepMetrics StepMetrics::fromRecords(
     m.e2el = LatencyStats::compute(std::move(e2els), options.percentiles);
     m.firstContentTtft = LatencyStats::compute(std::move(firstContents), options.percentiles);
     m.dispatchLag = LatencyStats::compute(std::move(lags), options.percentiles);
+
+    if (m.cachedTokensReported > 0)
+        m.totalCachedTokens = cachedTokens;
+    if (!sessions.empty()) {
+        m.numSessions = static_cast<qint64>(sessions.size());
+        MetricsOptions subsetOptions = options;
+        subsetOptions.lengthBucketEdges.clear();
+        std::vector<RequestRecord> first;
+        std::vector<RequestRecord> later;
+        for (const RequestRecord& r : records) {
+            if (r.turn < 1)
+                continue;
+            std::vector<RequestRecord>& group = r.turn == 1 ? first : later;
+            group.push_back(r);
+            group.back().session = -1; // a group is not split again
+        }
+        const auto group = [&](const std::vector<RequestRecord>& subset) {
+            const StepMetrics sub = fromRecords(subset, durationSeconds, subsetOptions);
+            TurnGroupMetrics g;
+            g.completed = sub.completed;
+            g.totalInputTokens = sub.totalInputTokens;
+            g.totalCachedTokens = sub.totalCachedTokens;
+            g.ttft = sub.ttft;
+            g.e2el = sub.e2el;
+            return g;
+        };
+        m.firstTurns = group(first);
+        m.laterTurns = group(later);
+    }
 
     const std::vector<int>& edges = options.lengthBucketEdges;
     if (!edges.empty()) {

@@ -94,6 +94,26 @@ QByteArray StepSummary::text(const StepSetup& setup, const StepMetrics& m)
         for (const auto& [p, value] : stats.percentiles)
             out += row("P" + LatencyStats::percentileWord(p).toLatin1() + ' ' + name + " (ms):", number(value));
     }
+    // Kneepoint's additions, after the reference's lines and only where the step has them.
+    if (isKnown(m.numSessions)) {
+        out += centred("Sessions", '-', blockWidth);
+        out += row("Sessions:", integer(m.numSessions));
+        const auto turnRows = [&](const TurnGroupMetrics& g, const QByteArray& which) {
+            out += row("Completed " + which + " turns:", integer(g.completed));
+            out += row("Mean TTFT, " + which + " turns (ms):", number(g.ttft.mean));
+            for (const auto& [p, value] : g.ttft.percentiles)
+                out += row("P" + LatencyStats::percentileWord(p).toLatin1() + " TTFT, " + which + " turns (ms):",
+                    number(value));
+            out += row("Mean E2EL, " + which + " turns (ms):", number(g.e2el.mean));
+        };
+        turnRows(m.firstTurns, "first");
+        turnRows(m.laterTurns, "later");
+    }
+    if (isKnown(m.totalCachedTokens)) {
+        out += centred("Prefix Cache", '-', blockWidth);
+        out += row("Cached input tokens:", integer(m.totalCachedTokens));
+        out += row("Prefix cache hit rate (%):", number(m.prefixCacheHitRate() * 100.0));
+    }
     out += QByteArray(blockWidth, '=') + '\n';
     return out;
 }

@@ -56,7 +56,8 @@ QByteArray SweepTable::csvHeader()
             header += ",p" + LatencyStats::percentileWord(p).toLatin1() + '_' + key + "_ms";
     }
     header += ",mean_first_content_ttft_ms,mean_dispatch_lag_ms,max_dispatch_lag_ms,prompt_token_mismatches,"
-              "output_tokens_from_text\n";
+              "output_tokens_from_text,total_cached_tokens,prefix_cache_hit_rate,num_sessions,mean_ttft_first_turn_ms,"
+              "mean_ttft_later_turns_ms\n";
     return header;
 }
 
@@ -86,7 +87,10 @@ QByteArray SweepTable::csvRow(const StepSetup& setup, const StepMetrics& m)
             cells << optional(stats.percentile(p), 3);
     }
     cells << fixed(m.firstContentTtft.mean, 3) << fixed(m.dispatchLag.mean, 3) << fixed(m.dispatchLag.max, 3)
-          << integer(m.promptTokenMismatches) << integer(m.outputTokensFromText);
+          << integer(m.promptTokenMismatches) << integer(m.outputTokensFromText) << integer(m.totalCachedTokens)
+          << fixed(m.prefixCacheHitRate(), 4) << integer(m.numSessions)
+          << (isKnown(m.numSessions) ? fixed(m.firstTurns.ttft.mean, 3) : QByteArray())
+          << (isKnown(m.numSessions) ? fixed(m.laterTurns.ttft.mean, 3) : QByteArray());
     return cells.join(',') + '\n';
 }
 

@@ -580,6 +580,9 @@ std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString*
     }
     integer("prompt_tokens", r.promptTokens, false);
     integer("server_prompt_tokens", r.serverPromptTokens, false);
+    integer("cached_tokens", r.cachedTokens, false);
+    integer("session", r.session, false);
+    integer("turn", r.turn, false);
     integer("output_tokens", r.outputTokens, false);
     const QJsonValue fromUsage = o.value(u"output_tokens_from_usage");
     if (fromUsage.isBool())

@@ -241,6 +241,12 @@ QByteArray requestRecordToJson(const RequestRecord& r)
     o.insert(QLatin1String("prompt_tokens"), r.promptTokens);
     if (r.serverPromptTokens >= 0)
         o.insert(QLatin1String("server_prompt_tokens"), r.serverPromptTokens);
+    if (r.cachedTokens >= 0)
+        o.insert(QLatin1String("cached_tokens"), r.cachedTokens);
+    if (r.session >= 0) {
+        o.insert(QLatin1String("session"), r.session);
+        o.insert(QLatin1String("turn"), r.turn);
+    }
     o.insert(QLatin1String("output_tokens"), r.outputTokens);
     o.insert(QLatin1String("output_tokens_from_usage"), r.outputTokensFromUsage);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);

@@ -71,6 +71,10 @@ PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progre
     step.seed = static_cast<quint64>(profile.workload.seed);
     step.request = request;
     step.prompts = dataset.prompts;
+    step.sessions = dataset.sessions;
+    step.liveHistory = profile.workload.multiTurnHistory == QLatin1String("live");
+    step.thinkTimeS = profile.workload.thinkTimeS;
+    step.textSeed = static_cast<quint64>(profile.workload.seed);
     step.replaySpeed = profile.workload.replaySpeed;
     step.numPrompts = profile.workload.numPrompts;
     config.telemetry = telemetryOptions(profile.target, request.headers, config.transport);

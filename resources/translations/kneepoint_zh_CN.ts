@@ -1640,6 +1640,14 @@
         <source>input tokens counted by the server&apos;s /tokenize (%1 prompts; %2 tokens against the dataset&apos;s %3, %4% apart; requests sent again after a transient failure: %5, the last after %6)</source>
         <translation>输入 token 数由服务器的 /tokenize 计数（%1 个提示词；%2 个 token，数据集为 %3，相差 %4%；因临时故障重发的请求：%5 个，最后一次因 %6）</translation>
     </message>
+    <message>
+        <source>the prompts are conversations whose turns carry their history as it grows, so they are not counted before the run; input tokens are the server&apos;s usage.prompt_tokens where it sends them, else the dataset&apos;s count</source>
+        <translation>提示词是多轮对话，每一轮都携带不断增长的历史，因此不在运行前计数；输入 token 数取服务器发送的 usage.prompt_tokens，否则取数据集的计数</translation>
+    </message>
+    <message>
+        <source>the trace&apos;s prompts are made from their hash ids as they are sent, so they are not counted before the run; input tokens are the server&apos;s usage.prompt_tokens where it sends them, else the trace&apos;s input_length</source>
+        <translation>轨迹的提示词在发送时由其 hash id 生成，因此不在运行前计数；输入 token 数取服务器发送的 usage.prompt_tokens，否则取轨迹的 input_length</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ChartSet</name>
