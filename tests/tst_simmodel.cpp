@@ -217,6 +217,56 @@ LoadResult sweepStep(const SimParams& params, double ratePerSec, quint64 count, 
     return drive(params, w, 0, std::numeric_limits<double>::infinity());
 }
 
+// Token ids from, from + 1, ..., from + count - 1.
+std::vector<quint64> tokenRange(quint64 from, int count)
+{
+    std::vector<quint64> ids(std::size_t(std::max(0, count)));
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        ids[i] = from + i;
+    return ids;
+}
+
+std::vector<quint64> operator+(std::vector<quint64> a, const std::vector<quint64>& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+// 16-token blocks, room for prompts of a few hundred tokens, no watermark, easy costs.
+SimParams cacheParams(int kvCapacityTokens = 16 * 64)
+{
+    SimParams p;
+    p.maxModelLen = 512;
+    p.maxNumSeqs = 8;
+    p.maxNumBatchedTokens = 512;
+    p.kvCapacityTokens = kvCapacityTokens;
+    p.blockSize = 16;
+    p.kvWatermark = 0;
+    p.tBaseMs = 10;
+    p.perDecodeMs = 1;
+    p.perPrefillTokenMs = 0.5;
+    p.perKvTokenMs = 0;
+    p.perWaitingMs = 0;
+    return p;
+}
+
+// Queues the prompt at the model's current time, runs the model idle, and returns the prompt tokens the
+// request found in the prefix cache (-1 if it was never admitted).
+int runCached(SimModel& model, quint64 id, const std::vector<quint64>& prompt, int output = 1)
+{
+    if (!model.addRequest(id, prompt, output, 0))
+        return -2;
+    int cached = -1;
+    while (model.hasWork()) {
+        const Iteration it = model.runIteration(0);
+        for (std::size_t i = 0; i < it.admitted.size(); ++i) {
+            if (it.admitted[i] == id && cached < 0)
+                cached = it.admittedCachedTokens[i];
+        }
+    }
+    return cached;
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(kp::sim::SimParams)
@@ -248,6 +298,16 @@ private Q_SLOTS:
     void plateauMatchesCapacity_data();
     void plateauMatchesCapacity();
     void collapseBeyondKnee();
+    void prefixCacheSamePrompt_data();
+    void prefixCacheSamePrompt();
+    void prefixCacheSharedPrefix();
+    void prefixCacheSharedWhileRunning();
+    void prefixCacheChained();
+    void prefixCacheLruEviction();
+    void prefixCachePrefillTime();
+    void prefixCacheOff();
+    void prefixCacheWithoutTokenIds();
+    void prefixCacheCapacity();
 };
 
 void TestSimModel::schedule_data()
@@ -734,6 +794,191 @@ void TestSimModel::collapseBeyondKnee()
     QVERIFY(beyond5.preemptions > 0);
     // Realistic iterations even so: the longest is a full prefill chunk or the host's pass over the queue.
     QVERIFY(beyond5.maxIterationMs < 100);
+}
+
+void TestSimModel::prefixCacheSamePrompt_data()
+{
+    QTest::addColumn<int>("promptTokens");
+    QTest::addColumn<int>("cachedTokens");
+    // Full blocks within the first n - 1 tokens: the last prompt token is always computed.
+    QTest::addRow("15 tokens: no full block") << 15 << 0;
+    QTest::addRow("16 tokens: its one block holds the last token") << 16 << 0;
+    QTest::addRow("17 tokens") << 17 << 16;
+    QTest::addRow("32 tokens") << 32 << 16;
+    QTest::addRow("33 tokens") << 33 << 32;
+    QTest::addRow("50 tokens") << 50 << 48;
+    QTest::addRow("200 tokens") << 200 << 192;
+}
+
+void TestSimModel::prefixCacheSamePrompt()
+{
+    QFETCH(int, promptTokens);
+    QFETCH(int, cachedTokens);
+    SimModel model(cacheParams());
+    const std::vector<quint64> prompt = tokenRange(1000, promptTokens);
+    QCOMPARE(runCached(model, 1, prompt, 5), 0);
+    QCOMPARE(runCached(model, 2, prompt, 5), cachedTokens);
+    const SimStats s = model.stats();
+    QCOMPARE(s.prefixCacheQueriesTotal, quint64(2 * promptTokens));
+    QCOMPARE(s.prefixCacheHitsTotal, quint64(cachedTokens));
+    QCOMPARE(s.cachedBlocks, promptTokens / 16); // the full blocks stay, evictable
+    QCOMPARE(s.kvUsage, 0.0); // evictable blocks count as free
+}
+
+void TestSimModel::prefixCacheSharedPrefix()
+{
+    // A 40-token prefix is two full blocks and 8 tokens of the third, which differs.
+    SimModel model(cacheParams());
+    const std::vector<quint64> prefix = tokenRange(1, 40);
+    QCOMPARE(runCached(model, 1, prefix + tokenRange(100, 20)), 0);
+    QCOMPARE(runCached(model, 2, prefix + tokenRange(200, 30)), 32);
+    QCOMPARE(runCached(model, 3, prefix + tokenRange(300, 1)), 32);
+    QCOMPARE(runCached(model, 4, tokenRange(1, 16) + tokenRange(500, 30)), 16);
+    QCOMPARE(runCached(model, 5, tokenRange(2, 60)), 0); // shifted by one token: nothing in common
+}
+
+void TestSimModel::prefixCacheSharedWhileRunning()
+{
+    // Blocks enter the cache once scheduled, so a request admitted right after the first, in the same
+    // iteration, shares them; its blocks are not allocated twice.
+    SimModel model(cacheParams());
+    const std::vector<quint64> prefix = tokenRange(1, 64);
+    QVERIFY(model.addRequest(1, prefix + tokenRange(100, 10), 20, 0));
+    QVERIFY(model.addRequest(2, prefix + tokenRange(200, 10), 20, 0));
+    const Iteration it = model.runIteration(0);
+    QCOMPARE(it.admitted, (std::vector<quint64> { 1, 2 }));
+    QCOMPARE(it.admittedCachedTokens, (std::vector<int> { 0, 64 }));
+    QCOMPARE(it.numCachedTokens, 64);
+    QCOMPARE(it.numPrefillTokens, 74 + 10);
+    // 4 shared blocks + 1 own block each (74 tokens: 5 blocks), of 64.
+    QCOMPARE(model.stats().kvUsage, 6.0 / 64.0);
+    QCOMPARE(it.kvTokensInUse, 74 + 74); // each sequence still attends to its whole context
+}
+
+void TestSimModel::prefixCacheChained()
+{
+    // A block's hash covers every token before it: the same 16 tokens after another prefix, or at the
+    // start, are a different block.
+    SimModel model(cacheParams());
+    const std::vector<quint64> a = tokenRange(1, 16);
+    const std::vector<quint64> b = tokenRange(101, 16);
+    const std::vector<quint64> c = tokenRange(201, 16);
+    QCOMPARE(runCached(model, 1, a + b + c), 0);
+    QCOMPARE(runCached(model, 2, c + b + a), 0);
+    QCOMPARE(runCached(model, 3, b + c + a), 0);
+    QCOMPARE(runCached(model, 4, c + b + c), 32); // request 2's first two blocks
+    QCOMPARE(runCached(model, 5, a + c + b), 16);
+}
+
+void TestSimModel::prefixCacheLruEviction()
+{
+    // 8 blocks. Each 32-token prompt (output 1) holds 2 blocks and leaves both in the cache; a lookup
+    // can hit the first (the last prompt token is computed). Four prompts fill the cache with evictable
+    // blocks; the fifth evicts the least recently used: the first prompt's.
+    SimModel model(cacheParams(16 * 8));
+    QCOMPARE(runCached(model, 1, tokenRange(100, 32)), 0);
+    QCOMPARE(runCached(model, 2, tokenRange(200, 32)), 0);
+    QCOMPARE(runCached(model, 3, tokenRange(300, 32)), 0);
+    QCOMPARE(runCached(model, 4, tokenRange(400, 32)), 0);
+    QCOMPARE(model.stats().cachedBlocks, 8);
+    QCOMPARE(model.stats().kvUsage, 0.0);
+    QCOMPARE(runCached(model, 5, tokenRange(500, 32)), 0);
+    QCOMPARE(model.stats().cachedBlocks, 8);
+    QCOMPARE(runCached(model, 6, tokenRange(200, 32)), 16); // still there, and now the most recently used
+    QCOMPARE(runCached(model, 7, tokenRange(100, 32)), 0); // evicted; coming back evicts prompt 3
+    QCOMPARE(runCached(model, 8, tokenRange(400, 32)), 16);
+    QCOMPARE(runCached(model, 9, tokenRange(300, 32)), 0);
+    QCOMPARE(runCached(model, 10, tokenRange(200, 32)), 16);
+    QCOMPARE(model.stats().prefixCacheHitsTotal, quint64(3 * 16));
+}
+
+void TestSimModel::prefixCachePrefillTime()
+{
+    // 40 prompt tokens alone: 10 + 0.5 · 40 = 30 ms. The second time 32 are cached: 10 + 0.5 · 8 = 14 ms.
+    SimModel model(cacheParams());
+    const std::vector<quint64> prompt = tokenRange(7, 40);
+    QVERIFY(model.addRequest(1, prompt, 1, 0));
+    const Iteration first = model.runIteration(0);
+    QCOMPARE(first.numPrefillTokens, 40);
+    QCOMPARE(first.numCachedTokens, 0);
+    QCOMPARE(first.endMs - first.startMs, 30.0);
+    QVERIFY(!model.hasWork());
+    QVERIFY(model.addRequest(2, prompt, 1, first.endMs));
+    const Iteration second = model.runIteration(first.endMs);
+    QCOMPARE(second.numPrefillTokens, 8);
+    QCOMPARE(second.numCachedTokens, 32);
+    QCOMPARE(second.endMs - second.startMs, 14.0);
+    QCOMPARE(describe(second), u"A[2] P[] d0 f8 kv40 T[2:0$]"_s);
+    QCOMPARE(model.stats().promptTokensTotal, quint64(48)); // prefilled tokens: the cached ones cost nothing
+}
+
+void TestSimModel::prefixCacheOff()
+{
+    SimParams p = cacheParams();
+    p.prefixCache = false;
+    SimModel model(p);
+    const std::vector<quint64> prompt = tokenRange(1, 100);
+    for (quint64 id = 1; id <= 4; ++id)
+        QCOMPARE(runCached(model, id, prompt, 3), 0);
+    QVERIFY(model.addRequest(5, prompt, 3, 0));
+    QVERIFY(model.addRequest(6, prompt, 3, 0));
+    const Iteration it = model.runIteration(0);
+    QCOMPARE(it.admittedCachedTokens, (std::vector<int> { 0, 0 }));
+    QCOMPARE(it.numPrefillTokens, 200);
+    const SimStats s = model.stats();
+    QCOMPARE(s.prefixCacheQueriesTotal, quint64(0)); // no lookup made
+    QCOMPARE(s.prefixCacheHitsTotal, quint64(0));
+    QCOMPARE(s.cachedBlocks, 0);
+    QCOMPARE(s.kvUsage, 14.0 / 64.0); // 7 blocks each, none shared
+}
+
+void TestSimModel::prefixCacheWithoutTokenIds()
+{
+    // A request given only its length has no content to compare: it neither hits nor fills the cache, so
+    // the schedules of the other tests are those of a model without prefix caching.
+    SimModel model(cacheParams());
+    for (quint64 id = 1; id <= 3; ++id)
+        [&] { QVERIFY(model.addRequest(id, 100, 2, 0)); }();
+    while (model.hasWork()) {
+        const Iteration it = model.runIteration(0);
+        QCOMPARE(it.numCachedTokens, 0);
+    }
+    QCOMPARE(model.stats().prefixCacheQueriesTotal, quint64(300));
+    QCOMPARE(model.stats().prefixCacheHitsTotal, quint64(0));
+    QCOMPARE(model.stats().cachedBlocks, 0);
+}
+
+void TestSimModel::prefixCacheCapacity()
+{
+    // Chat-like traffic of the default preset: a 1000-token system prompt shared by every request, 50
+    // tokens of its own, 100 output tokens. Without the cache each sequence holds and prefills the whole
+    // prompt; with it the shared blocks are held once and prefilled once, so more sequences run and each
+    // iteration prefills less.
+    const auto run = [](bool prefixCache) {
+        SimParams p = presetByName(u"default"_s)->params;
+        p.prefixCache = prefixCache;
+        SimModel model(p);
+        const std::vector<quint64> system = tokenRange(1, 1000);
+        const int count = 600;
+        for (int i = 0; i < count; ++i)
+            [&] { QVERIFY(model.addRequest(quint64(i + 1), system + tokenRange(100000 + 100 * i, 50), 100, 0)); }();
+        double now = 0;
+        int peakRunning = 0;
+        while (model.hasWork()) {
+            now = model.runIteration(now).endMs;
+            peakRunning = std::max(peakRunning, model.stats().running);
+        }
+        const SimStats s = model.stats();
+        qInfo("prefix cache %s: %d requests in %.0f ms, %.1f req/s, at most %d running, hit rate %.3f",
+            prefixCache ? "on" : "off", count, now, count / now * 1000.0, peakRunning,
+            s.prefixCacheQueriesTotal ? double(s.prefixCacheHitsTotal) / double(s.prefixCacheQueriesTotal) : 0.0);
+        return std::pair { count / now * 1000.0, peakRunning };
+    };
+    const auto [offRps, offRunning] = run(false);
+    const auto [onRps, onRunning] = run(true);
+    QCOMPARE(onRunning, 256); // max_num_seqs bound, not the cache
+    QVERIFY(offRunning < 60); // the cache holds about 59,400 / 1,100 sequences
+    QVERIFY(onRps > 3 * offRps);
 }
 
 QTEST_GUILESS_MAIN(TestSimModel)

@@ -20,24 +20,112 @@ SimModel::SimModel(SimParams params)
     m_watermarkBlocks = int(std::clamp(m_params.kvWatermark, 0.0, 1.0) * m_totalBlocks);
 }
 
+namespace {
+
+// splitmix64's finaliser: a cheap, well-mixed 64-bit hash step, the same on every platform.
+quint64 mix(quint64 x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+} // namespace
+
 bool SimModel::addRequest(quint64 id, int promptTokens, int outputTokens, double arrivalMs)
 {
-    if (promptTokens < 1 || outputTokens < 1)
-        return false;
-    if (qint64(promptTokens) + outputTokens > m_params.maxModelLen)
-        return false;
-    // The last token is never written to the cache, so the longest context is prompt + output - 1.
-    if (blocksFor(promptTokens + outputTokens - 1) + m_watermarkBlocks > m_totalBlocks)
-        return false;
-    if (!m_ids.insert(id).second)
-        return false;
     Sequence s;
     s.id = id;
     s.promptTokens = promptTokens;
     s.outputTokens = outputTokens;
     s.arrivalMs = arrivalMs;
-    m_waiting.push_back(s);
+    return queue(std::move(s));
+}
+
+bool SimModel::addRequest(quint64 id, const std::vector<quint64>& promptTokenIds, int outputTokens, double arrivalMs)
+{
+    Sequence s;
+    s.id = id;
+    s.promptTokens = int(std::min<std::size_t>(promptTokenIds.size(), std::numeric_limits<int>::max()));
+    s.outputTokens = outputTokens;
+    s.arrivalMs = arrivalMs;
+    if (m_params.prefixCache) {
+        // Each full block's hash folds in every token before it, as vLLM chains its block hashes: equal
+        // hashes mean equal prefixes, so a block at another position, or after other tokens, never matches.
+        const std::size_t size = std::size_t(m_params.blockSize);
+        s.blockHashes.reserve(promptTokenIds.size() / size);
+        quint64 h = 0;
+        for (std::size_t i = 0; i < promptTokenIds.size(); ++i) {
+            h = mix(h ^ promptTokenIds[i]);
+            if ((i + 1) % size == 0)
+                s.blockHashes.push_back(h);
+        }
+    }
+    return queue(std::move(s));
+}
+
+bool SimModel::queue(Sequence s)
+{
+    if (s.promptTokens < 1 || s.outputTokens < 1)
+        return false;
+    if (qint64(s.promptTokens) + s.outputTokens > m_params.maxModelLen)
+        return false;
+    // The last token is never written to the cache, so the longest context is prompt + output - 1.
+    if (blocksFor(s.promptTokens + s.outputTokens - 1) + m_watermarkBlocks > m_totalBlocks)
+        return false;
+    if (!m_ids.insert(s.id).second)
+        return false;
+    m_waiting.push_back(std::move(s));
     return true;
+}
+
+void SimModel::release(const Sequence& s)
+{
+    // From the last block to the first, so that a prefix's tail is evicted before its head (as vLLM
+    // frees a request's blocks): a later request then still finds the leading part.
+    for (int i = s.sharedBlocks - 1; i >= 0; --i) {
+        const quint64 hash = s.blockHashes[std::size_t(i)];
+        CacheEntry& e = m_cache[hash];
+        Q_ASSERT(e.refs > 0);
+        if (--e.refs == 0) {
+            e.lru = m_lru.insert(m_lru.end(), hash);
+            ++m_freeBlocks;
+        }
+    }
+    m_freeBlocks += s.blocks - s.sharedBlocks;
+    m_kvTokens -= s.kvTokens;
+}
+
+void SimModel::shareComputedBlocks(Sequence& s)
+{
+    // A full prompt block enters the prefix cache once it is scheduled for computation (vLLM caches
+    // blocks as their tokens are scheduled), so a request admitted after it, even in the same iteration,
+    // finds it. A block already there (computed meanwhile by another request) is shared instead, and
+    // the sequence's own copy goes back to the pool.
+    const int computed = std::min(int(s.blockHashes.size()), s.prefilled / m_params.blockSize);
+    while (s.sharedBlocks < computed) {
+        const quint64 hash = s.blockHashes[std::size_t(s.sharedBlocks)];
+        const auto [it, inserted] = m_cache.try_emplace(hash);
+        if (!inserted) {
+            if (it->second.refs == 0) {
+                m_lru.erase(it->second.lru);
+                --m_freeBlocks;
+            }
+            ++m_freeBlocks;
+        }
+        ++it->second.refs;
+        ++s.sharedBlocks;
+    }
+}
+
+void SimModel::evictToFit()
+{
+    // Evictable entries count as free; once the empty blocks run out, the least recently used go.
+    while (int(m_lru.size()) > m_freeBlocks) {
+        m_cache.erase(m_lru.front());
+        m_lru.pop_front();
+    }
 }
 
 void SimModel::abort(quint64 id)
@@ -46,8 +134,7 @@ void SimModel::abort(quint64 id)
         return;
     const auto isId = [id](const Sequence& s) { return s.id == id; };
     if (const auto it = std::find_if(m_running.begin(), m_running.end(), isId); it != m_running.end()) {
-        m_freeBlocks += it->blocks;
-        m_kvTokens -= it->kvTokens;
+        release(*it);
         m_running.erase(it);
         return;
     }
@@ -66,9 +153,9 @@ void SimModel::preemptNewest(Iteration& it)
     // prompt + generated tokens is redone on re-admission.
     Sequence s = std::move(m_running.back());
     m_running.pop_back();
-    m_freeBlocks += s.blocks;
-    m_kvTokens -= s.kvTokens;
+    release(s);
     s.blocks = 0;
+    s.sharedBlocks = 0;
     s.kvTokens = 0;
     s.prefillTarget = 0;
     s.prefilled = 0;
@@ -103,6 +190,7 @@ Iteration SimModel::runIteration(double nowMs)
             break;
         s.blocks += need;
         m_freeBlocks -= need;
+        evictToFit();
         ++s.kvTokens;
         ++m_kvTokens;
         s.emits = true;
@@ -121,29 +209,62 @@ Iteration SimModel::runIteration(double nowMs)
         budget -= chunk;
         it.numPrefillTokens += chunk;
         s.emits = s.prefilled == s.prefillTarget;
+        shareComputedBlocks(s);
     }
 
     // 3. Admission, FCFS, while a sequence slot, token budget and the blocks for the whole prompt
     //    (plus tokens generated before a preemption) are available, leaving the watermark free so
     //    that running sequences can grow. Not after a preemption in this iteration, as vLLM: the
-    //    cache is short, and the freed blocks are for the running set.
+    //    cache is short, and the freed blocks are for the running set. The leading prompt blocks found
+    //    in the prefix cache are shared, not allocated, and not prefilled; the last prompt token is
+    //    always computed, so only blocks within the first target - 1 tokens count.
     if (it.preempted.empty()) {
         while (!m_waiting.empty() && int(m_running.size()) < m_params.maxNumSeqs && budget > 0) {
             Sequence& w = m_waiting.front();
             const int target = w.promptTokens + w.generated;
-            const int need = blocksFor(target);
-            if (need + m_watermarkBlocks > m_freeBlocks)
+            const int eligible = std::min(int(w.blockHashes.size()), (target - 1) / m_params.blockSize);
+            int hits = 0;
+            int revived = 0; // evictable entries among the hits: using them takes them from the free blocks
+            for (; hits < eligible; ++hits) {
+                const auto found = m_cache.find(w.blockHashes[std::size_t(hits)]);
+                if (found == m_cache.end())
+                    break;
+                revived += found->second.refs == 0 ? 1 : 0;
+            }
+            const int blocks = blocksFor(target);
+            const int need = blocks - hits;
+            if (need + revived + m_watermarkBlocks > m_freeBlocks)
                 break;
+            for (int i = 0; i < hits; ++i) {
+                CacheEntry& e = m_cache.find(w.blockHashes[std::size_t(i)])->second;
+                if (e.refs++ == 0) {
+                    m_lru.erase(e.lru);
+                    --m_freeBlocks;
+                }
+            }
+            m_freeBlocks -= need;
+            evictToFit();
+            const int cached = hits * m_params.blockSize;
+            if (m_params.prefixCache) {
+                m_prefixQueries += quint64(w.promptTokens);
+                m_prefixHits += quint64(cached);
+            }
+            if (w.cachedTokens < 0)
+                w.cachedTokens = cached;
             w.prefillTarget = target;
             w.kvTokens = target;
-            w.blocks = need;
-            m_freeBlocks -= need;
+            w.blocks = blocks;
+            w.sharedBlocks = hits;
             m_kvTokens += target;
-            w.prefilled = std::min(budget, target);
-            budget -= w.prefilled;
-            it.numPrefillTokens += w.prefilled;
+            const int computed = std::min(budget, target - cached);
+            w.prefilled = cached + computed;
+            budget -= computed;
+            it.numPrefillTokens += computed;
+            it.numCachedTokens += cached;
             w.emits = w.prefilled == target;
+            shareComputedBlocks(w);
             it.admitted.push_back(w.id);
+            it.admittedCachedTokens.push_back(cached);
             m_running.push_back(std::move(w));
             m_waiting.pop_front();
         }
@@ -170,8 +291,7 @@ Iteration SimModel::runIteration(double nowMs)
     std::erase_if(m_running, [this](const Sequence& s) {
         if (s.generated < s.outputTokens)
             return false;
-        m_freeBlocks += s.blocks;
-        m_kvTokens -= s.kvTokens;
+        release(s);
         m_ids.erase(s.id);
         ++m_requestsFinished;
         return true;
@@ -191,6 +311,9 @@ SimStats SimModel::stats() const
     st.promptTokensTotal = m_promptTokensTotal;
     st.generationTokensTotal = m_generationTokensTotal;
     st.requestsFinished = m_requestsFinished;
+    st.prefixCacheQueriesTotal = m_prefixQueries;
+    st.prefixCacheHitsTotal = m_prefixHits;
+    st.cachedBlocks = int(m_cache.size());
     return st;
 }
 

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <optional>
 #include <random>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -30,6 +32,8 @@ struct SimParams
                                // into (vLLM's block manager watermark)
     double perWaitingMs = 0.08; // ms per request in the waiting queue: host-side scheduling, overlapped with the
                                 // forward pass (an iteration takes the longer of the two)
+    bool prefixCache = true; // automatic prefix caching: full prompt blocks are shared and kept after use (vLLM's
+                             // --enable-prefix-caching)
 };
 
 struct SimPreset
@@ -86,6 +90,8 @@ struct Iteration
     int kvTokensInUse = 0; // at the start of the iteration, after admission
     int numWaiting = 0; // requests left in the waiting queue once the iteration is scheduled
     std::vector<quint64> admitted; // requests admitted (or re-admitted after preemption) this iteration
+    std::vector<int> admittedCachedTokens; // parallel to admitted: prompt tokens each found in the prefix cache
+    int numCachedTokens = 0; // prompt tokens found in the prefix cache by this iteration's admissions
     std::vector<quint64> preempted; // requests preempted this iteration (back at the head of the queue)
     std::vector<TokenEvent> tokens; // in request-admission order
 };
@@ -99,6 +105,9 @@ struct SimStats
     quint64 promptTokensTotal = 0; // prompt tokens prefilled (recomputation included)
     quint64 generationTokensTotal = 0;
     quint64 requestsFinished = 0;
+    quint64 prefixCacheQueriesTotal = 0; // prompt tokens looked up in the prefix cache, one lookup per admission
+    quint64 prefixCacheHitsTotal = 0; // of those, tokens found cached
+    int cachedBlocks = 0; // blocks in the prefix cache, held by running sequences or evictable
 };
 
 // A deterministic, socket-free model of a vLLM-like engine. The caller feeds arrivals and runs
@@ -116,7 +125,11 @@ public:
     // request could never fit the KV cache (its longest context, prompt + output - 1 tokens, needs
     // more blocks than the cache less the watermark), if either count is below 1, or if id is already
     // queued or running.
+    // A request queued this way has no token content: it never hits the prefix cache nor adds to it.
     bool addRequest(quint64 id, int promptTokens, int outputTokens, double arrivalMs);
+    // The same for a prompt given as token ids (one per prompt token), which the prefix cache compares:
+    // see docs/SIMULATOR.md, "Prefix caching".
+    bool addRequest(quint64 id, const std::vector<quint64>& promptTokenIds, int outputTokens, double arrivalMs);
 
     // The longest context, prompt + output - 1 tokens, a request may reach: the cache less the watermark,
     // in whole blocks. addRequest rejects requests beyond it.
@@ -151,17 +164,32 @@ private:
         int prefillTarget = 0; // tokens to compute before the next token: prompt + generated at admission
         int prefilled = 0; // of prefillTarget
         int kvTokens = 0; // cache slots reserved
-        int blocks = 0;
+        int blocks = 0; // blocks for kvTokens; the first sharedBlocks are prefix-cache entries, the rest its own
+        int sharedBlocks = 0;
+        std::vector<quint64> blockHashes; // of each full prompt block, chained: it covers every token before it
+        int cachedTokens = -1; // found in the prefix cache at the first admission
         bool emits = false; // scratch: emits a token at the end of the current iteration
+    };
+
+    struct CacheEntry
+    {
+        int refs = 0; // running sequences holding the block; 0: evictable, counted as free
+        std::list<quint64>::iterator lru; // its place in m_lru while evictable
     };
 
     int blocksFor(int tokens) const { return (tokens + m_params.blockSize - 1) / m_params.blockSize; }
     void preemptNewest(Iteration& it);
+    bool queue(Sequence s);
+    void release(const Sequence& s); // gives the sequence's blocks back; its fields stay
+    void shareComputedBlocks(Sequence& s);
+    void evictToFit();
 
     SimParams m_params;
     int m_totalBlocks = 0;
     int m_watermarkBlocks = 0;
-    int m_freeBlocks = 0;
+    int m_freeBlocks = 0; // blocks no running sequence holds: empty ones and evictable prefix-cache entries
+    std::unordered_map<quint64, CacheEntry> m_cache; // prefix cache: block hash → entry
+    std::list<quint64> m_lru; // evictable entries, least recently used first; never more than m_freeBlocks
     qint64 m_kvTokens = 0; // sum of kvTokens over the running set
     double m_lastEndMs = 0;
     std::vector<Sequence> m_running; // admission order, oldest first
@@ -171,6 +199,8 @@ private:
     quint64 m_promptTokensTotal = 0;
     quint64 m_generationTokensTotal = 0;
     quint64 m_requestsFinished = 0;
+    quint64 m_prefixQueries = 0;
+    quint64 m_prefixHits = 0;
 };
 
 } // namespace kp::sim
