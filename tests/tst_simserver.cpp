@@ -243,6 +243,60 @@ SimServerOptions fastOptions(double timeScale = 20)
     return options;
 }
 
+// The usage object of a response: the body's, or the usage event's of a stream.
+QJsonObject usageOf(const Response& r)
+{
+    if (!r.header("content-type").startsWith("text/event-stream"))
+        return r.json().value(QStringLiteral("usage")).toObject();
+    QList<QByteArray> events;
+    if (!splitEvents(r.body, &events))
+        return {};
+    for (const QByteArray& e : events) {
+        const QJsonObject o = QJsonDocument::fromJson(e).object();
+        if (o.contains(QStringLiteral("usage")))
+            return o.value(QStringLiteral("usage")).toObject();
+    }
+    return {};
+}
+
+// The value of an unlabelled-but-for-the-model sample in Prometheus text; -1 when absent.
+double sampleValue(const QByteArray& text, const QByteArray& name)
+{
+    const QByteArray head = name + "{model_name=\"";
+    for (const QByteArray& line : text.split('\n')) {
+        if (line.startsWith(head))
+            return line.mid(line.lastIndexOf(' ') + 1).toDouble();
+    }
+    return -1;
+}
+
+// "w1 w2 ... wN" with the given stem: distinct words per stem.
+QString words(const QString& stem, int count)
+{
+    QStringList l;
+    for (int i = 0; i < count; ++i)
+        l << QStringLiteral("%1%2").arg(stem).arg(i);
+    return l.join(QLatin1Char(' '));
+}
+
+QByteArray generationBody(bool chat, const QJsonArray& messagesOrPrompt, bool stream)
+{
+    QJsonObject body { { QStringLiteral("max_tokens"), 3 }, { QStringLiteral("stream"), stream },
+        { QStringLiteral("ignore_eos"), true } };
+    if (chat)
+        body.insert(QStringLiteral("messages"), messagesOrPrompt);
+    else
+        body.insert(QStringLiteral("prompt"), messagesOrPrompt.at(0));
+    if (stream)
+        body.insert(QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } });
+    return toJson(body);
+}
+
+QJsonObject message(const QString& role, const QString& content)
+{
+    return QJsonObject { { QStringLiteral("role"), role }, { QStringLiteral("content"), content } };
+}
+
 } // namespace
 
 class TestSimServer : public QObject
@@ -278,6 +332,9 @@ private Q_SLOTS:
     void faultsSeeded();
     void concurrentStreams();
     void portInUse();
+    void prefixCache_data();
+    void prefixCache();
+    void prefixCacheConversation();
 
 private:
     qint64 m_fileLimit = -1;
@@ -1145,6 +1202,109 @@ void TestSimServer::portInUse()
     QVERIFY(!second.start(fastOptions(), QHostAddress(QHostAddress::LocalHost), first.port()));
     QVERIFY2(second.errorString().contains(QString::number(first.port())), qPrintable(second.errorString()));
     QVERIFY(!second.isRunning());
+}
+
+void TestSimServer::prefixCache_data()
+{
+    QTest::addColumn<bool>("chat");
+    QTest::addColumn<bool>("stream");
+    QTest::addColumn<QByteArray>("config");
+    QTest::addColumn<int>("expectedCached");
+    // 40 words, or 20 + 20 in two messages: two full blocks, the third holds the last token.
+    QTest::addRow("completions, streamed") << false << true << QByteArray() << 32;
+    QTest::addRow("completions, not streamed") << false << false << QByteArray() << 32;
+    QTest::addRow("chat, streamed") << true << true << QByteArray() << 32;
+    QTest::addRow("chat, not streamed") << true << false << QByteArray() << 32;
+    QTest::addRow("prefix_cache off, streamed") << false << true << QByteArray(R"({"prefix_cache": false})") << 0;
+    QTest::addRow("prefix_cache off, chat") << true << false << QByteArray(R"({"prefix_cache": false})") << 0;
+}
+
+void TestSimServer::prefixCache()
+{
+    QFETCH(bool, chat);
+    QFETCH(bool, stream);
+    QFETCH(QByteArray, config);
+    QFETCH(int, expectedCached);
+    SimServerOptions options = fastOptions();
+    if (!config.isEmpty()) {
+        const QString error = applySimConfig(config, QStringLiteral("test.json"), options);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(!options.params.prefixCache);
+    }
+    SimHost host;
+    QVERIFY2(host.start(options), qPrintable(host.errorString()));
+    const QJsonArray input = chat ? QJsonArray { message(QStringLiteral("system"), words(QStringLiteral("s"), 20)),
+        message(QStringLiteral("user"), words(QStringLiteral("u"), 20)) }
+                                  : QJsonArray { words(QStringLiteral("w"), 40) };
+    const QByteArray path = chat ? "/v1/chat/completions" : "/v1/completions";
+
+    for (const int expected : { 0, expectedCached }) {
+        const std::optional<Response> r = fetch(host.baseUrl(), post(path, generationBody(chat, input, stream)));
+        QVERIFY(r && r->complete);
+        QCOMPARE(r->status, 200);
+        const QJsonObject usage = usageOf(*r);
+        QCOMPARE(usage.value(QStringLiteral("prompt_tokens")).toInt(), 40);
+        QCOMPARE(usage.value(QStringLiteral("completion_tokens")).toInt(), 3);
+        QVERIFY(usage.value(QStringLiteral("prompt_tokens_details")).isObject());
+        QCOMPARE(usage.value(QStringLiteral("prompt_tokens_details"))
+                     .toObject()
+                     .value(QStringLiteral("cached_tokens"))
+                     .toInt(-1),
+            expected);
+    }
+
+    const QJsonArray truth = fetchJson(host.baseUrl(), "/debug/requests").value(QStringLiteral("requests")).toArray();
+    QCOMPARE(truth.size(), 2);
+    QCOMPARE(truth.at(0).toObject().value(QStringLiteral("cached_tokens")).toInt(-1), 0);
+    QCOMPARE(truth.at(1).toObject().value(QStringLiteral("cached_tokens")).toInt(-1), expectedCached);
+
+    const std::optional<Response> metrics = fetch(host.baseUrl(), get("/metrics"));
+    QVERIFY(metrics);
+    QVERIFY(metrics->body.contains("# TYPE vllm:prefix_cache_queries_total counter\n"));
+    QVERIFY(metrics->body.contains("# TYPE vllm:prefix_cache_hits_total counter\n"));
+    // Tokens looked up (every admission's prompt) and found; no lookup at all with the cache off.
+    QCOMPARE(sampleValue(metrics->body, "vllm:prefix_cache_queries_total"), expectedCached > 0 ? 80.0 : 0.0);
+    QCOMPARE(sampleValue(metrics->body, "vllm:prefix_cache_hits_total"), double(expectedCached));
+    QCOMPARE(sampleValue(metrics->body, "vllm:prompt_tokens_total"), 80.0 - expectedCached); // prefilled
+}
+
+void TestSimServer::prefixCacheConversation()
+{
+    // Sessions as a chat client sends them: each turn resends the history. A 32-word system prompt is two
+    // blocks that every session shares; a session's next turn also finds its own earlier turn.
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    const QJsonObject system = message(QStringLiteral("system"), words(QStringLiteral("sys"), 32));
+    const QJsonObject userA = message(QStringLiteral("user"), words(QStringLiteral("a"), 24));
+    const QJsonObject userB = message(QStringLiteral("user"), words(QStringLiteral("b"), 8));
+    const QJsonObject answerA = message(QStringLiteral("assistant"), words(QStringLiteral("r"), 8));
+    const QJsonObject userA2 = message(QStringLiteral("user"), words(QStringLiteral("c"), 8));
+    struct Turn
+    {
+        QJsonArray messages;
+        int promptTokens;
+        int cached;
+    };
+    const Turn turns[] = {
+        { { system, userA }, 56, 0 },
+        { { system, userB }, 40, 32 }, // another session: the system prompt
+        { { system, userA, answerA, userA2 }, 72, 48 }, // session A's first turn, three full blocks
+        { { system, userA, answerA, userA2 }, 72, 64 }, // resent: all full blocks before the last token
+        // The same words as session A's first user turn, but as the assistant's: a different block.
+        { { system, message(QStringLiteral("assistant"), words(QStringLiteral("a"), 24)) }, 56, 32 },
+    };
+    for (const Turn& turn : turns) {
+        const std::optional<Response> r
+            = fetch(host.baseUrl(), post("/v1/chat/completions", generationBody(true, turn.messages, true)));
+        QVERIFY(r && r->complete);
+        const QJsonObject usage = usageOf(*r);
+        QCOMPARE(usage.value(QStringLiteral("prompt_tokens")).toInt(), turn.promptTokens);
+        QCOMPARE(usage.value(QStringLiteral("prompt_tokens_details"))
+                     .toObject()
+                     .value(QStringLiteral("cached_tokens"))
+                     .toInt(-1),
+            turn.cached);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSimServer)

@@ -49,7 +49,9 @@ int main(int argc, char* argv[])
     const QCommandLineOption fault(QStringLiteral("fault"),
         QStringLiteral("Inject a fault into RATE (0..1) of generation requests; repeatable."),
         QStringLiteral("KIND:RATE[:SECONDS]"));
-    parser.addOptions({ host, port, preset, config, model, apiKey, timeScale, seed, fault });
+    const QCommandLineOption prefixCache(QStringLiteral("prefix-cache"),
+        QStringLiteral("Automatic prefix caching, 'on' or 'off' (default on)."), QStringLiteral("on|off"));
+    parser.addOptions({ host, port, preset, config, model, apiKey, timeScale, seed, fault, prefixCache });
 
     if (!parser.parse(QCoreApplication::arguments()))
         return fail(parser.errorText());
@@ -84,6 +86,12 @@ int main(int argc, char* argv[])
         if (!ok)
             return fail(QStringLiteral("--seed: '%1' is not a non-negative integer").arg(parser.value(seed)));
     }
+    if (parser.isSet(prefixCache)) {
+        const QString value = parser.value(prefixCache);
+        if (value != QLatin1String("on") && value != QLatin1String("off"))
+            return fail(QStringLiteral("--prefix-cache: '%1' is neither 'on' nor 'off'").arg(value));
+        options.params.prefixCache = value == QLatin1String("on");
+    }
     for (const QString& spec : parser.values(fault)) {
         if (const QString error = kp::sim::applyFaultSpec(spec, options.faults); !error.isEmpty())
             return fail(QStringLiteral("--fault: %1").arg(error));
@@ -106,8 +114,9 @@ int main(int argc, char* argv[])
         return 1;
     }
     std::printf("listening on %s\n", qUtf8Printable(server.baseUrl().toString()));
-    std::printf("model %s, time scale %g, seed %llu, faults %s\n", qUtf8Printable(options.params.modelId),
-        options.timeScale, static_cast<unsigned long long>(options.seed),
+    std::printf("model %s, time scale %g, seed %llu, prefix cache %s, faults %s\n",
+        qUtf8Printable(options.params.modelId), options.timeScale, static_cast<unsigned long long>(options.seed),
+        options.params.prefixCache ? "on" : "off",
         options.faults.isEmpty() ? "none" : qUtf8Printable(options.faults.toSpecs().join(QLatin1Char(' '))));
     std::fflush(stdout);
     return QCoreApplication::exec();

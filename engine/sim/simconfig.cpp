@@ -83,7 +83,7 @@ QString readString(const Context& ctx, const std::string& key, const json& value
 
 const char* const knownKeys[] = { "preset", "model", "max_model_len", "max_num_seqs", "max_num_batched_tokens",
     "kv_capacity_tokens", "block_size", "t_base_ms", "per_decode_ms", "per_prefill_token_ms", "per_kv_token_ms",
-    "eos_mean_fraction", "kv_watermark", "per_waiting_ms", "api_key", "time_scale", "seed", "faults" };
+    "eos_mean_fraction", "kv_watermark", "per_waiting_ms", "prefix_cache", "api_key", "time_scale", "seed", "faults" };
 
 } // namespace
 
@@ -204,7 +204,12 @@ QString applySimConfig(const QByteArray& text, const QString& sourceName, SimSer
             error = readDouble(ctx, key, value, &p.kvWatermark);
         else if (key == "per_waiting_ms")
             error = readDouble(ctx, key, value, &p.perWaitingMs);
-        else if (key == "api_key")
+        else if (key == "prefix_cache") {
+            if (!value.is_boolean())
+                error = ctx.error(key, QStringLiteral("expected true or false, got %1").arg(fromStd(value.dump())));
+            else
+                p.prefixCache = value.get<bool>();
+        } else if (key == "api_key")
             error = readString(ctx, key, value, &next.apiKey);
         else if (key == "time_scale") {
             error = readDouble(ctx, key, value, &next.timeScale);

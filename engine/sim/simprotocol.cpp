@@ -55,15 +55,24 @@ std::variant<bool, ProtocolError> optionalBool(const json& object, const char* n
     return it->get<bool>();
 }
 
-std::variant<int, ProtocolError> completionPromptTokens(const json& body)
+// Token ids of a prompt given as ids: the id itself, moved off the range of word hashes' low values.
+void appendTokenIds(const json& array, std::vector<quint64>& ids)
+{
+    for (const json& item : array)
+        ids.push_back(quint64(item.get<long long>()) ^ 0x7e57ed1d5ULL);
+}
+
+std::optional<ProtocolError> completionPromptTokens(const json& body, std::vector<quint64>& ids)
 {
     const auto it = body.find("prompt");
     const QString field = QStringLiteral("prompt");
     if (it == body.end() || it->is_null())
         return fieldError(field, QStringLiteral("'prompt' is required"));
     const json& prompt = *it;
-    if (prompt.is_string())
-        return countWords(fromStd(prompt.get<std::string>()));
+    if (prompt.is_string()) {
+        appendWordIds(fromStd(prompt.get<std::string>()), 0, ids);
+        return std::nullopt;
+    }
     if (!prompt.is_array() || prompt.empty()) {
         return fieldError(field,
             QStringLiteral("'prompt' must be a string, an array of token ids, or an array holding one of these"));
@@ -75,26 +84,31 @@ std::variant<int, ProtocolError> completionPromptTokens(const json& body)
         }
         return true;
     };
-    if (allIntegers(prompt))
-        return int(prompt.size());
+    if (allIntegers(prompt)) {
+        appendTokenIds(prompt, ids);
+        return std::nullopt;
+    }
     if (prompt.size() > 1)
         return fieldError(
             field, QStringLiteral("'prompt' holds several prompts; the simulator serves one per request"));
     const json& only = prompt.front();
-    if (only.is_string())
-        return countWords(fromStd(only.get<std::string>()));
-    if (only.is_array() && !only.empty() && allIntegers(only))
-        return int(only.size());
+    if (only.is_string()) {
+        appendWordIds(fromStd(only.get<std::string>()), 0, ids);
+        return std::nullopt;
+    }
+    if (only.is_array() && !only.empty() && allIntegers(only)) {
+        appendTokenIds(only, ids);
+        return std::nullopt;
+    }
     return fieldError(
         field, QStringLiteral("'prompt' must be a string, an array of token ids, or an array holding one of these"));
 }
 
-std::variant<int, ProtocolError> chatPromptTokens(const json& body)
+std::optional<ProtocolError> chatPromptTokens(const json& body, std::vector<quint64>& ids)
 {
     const auto it = body.find("messages");
     if (it == body.end() || !it->is_array() || it->empty())
         return fieldError(QStringLiteral("messages"), QStringLiteral("'messages' must be a non-empty array"));
-    int words = 0;
     for (std::size_t i = 0; i < it->size(); ++i) {
         const json& message = (*it)[i];
         const QString path = QStringLiteral("messages[%1]").arg(i);
@@ -103,11 +117,17 @@ std::variant<int, ProtocolError> chatPromptTokens(const json& body)
         const auto role = message.find("role");
         if (role == message.end() || !role->is_string())
             return fieldError(path + QStringLiteral(".role"), QStringLiteral("'%1.role' must be a string").arg(path));
+        // The role marks the message's first word, so that a turn's tokens are the previous turn's plus
+        // more (the prefix cache sees a conversation grow) without a token the client does not count.
+        const std::string& roleName = role->get_ref<const std::string&>();
+        quint64 salt = 0xcbf29ce484222325ULL;
+        for (const char ch : roleName)
+            salt = (salt ^ quint64(static_cast<unsigned char>(ch))) * 0x100000001b3ULL;
         const auto content = message.find("content");
         if (content == message.end() || content->is_null())
             continue;
         if (content->is_string()) {
-            words += countWords(fromStd(content->get<std::string>()));
+            appendWordIds(fromStd(content->get<std::string>()), salt, ids);
             continue;
         }
         const QString contentPath = path + QStringLiteral(".content");
@@ -127,10 +147,13 @@ std::variant<int, ProtocolError> chatPromptTokens(const json& body)
             const auto text = part.find("text");
             if (text == part.end() || !text->is_string())
                 return fieldError(contentPath, QStringLiteral("'%1' holds a text part without text").arg(contentPath));
-            words += countWords(fromStd(text->get<std::string>()));
+            const std::size_t before = ids.size();
+            appendWordIds(fromStd(text->get<std::string>()), salt, ids);
+            if (ids.size() > before)
+                salt = 0; // only the message's first word carries its role
         }
     }
-    return words;
+    return std::nullopt;
 }
 
 constexpr std::array<const char*, 64> words { "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "tokens",
@@ -171,10 +194,12 @@ std::variant<GenerationRequest, ProtocolError> parseGenerationRequest(Endpoint e
         request.model = fromStd(it->get<std::string>());
     }
 
-    auto prompt = endpoint == Endpoint::Completions ? completionPromptTokens(doc) : chatPromptTokens(doc);
-    if (auto* error = std::get_if<ProtocolError>(&prompt))
-        return *error;
-    request.promptTokens = std::get<int>(prompt);
+    const std::optional<ProtocolError> promptError = endpoint == Endpoint::Completions
+        ? completionPromptTokens(doc, request.promptTokenIds)
+        : chatPromptTokens(doc, request.promptTokenIds);
+    if (promptError)
+        return *promptError;
+    request.promptTokens = int(request.promptTokenIds.size());
     if (request.promptTokens == 0) {
         return endpoint == Endpoint::Completions
             ? fieldError(QStringLiteral("prompt"), QStringLiteral("'prompt' must not be empty"))
@@ -229,6 +254,31 @@ int countWords(QStringView text)
         inWord = !space;
     }
     return count;
+}
+
+void appendWordIds(QStringView text, quint64 salt, std::vector<quint64>& ids)
+{
+    // FNV-1a over the word's UTF-16 code units: fixed, unlike qHash's per-process seed.
+    quint64 h = 0;
+    bool inWord = false;
+    const auto flush = [&] {
+        ids.push_back(h ^ salt);
+        salt = 0;
+    };
+    for (const QChar c : text) {
+        if (c.isSpace()) {
+            if (inWord)
+                flush();
+            inWord = false;
+            continue;
+        }
+        if (!inWord)
+            h = 0xcbf29ce484222325ULL;
+        inWord = true;
+        h = (h ^ c.unicode()) * 0x100000001b3ULL;
+    }
+    if (inWord)
+        flush();
 }
 
 QByteArray outputWord(quint64 requestId, int tokenIndex)
@@ -401,16 +451,18 @@ QByteArray CompletionFormat::roleEvent() const
           "\"finish_reason\":null}]}\n\n";
 }
 
-QByteArray CompletionFormat::usageObject(int promptTokens, int completionTokens) const
+QByteArray CompletionFormat::usageObject(int promptTokens, int completionTokens, int cachedTokens) const
 {
     return "{\"prompt_tokens\":" + QByteArray::number(promptTokens)
         + ",\"total_tokens\":" + QByteArray::number(promptTokens + completionTokens)
-        + ",\"completion_tokens\":" + QByteArray::number(completionTokens) + '}';
+        + ",\"completion_tokens\":" + QByteArray::number(completionTokens)
+        + ",\"prompt_tokens_details\":{\"cached_tokens\":" + QByteArray::number(cachedTokens) + "}}";
 }
 
-QByteArray CompletionFormat::usageEvent(int promptTokens, int completionTokens) const
+QByteArray CompletionFormat::usageEvent(int promptTokens, int completionTokens, int cachedTokens) const
 {
-    return "data: " + m_head + "\"choices\":[],\"usage\":" + usageObject(promptTokens, completionTokens) + "}\n\n";
+    return "data: " + m_head + "\"choices\":[],\"usage\":" + usageObject(promptTokens, completionTokens, cachedTokens)
+        + "}\n\n";
 }
 
 QByteArray CompletionFormat::malformedEvent(const QByteArray& word) const
@@ -431,7 +483,7 @@ QByteArray CompletionFormat::doneEvent()
 }
 
 QByteArray CompletionFormat::fullBody(
-    const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens) const
+    const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens, int cachedTokens) const
 {
     QByteArray head = m_head;
     if (m_endpoint == Endpoint::ChatCompletions)
@@ -445,7 +497,8 @@ QByteArray CompletionFormat::fullBody(
         choice = "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + text
             + "\"},\"logprobs\":null,\"finish_reason\":" + finish + ",\"stop_reason\":null}";
     }
-    return head + "\"choices\":[" + choice + "],\"usage\":" + usageObject(promptTokens, completionTokens) + '}';
+    return head + "\"choices\":[" + choice + "],\"usage\":" + usageObject(promptTokens, completionTokens, cachedTokens)
+        + '}';
 }
 
 } // namespace kp::sim

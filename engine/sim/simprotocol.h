@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <variant>
+#include <vector>
 
 // The OpenAI-compatible wire format as vLLM speaks it: request fields the simulator honours, response
 // bodies, stream events and error bodies. Pure functions; no sockets.
@@ -17,6 +18,9 @@ struct GenerationRequest
     Endpoint endpoint = Endpoint::Completions;
     std::optional<QString> model; // absent: the served model
     int promptTokens = 0; // whitespace-separated words of the prompt (chat: of every message's text)
+    // One id per prompt token, what the prefix cache compares: a hash of the word (the id itself for
+    // token-id prompts); in chat, the first word of each message also hashes its role.
+    std::vector<quint64> promptTokenIds;
     std::optional<int> maxTokens; // max_completion_tokens, else max_tokens
     bool ignoreEos = false;
     bool stream = false;
@@ -35,6 +39,10 @@ std::variant<GenerationRequest, ProtocolError> parseGenerationRequest(Endpoint e
 
 // Whitespace-separated words: the simulator's token count.
 int countWords(QStringView text);
+
+// Appends the id of each whitespace-separated word of text (a hash of its characters, the same in every
+// process); a non-zero salt (a chat role's) is folded into the first word's id only.
+void appendWordIds(QStringView text, quint64 salt, std::vector<quint64>& ids);
 
 // The word emitted as output token tokenIndex of a request, with its leading space (" word").
 QByteArray outputWord(quint64 requestId, int tokenIndex);
@@ -66,17 +74,19 @@ public:
     QByteArray tokenEvent(const QByteArray& word, const char* finishReason) const;
     // Chat only: the first event, the assistant role with empty content.
     QByteArray roleEvent() const;
-    QByteArray usageEvent(int promptTokens, int completionTokens) const;
+    // usage carries prompt_tokens_details.cached_tokens, as vLLM's does.
+    QByteArray usageEvent(int promptTokens, int completionTokens, int cachedTokens) const;
     // A token event cut off in the middle of its JSON.
     QByteArray malformedEvent(const QByteArray& word) const;
     static QByteArray errorEvent(int code, const QString& message);
     static QByteArray doneEvent();
 
     // The non-streamed response.
-    QByteArray fullBody(const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens) const;
+    QByteArray fullBody(const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens,
+        int cachedTokens) const;
 
 private:
-    QByteArray usageObject(int promptTokens, int completionTokens) const;
+    QByteArray usageObject(int promptTokens, int completionTokens, int cachedTokens) const;
 
     Endpoint m_endpoint;
     QByteArray m_id;

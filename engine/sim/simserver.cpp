@@ -55,6 +55,7 @@ struct GroundTruth
     const char* outcome = "in_flight";
     const char* finishReason = nullptr;
     int promptTokens = 0;
+    int cachedTokens = -1; // prompt tokens found in the prefix cache at admission; -1 before it
     int maxTokens = 0;
     int targetTokens = 0;
     int outputTokens = 0; // tokens written to the client
@@ -153,6 +154,7 @@ json truthToJson(const GroundTruth& t)
         { "outcome", t.outcome },
         { "finish_reason", t.finishReason ? json(t.finishReason) : json(nullptr) },
         { "prompt_tokens", t.promptTokens },
+        { "cached_tokens", t.cachedTokens < 0 ? json(nullptr) : json(t.cachedTokens) },
         { "max_tokens", t.maxTokens },
         { "target_tokens", t.targetTokens },
         { "output_tokens", inFlight && t.stream ? int(t.tokenMs.size()) : t.outputTokens },
@@ -646,7 +648,7 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
         return;
     }
 
-    if (!m_model.addRequest(id, g.promptTokens, target, now)) {
+    if (!m_model.addRequest(id, g.promptTokenIds, target, now)) {
         --m_inFlight;
         return respondError(
             c, 400, QStringLiteral("The request does not fit the model"), keepAlive, QStringLiteral("max_tokens"));
@@ -727,11 +729,13 @@ void SimServer::Private::startIteration(double startMs)
 {
     m_current = m_model.runIteration(startMs);
     ++m_iterations;
-    for (const quint64 id : m_current->admitted) {
-        if (const auto it = m_requests.find(id); it != m_requests.end()) {
+    for (std::size_t i = 0; i < m_current->admitted.size(); ++i) {
+        if (const auto it = m_requests.find(m_current->admitted[i]); it != m_requests.end()) {
             GroundTruth& t = it->second->truth;
-            if (t.admittedMs < 0)
+            if (t.admittedMs < 0) {
                 t.admittedMs = std::max(m_current->startMs, t.acceptedMs);
+                t.cachedTokens = m_current->admittedCachedTokens[i]; // the first admission's, as vLLM reports
+            }
         }
     }
     for (const quint64 id : m_current->preempted) {
@@ -768,7 +772,8 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
         text.reserve(r.targetTokens * 8);
         for (int i = 0; i < r.targetTokens; ++i)
             text += outputWord(r.id, i);
-        QByteArray body = r.format.fullBody(text, r.finishReason, r.promptTokens, r.targetTokens);
+        QByteArray body = r.format.fullBody(
+            text, r.finishReason, r.promptTokens, r.targetTokens, std::max(0, r.truth.cachedTokens));
         QByteArray head = "HTTP/1.1 200 OK\r\nserver: kneepoint-sim\r\ncontent-type: application/json\r\n"
                           "content-length: "
             + QByteArray::number(body.size())
@@ -842,7 +847,8 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
     }
     if (last) {
         if (r.includeUsage) {
-            bytes += frame(r.format.usageEvent(r.promptTokens, r.targetTokens), r.chunked);
+            bytes += frame(
+                r.format.usageEvent(r.promptTokens, r.targetTokens, std::max(0, r.truth.cachedTokens)), r.chunked);
             ++events;
         }
         bytes += frame(CompletionFormat::doneEvent(), r.chunked);
@@ -978,6 +984,10 @@ QByteArray SimServer::Private::metricsText() const
     w.counter("vllm:prompt_tokens_total", "Number of prefill tokens processed.", double(s.promptTokensTotal));
     w.counter(
         "vllm:generation_tokens_total", "Number of generation tokens processed.", double(s.generationTokensTotal));
+    w.counter("vllm:prefix_cache_queries_total", "Prefix cache queries, in terms of number of queried tokens.",
+        double(s.prefixCacheQueriesTotal));
+    w.counter("vllm:prefix_cache_hits_total", "Prefix cache hits, in terms of number of cached tokens.",
+        double(s.prefixCacheHitsTotal));
     w.labelledCounter("vllm:request_success_total", "Count of successfully processed requests.", "finished_reason",
         { { QByteArrayLiteral("stop"), double(m_successStop) },
             { QByteArrayLiteral("length"), double(m_successLength) },
