@@ -981,7 +981,10 @@ QByteArray SimServer::Private::metricsText() const
     w.gauge("vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.", s.kvUsage);
     w.counter(
         "vllm:num_preemptions_total", "Cumulative number of preemption from the engine.", double(s.preemptionsTotal));
-    w.counter("vllm:prompt_tokens_total", "Number of prefill tokens processed.", double(s.promptTokensTotal));
+    // Tokens found in the prefix cache count as processed, as vLLM counts them: the figure stays the sum of
+    // the prompts the clients sent (recomputation after preemption aside).
+    w.counter("vllm:prompt_tokens_total", "Number of prefill tokens processed.",
+        double(s.promptTokensTotal + s.prefixCacheHitsTotal));
     w.counter(
         "vllm:generation_tokens_total", "Number of generation tokens processed.", double(s.generationTokensTotal));
     w.counter("vllm:prefix_cache_queries_total", "Prefix cache queries, in terms of number of queried tokens.",
