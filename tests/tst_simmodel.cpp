@@ -308,6 +308,7 @@ private Q_SLOTS:
     void prefixCacheOff();
     void prefixCacheWithoutTokenIds();
     void prefixCacheCapacity();
+    void prefixCacheHitRateUnderLoad();
 };
 
 void TestSimModel::schedule_data()
@@ -979,6 +980,47 @@ void TestSimModel::prefixCacheCapacity()
     QCOMPARE(onRunning, 256); // max_num_seqs bound, not the cache
     QVERIFY(offRunning < 60); // the cache holds about 59,400 / 1,100 sequences
     QVERIFY(onRps > 3 * offRps);
+}
+
+void TestSimModel::prefixCacheHitRateUnderLoad()
+{
+    // 400 prefixes of 96 tokens (2,400 blocks, fitting the default preset's 3,750 when idle), each request
+    // one of them picked at random plus 32 tokens of its own, 128 output tokens. At a light load the
+    // cache keeps nearly every prefix; overloaded, running sequences fill the cache, and the prefixes no
+    // running request uses are evicted before they come back.
+    const auto hitRate = [](double ratePerSec) {
+        const SimParams p = presetByName(u"default"_s)->params;
+        SimModel model(p);
+        std::mt19937_64 rng(11);
+        double arrival = 0;
+        double now = 0;
+        const int count = 4000;
+        int next = 0;
+        std::vector<quint64> prompt;
+        while (next < count || model.hasWork()) {
+            while (next < count && arrival <= now) {
+                const quint64 group = rng() % 400;
+                prompt = tokenRange(1 + group * 1000, 96) + tokenRange(1000000 + quint64(next) * 100, 32);
+                [&] { QVERIFY(model.addRequest(quint64(next + 1), prompt, 128, arrival)); }();
+                ++next;
+                arrival += -std::log1p(-uniform01(rng)) / ratePerSec * 1000.0;
+            }
+            if (!model.hasWork()) {
+                now = arrival;
+                continue;
+            }
+            now = model.runIteration(now).endMs;
+        }
+        const SimStats s = model.stats();
+        return double(s.prefixCacheHitsTotal) / double(s.prefixCacheQueriesTotal);
+    };
+    const double light = hitRate(5);
+    const double overloaded = hitRate(200);
+    qInfo("prefix-cache hit rate: %.3f at 5 req/s, %.3f at 200 req/s", light, overloaded);
+    // At most 96 of 128 tokens, less each prefix's first use and the prefixes evicted by the unique
+    // blocks of other requests (0.61); overloaded, about half the prefixes are gone (0.49).
+    QVERIFY(light > 0.55);
+    QVERIFY(overloaded < 0.85 * light);
 }
 
 QTEST_GUILESS_MAIN(TestSimModel)
