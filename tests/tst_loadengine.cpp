@@ -198,6 +198,9 @@ private Q_SLOTS:
         QCOMPARE(result.metrics.numSessions, 5);
         QCOMPARE(result.metrics.firstTurns.completed, 5);
         QCOMPARE(result.metrics.laterTurns.completed, 8);
+        // Turn 3 of the four whole sessions finds turn 2's first block (16 of its 25 tokens) cached.
+        QCOMPARE(result.metrics.totalCachedTokens, 4 * 16);
+        QCOMPARE(result.metrics.totalInputTokens, 4 * (7 + 16 + 25) + 7);
         const auto truth = truthByRequestId(sim.host.baseUrl());
         const auto sessions = bySession(result.records);
         QCOMPARE(sessions.size(), std::size_t(5));
@@ -209,6 +212,8 @@ private Q_SLOTS:
                 // system + k earlier turns (user + recorded answer) + this user turn
                 QCOMPARE(r.promptTokens, 3 + int(k) * (4 + 5) + 4);
                 QCOMPARE(truth.at(r.requestId).value(u"prompt_tokens").toInt(), r.promptTokens);
+                // The server's prefix cache holds the full 16-token blocks of the previous turn's prompt.
+                QCOMPARE(r.cachedTokens, k == 0 ? 0 : turns[k - 1].promptTokens / 16 * 16);
                 if (k > 0)
                     QVERIFY2(r.sentNs >= turns[k - 1].endNs, qPrintable(r.requestId));
             }
