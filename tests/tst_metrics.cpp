@@ -1232,6 +1232,8 @@ void TestMetrics::sessionsAndPrefixCache()
     QVERIFY(summary.contains(StepSummary::row("Prefix cache hit rate (%):", "64.00")));
     QVERIFY(summary.endsWith(QByteArray(50, '=') + '\n'));
     QVERIFY(!StepSummary::text(setup, plain).contains("Prefix cache"));
+    QVERIFY(SweepTable::compactLine(setup, m).endsWith(" cache_hit= 64.0%"));
+    QVERIFY(!SweepTable::compactLine(setup, plain).contains("cache_hit"));
 
     const QByteArrayList header = SweepTable::csvHeader().trimmed().split(',');
     const QByteArrayList row = SweepTable::csvRow(setup, m).trimmed().split(',');

@@ -40,6 +40,8 @@ QByteArray SweepTable::compactLine(const StepSetup& setup, const StepMetrics& m)
     }
     if (tail)
         line += " TTFT_p" + LatencyStats::percentileWord(tail->first).toLatin1() + "= " + fixed(tail->second, 2) + "ms";
+    if (isKnown(m.totalCachedTokens))
+        line += " cache_hit= " + fixed(m.prefixCacheHitRate() * 100.0, 1) + '%';
     return line;
 }
 
