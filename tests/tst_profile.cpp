@@ -120,6 +120,8 @@ private Q_SLOTS:
     void saveErrors();
     void snapshotObject();
     void overrides();
+    void conversationKeys();
+    void conversationKeysRefused();
     void requestUrl_data();
     void requestUrl();
     void rates_data();
@@ -752,7 +754,7 @@ void TestProfile::validation_data()
         { u"target.headers[\"X Y\"]: is not a valid HTTP header name"_s,
             u"target.headers[\"X Y\"]: must not contain line breaks"_s });
     row("dataset", [](Profile& p) { p.workload.dataset = u"sonnet"_s; },
-        { u"workload.dataset: unknown dataset \"sonnet\"; expected one of random, sharegpt, jsonl, replay, shared-prefix"_s });
+        { u"workload.dataset: unknown dataset \"sonnet\"; expected one of random, sharegpt, jsonl, replay, shared-prefix, mooncake"_s });
     row("dataset path", [](Profile& p) { p.workload.dataset = u"jsonl"_s; },
         { u"workload.dataset_path: is required when workload.dataset is \"jsonl\""_s });
     row("num_prompts", [](Profile& p) { p.workload.numPrompts = 0; }, { u"workload.num_prompts: must be >= 1"_s });
@@ -1044,6 +1046,111 @@ void TestProfile::overrides()
     QCOMPARE(p.load.stepCount(), 3);
 
     QCOMPARE(kp::applyOverrides(p, kp::ProfileOverrides()), QStringList());
+}
+
+void TestProfile::conversationKeys()
+{
+    // Kneepoint's schema, JSON: read, saved atomically, read back the same.
+    const QByteArray json = R"({"schema": "kneepoint.profile/1", "target": {"base_url": "http://h:8000", "model": "m"},
+ "workload": {"dataset": "sharegpt", "dataset_path": "chats.json", "multi_turn": true, "multi_turn_history": "live",
+  "think_time_s": 2.5, "turns": 4, "system_prompt_len": 300, "max_model_len": 8192}})";
+    const kp::ProfileLoadResult r = ProfileStore::loadFromData(json, u"p.json"_s);
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    QCOMPARE(r.warnings, QStringList());
+    const kp::Workload& w = r.profile->workload;
+    QCOMPARE(w.multiTurn, true);
+    QCOMPARE(w.multiTurnHistory, u"live"_s);
+    QCOMPARE(w.thinkTimeS, 2.5);
+    QCOMPARE(w.turns, 4);
+    QCOMPARE(w.systemPromptLen, 300);
+    QCOMPARE(w.maxModelLen, std::optional<int>(8192));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"conv.json"_s);
+    QVERIFY(ProfileStore::save(*r.profile, path).ok());
+    const kp::ProfileLoadResult back = ProfileStore::load(path);
+    QVERIFY2(back.ok(), qPrintable(back.errors.join(u'\n')));
+    QCOMPARE(back.profile->workload, w);
+    // Defaults are not written.
+    const QByteArray plain = ProfileStore::toJson(Profile::demo(QUrl(u"http://127.0.0.1:8000"_s)));
+    for (const char* key : { "multi_turn", "think_time_s", "\"turns\"", "system_prompt_len", "max_model_len" })
+        QVERIFY2(!plain.contains(key), key);
+
+    // Kneepoint's schema, TOML.
+    const QByteArray toml = "schema = \"kneepoint.profile/1\"\n[target]\nbase_url = \"http://h:8000\"\n"
+                            "[workload]\ndataset = \"mooncake\"\ndataset_path = \"trace.jsonl\"\nmax_model_len = 4096\n"
+                            "replay_speed = 2.0\n"_ba;
+    const kp::ProfileLoadResult t = ProfileStore::loadFromData(toml, u"p.toml"_s);
+    QVERIFY2(t.ok(), qPrintable(t.errors.join(u'\n')));
+    QCOMPARE(t.profile->workload.dataset, u"mooncake"_s);
+    QCOMPARE(t.profile->workload.maxModelLen, std::optional<int>(4096));
+    QCOMPARE(t.profile->workload.replaySpeed, 2.0);
+    QCOMPARE(t.profile->workload.multiTurn, false);
+
+    // The flat layout (the reference's option names, plus Kneepoint's).
+    const QByteArray flat = R"({"base_url": "http://h:8000", "dataset_name": "random", "multi_turn": true,
+ "multi_turn_history": "recorded", "think_time": 0.5, "turns": 3, "system_prompt_len": 64})";
+    const kp::ProfileLoadResult f = ProfileStore::loadFromData(flat, u"flat.json"_s);
+    QVERIFY2(f.ok(), qPrintable(f.errors.join(u'\n')));
+    QCOMPARE(f.layout, kp::ProfileLayout::Flat);
+    QCOMPARE(f.warnings, QStringList());
+    QCOMPARE(f.profile->workload.multiTurn, true);
+    QCOMPARE(f.profile->workload.thinkTimeS, 0.5);
+    QCOMPARE(f.profile->workload.turns, 3);
+    QCOMPARE(f.profile->workload.systemPromptLen, 64);
+
+    // The command line's options.
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    kp::ProfileOverrides o;
+    o.multiTurn = true;
+    o.multiTurnHistory = u"live"_s;
+    o.thinkTimeS = 0.0;
+    o.turns = 5;
+    o.systemPromptLen = 128;
+    o.maxModelLen = 2048;
+    o.replaySpeed = 4;
+    QCOMPARE(kp::applyOverrides(p, o),
+        (QStringList { u"workload.multi_turn"_s, u"workload.multi_turn_history"_s, u"workload.think_time_s"_s,
+            u"workload.turns"_s, u"workload.system_prompt_len"_s, u"workload.max_model_len"_s,
+            u"workload.replay_speed"_s }));
+    QCOMPARE(p.workload.turns, 5);
+    QCOMPARE(p.workload.maxModelLen, std::optional<int>(2048));
+    QCOMPARE(p.workload.replaySpeed, 4.0);
+    QVERIFY(kp::validateProfile(p).isEmpty());
+}
+
+void TestProfile::conversationKeysRefused()
+{
+    const QByteArray json = R"({"schema": "kneepoint.profile/1", "target": {"base_url": "http://h:8000"},
+ "workload": {"dataset": "mooncake", "dataset_path": "t.jsonl", "multi_turn": true,
+  "multi_turn_history": "fresh", "think_time_s": -1, "turns": 0, "system_prompt_len": -2, "max_model_len": 0}})";
+    const kp::ProfileLoadResult r = ProfileStore::loadFromData(json, u"c.json"_s);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.errors,
+        (QStringList {
+            u"c.json:2:79: workload.multi_turn: cannot be used with the mooncake dataset: its requests are sent on "
+            "the log's own schedule, not as conversations"_s,
+            u"c.json:3:25: workload.multi_turn_history: expected \"recorded\" or \"live\", got \"fresh\""_s,
+            u"c.json:3:50: workload.think_time_s: must be a number >= 0"_s,
+            u"c.json:3:63: workload.turns: must be >= 1"_s, u"c.json:3:87: workload.system_prompt_len: must be >= 0"_s,
+            u"c.json:3:108: workload.max_model_len: must be >= 1"_s }));
+
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    p.workload.multiTurn = true;
+    p.workload.dataset = u"replay"_s;
+    p.workload.datasetPath = u"log.jsonl"_s;
+    QCOMPARE(kp::validateProfile(p).value(0).toString(),
+        u"workload.multi_turn: cannot be used with the replay dataset: its requests are sent on the log's own "
+        "schedule, not as conversations"_s);
+    p.workload.dataset = u"shared-prefix"_s;
+    p.workload.prefixLen = 8;
+    QCOMPARE(kp::validateProfile(p).value(0).toString(),
+        u"workload.multi_turn: cannot be used with the shared-prefix dataset: it has no conversations; use random "
+        "with workload.turns"_s);
+    p.workload.dataset = u"mooncake"_s;
+    p.workload.multiTurn = false;
+    p.workload.datasetPath.clear();
+    QCOMPARE(kp::validateProfile(p).value(0).toString(),
+        u"workload.dataset_path: is required when workload.dataset is \"mooncake\""_s);
 }
 
 void TestProfile::requestUrl_data()

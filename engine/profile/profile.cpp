@@ -113,7 +113,7 @@ std::optional<double> parseRate(QStringView text)
 
 QStringList knownDatasets()
 {
-    return { u"random"_s, u"sharegpt"_s, u"jsonl"_s, u"replay"_s, u"shared-prefix"_s };
+    return { u"random"_s, u"sharegpt"_s, u"jsonl"_s, u"replay"_s, u"shared-prefix"_s, u"mooncake"_s };
 }
 
 QStringList knownPercentileMetrics()
@@ -678,6 +678,27 @@ void checkWorkload(Checker& c, const Workload& w)
     if (!(w.replaySpeed > 0) || std::isinf(w.replaySpeed))
         c.add(u"workload.replay_speed"_s, phrase("Profile", "must be a number > 0"));
     c.atLeastOne(u"workload.num_prefixes"_s, w.numPrefixes);
+    if (w.multiTurn && (w.dataset == u"replay" || w.dataset == u"mooncake"))
+        c.add(u"workload.multi_turn"_s,
+            phrase("Profile",
+                "cannot be used with the %1 dataset: its requests are sent on the log's own schedule, not as "
+                "conversations")
+                .arg(w.dataset));
+    else if (w.multiTurn && w.dataset == u"shared-prefix")
+        c.add(u"workload.multi_turn"_s,
+            phrase("Profile",
+                "cannot be used with the shared-prefix dataset: it has no conversations; use random with "
+                "workload.turns"));
+    if (w.multiTurnHistory != u"recorded" && w.multiTurnHistory != u"live")
+        c.add(u"workload.multi_turn_history"_s,
+            phrase("Profile", "expected \"recorded\" or \"live\", got \"%1\"").arg(w.multiTurnHistory));
+    if (!(w.thinkTimeS >= 0) || std::isinf(w.thinkTimeS))
+        c.add(u"workload.think_time_s"_s, phrase("Profile", "must be a number >= 0"));
+    c.atLeastOne(u"workload.turns"_s, w.turns);
+    if (w.systemPromptLen < 0)
+        c.add(u"workload.system_prompt_len"_s, phrase("Profile", "must be >= 0"));
+    if (w.maxModelLen && *w.maxModelLen < 1)
+        c.add(u"workload.max_model_len"_s, phrase("Profile", "must be >= 1"));
     if (w.suffixesPerPrefix < 0)
         c.add(u"workload.suffixes_per_prefix"_s, phrase("Profile", "must be >= 0 (0: num_prompts / num_prefixes)"));
     for (qsizetype i = 0; i < w.lengthBuckets.size(); ++i) {

@@ -40,6 +40,13 @@ QStringList applyOverrides(Profile& p, const ProfileOverrides& o)
     set(changed, u"workload.input_len"_s, p.workload.inputLen, o.inputLen);
     set(changed, u"workload.output_len"_s, p.workload.outputLen, o.outputLen);
     set(changed, u"workload.range_ratio"_s, p.workload.rangeRatio, o.rangeRatio);
+    set(changed, u"workload.multi_turn"_s, p.workload.multiTurn, o.multiTurn);
+    set(changed, u"workload.multi_turn_history"_s, p.workload.multiTurnHistory, o.multiTurnHistory);
+    set(changed, u"workload.think_time_s"_s, p.workload.thinkTimeS, o.thinkTimeS);
+    set(changed, u"workload.turns"_s, p.workload.turns, o.turns);
+    set(changed, u"workload.system_prompt_len"_s, p.workload.systemPromptLen, o.systemPromptLen);
+    set(changed, u"workload.max_model_len"_s, p.workload.maxModelLen, o.maxModelLen);
+    set(changed, u"workload.replay_speed"_s, p.workload.replaySpeed, o.replaySpeed);
     set(changed, u"workload.ignore_eos"_s, p.workload.ignoreEos, o.ignoreEos);
     set(changed, u"workload.sampling.temperature"_s, p.workload.sampling.temperature, o.temperature);
     if (o.rates) {

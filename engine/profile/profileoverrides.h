@@ -28,6 +28,13 @@ struct ProfileOverrides
     std::optional<int> inputLen; // --random-input-len
     std::optional<int> outputLen; // --random-output-len
     std::optional<double> rangeRatio; // --random-range-ratio
+    std::optional<bool> multiTurn; // --multi-turn
+    std::optional<QString> multiTurnHistory; // --multi-turn-history recorded|live
+    std::optional<double> thinkTimeS; // --think-time
+    std::optional<int> turns; // --turns
+    std::optional<int> systemPromptLen; // --system-prompt-len
+    std::optional<int> maxModelLen; // --max-model-len
+    std::optional<double> replaySpeed; // --replay-speed
     std::optional<bool> ignoreEos; // --ignore-eos
     std::optional<double> temperature; // --temperature
     std::optional<QList<double>> rates; // --request-rate (one or more); switches to rate mode

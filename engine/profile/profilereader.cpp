@@ -699,6 +699,12 @@ void readWorkload(ObjectReader& r, Workload& w)
     r.read("replay_speed", u"workload.replay_speed"_s, w.replaySpeed);
     r.read("num_prefixes", u"workload.num_prefixes"_s, w.numPrefixes);
     r.read("suffixes_per_prefix", u"workload.suffixes_per_prefix"_s, w.suffixesPerPrefix);
+    r.read("multi_turn", u"workload.multi_turn"_s, w.multiTurn);
+    r.read("multi_turn_history", u"workload.multi_turn_history"_s, w.multiTurnHistory);
+    r.read("think_time_s", u"workload.think_time_s"_s, w.thinkTimeS);
+    r.read("turns", u"workload.turns"_s, w.turns);
+    r.read("system_prompt_len", u"workload.system_prompt_len"_s, w.systemPromptLen);
+    r.read("max_model_len", u"workload.max_model_len"_s, w.maxModelLen);
     r.readIntList("length_buckets", u"workload.length_buckets"_s, w.lengthBuckets);
     r.read("ignore_eos", u"workload.ignore_eos"_s, w.ignoreEos);
     if (auto s = r.section("sampling", u"workload.sampling"_s))
@@ -912,6 +918,12 @@ void readLoadKeys(ObjectReader& r, Profile& p)
     r.read("sharegpt_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);
     r.read("custom_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);
     r.read("fixed_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);
+    r.read("multi_turn", u"workload.multi_turn"_s, w.multiTurn);
+    r.read("multi_turn_history", u"workload.multi_turn_history"_s, w.multiTurnHistory);
+    r.read("think_time", u"workload.think_time_s"_s, w.thinkTimeS);
+    r.read("think_time_s", u"workload.think_time_s"_s, w.thinkTimeS);
+    r.read("turns", u"workload.turns"_s, w.turns);
+    r.read("system_prompt_len", u"workload.system_prompt_len"_s, w.systemPromptLen);
     r.read("ignore_eos", u"workload.ignore_eos"_s, w.ignoreEos);
     r.read("temperature", u"workload.sampling.temperature"_s, w.sampling.temperature);
     r.read("top_p", u"workload.sampling.top_p"_s, w.sampling.topP);

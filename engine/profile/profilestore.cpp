@@ -195,6 +195,17 @@ Json toDocument(const Profile& p)
         workload["num_prefixes"] = w.numPrefixes;
     if (w.suffixesPerPrefix != defaults.suffixesPerPrefix)
         workload["suffixes_per_prefix"] = w.suffixesPerPrefix;
+    if (w.multiTurn != defaults.multiTurn)
+        workload["multi_turn"] = w.multiTurn;
+    if (w.multiTurnHistory != defaults.multiTurnHistory)
+        workload["multi_turn_history"] = str(w.multiTurnHistory);
+    if (w.thinkTimeS != defaults.thinkTimeS)
+        workload["think_time_s"] = number(w.thinkTimeS);
+    if (w.turns != defaults.turns)
+        workload["turns"] = w.turns;
+    if (w.systemPromptLen != defaults.systemPromptLen)
+        workload["system_prompt_len"] = w.systemPromptLen;
+    putOptional(workload, "max_model_len", w.maxModelLen);
     if (w.lengthBuckets != defaults.lengthBuckets) {
         Json edges = Json::array();
         for (int edge : w.lengthBuckets)
