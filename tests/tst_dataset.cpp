@@ -7,6 +7,7 @@
 #include "profile/profilestore.h"
 #include "sim/simhost.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -133,6 +134,16 @@ private Q_SLOTS:
     void tokenizeThroughProxy();
     void inputTokenSources();
     void profileFields();
+    void shareGptMultiTurn();
+    void shareGptMultiTurnFilters();
+    void shareGptMultiTurnStrict();
+    void jsonlConversations();
+    void jsonlConversationsStrict();
+    void randomSessions();
+    void sessionsCoverNumPrompts();
+    void mooncakeTrace();
+    void mooncakeBadLines();
+    void mooncakePromptText();
 };
 
 void TestDataset::wordCounts_data()
@@ -866,6 +877,438 @@ void TestDataset::profileFields()
         (QStringList { u"workload.bad_lines: expected \"skip\" or \"fail\", got \"ignore\""_s,
             u"workload.replay_speed: must be a number > 0"_s,
             u"workload.length_buckets[2]: edges must be >= 0 and increasing"_s }));
+}
+
+namespace {
+
+// A ShareGPT file of the given entries; ends[i] is the byte just past entry i.
+QByteArray shareGptFile(const QList<QByteArray>& entries, QList<qint64>* ends)
+{
+    QByteArray out = "[";
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        if (i > 0)
+            out += ", ";
+        out += entries[i];
+        if (ends)
+            ends->append(out.size());
+    }
+    out += "]";
+    return out;
+}
+
+QByteArray turn(const char* from, const char* value)
+{
+    return QByteArray(R"({"from": ")") + from + R"(", "value": ")" + value + R"("})";
+}
+
+QByteArray entry(const QList<QByteArray>& turns)
+{
+    QByteArray out = R"({"id": "x", "conversations": [)";
+    for (qsizetype i = 0; i < turns.size(); ++i)
+        out += (i > 0 ? ", " : "") + turns[i];
+    return out + "]}";
+}
+
+const QList<QByteArray> kMultiTurnEntries = {
+    entry({ turn("system", "You are terse."), turn("human", "What is a knee point"),
+        turn("gpt", "Where latency turns up sharply"), turn("human", "And the saturation point"),
+        turn("gpt", "Where throughput stops growing"), turn("human", "Thanks"), turn("gpt", "You are welcome") }),
+    entry({ turn("human", "one two three four"), turn("gpt", "a b c d"), turn("human", "x y z w"),
+        turn("human", "again") }),
+    entry({ turn("gpt", "hello there you all"), turn("human", "hi") }),
+    entry({ turn("human", "one two three four"), turn("gpt", "a b c d"), turn("tool", "x") }),
+    entry({ turn("user", "Name three rivers please"), turn("chatgpt", "Nile Amazon Yangtze rivers"),
+        turn("human", "And lakes") }),
+    entry({ turn("human", "just one") }),
+};
+
+const Conversation* byOrigin(const std::vector<Conversation>& sessions, const QString& origin)
+{
+    for (const Conversation& c : sessions)
+        if (c.origin == origin)
+            return &c;
+    return nullptr;
+}
+
+} // namespace
+
+void TestDataset::shareGptMultiTurn()
+{
+    QTemporaryDir dir;
+    QList<qint64> ends;
+    const QString path = writeFile(dir, u"multi.json"_s, shareGptFile(kMultiTurnEntries, &ends));
+    ShareGptOptions o;
+    o.numPrompts = 4;
+    o.multiTurn = true;
+    const DatasetResult r = loadShareGpt(path, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY(r.prompts.empty());
+    QCOMPARE(r.shareGpt.conversations, qint64(6));
+    QCOMPARE(r.shareGpt.usable, qint64(2));
+    QCOMPARE(r.shareGpt.badConversations, qint64(3));
+    QCOMPARE(r.shareGpt.tooFewTurns, qint64(1));
+    QCOMPARE(r.badLines, qint64(3));
+    QCOMPARE(r.warnings,
+        (QStringList { path
+                + u": 4 of 6 conversations dropped: 1 with fewer than two turns, 0 prompts too short, 0 outputs too "
+                  "short, 0 prompts too long, 0 too long in total"_s,
+            path + u": conversation 1 (ending at byte %1): turns 2 and 3 are two user turns in a row"_s.arg(ends[1]),
+            path + u": conversation 2 (ending at byte %1): turn 0 is an answer before any user turn"_s.arg(ends[2]),
+            path + u": conversation 3 (ending at byte %1): turn 2 has the unknown role \"tool\""_s.arg(ends[3]) }));
+    QCOMPARE(r.sessions.size(), std::size_t(2));
+    const Conversation* first = byOrigin(r.sessions, path + u": conversation 0"_s);
+    QVERIFY(first);
+    QCOMPARE(first->system, u"You are terse."_s);
+    QCOMPARE(first->systemTokens, 3);
+    QCOMPARE(first->turns.size(), std::size_t(3));
+    QCOMPARE(first->turns[0].user, u"What is a knee point"_s);
+    QCOMPARE(first->turns[0].userTokens, 5);
+    QCOMPARE(first->turns[0].answer, u"Where latency turns up sharply"_s);
+    QCOMPARE(first->turns[0].answerTokens, 5);
+    QCOMPARE(first->turns[0].outputTokens, 5);
+    QCOMPARE(first->turns[1].user, u"And the saturation point"_s);
+    QCOMPARE(first->turns[1].outputTokens, 4);
+    QCOMPARE(first->turns[2].user, u"Thanks"_s);
+    QCOMPARE(first->turns[2].answer, u"You are welcome"_s);
+    QCOMPARE(first->turns[2].outputTokens, 3);
+    // The last question has no answer, so no output length: it is left out.
+    const Conversation* rivers = byOrigin(r.sessions, path + u": conversation 4"_s);
+    QVERIFY(rivers);
+    QVERIFY(rivers->system.isEmpty());
+    QCOMPARE(rivers->turns.size(), std::size_t(1));
+    QCOMPARE(rivers->turns[0].answer, u"Nile Amazon Yangtze rivers"_s);
+
+    // A fixed output length sets max_tokens of every turn; the recorded answers stay the history.
+    o.fixedOutputTokens = 9;
+    const DatasetResult fixed = loadShareGpt(path, o);
+    QVERIFY(fixed.ok());
+    for (const Conversation& c : fixed.sessions)
+        for (const Turn& t : c.turns)
+            QCOMPARE(t.outputTokens, 9);
+    QCOMPARE(byOrigin(fixed.sessions, path + u": conversation 0"_s)->turns[1].answerTokens, 4);
+
+    // Kept in memory: only the sessions whose turns cover num_prompts (the smallest shuffle keys).
+    o.numPrompts = 1;
+    const DatasetResult one = loadShareGpt(path, o);
+    QVERIFY(one.ok());
+    QCOMPARE(one.sessions.size(), std::size_t(1));
+    QCOMPARE(one.shareGpt.usable, qint64(2));
+}
+
+void TestDataset::shareGptMultiTurnFilters()
+{
+    QTemporaryDir dir;
+    // Turn 1: prompt 4 + 4 = 8 tokens; turn 2: prompt 4 + 4 + 4 = 12, + 4 = 16; turn 3: prompt 20.
+    const char* four = "w w w w";
+    const QList<QByteArray> entries = {
+        entry({ turn("human", four), turn("gpt", four), turn("human", four), turn("gpt", four), turn("human", four),
+            turn("gpt", four) }),
+        entry({ turn("human", "too short"), turn("gpt", four), turn("human", four), turn("gpt", four) }),
+    };
+    const QString path = writeFile(dir, u"filters.json"_s, shareGptFile(entries, nullptr));
+    ShareGptOptions o;
+    o.multiTurn = true;
+    o.numPrompts = 10;
+    o.filter.maxTotalLen = 16; // stops before turn 3 (prompt 20 + answer 4)
+    DatasetResult r = loadShareGpt(path, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.shareGpt.promptTooShort, qint64(1)); // the first turn fails: the conversation is dropped
+    QCOMPARE(r.sessions.size(), std::size_t(1));
+    QCOMPARE(r.sessions[0].turns.size(), std::size_t(2));
+    o.filter.maxPromptLen = 11; // turn 2's prompt (12 with history) is over
+    r = loadShareGpt(path, o);
+    QCOMPARE(r.sessions[0].turns.size(), std::size_t(1));
+    o.filter.enabled = false;
+    r = loadShareGpt(path, o);
+    QCOMPARE(r.sessions.size(), std::size_t(2));
+    QCOMPARE(r.sessions[0].turns.size() + r.sessions[1].turns.size(), std::size_t(5));
+}
+
+void TestDataset::shareGptMultiTurnStrict()
+{
+    QTemporaryDir dir;
+    QList<qint64> ends;
+    const QString path = writeFile(dir, u"multi.json"_s, shareGptFile(kMultiTurnEntries, &ends));
+    ShareGptOptions o;
+    o.multiTurn = true;
+    o.strict = true;
+    const DatasetResult r = loadShareGpt(path, o);
+    QCOMPARE(r.error,
+        path + u": conversation 1 (ending at byte %1): turns 2 and 3 are two user turns in a row"_s.arg(ends[1]));
+    QVERIFY(r.sessions.empty());
+
+    Workload w;
+    w.dataset = u"sharegpt"_s;
+    w.datasetPath = path;
+    w.multiTurn = true;
+    w.badLines = u"fail"_s;
+    QCOMPARE(loadWorkload(w).error, r.error);
+}
+
+void TestDataset::jsonlConversations()
+{
+    const QString path = fixture(u"conversations.jsonl"_s);
+    const DatasetResult r = loadJsonlConversations(path, 32, 0, false);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.badLines, qint64(5));
+    QCOMPARE(r.warnings,
+        (QStringList { path + u":4: messages[0] is an answer before any user turn"_s,
+            path + u":5: messages[0] and messages[1] are two user turns in a row"_s, path + u":6: no user turn"_s,
+            path + u":7: messages[1] has the unknown role \"tool\" (system, user or assistant)"_s,
+            path + u":8: messages[1] is a system message after the start"_s, path + u": skipped 5 of 8 lines"_s }));
+    QCOMPARE(r.sessions.size(), std::size_t(3));
+    const Conversation& rivers = r.sessions[0];
+    QCOMPARE(rivers.origin, path + u":1"_s);
+    QCOMPARE(rivers.system, u"Be brief."_s);
+    QCOMPARE(rivers.systemTokens, 2);
+    QCOMPARE(rivers.turns.size(), std::size_t(2));
+    QCOMPARE(rivers.turns[0].user, u"Name three rivers"_s);
+    QCOMPARE(rivers.turns[0].userTokens, 3);
+    QCOMPARE(rivers.turns[0].answer, u"Nile Amazon Yangtze"_s);
+    QCOMPARE(rivers.turns[0].outputTokens, 3);
+    QCOMPARE(rivers.turns[1].user, u"And two lakes"_s);
+    QCOMPARE(rivers.turns[1].answer, u"Baikal Victoria"_s);
+    QCOMPARE(rivers.turns[1].answerTokens, 2);
+    QCOMPARE(rivers.turns[1].outputTokens, 2);
+    // A line with just a prompt is a session of one turn.
+    QCOMPARE(r.sessions[1].turns.size(), std::size_t(1));
+    QCOMPARE(r.sessions[1].turns[0].user, u"Explain the water cycle"_s);
+    QCOMPARE(r.sessions[1].turns[0].outputTokens, 48);
+    // A last question without an answer: the line's output_tokens.
+    QCOMPARE(r.sessions[2].turns.size(), std::size_t(2));
+    QCOMPARE(r.sessions[2].turns[0].outputTokens, 1);
+    QCOMPARE(r.sessions[2].turns[1].user, u"Tell me a story"_s);
+    QVERIFY(r.sessions[2].turns[1].answer.isEmpty());
+    QCOMPARE(r.sessions[2].turns[1].outputTokens, 64);
+
+    const DatasetResult fixed = loadJsonlConversations(path, 32, 7, false);
+    for (const Conversation& c : fixed.sessions)
+        for (const Turn& t : c.turns)
+            QCOMPARE(t.outputTokens, 7);
+}
+
+void TestDataset::jsonlConversationsStrict()
+{
+    const QString path = fixture(u"conversations.jsonl"_s);
+    const DatasetResult r = loadJsonlConversations(path, 32, 0, true);
+    QCOMPARE(r.error, path + u":4: messages[0] is an answer before any user turn"_s);
+    QVERIFY(r.sessions.empty());
+}
+
+void TestDataset::randomSessions()
+{
+    RandomDatasetOptions o;
+    o.numPrompts = 10;
+    o.inputLen = 20;
+    o.outputLen = 8;
+    o.rangeRatio = 0.5;
+    o.seed = 7;
+    const DatasetResult r = kp::randomSessions(o, 3, 50);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY(r.prompts.empty());
+    QCOMPARE(r.sessions.size(), std::size_t(4)); // 4 × 3 turns cover 10 requests
+    for (const Conversation& c : r.sessions) {
+        QCOMPARE(c.system, r.sessions[0].system); // one system prompt for all, so a prefix cache shares it
+        QCOMPARE(c.systemTokens, 50);
+        QCOMPARE(countWords(c.system), 50);
+        QCOMPARE(c.turns.size(), std::size_t(3));
+        for (const Turn& t : c.turns) {
+            QVERIFY(t.userTokens >= 10 && t.userTokens <= 30);
+            QVERIFY(t.answerTokens >= 4 && t.answerTokens <= 12);
+            QCOMPARE(countWords(t.user), t.userTokens);
+            QCOMPARE(countWords(t.answer), t.answerTokens);
+            QCOMPARE(t.outputTokens, t.answerTokens);
+        }
+    }
+    QVERIFY(r.sessions[0].turns[0].user != r.sessions[1].turns[0].user);
+    // Seeded: the same seed gives the same sessions, another seed others (the system prompt too).
+    const DatasetResult again = kp::randomSessions(o, 3, 50);
+    QCOMPARE(again.sessions[3].turns[2].user, r.sessions[3].turns[2].user);
+    QCOMPARE(again.sessions[0].system, r.sessions[0].system);
+    o.seed = 8;
+    const DatasetResult other = kp::randomSessions(o, 3, 50);
+    QVERIFY(other.sessions[0].turns[0].user != r.sessions[0].turns[0].user);
+    QVERIFY(other.sessions[0].system != r.sessions[0].system);
+    QVERIFY(kp::randomSessions(o, 2, 0).sessions[0].system.isEmpty());
+    QCOMPARE(kp::randomSessions(o, 0, 0).error,
+        u"random sessions: num_prompts, input_len, output_len and turns must be >= 1"_s);
+
+    Workload w;
+    w.multiTurn = true;
+    w.numPrompts = 7;
+    w.turns = 2;
+    w.systemPromptLen = 5;
+    w.inputLen = 4;
+    w.outputLen = 3;
+    const DatasetResult fromWorkload = loadWorkload(w);
+    QVERIFY2(fromWorkload.ok(), qPrintable(fromWorkload.error));
+    QCOMPARE(fromWorkload.sessions.size(), std::size_t(4));
+    QCOMPARE(fromWorkload.sessions[2].turns[1].userTokens, 4);
+    QCOMPARE(fromWorkload.sessions[2].turns[1].outputTokens, 3);
+    QCOMPARE(fromWorkload.sessions[2].systemTokens, 5);
+}
+
+void TestDataset::sessionsCoverNumPrompts()
+{
+    Workload w;
+    w.dataset = u"jsonl"_s;
+    w.datasetPath = fixture(u"conversations.jsonl"_s);
+    w.multiTurn = true;
+    w.numPrompts = 12; // 5 turns in 3 conversations
+    w.seed = 3;
+    const DatasetResult r = loadWorkload(w);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QVERIFY(r.prompts.empty());
+    QCOMPARE(r.warnings.constLast(),
+        w.datasetPath + u": 5 turns in 3 conversations for 12 requests: conversations are reused"_s);
+    qint64 turns = 0;
+    for (const Conversation& c : r.sessions)
+        turns += qint64(c.turns.size());
+    QVERIFY(turns >= 12);
+    QVERIFY(turns - qint64(r.sessions.back().turns.size()) < 12); // no more sessions than needed
+    std::set<QString> origins;
+    for (std::size_t i = 0; i < r.sessions.size(); ++i) {
+        origins.insert(r.sessions[i].origin);
+        QCOMPARE(r.sessions[i].origin, r.sessions[i % 3].origin); // the shuffled order, wrapped around
+    }
+    QCOMPARE(origins.size(), std::size_t(3));
+    // Seeded: the same order again; fewer requests take fewer sessions, without a warning.
+    QCOMPARE(loadWorkload(w).sessions[0].origin, r.sessions[0].origin);
+    w.numPrompts = 1;
+    const DatasetResult one = loadWorkload(w);
+    QCOMPARE(one.sessions.size(), std::size_t(1));
+    QCOMPARE(one.sessions[0].origin, r.sessions[0].origin);
+    QVERIFY(!one.warnings.constLast().contains(u"reused"_s));
+
+    // ShareGPT: shuffled as it is read, then wrapped around the same way.
+    QTemporaryDir dir;
+    w.dataset = u"sharegpt"_s;
+    w.datasetPath = writeFile(dir, u"multi.json"_s, shareGptFile(kMultiTurnEntries, nullptr));
+    w.numPrompts = 10; // 4 turns in 2 conversations
+    const DatasetResult share = loadWorkload(w);
+    QVERIFY2(share.ok(), qPrintable(share.error));
+    QCOMPARE(share.warnings.constLast(),
+        w.datasetPath + u": 4 turns in 2 conversations for 10 requests: conversations are reused"_s);
+    turns = 0;
+    for (std::size_t i = 0; i < share.sessions.size(); ++i) {
+        QCOMPARE(share.sessions[i].origin, share.sessions[i % 2].origin);
+        turns += qint64(share.sessions[i].turns.size());
+    }
+    QVERIFY(turns >= 10 && turns - qint64(share.sessions.back().turns.size()) < 10);
+
+    w.dataset = u"shared-prefix"_s;
+    QCOMPARE(loadWorkload(w).error,
+        u"workload.multi_turn: the shared-prefix dataset has no conversations; use sharegpt, jsonl or random"_s);
+}
+
+void TestDataset::mooncakeTrace()
+{
+    const QString path = fixture(u"mooncake.jsonl"_s);
+    MooncakeOptions o;
+    o.numPrompts = 100;
+    DatasetResult r = loadMooncake(path, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.badLines, qint64(5));
+    QCOMPARE(r.prompts.size(), std::size_t(5));
+    // Time order, from the earliest timestamp (ms).
+    const std::vector<qint64> at = { 0, 1000 * ms, 2500 * ms, 4000 * ms, 5000 * ms };
+    const std::vector<int> input = { 600, 1000, 512, 1500, 20 };
+    const std::vector<int> output = { 10, 20, 5, 600, 8 };
+    const std::vector<std::vector<qint64>> ids = { { 0, 2 }, { 0, 1 }, { 3 }, { 0, 1, 4 }, { 5 } };
+    for (std::size_t i = 0; i < r.prompts.size(); ++i) {
+        QCOMPARE(r.prompts[i].atNs, at[i]);
+        QCOMPARE(r.prompts[i].promptTokens, input[i]);
+        QCOMPARE(r.prompts[i].outputTokens, output[i]);
+        QCOMPARE(r.prompts[i].hashIds, ids[i]);
+        QVERIFY(r.prompts[i].text.isEmpty());
+    }
+    QVERIFY(r.warnings.contains(path + u": timestamps are not in order; requests are replayed in time order"_s));
+
+    // Bounded: the earliest num_prompts usable lines in file order, then in time order.
+    o.numPrompts = 2;
+    r = loadMooncake(path, o);
+    QVERIFY(r.ok());
+    QCOMPARE(r.badLines, qint64(0));
+    QCOMPARE(r.prompts.size(), std::size_t(2));
+    QCOMPARE(r.prompts[0].promptTokens, 600);
+    QCOMPARE(r.prompts[1].atNs, 1000 * ms);
+
+    o.numPrompts = 100;
+    o.fixedOutputTokens = 16;
+    r = loadMooncake(path, o);
+    QCOMPARE(r.prompts[3].outputTokens, 16);
+
+    Workload w;
+    w.dataset = u"mooncake"_s;
+    w.datasetPath = path;
+    w.numPrompts = 3;
+    r = loadWorkload(w);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.prompts.size(), std::size_t(3));
+    QCOMPARE(r.prompts[2].atNs, 2500 * ms);
+    w.datasetPath.clear();
+    QCOMPARE(loadWorkload(w).error, u"workload.dataset_path: required for the mooncake dataset"_s);
+}
+
+void TestDataset::mooncakeBadLines()
+{
+    const QString path = fixture(u"mooncake.jsonl"_s);
+    MooncakeOptions o;
+    o.numPrompts = 100;
+    o.maxModelLen = 2048;
+    DatasetResult r = loadMooncake(path, o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.badLines, qint64(6));
+    QCOMPARE(r.prompts.size(), std::size_t(4));
+    QCOMPARE(r.warnings.mid(0, 7),
+        (QStringList { path + u":4: needs \"hash_ids\": an array of whole numbers"_s,
+            path + u":5: input_length 2000 needs more than the 2 blocks of hash_ids (512 tokens each)"_s,
+            path + u":6: input_length 300 fills fewer than the 2 blocks of hash_ids (512 tokens each)"_s,
+            path + u":7: needs \"timestamp\": a whole number of milliseconds >= 0"_s,
+            path + u":8: hash_ids[1] is not a whole number"_s,
+            path + u":9: input_length + output_length = 2100 is over max_model_len 2048"_s,
+            path + u": skipped 6 of 10 lines"_s }));
+    o.strict = true;
+    r = loadMooncake(path, o);
+    QCOMPARE(r.error, path + u":4: needs \"hash_ids\": an array of whole numbers"_s);
+    QVERIFY(r.prompts.empty());
+}
+
+void TestDataset::mooncakePromptText()
+{
+    const DatasetResult r = loadMooncake(fixture(u"mooncake.jsonl"_s), MooncakeOptions {});
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const Prompt& a = r.prompts[1]; // ids 0, 1; 1000 tokens
+    const Prompt& b = r.prompts[0]; // ids 0, 2; 600 tokens
+    const QStringList wordsA = promptText(a, 1).split(u' ');
+    const QStringList wordsB = promptText(b, 1).split(u' ');
+    QCOMPARE(wordsA.size(), 1000); // cut to input_length
+    QCOMPARE(wordsB.size(), 600);
+    QCOMPARE(countWords(promptText(a, 1)), 1000);
+    // Equal hash ids are equal text (block 0), different ids differ (block 1 against block 2).
+    QCOMPARE(wordsA.mid(0, kTraceBlockTokens), wordsB.mid(0, kTraceBlockTokens));
+    QVERIFY(wordsA.mid(kTraceBlockTokens, 88) != wordsB.mid(kTraceBlockTokens, 88));
+    // A whole block: 512 words, the same for the same id and seed whatever prompt it is in.
+    const Prompt& c = r.prompts[3]; // ids 0, 1, 4; 1500 tokens
+    QCOMPARE(promptText(c, 1).left(promptText(a, 1).size()), promptText(a, 1));
+    QVERIFY(promptText(a, 2) != promptText(a, 1));
+    Prompt plain;
+    plain.text = u"plain text"_s;
+    QCOMPARE(promptText(plain, 1), u"plain text"_s);
+
+    // The cost per request (not a timed assertion: a loaded machine varies).
+    Prompt big;
+    big.promptTokens = 8000;
+    for (qint64 id = 0; id < 16; ++id)
+        big.hashIds.push_back(1000 + id);
+    QElapsedTimer timer;
+    timer.start();
+    int total = 0;
+    for (int i = 0; i < 200; ++i)
+        total += int(promptText(big, quint64(i % 4)).size());
+    qDebug("promptText: 8,000-token prompt in %.1f us on average (%d chars)", double(timer.nsecsElapsed()) / 200 / 1e3,
+        total / 200);
+    QCOMPARE(countWords(promptText(big, 0)), 8000);
 }
 
 QTEST_GUILESS_MAIN(TestDataset)

@@ -1,4 +1,5 @@
 #include "dataset/dataset.h"
+#include "dataset/dataset_p.h"
 
 #include "metrics/phrase.h"
 
@@ -86,6 +87,10 @@ constexpr std::array<const char*, 64> kVocabulary = {
     "step",
 };
 
+} // namespace
+
+namespace detail {
+
 QString randomWords(std::mt19937_64& rng, int count)
 {
     std::uniform_int_distribution<std::size_t> pick(0, kVocabulary.size() - 1);
@@ -108,7 +113,20 @@ int drawLength(std::mt19937_64& rng, int mean, double rangeRatio)
     return std::uniform_int_distribution<int>(lo, hi)(rng);
 }
 
-} // namespace
+int vocabularySize()
+{
+    return static_cast<int>(kVocabulary.size());
+}
+
+const char* vocabularyWord(int index)
+{
+    return kVocabulary[static_cast<std::size_t>(index)];
+}
+
+} // namespace detail
+
+using detail::drawLength;
+using detail::randomWords;
 
 int countWords(QStringView text)
 {
@@ -207,72 +225,21 @@ QString readPromptObject(const QJsonObject& obj, int defaultOutputTokens, Prompt
     return {};
 }
 
-// Reads a JSONL file line by line; `parse` turns one object into a prompt or says what is wrong.
+// Reads a JSONL file of prompts; `parse` turns one object into a prompt or says what is wrong.
 DatasetResult readLines(const QString& path, bool strict,
     const std::function<QString(const QJsonObject& obj, qsizetype lineNo, Prompt& p)>& parse)
 {
-    DatasetResult result;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        result.error = phrase("Dataset", "%1: cannot open: %2").arg(path, file.errorString());
-        return result;
-    }
-    qsizetype lineNo = 0;
-    qint64 skipped = 0;
-    for (;;) {
-        // Read to just past the limit (Qt's readLine(n) gives at most n - 1 bytes): a file without
-        // newlines (or /dev/zero, which atEnd() calls empty) is one endless line. An empty read is
-        // the end: a blank line still has its newline.
-        QByteArray line = file.readLine(kMaxDatasetLineBytes + 2);
-        if (line.isEmpty())
-            break;
-        ++lineNo;
-        if (line.size() > kMaxDatasetLineBytes) {
-            result.error = phrase("Dataset", "%1:%2: a line longer than %3 MB; a JSONL dataset has one prompt a line")
-                               .arg(path)
-                               .arg(lineNo)
-                               .arg(kMaxDatasetLineBytes / (1024 * 1024));
-            result.prompts.clear();
-            return result;
-        }
-        line = line.trimmed();
-        if (line.isEmpty())
-            continue;
-        QString problem;
-        QJsonParseError parseError;
-        const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+    std::vector<Prompt> prompts;
+    DatasetResult result = detail::readJsonLines(path, strict, 0, [&](const QJsonObject& obj, qsizetype lineNo) {
         Prompt p;
-        if (parseError.error != QJsonParseError::NoError)
-            problem = phrase("Dataset", "not JSON (%1 at column %2)")
-                          .arg(parseError.errorString())
-                          .arg(parseError.offset + 1);
-        else if (!doc.isObject())
-            problem = phrase("Dataset", "not a JSON object");
-        else
-            problem = parse(doc.object(), lineNo, p);
-        if (!problem.isEmpty()) {
-            const QString message = QStringLiteral("%1:%2: %3").arg(path).arg(lineNo).arg(problem);
-            if (strict) {
-                result.error = message;
-                result.prompts.clear();
-                return result;
-            }
-            if (++skipped <= 20)
-                result.warnings << message;
-            continue;
-        }
-        result.prompts.push_back(std::move(p));
-    }
-    if (file.error() != QFileDevice::NoError) {
-        result.error
-            = phrase("Dataset", "%1: read error after line %2: %3").arg(path).arg(lineNo).arg(file.errorString());
+        QString problem = parse(obj, lineNo, p);
+        if (problem.isEmpty())
+            prompts.push_back(std::move(p));
+        return problem;
+    });
+    if (!result.ok())
         return result;
-    }
-    result.badLines = skipped;
-    if (skipped > 20)
-        result.warnings << phrase("Dataset", "%1: %2 more bad lines skipped").arg(path).arg(skipped - 20);
-    if (skipped > 0)
-        result.warnings << phrase("Dataset", "%1: skipped %2 of %3 lines").arg(path).arg(skipped).arg(lineNo);
+    result.prompts = std::move(prompts);
     if (result.prompts.empty())
         result.error = phrase("Dataset", "%1: no usable prompts").arg(path);
     return result;
@@ -292,6 +259,76 @@ std::optional<double> isoSeconds(const QString& text)
 }
 
 } // namespace
+
+namespace detail {
+
+DatasetResult readJsonLines(const QString& path, bool strict, qint64 maxItems,
+    const std::function<QString(const QJsonObject& obj, qsizetype lineNo)>& parse)
+{
+    DatasetResult result;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        result.error = phrase("Dataset", "%1: cannot open: %2").arg(path, file.errorString());
+        return result;
+    }
+    qsizetype lineNo = 0;
+    qint64 skipped = 0;
+    qint64 usable = 0;
+    while (maxItems <= 0 || usable < maxItems) {
+        // Read to just past the limit (Qt's readLine(n) gives at most n - 1 bytes): a file without
+        // newlines (or /dev/zero, which atEnd() calls empty) is one endless line. An empty read is
+        // the end: a blank line still has its newline.
+        QByteArray line = file.readLine(kMaxDatasetLineBytes + 2);
+        if (line.isEmpty())
+            break;
+        ++lineNo;
+        if (line.size() > kMaxDatasetLineBytes) {
+            result.error = phrase("Dataset", "%1:%2: a line longer than %3 MB; a JSONL dataset has one prompt a line")
+                               .arg(path)
+                               .arg(lineNo)
+                               .arg(kMaxDatasetLineBytes / (1024 * 1024));
+            return result;
+        }
+        line = line.trimmed();
+        if (line.isEmpty())
+            continue;
+        QString problem;
+        QJsonParseError parseError;
+        const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+        if (parseError.error != QJsonParseError::NoError)
+            problem = phrase("Dataset", "not JSON (%1 at column %2)")
+                          .arg(parseError.errorString())
+                          .arg(parseError.offset + 1);
+        else if (!doc.isObject())
+            problem = phrase("Dataset", "not a JSON object");
+        else
+            problem = parse(doc.object(), lineNo);
+        if (!problem.isEmpty()) {
+            const QString message = QStringLiteral("%1:%2: %3").arg(path).arg(lineNo).arg(problem);
+            if (strict) {
+                result.error = message;
+                return result;
+            }
+            if (++skipped <= 20)
+                result.warnings << message;
+            continue;
+        }
+        ++usable;
+    }
+    if (file.error() != QFileDevice::NoError) {
+        result.error
+            = phrase("Dataset", "%1: read error after line %2: %3").arg(path).arg(lineNo).arg(file.errorString());
+        return result;
+    }
+    result.badLines = skipped;
+    if (skipped > 20)
+        result.warnings << phrase("Dataset", "%1: %2 more bad lines skipped").arg(path).arg(skipped - 20);
+    if (skipped > 0)
+        result.warnings << phrase("Dataset", "%1: skipped %2 of %3 lines").arg(path).arg(skipped).arg(lineNo);
+    return result;
+}
+
+} // namespace detail
 
 DatasetResult loadJsonl(const QString& path, int defaultOutputTokens, bool strict)
 {
@@ -386,6 +423,67 @@ DatasetResult sharedPrefixDataset(
     return result;
 }
 
+namespace {
+
+// The sessions of a multi-turn workload: enough for numPrompts turns, seeded.
+DatasetResult loadSessions(const Workload& workload, RandomDatasetOptions random, const DatasetProgress& progress)
+{
+    const int fixedOutput = workload.fixedOutputLen.value_or(0);
+    const bool strict = workload.badLines == QLatin1String("fail");
+    const QString& dataset = workload.dataset;
+    DatasetResult source;
+    bool sampled = false; // sharegpt and random come back shuffled (or synthetic) already
+    if (dataset == QLatin1String("random")) {
+        random.outputLen = workload.outputLen;
+        return randomSessions(random, workload.turns, workload.systemPromptLen);
+    } else if (dataset != QLatin1String("sharegpt") && dataset != QLatin1String("jsonl")
+        && dataset != QLatin1String("custom")) {
+        source.error = phrase("Dataset",
+            "workload.multi_turn: the %1 dataset has no conversations; use sharegpt, "
+            "jsonl or random")
+                           .arg(dataset);
+        return source;
+    } else if (workload.datasetPath.isEmpty()) {
+        source.error = phrase("Dataset", "workload.dataset_path: required for the %1 dataset").arg(dataset);
+        return source;
+    } else if (dataset == QLatin1String("sharegpt")) {
+        ShareGptOptions options;
+        options.numPrompts = workload.numPrompts;
+        options.seed = static_cast<quint64>(workload.seed);
+        options.fixedOutputTokens = fixedOutput;
+        options.filter.enabled = workload.filterLengths;
+        options.filter.minLen = workload.minLen;
+        options.filter.maxPromptLen = workload.maxPromptLen;
+        options.filter.maxTotalLen = workload.maxTotalLen;
+        options.progress = progress;
+        options.multiTurn = true;
+        options.strict = strict;
+        source = loadShareGpt(workload.datasetPath, options);
+        sampled = true;
+    } else {
+        source = loadJsonlConversations(
+            workload.datasetPath, fixedOutput > 0 ? fixedOutput : workload.outputLen, fixedOutput, strict);
+    }
+    if (!source.ok())
+        return source;
+    const qint64 turns = detail::countTurns(source.sessions);
+    const qint64 available = static_cast<qint64>(source.sessions.size());
+    if (sampled)
+        source.sessions = detail::fillSessions(std::move(source.sessions), workload.numPrompts);
+    else
+        source.sessions = sampleSessions(source.sessions, workload.numPrompts, static_cast<quint64>(workload.seed));
+    if (turns < workload.numPrompts)
+        source.warnings << phrase(
+            "Dataset", "%1: %2 turns in %3 conversations for %4 requests: conversations are reused")
+                               .arg(workload.datasetPath)
+                               .arg(turns)
+                               .arg(available)
+                               .arg(workload.numPrompts);
+    return source;
+}
+
+} // namespace
+
 DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& progress)
 {
     DatasetResult source;
@@ -397,6 +495,21 @@ DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& prog
     random.outputLen = fixedOutput > 0 ? fixedOutput : workload.outputLen;
     random.rangeRatio = workload.rangeRatio;
     random.seed = static_cast<quint64>(workload.seed);
+    if (workload.multiTurn)
+        return loadSessions(workload, random, progress);
+    if (workload.dataset == QLatin1String("mooncake")) {
+        if (workload.datasetPath.isEmpty()) {
+            source.error
+                = phrase("Dataset", "workload.dataset_path: required for the %1 dataset").arg(workload.dataset);
+            return source;
+        }
+        MooncakeOptions options;
+        options.numPrompts = workload.numPrompts;
+        options.fixedOutputTokens = fixedOutput;
+        options.maxModelLen = workload.maxModelLen;
+        options.strict = strict;
+        return loadMooncake(workload.datasetPath, options);
+    }
     if (workload.dataset == QLatin1String("random")) {
         random.outputLen = workload.outputLen;
         source = randomDataset(random);

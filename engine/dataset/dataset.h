@@ -77,6 +77,9 @@ struct ShareGptOptions
     int fixedOutputTokens = 0; // > 0: max_tokens of every request (and no minimum on the dataset's output)
     LengthFilter filter;
     DatasetProgress progress;
+    // Conversations (sessions) instead of single prompts: every turn of each conversation is kept.
+    bool multiTurn = false;
+    bool strict = false; // multiTurn: a malformed conversation fails the read instead of being skipped
 };
 
 // What a ShareGPT read saw. Each dropped conversation counts once, under the first reason that applies
@@ -91,6 +94,7 @@ struct ShareGptStats
     qint64 totalTooLong = 0;
     qint64 usable = 0; // passed the filters
     qint64 bytes = 0; // bytes read
+    qint64 badConversations = 0; // multi-turn: no user turn, turns out of order, an unknown role
     bool operator==(const ShareGptStats&) const = default;
 };
 
@@ -101,7 +105,7 @@ struct DatasetResult
     QString error; // names the file and line (or byte offset) when loading failed
     QStringList warnings;
     ShareGptStats shareGpt; // sharegpt only
-    qint64 badLines = 0; // jsonl/replay: lines skipped
+    qint64 badLines = 0; // jsonl/replay/mooncake: lines skipped; sharegpt multi-turn: conversations skipped
     bool ok() const { return error.isEmpty(); }
 };
 
@@ -136,6 +140,44 @@ DatasetResult loadReplay(const QString& path, int defaultOutputTokens, bool stri
 // conversations are shuffled (seeded) and the first numPrompts that pass the filters are kept; when
 // fewer pass, seeded picks among them fill up (oversampling, with a warning). Errors name the byte offset.
 DatasetResult loadShareGpt(const QString& path, const ShareGptOptions& options);
+
+// ShareGPT with ShareGptOptions::multiTurn: every turn of each conversation (human/user: a user turn;
+// gpt/assistant/chatgpt/bard/model: its recorded answer; system first: the system prompt), kept in
+// sessions in shuffle order, as many as needed for numPrompts turns; memory holds those and one
+// conversation being read. Filters: the first turn (system prompt and user turn as the prompt) must pass
+// the length filters or the conversation is dropped; it stops before the first later turn whose prompt
+// (history + user turn) is over max_prompt_len, whose prompt + answer is over max_total_len, or whose
+// answer is empty. A malformed conversation (no user turn, an answer first, two user turns in a row, an
+// unknown role, a system turn after the start) is named by its index and byte offset, counted, skipped.
+// A trailing user turn without an answer is left out.
+
+// Custom JSONL with multi_turn: one conversation per line, a "messages" array of {"role", "content"}
+// (system first, then user and assistant in turn; a line with just "prompt" is a one-turn session). A
+// turn's max_tokens is its recorded answer's length, fixedOutputTokens when > 0, the line's
+// "output_tokens" (or defaultOutputTokens) for a last user turn without an answer.
+DatasetResult loadJsonlConversations(const QString& path, int defaultOutputTokens, int fixedOutputTokens, bool strict);
+
+// Synthetic sessions of `turns` turns (user turns of about inputLen words, answers of about outputLen,
+// range ratio as the random dataset), each starting with the same system prompt of systemPromptLen
+// words; enough sessions for options.numPrompts turns. Seeded, deterministic.
+DatasetResult randomSessions(const RandomDatasetOptions& options, int turns, int systemPromptLen);
+
+// Takes sessions from source in a seeded shuffle, repeating them when short, until their turns add up
+// to at least numPrompts.
+std::vector<Conversation> sampleSessions(const std::vector<Conversation>& source, int numPrompts, quint64 seed);
+
+struct MooncakeOptions
+{
+    int numPrompts = 1000; // the earliest numPrompts usable lines in file order are kept
+    int fixedOutputTokens = 0; // > 0: max_tokens of every request instead of output_length
+    std::optional<int> maxModelLen; // a line with input_length + output_length over this is a bad line
+    bool strict = false; // the first bad line fails the read
+};
+
+// A Mooncake trace (JSONL: "timestamp" in ms, "input_length", "output_length", "hash_ids" of
+// kTraceBlockTokens-token blocks), read line by line: prompts in time order with atNs from the earliest
+// timestamp, hashIds set, text empty (promptText makes it).
+DatasetResult loadMooncake(const QString& path, const MooncakeOptions& options);
 
 // The text to send for a prompt: its own text, or for a trace prompt (hashIds set) the blocks of its
 // hash ids, kTraceBlockTokens words each (the same words for the same id and seed), cut to promptTokens.

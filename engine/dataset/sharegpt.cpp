@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <iterator>
 #include <memory>
@@ -112,15 +113,42 @@ struct Candidate
     bool operator<(const Candidate& other) const { return key < other.key; }
 };
 
+struct SessionCandidate
+{
+    quint64 key = 0;
+    Conversation conversation;
+    bool operator<(const SessionCandidate& other) const { return key < other.key; }
+};
+
+enum class Speaker { User, Answer, System, Unknown };
+
+Speaker speakerOf(const std::string& from)
+{
+    if (from == "human" || from == "user")
+        return Speaker::User;
+    if (from == "gpt" || from == "assistant" || from == "chatgpt" || from == "bard" || from == "model")
+        return Speaker::Answer;
+    if (from == "system")
+        return Speaker::System;
+    return Speaker::Unknown;
+}
+
+struct Message
+{
+    std::string from;
+    std::string value;
+};
+
 class ShareGptSax
 {
 public:
     using Json = nlohmann::json;
 
-    ShareGptSax(const ShareGptOptions& options, ByteSource& source, qint64 totalBytes)
+    ShareGptSax(const ShareGptOptions& options, ByteSource& source, qint64 totalBytes, const QString& path)
         : m_options(options)
         , m_source(source)
         , m_total(totalBytes)
+        , m_path(path)
     { }
 
     // nlohmann::json_sax interface.
@@ -134,6 +162,14 @@ public:
     bool string(Json::string_t& value)
     {
         const Role role = valueRole();
+        if (role == Role::TurnValue && m_options.multiTurn) {
+            m_value = std::move(value);
+            return true;
+        }
+        if (role == Role::TurnFrom) {
+            m_from = std::move(value);
+            return true;
+        }
         if (role == Role::TurnValue) {
             if (m_turn == 0)
                 m_promptText = std::move(value);
@@ -153,10 +189,13 @@ public:
             m_turns = 0;
             m_promptText.clear();
             m_outputWords = -1;
+            m_messages.clear();
             m_stack.push_back(Role::Entry);
             return true;
         case Role::Turn:
             m_turn = m_turns++;
+            m_from.clear();
+            m_value.clear();
             m_stack.push_back(Role::Turn);
             return true;
         case Role::Skip:
@@ -178,6 +217,10 @@ public:
     {
         const Role role = m_stack.back();
         m_stack.pop_back();
+        if (role == Role::Turn && m_options.multiTurn)
+            m_messages.push_back({ std::move(m_from), std::move(m_value) });
+        if (role == Role::Entry && m_options.multiTurn)
+            return endSession();
         if (role == Role::Entry)
             endConversation();
         return true;
@@ -220,6 +263,7 @@ public:
     }
 
     const QString& error() const { return m_error; }
+    const QStringList& problems() const { return m_problems; }
     const ShareGptStats& stats() const { return m_stats; }
 
     // The kept prompts in shuffle order.
@@ -238,6 +282,22 @@ public:
         return out;
     }
 
+    // The kept sessions in shuffle order.
+    std::vector<Conversation> takeSessions()
+    {
+        std::vector<SessionCandidate> kept;
+        kept.reserve(m_keptSessions.size());
+        while (!m_keptSessions.empty()) {
+            kept.push_back(std::move(const_cast<SessionCandidate&>(m_keptSessions.top())));
+            m_keptSessions.pop();
+        }
+        std::vector<Conversation> out;
+        out.reserve(kept.size());
+        for (auto it = kept.rbegin(); it != kept.rend(); ++it)
+            out.push_back(std::move(it->conversation));
+        return out;
+    }
+
 private:
     enum class Role {
         Root, // the document
@@ -246,6 +306,7 @@ private:
         Turns, // its "conversations" array
         Turn, // one turn object
         TurnValue, // a turn's "value"
+        TurnFrom, // a turn's "from" (multi-turn only)
         Other, // any other member of an entry or turn: ignored
         Skip, // inside an ignored value
     };
@@ -263,6 +324,8 @@ private:
         case Role::Turns:
             return Role::Turn;
         case Role::Turn:
+            if (m_key == "from" && m_options.multiTurn)
+                return Role::TurnFrom;
             return m_key == "value" ? Role::TurnValue : Role::Other;
         default:
             return Role::Skip;
@@ -296,6 +359,11 @@ private:
             break;
         case Role::TurnValue:
             expected = phrase("ShareGpt", "\"value\" of turn %1 of conversation %2 to be a string")
+                           .arg(m_turn)
+                           .arg(m_stats.conversations);
+            break;
+        case Role::TurnFrom:
+            expected = phrase("ShareGpt", "\"from\" of turn %1 of conversation %2 to be a string")
                            .arg(m_turn)
                            .arg(m_stats.conversations);
             break;
@@ -362,9 +430,154 @@ private:
             m_kept.pop();
     }
 
+    // A malformed conversation: counted and named, or the end of the read when strict.
+    bool badSession(quint64 index, const QString& problem)
+    {
+        ++m_stats.badConversations;
+        const QString message = phrase("ShareGpt", "%1: conversation %2 (ending at byte %3): %4")
+                                    .arg(m_path)
+                                    .arg(index)
+                                    .arg(m_source.consumed())
+                                    .arg(problem);
+        if (m_options.strict) {
+            m_error = phrase("ShareGpt", "conversation %1 (ending at byte %2): %3")
+                          .arg(index)
+                          .arg(m_source.consumed())
+                          .arg(problem);
+            return false;
+        }
+        if (m_stats.badConversations <= 20)
+            m_problems << message;
+        return true;
+    }
+
+    bool endSession()
+    {
+        const quint64 index = static_cast<quint64>(m_stats.conversations++);
+        if (m_options.progress && m_source.consumed() >= m_nextProgress) {
+            m_options.progress(m_source.consumed(), m_total);
+            m_nextProgress = m_source.consumed() + kProgressEveryBytes;
+        }
+        if (!m_hasTurns || m_messages.size() < 2) {
+            ++m_stats.tooFewTurns;
+            return true;
+        }
+        // Roles in order: an optional system turn, then user and answer in turn.
+        std::size_t pos = 0;
+        const Message* system = nullptr;
+        if (speakerOf(m_messages[0].from) == Speaker::System)
+            system = &m_messages[pos++];
+        struct Pair
+        {
+            const Message* user;
+            const Message* answer;
+        };
+        std::vector<Pair> pairs;
+        for (std::size_t i = pos; i < m_messages.size(); ++i) {
+            const Speaker speaker = speakerOf(m_messages[i].from);
+            const bool wantUser = (i - pos) % 2 == 0;
+            if (speaker == Speaker::Unknown)
+                return badSession(index,
+                    phrase("ShareGpt", "turn %1 has the unknown role \"%2\"")
+                        .arg(i)
+                        .arg(QString::fromStdString(m_messages[i].from)));
+            if (speaker == Speaker::System)
+                return badSession(index, phrase("ShareGpt", "turn %1 is a system turn after the start").arg(i));
+            if (wantUser && speaker != Speaker::User)
+                return badSession(index,
+                    i == pos ? phrase("ShareGpt", "turn %1 is an answer before any user turn").arg(i)
+                             : phrase("ShareGpt", "turns %1 and %2 are two answers in a row").arg(i - 1).arg(i));
+            if (!wantUser && speaker != Speaker::Answer)
+                return badSession(
+                    index, phrase("ShareGpt", "turns %1 and %2 are two user turns in a row").arg(i - 1).arg(i));
+            if (wantUser)
+                pairs.push_back({ &m_messages[i], nullptr });
+            else
+                pairs.back().answer = &m_messages[i];
+        }
+        if (pairs.empty())
+            return badSession(index, phrase("ShareGpt", "no user turn"));
+        if (!pairs.back().answer)
+            pairs.pop_back(); // a last question without an answer has no output length
+        if (pairs.empty()) {
+            ++m_stats.tooFewTurns;
+            return true;
+        }
+        const quint64 key = shuffleKey(m_options.seed, index);
+        const std::size_t limit = static_cast<std::size_t>(std::max(1, m_options.numPrompts));
+        const bool fixedOutput = m_options.fixedOutputTokens > 0;
+        const LengthFilter& f = m_options.filter;
+        const int systemTokens = system ? countWordsUtf8(system->value) : 0;
+        std::vector<std::array<int, 3>> lengths; // user, answer, max_tokens
+        int history = systemTokens;
+        for (std::size_t k = 0; k < pairs.size(); ++k) {
+            const int user = countWordsUtf8(pairs[k].user->value);
+            const int answer = countWordsUtf8(pairs[k].answer->value);
+            const int output = fixedOutput ? m_options.fixedOutputTokens : answer;
+            const int prompt = history + user;
+            if (k == 0) {
+                if (f.enabled) {
+                    if (prompt < f.minLen) {
+                        ++m_stats.promptTooShort;
+                        return true;
+                    }
+                    if (!fixedOutput && output < f.minLen) {
+                        ++m_stats.outputTooShort;
+                        return true;
+                    }
+                    if (prompt > f.maxPromptLen) {
+                        ++m_stats.promptTooLong;
+                        return true;
+                    }
+                    if (prompt + output > f.maxTotalLen) {
+                        ++m_stats.totalTooLong;
+                        return true;
+                    }
+                } else if (user < 1 || output < 1) {
+                    ++m_stats.promptTooShort;
+                    return true;
+                }
+            } else if (user < 1 || output < 1
+                || (f.enabled && (prompt > f.maxPromptLen || prompt + output > f.maxTotalLen))) {
+                break;
+            }
+            lengths.push_back({ user, answer, output });
+            history = prompt + answer;
+        }
+        ++m_stats.usable;
+        if (m_keptTurns >= limit && !(key < m_keptSessions.top().key))
+            return true;
+        SessionCandidate c;
+        c.key = key;
+        c.conversation.origin = phrase("ShareGpt", "%1: conversation %2").arg(m_path).arg(index);
+        if (system) {
+            c.conversation.system = QString::fromStdString(system->value);
+            c.conversation.systemTokens = systemTokens;
+        }
+        c.conversation.turns.reserve(lengths.size());
+        for (std::size_t k = 0; k < lengths.size(); ++k) {
+            Turn t;
+            t.user = QString::fromStdString(pairs[k].user->value);
+            t.userTokens = lengths[k][0];
+            t.answer = QString::fromStdString(pairs[k].answer->value);
+            t.answerTokens = lengths[k][1];
+            t.outputTokens = lengths[k][2];
+            c.conversation.turns.push_back(std::move(t));
+        }
+        m_keptTurns += c.conversation.turns.size();
+        m_keptSessions.push(std::move(c));
+        // Drop the sessions of the largest keys while the others still cover numPrompts turns.
+        while (m_keptSessions.size() > 1 && m_keptTurns - m_keptSessions.top().conversation.turns.size() >= limit) {
+            m_keptTurns -= m_keptSessions.top().conversation.turns.size();
+            m_keptSessions.pop();
+        }
+        return true;
+    }
+
     const ShareGptOptions& m_options;
     ByteSource& m_source;
     qint64 m_total;
+    QString m_path;
     qint64 m_nextProgress = kProgressEveryBytes;
     std::vector<Role> m_stack;
     std::string m_key;
@@ -375,6 +588,13 @@ private:
     int m_outputWords = -1;
     ShareGptStats m_stats;
     std::priority_queue<Candidate> m_kept; // the smallest keys, largest on top
+    // multi-turn: the turns of the conversation being read, and the sessions kept
+    std::string m_from;
+    std::string m_value;
+    std::vector<Message> m_messages;
+    std::priority_queue<SessionCandidate> m_keptSessions;
+    std::size_t m_keptTurns = 0;
+    QStringList m_problems;
     QString m_error;
 };
 
@@ -393,7 +613,7 @@ DatasetResult loadShareGpt(const QString& path, const ShareGptOptions& options)
     }
     const qint64 total = QFileInfo(path).size();
     ByteSource source(file.get());
-    ShareGptSax sax(options, source, total);
+    ShareGptSax sax(options, source, total, path);
     bool parsed = false;
     try {
         parsed = nlohmann::json::sax_parse(ByteIterator { &source }, ByteIterator {}, &sax);
@@ -428,6 +648,18 @@ DatasetResult loadShareGpt(const QString& path, const ShareGptOptions& options)
                                .arg(s.outputTooShort)
                                .arg(s.promptTooLong)
                                .arg(s.totalTooLong);
+    if (options.multiTurn) {
+        result.warnings << sax.problems();
+        result.badLines = s.badConversations;
+        if (s.badConversations > 20)
+            result.warnings << phrase("ShareGpt", "%1: %2 more malformed conversations skipped")
+                                   .arg(path)
+                                   .arg(s.badConversations - 20);
+        result.sessions = sax.takeSessions();
+        if (result.sessions.empty())
+            result.error = phrase("ShareGpt", "%1: no usable conversations (%2 read)").arg(path).arg(s.conversations);
+        return result;
+    }
     std::vector<Prompt> kept = sax.takePrompts();
     if (kept.empty()) {
         result.error = phrase("ShareGpt", "%1: no usable conversations (%2 read)").arg(path).arg(s.conversations);
