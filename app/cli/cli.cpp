@@ -118,7 +118,7 @@ struct Options
             "API key (discouraged: visible in the process list; use ${VAR} in the profile or OPENAI_API_KEY)."),
         QStringLiteral("KEY") };
     QCommandLineOption datasetName { QStringLiteral("dataset-name"),
-        QStringLiteral("random | sharegpt | jsonl | replay | shared-prefix."), QStringLiteral("NAME") };
+        QStringLiteral("random | sharegpt | jsonl | replay | shared-prefix | mooncake."), QStringLiteral("NAME") };
     QCommandLineOption datasetPath { QStringLiteral("dataset-path"), QStringLiteral("Dataset file."),
         QStringLiteral("FILE") };
     QCommandLineOption numPrompts { QStringLiteral("num-prompts"), QStringLiteral("Requests per step."),
@@ -129,6 +129,26 @@ struct Options
         QStringLiteral("Random dataset: output tokens (max_tokens)."), QStringLiteral("N") };
     QCommandLineOption rangeRatio { QStringLiteral("random-range-ratio"),
         QStringLiteral("Random dataset: length spread, 0..1."), QStringLiteral("R") };
+    QCommandLineOption multiTurn { QStringLiteral("multi-turn"),
+        QStringLiteral("Send each conversation of the dataset as a session: its turns in order, each with the "
+                       "history so far.") };
+    QCommandLineOption multiTurnHistory { QStringLiteral("multi-turn-history"),
+        QStringLiteral("History of later turns: recorded (the dataset's answers, default) | live (the server's)."),
+        QStringLiteral("MODE") };
+    QCommandLineOption thinkTime { QStringLiteral("think-time"),
+        QStringLiteral("Mean pause in seconds between an answer and the next turn (exponential; 0 allowed)."),
+        QStringLiteral("SECONDS") };
+    QCommandLineOption turns { QStringLiteral("turns"),
+        QStringLiteral("Random dataset with --multi-turn: turns per session."), QStringLiteral("N") };
+    QCommandLineOption systemPromptLen { QStringLiteral("system-prompt-len"),
+        QStringLiteral("Random dataset with --multi-turn: tokens of the system prompt all sessions share."),
+        QStringLiteral("TOKENS") };
+    QCommandLineOption maxModelLen { QStringLiteral("max-model-len"),
+        QStringLiteral("Mooncake trace: a line needing more tokens (input + output) is a bad line."),
+        QStringLiteral("TOKENS") };
+    QCommandLineOption replaySpeed { QStringLiteral("replay-speed"),
+        QStringLiteral("Replay and mooncake datasets: the log's time runs this many times faster."),
+        QStringLiteral("X") };
     QCommandLineOption requestRate { QStringLiteral("request-rate"),
         QStringLiteral("Request rate(s) in req/s, comma-separated or repeated; inf = all at once."),
         QStringLiteral("RATE") };
@@ -321,6 +341,21 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     number(o.outputLen, ov.outputLen);
     number(o.rangeRatio, ov.rangeRatio);
     number(o.seed, ov.seed);
+    if (p.isSet(o.multiTurn))
+        ov.multiTurn = true;
+    if (p.isSet(o.multiTurnHistory)) {
+        const QString mode = p.value(o.multiTurnHistory).trimmed().toLower();
+        if (mode == QLatin1String("recorded") || mode == QLatin1String("live"))
+            ov.multiTurnHistory = mode;
+        else
+            errors << QStringLiteral("--multi-turn-history: unknown mode \"%1\" (recorded, live)")
+                          .arg(p.value(o.multiTurnHistory));
+    }
+    number(o.thinkTime, ov.thinkTimeS);
+    number(o.turns, ov.turns);
+    number(o.systemPromptLen, ov.systemPromptLen);
+    number(o.maxModelLen, ov.maxModelLen);
+    number(o.replaySpeed, ov.replaySpeed);
     if (p.isSet(o.ignoreEos))
         ov.ignoreEos = true;
     if (p.isSet(o.requestRate) && p.isSet(o.concurrency))
@@ -1157,11 +1192,12 @@ int run(const QStringList& arguments)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({ o.profile, o.target, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.apiKey,
-        o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.requestRate, o.concurrency,
-        o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.warmup, o.cooldown, o.stepDuration, o.percentileMetrics,
-        o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir, o.resultFilename, o.label,
-        o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey, o.allowHighLoad, o.workers,
-        o.transport, o.quiet });
+        o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.multiTurn,
+        o.multiTurnHistory, o.thinkTime, o.turns, o.systemPromptLen, o.maxModelLen, o.replaySpeed, o.requestRate,
+        o.concurrency, o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.warmup, o.cooldown, o.stepDuration,
+        o.percentileMetrics, o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir,
+        o.resultFilename, o.label, o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey,
+        o.allowHighLoad, o.workers, o.transport, o.quiet });
     parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.noEarlyStop, o.stopErrorRate, o.slo,
         o.peak, o.redundancy, o.kneeMetric, o.json });
     if (verb == QLatin1String("run") || verb == QLatin1String("sweep")) {
