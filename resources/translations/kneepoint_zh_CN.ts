@@ -225,6 +225,98 @@
         <source>%1:%2: a line longer than %3 MB; a JSONL dataset has one prompt a line</source>
         <translation>%1:%2：某行超过 %3 MB；JSONL 数据集每行一个提示词</translation>
     </message>
+    <message>
+        <source>messages[%1] needs a string &quot;role&quot; and a string &quot;content&quot;</source>
+        <translation>messages[%1] 需要字符串 &quot;role&quot; 和字符串 &quot;content&quot;</translation>
+    </message>
+    <message>
+        <source>messages[%1] is a system message after the start</source>
+        <translation>messages[%1] 是开头之后的系统消息</translation>
+    </message>
+    <message>
+        <source>messages[%1] and messages[%2] are two user turns in a row</source>
+        <translation>messages[%1] 和 messages[%2] 是连续两个用户轮次</translation>
+    </message>
+    <message>
+        <source>messages[%1] is an empty user turn</source>
+        <translation>messages[%1] 是空的用户轮次</translation>
+    </message>
+    <message>
+        <source>messages[%1] is an answer before any user turn</source>
+        <translation>messages[%1] 是出现在任何用户轮次之前的回答</translation>
+    </message>
+    <message>
+        <source>messages[%1] and messages[%2] are two answers in a row</source>
+        <translation>messages[%1] 和 messages[%2] 是连续两个回答</translation>
+    </message>
+    <message>
+        <source>messages[%1] has the unknown role &quot;%2&quot; (system, user or assistant)</source>
+        <translation>messages[%1] 的角色 &quot;%2&quot; 未知（应为 system、user 或 assistant）</translation>
+    </message>
+    <message>
+        <source>no user turn</source>
+        <translation>没有用户轮次</translation>
+    </message>
+    <message>
+        <source>%1: no usable conversations</source>
+        <translation>%1：没有可用的对话</translation>
+    </message>
+    <message>
+        <source>random sessions: num_prompts, input_len, output_len and turns must be &gt;= 1</source>
+        <translation>随机会话：num_prompts、input_len、output_len 和 turns 必须 &gt;= 1</translation>
+    </message>
+    <message>
+        <source>random sessions: range_ratio must be in [0, 1), system_prompt_len &gt;= 0</source>
+        <translation>随机会话：range_ratio 必须在 [0, 1) 内，system_prompt_len 必须 &gt;= 0</translation>
+    </message>
+    <message>
+        <source>random session %1</source>
+        <translation>随机会话 %1</translation>
+    </message>
+    <message>
+        <source>workload.multi_turn: the %1 dataset has no conversations; use sharegpt, jsonl or random</source>
+        <translation>workload.multi_turn：%1 数据集没有对话；请使用 sharegpt、jsonl 或 random</translation>
+    </message>
+    <message>
+        <source>%1: %2 turns in %3 conversations for %4 requests: conversations are reused</source>
+        <translation>%1：%3 个对话共 %2 个轮次，需要 %4 个请求：对话将被重复使用</translation>
+    </message>
+    <message>
+        <source>needs &quot;timestamp&quot;: a whole number of milliseconds &gt;= 0</source>
+        <translation>需要 &quot;timestamp&quot;：&gt;= 0 的整数毫秒数</translation>
+    </message>
+    <message>
+        <source>needs &quot;input_length&quot;: a whole number of tokens &gt;= 1</source>
+        <translation>需要 &quot;input_length&quot;：&gt;= 1 的整数 token 数</translation>
+    </message>
+    <message>
+        <source>needs &quot;output_length&quot;: a whole number of tokens &gt;= 1</source>
+        <translation>需要 &quot;output_length&quot;：&gt;= 1 的整数 token 数</translation>
+    </message>
+    <message>
+        <source>needs &quot;hash_ids&quot;: an array of whole numbers</source>
+        <translation>需要 &quot;hash_ids&quot;：整数数组</translation>
+    </message>
+    <message>
+        <source>hash_ids[%1] is not a whole number</source>
+        <translation>hash_ids[%1] 不是整数</translation>
+    </message>
+    <message>
+        <source>input_length %1 needs more than the %2 blocks of hash_ids (%3 tokens each)</source>
+        <translation>input_length %1 超出 hash_ids 的 %2 个块（每块 %3 个 token）</translation>
+    </message>
+    <message>
+        <source>input_length %1 fills fewer than the %2 blocks of hash_ids (%3 tokens each)</source>
+        <translation>input_length %1 填不满 hash_ids 的 %2 个块（每块 %3 个 token）</translation>
+    </message>
+    <message>
+        <source>input_length + output_length = %1 is over max_model_len %2</source>
+        <translation>input_length + output_length = %1 超过 max_model_len %2</translation>
+    </message>
+    <message>
+        <source>%1: no usable trace lines</source>
+        <translation>%1：没有可用的跟踪行</translation>
+    </message>
 </context>
 <context>
     <name>FailureHint</name>
@@ -1084,6 +1176,22 @@
         <source>&quot;%1&quot; is a key the result file writes itself; choose another name</source>
         <translation>“%1”是结果文件自己写入的键；请换一个名字</translation>
     </message>
+    <message>
+        <source>cannot be used with the %1 dataset: its requests are sent on the log&apos;s own schedule, not as conversations</source>
+        <translation>不能与 %1 数据集一起使用：其请求按日志自身的时间表发送，而不是作为对话</translation>
+    </message>
+    <message>
+        <source>cannot be used with the shared-prefix dataset: it has no conversations; use random with workload.turns</source>
+        <translation>不能与 shared-prefix 数据集一起使用：它没有对话；请使用 random 并设置 workload.turns</translation>
+    </message>
+    <message>
+        <source>expected &quot;recorded&quot; or &quot;live&quot;, got &quot;%1&quot;</source>
+        <translation>应为 &quot;recorded&quot; 或 &quot;live&quot;，实际为 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>must be a number &gt;= 0</source>
+        <translation>必须是 &gt;= 0 的数字</translation>
+    </message>
 </context>
 <context>
     <name>ProfileReader</name>
@@ -1488,6 +1596,50 @@
     <message>
         <source>%1: %2 usable conversations for %3 requests: oversampled</source>
         <translation>%1：%3 个请求只有 %2 个可用对话：已重复采样</translation>
+    </message>
+    <message>
+        <source>&quot;from&quot; of turn %1 of conversation %2 to be a string</source>
+        <translation>对话 %2 第 %1 轮的 &quot;from&quot; 为字符串</translation>
+    </message>
+    <message>
+        <source>%1: conversation %2 (ending at byte %3): %4</source>
+        <translation>%1：对话 %2（结束于字节 %3）：%4</translation>
+    </message>
+    <message>
+        <source>conversation %1 (ending at byte %2): %3</source>
+        <translation>对话 %1（结束于字节 %2）：%3</translation>
+    </message>
+    <message>
+        <source>turn %1 has the unknown role &quot;%2&quot;</source>
+        <translation>第 %1 轮的角色 &quot;%2&quot; 未知</translation>
+    </message>
+    <message>
+        <source>turn %1 is a system turn after the start</source>
+        <translation>第 %1 轮是开头之后的系统轮次</translation>
+    </message>
+    <message>
+        <source>turn %1 is an answer before any user turn</source>
+        <translation>第 %1 轮是出现在任何用户轮次之前的回答</translation>
+    </message>
+    <message>
+        <source>turns %1 and %2 are two answers in a row</source>
+        <translation>第 %1 轮和第 %2 轮是连续两个回答</translation>
+    </message>
+    <message>
+        <source>turns %1 and %2 are two user turns in a row</source>
+        <translation>第 %1 轮和第 %2 轮是连续两个用户轮次</translation>
+    </message>
+    <message>
+        <source>no user turn</source>
+        <translation>没有用户轮次</translation>
+    </message>
+    <message>
+        <source>%1: conversation %2</source>
+        <translation>%1：对话 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 more malformed conversations skipped</source>
+        <translation>%1：另有 %2 个格式错误的对话被跳过</translation>
     </message>
 </context>
 <context>
@@ -4026,14 +4178,6 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <translation>发送：钥匙串条目 %1，运行开始时读取。</translation>
     </message>
     <message>
-        <source>random: synthetic prompts of the lengths below. sharegpt: a ShareGPT JSON file. jsonl: one JSON object per line. replay: a request log replayed at its own timestamps. shared-prefix: synthetic prompts in groups that share a prefix (prefix caching).</source>
-        <translation>random：下方长度的合成提示词。sharegpt：ShareGPT JSON 文件。jsonl：每行一个 JSON 对象。replay：按自身时间戳回放的请求日志。shared-prefix：按组共享前缀的合成提示词（前缀缓存）。</translation>
-    </message>
-    <message>
-        <source>The dataset file; required for sharegpt, jsonl and replay. A relative path is relative to the working directory.</source>
-        <translation>数据集文件；sharegpt、jsonl 和 replay 必填。相对路径相对于工作目录。</translation>
-    </message>
-    <message>
         <source>Lengths of the synthetic prompts (datasets random and shared-prefix; for shared-prefix, input is the length after the prefix).</source>
         <translation>合成提示词的长度（数据集 random 和 shared-prefix；对 shared-prefix，输入是前缀之后的长度）。</translation>
     </message>
@@ -4118,20 +4262,12 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <translation>无效行</translation>
     </message>
     <message>
-        <source>jsonl/replay: what a line that is not a usable JSON object does.</source>
-        <translation>jsonl/replay：不是可用 JSON 对象的行如何处理。</translation>
-    </message>
-    <message>
         <source>Replay speed</source>
         <translation>回放速度</translation>
     </message>
     <message>
         <source> ×</source>
         <translation> ×</translation>
-    </message>
-    <message>
-        <source>replay: the log&apos;s time runs this many times faster (in steps at rate inf; a step at a finite rate scales the log to that mean rate instead).</source>
-        <translation>replay：日志时间加快的倍数（用于速率为 inf 的步骤；速率有限的步骤则把日志缩放到该平均速率）。</translation>
     </message>
     <message>
         <source>e.g. 0, 256, 512, 1024, 2048</source>
@@ -4154,10 +4290,6 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <translation>按提示词长度分组的边界，结果也按这些分组报告（“按长度”标签页）；最后一组没有上限。</translation>
     </message>
     <message>
-        <source>required for sharegpt, jsonl and replay</source>
-        <translation>sharegpt、jsonl 和 replay 必填</translation>
-    </message>
-    <message>
         <source>%1: %2</source>
         <comment>a field or list element, then what is wrong with it</comment>
         <translation>%1：%2</translation>
@@ -4165,6 +4297,90 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Storing the key in the keychain</source>
         <translation>正在将密钥存入钥匙串</translation>
+    </message>
+    <message>
+        <source>random: synthetic prompts of the lengths below. sharegpt: a ShareGPT JSON file. jsonl: one JSON object per line. replay: a request log replayed at its own timestamps. shared-prefix: synthetic prompts in groups that share a prefix (prefix caching). mooncake: an agent trace of input and output lengths and hash ids of shared blocks, replayed at its own timestamps.</source>
+        <translation>random：下方长度的合成提示词。sharegpt：ShareGPT JSON 文件。jsonl：每行一个 JSON 对象。replay：按自身时间戳回放的请求日志。shared-prefix：按组共享前缀的合成提示词（前缀缓存）。mooncake：记录输入输出长度和共享块哈希 ID 的智能体跟踪，按自身时间戳回放。</translation>
+    </message>
+    <message>
+        <source>required for sharegpt, jsonl, replay and mooncake</source>
+        <translation>sharegpt、jsonl、replay 和 mooncake 必填</translation>
+    </message>
+    <message>
+        <source>The dataset file; required for sharegpt, jsonl, replay and mooncake. A relative path is relative to the working directory.</source>
+        <translation>数据集文件；sharegpt、jsonl、replay 和 mooncake 必填。相对路径相对于工作目录。</translation>
+    </message>
+    <message>
+        <source>jsonl/replay/mooncake, and malformed conversations: what a line that is not usable does.</source>
+        <translation>jsonl/replay/mooncake 以及格式错误的对话：不可用的行如何处理。</translation>
+    </message>
+    <message>
+        <source>replay, mooncake: the log&apos;s time runs this many times faster (in steps at rate inf; a step at a finite rate scales the log to that mean rate instead).</source>
+        <translation>replay、mooncake：日志时间加快的倍数（用于速率为 inf 的步骤；速率有限的步骤则把日志缩放到该平均速率）。</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>Send each conversation as a session, turn by turn</source>
+        <translation>把每个对话作为会话逐轮发送</translation>
+    </message>
+    <message>
+        <source>sharegpt, jsonl, random: each conversation&apos;s user turns are sent in order, each request carrying the history so far. The rate or concurrency applies to session starts; prompts per step still counts requests (turns).</source>
+        <translation>sharegpt、jsonl、random：按顺序发送每个对话的用户轮次，每个请求携带到目前为止的历史。速率或并发数作用于会话的开始；每步提示词数仍按请求（轮次）计数。</translation>
+    </message>
+    <message>
+        <source>think time</source>
+        <translation>思考时间</translation>
+    </message>
+    <message>
+        <source>Mean pause between an answer&apos;s end and the next turn (exponentially distributed; 0: none).</source>
+        <translation>回答结束到下一轮之间的平均停顿（指数分布；0：无停顿）。</translation>
+    </message>
+    <message>
+        <source>turns</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>random: turns per synthetic session.</source>
+        <translation>random：每个合成会话的轮次数。</translation>
+    </message>
+    <message>
+        <source>system prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <source>random: a system prompt of this length, the same text for every session, so that a prefix cache can share it.</source>
+        <translation>random：此长度的系统提示词，所有会话文本相同，以便前缀缓存共享。</translation>
+    </message>
+    <message>
+        <source>Multi-turn sessions: chat traffic, where every turn resends the history and the server&apos;s prefix cache serves most of it.</source>
+        <translation>多轮会话：聊天流量，每一轮都重新发送历史，其中大部分由服务器的前缀缓存提供。</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>the dataset&apos;s recorded answers</source>
+        <translation>数据集记录的回答</translation>
+    </message>
+    <message>
+        <source>the server&apos;s live answers</source>
+        <translation>服务器的实时回答</translation>
+    </message>
+    <message>
+        <source>Multi-turn: the assistant answers a later turn&apos;s history carries.</source>
+        <translation>多轮：后续轮次的历史中携带的助手回答。</translation>
+    </message>
+    <message>
+        <source>Max model length</source>
+        <translation>最大模型长度</translation>
+    </message>
+    <message>
+        <source>mooncake: a trace line whose input and output lengths together exceed this is a bad line.</source>
+        <translation>mooncake：输入与输出长度之和超过此值的跟踪行视为无效行。</translation>
     </message>
 </context>
 <context>

@@ -167,14 +167,16 @@ const QList<SectionSpec>& ProfileForm::formSections()
                         .tooltip = QT_TR_NOOP(
                             "random: synthetic prompts of the lengths below. sharegpt: a ShareGPT JSON file. jsonl: "
                             "one JSON object per line. replay: a request log replayed at its own timestamps. "
-                            "shared-prefix: synthetic prompts in groups that share a prefix (prefix caching)."),
+                            "shared-prefix: synthetic prompts in groups that share a prefix (prefix caching). mooncake: an "
+                            "agent trace of input and output lengths and hash ids of shared blocks, replayed at its "
+                            "own timestamps."),
                         .build = &ProfileForm::addDataset } } },
                 { .label = QT_TR_NOOP("Dataset file"),
                     .fields = { { .key = "workload.dataset_path",
                         .accessor = [](Profile& p) -> QString& { return p.workload.datasetPath; },
-                        .placeholder = QT_TR_NOOP("required for sharegpt, jsonl and replay"),
-                        .tooltip = QT_TR_NOOP("The dataset file; required for sharegpt, jsonl and replay. A relative "
-                                              "path is relative to the working directory."),
+                        .placeholder = QT_TR_NOOP("required for sharegpt, jsonl, replay and mooncake"),
+                        .tooltip = QT_TR_NOOP("The dataset file; required for sharegpt, jsonl, replay and mooncake. A "
+                                              "relative path is relative to the working directory."),
                         .build = &ProfileForm::addDatasetFile } } },
                 { .label = QT_TR_NOOP("Prompts per step"),
                     .fields = { { .key = "workload.num_prompts",
@@ -291,7 +293,8 @@ const QList<SectionSpec>& ProfileForm::formSections()
                             .set = [](Profile& p, const QString& v) { p.workload.badLines = v; } },
                         .items = { { QT_TR_NOOP("skip them and report how many"), QStringLiteral("skip") },
                             { QT_TR_NOOP("fail at the first"), QStringLiteral("fail") } },
-                        .tooltip = QT_TR_NOOP("jsonl/replay: what a line that is not a usable JSON object does.") } } },
+                        .tooltip = QT_TR_NOOP("jsonl/replay/mooncake, and malformed conversations: what a line "
+                                              "that is not usable does.") } } },
                 { .label = QT_TR_NOOP("Replay speed"),
                     .fields = { { .key = "workload.replay_speed",
                         .accessor = [](Profile& p) -> double& { return p.workload.replaySpeed; },
@@ -300,8 +303,58 @@ const QList<SectionSpec>& ProfileForm::formSections()
                         .step = 0.5,
                         .suffix = QT_TR_NOOP(" ×"),
                         .tooltip = QT_TR_NOOP(
-                            "replay: the log's time runs this many times faster (in steps at rate inf; a step at a "
-                            "finite rate scales the log to that mean rate instead).") } } },
+                            "replay, mooncake: the log's time runs this many times faster (in steps at rate inf; a "
+                            "step at a finite rate scales the log to that mean rate instead).") } } },
+                { .label = QT_TR_NOOP("Conversations"),
+                    .shape = RowShape::CheckOverGrid,
+                    .fields = {
+                        { .key = "workload.multi_turn",
+                            .accessor = [](Profile& p) -> bool& { return p.workload.multiTurn; },
+                            .text = QT_TR_NOOP("Send each conversation as a session, turn by turn"),
+                            .tooltip = QT_TR_NOOP(
+                                "sharegpt, jsonl, random: each conversation's user turns are sent in order, each "
+                                "request carrying the history so far. The rate or concurrency applies to session "
+                                "starts; prompts per step still counts requests (turns).") },
+                        { .key = "workload.think_time_s",
+                            .accessor = [](Profile& p) -> double& { return p.workload.thinkTimeS; },
+                            .max = 3600,
+                            .step = 0.5,
+                            .suffix = QT_TR_NOOP(" s"),
+                            .caption = QT_TR_NOOP("think time"),
+                            .tooltip = QT_TR_NOOP("Mean pause between an answer's end and the next turn "
+                                                  "(exponentially distributed; 0: none).") },
+                        { .key = "workload.turns",
+                            .accessor = [](Profile& p) -> int& { return p.workload.turns; },
+                            .min = 1,
+                            .max = 10'000,
+                            .caption = QT_TR_NOOP("turns"),
+                            .tooltip = QT_TR_NOOP("random: turns per synthetic session.") },
+                        { .key = "workload.system_prompt_len",
+                            .accessor = [](Profile& p) -> int& { return p.workload.systemPromptLen; },
+                            .max = maxTokens,
+                            .suffix = QT_TR_NOOP(" tokens"),
+                            .caption = QT_TR_NOOP("system prompt"),
+                            .tooltip = QT_TR_NOOP("random: a system prompt of this length, the same text for "
+                                                  "every session, so that a prefix cache can share it.") },
+                    },
+                    .tipKey = "workload.multi_turn",
+                    .tooltip = QT_TR_NOOP("Multi-turn sessions: chat traffic, where every turn resends the "
+                                          "history and the server's prefix cache serves most of it.") },
+                { .label = QT_TR_NOOP("History"),
+                    .fields = { { .key = "workload.multi_turn_history",
+                        .accessor = ChoiceAccessor { .get = [](const Profile& p) { return p.workload.multiTurnHistory; },
+                            .set = [](Profile& p, const QString& v) { p.workload.multiTurnHistory = v; } },
+                        .items = { { QT_TR_NOOP("the dataset's recorded answers"), QStringLiteral("recorded") },
+                            { QT_TR_NOOP("the server's live answers"), QStringLiteral("live") } },
+                        .tooltip = QT_TR_NOOP("Multi-turn: the assistant answers a later turn's history "
+                                              "carries.") } } },
+                { .label = QT_TR_NOOP("Max model length"),
+                    .fields = { { .key = "workload.max_model_len",
+                        .accessor = [](Profile& p) -> std::optional<int>& { return p.workload.maxModelLen; },
+                        .max = maxInt,
+                        .suffix = QT_TR_NOOP(" tokens"),
+                        .tooltip = QT_TR_NOOP("mooncake: a trace line whose input and output lengths together "
+                                              "exceed this is a bad line.") } } },
                 { .fields = { { .key = "workload.ignore_eos",
                       .accessor = [](Profile& p) -> bool& { return p.workload.ignoreEos; },
                       .text = QT_TR_NOOP("Ignore end-of-sequence (every request produces max_tokens)"),

@@ -1058,7 +1058,10 @@ void ProfileForm::updateDependentState()
         = p.workload.dataset == QLatin1String("random") || p.workload.dataset == QLatin1String("shared-prefix");
     const bool sharedPrefix = p.workload.dataset == QLatin1String("shared-prefix");
     const bool sharegpt = p.workload.dataset == QLatin1String("sharegpt");
-    const bool lines = p.workload.dataset == QLatin1String("jsonl") || p.workload.dataset == QLatin1String("replay");
+    const bool mooncake = p.workload.dataset == QLatin1String("mooncake");
+    const bool lines = p.workload.dataset == QLatin1String("jsonl") || p.workload.dataset == QLatin1String("replay")
+        || mooncake || (sharegpt && p.workload.multiTurn);
+    const bool multiTurn = p.workload.multiTurn;
     const bool rate = p.load.mode == LoadMode::Rate;
     const PlanKind kind = p.load.plan.kind;
     const QHash<QString, bool> enabled = {
@@ -1075,7 +1078,12 @@ void ProfileForm::updateDependentState()
         { QStringLiteral("workload.max_prompt_len"), sharegpt && p.workload.filterLengths },
         { QStringLiteral("workload.max_total_len"), sharegpt && p.workload.filterLengths },
         { QStringLiteral("workload.bad_lines"), lines },
-        { QStringLiteral("workload.replay_speed"), p.workload.dataset == QLatin1String("replay") },
+        { QStringLiteral("workload.replay_speed"), p.workload.dataset == QLatin1String("replay") || mooncake },
+        { QStringLiteral("workload.think_time_s"), multiTurn },
+        { QStringLiteral("workload.multi_turn_history"), multiTurn },
+        { QStringLiteral("workload.turns"), multiTurn && p.workload.dataset == QLatin1String("random") },
+        { QStringLiteral("workload.system_prompt_len"), multiTurn && p.workload.dataset == QLatin1String("random") },
+        { QStringLiteral("workload.max_model_len"), mooncake },
         { QStringLiteral("load.rates"), rate && kind == PlanKind::List },
         { QStringLiteral("load.concurrencies"), !rate && kind == PlanKind::List },
         { QStringLiteral("load.burstiness"), rate },
