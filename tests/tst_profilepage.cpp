@@ -153,6 +153,7 @@ private Q_SLOTS:
     void formEditUpdatesJson();
     void jsonEditUpdatesForm();
     void datasetOptionsInTheForm();
+    void conversationOptionsInTheForm();
     void jsonErrorsKeepTheText();
     void invalidValueAtField_data();
     void invalidValueAtField();
@@ -330,6 +331,43 @@ void TestProfilePage::formEditUpdatesJson()
     child<QLineEdit>(page, u"target.model"_s)->setText(u"qwen"_s);
     QCOMPARE(jsonText(page), QString::fromUtf8(ProfileStore::toJson(*page.currentProfile())));
     QCOMPARE(page.currentProfile()->target.model, u"qwen"_s);
+}
+
+// Multi-turn sessions and traces: their fields follow the dataset and the multi-turn switch.
+void TestProfilePage::conversationOptionsInTheForm()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    ProfilePage page;
+    auto* dataset = child<QComboBox>(page, u"workload.dataset"_s);
+    auto* multiTurn = child<QCheckBox>(page, u"workload.multi_turn"_s);
+    auto* think = child<QDoubleSpinBox>(page, u"workload.think_time_s"_s);
+    auto* turns = child<QSpinBox>(page, u"workload.turns"_s);
+    auto* system = child<QSpinBox>(page, u"workload.system_prompt_len"_s);
+    auto* history = child<QComboBox>(page, u"workload.multi_turn_history"_s);
+    auto* speed = child<QDoubleSpinBox>(page, u"workload.replay_speed"_s);
+    QVERIFY(dataset && multiTurn && think && turns && system && history && speed);
+    dataset->setCurrentIndex(dataset->findData(u"random"_s));
+    QVERIFY(!think->isEnabled() && !turns->isEnabled() && !history->isEnabled());
+
+    multiTurn->setChecked(true);
+    QVERIFY(think->isEnabled() && turns->isEnabled() && system->isEnabled() && history->isEnabled());
+    turns->setValue(4);
+    system->setValue(200);
+    think->setValue(1.5);
+    history->setCurrentIndex(history->findData(u"live"_s));
+    const QString json = jsonText(page);
+    QVERIFY2(json.contains(u"\"multi_turn\": true"_s) && json.contains(u"\"turns\": 4"_s)
+            && json.contains(u"\"system_prompt_len\": 200"_s) && json.contains(u"\"think_time_s\": 1.5"_s)
+            && json.contains(u"\"multi_turn_history\": \"live\""_s),
+        qPrintable(json));
+
+    // Synthetic turns belong to the random dataset; a trace has its own schedule and speed.
+    dataset->setCurrentIndex(dataset->findData(u"sharegpt"_s));
+    QVERIFY(think->isEnabled() && !turns->isEnabled() && !system->isEnabled());
+    multiTurn->setChecked(false);
+    dataset->setCurrentIndex(dataset->findData(u"mooncake"_s));
+    QVERIFY(dataset->currentIndex() >= 0);
+    QVERIFY(speed->isEnabled() && !think->isEnabled());
 }
 
 // Each dataset's own options have form fields, enabled for that dataset only, written to the JSON.
