@@ -46,7 +46,7 @@ struct BlockCache
         quint64 seed = 0;
         QString text;
     };
-    std::array<Entry, 512> entries;
+    std::array<Entry, 128> entries;
 
     const QString& block(qint64 id, quint64 seed)
     {
