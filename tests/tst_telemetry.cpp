@@ -210,6 +210,85 @@ private Q_SLOTS:
         QCOMPARE(*s.ttft.quantile(0.5), 0.08); // rank 20 ends the 0.08 bucket
         QCOMPARE(s.queueTime.count, 40.0);
         QCOMPARE(s.queueTime.buckets.front(), std::make_pair(0.0, 0.0));
+        QCOMPARE(*s.prefixCacheHitRate, 0.007507552643049313);
+        QVERIFY(!s.prefixCacheQueriesTotal && !s.prefixCacheHitsTotal);
+    }
+
+    void readsPrefixCacheFigures()
+    {
+        // vLLM's counters (two data-parallel ranks add up) and the older gauge beside them.
+        const PromText vllm = PromText::parse("vllm:num_requests_running{model_name=\"m\"} 4\n"
+                                              "vllm:prefix_cache_queries_total{model_name=\"m\",rank=\"0\"} 6000\n"
+                                              "vllm:prefix_cache_queries_total{model_name=\"m\",rank=\"1\"} 4000\n"
+                                              "vllm:prefix_cache_hits_total{model_name=\"m\",rank=\"0\"} 4500\n"
+                                              "vllm:prefix_cache_hits_total{model_name=\"m\",rank=\"1\"} 2500\n"
+                                              "vllm:gpu_prefix_cache_hit_rate{model_name=\"m\",rank=\"0\"} 0.6\n"
+                                              "vllm:gpu_prefix_cache_hit_rate{model_name=\"m\",rank=\"1\"} 0.8\n");
+        const ServerSample s = ServerSample::extract(vllm, *detectServerMetrics(vllm), 2.0);
+        QCOMPARE(*s.prefixCacheQueriesTotal, 10000.0);
+        QCOMPARE(*s.prefixCacheHitsTotal, 7000.0);
+        QCOMPARE(*s.prefixCacheHitRate, 0.7); // the ranks' mean
+        QCOMPARE(s.toJsonLine(),
+            QByteArray("{\"prefix_cache_hit_rate\":0.7,\"prefix_cache_hits_total\":7000,"
+                       "\"prefix_cache_queries_total\":10000,\"running\":4,\"t\":2}"));
+        QCOMPARE(ServerSample::fromJsonLine(s.toJsonLine()), s);
+
+        // A server that exposes none: unknown, never 0, and nothing in the line.
+        const PromText bare = PromText::parse("vllm:num_requests_running 1\n");
+        const ServerSample none = ServerSample::extract(bare, *detectServerMetrics(bare), 0);
+        QVERIFY(!none.prefixCacheQueriesTotal && !none.prefixCacheHitsTotal && !none.prefixCacheHitRate);
+        QVERIFY(!none.toJsonLine().contains("prefix"));
+        const auto noneStats = ServerStepStats::derive({ none, none, none }, QStringLiteral("vllm"), {});
+        QVERIFY(!noneStats->prefixCacheHitRate && !noneStats->prefixCacheQueries && !noneStats->prefixCacheHits);
+        QVERIFY(!noneStats->toJson().contains(QStringLiteral("prefix_cache_hit_rate")));
+        QVERIFY(!noneStats->summary().contains(QStringLiteral("prefix")));
+        // TGI has no prefix-cache metric at all.
+        const PromText tgi = PromText::parse(fixture("tgi.prom"));
+        QVERIFY(!ServerSample::extract(tgi, *detectServerMetrics(tgi), 0).prefixCacheHitRate);
+    }
+
+    void derivesThePrefixCacheHitRate()
+    {
+        auto counters = [](double atS, double queries, double hits, double gauge) {
+            ServerSample s;
+            s.atS = atS;
+            s.running = 1;
+            s.prefixCacheQueriesTotal = queries;
+            s.prefixCacheHitsTotal = hits;
+            s.prefixCacheHitRate = gauge;
+            return s;
+        };
+        // Counters: the step's hits over its queries (tokens), whatever the gauge says.
+        const auto st = ServerStepStats::derive(
+            { counters(0, 1000, 200, 0.2), counters(1, 5000, 2200, 0.9), counters(2, 9000, 5300, 0.9) },
+            QStringLiteral("vllm"), {});
+        QCOMPARE(*st->prefixCacheQueries, 8000.0);
+        QCOMPARE(*st->prefixCacheHits, 5100.0);
+        QCOMPARE(*st->prefixCacheHitRate, 0.6375);
+        QCOMPARE(st->summary(), QStringLiteral("server: running 1.0 avg / 1 max, prefix-cache hit rate 64%"));
+        const QJsonObject json = st->toJson();
+        QCOMPARE(json.value(QStringLiteral("prefix_cache_queries")).toDouble(), 8000.0);
+        QCOMPARE(json.value(QStringLiteral("prefix_cache_hits")).toDouble(), 5100.0);
+        QCOMPARE(json.value(QStringLiteral("prefix_cache_hit_rate")).toDouble(), 0.6375);
+        QCOMPARE(ServerStepStats::fromJson(json), st);
+        // No query during the step: no rate (not 0), and no fallback to the gauge beside the counters.
+        const auto idle = ServerStepStats::derive({ counters(0, 1000, 200, 0.2), counters(1, 1000, 200, 0.2) }, {}, {});
+        QCOMPARE(*idle->prefixCacheQueries, 0.0);
+        QVERIFY(!idle->prefixCacheHitRate);
+
+        // Without counters, the gauge's mean over the samples after the baseline (older vLLM, SGLang).
+        auto gauge = [](double atS, double rate) {
+            ServerSample s;
+            s.atS = atS;
+            s.running = 1;
+            s.prefixCacheHitRate = rate;
+            return s;
+        };
+        const auto older = ServerStepStats::derive(
+            { gauge(0, 0.1), gauge(1, 0.5), gauge(2, 0.7), gauge(3, 0.3) }, QStringLiteral("sglang"), {});
+        QCOMPARE(*older->prefixCacheHitRate, 0.5);
+        QVERIFY(!older->prefixCacheQueries);
+        QCOMPARE(ServerStepStats::fromJson(older->toJson()), older);
     }
 
     void parsesTgiMetrics()
@@ -355,6 +434,112 @@ private Q_SLOTS:
         QVERIFY(serverSentences(analyzeServer({ bare }), false).isEmpty());
         QVERIFY(
             analysisJson(KneeAnalysis::analyze({ bare }, AnalysisOptions {})).value(QStringLiteral("server")).isNull());
+    }
+
+    void analysisSaysHowTheHitRateMoved_data()
+    {
+        QTest::addColumn<QList<double>>("rates"); // per step at 10, 20, 30, 40 req/s; < 0: none
+        QTest::addColumn<QList<double>>("kvMax");
+        QTest::addColumn<bool>("serverSide");
+        QTest::addColumn<QString>("sentence");
+        QTest::addColumn<int>("step");
+        QTest::addRow("fell as the cache filled")
+            << QList<double> { 0.78, 0.77, 0.5, 0.31 } << QList<double> { 0.4, 0.8, 1.0, 1.0 } << true
+            << QStringLiteral("The prefix-cache hit rate fell from 78% to 31% from 30 req/s on, as the KV cache "
+                              "filled and evicted prefixes (the server's figures).")
+            << 2;
+        QTest::addRow("fell, cache never full")
+            << QList<double> { 0.6, 0.8, 0.7, 0.5 } << QList<double> { 0.4, 0.5, 0.6, 0.7 } << true
+            << QStringLiteral("The prefix-cache hit rate fell from 80% to 50% from 30 req/s on (the server's figures).")
+            << 2;
+        QTest::addRow("rose") << QList<double> { 0.2, 0.5, -1, 0.9 } << QList<double> { 0.4, 0.5, 0.6, 0.7 } << true
+                              << QStringLiteral("The prefix-cache hit rate rose from 20% at 10 req/s to 90% at 40 "
+                                                "req/s (the server's figures).")
+                              << 3;
+        QTest::addRow("steady") << QList<double> { 0.5, 0.52, 0.48, 0.5 } << QList<double> { 0.4, 0.5, 0.6, 0.7 }
+                                << true
+                                << QStringLiteral("The prefix-cache hit rate held steady at about 50% from 10 req/s to "
+                                                  "40 req/s (the server's figures).")
+                                << 3;
+        QTest::addRow("client side") << QList<double> { 0.75, 0.75, 0.5, 0.25 } << QList<double> { 1, 1, 1, 1 } << false
+                                     << QStringLiteral("The prefix-cache hit rate fell from 75% to 25% from 30 req/s "
+                                                       "on, as the KV cache filled and evicted prefixes (the client's "
+                                                       "figures: the cached tokens the responses reported).")
+                                     << 2;
+        QTest::addRow("one step") << QList<double> { -1, -1, 0.4, -1 } << QList<double> { 0.4, 0.5, 0.6, 0.7 } << false
+                                  << QStringLiteral("The prefix-cache hit rate was 40% at 30 req/s (the client's "
+                                                    "figures: the cached tokens the responses reported).")
+                                  << 2;
+        QTest::addRow("none") << QList<double> { -1, -1, -1, -1 } << QList<double> { 0.4, 0.5, 0.6, 0.7 } << false
+                              << QString() << -1;
+    }
+
+    void analysisSaysHowTheHitRateMoved()
+    {
+        QFETCH(QList<double>, rates);
+        QFETCH(QList<double>, kvMax);
+        QFETCH(bool, serverSide);
+        QFETCH(QString, sentence);
+        QFETCH(int, step);
+        std::vector<SweepPoint> points;
+        for (qsizetype i = 0; i < rates.size(); ++i) {
+            SweepPoint p = point(10.0 * double(i + 1), kvMax[i], 0.0, 0);
+            p.metrics.totalInputTokens = 10000;
+            if (rates[i] >= 0 && serverSide)
+                p.server->prefixCacheHitRate = rates[i];
+            else if (rates[i] >= 0)
+                p.metrics.totalCachedTokens = qint64(std::llround(rates[i] * 10000));
+            points.push_back(p);
+        }
+        // The client's figure is the fallback: with the server's, a client figure is not read.
+        if (serverSide)
+            points[0].metrics.totalCachedTokens = 10000;
+        const ServerFindings f = analyzeServer(points);
+        QList<AnalysisSentence> hit;
+        for (const AnalysisSentence& s : serverSentences(f, false)) {
+            if (s.text.startsWith(QStringLiteral("The prefix-cache")))
+                hit << s;
+        }
+        const QJsonValue json = serverFindingsJson(f).toObject().value(QStringLiteral("prefix_cache_hit_rate"));
+        if (sentence.isEmpty()) {
+            QVERIFY(hit.isEmpty());
+            QVERIFY(!f.hitRateSide);
+            QVERIFY(json.isNull());
+            return;
+        }
+        QCOMPARE(hit.size(), 1);
+        QCOMPARE(hit.constFirst().text, sentence);
+        QCOMPARE(hit.constFirst().stepIndex, step);
+        QCOMPARE(json.toObject().value(QStringLiteral("side")).toString(),
+            serverSide ? QStringLiteral("server") : QStringLiteral("client"));
+        QCOMPARE(json.toObject().value(QStringLiteral("step")).toInt(), step);
+    }
+
+    void hitRateWithoutServerTelemetry()
+    {
+        // No /metrics at all, cached tokens in the responses' usage: the analysis still says it.
+        std::vector<SweepPoint> points(2);
+        points[0].offered = 1;
+        points[1].offered = 2;
+        for (SweepPoint& p : points) {
+            p.concurrencyMode = true;
+            p.metrics.completed = 10;
+            p.metrics.totalInputTokens = 4000;
+            p.metrics.totalCachedTokens = 3000;
+        }
+        const ServerFindings f = analyzeServer(points);
+        QVERIFY(!f.available);
+        QCOMPARE(*f.hitRateSide, HitRateSide::Client);
+        const QList<AnalysisSentence> text = serverSentences(f, true);
+        QCOMPARE(text.size(), 1);
+        QCOMPARE(text.constFirst().text,
+            QStringLiteral("The prefix-cache hit rate held steady at about 75% from 1 user to 2 users (the client's "
+                           "figures: the cached tokens the responses reported)."));
+        const QJsonObject json = serverFindingsJson(f).toObject();
+        QVERIFY(json.value(QStringLiteral("engine")).isNull());
+        QCOMPARE(
+            json.value(QStringLiteral("prefix_cache_hit_rate")).toObject().value(QStringLiteral("from")).toDouble(),
+            0.75);
     }
 
     void metricsUrlsFollowTheTarget()

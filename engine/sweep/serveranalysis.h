@@ -11,6 +11,16 @@ namespace kp {
 
 struct SweepPoint;
 struct AnalysisSentence;
+struct ServerStepStats;
+struct StepMetrics;
+
+// Which side a prefix-cache hit rate comes from: the server's /metrics (its counters or gauge), or the
+// client's sum of usage.prompt_tokens_details.cached_tokens over the step's input tokens.
+enum class HitRateSide { Server, Client };
+
+// A step's prefix-cache hit rate (0..1) as each side saw it; none when that side has no figure.
+std::optional<double> serverHitRate(const std::optional<ServerStepStats>& server);
+std::optional<double> clientHitRate(const StepMetrics& metrics);
 
 // What the server's own metrics say about the sweep: where the KV cache filled, where the waiting
 // queue began to grow, where preemptions began, and how far the server's TTFT lies below the
@@ -34,9 +44,20 @@ struct ServerFindings
     int preemptionStep = -1;
     double preemptionsThere = 0.0;
     std::optional<double> ttftGapMs; // mean over steps of client TTFT mean − server TTFT mean
+    // How the prefix-cache hit rate moved along the sweep, from the server's figures when any step has
+    // one, else from the client's. Unset side: no step has a hit rate.
+    std::optional<HitRateSide> hitRateSide;
+    int hitRateSteps = 0; // steps with a hit rate on that side
+    int hitRateTrend = 0; // -1 fell, 0 held steady, +1 rose (by at least kHitRateChange)
+    double hitRateFrom = 0.0,
+           hitRateTo = 0.0; // fell: the peak and the last; rose: the first and the last; steady: the mean twice
+    double hitRateFromAt = 0.0, hitRateToAt = 0.0; // their loads; fell: from the first load after the peak
+    int hitRateStep = -1; // the step the sentence points at
+    bool hitRateFellAsKvFilled = false; // the KV cache was full somewhere along the fall
 
     static constexpr double kKvFull = 0.95; // "full": at or above this usage (vLLM keeps a small watermark free)
     static constexpr double kQueueing = 1.0; // mean waiting requests from which the queue counts as growing
+    static constexpr double kHitRateChange = 0.05; // a hit rate that moved less held steady
 
     bool operator==(const ServerFindings&) const = default;
 };
@@ -45,10 +66,11 @@ struct ServerFindings
 ServerFindings analyzeServer(const std::vector<SweepPoint>& points);
 
 // "KV cache reached 100% at 70 req/s; the waiting queue grew from there.", "Preemptions began at
-// 80 req/s (12 in that step).", ...; nothing without telemetry.
+// 80 req/s (12 in that step).", "The prefix-cache hit rate fell from 78% to 31% from 40 req/s on, as the
+// KV cache filled and evicted prefixes (the server's figures).", ...; nothing without telemetry.
 QList<AnalysisSentence> serverSentences(const ServerFindings& findings, bool concurrencyMode);
 
-// analysis.json "server": null without telemetry, else the findings (null where absent).
+// analysis.json "server": null without telemetry and hit rates, else the findings (null where absent).
 QJsonValue serverFindingsJson(const ServerFindings& findings);
 
 } // namespace kp

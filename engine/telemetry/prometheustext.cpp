@@ -316,6 +316,19 @@ std::optional<double> PromText::max(QByteArrayView name) const
     return best;
 }
 
+std::optional<double> PromText::mean(QByteArrayView name) const
+{
+    double total = 0.0;
+    int n = 0;
+    for (const PromSample& s : samples) {
+        if (s.name == name && !std::isnan(s.value)) {
+            total += s.value;
+            ++n;
+        }
+    }
+    return n > 0 ? std::optional<double>(total / n) : std::nullopt;
+}
+
 PromHistogram PromText::histogram(QByteArrayView name) const
 {
     const QByteArray base = name.toByteArray();

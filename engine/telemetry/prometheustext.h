@@ -59,6 +59,7 @@ struct PromText
     // The sum, over every sample of this exact name (all label sets), or none when there is none.
     std::optional<double> sum(QByteArrayView name) const;
     std::optional<double> max(QByteArrayView name) const;
+    std::optional<double> mean(QByteArrayView name) const; // of the label sets
     // The histogram family `name` (samples name_bucket, name_sum, name_count), every label set but
     // `le` added together; empty when there is no name_bucket sample.
     PromHistogram histogram(QByteArrayView name) const;

@@ -71,6 +71,9 @@ const std::vector<ServerMetricNames>& knownServerMetricNames()
             .promptTokens = "vllm:prompt_tokens_total",
             .generationTokens = "vllm:generation_tokens_total",
             .modelLabel = "model_name",
+            .prefixCacheQueries = "vllm:prefix_cache_queries_total",
+            .prefixCacheHits = "vllm:prefix_cache_hits_total",
+            .prefixCacheHitRate = "vllm:gpu_prefix_cache_hit_rate",
         },
         {
             .engine = "sglang",
@@ -84,6 +87,9 @@ const std::vector<ServerMetricNames>& knownServerMetricNames()
             .promptTokens = "sglang:prompt_tokens_total",
             .generationTokens = "sglang:generation_tokens_total",
             .modelLabel = "model_name",
+            .prefixCacheQueries = nullptr,
+            .prefixCacheHits = nullptr,
+            .prefixCacheHitRate = "sglang:cache_hit_rate",
         },
         {
             .engine = "tgi",
@@ -97,6 +103,9 @@ const std::vector<ServerMetricNames>& knownServerMetricNames()
             .promptTokens = "tgi_request_input_length_sum",
             .generationTokens = "tgi_request_generated_tokens_sum",
             .modelLabel = nullptr,
+            .prefixCacheQueries = nullptr,
+            .prefixCacheHits = nullptr,
+            .prefixCacheHitRate = nullptr,
         },
     };
     return names;
@@ -124,6 +133,11 @@ ServerSample ServerSample::extract(const PromText& text, const ServerMetricNames
     s.preemptionsTotal = read(text, names.preemptions);
     s.promptTokensTotal = read(text, names.promptTokens);
     s.generationTokensTotal = read(text, names.generationTokens);
+    s.prefixCacheQueriesTotal = read(text, names.prefixCacheQueries);
+    s.prefixCacheHitsTotal = read(text, names.prefixCacheHits);
+    // Several ranks or models each report a rate: their mean is the best a gauge can say.
+    if (names.prefixCacheHitRate)
+        s.prefixCacheHitRate = text.mean(names.prefixCacheHitRate);
     if (names.ttft)
         s.ttft = text.histogram(names.ttft);
     if (names.queueTime)
@@ -141,6 +155,9 @@ QByteArray ServerSample::toJsonLine() const
     put(o, "preemptions_total", preemptionsTotal);
     put(o, "prompt_tokens_total", promptTokensTotal);
     put(o, "generation_tokens_total", generationTokensTotal);
+    put(o, "prefix_cache_queries_total", prefixCacheQueriesTotal);
+    put(o, "prefix_cache_hits_total", prefixCacheHitsTotal);
+    put(o, "prefix_cache_hit_rate", prefixCacheHitRate);
     if (!ttft.isEmpty()) {
         o.insert(QLatin1String("ttft_count"), ttft.count);
         o.insert(QLatin1String("ttft_sum_s"), ttft.sum);
@@ -162,6 +179,9 @@ std::optional<ServerSample> ServerSample::fromJsonLine(QByteArrayView line)
     s.preemptionsTotal = get(o, "preemptions_total");
     s.promptTokensTotal = get(o, "prompt_tokens_total");
     s.generationTokensTotal = get(o, "generation_tokens_total");
+    s.prefixCacheQueriesTotal = get(o, "prefix_cache_queries_total");
+    s.prefixCacheHitsTotal = get(o, "prefix_cache_hits_total");
+    s.prefixCacheHitRate = get(o, "prefix_cache_hit_rate");
     if (const auto n = get(o, "ttft_count")) {
         s.ttft.count = *n;
         s.ttft.sum = get(o, "ttft_sum_s").value_or(0.0);
@@ -220,6 +240,12 @@ std::optional<ServerStepStats> ServerStepStats::derive(
     gauge(&ServerSample::waiting, st.waitingMean, st.waitingMax);
     gauge(&ServerSample::kvUsage, st.kvUsageMean, st.kvUsageMax);
 
+    if (std::none_of(samples.begin(), samples.end(),
+            [](const ServerSample& s) { return s.prefixCacheQueriesTotal || s.prefixCacheHitsTotal; })) {
+        std::optional<double> rateMax;
+        gauge(&ServerSample::prefixCacheHitRate, st.prefixCacheHitRate, rateMax);
+    }
+
     const ServerSample& first = samples.front();
     const ServerSample& last = samples.back();
     auto delta = [&](auto member) -> std::optional<double> {
@@ -233,6 +259,10 @@ std::optional<ServerStepStats> ServerStepStats::derive(
         st.preemptions = delta(&ServerSample::preemptionsTotal);
         st.promptTokens = delta(&ServerSample::promptTokensTotal);
         st.generationTokens = delta(&ServerSample::generationTokensTotal);
+        st.prefixCacheQueries = delta(&ServerSample::prefixCacheQueriesTotal);
+        st.prefixCacheHits = delta(&ServerSample::prefixCacheHitsTotal);
+        if (st.prefixCacheQueries && st.prefixCacheHits && *st.prefixCacheQueries > 0)
+            st.prefixCacheHitRate = std::clamp(*st.prefixCacheHits / *st.prefixCacheQueries, 0.0, 1.0);
         if (!last.ttft.isEmpty()) {
             const PromHistogram d = last.ttft.minus(first.ttft);
             st.ttftCount = d.count;
@@ -271,6 +301,9 @@ QJsonObject ServerStepStats::toJson() const
     put(o, "preemptions", preemptions);
     put(o, "prompt_tokens", promptTokens);
     put(o, "generation_tokens", generationTokens);
+    put(o, "prefix_cache_queries", prefixCacheQueries);
+    put(o, "prefix_cache_hits", prefixCacheHits);
+    put(o, "prefix_cache_hit_rate", prefixCacheHitRate);
     put(o, "ttft_count", ttftCount);
     put(o, "ttft_mean_ms", ttftMeanMs);
     for (const auto& [p, v] : ttftPercentilesMs)
@@ -297,6 +330,9 @@ std::optional<ServerStepStats> ServerStepStats::fromJson(const QJsonObject& o)
     st.preemptions = get(o, "preemptions");
     st.promptTokens = get(o, "prompt_tokens");
     st.generationTokens = get(o, "generation_tokens");
+    st.prefixCacheQueries = get(o, "prefix_cache_queries");
+    st.prefixCacheHits = get(o, "prefix_cache_hits");
+    st.prefixCacheHitRate = get(o, "prefix_cache_hit_rate");
     st.ttftCount = get(o, "ttft_count");
     st.ttftMeanMs = get(o, "ttft_mean_ms");
     for (double p : kPercentiles) {
@@ -330,6 +366,8 @@ QString ServerStepStats::summary(std::optional<double> clientTtftMeanMs) const
     }
     if (queueTimeMeanMs)
         parts << QStringLiteral("queue time mean %1 ms").arg(ms(*queueTimeMeanMs));
+    if (prefixCacheHitRate)
+        parts << QStringLiteral("prefix-cache hit rate %1%").arg(number(*prefixCacheHitRate * 100.0, 0));
     if (parts.isEmpty())
         return QStringLiteral("server (%1): %2 samples, no values the analysis reads").arg(engine).arg(samples);
     return QStringLiteral("server: ") + parts.join(QStringLiteral(", "));

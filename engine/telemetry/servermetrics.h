@@ -28,6 +28,11 @@ struct ServerMetricNames
     const char* promptTokens = nullptr; // counter (or a histogram's _sum)
     const char* generationTokens = nullptr; // counter (or a histogram's _sum)
     const char* modelLabel = nullptr; // the label that names the model
+    // Prefix caching: counters of prompt tokens looked up in the cache and found there (vLLM), or a
+    // hit-rate gauge 0..1 (older vLLM's block hit rate, SGLang's), read when the counters are absent.
+    const char* prefixCacheQueries = nullptr;
+    const char* prefixCacheHits = nullptr;
+    const char* prefixCacheHitRate = nullptr;
 };
 
 // vLLM (vllm:num_requests_running, vllm:kv_cache_usage_perc / vllm:gpu_cache_usage_perc, ...), SGLang
@@ -48,12 +53,16 @@ struct ServerSample
     std::optional<double> preemptionsTotal;
     std::optional<double> promptTokensTotal;
     std::optional<double> generationTokensTotal;
+    std::optional<double> prefixCacheQueriesTotal; // tokens
+    std::optional<double> prefixCacheHitsTotal; // tokens
+    std::optional<double> prefixCacheHitRate; // the gauge, 0..1
     PromHistogram ttft; // cumulative since the server started; empty when absent
     PromHistogram queueTime;
 
     static ServerSample extract(const PromText& text, const ServerMetricNames& names, double atS);
     // One line of steps/NNN.metrics.jsonl (no newline): t, running, waiting, kv_usage,
-    // preemptions_total, prompt_tokens_total, generation_tokens_total, ttft_count, ttft_sum_s;
+    // preemptions_total, prompt_tokens_total, generation_tokens_total, prefix_cache_queries_total,
+    // prefix_cache_hits_total, prefix_cache_hit_rate, ttft_count, ttft_sum_s;
     // absent values are left out.
     QByteArray toJsonLine() const;
     // The inverse of toJsonLine (histograms keep only their count and sum); none when the line is not
@@ -79,6 +88,11 @@ struct ServerStepStats
     std::optional<double> ttftMeanMs; // server-side, wall milliseconds
     std::map<double, double> ttftPercentilesMs; // 50, 90, 99 -> ms, estimated from the histogram buckets
     std::optional<double> queueTimeMeanMs;
+    // Prefix caching during the step: the tokens looked up and found (counter differences), and the hit
+    // rate 0..1: found / looked up, or the mean of the gauge when the server has no counters. Unknown
+    // when the server reports neither (or looked nothing up).
+    std::optional<double> prefixCacheQueries, prefixCacheHits;
+    std::optional<double> prefixCacheHitRate;
 
     // Gauges from every sample after the first (the first is taken before the load starts; with two
     // or fewer samples, all of them); differences from first to last. None without samples.
