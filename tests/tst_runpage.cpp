@@ -7,6 +7,7 @@
 #include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
 #include "run/mainwindow.h"
+#include "run/prefixcachechart.h"
 #include "run/runpage.h"
 #include "run/serverpanel.h"
 #include "run/stepdetails.h"
@@ -481,6 +482,67 @@ private Q_SLOTS:
         QCOMPARE(SweepCurve::niceCeiling(0.0), 1.0);
         QCOMPARE(SweepCurve::niceStep(108), 25.0);
         QCOMPARE(SweepCurve::niceStep(0.9), 0.2);
+    }
+
+    // The hit-rate chart: the server's and the client's figures as two series, in percent, in load
+    // order, a step without a figure left off; the knee marked on the server's curve.
+    void prefixCacheChart()
+    {
+        std::vector<StepReport> steps;
+        const double serverRates[] = { 0.82, 0.80, -1, 0.31 }; // < 0: the step has no server figure
+        const qint64 cached[] = { 7500, kUnknownCount, 6000, 2500 };
+        for (int i = 0; i < 4; ++i) {
+            StepReport s = syntheticStep(i, 10.0 * (i + 1), 10.0 * (i + 1), 100 + 50 * i, 200 + 100 * i);
+            s.metrics.totalInputTokens = 10000;
+            s.metrics.totalCachedTokens = cached[i];
+            if (serverRates[i] >= 0) {
+                ServerStepStats st;
+                st.engine = QStringLiteral("vllm");
+                st.samples = 3;
+                st.prefixCacheHitRate = serverRates[i];
+                s.server.stats = st;
+            }
+            steps.push_back(s);
+        }
+        SweepController controller;
+        RunPage page(&controller);
+        PrefixCacheChart* chart = page.prefixCacheChart();
+        QCOMPARE(chart->placeholder(),
+            QStringLiteral("The prefix-cache hit rate against the offered load, as steps finish."));
+        // Steps land one by one, as in a live run: the chart has drawn each before the next.
+        QList<int> drawn;
+        connect(page.run(), &LiveRun::stepAdded, this,
+            [&] { drawn << int(chart->serverPoints().size() + chart->clientPoints().size()); });
+        RunAnalysis analysis;
+        analysis.result.knee.found = true;
+        analysis.result.knee.offered = 30;
+        QVERIFY(page.run()->showSaved(RunInfo {}, steps, analysis, LiveRun::State::Finished, {}));
+        QCOMPARE(drawn, (QList<int> { 2, 3, 4, 6 }));
+        auto values = [](const std::vector<SweepCurve::Point>& points) {
+            QList<QPointF> out;
+            for (const SweepCurve::Point& p : points)
+                out << QPointF(p.x, std::round(p.y * 1000) / 1000);
+            return out;
+        };
+        QCOMPARE(values(chart->serverPoints()), (QList<QPointF> { { 10, 82 }, { 20, 80 }, { 40, 31 } }));
+        QCOMPARE(values(chart->clientPoints()), (QList<QPointF> { { 10, 75 }, { 30, 60 }, { 40, 25 } }));
+        QCOMPARE(chart->serverPoints()[2].step, 3);
+        QCOMPARE(chart->placeholder(), QString());
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        saveScreenshot(&page, QStringLiteral("prefix-cache-run"));
+
+        // No figure on either side: the chart says so, and draws nothing at 0.
+        for (StepReport& s : steps) {
+            s.server.stats.reset();
+            s.metrics.totalCachedTokens = kUnknownCount;
+        }
+        QVERIFY(page.run()->showSaved(RunInfo {}, steps, RunAnalysis {}, LiveRun::State::Finished, {}));
+        QVERIFY(!chart->hasData());
+        QCOMPARE(
+            chart->placeholder(), QStringLiteral("No prefix-cache figures: the server reported no cached tokens."));
+        saveScreenshot(&page, QStringLiteral("prefix-cache-run-empty"));
     }
 
     void stepsModel()

@@ -4,6 +4,7 @@
 #include "run/chartstyle.h"
 #include "run/liverun.h"
 #include "run/loadlatencychart.h"
+#include "run/prefixcachechart.h"
 #include "run/throughputchart.h"
 #include "run/uiformat.h"
 #include "sweep/analysiswords.h"
@@ -20,12 +21,22 @@ std::optional<ChartKind> ChartOptions::kindFromKey(const QString& key)
         return ChartKind::Latency;
     if (key == QLatin1String("throughput"))
         return ChartKind::Throughput;
+    if (key == QLatin1String("prefix_cache") || key == QLatin1String("prefix-cache"))
+        return ChartKind::PrefixCache;
     return std::nullopt;
 }
 
 QString ChartOptions::kindKey(ChartKind kind)
 {
-    return kind == ChartKind::Latency ? QStringLiteral("latency") : QStringLiteral("throughput");
+    switch (kind) {
+    case ChartKind::Latency:
+        return QStringLiteral("latency");
+    case ChartKind::Throughput:
+        return QStringLiteral("throughput");
+    case ChartKind::PrefixCache:
+        return QStringLiteral("prefix_cache");
+    }
+    return {};
 }
 
 ChartSet::ChartSet(const LiveRun* run)
@@ -52,8 +63,22 @@ ThroughputChart* ChartSet::throughput()
     return m_throughput.get();
 }
 
+PrefixCacheChart* ChartSet::prefixCache()
+{
+    if (!m_prefixCache) {
+        m_prefixCache = std::make_unique<PrefixCacheChart>(m_run);
+        m_prefixCache->setPalette(ChartExport::exportPalette());
+    }
+    return m_prefixCache.get();
+}
+
 ChartPanel* ChartSet::panel(const ChartOptions& options)
 {
+    if (options.kind == ChartKind::PrefixCache) {
+        PrefixCacheChart* chart = prefixCache();
+        chart->refresh();
+        return chart;
+    }
     if (options.kind == ChartKind::Throughput) {
         ThroughputChart* chart = throughput();
         chart->refresh();
@@ -70,6 +95,27 @@ ChartCaption ChartSet::caption(const ChartOptions& options, const RunMeta& meta)
 {
     ChartCaption c;
     c.subtitle = meta.captionLine();
+    if (options.kind == ChartKind::PrefixCache) {
+        c.title = QCoreApplication::translate("kp::ui::ChartSet", "Prefix-cache hit rate against offered load");
+        const AnalysisResult& a = m_run->analysis().result;
+        PrefixCacheChart* chart = prefixCache();
+        chart->refresh();
+        QStringList keys;
+        if (!chart->serverPoints().empty())
+            keys << QCoreApplication::translate("kp::ui::ChartSet", "server: its /metrics prefix-cache figures");
+        if (!chart->clientPoints().empty())
+            keys << QCoreApplication::translate(
+                "kp::ui::ChartSet", "client: cached tokens the responses reported, over input tokens");
+        if (a.knee.found && std::isfinite(a.knee.offered))
+            keys << QStringLiteral("<span style=\"color:%1\">▲</span>&nbsp;%2")
+                        .arg(ChartStyle::knee().name(),
+                            (QCoreApplication::translate("kp::ui::ChartSet", "knee") + u' '
+                                + (a.knee.lowerBound ? QStringLiteral("≥ ") : QString())
+                                + loadWord(a.knee.offered, a.concurrencyMode))
+                                .toHtmlEscaped());
+        c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        return c;
+    }
     if (options.kind == ChartKind::Throughput) {
         c.title = QCoreApplication::translate("kp::ui::ChartSet", "Throughput against offered load");
         // The markers look as on the load–latency chart, whose legend names them; this one says it here.

@@ -13,10 +13,11 @@ namespace kp::ui {
 class ChartPanel;
 class LiveRun;
 class LoadLatencyChart;
+class PrefixCacheChart;
 class ThroughputChart;
 struct RunMeta;
 
-enum class ChartKind { Latency, Throughput };
+enum class ChartKind { Latency, Throughput, PrefixCache };
 
 // Which chart of a run, and how it is set up.
 struct ChartOptions
@@ -26,12 +27,12 @@ struct ChartOptions
     std::optional<double> percentile; // the upper curve; unset: the analysed percentile
     bool logScale = false;
 
-    static std::optional<ChartKind> kindFromKey(const QString& key); // "latency", "throughput"
+    static std::optional<ChartKind> kindFromKey(const QString& key); // "latency", "throughput", "prefix_cache"
     static QString kindKey(ChartKind kind);
 };
 
-// The charts of a run made for export: the same LoadLatencyChart and ThroughputChart classes as the
-// run view, never shown, fed by the same LiveRun, so that a file looks like the screen.
+// The charts of a run made for export: the same LoadLatencyChart, ThroughputChart and PrefixCacheChart
+// classes as the run view, never shown, fed by the same LiveRun, so that a file looks like the screen.
 class ChartSet
 {
 public:
@@ -47,11 +48,13 @@ public:
 
     LoadLatencyChart* latency();
     ThroughputChart* throughput();
+    PrefixCacheChart* prefixCache();
 
 private:
     const LiveRun* m_run;
     std::unique_ptr<LoadLatencyChart> m_latency;
     std::unique_ptr<ThroughputChart> m_throughput;
+    std::unique_ptr<PrefixCacheChart> m_prefixCache;
 };
 
 } // namespace kp::ui

@@ -41,6 +41,7 @@ RunExportActions::RunExportActions(RunPage* page, QWidget* dialogParent)
     , m_parent(dialogParent)
     , m_exportChart(new QAction(tr("Export load–latency &chart…"), this))
     , m_exportThroughput(new QAction(tr("Export &throughput chart…"), this))
+    , m_exportPrefixCache(new QAction(tr("Export &prefix-cache chart…"), this))
     , m_copyChart(new QAction(tr("Cop&y chart"), this))
     , m_exportReport(new QAction(tr("Export &report…"), this))
 {
@@ -52,8 +53,10 @@ RunExportActions::RunExportActions(RunPage* page, QWidget* dialogParent)
     m_exportReport->setToolTip(
         tr("The run's report (HTML, Markdown, PDF) or its steps table (CSV, JSON), with no network references"));
     m_exportThroughput->setToolTip(tr("The throughput chart as PNG (1× or 2×), SVG or PDF"));
-    connect(m_exportChart, &QAction::triggered, this, [this] { exportChart(false); });
-    connect(m_exportThroughput, &QAction::triggered, this, [this] { exportChart(true); });
+    m_exportPrefixCache->setToolTip(tr("The prefix-cache hit-rate chart as PNG (1× or 2×), SVG or PDF"));
+    connect(m_exportChart, &QAction::triggered, this, [this] { exportChart(ChartKind::Latency); });
+    connect(m_exportThroughput, &QAction::triggered, this, [this] { exportChart(ChartKind::Throughput); });
+    connect(m_exportPrefixCache, &QAction::triggered, this, [this] { exportChart(ChartKind::PrefixCache); });
     connect(m_copyChart, &QAction::triggered, this, &RunExportActions::copyChart);
     connect(m_exportReport, &QAction::triggered, this, &RunExportActions::exportReport);
     connect(page->run(), &LiveRun::stepAdded, this, &RunExportActions::updateEnabled);
@@ -66,6 +69,7 @@ void RunExportActions::updateEnabled()
     const bool any = !m_page->run()->steps().empty();
     m_exportChart->setEnabled(any);
     m_exportThroughput->setEnabled(any);
+    m_exportPrefixCache->setEnabled(any);
     m_copyChart->setEnabled(any);
     m_exportReport->setEnabled(any && !m_page->run()->isActive());
 }
@@ -88,19 +92,19 @@ RunMeta RunExportActions::currentMeta() const
     return RunMeta::fromInfo(run->info(), status);
 }
 
-void RunExportActions::exportChart(bool throughput)
+void RunExportActions::exportChart(ChartKind kind)
 {
     const RunMeta meta = currentMeta();
     QString selected;
     const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export chart"),
         QDir::home().filePath(
-            fileStem(meta) + (throughput ? QStringLiteral("-throughput.png") : QStringLiteral("-latency.png"))),
+            fileStem(meta) + u'-' + ChartOptions::kindKey(kind).replace(u'_', u'-') + QStringLiteral(".png")),
         tr("PNG image (*.png);;PNG image at 2× for slides (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
         &selected);
     if (path.isEmpty())
         return;
     ChartOptions options;
-    options.kind = throughput ? ChartKind::Throughput : ChartKind::Latency;
+    options.kind = kind;
     options.metric = m_page->latencyChart()->metric();
     options.logScale = m_page->latencyChart()->logScale();
     ChartSet charts(m_page->run());

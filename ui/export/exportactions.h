@@ -1,5 +1,7 @@
 #pragma once
 
+#include "export/chartset.h"
+
 #include <QObject>
 
 QT_BEGIN_NAMESPACE
@@ -23,6 +25,7 @@ public:
 
     QAction* exportChartAction() const { return m_exportChart; }
     QAction* exportThroughputAction() const { return m_exportThroughput; }
+    QAction* exportPrefixCacheAction() const { return m_exportPrefixCache; }
     QAction* copyChartAction() const { return m_copyChart; }
     QAction* exportReportAction() const { return m_exportReport; }
 
@@ -31,7 +34,7 @@ public:
     void updateEnabled();
 
 private:
-    void exportChart(bool throughput);
+    void exportChart(ChartKind kind);
     void copyChart();
     void exportReport();
 
@@ -39,6 +42,7 @@ private:
     QWidget* m_parent;
     QAction* m_exportChart;
     QAction* m_exportThroughput;
+    QAction* m_exportPrefixCache;
     QAction* m_copyChart;
     QAction* m_exportReport;
 };

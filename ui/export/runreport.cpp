@@ -4,6 +4,7 @@
 #include "profile/profilestore.h"
 #include "run/liverun.h"
 #include "run/loadlatencychart.h"
+#include "run/prefixcachechart.h"
 #include "run/stepstablemodel.h"
 #include "run/uiformat.h"
 #include "sweep/analysistext.h"
@@ -469,7 +470,13 @@ ReportDoc RunReport::document(const QString& imageStem) const
         latency.metric = m_run->hasInfo() ? m_run->info().analysisOptions.metric : LatencyMetric::Ttft;
         ChartOptions throughput;
         throughput.kind = ChartKind::Throughput;
-        for (const ChartOptions& o : { latency, throughput }) {
+        ChartOptions prefixCache;
+        prefixCache.kind = ChartKind::PrefixCache;
+        QList<ChartOptions> shown = { latency, throughput };
+        charts.prefixCache()->refresh();
+        if (charts.prefixCache()->hasData()) // a run without cache figures gets no empty chart
+            shown << prefixCache;
+        for (const ChartOptions& o : shown) {
             ChartPanel* panel = charts.panel(o);
             const ChartCaption caption = charts.caption(o, m_meta);
             const QByteArray png = ChartExport::png(panel, caption, ChartExport::kDefaultSize, 2.0);

@@ -6,6 +6,7 @@
 #include "run/liverun.h"
 #include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
+#include "run/prefixcachechart.h"
 #include "run/serverpanel.h"
 #include "run/stepdetails.h"
 #include "run/stepstablemodel.h"
@@ -62,6 +63,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     , m_run(new LiveRun(controller, this))
     , m_latency(new LoadLatencyChart(m_run, this))
     , m_throughput(new ThroughputChart(m_run, this))
+    , m_prefixCache(new PrefixCacheChart(m_run, this))
     , m_live(new LiveStepChart(m_run, this))
     , m_progress(new QLabel(this))
     , m_stepBar(new QProgressBar(this))
@@ -90,6 +92,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
         tr("Run a load halfway between the two selected steps (or the selected one and the next higher), next"));
 
     m_rightCharts->addWidget(m_throughput);
+    m_rightCharts->addWidget(m_prefixCache);
     m_rightCharts->addWidget(m_live);
     m_rightCharts->setChildrenCollapsible(false);
     m_charts->addWidget(m_latency);
@@ -170,6 +173,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
         m_stepsModel->setMode(m_run->info().profile.load.mode);
         m_latency->refresh();
         m_throughput->refresh();
+        m_prefixCache->refresh();
     });
     connect(m_run, &LiveRun::stepStarted, this, [this] { updateProgress(); });
     connect(m_run, &LiveRun::stepAdded, this, &RunPage::onStepAdded);
@@ -179,6 +183,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     connect(m_run, &LiveRun::logLine, m_log, &QPlainTextEdit::appendPlainText);
     connect(m_latency, &LoadLatencyChart::stepClicked, this, &RunPage::selectStep);
     connect(m_throughput, &ThroughputChart::stepClicked, this, &RunPage::selectStep);
+    connect(m_prefixCache, &PrefixCacheChart::stepClicked, this, &RunPage::selectStep);
 
     // The elapsed time moves on between snapshots (and through a paused sweep).
     m_clock.setInterval(500);
@@ -278,6 +283,7 @@ void RunPage::clearRun()
     m_tabs->setTabText(ErrorsTab, tr("Errors"));
     m_latency->refresh();
     m_throughput->refresh();
+    m_prefixCache->refresh();
     m_live->redraw();
 }
 
@@ -289,6 +295,7 @@ void RunPage::onStepAdded(int row)
         m_stepsView->resizeColumnsToContents();
     m_latency->refresh();
     m_throughput->refresh();
+    m_prefixCache->refresh();
     updateProgress();
     updateActions();
     if (follow)
@@ -380,6 +387,7 @@ void RunPage::onAnalysisChanged()
     m_stepsModel->setPercentile(m_run->analysis().result.options.percentile);
     m_latency->refresh();
     m_throughput->refresh();
+    m_prefixCache->refresh();
     m_analysis->clear();
     // The capacity plan first, when a peak demand is given: it answers how many servers the peak needs.
     if (const std::optional<CapacityPlan>& plan = m_run->capacityPlan()) {
@@ -474,6 +482,7 @@ void RunPage::setHighlight(const ChartHighlight& highlight)
 {
     m_latency->setHighlight(highlight);
     m_throughput->setHighlight(highlight);
+    m_prefixCache->setHighlight(highlight);
 }
 
 void RunPage::updateActions()

@@ -26,6 +26,7 @@ class ErrorsModel;
 class LiveRun;
 class LiveStepChart;
 class LoadLatencyChart;
+class PrefixCacheChart;
 class StepDetails;
 class StepsTableModel;
 class SweepController;
@@ -44,6 +45,7 @@ public:
     LiveRun* run() const { return m_run; }
     LoadLatencyChart* latencyChart() const { return m_latency; }
     ThroughputChart* throughputChart() const { return m_throughput; }
+    PrefixCacheChart* prefixCacheChart() const { return m_prefixCache; }
     LiveStepChart* liveChart() const { return m_live; }
     StepsTableModel* stepsModel() const { return m_stepsModel; }
     ErrorsModel* errorsModel() const { return m_errorsModel; }
@@ -79,6 +81,7 @@ private:
     LiveRun* m_run;
     LoadLatencyChart* m_latency;
     ThroughputChart* m_throughput;
+    PrefixCacheChart* m_prefixCache;
     LiveStepChart* m_live;
     QLabel* m_progress;
     QProgressBar* m_stepBar;
