@@ -15,6 +15,7 @@
 #include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
 #include "run/mainwindow.h"
+#include "run/prefixcachechart.h"
 #include "run/runpage.h"
 #include "run/serverpanel.h"
 #include "run/stepdetails.h"
@@ -72,6 +73,11 @@ namespace {
 const QString kRunA = QStringLiteral("20261130-043500-sim-a");
 const QString kRunB = QStringLiteral("20261130-043800-sim-b");
 const QString kSecret = QStringLiteral("sk-kp-SECRET-4242");
+
+// A copy of a fixture run under `to`, renamed, whose steps' server figures carry these prefix-cache
+// hit rates (one per step, in step order) and KV-cache peaks.
+bool withHitRates(const QString& from, const QString& to, const QString& name, const QList<double>& rates,
+    const QList<double>& kvMax);
 
 QString fixtureRoot()
 {
@@ -137,6 +143,35 @@ QStringList tableLines(const QByteArray& markdown)
             lines << line;
     }
     return lines;
+}
+
+bool withHitRates(
+    const QString& from, const QString& to, const QString& name, const QList<double>& rates, const QList<double>& kvMax)
+{
+    if (!copyTree(from, to))
+        return false;
+    const QString runJson = to + QStringLiteral("/run.json");
+    QJsonObject run = QJsonDocument::fromJson(readAll(runJson)).object();
+    run.insert(QLatin1String("name"), name);
+    QJsonArray steps = run.value(QLatin1String("steps")).toArray();
+    if (steps.size() != rates.size())
+        return false;
+    for (qsizetype i = 0; i < steps.size(); ++i) {
+        QJsonObject entry = steps[i].toObject();
+        ServerStepStats stats;
+        stats.engine = QStringLiteral("vllm");
+        stats.samples = 3;
+        stats.kvUsageMean = kvMax[i] * 0.9;
+        stats.kvUsageMax = kvMax[i];
+        stats.prefixCacheQueries = 20000.0;
+        stats.prefixCacheHits = 20000.0 * rates[i];
+        stats.prefixCacheHitRate = rates[i];
+        entry.insert(QLatin1String("server"), stats.toJson());
+        steps[i] = entry;
+    }
+    run.insert(QLatin1String("steps"), steps);
+    QFile f(runJson);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(QJsonDocument(run).toJson()) > 0;
 }
 
 } // namespace
@@ -391,6 +426,110 @@ private Q_SLOTS:
         QVERIFY2(report.write(ReportFormat::Markdown, path, &error), qPrintable(error));
         QVERIFY(!QImage(m_tmp.filePath(QStringLiteral("compare-ttft.png"))).isNull());
         QVERIFY(readAll(path).contains("| Knee |"));
+    }
+
+    // A run with prefix caching against the same kind of run without: the hit rate is a metric of the
+    // comparison, and the run's hit-rate chart exports like the others.
+    void prefixCacheCompareAndExport()
+    {
+        const QString on = m_tmp.filePath(QStringLiteral("cache/20261201-090000-cache-on"));
+        const QString off = m_tmp.filePath(QStringLiteral("cache/20261201-093000-cache-off"));
+        QVERIFY(withHitRates(m_dirA, on, QStringLiteral("cache on"), { 0.80, 0.79, 0.72, 0.60, 0.40, 0.30, 0.25 },
+            { 0.3, 0.5, 0.8, 0.97, 1.0, 1.0, 1.0 }));
+        QVERIFY(
+            withHitRates(m_dirB, off, QStringLiteral("cache off"), { 0, 0, 0, 0, 0, 0 }, { 0.3, 0.6, 0.9, 1, 1, 1 }));
+
+        CompareView view;
+        QString error;
+        QVERIFY2(view.openRuns({ on, off }, &error), qPrintable(error));
+        const int item = view.metricBox()->findData(int(CompareMetric::PrefixCacheHitRate));
+        QVERIFY(item >= 0);
+        QCOMPARE(view.metricBox()->itemText(item), QStringLiteral("Prefix-cache hit rate"));
+        view.metricBox()->setCurrentIndex(item);
+        QCOMPARE(view.comparison().metric, CompareMetric::PrefixCacheHitRate);
+        QVERIFY(!view.statisticBox()->isEnabled());
+        QCOMPARE(view.chart()->curveTitle(), QStringLiteral("Prefix-cache hit rate (%)"));
+        QCOMPARE(view.chart()->seriesCount(), 2);
+        QCOMPARE(view.chart()->pointCount(0), 7);
+        QCOMPARE(view.chart()->pointCount(1), 6);
+        QList<double> onValues;
+        for (const ComparePoint& p : view.comparison().curves[0].points)
+            onValues << std::round(*p.value * 1000) / 1000;
+        QCOMPARE(onValues, (QList<double> { 80, 79, 72, 60, 40, 30, 25 }));
+        QCOMPARE(*view.comparison().curves[1].points[1].value, 0.0);
+        // Against the cached run at 30 req/s (interpolated: 75.5%), the uncached one has none of it.
+        const CompareDelta& d = view.comparison().deltas[1][1];
+        QCOMPARE(d.offered, 30.0);
+        QVERIFY(d.interpolated);
+        QCOMPARE(*d.baselineValue, 75.5);
+        QCOMPARE(*d.percent, -100.0);
+        view.resize(1280, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        saveScreenshot(&view, QStringLiteral("export-compare-prefix-cache"));
+
+        const CompareReport report(&view.runs(), &view.comparison());
+        std::vector<std::pair<QString, QByteArray>> images;
+        const QByteArray md = report.document(QStringLiteral("cache")).markdown(&images);
+        QVERIFY2(md.contains("80.0%") && md.contains("-100.0%"), md.constData());
+        QVERIFY(std::any_of(images.begin(), images.end(),
+            [](const auto& image) { return image.first == QStringLiteral("cache-prefix_cache_hit_rate.png"); }));
+
+        // Runs that report no hit rate: the chart says so instead of an empty plot.
+        CompareView plain;
+        QVERIFY2(plain.openRuns({ m_dirA, m_dirB }, &error), qPrintable(error));
+        plain.setMetric(CompareMetric::PrefixCacheHitRate);
+        QCOMPARE(plain.chart()->seriesCount(), 0);
+        QCOMPARE(plain.chart()->placeholder(),
+            QStringLiteral("No prefix-cache figures in these runs: their servers reported no cached tokens."));
+        QCOMPARE(plain.comparison().curves[0].points[0].missing, QStringLiteral("no cached tokens reported"));
+
+        // The run's own hit-rate chart: on the run page, and exported with a caption.
+        const std::optional<OpenedRun> opened = openRunDirectory(on, &error);
+        QVERIFY2(opened, qPrintable(error));
+        // The fixture's 10 req/s step is client-bound and left out of the analysis: the peak is at 20 req/s.
+        QStringList sentences;
+        for (const AnalysisSentence& s : opened->analysis.sentences)
+            sentences << s.text;
+        QVERIFY2(sentences.contains(QStringLiteral(
+                     "The prefix-cache hit rate fell from 79% to 25% from 40 req/s on, as the KV cache filled and "
+                     "evicted prefixes (the server's figures).")),
+            qPrintable(sentences.join(u'\n')));
+        SweepController controller;
+        RunPage page(&controller);
+        QVERIFY(opened->showIn(page.run()));
+        QCOMPARE(page.prefixCacheChart()->serverPoints().size(), std::size_t(7));
+        QVERIFY(page.prefixCacheChart()->clientPoints().empty());
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        saveScreenshot(&page, QStringLiteral("export-runpage-prefix-cache"));
+
+        ChartSet charts(page.run());
+        ChartOptions options;
+        options.kind = *ChartOptions::kindFromKey(QStringLiteral("prefix_cache"));
+        QCOMPARE(ChartOptions::kindKey(options.kind), QStringLiteral("prefix_cache"));
+        ChartPanel* panel = charts.panel(options);
+        const ChartCaption caption = charts.caption(options, opened->meta);
+        QCOMPARE(caption.title, QStringLiteral("Prefix-cache hit rate against offered load"));
+        QVERIFY2(caption.note.startsWith(QStringLiteral("server: its /metrics prefix-cache figures")),
+            qPrintable(caption.note));
+        const QString png = m_tmp.filePath(QStringLiteral("prefix-cache.png"));
+        QVERIFY2(ChartExport::write(panel, caption, ChartFileFormat::Png, png, ChartExport::kDefaultSize, 1.0, &error),
+            qPrintable(error));
+        QCOMPARE(QImage(png).size(), ChartExport::kDefaultSize);
+        QVERIFY(QImage(png).save(screenshotDir() + QStringLiteral("/export-prefix-cache-chart.png")));
+        // The report shows the chart for this run, and none for a run without figures.
+        images.clear();
+        RunReport(page.run(), opened->meta).markdown(QStringLiteral("on"), &images);
+        QVERIFY(std::any_of(images.begin(), images.end(),
+            [](const auto& image) { return image.first == QStringLiteral("on-prefix_cache.png"); }));
+        const std::optional<OpenedRun> plainRun = openRunDirectory(m_dirA, &error);
+        LiveRun plainLive(nullptr);
+        QVERIFY(plainRun->showIn(&plainLive));
+        images.clear();
+        RunReport(&plainLive, plainRun->meta).markdown(QStringLiteral("plain"), &images);
+        QCOMPARE(images.size(), std::size_t(2));
     }
 
     void runPageShowsSavedRun()

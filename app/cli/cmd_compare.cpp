@@ -36,8 +36,9 @@ table says so), knee, saturation and SLO capacity side by side, and the settings
 values that differ between the runs (secrets are never shown).
 
 RUN is a run's id, its name, or a run directory. The baseline is the first RUN unless --baseline
-names one. --metric: ttft, tpot, itl, e2el, throughput or output_throughput. --percentile: mean,
-median or a percentile the runs recorded (99, 99.9, p95); throughputs ignore it.
+names one. --metric: ttft, tpot, itl, e2el, throughput, output_throughput or prefix_cache_hit_rate
+(percent: the server's figure, else the cached tokens the responses reported). --percentile: mean,
+median or a percentile the runs recorded (99, 99.9, p95); throughputs and the hit rate ignore it.
 --out FILE.html, .md or .pdf writes the comparison report: the runs, their curves overlaid, the
 findings side by side, the deltas and the differences (HTML is one self-contained file; Markdown
 writes its charts beside it as PNG).)";
@@ -76,10 +77,10 @@ QString table(const QList<QStringList>& rows, const QString& indent)
 
 QString comparisonText(const Comparison& c)
 {
-    const bool throughput = c.metric == CompareMetric::Throughput || c.metric == CompareMetric::OutputThroughput;
-    const QString metric = throughput
-        ? (c.metric == CompareMetric::Throughput ? QStringLiteral("Request throughput")
-                                                 : QStringLiteral("Output throughput"))
+    const QString metric = c.metric == CompareMetric::Throughput ? QStringLiteral("Request throughput")
+        : c.metric == CompareMetric::OutputThroughput            ? QStringLiteral("Output throughput")
+        : c.metric == CompareMetric::PrefixCacheHitRate
+        ? QStringLiteral("Prefix-cache hit rate")
         : QStringLiteral("%1 %2").arg(c.statistic.label(), compareMetricKey(c.metric).toUpper());
     const QString column = QStringLiteral("%1 (%2)").arg(metric, compareMetricUnit(c.metric));
     const CompareCurve& base = c.curves[std::size_t(c.baseline)];
@@ -169,7 +170,8 @@ int runCompare(const QStringList& arguments)
     const QCommandLineOption baseline(QStringLiteral("baseline"),
         QStringLiteral("The run the others are compared against (default: the first)."), QStringLiteral("RUN"));
     const QCommandLineOption metric(QStringLiteral("metric"),
-        QStringLiteral("ttft | tpot | itl | e2el | throughput | output_throughput (default ttft)."),
+        QStringLiteral(
+            "ttft | tpot | itl | e2el | throughput | output_throughput | prefix_cache_hit_rate (default ttft)."),
         QStringLiteral("METRIC"));
     const QCommandLineOption percentile(QStringLiteral("percentile"),
         QStringLiteral("mean | median | a percentile such as 99 or 99.9 (default 99)."), QStringLiteral("P"));
@@ -196,7 +198,7 @@ int runCompare(const QStringList& arguments)
         const auto m = compareMetricFromKey(p.value(metric));
         if (!m) {
             say(QStringLiteral("error: --metric: unknown metric \"%1\" (ttft, tpot, itl, e2el, throughput, "
-                               "output_throughput)")
+                               "output_throughput, prefix_cache_hit_rate)")
                     .arg(p.value(metric)));
             return ExitBadInput;
         }

@@ -3,6 +3,7 @@
 #include "metrics/phrase.h"
 #include "profile/profile.h"
 #include "sweep/analysiswords.h"
+#include "sweep/serveranalysis.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -88,6 +89,18 @@ CompareCurve curveOf(const SavedRun& run, CompareMetric metric, const CompareSta
     curve.name = run.name;
     const std::vector<SweepPoint> points = run.sweepPoints();
     curve.concurrencyMode = !points.empty() && points.front().concurrencyMode;
+    // One side per run: the server's hit rate where any step has it, so one curve never mixes the two.
+    const bool serverRate = metric == CompareMetric::PrefixCacheHitRate
+        && std::any_of(
+            points.begin(), points.end(), [](const SweepPoint& p) { return serverHitRate(p.server).has_value(); });
+    auto valueOf = [&](const SweepPoint& p, QString* why) -> std::optional<double> {
+        if (!serverRate)
+            return compareValue(p.metrics, metric, statistic, why);
+        if (const auto rate = serverHitRate(p.server))
+            return *rate * 100.0;
+        *why = phrase("Comparison", "the server reported no prefix-cache figures");
+        return std::nullopt;
+    };
     // Steps at the same load (repeats) become one point: the mean of their values.
     for (std::size_t i = 0; i < points.size();) {
         std::size_t j = i;
@@ -96,7 +109,7 @@ CompareCurve curveOf(const SavedRun& run, CompareMetric metric, const CompareSta
         QString missing;
         while (j < points.size() && points[j].offered == points[i].offered) {
             QString why;
-            if (const auto v = compareValue(points[j].metrics, metric, statistic, &why)) {
+            if (const auto v = valueOf(points[j], &why)) {
                 sum += *v;
                 ++count;
             } else if (missing.isEmpty()) {
@@ -138,6 +151,8 @@ QString compareMetricKey(CompareMetric metric)
         return QStringLiteral("throughput");
     case CompareMetric::OutputThroughput:
         return QStringLiteral("output_throughput");
+    case CompareMetric::PrefixCacheHitRate:
+        return QStringLiteral("prefix_cache_hit_rate");
     }
     return {};
 }
@@ -149,6 +164,8 @@ QString compareMetricUnit(CompareMetric metric)
         return QStringLiteral("req/s");
     case CompareMetric::OutputThroughput:
         return QStringLiteral("tok/s");
+    case CompareMetric::PrefixCacheHitRate:
+        return QStringLiteral("%");
     default:
         return QStringLiteral("ms");
     }
@@ -165,8 +182,10 @@ std::optional<CompareMetric> compareMetricFromKey(QStringView key)
         return CompareMetric::Throughput;
     if (k == QLatin1String("output_token_throughput") || k == QLatin1String("tok/s"))
         return CompareMetric::OutputThroughput;
+    if (k == QLatin1String("hit_rate") || k == QLatin1String("cache_hit_rate"))
+        return CompareMetric::PrefixCacheHitRate;
     for (CompareMetric m : { CompareMetric::Ttft, CompareMetric::Tpot, CompareMetric::Itl, CompareMetric::E2el,
-             CompareMetric::Throughput, CompareMetric::OutputThroughput }) {
+             CompareMetric::Throughput, CompareMetric::OutputThroughput, CompareMetric::PrefixCacheHitRate }) {
         if (k == compareMetricKey(m))
             return m;
     }
@@ -221,6 +240,13 @@ std::optional<double> compareValue(
         return known(m.requestThroughput);
     if (metric == CompareMetric::OutputThroughput)
         return known(m.outputThroughput);
+    if (metric == CompareMetric::PrefixCacheHitRate) {
+        if (const auto rate = clientHitRate(m))
+            return *rate * 100.0;
+        if (missing)
+            *missing = phrase("Comparison", "no cached tokens reported");
+        return std::nullopt;
+    }
     const LatencyMetric latency = metric == CompareMetric::Ttft ? LatencyMetric::Ttft
         : metric == CompareMetric::Tpot                         ? LatencyMetric::Tpot
         : metric == CompareMetric::Itl                          ? LatencyMetric::Itl

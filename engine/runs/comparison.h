@@ -15,10 +15,13 @@
 namespace kp {
 
 // What the curves of a comparison show.
-enum class CompareMetric { Ttft, Tpot, Itl, E2el, Throughput, OutputThroughput };
-QString compareMetricKey(CompareMetric metric); // "ttft", "tpot", "itl", "e2el", "throughput", "output_throughput"
-QString compareMetricUnit(CompareMetric metric); // "ms", "req/s", "tok/s"
-// Also "output-throughput", "e2e_latency", "request_throughput".
+// PrefixCacheHitRate: in percent; the server's figure (its /metrics) where the run has one, else the
+// client's (cached tokens the responses reported, over input tokens).
+enum class CompareMetric { Ttft, Tpot, Itl, E2el, Throughput, OutputThroughput, PrefixCacheHitRate };
+// "ttft", "tpot", "itl", "e2el", "throughput", "output_throughput", "prefix_cache_hit_rate"
+QString compareMetricKey(CompareMetric metric);
+QString compareMetricUnit(CompareMetric metric); // "ms", "req/s", "tok/s", "%"
+// Also "output-throughput", "e2e_latency", "request_throughput", "hit_rate", "cache_hit_rate".
 std::optional<CompareMetric> compareMetricFromKey(QStringView key);
 
 // Which statistic of a latency distribution: the mean, the median or a percentile. Throughputs have one value.
@@ -83,7 +86,8 @@ struct Comparison
 Comparison compareRuns(
     const std::vector<SavedRun>& runs, int baseline, CompareMetric metric, const CompareStatistic& statistic);
 
-// The value of a metric in one step; nullopt with `missing` set when the step does not record it.
+// The value of a metric in one step; nullopt with `missing` set when the step does not record it. The
+// prefix-cache hit rate from the step's metrics alone is the client's figure.
 std::optional<double> compareValue(
     const StepMetrics& metrics, CompareMetric metric, const CompareStatistic& statistic, QString* missing = nullptr);
 

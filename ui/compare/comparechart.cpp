@@ -60,6 +60,8 @@ QString CompareChart::metricWord(CompareMetric metric)
         return tr("Throughput");
     case CompareMetric::OutputThroughput:
         return tr("Output throughput");
+    case CompareMetric::PrefixCacheHitRate:
+        return tr("Prefix-cache hit rate");
     }
     return {};
 }
@@ -95,7 +97,8 @@ QString CompareChart::curveTitle() const
         return {};
     const CompareMetric m = m_comparison->metric;
     const QString unit = compareMetricUnit(m);
-    if (m == CompareMetric::Throughput || m == CompareMetric::OutputThroughput)
+    if (m == CompareMetric::Throughput || m == CompareMetric::OutputThroughput
+        || m == CompareMetric::PrefixCacheHitRate)
         return tr("%1 (%2)").arg(metricWord(m), unit);
     QString stat = m_comparison->statistic.label();
     if (!stat.isEmpty() && stat.front().isLower())
@@ -209,13 +212,23 @@ void CompareChart::refresh()
         if (top <= bottom)
             top = bottom * 10;
         m_yLog->setRange(bottom, top);
+    } else if (m_comparison && m_comparison->metric == CompareMetric::PrefixCacheHitRate) {
+        // A share: the whole scale, so two runs' rates read against each other.
+        ChartStyle::setNiceRange(m_y, 100.0);
     } else {
         ChartStyle::setNiceRange(m_y, haveData ? yMax * 1.08 : 1.0);
     }
     m_x->setTitleText(concurrency ? tr("Users (concurrency)") : tr("Offered load (req/s)"));
     m_y->setTitleText(curveTitle());
     m_yLog->setTitleText(curveTitle());
-    setPlaceholder(haveData ? QString() : tr("Select two or more runs on the Runs page and press Compare."));
+    if (haveData)
+        setPlaceholder(QString());
+    else if (n > 0 && m_comparison->metric == CompareMetric::PrefixCacheHitRate)
+        setPlaceholder(tr("No prefix-cache figures in these runs: their servers reported no cached tokens."));
+    else if (n > 0)
+        setPlaceholder(tr("None of these runs records %1.").arg(curveTitle()));
+    else
+        setPlaceholder(tr("Select two or more runs on the Runs page and press Compare."));
 }
 
 } // namespace kp::ui

@@ -39,6 +39,8 @@ QString value(std::optional<double> v, CompareMetric metric)
         return ReportNumber::rate(*v);
     if (metric == CompareMetric::OutputThroughput)
         return ReportNumber::tokens(*v);
+    if (metric == CompareMetric::PrefixCacheHitRate)
+        return QString::number(*v, 'f', 1) + u'%';
     return ReportNumber::ms(*v);
 }
 

@@ -25,7 +25,7 @@ namespace kp::ui {
 namespace {
 
 const CompareMetric kMetrics[] = { CompareMetric::Ttft, CompareMetric::Tpot, CompareMetric::Itl, CompareMetric::E2el,
-    CompareMetric::Throughput, CompareMetric::OutputThroughput };
+    CompareMetric::Throughput, CompareMetric::OutputThroughput, CompareMetric::PrefixCacheHitRate };
 
 } // namespace
 
