@@ -126,6 +126,14 @@
         <source>not in the file</source>
         <translation>文件中没有</translation>
     </message>
+    <message>
+        <source>the server reported no prefix-cache figures</source>
+        <translation>服务器未报告前缀缓存数据</translation>
+    </message>
+    <message>
+        <source>no cached tokens reported</source>
+        <translation>未报告缓存的 token</translation>
+    </message>
 </context>
 <context>
     <name>Dataset</name>
@@ -1550,6 +1558,34 @@
         <source>the all-at-once step</source>
         <translation>一次性全部发送的步骤</translation>
     </message>
+    <message>
+        <source>the server&apos;s figures</source>
+        <translation>服务器的数据</translation>
+    </message>
+    <message>
+        <source>the client&apos;s figures: the cached tokens the responses reported</source>
+        <translation>客户端的数据：响应中报告的缓存 token</translation>
+    </message>
+    <message>
+        <source>The prefix-cache hit rate fell from %1 to %2 from %3 on, as the KV cache filled and evicted prefixes (%4).</source>
+        <translation>前缀缓存命中率从 %3 起由 %1 降至 %2，因为 KV 缓存已满并逐出了前缀（%4）。</translation>
+    </message>
+    <message>
+        <source>The prefix-cache hit rate fell from %1 to %2 from %3 on (%4).</source>
+        <translation>前缀缓存命中率从 %3 起由 %1 降至 %2（%4）。</translation>
+    </message>
+    <message>
+        <source>The prefix-cache hit rate rose from %1 at %2 to %3 at %4 (%5).</source>
+        <translation>前缀缓存命中率由 %2 时的 %1 升至 %4 时的 %3（%5）。</translation>
+    </message>
+    <message>
+        <source>The prefix-cache hit rate was %1 at %2 (%3).</source>
+        <translation>前缀缓存命中率在 %2 时为 %1（%3）。</translation>
+    </message>
+    <message>
+        <source>The prefix-cache hit rate held steady at about %1 from %2 to %3 (%4).</source>
+        <translation>前缀缓存命中率从 %2 到 %3 稳定在约 %1（%4）。</translation>
+    </message>
 </context>
 <context>
     <name>ShareGpt</name>
@@ -1831,6 +1867,18 @@
         <source>Load–latency · %1 and P50 %2 (the run has no %3)</source>
         <translation>负载–延迟 · %1 与 P50 %2（该运行没有 %3）</translation>
     </message>
+    <message>
+        <source>Prefix-cache hit rate against offered load</source>
+        <translation>前缀缓存命中率与施加负载</translation>
+    </message>
+    <message>
+        <source>server: its /metrics prefix-cache figures</source>
+        <translation>服务器：其 /metrics 中的前缀缓存数据</translation>
+    </message>
+    <message>
+        <source>client: cached tokens the responses reported, over input tokens</source>
+        <translation>客户端：响应报告的缓存 token 占输入 token 的比例</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::CompareChart</name>
@@ -1869,6 +1917,18 @@
     <message>
         <source>Select two or more runs on the Runs page and press Compare.</source>
         <translation>在“运行记录”页选择两个或更多运行，然后点击“对比”。</translation>
+    </message>
+    <message>
+        <source>Prefix-cache hit rate</source>
+        <translation>前缀缓存命中率</translation>
+    </message>
+    <message>
+        <source>No prefix-cache figures in these runs: their servers reported no cached tokens.</source>
+        <translation>这些运行没有前缀缓存数据：其服务器未报告缓存的 token。</translation>
+    </message>
+    <message>
+        <source>None of these runs records %1.</source>
+        <translation>这些运行都没有记录 %1。</translation>
     </message>
 </context>
 <context>
@@ -3097,6 +3157,41 @@ P50 %3 %4 ms</translation>
     <message>
         <source>Escalation stops early if the server collapses.</source>
         <translation>如果服务器吞吐崩溃，加压会提前停止。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::PrefixCacheChart</name>
+    <message>
+        <source>Prefix-cache hit rate</source>
+        <translation>前缀缓存命中率</translation>
+    </message>
+    <message>
+        <source>server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>client (cached tokens)</source>
+        <translation>客户端（缓存 token）</translation>
+    </message>
+    <message>
+        <source>knee</source>
+        <translation>拐点</translation>
+    </message>
+    <message>
+        <source>Users (concurrency)</source>
+        <translation>用户数（并发）</translation>
+    </message>
+    <message>
+        <source>Offered load (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
+    </message>
+    <message>
+        <source>The prefix-cache hit rate against the offered load, as steps finish.</source>
+        <translation>各步完成后，这里显示前缀缓存命中率与施加负载的关系。</translation>
+    </message>
+    <message>
+        <source>No prefix-cache figures: the server reported no cached tokens.</source>
+        <translation>没有前缀缓存数据：服务器未报告缓存的 token。</translation>
     </message>
 </context>
 <context>
@@ -4774,6 +4869,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>The throughput chart as PNG (1× or 2×), SVG or PDF</source>
         <translation>将吞吐量图导出为 PNG（1× 或 2×）、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Export &amp;prefix-cache chart…</source>
+        <translation>导出前缀缓存图(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>The prefix-cache hit-rate chart as PNG (1× or 2×), SVG or PDF</source>
+        <translation>将前缀缓存命中率图导出为 PNG（1× 或 2×）、SVG 或 PDF</translation>
     </message>
 </context>
 <context>
