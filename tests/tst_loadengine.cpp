@@ -7,6 +7,7 @@
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
 #include "support/simclient.h"
+#include "sweep/kneeanalysis.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <map>
+#include <ranges>
 
 using namespace kp;
 using kp::testing::getJson;
@@ -253,6 +255,88 @@ private Q_SLOTS:
             QVERIFY(turns[1].sentNs >= turns[0].endNs);
             QVERIFY(turns[2].sentNs >= turns[1].endNs);
         }
+    }
+
+    // The same conversations against the simulator with its prefix cache on and off: every turn of every
+    // session starts with the same 1,000-token system prompt and carries its history, so the cache saves
+    // most of the prefill and the knee comes at a higher rate. Past the knee the running sequences crowd
+    // the cached blocks out of the KV cache and the hit rate falls.
+    void prefixCacheRaisesTheKnee()
+    {
+        QStringList systemWords;
+        for (int i = 0; i < 400; ++i)
+            systemWords << QStringLiteral("rule%1").arg(i % 97);
+        std::vector<Conversation> sessions = conversations(64, 4);
+        for (Conversation& c : sessions) {
+            c.system = systemWords.join(u' ');
+            c.systemTokens = 400;
+            for (Turn& t : c.turns) {
+                // 100 words of the session's own: its history competes for the KV cache with everyone else's.
+                QStringList words;
+                for (int i = 0; i < 296; ++i)
+                    words << QStringLiteral("%1w%2").arg(t.user.section(u' ', 0, 1).remove(u' ')).arg(i);
+                t.user += u' ' + words.join(u' ');
+                t.userTokens += 296;
+                t.outputTokens = 16;
+            }
+        }
+        const double timeScale = 10;
+        const std::vector<double> simRates = { 2, 4, 8, 16, 32, 64 }; // sessions per simulated second
+        std::map<bool, std::vector<SweepPoint>> curves;
+        for (const bool cache : { true, false }) {
+            SimTarget sim;
+            sim::SimServerOptions options;
+            options.timeScale = timeScale;
+            options.params.prefixCache = cache;
+            options.params.kvCapacityTokens = 24000; // some 15 sessions' histories: past the knee they evict
+            QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+            for (const double rate : simRates) {
+                StepConfig step = makeStep(sim.host.baseUrl(), Backend::OpenAiChat, options.params.modelId, 160, 8, 16);
+                step.prompts.clear();
+                step.sessions = sessions;
+                for (Conversation& c : step.sessions) // new conversations at every step, the same system prompt
+                    c.turns.front().user.prepend(QStringLiteral("step%1 ").arg(rate));
+                step.rate = rate * timeScale;
+                step.seed = 3;
+                const StepResult result = runStep(step);
+                QCOMPARE(result.metrics.completed, 160);
+                // On the server's clock; the load axis is in requests: 4 turns per session.
+                SweepPoint point = SweepPoint::fromResult(result);
+                QCOMPARE(point.offered, rate * timeScale * 4);
+                point.offered /= timeScale;
+                point.metrics.requestThroughput /= timeScale;
+                point.metrics.outputThroughput /= timeScale;
+                for (double& ms : point.metrics.ttft.percentiles | std::views::values)
+                    ms *= timeScale;
+                point.metrics.ttft.mean *= timeScale;
+                curves[cache].push_back(point);
+                qInfo("cache %s, %g req/s: %.1f req/s, P99 TTFT %.0f ms, hit rate %.2f", cache ? "on" : "off", rate,
+                    point.metrics.requestThroughput, point.metrics.ttft.percentile(99).value_or(-1),
+                    result.metrics.prefixCacheHitRate());
+                QCOMPARE(isKnown(result.metrics.totalCachedTokens), true);
+                if (!cache)
+                    QCOMPARE(result.metrics.totalCachedTokens, 0);
+            }
+        }
+        // Capacity under P99 TTFT <= 200 ms (server time), as the analysis finds it.
+        AnalysisOptions analysis;
+        analysis.percentile = 99;
+        analysis.slo.ttftMs = 200;
+        analysis.slo.percentile = 99;
+        const AnalysisResult on = KneeAnalysis::analyze(curves[true], analysis);
+        const AnalysisResult off = KneeAnalysis::analyze(curves[false], analysis);
+        qInfo("SLO capacity: cache on %g req/s%s, off %g req/s; knee on %g, off %g", on.sloCapacity.offered,
+            on.sloCapacity.lowerBound ? " (at least)" : "", off.sloCapacity.offered, on.knee.offered, off.knee.offered);
+        QVERIFY2(off.sloCapacity.found, qPrintable(off.sloCapacity.reason.text()));
+        QVERIFY2(on.sloCapacity.found, qPrintable(on.sloCapacity.reason.text()));
+        QVERIFY(on.sloCapacity.offered > 1.2 * off.sloCapacity.offered);
+        if (on.knee.found && off.knee.found)
+            QVERIFY(on.knee.offered >= off.knee.offered);
+        // Capacity: at the top rate the cached server keeps up far better.
+        QVERIFY(curves[true].back().metrics.requestThroughput > 1.25 * curves[false].back().metrics.requestThroughput);
+        const double firstHit = curves[true].front().metrics.prefixCacheHitRate();
+        const double lastHit = curves[true].back().metrics.prefixCacheHitRate();
+        QVERIFY2(lastHit < firstHit - 0.1, qPrintable(QStringLiteral("hit rate %1 -> %2").arg(firstHit).arg(lastHit)));
     }
 
     void closedLoopKeepsUsersInFlight()

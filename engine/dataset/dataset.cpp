@@ -584,19 +584,3 @@ std::vector<Prompt> samplePrompts(const std::vector<Prompt>& source, int numProm
 }
 
 } // namespace kp
-
-namespace kp {
-
-QString promptText(const Prompt& prompt, quint64 seed)
-{
-    if (prompt.hashIds.empty())
-        return prompt.text;
-    QStringList words;
-    for (const qint64 id : prompt.hashIds) {
-        std::mt19937_64 rng(seed ^ (static_cast<quint64>(id) * 0x9e3779b97f4a7c15ULL));
-        words << randomWords(rng, kTraceBlockTokens);
-    }
-    return words.join(QLatin1Char(' ')).section(QLatin1Char(' '), 0, prompt.promptTokens - 1);
-}
-
-} // namespace kp

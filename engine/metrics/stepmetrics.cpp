@@ -431,6 +431,13 @@ std::optional<double> reportedPercentile(
     return median ? std::optional<double>(50.0) : std::nullopt;
 }
 
+double StepMetrics::requestsPerSession() const
+{
+    if (!isKnown(numSessions) || numSessions <= 0 || !isKnown(completed) || !isKnown(failed))
+        return 1.0;
+    return double(completed + failed) / double(numSessions);
+}
+
 double StepMetrics::prefixCacheHitRate() const
 {
     if (!isKnown(totalCachedTokens) || !isKnown(totalInputTokens) || totalInputTokens <= 0)

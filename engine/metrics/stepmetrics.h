@@ -163,6 +163,9 @@ struct StepMetrics
     qint64 numSessions = kUnknownCount;
     TurnGroupMetrics firstTurns;
     TurnGroupMetrics laterTurns;
+    // Requests per session of a multi-turn step ((completed + failed) / numSessions), else 1: a rate step of
+    // sessions offers this many times its session rate in requests, the load axis of the analysis.
+    double requestsPerSession() const;
     std::vector<LengthBucketMetrics> lengthBuckets; // one per bucket of options.lengthBucketEdges, empty ones too
     ClientHealth clientHealth; // set by the StepRunner, not by fromRecords
     // The reference keys of figures that a foreign result file did not give but its own fields did

@@ -1089,7 +1089,9 @@ SweepPoint SweepPoint::fromResult(const StepResult& result)
 {
     SweepPoint p;
     p.concurrencyMode = result.config.mode == LoadMode::Concurrency;
-    p.offered = p.concurrencyMode ? double(result.config.concurrency) : result.config.rate;
+    // A multi-turn rate step starts sessions at its rate: its offered load is that many requests per session.
+    p.offered = p.concurrencyMode ? double(result.config.concurrency)
+                                  : result.config.rate * result.metrics.requestsPerSession();
     p.metrics = result.metrics;
     p.partial = result.partial;
     p.clientBound = result.clientBound;
@@ -1102,7 +1104,7 @@ SweepPoint SweepPoint::fromStep(const StepSetup& setup, const StepMetrics& metri
     SweepPoint p;
     // A file without request_rate but with max_concurrency ran users, not a rate.
     p.concurrencyMode = !std::isfinite(setup.requestRate) && setup.maxConcurrency.has_value();
-    p.offered = p.concurrencyMode ? double(*setup.maxConcurrency) : setup.requestRate;
+    p.offered = p.concurrencyMode ? double(*setup.maxConcurrency) : setup.requestRate * metrics.requestsPerSession();
     p.metrics = metrics;
     p.planned = std::max<qint64>(0, setup.numPrompts);
     return p;

@@ -367,10 +367,11 @@ std::optional<PlannedStep> SweepPlanner::nextChosen(const std::vector<StepOutcom
             double floor = 0;
             double ceiling = 0;
             for (const StepOutcome& o : done) {
+                // In sessions per second when the steps ran conversations (the rate starts sessions).
                 if (o.step.purpose == QLatin1String("floor"))
-                    floor = o.metrics.requestThroughput;
+                    floor = o.metrics.requestThroughput / o.metrics.requestsPerSession();
                 else if (o.step.purpose == QLatin1String("ceiling"))
-                    ceiling = o.metrics.requestThroughput;
+                    ceiling = o.metrics.requestThroughput / o.metrics.requestsPerSession();
             }
             if (m_load.mode == LoadMode::Rate) {
                 if (floor > 0) {

@@ -66,7 +66,8 @@ Histogram Histogram::compute(std::vector<double> valuesMs, int maxBins)
 
 double StepReport::offered() const
 {
-    return config.mode == LoadMode::Rate ? config.rate : double(config.concurrency);
+    // A multi-turn rate step starts sessions at its rate: it offers that many requests per session.
+    return config.mode == LoadMode::Rate ? config.rate * metrics.requestsPerSession() : double(config.concurrency);
 }
 
 std::optional<double> percentileValue(const LatencyStats& stats, double percentile)
