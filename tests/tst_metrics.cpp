@@ -1192,6 +1192,7 @@ void TestMetrics::sessionsAndPrefixCache()
     QCOMPARE(m.laterTurns.totalCachedTokens, 64);
     QCOMPARE(m.laterTurns.ttft.mean, 30.0);
     QCOMPARE(m.laterTurns.e2el.mean, 45.0);
+    QCOMPARE(m.meanSessionS, (0.330 + 0.260) / 2); // session 0: 0 to 330 ms; session 1: 50 to 310 ms
 
     // Single-turn requests without cached_tokens: unknown, not 0.
     std::vector<RequestRecord> single = { request(0, 0, { 100, 110 }, 100, 110, 10, 10, 2) };
@@ -1223,6 +1224,7 @@ void TestMetrics::sessionsAndPrefixCache()
     QCOMPARE(back.numSessions, 2);
     QCOMPARE(back.firstTurns, m.firstTurns);
     QCOMPARE(back.laterTurns, m.laterTurns);
+    QCOMPARE(back.meanSessionS, m.meanSessionS);
 
     const QByteArray summary = StepSummary::text(setup, m);
     QVERIFY(summary.contains(StepSummary::row("Sessions:", "2")));

@@ -134,6 +134,7 @@ Json kneepointObject(const StepMetrics& m)
             turns[name] = std::move(group);
         }
         out["turns"] = std::move(turns);
+        out["mean_session_duration_s"] = numberOrText(m.meanSessionS);
     }
     const QString inputWarning = m.inputTokenWarning();
     out["input_token_warning"] = inputWarning.isEmpty() ? Json(nullptr) : Json(utf8(inputWarning));
@@ -469,6 +470,7 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
     readInteger(object, "output_tokens_from_text", m.outputTokensFromText);
     readInteger(object, "dataset_input_tokens_reported", m.datasetInputTokensReported);
     readInteger(object, "cached_tokens_reported", m.cachedTokensReported);
+    readNumber(object, "mean_session_duration_s", m.meanSessionS);
     if (const auto it = object.find("turns"); it != object.end() && it->is_object()) {
         for (const auto& [name, g] : { std::pair { "first", &m.firstTurns }, std::pair { "later", &m.laterTurns } }) {
             const auto group = it->find(name);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -143,12 +144,20 @@ StepMetrics StepMetrics::fromRecords(
     std::vector<qint64> tokenTimes;
     qint64 cachedTokens = 0;
     std::set<int> sessions;
+    std::map<int, std::pair<qint64, qint64>> sessionSpans; // first send, last end
 
     for (const RequestRecord& r : records) {
         if (r.scheduledNs >= 0 && r.sentNs >= 0)
             lags.push_back(toMs(r.sentNs - r.scheduledNs));
-        if (r.session >= 0)
+        if (r.session >= 0) {
             sessions.insert(r.session);
+            if (r.sentNs >= 0 && r.endNs >= 0) {
+                const auto inserted = sessionSpans.try_emplace(r.session, r.sentNs, r.endNs);
+                std::pair<qint64, qint64>& span = inserted.first->second;
+                span.first = std::min(span.first, r.sentNs);
+                span.second = std::max(span.second, r.endNs);
+            }
+        }
 
         if (!r.success()) {
             ++m.failed;
@@ -272,6 +281,12 @@ StepMetrics StepMetrics::fromRecords(
         m.totalCachedTokens = cachedTokens;
     if (!sessions.empty()) {
         m.numSessions = static_cast<qint64>(sessions.size());
+        if (!sessionSpans.empty()) {
+            double sum = 0;
+            for (const auto& entry : sessionSpans)
+                sum += double(entry.second.second - entry.second.first) / 1e9;
+            m.meanSessionS = sum / double(sessionSpans.size());
+        }
         MetricsOptions subsetOptions = options;
         subsetOptions.lengthBucketEdges.clear();
         std::vector<RequestRecord> first;

@@ -166,6 +166,9 @@ struct StepMetrics
     // Requests per session of a multi-turn step ((completed + failed) / numSessions), else 1: a rate step of
     // sessions offers this many times its session rate in requests, the load axis of the analysis.
     double requestsPerSession() const;
+    // Mean time from a session's first send to its last request's end, seconds (think times included): how
+    // long the last session to start keeps a multi-turn step running. 0 for single-turn steps.
+    double meanSessionS = 0.0;
     std::vector<LengthBucketMetrics> lengthBuckets; // one per bucket of options.lengthBucketEdges, empty ones too
     ClientHealth clientHealth; // set by the StepRunner, not by fromRecords
     // The reference keys of figures that a foreign result file did not give but its own fields did

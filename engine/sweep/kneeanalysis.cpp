@@ -244,6 +244,9 @@ private:
         c.requests = double(endedRequests(m));
         // Without the file's E2EL the drain is not known: the expected throughput is the offered rate.
         c.e2elMeanS = isKnown(m.e2el.mean) ? m.e2el.mean / 1000.0 : 0.0;
+        // Conversations: the last session to start runs all its turns (and think times) after the schedule.
+        if (isKnown(m.numSessions) && isKnown(m.meanSessionS) && m.meanSessionS > 0)
+            c.e2elMeanS = m.meanSessionS;
         c.errorRate = errorRateOf(m);
         c.latency = latencyAt(m, m.stats(m_options.metric), m_options.percentile);
         c.ttft = latencyAt(m, m.ttft, m_options.slo.percentile);
