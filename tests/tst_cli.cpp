@@ -254,6 +254,63 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(runDir + QStringLiteral("/steps/001.json")));
     }
 
+    // Conversations and a Mooncake trace through the CLI: sessions and cached tokens in the summary and the
+    // step file; a trace's bad line named, skipped and counted in run.json.
+    void multiTurnAndTraceRuns()
+    {
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("chat"));
+        const Outcome chat
+            = runCli(QStringList { QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+                         QStringLiteral("--api-key"), m_key, QStringLiteral("--multi-turn"), QStringLiteral("--turns"),
+                         QStringLiteral("3"), QStringLiteral("--system-prompt-len"), QStringLiteral("40"),
+                         QStringLiteral("--num-prompts"), QStringLiteral("10"), QStringLiteral("--request-rate"),
+                         QStringLiteral("40"), QStringLiteral("--out"), runDir }
+                + kSmallWorkload);
+        QVERIFY2(chat.exitCode == 0, qPrintable(chat.err));
+        const auto row = [](const char* label, const char* value) {
+            return QString::fromLatin1(label).leftJustified(40) + u' ' + QString::fromLatin1(value).leftJustified(10);
+        };
+        QVERIFY2(chat.out.contains(row("Sessions:", "4")), qPrintable(chat.out));
+        QVERIFY(chat.out.contains(row("Completed first turns:", "4")));
+        QVERIFY(chat.out.contains(row("Completed later turns:", "6")));
+        QVERIFY(chat.out.contains(QStringLiteral("Prefix cache hit rate (%):")));
+        const QJsonObject step = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json"))).object();
+        QCOMPARE(step.value(u"num_sessions").toInt(), 4);
+        QCOMPARE(step.value(u"completed").toInt(), 10);
+        // Every session shares the 40-word system prompt (32 tokens in full blocks) once the first has run.
+        QVERIFY(step.value(u"total_cached_tokens").toInt() > 0);
+
+        const QString trace = dir.filePath(QStringLiteral("trace.jsonl"));
+        QFile file(trace);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"timestamp": 0, "input_length": 600, "output_length": 4, "hash_ids": [1, 2]}
+{"timestamp": 20, "input_length": 700, "output_length": 4, "hash_ids": [1, 3]}
+{"timestamp": 40, "input_length": 10, "output_length": 4, "hash_ids": [1, 2, 3]}
+{"timestamp": 60, "input_length": 512, "output_length": 4}
+{"timestamp": 80, "input_length": 1000, "output_length": 4, "hash_ids": [1, 2]}
+)");
+        file.close();
+        const QString traceDir = dir.filePath(QStringLiteral("trace"));
+        const Outcome replay = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+            QStringLiteral("--api-key"), m_key, QStringLiteral("--dataset-name"), QStringLiteral("mooncake"),
+            QStringLiteral("--dataset-path"), trace, QStringLiteral("--num-prompts"), QStringLiteral("3"),
+            QStringLiteral("--out"), traceDir, QStringLiteral("--quiet") });
+        QVERIFY2(replay.exitCode == 0, qPrintable(replay.err));
+        QVERIFY2(replay.err.contains(trace + QStringLiteral(":3:")), qPrintable(replay.err)); // 10 tokens in 3 blocks
+        QVERIFY2(replay.err.contains(trace + QStringLiteral(":4:")), qPrintable(replay.err)); // no hash_ids
+        const QJsonObject run = QJsonDocument::fromJson(readFile(traceDir + QStringLiteral("/run.json"))).object();
+        const QJsonObject entry = run.value(u"steps").toArray().first().toObject();
+        QCOMPARE(entry.value(u"dataset_skipped").toInt(), 2);
+        QCOMPARE(entry.value(u"completed").toInt(), 3);
+        const QJsonObject traceStep
+            = QJsonDocument::fromJson(readFile(traceDir + QStringLiteral("/steps/000.json"))).object();
+        // The third request repeats the first's blocks [1, 2]: its first 592 tokens (37 blocks of 16) are
+        // cached, and the second's block 1 (the first 512 tokens) too.
+        QCOMPARE(traceStep.value(u"total_input_tokens").toInt(), 600 + 700 + 1000);
+        QVERIFY(traceStep.value(u"total_cached_tokens").toInt() >= 512 + 592);
+    }
+
     // `analyze` reads every file `import` reads, and refuses a mix of things measured.
     void analyzeReadsWhatImportReads()
     {

@@ -7,7 +7,7 @@
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
 #include "support/simclient.h"
-#include "sweep/kneeanalysis.h"
+#include "sweep/kneeanalysis.h" // SweepPoint
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -280,7 +280,7 @@ private Q_SLOTS:
                 t.outputTokens = 16;
             }
         }
-        const double timeScale = 10;
+        const double timeScale = 5;
         const std::vector<double> simRates = { 2, 4, 8, 16, 32, 64 }; // sessions per simulated second
         std::map<bool, std::vector<SweepPoint>> curves;
         for (const bool cache : { true, false }) {
@@ -309,29 +309,29 @@ private Q_SLOTS:
                 for (double& ms : point.metrics.ttft.percentiles | std::views::values)
                     ms *= timeScale;
                 point.metrics.ttft.mean *= timeScale;
+                point.metrics.ttft.median *= timeScale;
                 curves[cache].push_back(point);
-                qInfo("cache %s, %g req/s: %.1f req/s, P99 TTFT %.0f ms, hit rate %.2f", cache ? "on" : "off", rate,
-                    point.metrics.requestThroughput, point.metrics.ttft.percentile(99).value_or(-1),
+                qInfo("cache %s, %g sessions/s: %.1f req/s, median TTFT %.0f ms, hit rate %.2f", cache ? "on" : "off",
+                    rate, point.metrics.requestThroughput, point.metrics.ttft.median,
                     result.metrics.prefixCacheHitRate());
                 QCOMPARE(isKnown(result.metrics.totalCachedTokens), true);
                 if (!cache)
                     QCOMPARE(result.metrics.totalCachedTokens, 0);
             }
         }
-        // Capacity under P99 TTFT <= 200 ms (server time), as the analysis finds it.
+        // Capacity under a median TTFT of 150 ms (server time), as the analysis finds it. The median, not a
+        // tail, so that a busy machine's client delays (times the time scale) cannot decide it.
         AnalysisOptions analysis;
-        analysis.percentile = 99;
-        analysis.slo.ttftMs = 200;
-        analysis.slo.percentile = 99;
+        analysis.percentile = 50;
+        analysis.slo.ttftMs = 150;
+        analysis.slo.percentile = 50;
         const AnalysisResult on = KneeAnalysis::analyze(curves[true], analysis);
         const AnalysisResult off = KneeAnalysis::analyze(curves[false], analysis);
-        qInfo("SLO capacity: cache on %g req/s%s, off %g req/s; knee on %g, off %g", on.sloCapacity.offered,
-            on.sloCapacity.lowerBound ? " (at least)" : "", off.sloCapacity.offered, on.knee.offered, off.knee.offered);
+        qInfo("SLO capacity: cache on %g req/s%s, off %g req/s", on.sloCapacity.offered,
+            on.sloCapacity.lowerBound ? " (at least)" : "", off.sloCapacity.offered);
         QVERIFY2(off.sloCapacity.found, qPrintable(off.sloCapacity.reason.text()));
         QVERIFY2(on.sloCapacity.found, qPrintable(on.sloCapacity.reason.text()));
-        QVERIFY(on.sloCapacity.offered > 1.2 * off.sloCapacity.offered);
-        if (on.knee.found && off.knee.found)
-            QVERIFY(on.knee.offered >= off.knee.offered);
+        QVERIFY(on.sloCapacity.offered > 2 * off.sloCapacity.offered);
         // Capacity: at the top rate the cached server keeps up far better.
         QVERIFY(curves[true].back().metrics.requestThroughput > 1.25 * curves[false].back().metrics.requestThroughput);
         const double firstHit = curves[true].front().metrics.prefixCacheHitRate();

@@ -50,6 +50,7 @@ struct StepConfig
     // far, the next one a think time after the previous answer ended. numPrompts counts turns: the last
     // session to start is cut short so that exactly numPrompts requests are sent.
     std::vector<Conversation> sessions;
+    qint64 datasetSkipped = 0; // malformed lines or conversations the dataset skipped (bad_lines "skip")
     bool liveHistory = false; // the history carries the server's answers instead of the dataset's
     double thinkTimeS = 0.0; // mean of the exponential think time
     bool isReplay() const { return !prompts.empty() && prompts.front().atNs >= 0; }

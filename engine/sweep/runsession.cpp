@@ -95,6 +95,8 @@ bool RunSession::finishStep(const StepResult& result, StepRecord* record, QStrin
     entry.insert(QLatin1String("failed"), m.failed);
     entry.insert(QLatin1String("partial"), result.partial);
     entry.insert(QLatin1String("client_bound"), result.clientBound);
+    if (result.config.datasetSkipped > 0) // what the step's prompts left out, so that a reader knows
+        entry.insert(QLatin1String("dataset_skipped"), double(result.config.datasetSkipped));
     entry.insert(QLatin1String("dispatch_lag_p99_ms"), result.dispatchLagP99Ms);
     insertStepValidity(entry, result);
     // The records' zero on the wall clock: merge puts the shards' requests on one time axis.

@@ -72,6 +72,7 @@ PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progre
     step.request = request;
     step.prompts = dataset.prompts;
     step.sessions = dataset.sessions;
+    step.datasetSkipped = dataset.badLines;
     step.liveHistory = profile.workload.multiTurnHistory == QLatin1String("live");
     step.thinkTimeS = profile.workload.thinkTimeS;
     step.textSeed = static_cast<quint64>(profile.workload.seed);
