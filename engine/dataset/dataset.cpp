@@ -425,6 +425,21 @@ DatasetResult sharedPrefixDataset(
 
 namespace {
 
+// The workload's ShareGPT reading: its count, seed, fixed output length and the reference's filters.
+ShareGptOptions shareGptOptions(const Workload& workload, const DatasetProgress& progress)
+{
+    ShareGptOptions options;
+    options.numPrompts = workload.numPrompts;
+    options.seed = static_cast<quint64>(workload.seed);
+    options.fixedOutputTokens = workload.fixedOutputLen.value_or(0);
+    options.filter.enabled = workload.filterLengths;
+    options.filter.minLen = workload.minLen;
+    options.filter.maxPromptLen = workload.maxPromptLen;
+    options.filter.maxTotalLen = workload.maxTotalLen;
+    options.progress = progress;
+    return options;
+}
+
 // The sessions of a multi-turn workload: enough for numPrompts turns, seeded.
 DatasetResult loadSessions(const Workload& workload, RandomDatasetOptions random, const DatasetProgress& progress)
 {
@@ -447,15 +462,7 @@ DatasetResult loadSessions(const Workload& workload, RandomDatasetOptions random
         source.error = phrase("Dataset", "workload.dataset_path: required for the %1 dataset").arg(dataset);
         return source;
     } else if (dataset == QLatin1String("sharegpt")) {
-        ShareGptOptions options;
-        options.numPrompts = workload.numPrompts;
-        options.seed = static_cast<quint64>(workload.seed);
-        options.fixedOutputTokens = fixedOutput;
-        options.filter.enabled = workload.filterLengths;
-        options.filter.minLen = workload.minLen;
-        options.filter.maxPromptLen = workload.maxPromptLen;
-        options.filter.maxTotalLen = workload.maxTotalLen;
-        options.progress = progress;
+        ShareGptOptions options = shareGptOptions(workload, progress);
         options.multiTurn = true;
         options.strict = strict;
         source = loadShareGpt(workload.datasetPath, options);
@@ -536,15 +543,7 @@ DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& prog
         source.error = phrase("Dataset", "workload.dataset_path: required for the %1 dataset").arg(workload.dataset);
         return source;
     } else if (workload.dataset == QLatin1String("sharegpt")) {
-        ShareGptOptions options;
-        options.numPrompts = workload.numPrompts;
-        options.seed = static_cast<quint64>(workload.seed);
-        options.fixedOutputTokens = fixedOutput;
-        options.filter.enabled = workload.filterLengths;
-        options.filter.minLen = workload.minLen;
-        options.filter.maxPromptLen = workload.maxPromptLen;
-        options.filter.maxTotalLen = workload.maxTotalLen;
-        options.progress = progress;
+        const ShareGptOptions options = shareGptOptions(workload, progress);
         return loadShareGpt(workload.datasetPath, options); // already sampled
     } else if (workload.dataset == QLatin1String("replay")) {
         return loadReplay(workload.datasetPath, fixedOutput > 0 ? fixedOutput : workload.outputLen, strict);

@@ -149,9 +149,8 @@ void StepRunner::beginMeasured()
     publish();
 }
 
-HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const
+HttpRequest StepRunner::requestShell(qint64 index, const QString& id, qint64 scheduledNs) const
 {
-    const qint64 position = m_config.promptStart + qint64(promptIndex) * m_config.promptStride;
     HttpRequest req;
     req.index = index;
     req.requestId = id;
@@ -160,6 +159,13 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
     req.chat = isChatBackend(m_config.request.backend);
     req.stream = m_config.request.stream;
     req.scheduledNs = scheduledNs;
+    return req;
+}
+
+HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const
+{
+    const qint64 position = m_config.promptStart + qint64(promptIndex) * m_config.promptStride;
+    HttpRequest req = requestShell(index, id, scheduledNs);
     if (m_config.isMultiTurn()) {
         // A warm-up request: the first turn of a session, alone.
         const Conversation& c = m_config.sessions[static_cast<std::size_t>(position) % m_config.sessions.size()];
@@ -212,16 +218,9 @@ HttpRequest StepRunner::makeTurnRequest(int session, qint64 index, const QString
     messages.push_back({ QStringLiteral("user"), current.user });
     tokens += current.userTokens;
 
-    HttpRequest req;
-    req.index = index;
-    req.requestId = id;
-    req.url = m_config.request.url;
+    HttpRequest req = requestShell(index, id, scheduledNs);
     req.body = buildRequestBody(m_config.request, messages, current.outputTokens);
-    req.headers = m_config.request.headers;
-    req.chat = isChatBackend(m_config.request.backend);
-    req.stream = m_config.request.stream;
     req.promptTokens = tokens;
-    req.scheduledNs = scheduledNs;
     return req;
 }
 

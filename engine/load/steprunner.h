@@ -127,6 +127,7 @@ private:
     void sendOne(qint64 scheduledNs, bool gated, int session = -1);
     // Warm-up requests have negative indices: their records are not measured.
     HttpRequest makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const;
+    HttpRequest requestShell(qint64 index, const QString& id, qint64 scheduledNs) const; // all but body and tokens
     HttpRequest makeTurnRequest(int session, qint64 index, const QString& id, qint64 scheduledNs) const;
     // Multi-turn: starts a session (its first turn is due at scheduledNs) if turns are left to give it.
     bool startSession(qint64 scheduledNs);

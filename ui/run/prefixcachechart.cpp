@@ -45,17 +45,7 @@ PrefixCacheChart::PrefixCacheChart(const LiveRun* run, QWidget* parent)
     c->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     for (QLineSeries* s : { m_server, m_client }) {
         connect(s, &QXYSeries::clicked, this, [this](const QPointF& p) {
-            int best = -1;
-            double bestDistance = 0;
-            for (const auto* points : { &m_serverPoints, &m_clientPoints }) {
-                for (const SweepCurve::Point& q : *points) {
-                    const double d = std::abs(q.x - p.x());
-                    if (best < 0 || d < bestDistance) {
-                        best = q.step;
-                        bestDistance = d;
-                    }
-                }
-            }
+            const int best = SweepCurve::nearestStep({ &m_serverPoints, &m_clientPoints }, p.x());
             if (best >= 0)
                 Q_EMIT stepClicked(best);
         });

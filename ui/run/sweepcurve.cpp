@@ -37,6 +37,22 @@ QList<QPointF> SweepCurve::toPoints(const std::vector<Point>& points)
     return list;
 }
 
+int SweepCurve::nearestStep(std::initializer_list<const std::vector<Point>*> curves, double x)
+{
+    int best = -1;
+    double bestDistance = 0;
+    for (const std::vector<Point>* curve : curves) {
+        for (const Point& p : *curve) {
+            const double d = std::abs(p.x - x);
+            if (best < 0 || d < bestDistance) {
+                best = p.step;
+                bestDistance = d;
+            }
+        }
+    }
+    return best;
+}
+
 std::optional<double> SweepCurve::valueAt(const std::vector<Point>& points, double x)
 {
     if (points.empty())

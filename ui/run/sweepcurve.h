@@ -8,6 +8,7 @@
 #include <QPointF>
 
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <vector>
 
@@ -47,6 +48,8 @@ public:
     static std::vector<Point> latency(
         const std::vector<StepReport>& steps, LoadMode axis, LatencyMetric metric, double percentile);
     static QList<QPointF> toPoints(const std::vector<Point>& points);
+    // The step of the point nearest in load to x over these curves; -1 when they are empty.
+    static int nearestStep(std::initializer_list<const std::vector<Point>*> curves, double x);
     // Linear interpolation along the curve (clamped to its ends); nullopt for an empty curve.
     static std::optional<double> valueAt(const std::vector<Point>& points, double x);
     // The regions as shaded bands that meet halfway between the steps of neighbouring regions; the

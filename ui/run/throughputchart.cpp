@@ -59,15 +59,7 @@ ThroughputChart::ThroughputChart(const LiveRun* run, QWidget* parent)
     c->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_achieved, m_tokens }) {
         connect(s, &QXYSeries::clicked, this, [this](const QPointF& p) {
-            int best = -1;
-            double bestDistance = 0;
-            for (const SweepCurve::Point& q : m_achievedPoints) {
-                const double d = std::abs(q.x - p.x());
-                if (best < 0 || d < bestDistance) {
-                    best = q.step;
-                    bestDistance = d;
-                }
-            }
+            const int best = SweepCurve::nearestStep({ &m_achievedPoints }, p.x());
             if (best >= 0)
                 Q_EMIT stepClicked(best);
         });
