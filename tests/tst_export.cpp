@@ -15,6 +15,7 @@
 #include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
 #include "run/mainwindow.h"
+#include "run/paretochart.h"
 #include "run/prefixcachechart.h"
 #include "run/runpage.h"
 #include "run/serverpanel.h"
@@ -327,7 +328,7 @@ private Q_SLOTS:
             QVERIFY(it.next().captured(1).startsWith(QLatin1String("data:image/png;base64,")));
             ++images;
         }
-        QCOMPARE(images, 2);
+        QCOMPARE(images, 3); // load–latency, throughput and the Pareto front (no prefix-cache figures)
         QVERIFY(html.contains("Knee and capacity"));
         QVERIFY(html.contains("The knee is at 40 req/s"));
         QVERIFY(html.contains("Debian")); // the client environment as recorded
@@ -335,8 +336,10 @@ private Q_SLOTS:
         // Markdown: the tables as the golden file has them, the charts beside it.
         std::vector<std::pair<QString, QByteArray>> images2;
         const QByteArray md = report.markdown(QStringLiteral("sim-a"), &images2);
-        QCOMPARE(images2.size(), std::size_t(2));
+        QCOMPARE(images2.size(), std::size_t(3));
         QCOMPARE(images2[0].first, QStringLiteral("sim-a-latency.png"));
+        QCOMPARE(images2[2].first, QStringLiteral("sim-a-pareto.png"));
+        QVERIFY(md.contains("![Interactivity against throughput: the Pareto front]"));
         QVERIFY(md.contains("![Load–latency"));
         QVERIFY(!md.contains(kSecret.toUtf8()));
         const QString golden = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/export/report-sim-a.tables.md");
@@ -426,6 +429,71 @@ private Q_SLOTS:
         QVERIFY2(report.write(ReportFormat::Markdown, path, &error), qPrintable(error));
         QVERIFY(!QImage(m_tmp.filePath(QStringLiteral("compare-ttft.png"))).isNull());
         QVERIFY(readAll(path).contains("| Knee |"));
+    }
+
+    // Compared runs' interactivity–throughput fronts, one per run in its colour; a run's own front exports
+    // like its other charts, with the loads on the front in the caption.
+    void paretoCompareAndExport()
+    {
+        CompareView view;
+        QString error;
+        QVERIFY2(view.openRuns({ m_dirA, m_dirB }, &error), qPrintable(error));
+        ParetoChart* chart = view.paretoChart();
+        QCOMPARE(chart->fronts().size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i) {
+            const ParetoSeries& s = chart->fronts()[i];
+            QCOMPARE(s.name, view.runs()[i].name);
+            QCOMPARE(s.color, CompareChart::runColor(int(i)));
+            QVERIFY(!s.front.optimal().empty());
+            // Every point on the front: no other point of the run is at least as good on both axes.
+            for (const ParetoPoint& p : s.front.points) {
+                const bool beaten
+                    = std::any_of(s.front.points.begin(), s.front.points.end(), [&](const ParetoPoint& q) {
+                          return q.perUser >= p.perUser && q.perUnit >= p.perUnit && !(q == p);
+                      });
+                QCOMPARE(p.optimal, !beaten);
+                // The fixtures are per server: output throughput itself, and 1000 / median TPOT.
+                const SweepPoint& step = view.runs()[i].sweepPoints()[std::size_t(p.step)];
+                QCOMPARE(p.perUnit, step.metrics.outputThroughput);
+                QCOMPARE(p.perUser, 1000.0 / step.metrics.tpot.median);
+            }
+        }
+        QCOMPARE(chart->verticalTitle(), QStringLiteral("tok/s per server"));
+        view.resize(1280, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        qobject_cast<QTabWidget*>(chart->parentWidget()->parentWidget())->setCurrentWidget(chart);
+        saveScreenshot(&view, QStringLiteral("export-compare-pareto"));
+
+        const CompareReport report(&view.runs(), &view.comparison());
+        std::vector<std::pair<QString, QByteArray>> images;
+        report.document(QStringLiteral("fronts")).markdown(&images);
+        QVERIFY(std::any_of(images.begin(), images.end(),
+            [](const auto& image) { return image.first == QStringLiteral("fronts-pareto.png"); }));
+
+        const std::optional<OpenedRun> opened = openRunDirectory(m_dirA, &error);
+        QVERIFY2(opened, qPrintable(error));
+        SweepController controller;
+        RunPage page(&controller);
+        QVERIFY(opened->showIn(page.run()));
+        ChartSet charts(page.run());
+        ChartOptions options;
+        options.kind = *ChartOptions::kindFromKey(QStringLiteral("pareto"));
+        QCOMPARE(ChartOptions::kindKey(options.kind), QStringLiteral("pareto"));
+        ChartPanel* panel = charts.panel(options);
+        const ChartCaption caption = charts.caption(options, opened->meta);
+        QCOMPARE(caption.title, QStringLiteral("Interactivity against throughput: the Pareto front"));
+        const ParetoFront& front = charts.pareto()->fronts()[0].front;
+        QStringList loads;
+        for (const ParetoPoint& p : front.optimal())
+            loads << UiFormat::load(p.offered);
+        QVERIFY2(
+            caption.note.startsWith(QStringLiteral("on the front: %1 req/s").arg(loads.join(QStringLiteral(", ")))),
+            qPrintable(caption.note));
+        const QString png = m_tmp.filePath(QStringLiteral("pareto.png"));
+        QVERIFY2(ChartExport::write(panel, caption, ChartFileFormat::Png, png, ChartExport::kDefaultSize, 1.0, &error),
+            qPrintable(error));
+        QCOMPARE(QImage(png).size(), ChartExport::kDefaultSize);
     }
 
     // A run with prefix caching against the same kind of run without: the hit rate is a metric of the
@@ -529,7 +597,9 @@ private Q_SLOTS:
         QVERIFY(plainRun->showIn(&plainLive));
         images.clear();
         RunReport(&plainLive, plainRun->meta).markdown(QStringLiteral("plain"), &images);
-        QCOMPARE(images.size(), std::size_t(2));
+        QCOMPARE(images.size(), std::size_t(3));
+        QVERIFY(std::none_of(images.begin(), images.end(),
+            [](const auto& image) { return image.first == QStringLiteral("plain-prefix_cache.png"); }));
     }
 
     void runPageShowsSavedRun()

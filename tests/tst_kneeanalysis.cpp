@@ -5,6 +5,7 @@
 #include "sweep/capacityplan.h"
 #include "sweep/kneeanalysis.h"
 #include "sweep/kneenumerics.h"
+#include "sweep/pareto.h"
 #include "sweep/slospec.h"
 
 #include <QJsonArray>
@@ -169,6 +170,78 @@ class TestKneeAnalysis : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // The interactivity–throughput front: 1000 / median TPOT per user, output throughput per GPU, the steps
+    // no other beats on both marked; steps without TPOT, cut short or failing too often left off; the GPU
+    // count from the steps' metrics first, then the profile's server section, else per server.
+    void paretoFront()
+    {
+        auto step = [](int index, double offered, double tpotMedianMs, double outputTps, qint64 failed = 0) {
+            StepMetrics m;
+            m.completed = 100 - failed;
+            m.failed = failed;
+            m.outputThroughput = outputTps;
+            if (tpotMedianMs > 0) {
+                m.tpot.count = m.completed;
+                m.tpot.median = tpotMedianMs;
+                m.tpot.mean = tpotMedianMs;
+            }
+            return ParetoInput::fromStep(index, offered, m, false, std::nullopt);
+        };
+        std::vector<ParetoInput> steps {
+            step(0, 1, 10, 100), // 100 tok/s per user
+            step(1, 4, 12.5, 380), // 80
+            step(2, 16, 20, 1200), // 50
+            step(3, 32, 25, 1100), // 40: dominated by step 2 (faster and more throughput)
+            step(4, 64, 40, 1600), // 25
+            step(5, 128, 0, 0), // no TPOT: one-token answers
+            step(6, 256, 50, 1500, 10), // 10% failed
+        };
+        steps.push_back(step(7, 512, 50, 1700));
+        steps.back().partial = true;
+
+        ParetoFront perServer = kp::paretoFront(steps);
+        QCOMPARE(perServer.unit, ParetoUnit::Server);
+        QCOMPARE(perServer.units, 1);
+        QCOMPARE(perServer.leftOff, 3);
+        QCOMPARE(perServer.points.size(), std::size_t(5));
+        QList<int> order, optimal;
+        for (const ParetoPoint& p : perServer.points) {
+            order << p.step;
+            if (p.optimal)
+                optimal << p.step;
+        }
+        QCOMPARE(order, (QList<int> { 4, 3, 2, 1, 0 })); // by rising interactivity
+        QCOMPARE(optimal, (QList<int> { 4, 2, 1, 0 }));
+        QCOMPARE(perServer.points[1].perUser, 40.0);
+        QCOMPARE(perServer.points[1].perUnit, 1100.0);
+        QCOMPARE(perServer.optimal().size(), std::size_t(4));
+
+        // The profile's server section: accelerator_count, else tensor × pipeline parallel size.
+        ServerInfo server;
+        server.tensorParallelSize = 2;
+        server.pipelineParallelSize = 2;
+        ParetoOptions fromTp = paretoOptionsFor(server);
+        QCOMPARE(*fromTp.gpus, 4);
+        QCOMPARE(fromTp.gpusSource, QStringLiteral("server.tensor_parallel_size × pipeline_parallel_size"));
+        server.acceleratorCount = 8;
+        const ParetoFront perGpu = kp::paretoFront(steps, paretoOptionsFor(server));
+        QCOMPARE(perGpu.unit, ParetoUnit::Gpu);
+        QCOMPARE(perGpu.units, 8);
+        QCOMPARE(perGpu.unitSource, QStringLiteral("server.accelerator_count"));
+        QCOMPARE(perGpu.points[0].perUnit, 200.0); // 1600 tok/s over 8 GPUs
+        QVERIFY(!paretoOptionsFor(ServerInfo {}).gpus);
+
+        // A stricter error limit leaves the 1% of a step out as well; none usable: an empty front.
+        steps[2] = step(2, 16, 20, 1200, 2);
+        ParetoOptions strict;
+        strict.maxErrorRate = 0.01;
+        const ParetoFront f = kp::paretoFront(steps, strict);
+        QCOMPARE(f.leftOff, 4);
+        QCOMPARE(f.points.size(), std::size_t(4));
+        QVERIFY(f.points[1].optimal); // step 3 is no longer dominated
+        QVERIFY(kp::paretoFront({ step(0, 1, 0, 0) }).points.empty());
+    }
+
     void isotonicFit_data();
     void isotonicFit();
     void kneedle_data();

@@ -7,6 +7,7 @@
 #include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
 #include "run/mainwindow.h"
+#include "run/paretochart.h"
 #include "run/prefixcachechart.h"
 #include "run/runpage.h"
 #include "run/serverpanel.h"
@@ -543,6 +544,61 @@ private Q_SLOTS:
         QCOMPARE(
             chart->placeholder(), QStringLiteral("No prefix-cache figures: the server reported no cached tokens."));
         saveScreenshot(&page, QStringLiteral("prefix-cache-run-empty"));
+    }
+
+    // The Pareto tab: every usable step a point (1000 / median TPOT per user, output tok/s per GPU from the
+    // profile's accelerator count), the steps no other beats on both joined into the front; a step without
+    // TPOT left off, and a run with no usable step says why.
+    void paretoChart()
+    {
+        std::vector<StepReport> steps;
+        const double tpot[] = { 10, 12.5, 20, 25, 0 };
+        const double rps[] = { 1, 3, 10, 9, 9.5 };
+        for (int i = 0; i < 5; ++i) {
+            StepReport s = syntheticStep(i, 2.0 * (i + 1), rps[i], 100, 200);
+            s.metrics.tpot.median = tpot[i];
+            if (tpot[i] == 0)
+                s.metrics.tpot = {};
+            steps.push_back(s);
+        }
+        SweepController controller;
+        RunPage page(&controller);
+        ParetoChart* chart = page.paretoChart();
+        QCOMPARE(chart->placeholder(),
+            QStringLiteral("Output tokens per second per user against per GPU, one point per step, as steps finish."));
+        RunInfo info;
+        info.profile.server.acceleratorCount = 2;
+        QVERIFY(page.run()->showSaved(info, steps, RunAnalysis {}, LiveRun::State::Finished, {}));
+        QCOMPARE(chart->fronts().size(), std::size_t(1));
+        const ParetoFront& front = chart->fronts()[0].front;
+        QCOMPARE(front.unit, ParetoUnit::Gpu);
+        QCOMPARE(front.units, 2);
+        QCOMPARE(front.leftOff, 1);
+        QList<QPointF> optimal;
+        for (const ParetoPoint& p : front.optimal())
+            optimal << QPointF(p.perUser, p.perUnit);
+        // Output throughput is 120 tok/s per req/s: 1200 tok/s over 2 GPUs at 50 tok/s per user, and so on;
+        // the 9 req/s step (40 tok/s per user, 540 per GPU) is beaten by the 10 req/s one.
+        QCOMPARE(optimal, (QList<QPointF> { { 50, 600 }, { 80, 180 }, { 100, 60 } }));
+        QCOMPARE(chart->verticalTitle(), QStringLiteral("tok/s per GPU"));
+        QCOMPARE(chart->placeholder(), QString());
+        page.tabs()->setCurrentWidget(chart);
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        saveScreenshot(&page, QStringLiteral("pareto-run"));
+
+        // No GPU count: per server. No step with TPOT: the chart says why, and draws nothing.
+        QVERIFY(page.run()->showSaved(RunInfo {}, steps, RunAnalysis {}, LiveRun::State::Finished, {}));
+        QCOMPARE(chart->verticalTitle(), QStringLiteral("tok/s per server"));
+        QCOMPARE(chart->fronts()[0].front.optimal().front().perUnit, 1200.0);
+        for (StepReport& s : steps)
+            s.metrics.tpot = {};
+        QVERIFY(page.run()->showSaved(RunInfo {}, steps, RunAnalysis {}, LiveRun::State::Finished, {}));
+        QVERIFY(!chart->hasData());
+        QVERIFY2(
+            chart->placeholder().startsWith(QStringLiteral("No step to place: a step needs answers of two tokens")),
+            qPrintable(chart->placeholder()));
     }
 
     void stepsModel()

@@ -29,7 +29,7 @@ Options:
   --out FILE               where to write (required)
   --format FORMAT          png | svg | pdf | html | md | csv | json
   --report                 the whole report (html, md, pdf), not one chart
-  --chart latency|throughput|prefix_cache
+  --chart latency|throughput|prefix_cache|pareto
                                which chart (default latency)
   --metric ttft|tpot|itl|e2el  the latency on the load-latency chart (default: the analysed one)
   --percentile P           its upper curve (default: the SLO's percentile, else 99)
@@ -135,7 +135,8 @@ int runExport(const QStringList& arguments)
     if (p.isSet(chart)) {
         const std::optional<ui::ChartKind> kind = ui::ChartOptions::kindFromKey(p.value(chart));
         if (!kind) {
-            say(QStringLiteral("error: --chart %1: expected latency, throughput or prefix_cache").arg(p.value(chart)));
+            say(QStringLiteral("error: --chart %1: expected latency, throughput, prefix_cache or pareto")
+                    .arg(p.value(chart)));
             return ExitBadInput;
         }
         options.kind = *kind;

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>kp::ui::ChartSet</name>
+    <message numerus="yes">
+        <source>%n step(s) left off (no TPOT, cut short, or errors over 5%)</source>
+        <translation>
+            <numerusform>%n step left off (no TPOT, cut short, or errors over 5%)</numerusform>
+            <numerusform>%n steps left off (no TPOT, cut short, or errors over 5%)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>kp::ui::MainWindow</name>
     <message numerus="yes">
         <source>Matrix finished: %n run(s), tagged %1.</source>

@@ -1879,6 +1879,32 @@
         <source>client: cached tokens the responses reported, over input tokens</source>
         <translation>客户端：响应报告的缓存 token 占输入 token 的比例</translation>
     </message>
+    <message>
+        <source>Interactivity against throughput: the Pareto front</source>
+        <translation>交互性与吞吐量：帕累托前沿</translation>
+    </message>
+    <message>
+        <source>on the front: %1 %2</source>
+        <translation>前沿上：%1 %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 steps on the front</source>
+        <translation>%2 步中有 %1 步在前沿上</translation>
+    </message>
+    <message>
+        <source>%1 GPUs (%2)</source>
+        <translation>%1 块 GPU（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s) left off (no TPOT, cut short, or errors over 5%)</source>
+        <translation>
+            <numerusform>%n 步未计入（无 TPOT、被中断或错误超过 5%）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>per user: 1000 / median TPOT</source>
+        <translation>每用户：1000 / TPOT 中位数</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::CompareChart</name>
@@ -2065,6 +2091,14 @@
         <source>The runs&apos; profiles and environments are the same.</source>
         <translation>这些运行的配置和环境相同。</translation>
     </message>
+    <message>
+        <source>Interactivity against throughput: the Pareto fronts</source>
+        <translation>交互性与吞吐量：帕累托前沿</translation>
+    </message>
+    <message>
+        <source>Large dots joined by a line: the steps no other step of the run beats on both output tok/s per user (1000 / median TPOT) and %1.</source>
+        <translation>以线相连的大圆点：在每用户输出 tok/s（1000 / TPOT 中位数）和%1两方面都没有被该运行的其他步骤超过的步骤。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::CompareView</name>
@@ -2155,6 +2189,18 @@
     <message>
         <source>HTML, self-contained (*.html);;Markdown with PNG charts (*.md);;PDF (*.pdf);;CSV (*.csv);;JSON (*.json)</source>
         <translation>HTML，独立文件 (*.html);;Markdown 及 PNG 图表 (*.md);;PDF (*.pdf);;CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>Output tok/s per user against per GPU, one front per run</source>
+        <translation>每用户输出 tok/s 与每 GPU 输出 tok/s，每个运行一条前沿</translation>
+    </message>
+    <message>
+        <source>No run has a step to place: steps need answers of two tokens or more (for TPOT), every request ended, and errors under 5%.</source>
+        <translation>没有运行有可绘制的步骤：步骤需要两个及以上 token 的回答（用于 TPOT）、所有请求均已结束，且错误低于 5%。</translation>
     </message>
 </context>
 <context>
@@ -2967,6 +3013,61 @@ P50 %3 %4 ms</translation>
     <message>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::ParetoChart</name>
+    <message>
+        <source>Pareto front: output tokens per second</source>
+        <translation>帕累托前沿：每秒输出 token</translation>
+    </message>
+    <message>
+        <source>tok/s per user</source>
+        <translation>每用户 tok/s</translation>
+    </message>
+    <message>
+        <source>No step to place: a step needs answers of two tokens or more (for TPOT), every request ended, and errors under 5%.</source>
+        <translation>没有可绘制的步骤：步骤需要两个及以上 token 的回答（用于 TPOT）、所有请求均已结束，且错误低于 5%。</translation>
+    </message>
+    <message>
+        <source>tok/s per GPU</source>
+        <translation>每 GPU tok/s</translation>
+    </message>
+    <message>
+        <source>tok/s per server</source>
+        <translation>每服务器 tok/s</translation>
+    </message>
+    <message>
+        <source>front</source>
+        <translation>前沿</translation>
+    </message>
+    <message>
+        <source>other steps</source>
+        <translation>其他步骤</translation>
+    </message>
+    <message>
+        <source>%1, other steps</source>
+        <translation>%1，其他步骤</translation>
+    </message>
+    <message>
+        <source>%1: %2 tok/s per user, %3 tok/s %4%5</source>
+        <translation>%1：每用户 %2 tok/s，%4 %3 tok/s%5</translation>
+    </message>
+    <message>
+        <source>per GPU</source>
+        <translation>每 GPU</translation>
+    </message>
+    <message>
+        <source>per server</source>
+        <translation>每服务器</translation>
+    </message>
+    <message>
+        <source> (on the front)</source>
+        <translation>（在前沿上）</translation>
+    </message>
+    <message>
+        <source>Output tokens per second per user against per GPU, one point per step, as steps finish.</source>
+        <translation>每用户每秒输出 token 与每 GPU 每秒输出 token，每步一个点，随步骤完成而绘出。</translation>
     </message>
 </context>
 <context>
@@ -4878,6 +4979,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>The prefix-cache hit-rate chart as PNG (1× or 2×), SVG or PDF</source>
         <translation>将前缀缓存命中率图导出为 PNG（1× 或 2×）、SVG 或 PDF</translation>
     </message>
+    <message>
+        <source>Export Pa&amp;reto chart…</source>
+        <translation>导出帕累托图(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Output tok/s per user against per GPU, the Pareto front marked, as PNG, SVG or PDF</source>
+        <translation>将每用户与每 GPU 输出 tok/s 图（标出帕累托前沿）导出为 PNG、SVG 或 PDF</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunPage</name>
@@ -5060,6 +5169,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>&quot;%1&quot; is not a redundancy: write N+2, 20% or none</source>
         <translation>&quot;%1&quot; 不是有效的冗余：请写 N+2、20% 或 none</translation>
+    </message>
+    <message>
+        <source>Pareto</source>
+        <translation>帕累托</translation>
+    </message>
+    <message>
+        <source>Interactivity against throughput per GPU: the steps no other step beats on both</source>
+        <translation>交互性与每 GPU 吞吐量：两方面都没有被其他步骤超过的步骤</translation>
     </message>
 </context>
 <context>

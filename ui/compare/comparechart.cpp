@@ -2,6 +2,7 @@
 
 #include "run/chartstyle.h"
 #include "run/sweepcurve.h"
+#include "sweep/pareto.h"
 
 #include <QChart>
 #include <QLegend>
@@ -64,6 +65,21 @@ QString CompareChart::metricWord(CompareMetric metric)
         return tr("Prefix-cache hit rate");
     }
     return {};
+}
+
+std::vector<ParetoSeries> compareParetoFronts(const std::vector<SavedRun>& runs)
+{
+    std::vector<ParetoSeries> fronts;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const SavedRun& run = runs[i];
+        ParetoSeries series;
+        series.name = run.name;
+        series.color = CompareChart::runColor(int(i));
+        series.mode = run.profile.load.mode;
+        series.front = paretoFront(paretoInputs(run.sweepPoints()), paretoOptionsFor(run.profile.server));
+        fronts.push_back(std::move(series));
+    }
+    return fronts;
 }
 
 void CompareChart::setComparison(const Comparison* comparison)

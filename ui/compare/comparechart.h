@@ -1,7 +1,9 @@
 #pragma once
 
 #include "run/chartpanel.h"
+#include "run/paretochart.h"
 #include "runs/comparison.h"
+#include "runs/savedrun.h"
 
 #include <QColor>
 #include <QString>
@@ -51,5 +53,8 @@ private:
     QValueAxis* m_y;
     QLogValueAxis* m_yLog;
 };
+
+// Each run's interactivity–throughput front, named and coloured as on the comparison chart.
+std::vector<ParetoSeries> compareParetoFronts(const std::vector<SavedRun>& runs);
 
 } // namespace kp::ui

@@ -195,6 +195,19 @@ ReportDoc CompareReport::document(const QString& imageStem) const
         chart.setComparison(nullptr);
     }
 
+    ParetoChart pareto;
+    pareto.setPalette(ChartExport::exportPalette());
+    pareto.setFronts(compareParetoFronts(*m_runs));
+    if (pareto.hasData()) {
+        caption.title = tr("Interactivity against throughput: the Pareto fronts");
+        caption.note = tr("Large dots joined by a line: the steps no other step of the run beats on both output "
+                          "tok/s per user (1000 / median TPOT) and %1.")
+                           .arg(pareto.verticalTitle())
+                           .toHtmlEscaped();
+        doc.image(QStringLiteral("%1-pareto.png").arg(imageStem), caption.title,
+            ChartExport::png(&pareto, caption, ChartExport::kDefaultSize, 2.0), ChartExport::kDefaultSize);
+    }
+
     doc.heading(2, tr("Knee and capacity"));
     doc.table(findingsTable());
 

@@ -3,6 +3,7 @@
 #include "compare/comparechart.h"
 #include "compare/comparereport.h"
 #include "export/chartexport.h"
+#include "run/paretochart.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -39,6 +40,7 @@ CompareView::CompareView(QWidget* parent)
     , m_export(new QToolButton(this))
     , m_summary(new QLabel(this))
     , m_tabs(new QTabWidget(this))
+    , m_pareto(new ParetoChart(this))
     , m_deltas(new QTableWidget(this))
     , m_findings(new QTableWidget(this))
     , m_differences(new QTableWidget(this))
@@ -95,6 +97,8 @@ CompareView::CompareView(QWidget* parent)
     m_tabs->addTab(m_deltas, tr("Deltas"));
     m_tabs->addTab(m_findings, tr("Knee and capacity"));
     m_tabs->addTab(m_differences, tr("What differs"));
+    m_tabs->addTab(m_pareto, tr("Pareto front"));
+    m_tabs->setTabToolTip(3, tr("Output tok/s per user against per GPU, one front per run"));
     m_summary->setWordWrap(true);
     m_summary->setContentsMargins(8, 2, 8, 2);
 
@@ -241,6 +245,10 @@ void CompareView::recompute()
         m_comparison = compareRuns(m_runs, baseline, metric, stat.value_or(CompareStatistic {}));
     }
     m_chart->setComparison(m_runs.empty() ? nullptr : &m_comparison);
+    m_pareto->setEmptyText(m_runs.empty() ? QString()
+                                          : tr("No run has a step to place: steps need answers of two tokens or "
+                                               "more (for TPOT), every request ended, and errors under 5%."));
+    m_pareto->setFronts(compareParetoFronts(m_runs));
     m_chart->setTitle(m_runs.empty() ? tr("Comparison") : tr("Comparison · %1").arg(m_chart->curveTitle()));
     m_export->setEnabled(m_runs.size() >= 2);
     if (m_runs.empty()) {

@@ -22,6 +22,7 @@ QT_END_NAMESPACE
 namespace kp::ui {
 
 class CompareChart;
+class ParetoChart;
 struct ReportTable;
 
 // Two or more saved runs side by side: their curves overlaid (metric and statistic chosen above the
@@ -55,6 +56,7 @@ public:
     void setBaseline(int run);
 
     CompareChart* chart() const { return m_chart; }
+    ParetoChart* paretoChart() const { return m_pareto; }
     QComboBox* metricBox() const { return m_metric; }
     QComboBox* statisticBox() const { return m_statistic; }
     QComboBox* baselineBox() const { return m_baseline; }
@@ -81,6 +83,7 @@ private:
     QToolButton* m_export;
     QLabel* m_summary;
     QTabWidget* m_tabs;
+    ParetoChart* m_pareto;
     QTableWidget* m_deltas;
     QTableWidget* m_findings;
     QTableWidget* m_differences;

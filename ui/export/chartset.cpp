@@ -4,6 +4,7 @@
 #include "run/chartstyle.h"
 #include "run/liverun.h"
 #include "run/loadlatencychart.h"
+#include "run/paretochart.h"
 #include "run/prefixcachechart.h"
 #include "run/throughputchart.h"
 #include "run/uiformat.h"
@@ -23,6 +24,8 @@ std::optional<ChartKind> ChartOptions::kindFromKey(const QString& key)
         return ChartKind::Throughput;
     if (key == QLatin1String("prefix_cache") || key == QLatin1String("prefix-cache"))
         return ChartKind::PrefixCache;
+    if (key == QLatin1String("pareto"))
+        return ChartKind::Pareto;
     return std::nullopt;
 }
 
@@ -35,6 +38,8 @@ QString ChartOptions::kindKey(ChartKind kind)
         return QStringLiteral("throughput");
     case ChartKind::PrefixCache:
         return QStringLiteral("prefix_cache");
+    case ChartKind::Pareto:
+        return QStringLiteral("pareto");
     }
     return {};
 }
@@ -72,8 +77,20 @@ PrefixCacheChart* ChartSet::prefixCache()
     return m_prefixCache.get();
 }
 
+ParetoChart* ChartSet::pareto()
+{
+    if (!m_pareto) {
+        m_pareto = std::make_unique<ParetoChart>();
+        m_pareto->setPalette(ChartExport::exportPalette());
+    }
+    m_pareto->showRun(*m_run);
+    return m_pareto.get();
+}
+
 ChartPanel* ChartSet::panel(const ChartOptions& options)
 {
+    if (options.kind == ChartKind::Pareto)
+        return pareto();
     if (options.kind == ChartKind::PrefixCache) {
         PrefixCacheChart* chart = prefixCache();
         chart->refresh();
@@ -95,6 +112,35 @@ ChartCaption ChartSet::caption(const ChartOptions& options, const RunMeta& meta)
 {
     ChartCaption c;
     c.subtitle = meta.captionLine();
+    if (options.kind == ChartKind::Pareto) {
+        c.title = QCoreApplication::translate("kp::ui::ChartSet", "Interactivity against throughput: the Pareto front");
+        const ParetoChart* chart = pareto();
+        QStringList keys;
+        for (const ParetoSeries& s : chart->fronts()) {
+            const std::vector<ParetoPoint> optimal = s.front.optimal();
+            QStringList loads;
+            for (const ParetoPoint& p : optimal)
+                loads << UiFormat::load(p.offered);
+            if (!optimal.empty())
+                keys << QCoreApplication::translate("kp::ui::ChartSet", "on the front: %1 %2")
+                            .arg(loads.join(QStringLiteral(", ")), UiFormat::loadUnit(s.mode))
+                            .toHtmlEscaped();
+            keys << QCoreApplication::translate("kp::ui::ChartSet", "%1 of %2 steps on the front")
+                        .arg(int(optimal.size()))
+                        .arg(int(s.front.points.size()) + s.front.leftOff);
+            if (s.front.unit == ParetoUnit::Gpu)
+                keys << QCoreApplication::translate("kp::ui::ChartSet", "%1 GPUs (%2)")
+                            .arg(s.front.units)
+                            .arg(s.front.unitSource)
+                            .toHtmlEscaped();
+            if (s.front.leftOff > 0)
+                keys << QCoreApplication::translate("kp::ui::ChartSet",
+                    "%n step(s) left off (no TPOT, cut short, or errors over 5%)", nullptr, s.front.leftOff);
+        }
+        keys << QCoreApplication::translate("kp::ui::ChartSet", "per user: 1000 / median TPOT");
+        c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        return c;
+    }
     if (options.kind == ChartKind::PrefixCache) {
         c.title = QCoreApplication::translate("kp::ui::ChartSet", "Prefix-cache hit rate against offered load");
         const AnalysisResult& a = m_run->analysis().result;

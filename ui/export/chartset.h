@@ -13,11 +13,12 @@ namespace kp::ui {
 class ChartPanel;
 class LiveRun;
 class LoadLatencyChart;
+class ParetoChart;
 class PrefixCacheChart;
 class ThroughputChart;
 struct RunMeta;
 
-enum class ChartKind { Latency, Throughput, PrefixCache };
+enum class ChartKind { Latency, Throughput, PrefixCache, Pareto };
 
 // Which chart of a run, and how it is set up.
 struct ChartOptions
@@ -27,7 +28,8 @@ struct ChartOptions
     std::optional<double> percentile; // the upper curve; unset: the analysed percentile
     bool logScale = false;
 
-    static std::optional<ChartKind> kindFromKey(const QString& key); // "latency", "throughput", "prefix_cache"
+    static std::optional<ChartKind> kindFromKey(
+        const QString& key); // "latency", "throughput", "prefix_cache", "pareto"
     static QString kindKey(ChartKind kind);
 };
 
@@ -49,12 +51,14 @@ public:
     LoadLatencyChart* latency();
     ThroughputChart* throughput();
     PrefixCacheChart* prefixCache();
+    ParetoChart* pareto(); // shows the run's front
 
 private:
     const LiveRun* m_run;
     std::unique_ptr<LoadLatencyChart> m_latency;
     std::unique_ptr<ThroughputChart> m_throughput;
     std::unique_ptr<PrefixCacheChart> m_prefixCache;
+    std::unique_ptr<ParetoChart> m_pareto;
 };
 
 } // namespace kp::ui

@@ -42,6 +42,7 @@ RunExportActions::RunExportActions(RunPage* page, QWidget* dialogParent)
     , m_exportChart(new QAction(tr("Export load–latency &chart…"), this))
     , m_exportThroughput(new QAction(tr("Export &throughput chart…"), this))
     , m_exportPrefixCache(new QAction(tr("Export &prefix-cache chart…"), this))
+    , m_exportPareto(new QAction(tr("Export Pa&reto chart…"), this))
     , m_copyChart(new QAction(tr("Cop&y chart"), this))
     , m_exportReport(new QAction(tr("Export &report…"), this))
 {
@@ -57,6 +58,9 @@ RunExportActions::RunExportActions(RunPage* page, QWidget* dialogParent)
     connect(m_exportChart, &QAction::triggered, this, [this] { exportChart(ChartKind::Latency); });
     connect(m_exportThroughput, &QAction::triggered, this, [this] { exportChart(ChartKind::Throughput); });
     connect(m_exportPrefixCache, &QAction::triggered, this, [this] { exportChart(ChartKind::PrefixCache); });
+    m_exportPareto->setToolTip(
+        tr("Output tok/s per user against per GPU, the Pareto front marked, as PNG, SVG or PDF"));
+    connect(m_exportPareto, &QAction::triggered, this, [this] { exportChart(ChartKind::Pareto); });
     connect(m_copyChart, &QAction::triggered, this, &RunExportActions::copyChart);
     connect(m_exportReport, &QAction::triggered, this, &RunExportActions::exportReport);
     connect(page->run(), &LiveRun::stepAdded, this, &RunExportActions::updateEnabled);
@@ -70,6 +74,7 @@ void RunExportActions::updateEnabled()
     m_exportChart->setEnabled(any);
     m_exportThroughput->setEnabled(any);
     m_exportPrefixCache->setEnabled(any);
+    m_exportPareto->setEnabled(any);
     m_copyChart->setEnabled(any);
     m_exportReport->setEnabled(any && !m_page->run()->isActive());
 }

@@ -4,6 +4,7 @@
 #include "profile/profilestore.h"
 #include "run/liverun.h"
 #include "run/loadlatencychart.h"
+#include "run/paretochart.h"
 #include "run/prefixcachechart.h"
 #include "run/stepstablemodel.h"
 #include "run/uiformat.h"
@@ -476,6 +477,10 @@ ReportDoc RunReport::document(const QString& imageStem) const
         charts.prefixCache()->refresh();
         if (charts.prefixCache()->hasData()) // a run without cache figures gets no empty chart
             shown << prefixCache;
+        ChartOptions pareto;
+        pareto.kind = ChartKind::Pareto;
+        if (charts.pareto()->hasData()) // the trade-off needs a step with TPOT
+            shown << pareto;
         for (const ChartOptions& o : shown) {
             ChartPanel* panel = charts.panel(o);
             const ChartCaption caption = charts.caption(o, m_meta);

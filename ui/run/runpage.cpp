@@ -6,6 +6,7 @@
 #include "run/liverun.h"
 #include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
+#include "run/paretochart.h"
 #include "run/prefixcachechart.h"
 #include "run/serverpanel.h"
 #include "run/stepdetails.h"
@@ -48,7 +49,7 @@ namespace kp::ui {
 
 namespace {
 
-enum Tab { StepsTab, AnalysisTab, ErrorsTab, LogTab, ServerTab };
+enum Tab { StepsTab, AnalysisTab, ErrorsTab, LogTab, ServerTab, ParetoTab };
 
 constexpr int kTopicRole = Qt::UserRole;
 constexpr int kStepRole = Qt::UserRole + 1;
@@ -64,6 +65,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     , m_latency(new LoadLatencyChart(m_run, this))
     , m_throughput(new ThroughputChart(m_run, this))
     , m_prefixCache(new PrefixCacheChart(m_run, this))
+    , m_pareto(new ParetoChart(this))
     , m_live(new LiveStepChart(m_run, this))
     , m_progress(new QLabel(this))
     , m_stepBar(new QProgressBar(this))
@@ -145,6 +147,9 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     m_tabs->insertTab(ErrorsTab, m_errorsView, tr("Errors"));
     m_tabs->insertTab(LogTab, m_log, tr("Log"));
     m_tabs->insertTab(ServerTab, new ServerPanel(m_run, this), tr("Server"));
+    m_tabs->insertTab(ParetoTab, m_pareto, tr("Pareto"));
+    m_tabs->setTabToolTip(
+        ParetoTab, tr("Interactivity against throughput per GPU: the steps no other step beats on both"));
 
     auto* bottom = new QWidget(this);
     auto* bottomLayout = new QVBoxLayout(bottom);
@@ -174,6 +179,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
         m_latency->refresh();
         m_throughput->refresh();
         m_prefixCache->refresh();
+        refreshPareto();
     });
     connect(m_run, &LiveRun::stepStarted, this, [this] { updateProgress(); });
     connect(m_run, &LiveRun::stepAdded, this, &RunPage::onStepAdded);
@@ -184,6 +190,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     connect(m_latency, &LoadLatencyChart::stepClicked, this, &RunPage::selectStep);
     connect(m_throughput, &ThroughputChart::stepClicked, this, &RunPage::selectStep);
     connect(m_prefixCache, &PrefixCacheChart::stepClicked, this, &RunPage::selectStep);
+    connect(m_pareto, &ParetoChart::stepClicked, this, &RunPage::selectStep);
 
     // The elapsed time moves on between snapshots (and through a paused sweep).
     m_clock.setInterval(500);
@@ -284,6 +291,7 @@ void RunPage::clearRun()
     m_latency->refresh();
     m_throughput->refresh();
     m_prefixCache->refresh();
+    refreshPareto();
     m_live->redraw();
 }
 
@@ -296,6 +304,7 @@ void RunPage::onStepAdded(int row)
     m_latency->refresh();
     m_throughput->refresh();
     m_prefixCache->refresh();
+    refreshPareto();
     updateProgress();
     updateActions();
     if (follow)
@@ -381,6 +390,11 @@ void RunPage::onCapacityDemandEdited()
     m_run->setCapacityDemand(problems.isEmpty() ? peak : std::nullopt, redundancy);
 }
 
+void RunPage::refreshPareto()
+{
+    m_pareto->showRun(*m_run);
+}
+
 void RunPage::onAnalysisChanged()
 {
     // The percentile the analysis uses: the asked one, or the highest the steps report when none has it.
@@ -388,6 +402,7 @@ void RunPage::onAnalysisChanged()
     m_latency->refresh();
     m_throughput->refresh();
     m_prefixCache->refresh();
+    refreshPareto();
     m_analysis->clear();
     // The capacity plan first, when a peak demand is given: it answers how many servers the peak needs.
     if (const std::optional<CapacityPlan>& plan = m_run->capacityPlan()) {
@@ -483,6 +498,7 @@ void RunPage::setHighlight(const ChartHighlight& highlight)
     m_latency->setHighlight(highlight);
     m_throughput->setHighlight(highlight);
     m_prefixCache->setHighlight(highlight);
+    m_pareto->setHighlightStep(highlight.stepIndex);
 }
 
 void RunPage::updateActions()

@@ -26,6 +26,7 @@ class ErrorsModel;
 class LiveRun;
 class LiveStepChart;
 class LoadLatencyChart;
+class ParetoChart;
 class PrefixCacheChart;
 class StepDetails;
 class StepsTableModel;
@@ -46,6 +47,7 @@ public:
     LoadLatencyChart* latencyChart() const { return m_latency; }
     ThroughputChart* throughputChart() const { return m_throughput; }
     PrefixCacheChart* prefixCacheChart() const { return m_prefixCache; }
+    ParetoChart* paretoChart() const { return m_pareto; }
     LiveStepChart* liveChart() const { return m_live; }
     StepsTableModel* stepsModel() const { return m_stepsModel; }
     ErrorsModel* errorsModel() const { return m_errorsModel; }
@@ -69,6 +71,7 @@ private:
     void clearRun();
     void onStepAdded(int row);
     void onAnalysisChanged();
+    void refreshPareto();
     void onFailuresChanged();
     void onSelectionChanged();
     void onAnalysisClicked(QListWidgetItem* item);
@@ -82,6 +85,7 @@ private:
     LoadLatencyChart* m_latency;
     ThroughputChart* m_throughput;
     PrefixCacheChart* m_prefixCache;
+    ParetoChart* m_pareto;
     LiveStepChart* m_live;
     QLabel* m_progress;
     QProgressBar* m_stepBar;
