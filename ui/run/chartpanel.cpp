@@ -93,8 +93,10 @@ void ChartPanel::changeEvent(QEvent* event)
 
 bool ChartPanel::eventFilter(QObject* watched, QEvent* event)
 {
+    // The filter runs before the view's own resize, which lays the chart out again: place the text
+    // once that is done.
     if (watched == m_view && event->type() == QEvent::Resize)
-        placePlaceholder();
+        QMetaObject::invokeMethod(this, &ChartPanel::placePlaceholder, Qt::QueuedConnection);
     return QWidget::eventFilter(watched, event);
 }
 
