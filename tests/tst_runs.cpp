@@ -7,6 +7,7 @@
 #include "runs/importformats.h"
 #include "runs/runcatalog.h"
 #include "runs/savedrun.h"
+#include "runs/steptimeline.h"
 #include "sim/filelimit.h"
 #include "store/runwriter.h"
 #include "sweep/analysisjson.h"
@@ -174,6 +175,143 @@ class TestRuns : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Exact figures of a step's seconds from hand-made records and scrapes (times in ms from the step start).
+    void stepTimelineFromRecords()
+    {
+        auto ms = [](qint64 v) { return v * 1'000'000; };
+        auto rec
+            = [&](qint64 index, qint64 scheduled, qint64 sent, std::vector<qint64> chunks, qint64 end, int tokens) {
+                  RequestRecord r;
+                  r.index = index;
+                  r.scheduledNs = ms(scheduled);
+                  r.sentNs = sent >= 0 ? ms(sent) : -1;
+                  for (qint64 c : chunks)
+                      r.chunkNs.push_back(ms(c));
+                  if (!r.chunkNs.empty()) {
+                      r.firstTokenNs = r.chunkNs.front();
+                      r.lastTokenNs = r.chunkNs.back();
+                  }
+                  r.endNs = end >= 0 ? ms(end) : -1;
+                  r.outputTokens = tokens;
+                  return r;
+              };
+        std::vector<RequestRecord> records;
+        records.push_back(rec(1, 500, 900, { 1200, 1300, 1500, 2100 }, 2100, 8)); // 2 tokens a chunk, gate wait
+        records.push_back(rec(0, 100, 100, { 300, 400, 600 }, 650, 3));
+        RequestRecord failed = rec(2, 1000, 1000, {}, 1050, 0); // scheduled on the boundary: second 1
+        failed.failure = FailureClass::HttpServerError;
+        failed.httpStatus = 503;
+        records.push_back(failed);
+        records.push_back(rec(3, 1500, 1500, { 2500, 2600 }, 2700, 2));
+        RequestRecord unsent = rec(4, 2200, -1, {}, -1, 0); // stopped before it was sent
+        unsent.failure = FailureClass::Cancelled;
+        records.push_back(unsent);
+
+        auto sample = [](double at, double running, double waiting, double kv, double queries, double hits) {
+            ServerSample s;
+            s.atS = at;
+            s.running = running;
+            s.waiting = waiting;
+            s.kvUsage = kv;
+            s.prefixCacheQueriesTotal = queries;
+            s.prefixCacheHitsTotal = hits;
+            return s;
+        };
+        const std::vector<ServerSample> samples { sample(1.8, 3, 0, 0.75, 400, 250), sample(0.0, 0, 0, 0.0, 0, 0),
+            sample(0.5, 2, 0, 0.125, 100, 50), sample(1.2, 1, 1, 0.25, 300, 100) };
+
+        const StepTimeline t = StepTimeline::compute(records, samples);
+        QCOMPARE(t.seconds.size(), std::size_t(3)); // the last event at 2.7 s
+
+        const TimelineSecond& s0 = t.seconds[0];
+        QCOMPARE(s0.second, 0);
+        QCOMPARE(s0.offered, 2);
+        QCOMPARE(s0.sent, 2);
+        QCOMPARE(s0.completed, 1);
+        QCOMPARE(s0.failed, 0);
+        QCOMPARE(s0.outputTokens, 3.0);
+        QCOMPARE(s0.inFlight, 2); // request 1, and request 2 sent at exactly 1 s
+        QCOMPARE(s0.ttftP50Ms, 200.0);
+        QCOMPARE(s0.ttftP99Ms, 200.0);
+        QCOMPARE(s0.itlP50Ms, 150.0); // gaps 100, 200
+        QCOMPARE(s0.itlP99Ms, 199.0);
+        QCOMPARE(s0.running, std::optional<double>(1.0)); // scrapes at 0 and 0.5 s
+        QCOMPARE(s0.waiting, std::optional<double>(0.0));
+        QCOMPARE(s0.kvUsage, std::optional<double>(0.0625));
+        QCOMPARE(s0.prefixCacheHitRate, std::optional<double>(0.5)); // 50 / 100 from its first scrape
+
+        const TimelineSecond& s1 = t.seconds[1];
+        QCOMPARE(s1.offered, 2);
+        QCOMPARE(s1.sent, 2);
+        QCOMPARE(s1.completed, 0);
+        QCOMPARE(s1.failed, 1);
+        QCOMPARE(s1.outputTokens, 6.0); // three chunks of request 1
+        QCOMPARE(s1.inFlight, 2);
+        QVERIFY(!isKnown(s1.ttftP50Ms)); // nothing completed: unknown, not 0
+        QVERIFY(!isKnown(s1.ttftP99Ms));
+        QVERIFY(!isKnown(s1.itlP50Ms));
+        QVERIFY(!isKnown(s1.itlP99Ms));
+        QCOMPARE(s1.running, std::optional<double>(2.0));
+        QCOMPARE(s1.waiting, std::optional<double>(0.5));
+        QCOMPARE(s1.kvUsage, std::optional<double>(0.5));
+        QCOMPARE(*s1.prefixCacheHitRate, 200.0 / 300.0); // from the scrape at 0.5 s to the one at 1.8 s
+
+        const TimelineSecond& s2 = t.seconds[2];
+        QCOMPARE(s2.offered, 1);
+        QCOMPARE(s2.sent, 0);
+        QCOMPARE(s2.completed, 2);
+        QCOMPARE(s2.failed, 0);
+        QCOMPARE(s2.outputTokens, 4.0);
+        QCOMPARE(s2.inFlight, 0);
+        QCOMPARE(s2.ttftP50Ms, 650.0); // 300 and 1000
+        QCOMPARE(s2.ttftP99Ms, 993.0);
+        QCOMPARE(s2.itlP50Ms, 150.0); // 100, 100, 200, 600
+        QCOMPARE(s2.itlP99Ms, 588.0); // 587.9999999999999, as numpy computes it
+        QVERIFY(!s2.running && !s2.waiting && !s2.kvUsage && !s2.prefixCacheHitRate); // no scrape in it
+
+        // The Gantt view's requests of second 1, in schedule order.
+        const std::vector<TimelineRequest> in1 = t.requestsIn(1);
+        QCOMPARE(in1.size(), std::size_t(2));
+        QCOMPARE(in1[0], (TimelineRequest { 2, ms(1000), ms(1000), -1, ms(1050), true }));
+        QCOMPARE(in1[1], (TimelineRequest { 3, ms(1500), ms(1500), ms(2500), ms(2700), false }));
+        QCOMPARE(t.requestsIn(0).front().index, 0);
+
+        QCOMPARE(timelineCsvHeader(),
+            QByteArray("step,load,second,offered,sent,completed,failed,output_tokens_per_s,in_flight,ttft_p50_ms,"
+                       "ttft_p99_ms,itl_p50_ms,itl_p99_ms,server_running,server_waiting,server_kv_usage,"
+                       "server_prefix_cache_hit_rate\n"));
+        QCOMPARE(timelineCsvRows(3, QStringLiteral("40 req/s"), t),
+            QByteArray("3,40 req/s,0,2,2,1,0,3,2,200,200,150,199,1,0,0.0625,0.5\n"
+                       "3,40 req/s,1,2,2,0,1,6,2,,,,,2,0.5,0.5,0.6666666667\n"
+                       "3,40 req/s,2,1,0,2,0,4,0,650,993,150,588,,,,\n"));
+        QVERIFY(StepTimeline::compute({}, {}).isEmpty());
+    }
+
+    // A second with more requests than the Gantt view keeps: the first ones by schedule, all counted.
+    void stepTimelineKeepsTheFirstRequestsOfASecond()
+    {
+        std::vector<RequestRecord> records;
+        const int n = StepTimeline::kMaxRequestsPerSecond + 50;
+        for (int i = n - 1; i >= 0; --i) {
+            RequestRecord r;
+            r.index = i;
+            r.scheduledNs = qint64(i) * 1'000'000;
+            r.sentNs = r.scheduledNs;
+            r.endNs = r.sentNs + 5'000'000;
+            r.failure = FailureClass::StreamCut;
+            records.push_back(r);
+        }
+        const StepTimeline t = StepTimeline::compute(records, {});
+        QCOMPARE(t.seconds.size(), std::size_t(1));
+        QCOMPARE(t.seconds[0].offered, n);
+        QCOMPARE(t.seconds[0].failed, n);
+        QCOMPARE(t.seconds[0].outputTokens, 0.0);
+        const std::vector<TimelineRequest> kept = t.requestsIn(0);
+        QCOMPARE(int(kept.size()), StepTimeline::kMaxRequestsPerSecond);
+        QCOMPARE(kept.front().index, 0);
+        QCOMPARE(kept.back().index, StepTimeline::kMaxRequestsPerSecond - 1);
+    }
+
     void requestRecordsRoundTrip()
     {
         RequestRecord ok = record(3, 1234, 87, 5, 12);
