@@ -3,6 +3,7 @@
 #include "profile/profilepage.h"
 #include "profile/profilestore.h"
 #include "run/errorsmodel.h"
+#include "run/ganttchart.h"
 #include "run/liverun.h"
 #include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
@@ -17,6 +18,9 @@
 #include "run/sweepcontroller.h"
 #include "run/sweepcurve.h"
 #include "run/throughputchart.h"
+#include "run/timelinechart.h"
+#include "runs/openrun.h"
+#include "runs/savedrun.h"
 #include "sim/faults.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
@@ -24,6 +28,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QChartView>
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -31,11 +36,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineSeries>
 #include <QListWidget>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -919,6 +926,148 @@ private Q_SLOTS:
         page.liveChart()->redraw();
         saveScreenshot(&page, QStringLiteral("errors"));
         faulty.stop();
+    }
+
+    // A saved step second by second: a real sweep, reopened; the timeline shows the figures the step's
+    // request records give, and a click on a second draws that second's requests in the Gantt view.
+    void savedStepTimelineAndGantt()
+    {
+        Profile profile = sweepProfile(m_sim.baseUrl().toString(), { 5 }, 12); // about 2.4 s of arrivals
+        SweepController controller;
+        controller.setRunsDirectory(m_runs.filePath(QStringLiteral("timeline")));
+        QSignalSpy started(&controller, &SweepController::started);
+        QSignalSpy finished(&controller, &SweepController::finished);
+        QSignalSpy failed(&controller, &SweepController::failed);
+        controller.start(profile);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 120000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        const QString dir = started.constFirst().constFirst().value<RunInfo>().runDirectory;
+
+        // The figures from the files, computed on their own.
+        std::vector<RequestRecord> records;
+        QString error;
+        QVERIFY2(
+            readRequestRecords(dir + QStringLiteral("/steps/000.requests.jsonl"), &records, &error), qPrintable(error));
+        QCOMPARE(records.size(), std::size_t(12));
+        QFile scrapes(dir + QStringLiteral("/steps/000.metrics.jsonl"));
+        QVERIFY(scrapes.open(QIODevice::ReadOnly)); // the test server serves /metrics
+        const std::vector<ServerSample> samples = StepTelemetry::samplesFromJsonl(scrapes.readAll());
+        QVERIFY(!samples.empty());
+        const StepTimeline expected = StepTimeline::compute(records, samples);
+        QVERIFY(expected.seconds.size() >= 2);
+
+        const std::optional<OpenedRun> opened = openRunDirectory(dir, &error);
+        QVERIFY2(opened, qPrintable(error));
+        SweepController idle;
+        RunPage page(&idle);
+        TimelineChart* timeline = page.timelineChart();
+        GanttChart* gantt = page.ganttChart();
+        QCOMPARE(timeline->placeholder(), QStringLiteral("Select a finished step to see it second by second."));
+        QVERIFY(opened->showIn(page.run()));
+        page.selectStep(0);
+        QCOMPARE(timeline->title(), QStringLiteral("Step 1 · 5 req/s, second by second · Requests and tokens"));
+        QCOMPARE(timeline->placeholder(), QString());
+        QCOMPARE(timeline->seriesNames(),
+            (QStringList { QStringLiteral("offered"), QStringLiteral("completed"), QStringLiteral("failed"),
+                QStringLiteral("in flight"), QStringLiteral("output tokens/s") }));
+        const int n = int(expected.seconds.size());
+        for (const QString& name : timeline->seriesNames())
+            QCOMPARE(timeline->pointCount(name), n);
+        qint64 offered = 0, completed = 0;
+        double tokens = 0;
+        for (const TimelineSecond& s : expected.seconds) {
+            offered += s.offered;
+            completed += s.completed;
+            tokens += s.outputTokens;
+        }
+        QCOMPARE(offered, 12);
+        QCOMPARE(completed, opened->steps[0].metrics.completed);
+        QCOMPARE(qint64(std::llround(tokens)), opened->steps[0].metrics.totalOutputTokens);
+        // The drawn points are the step's seconds.
+        const auto series = timeline->chart()->series();
+        auto pointsOf = [&series](const QString& name) {
+            for (QAbstractSeries* s : series) {
+                if (s->name() == name && s->isVisible())
+                    return static_cast<QLineSeries*>(s)->points();
+            }
+            return QList<QPointF> {};
+        };
+        QList<QPointF> wantCompleted, wantOffered;
+        for (const TimelineSecond& s : expected.seconds) {
+            wantCompleted << QPointF(s.second, double(s.completed));
+            wantOffered << QPointF(s.second, double(s.offered));
+        }
+        QCOMPARE(pointsOf(QStringLiteral("completed")), wantCompleted);
+        QCOMPARE(pointsOf(QStringLiteral("offered")), wantOffered);
+
+        // Latency view: TTFT and ITL of the seconds in which requests completed, and no point at 0 for the rest.
+        timeline->setView(TimelineChart::View::Latency);
+        int withTtft = 0;
+        for (const TimelineSecond& s : expected.seconds)
+            withTtft += isKnown(s.ttftP99Ms) ? 1 : 0;
+        QCOMPARE(timeline->pointCount(QStringLiteral("TTFT P99")), withTtft);
+        // Server view: the built-in scrapes give running and waiting requests.
+        timeline->setView(TimelineChart::View::Server);
+        QVERIFY(timeline->seriesNames().contains(QStringLiteral("server: running")));
+        timeline->setView(TimelineChart::View::Requests);
+
+        page.resize(1280, 800);
+        page.tabs()->setCurrentIndex(page.tabs()->count() - 1);
+        QCOMPARE(page.tabs()->tabText(page.tabs()->currentIndex()), QStringLiteral("Timeline"));
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QCoreApplication::processEvents();
+
+        // A click on the plot at the last second picks it for the Gantt view.
+        const int last = n - 1;
+        QCOMPARE(gantt->second(), 0);
+        QCOMPARE(gantt->barCount(), int(expected.seconds[0].offered));
+        QLineSeries* anchor = nullptr;
+        for (QAbstractSeries* s : series) {
+            if (s->name() == QStringLiteral("offered"))
+                anchor = static_cast<QLineSeries*>(s);
+        }
+        QVERIFY(anchor);
+        const QPointF at = timeline->chart()->mapToPosition(QPointF(last, 0.5), anchor);
+        const QPoint click = timeline->view()->mapFromScene(timeline->chart()->mapToScene(at));
+        QTest::mouseClick(timeline->view()->viewport(), Qt::LeftButton, {}, click);
+        QCOMPARE(gantt->second(), last);
+        QCOMPARE(gantt->secondBox()->value(), last);
+        QCOMPARE(gantt->barCount(), int(expected.seconds[std::size_t(last)].offered));
+        gantt->secondBox()->setValue(0);
+        QCOMPARE(gantt->second(), 0);
+        QCOMPARE(gantt->barCount(), int(expected.seconds[0].offered));
+        QCOMPARE(gantt->failedCount(), 0);
+        QVERIFY(gantt->title().startsWith(QStringLiteral("Step 1 · 5 req/s · requests scheduled in second 0")));
+        saveScreenshot(&page, QStringLiteral("timeline"));
+        saveScreenshot(timeline, QStringLiteral("timeline-chart"));
+        saveScreenshot(gantt, QStringLiteral("gantt-chart"));
+
+        // Failures are drawn in their own colour; a step without records says why it has no timeline.
+        StepReport handMade = opened->steps[0];
+        RequestRecord ok;
+        ok.index = 0;
+        ok.scheduledNs = ok.sentNs = 100'000'000;
+        ok.firstTokenNs = 200'000'000;
+        ok.chunkNs = { 200'000'000, 300'000'000 };
+        ok.lastTokenNs = 300'000'000;
+        ok.endNs = 310'000'000;
+        ok.outputTokens = 2;
+        RequestRecord bad;
+        bad.index = 1;
+        bad.scheduledNs = bad.sentNs = 300'000'000;
+        bad.endNs = 350'000'000;
+        bad.failure = FailureClass::HttpServerError;
+        handMade.timeline = StepTimeline::compute({ ok, bad }, {});
+        gantt->setStep(&handMade, 0);
+        QCOMPARE(gantt->barCount(), 2);
+        QCOMPARE(gantt->failedCount(), 1);
+        saveScreenshot(gantt, QStringLiteral("gantt-failed"));
+        handMade.timeline = {};
+        timeline->setStep(&handMade);
+        QCOMPARE(timeline->placeholder(),
+            QStringLiteral("Step 1 has no request records, so no timeline (a run exported without them, or an "
+                           "imported file)."));
     }
 
     // The main window in its three states, at 1280×800, written to the build tree.

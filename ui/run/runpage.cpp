@@ -2,6 +2,7 @@
 
 #include "run/chartstyle.h"
 #include "run/errorsmodel.h"
+#include "run/ganttchart.h"
 #include "run/histogramchart.h"
 #include "run/liverun.h"
 #include "run/livestepchart.h"
@@ -13,6 +14,7 @@
 #include "run/stepstablemodel.h"
 #include "run/sweepcontroller.h"
 #include "run/throughputchart.h"
+#include "run/timelinechart.h"
 #include "run/uiformat.h"
 #include "sweep/analysistext.h"
 
@@ -49,7 +51,7 @@ namespace kp::ui {
 
 namespace {
 
-enum Tab { StepsTab, AnalysisTab, ErrorsTab, LogTab, ServerTab, ParetoTab };
+enum Tab { StepsTab, AnalysisTab, ErrorsTab, LogTab, ServerTab, TimelineTab, ParetoTab };
 
 constexpr int kTopicRole = Qt::UserRole;
 constexpr int kStepRole = Qt::UserRole + 1;
@@ -67,6 +69,8 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     , m_prefixCache(new PrefixCacheChart(m_run, this))
     , m_pareto(new ParetoChart(this))
     , m_live(new LiveStepChart(m_run, this))
+    , m_timeline(new TimelineChart(this))
+    , m_gantt(new GanttChart(this))
     , m_progress(new QLabel(this))
     , m_stepBar(new QProgressBar(this))
     , m_tabs(new QTabWidget(this))
@@ -147,6 +151,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     m_tabs->insertTab(ErrorsTab, m_errorsView, tr("Errors"));
     m_tabs->insertTab(LogTab, m_log, tr("Log"));
     m_tabs->insertTab(ServerTab, new ServerPanel(m_run, this), tr("Server"));
+    m_tabs->insertTab(TimelineTab, buildTimelineTab(), tr("Timeline"));
     m_tabs->insertTab(ParetoTab, m_pareto, tr("Pareto"));
     m_tabs->setTabToolTip(
         ParetoTab, tr("Interactivity against throughput per GPU: the steps no other step beats on both"));
@@ -284,6 +289,8 @@ void RunPage::clearRun()
     m_stepsModel->clear();
     m_errorsModel->setGroups({});
     m_details->setStep(nullptr, 99);
+    m_timeline->setStep(nullptr);
+    m_gantt->setStep(nullptr);
     m_analysis->clear();
     m_followLatest = true;
     setHighlight({});
@@ -310,6 +317,19 @@ void RunPage::onStepAdded(int row)
     if (follow)
         selectStep(m_run->steps()[std::size_t(row)].index());
     m_followLatest = follow;
+}
+
+QWidget* RunPage::buildTimelineTab()
+{
+    // The selected step second by second, and the requests of the second clicked on it.
+    connect(m_timeline, &TimelineChart::secondClicked, m_gantt, &GanttChart::setSecond);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_timeline);
+    splitter->addWidget(m_gantt);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    return splitter;
 }
 
 QWidget* RunPage::buildAnalysisTab()
@@ -463,6 +483,10 @@ void RunPage::onSelectionChanged()
             step = &m_run->steps()[std::size_t(index)];
     }
     m_details->setStep(step, m_stepsModel->percentile());
+    if (!step || !m_timeline->step() || m_timeline->step()->index() != step->index()) {
+        m_timeline->setStep(step);
+        m_gantt->setStep(step, 0);
+    }
     ChartHighlight h;
     h.stepIndex = step ? step->index() : -1;
     setHighlight(h);

@@ -24,6 +24,7 @@ namespace kp::ui {
 
 class ErrorsModel;
 class LiveRun;
+class GanttChart;
 class LiveStepChart;
 class LoadLatencyChart;
 class ParetoChart;
@@ -32,6 +33,7 @@ class StepDetails;
 class StepsTableModel;
 class SweepController;
 class ThroughputChart;
+class TimelineChart;
 
 // The live and finished sweep: the load–latency and throughput charts, the current step, the
 // progress line, and tabs with the steps (and the selected step in full), the analysis, the errors
@@ -49,6 +51,8 @@ public:
     PrefixCacheChart* prefixCacheChart() const { return m_prefixCache; }
     ParetoChart* paretoChart() const { return m_pareto; }
     LiveStepChart* liveChart() const { return m_live; }
+    TimelineChart* timelineChart() const { return m_timeline; }
+    GanttChart* ganttChart() const { return m_gantt; }
     StepsTableModel* stepsModel() const { return m_stepsModel; }
     ErrorsModel* errorsModel() const { return m_errorsModel; }
     StepDetails* details() const { return m_details; }
@@ -67,6 +71,7 @@ public:
 private:
     QWidget* buildStepsTab();
     QWidget* buildAnalysisTab();
+    QWidget* buildTimelineTab();
     void onCapacityDemandEdited();
     void clearRun();
     void onStepAdded(int row);
@@ -87,6 +92,8 @@ private:
     PrefixCacheChart* m_prefixCache;
     ParetoChart* m_pareto;
     LiveStepChart* m_live;
+    TimelineChart* m_timeline;
+    GanttChart* m_gantt;
     QLabel* m_progress;
     QProgressBar* m_stepBar;
     QTabWidget* m_tabs;

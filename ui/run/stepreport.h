@@ -4,6 +4,7 @@
 #include "load/steprunner.h"
 #include "metrics/stepmetrics.h"
 #include "profile/profile.h"
+#include "runs/steptimeline.h"
 
 #include <QDateTime>
 #include <QMetaType>
@@ -59,6 +60,7 @@ struct StepReport
     std::vector<FailureGroup> failures; // by class, most frequent first
     std::map<LatencyMetric, Histogram> histograms;
     StepTelemetry server; // the server's /metrics while the step ran; empty without
+    StepTimeline timeline; // second by second, from the records and the scrapes; empty without records
 
     int index() const { return config.index; }
     // The offered load on the chart's x axis: req/s, or users in concurrency mode.
