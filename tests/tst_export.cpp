@@ -30,6 +30,9 @@
 #include "runs/runsmodel.h"
 #include "runs/runspage.h"
 #include "runs/savedrun.h"
+#include "runs/steptimeline.h"
+#include "sim/filelimit.h"
+#include "sim/simhost.h"
 #include "sweep/analysistext.h"
 #include "sweep/capacityplan.h"
 
@@ -1158,6 +1161,124 @@ private Q_SLOTS:
         std::vector<std::pair<QString, QByteArray>> images;
         const QString md = QString::fromUtf8(RunReport(&run, RunMeta {}).markdown(QStringLiteral("failed"), &images));
         QVERIFY2(md.contains(QStringLiteral("40 of 40 requests failed")), qPrintable(md));
+    }
+
+    // export RUN --timeline: one CSV row per step and second of a real sweep against the simulator, the
+    // figures its request records and scrapes give; a step without records is named and left out.
+    void cliTimelineCsv()
+    {
+        sim::raiseFileLimit();
+        sim::SimHost server;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        QVERIFY2(server.start(options), qPrintable(server.errorString()));
+        auto cli = [](const QStringList& args, QString* err) {
+            QProcess p;
+            p.start(QStringLiteral(KNEEPOINT_CLI), args);
+            p.waitForFinished(180000);
+            *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        QString err;
+        const QString dir = m_tmp.filePath(QStringLiteral("timeline-run"));
+        QCOMPARE(cli({ QStringLiteral("sweep"), QStringLiteral("--base-url"), server.baseUrl().toString(),
+                         QStringLiteral("--num-prompts"), QStringLiteral("12"), QStringLiteral("--request-rate"),
+                         QStringLiteral("5,10"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
+                         QStringLiteral("--random-output-len"), QStringLiteral("16"), QStringLiteral("--quiet"),
+                         QStringLiteral("--out"), dir },
+                     &err),
+            0);
+        server.stop();
+
+        // What the files give, step by step.
+        const SavedRunRead read = readSavedRun(dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.run->steps.size(), std::size_t(2));
+        QByteArray expected = timelineCsvHeader();
+        qint64 rows = 0;
+        for (std::size_t i = 0; i < 2; ++i) {
+            const SavedStep& step = read.run->steps[i];
+            std::vector<RequestRecord> records;
+            QString error;
+            QVERIFY2(readRequestRecords(step.requestsPath, &records, &error), qPrintable(error));
+            QVERIFY(!step.metricsPath.isEmpty());
+            const StepTimeline t
+                = StepTimeline::compute(records, StepTelemetry::samplesFromJsonl(readAll(step.metricsPath)));
+            qint64 offered = 0, completed = 0, failed = 0;
+            for (const TimelineSecond& s : t.seconds) {
+                offered += s.offered;
+                completed += s.completed;
+                failed += s.failed;
+            }
+            QCOMPARE(offered, 12);
+            QCOMPARE(completed, step.metrics.completed);
+            QCOMPARE(failed, step.metrics.failed);
+            QCOMPARE(t.seconds.back().inFlight, 0);
+            expected += timelineCsvRows(int(i) + 1, step.load, t);
+            rows += qint64(t.seconds.size());
+        }
+        QVERIFY(expected.startsWith("step,load,second,offered,sent,completed,failed,output_tokens_per_s,in_flight,"
+                                    "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,server_running,server_waiting,"
+                                    "server_kv_usage,server_prefix_cache_hit_rate\n"));
+        QVERIFY(expected.contains("\n1,5 req/s,0,"));
+        QVERIFY(expected.contains("\n2,10 req/s,0,"));
+
+        const QString csv = m_tmp.filePath(QStringLiteral("timeline.csv"));
+        QCOMPARE(
+            cli({ QStringLiteral("export"), dir, QStringLiteral("--timeline"), QStringLiteral("--out"), csv }, &err),
+            0);
+        QCOMPARE(readAll(csv), expected);
+        QCOMPARE(readAll(csv).count('\n'), rows + 1);
+        QCOMPARE(err.trimmed(), QStringLiteral("Wrote %1 (%2 rows, 2 of 2 steps)").arg(csv).arg(rows));
+
+        // The charts of one step, and the errors that name what is missing.
+        const QString gantt = m_tmp.filePath(QStringLiteral("gantt.png"));
+        QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--chart"), QStringLiteral("gantt"),
+                         QStringLiteral("--step"), QStringLiteral("2"), QStringLiteral("--second"), QStringLiteral("0"),
+                         QStringLiteral("--out"), gantt },
+                     &err),
+            0);
+        QCOMPARE(QImage(gantt).size(), QSize(1200, 720));
+        const QString timelinePng = m_tmp.filePath(QStringLiteral("timeline.png"));
+        QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--chart"), QStringLiteral("timeline"),
+                         QStringLiteral("--step"), QStringLiteral("1"), QStringLiteral("--out"), timelinePng },
+                     &err),
+            0);
+        QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--chart"), QStringLiteral("timeline"),
+                         QStringLiteral("--step"), QStringLiteral("3"), QStringLiteral("--out"), timelinePng },
+                     &err),
+            2);
+        QCOMPARE(err.trimmed(), QStringLiteral("error: --step 3: %1 has steps 1 to 2").arg(dir));
+        QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--chart"), QStringLiteral("gantt"),
+                         QStringLiteral("--out"), timelinePng },
+                     &err),
+            2);
+        QCOMPARE(err.trimmed(), QStringLiteral("error: --chart gantt draws one step: give --step N"));
+        QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--timeline"), QStringLiteral("--out"),
+                         m_tmp.filePath(QStringLiteral("timeline.json")) },
+                     &err),
+            2);
+        QCOMPARE(err.trimmed(), QStringLiteral("error: --timeline is written as csv, not json (--out FILE.csv)"));
+
+        // The report has the timeline of both steps.
+        const QString md = m_tmp.filePath(QStringLiteral("timeline-report.md"));
+        QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--out"), md }, &err), 0);
+        const QByteArray report = readAll(md);
+        QVERIFY(report.contains("## Timeline"));
+        QVERIFY(QFile::exists(m_tmp.filePath(QStringLiteral("timeline-report-timeline-step2.png"))));
+        QVERIFY(QFile::exists(m_tmp.filePath(QStringLiteral("timeline-report-timeline_latency-step1.png"))));
+
+        // Without step 1's records: a note names the file, the other step is written.
+        QVERIFY(QFile::remove(read.run->steps[0].requestsPath));
+        QCOMPARE(
+            cli({ QStringLiteral("export"), dir, QStringLiteral("--timeline"), QStringLiteral("--out"), csv }, &err),
+            0);
+        QVERIFY2(err.contains(QStringLiteral("note: step 1 (5 req/s) has no request records (steps/000.requests.jsonl "
+                                             "in %1): left out of the timeline")
+                                  .arg(dir)),
+            qPrintable(err));
+        QVERIFY(!readAll(csv).contains("\n1,5 req/s,"));
+        QVERIFY(readAll(csv).contains("\n2,10 req/s,0,"));
     }
 
     void cliExport()

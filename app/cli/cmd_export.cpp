@@ -9,8 +9,13 @@
 #include "run/liverun.h"
 #include "runs/openrun.h"
 #include "runs/runcatalog.h"
+#include "runs/savedrun.h"
+#include "runs/steptimeline.h"
+#include "store/runwriter.h"
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -19,18 +24,27 @@ namespace kp::cli {
 namespace {
 
 const char* const kExportUsage = R"(Usage: kneepoint-cli export RUN --out FILE [--format FORMAT] [options]
+       kneepoint-cli export RUN --timeline --out FILE.csv
 
 Writes a saved run's chart or report. RUN is a run's id (its directory name), its name, or a
 directory path. FORMAT is png, svg or pdf for one chart (--chart), html, md or pdf for the report
 with --report (md also writes its charts as PNG files beside FILE), csv or json for the steps
 table; without --format it comes from FILE's suffix (a .pdf is the chart unless --report is given).
+With --timeline, a CSV of every step second by second (one row per step and second).
 
 Options:
   --out FILE               where to write (required)
   --format FORMAT          png | svg | pdf | html | md | csv | json
   --report                 the whole report (html, md, pdf), not one chart
-  --chart latency|throughput|prefix_cache|pareto
-                               which chart (default latency)
+  --timeline               every step second by second, as CSV (from steps/NNN.requests.jsonl
+                           and steps/NNN.metrics.jsonl)
+  --chart latency|throughput|prefix_cache|pareto|timeline|timeline_latency|
+          timeline_server|gantt
+                               which chart (default latency); the timeline charts and gantt
+                               draw one step (--step)
+  --step N                 the step of a timeline or gantt chart (its number in the steps table)
+  --second S               gantt: the second of the step whose scheduled requests are drawn
+                           (default 0)
   --metric ttft|tpot|itl|e2el  the latency on the load-latency chart (default: the analysed one)
   --percentile P           its upper curve (default: the SLO's percentile, else 99)
   --log                    logarithmic latency axis
@@ -39,6 +53,68 @@ Options:
   --data-dir DIR           the runs directory (default $XDG_DATA_HOME/Kneepoint/Kneepoint/runs)
   --no-records             ignore the per-request records (faster for big runs; no histograms
                            or failure examples in the report))";
+
+// RUN --timeline: one row per step and second, from each step's request records and scrapes. A step
+// without its request records is named in a note and left out.
+int writeTimelineCsv(const QString& dir, const QString& path)
+{
+    const SavedRunRead read = readSavedRun(dir);
+    if (!read.ok()) {
+        say(QStringLiteral("error: %1").arg(read.error));
+        return ExitBadInput;
+    }
+    const SavedRun& run = *read.run;
+    for (const QString& w : run.warnings)
+        say(QStringLiteral("warning: %1").arg(w));
+    QByteArray csv = timelineCsvHeader();
+    int written = 0;
+    qint64 rows = 0;
+    for (std::size_t i = 0; i < run.steps.size(); ++i) {
+        const SavedStep& step = run.steps[i];
+        const int number = int(i) + 1; // as in the steps table and the report
+        if (step.requestsPath.isEmpty()) {
+            QString expected = QDir(run.dir).relativeFilePath(step.resultPath);
+            if (expected.endsWith(QLatin1String(".json")))
+                expected = expected.left(expected.size() - 5) + QStringLiteral(".requests.jsonl");
+            say(QStringLiteral("note: step %1 (%2) has no request records (%3 in %4): left out of the timeline")
+                    .arg(number)
+                    .arg(step.load, expected, run.dir));
+            continue;
+        }
+        std::vector<RequestRecord> records;
+        QString error;
+        if (!readRequestRecords(step.requestsPath, &records, &error)) {
+            say(QStringLiteral("note: step %1 (%2): %3: left out of the timeline").arg(number).arg(step.load, error));
+            continue;
+        }
+        std::vector<ServerSample> samples;
+        if (!step.metricsPath.isEmpty()) {
+            QFile file(step.metricsPath);
+            if (file.open(QIODevice::ReadOnly))
+                samples = StepTelemetry::samplesFromJsonl(file.readAll());
+            else
+                say(QStringLiteral("note: %1: cannot read: %2; step %3's server figures are left empty")
+                        .arg(step.metricsPath, file.errorString())
+                        .arg(number));
+        }
+        const StepTimeline timeline = StepTimeline::compute(records, samples);
+        csv += timelineCsvRows(number, step.load, timeline);
+        rows += qint64(timeline.seconds.size());
+        ++written;
+    }
+    if (written == 0) {
+        say(QStringLiteral("error: no step of %1 has request records (steps/NNN.requests.jsonl): no timeline to write")
+                .arg(run.dir));
+        return ExitBadInput;
+    }
+    QString error;
+    if (!writeFileAtomically(path, csv, &error)) {
+        say(QStringLiteral("error: %1").arg(error));
+        return ExitFailure;
+    }
+    say(QStringLiteral("Wrote %1 (%2 rows, %3 of %4 steps)").arg(path).arg(rows).arg(written).arg(run.steps.size()));
+    return ExitOk;
+}
 
 } // namespace
 
@@ -93,7 +169,13 @@ int runExport(const QStringList& arguments)
     const QCommandLineOption dataDir(
         QStringLiteral("data-dir"), QStringLiteral("Runs directory."), QStringLiteral("DIR"));
     const QCommandLineOption noRecords(QStringLiteral("no-records"), QStringLiteral("Ignore request records."));
-    p.addOptions({ out, format, report, chart, metric, percentile, log, scale, size, dataDir, noRecords });
+    const QCommandLineOption timeline(QStringLiteral("timeline"), QStringLiteral("Every step second by second."));
+    const QCommandLineOption stepOption(
+        QStringLiteral("step"), QStringLiteral("The step of a timeline or gantt chart."), QStringLiteral("N"));
+    const QCommandLineOption secondOption(
+        QStringLiteral("second"), QStringLiteral("The second of a gantt chart."), QStringLiteral("S"));
+    p.addOptions({ out, format, report, chart, metric, percentile, log, scale, size, dataDir, noRecords, timeline,
+        stepOption, secondOption });
     QStringList args = arguments;
     args.removeAt(1); // "export"
     if (!p.parse(args)) {
@@ -125,6 +207,27 @@ int runExport(const QStringList& arguments)
                 : QStringLiteral("error: --format %1: expected png, svg, pdf, html, md, csv or json").arg(formatKey));
         return ExitBadInput;
     }
+    if (p.isSet(timeline)) {
+        if (formatKey != QLatin1String("csv")) {
+            say(QStringLiteral("error: --timeline is written as csv, not %1 (--out FILE.csv)")
+                    .arg(formatKey.isEmpty() ? path : formatKey));
+            return ExitBadInput;
+        }
+        for (const QCommandLineOption* other : { &report, &chart, &noRecords }) {
+            if (p.isSet(*other)) {
+                say(QStringLiteral("error: --timeline and --%1 do not go together").arg(other->names().constFirst()));
+                return ExitBadInput;
+            }
+        }
+        const RunCatalog catalog(p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory());
+        QString error;
+        const std::optional<QString> dir = catalog.resolve(pos.constFirst(), &error);
+        if (!dir) {
+            say(QStringLiteral("error: %1").arg(error));
+            return ExitBadInput;
+        }
+        return writeTimelineCsv(*dir, path);
+    }
     if (p.isSet(report)
         && (chartFormat || *reportFormat == ui::ReportFormat::Csv || *reportFormat == ui::ReportFormat::Json)) {
         say(QStringLiteral("error: --report is written as html, md or pdf, not %1").arg(formatKey));
@@ -135,11 +238,38 @@ int runExport(const QStringList& arguments)
     if (p.isSet(chart)) {
         const std::optional<ui::ChartKind> kind = ui::ChartOptions::kindFromKey(p.value(chart));
         if (!kind) {
-            say(QStringLiteral("error: --chart %1: expected latency, throughput, prefix_cache or pareto")
+            say(QStringLiteral("error: --chart %1: expected latency, throughput, prefix_cache, pareto, timeline, "
+                               "timeline_latency, timeline_server or gantt")
                     .arg(p.value(chart)));
             return ExitBadInput;
         }
         options.kind = *kind;
+    }
+    const bool stepChart = ui::ChartOptions::isStepChart(options.kind);
+    for (const QCommandLineOption* o : { &stepOption, &secondOption }) {
+        if (!p.isSet(*o))
+            continue;
+        bool ok = false;
+        const int v = p.value(*o).toInt(&ok);
+        if (!ok || v < (o == &stepOption ? 1 : 0)) {
+            say(QStringLiteral("error: --%1 %2: expected a whole number from %3")
+                    .arg(o->names().constFirst(), p.value(*o),
+                        o == &stepOption ? QStringLiteral("1") : QStringLiteral("0")));
+            return ExitBadInput;
+        }
+        (o == &stepOption ? options.step : options.second) = v;
+    }
+    if (stepChart && !p.isSet(stepOption)) {
+        say(QStringLiteral("error: --chart %1 draws one step: give --step N").arg(p.value(chart)));
+        return ExitBadInput;
+    }
+    if (!stepChart && p.isSet(stepOption)) {
+        say(QStringLiteral("error: --step goes with --chart timeline, timeline_latency, timeline_server or gantt"));
+        return ExitBadInput;
+    }
+    if (p.isSet(secondOption) && options.kind != ui::ChartKind::Gantt) {
+        say(QStringLiteral("error: --second goes with --chart gantt"));
+        return ExitBadInput;
     }
     std::optional<LatencyMetric> chosenMetric;
     if (p.isSet(metric)) {
@@ -215,6 +345,30 @@ int runExport(const QStringList& arguments)
     if (run.steps().empty()) {
         say(QStringLiteral("error: %1 has no finished step to draw").arg(*dir));
         return ExitBadInput;
+    }
+    if (stepChart) {
+        if (options.step > int(run.steps().size())) {
+            say(QStringLiteral("error: --step %1: %2 has steps 1 to %3")
+                    .arg(options.step)
+                    .arg(*dir)
+                    .arg(run.steps().size()));
+            return ExitBadInput;
+        }
+        const ui::StepReport& step = run.steps()[std::size_t(options.step - 1)];
+        if (step.timeline.isEmpty()) {
+            say(QStringLiteral("error: step %1 of %2 has no request records (steps/NNN.requests.jsonl)%3: no timeline "
+                               "to draw")
+                    .arg(options.step)
+                    .arg(*dir, p.isSet(noRecords) ? QStringLiteral(" read (--no-records)") : QString()));
+            return ExitBadInput;
+        }
+        if (options.kind == ui::ChartKind::Gantt && options.second >= int(step.timeline.seconds.size())) {
+            say(QStringLiteral("error: --second %1: step %2 lasted seconds 0 to %3")
+                    .arg(options.second)
+                    .arg(options.step)
+                    .arg(step.timeline.seconds.size() - 1));
+            return ExitBadInput;
+        }
     }
     options.metric = chosenMetric ? *chosenMetric : run.info().analysisOptions.metric;
     // Without --percentile, a run that lacks the analysed percentile (an imported file) is drawn with the

@@ -2,11 +2,13 @@
 
 #include "export/runmeta.h"
 #include "run/chartstyle.h"
+#include "run/ganttchart.h"
 #include "run/liverun.h"
 #include "run/loadlatencychart.h"
 #include "run/paretochart.h"
 #include "run/prefixcachechart.h"
 #include "run/throughputchart.h"
+#include "run/timelinechart.h"
 #include "run/uiformat.h"
 #include "sweep/analysiswords.h"
 
@@ -26,6 +28,14 @@ std::optional<ChartKind> ChartOptions::kindFromKey(const QString& key)
         return ChartKind::PrefixCache;
     if (key == QLatin1String("pareto"))
         return ChartKind::Pareto;
+    if (key == QLatin1String("timeline"))
+        return ChartKind::Timeline;
+    if (key == QLatin1String("timeline_latency"))
+        return ChartKind::TimelineLatency;
+    if (key == QLatin1String("timeline_server"))
+        return ChartKind::TimelineServer;
+    if (key == QLatin1String("gantt"))
+        return ChartKind::Gantt;
     return std::nullopt;
 }
 
@@ -40,8 +50,22 @@ QString ChartOptions::kindKey(ChartKind kind)
         return QStringLiteral("prefix_cache");
     case ChartKind::Pareto:
         return QStringLiteral("pareto");
+    case ChartKind::Timeline:
+        return QStringLiteral("timeline");
+    case ChartKind::TimelineLatency:
+        return QStringLiteral("timeline_latency");
+    case ChartKind::TimelineServer:
+        return QStringLiteral("timeline_server");
+    case ChartKind::Gantt:
+        return QStringLiteral("gantt");
     }
     return {};
+}
+
+bool ChartOptions::isStepChart(ChartKind kind)
+{
+    return kind == ChartKind::Timeline || kind == ChartKind::TimelineLatency || kind == ChartKind::TimelineServer
+        || kind == ChartKind::Gantt;
 }
 
 ChartSet::ChartSet(const LiveRun* run)
@@ -87,10 +111,44 @@ ParetoChart* ChartSet::pareto()
     return m_pareto.get();
 }
 
+TimelineChart* ChartSet::timeline()
+{
+    if (!m_timeline) {
+        m_timeline = std::make_unique<TimelineChart>();
+        m_timeline->setPalette(ChartExport::exportPalette());
+    }
+    return m_timeline.get();
+}
+
+GanttChart* ChartSet::gantt()
+{
+    if (!m_gantt) {
+        m_gantt = std::make_unique<GanttChart>();
+        m_gantt->setPalette(ChartExport::exportPalette());
+    }
+    return m_gantt.get();
+}
+
 ChartPanel* ChartSet::panel(const ChartOptions& options)
 {
     if (options.kind == ChartKind::Pareto)
         return pareto();
+    if (ChartOptions::isStepChart(options.kind)) {
+        const auto& steps = m_run->steps();
+        const StepReport* step
+            = options.step >= 1 && options.step <= int(steps.size()) ? &steps[std::size_t(options.step - 1)] : nullptr;
+        if (options.kind == ChartKind::Gantt) {
+            GanttChart* chart = gantt();
+            chart->setStep(step, options.second);
+            return chart;
+        }
+        TimelineChart* chart = timeline();
+        chart->setView(options.kind == ChartKind::TimelineLatency ? TimelineChart::View::Latency
+                : options.kind == ChartKind::TimelineServer       ? TimelineChart::View::Server
+                                                                  : TimelineChart::View::Requests);
+        chart->setStep(step);
+        return chart;
+    }
     if (options.kind == ChartKind::PrefixCache) {
         PrefixCacheChart* chart = prefixCache();
         chart->refresh();
@@ -139,6 +197,11 @@ ChartCaption ChartSet::caption(const ChartOptions& options, const RunMeta& meta)
         }
         keys << QCoreApplication::translate("kp::ui::ChartSet", "per user: 1000 / median TPOT");
         c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        return c;
+    }
+    if (ChartOptions::isStepChart(options.kind)) {
+        // The chart's own title names the step, its load and the second; its legend names the series.
+        c.title = panel(options)->title();
         return c;
     }
     if (options.kind == ChartKind::PrefixCache) {

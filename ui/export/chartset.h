@@ -11,14 +11,17 @@
 namespace kp::ui {
 
 class ChartPanel;
+class GanttChart;
 class LiveRun;
 class LoadLatencyChart;
 class ParetoChart;
 class PrefixCacheChart;
 class ThroughputChart;
+class TimelineChart;
 struct RunMeta;
 
-enum class ChartKind { Latency, Throughput, PrefixCache, Pareto };
+// Timeline*: one step second by second (TimelineChart's views); Gantt: the requests of one of its seconds.
+enum class ChartKind { Latency, Throughput, PrefixCache, Pareto, Timeline, TimelineLatency, TimelineServer, Gantt };
 
 // Which chart of a run, and how it is set up.
 struct ChartOptions
@@ -27,9 +30,12 @@ struct ChartOptions
     LatencyMetric metric = LatencyMetric::Ttft;
     std::optional<double> percentile; // the upper curve; unset: the analysed percentile
     bool logScale = false;
+    int step = 0; // Timeline*, Gantt: the step's number (1-based, as in the steps table)
+    int second = 0; // Gantt: the second of the step
 
-    static std::optional<ChartKind> kindFromKey(
-        const QString& key); // "latency", "throughput", "prefix_cache", "pareto"
+    // "latency", "throughput", "prefix_cache", "pareto", "timeline", "timeline_latency", "timeline_server", "gantt"
+    static std::optional<ChartKind> kindFromKey(const QString& key);
+    static bool isStepChart(ChartKind kind); // Timeline*, Gantt
     static QString kindKey(ChartKind kind);
 };
 
@@ -43,7 +49,8 @@ public:
     ChartSet(const ChartSet&) = delete;
     ChartSet& operator=(const ChartSet&) = delete;
 
-    // The chart, set up and redrawn for these options.
+    // The chart, set up and redrawn for these options. A step chart of a step number the run does not
+    // have shows no step (the caller checks the number first).
     ChartPanel* panel(const ChartOptions& options);
     // Title (chart and curve), the run's caption line, and the chart's own key.
     ChartCaption caption(const ChartOptions& options, const RunMeta& meta);
@@ -52,6 +59,8 @@ public:
     ThroughputChart* throughput();
     PrefixCacheChart* prefixCache();
     ParetoChart* pareto(); // shows the run's front
+    TimelineChart* timeline();
+    GanttChart* gantt();
 
 private:
     const LiveRun* m_run;
@@ -59,6 +68,8 @@ private:
     std::unique_ptr<ThroughputChart> m_throughput;
     std::unique_ptr<PrefixCacheChart> m_prefixCache;
     std::unique_ptr<ParetoChart> m_pareto;
+    std::unique_ptr<TimelineChart> m_timeline;
+    std::unique_ptr<GanttChart> m_gantt;
 };
 
 } // namespace kp::ui

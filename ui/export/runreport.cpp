@@ -428,6 +428,78 @@ ReportTable RunReport::errorsTable() const
     return t;
 }
 
+void RunReport::timelineSection(ReportDoc& doc, const QString& imageStem) const
+{
+    // Each step drawn is two charts: more than a few would bury the rest of the report.
+    constexpr std::size_t kMaxTimelineSteps = 3;
+    std::vector<const StepReport*> withRecords;
+    for (const StepReport& s : m_run->steps()) {
+        if (!s.timeline.isEmpty())
+            withRecords.push_back(&s);
+    }
+    if (m_run->steps().empty())
+        return;
+    doc.heading(2, tr("Timeline"));
+    if (withRecords.empty()) {
+        doc.paragraph(tr("No step has its request records (steps/NNN.requests.jsonl), so there is no timeline."));
+        return;
+    }
+    std::vector<const StepReport*> shown = withRecords;
+    if (withRecords.size() > kMaxTimelineSteps) {
+        // The step nearest the knee and its neighbours on the load axis; without a knee, the step of the
+        // highest output throughput and its neighbours.
+        std::vector<const StepReport*> byLoad = withRecords;
+        std::stable_sort(byLoad.begin(), byLoad.end(),
+            [](const StepReport* a, const StepReport* b) { return a->offered() < b->offered(); });
+        const AnalysisResult& a = m_run->analysis().result;
+        const bool knee = a.knee.found && std::isfinite(a.knee.offered);
+        std::size_t centre = 0;
+        for (std::size_t i = 0; i < byLoad.size(); ++i) {
+            const StepReport& s = *byLoad[i];
+            const StepReport& c = *byLoad[centre];
+            const bool better = knee ? std::abs(s.offered() - a.knee.offered) < std::abs(c.offered() - a.knee.offered)
+                                     : (isKnown(s.metrics.outputThroughput)
+                                         && (!isKnown(c.metrics.outputThroughput)
+                                             || s.metrics.outputThroughput > c.metrics.outputThroughput));
+            if (better)
+                centre = i;
+        }
+        const std::size_t first = std::min(centre > 0 ? centre - 1 : 0, byLoad.size() - kMaxTimelineSteps);
+        shown.assign(
+            byLoad.begin() + std::ptrdiff_t(first), byLoad.begin() + std::ptrdiff_t(first + kMaxTimelineSteps));
+        QStringList numbers;
+        for (const StepReport* s : shown)
+            numbers << QString::number(s->index() + 1);
+        doc.paragraph((knee ? tr("Steps %1, around the knee, second by second (of %2 steps with request records; "
+                                 "kneepoint-cli export RUN --timeline writes every step as CSV).")
+                            : tr("Steps %1, around the highest output throughput, second by second (of %2 steps "
+                                 "with request records; kneepoint-cli export RUN --timeline writes every step as "
+                                 "CSV)."))
+                          .arg(numbers.join(QStringLiteral(", ")))
+                          .arg(withRecords.size()));
+    } else {
+        doc.paragraph(tr("Every step second by second: the requests offered, completed and failed, those in flight "
+                         "and the output tokens, then the TTFT and ITL of the requests that ended in each second."));
+    }
+    if (withRecords.size() < m_run->steps().size())
+        doc.paragraph(tr("%1 of %2 steps have no request records and no timeline.")
+                          .arg(m_run->steps().size() - withRecords.size())
+                          .arg(m_run->steps().size()));
+    ChartSet charts(m_run);
+    for (const StepReport* s : shown) {
+        for (ChartKind kind : { ChartKind::Timeline, ChartKind::TimelineLatency }) {
+            ChartOptions o;
+            o.kind = kind;
+            o.step = s->index() + 1;
+            ChartPanel* panel = charts.panel(o);
+            const ChartCaption caption = charts.caption(o, m_meta);
+            const QByteArray png = ChartExport::png(panel, caption, ChartExport::kDefaultSize, 2.0);
+            doc.image(QStringLiteral("%1-%2-step%3.png").arg(imageStem, ChartOptions::kindKey(kind)).arg(o.step),
+                caption.title, png, ChartExport::kDefaultSize);
+        }
+    }
+}
+
 ReportDoc RunReport::document(const QString& imageStem) const
 {
     ReportDoc doc(tr("Kneepoint report: %1").arg(m_meta.name));
@@ -507,6 +579,8 @@ ReportDoc RunReport::document(const QString& imageStem) const
                          "client's."));
         doc.table(server);
     }
+
+    timelineSection(doc, imageStem);
 
     doc.heading(2, tr("Errors"));
     qint64 failed = 0, total = 0;

@@ -57,6 +57,9 @@ public:
     ReportTable findingsTable() const;
     ReportTable sweepTable() const;
     ReportTable serverTable() const; // per step, what the server's /metrics said; no rows without telemetry
+    // "Timeline": every step second by second, or the steps around the knee when there are more than
+    // kMaxTimelineSteps; the section says which.
+    void timelineSection(ReportDoc& doc, const QString& imageStem) const;
     ReportTable errorsTable() const;
     double percentile() const; // of the analysed latency: the SLO's, else 99
 
