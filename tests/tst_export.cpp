@@ -331,7 +331,7 @@ private Q_SLOTS:
             QVERIFY(it.next().captured(1).startsWith(QLatin1String("data:image/png;base64,")));
             ++images;
         }
-        QCOMPARE(images, 3); // load–latency, throughput and the Pareto front (no prefix-cache figures)
+        QCOMPARE(images, 9); // the two load charts, the Pareto front, and two timeline charts of each of three steps
         QVERIFY(html.contains("Knee and capacity"));
         QVERIFY(html.contains("The knee is at 40 req/s"));
         QVERIFY(html.contains("Debian")); // the client environment as recorded
@@ -339,10 +339,21 @@ private Q_SLOTS:
         // Markdown: the tables as the golden file has them, the charts beside it.
         std::vector<std::pair<QString, QByteArray>> images2;
         const QByteArray md = report.markdown(QStringLiteral("sim-a"), &images2);
-        QCOMPARE(images2.size(), std::size_t(3));
+        QCOMPARE(images2.size(), std::size_t(9));
         QCOMPARE(images2[0].first, QStringLiteral("sim-a-latency.png"));
+        // Seven steps with records: the knee's (40 req/s, step 3) and its neighbours, second by second.
+        QVERIFY(md.contains("Steps 2, 3, 4, around the knee, second by second (of 7 steps with request records;"));
         QCOMPARE(images2[2].first, QStringLiteral("sim-a-pareto.png"));
         QVERIFY(md.contains("![Interactivity against throughput: the Pareto front]"));
+        QStringList timelineImages;
+        for (std::size_t i = 3; i < images2.size(); ++i)
+            timelineImages << images2[i].first;
+        QCOMPARE(timelineImages,
+            (QStringList { QStringLiteral("sim-a-timeline-step2.png"),
+                QStringLiteral("sim-a-timeline_latency-step2.png"), QStringLiteral("sim-a-timeline-step3.png"),
+                QStringLiteral("sim-a-timeline_latency-step3.png"), QStringLiteral("sim-a-timeline-step4.png"),
+                QStringLiteral("sim-a-timeline_latency-step4.png") }));
+        QVERIFY(md.contains("![Step 3 · 40 req/s, second by second · TTFT and ITL](sim-a-timeline_latency-step3.png)"));
         QVERIFY(md.contains("![Load–latency"));
         QVERIFY(!md.contains(kSecret.toUtf8()));
         const QString golden = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/export/report-sim-a.tables.md");
@@ -600,7 +611,7 @@ private Q_SLOTS:
         QVERIFY(plainRun->showIn(&plainLive));
         images.clear();
         RunReport(&plainLive, plainRun->meta).markdown(QStringLiteral("plain"), &images);
-        QCOMPARE(images.size(), std::size_t(3));
+        QCOMPARE(images.size(), std::size_t(9)); // latency, throughput, Pareto, and three steps' timelines
         QVERIFY(std::none_of(images.begin(), images.end(),
             [](const auto& image) { return image.first == QStringLiteral("plain-prefix_cache.png"); }));
     }
