@@ -1012,7 +1012,10 @@ private Q_SLOTS:
         timeline->setView(TimelineChart::View::Requests);
 
         page.resize(1280, 800);
-        page.tabs()->setCurrentIndex(page.tabs()->count() - 1);
+        for (int tab = 0; tab < page.tabs()->count(); ++tab) {
+            if (page.tabs()->widget(tab)->isAncestorOf(timeline))
+                page.tabs()->setCurrentIndex(tab);
+        }
         QCOMPARE(page.tabs()->tabText(page.tabs()->currentIndex()), QStringLiteral("Timeline"));
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
