@@ -326,6 +326,7 @@ private Q_SLOTS:
     void badFraming_data();
     void badFraming();
     void metrics();
+    void gpuMetrics();
     void inFlightAndAbort();
     void faults_data();
     void faults();
@@ -957,6 +958,63 @@ void TestSimServer::metrics()
     QVERIFY(r->body.contains("vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"," + label + "} 1.0\n"));
     QVERIFY(r->body.contains("vllm:time_to_first_token_seconds_count{" + label + "} 1.0\n"));
     QCOMPARE(r->body.count("vllm:time_to_first_token_seconds_bucket{"), 23);
+}
+
+// The value of a DCGM family's sample for one GPU; -1 when absent.
+double gpuValue(const QByteArray& text, const QByteArray& name, int gpu)
+{
+    const QByteArray head = name + "{gpu=\"" + QByteArray::number(gpu) + "\",";
+    for (const QByteArray& line : text.split('\n')) {
+        if (line.startsWith(head))
+            return line.mid(line.lastIndexOf(' ') + 1).toDouble();
+    }
+    return -1;
+}
+
+void TestSimServer::gpuMetrics()
+{
+    SimServerOptions options = fastOptions();
+    QVERIFY(applySimConfig(R"({"gpus": 2})", QStringLiteral("gpus.json"), options).isEmpty());
+    QCOMPARE(options.gpus, 2);
+    QCOMPARE(applySimConfig(R"({"gpus": -1})", QStringLiteral("gpus.json"), options).contains(u"gpus"), true);
+    SimHost host;
+    QVERIFY2(host.start(options), qPrintable(host.errorString()));
+
+    const std::optional<Response> idle = fetch(host.baseUrl(), get("/metrics"));
+    QVERIFY(idle);
+    // dcgm-exporter's shape: HELP and TYPE, one sample per GPU with its labels, the value last.
+    QVERIFY(
+        idle->body.contains("# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).\n"
+                            "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
+                            "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-00000000-0000-4000-8000-000000000000\","
+                            "pci_bus_id=\"00000000:10:00.0\",device=\"nvidia0\",modelName=\"Kneepoint Simulated GPU\","
+                            "Hostname=\"kneepoint-sim\"} "));
+    QVERIFY(idle->body.contains("# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\n"));
+    QVERIFY(idle->body.contains("# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n"));
+    QCOMPARE(idle->body.count("DCGM_FI_DEV_FB_USED{"), 2);
+    QCOMPARE(gpuValue(idle->body, "DCGM_FI_DEV_FB_USED", 0), 30000.0); // the fixed part, the KV cache empty
+    QCOMPARE(gpuValue(idle->body, "DCGM_FI_DEV_FB_FREE", 1), 51559.0);
+    QCOMPARE(gpuValue(idle->body, "DCGM_FI_DEV_GPU_UTIL", 0), 0.0);
+    QCOMPARE(gpuValue(idle->body, "DCGM_FI_DEV_POWER_USAGE", 1), 75.0);
+
+    const int tokens = 40;
+    std::optional<Response> done = fetch(host.baseUrl(), post("/v1/completions", completionBody(tokens, true)));
+    QVERIFY(done && done->complete);
+    const QJsonObject before = fetchJson(host.baseUrl(), "/debug/stats");
+    const std::optional<Response> loaded = fetch(host.baseUrl(), get("/metrics"));
+    const QJsonObject after = fetchJson(host.baseUrl(), "/debug/stats");
+    QVERIFY(loaded);
+    // Each token took an iteration of at least t_base_ms; nothing ran between the two stats.
+    const double busy = before.value(u"busy_ms").toDouble();
+    QVERIFY2(busy >= tokens * SimParams().tBaseMs, qPrintable(QString::number(busy)));
+    QCOMPARE(after.value(u"busy_ms").toDouble(), busy);
+    // The counter integrates 75 W idle and 700 W busy over the simulated clock, per GPU, in mJ.
+    const double energy = gpuValue(loaded->body, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", 0);
+    QCOMPARE(gpuValue(loaded->body, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", 1), energy);
+    QVERIFY(energy + 1 >= 75.0 * before.value(u"now_ms").toDouble() + 625.0 * busy);
+    QVERIFY(energy <= 75.0 * after.value(u"now_ms").toDouble() + 625.0 * busy);
+    // Idle again, utilisation falls back to 0 once a simulated second has passed.
+    QTRY_COMPARE(gpuValue(fetch(host.baseUrl(), get("/metrics"))->body, "DCGM_FI_DEV_GPU_UTIL", 1), 0.0);
 }
 
 void TestSimServer::inFlightAndAbort()

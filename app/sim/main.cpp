@@ -51,7 +51,10 @@ int main(int argc, char* argv[])
         QStringLiteral("KIND:RATE[:SECONDS]"));
     const QCommandLineOption prefixCache(QStringLiteral("prefix-cache"),
         QStringLiteral("Automatic prefix caching, 'on' or 'off' (default on)."), QStringLiteral("on|off"));
-    parser.addOptions({ host, port, preset, config, model, apiKey, timeScale, seed, fault, prefixCache });
+    const QCommandLineOption gpus(QStringLiteral("gpus"),
+        QStringLiteral("Also serve dcgm-exporter's GPU metrics for N simulated GPUs (default 0: none)."),
+        QStringLiteral("N"));
+    parser.addOptions({ host, port, preset, config, model, apiKey, timeScale, seed, fault, prefixCache, gpus });
 
     if (!parser.parse(QCoreApplication::arguments()))
         return fail(parser.errorText());
@@ -86,6 +89,11 @@ int main(int argc, char* argv[])
         if (!ok)
             return fail(QStringLiteral("--seed: '%1' is not a non-negative integer").arg(parser.value(seed)));
     }
+    if (parser.isSet(gpus)) {
+        options.gpus = parser.value(gpus).toInt(&ok);
+        if (!ok || options.gpus < 0 || options.gpus > 64)
+            return fail(QStringLiteral("--gpus: '%1' is not a whole number from 0 to 64").arg(parser.value(gpus)));
+    }
     if (parser.isSet(prefixCache)) {
         const QString value = parser.value(prefixCache);
         if (value != QLatin1String("on") && value != QLatin1String("off"))
@@ -114,9 +122,9 @@ int main(int argc, char* argv[])
         return 1;
     }
     std::printf("listening on %s\n", qUtf8Printable(server.baseUrl().toString()));
-    std::printf("model %s, time scale %g, seed %llu, prefix cache %s, faults %s\n",
+    std::printf("model %s, time scale %g, seed %llu, prefix cache %s, GPUs %d, faults %s\n",
         qUtf8Printable(options.params.modelId), options.timeScale, static_cast<unsigned long long>(options.seed),
-        options.params.prefixCache ? "on" : "off",
+        options.params.prefixCache ? "on" : "off", options.gpus,
         options.faults.isEmpty() ? "none" : qUtf8Printable(options.faults.toSpecs().join(QLatin1Char(' '))));
     std::fflush(stdout);
     return QCoreApplication::exec();

@@ -81,9 +81,10 @@ QString readString(const Context& ctx, const std::string& key, const json& value
     return {};
 }
 
-const char* const knownKeys[] = { "preset", "model", "max_model_len", "max_num_seqs", "max_num_batched_tokens",
-    "kv_capacity_tokens", "block_size", "t_base_ms", "per_decode_ms", "per_prefill_token_ms", "per_kv_token_ms",
-    "eos_mean_fraction", "kv_watermark", "per_waiting_ms", "prefix_cache", "api_key", "time_scale", "seed", "faults" };
+const char* const knownKeys[]
+    = { "preset", "model", "max_model_len", "max_num_seqs", "max_num_batched_tokens", "kv_capacity_tokens",
+          "block_size", "t_base_ms", "per_decode_ms", "per_prefill_token_ms", "per_kv_token_ms", "eos_mean_fraction",
+          "kv_watermark", "per_waiting_ms", "prefix_cache", "api_key", "time_scale", "seed", "faults", "gpus" };
 
 } // namespace
 
@@ -221,6 +222,10 @@ QString applySimConfig(const QByteArray& text, const QString& sourceName, SimSer
                     key, QStringLiteral("expected a non-negative integer, got %1").arg(fromStd(value.dump())));
             else
                 next.seed = value.get<quint64>();
+        } else if (key == "gpus") {
+            error = readInt(ctx, key, value, 0, &next.gpus);
+            if (error.isEmpty() && next.gpus > 64)
+                error = ctx.error(key, QStringLiteral("must be at most 64"));
         } else if (key == "faults") {
             if (!value.is_array()) {
                 error = ctx.error(key, QStringLiteral("expected an array of \"KIND:RATE\" strings"));

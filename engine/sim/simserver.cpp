@@ -215,6 +215,9 @@ public:
     void incrementInFlight();
 
     QByteArray metricsText() const;
+    QByteArray gpuMetricsText() const;
+    double busyMsUntil(double nowMs) const;
+    double busyMsWithin(double fromMs, double toMs) const;
     QByteArray groundTruthJson(quint64 sinceSeq) const;
     QByteArray statsJson() const;
     void dropConnections();
@@ -252,6 +255,9 @@ public:
     quint64 m_successAbort = 0;
     Histogram m_ttft { vllmTtftBuckets() };
     Histogram m_e2e { vllmE2eLatencyBuckets() };
+    // Simulated time spent in iterations: all of it, and the recent iterations for the utilisation window.
+    double m_busyTotalMs = 0;
+    std::deque<std::pair<double, double>> m_busySpans; // (start, end), oldest first
 };
 
 SimServer::Private::Private(SimServer* owner, SimServerOptions options)
@@ -729,6 +735,12 @@ void SimServer::Private::startIteration(double startMs)
 {
     m_current = m_model.runIteration(startMs);
     ++m_iterations;
+    if (m_current->endMs > m_current->startMs) {
+        m_busyTotalMs += m_current->endMs - m_current->startMs;
+        m_busySpans.emplace_back(m_current->startMs, m_current->endMs);
+        while (!m_busySpans.empty() && m_busySpans.front().second < m_current->startMs - SimGpuModel::kWindowMs)
+            m_busySpans.pop_front();
+    }
     for (std::size_t i = 0; i < m_current->admitted.size(); ++i) {
         if (const auto it = m_requests.find(m_current->admitted[i]); it != m_requests.end()) {
             GroundTruth& t = it->second->truth;
@@ -999,7 +1011,61 @@ QByteArray SimServer::Private::metricsText() const
         "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds (simulated time).", m_ttft);
     w.histogram("vllm:e2e_request_latency_seconds",
         "Histogram of end to end request latency in seconds (simulated time).", m_e2e);
-    return w.text();
+    return w.text() + gpuMetricsText();
+}
+
+double SimServer::Private::busyMsUntil(double nowMs) const
+{
+    if (m_busySpans.empty())
+        return m_busyTotalMs;
+    // Only the latest iteration can run past now.
+    const auto& [start, end] = m_busySpans.back();
+    return m_busyTotalMs - std::clamp(end - std::max(start, nowMs), 0.0, end - start);
+}
+
+double SimServer::Private::busyMsWithin(double fromMs, double toMs) const
+{
+    double busy = 0;
+    for (const auto& [start, end] : m_busySpans)
+        busy += std::max(0.0, std::min(end, toMs) - std::max(start, fromMs));
+    return busy;
+}
+
+// dcgm-exporter's text: HELP and TYPE as its default counters file words them, then one sample per GPU
+// labelled gpu, UUID, pci_bus_id, device, modelName and Hostname. Every GPU of a tensor-parallel model is
+// busy at the same time, so all carry the same figures.
+QByteArray SimServer::Private::gpuMetricsText() const
+{
+    const int gpus = m_options.gpus;
+    if (gpus <= 0)
+        return {};
+    const double now = simNowMs();
+    const double window = std::min(SimGpuModel::kWindowMs, now);
+    const double utilisation = window > 0 ? std::clamp(busyMsWithin(now - window, now) / window, 0.0, 1.0) : 0.0;
+    const double power = SimGpuModel::powerW(utilisation);
+    const double energy = std::floor(SimGpuModel::energyMj(now, busyMsUntil(now)));
+    const double fbUsed = SimGpuModel::fbUsedMiB(m_model.stats().kvUsage);
+    QByteArray text;
+    auto family = [&](const char* name, const char* type, const char* help, const QByteArray& value) {
+        text += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
+        for (int i = 0; i < gpus; ++i) {
+            text += name;
+            text += QByteArray("{gpu=\"") + QByteArray::number(i) + "\",UUID=\"GPU-00000000-0000-4000-8000-"
+                + QByteArray::number(i).rightJustified(12, '0')
+                + "\",pci_bus_id=\"00000000:" + QByteArray::number(0x10 + i, 16).toUpper().rightJustified(2, '0')
+                + ":00.0\",device=\"nvidia" + QByteArray::number(i)
+                + "\",modelName=\"Kneepoint Simulated GPU\",Hostname=\"kneepoint-sim\"} " + value + '\n';
+        }
+    };
+    family("DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %).",
+        QByteArray::number(qint64(std::lround(utilisation * 100.0))));
+    family("DCGM_FI_DEV_FB_USED", "gauge", "Framebuffer memory used (in MiB).", QByteArray::number(qint64(fbUsed)));
+    family("DCGM_FI_DEV_FB_FREE", "gauge", "Framebuffer memory free (in MiB).",
+        QByteArray::number(qint64(SimGpuModel::kFbTotalMiB - fbUsed)));
+    family("DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (in W).", QByteArray::number(power, 'f', 3));
+    family("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "counter", "Total energy consumption since boot (in mJ).",
+        QByteArray::number(qint64(energy)));
+    return text;
 }
 
 QByteArray SimServer::Private::groundTruthJson(quint64 sinceSeq) const
@@ -1049,6 +1115,7 @@ QByteArray SimServer::Private::statsJson() const
         { "iterations", m_iterations },
         { "max_delivery_lag_wall_ms", std::round(m_maxLagWallMs * 1000.0) / 1000.0 },
         { "resyncs", m_resyncs },
+        { "busy_ms", msValue(busyMsUntil(simNowMs())) },
     };
     return dumpJson(doc);
 }

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QUrl>
 
+#include <cmath>
 #include <memory>
 
 namespace kp::sim {
@@ -24,6 +25,25 @@ struct SimServerOptions
     double usageDelaySeconds = 0;
     int groundTruthLimit = 20000; // finished requests kept for /debug/requests; the oldest go first
     int listenBacklog = 4096;
+    // GPUs the model runs on; above 0, /metrics also carries NVIDIA dcgm-exporter's DCGM_FI_DEV_* metrics,
+    // one label set per GPU, following the batch (see docs/SIMULATOR.md, "GPU metrics").
+    int gpus = 0;
+};
+
+// The simulated GPUs' figures: utilisation is the busy fraction of the last kGpuWindowMs of simulated
+// time, power idle + (max - idle) x utilisation, energy the integral of the instantaneous power (idle,
+// or max while an iteration runs) since the start, memory used a fixed part plus the KV cache's share.
+struct SimGpuModel
+{
+    static constexpr double kWindowMs = 1000.0;
+    static constexpr double kIdleW = 75.0;
+    static constexpr double kMaxW = 700.0;
+    static constexpr double kFbTotalMiB = 81559.0; // an 80 GB card
+    static constexpr double kFbFixedMiB = 30000.0; // weights, activations, the runtime
+    static constexpr double kFbKvMiB = 45000.0; // the KV cache when full
+    static double powerW(double utilisation) { return kIdleW + (kMaxW - kIdleW) * utilisation; }
+    static double energyMj(double elapsedMs, double busyMs) { return kIdleW * elapsedMs + (kMaxW - kIdleW) * busyMs; }
+    static double fbUsedMiB(double kvUsage) { return std::round(kFbFixedMiB + kFbKvMiB * kvUsage); }
 };
 
 // The simulated OpenAI-compatible server: HTTP/1.1 with keep-alive, SSE streaming, vLLM's metric

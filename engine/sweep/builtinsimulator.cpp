@@ -33,6 +33,15 @@ bool BuiltinSimulator::start(Profile& profile, QString* error)
     }
     if (query.hasQueryItem(QStringLiteral("seed")))
         options.seed = query.queryItemValue(QStringLiteral("seed")).toULongLong();
+    if (query.hasQueryItem(QStringLiteral("gpus"))) {
+        bool ok = false;
+        options.gpus = query.queryItemValue(QStringLiteral("gpus")).toInt(&ok);
+        if (!ok || options.gpus < 0 || options.gpus > 64) {
+            *error = QStringLiteral("target.base_url: gpus must be a whole number from 0 to 64 in %1")
+                         .arg(profile.target.baseUrl);
+            return false;
+        }
+    }
     if (!m_host.start(options)) {
         *error = QStringLiteral("the built-in simulator did not start: %1").arg(m_host.errorString());
         return false;
