@@ -241,6 +241,7 @@ void TestProfile::roundTrip_data()
     QTest::addRow("toml tables") << u"service.toml"_s;
     QTest::addRow("python Infinity") << u"python-infinity.json"_s;
     QTest::addRow("demo") << QString();
+    QTest::addRow("metrics urls") << u"metrics-urls.json"_s;
 }
 
 void TestProfile::roundTrip()
@@ -254,6 +255,10 @@ void TestProfile::roundTrip()
         QVERIFY2(first.ok(), qPrintable(first.errors.join(u'\n')));
         original = *first.profile;
     }
+    if (file == u"metrics-urls.json")
+        QCOMPARE(original.target.metricsUrls,
+            QStringList({ u"http://replica-1:8000/metrics"_s, u"http://replica-2:8000/metrics"_s,
+                u"http://replica-1:9400/metrics"_s }));
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString saved = dir.filePath(u"saved.json"_s);
@@ -745,6 +750,19 @@ void TestProfile::validation_data()
         },
         { u"target.proxy: must be \"none\", \"system\" or an http://, https:// or socks5:// URL with a host, got "
           "\"proxy:3128\""_s });
+    row("metrics urls",
+        [](Profile& p) {
+            p.target.metricsUrls = { u"http://a:8000/metrics"_s, u"b:9400"_s };
+        },
+        { u"target.metrics_urls[1]: must be an http:// or https:// URL, or \"off\", got \"b:9400\""_s });
+    row("metrics urls off", [](Profile& p) { p.target.metricsUrls = { u"off"_s }; }, {});
+    row("metrics url and urls",
+        [](Profile& p) {
+            p.target.metricsUrl = u"http://a:8000/metrics"_s;
+            p.target.metricsUrls = { u"http://b:8000/metrics"_s };
+        },
+        { u"target.metrics_urls: give either target.metrics_url or target.metrics_urls, not both (metrics_url is "
+          "\"http://a:8000/metrics\")"_s });
     row("api key reference", [](Profile& p) { p.target.apiKey = u"${OPEN"_s; },
         { u"target.api_key: unterminated ${ reference"_s });
     row("header",

@@ -1,8 +1,11 @@
 // Server telemetry: the Prometheus text parser on real-shaped vLLM, SGLang and TGI output, the
 // statistics a step derives from its scrapes, the analysis sentences they feed, and a sweep of the
 // simulator that scrapes it (and one whose metrics URL answers 404).
+#include "metrics/resultjson.h"
+#include "metrics/stepsetup.h"
 #include "profile/profilestore.h"
 #include "sim/filelimit.h"
+#include "sim/simhost.h"
 #include "sweep/analysisjson.h"
 #include "sweep/analysistext.h"
 #include "sweep/builtinsimulator.h"
@@ -15,7 +18,10 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 
 #include <cmath>
@@ -99,6 +105,33 @@ struct SimSweep
     bool finished = false;
 };
 
+// A GPU exporter on 127.0.0.1: every request gets the same canned /metrics text.
+class CannedExporter : public QObject
+{
+public:
+    explicit CannedExporter(QByteArray body)
+        : m_body(std::move(body))
+    {
+        QObject::connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* socket = m_server.nextPendingConnection()) {
+                QObject::connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
+                    if (!socket->readAll().contains("\r\n\r\n"))
+                        return;
+                    socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
+                        + QByteArray::number(m_body.size()) + "\r\n\r\n" + m_body);
+                });
+                QObject::connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            }
+        });
+        m_server.listen(QHostAddress::LocalHost);
+    }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_server.serverPort()); }
+
+private:
+    QByteArray m_body;
+    QTcpServer m_server;
+};
+
 SimSweep runSimSweep(Profile profile)
 {
     SimSweep out;
@@ -107,6 +140,10 @@ SimSweep runSimSweep(Profile profile)
     if (!sim.start(profile, &error)) {
         qWarning() << error;
         return out;
+    }
+    for (QString& url : profile.target.metricsUrls) {
+        if (url == QLatin1String("BASE"))
+            url = serverUrl(profile.target, QStringLiteral("/metrics")).toString();
     }
     if (profile.target.metricsUrl == QLatin1String("missing"))
         profile.target.metricsUrl = serverUrl(profile.target, QStringLiteral("/no-metrics-here")).toString();
@@ -179,6 +216,121 @@ private Q_SLOTS:
         QVERIFY(back);
         QCOMPARE(*back->kvUsage, 0.4375);
         QCOMPARE(back->ttft.count, 100.0);
+    }
+
+    void parsesGpuExporters()
+    {
+        const PromText dcgm = PromText::parse(fixture("dcgm.prom"));
+        QCOMPARE(dcgm.skippedLines, 0);
+        QVERIFY(!detectServerMetrics(dcgm)); // an exporter, not an engine
+        const GpuMetricNames* nvidia = detectGpuMetrics(dcgm);
+        QVERIFY(nvidia);
+        QCOMPARE(QByteArray(nvidia->exporter), QByteArray("dcgm"));
+        ServerSample s;
+        s.extractGpu(dcgm, *nvidia);
+        QCOMPARE(s.gpuCount, 2.0);
+        QCOMPARE(s.gpuUtilisation, 80.0);
+        QCOMPARE(s.gpuPowerW, 1100.0);
+        QCOMPARE(s.gpuFbUsedMiB, 71234.0); // the fuller GPU
+        QCOMPARE(s.gpuEnergyTotalJ, 223456789.0); // mJ counters added up, in J
+
+        const PromText amd = PromText::parse(fixture("amd.prom"));
+        const GpuMetricNames* instinct = detectGpuMetrics(amd);
+        QVERIFY(instinct);
+        QCOMPARE(QByteArray(instinct->exporter), QByteArray("amd"));
+        ServerSample a;
+        a.extractGpu(amd, *instinct);
+        QCOMPARE(a.gpuCount, 2.0);
+        QCOMPARE(a.gpuUtilisation, 50.0);
+        QCOMPARE(a.gpuPowerW, 900.0); // gpu_package_power where gpu_power_usage is absent
+        QCOMPARE(a.gpuFbUsedMiB, 160000.0);
+        QCOMPARE(a.gpuEnergyTotalJ, 5000.0); // µJ
+
+        // The line format keeps the GPU figures and the URL; a line written before them still reads.
+        s.atS = 2;
+        s.url = QStringLiteral("http://node-1:9400/metrics");
+        QCOMPARE(s.toJsonLine(),
+            QByteArray("{\"gpu_count\":2,\"gpu_energy_total_j\":223456789,\"gpu_fb_used_mib\":71234,"
+                       "\"gpu_power_w\":1100,\"gpu_util_pct\":80,\"t\":2,\"url\":\"http://node-1:9400/metrics\"}"));
+        QCOMPARE(ServerSample::fromJsonLine(s.toJsonLine()), s);
+        const auto old = ServerSample::fromJsonLine("{\"running\":3,\"t\":1}");
+        QVERIFY(old && old->url.isEmpty() && !old->gpuCount);
+        StepTelemetry both;
+        both.samples = { *old };
+        both.serverSamples = { { s } };
+        QCOMPARE(StepTelemetry::samplesFromJsonl(both.samplesJsonl()), std::vector<ServerSample>({ *old }));
+        QCOMPARE(StepTelemetry::samplesFromJsonl(both.samplesJsonl(), s.url), std::vector<ServerSample>({ s }));
+    }
+
+    void energyPerOutputToken()
+    {
+        auto gpuSample = [](double atS, double util, double powerW, double fb, std::optional<double> energyJ) {
+            ServerSample s;
+            s.atS = atS;
+            s.gpuCount = 2;
+            s.gpuUtilisation = util;
+            s.gpuPowerW = powerW;
+            s.gpuFbUsedMiB = fb;
+            s.gpuEnergyTotalJ = energyJ;
+            return s;
+        };
+        // The counters say 11000 J in 10 s; the step's 5500 output tokens cost 2 J each.
+        const auto counted
+            = ServerStepStats::derive({ gpuSample(0, 0, 150, 30000, 1e6), gpuSample(5, 80, 1000, 70000, 1e6 + 5000),
+                                          gpuSample(10, 100, 1400, 72000, 1e6 + 11000) },
+                QStringLiteral("vllm"), {});
+        QVERIFY(counted);
+        QCOMPARE(counted->gpuCount, 2);
+        QCOMPARE(counted->energyJ, 11000.0);
+        QCOMPARE(counted->energySource, QStringLiteral("counter"));
+        QCOMPARE(counted->gpuUtilisationMean, 90.0); // the samples after the baseline
+        QCOMPARE(counted->gpuUtilisationMax, 100.0);
+        QCOMPARE(counted->gpuPowerMeanW, 1200.0);
+        QCOMPARE(counted->gpuFbUsedMaxMiB, 72000.0);
+        QCOMPARE(counted->gpuFbUsedMeanMiB, 71000.0);
+        QCOMPARE(counted->joulesPerOutputToken(5500), 2.0);
+        QVERIFY(!counted->joulesPerOutputToken(0)); // unknown, never a division by zero
+        QCOMPARE(ServerStepStats::fromJson(counted->toJson()), counted);
+        const QJsonObject json = counted->toJson();
+        QCOMPARE(json.value(u"energy_j").toDouble(), 11000.0);
+        QCOMPARE(json.value(u"gpu_count").toInt(), 2);
+        // Without counters: the mean power over the step's time on the server's clock (twice the wall's here).
+        const auto powered = ServerStepStats::derive(
+            { gpuSample(0, 0, 150, 30000, {}), gpuSample(5, 80, 1000, 70000, {}), gpuSample(10, 100, 1400, 72000, {}) },
+            QStringLiteral("vllm"), {}, 2.0);
+        QCOMPARE(powered->energyJ, 1200.0 * 10 * 2);
+        QCOMPARE(powered->energySource, QStringLiteral("power"));
+        QCOMPARE(powered->joulesPerOutputToken(4800), 5.0);
+        // No exporter: no energy, no GPU figures.
+        const auto none = ServerStepStats::derive({ sample(0, 1, 0, 0.1, 0), sample(1, 2, 0, 0.2, 0) }, {}, {});
+        QVERIFY(!none->energyJ && !none->gpuCount && !none->joulesPerOutputToken(100));
+        QVERIFY(!none->toJson().contains(u"energy_j"));
+    }
+
+    void combinesSeveralServers()
+    {
+        ServerSample a = sample(1, 10, 4, 0.75, 2);
+        a.generationTokensTotal = 100;
+        ServerSample b = sample(1, 6, 0, 0.25, 1);
+        b.generationTokensTotal = 50;
+        ServerSample gpus;
+        gpus.gpuCount = 2;
+        gpus.gpuUtilisation = 90;
+        gpus.gpuPowerW = 1000;
+        ServerSample more;
+        more.gpuCount = 6;
+        more.gpuUtilisation = 50;
+        more.gpuPowerW = 2000;
+        const ServerSample c = ServerSample::combine({ a, b, gpus, more }, 1.5);
+        QCOMPARE(c.atS, 1.5);
+        QCOMPARE(c.running, 16.0);
+        QCOMPARE(c.waiting, 4.0);
+        QCOMPARE(c.preemptionsTotal, 3.0);
+        QCOMPARE(c.generationTokensTotal, 150.0);
+        QCOMPARE(c.kvUsage, 0.5); // the mean of the model servers
+        QCOMPARE(c.gpuCount, 8.0);
+        QCOMPARE(c.gpuUtilisation, 60.0); // weighted by GPUs: (2·90 + 6·50) / 8
+        QCOMPARE(c.gpuPowerW, 3000.0);
     }
 
     void parsesOlderVllmCacheName()
@@ -547,16 +699,25 @@ private Q_SLOTS:
         Target t;
         t.baseUrl = QStringLiteral("https://gw.example/llm/v1/");
         TelemetryOptions o = telemetryOptions(t, {}, {});
-        QCOMPARE(o.metricsUrl, QUrl(QStringLiteral("https://gw.example/llm/metrics")));
+        QCOMPARE(o.metricsUrls, QList<QUrl>({ QUrl(QStringLiteral("https://gw.example/llm/metrics")) }));
         QCOMPARE(o.versionUrl, QUrl(QStringLiteral("https://gw.example/llm/version")));
         QCOMPARE(o.modelsUrl, QUrl(QStringLiteral("https://gw.example/llm/v1/models")));
         QCOMPARE(o.intervalS, 1.0);
         t.metricsUrl = QStringLiteral("http://node:9400/metrics");
         t.metricsIntervalS = 2.5;
         o = telemetryOptions(t, {}, {});
-        QCOMPARE(o.metricsUrl, QUrl(QStringLiteral("http://node:9400/metrics")));
+        QCOMPARE(o.metricsUrls, QList<QUrl>({ QUrl(QStringLiteral("http://node:9400/metrics")) }));
         QCOMPARE(o.intervalS, 2.5);
         t.metricsUrl = QStringLiteral("off");
+        QVERIFY(!telemetryOptions(t, {}, {}).enabled());
+        t.metricsUrl.clear();
+        t.metricsUrls = { QStringLiteral("http://a:8000/metrics"), QStringLiteral("http://b:8000/metrics"),
+            QStringLiteral("http://a:9400/metrics") };
+        o = telemetryOptions(t, {}, {});
+        QCOMPARE(o.metricsUrls,
+            QList<QUrl>({ QUrl(QStringLiteral("http://a:8000/metrics")), QUrl(QStringLiteral("http://b:8000/metrics")),
+                QUrl(QStringLiteral("http://a:9400/metrics")) }));
+        t.metricsUrls = { QStringLiteral("off") };
         QVERIFY(!telemetryOptions(t, {}, {}).enabled());
     }
 
@@ -652,6 +813,80 @@ private Q_SLOTS:
         QVERIFY2(*low.ttftMeanMs <= run.results[0].metrics.ttft.mean * 1.05 + 1.0, qPrintable(low.summary()));
         qInfo("low step: %s", qPrintable(low.summary(run.results[0].metrics.ttft.mean)));
         qInfo("high step: %s", qPrintable(high.summary(run.results[1].metrics.ttft.mean)));
+    }
+
+    void sweepWithGpusGivesEnergyPerToken()
+    {
+        Profile p = simProfile();
+        p.target.baseUrl = QStringLiteral("sim://small?time_scale=20&seed=3&gpus=2");
+        p.workload.numPrompts = 60;
+        const SimSweep run = runSimSweep(p);
+        QVERIFY(run.finished);
+        QCOMPARE(run.results.size(), std::size_t(2));
+        QVERIFY2(run.notes.isEmpty(), qPrintable(run.notes.join(u'\n')));
+        for (const StepResult& r : run.results) {
+            QVERIFY(r.server.stats);
+            const ServerStepStats& st = *r.server.stats;
+            QVERIFY(st.servers.empty()); // one URL that is both the engine and its GPUs
+            QCOMPARE(st.gpuCount, 2);
+            QCOMPARE(st.energySource, QStringLiteral("counter"));
+            // Two GPUs draw at least 75 W each over the step's simulated time, at most 700 W.
+            const double simS = (r.server.samples.back().atS - r.server.samples.front().atS) * 20.0;
+            QVERIFY2(*st.energyJ >= 2 * 75.0 * simS * 0.9 && *st.energyJ <= 2 * 700.0 * simS * 1.1 + 2.0,
+                qPrintable(st.summary()));
+            QCOMPARE(r.metrics.joulesPerOutputToken, *st.energyJ / double(r.metrics.totalOutputTokens));
+            // The result file carries it at the top level, and reads it back.
+            const QByteArray file = ResultJson::write(StepSetup {}, r.metrics);
+            const QJsonObject doc = QJsonDocument::fromJson(file).object();
+            QCOMPARE(doc.value(u"joules_per_output_token").toDouble(), *r.metrics.joulesPerOutputToken);
+            const ResultFileContents back = ResultJson::read(file, QStringLiteral("step.json"));
+            QCOMPARE(back.steps.front().metrics.joulesPerOutputToken, r.metrics.joulesPerOutputToken);
+        }
+        const ServerStepStats& low = *run.results[0].server.stats;
+        const ServerStepStats& high = *run.results[1].server.stats;
+        QVERIFY(*high.gpuUtilisationMean > 0 && *high.gpuUtilisationMean <= 100);
+        QVERIFY2(*high.gpuFbUsedMaxMiB > *low.gpuFbUsedMaxMiB, qPrintable(high.summary())); // KV usage
+    }
+
+    void sweepScrapesSeveralUrlsApart()
+    {
+        sim::SimHost idle; // a second replica the load balancer never sends to
+        sim::SimServerOptions options;
+        options.timeScale = 20;
+        QVERIFY2(idle.start(options), qPrintable(idle.errorString()));
+        CannedExporter exporter(fixture("dcgm.prom"));
+        Profile p = simProfile();
+        p.workload.numPrompts = 40;
+        p.target.metricsUrls
+            = { QStringLiteral("BASE"), idle.baseUrl().toString() + QStringLiteral("/metrics"), exporter.url() };
+        const SimSweep run = runSimSweep(p);
+        QVERIFY(run.finished);
+        QVERIFY2(run.notes.isEmpty(), qPrintable(run.notes.join(u'\n'))); // the exporter is accepted
+        QCOMPARE(run.serverReported.value(u"metrics_urls").toArray().size(), 3);
+        for (const StepResult& r : run.results) {
+            QVERIFY(r.server.stats);
+            const ServerStepStats& st = *r.server.stats;
+            QCOMPARE(st.engine, QStringLiteral("vllm"));
+            QCOMPARE(st.servers.size(), std::size_t(3));
+            QCOMPARE(r.server.serverSamples.size(), std::size_t(3));
+            QCOMPARE(st.servers[1].url, idle.baseUrl().toString() + QStringLiteral("/metrics"));
+            QCOMPARE(st.servers[1].runningMax, 0.0);
+            QCOMPARE(st.servers[1].generationTokens, 0.0);
+            QCOMPARE(st.servers[2].url, exporter.url());
+            QCOMPARE(st.servers[2].engine, QString());
+            QCOMPARE(st.servers[2].gpuCount, 2);
+            QCOMPARE(st.servers[2].energyJ, 0.0); // the canned counters do not move
+            // Counters add up over the replicas: all of them from the loaded one.
+            QCOMPARE(st.generationTokens, st.servers[0].generationTokens);
+            QCOMPARE(st.kvUsageMax, st.servers[0].kvUsageMax);
+            QCOMPARE(st.gpuCount, 2);
+            const QJsonArray servers = st.serversJson();
+            QCOMPARE(servers.at(2).toObject().value(u"url").toString(), exporter.url());
+            // The metrics file keeps each URL's samples apart and the combined ones readable as before.
+            const QByteArray jsonl = r.server.samplesJsonl();
+            QCOMPARE(StepTelemetry::samplesFromJsonl(jsonl).size(), r.server.samples.size());
+            QCOMPARE(StepTelemetry::samplesFromJsonl(jsonl, exporter.url()).size(), r.server.serverSamples[2].size());
+        }
     }
 
     void targetWithoutMetricsIsNotedOnce()

@@ -639,6 +639,8 @@ QString StepReader::read(const Json& object)
         }
     }
     readNumber(object, "max_output_tokens_per_s", m.maxOutputTokensPerS);
+    if (const auto joules = number(object, "joules_per_output_token"); joules && std::isfinite(*joules))
+        m.joulesPerOutputToken = *joules;
     readInteger(object, "max_concurrent_requests", m.maxConcurrentRequests);
     readNumber(object, "concurrency", m.meanConcurrency);
 
@@ -815,14 +817,15 @@ bool ResultJson::isReferenceKey(const QString& key)
     // diffusion, client queueing, audio).
     static const QStringList fixed = [] {
         QStringList keys;
-        for (const char* k : { "date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts",
-                 "request_rate", "burstiness", "max_concurrency", "ramp_up_strategy", "ramp_up_start_rps",
-                 "ramp_up_end_rps", "duration", "completed", "failed", "total_input_tokens", "total_output_tokens",
-                 "request_throughput", "request_goodput", "request_goodput:", "output_throughput",
-                 "total_token_throughput", "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
-                 "queue_times", "generated_texts", "errors", "max_output_tokens_per_s", "max_concurrent_requests",
-                 "rtfx", "rps_change_events", "total_input_sequences", "input_sequence_throughput",
-                 "total_cached_tokens", "prefix_cache_hit_rate", "num_sessions", "kneepoint" })
+        for (const char* k :
+            { "date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts", "request_rate",
+                "burstiness", "max_concurrency", "ramp_up_strategy", "ramp_up_start_rps", "ramp_up_end_rps", "duration",
+                "completed", "failed", "total_input_tokens", "total_output_tokens", "request_throughput",
+                "request_goodput", "request_goodput:", "output_throughput", "total_token_throughput", "input_lens",
+                "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times", "generated_texts", "errors",
+                "max_output_tokens_per_s", "max_concurrent_requests", "rtfx", "rps_change_events",
+                "total_input_sequences", "input_sequence_throughput", "total_cached_tokens", "prefix_cache_hit_rate",
+                "num_sessions", "joules_per_output_token", "kneepoint" })
             keys << QString::fromLatin1(k);
         return keys;
     }();
@@ -878,6 +881,9 @@ QByteArray ResultJson::write(
     out["request_goodput"] = m.requestGoodput ? numberOrText(*m.requestGoodput) : Json(nullptr);
     out["output_throughput"] = numberOrText(m.outputThroughput);
     out["total_token_throughput"] = numberOrText(m.totalTokenThroughput);
+    // Energy: only when a GPU exporter's figures gave it, never a made-up 0.
+    if (m.joulesPerOutputToken && std::isfinite(*m.joulesPerOutputToken))
+        out["joules_per_output_token"] = *m.joulesPerOutputToken;
     // Prefix caching and sessions: written when the server reported cached tokens, or for multi-turn steps.
     if (isKnown(m.totalCachedTokens)) {
         out["total_cached_tokens"] = m.totalCachedTokens;

@@ -155,6 +155,8 @@ struct StepMetrics
     // Prefix caching, from the client's side: usage.prompt_tokens_details.cached_tokens summed over the
     // completed requests that reported it; kUnknownCount when none did.
     qint64 totalCachedTokens = kUnknownCount;
+    // The GPUs' energy during the step over its output tokens (J), when a GPU exporter was scraped.
+    std::optional<double> joulesPerOutputToken;
     qint64 cachedTokensReported = 0; // completed requests whose usage carried cached_tokens
     // total_cached_tokens / total_input_tokens; kUnknown when the cached tokens are unknown.
     double prefixCacheHitRate() const;

@@ -159,6 +159,14 @@ QString ApiKeyResolution::describe() const
     Q_UNREACHABLE();
 }
 
+QStringList Target::effectiveMetricsUrls() const
+{
+    const QStringList urls = metricsUrls.isEmpty() ? QStringList { metricsUrl } : metricsUrls;
+    if (urls.size() == 1 && urls.front() == u"off")
+        return {};
+    return urls;
+}
+
 QString Target::effectiveEndpoint() const
 {
     return endpoint.isEmpty() ? defaultEndpoint(backend) : endpoint;
@@ -641,6 +649,18 @@ void checkTarget(Checker& c, const Target& t)
         c.add(u"target.metrics_url"_s,
             phrase("Profile", "must be an http:// or https:// URL, or \"off\", got \"%1\"")
                 .arg(displayUrl(t.metricsUrl)));
+    if (!t.metricsUrl.isEmpty() && !t.metricsUrls.isEmpty())
+        c.add(u"target.metrics_urls"_s,
+            phrase("Profile", "give either target.metrics_url or target.metrics_urls, not both (metrics_url is \"%1\")")
+                .arg(displayUrl(t.metricsUrl)));
+    if (!(t.metricsUrls.size() == 1 && t.metricsUrls.front() == u"off")) {
+        for (qsizetype i = 0; i < t.metricsUrls.size(); ++i) {
+            if (!isHttpUrl(t.metricsUrls[i], { u"http", u"https" }))
+                c.add(u"target.metrics_urls[%1]"_s.arg(i),
+                    phrase("Profile", "must be an http:// or https:// URL, or \"off\", got \"%1\"")
+                        .arg(displayUrl(t.metricsUrls[i])));
+        }
+    }
     c.positive(u"target.metrics_interval_s"_s, t.metricsIntervalS);
     if (t.proxyMode == ProxyMode::Url && !isHttpUrl(t.proxyUrl, { u"http", u"https", u"socks5" })) {
         c.add(u"target.proxy"_s,

@@ -102,6 +102,12 @@ struct Target
     ProxyMode proxyMode = ProxyMode::None;
     QString proxyUrl; // when proxyMode is Url
     QString metricsUrl; // the server's Prometheus metrics; empty: <base_url>/metrics; "off": not scraped
+    // target.metrics_urls: several (the replicas behind a load balancer, GPU exporters), each scraped and
+    // kept apart; ["off"] as metricsUrl "off". Empty: metricsUrl decides. Not both at once.
+    QStringList metricsUrls;
+    // The URLs to scrape: metricsUrls, else metricsUrl as a one-item list; empty for "off" (and for "",
+    // which the caller turns into <base_url>/metrics).
+    QStringList effectiveMetricsUrls() const;
     double metricsIntervalS = 1.0; // between two scrapes while a step runs
     TransportKind transport = TransportKind::Auto;
 

@@ -664,6 +664,7 @@ void readTarget(ObjectReader& r, Target& t)
     r.readProxy("proxy", u"target.proxy"_s, t);
     r.readTransport("transport", u"target.transport"_s, t.transport);
     r.read("metrics_url", u"target.metrics_url"_s, t.metricsUrl);
+    r.readStringList("metrics_urls", u"target.metrics_urls"_s, t.metricsUrls);
     r.read("metrics_interval_s", u"target.metrics_interval_s"_s, t.metricsIntervalS);
     r.finish();
 }

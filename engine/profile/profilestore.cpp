@@ -163,6 +163,11 @@ Json toDocument(const Profile& p)
     if (t.transport != TransportKind::Auto)
         target["transport"] = str(transportKindName(t.transport));
     putNonEmpty(target, "metrics_url", t.metricsUrl);
+    if (!t.metricsUrls.isEmpty()) {
+        Json& urls = target["metrics_urls"] = Json::array();
+        for (const QString& url : t.metricsUrls)
+            urls.push_back(str(url));
+    }
     if (t.metricsIntervalS != Target {}.metricsIntervalS)
         target["metrics_interval_s"] = number(t.metricsIntervalS);
 

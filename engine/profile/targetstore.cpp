@@ -229,7 +229,10 @@ Target withSavedTarget(const Target& saved, const Target& own)
     fill(t.servedModelName, own.servedModelName);
     if (sameServer) {
         fill(t.apiKey, own.apiKey);
-        fill(t.metricsUrl, own.metricsUrl);
+        if (t.metricsUrl.isEmpty() && t.metricsUrls.isEmpty()) { // one of the two forms, never both
+            t.metricsUrl = own.metricsUrl;
+            t.metricsUrls = own.metricsUrls;
+        }
     }
     for (const HttpHeader& h : own.headers) {
         const bool named = std::any_of(t.headers.cbegin(), t.headers.cend(),

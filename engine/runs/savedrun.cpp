@@ -326,6 +326,16 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
                 run.warnings << QStringLiteral("%1.server: expected an object with a string \"engine\"; the step's "
                                                "server metrics are left out")
                                     .arg(where);
+            const QJsonArray servers = e.value(u"servers").toArray();
+            for (qsizetype k = 0; step.server && k < servers.size(); ++k) {
+                if (auto one = ServerStepStats::fromJson(servers[k].toObject()))
+                    step.server->servers.push_back(std::move(*one));
+                else
+                    run.warnings << QStringLiteral("%1.servers[%2]: expected an object with a string \"engine\"; "
+                                                   "left out")
+                                        .arg(where)
+                                        .arg(k);
+            }
         }
         const QString metricsFile = e.value(u"metrics_file").toString();
         if (metricsFile.contains(QLatin1Char('/')) || metricsFile.contains(QLatin1Char('\\'))

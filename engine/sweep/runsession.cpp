@@ -106,8 +106,13 @@ bool RunSession::finishStep(const StepResult& result, StepRecord* record, QStrin
             QLatin1String("start_late_s"), result.startedUnixS - static_cast<double>(at->toMSecsSinceEpoch()) / 1000.0);
     if (out.meetsSlo)
         entry.insert(QLatin1String("meets_slo"), *out.meetsSlo);
-    if (result.server.stats)
+    if (result.server.stats) {
         entry.insert(QLatin1String("server"), result.server.stats->toJson());
+        if (!result.server.stats->servers.empty())
+            entry.insert(QLatin1String("servers"), result.server.stats->serversJson());
+    }
+    if (m.joulesPerOutputToken)
+        entry.insert(QLatin1String("joules_per_output_token"), *m.joulesPerOutputToken);
     if (!result.server.isEmpty())
         entry.insert(QLatin1String("metrics_file"), QFileInfo(m_writer.metricsPath(index)).fileName());
     m_entries << entry;

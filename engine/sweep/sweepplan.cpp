@@ -98,10 +98,11 @@ QUrl serverUrl(const Target& target, const QString& path)
 TelemetryOptions telemetryOptions(const Target& target, const HeaderList& headers, const TransportOptions& transport)
 {
     TelemetryOptions t;
-    if (target.metricsUrl == QLatin1String("off") || target.isBuiltinSimulator())
+    const QStringList urls = target.effectiveMetricsUrls();
+    if (urls.isEmpty() || target.isBuiltinSimulator())
         return t; // a sim:// target is scraped once the simulator runs and base_url points at it
-    t.metricsUrl
-        = target.metricsUrl.isEmpty() ? serverUrl(target, QStringLiteral("/metrics")) : QUrl(target.metricsUrl);
+    for (const QString& url : urls)
+        t.metricsUrls << (url.isEmpty() ? serverUrl(target, QStringLiteral("/metrics")) : QUrl(url));
     t.versionUrl = serverUrl(target, QStringLiteral("/version"));
     t.modelsUrl = target.urlFor(QStringLiteral("/v1/models"));
     t.intervalS = target.metricsIntervalS;

@@ -39,7 +39,8 @@ QString loadLabel(const StepConfig& step);
 // so that a run killed mid-step says which step was cut short and at what load.
 // The URL of one of the server's own paths (/metrics, /version): base_url's path without a trailing /v1.
 QUrl serverUrl(const Target& target, const QString& path);
-// What the sweep scrapes: target.metrics_url (default <base_url>/metrics; "off": nothing), /version and
+// What the sweep scrapes: target.metrics_urls or target.metrics_url (default <base_url>/metrics; "off":
+// nothing), /version and
 // /v1/models once, /metrics every target.metrics_interval_s, with the request headers.
 TelemetryOptions telemetryOptions(const Target& target, const HeaderList& headers, const TransportOptions& transport);
 // run.json "environment"."server_reported": what the server said about itself; nothing when it said nothing.

@@ -178,6 +178,8 @@ void SweepRunner::onStepFinished(const StepResult& result)
 {
     m_scraper->endStep([this, r = result](StepTelemetry telemetry) mutable {
         r.server = std::move(telemetry);
+        if (r.server.stats)
+            r.metrics.joulesPerOutputToken = r.server.stats->joulesPerOutputToken(double(r.metrics.totalOutputTokens));
         finishStep(r);
     });
 }

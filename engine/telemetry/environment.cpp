@@ -102,6 +102,8 @@ QJsonObject ServerFacts::toJson() const
         o.insert(QLatin1String("owned_by"), ownedBy);
     if (!metricsUrl.isEmpty())
         o.insert(QLatin1String("metrics_url"), metricsUrl);
+    if (metricsUrls.size() > 1)
+        o.insert(QLatin1String("metrics_urls"), QJsonArray::fromStringList(metricsUrls));
     if (!metricsEngine.isEmpty())
         o.insert(QLatin1String("metrics_engine"), metricsEngine);
     if (!metricsModel.isEmpty())

@@ -22,7 +22,8 @@ struct ServerFacts
     QStringList models; // /v1/models ids
     std::optional<int> maxModelLen; // of the first model, /v1/models "max_model_len"
     QString ownedBy; // of the first model
-    QString metricsUrl;
+    QString metricsUrl; // the first of metricsUrls
+    QStringList metricsUrls; // every metrics URL scraped (without user info)
     QString metricsEngine; // "vllm", "sglang", "tgi" from the metric names; empty when none were read
     QString metricsModel; // the model label of the metrics
     QString metricsUnavailable; // why there are no server metrics; empty when there are

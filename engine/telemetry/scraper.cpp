@@ -35,8 +35,19 @@ void TelemetryScraper::setOptions(const TelemetryOptions& options)
 {
     m_options = options;
     m_facts = ServerFacts {};
-    m_facts.metricsUrl = options.metricsUrl.toString(QUrl::RemoveUserInfo);
-    m_names = nullptr;
+    m_endpoints.clear();
+    for (const QUrl& url : options.metricsUrls) {
+        if (url.isValid() && !url.isEmpty()) {
+            Endpoint e;
+            e.url = url;
+            e.display = url.toString(QUrl::RemoveUserInfo);
+            m_endpoints.push_back(std::move(e));
+        }
+    }
+    if (!m_endpoints.empty())
+        m_facts.metricsUrl = m_endpoints.front().display;
+    for (const Endpoint& e : m_endpoints)
+        m_facts.metricsUrls << e.display;
     m_available = false;
     if (m_nam) {
         delete m_nam;
@@ -71,7 +82,7 @@ void TelemetryScraper::prepare(std::function<void()> done)
         finishPrepare();
         return;
     }
-    m_preparePending = 1;
+    m_preparePending = 1; // until every request is out
     if (!m_options.versionUrl.isEmpty()) {
         ++m_preparePending;
         QNetworkReply* reply = get(m_options.versionUrl);
@@ -94,38 +105,49 @@ void TelemetryScraper::prepare(std::function<void()> done)
                 finishPrepare();
         });
     }
-    QNetworkReply* reply = get(m_options.metricsUrl);
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
-        const QString url = m_options.metricsUrl.toString(QUrl::RemoveUserInfo);
-        const QString failed = failure(reply);
-        Sentence unusable; // the answer came but holds no metrics Kneepoint reads
-        if (failed.isEmpty()) {
-            const PromText text = PromText::parse(reply->readAll());
-            m_names = detectServerMetrics(text);
-            if (!m_names) {
-                unusable = text.samples.empty()
-                    ? sentence("TelemetryScraper", "no Prometheus samples")
-                    : sentence("TelemetryScraper", "none of vLLM's, SGLang's or TGI's metric names");
-            } else {
-                m_facts.metricsEngine = QString::fromLatin1(m_names->engine);
-                if (m_names->modelLabel) {
-                    const char* probe = m_names->running ? m_names->running : m_names->waiting;
-                    m_facts.metricsModel = QString::fromUtf8(text.labelOf(probe, m_names->modelLabel));
+    for (std::size_t i = 0; i < m_endpoints.size(); ++i) {
+        ++m_preparePending;
+        QNetworkReply* reply = get(m_endpoints[i].url);
+        connect(reply, &QNetworkReply::finished, this, [this, reply, i] {
+            reply->deleteLater();
+            Endpoint& e = m_endpoints[i];
+            const QString failed = failure(reply);
+            Sentence unusable; // the answer came but holds no metrics Kneepoint reads
+            if (failed.isEmpty()) {
+                const PromText text = PromText::parse(reply->readAll());
+                e.names = detectServerMetrics(text);
+                e.exporter = !e.names && detectGpuMetrics(text);
+                if (!e.names && !e.exporter) {
+                    unusable = text.samples.empty()
+                        ? sentence("TelemetryScraper", "no Prometheus samples")
+                        : sentence("TelemetryScraper", "none of vLLM's, SGLang's or TGI's metric names");
+                } else if (e.names && m_facts.metricsEngine.isEmpty()) {
+                    m_facts.metricsEngine = QString::fromLatin1(e.names->engine);
+                    if (e.names->modelLabel) {
+                        const char* probe = e.names->running ? e.names->running : e.names->waiting;
+                        m_facts.metricsModel = QString::fromUtf8(text.labelOf(probe, e.names->modelLabel));
+                    }
                 }
             }
-        }
-        m_available = failed.isEmpty() && unusable.isEmpty();
-        if (!m_available) {
-            // The environment is written to files: in English; the note is for the window.
-            m_facts.metricsUnavailable
-                = QStringLiteral("%1: %2").arg(url, failed.isEmpty() ? unusable.english() : failed);
-            Q_EMIT note(phrase("TelemetryScraper", "no server metrics (%1: %2); the sweep goes on without them")
-                            .arg(url, failed.isEmpty() ? unusable.text() : failed));
-        }
-        if (--m_preparePending == 0)
-            finishPrepare();
-    });
+            e.usable = failed.isEmpty() && unusable.isEmpty();
+            if (!e.usable) {
+                // The environment is written to files: in English; the note is for the window.
+                const QString line
+                    = QStringLiteral("%1: %2").arg(e.display, failed.isEmpty() ? unusable.english() : failed);
+                m_facts.metricsUnavailable = m_facts.metricsUnavailable.isEmpty()
+                    ? line
+                    : m_facts.metricsUnavailable + QStringLiteral("; ") + line;
+                Q_EMIT note(phrase("TelemetryScraper", "no server metrics (%1: %2); the sweep goes on without them")
+                                .arg(e.display, failed.isEmpty() ? unusable.text() : failed));
+            }
+            m_available
+                = std::any_of(m_endpoints.begin(), m_endpoints.end(), [](const Endpoint& x) { return x.usable; });
+            if (--m_preparePending == 0)
+                finishPrepare();
+        });
+    }
+    if (--m_preparePending == 0)
+        finishPrepare();
 }
 
 void TelemetryScraper::finishPrepare()
@@ -137,6 +159,10 @@ void TelemetryScraper::finishPrepare()
 void TelemetryScraper::beginStep()
 {
     m_samples.clear();
+    for (Endpoint& e : m_endpoints) {
+        e.samples.clear();
+        e.round.reset();
+    }
     m_finishing = m_finalIssued = false;
     m_stepDone = {};
     if (!m_available)
@@ -148,25 +174,65 @@ void TelemetryScraper::beginStep()
     m_timer.start(std::max(50, static_cast<int>(std::lround(m_options.intervalS * 1000.0 / m_facts.timeScale))));
 }
 
-void TelemetryScraper::scrape()
+bool TelemetryScraper::keepApart() const
 {
-    if (!m_inStep || m_inFlight)
-        return;
-    QNetworkReply* reply = get(m_options.metricsUrl);
-    m_inFlight = reply;
-    connect(reply, &QNetworkReply::finished, this, [this, reply] { onMetrics(reply); });
+    const auto usable
+        = std::count_if(m_endpoints.begin(), m_endpoints.end(), [](const Endpoint& e) { return e.usable; });
+    return usable > 1 || std::any_of(m_endpoints.begin(), m_endpoints.end(), [](const Endpoint& e) {
+        return e.usable && e.exporter;
+    });
 }
 
-void TelemetryScraper::onMetrics(QNetworkReply* reply)
+void TelemetryScraper::scrape()
+{
+    if (!m_inStep || !m_inFlight.empty())
+        return;
+    for (std::size_t i = 0; i < m_endpoints.size(); ++i) {
+        if (!m_endpoints[i].usable)
+            continue;
+        QNetworkReply* reply = get(m_endpoints[i].url);
+        m_inFlight.push_back(reply);
+        connect(reply, &QNetworkReply::finished, this, [this, reply, i] { onMetrics(reply, int(i)); });
+    }
+}
+
+void TelemetryScraper::onMetrics(QNetworkReply* reply, int endpoint)
 {
     reply->deleteLater();
-    if (reply != m_inFlight)
+    const auto it = std::find(m_inFlight.begin(), m_inFlight.end(), reply);
+    if (it == m_inFlight.end())
         return;
-    m_inFlight = nullptr;
-    const double atS = double(m_clock.nsecsElapsed()) * 1e-9;
-    if (failure(reply).isEmpty() && m_names) {
+    m_inFlight.erase(it);
+    Endpoint& e = m_endpoints[std::size_t(endpoint)];
+    if (failure(reply).isEmpty()) {
+        const double atS = double(m_clock.nsecsElapsed()) * 1e-9;
         const PromText text = PromText::parse(reply->readAll());
-        ServerSample sample = ServerSample::extract(text, *m_names, atS);
+        ServerSample sample;
+        if (e.names)
+            sample = ServerSample::extract(text, *e.names, atS);
+        sample.atS = atS;
+        if (const GpuMetricNames* gpu = detectGpuMetrics(text))
+            sample.extractGpu(text, *gpu);
+        e.round = std::move(sample);
+    }
+    if (m_inFlight.empty())
+        finishRound();
+}
+
+void TelemetryScraper::finishRound()
+{
+    std::vector<ServerSample> parts;
+    for (Endpoint& e : m_endpoints) {
+        if (!e.round)
+            continue;
+        parts.push_back(*e.round);
+        e.round->url = e.display;
+        e.samples.push_back(std::move(*e.round));
+        e.round.reset();
+    }
+    if (!parts.empty()) {
+        const double atS = double(m_clock.nsecsElapsed()) * 1e-9;
+        ServerSample sample = parts.size() == 1 ? parts.front() : ServerSample::combine(parts, atS);
         m_samples.push_back(sample);
         Q_EMIT sampled(sample);
     }
@@ -189,7 +255,7 @@ void TelemetryScraper::endStep(std::function<void(StepTelemetry)> done)
     }
     m_stepDone = std::move(done);
     m_finishing = true;
-    if (!m_inFlight) {
+    if (m_inFlight.empty()) {
         m_finalIssued = true;
         scrape();
     }
@@ -204,6 +270,25 @@ void TelemetryScraper::completeStep()
     m_samples.clear();
     telemetry.stats
         = ServerStepStats::derive(telemetry.samples, m_facts.metricsEngine, m_facts.metricsModel, m_facts.timeScale);
+    if (telemetry.stats && keepApart()) {
+        for (Endpoint& e : m_endpoints) {
+            if (!e.usable)
+                continue;
+            const QString engine = e.names ? QString::fromLatin1(e.names->engine) : QString();
+            std::optional<ServerStepStats> st = ServerStepStats::derive(e.samples, engine, {}, m_facts.timeScale);
+            if (!st) {
+                st.emplace();
+                st->engine = engine;
+            }
+            st->url = e.display;
+            // KV usage of all servers: the mean of their means (the combined samples), the highest of their highs.
+            if (st->kvUsageMax && (!telemetry.stats->kvUsageMax || *st->kvUsageMax > *telemetry.stats->kvUsageMax))
+                telemetry.stats->kvUsageMax = st->kvUsageMax;
+            telemetry.stats->servers.push_back(std::move(*st));
+            telemetry.serverSamples.push_back(std::move(e.samples));
+            e.samples.clear();
+        }
+    }
     if (auto done = std::exchange(m_stepDone, {}))
         done(std::move(telemetry));
 }
@@ -215,7 +300,7 @@ void TelemetryScraper::abort()
     m_finishing = false;
     m_stepDone = {};
     m_prepared = {};
-    if (QNetworkReply* reply = std::exchange(m_inFlight, nullptr)) {
+    for (QNetworkReply* reply : std::exchange(m_inFlight, {})) {
         reply->disconnect(this);
         reply->abort();
         reply->deleteLater();

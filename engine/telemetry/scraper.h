@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -20,21 +21,28 @@ namespace kp {
 
 struct TelemetryOptions
 {
-    QUrl metricsUrl; // empty: no scraping (and no /version, /v1/models)
+    // Every URL is scraped each interval: model servers (a known engine's names) and GPU exporters
+    // (DCGM's or AMD's names). Empty: no scraping (and no /version, /v1/models).
+    QList<QUrl> metricsUrls;
     QUrl versionUrl; // GET /version; empty: not asked
     QUrl modelsUrl; // GET /v1/models; empty: not asked
     double intervalS = 1.0; // on the server's clock (ServerFacts::timeScale), at least 50 ms
     HeaderList headers; // sent with every scrape (Authorization, the target's extra headers)
     TransportOptions transport; // proxy and TLS verification as the load uses them
 
-    bool enabled() const { return metricsUrl.isValid() && !metricsUrl.isEmpty(); }
+    bool enabled() const
+    {
+        return std::any_of(
+            metricsUrls.begin(), metricsUrls.end(), [](const QUrl& u) { return u.isValid() && !u.isEmpty(); });
+    }
 };
 
 // Scrapes a server's Prometheus /metrics while steps run. Lives in (and is used from) one thread
 // with an event loop: the sweep's controller thread.
-//   prepare(): GET /version, /v1/models and one /metrics, once per sweep; when /metrics does not
-//              answer with metrics of a known engine, note() says so once and no step is scraped.
-//   beginStep(): a scrape at once (the baseline), then one every interval.
+//   prepare(): GET /version, /v1/models and each metrics URL once per sweep; a URL that does not answer
+//              with metrics of a known engine or GPU exporter gets a note() and is not scraped.
+//   beginStep(): a scrape of every URL at once (the baseline), then one every interval; a round ends
+//              when every URL has answered and gives one combined sample (and one per URL).
 //   endStep(done): a last scrape, then done(samples and their statistics).
 class TelemetryScraper : public QObject
 {
@@ -60,9 +68,22 @@ Q_SIGNALS:
     void sampled(const kp::ServerSample& sample); // each scrape of the running step
 
 private:
+    struct Endpoint
+    {
+        QUrl url;
+        QString display; // without user info
+        const ServerMetricNames* names = nullptr; // a model server's
+        bool exporter = false; // GPU metrics without a known engine's
+        bool usable = false;
+        std::optional<ServerSample> round; // this round's sample
+        std::vector<ServerSample> samples;
+    };
+
     QNetworkReply* get(const QUrl& url);
     void scrape();
-    void onMetrics(QNetworkReply* reply);
+    void onMetrics(QNetworkReply* reply, int endpoint);
+    void finishRound();
+    bool keepApart() const;
     void finishPrepare();
     void completeStep();
     static QString failure(QNetworkReply* reply);
@@ -70,14 +91,14 @@ private:
     TelemetryOptions m_options;
     QNetworkAccessManager* m_nam = nullptr;
     ServerFacts m_facts;
-    const ServerMetricNames* m_names = nullptr;
+    std::vector<Endpoint> m_endpoints;
     bool m_available = false;
     int m_preparePending = 0;
     std::function<void()> m_prepared;
     QTimer m_timer;
     QElapsedTimer m_clock;
     bool m_inStep = false;
-    QNetworkReply* m_inFlight = nullptr;
+    std::vector<QNetworkReply*> m_inFlight; // this round's replies still to come
     bool m_finishing = false;
     bool m_finalIssued = false;
     std::function<void(StepTelemetry)> m_stepDone;

@@ -120,6 +120,130 @@ const ServerMetricNames* detectServerMetrics(const PromText& text)
     return nullptr;
 }
 
+const std::vector<GpuMetricNames>& knownGpuMetricNames()
+{
+    static const std::vector<GpuMetricNames> names = {
+        {
+            .exporter = "dcgm",
+            .utilisation = "DCGM_FI_DEV_GPU_UTIL",
+            .power = "DCGM_FI_DEV_POWER_USAGE",
+            .powerAlt = nullptr,
+            .fbUsed = "DCGM_FI_DEV_FB_USED",
+            .energy = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+            .fbToMiB = 1.0,
+            .energyPerJ = 1e3, // mJ
+        },
+        {
+            .exporter = "amd",
+            .utilisation = "gpu_gfx_activity",
+            .power = "gpu_power_usage",
+            .powerAlt = "gpu_package_power",
+            .fbUsed = "gpu_used_vram",
+            .energy = "gpu_energy_consumed",
+            .fbToMiB = 1.0, // MB as the exporter words it, read as MiB
+            .energyPerJ = 1e6, // µJ
+        },
+    };
+    return names;
+}
+
+const GpuMetricNames* detectGpuMetrics(const PromText& text)
+{
+    for (const GpuMetricNames& n : knownGpuMetricNames()) {
+        if (text.has(n.utilisation) || text.has(n.power) || (n.powerAlt && text.has(n.powerAlt)))
+            return &n;
+    }
+    return nullptr;
+}
+
+void ServerSample::extractGpu(const PromText& text, const GpuMetricNames& names)
+{
+    const char* power = text.has(names.power) || !names.powerAlt ? names.power : names.powerAlt;
+    const char* counted = text.has(names.utilisation) ? names.utilisation : power;
+    const auto gpus = std::count_if(
+        text.samples.begin(), text.samples.end(), [&](const PromSample& s) { return s.name == counted; });
+    if (gpus == 0)
+        return;
+    gpuCount = double(gpus);
+    gpuUtilisation = text.mean(names.utilisation);
+    gpuPowerW = text.sum(power);
+    if (const auto fb = text.max(names.fbUsed))
+        gpuFbUsedMiB = *fb * names.fbToMiB;
+    if (const auto e = text.sum(names.energy))
+        gpuEnergyTotalJ = *e / names.energyPerJ;
+}
+
+namespace {
+
+void addTo(std::optional<double>& total, const std::optional<double>& v)
+{
+    if (v)
+        total = total.value_or(0.0) + *v;
+}
+
+PromHistogram plus(const PromHistogram& a, const PromHistogram& b)
+{
+    if (a.isEmpty())
+        return b;
+    if (b.isEmpty())
+        return a;
+    std::map<double, double> buckets;
+    for (const auto& [bound, n] : a.buckets)
+        buckets[bound] += n;
+    for (const auto& [bound, n] : b.buckets)
+        buckets[bound] += n;
+    PromHistogram out;
+    out.buckets.assign(buckets.begin(), buckets.end());
+    out.count = a.count + b.count;
+    out.sum = a.sum + b.sum;
+    return out;
+}
+
+} // namespace
+
+ServerSample ServerSample::combine(const std::vector<ServerSample>& parts, double atS)
+{
+    ServerSample c;
+    c.atS = atS;
+    double kvTotal = 0, rateTotal = 0, utilWeighted = 0, utilGpus = 0;
+    int kvN = 0, rateN = 0;
+    for (const ServerSample& p : parts) {
+        addTo(c.running, p.running);
+        addTo(c.waiting, p.waiting);
+        addTo(c.preemptionsTotal, p.preemptionsTotal);
+        addTo(c.promptTokensTotal, p.promptTokensTotal);
+        addTo(c.generationTokensTotal, p.generationTokensTotal);
+        addTo(c.prefixCacheQueriesTotal, p.prefixCacheQueriesTotal);
+        addTo(c.prefixCacheHitsTotal, p.prefixCacheHitsTotal);
+        addTo(c.gpuCount, p.gpuCount);
+        addTo(c.gpuPowerW, p.gpuPowerW);
+        addTo(c.gpuEnergyTotalJ, p.gpuEnergyTotalJ);
+        if (p.kvUsage) {
+            kvTotal += *p.kvUsage;
+            ++kvN;
+        }
+        if (p.prefixCacheHitRate) {
+            rateTotal += *p.prefixCacheHitRate;
+            ++rateN;
+        }
+        if (p.gpuUtilisation && p.gpuCount) {
+            utilWeighted += *p.gpuUtilisation * *p.gpuCount;
+            utilGpus += *p.gpuCount;
+        }
+        if (p.gpuFbUsedMiB && (!c.gpuFbUsedMiB || *p.gpuFbUsedMiB > *c.gpuFbUsedMiB))
+            c.gpuFbUsedMiB = p.gpuFbUsedMiB;
+        c.ttft = plus(c.ttft, p.ttft);
+        c.queueTime = plus(c.queueTime, p.queueTime);
+    }
+    if (kvN > 0)
+        c.kvUsage = kvTotal / kvN;
+    if (rateN > 0)
+        c.prefixCacheHitRate = rateTotal / rateN;
+    if (utilGpus > 0)
+        c.gpuUtilisation = utilWeighted / utilGpus;
+    return c;
+}
+
 ServerSample ServerSample::extract(const PromText& text, const ServerMetricNames& names, double atS)
 {
     ServerSample s;
@@ -162,6 +286,13 @@ QByteArray ServerSample::toJsonLine() const
         o.insert(QLatin1String("ttft_count"), ttft.count);
         o.insert(QLatin1String("ttft_sum_s"), ttft.sum);
     }
+    put(o, "gpu_count", gpuCount);
+    put(o, "gpu_util_pct", gpuUtilisation);
+    put(o, "gpu_power_w", gpuPowerW);
+    put(o, "gpu_fb_used_mib", gpuFbUsedMiB);
+    put(o, "gpu_energy_total_j", gpuEnergyTotalJ);
+    if (!url.isEmpty())
+        o.insert(QLatin1String("url"), url);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
@@ -187,6 +318,12 @@ std::optional<ServerSample> ServerSample::fromJsonLine(QByteArrayView line)
         s.ttft.sum = get(o, "ttft_sum_s").value_or(0.0);
         s.ttft.buckets = { { std::numeric_limits<double>::infinity(), *n } };
     }
+    s.gpuCount = get(o, "gpu_count");
+    s.gpuUtilisation = get(o, "gpu_util_pct");
+    s.gpuPowerW = get(o, "gpu_power_w");
+    s.gpuFbUsedMiB = get(o, "gpu_fb_used_mib");
+    s.gpuEnergyTotalJ = get(o, "gpu_energy_total_j");
+    s.url = o.value(QLatin1String("url")).toString();
     return s;
 }
 
@@ -195,14 +332,23 @@ QByteArray StepTelemetry::samplesJsonl() const
     QByteArray out;
     for (const ServerSample& s : samples)
         out += s.toJsonLine() + '\n';
+    for (const std::vector<ServerSample>& server : serverSamples) {
+        for (const ServerSample& s : server)
+            out += s.toJsonLine() + '\n';
+    }
     return out;
 }
 
 std::vector<ServerSample> StepTelemetry::samplesFromJsonl(QByteArrayView text)
 {
+    return samplesFromJsonl(text, QString());
+}
+
+std::vector<ServerSample> StepTelemetry::samplesFromJsonl(QByteArrayView text, const QString& url)
+{
     std::vector<ServerSample> out;
     for (const QByteArrayView line : QByteArray(text.toByteArray()).split('\n')) {
-        if (auto s = ServerSample::fromJsonLine(line))
+        if (auto s = ServerSample::fromJsonLine(line); s && s->url == url)
             out.push_back(std::move(*s));
     }
     return out;
@@ -239,6 +385,13 @@ std::optional<ServerStepStats> ServerStepStats::derive(
     gauge(&ServerSample::running, st.runningMean, st.runningMax);
     gauge(&ServerSample::waiting, st.waitingMean, st.waitingMax);
     gauge(&ServerSample::kvUsage, st.kvUsageMean, st.kvUsageMax);
+    gauge(&ServerSample::gpuUtilisation, st.gpuUtilisationMean, st.gpuUtilisationMax);
+    gauge(&ServerSample::gpuFbUsedMiB, st.gpuFbUsedMeanMiB, st.gpuFbUsedMaxMiB);
+    std::optional<double> powerMax, gpusMean, gpusMax;
+    gauge(&ServerSample::gpuPowerW, st.gpuPowerMeanW, powerMax);
+    gauge(&ServerSample::gpuCount, gpusMean, gpusMax);
+    if (gpusMax)
+        st.gpuCount = int(std::lround(*gpusMax));
 
     if (std::none_of(samples.begin(), samples.end(),
             [](const ServerSample& s) { return s.prefixCacheQueriesTotal || s.prefixCacheHitsTotal; })) {
@@ -279,6 +432,14 @@ std::optional<ServerStepStats> ServerStepStats::derive(
             if (d.count > 0)
                 st.queueTimeMeanMs = d.sum / d.count * 1000.0 / st.timeScale;
         }
+        if (const auto energy = delta(&ServerSample::gpuEnergyTotalJ)) {
+            st.energyJ = *energy;
+            st.energySource = QStringLiteral("counter");
+        } else if (st.gpuPowerMeanW && last.atS > first.atS) {
+            // The exporter's power over the step's time on the server's clock, as its counters count.
+            st.energyJ = *st.gpuPowerMeanW * (last.atS - first.atS) * st.timeScale;
+            st.energySource = QStringLiteral("power");
+        }
     }
     return st;
 }
@@ -309,7 +470,34 @@ QJsonObject ServerStepStats::toJson() const
     for (const auto& [p, v] : ttftPercentilesMs)
         o.insert(QStringLiteral("ttft_p%1_ms").arg(p), v);
     put(o, "queue_time_mean_ms", queueTimeMeanMs);
+    if (gpuCount)
+        o.insert(QLatin1String("gpu_count"), *gpuCount);
+    put(o, "gpu_util_mean_pct", gpuUtilisationMean);
+    put(o, "gpu_util_max_pct", gpuUtilisationMax);
+    put(o, "gpu_fb_used_mean_mib", gpuFbUsedMeanMiB);
+    put(o, "gpu_fb_used_max_mib", gpuFbUsedMaxMiB);
+    put(o, "gpu_power_mean_w", gpuPowerMeanW);
+    put(o, "energy_j", energyJ);
+    if (energyJ && !energySource.isEmpty())
+        o.insert(QLatin1String("energy_source"), energySource);
+    if (!url.isEmpty())
+        o.insert(QLatin1String("url"), url);
     return o;
+}
+
+QJsonArray ServerStepStats::serversJson() const
+{
+    QJsonArray out;
+    for (const ServerStepStats& s : servers)
+        out.append(s.toJson());
+    return out;
+}
+
+std::optional<double> ServerStepStats::joulesPerOutputToken(double outputTokens) const
+{
+    if (!energyJ || !(outputTokens > 0) || !std::isfinite(*energyJ))
+        return std::nullopt;
+    return *energyJ / outputTokens;
 }
 
 std::optional<ServerStepStats> ServerStepStats::fromJson(const QJsonObject& o)
@@ -340,6 +528,17 @@ std::optional<ServerStepStats> ServerStepStats::fromJson(const QJsonObject& o)
             st.ttftPercentilesMs[p] = *v;
     }
     st.queueTimeMeanMs = get(o, "queue_time_mean_ms");
+    if (const auto n = get(o, "gpu_count"))
+        st.gpuCount = int(std::lround(*n));
+    st.gpuUtilisationMean = get(o, "gpu_util_mean_pct");
+    st.gpuUtilisationMax = get(o, "gpu_util_max_pct");
+    st.gpuFbUsedMeanMiB = get(o, "gpu_fb_used_mean_mib");
+    st.gpuFbUsedMaxMiB = get(o, "gpu_fb_used_max_mib");
+    st.gpuPowerMeanW = get(o, "gpu_power_mean_w");
+    st.energyJ = get(o, "energy_j");
+    if (st.energyJ)
+        st.energySource = o.value(QLatin1String("energy_source")).toString();
+    st.url = o.value(QLatin1String("url")).toString();
     return st;
 }
 
@@ -368,6 +567,14 @@ QString ServerStepStats::summary(std::optional<double> clientTtftMeanMs) const
         parts << QStringLiteral("queue time mean %1 ms").arg(ms(*queueTimeMeanMs));
     if (prefixCacheHitRate)
         parts << QStringLiteral("prefix-cache hit rate %1%").arg(number(*prefixCacheHitRate * 100.0, 0));
+    if (gpuCount && gpuUtilisationMean)
+        parts << (*gpuCount == 1
+                ? QStringLiteral("1 GPU %1% busy").arg(number(*gpuUtilisationMean, 0))
+                : QStringLiteral("%1 GPUs %2% busy").arg(*gpuCount).arg(number(*gpuUtilisationMean, 0)));
+    if (gpuPowerMeanW)
+        parts << QStringLiteral("%1 W").arg(number(*gpuPowerMeanW, 0));
+    if (energyJ)
+        parts << QStringLiteral("%1 J").arg(number(*energyJ, *energyJ >= 100 ? 0 : 1));
     if (parts.isEmpty())
         return QStringLiteral("server (%1): %2 samples, no values the analysis reads").arg(engine).arg(samples);
     return QStringLiteral("server: ") + parts.join(QStringLiteral(", "));

@@ -3,6 +3,7 @@
 #include "telemetry/prometheustext.h"
 
 #include <QByteArray>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QMetaType>
 #include <QString>
@@ -42,6 +43,27 @@ const std::vector<ServerMetricNames>& knownServerMetricNames();
 // The engine whose running or waiting gauge the text carries; null when none does.
 const ServerMetricNames* detectServerMetrics(const PromText& text);
 
+// The Prometheus names a GPU exporter uses, one label set per GPU, and the factors that turn its units
+// into Kneepoint's (%, W, MiB, J).
+struct GpuMetricNames
+{
+    const char* exporter = nullptr; // "dcgm", "amd"
+    const char* utilisation = nullptr; // gauge, %
+    const char* power = nullptr; // gauge, W
+    const char* powerAlt = nullptr; // read when power is absent
+    const char* fbUsed = nullptr; // gauge
+    const char* energy = nullptr; // counter
+    double fbToMiB = 1.0;
+    double energyPerJ = 1.0; // the counter's units in one joule
+};
+
+// NVIDIA's dcgm-exporter (DCGM_FI_DEV_GPU_UTIL %, DCGM_FI_DEV_POWER_USAGE W, DCGM_FI_DEV_FB_USED MiB,
+// DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION mJ) and AMD's device-metrics-exporter (gpu_gfx_activity %,
+// gpu_power_usage or gpu_package_power W, gpu_used_vram MB, gpu_energy_consumed µJ), in that order.
+const std::vector<GpuMetricNames>& knownGpuMetricNames();
+// The exporter whose utilisation or power gauge the text carries; null when none does.
+const GpuMetricNames* detectGpuMetrics(const PromText& text);
+
 // One scrape, reduced to what the analysis reads. Several label sets of one metric (data-parallel
 // ranks, several models) are added up; KV usage takes the highest.
 struct ServerSample
@@ -58,12 +80,26 @@ struct ServerSample
     std::optional<double> prefixCacheHitRate; // the gauge, 0..1
     PromHistogram ttft; // cumulative since the server started; empty when absent
     PromHistogram queueTime;
+    // GPUs, from an exporter's metrics: how many label sets, their mean utilisation (%), their summed
+    // power (W), the fullest one's memory used (MiB) and their summed energy counters (J).
+    std::optional<double> gpuCount;
+    std::optional<double> gpuUtilisation;
+    std::optional<double> gpuPowerW;
+    std::optional<double> gpuFbUsedMiB;
+    std::optional<double> gpuEnergyTotalJ;
+    QString url; // the metrics URL this sample is of; empty for the figures of all URLs together
 
     static ServerSample extract(const PromText& text, const ServerMetricNames& names, double atS);
+    // The GPU figures of an exporter's text, set on this sample.
+    void extractGpu(const PromText& text, const GpuMetricNames& names);
+    // Several URLs scraped at one time as one sample: counts and counters added up (over the URLs that
+    // have them), KV usage and prefix-cache hit rate averaged, GPU utilisation weighted by GPU count,
+    // memory the highest. Histograms are added bucket by bucket.
+    static ServerSample combine(const std::vector<ServerSample>& parts, double atS);
     // One line of steps/NNN.metrics.jsonl (no newline): t, running, waiting, kv_usage,
     // preemptions_total, prompt_tokens_total, generation_tokens_total, prefix_cache_queries_total,
-    // prefix_cache_hits_total, prefix_cache_hit_rate, ttft_count, ttft_sum_s;
-    // absent values are left out.
+    // prefix_cache_hits_total, prefix_cache_hit_rate, ttft_count, ttft_sum_s, gpu_count, gpu_util_pct,
+    // gpu_power_w, gpu_fb_used_mib, gpu_energy_total_j, url; absent values are left out.
     QByteArray toJsonLine() const;
     // The inverse of toJsonLine (histograms keep only their count and sum); none when the line is not
     // a JSON object with a number "t".
@@ -93,13 +129,30 @@ struct ServerStepStats
     // when the server reports neither (or looked nothing up).
     std::optional<double> prefixCacheQueries, prefixCacheHits;
     std::optional<double> prefixCacheHitRate;
+    // GPUs, when an exporter was scraped: the count (the most seen in one sample), mean and highest
+    // utilisation (%), the fullest GPU's memory used (MiB), mean power of all GPUs (W) and the energy
+    // they drew during the step (J, server clock): the energy counters' difference, else mean power x
+    // the step's time, as energySource says ("counter" or "power").
+    std::optional<int> gpuCount;
+    std::optional<double> gpuUtilisationMean, gpuUtilisationMax;
+    std::optional<double> gpuFbUsedMeanMiB, gpuFbUsedMaxMiB;
+    std::optional<double> gpuPowerMeanW;
+    std::optional<double> energyJ;
+    QString energySource;
+    QString url; // the metrics URL, for one of several; empty for the figures of all together
+    // Each URL's figures apart, when there are several URLs or an exporter among them (run.json "servers").
+    std::vector<ServerStepStats> servers;
+
+    // energyJ / output tokens; none when either is unknown or the tokens are 0.
+    std::optional<double> joulesPerOutputToken(double outputTokens) const;
 
     // Gauges from every sample after the first (the first is taken before the load starts; with two
     // or fewer samples, all of them); differences from first to last. None without samples.
     static std::optional<ServerStepStats> derive(
         const std::vector<ServerSample>& samples, const QString& engine, const QString& model, double timeScale = 1.0);
 
-    QJsonObject toJson() const; // the "server" object of a run.json step entry
+    QJsonObject toJson() const; // the "server" object of a run.json step entry (servers left out)
+    QJsonArray serversJson() const; // its "servers" array; empty without servers
     static std::optional<ServerStepStats> fromJson(const QJsonObject& object);
     // "server: running 12.3 avg / 32 max, waiting 4.1 / 17, KV cache 71% avg / 100% max, 3 preemptions,
     // TTFT mean 120 ms, p99 480 ms (client 135 ms)": what the server reported, for a progress line.
@@ -114,9 +167,14 @@ struct StepTelemetry
     std::optional<ServerStepStats> stats;
 
     bool isEmpty() const { return samples.empty(); }
-    QByteArray samplesJsonl() const; // steps/NNN.metrics.jsonl
-    // Every sample of a steps/NNN.metrics.jsonl text; lines that do not read are skipped.
+    // Each URL's samples, in the order of the URLs, when stats->servers is not empty.
+    std::vector<std::vector<ServerSample>> serverSamples;
+    // steps/NNN.metrics.jsonl: the combined samples, then each URL's with its "url" key.
+    QByteArray samplesJsonl() const;
+    // Every combined sample (no "url") of a steps/NNN.metrics.jsonl text; lines that do not read are skipped.
     static std::vector<ServerSample> samplesFromJsonl(QByteArrayView text);
+    // The samples of one URL.
+    static std::vector<ServerSample> samplesFromJsonl(QByteArrayView text, const QString& url);
     bool operator==(const StepTelemetry&) const = default;
 };
 
