@@ -77,6 +77,27 @@ Points hockeyStick()
     return points;
 }
 
+// The hockey stick with P90 TTFT at half its P99: 100, 102.5, 105, 110, 150, 450, 1250, 2000 ms.
+Points hockeyStickWithP90()
+{
+    Points points = hockeyStick();
+    for (SweepPoint& p : points) {
+        const double p99 = p.metrics.ttft.percentiles[0].second;
+        p.metrics.ttft.percentiles = { { 90, p99 / 2 }, { 99, p99 } };
+    }
+    return points;
+}
+
+// P90 TTFT ≤ ms and P99 TPOT ≤ tpotMs: each limit at its own percentile.
+Slo perLimitSlo(double ms, double tpotMs)
+{
+    Slo slo;
+    slo.ttftMs = ms;
+    slo.ttftPercentile = 90;
+    slo.tpotMs = tpotMs;
+    return slo;
+}
+
 Points plateau()
 {
     return curve({ 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 }, { 9.9, 19.8, 29.7, 39.6, 48.5, 54, 56, 56.5, 55.8, 56.2 },
@@ -560,6 +581,17 @@ void TestKneeAnalysis::sloCapacity_data()
     QTest::addRow("percentile not reported")
         << hockeyStick() << p95 << none << 0.0 << SloLimit::None
         << u"No SLO capacity: the steps do not report P95 TTFT, which the SLO needs."_s;
+    QTest::addRow("each limit at its own percentile: P90 TTFT binds")
+        << hockeyStickWithP90() << perLimitSlo(200, 28) << 50.0 + 10.0 / 6 << 50.0 << SloLimit::Ttft
+        << u"P90 TTFT reaches its limit of 200 ms there, interpolated between 50 req/s (150 ms) and 60 req/s (450 "
+           u"ms). At 60 req/s, P99 TPOT also misses its limit."_s;
+    QTest::addRow("each limit at its own percentile: P99 TPOT binds")
+        << hockeyStickWithP90() << perLimitSlo(300, 28) << 52.0 << 50.2 << SloLimit::Tpot
+        << u"P99 TPOT reaches its limit of 28 ms there, interpolated between 50 req/s (25 ms) and 60 req/s (40 ms). "
+           u"At 60 req/s, P90 TTFT also misses its limit."_s;
+    QTest::addRow("each limit at its own percentile: the lower bound names both")
+        << hockeyStickWithP90() << perLimitSlo(5000, 100) << 80.0 << 57.5 << SloLimit::None
+        << u"Every step met the SLO (P90 TTFT ≤ 5 s, P99 TPOT ≤ 100 ms) up to 80 req/s"_s;
     Points client = hockeyStick();
     client[5].clientBound = true; // 60 req/s no longer counts: the miss is at 70
     QTest::addRow("client-bound step skipped")
@@ -726,6 +758,9 @@ void TestKneeAnalysis::capacityFromAnalysis_data()
         << hockeyStick() << ttftSlo(100) << k1 << n2 << QString() << 0.0 << 0 << 0
         << u"there is no per-server capacity under the SLO: No SLO capacity: even the lowest "
            u"load"_s;
+    QTest::addRow("SLO capacity at per-limit percentiles")
+        << hockeyStickWithP90() << perLimitSlo(200, 28) << k1 << n2 << u"slo_capacity"_s << 50.0 << 20 << 22
+        << u"1000 req/s ÷ 50 req/s per server = 20 servers; N+2 → 22"_s;
     Points noTokens = hockeyStick();
     for (SweepPoint& p : noTokens)
         p.metrics.outputThroughput = 0;
@@ -871,10 +906,18 @@ void TestKneeAnalysis::sloSpec_data()
            u"(0.5s)"_s;
     QTest::addRow("bad percentile") << u"ttft:p101:500"_s << Slo {}
                                     << u"\"ttft:p101:500\": \"p101\" is not a percentile; write p50, p99 or p99.9"_s;
-    QTest::addRow("two percentiles")
-        << u"ttft:p99:500 tpot:p90:50"_s << Slo {}
-        << u"\"tpot:p90:50\": percentile p90 differs from p99 in \"ttft:p99:500\"; all SLOs "
-           u"share one percentile"_s;
+    Slo own = ttftSlo(500);
+    own.ttftPercentile = 99;
+    own.tpotMs = 50;
+    own.tpotPercentile = 90;
+    own.e2elMs = 20000;
+    QTest::addRow("two percentiles: each limit keeps its own")
+        << u"ttft:p99:500 tpot:p90:50 e2el:20s"_s << own << QString();
+    Slo sameTwice = ttftSlo(300);
+    sameTwice.tpotMs = 50;
+    sameTwice.percentile = 90;
+    QTest::addRow("one percentile named twice is the shared one")
+        << u"ttft:p90:300 tpot:p90:50"_s << sameTwice << QString();
     QTest::addRow("too many parts") << u"ttft:p99:500:1"_s << Slo {}
                                     << u"\"ttft:p99:500:1\": write metric:percentile:ms (ttft:p99:500) or metric:ms "
                                        u"(ttft:500)"_s;

@@ -128,6 +128,7 @@ private Q_SLOTS:
     void rates();
     void goodput_data();
     void goodput();
+    void sloPercentilesAndRepeatScope();
 
 private:
     QString fixture(const QString& name)
@@ -1261,6 +1262,56 @@ void TestProfile::goodput()
         QCOMPARE(slo.tpotMs, tpot);
         QCOMPARE(slo.e2elMs, e2el);
     }
+}
+
+void TestProfile::sloPercentilesAndRepeatScope()
+{
+    // Each limit at its own percentile; a limit without one takes the shared percentile.
+    const QByteArray json = R"({"schema": "kneepoint.profile/1", "target": {"base_url": "http://h:8000", "model": "m"},
+ "load": {"rates": [10, 20], "plan": {"repeats": 2, "repeat_scope": "all"}},
+ "slo": {"ttft_ms": 300, "ttft_percentile": 90, "tpot_ms": 50, "percentile": 99.9}})";
+    const kp::ProfileLoadResult r = ProfileStore::loadFromData(json, u"p.json"_s);
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    QCOMPARE(r.warnings, QStringList());
+    const kp::Slo& slo = r.profile->slo;
+    QCOMPARE(slo.ttftP(), 90.0);
+    QCOMPARE(slo.tpotP(), 99.9);
+    QCOMPARE(slo.e2elP(), 99.9);
+    QCOMPARE(slo.limitPercentiles(), (std::vector<double> { 90, 99.9 }));
+    QCOMPARE(r.profile->load.plan.repeatScope, kp::Plan::RepeatScope::All);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"slo.json"_s);
+    QVERIFY(ProfileStore::save(*r.profile, path).ok());
+    const kp::ProfileLoadResult back = ProfileStore::load(path);
+    QVERIFY2(back.ok(), qPrintable(back.errors.join(u'\n')));
+    QCOMPARE(back.profile->slo, slo);
+    QCOMPARE(back.profile->load.plan, r.profile->load.plan);
+
+    // An old profile: one percentile for every limit, and repeats of the best load.
+    const kp::ProfileLoadResult old = ProfileStore::loadFromData(
+        R"({"schema": "kneepoint.profile/1", "target": {"base_url": "http://h:8000", "model": "m"},
+ "load": {"rates": [10], "plan": {"repeats": 2}}, "slo": {"ttft_ms": 300, "tpot_ms": 50, "percentile": 95}})",
+        u"old.json"_s);
+    QVERIFY2(old.ok(), qPrintable(old.errors.join(u'\n')));
+    QCOMPARE(old.profile->slo.ttftP(), 95.0);
+    QCOMPARE(old.profile->slo.tpotP(), 95.0);
+    QCOMPARE(old.profile->load.plan.repeatScope, kp::Plan::RepeatScope::Best);
+    // The default is not written, so old files stay as they were.
+    QVERIFY(!ProfileStore::toJson(*old.profile).contains("repeat_scope"));
+    QVERIFY(!ProfileStore::toJson(*old.profile).contains("ttft_percentile"));
+
+    // Out of range, and an unknown scope, named by their keys.
+    Profile bad = *r.profile;
+    bad.slo.tpotPercentile = 0;
+    QCOMPARE(kp::validateProfile(bad).size(), 1);
+    QCOMPARE(kp::validateProfile(bad).constFirst().toString(), u"slo.tpot_percentile: must be in (0, 100]"_s);
+    const kp::ProfileLoadResult scope = ProfileStore::loadFromData(
+        R"({"schema": "kneepoint.profile/1", "target": {"base_url": "http://h:8000", "model": "m"},
+ "load": {"rates": [10], "plan": {"repeat_scope": "some"}}})",
+        u"scope.json"_s);
+    QVERIFY(!scope.ok());
+    QVERIFY2(scope.errors.join(u'\n').contains(u"load.plan.repeat_scope: expected \"best\" or \"all\", got \"some\""_s),
+        qPrintable(scope.errors.join(u'\n')));
 }
 
 QTEST_GUILESS_MAIN(TestProfile)

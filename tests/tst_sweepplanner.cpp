@@ -254,6 +254,59 @@ private Q_SLOTS:
         QCOMPARE(done[4].step.purpose, QStringLiteral("repeat"));
     }
 
+    void repeatsEveryLoadRoundByRound()
+    {
+        Load load;
+        load.rates = { 10, 20, 30 };
+        load.plan.repeats = 2;
+        load.plan.repeatScope = Plan::RepeatScope::All;
+        // No SLO: every load still repeats (the best scope needs one).
+        SweepPlanner planner(load, Slo {});
+        const auto done = drive(planner, [](const PlannedStep& s) { return std::pair { s.load, 100.0 }; });
+        std::vector<PlannedStep> steps;
+        for (const StepOutcome& o : done)
+            steps.push_back(o.step);
+        QCOMPARE(loadsOf(steps), (std::vector<double> { 10, 20, 30, 10, 20, 30, 10, 20, 30 }));
+        for (std::size_t i = 0; i < steps.size(); ++i)
+            QCOMPARE(steps[i].purpose, i < 3 ? QStringLiteral("coarse") : QStringLiteral("repeat"));
+        QCOMPARE(steps[3].detail, QStringLiteral("repeat 1 of 2 of every load"));
+        QCOMPARE(steps[8].detail, QStringLiteral("repeat 2 of 2 of every load"));
+    }
+
+    void repeatsEveryLoadOfARefinedPassOnce()
+    {
+        // Refinement's loads are loads of the pass too; a load measured twice repeats once per round.
+        Load load;
+        load.rates = { 10, 20, 40 };
+        load.plan.refine = true;
+        load.plan.maxRefineSteps = 1;
+        load.plan.repeats = 1;
+        load.plan.repeatScope = Plan::RepeatScope::All;
+        Slo slo;
+        slo.ttftMs = 500;
+        SweepPlanner planner(load, slo);
+        const auto done = drive(planner, [](const PlannedStep& s) {
+            return std::pair { s.load, s.load <= 20 ? 100.0 : 900.0 };
+        });
+        std::vector<PlannedStep> steps;
+        for (const StepOutcome& o : done)
+            steps.push_back(o.step);
+        QCOMPARE(steps.size(), std::size_t(8));
+        QCOMPARE(steps[3].purpose, QStringLiteral("refine"));
+        const double refined = steps[3].load;
+        QCOMPARE(loadsOf(steps), (std::vector<double> { 10, 20, 40, refined, 10, 20, 40, refined }));
+    }
+
+    void bestScopeWithoutSloRepeatsNothing()
+    {
+        Load load;
+        load.rates = { 10, 20 };
+        load.plan.repeats = 3; // repeat_scope best, as a profile without the key means
+        SweepPlanner planner(load, Slo {});
+        const auto done = drive(planner, [](const PlannedStep& s) { return std::pair { s.load, 100.0 }; });
+        QCOMPARE(done.size(), std::size_t(2));
+    }
+
     void autoMeasuresFloorAndCeilingFirst()
     {
         Load load;

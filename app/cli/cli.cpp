@@ -224,13 +224,19 @@ struct Options
         QStringLiteral("Refine until the boundary is known within this fraction of load (default 0.05)."),
         QStringLiteral("F") };
     QCommandLineOption repeats { QStringLiteral("repeats"),
-        QStringLiteral("Run the highest load that met the SLO this many more times."), QStringLiteral("N") };
+        QStringLiteral("Run every load this many more times, round by round after the pass (--repeat-scope best: "
+                       "only the highest load that met the SLO)."),
+        QStringLiteral("N") };
+    QCommandLineOption repeatScope { QStringLiteral("repeat-scope"),
+        QStringLiteral("Which loads --repeats runs again: all (the default on the command line) or best."),
+        QStringLiteral("all|best") };
     QCommandLineOption noEarlyStop { QStringLiteral("no-early-stop"),
         QStringLiteral("Keep escalating after the server collapsed.") };
     QCommandLineOption stopErrorRate { QStringLiteral("stop-error-rate"),
         QStringLiteral("Stop escalating once a step's error rate passes this fraction."), QStringLiteral("F") };
     QCommandLineOption slo { QStringLiteral("slo"),
-        QStringLiteral("SLO, e.g. ttft:p99:500, tpot:50, errors:1%; repeatable. Overrides the profile's."),
+        QStringLiteral("SLO, e.g. ttft:p90:300, tpot:p99:50, errors:1% (each limit at its own percentile); repeatable. "
+                       "Overrides the profile's."),
         QStringLiteral("SPEC") };
     QCommandLineOption peak { QStringLiteral("peak"),
         QStringLiteral("Peak demand for a capacity plan: 1000 (req/s) or 250000tok/s."), QStringLiteral("DEMAND") };
@@ -461,8 +467,19 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
         plan.tolerance = *tolerance;
     std::optional<int> repeats;
     number(o.repeats, repeats);
-    if (repeats)
+    if (repeats) {
         plan.repeats = *repeats;
+        plan.repeatScope = Plan::RepeatScope::All; // the command line's --repeats repeats every load
+    }
+    if (p.isSet(o.repeatScope)) {
+        const QString scope = p.value(o.repeatScope);
+        if (scope == QLatin1String("all"))
+            plan.repeatScope = Plan::RepeatScope::All;
+        else if (scope == QLatin1String("best"))
+            plan.repeatScope = Plan::RepeatScope::Best;
+        else
+            errors << QStringLiteral("--repeat-scope: \"%1\" is neither all nor best").arg(scope);
+    }
     if (p.isSet(o.noEarlyStop))
         plan.earlyStop = false;
     number(o.stopErrorRate, plan.stopErrorRate);
@@ -1198,8 +1215,8 @@ int run(const QStringList& arguments)
         o.percentileMetrics, o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir,
         o.resultFilename, o.label, o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey,
         o.allowHighLoad, o.workers, o.transport, o.quiet });
-    parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.noEarlyStop, o.stopErrorRate, o.slo,
-        o.peak, o.redundancy, o.kneeMetric, o.json });
+    parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.repeatScope, o.noEarlyStop,
+        o.stopErrorRate, o.slo, o.peak, o.redundancy, o.kneeMetric, o.json });
     if (verb == QLatin1String("run") || verb == QLatin1String("sweep")) {
         parser.addOptions({ o.shard, o.startAt, o.stepInterval });
         o.shardOptions = true;

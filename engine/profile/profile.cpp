@@ -793,6 +793,12 @@ void checkSlo(Checker& c, const Slo& s)
     c.optional(u"slo.tpot_ms"_s, s.tpotMs, &Checker::positive);
     c.optional(u"slo.e2el_ms"_s, s.e2elMs, &Checker::positive);
     c.percentile(u"slo.percentile"_s, s.percentile);
+    for (const auto& [path, p] : { std::pair { u"slo.ttft_percentile"_s, s.ttftPercentile },
+             std::pair { u"slo.tpot_percentile"_s, s.tpotPercentile },
+             std::pair { u"slo.e2el_percentile"_s, s.e2elPercentile } }) {
+        if (p)
+            c.percentile(path, *p);
+    }
     if (s.maxErrorRate)
         c.fraction(u"slo.max_error_rate"_s, *s.maxErrorRate, true);
 }

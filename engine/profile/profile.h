@@ -7,9 +7,11 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace kp {
 
@@ -202,7 +204,11 @@ struct Plan
     bool refine = false; // add steps at the SLO boundary (and around the knee) after the coarse pass
     double tolerance = 0.05; // refine until the boundary is known within this fraction of load
     int maxRefineSteps = 6;
-    int repeats = 0; // run the highest load that met the SLO this many more times, to measure its spread
+    int repeats = 0; // run loads this many more times, to measure their spread (which loads: repeatScope)
+    // Best: the highest load that met the SLO, after the pass (what a profile without repeat_scope means);
+    // All: every load the pass measured, round by round once the pass is done.
+    enum class RepeatScope { Best, All };
+    RepeatScope repeatScope = RepeatScope::Best;
     bool earlyStop = true; // stop escalating once throughput fell for two steps while latency rose
     std::optional<double> stopErrorRate; // ... or once a step's error rate passes this fraction
     bool operator==(const Plan&) const = default;
@@ -232,9 +238,28 @@ struct Slo
     std::optional<double> ttftMs;
     std::optional<double> tpotMs;
     std::optional<double> e2elMs;
-    double percentile = 99;
+    double percentile = 99; // the percentile of every limit that names none of its own
+    // A limit's own percentile (slo.ttft_percentile, --slo ttft:p90:300); unset: percentile.
+    std::optional<double> ttftPercentile;
+    std::optional<double> tpotPercentile;
+    std::optional<double> e2elPercentile;
     std::optional<double> maxErrorRate; // fraction of failed requests, 0..1
     bool isEmpty() const { return !ttftMs && !tpotMs && !e2elMs && !maxErrorRate; }
+    double ttftP() const { return ttftPercentile.value_or(percentile); }
+    double tpotP() const { return tpotPercentile.value_or(percentile); }
+    double e2elP() const { return e2elPercentile.value_or(percentile); }
+    // The percentiles the set latency limits are judged at, ascending, each once.
+    std::vector<double> limitPercentiles() const
+    {
+        std::vector<double> out;
+        for (const auto& [limit, p] :
+            { std::pair { ttftMs, ttftP() }, std::pair { tpotMs, tpotP() }, std::pair { e2elMs, e2elP() } }) {
+            if (limit && std::find(out.begin(), out.end(), p) == out.end())
+                out.push_back(p);
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    }
     bool operator==(const Slo&) const = default;
 };
 

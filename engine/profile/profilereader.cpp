@@ -748,6 +748,18 @@ void readPlan(ObjectReader& r, Plan& p)
     r.read("tolerance", u"load.plan.tolerance"_s, p.tolerance);
     r.read("max_refine_steps", u"load.plan.max_refine_steps"_s, p.maxRefineSteps);
     r.read("repeats", u"load.plan.repeats"_s, p.repeats);
+    if (const Json* v = r.take("repeat_scope", u"load.plan.repeat_scope"_s)) {
+        if (const auto name = r.toString(*v, r.child("repeat_scope"), u"load.plan.repeat_scope"_s)) {
+            if (*name == u"best") {
+                p.repeatScope = Plan::RepeatScope::Best;
+            } else if (*name == u"all") {
+                p.repeatScope = Plan::RepeatScope::All;
+            } else {
+                r.context().error(r.child("repeat_scope"), u"expected \"best\" or \"all\", got \"%1\""_s.arg(*name));
+                r.context().fail(u"load.plan.repeat_scope"_s);
+            }
+        }
+    }
     r.read("early_stop", u"load.plan.early_stop"_s, p.earlyStop);
     r.read("stop_error_rate", u"load.plan.stop_error_rate"_s, p.stopErrorRate);
     r.finish();
@@ -777,6 +789,9 @@ void readSloKeys(ObjectReader& r, Slo& s)
     r.read("tpot_ms", u"slo.tpot_ms"_s, s.tpotMs);
     r.read("e2el_ms", u"slo.e2el_ms"_s, s.e2elMs);
     r.read("percentile", u"slo.percentile"_s, s.percentile);
+    r.read("ttft_percentile", u"slo.ttft_percentile"_s, s.ttftPercentile);
+    r.read("tpot_percentile", u"slo.tpot_percentile"_s, s.tpotPercentile);
+    r.read("e2el_percentile", u"slo.e2el_percentile"_s, s.e2elPercentile);
     r.read("max_error_rate", u"slo.max_error_rate"_s, s.maxErrorRate);
 }
 

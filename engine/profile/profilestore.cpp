@@ -255,6 +255,8 @@ Json toDocument(const Profile& p)
     plan["tolerance"] = number(l.plan.tolerance);
     plan["max_refine_steps"] = l.plan.maxRefineSteps;
     plan["repeats"] = l.plan.repeats;
+    if (l.plan.repeatScope == Plan::RepeatScope::All) // the default, best, is what files without the key mean
+        plan["repeat_scope"] = "all";
     plan["early_stop"] = l.plan.earlyStop;
     putOptional(plan, "stop_error_rate", l.plan.stopErrorRate);
 
@@ -264,6 +266,9 @@ Json toDocument(const Profile& p)
     putOptional(slo, "tpot_ms", s.tpotMs);
     putOptional(slo, "e2el_ms", s.e2elMs);
     slo["percentile"] = number(s.percentile);
+    putOptional(slo, "ttft_percentile", s.ttftPercentile);
+    putOptional(slo, "tpot_percentile", s.tpotPercentile);
+    putOptional(slo, "e2el_percentile", s.e2elPercentile);
     putOptional(slo, "max_error_rate", s.maxErrorRate);
 
     const ServerInfo& si = p.server;

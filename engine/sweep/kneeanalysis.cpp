@@ -141,17 +141,18 @@ struct SloCheck
     SloLimit limit = SloLimit::None;
     double max = 0.0;
     std::optional<double> value;
+    double percentile = 99; // of a latency limit
 };
 
 std::vector<SloCheck> sloChecks(const Slo& slo, double implicitMaxErrorRate, const CurvePoint& point)
 {
     std::vector<SloCheck> checks;
     if (slo.ttftMs)
-        checks.push_back({ SloLimit::Ttft, *slo.ttftMs, point.ttft });
+        checks.push_back({ SloLimit::Ttft, *slo.ttftMs, point.ttft, slo.ttftP() });
     if (slo.tpotMs)
-        checks.push_back({ SloLimit::Tpot, *slo.tpotMs, point.tpot });
+        checks.push_back({ SloLimit::Tpot, *slo.tpotMs, point.tpot, slo.tpotP() });
     if (slo.e2elMs)
-        checks.push_back({ SloLimit::E2el, *slo.e2elMs, point.e2el });
+        checks.push_back({ SloLimit::E2el, *slo.e2elMs, point.e2el, slo.e2elP() });
     // Without an error limit of its own, an SLO still fails a step that loses requests: its latencies
     // describe only the survivors.
     checks.push_back({ SloLimit::ErrorRate, slo.maxErrorRate.value_or(implicitMaxErrorRate), point.errorRate });
@@ -169,16 +170,15 @@ struct SloJudgement
 SloJudgement judgeSlo(const Slo& slo, double implicitMaxErrorRate, const CurvePoint& point)
 {
     SloJudgement j;
-    const double p = slo.percentile;
     for (const SloCheck& check : sloChecks(slo, implicitMaxErrorRate, point)) {
         if (!check.value) {
             j.judged = false;
-            j.missing << words::sloName(check.limit, p);
+            j.missing << words::sloName(check.limit, check.percentile);
             continue;
         }
         if (*check.value > check.max && j.pass) {
             j.pass = false;
-            j.firstMiss = words::sloName(check.limit, p)
+            j.firstMiss = words::sloName(check.limit, check.percentile)
                 + Sentence::plain(u" %1 > %2"_s.arg(
                     words::sloValue(check.limit, *check.value), words::sloValue(check.limit, check.max)));
         }
@@ -249,9 +249,9 @@ private:
             c.e2elMeanS = m.meanSessionS;
         c.errorRate = errorRateOf(m);
         c.latency = latencyAt(m, m.stats(m_options.metric), m_options.percentile);
-        c.ttft = latencyAt(m, m.ttft, m_options.slo.percentile);
-        c.tpot = latencyAt(m, m.tpot, m_options.slo.percentile);
-        c.e2el = latencyAt(m, m.e2el, m_options.slo.percentile);
+        c.ttft = latencyAt(m, m.ttft, m_options.slo.ttftP());
+        c.tpot = latencyAt(m, m.tpot, m_options.slo.tpotP());
+        c.e2el = latencyAt(m, m.e2el, m_options.slo.e2elP());
         c.steps = { index };
         return c;
     }
@@ -691,11 +691,10 @@ private:
     Sentence sloText() const
     {
         QList<Sentence> parts;
-        const double p = m_options.slo.percentile;
         for (const SloCheck& check : sloChecks(m_options.slo, m_options.maxErrorRate, CurvePoint {})) {
             if (check.limit == SloLimit::ErrorRate && !m_options.slo.maxErrorRate)
                 continue;
-            parts << words::sloName(check.limit, p)
+            parts << words::sloName(check.limit, check.percentile)
                     + Sentence::plain(u" ≤ "_s + words::sloValue(check.limit, check.max));
         }
         if (parts.isEmpty())
@@ -796,11 +795,11 @@ private:
             const double t = vb > va ? std::clamp((checksB[i].max - va) / (vb - va), 0.0, 1.0) : 0.0;
             if (!binding || t < bindingT) {
                 if (binding)
-                    alsoMissed << words::sloName(checksB[*binding].limit, slo.percentile);
+                    alsoMissed << words::sloName(checksB[*binding].limit, checksB[*binding].percentile);
                 binding = i;
                 bindingT = t;
             } else {
-                alsoMissed << words::sloName(checksB[i].limit, slo.percentile);
+                alsoMissed << words::sloName(checksB[i].limit, checksB[i].percentile);
             }
         }
         Q_ASSERT(binding);
@@ -812,7 +811,7 @@ private:
         f.achieved = lerp(a.thr, b.thr, bindingT);
         f.outputThroughput = lerp(a.tok, b.tok, bindingT);
         f.stepIndex = bindingT == 0.0 ? a.step() : -1;
-        const Sentence name = words::sloName(cb.limit, slo.percentile);
+        const Sentence name = words::sloName(cb.limit, cb.percentile);
         f.reason
             = sentence("KneeAnalysis",
                 "SLO capacity is %1 (%2 achieved): %3 reaches its limit of %4 there, interpolated between %5 "
@@ -1059,9 +1058,9 @@ bool meetsSlo(const Slo& slo, const StepMetrics& m, QString* reason)
 {
     CurvePoint point;
     point.errorRate = errorRateOf(m);
-    point.ttft = latencyAt(m, m.ttft, slo.percentile);
-    point.tpot = latencyAt(m, m.tpot, slo.percentile);
-    point.e2el = latencyAt(m, m.e2el, slo.percentile);
+    point.ttft = latencyAt(m, m.ttft, slo.ttftP());
+    point.tpot = latencyAt(m, m.tpot, slo.tpotP());
+    point.e2el = latencyAt(m, m.e2el, slo.e2elP());
     SloJudgement j = judgeSlo(slo, AnalysisOptions {}.maxErrorRate, point);
     if (m.completed == 0) {
         j.pass = false;
@@ -1083,8 +1082,11 @@ AnalysisOptions analysisOptionsFor(const Slo& slo)
         options.metric = LatencyMetric::Tpot;
     else if (!slo.ttftMs && slo.e2elMs)
         options.metric = LatencyMetric::E2el;
+    // The knee is found on the metric the SLO limits first, at that limit's percentile.
     if (!slo.isEmpty())
-        options.percentile = slo.percentile;
+        options.percentile = options.metric == LatencyMetric::Tpot ? slo.tpotP()
+            : options.metric == LatencyMetric::E2el                ? slo.e2elP()
+                                                                   : slo.ttftP();
     return options;
 }
 

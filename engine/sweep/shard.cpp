@@ -78,9 +78,12 @@ QString shardProblem(const Profile& profile, const ShardSpec& shard)
         return QStringLiteral(
             "load.plan.refine: refinement chooses steps from measured results, which shards cannot agree on; "
             "drop it, or refine with a finer fixed range");
-    if (plan.repeats > 0)
-        return QStringLiteral("load.plan.repeats: repeats follow the SLO verdict of measured steps, which shards "
-                              "cannot agree on; list the load again instead");
+    // Repeats of every load are known once the pass is (shards run every step of it), so they pair up;
+    // the best load is an SLO verdict of measured steps.
+    if (plan.repeats > 0 && plan.repeatScope == Plan::RepeatScope::Best)
+        return QStringLiteral("load.plan.repeats: repeats of the best load follow the SLO verdict of measured steps, "
+                              "which shards cannot agree on; repeat every load (load.plan.repeat_scope \"all\", "
+                              "--repeat-scope all) or list the load again instead");
     if (!shard.active())
         return {};
     const qint64 k = shard.count;

@@ -1,11 +1,12 @@
 #include "sweep/slospec.h"
 
-#include "metrics/latencystats.h"
-
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace kp {
 
@@ -18,8 +19,7 @@ QString parseSloSpec(QStringView spec, Slo& slo)
     if (items.isEmpty())
         return u"empty SLO: write metric:percentile:ms, for example ttft:p99:500"_s;
     Slo out = slo;
-    std::optional<double> percentile;
-    QString percentileItem;
+    std::vector<std::pair<QString, double>> given; // the items that name a percentile: metric, percentile
     for (const QString& item : items) {
         const QStringList parts = item.split(u':');
         const QString name = parts.front().trimmed().toLower();
@@ -58,11 +58,7 @@ QString parseSloSpec(QStringView spec, Slo& slo)
             const double p = word.toDouble(&ok);
             if (!ok || !(p > 0.0) || p > 100.0)
                 return u"\"%1\": \"%2\" is not a percentile; write p50, p99 or p99.9"_s.arg(item, parts[1]);
-            if (percentile && *percentile != p)
-                return u"\"%1\": percentile %2 differs from p%3 in \"%4\"; all SLOs share one percentile"_s.arg(
-                    item, parts[1], LatencyStats::percentileWord(*percentile), percentileItem);
-            percentile = p;
-            percentileItem = item;
+            given.push_back({ name, p });
         }
         QString text = parts.back().trimmed().toLower();
         double scale = 1.0;
@@ -79,8 +75,26 @@ QString parseSloSpec(QStringView spec, Slo& slo)
                 item, parts.back());
         *limit = ms;
     }
-    if (percentile)
-        out.percentile = *percentile;
+    // One percentile named by every item that names one is the SLO's percentile, as before each limit
+    // could have its own; different ones stay with their limits.
+    const bool shared
+        = std::all_of(given.begin(), given.end(), [&](const auto& g) { return g.second == given.front().second; });
+    for (const auto& [name, p] : given) {
+        std::optional<double>& own = name == u"ttft" ? out.ttftPercentile
+            : name == u"tpot"                        ? out.tpotPercentile
+                                                     : out.e2elPercentile;
+        if (shared) {
+            out.percentile = p;
+            own.reset();
+        } else {
+            own = p;
+        }
+    }
+    if (shared && !given.empty()) {
+        out.ttftPercentile.reset();
+        out.tpotPercentile.reset();
+        out.e2elPercentile.reset();
+    }
     slo = out;
     return {};
 }

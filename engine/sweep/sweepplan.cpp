@@ -21,9 +21,15 @@ MetricsOptions metricsOptions(const Profile& profile)
     m.percentiles.clear();
     for (double p : profile.output.metricPercentiles)
         m.percentiles.push_back(p);
-    if (!profile.slo.isEmpty()
-        && std::find(m.percentiles.begin(), m.percentiles.end(), profile.slo.percentile) == m.percentiles.end())
-        m.percentiles.push_back(profile.slo.percentile);
+    if (!profile.slo.isEmpty()) {
+        std::vector<double> wanted = profile.slo.limitPercentiles();
+        if (wanted.empty())
+            wanted.push_back(profile.slo.percentile);
+        for (double p : wanted) {
+            if (std::find(m.percentiles.begin(), m.percentiles.end(), p) == m.percentiles.end())
+                m.percentiles.push_back(p);
+        }
+    }
     m.selectedMetrics.clear();
     for (const QString& name : profile.output.percentileMetrics) {
         if (auto metric = latencyMetricFromKey(name))

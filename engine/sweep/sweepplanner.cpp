@@ -33,8 +33,9 @@ double roundLoad(double x)
 // The latency the SLO cares about most, else P99 TTFT: the one early stop watches.
 double watchedLatency(const Slo& slo, const StepMetrics& m)
 {
-    const LatencyStats& stats = slo.ttftMs || (!slo.tpotMs && !slo.e2elMs) ? m.ttft : slo.tpotMs ? m.tpot : m.e2el;
-    const double p = slo.isEmpty() ? 99.0 : slo.percentile;
+    const bool ttft = slo.ttftMs || (!slo.tpotMs && !slo.e2elMs);
+    const LatencyStats& stats = ttft ? m.ttft : slo.tpotMs ? m.tpot : m.e2el;
+    const double p = slo.isEmpty() ? 99.0 : ttft ? slo.ttftP() : slo.tpotMs ? slo.tpotP() : slo.e2elP();
     if (auto v = stats.percentile(p))
         return *v;
     return stats.percentiles.empty() ? stats.max : stats.percentiles.back().second;
@@ -404,6 +405,31 @@ std::optional<PlannedStep> SweepPlanner::nextChosen(const std::vector<StepOutcom
         if (auto s = kneeStep(done))
             return s;
         m_phase = Phase::Repeat;
+    }
+    if (m_phase == Phase::Repeat && m_load.plan.repeatScope == Plan::RepeatScope::All) {
+        // Round by round, every load once per round, so that a drift of the server over time spreads
+        // over all loads instead of biasing one.
+        if (!m_repeatsQueued) {
+            m_repeatsQueued = true;
+            std::vector<std::pair<LoadMode, double>> loads;
+            for (const StepOutcome& o : done) {
+                const std::pair key { o.step.mode, o.step.load };
+                if (o.step.purpose != QLatin1String("repeat")
+                    && std::find(loads.begin(), loads.end(), key) == loads.end())
+                    loads.push_back(key);
+            }
+            for (int round = 1; round <= m_load.plan.repeats; ++round) {
+                for (const auto& [mode, load] : loads)
+                    m_queue.push_back({ mode, load, QStringLiteral("repeat"),
+                        phrase("SweepPlanner", "repeat %1 of %2 of every load").arg(round).arg(m_load.plan.repeats) });
+            }
+        }
+        if (!m_queue.empty()) {
+            PlannedStep s = m_queue.front();
+            m_queue.pop_front();
+            return s;
+        }
+        m_phase = Phase::Done;
     }
     if (m_phase == Phase::Repeat) {
         if (m_repeated < m_load.plan.repeats && !m_slo.isEmpty()) {

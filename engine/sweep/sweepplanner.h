@@ -44,7 +44,8 @@ struct StepOutcome
 
 // Decides the next step from the ones done: the coarse pass (a list, a range, or auto from a
 // measured floor and ceiling), early stop once the server collapsed or errors pass a limit, then
-// refinement at the SLO boundary and repeats. Pure: no clock, no I/O.
+// refinement at the SLO boundary and repeats (of the best load that met the SLO, or of every load the
+// pass measured, round by round: load.plan.repeat_scope). Pure: no clock, no I/O.
 class SweepPlanner
 {
 public:
@@ -102,6 +103,7 @@ private:
     int m_refined = 0;
     int m_extended = 0;
     int m_repeated = 0;
+    bool m_repeatsQueued = false; // repeat_scope all: the repeats of every load are queued
     Sentence m_stopReason;
     std::optional<LoadLimits> m_limits;
     std::vector<PlannedStep> m_overLimit;

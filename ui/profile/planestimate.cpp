@@ -99,7 +99,7 @@ PlanEstimate estimatePlan(const Profile& profile)
     }
     if (load.plan.refine)
         plan.refineSteps = load.plan.maxRefineSteps;
-    if (!profile.slo.isEmpty())
+    if (!profile.slo.isEmpty() || load.plan.repeatScope == Plan::RepeatScope::All)
         plan.repeats = load.plan.repeats;
     return plan;
 }

@@ -34,7 +34,7 @@ struct PlanEstimate
     qint64 inputTokens = 0; // random dataset: known requests × (prefix_len + input_len)
     qint64 outputTokens = 0; // random dataset: known requests × output_len (a maximum without ignore_eos)
     int refineSteps = 0; // at most this many more, when refinement is on
-    int repeats = 0; // this many more, when the SLO has a limit
+    int repeats = 0; // this many more (of every load, or of the best one when the SLO has a limit)
 
     double knownDurationS() const { return sendingS + cooldownS; }
 };

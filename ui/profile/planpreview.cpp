@@ -189,7 +189,10 @@ void PlanPreview::setProfile(const Profile& profile)
     if (plan.refineSteps > 0)
         notes << (plan.refineSteps == 1 ? tr("Refinement may add 1 step.")
                                         : tr("Refinement may add up to %1 steps.").arg(plan.refineSteps));
-    if (plan.repeats > 0)
+    if (plan.repeats > 0 && profile.load.plan.repeatScope == Plan::RepeatScope::All)
+        notes << (plan.repeats == 1 ? tr("Every load runs once more after the pass.")
+                                    : tr("Every load runs %1 more times after the pass.").arg(plan.repeats));
+    else if (plan.repeats > 0)
         notes << (plan.repeats == 1 ? tr("The best step that meets the SLO runs once more.")
                                     : tr("The best step that meets the SLO runs %1 more times.").arg(plan.repeats));
     if (profile.load.plan.earlyStop)

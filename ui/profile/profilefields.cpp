@@ -594,9 +594,9 @@ const QList<SectionSpec>& ProfileForm::formSections()
                             .accessor = [](Profile& p) -> int& { return p.load.plan.repeats; },
                             .max = 1000,
                             .suffix = QT_TR_NOOP(" times"),
-                            .caption = QT_TR_NOOP("repeat best"),
-                            .tooltip = QT_TR_NOOP(
-                                "Run the highest load that met the SLO this many more times, to show its spread.") },
+                            .caption = QT_TR_NOOP("repeats"),
+                            .tooltip = QT_TR_NOOP("Run the loads below this many more times, to show their spread "
+                                                  "(confidence intervals over the repeats).") },
                         { .key = "load.plan.early_stop",
                             .accessor = [](Profile& p) -> bool& { return p.load.plan.earlyStop; },
                             .text = QT_TR_NOOP("Stop escalating once the server collapses"),
@@ -612,6 +612,23 @@ const QList<SectionSpec>& ProfileForm::formSections()
                     },
                     .tipKey = "load.plan",
                     .tooltip = QT_TR_NOOP("When escalation stops, and what is repeated.") },
+                { .label = QT_TR_NOOP("Repeated loads"),
+                    .fields = { { .key = "load.plan.repeat_scope",
+                        .accessor = ChoiceAccessor { .get =
+                                                         [](const Profile& p) {
+                                                             return p.load.plan.repeatScope == Plan::RepeatScope::All
+                                                                 ? QStringLiteral("all")
+                                                                 : QStringLiteral("best");
+                                                         },
+                            .set =
+                                [](Profile& p, const QString& v) {
+                                    p.load.plan.repeatScope
+                                        = v == u"all" ? Plan::RepeatScope::All : Plan::RepeatScope::Best;
+                                } },
+                        .items = { { QT_TR_NOOP("the highest load that met the SLO"), QStringLiteral("best") },
+                            { QT_TR_NOOP("every load of the pass"), QStringLiteral("all") } },
+                        .tooltip = QT_TR_NOOP("Which loads the repeats run: the best one (needs an SLO), or every "
+                                              "load, round by round after the pass.") } } },
             } },
 
         { .key = "slo",
@@ -646,6 +663,34 @@ const QList<SectionSpec>& ProfileForm::formSections()
                     .tipKey = "slo",
                     .tooltip = QT_TR_NOOP(
                         "A step meets the SLO when the percentile below of each metric with a limit is within it.") },
+                { .label = QT_TR_NOOP("Own percentiles"),
+                    .shape = RowShape::Grid,
+                    .fields = {
+                        { .key = "slo.ttft_percentile",
+                            .accessor = [](Profile& p) -> std::optional<double>& { return p.slo.ttftPercentile; },
+                            .max = 100,
+                            .prefix = "P",
+                            .caption = QT_TR_NOOP("TTFT"),
+                            .tooltip = QT_TR_NOOP("The TTFT limit's own percentile, in (0, 100]; unset: the "
+                                                  "percentile below.") },
+                        { .key = "slo.tpot_percentile",
+                            .accessor = [](Profile& p) -> std::optional<double>& { return p.slo.tpotPercentile; },
+                            .max = 100,
+                            .prefix = "P",
+                            .caption = QT_TR_NOOP("TPOT"),
+                            .tooltip = QT_TR_NOOP("The TPOT limit's own percentile, in (0, 100]; unset: the "
+                                                  "percentile below.") },
+                        { .key = "slo.e2el_percentile",
+                            .accessor = [](Profile& p) -> std::optional<double>& { return p.slo.e2elPercentile; },
+                            .max = 100,
+                            .prefix = "P",
+                            .caption = QT_TR_NOOP("E2EL"),
+                            .tooltip = QT_TR_NOOP("The E2EL limit's own percentile, in (0, 100]; unset: the "
+                                                  "percentile below.") },
+                    },
+                    .columns = 3,
+                    .tipKey = "slo",
+                    .tooltip = QT_TR_NOOP("Each limit may have its own percentile: P90 TTFT and P99 TPOT.") },
                 { .label = QT_TR_NOOP("Applies to"),
                     .shape = RowShape::Grid,
                     .fields = {
@@ -654,7 +699,7 @@ const QList<SectionSpec>& ProfileForm::formSections()
                             .max = 100,
                             .prefix = "P",
                             .caption = QT_TR_NOOP("percentile"),
-                            .tooltip = QT_TR_NOOP("The percentile the limits apply to, in (0, 100].") },
+                            .tooltip = QT_TR_NOOP("The percentile of every limit without its own, in (0, 100].") },
                         { .key = "slo.max_error_rate",
                             .accessor = [](Profile& p) -> std::optional<double>& { return p.slo.maxErrorRate; },
                             .min = -0.01,
