@@ -1,5 +1,6 @@
 #include "metrics/latencystats.h"
 #include "metrics/resultjson.h"
+#include "metrics/stepintervals.h"
 #include "metrics/stepmetrics.h"
 #include "metrics/stepsetup.h"
 #include "metrics/stepsummary.h"
@@ -123,6 +124,19 @@ QByteArray readFile(const QString& path)
     return file.readAll();
 }
 
+// n completed requests, one sent every 10 ms: TTFT 100..139 ms (i % 40), then 4 chunks 5 ms apart.
+std::vector<RequestRecord> spreadRecords(int n)
+{
+    std::vector<RequestRecord> out;
+    for (int i = 0; i < n; ++i) {
+        const qint64 sent = 10 * i;
+        const qint64 ttft = 100 + (i * 7) % 40;
+        out.push_back(request(sent, sent, { sent + ttft, sent + ttft + 5, sent + ttft + 10, sent + ttft + 15 }, -1,
+            sent + ttft + 16, 10, 10, 4));
+    }
+    return out;
+}
+
 } // namespace
 
 class TestMetrics : public QObject
@@ -130,6 +144,11 @@ class TestMetrics : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void bootstrapIsSeededAndContainsTheEstimate();
+    void bootstrapNarrowsWithMoreRequests();
+    void bootstrapCostIsBounded();
+    void repeatIntervalsUseStudentsT();
+    void intervalsRoundTrip();
     void percentile_data();
     void percentile();
     void basicStats_data();
@@ -1247,6 +1266,123 @@ void TestMetrics::sessionsAndPrefixCache()
     const QByteArrayList plainRow = SweepTable::csvRow(setup, plain).trimmed().split(',');
     QCOMPARE(plainRow.size(), header.size());
     QCOMPARE(plainRow[header.indexOf("prefix_cache_hit_rate")], QByteArray());
+}
+
+void TestMetrics::bootstrapIsSeededAndContainsTheEstimate()
+{
+    const std::vector<RequestRecord> records = spreadRecords(60);
+    MetricsOptions options;
+    options.percentiles = { 50, 99 };
+    options.ttftSloMs = 120;
+    const double duration = double(StepMetrics::stepDurationNs(records)) / 1e9;
+    const StepMetrics m = StepMetrics::fromRecords(records, duration, options);
+    const StepIntervals a = bootstrapIntervals(records, duration, options, m, 7);
+    QCOMPARE(a.method, StepIntervals::Method::Bootstrap);
+    QCOMPARE(a.samples, 500); // 200000 / 60 records, at most 500
+    QCOMPARE(a.seed, quint64(7));
+    QCOMPARE(bootstrapIntervals(records, duration, options, m, 7), a); // the same seed, the same draws
+    QVERIFY(bootstrapIntervals(records, duration, options, m, 8) != a);
+    const std::map<QString, double> figures = intervalFigures(m);
+    for (const char* key : { "request_throughput", "output_throughput", "request_goodput", "mean_ttft_ms",
+             "median_ttft_ms", "p50_ttft_ms", "p99_ttft_ms", "mean_tpot_ms", "p99_itl_ms", "p99_e2el_ms" })
+        QVERIFY2(figures.count(QString::fromLatin1(key)) == 1, key);
+    QCOMPARE(a.figures.size(), figures.size());
+    for (const auto& [key, value] : figures) {
+        const auto i = a.find(key);
+        QVERIFY2(i, qPrintable(key));
+        QVERIFY2(
+            i->contains(value), qPrintable(u"%1: %2 not in [%3, %4]"_s.arg(key).arg(value).arg(i->low).arg(i->high)));
+    }
+    // Every request succeeded: resampling cannot change how many completed in the same duration.
+    QCOMPARE(*a.find(u"request_throughput"), (Interval { m.requestThroughput, m.requestThroughput }));
+    // TTFT varies: its mean has a real interval.
+    QVERIFY(a.find(u"mean_ttft_ms")->high - a.find(u"mean_ttft_ms")->low > 1.0);
+    // One completed request: no interval.
+    const std::vector<RequestRecord> one(records.begin(), records.begin() + 1);
+    const StepMetrics single = StepMetrics::fromRecords(one, 1.0, options);
+    QVERIFY(bootstrapIntervals(one, 1.0, options, single).isEmpty());
+}
+
+void TestMetrics::bootstrapNarrowsWithMoreRequests()
+{
+    MetricsOptions options;
+    const auto width = [&](int n) {
+        const std::vector<RequestRecord> records = spreadRecords(n);
+        const double duration = double(StepMetrics::stepDurationNs(records)) / 1e9;
+        const StepMetrics m = StepMetrics::fromRecords(records, duration, options);
+        const Interval i = *bootstrapIntervals(records, duration, options, m).find(u"mean_ttft_ms");
+        return i.high - i.low;
+    };
+    // The same spread of TTFTs, ten times the requests: the mean's interval about √10 times narrower.
+    const double few = width(40);
+    const double many = width(400);
+    QVERIFY2(many < few * 0.5, qPrintable(u"%1 vs %2"_s.arg(many).arg(few)));
+    QVERIFY2(many > few * 0.2, qPrintable(u"%1 vs %2"_s.arg(many).arg(few)));
+}
+
+void TestMetrics::bootstrapCostIsBounded()
+{
+    MetricsOptions options;
+    const std::vector<RequestRecord> records = spreadRecords(8000);
+    const double duration = double(StepMetrics::stepDurationNs(records)) / 1e9;
+    const StepMetrics m = StepMetrics::fromRecords(records, duration, options);
+    // 200000 / 8000 = 25 resamples, raised to the floor of 50.
+    QCOMPARE(bootstrapIntervals(records, duration, options, m).samples, kMinResamples);
+}
+
+void TestMetrics::repeatIntervalsUseStudentsT()
+{
+    std::vector<StepMetrics> trials(3);
+    const double rates[] = { 10, 12, 14 };
+    for (std::size_t i = 0; i < trials.size(); ++i) {
+        trials[i].requestThroughput = rates[i];
+        trials[i].outputThroughput = 100;
+        trials[i].ttft = LatencyStats::unknown(); // no TTFT: no interval for it
+        trials[i].ttft.count = 0;
+    }
+    const StepIntervals r = repeatIntervals({ &trials[0], &trials[1], &trials[2] });
+    QCOMPARE(r.method, StepIntervals::Method::Repeats);
+    QCOMPARE(r.samples, 3);
+    // mean 12, s = 2, t(0.975, 2) = 4.303: 12 ± 4.303 × 2 / √3
+    const double half = 4.303 * 2 / std::sqrt(3.0);
+    const Interval thr = *r.find(u"request_throughput");
+    QVERIFY(std::abs(thr.low - (12 - half)) < 1e-12);
+    QVERIFY(std::abs(thr.high - (12 + half)) < 1e-12);
+    QCOMPARE(*r.find(u"output_throughput"), (Interval { 100, 100 }));
+    QVERIFY(!r.find(u"mean_ttft_ms"));
+    QVERIFY(repeatIntervals({ &trials[0] }).isEmpty());
+}
+
+void TestMetrics::intervalsRoundTrip()
+{
+    const std::vector<RequestRecord> records = spreadRecords(30);
+    MetricsOptions options;
+    const double duration = double(StepMetrics::stepDurationNs(records)) / 1e9;
+    StepMetrics m = StepMetrics::fromRecords(records, duration, options);
+    m.intervals = bootstrapIntervals(records, duration, options, m);
+    QCOMPARE(intervalsFromJson(intervalsJson(m.intervals)), m.intervals);
+    const QJsonObject json = intervalsJson(m.intervals);
+    QCOMPARE(json.value(u"method").toString(), u"bootstrap"_s);
+    QCOMPARE(json.value(u"seed").toString(), QString::number(kBootstrapSeed));
+    QCOMPARE(json.value(u"level").toDouble(), 0.95);
+    // In the step file under "kneepoint", beside (never instead of) the reference's keys.
+    const QByteArray file = ResultJson::write(StepSetup {}, m, {}, 2);
+    const QJsonObject root = QJsonDocument::fromJson(file).object();
+    QVERIFY(root.contains(u"mean_ttft_ms"));
+    QVERIFY(!root.contains(u"intervals"));
+    QCOMPARE(root.value(u"kneepoint").toObject().value(u"intervals").toObject(), json);
+    const ResultFileContents read = ResultJson::read(file, u"x.json"_s);
+    QVERIFY2(read.ok(), qPrintable(read.error));
+    QCOMPARE(read.steps.front().metrics.intervals, m.intervals);
+    QString warning;
+    QJsonObject broken = json;
+    QJsonObject figures = broken.value(u"figures").toObject();
+    figures.insert(u"p99_ttft_ms"_s, QJsonArray { 5, 1 });
+    broken.insert(u"figures"_s, figures);
+    const StepIntervals partly = intervalsFromJson(broken, &warning);
+    QCOMPARE(warning, u"figures: p99_ttft_ms: expected [low, high] with low <= high"_s);
+    QVERIFY(!partly.find(u"p99_ttft_ms"));
+    QVERIFY(partly.find(u"mean_ttft_ms"));
 }
 
 QTEST_GUILESS_MAIN(TestMetrics)

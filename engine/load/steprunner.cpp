@@ -474,6 +474,8 @@ void StepRunner::finish()
     result.records = std::move(m_records);
     m_records = {};
     result.metrics = StepMetrics::fromRecords(result.records, result.durationS, m_metricsOptions);
+    result.metrics.intervals
+        = bootstrapIntervals(result.records, result.durationS, m_metricsOptions, result.metrics, kBootstrapSeed);
     const LatencyStats lag = LatencyStats::compute(m_lagMs, { 90, 99 });
     result.dispatchLagP99Ms = lag.percentile(99).value_or(0.0);
     result.dispatchLagP90Ms = lag.percentile(90).value_or(0.0);

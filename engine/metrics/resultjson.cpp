@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -152,6 +153,9 @@ Json kneepointObject(const StepMetrics& m)
             { "cpu_per_request_us", h.cpuPerRequestUs }, { "cpu_per_event_us", h.cpuPerEventUs },
             { "client_bound", h.clientBound }, { "reason", utf8(h.reason) } };
     }
+    if (!m.intervals.isEmpty())
+        out["intervals"]
+            = Json::parse(QJsonDocument(intervalsJson(m.intervals)).toJson(QJsonDocument::Compact).toStdString());
     if (!m.lengthBuckets.empty()) {
         Json buckets = Json::array();
         for (const LengthBucketMetrics& b : m.lengthBuckets) {
@@ -450,6 +454,13 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
             if (key.is_string())
                 m.derived.push_back(fromUtf8(key.get<std::string>()));
         }
+    }
+    if (const auto it = object.find("intervals"); it != object.end() && it->is_object()) {
+        QString problem;
+        m.intervals
+            = intervalsFromJson(QJsonDocument::fromJson(QByteArray::fromStdString(it->dump())).object(), &problem);
+        if (!problem.isEmpty())
+            warn(at("intervals"), problem);
     }
     readInteger(object, "good_completed", m.goodCompleted);
     if (const auto it = object.find("failures"); it != object.end() && it->is_object()) {

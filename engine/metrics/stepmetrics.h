@@ -2,6 +2,7 @@
 
 #include "latencystats.h"
 #include "requestrecord.h"
+#include "stepintervals.h"
 
 #include <QAnyStringView>
 #include <QMetaType>
@@ -173,6 +174,9 @@ struct StepMetrics
     double meanSessionS = 0.0;
     std::vector<LengthBucketMetrics> lengthBuckets; // one per bucket of options.lengthBucketEdges, empty ones too
     ClientHealth clientHealth; // set by the StepRunner, not by fromRecords
+    // 95 % confidence intervals of the figures (bootstrap over this step's requests); set by the
+    // StepRunner, not by fromRecords; empty for a file that gave none.
+    StepIntervals intervals;
     // The reference keys of figures that a foreign result file did not give but its own fields did
     // (request_throughput = completed / duration, ...); empty for measured steps.
     std::vector<QString> derived;

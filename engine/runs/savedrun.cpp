@@ -352,6 +352,15 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
         }
         if (depth == SavedRunDepth::Full && !readStepFile(step, run.warnings))
             continue;
+        step.intervals = step.metrics.intervals;
+        if (e.value(u"intervals").isObject()) {
+            QString problem;
+            const StepIntervals fromEntry = intervalsFromJson(e.value(u"intervals").toObject(), &problem);
+            if (!problem.isEmpty())
+                run.warnings << QStringLiteral("%1.intervals.%2").arg(where, problem);
+            if (!fromEntry.isEmpty())
+                step.intervals = fromEntry;
+        }
         // null: a count the imported file did not give (kUnknownCount).
         const auto count = [&](QStringView key, qint64 otherwise) {
             const QJsonValue v = e.value(key);

@@ -33,6 +33,9 @@ struct SavedStep
     qint64 completed = 0, failed = 0;
     StepSetup setup; // from steps/NNN.json (ResultJson::read)
     StepMetrics metrics; // from steps/NNN.json
+    // 95 % confidence intervals of its figures: run.json's entry "intervals" (over the trials, for a
+    // repeated load), else the step file's (bootstrap over its requests); empty when neither has them.
+    StepIntervals intervals;
     QString resultPath; // absolute path of steps/NNN.json
     QString requestsPath; // absolute path of steps/NNN.requests.jsonl; empty when absent
     std::optional<ServerStepStats> server; // run.json step entry "server": what the server's /metrics said

@@ -115,7 +115,27 @@ bool RunSession::finishStep(const StepResult& result, StepRecord* record, QStrin
         entry.insert(QLatin1String("joules_per_output_token"), *m.joulesPerOutputToken);
     if (!result.server.isEmpty())
         entry.insert(QLatin1String("metrics_file"), QFileInfo(m_writer.metricsPath(index)).fileName());
+    // The step's own intervals (bootstrap over its requests); a repeated load's entries all get the
+    // intervals over its trials instead, the interval its averaged point has.
+    if (!m.intervals.isEmpty())
+        entry.insert(QLatin1String("intervals"), intervalsJson(m.intervals));
     m_entries << entry;
+    const double load
+        = result.config.mode == LoadMode::Concurrency ? double(result.config.concurrency) : result.config.rate;
+    m_trials.push_back({ result.config.mode, load, result.partial ? std::nullopt : std::optional(m) });
+    std::vector<const StepMetrics*> trials;
+    std::vector<qsizetype> sameLoad;
+    for (std::size_t i = 0; i < m_trials.size(); ++i) {
+        if (m_trials[i].mode != result.config.mode || m_trials[i].load != load || !m_trials[i].metrics)
+            continue;
+        trials.push_back(&*m_trials[i].metrics);
+        sameLoad.push_back(qsizetype(i));
+    }
+    if (trials.size() >= 2) {
+        const QJsonObject repeated = intervalsJson(repeatIntervals(trials));
+        for (qsizetype i : sameLoad)
+            m_entries[i].insert(QLatin1String("intervals"), repeated);
+    }
 
     // A result file that cannot be written is reported; the run directory goes on being written.
     if (!m_failed && profile.output.saveResult) {

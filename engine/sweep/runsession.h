@@ -93,6 +93,13 @@ private:
     RunWriter m_writer;
     const SweepRunner* m_runner = nullptr;
     QList<QJsonObject> m_entries;
+    struct Trial
+    {
+        LoadMode mode = LoadMode::Rate;
+        double load = 0.0;
+        std::optional<StepMetrics> metrics; // unset for a partial step, which no interval counts
+    };
+    std::vector<Trial> m_trials; // one per entry
     QByteArray m_csv;
     std::vector<SweepPoint> m_points;
     AnalysisResult m_analysis;

@@ -62,13 +62,15 @@ QJsonValue redactValue(const QString& key, const QJsonValue& value)
 QString sloWords(const Slo& slo)
 {
     QStringList parts;
-    const QString p = UiFormat::percentileWord(slo.percentile);
     if (slo.ttftMs)
-        parts << QStringLiteral("%1 TTFT ≤ %2 ms").arg(p, ReportNumber::ms(*slo.ttftMs));
+        parts << QStringLiteral("%1 TTFT ≤ %2 ms")
+                     .arg(UiFormat::percentileWord(slo.ttftP()), ReportNumber::ms(*slo.ttftMs));
     if (slo.tpotMs)
-        parts << QStringLiteral("%1 TPOT ≤ %2 ms").arg(p, ReportNumber::ms(*slo.tpotMs));
+        parts << QStringLiteral("%1 TPOT ≤ %2 ms")
+                     .arg(UiFormat::percentileWord(slo.tpotP()), ReportNumber::ms(*slo.tpotMs));
     if (slo.e2elMs)
-        parts << QStringLiteral("%1 E2EL ≤ %2 ms").arg(p, ReportNumber::ms(*slo.e2elMs));
+        parts << QStringLiteral("%1 E2EL ≤ %2 ms")
+                     .arg(UiFormat::percentileWord(slo.e2elP()), ReportNumber::ms(*slo.e2elMs));
     if (slo.maxErrorRate)
         parts << QStringLiteral("errors ≤ %1%").arg(QString::number(*slo.maxErrorRate * 100, 'g', 4));
     return parts.join(QStringLiteral(", "));
@@ -381,6 +383,38 @@ ReportTable RunReport::sweepTable() const
     return t;
 }
 
+ReportTable RunReport::intervalsTable() const
+{
+    const double p = percentile();
+    const QString pw = UiFormat::percentileWord(p);
+    const bool users = !m_run->steps().empty() && m_run->steps().front().concurrencyMode();
+    ReportTable t;
+    t.header = { tr("Step"), users ? tr("Users") : tr("Offered (req/s)"), tr("Req/s"), tr("Output tok/s"),
+        tr("TTFT mean (ms)"), tr("TTFT %1 (ms)").arg(pw), tr("TPOT %1 (ms)").arg(pw), tr("E2EL %1 (ms)").arg(pw),
+        tr("Method") };
+    t.numeric = { true, true, true, true, true, true, true, true, false };
+    const QString word = LatencyStats::percentileWord(p);
+    for (const StepReport& s : m_run->steps()) {
+        const StepIntervals& in = s.metrics.intervals;
+        if (in.isEmpty())
+            continue;
+        auto range = [&](const QString& key, auto format) {
+            const auto i = in.find(key);
+            return i ? QStringLiteral("%1–%2").arg(format(i->low), format(i->high)) : QStringLiteral("—");
+        };
+        const auto rate = [](double v) { return ReportNumber::rate(v); };
+        const auto tokens = [](double v) { return ReportNumber::tokens(v); };
+        const auto ms = [](double v) { return ReportNumber::ms(v); };
+        t.rows << QStringList { QString::number(s.index() + 1), ReportNumber::load(s.offered()),
+            range(QStringLiteral("request_throughput"), rate), range(QStringLiteral("output_throughput"), tokens),
+            range(QStringLiteral("mean_ttft_ms"), ms), range(QStringLiteral("p%1_ttft_ms").arg(word), ms),
+            range(QStringLiteral("p%1_tpot_ms").arg(word), ms), range(QStringLiteral("p%1_e2el_ms").arg(word), ms),
+            in.method == StepIntervals::Method::Repeats ? tr("%n repeats", nullptr, in.samples)
+                                                        : tr("bootstrap, %n resamples", nullptr, in.samples) };
+    }
+    return t;
+}
+
 ReportTable RunReport::serverTable() const
 {
     const bool users = !m_run->steps().empty() && m_run->steps().front().concurrencyMode();
@@ -572,6 +606,13 @@ ReportDoc RunReport::document(const QString& imageStem) const
         doc.paragraph(UiFormat::derivedNote());
     if (m_meta.imported())
         doc.paragraph(tr("— : the file does not give this figure."));
+    if (const ReportTable intervals = intervalsTable(); !intervals.rows.isEmpty()) {
+        doc.heading(3, tr("Confidence intervals"));
+        doc.paragraph(tr("95% confidence intervals of each step's figures: a seeded bootstrap over the step's "
+                         "requests. A request throughput without failed requests cannot vary under it; repeats "
+                         "(--repeats) measure the spread between trials."));
+        doc.table(intervals);
+    }
     if (const ReportTable server = serverTable(); !server.rows.isEmpty()) {
         doc.heading(3, tr("Server metrics"));
         doc.paragraph(tr("What the server's /metrics said while each step ran: requests running and waiting, "

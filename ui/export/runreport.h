@@ -56,6 +56,8 @@ public:
     ReportTable runTable() const;
     ReportTable findingsTable() const;
     ReportTable sweepTable() const;
+    // per step, the 95 % confidence intervals of its figures; no rows without intervals
+    ReportTable intervalsTable() const;
     ReportTable serverTable() const; // per step, what the server's /metrics said; no rows without telemetry
     // "Timeline": every step second by second, or the steps around the knee when there are more than
     // kMaxTimelineSteps; the section says which.

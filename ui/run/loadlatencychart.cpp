@@ -26,6 +26,8 @@
 
 namespace kp::ui {
 
+using namespace Qt::StringLiterals;
+
 namespace {
 
 std::optional<double> sloLimit(const Slo& slo, LatencyMetric metric)
@@ -41,6 +43,20 @@ std::optional<double> sloLimit(const Slo& slo, LatencyMetric metric)
         return std::nullopt;
     }
     return std::nullopt;
+}
+
+// The key of the drawn figure in a step's intervals (StepIntervals::figures).
+std::optional<Interval> intervalOf(const StepMetrics& m, LatencyMetric metric, double percentile)
+{
+    const QString name = latencyMetricKey(metric);
+    if (auto i = m.intervals.find(u"p%1_%2_ms"_s.arg(LatencyStats::percentileWord(percentile), name)))
+        return i;
+    return percentile == 50.0 ? m.intervals.find(u"median_%1_ms"_s.arg(name)) : std::nullopt;
+}
+
+double sloPercentile(const Slo& slo, LatencyMetric metric)
+{
+    return metric == LatencyMetric::Tpot ? slo.tpotP() : metric == LatencyMetric::E2el ? slo.e2elP() : slo.ttftP();
 }
 
 void hideFromLegend(QChart* chart, QAbstractSeries* series)
@@ -131,6 +147,8 @@ void LoadLatencyChart::restyle()
     ChartStyle::styleLine(m_p50, ChartStyle::p50(), 2.0);
     ChartStyle::styleLine(m_upper, ChartStyle::p99(), 2.5);
     ChartStyle::styleLine(m_slo, ChartStyle::slo(), 1.5, Qt::DashLine);
+    for (QLineSeries* bar : m_bars)
+        ChartStyle::styleLine(bar, ChartStyle::p99(), 1.2);
     ChartStyle::styleRing(m_excluded, ChartStyle::neutral(pal), 16);
     ChartStyle::styleMarker(m_knee, ChartStyle::knee(), 18, QScatterSeries::MarkerShapeTriangle, pal);
     ChartStyle::styleMarker(
@@ -180,6 +198,10 @@ void LoadLatencyChart::attachY(QAbstractAxis* axis)
     for (QXYSeries* s :
         std::initializer_list<QXYSeries*> { m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring })
         s->attachAxis(axis);
+    for (QLineSeries* bar : m_bars) {
+        bar->detachAxis(old);
+        bar->attachAxis(axis);
+    }
     m_regions.attach(nullptr, axis);
     restyle();
 }
@@ -264,6 +286,15 @@ void LoadLatencyChart::refresh()
                 yMinPositive = p.y;
         }
     }
+    // Each step's 95 % interval of the drawn upper figure (docs/CLI.md, "Confidence intervals").
+    std::vector<std::pair<const SweepCurve::Point*, Interval>> intervals;
+    for (const SweepCurve::Point& p : m_upperPoints) {
+        const auto i = intervalOf(steps[std::size_t(p.step)].metrics, m_metric, percentile);
+        if (i && i->high > i->low && (!m_log || i->low > 0)) {
+            intervals.push_back({ &p, *i });
+            yMax = std::max(yMax, i->high);
+        }
+    }
     const bool haveData = !m_upperPoints.empty() || !m_p50Points.empty();
     // The SLO line stays in view unless it would squash the curve into the bottom quarter; the log
     // scale then shows both.
@@ -292,11 +323,37 @@ void LoadLatencyChart::refresh()
     if (sloInView) {
         m_slo->replace(QList<QPointF> { { 0, *limit }, { xRight, *limit } });
         m_slo->setName(tr("SLO %1 %2 ≤ %3 ms")
-                           .arg(UiFormat::percentileWord(info.profile.slo.percentile), metric, UiFormat::ms(*limit)));
+                           .arg(UiFormat::percentileWord(sloPercentile(info.profile.slo, m_metric)), metric,
+                               UiFormat::ms(*limit)));
         m_slo->setVisible(true);
     } else {
         m_slo->clear();
         m_slo->setVisible(false);
+    }
+
+    // The error bars, each an "I": its caps a little wide on either side.
+    const double cap = (m_x->max() - m_x->min()) * 0.008;
+    while (m_bars.size() < intervals.size()) {
+        auto* bar = new QLineSeries(chart());
+        chart()->addSeries(bar);
+        bar->attachAxis(m_x);
+        bar->attachAxis(m_log ? static_cast<QAbstractAxis*>(m_yLog) : m_yLinear);
+        ChartStyle::styleLine(bar, ChartStyle::p99(), 1.2);
+        m_bars.push_back(bar);
+    }
+    for (std::size_t b = 0; b < m_bars.size(); ++b) {
+        QLineSeries* bar = m_bars[b];
+        if (b < intervals.size()) {
+            const double x = intervals[b].first->x;
+            const Interval& i = intervals[b].second;
+            bar->replace(QList<QPointF> { { x - cap, i.high }, { x + cap, i.high }, { x, i.high }, { x, i.low },
+                { x - cap, i.low }, { x + cap, i.low } });
+            bar->setVisible(true);
+        } else {
+            bar->clear();
+            bar->setVisible(false);
+        }
+        hideFromLegend(chart(), bar);
     }
 
     // Markers sit on the drawn upper curve at the load the analysis names.
@@ -347,6 +404,10 @@ void LoadLatencyChart::refresh()
         }
         captionParts << tr("Shaded: %1").arg(keys.join(QStringLiteral(" &nbsp;")));
     }
+    if (!intervals.empty())
+        captionParts << tr("Bars: each step's 95% confidence interval of %1 %2.")
+                            .arg(UiFormat::percentileWord(percentile), metric)
+                            .toHtmlEscaped();
     if (haveData && percentile != wantedPercentile())
         captionParts << tr("No step has %1 %2: the curve shows %3, the highest percentile the run has.")
                             .arg(UiFormat::percentileWord(wantedPercentile()), metric,

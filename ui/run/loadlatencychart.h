@@ -86,6 +86,7 @@ private:
     QScatterSeries* m_knee;
     QScatterSeries* m_sloCapacity;
     QScatterSeries* m_ring;
+    std::vector<QLineSeries*> m_bars; // error bars: one "I" per step, hidden from the legend
     QValueAxis* m_x;
     QValueAxis* m_yLinear;
     QLogValueAxis* m_yLog;
