@@ -582,6 +582,126 @@ private Q_SLOTS:
         QVERIFY2(unknown.err.contains(QLatin1String("no run \"nope\"")), qPrintable(unknown.err));
     }
 
+    // compare --fail-if: a verdict per condition, exit code 5 on a FAIL, the JUnit file. Imported runs
+    // have exact figures and no intervals; a measured run against itself differs by exactly nothing,
+    // inside its own intervals.
+    void regressionGate()
+    {
+        QTemporaryDir data;
+        const QString root = data.filePath(QStringLiteral("runs"));
+        const QString fixtures = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/");
+        for (const auto& [path, name] : { std::pair { QStringLiteral("results/vllm-sweep"), QStringLiteral("base") },
+                 std::pair { QStringLiteral("import/vllm"), QStringLiteral("new") } }) {
+            const Outcome imported = runCli({ QStringLiteral("import"), fixtures + path, QStringLiteral("--format"),
+                QStringLiteral("vllm"), QStringLiteral("--name"), name, QStringLiteral("--data-dir"), root });
+            QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        }
+        const QString junit = data.filePath(QStringLiteral("gate.xml"));
+        const QStringList gate = { QStringLiteral("compare"), QStringLiteral("base"), QStringLiteral("new"),
+            QStringLiteral("--data-dir"), root, QStringLiteral("--fail-if"), QStringLiteral("ttft.p99>+10%"),
+            QStringLiteral("--fail-if"), QStringLiteral("throughput<-5%"), QStringLiteral("--fail-if"),
+            QStringLiteral("error_rate>+1"), QStringLiteral("--fail-if"), QStringLiteral("ttft.mean>+200%"),
+            QStringLiteral("--fail-if"), QStringLiteral("slo_capacity<-5%"), QStringLiteral("--junit"), junit };
+        const Outcome failed = runCli(gate);
+        QCOMPARE(failed.exitCode, 5);
+        const QString verdicts = failed.out.mid(failed.out.indexOf(QLatin1String("Regression gate: BASE base")));
+        const QStringList lines = verdicts.trimmed().split(u'\n');
+        QCOMPARE(lines.size(), 6);
+        QCOMPARE(lines[1], QStringLiteral("FAIL ttft.p99: +247.8% (230 → 800 ms at 30 req/s) > +10%"));
+        QCOMPARE(lines[2], QStringLiteral("FAIL throughput: -79.8% (19.8 → 4.00 req/s at 20 req/s) < -5%"));
+        QCOMPARE(lines[3], QStringLiteral("FAIL error_rate: +33.3 points (0 → 33.3% at 20 req/s) > +1 points"));
+        QCOMPARE(lines[4], QStringLiteral("pass ttft.mean: +153.6% (138 → 350 ms at 30 req/s), not > +200%"));
+        QCOMPARE(lines[5],
+            QStringLiteral("unknown slo_capacity: BASE has no SLO capacity: No SLO capacity: no SLO was given (the "
+                           "profile's slo, or --slo ttft:p99:500)."));
+        QVERIFY2(failed.err.contains(QStringLiteral("wrote ") + junit), qPrintable(failed.err));
+        const QString xml = QString::fromUtf8(readFile(junit));
+        QVERIFY2(xml.contains(QLatin1String("<testsuites name=\"kneepoint regression gate\" tests=\"5\" "
+                                            "failures=\"3\" errors=\"0\" skipped=\"1\">")),
+            qPrintable(xml));
+        QVERIFY2(xml.contains(QLatin1String("<testcase classname=\"kneepoint.compare\" name=\"ttft.p99&gt;+10%\">")),
+            qPrintable(xml));
+        QVERIFY(xml.contains(QLatin1String("<failure message=\"FAIL ttft.p99: +247.8% (230 → 800 ms at 30 req/s) "
+                                           "&gt; +10%\" type=\"regression\">")));
+        QVERIFY(xml.contains(QLatin1String("<skipped message=\"unknown slo_capacity: BASE has no SLO capacity")));
+        QCOMPARE(xml.count(QLatin1String("<testcase ")), 5);
+        QCOMPARE(xml.count(QLatin1String("<failure ")), 3);
+
+        // Passing conditions only: exit code 0. --json carries the verdicts.
+        const Outcome passed = runCli(
+            { QStringLiteral("compare"), QStringLiteral("base"), QStringLiteral("new"), QStringLiteral("--data-dir"),
+                root, QStringLiteral("--fail-if"), QStringLiteral("ttft.mean>+200%"), QStringLiteral("--json") });
+        QCOMPARE(passed.exitCode, 0);
+        const QJsonArray verdictsJson = QJsonDocument::fromJson(passed.out.toUtf8()).object().value(u"gate").toArray();
+        QCOMPARE(verdictsJson.size(), 1);
+        QCOMPARE(verdictsJson[0].toObject().value(u"outcome").toString(), QStringLiteral("pass"));
+        QCOMPARE(verdictsJson[0].toObject().value(u"offered").toDouble(), 30.0);
+
+        // A measured run against itself: every change is 0, inside the intervals its steps carry.
+        const Outcome sweep = runCli(
+            QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"),
+                m_key, QStringLiteral("--num-prompts"), QStringLiteral("12"), QStringLiteral("--request-rate"),
+                QStringLiteral("20,40"), QStringLiteral("--out"), data.filePath(QStringLiteral("measured")) }
+            + kSmallWorkload);
+        QVERIFY2(sweep.exitCode == 0, qPrintable(sweep.err));
+        const QString measured = data.filePath(QStringLiteral("measured"));
+        const QJsonObject step
+            = QJsonDocument::fromJson(readFile(measured + QStringLiteral("/steps/000.json"))).object();
+        const QJsonObject intervals = step.value(u"kneepoint").toObject().value(u"intervals").toObject();
+        QCOMPARE(intervals.value(u"method").toString(), QStringLiteral("bootstrap"));
+        QCOMPARE(intervals.value(u"resamples").toInt(), 500);
+        const QJsonArray p99 = intervals.value(u"figures").toObject().value(u"p99_ttft_ms").toArray();
+        QCOMPARE(p99.size(), 2);
+        QVERIFY(p99[0].toDouble() <= step.value(u"p99_ttft_ms").toDouble());
+        QVERIFY(step.value(u"p99_ttft_ms").toDouble() <= p99[1].toDouble());
+        const QJsonObject runJson = QJsonDocument::fromJson(readFile(measured + QStringLiteral("/run.json"))).object();
+        QCOMPARE(runJson.value(u"steps").toArray()[0].toObject().value(u"intervals").toObject(), intervals);
+
+        const Outcome self = runCli({ QStringLiteral("compare"), measured, measured, QStringLiteral("--fail-if"),
+            QStringLiteral("ttft.p99>-50%"), QStringLiteral("--fail-if"), QStringLiteral("ttft.p99>+1%"),
+            QStringLiteral("--fail-if"), QStringLiteral("peak_throughput<+1%") });
+        QCOMPARE(self.exitCode, 5);
+        const QStringList selfLines
+            = self.out.mid(self.out.indexOf(QLatin1String("Regression gate:"))).trimmed().split(u'\n');
+        QCOMPARE(selfLines.size(), 4);
+        QVERIFY2(selfLines[1].startsWith(QLatin1String("noise ttft.p99: +0.0% (")), qPrintable(selfLines[1]));
+        QVERIFY2(selfLines[1].contains(QLatin1String(") > -50%, but inside the runs' 95% intervals (BASE ")),
+            qPrintable(selfLines[1]));
+        QVERIFY2(selfLines[2].startsWith(QLatin1String("pass ttft.p99: +0.0% (")), qPrintable(selfLines[2]));
+        QVERIFY2(selfLines[2].endsWith(QLatin1String("), not > +1%")), qPrintable(selfLines[2]));
+        QVERIFY2(selfLines[3].startsWith(QLatin1String("FAIL peak_throughput: +0.0% (")), qPrintable(selfLines[3]));
+
+        // Bad conditions are refused before anything is read, naming the condition.
+        const QList<std::pair<QString, QString>> bad {
+            { QStringLiteral("ttfb.p99>10%"),
+                QStringLiteral("error: --fail-if \"ttfb.p99>10%\": unknown metric "
+                               "\"ttfb.p99\"; use ttft, tpot, itl or e2el") },
+            { QStringLiteral("ttft>10%"),
+                QStringLiteral("error: --fail-if \"ttft>10%\": name the statistic of ttft: "
+                               "ttft.mean, ttft.median or a percentile such as ttft.p99") },
+            { QStringLiteral("ttft.p99=10%"),
+                QStringLiteral("error: --fail-if \"ttft.p99=10%\": write "
+                               "METRIC>CHANGE or METRIC<CHANGE") },
+            { QStringLiteral("throughput<-5ms"),
+                QStringLiteral("error: --fail-if \"throughput<-5ms\": throughput is "
+                               "in req/s, not \"ms\"") },
+            { QStringLiteral("ttft.p99>fast"),
+                QStringLiteral("error: --fail-if \"ttft.p99>fast\": \"fast\" is not "
+                               "a change") },
+        };
+        for (const auto& [condition, message] : bad) {
+            const Outcome refused = runCli({ QStringLiteral("compare"), QStringLiteral("base"), QStringLiteral("new"),
+                QStringLiteral("--data-dir"), root, QStringLiteral("--fail-if"), condition });
+            QCOMPARE(refused.exitCode, 2);
+            QVERIFY2(refused.err.startsWith(message), qPrintable(refused.err));
+        }
+        const Outcome three = runCli({ QStringLiteral("compare"), QStringLiteral("base"), QStringLiteral("new"),
+            measured, QStringLiteral("--data-dir"), root, QStringLiteral("--fail-if"), QStringLiteral("knee<-5%") });
+        QCOMPARE(three.exitCode, 2);
+        QVERIFY2(
+            three.err.contains(QLatin1String("--fail-if judges two runs, BASE and NEW; got 3")), qPrintable(three.err));
+    }
+
     // A broken file: exit 2, the message names the file and the key, and nothing is left behind.
     void importBrokenFile()
     {

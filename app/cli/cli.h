@@ -11,6 +11,7 @@ enum ExitCode {
     ExitBadInput = 2, // command line, profile or dataset
     ExitUnreachable = 3, // the target failed the preflight (unreachable, refused, 401, 404, ...)
     ExitSloViolated = 4, // run: the step missed the SLO; sweep: no step met it
+    ExitRegression = 5, // compare --fail-if: a condition holds
     ExitInterrupted = 130, // stopped with Ctrl-C; finished steps are kept
 };
 

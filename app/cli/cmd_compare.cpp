@@ -3,6 +3,7 @@
 #include "cliverbs.h"
 
 #include "runs/comparison.h"
+#include "runs/regressiongate.h"
 #include "runs/runcatalog.h"
 #include "runs/savedrun.h"
 #include "store/runwriter.h"
@@ -10,7 +11,9 @@
 
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 #include <cmath>
 
@@ -41,7 +44,16 @@ names one. --metric: ttft, tpot, itl, e2el, throughput, output_throughput or pre
 median or a percentile the runs recorded (99, 99.9, p95); throughputs and the hit rate ignore it.
 --out FILE.html, .md or .pdf writes the comparison report: the runs, their curves overlaid, the
 findings side by side, the deltas and the differences (HTML is one self-contained file; Markdown
-writes its charts beside it as PNG).)";
+writes its charts beside it as PNG).
+
+Regression gate: kneepoint-cli compare BASE NEW --fail-if 'ttft.p99>+10%' --fail-if 'slo_capacity<-5%'
+[--junit FILE.xml]. Each --fail-if is METRIC>CHANGE or METRIC<CHANGE: METRIC is ttft, tpot, itl or e2el
+with .mean, .median or .pNN (ttft.p99, e2el.p99.9), throughput, output_throughput, goodput, error_rate
+(percent of requests), slo_capacity, knee, saturation or peak_throughput; CHANGE is a signed percentage
+of BASE's value (+10%, -5%) or an amount in the metric's unit (+25ms, +0.5s, -2 req/s, +1 point of
+error_rate). One verdict line per condition: FAIL (it holds), noise (it holds, but inside both runs'
+95% confidence intervals), pass, or unknown (a run lacks the figure). Exit code 5 when a condition
+FAILs. --junit writes the verdicts as JUnit XML, one testcase per condition.)";
 
 QString numberText(const std::optional<double>& v)
 {
@@ -180,7 +192,13 @@ int runCompare(const QStringList& arguments)
         QStringLiteral("Write the comparison to FILE: .json, .csv or .txt."), QStringLiteral("FILE"));
     const QCommandLineOption dataDir(
         QStringLiteral("data-dir"), QStringLiteral("Runs directory."), QStringLiteral("DIR"));
-    p.addOptions({ baseline, metric, percentile, json, out, dataDir });
+    const QCommandLineOption failIf(QStringLiteral("fail-if"),
+        QStringLiteral("A regression condition, METRIC>CHANGE or METRIC<CHANGE (ttft.p99>+10%); repeatable. Exit "
+                       "code 5 when one holds."),
+        QStringLiteral("CONDITION"));
+    const QCommandLineOption junit(QStringLiteral("junit"),
+        QStringLiteral("With --fail-if: write the verdicts as JUnit XML to FILE."), QStringLiteral("FILE"));
+    p.addOptions({ baseline, metric, percentile, json, out, dataDir, failIf, junit });
     p.addPositionalArgument(
         QStringLiteral("RUN"), QStringLiteral("Run ids, names or directories."), QStringLiteral("RUN..."));
     QStringList args = arguments;
@@ -213,6 +231,21 @@ int runCompare(const QStringList& arguments)
             return ExitBadInput;
         }
         statistic = *s;
+    }
+    std::vector<GateCondition> conditions;
+    for (const QString& text : p.values(failIf)) {
+        QString error;
+        const auto condition = parseGateCondition(text, &error);
+        if (!condition) {
+            say(QStringLiteral("error: --fail-if %1").arg(error));
+            return ExitBadInput;
+        }
+        conditions.push_back(*condition);
+    }
+    if (p.isSet(junit) && conditions.empty()) {
+        say(QStringLiteral("error: --junit %1: there is nothing to write without --fail-if conditions")
+                .arg(p.value(junit)));
+        return ExitBadInput;
     }
     enum class OutKind { None, Json, Csv, Text, Report } outKind = OutKind::None;
     if (p.isSet(out)) {
@@ -264,6 +297,12 @@ int runCompare(const QStringList& arguments)
     if (dirs.size() < 2) {
         say(QStringLiteral("error: compare needs at least two runs: kneepoint-cli compare RUN RUN... "
                            "(\"kneepoint-cli runs\" lists them)"));
+        return ExitBadInput;
+    }
+    if (!conditions.empty() && dirs.size() != 2) {
+        say(QStringLiteral("error: --fail-if judges two runs, BASE and NEW; got %1 (kneepoint-cli compare BASE NEW "
+                           "--fail-if ...)")
+                .arg(dirs.size()));
         return ExitBadInput;
     }
     std::vector<SavedRun> runs;
@@ -326,11 +365,39 @@ int runCompare(const QStringList& arguments)
         }
         say(QStringLiteral("wrote %1").arg(p.value(out)));
     }
-    if (p.isSet(json))
-        writeOut(QJsonDocument(comparisonJson(comparison)).toJson(QJsonDocument::Indented));
-    else if (outKind == OutKind::None)
+    std::vector<GateVerdict> verdicts;
+    if (!conditions.empty()) {
+        const SavedRun& base = runs[std::size_t(baselineIndex)];
+        const SavedRun& next = runs[std::size_t(1 - baselineIndex)];
+        verdicts = evaluateGate(base, next, conditions);
+        if (p.isSet(junit)) {
+            QString error;
+            if (!writeFileAtomically(p.value(junit), gateJunitXml(verdicts, base, next), &error)) {
+                say(QStringLiteral("error: --junit: %1").arg(error));
+                return ExitFailure;
+            }
+            say(QStringLiteral("wrote %1").arg(p.value(junit)));
+        }
+    }
+    if (p.isSet(json)) {
+        QJsonObject object = comparisonJson(comparison);
+        if (!conditions.empty())
+            object.insert(QLatin1String("gate"), gateJson(verdicts));
+        writeOut(QJsonDocument(object).toJson(QJsonDocument::Indented));
+    } else if (outKind == OutKind::None) {
         writeOut(comparisonText(comparison).toUtf8());
-    return ExitOk;
+    }
+    if (!conditions.empty() && !p.isSet(json)) {
+        const SavedRun& base = runs[std::size_t(baselineIndex)];
+        const SavedRun& next = runs[std::size_t(1 - baselineIndex)];
+        QString text = QStringLiteral("%1Regression gate: BASE %2 (%3), NEW %4 (%5)\n")
+                           .arg(outKind == OutKind::None ? QStringLiteral("\n") : QString(), base.name, base.id,
+                               next.name, next.id);
+        for (const GateVerdict& v : verdicts)
+            text += v.line + QLatin1Char('\n');
+        writeOut(text.toUtf8());
+    }
+    return gateFailed(verdicts) ? ExitRegression : ExitOk;
 }
 
 } // namespace kp::cli
