@@ -409,8 +409,9 @@ ReportTable RunReport::intervalsTable() const
             range(QStringLiteral("request_throughput"), rate), range(QStringLiteral("output_throughput"), tokens),
             range(QStringLiteral("mean_ttft_ms"), ms), range(QStringLiteral("p%1_ttft_ms").arg(word), ms),
             range(QStringLiteral("p%1_tpot_ms").arg(word), ms), range(QStringLiteral("p%1_e2el_ms").arg(word), ms),
-            in.method == StepIntervals::Method::Repeats ? tr("over %n trials", nullptr, in.samples)
-                                                        : tr("bootstrap, %n resamples", nullptr, in.samples) };
+            in.method == StepIntervals::Method::Repeats
+                ? QCoreApplication::translate("kp::ui::RunReport", "over %n trials", nullptr, in.samples)
+                : QCoreApplication::translate("kp::ui::RunReport", "bootstrap, %n resamples", nullptr, in.samples) };
     }
     return t;
 }
