@@ -198,7 +198,8 @@ StepIntervals repeatIntervals(const std::vector<const StepMetrics*>& trials)
         for (double x : v)
             ss += (x - mean) * (x - mean);
         const double half = tQuantile975(int(v.size()) - 1) * std::sqrt(ss / (n - 1)) / std::sqrt(n);
-        out.figures[key] = Interval { mean - half, mean + half };
+        // Every figure is a rate or a latency: two trials far apart must not give a negative bound
+        out.figures[key] = Interval { std::max(0.0, mean - half), mean + half };
     }
     out.method = StepIntervals::Method::Repeats;
     out.samples = int(trials.size());
