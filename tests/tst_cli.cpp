@@ -621,8 +621,8 @@ private Q_SLOTS:
             qPrintable(xml));
         QVERIFY2(xml.contains(QLatin1String("<testcase classname=\"kneepoint.compare\" name=\"ttft.p99&gt;+10%\">")),
             qPrintable(xml));
-        QVERIFY(xml.contains(QLatin1String("<failure message=\"FAIL ttft.p99: +247.8% (230 → 800 ms at 30 req/s) "
-                                           "&gt; +10%\" type=\"regression\">")));
+        QVERIFY(xml.contains(QStringLiteral("<failure message=\"FAIL ttft.p99: +247.8% (230 → 800 ms at 30 req/s) "
+                                            "&gt; +10%\" type=\"regression\">")));
         QVERIFY(xml.contains(QLatin1String("<skipped message=\"unknown slo_capacity: BASE has no SLO capacity")));
         QCOMPARE(xml.count(QLatin1String("<testcase ")), 5);
         QCOMPARE(xml.count(QLatin1String("<failure ")), 3);
