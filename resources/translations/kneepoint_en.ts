@@ -43,6 +43,23 @@
     </message>
 </context>
 <context>
+    <name>kp::ui::RunReport</name>
+    <message numerus="yes">
+        <source>over %n trials</source>
+        <translation>
+            <numerusform>over %n trial</numerusform>
+            <numerusform>over %n trials</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>bootstrap, %n resamples</source>
+        <translation>
+            <numerusform>bootstrap, %n resample</numerusform>
+            <numerusform>bootstrap, %n resamples</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>kp::ui::TargetsPage</name>
     <message numerus="yes">
         <source>Used by %n profile(s): %1</source>

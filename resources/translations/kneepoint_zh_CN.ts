@@ -1200,6 +1200,10 @@
         <source>must be a number &gt;= 0</source>
         <translation>必须是 &gt;= 0 的数字</translation>
     </message>
+    <message>
+        <source>give either target.metrics_url or target.metrics_urls, not both (metrics_url is &quot;%1&quot;)</source>
+        <translation>请只填写 target.metrics_url 或 target.metrics_urls 之一，不要同时填写（metrics_url 为“%1”）</translation>
+    </message>
 </context>
 <context>
     <name>ProfileReader</name>
@@ -1746,6 +1750,10 @@
     <message>
         <source>the next step, %1, passes the limit of %2 req/s: it and any higher ones were left out (allow high load to run them)</source>
         <translation>下一步 %1 超过了 %2 req/s 的上限：该步及更高的负载已略去（允许高负载后才会运行）</translation>
+    </message>
+    <message>
+        <source>repeat %1 of %2 of every load</source>
+        <translation>每个负载的第 %1 次重复（共 %2 次）</translation>
     </message>
 </context>
 <context>
@@ -2399,6 +2407,65 @@
     </message>
 </context>
 <context>
+    <name>kp::ui::GanttChart</name>
+    <message>
+        <source>Requests of one second</source>
+        <translation>某一秒的请求</translation>
+    </message>
+    <message>
+        <source>waiting to be sent</source>
+        <translation>等待发送</translation>
+    </message>
+    <message>
+        <source>waiting for the first token</source>
+        <translation>等待首个 token</translation>
+    </message>
+    <message>
+        <source>streaming</source>
+        <translation>流式输出</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Time in step (s)</source>
+        <translation>步内时间 (s)</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Second</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>The second of the step whose scheduled requests are drawn (click the timeline to pick one)</source>
+        <translation>绘制该步中在这一秒计划发送的请求（在时间线上点击即可选择）</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 · requests scheduled in second %3</source>
+        <translation>第 %1 步 · %2 · 第 %3 秒计划发送的请求</translation>
+    </message>
+    <message>
+        <source>Select a finished step, then a second of its timeline.</source>
+        <translation>请选择一个已完成的步，再选择其时间线上的一秒。</translation>
+    </message>
+    <message>
+        <source>Step %1 has no request records to draw.</source>
+        <translation>第 %1 步没有可绘制的请求记录。</translation>
+    </message>
+    <message>
+        <source>No request was scheduled in second %1 of step %2.</source>
+        <translation>第 %2 步的第 %1 秒没有计划发送的请求。</translation>
+    </message>
+    <message>
+        <source>(the first %1 of %2)</source>
+        <translation>（%2 个中的前 %1 个）</translation>
+    </message>
+</context>
+<context>
     <name>kp::ui::HistogramChart</name>
     <message>
         <source>Latency histogram</source>
@@ -2736,6 +2803,10 @@ P50 %3 %4 ms</translation>
     <message>
         <source>Every request failed: no step has a %1 to plot.</source>
         <translation>所有请求均失败：没有步骤有可绘制的 %1。</translation>
+    </message>
+    <message>
+        <source>Bars: each step&apos;s 95% confidence interval of %1 %2.</source>
+        <translation>误差线：每个步骤 %1 %2 的 95% 置信区间。</translation>
     </message>
 </context>
 <context>
@@ -3258,6 +3329,14 @@ P50 %3 %4 ms</translation>
     <message>
         <source>Escalation stops early if the server collapses.</source>
         <translation>如果服务器吞吐崩溃，加压会提前停止。</translation>
+    </message>
+    <message>
+        <source>Every load runs once more after the pass.</source>
+        <translation>本轮结束后，每个负载再运行一次。</translation>
+    </message>
+    <message>
+        <source>Every load runs %1 more times after the pass.</source>
+        <translation>本轮结束后，每个负载再运行 %1 次。</translation>
     </message>
 </context>
 <context>
@@ -3906,20 +3985,12 @@ P50 %3 %4 ms</translation>
         <translation>服务器吞吐崩溃时停止加压</translation>
     </message>
     <message>
-        <source>Run the highest load that met the SLO this many more times, to show its spread.</source>
-        <translation>对满足 SLO 的最高负载再运行这么多次，以显示其波动。</translation>
-    </message>
-    <message>
         <source>Stop once throughput fell for two steps in a row while the SLO&apos;s latency rose (a collapse).</source>
         <translation>吞吐量连续两步下降且 SLO 对应的延迟上升（吞吐崩溃）时停止。</translation>
     </message>
     <message>
         <source>Also stop escalating once a step&apos;s error rate passes this fraction, in (0, 1] (0.2 = 20 %).</source>
         <translation>当某步的错误率超过此比例时也停止加压，取值 (0, 1]（0.2 = 20 %）。</translation>
-    </message>
-    <message>
-        <source>repeat best</source>
-        <translation>重复最佳步骤</translation>
     </message>
     <message>
         <source>stop at error rate</source>
@@ -3972,10 +4043,6 @@ P50 %3 %4 ms</translation>
     <message>
         <source>A step meets the SLO when the percentile below of each metric with a limit is within it.</source>
         <translation>当每个设有上限的指标在下方百分位上都不超过上限时，该步满足 SLO。</translation>
-    </message>
-    <message>
-        <source>The percentile the limits apply to, in (0, 100].</source>
-        <translation>上限所适用的百分位，取值 (0, 100]。</translation>
     </message>
     <message>
         <source>Failed ÷ sent, in [0, 1]: 0.01 is 1 %. Step below 0 to unset.</source>
@@ -4578,6 +4645,54 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>mooncake: a trace line whose input and output lengths together exceed this is a bad line.</source>
         <translation>mooncake：输入与输出长度之和超过此值的跟踪行视为无效行。</translation>
     </message>
+    <message>
+        <source>repeats</source>
+        <translation>重复次数</translation>
+    </message>
+    <message>
+        <source>Run the loads below this many more times, to show their spread (confidence intervals over the repeats).</source>
+        <translation>将下面选定的负载再运行这么多次，以显示其波动（基于重复的置信区间）。</translation>
+    </message>
+    <message>
+        <source>Repeated loads</source>
+        <translation>重复的负载</translation>
+    </message>
+    <message>
+        <source>the highest load that met the SLO</source>
+        <translation>满足 SLO 的最高负载</translation>
+    </message>
+    <message>
+        <source>every load of the pass</source>
+        <translation>本轮的每个负载</translation>
+    </message>
+    <message>
+        <source>Which loads the repeats run: the best one (needs an SLO), or every load, round by round after the pass.</source>
+        <translation>重复运行哪些负载：最佳负载（需要 SLO），或在本轮结束后逐轮运行每个负载。</translation>
+    </message>
+    <message>
+        <source>Own percentiles</source>
+        <translation>各自的百分位</translation>
+    </message>
+    <message>
+        <source>The TTFT limit&apos;s own percentile, in (0, 100]; unset: the percentile below.</source>
+        <translation>TTFT 上限自己的百分位，取值 (0, 100]；未设置时使用下面的百分位。</translation>
+    </message>
+    <message>
+        <source>The TPOT limit&apos;s own percentile, in (0, 100]; unset: the percentile below.</source>
+        <translation>TPOT 上限自己的百分位，取值 (0, 100]；未设置时使用下面的百分位。</translation>
+    </message>
+    <message>
+        <source>The E2EL limit&apos;s own percentile, in (0, 100]; unset: the percentile below.</source>
+        <translation>E2EL 上限自己的百分位，取值 (0, 100]；未设置时使用下面的百分位。</translation>
+    </message>
+    <message>
+        <source>Each limit may have its own percentile: P90 TTFT and P99 TPOT.</source>
+        <translation>每个上限可以有自己的百分位：例如 P90 TTFT 和 P99 TPOT。</translation>
+    </message>
+    <message>
+        <source>The percentile of every limit without its own, in (0, 100].</source>
+        <translation>未设置自己百分位的上限所用的百分位，取值 (0, 100]。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ProfileLibrary</name>
@@ -5178,6 +5293,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Interactivity against throughput per GPU: the steps no other step beats on both</source>
         <translation>交互性与每 GPU 吞吐量：两方面都没有被其他步骤超过的步骤</translation>
     </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunReport</name>
@@ -5532,6 +5651,54 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>The files say nothing about their settings.</source>
         <translation>文件未说明其设置。</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message numerus="yes">
+        <source>over %n trials</source>
+        <translation>
+            <numerusform>基于 %n 次试验</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>bootstrap, %n resamples</source>
+        <translation>
+            <numerusform>自助法，%n 次重采样</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>No step has its request records (steps/NNN.requests.jsonl), so there is no timeline.</source>
+        <translation>没有任何步保存了请求记录（steps/NNN.requests.jsonl），因此没有时间线。</translation>
+    </message>
+    <message>
+        <source>Steps %1, around the knee, second by second (of %2 steps with request records; kneepoint-cli export RUN --timeline writes every step as CSV).</source>
+        <translation>拐点附近的第 %1 步，逐秒展示（共 %2 个步有请求记录；kneepoint-cli export RUN --timeline 可将每一步写成 CSV）。</translation>
+    </message>
+    <message>
+        <source>Steps %1, around the highest output throughput, second by second (of %2 steps with request records; kneepoint-cli export RUN --timeline writes every step as CSV).</source>
+        <translation>输出吞吐量最高处附近的第 %1 步，逐秒展示（共 %2 个步有请求记录；kneepoint-cli export RUN --timeline 可将每一步写成 CSV）。</translation>
+    </message>
+    <message>
+        <source>Every step second by second: the requests offered, completed and failed, those in flight and the output tokens, then the TTFT and ITL of the requests that ended in each second.</source>
+        <translation>逐秒展示每一步：发出、完成和失败的请求，进行中的请求和输出 token，以及每秒内结束的请求的 TTFT 和 ITL。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 steps have no request records and no timeline.</source>
+        <translation>%2 个步中有 %1 个没有请求记录，也没有时间线。</translation>
+    </message>
+    <message>
+        <source>Confidence intervals</source>
+        <translation>置信区间</translation>
+    </message>
+    <message>
+        <source>95% confidence intervals of each step&apos;s figures: a seeded bootstrap over the step&apos;s requests. A request throughput without failed requests cannot vary under it; repeats (--repeats) measure the spread between trials.</source>
+        <translation>每个步骤各项数据的 95% 置信区间：对该步骤的请求做固定种子的自助法（bootstrap）重采样。没有失败请求时，请求吞吐量在重采样下不会变化；重复运行（--repeats）可以衡量多次试验之间的波动。</translation>
     </message>
 </context>
 <context>
@@ -6350,6 +6517,121 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Achieved req/s and output tok/s against the offered load.</source>
         <translation>实际 req/s 与输出 tok/s 随施加负载的变化。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::TimelineChart</name>
+    <message>
+        <source>TTFT P50</source>
+        <translation>TTFT P50</translation>
+    </message>
+    <message>
+        <source>TTFT P99</source>
+        <translation>TTFT P99</translation>
+    </message>
+    <message>
+        <source>ITL P50</source>
+        <translation>ITL P50</translation>
+    </message>
+    <message>
+        <source>ITL P99</source>
+        <translation>ITL P99</translation>
+    </message>
+    <message>
+        <source>Latency (ms)</source>
+        <translation>延迟 (ms)</translation>
+    </message>
+    <message>
+        <source>server: running</source>
+        <translation>服务器：运行中</translation>
+    </message>
+    <message>
+        <source>server: waiting</source>
+        <translation>服务器：等待中</translation>
+    </message>
+    <message>
+        <source>KV-cache usage</source>
+        <translation>KV 缓存占用</translation>
+    </message>
+    <message>
+        <source>prefix-cache hit rate</source>
+        <translation>前缀缓存命中率</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>Percent</source>
+        <translation>百分比</translation>
+    </message>
+    <message>
+        <source>offered</source>
+        <translation>发出</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>output tokens/s</source>
+        <translation>输出 tokens/s</translation>
+    </message>
+    <message>
+        <source>Output tokens/s</source>
+        <translation>输出 tokens/s</translation>
+    </message>
+    <message>
+        <source>Step timeline</source>
+        <translation>步的时间线</translation>
+    </message>
+    <message>
+        <source>Second of the step (s)</source>
+        <translation>步内秒数 (s)</translation>
+    </message>
+    <message>
+        <source>Which figures of each second to draw</source>
+        <translation>每秒绘制哪些数据</translation>
+    </message>
+    <message>
+        <source>Requests and tokens</source>
+        <translation>请求和 token</translation>
+    </message>
+    <message>
+        <source>TTFT and ITL</source>
+        <translation>TTFT 和 ITL</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2, second by second · %3</source>
+        <translation>第 %1 步 · %2，逐秒 · %3</translation>
+    </message>
+    <message>
+        <source>Select a finished step to see it second by second.</source>
+        <translation>选择一个已完成的步以逐秒查看。</translation>
+    </message>
+    <message>
+        <source>Step %1 has no request records, so no timeline (a run exported without them, or an imported file).</source>
+        <translation>第 %1 步没有请求记录，因此没有时间线（导出时未包含请求记录，或是导入的文件）。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s /metrics gave none of these figures for this step.</source>
+        <translation>服务器的 /metrics 在这一步没有给出这些数据。</translation>
+    </message>
+    <message>
+        <source>No request of this step completed.</source>
+        <translation>这一步没有完成的请求。</translation>
     </message>
 </context>
 <context>
