@@ -251,6 +251,15 @@ private Q_SLOTS:
         QCOMPARE(perGpu.unitSource, QStringLiteral("server.accelerator_count"));
         QCOMPARE(perGpu.points[0].perUnit, 200.0); // 1600 tok/s over 8 GPUs
         QVERIFY(!paretoOptionsFor(ServerInfo {}).gpus);
+        // The GPUs the servers' exporter counted come first: they were measured.
+        ServerStepStats dcgm;
+        dcgm.gpuCount = 4;
+        std::vector<ParetoInput> measured = steps;
+        measured[0] = ParetoInput::fromStep(0, 1, StepMetrics {}, false, dcgm);
+        QCOMPARE(*measured[0].gpus, 4);
+        const ParetoFront counted = kp::paretoFront(measured, paretoOptionsFor(server));
+        QCOMPARE(counted.units, 4);
+        QCOMPARE(counted.unitSource, QStringLiteral("GPU exporter"));
 
         // A stricter error limit leaves the 1% of a step out as well; none usable: an empty front.
         steps[2] = step(2, 16, 20, 1200, 2);

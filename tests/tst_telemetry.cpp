@@ -9,6 +9,7 @@
 #include "sweep/analysisjson.h"
 #include "sweep/analysistext.h"
 #include "sweep/builtinsimulator.h"
+#include "sweep/capacityplan.h"
 #include "sweep/kneeanalysis.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweeprunner.h"
@@ -532,6 +533,97 @@ private Q_SLOTS:
         const auto restarted = ServerStepStats::derive(
             { sample(0, 1, 0, 0.1, 50), sample(1, 1, 0, 0.1, 3) }, QStringLiteral("vllm"), {});
         QCOMPARE(*restarted->preemptions, 3.0);
+    }
+
+    // Several model servers behind the target, with a GPU exporter: the analysis names the replica that
+    // saturated first and says what the GPUs drew; the capacity plan turns the per-server load into power.
+    void analysisSaysWhichReplicaAndWhatTheGpusDrew()
+    {
+        auto replica = [](const QString& url, double kvMax, double waitingMean) {
+            ServerStepStats s;
+            s.engine = QStringLiteral("vllm");
+            s.url = url;
+            s.samples = 5;
+            s.kvUsageMax = kvMax;
+            s.waitingMean = waitingMean;
+            return s;
+        };
+        const QString a = QStringLiteral("http://10.0.0.1:8000/metrics");
+        const QString b = QStringLiteral("http://10.0.0.2:8000/metrics");
+        const QString dcgm = QStringLiteral("http://10.0.0.1:9400/metrics");
+        const double loads[] = { 10, 40, 80 };
+        const double kvA[] = { 0.5, 0.97, 1.0 }, kvB[] = { 0.3, 0.6, 0.96 };
+        const double util[] = { 35, 92, 99 }, power[] = { 800, 2400, 2800 };
+        std::vector<SweepPoint> points;
+        for (int i = 0; i < 3; ++i) {
+            SweepPoint p = point(loads[i], std::max(kvA[i], kvB[i]), 0.0, 0);
+            p.metrics.totalOutputTokens = 100000;
+            ServerStepStats& s = *p.server;
+            s.gpuCount = 8;
+            s.gpuUtilisationMean = util[i];
+            s.gpuPowerMeanW = power[i];
+            s.energyJ = power[i] * 10; // a 10 s step
+            s.energySource = QStringLiteral("counter");
+            ServerStepStats exporter;
+            exporter.url = dcgm;
+            exporter.gpuCount = 8;
+            s.servers = { replica(a, kvA[i], 0.0), replica(b, kvB[i], 0.0), exporter };
+            points.push_back(p);
+        }
+        const ServerFindings f = analyzeServer(points);
+        QCOMPARE(f.replicas, 2); // the exporter serves no requests
+        QCOMPARE(f.firstSaturatedUrl, a);
+        QCOMPARE(*f.firstSaturatedAt, 40.0);
+        QCOMPARE(*f.othersSaturateAt, 80.0);
+        QCOMPARE(f.gpuSteps.size(), std::size_t(3));
+        QCOMPARE(*f.gpuSteps[1].joulesPerOutputToken, 0.24); // 24000 J over 100000 tokens
+        QCOMPARE(*f.gpuBusyAt, 40.0);
+        QCOMPARE(*f.gpuPowerAt(60), 2600.0); // halfway between the 40 and 80 req/s steps
+        QCOMPARE(*f.gpuPowerAt(5), 800.0);
+        QStringList text;
+        for (const AnalysisSentence& s : serverSentences(f, false))
+            text << s.text;
+        QVERIFY2(text.contains(QStringLiteral(
+                     "One server saturated before the others: http://10.0.0.1:8000/metrics at 40 req/s (its KV cache "
+                     "reached 97%), the next of the 2 servers only at 80 req/s; the load is not spread evenly, or "
+                     "that server is slower.")),
+            qPrintable(text.join(u'\n')));
+        QVERIFY2(text.contains(QStringLiteral("The 8 GPUs were 99% busy, drawing 2.8 kW, 0.28 J per output token at "
+                                              "80 req/s. They were 92% busy from 40 req/s on.")),
+            qPrintable(text.join(u'\n')));
+        const QJsonObject json = serverFindingsJson(f).toObject();
+        QCOMPARE(
+            json.value(QStringLiteral("first_saturated_replica")).toObject().value(QStringLiteral("url")).toString(),
+            a);
+        QCOMPARE(json.value(QStringLiteral("gpus")).toObject().value(QStringLiteral("busy_from")).toDouble(), 40.0);
+
+        // Replicas that fill at the same load, or never: no replica stands out.
+        for (SweepPoint& p : points)
+            p.server->servers[1].kvUsageMax = p.server->servers[0].kvUsageMax;
+        QVERIFY(!analyzeServer(points).firstSaturatedAt);
+
+        // The capacity plan at the saturation point (40 req/s; no SLO): 8 GPUs drawing 2.4 kW per server.
+        AnalysisResult result;
+        result.saturation.found = true;
+        result.saturation.offered = 40;
+        result.saturation.achieved = 39;
+        result.server = f;
+        const CapacityPlan plan = CapacityPlan::fromAnalysis(result, { 390, DemandUnit::RequestsPerS }, {});
+        QVERIFY(plan.ok());
+        QCOMPARE(plan.servers, 10);
+        QCOMPARE(*plan.powerPerServerW, 2400.0);
+        QCOMPARE(*plan.totalPowerW(), 24000.0);
+        QCOMPARE(*plan.tokensPerJoule, 1.0 / 0.24);
+        QVERIFY2(plan.sentence().endsWith(QStringLiteral(
+                     " They draw about 24 kW (2.4 kW each at that load, the GPUs' own figures; 4.17 output tokens "
+                     "per joule).")),
+            qPrintable(plan.sentence()));
+        QCOMPARE(plan.toJson().value(QStringLiteral("total_power_w")).toDouble(), 24000.0);
+        // Without GPU figures the plan says nothing of power.
+        result.server = {};
+        const CapacityPlan bare = CapacityPlan::fromAnalysis(result, { 390, DemandUnit::RequestsPerS }, {});
+        QVERIFY(!bare.powerPerServerW && !bare.toJson().contains(QStringLiteral("total_power_w")));
+        QVERIFY(!bare.sentence().contains(QStringLiteral("draw")));
     }
 
     void analysisSaysWhereTheCacheFilled()

@@ -54,6 +54,15 @@ QString wholePercent(double fraction)
     return QString::number(std::lround(fraction * 100)) + u"%"_s;
 }
 
+QString power(double watts)
+{
+    if (std::abs(watts) >= 1e6)
+        return number(watts / 1e6) + QStringLiteral(" MW");
+    if (std::abs(watts) >= 1e3)
+        return number(watts / 1e3) + QStringLiteral(" kW");
+    return number(watts) + QStringLiteral(" W");
+}
+
 QString throughput(double rps)
 {
     return number(rps) + u" req/s"_s;

@@ -20,6 +20,7 @@ QString ratio(double ratio); // "2.5×", "12×"
 QString percent(double fraction); // "4.2%"; "—" for a ratio that has no value (0 / 0)
 QString wholePercent(double fraction); // "4%"; "—" likewise
 QString throughput(double rps); // "46.3 req/s"
+QString power(double watts); // "850 W", "1.3 kW", "2.4 MW"
 QString metric(LatencyMetric metric, double percentile); // "P99 TTFT"
 // "60 req/s", "46.3 req/s", "1 user", "32 users".
 Sentence load(double load, bool concurrencyMode);

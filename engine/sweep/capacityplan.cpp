@@ -197,7 +197,17 @@ CapacityPlan CapacityPlan::fromAnalysis(
                   basis->lowerBound ? kp::sentence("CapacityPlan", " or more (the sweep never reached the SLO limit)")
                                     : Sentence(),
                   what, words::load(basis->offered, result.concurrencyMode));
+    plan.powerPerServerW = result.server.gpuPowerAt(basis->offered);
+    if (const std::optional<double> j = result.server.joulesPerOutputTokenAt(basis->offered); j && *j > 0)
+        plan.tokensPerJoule = 1.0 / *j;
     return plan;
+}
+
+std::optional<double> CapacityPlan::totalPowerW() const
+{
+    if (!ok() || !powerPerServerW)
+        return std::nullopt;
+    return *powerPerServerW * servers;
 }
 
 Sentence CapacityPlan::words() const
@@ -210,11 +220,18 @@ Sentence CapacityPlan::words() const
                                                                           .arg(serverCount(servers))
                                                                           .arg(serversWithRedundancy)
                                                                           .arg(redundancy.describe());
-    if (basisReason.isEmpty())
-        return kp::sentence("CapacityPlan", "A %1 %2 peak needs %3: %4.")
-            .arg(amount(peak.value), unit, need, arithmetic);
-    return kp::sentence("CapacityPlan", "A %1 %2 peak needs %3 at %4: %5.")
-        .arg(amount(peak.value), unit, need, basisReason, arithmetic);
+    Sentence plan = basisReason.isEmpty()
+        ? kp::sentence("CapacityPlan", "A %1 %2 peak needs %3: %4.").arg(amount(peak.value), unit, need, arithmetic)
+        : kp::sentence("CapacityPlan", "A %1 %2 peak needs %3 at %4: %5.")
+              .arg(amount(peak.value), unit, need, basisReason, arithmetic);
+    if (const std::optional<double> total = totalPowerW()) {
+        const Sentence perJoule = tokensPerJoule
+            ? kp::sentence("CapacityPlan", "; %1 output tokens per joule").arg(words::number(*tokensPerJoule))
+            : Sentence();
+        plan = kp::sentence("CapacityPlan", "%1 They draw about %2 (%3 each at that load, the GPUs' own figures%4).")
+                   .arg(plan, words::power(*total), words::power(*powerPerServerW), perJoule);
+    }
+    return plan;
 }
 
 QJsonObject CapacityPlan::toJson() const
@@ -232,6 +249,12 @@ QJsonObject CapacityPlan::toJson() const
     o.insert(u"redundancy"_s, redundancy.describe());
     o.insert(u"servers_with_redundancy"_s, serversWithRedundancy);
     o.insert(u"arithmetic"_s, arithmetic.english());
+    if (powerPerServerW) {
+        o.insert(u"power_per_server_w"_s, *powerPerServerW);
+        o.insert(u"total_power_w"_s, *totalPowerW());
+    }
+    if (tokensPerJoule)
+        o.insert(u"output_tokens_per_joule"_s, *tokensPerJoule);
     return o;
 }
 

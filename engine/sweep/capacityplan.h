@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringView>
 
+#include <optional>
+
 namespace kp {
 
 enum class DemandUnit { RequestsPerS, OutputTokensPerS };
@@ -45,6 +47,11 @@ struct CapacityPlan
     int serversWithRedundancy = 0;
     Sentence arithmetic; // "1000 req/s ÷ 58.3 req/s per server = 17.2 → 18 servers; N+2 → 20"
     Sentence error; // why there is no plan; the other fields are then meaningless
+    // What the GPUs drew at the per-server load (their exporter's figures, between the steps around it),
+    // and the output tokens they gave per joule there; unknown without GPU figures.
+    std::optional<double> powerPerServerW;
+    std::optional<double> tokensPerJoule;
+    std::optional<double> totalPowerW() const; // servers × powerPerServerW
 
     bool ok() const { return error.isEmpty(); }
     Sentence words() const; // for the written analysis

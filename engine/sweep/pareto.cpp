@@ -21,7 +21,8 @@ ParetoInput ParetoInput::fromStep(
         ? double(metrics.failed) / double(sent)
         : 0.0;
     in.partial = partial;
-    (void)server;
+    if (server && server->gpuCount && *server->gpuCount > 0)
+        in.gpus = *server->gpuCount;
     return in;
 }
 
@@ -70,7 +71,7 @@ ParetoFront paretoFront(const std::vector<ParetoInput>& steps, const ParetoOptio
     if (measured > 0) {
         front.unit = ParetoUnit::Gpu;
         front.units = measured;
-        front.unitSource = QStringLiteral("DCGM");
+        front.unitSource = QStringLiteral("GPU exporter");
     } else if (options.gpus && *options.gpus > 0) {
         front.unit = ParetoUnit::Gpu;
         front.units = *options.gpus;

@@ -50,7 +50,8 @@ struct ParetoFront
 {
     ParetoUnit unit = ParetoUnit::Server;
     int units = 1; // the GPUs (or servers) the throughput is divided by
-    QString unitSource; // where the GPU count comes from: "DCGM", "server.accelerator_count", ...; empty per server
+    QString
+        unitSource; // where the GPU count comes from: "GPU exporter", "server.accelerator_count", ...; empty per server
     std::vector<ParetoPoint> points; // every usable step, by rising interactivity
     int leftOff = 0; // steps with no TPOT, partial, or above the error limit
 

@@ -1,10 +1,12 @@
 #include "sweep/serveranalysis.h"
 
+#include "metrics/inerttext.h"
 #include "metrics/phrase.h"
 #include "sweep/analysistext.h"
 #include "sweep/analysiswords.h"
 #include "sweep/kneeanalysis.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 
 #include <algorithm>
@@ -114,6 +116,89 @@ std::optional<double> clientHitRate(const StepMetrics& metrics)
     return rate;
 }
 
+namespace {
+
+void analyzeGpus(const std::vector<SweepPoint>& points, const std::vector<int>& order, ServerFindings& f)
+{
+    for (int i : order) {
+        const SweepPoint& p = points[std::size_t(i)];
+        const ServerStepStats& s = *p.server;
+        if (!s.gpuPowerMeanW && !s.energyJ && !s.gpuUtilisationMean)
+            continue;
+        ServerFindings::GpuStep g;
+        g.offered = p.offered;
+        g.step = i;
+        g.gpus = s.gpuCount;
+        g.utilisation = s.gpuUtilisationMean;
+        g.powerW = s.gpuPowerMeanW;
+        g.joulesPerOutputToken = p.metrics.joulesPerOutputToken
+            ? p.metrics.joulesPerOutputToken
+            : s.joulesPerOutputToken(double(p.metrics.totalOutputTokens));
+        f.gpuSteps.push_back(g);
+        if (!f.gpuBusyAt && g.utilisation && *g.utilisation >= ServerFindings::kGpuBusy) {
+            f.gpuBusyAt = p.offered;
+            f.gpuBusyStep = i;
+            f.gpuBusyUtilisation = *g.utilisation;
+        }
+    }
+}
+
+void analyzeReplicas(const std::vector<SweepPoint>& points, const std::vector<int>& order, ServerFindings& f)
+{
+    // Per model server (a URL whose figures name an engine): the lowest load where it saturated.
+    struct Replica
+    {
+        QString url;
+        std::optional<double> at;
+        int step = -1;
+        bool byKv = true;
+        double value = 0.0;
+    };
+    std::vector<Replica> replicas;
+    double checkedTo = 0.0;
+    for (int i : order) {
+        const SweepPoint& p = points[std::size_t(i)];
+        for (const ServerStepStats& s : p.server->servers) {
+            if (s.engine.isEmpty() || s.url.isEmpty())
+                continue; // an exporter: no requests of its own
+            auto it = std::find_if(replicas.begin(), replicas.end(), [&](const Replica& r) { return r.url == s.url; });
+            if (it == replicas.end()) {
+                replicas.push_back({ s.url, std::nullopt, -1, true, 0.0 });
+                it = replicas.end() - 1;
+            }
+            checkedTo = std::max(checkedTo, p.offered);
+            if (it->at)
+                continue;
+            if (s.kvUsageMax && *s.kvUsageMax >= ServerFindings::kKvFull) {
+                *it = { s.url, p.offered, i, true, *s.kvUsageMax };
+            } else if (s.waitingMean && *s.waitingMean >= ServerFindings::kQueueing) {
+                *it = { s.url, p.offered, i, false, *s.waitingMean };
+            }
+        }
+    }
+    f.replicas = int(replicas.size());
+    if (replicas.size() < 2)
+        return;
+    std::stable_sort(replicas.begin(), replicas.end(), [](const Replica& a, const Replica& b) {
+        if (a.at.has_value() != b.at.has_value())
+            return a.at.has_value();
+        return a.at && *a.at < *b.at;
+    });
+    const Replica& first = replicas[0];
+    const Replica& second = replicas[1];
+    if (!first.at || (second.at && !(*first.at < *second.at)))
+        return; // none saturated, or two at the same load: no replica stands out
+    f.firstSaturatedUrl = first.url;
+    f.firstSaturatedAt = first.at;
+    f.firstSaturatedStep = first.step;
+    f.firstSaturatedByKv = first.byKv;
+    f.firstSaturatedValue = first.value;
+    f.othersSaturateAt = second.at;
+    f.othersCheckedTo = checkedTo;
+}
+
+} // namespace
+
 ServerFindings analyzeServer(const std::vector<SweepPoint>& points)
 {
     ServerFindings f;
@@ -173,7 +258,46 @@ ServerFindings analyzeServer(const std::vector<SweepPoint>& points)
         f.queueFollowsKv = queue >= kv && queue - kv <= 1;
     }
     analyzeHitRate(points, f);
+    analyzeGpus(points, order, f);
+    analyzeReplicas(points, order, f);
     return f;
+}
+
+namespace {
+
+std::optional<double> valueAt(const std::vector<ServerFindings::GpuStep>& steps, double offered,
+    std::optional<double> ServerFindings::GpuStep::*field)
+{
+    std::vector<std::pair<double, double>> known;
+    for (const ServerFindings::GpuStep& s : steps) {
+        if ((s.*field) && std::isfinite(s.offered))
+            known.emplace_back(s.offered, *(s.*field));
+    }
+    if (known.empty() || !std::isfinite(offered))
+        return std::nullopt;
+    if (offered <= known.front().first)
+        return known.front().second;
+    if (offered >= known.back().first)
+        return known.back().second;
+    for (std::size_t i = 1; i < known.size(); ++i) {
+        const auto& [x0, y0] = known[i - 1];
+        const auto& [x1, y1] = known[i];
+        if (offered <= x1)
+            return x1 > x0 ? y0 + (y1 - y0) * (offered - x0) / (x1 - x0) : y1;
+    }
+    return known.back().second;
+}
+
+} // namespace
+
+std::optional<double> ServerFindings::gpuPowerAt(double offered) const
+{
+    return valueAt(gpuSteps, offered, &GpuStep::powerW);
+}
+
+std::optional<double> ServerFindings::joulesPerOutputTokenAt(double offered) const
+{
+    return valueAt(gpuSteps, offered, &GpuStep::joulesPerOutputToken);
 }
 
 QList<AnalysisSentence> serverSentences(const ServerFindings& f, bool concurrencyMode)
@@ -226,6 +350,44 @@ QList<AnalysisSentence> serverSentences(const ServerFindings& f, bool concurrenc
                            .arg(QString::number(-gap, 'f', -gap >= 10 ? 0 : 1)),
             -1, -1 });
     }
+    if (f.firstSaturatedAt) {
+        const QString url = inertText(f.firstSaturatedUrl);
+        const QString what = f.firstSaturatedByKv
+            ? phrase("ServerAnalysis", "its KV cache reached %1").arg(words::wholePercent(f.firstSaturatedValue))
+            : phrase("ServerAnalysis", "%1 requests waited on average").arg(count(f.firstSaturatedValue));
+        const QString others = f.othersSaturateAt
+            ? phrase("ServerAnalysis", "the next of the %1 servers only at %2")
+                  .arg(f.replicas)
+                  .arg(load(*f.othersSaturateAt))
+            : phrase("ServerAnalysis", "the other %1 not up to %2").arg(f.replicas - 1).arg(load(f.othersCheckedTo));
+        out.append({ AnalysisTopic::Server,
+            phrase("ServerAnalysis",
+                "One server saturated before the others: %1 at %2 (%3), %4; the load is not "
+                "spread evenly, or that server is slower.")
+                .arg(url, load(*f.firstSaturatedAt), what, others),
+            -1, f.firstSaturatedStep });
+    }
+    if (!f.gpuSteps.empty()) {
+        // The GPUs at the heaviest load they were measured at, and where they became busy.
+        const ServerFindings::GpuStep& top = f.gpuSteps.back();
+        QStringList parts;
+        if (top.utilisation)
+            parts << phrase("ServerAnalysis", "%1 busy").arg(words::wholePercent(*top.utilisation / 100.0));
+        if (top.powerW)
+            parts << phrase("ServerAnalysis", "drawing %1").arg(words::power(*top.powerW));
+        if (top.joulesPerOutputToken)
+            parts << phrase("ServerAnalysis", "%1 J per output token").arg(words::number(*top.joulesPerOutputToken));
+        const QString gpus = top.gpus ? phrase("ServerAnalysis", "The %1 GPUs were").arg(*top.gpus)
+                                      : phrase("ServerAnalysis", "The GPUs were");
+        QString text
+            = phrase("ServerAnalysis", "%1 %2 at %3.").arg(gpus, parts.join(QStringLiteral(", ")), load(top.offered));
+        if (f.gpuBusyAt && f.gpuBusyStep != top.step)
+            text += QLatin1Char(' ')
+                + phrase("ServerAnalysis", "They were %1 busy from %2 on.")
+                      .arg(words::wholePercent(f.gpuBusyUtilisation / 100.0), load(*f.gpuBusyAt));
+        if (!parts.isEmpty())
+            out.append({ AnalysisTopic::Server, text, -1, top.step });
+    }
     if (f.hitRateSide) {
         const QString side = *f.hitRateSide == HitRateSide::Server
             ? phrase("ServerAnalysis", "the server's figures")
@@ -257,7 +419,7 @@ QList<AnalysisSentence> serverSentences(const ServerFindings& f, bool concurrenc
 
 QJsonValue serverFindingsJson(const ServerFindings& f)
 {
-    if (!f.available && !f.hitRateSide)
+    if (!f.available && !f.hitRateSide && f.gpuSteps.empty())
         return QJsonValue(QJsonValue::Null);
     QJsonObject o;
     o.insert(QLatin1String("engine"), f.engine.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(f.engine));
@@ -288,6 +450,41 @@ QJsonValue serverFindingsJson(const ServerFindings& f)
         o.insert(QLatin1String("prefix_cache_hit_rate"), h);
     } else {
         o.insert(QLatin1String("prefix_cache_hit_rate"), QJsonValue(QJsonValue::Null));
+    }
+    // GPUs: each step with exporter figures, and where they became busy.
+    if (f.gpuSteps.empty()) {
+        o.insert(QLatin1String("gpus"), QJsonValue(QJsonValue::Null));
+    } else {
+        QJsonArray steps;
+        for (const ServerFindings::GpuStep& g : f.gpuSteps) {
+            QJsonObject e;
+            e.insert(QLatin1String("load"), optional(g.offered));
+            e.insert(QLatin1String("step"), step(g.step));
+            e.insert(QLatin1String("gpus"), g.gpus ? QJsonValue(*g.gpus) : QJsonValue(QJsonValue::Null));
+            e.insert(QLatin1String("utilisation_percent"), optional(g.utilisation));
+            e.insert(QLatin1String("power_w"), optional(g.powerW));
+            e.insert(QLatin1String("joules_per_output_token"), optional(g.joulesPerOutputToken));
+            steps.append(e);
+        }
+        QJsonObject g;
+        g.insert(QLatin1String("steps"), steps);
+        g.insert(QLatin1String("busy_from"), optional(f.gpuBusyAt));
+        g.insert(QLatin1String("busy_step"), step(f.gpuBusyStep));
+        o.insert(QLatin1String("gpus"), g);
+    }
+    o.insert(QLatin1String("replicas"), f.replicas);
+    if (f.firstSaturatedAt) {
+        QJsonObject r;
+        r.insert(QLatin1String("url"), f.firstSaturatedUrl);
+        r.insert(QLatin1String("load"), optional(f.firstSaturatedAt));
+        r.insert(QLatin1String("step"), step(f.firstSaturatedStep));
+        r.insert(QLatin1String("by"), f.firstSaturatedByKv ? QStringLiteral("kv_cache") : QStringLiteral("queue"));
+        r.insert(QLatin1String("value"), f.firstSaturatedValue);
+        r.insert(QLatin1String("others_from"), optional(f.othersSaturateAt));
+        r.insert(QLatin1String("checked_to"), optional(f.othersCheckedTo));
+        o.insert(QLatin1String("first_saturated_replica"), r);
+    } else {
+        o.insert(QLatin1String("first_saturated_replica"), QJsonValue(QJsonValue::Null));
     }
     return o;
 }

@@ -55,9 +55,43 @@ struct ServerFindings
     int hitRateStep = -1; // the step the sentence points at
     bool hitRateFellAsKvFilled = false; // the KV cache was full somewhere along the fall
 
+    // GPUs and energy, from an exporter's figures: each step that has a GPU power or energy figure, in
+    // load order, and the lowest load at which the GPUs were busy (mean utilisation at kGpuBusy or more).
+    struct GpuStep
+    {
+        double offered = 0.0;
+        int step = -1;
+        std::optional<int> gpus;
+        std::optional<double> utilisation; // mean, percent
+        std::optional<double> powerW; // all GPUs together, mean over the step
+        std::optional<double> joulesPerOutputToken;
+        bool operator==(const GpuStep&) const = default;
+    };
+    std::vector<GpuStep> gpuSteps;
+    std::optional<double> gpuBusyAt;
+    int gpuBusyStep = -1;
+    double gpuBusyUtilisation = 0.0;
+    // The GPU power at a load (linear between the two steps around it, the nearest step's outside them);
+    // none without power figures.
+    std::optional<double> gpuPowerAt(double offered) const;
+    std::optional<double> joulesPerOutputTokenAt(double offered) const;
+
+    // Several model servers behind the target (target.metrics_urls): the one that saturated first (its
+    // KV cache full, or requests kept waiting) at a lower load than every other, and where the next one
+    // did (unset: no other saturated up to othersCheckedTo).
+    int replicas = 0; // model servers with their own figures in some step
+    QString firstSaturatedUrl;
+    std::optional<double> firstSaturatedAt;
+    int firstSaturatedStep = -1;
+    bool firstSaturatedByKv = true; // else by its waiting queue
+    double firstSaturatedValue = 0.0; // KV usage 0..1, or mean waiting requests
+    std::optional<double> othersSaturateAt;
+    double othersCheckedTo = 0.0;
+
     static constexpr double kKvFull = 0.95; // "full": at or above this usage (vLLM keeps a small watermark free)
     static constexpr double kQueueing = 1.0; // mean waiting requests from which the queue counts as growing
     static constexpr double kHitRateChange = 0.05; // a hit rate that moved less held steady
+    static constexpr double kGpuBusy = 90.0; // mean GPU utilisation (percent) from which the GPUs count as busy
 
     bool operator==(const ServerFindings&) const = default;
 };

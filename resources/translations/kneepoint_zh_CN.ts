@@ -91,6 +91,14 @@
         <comment>between the parts of the arithmetic</comment>
         <translation>；</translation>
     </message>
+    <message>
+        <source>; %1 output tokens per joule</source>
+        <translation>；每焦耳 %1 个输出 token</translation>
+    </message>
+    <message>
+        <source>%1 They draw about %2 (%3 each at that load, the GPUs&apos; own figures%4).</source>
+        <translation>%1 它们约消耗 %2（在该负载下每台 %3，来自 GPU 自身的数据%4）。</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
@@ -1589,6 +1597,54 @@
     <message>
         <source>The prefix-cache hit rate held steady at about %1 from %2 to %3 (%4).</source>
         <translation>前缀缓存命中率从 %2 到 %3 稳定在约 %1（%4）。</translation>
+    </message>
+    <message>
+        <source>its KV cache reached %1</source>
+        <translation>其 KV 缓存达到 %1</translation>
+    </message>
+    <message>
+        <source>%1 requests waited on average</source>
+        <translation>平均有 %1 个请求在等待</translation>
+    </message>
+    <message>
+        <source>the next of the %1 servers only at %2</source>
+        <translation>%1 台服务器中的下一台直到 %2 才饱和</translation>
+    </message>
+    <message>
+        <source>the other %1 not up to %2</source>
+        <translation>其余 %1 台直到 %2 都未饱和</translation>
+    </message>
+    <message>
+        <source>One server saturated before the others: %1 at %2 (%3), %4; the load is not spread evenly, or that server is slower.</source>
+        <translation>有一台服务器先于其他服务器饱和：%1 在 %2 时（%3），%4；负载分配不均，或该服务器较慢。</translation>
+    </message>
+    <message>
+        <source>%1 busy</source>
+        <translation>利用率 %1</translation>
+    </message>
+    <message>
+        <source>drawing %1</source>
+        <translation>功耗 %1</translation>
+    </message>
+    <message>
+        <source>%1 J per output token</source>
+        <translation>每个输出 token %1 J</translation>
+    </message>
+    <message>
+        <source>The %1 GPUs were</source>
+        <translation>%1 块 GPU</translation>
+    </message>
+    <message>
+        <source>The GPUs were</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>%1 %2 at %3.</source>
+        <translation>在 %3 时，%1：%2。</translation>
+    </message>
+    <message>
+        <source>They were %1 busy from %2 on.</source>
+        <translation>从 %2 起利用率达到 %1。</translation>
     </message>
 </context>
 <context>
