@@ -381,7 +381,14 @@ QList<AnalysisSentence> serverSentences(const ServerFindings& f, bool concurrenc
                                       : phrase("ServerAnalysis", "The GPUs were");
         QString text
             = phrase("ServerAnalysis", "%1 %2 at %3.").arg(gpus, parts.join(QStringLiteral(", ")), load(top.offered));
-        if (f.gpuBusyAt && f.gpuBusyStep != top.step)
+        if (f.gpuBusyAt && f.gpuBusyStep == f.gpuSteps.front().step && f.gpuSteps.size() > 1)
+            // Busy at the lightest load: the figure is the time any kernel runs, not how full the batch is.
+            text += QLatin1Char(' ')
+                + phrase("ServerAnalysis",
+                    "They were already %1 busy at %2: GPU utilisation counts the time any kernel runs, not how "
+                    "full the batch is, so it says little about the headroom left.")
+                      .arg(words::wholePercent(f.gpuBusyUtilisation / 100.0), load(*f.gpuBusyAt));
+        else if (f.gpuBusyAt && f.gpuBusyStep != top.step)
             text += QLatin1Char(' ')
                 + phrase("ServerAnalysis", "They were %1 busy from %2 on.")
                       .arg(words::wholePercent(f.gpuBusyUtilisation / 100.0), load(*f.gpuBusyAt));

@@ -1646,6 +1646,10 @@
         <source>They were %1 busy from %2 on.</source>
         <translation>从 %2 起利用率达到 %1。</translation>
     </message>
+    <message>
+        <source>They were already %1 busy at %2: GPU utilisation counts the time any kernel runs, not how full the batch is, so it says little about the headroom left.</source>
+        <translation>在 %2 时利用率就已达到 %1：GPU 利用率统计的是有任何内核运行的时间，而不是批次有多满，因此它几乎说明不了剩余的余量。</translation>
+    </message>
 </context>
 <context>
     <name>ShareGpt</name>
