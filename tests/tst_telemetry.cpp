@@ -790,17 +790,6 @@ private Q_SLOTS:
         QCOMPARE(text.constFirst().text,
             QStringLiteral("The prefix-cache hit rate held steady at about 75% from 1 user to 2 users (the client's "
                            "figures: the cached tokens the responses reported)."));
-        // Busy at the lightest load already: the analysis says what the figure does not measure.
-        std::vector<SweepPoint> busy = points;
-        busy[0].server->gpuUtilisationMean = 97;
-        QStringList busyText;
-        for (const AnalysisSentence& s : serverSentences(analyzeServer(busy), false))
-            busyText << s.text;
-        QVERIFY2(busyText.contains(QStringLiteral(
-                     "The 8 GPUs were 99% busy, drawing 2.8 kW, 0.28 J per output token at 80 req/s. They were "
-                     "already 97% busy at 10 req/s: GPU utilisation counts the time any kernel runs, not how full "
-                     "the batch is, so it says little about the headroom left.")),
-            qPrintable(busyText.join(u'\n')));
         const QJsonObject json = serverFindingsJson(f).toObject();
         QVERIFY(json.value(QStringLiteral("engine")).isNull());
         QCOMPARE(
