@@ -52,7 +52,7 @@ bool StepOutcome::reliable() const
 QString formatLoad(LoadMode mode, double load)
 {
     if (mode == LoadMode::Concurrency)
-        return QStringLiteral("%1 users").arg(load);
+        return load == 1 ? QStringLiteral("1 user") : QStringLiteral("%1 users").arg(load);
     return QStringLiteral("%1 req/s").arg(formatRate(load));
 }
 

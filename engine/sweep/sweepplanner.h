@@ -109,6 +109,6 @@ private:
     std::vector<PlannedStep> m_overLimit;
 };
 
-QString formatLoad(LoadMode mode, double load); // "40 req/s", "inf req/s", "32 users"
+QString formatLoad(LoadMode mode, double load); // "40 req/s", "inf req/s", "1 user", "32 users"
 
 } // namespace kp
