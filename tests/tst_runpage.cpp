@@ -486,6 +486,13 @@ private Q_SLOTS:
         QCOMPARE(spans[0].to, 50.0);
         QCOMPARE(spans[1].from, 50.0);
         QCOMPARE(spans[1].to, 100.0);
+        // Repeats: one point per load, the mean of its trials, at the first trial's step.
+        const auto means = SweepCurve::meanByLoad(
+            { { 10, 100, 0 }, { 20, 100, 1 }, { 20, 140, 4 }, { 20, 150, 5 }, { 40, 300, 2 } });
+        QCOMPARE(means.size(), std::size_t(3));
+        QCOMPARE(means[1].y, 130.0);
+        QCOMPARE(means[1].step, 1);
+        QCOMPARE(means[2].y, 300.0);
         QCOMPARE(SweepCurve::niceCeiling(43), 50.0);
         QCOMPARE(SweepCurve::niceCeiling(0.0), 1.0);
         QCOMPARE(SweepCurve::niceStep(108), 25.0);

@@ -2868,6 +2868,10 @@ P50 %3 %4 ms</translation>
         <source>Bars: each step&apos;s 95% confidence interval of %1 %2.</source>
         <translation>误差线：每个步骤 %1 %2 的 95% 置信区间。</translation>
     </message>
+    <message>
+        <source>Bars: the 95% confidence interval of %1 %2 over a repeated load&apos;s trials (the line joins their means), else over one step&apos;s requests.</source>
+        <translation>误差线：重复负载时为各次试验的 %1 %2 的 95% 置信区间（折线连接其均值），否则为单步请求的置信区间。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::MainWindow</name>

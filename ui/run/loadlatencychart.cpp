@@ -46,12 +46,12 @@ std::optional<double> sloLimit(const Slo& slo, LatencyMetric metric)
 }
 
 // The key of the drawn figure in a step's intervals (StepIntervals::figures).
-std::optional<Interval> intervalOf(const StepMetrics& m, LatencyMetric metric, double percentile)
+std::optional<Interval> intervalOf(const StepIntervals& intervals, LatencyMetric metric, double percentile)
 {
     const QString name = latencyMetricKey(metric);
-    if (auto i = m.intervals.find(u"p%1_%2_ms"_s.arg(LatencyStats::percentileWord(percentile), name)))
+    if (auto i = intervals.find(u"p%1_%2_ms"_s.arg(LatencyStats::percentileWord(percentile), name)))
         return i;
-    return percentile == 50.0 ? m.intervals.find(u"median_%1_ms"_s.arg(name)) : std::nullopt;
+    return percentile == 50.0 ? intervals.find(u"median_%1_ms"_s.arg(name)) : std::nullopt;
 }
 
 double sloPercentile(const Slo& slo, LatencyMetric metric)
@@ -256,9 +256,10 @@ void LoadLatencyChart::refresh()
     // With only the median to draw, the upper curve is the P50 curve: one line, not two on each other.
     if (percentile == 50.0)
         m_p50Points.clear();
-    m_p50->replace(SweepCurve::toPoints(m_p50Points));
+    // A load run several times (repeats) is drawn once, at the mean of its trials; its bar is their spread.
+    m_p50->replace(SweepCurve::toPoints(SweepCurve::meanByLoad(m_p50Points)));
     m_p50->setVisible(!m_p50Points.empty() || percentile != 50.0);
-    m_upper->replace(SweepCurve::toPoints(m_upperPoints));
+    m_upper->replace(SweepCurve::toPoints(SweepCurve::meanByLoad(m_upperPoints)));
     m_p50->setName(tr("P50 %1").arg(metric));
     m_upper->setName(tr("%1 %2").arg(UiFormat::percentileWord(percentile), metric));
 
@@ -286,14 +287,29 @@ void LoadLatencyChart::refresh()
                 yMinPositive = p.y;
         }
     }
-    // Each step's 95 % interval of the drawn upper figure (docs/CLI.md, "Confidence intervals").
-    std::vector<std::pair<const SweepCurve::Point*, Interval>> intervals;
-    for (const SweepCurve::Point& p : m_upperPoints) {
-        const auto i = intervalOf(steps[std::size_t(p.step)].metrics, m_metric, percentile);
+    // Each load's 95 % interval of the drawn upper figure (docs/CLI.md, "Confidence intervals"): a step's
+    // bootstrap over its requests, or for a repeated load Student's t over its trials.
+    std::vector<std::pair<double, Interval>> intervals;
+    bool overTrials = false;
+    for (std::size_t first = 0; first < m_upperPoints.size();) {
+        std::size_t end = first + 1;
+        while (end < m_upperPoints.size() && m_upperPoints[end].x == m_upperPoints[first].x)
+            ++end;
+        std::optional<Interval> i;
+        if (end - first >= 2) {
+            std::vector<const StepMetrics*> trials;
+            for (std::size_t k = first; k < end; ++k)
+                trials.push_back(&steps[std::size_t(m_upperPoints[k].step)].metrics);
+            i = intervalOf(repeatIntervals(trials), m_metric, percentile);
+            overTrials = overTrials || i.has_value();
+        } else {
+            i = intervalOf(steps[std::size_t(m_upperPoints[first].step)].metrics.intervals, m_metric, percentile);
+        }
         if (i && i->high > i->low && (!m_log || i->low > 0)) {
-            intervals.push_back({ &p, *i });
+            intervals.push_back({ m_upperPoints[first].x, *i });
             yMax = std::max(yMax, i->high);
         }
+        first = end;
     }
     const bool haveData = !m_upperPoints.empty() || !m_p50Points.empty();
     // The SLO line stays in view unless it would squash the curve into the bottom quarter; the log
@@ -344,7 +360,7 @@ void LoadLatencyChart::refresh()
     for (std::size_t b = 0; b < m_bars.size(); ++b) {
         QLineSeries* bar = m_bars[b];
         if (b < intervals.size()) {
-            const double x = intervals[b].first->x;
+            const double x = intervals[b].first;
             const Interval& i = intervals[b].second;
             bar->replace(QList<QPointF> { { x - cap, i.high }, { x + cap, i.high }, { x, i.high }, { x, i.low },
                 { x - cap, i.low }, { x + cap, i.low } });
@@ -404,7 +420,12 @@ void LoadLatencyChart::refresh()
         }
         captionParts << tr("Shaded: %1").arg(keys.join(QStringLiteral(" &nbsp;")));
     }
-    if (!intervals.empty())
+    if (!intervals.empty() && overTrials)
+        captionParts << tr("Bars: the 95% confidence interval of %1 %2 over a repeated load's trials (the line "
+                           "joins their means), else over one step's requests.")
+                            .arg(UiFormat::percentileWord(percentile), metric)
+                            .toHtmlEscaped();
+    else if (!intervals.empty())
         captionParts << tr("Bars: each step's 95% confidence interval of %1 %2.")
                             .arg(UiFormat::percentileWord(percentile), metric)
                             .toHtmlEscaped();
@@ -436,7 +457,7 @@ void LoadLatencyChart::refresh()
 
 int LoadLatencyChart::pointCount() const
 {
-    return int(m_upper->count());
+    return int(m_upperPoints.size());
 }
 
 std::optional<QPointF> LoadLatencyChart::kneeMarker() const

@@ -49,7 +49,7 @@ public:
     bool everyRequestFailed() const;
     void setHighlight(const ChartHighlight& highlight);
 
-    int pointCount() const; // points on the upper percentile's curve
+    int pointCount() const; // steps on the upper curve (its line joins a repeated load's trials into one point)
     std::optional<QPointF> kneeMarker() const;
     std::optional<QPointF> sloCapacityMarker() const;
     std::optional<double> sloLine() const;

@@ -28,6 +28,22 @@ std::vector<SweepCurve::Point> SweepCurve::latency(
         steps, axis, [&](const StepReport& s) { return percentileValue(s.metrics.stats(metric), percentile); });
 }
 
+std::vector<SweepCurve::Point> SweepCurve::meanByLoad(const std::vector<Point>& points)
+{
+    std::vector<Point> out;
+    int n = 0;
+    for (const Point& p : points) {
+        if (!out.empty() && out.back().x == p.x) {
+            ++n;
+            out.back().y += (p.y - out.back().y) / n;
+        } else {
+            out.push_back(p);
+            n = 1;
+        }
+    }
+    return out;
+}
+
 QList<QPointF> SweepCurve::toPoints(const std::vector<Point>& points)
 {
     QList<QPointF> list;

@@ -47,6 +47,8 @@ public:
         const std::function<std::optional<double>(const StepReport&)>& value);
     static std::vector<Point> latency(
         const std::vector<StepReport>& steps, LoadMode axis, LatencyMetric metric, double percentile);
+    // One point per load: the mean of the steps run at that load (repeats), the first one's step index.
+    static std::vector<Point> meanByLoad(const std::vector<Point>& points);
     static QList<QPointF> toPoints(const std::vector<Point>& points);
     // The step of the point nearest in load to x over these curves; -1 when they are empty.
     static int nearestStep(std::initializer_list<const std::vector<Point>*> curves, double x);
