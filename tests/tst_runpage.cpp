@@ -4,6 +4,7 @@
 #include "profile/profilestore.h"
 #include "run/errorsmodel.h"
 #include "run/ganttchart.h"
+#include "run/gpuchart.h"
 #include "run/liverun.h"
 #include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
@@ -558,6 +559,139 @@ private Q_SLOTS:
         QCOMPARE(
             chart->placeholder(), QStringLiteral("No prefix-cache figures: the server reported no cached tokens."));
         saveScreenshot(&page, QStringLiteral("prefix-cache-run-empty"));
+    }
+
+    // The GPU chart: mean utilisation (%) and the fullest GPU's memory (GiB) against load, a step without
+    // GPU figures left off, the knee on the utilisation curve; it takes the prefix cache's slot when only
+    // it has figures. The Server tab lists each metrics URL's figures apart, and the step's GPUs and J/token.
+    void gpuChartAndServers()
+    {
+        std::vector<StepReport> steps;
+        const double util[] = { 35, 70, -1, 98 }; // < 0: no GPU figures in that step
+        for (int i = 0; i < 4; ++i) {
+            StepReport s = syntheticStep(i, 10.0 * (i + 1), 10.0 * (i + 1), 100 + 50 * i, 200 + 100 * i);
+            ServerStepStats replicaA;
+            replicaA.engine = QStringLiteral("vllm");
+            replicaA.url = QStringLiteral("http://10.0.0.1:8000/metrics");
+            replicaA.samples = 3;
+            replicaA.runningMean = 4.0 * (i + 1);
+            replicaA.waitingMean = i == 3 ? 17.5 : 0.0; // the first replica saturates at the top step
+            replicaA.kvUsageMax = i == 3 ? 1.0 : 0.25;
+            ServerStepStats replicaB = replicaA;
+            replicaB.url = QStringLiteral("http://10.0.0.2:8000/metrics");
+            replicaB.waitingMean = 0.0;
+            replicaB.kvUsageMax = 0.25;
+            ServerStepStats all;
+            all.engine = QStringLiteral("vllm");
+            all.samples = 3;
+            all.runningMean = 8.0 * (i + 1);
+            all.waitingMean = *replicaA.waitingMean;
+            all.kvUsageMax = *replicaA.kvUsageMax;
+            all.servers = { replicaA, replicaB };
+            if (util[i] >= 0) {
+                ServerStepStats gpus;
+                gpus.url = QStringLiteral("http://10.0.0.9:9400/metrics");
+                gpus.samples = 3;
+                gpus.gpuCount = 2;
+                gpus.gpuUtilisationMean = util[i];
+                gpus.gpuUtilisationMax = util[i] + 1;
+                gpus.gpuFbUsedMaxMiB = 20480.0 + 1024.0 * i;
+                gpus.gpuPowerMeanW = 400.0 + 100 * i;
+                gpus.energyJ = 4000.0 + 1000 * i;
+                gpus.energySource = QStringLiteral("counter");
+                for (ServerStepStats* t : { &gpus, &all }) {
+                    t->gpuCount = gpus.gpuCount;
+                    t->gpuUtilisationMean = gpus.gpuUtilisationMean;
+                    t->gpuUtilisationMax = gpus.gpuUtilisationMax;
+                    t->gpuFbUsedMaxMiB = gpus.gpuFbUsedMaxMiB;
+                    t->gpuPowerMeanW = gpus.gpuPowerMeanW;
+                    t->energyJ = gpus.energyJ;
+                    t->energySource = gpus.energySource;
+                }
+                all.servers.push_back(gpus);
+                s.metrics.joulesPerOutputToken = *gpus.energyJ / 8000.0;
+            }
+            s.server.stats = all;
+            steps.push_back(s);
+        }
+        SweepController controller;
+        RunPage page(&controller);
+        GpuChart* chart = page.gpuChart();
+        QCOMPARE(chart->placeholder(),
+            QStringLiteral("GPU utilisation and memory against the offered load, as steps finish."));
+        QCOMPARE(page.cacheOrGpuTabs()->currentWidget(), page.prefixCacheChart());
+        RunAnalysis analysis;
+        analysis.result.knee.found = true;
+        analysis.result.knee.offered = 30; // between the second and the fourth step's utilisation
+        QVERIFY(page.run()->showSaved(RunInfo {}, steps, analysis, LiveRun::State::Finished, {}));
+        auto values = [](const std::vector<SweepCurve::Point>& points) {
+            QList<QPointF> out;
+            for (const SweepCurve::Point& p : points)
+                out << QPointF(p.x, p.y);
+            return out;
+        };
+        QCOMPARE(values(chart->utilisationPoints()), (QList<QPointF> { { 10, 35 }, { 20, 70 }, { 40, 98 } }));
+        QCOMPARE(values(chart->memoryPoints()), (QList<QPointF> { { 10, 20 }, { 20, 21 }, { 40, 23 } }));
+        QCOMPARE(chart->utilisationPoints()[2].step, 3);
+        QCOMPARE(chart->placeholder(), QString());
+        // Only the GPUs have figures here: their chart comes forward in the shared slot.
+        QCOMPARE(page.cacheOrGpuTabs()->currentWidget(), chart);
+
+        // The Server tab: a row for all URLs, then one per URL, for every step.
+        auto* server = qobject_cast<ServerPanel*>(page.tabs()->widget(4));
+        QVERIFY(server);
+        QTableWidget* table = server->stepsTable();
+        QCOMPARE(table->rowCount(), 4 + 4 + 3 + 4);
+        auto cell = [table](int r, int c) { return table->item(r, c)->text(); };
+        QCOMPARE(cell(0, ServerPanel::UrlColumn), QStringLiteral("all 3"));
+        QCOMPARE(cell(0, ServerPanel::GpuCountColumn), QStringLiteral("2"));
+        QCOMPARE(cell(0, ServerPanel::GpuUtilColumn), QStringLiteral("35% / 36%"));
+        QCOMPARE(cell(0, ServerPanel::GpuMemoryColumn), QStringLiteral("20.0"));
+        QCOMPARE(cell(0, ServerPanel::PowerColumn), QStringLiteral("400"));
+        QCOMPARE(cell(0, ServerPanel::EnergyColumn), QStringLiteral("4,000 (counter)"));
+        QCOMPARE(cell(0, ServerPanel::JoulesPerTokenColumn), QStringLiteral("0.500"));
+        QCOMPARE(cell(1, ServerPanel::UrlColumn), QStringLiteral("http://10.0.0.1:8000/metrics"));
+        QCOMPARE(cell(1, ServerPanel::GpuCountColumn), QStringLiteral("—"));
+        QCOMPARE(cell(1, ServerPanel::JoulesPerTokenColumn), QStringLiteral("—"));
+        QCOMPARE(cell(3, ServerPanel::UrlColumn), QStringLiteral("http://10.0.0.9:9400/metrics"));
+        // The third step has no GPU figures: its J/token is unknown, not 0.
+        QCOMPARE(cell(8, ServerPanel::StepColumn), QStringLiteral("3"));
+        QCOMPARE(cell(8, ServerPanel::UrlColumn), QStringLiteral("all 2"));
+        QCOMPARE(cell(8, ServerPanel::EnergyColumn), QStringLiteral("—"));
+        QCOMPARE(cell(8, ServerPanel::JoulesPerTokenColumn), QStringLiteral("—"));
+        // The top step: the first replica's queue and KV cache are full, the second's are not.
+        QCOMPARE(cell(12, ServerPanel::UrlColumn), QStringLiteral("http://10.0.0.1:8000/metrics"));
+        QCOMPARE(cell(12, ServerPanel::WaitingColumn), QStringLiteral("17.5"));
+        QCOMPARE(cell(12, ServerPanel::KvColumn), QStringLiteral("100%"));
+        QCOMPARE(cell(13, ServerPanel::WaitingColumn), QStringLiteral("0.0"));
+        QCOMPARE(cell(13, ServerPanel::KvColumn), QStringLiteral("25%"));
+        QVERIFY(!table->isHidden());
+
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        saveScreenshot(&page, QStringLiteral("gpu-run"));
+        page.tabs()->setCurrentIndex(4);
+        saveScreenshot(&page, QStringLiteral("gpu-run-servers"));
+
+        // No GPU figures and one URL: the chart says how to get them; the per-URL table stays hidden.
+        for (StepReport& s : steps) {
+            ServerStepStats plain;
+            plain.engine = QStringLiteral("vllm");
+            plain.samples = 3;
+            plain.runningMean = 4.0;
+            s.server.stats = plain;
+            s.metrics.joulesPerOutputToken.reset();
+        }
+        QVERIFY(page.run()->showSaved(RunInfo {}, steps, RunAnalysis {}, LiveRun::State::Finished, {}));
+        QVERIFY(!chart->hasData());
+        QCOMPARE(chart->placeholder(),
+            QStringLiteral("No GPU figures: add a DCGM or AMD exporter URL to target.metrics_urls, or run the "
+                           "simulator with --gpus N."));
+        QVERIFY(table->isHidden());
+        page.tabs()->setCurrentIndex(0);
+        page.cacheOrGpuTabs()->setCurrentWidget(chart);
+        saveScreenshot(&page, QStringLiteral("gpu-run-empty"));
     }
 
     // The Pareto tab: every usable step a point (1000 / median TPOT per user, output tok/s per GPU from the

@@ -3,6 +3,7 @@
 #include "run/chartstyle.h"
 #include "run/errorsmodel.h"
 #include "run/ganttchart.h"
+#include "run/gpuchart.h"
 #include "run/histogramchart.h"
 #include "run/liverun.h"
 #include "run/livestepchart.h"
@@ -37,6 +38,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
@@ -67,6 +69,8 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     , m_latency(new LoadLatencyChart(m_run, this))
     , m_throughput(new ThroughputChart(m_run, this))
     , m_prefixCache(new PrefixCacheChart(m_run, this))
+    , m_gpu(new GpuChart(m_run, this))
+    , m_cacheOrGpu(new QTabWidget(this))
     , m_pareto(new ParetoChart(this))
     , m_live(new LiveStepChart(m_run, this))
     , m_timeline(new TimelineChart(this))
@@ -98,7 +102,14 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
         tr("Run a load halfway between the two selected steps (or the selected one and the next higher), next"));
 
     m_rightCharts->addWidget(m_throughput);
-    m_rightCharts->addWidget(m_prefixCache);
+    // The prefix cache and the GPUs share a slot: the column already stacks three charts. The GPU tab
+    // comes forward by itself when only it has figures, until the user picks a tab.
+    m_cacheOrGpu->setDocumentMode(true);
+    m_cacheOrGpu->setTabPosition(QTabWidget::South);
+    m_cacheOrGpu->addTab(m_prefixCache, tr("Prefix cache"));
+    m_cacheOrGpu->addTab(m_gpu, tr("GPUs"));
+    connect(m_cacheOrGpu->tabBar(), &QTabBar::tabBarClicked, this, [this] { m_cacheOrGpuChosen = true; });
+    m_rightCharts->addWidget(m_cacheOrGpu);
     m_rightCharts->addWidget(m_live);
     m_rightCharts->setChildrenCollapsible(false);
     m_charts->addWidget(m_latency);
@@ -183,7 +194,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
         m_stepsModel->setMode(m_run->info().profile.load.mode);
         m_latency->refresh();
         m_throughput->refresh();
-        m_prefixCache->refresh();
+        refreshCacheOrGpu();
         refreshPareto();
     });
     connect(m_run, &LiveRun::stepStarted, this, [this] { updateProgress(); });
@@ -195,6 +206,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     connect(m_latency, &LoadLatencyChart::stepClicked, this, &RunPage::selectStep);
     connect(m_throughput, &ThroughputChart::stepClicked, this, &RunPage::selectStep);
     connect(m_prefixCache, &PrefixCacheChart::stepClicked, this, &RunPage::selectStep);
+    connect(m_gpu, &GpuChart::stepClicked, this, &RunPage::selectStep);
     connect(m_pareto, &ParetoChart::stepClicked, this, &RunPage::selectStep);
 
     // The elapsed time moves on between snapshots (and through a paused sweep).
@@ -297,7 +309,7 @@ void RunPage::clearRun()
     m_tabs->setTabText(ErrorsTab, tr("Errors"));
     m_latency->refresh();
     m_throughput->refresh();
-    m_prefixCache->refresh();
+    refreshCacheOrGpu();
     refreshPareto();
     m_live->redraw();
 }
@@ -310,7 +322,7 @@ void RunPage::onStepAdded(int row)
         m_stepsView->resizeColumnsToContents();
     m_latency->refresh();
     m_throughput->refresh();
-    m_prefixCache->refresh();
+    refreshCacheOrGpu();
     refreshPareto();
     updateProgress();
     updateActions();
@@ -410,6 +422,16 @@ void RunPage::onCapacityDemandEdited()
     m_run->setCapacityDemand(problems.isEmpty() ? peak : std::nullopt, redundancy);
 }
 
+void RunPage::refreshCacheOrGpu()
+{
+    m_prefixCache->refresh();
+    m_gpu->refresh();
+    if (!m_cacheOrGpuChosen)
+        m_cacheOrGpu->setCurrentWidget(m_gpu->hasData() && !m_prefixCache->hasData()
+                ? static_cast<QWidget*>(m_gpu)
+                : static_cast<QWidget*>(m_prefixCache));
+}
+
 void RunPage::refreshPareto()
 {
     m_pareto->showRun(*m_run);
@@ -421,7 +443,7 @@ void RunPage::onAnalysisChanged()
     m_stepsModel->setPercentile(m_run->analysis().result.options.percentile);
     m_latency->refresh();
     m_throughput->refresh();
-    m_prefixCache->refresh();
+    refreshCacheOrGpu();
     refreshPareto();
     m_analysis->clear();
     // The capacity plan first, when a peak demand is given: it answers how many servers the peak needs.
@@ -522,6 +544,7 @@ void RunPage::setHighlight(const ChartHighlight& highlight)
     m_latency->setHighlight(highlight);
     m_throughput->setHighlight(highlight);
     m_prefixCache->setHighlight(highlight);
+    m_gpu->setHighlight(highlight);
     m_pareto->setHighlightStep(highlight.stepIndex);
 }
 

@@ -25,6 +25,7 @@ namespace kp::ui {
 class ErrorsModel;
 class LiveRun;
 class GanttChart;
+class GpuChart;
 class LiveStepChart;
 class LoadLatencyChart;
 class ParetoChart;
@@ -49,6 +50,8 @@ public:
     LoadLatencyChart* latencyChart() const { return m_latency; }
     ThroughputChart* throughputChart() const { return m_throughput; }
     PrefixCacheChart* prefixCacheChart() const { return m_prefixCache; }
+    GpuChart* gpuChart() const { return m_gpu; }
+    QTabWidget* cacheOrGpuTabs() const { return m_cacheOrGpu; }
     ParetoChart* paretoChart() const { return m_pareto; }
     LiveStepChart* liveChart() const { return m_live; }
     TimelineChart* timelineChart() const { return m_timeline; }
@@ -77,6 +80,7 @@ private:
     void onStepAdded(int row);
     void onAnalysisChanged();
     void refreshPareto();
+    void refreshCacheOrGpu();
     void onFailuresChanged();
     void onSelectionChanged();
     void onAnalysisClicked(QListWidgetItem* item);
@@ -90,6 +94,9 @@ private:
     LoadLatencyChart* m_latency;
     ThroughputChart* m_throughput;
     PrefixCacheChart* m_prefixCache;
+    GpuChart* m_gpu;
+    QTabWidget* m_cacheOrGpu;
+    bool m_cacheOrGpuChosen = false;
     ParetoChart* m_pareto;
     LiveStepChart* m_live;
     TimelineChart* m_timeline;

@@ -3,15 +3,19 @@
 #include "run/chartstyle.h"
 #include "run/liverun.h"
 #include "run/sweepcontroller.h"
+#include "run/uiformat.h"
 #include "telemetry/environment.h"
 
 #include <QChart>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
+#include <QLocale>
 #include <QSplitter>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -163,6 +167,7 @@ ServerPanel::ServerPanel(LiveRun* run, QWidget* parent)
     , m_loadChart(new ServerChart(ServerChart::Axis::Load, tr("Server queue and KV cache against load"), this))
     , m_timeChart(new ServerChart(ServerChart::Axis::Time, tr("Server during the step"), this))
     , m_environment(new QTextBrowser(this))
+    , m_stepsTable(new QTableWidget(this))
 {
     m_note->setWordWrap(true);
     m_note->setContentsMargins(8, 4, 8, 4);
@@ -176,11 +181,30 @@ ServerPanel::ServerPanel(LiveRun* run, QWidget* parent)
     splitter->setStretchFactor(1, 3);
     splitter->setStretchFactor(2, 2);
     splitter->setChildrenCollapsible(false);
+    m_stepsTable->setColumnCount(StepsColumnCount);
+    m_stepsTable->setHorizontalHeaderLabels({ tr("Step"), tr("Load"), tr("Metrics URL"), tr("Running"), tr("Waiting"),
+        tr("KV max"), tr("GPUs"), tr("GPU util avg / max"), tr("GPU memory (GiB)"), tr("Power (W)"), tr("Energy (J)"),
+        tr("J / output token") });
+    m_stepsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_stepsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_stepsTable->verticalHeader()->hide();
+    m_stepsTable->verticalHeader()->setDefaultSectionSize(m_stepsTable->fontMetrics().height() + 6);
+    m_stepsTable->horizontalHeader()->setStretchLastSection(true);
+    m_stepsTable->setWordWrap(false);
+    m_stepsTable->setToolTip(tr("Each metrics URL's figures apart: a replica whose queue grows or whose KV cache "
+                                "fills before the others' saturates first"));
+    m_stepsTable->hide();
+    auto* vertical = new QSplitter(Qt::Vertical, this);
+    vertical->addWidget(splitter);
+    vertical->addWidget(m_stepsTable);
+    vertical->setStretchFactor(0, 1);
+    vertical->setStretchFactor(1, 1);
+    vertical->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_note);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(vertical, 1);
 
     connect(run, &LiveRun::runStarted, this, &ServerPanel::reset);
     connect(run, &LiveRun::stepAdded, this, &ServerPanel::onStepAdded);
@@ -208,6 +232,7 @@ void ServerPanel::reset()
     m_loadChart->setPoints({});
     m_timeChart->setPoints({});
     m_timeChart->setTitle(tr("Server during the step"));
+    m_stepsTable->setRowCount(0);
     const bool users = m_run->hasInfo() && m_run->info().profile.load.mode == LoadMode::Concurrency;
     m_loadChart->setXTitle(users ? tr("Users") : tr("Offered load (req/s)"));
     for (std::size_t i = 0; i < m_run->steps().size(); ++i)
@@ -239,6 +264,56 @@ void ServerPanel::onStepAdded(int row)
         m_timeChart->setPoints(std::move(points));
     }
     showEnvironment();
+    showStepsTable();
+}
+
+void ServerPanel::showStepsTable()
+{
+    auto number = [](std::optional<double> v, int decimals) {
+        return v && std::isfinite(*v) ? QLocale().toString(*v, 'f', decimals) : UiFormat::unknown();
+    };
+    auto percent = [](std::optional<double> v) {
+        return v && std::isfinite(*v) ? QStringLiteral("%1%").arg(QLocale().toString(*v, 'f', 0)) : UiFormat::unknown();
+    };
+    bool show = false;
+    std::vector<QStringList> rows;
+    auto addRow = [&](const StepReport& step, const ServerStepStats& s, const QString& url,
+                      std::optional<double> joulesPerToken) {
+        QString util = UiFormat::unknown();
+        if (s.gpuUtilisationMean)
+            util = QStringLiteral("%1 / %2").arg(percent(s.gpuUtilisationMean), percent(s.gpuUtilisationMax));
+        QString energy = number(s.energyJ, 0);
+        if (s.energyJ && !s.energySource.isEmpty())
+            energy = QStringLiteral("%1 (%2)").arg(
+                energy, s.energySource == QLatin1String("counter") ? tr("counter") : tr("power × time"));
+        rows.push_back({ QString::number(step.index() + 1), UiFormat::load(step.offered()),
+            url.isEmpty() ? UiFormat::unknown() : url, number(s.runningMean, 1), number(s.waitingMean, 1),
+            s.kvUsageMax ? UiFormat::percent(*s.kvUsageMax) : UiFormat::unknown(),
+            s.gpuCount ? QString::number(*s.gpuCount) : UiFormat::unknown(), util,
+            number(s.gpuFbUsedMaxMiB ? std::optional<double>(*s.gpuFbUsedMaxMiB / 1024.0) : std::nullopt, 1),
+            number(s.gpuPowerMeanW, 0), energy, number(joulesPerToken, 3) });
+    };
+    for (const StepReport& step : m_run->steps()) {
+        const std::optional<ServerStepStats>& s = step.server.stats;
+        if (!s)
+            continue;
+        show = show || !s->servers.empty() || s->gpuCount;
+        addRow(step, *s, s->servers.empty() ? s->url : tr("all %1").arg(s->servers.size()),
+            step.metrics.joulesPerOutputToken);
+        for (const ServerStepStats& server : s->servers)
+            addRow(step, server, server.url, std::nullopt);
+    }
+    m_stepsTable->setVisible(show);
+    m_stepsTable->setRowCount(int(rows.size()));
+    for (int r = 0; r < int(rows.size()); ++r) {
+        for (int c = 0; c < StepsColumnCount; ++c) {
+            auto* item = new QTableWidgetItem(rows[std::size_t(r)].value(c));
+            if (c != UrlColumn)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_stepsTable->setItem(r, c, item);
+        }
+    }
+    m_stepsTable->resizeColumnsToContents();
 }
 
 void ServerPanel::onSample(int stepIndex, const ServerSample& sample)

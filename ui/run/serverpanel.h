@@ -11,6 +11,7 @@
 QT_BEGIN_NAMESPACE
 class QLabel;
 class QLineSeries;
+class QTableWidget;
 class QTextBrowser;
 class QValueAxis;
 QT_END_NAMESPACE
@@ -68,18 +69,38 @@ public:
     ServerChart* timeChart() const { return m_timeChart; }
     QString environmentText() const; // plain text of the environment box
     QString noteText() const;
+    // Each step's figures per metrics URL (a row for all of them, then one per URL) and its GPUs:
+    // shown when a step has several URLs or GPU figures, so that a replica that saturates first shows.
+    QTableWidget* stepsTable() const { return m_stepsTable; }
+    enum StepsColumn {
+        StepColumn,
+        LoadColumn,
+        UrlColumn,
+        RunningColumn,
+        WaitingColumn,
+        KvColumn,
+        GpuCountColumn,
+        GpuUtilColumn,
+        GpuMemoryColumn,
+        PowerColumn,
+        EnergyColumn,
+        JoulesPerTokenColumn,
+        StepsColumnCount
+    };
 
 private:
     void reset();
     void onStepAdded(int row);
     void onSample(int stepIndex, const kp::ServerSample& sample);
     void showEnvironment();
+    void showStepsTable();
 
     LiveRun* m_run;
     QLabel* m_note;
     ServerChart* m_loadChart;
     ServerChart* m_timeChart;
     QTextBrowser* m_environment;
+    QTableWidget* m_stepsTable;
     QJsonObject m_serverReported;
     int m_timeStep = -1; // the step the time chart shows
 };
