@@ -11,6 +11,7 @@
 #include "export/runreport.h"
 #include "jobs/jobtracker.h"
 #include "run/chartpanel.h"
+#include "run/gpuchart.h"
 #include "run/liverun.h"
 #include "run/livestepchart.h"
 #include "run/loadlatencychart.h"
@@ -1172,6 +1173,103 @@ private Q_SLOTS:
         std::vector<std::pair<QString, QByteArray>> images;
         const QString md = QString::fromUtf8(RunReport(&run, RunMeta {}).markdown(QStringLiteral("failed"), &images));
         QVERIFY2(md.contains(QStringLiteral("40 of 40 requests failed")), qPrintable(md));
+    }
+
+    // export RUN --chart gpu of a real sweep against the simulator with two GPUs: the chart of each step's
+    // GPU utilisation and memory, and the report's GPU table and chart; a run without GPU figures is refused.
+    void cliGpuChart()
+    {
+        sim::raiseFileLimit();
+        sim::SimHost server;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        options.gpus = 2;
+        QVERIFY2(server.start(options), qPrintable(server.errorString()));
+        auto cli = [](const QStringList& args, QString* err) {
+            QProcess p;
+            p.start(QStringLiteral(KNEEPOINT_CLI), args);
+            p.waitForFinished(180000);
+            *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        QString err;
+        const QString dir = m_tmp.filePath(QStringLiteral("gpu-run"));
+        QCOMPARE(cli({ QStringLiteral("sweep"), QStringLiteral("--base-url"), server.baseUrl().toString(),
+                         QStringLiteral("--num-prompts"), QStringLiteral("12"), QStringLiteral("--request-rate"),
+                         QStringLiteral("5,10"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
+                         QStringLiteral("--random-output-len"), QStringLiteral("16"), QStringLiteral("--quiet"),
+                         QStringLiteral("--out"), dir },
+                     &err),
+            0);
+        server.stop();
+
+        const QString png = m_tmp.filePath(QStringLiteral("gpu.png"));
+        QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--chart"), QStringLiteral("gpu"),
+                         QStringLiteral("--out"), png },
+                     &err),
+            0);
+        QCOMPARE(err.trimmed(), QStringLiteral("Wrote %1").arg(png));
+        QCOMPARE(QImage(png).size(), QSize(1200, 720));
+        QVERIFY(QImage(png).save(screenshotDir() + QStringLiteral("/export-gpu-chart.png")));
+
+        // The chart's points are the steps' figures from run.json, the caption names the GPUs.
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(dir, &error);
+        QVERIFY2(opened, qPrintable(error));
+        LiveRun live(nullptr);
+        QVERIFY(opened->showIn(&live));
+        QCOMPARE(live.steps().size(), std::size_t(2));
+        ChartSet charts(&live);
+        ChartOptions gpu;
+        gpu.kind = *ChartOptions::kindFromKey(QStringLiteral("gpu"));
+        QCOMPARE(ChartOptions::kindKey(gpu.kind), QStringLiteral("gpu"));
+        charts.panel(gpu);
+        const std::vector<SweepCurve::Point>& util = charts.gpu()->utilisationPoints();
+        QCOMPARE(util.size(), std::size_t(2));
+        QCOMPARE(charts.gpu()->memoryPoints().size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i) {
+            const ServerStepStats& st = *live.steps()[i].server.stats;
+            QCOMPARE(st.gpuCount, std::optional<int>(2));
+            QCOMPARE(util[i].x, i == 0 ? 5.0 : 10.0);
+            QCOMPARE(util[i].y, *st.gpuUtilisationMean);
+            QCOMPARE(charts.gpu()->memoryPoints()[i].y, *st.gpuFbUsedMaxMiB / 1024.0);
+            QVERIFY(live.steps()[i].metrics.joulesPerOutputToken.has_value());
+        }
+        const ChartCaption caption = charts.caption(gpu, opened->meta);
+        QCOMPARE(caption.title, QStringLiteral("GPU utilisation and memory against offered load"));
+        QVERIFY2(caption.note.startsWith(QStringLiteral("2 GPUs")), qPrintable(caption.note));
+
+        // The report: the GPU chart among its charts, and a row per step with its J per output token.
+        std::vector<std::pair<QString, QByteArray>> images;
+        const QString md = QString::fromUtf8(RunReport(&live, opened->meta).markdown(QStringLiteral("gpu"), &images));
+        QVERIFY(std::any_of(images.begin(), images.end(),
+            [](const auto& image) { return image.first == QStringLiteral("gpu-gpu.png"); }));
+        QVERIFY2(md.contains(QStringLiteral("### GPUs and energy")), qPrintable(md));
+        const ReportTable table = RunReport(&live, opened->meta).gpuTable();
+        QCOMPARE(table.rows.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const StepReport& step = live.steps()[std::size_t(i)];
+            QCOMPARE(table.rows[i][0], QString::number(i + 1));
+            QCOMPARE(table.rows[i][2], QStringLiteral("2"));
+            QCOMPARE(table.rows[i][7], QString::number(*step.metrics.joulesPerOutputToken, 'f', 3));
+            QCOMPARE(table.rows[i][6], QString::number(*step.server.stats->energyJ, 'f', 0));
+            QVERIFY2(md.contains(table.rows[i].join(QStringLiteral(" | "))), qPrintable(md));
+        }
+
+        // A run whose server had no GPU exporter: no GPU chart is drawn, and the error says how to get one.
+        QCOMPARE(cli({ QStringLiteral("export"), m_dirA, QStringLiteral("--chart"), QStringLiteral("gpu"),
+                         QStringLiteral("--out"), png },
+                     &err),
+            2);
+        QCOMPARE(err.trimmed(),
+            QStringLiteral("error: no step of %1 has GPU figures: add a DCGM or AMD exporter URL to "
+                           "target.metrics_urls, or run the simulator with --gpus N")
+                .arg(m_dirA));
+        const std::optional<OpenedRun> plain = openRunDirectory(m_dirA, &error);
+        QVERIFY2(plain, qPrintable(error));
+        LiveRun plainLive(nullptr);
+        QVERIFY(plain->showIn(&plainLive));
+        QVERIFY(RunReport(&plainLive, plain->meta).gpuTable().rows.isEmpty());
     }
 
     // export RUN --timeline: one CSV row per step and second of a real sweep against the simulator, the

@@ -19,6 +19,8 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace kp::cli {
 
 namespace {
@@ -38,10 +40,10 @@ Options:
   --report                 the whole report (html, md, pdf), not one chart
   --timeline               every step second by second, as CSV (from steps/NNN.requests.jsonl
                            and steps/NNN.metrics.jsonl)
-  --chart latency|throughput|prefix_cache|pareto|timeline|timeline_latency|
+  --chart latency|throughput|prefix_cache|gpu|pareto|timeline|timeline_latency|
           timeline_server|gantt
                                which chart (default latency); the timeline charts and gantt
-                               draw one step (--step)
+                               draw one step (--step); gpu needs a run with GPU figures
   --step N                 the step of a timeline or gantt chart (its number in the steps table)
   --second S               gantt: the second of the step whose scheduled requests are drawn
                            (default 0)
@@ -238,7 +240,7 @@ int runExport(const QStringList& arguments)
     if (p.isSet(chart)) {
         const std::optional<ui::ChartKind> kind = ui::ChartOptions::kindFromKey(p.value(chart));
         if (!kind) {
-            say(QStringLiteral("error: --chart %1: expected latency, throughput, prefix_cache, pareto, timeline, "
+            say(QStringLiteral("error: --chart %1: expected latency, throughput, prefix_cache, gpu, pareto, timeline, "
                                "timeline_latency, timeline_server or gantt")
                     .arg(p.value(chart)));
             return ExitBadInput;
@@ -367,6 +369,17 @@ int runExport(const QStringList& arguments)
                     .arg(options.second)
                     .arg(options.step)
                     .arg(step.timeline.seconds.size() - 1));
+            return ExitBadInput;
+        }
+    }
+    if (options.kind == ui::ChartKind::Gpu) {
+        const bool anyGpu = std::any_of(run.steps().begin(), run.steps().end(), [](const ui::StepReport& s) {
+            return s.server.stats && (s.server.stats->gpuUtilisationMean || s.server.stats->gpuFbUsedMaxMiB);
+        });
+        if (!anyGpu) {
+            say(QStringLiteral("error: no step of %1 has GPU figures: add a DCGM or AMD exporter URL to "
+                               "target.metrics_urls, or run the simulator with --gpus N")
+                    .arg(*dir));
             return ExitBadInput;
         }
     }

@@ -3,6 +3,7 @@
 #include "export/runmeta.h"
 #include "run/chartstyle.h"
 #include "run/ganttchart.h"
+#include "run/gpuchart.h"
 #include "run/liverun.h"
 #include "run/loadlatencychart.h"
 #include "run/paretochart.h"
@@ -14,6 +15,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kp::ui {
@@ -26,6 +28,8 @@ std::optional<ChartKind> ChartOptions::kindFromKey(const QString& key)
         return ChartKind::Throughput;
     if (key == QLatin1String("prefix_cache") || key == QLatin1String("prefix-cache"))
         return ChartKind::PrefixCache;
+    if (key == QLatin1String("gpu"))
+        return ChartKind::Gpu;
     if (key == QLatin1String("pareto"))
         return ChartKind::Pareto;
     if (key == QLatin1String("timeline"))
@@ -48,6 +52,8 @@ QString ChartOptions::kindKey(ChartKind kind)
         return QStringLiteral("throughput");
     case ChartKind::PrefixCache:
         return QStringLiteral("prefix_cache");
+    case ChartKind::Gpu:
+        return QStringLiteral("gpu");
     case ChartKind::Pareto:
         return QStringLiteral("pareto");
     case ChartKind::Timeline:
@@ -101,6 +107,15 @@ PrefixCacheChart* ChartSet::prefixCache()
     return m_prefixCache.get();
 }
 
+GpuChart* ChartSet::gpu()
+{
+    if (!m_gpu) {
+        m_gpu = std::make_unique<GpuChart>(m_run);
+        m_gpu->setPalette(ChartExport::exportPalette());
+    }
+    return m_gpu.get();
+}
+
 ParetoChart* ChartSet::pareto()
 {
     if (!m_pareto) {
@@ -151,6 +166,11 @@ ChartPanel* ChartSet::panel(const ChartOptions& options)
     }
     if (options.kind == ChartKind::PrefixCache) {
         PrefixCacheChart* chart = prefixCache();
+        chart->refresh();
+        return chart;
+    }
+    if (options.kind == ChartKind::Gpu) {
+        GpuChart* chart = gpu();
         chart->refresh();
         return chart;
     }
@@ -215,6 +235,41 @@ ChartCaption ChartSet::caption(const ChartOptions& options, const RunMeta& meta)
         if (!chart->clientPoints().empty())
             keys << QCoreApplication::translate(
                 "kp::ui::ChartSet", "client: cached tokens the responses reported, over input tokens");
+        if (a.knee.found && std::isfinite(a.knee.offered))
+            keys << QStringLiteral("<span style=\"color:%1\">▲</span>&nbsp;%2")
+                        .arg(ChartStyle::knee().name(),
+                            (QCoreApplication::translate("kp::ui::ChartSet", "knee") + u' '
+                                + (a.knee.lowerBound ? QStringLiteral("≥ ") : QString())
+                                + loadWord(a.knee.offered, a.concurrencyMode))
+                                .toHtmlEscaped());
+        c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        return c;
+    }
+    if (options.kind == ChartKind::Gpu) {
+        c.title = QCoreApplication::translate("kp::ui::ChartSet", "GPU utilisation and memory against offered load");
+        const AnalysisResult& a = m_run->analysis().result;
+        GpuChart* chart = gpu();
+        chart->refresh();
+        QStringList keys;
+        // How many GPUs, and from which exporter URLs: the figures are theirs.
+        int gpus = 0;
+        QStringList urls;
+        for (const StepReport& s : m_run->steps()) {
+            if (!s.server.stats)
+                continue;
+            gpus = std::max(gpus, s.server.stats->gpuCount.value_or(0));
+            for (const ServerStepStats& server : s.server.stats->servers) {
+                if (server.gpuCount && !urls.contains(server.url))
+                    urls << server.url;
+            }
+        }
+        if (gpus > 0)
+            keys << QCoreApplication::translate("kp::ui::ChartSet", "%1 GPUs").arg(gpus);
+        if (!urls.isEmpty())
+            keys << urls.join(QStringLiteral(", ")).toHtmlEscaped();
+        if (chart->hasData())
+            keys << QCoreApplication::translate(
+                "kp::ui::ChartSet", "utilisation: mean over the GPUs; memory: the fullest GPU");
         if (a.knee.found && std::isfinite(a.knee.offered))
             keys << QStringLiteral("<span style=\"color:%1\">▲</span>&nbsp;%2")
                         .arg(ChartStyle::knee().name(),

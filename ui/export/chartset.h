@@ -12,6 +12,7 @@ namespace kp::ui {
 
 class ChartPanel;
 class GanttChart;
+class GpuChart;
 class LiveRun;
 class LoadLatencyChart;
 class ParetoChart;
@@ -21,7 +22,17 @@ class TimelineChart;
 struct RunMeta;
 
 // Timeline*: one step second by second (TimelineChart's views); Gantt: the requests of one of its seconds.
-enum class ChartKind { Latency, Throughput, PrefixCache, Pareto, Timeline, TimelineLatency, TimelineServer, Gantt };
+enum class ChartKind {
+    Latency,
+    Throughput,
+    PrefixCache,
+    Gpu,
+    Pareto,
+    Timeline,
+    TimelineLatency,
+    TimelineServer,
+    Gantt
+};
 
 // Which chart of a run, and how it is set up.
 struct ChartOptions
@@ -33,14 +44,15 @@ struct ChartOptions
     int step = 0; // Timeline*, Gantt: the step's number (1-based, as in the steps table)
     int second = 0; // Gantt: the second of the step
 
-    // "latency", "throughput", "prefix_cache", "pareto", "timeline", "timeline_latency", "timeline_server", "gantt"
+    // "latency", "throughput", "prefix_cache", "gpu", "pareto", "timeline", "timeline_latency", "timeline_server",
+    // "gantt"
     static std::optional<ChartKind> kindFromKey(const QString& key);
     static bool isStepChart(ChartKind kind); // Timeline*, Gantt
     static QString kindKey(ChartKind kind);
 };
 
-// The charts of a run made for export: the same LoadLatencyChart, ThroughputChart and PrefixCacheChart
-// classes as the run view, never shown, fed by the same LiveRun, so that a file looks like the screen.
+// The charts of a run made for export: the same LoadLatencyChart, ThroughputChart, PrefixCacheChart, GpuChart
+// (...) classes as the run view, never shown, fed by the same LiveRun, so that a file looks like the screen.
 class ChartSet
 {
 public:
@@ -58,6 +70,7 @@ public:
     LoadLatencyChart* latency();
     ThroughputChart* throughput();
     PrefixCacheChart* prefixCache();
+    GpuChart* gpu();
     ParetoChart* pareto(); // shows the run's front
     TimelineChart* timeline();
     GanttChart* gantt();
@@ -67,6 +80,7 @@ private:
     std::unique_ptr<LoadLatencyChart> m_latency;
     std::unique_ptr<ThroughputChart> m_throughput;
     std::unique_ptr<PrefixCacheChart> m_prefixCache;
+    std::unique_ptr<GpuChart> m_gpu;
     std::unique_ptr<ParetoChart> m_pareto;
     std::unique_ptr<TimelineChart> m_timeline;
     std::unique_ptr<GanttChart> m_gantt;

@@ -3,6 +3,7 @@
 #include "export/chartset.h"
 #include "export/runmeta.h"
 #include "export/runreport.h"
+#include "run/gpuchart.h"
 #include "run/liverun.h"
 #include "run/loadlatencychart.h"
 #include "run/runpage.h"
@@ -42,6 +43,7 @@ RunExportActions::RunExportActions(RunPage* page, QWidget* dialogParent)
     , m_exportChart(new QAction(tr("Export load–latency &chart…"), this))
     , m_exportThroughput(new QAction(tr("Export &throughput chart…"), this))
     , m_exportPrefixCache(new QAction(tr("Export &prefix-cache chart…"), this))
+    , m_exportGpu(new QAction(tr("Export &GPU chart…"), this))
     , m_exportPareto(new QAction(tr("Export Pa&reto chart…"), this))
     , m_copyChart(new QAction(tr("Cop&y chart"), this))
     , m_exportReport(new QAction(tr("Export &report…"), this))
@@ -58,6 +60,8 @@ RunExportActions::RunExportActions(RunPage* page, QWidget* dialogParent)
     connect(m_exportChart, &QAction::triggered, this, [this] { exportChart(ChartKind::Latency); });
     connect(m_exportThroughput, &QAction::triggered, this, [this] { exportChart(ChartKind::Throughput); });
     connect(m_exportPrefixCache, &QAction::triggered, this, [this] { exportChart(ChartKind::PrefixCache); });
+    m_exportGpu->setToolTip(tr("GPU utilisation and memory against load as PNG (1× or 2×), SVG or PDF"));
+    connect(m_exportGpu, &QAction::triggered, this, [this] { exportChart(ChartKind::Gpu); });
     m_exportPareto->setToolTip(
         tr("Output tok/s per user against per GPU, the Pareto front marked, as PNG, SVG or PDF"));
     connect(m_exportPareto, &QAction::triggered, this, [this] { exportChart(ChartKind::Pareto); });
@@ -74,6 +78,7 @@ void RunExportActions::updateEnabled()
     m_exportChart->setEnabled(any);
     m_exportThroughput->setEnabled(any);
     m_exportPrefixCache->setEnabled(any);
+    m_exportGpu->setEnabled(any && m_page->gpuChart()->hasData()); // a run without GPU figures has no such chart
     m_exportPareto->setEnabled(any);
     m_copyChart->setEnabled(any);
     m_exportReport->setEnabled(any && !m_page->run()->isActive());

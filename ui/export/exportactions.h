@@ -26,6 +26,7 @@ public:
     QAction* exportChartAction() const { return m_exportChart; }
     QAction* exportThroughputAction() const { return m_exportThroughput; }
     QAction* exportPrefixCacheAction() const { return m_exportPrefixCache; }
+    QAction* exportGpuAction() const { return m_exportGpu; }
     QAction* exportParetoAction() const { return m_exportPareto; }
     QAction* copyChartAction() const { return m_copyChart; }
     QAction* exportReportAction() const { return m_exportReport; }
@@ -44,6 +45,7 @@ private:
     QAction* m_exportChart;
     QAction* m_exportThroughput;
     QAction* m_exportPrefixCache;
+    QAction* m_exportGpu;
     QAction* m_exportPareto;
     QAction* m_copyChart;
     QAction* m_exportReport;

@@ -2,6 +2,7 @@
 
 #include "export/chartset.h"
 #include "profile/profilestore.h"
+#include "run/gpuchart.h"
 #include "run/liverun.h"
 #include "run/loadlatencychart.h"
 #include "run/paretochart.h"
@@ -445,6 +446,40 @@ ReportTable RunReport::serverTable() const
     return t;
 }
 
+ReportTable RunReport::gpuTable() const
+{
+    const bool users = !m_run->steps().empty() && m_run->steps().front().concurrencyMode();
+    ReportTable t;
+    t.header = { tr("Step"), users ? tr("Users") : tr("Offered (req/s)"), tr("GPUs"), tr("Utilisation avg / max"),
+        tr("Memory max (GiB)"), tr("Power avg (W)"), tr("Energy (J)"), tr("J / output token"), tr("Energy from") };
+    t.numeric = { true, true, true, true, true, true, true, true, false };
+    const QString unknown = UiFormat::unknown();
+    auto number = [&unknown](const std::optional<double>& v, int decimals) {
+        return v && std::isfinite(*v) ? QString::number(*v, 'f', decimals) : unknown;
+    };
+    for (const StepReport& s : m_run->steps()) {
+        if (!s.server.stats)
+            continue;
+        const ServerStepStats& st = *s.server.stats;
+        if (!st.gpuCount && !st.gpuUtilisationMean && !st.gpuPowerMeanW && !st.energyJ)
+            continue;
+        const QString util = st.gpuUtilisationMean && st.gpuUtilisationMax
+            ? QStringLiteral("%1 / %2%")
+                  .arg(QString::number(*st.gpuUtilisationMean, 'f', 0), QString::number(*st.gpuUtilisationMax, 'f', 0))
+            : unknown;
+        QString source = unknown;
+        if (st.energyJ && st.energySource == QLatin1String("counter"))
+            source = tr("energy counter");
+        else if (st.energyJ && st.energySource == QLatin1String("power"))
+            source = tr("mean power × step time");
+        t.rows << QStringList { QString::number(s.index() + 1), ReportNumber::load(s.offered()),
+            st.gpuCount ? QString::number(*st.gpuCount) : unknown, util,
+            number(st.gpuFbUsedMaxMiB ? std::optional<double>(*st.gpuFbUsedMaxMiB / 1024.0) : std::nullopt, 1),
+            number(st.gpuPowerMeanW, 0), number(st.energyJ, 0), number(s.metrics.joulesPerOutputToken, 3), source };
+    }
+    return t;
+}
+
 ReportTable RunReport::errorsTable() const
 {
     ReportTable t;
@@ -584,6 +619,11 @@ ReportDoc RunReport::document(const QString& imageStem) const
         charts.prefixCache()->refresh();
         if (charts.prefixCache()->hasData()) // a run without cache figures gets no empty chart
             shown << prefixCache;
+        ChartOptions gpu;
+        gpu.kind = ChartKind::Gpu;
+        charts.gpu()->refresh();
+        if (charts.gpu()->hasData()) // only a run with GPU figures gets the GPU chart
+            shown << gpu;
         ChartOptions pareto;
         pareto.kind = ChartKind::Pareto;
         if (charts.pareto()->hasData()) // the trade-off needs a step with TPOT
@@ -620,6 +660,14 @@ ReportDoc RunReport::document(const QString& imageStem) const
                          "KV-cache usage, preemptions during the step, and its time to first token next to the "
                          "client's."));
         doc.table(server);
+    }
+    if (const ReportTable gpus = gpuTable(); !gpus.rows.isEmpty()) {
+        doc.heading(3, tr("GPUs and energy"));
+        doc.paragraph(tr("What the GPU exporter's metrics said while each step ran: mean and highest utilisation "
+                         "over the GPUs, the fullest GPU's memory, the GPUs' mean power and the energy they drew "
+                         "during the step (from their energy counters, else mean power times the step's time), "
+                         "and that energy over the step's output tokens."));
+        doc.table(gpus);
     }
 
     timelineSection(doc, imageStem);

@@ -59,6 +59,8 @@ public:
     // per step, the 95 % confidence intervals of its figures; no rows without intervals
     ReportTable intervalsTable() const;
     ReportTable serverTable() const; // per step, what the server's /metrics said; no rows without telemetry
+    // per step, its GPUs and the energy they drew (a GPU exporter's figures); no rows without them
+    ReportTable gpuTable() const;
     // "Timeline": every step second by second, or the steps around the knee when there are more than
     // kMaxTimelineSteps; the section says which.
     void timelineSection(ReportDoc& doc, const QString& imageStem) const;

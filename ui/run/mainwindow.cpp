@@ -200,6 +200,7 @@ void MainWindow::buildActions()
     file->addAction(m_exportActions->exportChartAction());
     file->addAction(m_exportActions->exportThroughputAction());
     file->addAction(m_exportActions->exportPrefixCacheAction());
+    file->addAction(m_exportActions->exportGpuAction());
     file->addAction(m_exportActions->exportParetoAction());
     file->addAction(m_exportActions->copyChartAction());
     file->addAction(m_exportActions->exportReportAction());
