@@ -147,6 +147,7 @@ private Q_SLOTS:
     void demoOnEmptyLibrary();
     void libraryListsExistingProfiles();
     void loadProfileFile();
+    void metricsUrlsField();
     void loadTomlSavesNextToIt();
     void brokenFileKeepsItsText();
     void hugeFileIsRefused();
@@ -276,6 +277,38 @@ void TestProfilePage::loadProfileFile()
     QVERIFY(loaded.ok());
     QCOMPARE(page.currentProfile(), loaded.profile);
     QVERIFY(kp::ui::ProfileLibrary::recentFiles().contains(QFileInfo(file).absoluteFilePath()));
+}
+
+// target.metrics_urls: one URL per line in the form, comma-separated text read as well, written back as the
+// list the file holds.
+void TestProfilePage::metricsUrlsField()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"replicas.json"_s);
+    QVERIFY(QFile::copy(QFINDTESTDATA("data/profiles/metrics-urls.json"), path));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    ProfilePage page;
+    page.openFile(path);
+    auto* urls = child<QPlainTextEdit>(page, u"target.metrics_urls"_s);
+    QCOMPARE(urls->toPlainText(),
+        u"http://replica-1:8000/metrics\nhttp://replica-2:8000/metrics\nhttp://replica-1:9400/metrics"_s);
+    QVERIFY(!page.isModified());
+
+    urls->setPlainText(u" http://a:8000/metrics, http://b:8000/metrics\n\nhttp://gpu:9400/metrics \n"_s);
+    QVERIFY(page.isModified());
+    const QStringList expected
+        = { u"http://a:8000/metrics"_s, u"http://b:8000/metrics"_s, u"http://gpu:9400/metrics"_s };
+    QCOMPARE(page.currentProfile()->target.metricsUrls, expected);
+    QVERIFY(page.save());
+    const kp::ProfileLoadResult back = ProfileStore::load(path);
+    QVERIFY(back.ok());
+    QCOMPARE(back.profile->target.metricsUrls, expected);
+
+    // Emptied: the list goes, and metrics_url decides again.
+    urls->setPlainText(QString());
+    QVERIFY(page.save());
+    QVERIFY(ProfileStore::load(path).profile->target.metricsUrls.isEmpty());
+    QVERIFY(!readAll(path).contains("metrics_urls"));
 }
 
 void TestProfilePage::loadTomlSavesNextToIt()

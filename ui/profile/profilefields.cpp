@@ -146,6 +146,15 @@ const QList<SectionSpec>& ProfileForm::formSections()
                     },
                     .tipKey = "target.metrics_url",
                     .tooltip = QT_TR_NOOP("KV cache, queue and preemptions explain the knee.") },
+                { .label = QT_TR_NOOP("Metrics URLs"),
+                    .fields = { { .key = "target.metrics_urls",
+                        .placeholder = QT_TR_NOOP("several: one URL per line (replicas, GPU exporters)"),
+                        .tooltip = QT_TR_NOOP(
+                            "Several Prometheus metrics URLs, one per line or comma-separated: the model servers "
+                            "behind a load balancer and GPU exporters (NVIDIA DCGM, AMD). Each is read and kept "
+                            "apart; their figures are added up or averaged. Used instead of the URL above, which "
+                            "then stays empty."),
+                        .build = &ProfileForm::addMetricsUrls } } },
                 { .fields = { { .key = "target.tls_verify",
                       .accessor = [](Profile& p) -> bool& { return p.target.tlsVerify; },
                       .text = QT_TR_NOOP("Verify the server's TLS certificate"),

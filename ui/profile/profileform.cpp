@@ -816,6 +816,30 @@ QWidget* ProfileForm::addHeaders(const FieldSpec& spec)
     return headers;
 }
 
+QWidget* ProfileForm::addMetricsUrls(const FieldSpec& spec)
+{
+    auto* urls = new QPlainTextEdit;
+    urls->setTabChangesFocus(true);
+    urls->setPlaceholderText(translated(spec.placeholder));
+    urls->setFixedHeight(urls->fontMetrics().lineSpacing() * 3 + 12);
+    Field* f = addField(
+        QLatin1String(spec.key), urls,
+        [this, urls] { urls->setPlainText(m_profile.target.metricsUrls.join(QLatin1Char('\n'))); },
+        [this, urls]() -> QString {
+            // One per line or comma-separated, as the profile file may have them.
+            QStringList out;
+            const QStringList parts = urls->toPlainText().split(QRegularExpression(QStringLiteral("[,\n]")));
+            for (const QString& part : parts) {
+                if (!part.trimmed().isEmpty())
+                    out << part.trimmed();
+            }
+            m_profile.target.metricsUrls = out;
+            return QString();
+        });
+    connect(urls, &QPlainTextEdit::textChanged, this, [this, f] { fieldChanged(f); });
+    return urls;
+}
+
 QWidget* ProfileForm::addProxy(const FieldSpec& spec)
 {
     auto* proxy = new ComboBox;

@@ -70,6 +70,7 @@ private:
     // The inputs no kind describes (FieldSpec::build); each returns what its row shows.
     QWidget* addSavedTarget(const FieldSpec& spec);
     QWidget* addApiKey(const FieldSpec& spec);
+    QWidget* addMetricsUrls(const FieldSpec& spec);
     QWidget* addHeaders(const FieldSpec& spec);
     QWidget* addProxy(const FieldSpec& spec);
     QWidget* addDataset(const FieldSpec& spec);
