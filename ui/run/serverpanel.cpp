@@ -189,6 +189,8 @@ ServerPanel::ServerPanel(LiveRun* run, QWidget* parent)
     m_stepsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_stepsTable->verticalHeader()->hide();
     m_stepsTable->verticalHeader()->setDefaultSectionSize(m_stepsTable->fontMetrics().height() + 6);
+    // Small: the tab must not make the window taller than the charts above do; the splitter gives it room.
+    m_stepsTable->setMinimumHeight(2 * m_stepsTable->fontMetrics().height());
     m_stepsTable->horizontalHeader()->setStretchLastSection(true);
     m_stepsTable->setWordWrap(false);
     m_stepsTable->setToolTip(tr("Each metrics URL's figures apart: a replica whose queue grows or whose KV cache "
