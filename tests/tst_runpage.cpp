@@ -666,6 +666,15 @@ private Q_SLOTS:
         QCOMPARE(cell(13, ServerPanel::WaitingColumn), QStringLiteral("0.0"));
         QCOMPARE(cell(13, ServerPanel::KvColumn), QStringLiteral("25%"));
         QVERIFY(!table->isHidden());
+        // The steps table: J per output token, "—" where the step had no GPU figures.
+        const StepsTableModel* model = page.stepsModel();
+        auto joules
+            = [model](int row) { return model->data(model->index(row, StepsTableModel::JoulesPerToken)).toString(); };
+        QCOMPARE(joules(0), QStringLiteral("0.500"));
+        QCOMPARE(joules(1), QStringLiteral("0.625"));
+        QCOMPARE(joules(2), QStringLiteral("—"));
+        QCOMPARE(joules(3), QStringLiteral("0.875"));
+        QVERIFY(!model->data(model->index(2, StepsTableModel::JoulesPerToken), StepsTableModel::SortRole).isValid());
 
         page.resize(1280, 800);
         page.show();

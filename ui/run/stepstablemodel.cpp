@@ -8,6 +8,8 @@
 #include <QLocale>
 #include <QPalette>
 
+#include <cmath>
+
 namespace kp::ui {
 
 StepsTableModel::StepsTableModel(QObject* parent)
@@ -132,6 +134,10 @@ QVariant StepsTableModel::display(const StepReport& s, int column) const
         return latency(m.itl, m.itl.mean);
     case Errors:
         return UiFormat::marked(UiFormat::failed(m), m, "failed");
+    case JoulesPerToken:
+        return m.joulesPerOutputToken && std::isfinite(*m.joulesPerOutputToken)
+            ? QLocale().toString(*m.joulesPerOutputToken, 'f', *m.joulesPerOutputToken < 10 ? 3 : 1)
+            : UiFormat::unknown();
     case Flags:
         return UiFormat::joined(flagWords(s));
     }
@@ -165,6 +171,9 @@ QVariant StepsTableModel::sortValue(const StepReport& s, int column) const
         return latency(m.itl, m.itl.mean);
     case Errors:
         return isKnown(m.failed) ? QVariant(double(m.failed)) : QVariant();
+    case JoulesPerToken:
+        return m.joulesPerOutputToken && std::isfinite(*m.joulesPerOutputToken) ? QVariant(*m.joulesPerOutputToken)
+                                                                                : QVariant();
     case Flags:
         return UiFormat::joined(flagWords(s));
     }
@@ -262,6 +271,9 @@ QVariant StepsTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Inter-token latency: the gap between two streamed chunks");
         case Errors:
             return tr("Failed requests (share of all that ended)");
+        case JoulesPerToken:
+            return tr("Joules per output token: the GPUs' energy during the step (from a GPU exporter's metrics) "
+                      "over the step's output tokens");
         default:
             return {};
         }
@@ -288,6 +300,8 @@ QVariant StepsTableModel::headerData(int section, Qt::Orientation orientation, i
         return tr("ITL mean\n(ms)");
     case Errors:
         return tr("Errors\n");
+    case JoulesPerToken:
+        return tr("Energy\n(J/tok)");
     case Flags:
         return tr("Flags");
     }

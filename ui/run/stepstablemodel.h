@@ -14,7 +14,20 @@ class StepsTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Columns { Step, Load, Rps, OutputTokens, TtftMean, TtftUpper, TpotMean, ItlMean, Errors, Flags, ColumnCount };
+    enum Columns {
+        Step,
+        Load,
+        Rps,
+        OutputTokens,
+        TtftMean,
+        TtftUpper,
+        TpotMean,
+        ItlMean,
+        Errors,
+        JoulesPerToken, // the GPUs' energy over the output tokens; "—" without a GPU exporter
+        Flags,
+        ColumnCount
+    };
     Q_ENUM(Columns)
     enum Roles {
         SortRole = Qt::UserRole, // a number (or the text for Flags) to sort by
