@@ -39,7 +39,7 @@ GpuChart::GpuChart(const LiveRun* run, QWidget* parent)
     c->addAxis(m_y, Qt::AlignLeft);
     c->addAxis(m_yMemory, Qt::AlignRight);
     m_y->setTitleText(QStringLiteral("%"));
-    m_yMemory->setTitleText(QStringLiteral("GiB"));
+    m_yMemory->setTitleText(tr("GiB"));
     for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_util, m_knee, m_ring }) {
         s->attachAxis(m_x);
         s->attachAxis(m_y);
