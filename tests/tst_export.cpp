@@ -63,6 +63,7 @@
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -1235,6 +1236,17 @@ private Q_SLOTS:
             QCOMPARE(charts.gpu()->memoryPoints()[i].y, *st.gpuFbUsedMaxMiB / 1024.0);
             QVERIFY(live.steps()[i].metrics.joulesPerOutputToken.has_value());
         }
+        // The run page draws the same points, its GPU chart forward: the run has no prefix-cache figures.
+        SweepController controller;
+        RunPage page(&controller);
+        QVERIFY(opened->showIn(page.run()));
+        QCOMPARE(page.gpuChart()->utilisationPoints().size(), std::size_t(2));
+        QCOMPARE(page.gpuChart()->utilisationPoints()[1].y, util[1].y);
+        QCOMPARE(page.cacheOrGpuTabs()->currentWidget(), page.gpuChart());
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        saveScreenshot(&page, QStringLiteral("export-runpage-gpu"));
         const ChartCaption caption = charts.caption(gpu, opened->meta);
         QCOMPARE(caption.title, QStringLiteral("GPU utilisation and memory against offered load"));
         QVERIFY2(caption.note.startsWith(QStringLiteral("2 GPUs")), qPrintable(caption.note));

@@ -611,6 +611,7 @@ private Q_SLOTS:
                 all.servers.push_back(gpus);
                 s.metrics.joulesPerOutputToken = *gpus.energyJ / 8000.0;
             }
+            all.prefixCacheHitRate = 0.0; // a vLLM server's rate of prompts that share nothing
             s.server.stats = all;
             steps.push_back(s);
         }
@@ -634,7 +635,8 @@ private Q_SLOTS:
         QCOMPARE(values(chart->memoryPoints()), (QList<QPointF> { { 10, 20 }, { 20, 21 }, { 40, 23 } }));
         QCOMPARE(chart->utilisationPoints()[2].step, 3);
         QCOMPARE(chart->placeholder(), QString());
-        // Only the GPUs have figures here: their chart comes forward in the shared slot.
+        // The GPUs have figures: their chart comes forward in the shared slot, over a 0% prefix-cache rate.
+        QVERIFY(page.prefixCacheChart()->hasData());
         QCOMPARE(page.cacheOrGpuTabs()->currentWidget(), chart);
 
         // The Server tab: a row for all URLs, then one per URL, for every step.
@@ -698,6 +700,7 @@ private Q_SLOTS:
             QStringLiteral("No GPU figures: add a DCGM or AMD exporter URL to target.metrics_urls, or run the "
                            "simulator with --gpus N."));
         QVERIFY(table->isHidden());
+        QCOMPARE(page.cacheOrGpuTabs()->currentWidget(), page.prefixCacheChart());
         page.tabs()->setCurrentIndex(0);
         page.cacheOrGpuTabs()->setCurrentWidget(chart);
         saveScreenshot(&page, QStringLiteral("gpu-run-empty"));

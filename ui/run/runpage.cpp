@@ -103,7 +103,8 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
 
     m_rightCharts->addWidget(m_throughput);
     // The prefix cache and the GPUs share a slot: the column already stacks three charts. The GPU tab
-    // comes forward by itself when only it has figures, until the user picks a tab.
+    // comes forward by itself when it has figures (an exporter is scraped on purpose; a vLLM
+    // server reports a prefix-cache rate, often 0%, whenever it runs), until the user picks a tab.
     m_cacheOrGpu->setDocumentMode(true);
     m_cacheOrGpu->setTabPosition(QTabWidget::South);
     m_cacheOrGpu->addTab(m_prefixCache, tr("Prefix cache"));
@@ -427,9 +428,8 @@ void RunPage::refreshCacheOrGpu()
     m_prefixCache->refresh();
     m_gpu->refresh();
     if (!m_cacheOrGpuChosen)
-        m_cacheOrGpu->setCurrentWidget(m_gpu->hasData() && !m_prefixCache->hasData()
-                ? static_cast<QWidget*>(m_gpu)
-                : static_cast<QWidget*>(m_prefixCache));
+        m_cacheOrGpu->setCurrentWidget(
+            m_gpu->hasData() ? static_cast<QWidget*>(m_gpu) : static_cast<QWidget*>(m_prefixCache));
 }
 
 void RunPage::refreshPareto()
