@@ -1973,6 +1973,18 @@
         <source>per user: 1000 / median TPOT</source>
         <translation>每用户：1000 / TPOT 中位数</translation>
     </message>
+    <message>
+        <source>GPU utilisation and memory against offered load</source>
+        <translation>GPU 利用率与显存随施加负载的变化</translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>%1 块 GPU</translation>
+    </message>
+    <message>
+        <source>utilisation: mean over the GPUs; memory: the fullest GPU</source>
+        <translation>利用率：各 GPU 的平均值；显存：占用最多的那块 GPU</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::CompareChart</name>
@@ -2523,6 +2535,45 @@
     <message>
         <source>(the first %1 of %2)</source>
         <translation>（%2 个中的前 %1 个）</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::GpuChart</name>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>utilisation %</source>
+        <translation>利用率 %</translation>
+    </message>
+    <message>
+        <source>memory used (GiB)</source>
+        <translation>已用显存 (GiB)</translation>
+    </message>
+    <message>
+        <source>knee</source>
+        <translation>拐点</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>Users (concurrency)</source>
+        <translation>用户数（并发）</translation>
+    </message>
+    <message>
+        <source>Offered load (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
+    </message>
+    <message>
+        <source>GPU utilisation and memory against the offered load, as steps finish.</source>
+        <translation>各步骤完成后，在此显示 GPU 利用率与显存随施加负载的变化。</translation>
+    </message>
+    <message>
+        <source>No GPU figures: add a DCGM or AMD exporter URL to target.metrics_urls, or run the simulator with --gpus N.</source>
+        <translation>没有 GPU 数据：请将 DCGM 或 AMD 导出器的 URL 加入 target.metrics_urls，或以 --gpus N 运行模拟器。</translation>
     </message>
 </context>
 <context>
@@ -4757,6 +4808,18 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>The percentile of every limit without its own, in (0, 100].</source>
         <translation>未设置自己百分位的上限所用的百分位，取值 (0, 100]。</translation>
     </message>
+    <message>
+        <source>Metrics URLs</source>
+        <translation>指标 URL 列表</translation>
+    </message>
+    <message>
+        <source>several: one URL per line (replicas, GPU exporters)</source>
+        <translation>多个：每行一个 URL（副本、GPU 导出器）</translation>
+    </message>
+    <message>
+        <source>Several Prometheus metrics URLs, one per line or comma-separated: the model servers behind a load balancer and GPU exporters (NVIDIA DCGM, AMD). Each is read and kept apart; their figures are added up or averaged. Used instead of the URL above, which then stays empty.</source>
+        <translation>多个 Prometheus 指标 URL，每行一个或以逗号分隔：负载均衡器后的各模型服务器以及 GPU 导出器（NVIDIA DCGM、AMD）。每个 URL 单独读取并分开保存；其数据相加或取平均。使用时代替上面的 URL，上面的 URL 须留空。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ProfileLibrary</name>
@@ -5166,6 +5229,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Output tok/s per user against per GPU, the Pareto front marked, as PNG, SVG or PDF</source>
         <translation>将每用户与每 GPU 输出 tok/s 图（标出帕累托前沿）导出为 PNG、SVG 或 PDF</translation>
     </message>
+    <message>
+        <source>Export &amp;GPU chart…</source>
+        <translation>导出 GPU 图(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>GPU utilisation and memory against load as PNG (1× or 2×), SVG or PDF</source>
+        <translation>将 GPU 利用率与显存随负载的变化导出为 PNG（1× 或 2×）、SVG 或 PDF</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunPage</name>
@@ -5360,6 +5431,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Timeline</source>
         <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Prefix cache</source>
+        <translation>前缀缓存</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
     </message>
 </context>
 <context>
@@ -5764,6 +5843,50 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>95% confidence intervals of each step&apos;s figures: a seeded bootstrap over the step&apos;s requests. A request throughput without failed requests cannot vary under it; repeats (--repeats) measure the spread between trials.</source>
         <translation>每个步骤各项数据的 95% 置信区间：对该步骤的请求做固定种子的自助法（bootstrap）重采样。没有失败请求时，请求吞吐量在重采样下不会变化；重复运行（--repeats）可以衡量多次试验之间的波动。</translation>
     </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Utilisation avg / max</source>
+        <translation>利用率 平均 / 最大</translation>
+    </message>
+    <message>
+        <source>Memory max (GiB)</source>
+        <translation>显存最大值 (GiB)</translation>
+    </message>
+    <message>
+        <source>Power avg (W)</source>
+        <translation>平均功率 (W)</translation>
+    </message>
+    <message>
+        <source>Energy (J)</source>
+        <translation>能耗 (J)</translation>
+    </message>
+    <message>
+        <source>J / output token</source>
+        <translation>J / 输出 token</translation>
+    </message>
+    <message>
+        <source>Energy from</source>
+        <translation>能耗来源</translation>
+    </message>
+    <message>
+        <source>energy counter</source>
+        <translation>能耗计数器</translation>
+    </message>
+    <message>
+        <source>mean power × step time</source>
+        <translation>平均功率 × 步骤时长</translation>
+    </message>
+    <message>
+        <source>GPUs and energy</source>
+        <translation>GPU 与能耗</translation>
+    </message>
+    <message>
+        <source>What the GPU exporter&apos;s metrics said while each step ran: mean and highest utilisation over the GPUs, the fullest GPU&apos;s memory, the GPUs&apos; mean power and the energy they drew during the step (from their energy counters, else mean power times the step&apos;s time), and that energy over the step&apos;s output tokens.</source>
+        <translation>GPU 导出器的指标在各步骤运行期间的数据：各 GPU 的平均与最高利用率、占用最多的 GPU 的显存、GPU 的平均功率、步骤期间消耗的能量（取自能耗计数器，否则为平均功率乘以步骤时长），以及该能量除以步骤的输出 token 数。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunsModel</name>
@@ -6092,6 +6215,70 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Server, as the profile says</source>
         <translation>配置中记录的服务器信息</translation>
     </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Metrics URL</source>
+        <translation>指标 URL</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>KV max</source>
+        <translation>KV 最大</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>GPU util avg / max</source>
+        <translation>GPU 利用率 平均 / 最大</translation>
+    </message>
+    <message>
+        <source>GPU memory (GiB)</source>
+        <translation>GPU 显存 (GiB)</translation>
+    </message>
+    <message>
+        <source>Power (W)</source>
+        <translation>功率 (W)</translation>
+    </message>
+    <message>
+        <source>Energy (J)</source>
+        <translation>能耗 (J)</translation>
+    </message>
+    <message>
+        <source>J / output token</source>
+        <translation>J / 输出 token</translation>
+    </message>
+    <message>
+        <source>Each metrics URL&apos;s figures apart: a replica whose queue grows or whose KV cache fills before the others&apos; saturates first</source>
+        <translation>每个指标 URL 的数据分开列出：队列先增长或 KV 缓存先占满的副本最先饱和</translation>
+    </message>
+    <message>
+        <source>counter</source>
+        <translation>计数器</translation>
+    </message>
+    <message>
+        <source>power × time</source>
+        <translation>功率 × 时长</translation>
+    </message>
+    <message>
+        <source>all %1</source>
+        <translation>全部 %1 个</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::StepDetails</name>
@@ -6312,6 +6499,16 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>%1 (%2), %3</source>
         <translation>%1（%2），%3</translation>
+    </message>
+    <message>
+        <source>Joules per output token: the GPUs&apos; energy during the step (from a GPU exporter&apos;s metrics) over the step&apos;s output tokens</source>
+        <translation>每个输出 token 的焦耳数：步骤期间 GPU 消耗的能量（取自 GPU 导出器的指标）除以该步骤的输出 token 数</translation>
+    </message>
+    <message>
+        <source>Energy
+(J/tok)</source>
+        <translation>能耗
+(J/tok)</translation>
     </message>
 </context>
 <context>
