@@ -30,6 +30,27 @@ ParetoFront paretoFrontOf(const std::vector<StepReport>& steps, const ServerInfo
     return paretoFront(inputs, paretoOptionsFor(server));
 }
 
+namespace {
+
+// The point of a front nearest to a place on the chart (relative distance on both axes), as drawn: per GPU,
+// or the whole target's throughput.
+const ParetoPoint* nearestPoint(const ParetoFront& front, const QPointF& at, bool perGpu)
+{
+    const ParetoPoint* best = nullptr;
+    double bestDistance = 0;
+    for (const ParetoPoint& p : front.points) {
+        const double y = perGpu ? p.perUnit : p.perUnit * front.units;
+        const double d = std::hypot((p.perUser - at.x()) / std::max(1.0, at.x()), (y - at.y()) / std::max(1.0, at.y()));
+        if (!best || d < bestDistance) {
+            best = &p;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
+} // namespace
+
 ParetoChart::ParetoChart(QWidget* parent)
     : ChartPanel(tr("Pareto front: output tokens per second"), parent)
     , m_ring(new QScatterSeries(chart()))
@@ -91,12 +112,16 @@ bool ParetoChart::hasData() const
     return std::any_of(m_fronts.begin(), m_fronts.end(), [](const ParetoSeries& s) { return !s.front.points.empty(); });
 }
 
-QString ParetoChart::verticalTitle() const
+bool ParetoChart::perGpu() const
 {
-    const bool gpus = hasData() && std::all_of(m_fronts.begin(), m_fronts.end(), [](const ParetoSeries& s) {
+    return hasData() && std::all_of(m_fronts.begin(), m_fronts.end(), [](const ParetoSeries& s) {
         return s.front.points.empty() || s.front.unit == ParetoUnit::Gpu;
     });
-    return gpus ? tr("tok/s per GPU") : tr("tok/s per server");
+}
+
+QString ParetoChart::verticalTitle() const
+{
+    return perGpu() ? tr("tok/s per GPU") : tr("tok/s per server");
 }
 
 void ParetoChart::restyle()
@@ -131,17 +156,16 @@ void ParetoChart::rebuild()
 
     // Dividing throughput by GPUs for some runs and by servers for others would put them on one axis
     // that means two things: all per server unless every run counts GPUs.
-    const bool perGpu = verticalTitle() == tr("tok/s per GPU");
+    const bool perGpu = this->perGpu();
     double xMax = 0, yMax = 0;
     const bool one = m_fronts.size() == 1;
     QList<QPointF> ring;
     for (const ParetoSeries& series : m_fronts) {
-        const double divide = perGpu ? 1.0 : double(series.front.units);
         auto* line = new QLineSeries(c);
         auto* dots = new QScatterSeries(c);
         QList<QPointF> front, rest;
         for (const ParetoPoint& p : series.front.points) {
-            const QPointF pt(p.perUser, p.perUnit * (perGpu ? 1.0 : divide));
+            const QPointF pt(p.perUser, perGpu ? p.perUnit : p.perUnit * series.front.units);
             (p.optimal ? front : rest) << pt;
             xMax = std::max(xMax, pt.x());
             yMax = std::max(yMax, pt.y());
@@ -165,17 +189,7 @@ void ParetoChart::rebuild()
                     QToolTip::hideText();
                     return;
                 }
-                const ParetoPoint* best = nullptr;
-                double bestD = 0;
-                for (const ParetoPoint& p : f->points) {
-                    const double y = perGpu ? p.perUnit : p.perUnit * f->units;
-                    const double d = std::hypot(
-                        (p.perUser - point.x()) / std::max(1.0, point.x()), (y - point.y()) / std::max(1.0, point.y()));
-                    if (!best || d < bestD) {
-                        best = &p;
-                        bestD = d;
-                    }
-                }
+                const ParetoPoint* best = nearestPoint(*f, point, perGpu);
                 if (!best)
                     return;
                 const double y = perGpu ? best->perUnit : best->perUnit * f->units;
@@ -189,19 +203,8 @@ void ParetoChart::rebuild()
             });
             if (one) {
                 connect(s, &QXYSeries::clicked, this, [this, f, perGpu](const QPointF& point) {
-                    int best = -1;
-                    double bestD = 0;
-                    for (const ParetoPoint& p : f->points) {
-                        const double y = perGpu ? p.perUnit : p.perUnit * f->units;
-                        const double d = std::hypot((p.perUser - point.x()) / std::max(1.0, point.x()),
-                            (y - point.y()) / std::max(1.0, point.y()));
-                        if (best < 0 || d < bestD) {
-                            best = p.step;
-                            bestD = d;
-                        }
-                    }
-                    if (best >= 0)
-                        Q_EMIT stepClicked(best);
+                    if (const ParetoPoint* best = nearestPoint(*f, point, perGpu))
+                        Q_EMIT stepClicked(best->step);
                 });
             }
         }

@@ -57,6 +57,8 @@ protected:
 
 private:
     void rebuild();
+    // Every front with points counts GPUs: throughput is drawn per GPU, else per server for all.
+    bool perGpu() const;
 
     std::vector<ParetoSeries> m_fronts;
     std::vector<QLineSeries*> m_lines;
