@@ -392,6 +392,8 @@ SseChunk SseChunk::classify(QByteArrayView data)
         chunk.promptTokens = toInteger(*it, "prompt_tokens");
         if (const auto details = it->find("prompt_tokens_details"); details != it->end() && details->is_object())
             chunk.cachedTokens = toInteger(*details, "cached_tokens");
+        if (const auto details = it->find("completion_tokens_details"); details != it->end() && details->is_object())
+            chunk.reasoningTokens = toInteger(*details, "reasoning_tokens");
     }
 
     const auto choices = object.find("choices");

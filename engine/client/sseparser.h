@@ -107,6 +107,7 @@ struct SseChunk
     std::optional<qint64> completionTokens; // usage.completion_tokens, with Choices or Usage
     std::optional<qint64> promptTokens; // usage.prompt_tokens
     std::optional<qint64> cachedTokens; // usage.prompt_tokens_details.cached_tokens (prefix-cache hits)
+    std::optional<qint64> reasoningTokens; // usage.completion_tokens_details.reasoning_tokens
     QString errorMessage; // Error: the server's message, type and code; Malformed: what is wrong, and the data
 
     bool hasText() const { return !text.isEmpty(); }

@@ -77,6 +77,7 @@ struct RequestRecord
     int serverPromptTokens = -1; // usage.prompt_tokens, -1 when the server sent none
     int cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens (prefix-cache hits), -1 when not sent
     int outputTokens = 0; // usage.completion_tokens, else counted from the text
+    int reasoningTokens = -1; // of outputTokens, those spent reasoning (usage's details, else counted); -1 unknown
     bool outputTokensFromUsage = false;
     QString generatedText;
 
