@@ -716,6 +716,12 @@ private Q_SLOTS:
                                 << QStringLiteral("The prefix-cache hit rate held steady at about 50% from 10 req/s to "
                                                   "40 req/s (the server's figures).")
                                 << 3;
+        QTest::addRow("nothing reused") << QList<double> { 0.0, 0.002, 0.0, 0.001 }
+                                        << QList<double> { 0.4, 0.5, 0.6, 0.7 } << true
+                                        << QStringLiteral("The prefix cache found almost nothing to reuse (a hit rate "
+                                                          "under 0.5% from 10 req/s to 40 req/s, the server's "
+                                                          "figures): the prompts share no prefix.")
+                                        << 3;
         QTest::addRow("client side") << QList<double> { 0.75, 0.75, 0.5, 0.25 } << QList<double> { 1, 1, 1, 1 } << false
                                      << QStringLiteral("The prefix-cache hit rate fell from 75% to 25% from 30 req/s "
                                                        "on, as the KV cache filled and evicted prefixes (the client's "
@@ -752,7 +758,8 @@ private Q_SLOTS:
         const ServerFindings f = analyzeServer(points);
         QList<AnalysisSentence> hit;
         for (const AnalysisSentence& s : serverSentences(f, false)) {
-            if (s.text.startsWith(QStringLiteral("The prefix-cache")))
+            if (s.text.startsWith(QStringLiteral("The prefix-cache"))
+                || s.text.startsWith(QStringLiteral("The prefix cache")))
                 hit << s;
         }
         const QJsonValue json = serverFindingsJson(f).toObject().value(QStringLiteral("prefix_cache_hit_rate"));

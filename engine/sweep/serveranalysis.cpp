@@ -413,6 +413,12 @@ QList<AnalysisSentence> serverSentences(const ServerFindings& f, bool concurrenc
         else if (f.hitRateTrend > 0)
             text = phrase("ServerAnalysis", "The prefix-cache hit rate rose from %1 at %2 to %3 at %4 (%5).")
                        .arg(from, load(f.hitRateFromAt), to, load(f.hitRateToAt), side);
+        else if (f.hitRateTo < 0.005 && f.hitRateSteps > 1)
+            // Nothing to explain about the curve: the prompts shared no prefix the cache could reuse.
+            text = phrase("ServerAnalysis",
+                "The prefix cache found almost nothing to reuse (a hit rate under 0.5% from %1 to %2, %3): "
+                "the prompts share no prefix.")
+                       .arg(load(f.hitRateFromAt), load(f.hitRateToAt), side);
         else if (f.hitRateSteps == 1)
             text = phrase("ServerAnalysis", "The prefix-cache hit rate was %1 at %2 (%3).")
                        .arg(from, load(f.hitRateFromAt), side);
