@@ -26,7 +26,7 @@ QString tr(const char* text)
 QString findingWord(const Finding& f, bool users)
 {
     if (!f.found || !std::isfinite(f.offered))
-        return QStringLiteral("–");
+        return UiFormat::unknown();
     return (f.lowerBound ? QStringLiteral("≥ ") : QString()) + ReportNumber::load(f.offered) + u' '
         + (users ? QStringLiteral("users") : QStringLiteral("req/s"));
 }

@@ -150,7 +150,7 @@ QString stepFlags(const StepReport& s)
 QString sloVerdict(const StepReport& s)
 {
     if (!s.meetsSlo)
-        return QStringLiteral("–");
+        return UiFormat::unknown();
     return *s.meetsSlo ? QStringLiteral("met") : QStringLiteral("missed");
 }
 
@@ -339,7 +339,7 @@ ReportTable RunReport::findingsTable() const
     t.numeric = { false, true, true, true };
     auto row = [&](const QString& name, const Finding& f) {
         if (!f.found) {
-            t.rows << QStringList { name, QStringLiteral("–"), QStringLiteral("–"), QStringLiteral("–") };
+            t.rows << QStringList { name, UiFormat::unknown(), UiFormat::unknown(), UiFormat::unknown() };
             return;
         }
         t.rows << QStringList { name, (f.lowerBound ? QStringLiteral("≥ ") : QString()) + ReportNumber::load(f.offered),
@@ -428,7 +428,7 @@ ReportTable RunReport::serverTable() const
     auto pair = [](const std::optional<double>& mean, const std::optional<double>& max, double scale, int decimals,
                     const QString& unit) {
         if (!mean || !max)
-            return QStringLiteral("–");
+            return UiFormat::unknown();
         return QStringLiteral("%1 / %2%3")
             .arg(QString::number(*mean * scale, 'f', decimals), QString::number(*max * scale, 'f', decimals), unit);
     };
@@ -440,7 +440,7 @@ ReportTable RunReport::serverTable() const
             pair(st.runningMean, st.runningMax, 1.0, 1, QString()),
             pair(st.waitingMean, st.waitingMax, 1.0, 1, QString()),
             pair(st.kvUsageMean, st.kvUsageMax, 100.0, 0, QStringLiteral("%")),
-            st.preemptions ? QString::number(*st.preemptions, 'f', 0) : QStringLiteral("–"),
+            st.preemptions ? QString::number(*st.preemptions, 'f', 0) : UiFormat::unknown(),
             ReportNumber::ms(st.ttftMeanMs), ReportNumber::ms(meanValue(s.metrics.ttft)) };
     }
     return t;

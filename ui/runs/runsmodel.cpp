@@ -66,7 +66,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
     if (!e)
         return {};
     auto load = [e](const std::optional<double>& v) -> QString {
-        return v ? UiFormat::load(*v) + u' ' + e->loadUnit : QStringLiteral("–");
+        return v ? UiFormat::load(*v) + u' ' + e->loadUnit : UiFormat::unknown();
     };
     switch (role) {
     case Qt::DisplayRole:
