@@ -84,7 +84,7 @@ QString readString(const Context& ctx, const std::string& key, const json& value
 const char* const knownKeys[]
     = { "preset", "model", "max_model_len", "max_num_seqs", "max_num_batched_tokens", "kv_capacity_tokens",
           "block_size", "t_base_ms", "per_decode_ms", "per_prefill_token_ms", "per_kv_token_ms", "eos_mean_fraction",
-          "kv_watermark", "per_waiting_ms", "prefix_cache", "api_key", "time_scale", "seed", "faults", "gpus" };
+          "kv_watermark", "per_waiting_ms", "prefix_cache", "api_key", "time_scale", "seed", "faults", "gpus", "twin" };
 
 } // namespace
 

@@ -14,8 +14,9 @@ QString validateSimParams(const SimParams& params);
 // first), "model", "max_model_len", "max_num_seqs", "max_num_batched_tokens", "kv_capacity_tokens",
 // "block_size", "t_base_ms", "per_decode_ms", "per_prefill_token_ms", "per_kv_token_ms",
 // "eos_mean_fraction", "kv_watermark", "per_waiting_ms", "prefix_cache" (a boolean), "api_key", "time_scale",
-// "seed", "faults" (an array of "KIND:RATE[:SECONDS]"), "gpus" (dcgm-exporter metrics for that many GPUs).
-// Returns an empty string on success, else one line naming the source, the line and the field.
+// "seed", "faults" (an array of "KIND:RATE[:SECONDS]"), "gpus" (dcgm-exporter metrics for that many GPUs). A "twin"
+// object (a fitted twin's provenance, engine/twin) is accepted and not read here. Returns an empty string on success,
+// else one line naming the source, the line and the field.
 QString applySimConfig(const QByteArray& text, const QString& sourceName, SimServerOptions& options);
 QString applySimConfigFile(const QString& path, SimServerOptions& options);
 

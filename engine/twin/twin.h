@@ -1,0 +1,144 @@
+#pragma once
+
+#include "metrics/requestrecord.h"
+#include "metrics/stepmetrics.h"
+#include "profile/profile.h"
+#include "sim/simmodel.h"
+#include "sweep/kneeanalysis.h"
+#include "telemetry/servermetrics.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace kp {
+struct SavedRun;
+}
+
+namespace kp::twin {
+
+// One request of a workload: its prompt and output lengths, and when it was sent (ms from the step's
+// start; negative when unknown, for a load made from a summary).
+struct TwinRequest
+{
+    int promptTokens = 1;
+    int outputTokens = 1;
+    double sendMs = -1;
+};
+
+// One measured step as the fit sees it.
+struct FitStep
+{
+    LoadMode mode = LoadMode::Rate;
+    double offered = 0; // req/s or users
+    double burstiness = 1;
+    std::vector<TwinRequest> requests; // the step's own (from its records), else made from its summary
+    bool fromRecords = false;
+    StepMetrics metrics; // measured: recomputed from the records with P50/P90/P99, else the file's
+    std::optional<ServerStepStats> server;
+    std::vector<RequestRecord> records; // completed requests, for the first estimates; empty for imported steps
+};
+
+// The steps of a saved run that a fit can use; the others are left out with a reason in `notes`.
+std::vector<FitStep> fitSteps(const SavedRun& run, QStringList* notes);
+// A step from its records (a test's simulated step, or a saved one).
+FitStep fitStepFromRecords(LoadMode mode, double offered, double burstiness, const std::vector<RequestRecord>& records);
+
+// A fitted parameter and its uncertainty: the range over which the fit's error stays within 10 % of its
+// minimum when this parameter alone moves (lo/hi unset: the error stays that low as far as the scan went,
+// so the data do not bound it on that side).
+struct ParameterFit
+{
+    QString key; // the simulator configuration key: "max_num_seqs", "per_decode_ms", ...
+    double value = 0;
+    std::optional<double> lo, hi;
+    bool identified = true; // false: the data say nothing about it; value is an assumption
+    QString note; // how it was estimated, or why it is not identified
+};
+
+// Predicted against measured figures of one step (unknown: NaN).
+struct StepFitQuality
+{
+    LoadMode mode = LoadMode::Rate;
+    double offered = 0;
+    double measuredRps = kUnknown, predictedRps = kUnknown;
+    double measuredTtftP50 = kUnknown, predictedTtftP50 = kUnknown;
+    double measuredTtftP99 = kUnknown, predictedTtftP99 = kUnknown;
+    double measuredTpotP50 = kUnknown, predictedTpotP50 = kUnknown;
+};
+
+struct Twin
+{
+    sim::SimParams params; // in the measured server's time: serve it with time_scale 1
+    std::vector<ParameterFit> parameters;
+    QString uncertaintyMethod;
+    QStringList sourceRuns;
+    QStringList unidentified; // parameter keys the data could not identify
+    std::vector<StepFitQuality> steps;
+    double fitError = kUnknown; // the objective at the fitted parameters (0 = exact)
+    int evaluations = 0; // model runs the search used
+    // The workload predictions replay: the source's requests (lengths), and its step size and burstiness.
+    std::vector<TwinRequest> workload;
+    int requestsPerStep = 200;
+    double burstiness = 1;
+};
+
+struct FitResult
+{
+    std::optional<Twin> twin;
+    QString error; // why the data cannot identify the model, and what would
+    QStringList notes;
+    bool ok() const { return twin.has_value(); }
+};
+
+struct FitOptions
+{
+    int maxEvaluations = 400; // bounds the search: each evaluation simulates every step once
+};
+
+FitResult fitTwin(const std::vector<FitStep>& steps, const QStringList& sourceRuns, const FitOptions& options = {});
+
+// What to predict: loads (req/s or users), the workload, replicas behind a round-robin balancer.
+struct PredictLoad
+{
+    LoadMode mode = LoadMode::Rate;
+    double load = 0;
+};
+
+struct PredictOptions
+{
+    int replicas = 1;
+    int requestsPerStep = 0; // 0: the twin's
+    double burstiness = -1; // < 0: the twin's
+    quint64 seed = 0;
+    std::vector<double> percentiles { 50, 90, 99 };
+};
+
+// Runs the model in simulated time: arrivals (rate: the arrival schedule; users: a closed loop) split
+// round-robin over `replicas` instances of the model. The duration runs from the first send to the last end.
+StepMetrics simulateLoad(const sim::SimParams& params, int replicas, LoadMode mode, double load,
+    const std::vector<TwinRequest>& requests, const MetricsOptions& metrics);
+
+// One predicted step per load, ordered by load, as SweepPoints the knee analysis takes.
+std::vector<SweepPoint> predict(const Twin& twin, const std::vector<PredictLoad>& loads, const PredictOptions& options);
+
+// --set NAME=VALUE or NAME=xF (a multiplier of the current value). Returns an error naming the parameter
+// and its range, empty on success.
+QString applyOverride(sim::SimParams& params, const QString& assignment);
+QStringList overridableParameters();
+
+// twin.json: a simulator configuration (kneepoint-sim --config reads the parameters) plus a "twin" object.
+QByteArray twinToJson(const Twin& twin);
+struct TwinRead
+{
+    std::optional<Twin> twin;
+    QString error; // names the file, line and field
+};
+TwinRead readTwin(const QByteArray& text, const QString& sourceName);
+TwinRead readTwinFile(const QString& path);
+bool writeTwinFile(const Twin& twin, const QString& path, QString* error); // atomic
+
+} // namespace kp::twin

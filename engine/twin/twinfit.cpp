@@ -1,0 +1,681 @@
+#include "twin/twin.h"
+
+#include "runs/savedrun.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+
+namespace kp::twin {
+
+namespace {
+
+MetricsOptions fitMetricsOptions()
+{
+    MetricsOptions m;
+    m.percentiles = { 50, 90, 99 };
+    return m;
+}
+
+double pct(const LatencyStats& s, double p)
+{
+    if (!s.reported() || s.count == 0)
+        return kUnknown;
+    if (const std::optional<double> v = s.percentile(p))
+        return *v;
+    if (p == 50)
+        return s.median;
+    return kUnknown;
+}
+
+double ttft(const StepMetrics& m, double p)
+{
+    return pct(m.ttft, p);
+}
+double tpot(const StepMetrics& m)
+{
+    return pct(m.tpot, 50);
+}
+
+QString num(double v, int precision = 3)
+{
+    return QString::number(v, 'g', precision);
+}
+
+QString loadWord(LoadMode mode, double load)
+{
+    return mode == LoadMode::Concurrency ? QStringLiteral("%1 users").arg(num(load))
+                                         : QStringLiteral("%1 req/s").arg(num(load));
+}
+
+// The parameters the search moves, as simulator configuration keys.
+enum Param { TBase, PerDecode, PerPrefill, PerKv, PerWaiting, MaxNumSeqs, KvCapacity, ParamCount };
+
+const std::array<const char*, ParamCount> paramKeys = { "t_base_ms", "per_decode_ms", "per_prefill_token_ms",
+    "per_kv_token_ms", "per_waiting_ms", "max_num_seqs", "kv_capacity_tokens" };
+
+double get(const sim::SimParams& p, int i)
+{
+    switch (i) {
+    case TBase:
+        return p.tBaseMs;
+    case PerDecode:
+        return p.perDecodeMs;
+    case PerPrefill:
+        return p.perPrefillTokenMs;
+    case PerKv:
+        return p.perKvTokenMs;
+    case PerWaiting:
+        return p.perWaitingMs;
+    case MaxNumSeqs:
+        return p.maxNumSeqs;
+    default:
+        return p.kvCapacityTokens;
+    }
+}
+
+// Sets parameter i, rounding the integer ones (the KV cache to whole blocks).
+void set(sim::SimParams& p, int i, double v)
+{
+    switch (i) {
+    case TBase:
+        p.tBaseMs = std::max(1e-6, v);
+        break;
+    case PerDecode:
+        p.perDecodeMs = std::max(0.0, v);
+        break;
+    case PerPrefill:
+        p.perPrefillTokenMs = std::max(0.0, v);
+        break;
+    case PerKv:
+        p.perKvTokenMs = std::max(0.0, v);
+        break;
+    case PerWaiting:
+        p.perWaitingMs = std::max(0.0, v);
+        break;
+    case MaxNumSeqs:
+        p.maxNumSeqs = int(std::clamp(std::llround(v), 1LL, 100000LL));
+        break;
+    default:
+        p.kvCapacityTokens
+            = int(std::clamp<long long>(std::llround(v / p.blockSize) * p.blockSize, p.blockSize, 1LL << 30));
+        break;
+    }
+}
+
+bool isInteger(int i)
+{
+    return i == MaxNumSeqs || i == KvCapacity;
+}
+
+// What the request records say about the server's iterations. Every running sequence emits one token
+// at the end of each iteration, so the distinct token times are the iterations' ends: the gap between
+// two is an iteration's time while the server was busy, and the requests emitting at its end say what
+// it computed (a first token: the prompt's prefill; a later one: a decode over the tokens so far).
+struct IterationSample
+{
+    double ms = 0;
+    double decode = 0, prefill = 0, kv = 0;
+    int waiting = 0;
+};
+
+struct Observed
+{
+    std::vector<IterationSample> samples;
+    int maxRunning = 0; // most sequences emitting in one iteration
+    double maxCacheTokens = 0; // most cache held by them, in whole blocks
+    int preempted = 0; // requests missing from an iteration between their first and last token
+};
+
+void observe(const std::vector<RequestRecord>& records, int blockSize, Observed& o)
+{
+    std::vector<qint64> times;
+    for (const RequestRecord& r : records)
+        times.insert(times.end(), r.chunkNs.begin(), r.chunkNs.end());
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    const std::size_t n = times.size();
+    if (n < 2)
+        return;
+    std::vector<IterationSample> it(n);
+    std::vector<int> emitting(n, 0);
+    std::vector<double> blocks(n, 0);
+    std::vector<qint64> sends, firsts, lasts;
+    for (const RequestRecord& r : records) {
+        if (r.chunkNs.empty())
+            continue;
+        std::vector<std::size_t> at;
+        for (qint64 t : r.chunkNs)
+            at.push_back(std::size_t(std::lower_bound(times.begin(), times.end(), t) - times.begin()));
+        at.erase(std::unique(at.begin(), at.end()), at.end());
+        if (at.back() - at.front() + 1 > at.size())
+            ++o.preempted;
+        // A preempted request waits through the iterations it misses and is prefilled again (prompt and
+        // output so far) in the one it comes back in: those iterations are not plain decodes.
+        for (std::size_t j = 1; j < at.size(); ++j) {
+            for (std::size_t k = at[j - 1] + 1; k <= at[j] && at[j] > at[j - 1] + 1; ++k)
+                ++it[k].waiting;
+        }
+        const double perChunk = double(r.outputTokens) / double(at.size());
+        for (std::size_t j = 0; j < at.size(); ++j) {
+            const double generated = std::floor(double(j) * perChunk);
+            IterationSample& s = it[at[j]];
+            if (j == 0) {
+                s.prefill += r.promptTokens;
+                s.kv += r.promptTokens;
+            } else {
+                s.decode += 1;
+                s.kv += r.promptTokens + generated;
+            }
+            ++emitting[at[j]];
+            blocks[at[j]] += std::ceil((r.promptTokens + generated) / blockSize);
+        }
+        sends.push_back(r.scheduledNs >= 0 ? r.scheduledNs : r.sentNs);
+        firsts.push_back(r.firstTokenNs);
+        lasts.push_back(r.lastTokenNs);
+    }
+    std::sort(sends.begin(), sends.end());
+    std::sort(firsts.begin(), firsts.end());
+    std::sort(lasts.begin(), lasts.end());
+    const auto countUpTo = [](const std::vector<qint64>& v, qint64 t) {
+        return qint64(std::upper_bound(v.begin(), v.end(), t) - v.begin());
+    };
+    for (std::size_t k = 0; k < n; ++k) {
+        o.maxRunning = std::max(o.maxRunning, emitting[k]);
+        o.maxCacheTokens = std::max(o.maxCacheTokens, blocks[k] * blockSize);
+        if (k == 0)
+            continue;
+        const qint64 start = times[k - 1];
+        // Busy through the gap: a request sent by then had not ended.
+        if (countUpTo(sends, start) - countUpTo(lasts, start) <= 0)
+            continue;
+        IterationSample s = it[k];
+        s.ms = double(times[k] - start) / 1e6;
+        s.waiting += int(std::max<qint64>(0, countUpTo(sends, start) - countUpTo(firsts, times[k])));
+        o.samples.push_back(s);
+    }
+}
+
+// Least squares of ms = t_base + a·decode + b·prefill + c·kv over the iterations without a queue (the
+// host's cost per waiting request hides behind them); a coefficient that comes out negative is dropped
+// and the rest solved again. Empty when there are too few iterations.
+std::optional<std::array<double, 4>> costRegression(const std::vector<IterationSample>& samples)
+{
+    std::vector<const IterationSample*> use;
+    for (const IterationSample& s : samples) {
+        if (s.waiting == 0)
+            use.push_back(&s);
+    }
+    if (use.size() < 8)
+        return std::nullopt;
+    std::array<bool, 4> on = { true, true, true, true };
+    for (int round = 0; round < 4; ++round) {
+        std::array<std::array<double, 5>, 4> m {};
+        for (const IterationSample* s : use) {
+            const std::array<double, 4> x = { 1.0, s->decode, s->prefill, s->kv };
+            for (int i = 0; i < 4; ++i) {
+                for (int j = 0; j < 4; ++j)
+                    m[std::size_t(i)][std::size_t(j)] += x[std::size_t(i)] * x[std::size_t(j)];
+                m[std::size_t(i)][4] += x[std::size_t(i)] * s->ms;
+            }
+        }
+        for (int i = 0; i < 4; ++i) {
+            if (on[std::size_t(i)])
+                continue;
+            m[std::size_t(i)].fill(0);
+            for (int j = 0; j < 4; ++j)
+                m[std::size_t(j)][std::size_t(i)] = 0;
+            m[std::size_t(i)][std::size_t(i)] = 1;
+        }
+        // Gaussian elimination with partial pivoting.
+        bool singular = false;
+        for (int c = 0; c < 4 && !singular; ++c) {
+            int pivot = c;
+            for (int r = c + 1; r < 4; ++r) {
+                if (std::abs(m[std::size_t(r)][std::size_t(c)]) > std::abs(m[std::size_t(pivot)][std::size_t(c)]))
+                    pivot = r;
+            }
+            std::swap(m[std::size_t(c)], m[std::size_t(pivot)]);
+            const double d = m[std::size_t(c)][std::size_t(c)];
+            if (std::abs(d) < 1e-12) {
+                singular = true;
+                break;
+            }
+            for (int r = 0; r < 4; ++r) {
+                if (r == c)
+                    continue;
+                const double f = m[std::size_t(r)][std::size_t(c)] / d;
+                for (int k = c; k < 5; ++k)
+                    m[std::size_t(r)][std::size_t(k)] -= f * m[std::size_t(c)][std::size_t(k)];
+            }
+        }
+        std::array<double, 4> beta {};
+        for (int i = 0; i < 4; ++i) {
+            const double d = m[std::size_t(i)][std::size_t(i)];
+            beta[std::size_t(i)] = !singular && std::abs(d) > 1e-12 ? m[std::size_t(i)][4] / d : 0.0;
+            if (!on[std::size_t(i)])
+                beta[std::size_t(i)] = 0;
+        }
+        if (singular) {
+            // A regressor that never varies (every prompt the same length): drop the last one still on.
+            for (int i = 3; i >= 1; --i) {
+                if (on[std::size_t(i)]) {
+                    on[std::size_t(i)] = false;
+                    break;
+                }
+            }
+            continue;
+        }
+        bool negative = false;
+        for (int i = 0; i < 4; ++i) {
+            if (on[std::size_t(i)] && beta[std::size_t(i)] < 0) {
+                on[std::size_t(i)] = false;
+                negative = true;
+            }
+        }
+        if (!negative)
+            return beta[0] > 0 ? std::optional(beta) : std::nullopt;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+FitStep fitStepFromRecords(LoadMode mode, double offered, double burstiness, const std::vector<RequestRecord>& records)
+{
+    FitStep s;
+    s.mode = mode;
+    s.offered = offered;
+    s.burstiness = burstiness;
+    s.fromRecords = true;
+    const double durationS = double(StepMetrics::stepDurationNs(records)) / 1e9;
+    s.metrics = StepMetrics::fromRecords(records, durationS, fitMetricsOptions());
+    for (const RequestRecord& r : records) {
+        if (r.failure != FailureClass::None || r.firstTokenNs < 0 || r.outputTokens < 1 || r.promptTokens < 1)
+            continue;
+        s.records.push_back(r);
+        const qint64 at = r.scheduledNs >= 0 ? r.scheduledNs : r.sentNs;
+        s.requests.push_back(TwinRequest { r.promptTokens, r.outputTokens, at >= 0 ? double(at) / 1e6 : -1 });
+    }
+    std::stable_sort(s.requests.begin(), s.requests.end(),
+        [](const TwinRequest& a, const TwinRequest& b) { return a.sendMs < b.sendMs; });
+    return s;
+}
+
+std::vector<FitStep> fitSteps(const SavedRun& run, QStringList* notes)
+{
+    std::vector<FitStep> steps;
+    for (const SavedStep& step : run.steps) {
+        const QString where = QStringLiteral("%1: step %2 (%3)").arg(run.id).arg(step.index).arg(step.load);
+        if (step.partial || step.clientBound) {
+            notes->append(QStringLiteral("%1: left out, %2")
+                              .arg(where,
+                                  step.partial ? QStringLiteral("it was stopped before every request ended")
+                                               : QStringLiteral("the client could not keep to the schedule")));
+            continue;
+        }
+        FitStep fs;
+        if (!step.requestsPath.isEmpty()) {
+            std::vector<RequestRecord> records;
+            QString error;
+            if (!readRequestRecords(step.requestsPath, &records, &error)) {
+                notes->append(QStringLiteral("%1: left out, %2").arg(where, error));
+                continue;
+            }
+            fs = fitStepFromRecords(step.mode, step.offered, step.setup.burstiness, records);
+        } else {
+            // A summary only: the lengths' means, sent on the arrival schedule of the offered rate.
+            const StepMetrics& m = step.metrics;
+            if (m.completed < 1) {
+                notes->append(QStringLiteral("%1: left out, no request completed").arg(where));
+                continue;
+            }
+            fs.mode = step.mode;
+            fs.offered = step.offered;
+            fs.burstiness = step.setup.burstiness;
+            fs.metrics = m;
+            const int prompt = int(std::max<qint64>(1, m.totalInputTokens / m.completed));
+            const int output = int(std::max<qint64>(1, m.totalOutputTokens / m.completed));
+            fs.requests.assign(
+                std::size_t(m.completed + std::max<qint64>(0, m.failed)), TwinRequest { prompt, output, -1 });
+        }
+        fs.server = step.server;
+        if (fs.metrics.completed < 1) {
+            notes->append(QStringLiteral("%1: left out, no request completed").arg(where));
+            continue;
+        }
+        steps.push_back(std::move(fs));
+    }
+    return steps;
+}
+
+FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRuns, const FitOptions& options)
+{
+    FitResult out;
+    std::vector<FitStep> steps;
+    for (const FitStep& s : input) {
+        if (s.metrics.completed >= 1 && !s.requests.empty() && std::isfinite(s.offered) && s.offered > 0)
+            steps.push_back(s);
+    }
+    if (steps.size() < 3) {
+        out.error = QStringLiteral("only %1 usable step%2 (completed requests at a finite load); a fit needs at least "
+                                   "3, one of them past saturation: sweep more loads")
+                        .arg(steps.size())
+                        .arg(steps.size() == 1 ? QString() : QStringLiteral("s"));
+        return out;
+    }
+    std::stable_sort(
+        steps.begin(), steps.end(), [](const FitStep& a, const FitStep& b) { return a.offered < b.offered; });
+    const LoadMode mode = steps.front().mode;
+    for (const FitStep& s : steps) {
+        if (s.mode != mode) {
+            out.error = QStringLiteral("the steps mix request rates and user counts (%1 and %2); fit one kind of sweep")
+                            .arg(loadWord(steps.front().mode, steps.front().offered), loadWord(s.mode, s.offered));
+            return out;
+        }
+    }
+
+    // Contradictory steps: a rate step cannot serve more than it was offered, beyond the Poisson
+    // spread of its arrivals (three standard deviations of its request count).
+    if (mode == LoadMode::Rate) {
+        for (const FitStep& s : steps) {
+            const double n = double(s.metrics.completed);
+            if (s.metrics.requestThroughput > s.offered * (1 + 3 / std::sqrt(n))) {
+                out.error = QStringLiteral("the step at %1 measured %2 req/s, above the offered rate by more than "
+                                           "its arrivals' spread: the steps contradict each other (check the offered "
+                                           "rate the file gives for it, or leave the step out)")
+                                .arg(loadWord(mode, s.offered), num(s.metrics.requestThroughput));
+                return out;
+            }
+        }
+    }
+    // The linear region alone identifies no limit: the share of the offered load served never fell
+    // (the first step's share is the reference: a step's tail, its last requests' latency, lowers it a little).
+    const double firstShare = steps.front().metrics.requestThroughput / steps.front().offered;
+    const bool saturated = std::any_of(steps.begin(), steps.end(),
+        [firstShare](const FitStep& s) { return s.metrics.requestThroughput / s.offered < 0.9 * firstShare; });
+    if (!saturated) {
+        const double top = steps.back().offered;
+        const QString unit = mode == LoadMode::Concurrency ? QStringLiteral("users") : QStringLiteral("req/s");
+        out.error = QStringLiteral("the sweep never reached saturation (throughput kept rising with load up to %1 "
+                                   "%2); add loads above %1 %2")
+                        .arg(num(top), unit);
+        return out;
+    }
+
+    const bool haveRecords = std::all_of(steps.begin(), steps.end(), [](const FitStep& s) { return s.fromRecords; });
+
+    // First estimates: the lightest step is nearly alone on the server, so its TPOT is about one decode
+    // iteration and its TTFT one prefill; the records say how many ran at once and what they held.
+    const FitStep& low = steps.front();
+    double promptSum = 0, outputSum = 0, maxLen = 0, maxPrompt = 0;
+    std::size_t count = 0;
+    for (const FitStep& s : steps) {
+        for (const TwinRequest& r : s.requests) {
+            promptSum += r.promptTokens;
+            outputSum += r.outputTokens;
+            maxLen = std::max(maxLen, double(r.promptTokens + r.outputTokens));
+            maxPrompt = std::max(maxPrompt, double(r.promptTokens));
+            ++count;
+        }
+    }
+    const double meanPrompt = std::max(1.0, promptSum / double(count));
+    const double meanOutput = std::max(1.0, outputSum / double(count));
+    double t0 = tpot(low.metrics);
+    const double f0 = ttft(low.metrics, 50);
+    if (!(t0 > 0))
+        t0 = isKnown(f0) && f0 > 0 ? f0 / 2 : 10.0;
+
+    sim::SimParams p;
+    p.modelId = QStringLiteral("kneepoint/twin");
+    p.maxModelLen = std::max(4096, int(maxLen));
+    p.maxNumBatchedTokens = std::max(2048, int(maxPrompt));
+    p.prefixCache = false;
+    p.tBaseMs = 0.8 * t0;
+    p.perDecodeMs = 0.2 * t0 / std::max(1.0, low.metrics.meanConcurrency);
+    p.perPrefillTokenMs = std::max(0.05 * t0, (isKnown(f0) ? f0 : t0) - t0) / meanPrompt;
+    p.perKvTokenMs = 0.02 * t0 / (meanPrompt + meanOutput);
+    p.perWaitingMs = 0.01 * p.tBaseMs;
+
+    QString seqsNote, kvNote, costNote;
+    double serverRunning = 0, serverKv = 0;
+    for (const FitStep& s : steps) {
+        if (s.server && s.server->runningMax)
+            serverRunning = std::max(serverRunning, *s.server->runningMax);
+        if (s.server && s.server->kvUsageMax)
+            serverKv = std::max(serverKv, *s.server->kvUsageMax);
+    }
+    Observed seen;
+    for (const FitStep& s : steps)
+        observe(s.records, p.blockSize, seen);
+    if (const std::optional<std::array<double, 4>> beta = costRegression(seen.samples)) {
+        p.tBaseMs = (*beta)[0];
+        p.perDecodeMs = (*beta)[1];
+        p.perPrefillTokenMs = (*beta)[2];
+        p.perKvTokenMs = (*beta)[3];
+        // Iterations that took longer than their forward pass had a queue: the host's cost per waiting request.
+        std::vector<double> perWaiting;
+        for (const IterationSample& s : seen.samples) {
+            const double forward
+                = p.tBaseMs + p.perDecodeMs * s.decode + p.perPrefillTokenMs * s.prefill + p.perKvTokenMs * s.kv;
+            if (s.waiting > 0 && s.ms > 1.2 * forward)
+                perWaiting.push_back(s.ms / s.waiting);
+        }
+        if (!perWaiting.empty()) {
+            std::nth_element(
+                perWaiting.begin(), perWaiting.begin() + std::ptrdiff_t(perWaiting.size() / 2), perWaiting.end());
+            p.perWaitingMs = perWaiting[perWaiting.size() / 2];
+        }
+        costNote = QStringLiteral("started from a least-squares fit of %1 iteration times in the request records")
+                       .arg(seen.samples.size());
+    }
+    if (serverRunning >= 1) {
+        p.maxNumSeqs = int(std::lround(serverRunning));
+        seqsNote = QStringLiteral("started from the most requests the server's /metrics reported running");
+    } else if (seen.maxRunning >= 1 && seen.preempted > 0) {
+        // The cache, not the sequence cap, limited the batch: the cap is at least what ran.
+        p.maxNumSeqs = 2 * seen.maxRunning;
+        seqsNote = QStringLiteral("at least %1, the most requests running in one iteration of the request records: "
+                                  "the KV cache limited the batch before max_num_seqs did")
+                       .arg(seen.maxRunning);
+    } else if (seen.maxRunning >= 1) {
+        p.maxNumSeqs = seen.maxRunning;
+        seqsNote = QStringLiteral("started from the most requests running in one iteration of the request records");
+    } else {
+        double concurrency = 1;
+        for (const FitStep& s : steps)
+            concurrency = std::max(concurrency, s.metrics.meanConcurrency);
+        p.maxNumSeqs = int(std::ceil(concurrency));
+        seqsNote = QStringLiteral("started from the highest mean concurrency (no request records)");
+    }
+    if (seen.maxCacheTokens > 0 && seen.preempted > 0) {
+        // Preemption: a sequence needed a block and none was free, so the cache was full.
+        set(p, KvCapacity, seen.maxCacheTokens);
+        kvNote = QStringLiteral("started from the most cache held in one iteration (%1 requests were preempted)")
+                     .arg(seen.preempted);
+    } else if (serverKv >= 0.05 && seen.maxCacheTokens > 0) {
+        set(p, KvCapacity, seen.maxCacheTokens / serverKv);
+        kvNote = QStringLiteral("started from the cache in use over the server's highest KV-cache usage");
+    } else {
+        const double held = seen.maxCacheTokens > 0 ? seen.maxCacheTokens : p.maxNumSeqs * (meanPrompt + meanOutput);
+        set(p, KvCapacity, 2 * held);
+        kvNote = QStringLiteral("no preemption seen: started from twice the most cache in use");
+    }
+    set(p, KvCapacity, std::max<double>(p.kvCapacityTokens, (maxLen + 1) / (1 - p.kvWatermark) + 2 * p.blockSize));
+
+    // The objective: relative throughput error (weighted: it is what capacity planning reads) and the
+    // log-ratios of P50/P99 TTFT and P50 TPOT, averaged over the steps.
+    const MetricsOptions metrics = fitMetricsOptions();
+    int evaluations = 0;
+    const auto stepError = [](const StepMetrics& pred, const StepMetrics& meas) {
+        double e = 0;
+        if (meas.requestThroughput > 0) {
+            const double r = (pred.requestThroughput - meas.requestThroughput) / meas.requestThroughput;
+            e += 4 * r * r;
+        }
+        const auto logTerm = [&e](double a, double b) {
+            if (isKnown(a) && isKnown(b) && a > 0 && b > 0) {
+                const double l = std::log(a / b);
+                e += l * l;
+            }
+        };
+        logTerm(ttft(pred, 50), ttft(meas, 50));
+        logTerm(ttft(pred, 99), ttft(meas, 99));
+        logTerm(tpot(pred), tpot(meas));
+        return e;
+    };
+    const auto objective = [&](const sim::SimParams& q) {
+        ++evaluations;
+        double e = 0;
+        for (const FitStep& s : steps)
+            e += stepError(simulateLoad(q, 1, s.mode, s.offered, s.requests, metrics), s.metrics);
+        return e / double(steps.size());
+    };
+
+    // Coordinate search in log space: each parameter tries a step up and down; a success widens its
+    // step, a failure halves it; integers move by at least one. Bounded by options.maxEvaluations.
+    double best = objective(p);
+    std::array<double, ParamCount> stepLog;
+    stepLog.fill(std::log(1.5));
+    const double minStep = std::log(1.003);
+    while (evaluations < options.maxEvaluations) {
+        bool moved = false, active = false;
+        for (int i = 0; i < ParamCount && evaluations < options.maxEvaluations; ++i) {
+            if (stepLog[std::size_t(i)] < minStep && !isInteger(i))
+                continue;
+            if (isInteger(i) && stepLog[std::size_t(i)] < minStep / 4)
+                continue;
+            active = true;
+            bool improved = false;
+            for (const int sign : { +1, -1 }) {
+                sim::SimParams q = p;
+                const double v = get(p, i);
+                double target = std::max(1e-9, v) * std::exp(sign * stepLog[std::size_t(i)]);
+                set(q, i, target);
+                if (isInteger(i) && get(q, i) == v)
+                    set(q, i, v + sign * (i == KvCapacity ? p.blockSize : 1));
+                if (get(q, i) == v)
+                    continue;
+                const double e = objective(q);
+                if (e < best) {
+                    best = e;
+                    p = q;
+                    improved = true;
+                    break;
+                }
+            }
+            if (improved) {
+                stepLog[std::size_t(i)] = std::min(std::log(4.0), stepLog[std::size_t(i)] * 1.5);
+                moved = true;
+            } else {
+                stepLog[std::size_t(i)] *= 0.5;
+            }
+        }
+        if (!active || (!moved && *std::max_element(stepLog.begin(), stepLog.end()) < minStep / 4))
+            break;
+    }
+
+    Twin twin;
+    twin.params = p;
+    twin.fitError = best;
+    twin.sourceRuns = sourceRuns;
+    twin.uncertaintyMethod = QStringLiteral(
+        "profile scan: the range over which the fit error stays within 10% of its minimum when the parameter alone "
+        "moves (tested at x1.02, x1.05, x1.1, x1.2, x1.5, x2, x4 and their inverses); an open side is not bounded "
+        "by the data");
+
+    // The uncertainty scan.
+    const double threshold = std::max(best * 1.1, best + 1e-4);
+    static constexpr double factors[] = { 1.02, 1.05, 1.1, 1.2, 1.5, 2, 4 };
+    for (int i = 0; i < ParamCount; ++i) {
+        ParameterFit f;
+        f.key = QString::fromLatin1(paramKeys[std::size_t(i)]);
+        f.value = get(p, i);
+        for (const int sign : { +1, -1 }) {
+            std::optional<double> bound;
+            double within = f.value;
+            for (const double factor : factors) {
+                sim::SimParams q = p;
+                set(q, i, f.value * (sign > 0 ? factor : 1 / factor));
+                if (isInteger(i) && get(q, i) == f.value)
+                    continue;
+                if (objective(q) > threshold) {
+                    bound = within;
+                    break;
+                }
+                within = get(q, i);
+            }
+            (sign > 0 ? f.hi : f.lo) = bound;
+        }
+        f.identified = f.lo || f.hi;
+        if (i == MaxNumSeqs)
+            f.note = seqsNote;
+        else if (i <= PerKv)
+            f.note = costNote;
+        else if (i == KvCapacity)
+            f.note = kvNote;
+        if (!f.identified) {
+            f.note = QStringLiteral("the fit error does not change over x1/4 to x4: the data do not identify it");
+            twin.unidentified.append(f.key);
+        } else if (!f.hi) {
+            f.note += (f.note.isEmpty() ? QString() : QStringLiteral("; "))
+                + QStringLiteral("a lower bound only: it never limited the measured steps");
+        }
+        twin.parameters.push_back(f);
+    }
+    const auto assumed = [&twin](const QString& key, double value, const QString& why) {
+        ParameterFit f;
+        f.key = key;
+        f.value = value;
+        f.identified = false;
+        f.note = why;
+        twin.parameters.push_back(f);
+        twin.unidentified.append(key);
+    };
+    assumed(QStringLiteral("max_num_batched_tokens"), p.maxNumBatchedTokens,
+        QStringLiteral("assumed: chunked prefill of prompts this short never reaches the budget"));
+    assumed(QStringLiteral("block_size"), p.blockSize, QStringLiteral("assumed: vLLM's default"));
+    assumed(QStringLiteral("kv_watermark"), p.kvWatermark, QStringLiteral("assumed: vLLM's default"));
+    if (!haveRecords) {
+        out.notes.append(QStringLiteral("some steps have no request records (an imported summary): their requests "
+                                        "are taken as equal to the mean prompt and output lengths, sent at the "
+                                        "offered rate"));
+    }
+
+    for (const FitStep& s : steps) {
+        const StepMetrics pred = simulateLoad(p, 1, s.mode, s.offered, s.requests, metrics);
+        StepFitQuality q;
+        q.mode = s.mode;
+        q.offered = s.offered;
+        q.measuredRps = s.metrics.requestThroughput;
+        q.predictedRps = pred.requestThroughput;
+        q.measuredTtftP50 = ttft(s.metrics, 50);
+        q.predictedTtftP50 = ttft(pred, 50);
+        q.measuredTtftP99 = ttft(s.metrics, 99);
+        q.predictedTtftP99 = ttft(pred, 99);
+        q.measuredTpotP50 = tpot(s.metrics);
+        q.predictedTpotP50 = tpot(pred);
+        twin.steps.push_back(q);
+    }
+    twin.evaluations = evaluations;
+
+    // The workload predictions replay: every step's requests in order (at most 5000), the median step size.
+    std::vector<int> sizes;
+    for (const FitStep& s : steps) {
+        sizes.push_back(int(s.requests.size()));
+        for (const TwinRequest& r : s.requests) {
+            if (twin.workload.size() < 5000)
+                twin.workload.push_back(TwinRequest { r.promptTokens, r.outputTokens, -1 });
+        }
+    }
+    std::nth_element(sizes.begin(), sizes.begin() + std::ptrdiff_t(sizes.size() / 2), sizes.end());
+    twin.requestsPerStep = sizes[sizes.size() / 2];
+    twin.burstiness = steps.front().burstiness > 0 ? steps.front().burstiness : 1.0;
+    out.twin = std::move(twin);
+    return out;
+}
+
+} // namespace kp::twin
