@@ -8,6 +8,7 @@ int runMerge(const QStringList& arguments);
 int runRuns(const QStringList& arguments);
 int runImport(const QStringList& arguments);
 int runCompare(const QStringList& arguments);
+int runTwin(const QStringList& arguments);
 #ifdef KNEEPOINT_CLI_EXPORT
 int runExport(const QStringList& arguments);
 #endif
@@ -21,6 +22,8 @@ const std::vector<Verb>& extraVerbs()
         { "runs", "list the saved runs: date, name, target, model, knee, SLO capacity, tags", &runRuns },
         { "import", "turn vLLM, SGLang or GuideLLM result files into a saved run", &runImport },
         { "compare", "compare saved runs: curves, deltas against a baseline, knees, settings", &runCompare },
+        { "twin", "fit the server model to a saved run (twin fit) and predict other loads and settings (twin predict)",
+            &runTwin },
 #ifdef KNEEPOINT_CLI_EXPORT
         { "export", "write a saved run's chart (png, svg, pdf) or report (html, md, pdf, csv, json)", &runExport },
 #endif

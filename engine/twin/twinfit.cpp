@@ -128,9 +128,10 @@ struct Observed
     int maxRunning = 0; // most sequences emitting in one iteration
     double maxCacheTokens = 0; // most cache held by them, in whole blocks
     int preempted = 0; // requests missing from an iteration between their first and last token
+    int unaligned = 0; // steps whose token times do not line up into iterations
 };
 
-void observe(const std::vector<RequestRecord>& records, int blockSize, Observed& o)
+void observe(const std::vector<RequestRecord>& records, int blockSize, bool concurrent, Observed& o)
 {
     std::vector<qint64> times;
     for (const RequestRecord& r : records)
@@ -140,6 +141,32 @@ void observe(const std::vector<RequestRecord>& records, int blockSize, Observed&
     const std::size_t n = times.size();
     if (n < 2)
         return;
+    // Only token times read as the server wrote them line up across requests (a simulated step, or a
+    // server on the wall clock read without lag); times that each request's reads smeared apart say
+    // nothing about iterations, and the first estimates then come from the percentiles alone.
+    std::size_t events = 0, shared = 0;
+    {
+        std::vector<std::pair<qint64, qint64>> byTime; // (time, request)
+        for (const RequestRecord& r : records) {
+            qint64 last = -1;
+            for (qint64 t : r.chunkNs) {
+                if (t != last)
+                    byTime.emplace_back(t, r.index);
+                last = t;
+            }
+        }
+        std::sort(byTime.begin(), byTime.end());
+        for (std::size_t i = 0; i < byTime.size(); ++i) {
+            ++events;
+            const bool before = i > 0 && byTime[i - 1].first == byTime[i].first;
+            const bool after = i + 1 < byTime.size() && byTime[i + 1].first == byTime[i].first;
+            shared += before || after ? 1 : 0;
+        }
+    }
+    if (concurrent && (events == 0 || double(shared) < 0.5 * double(events))) {
+        ++o.unaligned;
+        return;
+    }
     std::vector<IterationSample> it(n);
     std::vector<int> emitting(n, 0);
     std::vector<double> blocks(n, 0);
@@ -151,7 +178,7 @@ void observe(const std::vector<RequestRecord>& records, int blockSize, Observed&
         for (qint64 t : r.chunkNs)
             at.push_back(std::size_t(std::lower_bound(times.begin(), times.end(), t) - times.begin()));
         at.erase(std::unique(at.begin(), at.end()), at.end());
-        if (at.back() - at.front() + 1 > at.size())
+        if (concurrent && at.back() - at.front() + 1 > at.size())
             ++o.preempted;
         // A preempted request waits through the iterations it misses and is prefilled again (prompt and
         // output so far) in the one it comes back in: those iterations are not plain decodes.
@@ -184,8 +211,10 @@ void observe(const std::vector<RequestRecord>& records, int blockSize, Observed&
         return qint64(std::upper_bound(v.begin(), v.end(), t) - v.begin());
     };
     for (std::size_t k = 0; k < n; ++k) {
-        o.maxRunning = std::max(o.maxRunning, emitting[k]);
-        o.maxCacheTokens = std::max(o.maxCacheTokens, blocks[k] * blockSize);
+        if (concurrent) {
+            o.maxRunning = std::max(o.maxRunning, emitting[k]);
+            o.maxCacheTokens = std::max(o.maxCacheTokens, blocks[k] * blockSize);
+        }
         if (k == 0)
             continue;
         const qint64 start = times[k - 1];
@@ -450,8 +479,16 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     }
     Observed seen;
     for (const FitStep& s : steps)
-        observe(s.records, p.blockSize, seen);
-    if (const std::optional<std::array<double, 4>> beta = costRegression(seen.samples)) {
+        observe(s.records, p.blockSize, s.metrics.meanConcurrency >= 1.5, seen);
+    if (seen.unaligned > 0)
+        out.notes.append(QStringLiteral("%1 of the steps' token times do not line up into server iterations (the "
+                                        "client read them at different moments): the first estimates come from "
+                                        "their percentiles")
+                             .arg(seen.unaligned));
+    sim::SimParams heuristic = p;
+    const std::optional<std::array<double, 4>> regression = costRegression(seen.samples);
+    const bool hasRegression = regression.has_value();
+    if (const std::optional<std::array<double, 4>>& beta = regression) {
         p.tBaseMs = (*beta)[0];
         p.perDecodeMs = (*beta)[1];
         p.perPrefillTokenMs = (*beta)[2];
@@ -489,7 +526,8 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         for (const FitStep& s : steps)
             concurrency = std::max(concurrency, s.metrics.meanConcurrency);
         p.maxNumSeqs = int(std::ceil(concurrency));
-        seqsNote = QStringLiteral("started from the highest mean concurrency (no request records)");
+        seqsNote = QStringLiteral(
+            "started from the highest mean concurrency (no request records whose token times line up into iterations)");
     }
     if (seen.maxCacheTokens > 0 && seen.preempted > 0) {
         // Preemption: a sequence needed a block and none was free, so the cache was full.
@@ -527,7 +565,11 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         logTerm(tpot(pred), tpot(meas));
         return e;
     };
+    // The cache must hold the longest request the steps sent (the server served it).
+    const int kvFloor = int(std::ceil((maxLen + 1) / (1 - p.kvWatermark))) + 2 * p.blockSize;
     const auto objective = [&](const sim::SimParams& q) {
+        if (q.kvCapacityTokens < kvFloor)
+            return std::numeric_limits<double>::infinity();
         ++evaluations;
         double e = 0;
         for (const FitStep& s : steps)
@@ -537,46 +579,63 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
 
     // Coordinate search in log space: each parameter tries a step up and down; a success widens its
     // step, a failure halves it; integers move by at least one. Bounded by options.maxEvaluations.
-    double best = objective(p);
-    std::array<double, ParamCount> stepLog;
-    stepLog.fill(std::log(1.5));
-    const double minStep = std::log(1.003);
-    while (evaluations < options.maxEvaluations) {
-        bool moved = false, active = false;
-        for (int i = 0; i < ParamCount && evaluations < options.maxEvaluations; ++i) {
-            if (stepLog[std::size_t(i)] < minStep && !isInteger(i))
-                continue;
-            if (isInteger(i) && stepLog[std::size_t(i)] < minStep / 4)
-                continue;
-            active = true;
-            bool improved = false;
-            for (const int sign : { +1, -1 }) {
-                sim::SimParams q = p;
-                const double v = get(p, i);
-                double target = std::max(1e-9, v) * std::exp(sign * stepLog[std::size_t(i)]);
-                set(q, i, target);
-                if (isInteger(i) && get(q, i) == v)
-                    set(q, i, v + sign * (i == KvCapacity ? p.blockSize : 1));
-                if (get(q, i) == v)
+    const auto search = [&](sim::SimParams x, int budget) {
+        double best = objective(x);
+        std::array<double, ParamCount> stepLog;
+        stepLog.fill(std::log(1.5));
+        const double minStep = std::log(1.003);
+        while (evaluations < budget) {
+            bool moved = false, active = false;
+            for (int i = 0; i < ParamCount && evaluations < budget; ++i) {
+                if (stepLog[std::size_t(i)] < minStep && !isInteger(i))
                     continue;
-                const double e = objective(q);
-                if (e < best) {
-                    best = e;
-                    p = q;
-                    improved = true;
-                    break;
+                if (isInteger(i) && stepLog[std::size_t(i)] < minStep / 4)
+                    continue;
+                active = true;
+                bool improved = false;
+                for (const int sign : { +1, -1 }) {
+                    sim::SimParams q = x;
+                    const double v = get(x, i);
+                    double target = std::max(1e-9, v) * std::exp(sign * stepLog[std::size_t(i)]);
+                    set(q, i, target);
+                    if (isInteger(i) && get(q, i) == v)
+                        set(q, i, v + sign * (i == KvCapacity ? x.blockSize : 1));
+                    if (get(q, i) == v)
+                        continue;
+                    const double e = objective(q);
+                    if (e < best) {
+                        best = e;
+                        x = q;
+                        improved = true;
+                        break;
+                    }
+                }
+                if (improved) {
+                    stepLog[std::size_t(i)] = std::min(std::log(4.0), stepLog[std::size_t(i)] * 1.5);
+                    moved = true;
+                } else {
+                    stepLog[std::size_t(i)] *= 0.5;
                 }
             }
-            if (improved) {
-                stepLog[std::size_t(i)] = std::min(std::log(4.0), stepLog[std::size_t(i)] * 1.5);
-                moved = true;
-            } else {
-                stepLog[std::size_t(i)] *= 0.5;
-            }
+            if (!active || (!moved && *std::max_element(stepLog.begin(), stepLog.end()) < minStep / 4))
+                break;
         }
-        if (!active || (!moved && *std::max_element(stepLog.begin(), stepLog.end()) < minStep / 4))
-            break;
+        return std::pair(x, best);
+    };
+    // From the iteration fit and, when that is off, from the percentile guesses too: the better one wins.
+    auto [fitted, best] = search(p, evaluations + options.maxEvaluations);
+    if (hasRegression && best > 0.01) {
+        heuristic.maxNumSeqs = p.maxNumSeqs;
+        heuristic.kvCapacityTokens = p.kvCapacityTokens;
+        const auto [other, otherBest] = search(heuristic, evaluations + options.maxEvaluations);
+        if (otherBest < best) {
+            fitted = other;
+            best = otherBest;
+            costNote = QStringLiteral("started from the lightest step's TTFT and TPOT (a better fit than the one "
+                                      "from the iteration times)");
+        }
     }
+    p = fitted;
 
     Twin twin;
     twin.params = p;
