@@ -81,6 +81,56 @@ private Q_SLOTS:
 
     void cleanupTestCase() { m_sim.stop(); }
 
+    void twinFitThenPredict()
+    {
+        QTemporaryDir dir;
+        const QString twinPath = dir.filePath(QStringLiteral("twin.json"));
+        const Outcome fit = runCli({ QStringLiteral("twin"), QStringLiteral("fit"),
+            QFINDTESTDATA("data/export/runs/20261130-043500-sim-a"), QStringLiteral("--out"), twinPath });
+        QVERIFY2(fit.exitCode == 0, qPrintable(fit.err));
+        QVERIFY(fit.out.startsWith(QStringLiteral("twin of 20261130-043500-sim-a: 5 steps, fit error ")));
+        QVERIFY(fit.err.contains(QStringLiteral("wrote %1 (serve it with: kneepoint-sim --config %1)").arg(twinPath)));
+        const QJsonObject file = QJsonDocument::fromJson(readFile(twinPath)).object();
+        QCOMPARE(file.value(QStringLiteral("twin")).toObject().value(QStringLiteral("format")).toString(),
+            QStringLiteral("kneepoint.twin/1"));
+        QCOMPARE(file.value(QStringLiteral("twin")).toObject().value(QStringLiteral("source_runs")).toArray(),
+            QJsonArray({ QStringLiteral("20261130-043500-sim-a") }));
+
+        const Outcome predicted = runCli({ QStringLiteral("twin"), QStringLiteral("predict"), twinPath,
+            QStringLiteral("--set"), QStringLiteral("max_num_seqs=128"), QStringLiteral("--set"),
+            QStringLiteral("kv_capacity_tokens=x2"), QStringLiteral("--replicas"), QStringLiteral("3"),
+            QStringLiteral("--rates"), QStringLiteral("10,20,40,80"), QStringLiteral("--json") });
+        QVERIFY2(predicted.exitCode == 0, qPrintable(predicted.err));
+        const QJsonObject doc = QJsonDocument::fromJson(predicted.out.toUtf8()).object();
+        QCOMPARE(doc.value(QStringLiteral("predicted")).toBool(), true);
+        QCOMPARE(doc.value(QStringLiteral("replicas")).toInt(), 3);
+        QCOMPARE(doc.value(QStringLiteral("overrides")).toObject(),
+            QJsonObject({ { QStringLiteral("max_num_seqs"), QStringLiteral("128") },
+                { QStringLiteral("kv_capacity_tokens"), QStringLiteral("x2") } }));
+        const QJsonArray steps = doc.value(QStringLiteral("steps")).toArray();
+        QCOMPARE(steps.size(), 4);
+        for (int i = 0; i < steps.size(); ++i) {
+            const QJsonObject step = steps.at(i).toObject();
+            QCOMPARE(step.value(QStringLiteral("predicted")).toBool(), true);
+            QCOMPARE(step.value(QStringLiteral("request_rate")).toDouble(), QList<double>({ 10, 20, 40, 80 }).at(i));
+            QVERIFY(step.value(QStringLiteral("request_throughput")).toDouble() > 0);
+        }
+        QCOMPARE(doc.value(QStringLiteral("analysis")).toObject().value(QStringLiteral("predicted")).toBool(), true);
+
+        const Outcome text = runCli({ QStringLiteral("twin"), QStringLiteral("predict"), twinPath,
+            QStringLiteral("--rates"), QStringLiteral("10") });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.startsWith(QStringLiteral("predicted by the twin %1 (fitted to 20261130-043500-sim-a)\n"
+                                                   "predicted rate= 10 RPS= ")
+                                        .arg(twinPath)));
+
+        const Outcome bad = runCli({ QStringLiteral("twin"), QStringLiteral("predict"), twinPath,
+            QStringLiteral("--set"), QStringLiteral("max_num_seqs=0") });
+        QCOMPARE(bad.exitCode, 2);
+        QCOMPARE(bad.err,
+            QStringLiteral("error: --set max_num_seqs=0: max_num_seqs must be an integer from 1 to 100000, got 0\n"));
+    }
+
     void versionAndUsage()
     {
         const Outcome version = runCli({ QStringLiteral("--version") });
