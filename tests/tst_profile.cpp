@@ -461,8 +461,9 @@ void TestProfile::fileErrors_data()
     QTest::addRow("flat layout, named as the file names them")
         << u"flat-errors.json"_s
         << QStringList {
-               u"%F:4:14: backend: unknown backend \"tgi\"; expected openai, openai-chat or vllm (Kneepoint speaks the "
-               "OpenAI API; for TGI or TensorRT-LLM use their OpenAI-compatible endpoints)"_s,
+               u"%F:4:14: backend: unknown backend \"tgi\"; expected openai, openai-chat, vllm, openai-responses, "
+               "anthropic-messages or openai-embeddings (for TGI or TensorRT-LLM use their OpenAI-compatible "
+               "endpoints)"_s,
                u"%F:2:15: base_url: must be an http:// or https:// URL with a host (or sim://PRESET for the built-in simulator), got \"ftp://files.example\""_s,
                u"%F:1:1: dataset_path: is required when dataset_name is \"sharegpt\""_s,
                u"%F:6:18: num_prompts: must be >= 1"_s,

@@ -780,6 +780,7 @@ void Probe::postCompletion()
     t.url = m_target.target.requestUrl();
     t.model = !m_target.target.model.isEmpty() ? m_target.target.requestModel() : m_report.models.value(0);
     t.headers = m_target.headers;
+    t.stream = !isEmbeddingsBackend(t.backend); // embeddings are never streamed
     Prompt p;
     p.text = QStringLiteral("Say hello");
     p.promptTokens = 2;
@@ -791,6 +792,8 @@ void Probe::postCompletion()
     req.body = buildRequestBody(t, p);
     req.headers = t.headers;
     req.chat = isChatBackend(t.backend);
+    req.format = apiFormat(t.backend);
+    req.stream = t.stream;
     req.promptTokens = p.promptTokens;
     req.scheduledNs = steadyNowNs();
 
@@ -820,6 +823,10 @@ Probe::Outcome Probe::completionOutcome(const RequestRecord& r, const QUrl& url)
     c.url = url.toString(QUrl::RemoveUserInfo);
     c.ok = r.success();
     c.latencyMs = double(r.endNs - r.sentNs) / 1e6;
+    if (c.ok && r.firstTokenNs < 0) {
+        c.detail = phrase("Probe", "answered in %1 ms, not streamed").arg(c.latencyMs, 0, 'f', 1);
+        return o;
+    }
     if (c.ok) {
         const QString ttft = QString::number(double(r.firstTokenNs - r.sentNs) / 1e6, 'f', 1);
         c.detail = r.outputTokens == 1

@@ -2,6 +2,9 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QStringList>
+
+#include <algorithm>
 
 namespace kp {
 
@@ -13,7 +16,10 @@ HeaderList requestHeaders(const Target& target, QString* error)
         *error = key.error;
         return {};
     }
-    if (!key.key.isEmpty())
+    const bool anthropic = target.backend == Backend::AnthropicMessages;
+    if (!key.key.isEmpty() && anthropic)
+        headers.append({ QByteArrayLiteral("x-api-key"), key.key.toUtf8() });
+    else if (!key.key.isEmpty())
         headers.append({ QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer ") + key.key.toUtf8() });
     QString headerError;
     const QList<HttpHeader> extra = target.resolvedHeaders(&headerError);
@@ -21,6 +27,11 @@ HeaderList requestHeaders(const Target& target, QString* error)
         *error = headerError;
         return {};
     }
+    // The version the Messages API requires (https://docs.anthropic.com/en/api/versioning).
+    if (anthropic && std::none_of(extra.begin(), extra.end(), [](const HttpHeader& h) {
+            return h.name.compare(u"anthropic-version", Qt::CaseInsensitive) == 0;
+        }))
+        headers.append({ QByteArrayLiteral("anthropic-version"), QByteArrayLiteral("2023-06-01") });
     for (const HttpHeader& h : extra)
         headers.append({ h.name.toUtf8(), h.value.toUtf8() });
     return headers;
@@ -32,7 +43,8 @@ RequestTemplate requestTemplate(const Profile& profile, QString* error)
     t.backend = profile.target.backend;
     t.url = profile.target.requestUrl();
     t.model = profile.target.requestModel();
-    t.stream = true;
+    t.stream = profile.workload.stream && !isEmbeddingsBackend(t.backend);
+    t.embeddingBatch = profile.workload.embeddingBatch;
     t.ignoreEos = profile.workload.ignoreEos;
     const Sampling& s = profile.workload.sampling;
     t.temperature = s.temperature;
@@ -56,10 +68,94 @@ QByteArray buildRequestBody(const RequestTemplate& request, const Prompt& prompt
     return buildRequestBody(request, { ChatMessage { QStringLiteral("user"), prompt.text } }, prompt.outputTokens);
 }
 
+namespace {
+
+QJsonArray messageArray(const std::vector<ChatMessage>& messages, bool withSystem)
+{
+    QJsonArray array;
+    for (const ChatMessage& m : messages) {
+        if (!withSystem && m.role == u"system")
+            continue;
+        QJsonObject message;
+        message.insert(QLatin1String("role"), m.role);
+        message.insert(QLatin1String("content"), m.content);
+        array.append(message);
+    }
+    return array;
+}
+
+QString joinedContents(const std::vector<ChatMessage>& messages, const QString& role = {})
+{
+    QString text;
+    for (const ChatMessage& m : messages) {
+        if (m.content.isEmpty() || (!role.isEmpty() && m.role != role))
+            continue;
+        if (!text.isEmpty())
+            text += QLatin1String("\n\n");
+        text += m.content;
+    }
+    return text;
+}
+
+void addCommon(QJsonObject& body, const RequestTemplate& request)
+{
+    for (auto it = request.sampling.begin(); it != request.sampling.end(); ++it)
+        body.insert(it.key(), it.value());
+    for (auto it = request.extraBody.begin(); it != request.extraBody.end(); ++it)
+        body.insert(it.key(), it.value());
+}
+
+} // namespace
+
+QByteArray buildEmbeddingsBody(const RequestTemplate& request, const QStringList& inputs)
+{
+    // https://platform.openai.com/docs/api-reference/embeddings/create
+    QJsonObject body;
+    body.insert(QLatin1String("model"), request.model);
+    body.insert(QLatin1String("input"), QJsonArray::fromStringList(inputs));
+    body.insert(QLatin1String("encoding_format"), QStringLiteral("float"));
+    for (auto it = request.extraBody.begin(); it != request.extraBody.end(); ++it)
+        body.insert(it.key(), it.value());
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+}
+
 QByteArray buildRequestBody(const RequestTemplate& request, const std::vector<ChatMessage>& messages, int maxTokens)
 {
     QJsonObject body;
     body.insert(QLatin1String("model"), request.model);
+    switch (request.backend) {
+    case Backend::OpenAiEmbeddings:
+        return buildEmbeddingsBody(request, { joinedContents(messages) });
+    case Backend::OpenAiResponses:
+        // https://platform.openai.com/docs/api-reference/responses/create: "input" takes the messages
+        // (system ones included), "max_output_tokens" bounds the answer; usage comes with response.completed.
+        body.insert(QLatin1String("input"), messageArray(messages, true));
+        body.insert(QLatin1String("max_output_tokens"), maxTokens);
+        body.insert(QLatin1String("temperature"), request.temperature);
+        body.insert(QLatin1String("stream"), request.stream);
+        if (request.ignoreEos)
+            body.insert(QLatin1String("ignore_eos"), true);
+        addCommon(body, request);
+        return QJsonDocument(body).toJson(QJsonDocument::Compact);
+    case Backend::AnthropicMessages: {
+        // https://docs.anthropic.com/en/api/messages: max_tokens is required, and the system prompt is a
+        // top-level field (there is no "system" role).
+        if (const QString system = joinedContents(messages, QStringLiteral("system")); !system.isEmpty())
+            body.insert(QLatin1String("system"), system);
+        body.insert(QLatin1String("messages"), messageArray(messages, false));
+        body.insert(QLatin1String("max_tokens"), maxTokens);
+        body.insert(QLatin1String("temperature"), request.temperature);
+        body.insert(QLatin1String("stream"), request.stream);
+        if (request.ignoreEos)
+            body.insert(QLatin1String("ignore_eos"), true);
+        addCommon(body, request);
+        return QJsonDocument(body).toJson(QJsonDocument::Compact);
+    }
+    case Backend::OpenAi:
+    case Backend::OpenAiChat:
+    case Backend::Vllm:
+        break;
+    }
     if (isChatBackend(request.backend)) {
         QJsonArray array;
         for (const ChatMessage& m : messages) {

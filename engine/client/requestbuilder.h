@@ -27,10 +27,12 @@ struct RequestTemplate
     double temperature = 0.0;
     QJsonObject sampling; // top_p, top_k, ... copied into the body
     QJsonObject extraBody; // merged last, overriding anything above
-    HeaderList headers; // Authorization and the profile's extra headers
+    HeaderList headers; // the key's header (Authorization, or x-api-key for Messages) and the extra headers
+    int embeddingBatch = 1; // openai-embeddings: prompts per request
 };
 
-// Authorization (when a key resolves) and the target's extra headers, ${VAR}s expanded. On failure
+// The key's header when a key resolves (Authorization: Bearer; for anthropic-messages x-api-key, with
+// anthropic-version unless the target sets it) and the target's extra headers, ${VAR}s expanded. On failure
 // error names the variable or header and the list is empty.
 HeaderList requestHeaders(const Target& target, QString* error);
 
@@ -52,5 +54,8 @@ QByteArray buildRequestBody(const RequestTemplate& request, const Prompt& prompt
 // API their contents joined by blank lines into one prompt, which keeps each turn's prompt a prefix of
 // the next one's.
 QByteArray buildRequestBody(const RequestTemplate& request, const std::vector<ChatMessage>& messages, int maxTokens);
+
+// An embeddings body: the texts as the batch in "input".
+QByteArray buildEmbeddingsBody(const RequestTemplate& request, const QStringList& inputs);
 
 } // namespace kp

@@ -76,6 +76,7 @@ bool isDeadlineOrCancel(FailureClass f)
 
 ResponseAccumulator::ResponseAccumulator(const HttpRequest& request, qint64 sentNs)
     : m_stream(request.stream)
+    , m_format(request.format)
     , m_url(request.url.toString(QUrl::RemoveUserInfo))
 {
     m_record.index = request.index;
@@ -174,7 +175,7 @@ void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)
 {
     if (m_sawDone)
         return;
-    const SseChunk chunk = SseChunk::classify(event.data);
+    const SseChunk chunk = classifyEvent(m_format, event.type, event.data);
     if (event.type == "error" && chunk.kind != SseChunk::Kind::Error) {
         fail(FailureClass::ErrorBody,
             QStringLiteral("%1: the stream carried an error event: %2").arg(m_url, firstBytes(event.data)));
@@ -182,6 +183,7 @@ void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)
     }
     switch (chunk.kind) {
     case SseChunk::Kind::Done:
+        takeUsage(chunk); // response.completed carries the usage
         m_sawDone = true;
         return;
     case SseChunk::Kind::Malformed:
@@ -191,8 +193,14 @@ void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)
         fail(FailureClass::ErrorBody,
             QStringLiteral("%1: the stream carried an error: %2").arg(m_url, chunk.errorMessage));
         return;
-    case SseChunk::Kind::Empty:
     case SseChunk::Kind::Other:
+        // Counted, never fatal: a newer server may add event types.
+        if (!chunk.unknownEvent.isEmpty()
+            && std::find(m_record.unknownEvents.begin(), m_record.unknownEvents.end(), chunk.unknownEvent)
+                == m_record.unknownEvents.end())
+            m_record.unknownEvents.push_back(chunk.unknownEvent);
+        return;
+    case SseChunk::Kind::Empty:
         return;
     case SseChunk::Kind::Usage:
         // A usage-only event carries no token: like current vLLM (chat and completions alike), the request's
@@ -227,27 +235,28 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
     } else if (transportFailure != FailureClass::None) {
         if (transportFailure == FailureClass::StreamCut) {
             m_record.failure = FailureClass::StreamCut;
-            m_record.errorMessage = QStringLiteral("%1: the stream ended before [DONE] after %2 events (%3)")
+            m_record.errorMessage = QStringLiteral("%1: the stream ended before %4 after %2 events (%3)")
                                         .arg(m_url)
                                         .arg(m_eventCount)
-                                        .arg(transportMessage);
+                                        .arg(transportMessage, endEventName(m_format));
         } else {
             fail(transportFailure, transportMessage);
         }
     } else if (m_record.failure == FailureClass::None) {
         const std::vector<SseEvent> last = m_parser.finish();
         const bool done = std::any_of(last.begin(), last.end(),
-            [](const SseEvent& e) { return SseChunk::classify(e.data).kind == SseChunk::Kind::Done; });
+            [this](const SseEvent& e) { return classifyEvent(m_format, e.type, e.data).kind == SseChunk::Kind::Done; });
         if (m_stream && !m_sawDone && !done && m_parser.bodyKind() == SseBodyKind::EventStream
             && m_parser.endedWithoutBlankLine()) {
             // The body ended inside an event: the connection went (Qt's client reports a chunked body
             // cut mid-chunk as complete), and the torn event is not the server's malformed JSON. The
             // words are the socket client's for the same cut.
             m_record.failure = FailureClass::StreamCut;
-            m_record.errorMessage = QStringLiteral("%1: the stream ended before [DONE] after %2 events (%1: %3)")
-                                        .arg(m_url)
-                                        .arg(m_eventCount)
-                                        .arg(errorWords(QAbstractSocket::RemoteHostClosedError));
+            m_record.errorMessage
+                = QStringLiteral("%1: the stream ended before %4 after %2 events (%1: %3)")
+                      .arg(m_url)
+                      .arg(m_eventCount)
+                      .arg(errorWords(QAbstractSocket::RemoteHostClosedError), endEventName(m_format));
             noteResponseFacts();
             return std::move(m_record);
         }
@@ -258,7 +267,7 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
         const SseBodyKind kind = m_parser.bodyKind();
         if (kind == SseBodyKind::Json || kind == SseBodyKind::Other) {
             const QByteArray body = m_parser.body();
-            const SseChunk reply = SseChunk::classify(body);
+            const SseChunk reply = classifyReply(m_format, body);
             if (reply.kind == SseChunk::Kind::Error) {
                 fail(FailureClass::ErrorBody,
                     QStringLiteral("%1: HTTP 200 with an error body: %2").arg(m_url, reply.errorMessage));
@@ -270,24 +279,27 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
                     QStringLiteral("%1: expected an event stream, got: %2").arg(m_url, firstBytes(body)));
             } else if (reply.kind != SseChunk::Kind::Choices) {
                 fail(FailureClass::NoChoices,
-                    QStringLiteral("%1: the response has no \"choices\": %2").arg(m_url, firstBytes(body)));
+                    QStringLiteral("%1: the response has no %2: %3")
+                        .arg(m_url, answerField(m_format), firstBytes(body)));
             } else {
-                // Not streamed: the first token is only seen with the whole answer.
-                m_record.firstTokenNs = m_record.lastTokenNs = tNs;
-                if (reply.hasText())
-                    m_record.firstContentNs = tNs;
-                m_record.chunkNs.push_back(tNs);
+                // Not streamed: the whole answer comes at once, so when its first token was made is
+                // unknown. E2EL ends here; TTFT, TPOT and ITL are left unknown rather than invented.
+                m_record.lastTokenNs = tNs;
                 takeText(reply.text);
                 takeUsage(reply);
             }
         } else if (m_record.failure == FailureClass::None) {
             if (m_record.chunkNs.empty())
                 fail(FailureClass::NoChoices,
-                    QStringLiteral("%1: no event carried \"choices\"; the body began: %2")
-                        .arg(m_url, firstBytes(m_parser.head())));
+                    QStringLiteral("%1: no event carried %2; the body began: %3")
+                        .arg(m_url, m_format == ApiFormat::OpenAi ? answerField(m_format) : QStringLiteral("text"),
+                            firstBytes(m_parser.head())));
             else if (!m_sawDone)
                 fail(FailureClass::StreamCut,
-                    QStringLiteral("%1: the stream ended before [DONE] after %2 events").arg(m_url).arg(m_eventCount));
+                    QStringLiteral("%1: the stream ended before %3 after %2 events")
+                        .arg(m_url)
+                        .arg(m_eventCount)
+                        .arg(endEventName(m_format)));
         }
     }
     if (m_record.success() && !m_record.outputTokensFromUsage)

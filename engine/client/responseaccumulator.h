@@ -48,6 +48,7 @@ private:
 
     RequestRecord m_record;
     bool m_stream = true;
+    ApiFormat m_format = ApiFormat::OpenAi;
     QString m_url;
     SseParser m_parser;
     QByteArray m_body; // the body of a non-200 answer (bounded), for the message

@@ -109,6 +109,7 @@ struct SseChunk
     std::optional<qint64> cachedTokens; // usage.prompt_tokens_details.cached_tokens (prefix-cache hits)
     std::optional<qint64> reasoningTokens; // usage.completion_tokens_details.reasoning_tokens
     QString errorMessage; // Error: the server's message, type and code; Malformed: what is wrong, and the data
+    QString unknownEvent; // Other: the type of a Responses or Messages event the client does not know (inert)
 
     bool hasText() const { return !text.isEmpty(); }
     bool hasUsage() const { return completionTokens.has_value() || promptTokens.has_value(); }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/apiformats.h"
 #include "client/requestbuilder.h"
 #include "metrics/requestrecord.h"
 #include "profile/profile.h"
@@ -43,6 +44,7 @@ struct HttpRequest
     QByteArray body;
     HeaderList headers;
     bool chat = false;
+    ApiFormat format = ApiFormat::OpenAi; // how the stream and the reply read
     bool stream = true;
     int promptTokens = 0;
     qint64 scheduledNs = -1;

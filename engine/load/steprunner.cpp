@@ -157,6 +157,7 @@ HttpRequest StepRunner::requestShell(qint64 index, const QString& id, qint64 sch
     req.url = m_config.request.url;
     req.headers = m_config.request.headers;
     req.chat = isChatBackend(m_config.request.backend);
+    req.format = apiFormat(m_config.request.backend);
     req.stream = m_config.request.stream;
     req.scheduledNs = scheduledNs;
     return req;
@@ -178,6 +179,18 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
         return req;
     }
     const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(position) % m_config.prompts.size()];
+    if (isEmbeddingsBackend(m_config.request.backend)) {
+        // A batch of embedding_batch prompts, this one and the ones after it in the list.
+        QStringList inputs;
+        req.promptTokens = 0;
+        for (int i = 0; i < std::max(1, m_config.request.embeddingBatch); ++i) {
+            const Prompt& p = m_config.prompts[static_cast<std::size_t>(position + i) % m_config.prompts.size()];
+            inputs << (p.hashIds.empty() ? p.text : promptText(p, m_config.textSeed));
+            req.promptTokens += p.promptTokens;
+        }
+        req.body = buildEmbeddingsBody(m_config.request, inputs);
+        return req;
+    }
     if (prompt.hashIds.empty())
         req.body = buildRequestBody(m_config.request, prompt);
     else

@@ -80,6 +80,8 @@ struct RequestRecord
     int reasoningTokens = -1; // of outputTokens, those spent reasoning (usage's details, else counted); -1 unknown
     bool outputTokensFromUsage = false;
     QString generatedText;
+    // Types of Responses or Messages stream events the client does not know, each once, in order (inert).
+    std::vector<QString> unknownEvents;
 
     bool success() const { return failure == FailureClass::None; }
 };

@@ -31,13 +31,19 @@ QString backendName(Backend backend)
         return u"openai-chat"_s;
     case Backend::Vllm:
         return u"vllm"_s;
+    case Backend::OpenAiResponses:
+        return u"openai-responses"_s;
+    case Backend::AnthropicMessages:
+        return u"anthropic-messages"_s;
+    case Backend::OpenAiEmbeddings:
+        return u"openai-embeddings"_s;
     }
     Q_UNREACHABLE();
 }
 
 std::optional<Backend> backendFromName(QStringView name)
 {
-    for (Backend b : { Backend::OpenAi, Backend::OpenAiChat, Backend::Vllm }) {
+    for (Backend b : allBackends()) {
         if (name == backendName(b))
             return b;
     }
@@ -46,12 +52,45 @@ std::optional<Backend> backendFromName(QStringView name)
 
 QString defaultEndpoint(Backend backend)
 {
-    return isChatBackend(backend) ? u"/v1/chat/completions"_s : u"/v1/completions"_s;
+    switch (backend) {
+    case Backend::OpenAi:
+    case Backend::Vllm:
+        return u"/v1/completions"_s;
+    case Backend::OpenAiChat:
+        return u"/v1/chat/completions"_s;
+    case Backend::OpenAiResponses:
+        return u"/v1/responses"_s;
+    case Backend::AnthropicMessages:
+        return u"/v1/messages"_s;
+    case Backend::OpenAiEmbeddings:
+        return u"/v1/embeddings"_s;
+    }
+    Q_UNREACHABLE();
 }
 
 bool isChatBackend(Backend backend)
 {
     return backend == Backend::OpenAiChat;
+}
+
+QList<Backend> allBackends()
+{
+    return { Backend::OpenAi, Backend::OpenAiChat, Backend::Vllm, Backend::OpenAiResponses, Backend::AnthropicMessages,
+        Backend::OpenAiEmbeddings };
+}
+
+QString backendNames()
+{
+    QStringList names;
+    for (Backend b : allBackends())
+        names << backendName(b);
+    const QString last = names.takeLast();
+    return names.join(u", "_s) + u" or "_s + last;
+}
+
+bool isEmbeddingsBackend(Backend backend)
+{
+    return backend == Backend::OpenAiEmbeddings;
 }
 
 QString loadModeName(LoadMode mode)
@@ -715,6 +754,7 @@ void checkWorkload(Checker& c, const Workload& w)
     if (!(w.thinkTimeS >= 0) || std::isinf(w.thinkTimeS))
         c.add(u"workload.think_time_s"_s, phrase("Profile", "must be a number >= 0"));
     c.atLeastOne(u"workload.turns"_s, w.turns);
+    c.atLeastOne(u"workload.embedding_batch"_s, w.embeddingBatch);
     if (w.systemPromptLen < 0)
         c.add(u"workload.system_prompt_len"_s, phrase("Profile", "must be >= 0"));
     if (w.maxModelLen && *w.maxModelLen < 1)

@@ -22,13 +22,19 @@ enum class Backend {
     OpenAi, // POST /v1/completions
     OpenAiChat, // POST /v1/chat/completions
     Vllm, // vLLM's OpenAI completions server (same wire format as OpenAi)
+    OpenAiResponses, // POST /v1/responses (OpenAI's Responses API)
+    AnthropicMessages, // POST /v1/messages (Anthropic's Messages API: x-api-key, anthropic-version)
+    OpenAiEmbeddings, // POST /v1/embeddings: a batch of inputs per request, never streamed
 };
 QString backendName(Backend backend);
-// Canonical names only ("openai", "openai-chat", "vllm"); the loader also maps the reference
+// Canonical names only (allBackends()' names); the loader also maps the reference
 // tool's other names (sglang, vllm-chat, ...) and says so in a warning.
 std::optional<Backend> backendFromName(QStringView name);
 QString defaultEndpoint(Backend backend);
 bool isChatBackend(Backend backend);
+QList<Backend> allBackends();
+QString backendNames(); // "openai, openai-chat, ... or openai-embeddings", for messages
+bool isEmbeddingsBackend(Backend backend); // no output tokens: TTFT, TPOT and ITL do not exist
 
 enum class LoadMode {
     Rate, // open loop: requests arrive at load.rates (requests per second)
@@ -180,6 +186,8 @@ struct Workload
     std::optional<int> maxModelLen; // mooncake: a trace line needing more tokens than this is a bad line
     QList<int> lengthBuckets = { 0, 256, 512, 1024, 2048 }; // prompt-token bucket edges; the last is open-ended
     bool ignoreEos = false;
+    bool stream = true; // false: whole answers, so TTFT, TPOT and ITL are unknown (embeddings never stream)
+    int embeddingBatch = 1; // openai-embeddings: prompts in each request's "input"
     Sampling sampling;
     QJsonObject extraBody; // merged into every request body last, overriding Kneepoint's own keys
     bool operator==(const Workload&) const = default;

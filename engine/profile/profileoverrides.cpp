@@ -48,6 +48,8 @@ QStringList applyOverrides(Profile& p, const ProfileOverrides& o)
     set(changed, u"workload.max_model_len"_s, p.workload.maxModelLen, o.maxModelLen);
     set(changed, u"workload.replay_speed"_s, p.workload.replaySpeed, o.replaySpeed);
     set(changed, u"workload.ignore_eos"_s, p.workload.ignoreEos, o.ignoreEos);
+    set(changed, u"workload.stream"_s, p.workload.stream, o.stream);
+    set(changed, u"workload.embedding_batch"_s, p.workload.embeddingBatch, o.embeddingBatch);
     set(changed, u"workload.sampling.temperature"_s, p.workload.sampling.temperature, o.temperature);
     if (o.rates) {
         p.load.rates = *o.rates;

@@ -36,6 +36,8 @@ struct ProfileOverrides
     std::optional<int> maxModelLen; // --max-model-len
     std::optional<double> replaySpeed; // --replay-speed
     std::optional<bool> ignoreEos; // --ignore-eos
+    std::optional<bool> stream; // --no-stream sets false
+    std::optional<int> embeddingBatch; // --embedding-batch
     std::optional<double> temperature; // --temperature
     std::optional<QList<double>> rates; // --request-rate (one or more); switches to rate mode
     std::optional<QList<int>> concurrencies; // --concurrency; switches to concurrency mode

@@ -391,8 +391,8 @@ public:
             return;
         }
         m_ctx.error(child(key),
-            u"unknown backend \"%1\"; expected openai, openai-chat or vllm (Kneepoint speaks the OpenAI API; for TGI "
-            "or TensorRT-LLM use their OpenAI-compatible endpoints)"_s.arg(*name));
+            u"unknown backend \"%1\"; expected %2 (for TGI or TensorRT-LLM use their OpenAI-compatible "
+            "endpoints)"_s.arg(*name, backendNames()));
         m_ctx.fail(pp);
     }
 
@@ -708,6 +708,8 @@ void readWorkload(ObjectReader& r, Workload& w)
     r.read("max_model_len", u"workload.max_model_len"_s, w.maxModelLen);
     r.readIntList("length_buckets", u"workload.length_buckets"_s, w.lengthBuckets);
     r.read("ignore_eos", u"workload.ignore_eos"_s, w.ignoreEos);
+    r.read("stream", u"workload.stream"_s, w.stream);
+    r.read("embedding_batch", u"workload.embedding_batch"_s, w.embeddingBatch);
     if (auto s = r.section("sampling", u"workload.sampling"_s))
         readSampling(*s, w.sampling);
     r.readObject("extra_body", u"workload.extra_body"_s, w.extraBody);

@@ -218,6 +218,10 @@ Json toDocument(const Profile& p)
         workload["length_buckets"] = edges;
     }
     workload["ignore_eos"] = w.ignoreEos;
+    if (!w.stream)
+        workload["stream"] = false;
+    if (w.embeddingBatch != defaults.embeddingBatch)
+        workload["embedding_batch"] = w.embeddingBatch;
     Json& sampling = workload["sampling"] = Json::object();
     sampling["temperature"] = number(w.sampling.temperature);
     putOptional(sampling, "top_p", w.sampling.topP);

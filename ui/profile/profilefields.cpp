@@ -57,10 +57,16 @@ const QList<SectionSpec>& ProfileForm::formSections()
                                 } },
                         .items = { { QT_TR_NOOP("openai-chat — chat completions"), backendName(Backend::OpenAiChat) },
                             { QT_TR_NOOP("openai — completions"), backendName(Backend::OpenAi) },
-                            { QT_TR_NOOP("vllm — vLLM completions"), backendName(Backend::Vllm) } },
+                            { QT_TR_NOOP("vllm — vLLM completions"), backendName(Backend::Vllm) },
+                            { QT_TR_NOOP("openai-responses — Responses API"), backendName(Backend::OpenAiResponses) },
+                            { QT_TR_NOOP("anthropic-messages — Anthropic Messages API"),
+                                backendName(Backend::AnthropicMessages) },
+                            { QT_TR_NOOP("openai-embeddings — embeddings"), backendName(Backend::OpenAiEmbeddings) } },
                         .tooltip = QT_TR_NOOP(
                             "openai: POST /v1/completions. openai-chat: POST /v1/chat/completions. vllm: vLLM's "
-                            "completions server (same wire format as openai).") } } },
+                            "completions server (same wire format as openai). openai-responses: POST /v1/responses. "
+                            "anthropic-messages: POST /v1/messages, the key sent as x-api-key. openai-embeddings: "
+                            "POST /v1/embeddings, never streamed.") } } },
                 { .label = QT_TR_NOOP("Endpoint"),
                     .fields = { { .key = "target.endpoint",
                         .accessor = [](Profile& p) -> QString& { return p.target.endpoint; },
@@ -369,6 +375,19 @@ const QList<SectionSpec>& ProfileForm::formSections()
                       .text = QT_TR_NOOP("Ignore end-of-sequence (every request produces max_tokens)"),
                       .tooltip = QT_TR_NOOP("Ask the server to ignore end-of-sequence so that every request "
                                             "produces max_tokens tokens (vLLM extension).") } } },
+                { .fields = { { .key = "workload.stream",
+                      .accessor = [](Profile& p) -> bool& { return p.workload.stream; },
+                      .text = QT_TR_NOOP("Stream answers"),
+                      .tooltip = QT_TR_NOOP("Off: whole answers (stream: false). E2EL and throughput are measured; "
+                                            "TTFT, TPOT and ITL are unknown.") } } },
+                { .label = QT_TR_NOOP("Embedding batch"),
+                    .fields = { { .key = "workload.embedding_batch",
+                        .accessor = [](Profile& p) -> int& { return p.workload.embeddingBatch; },
+                        .min = 1,
+                        .max = 10'000,
+                        .caption = QT_TR_NOOP("prompts per request"),
+                        .tooltip = QT_TR_NOOP("openai-embeddings: prompts sent together in each request's "
+                                              "input.") } } },
                 { .label = QT_TR_NOOP("Length buckets"),
                     .fields = { { .key = "workload.length_buckets",
                         .accessor = [](Profile& p) -> QList<int>& { return p.workload.lengthBuckets; },

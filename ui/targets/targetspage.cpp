@@ -63,7 +63,8 @@ TargetsPage::TargetsPage(const QString& storePath, QWidget* parent)
                          "targets, and the key never lands in a file."));
     m_headers->setPlaceholderText(tr("One header per line: Name: value (values may use ${VAR})"));
     m_headers->setMaximumHeight(80);
-    for (Backend b : { Backend::OpenAiChat, Backend::OpenAi, Backend::Vllm })
+    for (Backend b : { Backend::OpenAiChat, Backend::OpenAi, Backend::Vllm, Backend::OpenAiResponses,
+             Backend::AnthropicMessages, Backend::OpenAiEmbeddings })
         m_backend->addItem(backendName(b), QVariant::fromValue(b));
     m_keyNote->setWordWrap(true);
     m_usedBy->setWordWrap(true);
