@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 
 namespace kp::sim {
@@ -163,7 +164,184 @@ constexpr std::array<const char*, 64> words { "the", "quick", "brown", "fox", "j
     "valley", "forest", "meadow", "engine", "vector", "kernel", "thread", "socket", "packet", "buffer", "record",
     "letter", "number", "simple", "steady", "moment", "little", "second", "minute" };
 
+std::optional<ProtocolError> readModelAndStream(const json& doc, GenerationRequest& request)
+{
+    if (const auto it = doc.find("model"); it != doc.end() && !it->is_null()) {
+        if (!it->is_string())
+            return fieldError(QStringLiteral("model"), QStringLiteral("'model' must be a string"));
+        request.model = fromStd(it->get<std::string>());
+    }
+    auto stream = optionalBool(doc, "stream", QStringLiteral("stream"));
+    if (auto* error = std::get_if<ProtocolError>(&stream))
+        return *error;
+    request.stream = std::get<bool>(stream);
+    auto ignoreEos = optionalBool(doc, "ignore_eos", QStringLiteral("ignore_eos"));
+    if (auto* error = std::get_if<ProtocolError>(&ignoreEos))
+        return *error;
+    request.ignoreEos = std::get<bool>(ignoreEos);
+    return std::nullopt;
+}
+
+// The Responses API's input (https://platform.openai.com/docs/api-reference/responses/create): a string,
+// or message items whose content is a string or parts of type input_text / output_text.
+std::optional<ProtocolError> responsesPromptTokens(const json& body, std::vector<quint64>& ids)
+{
+    const auto it = body.find("input");
+    const QString field = QStringLiteral("input");
+    if (it == body.end() || it->is_null())
+        return fieldError(field, QStringLiteral("'input' is required"));
+    if (it->is_string()) {
+        appendWordIds(fromStd(it->get<std::string>()), 0, ids);
+        return std::nullopt;
+    }
+    if (!it->is_array())
+        return fieldError(field, QStringLiteral("'input' must be a string or an array of input items"));
+    json messages = json::array();
+    for (json item : *it) {
+        if (item.is_object() && item.contains("content") && item["content"].is_array()) {
+            for (json& part : item["content"]) {
+                if (part.is_object()
+                    && (part.value("type", "") == "input_text" || part.value("type", "") == "output_text"))
+                    part["type"] = "text";
+            }
+        }
+        messages.push_back(std::move(item));
+    }
+    if (auto error = chatPromptTokens(json { { "messages", messages } }, ids)) {
+        error->param.replace(QLatin1String("messages"), field);
+        error->message.replace(QLatin1String("messages"), field);
+        return error;
+    }
+    return std::nullopt;
+}
+
+// Anthropic's Messages API (https://docs.anthropic.com/en/api/messages): "system" (a string or text
+// blocks), "messages", and "max_tokens", which is required.
+std::optional<ProtocolError> messagesPromptTokens(const json& body, std::vector<quint64>& ids)
+{
+    if (const auto system = body.find("system"); system != body.end() && !system->is_null()) {
+        json wrapped = json::array({ json { { "role", "system" }, { "content", *system } } });
+        if (auto error = chatPromptTokens(json { { "messages", wrapped } }, ids)) {
+            error->param = QStringLiteral("system");
+            error->message = QStringLiteral("'system' must be a string or an array of text blocks");
+            return error;
+        }
+    }
+    return chatPromptTokens(body, ids);
+}
+
+// Embeddings' input (https://platform.openai.com/docs/api-reference/embeddings/create): a string, an array
+// of strings, an array of token ids, or an array of such arrays. Returns how many inputs.
+std::variant<int, ProtocolError> embeddingsPromptTokens(const json& body, std::vector<quint64>& ids)
+{
+    const auto it = body.find("input");
+    const QString field = QStringLiteral("input");
+    if (it == body.end() || it->is_null())
+        return fieldError(field, QStringLiteral("'input' is required"));
+    if (it->is_string()) {
+        appendWordIds(fromStd(it->get<std::string>()), 0, ids);
+        return 1;
+    }
+    if (!it->is_array() || it->empty())
+        return fieldError(field, QStringLiteral("'input' must be a string or a non-empty array"));
+    if (std::all_of(it->begin(), it->end(), [](const json& v) { return v.is_number_integer(); })) {
+        appendTokenIds(*it, ids);
+        return 1;
+    }
+    for (std::size_t i = 0; i < it->size(); ++i) {
+        const json& item = (*it)[i];
+        if (item.is_string()) {
+            appendWordIds(fromStd(item.get<std::string>()), 0, ids);
+        } else if (item.is_array() && !item.empty()
+            && std::all_of(item.begin(), item.end(), [](const json& v) { return v.is_number_integer(); })) {
+            appendTokenIds(item, ids);
+        } else {
+            return fieldError(QStringLiteral("input[%1]").arg(i),
+                QStringLiteral("'input[%1]' must be a string or an array of token ids").arg(i));
+        }
+    }
+    return int(it->size());
+}
+
+std::variant<GenerationRequest, ProtocolError> parseApiRequest(
+    Endpoint endpoint, const json& doc, GenerationRequest request)
+{
+    if (auto error = readModelAndStream(doc, request))
+        return *error;
+    const QString promptField = promptFieldName(endpoint);
+    std::optional<ProtocolError> promptError;
+    if (endpoint == Endpoint::Responses) {
+        promptError = responsesPromptTokens(doc, request.promptTokenIds);
+    } else if (endpoint == Endpoint::Messages) {
+        promptError = messagesPromptTokens(doc, request.promptTokenIds);
+    } else {
+        auto inputs = embeddingsPromptTokens(doc, request.promptTokenIds);
+        if (auto* error = std::get_if<ProtocolError>(&inputs))
+            return *error;
+        request.inputs = std::get<int>(inputs);
+    }
+    if (promptError)
+        return *promptError;
+    request.promptTokens = int(request.promptTokenIds.size());
+    if (request.promptTokens == 0)
+        return fieldError(promptField, QStringLiteral("'%1' holds no text").arg(promptField));
+
+    if (endpoint == Endpoint::Embeddings) {
+        // Prefill only: the one "token" the model makes is the end of the prefill, never sent.
+        if (request.stream)
+            return fieldError(QStringLiteral("stream"), QStringLiteral("embeddings are not streamed"));
+        request.maxTokens = 1;
+        request.ignoreEos = true;
+        return request;
+    }
+    const char* maxField = endpoint == Endpoint::Responses ? "max_output_tokens" : "max_tokens";
+    auto maxTokens = optionalInt(doc, maxField, 1);
+    if (auto* error = std::get_if<ProtocolError>(&maxTokens))
+        return *error;
+    request.maxTokens = std::get<std::optional<int>>(maxTokens);
+    if (endpoint == Endpoint::Messages && !request.maxTokens)
+        return fieldError(QStringLiteral("max_tokens"), QStringLiteral("'max_tokens' is required"));
+    return request;
+}
+
 } // namespace
+
+const char* endpointName(Endpoint endpoint)
+{
+    switch (endpoint) {
+    case Endpoint::Completions:
+        return "completions";
+    case Endpoint::ChatCompletions:
+        return "chat";
+    case Endpoint::Responses:
+        return "responses";
+    case Endpoint::Messages:
+        return "messages";
+    case Endpoint::Embeddings:
+        return "embeddings";
+    }
+    return "completions";
+}
+
+QString promptFieldName(Endpoint endpoint)
+{
+    switch (endpoint) {
+    case Endpoint::Completions:
+        return QStringLiteral("prompt");
+    case Endpoint::ChatCompletions:
+    case Endpoint::Messages:
+        return QStringLiteral("messages");
+    case Endpoint::Responses:
+    case Endpoint::Embeddings:
+        return QStringLiteral("input");
+    }
+    return QStringLiteral("prompt");
+}
+
+bool hasTypedEvents(Endpoint endpoint)
+{
+    return endpoint == Endpoint::Responses || endpoint == Endpoint::Messages;
+}
 
 std::variant<GenerationRequest, ProtocolError> parseGenerationRequest(Endpoint endpoint, const QByteArray& body)
 {
@@ -187,6 +365,8 @@ std::variant<GenerationRequest, ProtocolError> parseGenerationRequest(Endpoint e
 
     GenerationRequest request;
     request.endpoint = endpoint;
+    if (endpoint == Endpoint::Responses || endpoint == Endpoint::Messages || endpoint == Endpoint::Embeddings)
+        return parseApiRequest(endpoint, doc, request);
 
     if (const auto it = doc.find("model"); it != doc.end() && !it->is_null()) {
         if (!it->is_string())
@@ -413,8 +593,14 @@ std::variant<QByteArray, ProtocolError> tokenizeResponse(const QByteArray& body,
 
 CompletionFormat::CompletionFormat(Endpoint endpoint, quint64 requestId, const QString& modelId, qint64 created)
     : m_endpoint(endpoint)
-    , m_id((endpoint == Endpoint::Completions ? QByteArrayLiteral("cmpl-") : QByteArrayLiteral("chatcmpl-"))
+    , m_id((endpoint == Endpoint::Completions              ? QByteArrayLiteral("cmpl-")
+                   : endpoint == Endpoint::ChatCompletions ? QByteArrayLiteral("chatcmpl-")
+                   : endpoint == Endpoint::Responses       ? QByteArrayLiteral("resp_")
+                   : endpoint == Endpoint::Messages        ? QByteArrayLiteral("msg_")
+                                                           : QByteArrayLiteral("embd-"))
           + QByteArray::number(requestId))
+    , m_model(jsonString(modelId))
+    , m_created(created)
 {
     const char* object = endpoint == Endpoint::Completions ? "text_completion" : "chat.completion.chunk";
     m_head = "{\"id\":\"" + m_id + "\",\"object\":\"" + object + "\",\"created\":" + QByteArray::number(created)

@@ -11,7 +11,18 @@
 // bodies, stream events and error bodies. Pure functions; no sockets.
 namespace kp::sim {
 
-enum class Endpoint { Completions, ChatCompletions };
+enum class Endpoint {
+    Completions, // /v1/completions
+    ChatCompletions, // /v1/chat/completions
+    Responses, // /v1/responses (OpenAI's Responses API)
+    Messages, // /v1/messages (Anthropic's Messages API)
+    Embeddings, // /v1/embeddings: prefill only, never streamed
+};
+const char* endpointName(Endpoint endpoint); // "completions", "chat", "responses", "messages", "embeddings"
+// The request field that holds the prompt: "prompt", "messages" or "input".
+QString promptFieldName(Endpoint endpoint);
+// Whether the stream is typed events (Responses, Messages) that end with their own event, not [DONE].
+bool hasTypedEvents(Endpoint endpoint);
 
 struct GenerationRequest
 {
@@ -25,6 +36,7 @@ struct GenerationRequest
     bool ignoreEos = false;
     bool stream = false;
     bool includeUsage = false; // stream_options.include_usage
+    int inputs = 1; // embeddings: the texts in "input"
 };
 
 struct ProtocolError
@@ -81,6 +93,19 @@ public:
     static QByteArray errorEvent(int code, const QString& message);
     static QByteArray doneEvent();
 
+    // The typed formats (simapis.cpp). The events before the first token (chat: roleEvent(); completions:
+    // none), a typed format's token event (index numbers Responses' sequence_number), the events after
+    // the last token (usage included) and an error event in the format's own shape.
+    QByteArray startEvents(int promptTokens, int cachedTokens) const;
+    QByteArray typedTokenEvent(const QByteArray& word, int index) const;
+    QByteArray endEvents(const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens,
+        int cachedTokens) const;
+    QByteArray streamErrorEvent(int code, const QString& message) const;
+    // The non-streamed Response, Message or embeddings list.
+    QByteArray typedFullBody(const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens,
+        int cachedTokens) const;
+    QByteArray embeddingsBody(int inputs, int promptTokens) const;
+
     // The non-streamed response.
     QByteArray fullBody(const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens,
         int cachedTokens) const;
@@ -90,6 +115,8 @@ private:
 
     Endpoint m_endpoint;
     QByteArray m_id;
+    QByteArray m_model; // a JSON string
+    qint64 m_created = 0;
     QByteArray m_head; // {"id":...,"object":...,"created":...,"model":...,
 };
 

@@ -86,6 +86,7 @@ struct Request
     bool inModel = false; // queued or running in the model
     int promptTokens = 0;
     int targetTokens = 0;
+    int inputs = 1; // embeddings: the texts in "input"
     const char* finishReason = "length";
     FaultKind fault = FaultKind::None;
     int faultToken = -1; // output token at which a mid-stream fault strikes
@@ -147,7 +148,7 @@ json truthToJson(const GroundTruth& t)
         { "seq", t.seq },
         { "id", toStd(t.responseId) },
         { "request_id", t.requestId.isNull() ? json(nullptr) : json(toStd(t.requestId)) },
-        { "endpoint", t.endpoint == Endpoint::Completions ? "completions" : "chat" },
+        { "endpoint", endpointName(t.endpoint) },
         { "stream", t.stream },
         { "status", t.status },
         { "fault", faultKindName(t.fault).toStdString() },
@@ -440,6 +441,9 @@ bool SimServer::Private::authorized(const HttpRequest& request) const
 {
     if (m_apiKey.isEmpty())
         return true;
+    // Anthropic's Messages API sends the key as x-api-key.
+    if (request.path() == "/v1/messages" && !request.header("x-api-key").isNull())
+        return request.header("x-api-key").trimmed() == m_apiKey;
     const QByteArray value = request.header("authorization");
     if (value.size() < 7 || qstrnicmp(value.constData(), "bearer ", 7) != 0)
         return false;
@@ -472,6 +476,15 @@ void SimServer::Private::handleRequest(Connection* c, const HttpRequest& request
         if (method != "POST")
             return allow("POST");
         handleGeneration(c, request, path == "/v1/completions" ? Endpoint::Completions : Endpoint::ChatCompletions);
+        return;
+    }
+    if (path == "/v1/responses" || path == "/v1/messages" || path == "/v1/embeddings") {
+        if (method != "POST")
+            return allow("POST");
+        handleGeneration(c, request,
+            path == "/v1/responses"      ? Endpoint::Responses
+                : path == "/v1/messages" ? Endpoint::Messages
+                                         : Endpoint::Embeddings);
         return;
     }
     if (path == "/tokenize") {
@@ -558,8 +571,7 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
         return respondError(
             c, 404, QStringLiteral("The model `%1` does not exist.").arg(*g.model), keepAlive, QStringLiteral("model"));
     }
-    const QString promptField
-        = endpoint == Endpoint::Completions ? QStringLiteral("prompt") : QStringLiteral("messages");
+    const QString promptField = promptFieldName(endpoint);
     if (g.promptTokens >= params.maxModelLen) {
         return respondError(c, 400,
             QStringLiteral("This model's maximum context length is %1 tokens. However, your request has %2 input "
@@ -602,7 +614,8 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
     r->id = id;
     r->conn = c;
     r->stream = g.stream;
-    r->includeUsage = g.stream && g.includeUsage;
+    r->includeUsage = g.stream && g.includeUsage && !hasTypedEvents(endpoint); // typed streams end with usage
+    r->inputs = g.inputs;
     r->chunked = http.minorVersion >= 1;
     r->keepAlive = keepAlive && r->chunked;
     r->promptTokens = g.promptTokens;
@@ -784,8 +797,12 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
         text.reserve(r.targetTokens * 8);
         for (int i = 0; i < r.targetTokens; ++i)
             text += outputWord(r.id, i);
-        QByteArray body = r.format.fullBody(
-            text, r.finishReason, r.promptTokens, r.targetTokens, std::max(0, r.truth.cachedTokens));
+        const Endpoint endpoint = r.format.endpoint();
+        const int cached = std::max(0, r.truth.cachedTokens);
+        QByteArray body = endpoint == Endpoint::Embeddings ? r.format.embeddingsBody(r.inputs, r.promptTokens)
+            : hasTypedEvents(endpoint)
+            ? r.format.typedFullBody(text, r.finishReason, r.promptTokens, r.targetTokens, cached)
+            : r.format.fullBody(text, r.finishReason, r.promptTokens, r.targetTokens, cached);
         QByteArray head = "HTTP/1.1 200 OK\r\nserver: kneepoint-sim\r\ncontent-type: application/json\r\n"
                           "content-length: "
             + QByteArray::number(body.size())
@@ -805,11 +822,11 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
         }
         if (r.fault == FaultKind::Stall)
             holdOutput(r, simNowMs() + m_options.faults.stallSeconds * 1000.0);
-        r.truth.outputTokens = r.targetTokens;
+        r.truth.outputTokens = endpoint == Endpoint::Embeddings ? 0 : r.targetTokens;
         return output(r, head + body, 0, 0, true);
     }
 
-    const bool chat = r.format.endpoint() == Endpoint::ChatCompletions;
+    const bool typedEvents = hasTypedEvents(r.format.endpoint());
     bool malformed = false;
     if (index == r.faultToken) {
         switch (r.fault) {
@@ -821,10 +838,8 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
                 r.inModel = false;
             }
             r.outcome = "error";
-            QByteArray bytes
-                = frame(CompletionFormat::errorEvent(500, QStringLiteral("Injected fault: error in the stream")),
-                      r.chunked)
-                + frame(CompletionFormat::doneEvent(), r.chunked);
+            QByteArray bytes = frame(
+                r.format.streamErrorEvent(500, QStringLiteral("Injected fault: error in the stream")), r.chunked);
             if (r.chunked)
                 bytes += "0\r\n\r\n";
             return output(r, bytes, 0, 1, true);
@@ -843,13 +858,17 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
     const QByteArray word = outputWord(r.id, index);
     QByteArray bytes;
     int events = 0;
-    if (chat && index == 0) {
-        bytes += frame(r.format.roleEvent(), r.chunked);
-        ++events;
+    if (index == 0) {
+        if (const QByteArray start = r.format.startEvents(r.promptTokens, std::max(0, r.truth.cachedTokens));
+            !start.isEmpty()) {
+            bytes += frame(start, r.chunked);
+            ++events;
+        }
     }
-    bytes
-        += frame(malformed ? r.format.malformedEvent(word) : r.format.tokenEvent(word, last ? r.finishReason : nullptr),
-            r.chunked);
+    bytes += frame(malformed ? r.format.malformedEvent(word)
+            : typedEvents    ? r.format.typedTokenEvent(word, index)
+                             : r.format.tokenEvent(word, last ? r.finishReason : nullptr),
+        r.chunked);
     ++events;
     int tokens = 1;
     if (last && r.includeUsage && m_options.usageDelaySeconds > 0) {
@@ -857,7 +876,17 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
         holdOutput(r, simNowMs() + m_options.usageDelaySeconds * 1000.0);
         tokens = events = 0;
     }
-    if (last) {
+    if (last && typedEvents) {
+        QByteArray text;
+        for (int i = 0; i < r.targetTokens; ++i)
+            text += outputWord(r.id, i);
+        bytes += frame(
+            r.format.endEvents(text, r.finishReason, r.promptTokens, r.targetTokens, std::max(0, r.truth.cachedTokens)),
+            r.chunked);
+        ++events;
+        if (r.chunked)
+            bytes += "0\r\n\r\n";
+    } else if (last) {
         if (r.includeUsage) {
             bytes += frame(
                 r.format.usageEvent(r.promptTokens, r.targetTokens, std::max(0, r.truth.cachedTokens)), r.chunked);
