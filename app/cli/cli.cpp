@@ -102,7 +102,8 @@ struct Options
         QStringLiteral("Server base URL, e.g. http://127.0.0.1:8000."), QStringLiteral("URL") };
     QCommandLineOption endpoint { QStringLiteral("endpoint"), QStringLiteral("API path, e.g. /v1/completions."),
         QStringLiteral("PATH") };
-    QCommandLineOption backend { QStringLiteral("backend"), QStringLiteral("openai | openai-chat | vllm."),
+    QCommandLineOption backend { QStringLiteral("backend"),
+        QStringLiteral("openai | openai-chat | vllm | openai-responses | anthropic-messages | openai-embeddings."),
         QStringLiteral("NAME") };
     QCommandLineOption model { QStringLiteral("model"),
         QStringLiteral("Model id (default: the first the server lists). sweep: repeat for a matrix of models."),
@@ -161,6 +162,12 @@ struct Options
     QCommandLineOption seed { QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("N") };
     QCommandLineOption ignoreEos { QStringLiteral("ignore-eos"),
         QStringLiteral("Ask the server to generate exactly max_tokens.") };
+    QCommandLineOption noStream { QStringLiteral("no-stream"),
+        QStringLiteral("Ask for whole answers (stream: false): E2EL and throughput only; TTFT, TPOT and ITL are "
+                       "unknown.") };
+    QCommandLineOption embeddingBatch { QStringLiteral("embedding-batch"),
+        QStringLiteral("openai-embeddings: prompts sent together in each request's input (default 1)."),
+        QStringLiteral("N") };
     QCommandLineOption warmup { QStringLiteral("warmup"),
         QStringLiteral("Warm-up requests before each step (not measured)."), QStringLiteral("N") };
     QCommandLineOption cooldown { QStringLiteral("cooldown"), QStringLiteral("Seconds between steps."),
@@ -325,8 +332,8 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     if (p.isSet(o.backend)) {
         ov.backend = backendFromName(p.value(o.backend));
         if (!ov.backend)
-            errors << QStringLiteral("--backend: unknown backend \"%1\" (openai, openai-chat, vllm)")
-                          .arg(p.value(o.backend));
+            errors << QStringLiteral("--backend: unknown backend \"%1\"; expected %2")
+                          .arg(p.value(o.backend), backendNames());
     }
     if (p.isSet(o.transport)) {
         ov.transport = transportKindFromName(p.value(o.transport));
@@ -364,6 +371,9 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     number(o.replaySpeed, ov.replaySpeed);
     if (p.isSet(o.ignoreEos))
         ov.ignoreEos = true;
+    if (p.isSet(o.noStream))
+        ov.stream = false;
+    number(o.embeddingBatch, ov.embeddingBatch);
     if (p.isSet(o.requestRate) && p.isSet(o.concurrency))
         errors << QStringLiteral("--request-rate and --concurrency: give one or the other");
     if (p.isSet(o.requestRate)) {
@@ -1018,9 +1028,16 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
                 say(QStringLiteral("  SLO not met: %1").arg(recorded.sloReason));
             if (const QString tokens = m.inputTokenWarning(); !tokens.isEmpty())
                 say(QStringLiteral("  warning: %1").arg(tokens));
+            for (const auto& [event, count] : m.unknownEvents)
+                say(QStringLiteral("  warning: %1 of %2 completed requests carried stream events of unknown type "
+                                   "\"%3\" (ignored)")
+                        .arg(count)
+                        .arg(m.completed)
+                        .arg(event));
             if (result.server.stats)
                 say(QStringLiteral("  ")
-                    + result.server.stats->summary(m.completed > 0 ? std::optional(m.ttft.mean) : std::nullopt));
+                    + result.server.stats->summary(
+                        m.completed > 0 && isKnown(m.ttft.mean) ? std::optional(m.ttft.mean) : std::nullopt));
         }
         if (!recorded.resultError.isEmpty()) {
             say(QStringLiteral("error: %1").arg(recorded.resultError));
@@ -1211,10 +1228,10 @@ int run(const QStringList& arguments)
     parser.addOptions({ o.profile, o.target, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.apiKey,
         o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.multiTurn,
         o.multiTurnHistory, o.thinkTime, o.turns, o.systemPromptLen, o.maxModelLen, o.replaySpeed, o.requestRate,
-        o.concurrency, o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.warmup, o.cooldown, o.stepDuration,
-        o.percentileMetrics, o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir,
-        o.resultFilename, o.label, o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey,
-        o.allowHighLoad, o.workers, o.transport, o.quiet });
+        o.concurrency, o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.noStream, o.embeddingBatch, o.warmup,
+        o.cooldown, o.stepDuration, o.percentileMetrics, o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed,
+        o.resultDir, o.resultFilename, o.label, o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove,
+        o.allowInsecureKey, o.allowHighLoad, o.workers, o.transport, o.quiet });
     parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.repeatScope, o.noEarlyStop,
         o.stopErrorRate, o.slo, o.peak, o.redundancy, o.kneeMetric, o.json });
     if (verb == QLatin1String("run") || verb == QLatin1String("sweep")) {

@@ -1,5 +1,6 @@
 #include "resultjson.h"
 
+#include "metrics/inerttext.h"
 #include "metrics/jsondepth.h"
 
 #include <nlohmann/json.hpp>
@@ -144,6 +145,12 @@ Json kneepointObject(const StepMetrics& m)
         latency[metricKey(metric)] = statsObject(m.stats(metric));
     out["latency"] = latency;
     out["first_content_ttft"] = statsObject(m.firstContentTtft);
+    if (!m.unknownEvents.empty()) {
+        Json events = Json::object();
+        for (const auto& [event, count] : m.unknownEvents)
+            events[utf8(event)] = count;
+        out["unknown_events"] = std::move(events);
+    }
     out["dispatch_lag"] = statsObject(m.dispatchLag);
     if (const ClientHealth& h = m.clientHealth; h.recorded) {
         out["client_health"] = Json { { "transport", utf8(h.transport) }, { "dispatch_lag_p90_ms", h.dispatchLagP90Ms },
@@ -551,6 +558,12 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
         readStatsObject(*it, at("first_content_ttft"), m.firstContentTtft);
     if (const auto it = object.find("dispatch_lag"); it != object.end())
         readStatsObject(*it, at("dispatch_lag"), m.dispatchLag);
+    if (const auto it = object.find("unknown_events"); it != object.end() && it->is_object()) {
+        for (const auto& [event, count] : it->items()) {
+            if (count.is_number_integer() && count.get<qint64>() >= 0)
+                m.unknownEvents[inertText(QString::fromStdString(event))] = count.get<qint64>();
+        }
+    }
     if (const auto it = object.find("client_health"); it != object.end() && it->is_object()) {
         ClientHealth& h = m.clientHealth;
         h.recorded = true;

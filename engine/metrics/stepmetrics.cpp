@@ -166,6 +166,8 @@ StepMetrics StepMetrics::fromRecords(
         }
 
         ++m.completed;
+        for (const QString& event : r.unknownEvents)
+            ++m.unknownEvents[event];
         m.totalInputTokens += options.inputTokenSource == InputTokenSource::ServerUsage && r.serverPromptTokens >= 0
             ? r.serverPromptTokens
             : r.promptTokens;
@@ -209,7 +211,8 @@ StepMetrics StepMetrics::fromRecords(
 
         if (options.hasSlos()) {
             // vLLM: `s >= r` for every configured SLO.
-            const bool good = (!options.ttftSloMs || toMs(ttftNs) <= *options.ttftSloMs)
+            // A whole answer (not streamed) has no TTFT: it cannot be shown to meet a TTFT limit.
+            const bool good = (!options.ttftSloMs || (hasTtft && toMs(ttftNs) <= *options.ttftSloMs))
                 && (!options.tpotSloMs || tpotMs <= *options.tpotSloMs)
                 && (!options.e2elSloMs || toMs(e2elNs) <= *options.e2elSloMs);
             if (good)
@@ -276,6 +279,15 @@ StepMetrics StepMetrics::fromRecords(
     m.e2el = LatencyStats::compute(std::move(e2els), options.percentiles);
     m.firstContentTtft = LatencyStats::compute(std::move(firstContents), options.percentiles);
     m.dispatchLag = LatencyStats::compute(std::move(lags), options.percentiles);
+    if (m.completed > 0 && m.ttft.count == 0) {
+        // Requests completed without a first token: whole answers (not streamed) or embeddings. Their TTFT,
+        // TPOT and ITL are unknown, not 0.
+        for (LatencyStats* stats : { &m.ttft, &m.tpot, &m.itl, &m.firstContentTtft }) {
+            *stats = LatencyStats::unknown();
+            for (double p : options.percentiles)
+                stats->percentiles.emplace_back(p, kUnknown);
+        }
+    }
 
     if (m.cachedTokensReported > 0)
         m.totalCachedTokens = cachedTokens;

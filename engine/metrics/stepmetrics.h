@@ -173,6 +173,9 @@ struct StepMetrics
     // long the last session to start keeps a multi-turn step running. 0 for single-turn steps.
     double meanSessionS = 0.0;
     std::vector<LengthBucketMetrics> lengthBuckets; // one per bucket of options.lengthBucketEdges, empty ones too
+    // Types of Responses or Messages stream events the client did not know → completed requests that carried
+    // them; counted, never fatal, shown once per type.
+    std::map<QString, qint64> unknownEvents;
     ClientHealth clientHealth; // set by the StepRunner, not by fromRecords
     // 95 % confidence intervals of the figures (bootstrap over this step's requests); set by the
     // StepRunner, not by fromRecords; empty for a file that gave none.

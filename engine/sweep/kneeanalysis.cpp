@@ -1164,7 +1164,20 @@ std::optional<double> reportedPercentileInstead(const std::vector<SweepPoint>& p
 AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
 {
     AnalysisOptions used = options;
-    const std::optional<double> instead = reportedPercentileInstead(points, options);
+    // Whole answers (not streamed) and embeddings have no TTFT, TPOT or ITL: the curve is E2EL then.
+    const auto unmeasured = [&](const SweepPoint& p) {
+        const LatencyStats& s = p.metrics.stats(options.metric);
+        return !isKnown(s.count) && !isKnown(s.mean);
+    };
+    const auto measuredSomething
+        = [](const SweepPoint& p) { return isKnown(p.metrics.completed) && p.metrics.completed > 0; };
+    const bool toE2el = options.metric != LatencyMetric::E2el
+        && std::any_of(points.begin(), points.end(), measuredSomething)
+        && std::all_of(
+            points.begin(), points.end(), [&](const SweepPoint& p) { return !measuredSomething(p) || unmeasured(p); });
+    if (toE2el)
+        used.metric = LatencyMetric::E2el;
+    const std::optional<double> instead = reportedPercentileInstead(points, used);
     if (instead)
         used.percentile = *instead;
     AnalysisResult result = Analyzer(points, used).run();
@@ -1172,9 +1185,14 @@ AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, cons
         result.notes.prepend(sentence("KneeAnalysis",
             "No step reports %1; the latency curve is %2, the highest "
             "percentile they report.")
-                                 .arg(words::metric(options.metric, options.percentile))
-                                 .arg(words::metric(options.metric, *instead)));
+                                 .arg(words::metric(used.metric, options.percentile))
+                                 .arg(words::metric(used.metric, *instead)));
     }
+    if (toE2el)
+        result.notes.prepend(sentence("KneeAnalysis",
+            "No step measured %1 (whole answers, not streamed, or embeddings); the latency curve is %2.")
+                                 .arg(words::metric(options.metric, options.percentile))
+                                 .arg(words::metric(used.metric, used.percentile)));
     result.server = analyzeServer(points);
     return result;
 }
