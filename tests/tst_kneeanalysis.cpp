@@ -280,6 +280,7 @@ private Q_SLOTS:
     void analyze();
     void unreliableStepsAreNamed();
     void everyRequestFailed();
+    void wholeAnswersAreAnalysedOnE2el();
     void hockeyStickText();
     void sloCapacity_data();
     void sloCapacity();
@@ -465,6 +466,30 @@ void TestKneeAnalysis::everyRequestFailed()
         QVERIFY(!a.latencyMs);
     QCOMPARE(words::wholePercent(none), u"—"_s);
     QCOMPARE(words::percent(inf), u"—"_s);
+}
+
+// Embeddings and whole answers (not streamed) have no TTFT or TPOT: the knee is found on E2EL, the same
+// as asking for E2EL, and the analysis says so.
+void TestKneeAnalysis::wholeAnswersAreAnalysedOnE2el()
+{
+    Points points = hockeyStick();
+    for (SweepPoint& p : points) {
+        for (LatencyStats* s : { &p.metrics.ttft, &p.metrics.tpot, &p.metrics.itl }) {
+            *s = LatencyStats::unknown();
+            s->percentiles = { { 99, none } };
+        }
+    }
+    const AnalysisResult result = KneeAnalysis::analyze(points, AnalysisOptions {});
+    AnalysisOptions e2el;
+    e2el.metric = LatencyMetric::E2el;
+    AnalysisResult asked = KneeAnalysis::analyze(points, e2el);
+    QCOMPARE(result.options.metric, LatencyMetric::E2el);
+    QVERIFY(result.knee.found);
+    QCOMPARE(result.knee.offered, asked.knee.offered);
+    QCOMPARE(result.saturation.offered, asked.saturation.offered);
+    QCOMPARE(result.notes.size(), asked.notes.size() + 1);
+    QCOMPARE(result.notes.front().text(),
+        u"No step measured P99 TTFT (whole answers, not streamed, or embeddings); the latency curve is P99 E2EL."_s);
 }
 
 void TestKneeAnalysis::unreliableStepsAreNamed()

@@ -1,3 +1,4 @@
+#include "client/apiformats.h"
 #include "client/sseparser.h"
 
 #include <QtTest>
@@ -8,6 +9,7 @@ using Events = std::vector<SseEvent>;
 Q_DECLARE_METATYPE(Events)
 Q_DECLARE_METATYPE(kp::SseBodyKind)
 Q_DECLARE_METATYPE(kp::SseChunk::Kind)
+Q_DECLARE_METATYPE(kp::ApiFormat)
 
 namespace {
 
@@ -70,6 +72,94 @@ const QByteArray vllmChat
       "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":3}}\n\n"
       "data: [DONE]\n\n";
 
+// OpenAI's Responses stream as https://platform.openai.com/docs/api-reference/responses-streaming shows
+// it: a reasoning summary, then the answer; one event of a type the client does not know.
+const QByteArray responsesStream
+    = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\","
+      "\"status\":\"in_progress\",\"usage\":null},\"sequence_number\":0}\n\n"
+      "event: response.reasoning_summary_text.delta\ndata: {\"type\":\"response.reasoning_summary_text.delta\","
+      "\"delta\":\"Think\",\"sequence_number\":1}\n\n"
+      "event: response.future_thing\ndata: {\"type\":\"response.future_thing\",\"sequence_number\":2}\n\n"
+      "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"Hé\","
+      "\"sequence_number\":3}\n\n"
+      "event: response.output_text.delta\r\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\" là 👋\","
+      "\"sequence_number\":4}\r\n\r\n"
+      "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\","
+      "\"status\":\"completed\",\"usage\":{\"input_tokens\":11,\"input_tokens_details\":{\"cached_tokens\":4},"
+      "\"output_tokens\":7,\"output_tokens_details\":{\"reasoning_tokens\":2},\"total_tokens\":18}},"
+      "\"sequence_number\":5}\n\n";
+
+// Anthropic's Messages stream (https://docs.anthropic.com/en/docs/build-with-claude/streaming): thinking,
+// then text; a ping; a block type the client does not know. No [DONE].
+const QByteArray messagesStream
+    = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":"
+      "\"message\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":9,"
+      "\"cache_read_input_tokens\":3,\"output_tokens\":1}}}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{"
+      "\"type\":\"thinking\",\"thinking\":\"\"}}\n\n"
+      "event: ping\ndata: {\"type\":\"ping\"}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"
+      "\"thinking_delta\",\"thinking\":\"Hmm\"}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"
+      "\"signature_delta\",\"signature\":\"abc\"}}\n\n"
+      "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":"
+      "\"text_delta\",\"text\":\"Bonjour\"}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":"
+      "\"hologram_delta\"}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":"
+      "\"text_delta\",\"text\":\" à tous\"}}\n\n"
+      "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
+      "\"stop_sequence\":null},\"usage\":{\"output_tokens\":6}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+
+// What a transport takes from a typed stream: the token-bearing events, text, reasoning, usage, the end.
+struct Folded
+{
+    int choices = 0;
+    QString text;
+    QString reasoning;
+    qint64 promptTokens = -1;
+    qint64 completionTokens = -1;
+    qint64 cachedTokens = -1;
+    qint64 reasoningTokens = -1;
+    QStringList unknown;
+    bool done = false;
+    int eventsAfterDone = 0;
+};
+
+Folded fold(ApiFormat format, const QByteArray& stream, qsizetype cut)
+{
+    SseParser parser;
+    Events events;
+    parser.feed(QByteArrayView(stream).first(cut), events);
+    parser.feed(QByteArrayView(stream).sliced(cut), events);
+    parser.finish(events);
+    Folded f;
+    for (const SseEvent& e : events) {
+        const SseChunk chunk = classifyEvent(format, e.type, e.data);
+        if (f.done)
+            ++f.eventsAfterDone;
+        if (chunk.kind == SseChunk::Kind::Choices) {
+            ++f.choices;
+            f.text += chunk.text;
+            f.reasoning += chunk.reasoning;
+        }
+        if (chunk.promptTokens)
+            f.promptTokens = *chunk.promptTokens;
+        if (chunk.completionTokens)
+            f.completionTokens = *chunk.completionTokens;
+        if (chunk.cachedTokens)
+            f.cachedTokens = *chunk.cachedTokens;
+        if (chunk.reasoningTokens)
+            f.reasoningTokens = *chunk.reasoningTokens;
+        if (!chunk.unknownEvent.isEmpty())
+            f.unknown << chunk.unknownEvent;
+        f.done = f.done || chunk.kind == SseChunk::Kind::Done;
+    }
+    return f;
+}
+
 } // namespace
 
 class TestSseParser : public QObject
@@ -95,6 +185,11 @@ private Q_SLOTS:
     void classify_data();
     void classify();
     void classifyStreamsEndToEnd();
+    void responsesStreamAtEveryOffset();
+    void messagesStreamAtEveryOffset();
+    void classifyReply_data();
+    void classifyReply();
+    void typedErrorEvents();
 
 private:
     void addStreams();
@@ -439,6 +534,122 @@ void TestSseParser::classifyStreamsEndToEnd()
     QCOMPARE(text, QStringLiteral("Bonjour à tous 👋"));
     QCOMPARE(tokens.value_or(-1), qint64(3));
     QVERIFY(done);
+}
+
+void TestSseParser::responsesStreamAtEveryOffset()
+{
+    for (qsizetype cut = 0; cut <= responsesStream.size(); ++cut) {
+        const Folded f = fold(ApiFormat::Responses, responsesStream, cut);
+        const QString at = QStringLiteral("split at byte %1").arg(cut);
+        QVERIFY2(f.choices == 3, qPrintable(at));
+        QVERIFY2(f.text == QStringLiteral("Hé là 👋"), qPrintable(at + QStringLiteral(": ") + f.text));
+        QVERIFY2(f.reasoning == QStringLiteral("Think"), qPrintable(at));
+        QVERIFY2(f.promptTokens == 11 && f.completionTokens == 7, qPrintable(at));
+        QVERIFY2(f.cachedTokens == 4 && f.reasoningTokens == 2, qPrintable(at));
+        QVERIFY2(f.unknown == QStringList { QStringLiteral("response.future_thing") }, qPrintable(at));
+        QVERIFY2(f.done && f.eventsAfterDone == 0, qPrintable(at));
+    }
+}
+
+void TestSseParser::messagesStreamAtEveryOffset()
+{
+    for (qsizetype cut = 0; cut <= messagesStream.size(); ++cut) {
+        const Folded f = fold(ApiFormat::Messages, messagesStream, cut);
+        const QString at = QStringLiteral("split at byte %1").arg(cut);
+        QVERIFY2(f.choices == 3, qPrintable(at));
+        QVERIFY2(f.text == QStringLiteral("Bonjour à tous"), qPrintable(at + QStringLiteral(": ") + f.text));
+        QVERIFY2(f.reasoning == QStringLiteral("Hmm"), qPrintable(at));
+        // input_tokens (9) does not hold the cache reads (3): the prompt is both.
+        QVERIFY2(f.promptTokens == 12 && f.cachedTokens == 3, qPrintable(at));
+        QVERIFY2(f.completionTokens == 6, qPrintable(at)); // message_delta's, not message_start's placeholder
+        QVERIFY2(f.unknown == QStringList { QStringLiteral("content_block_delta/hologram_delta") }, qPrintable(at));
+        QVERIFY2(f.done && f.eventsAfterDone == 0, qPrintable(at));
+    }
+}
+
+void TestSseParser::classifyReply_data()
+{
+    QTest::addColumn<ApiFormat>("format");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<SseChunk::Kind>("kind");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("reasoning");
+    QTest::addColumn<qint64>("promptTokens");
+    QTest::addColumn<qint64>("completionTokens");
+    QTest::addColumn<QString>("error");
+    using K = SseChunk::Kind;
+    QTest::addRow("Responses: a Response with reasoning and a message")
+        << ApiFormat::Responses
+        << QByteArray("{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"completed\",\"error\":null,"
+                      "\"output\":[{\"type\":\"reasoning\",\"summary\":[{\"type\":\"summary_text\",\"text\":"
+                      "\"Why\"}]},{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":"
+                      "\"output_text\",\"text\":\"Hi\"},{\"type\":\"output_text\",\"text\":\" there\"}]}],"
+                      "\"usage\":{\"input_tokens\":5,\"output_tokens\":3}}")
+        << K::Choices << QStringLiteral("Hi there") << QStringLiteral("Why") << 5ll << 3ll << QString();
+    QTest::addRow("Responses: no output")
+        << ApiFormat::Responses << QByteArray("{\"object\":\"response\",\"output\":[]}") << K::Other << QString()
+        << QString() << -1ll << -1ll << QString();
+    QTest::addRow("Messages: text and thinking blocks")
+        << ApiFormat::Messages
+        << QByteArray("{\"id\":\"msg_1\",\"type\":\"message\",\"content\":[{\"type\":\"thinking\","
+                      "\"thinking\":\"Hmm\"},{\"type\":\"text\",\"text\":\"Yes\"}],\"stop_reason\":\"end_turn\","
+                      "\"usage\":{\"input_tokens\":7,\"output_tokens\":4}}")
+        << K::Choices << QStringLiteral("Yes") << QStringLiteral("Hmm") << 7ll << 4ll << QString();
+    QTest::addRow("Messages: an Anthropic error")
+        << ApiFormat::Messages
+        << QByteArray("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")
+        << K::Error << QString() << QString() << -1ll << -1ll << QStringLiteral("Overloaded (overloaded_error)");
+    QTest::addRow("Embeddings: two vectors")
+        << ApiFormat::Embeddings
+        << QByteArray("{\"object\":\"list\",\"data\":[{\"object\":\"embedding\",\"index\":0,\"embedding\":[0.1]},"
+                      "{\"object\":\"embedding\",\"index\":1,\"embedding\":[0.2]}],\"usage\":{\"prompt_tokens\":8,"
+                      "\"total_tokens\":8}}")
+        << K::Choices << QString() << QString() << 8ll << 0ll << QString();
+    QTest::addRow("Embeddings: no data") << ApiFormat::Embeddings << QByteArray("{\"object\":\"list\",\"data\":[]}")
+                                         << K::Other << QString() << QString() << -1ll << -1ll << QString();
+    QTest::addRow("Embeddings: an OpenAI error")
+        << ApiFormat::Embeddings << QByteArray("{\"error\":{\"message\":\"too long\",\"type\":\"BadRequestError\"}}")
+        << K::Error << QString() << QString() << -1ll << -1ll << QStringLiteral("too long (BadRequestError)");
+}
+
+void TestSseParser::classifyReply()
+{
+    QFETCH(ApiFormat, format);
+    QFETCH(QByteArray, body);
+    QFETCH(SseChunk::Kind, kind);
+    QFETCH(QString, text);
+    QFETCH(QString, reasoning);
+    QFETCH(qint64, promptTokens);
+    QFETCH(qint64, completionTokens);
+    QFETCH(QString, error);
+    const SseChunk chunk = kp::classifyReply(format, body);
+    QCOMPARE(chunk.kind, kind);
+    QCOMPARE(chunk.text, text);
+    QCOMPARE(chunk.reasoning, reasoning);
+    QCOMPARE(chunk.promptTokens.value_or(-1), promptTokens);
+    QCOMPARE(chunk.completionTokens.value_or(-1), completionTokens);
+    QCOMPARE(chunk.errorMessage, error);
+}
+
+void TestSseParser::typedErrorEvents()
+{
+    const SseChunk responses = classifyEvent(ApiFormat::Responses, "error",
+        "{\"type\":\"error\",\"code\":\"server_error\",\"message\":\"boom\\u001b[31m\",\"param\":null}");
+    QCOMPARE(responses.kind, SseChunk::Kind::Error);
+    QCOMPARE(responses.errorMessage, QStringLiteral("boom\\x1b[31m (code server_error)")); // inert
+    const SseChunk failed = classifyEvent(ApiFormat::Responses, "response.failed",
+        "{\"type\":\"response.failed\",\"response\":{\"error\":{\"code\":\"server_error\",\"message\":\"gone\"}}}");
+    QCOMPARE(failed.kind, SseChunk::Kind::Error);
+    QCOMPARE(failed.errorMessage, QStringLiteral("gone (code server_error)"));
+    const SseChunk messages = classifyEvent(ApiFormat::Messages, "error",
+        "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}");
+    QCOMPARE(messages.kind, SseChunk::Kind::Error);
+    QCOMPARE(messages.errorMessage, QStringLiteral("Overloaded (overloaded_error)"));
+    // The SSE event name stands in for a missing JSON type.
+    const SseChunk stop = classifyEvent(ApiFormat::Messages, "message_stop", "{}");
+    QCOMPARE(stop.kind, SseChunk::Kind::Done);
+    const SseChunk bad = classifyEvent(ApiFormat::Messages, "content_block_delta", "{\"type\":");
+    QCOMPARE(bad.kind, SseChunk::Kind::Malformed);
 }
 
 QTEST_GUILESS_MAIN(TestSseParser)

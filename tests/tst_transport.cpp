@@ -15,6 +15,7 @@
 #include "sim/faults.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
+#include "sim/simprotocol.h"
 #include "support/simclient.h"
 
 #include <QJsonArray>
@@ -369,6 +370,11 @@ private Q_SLOTS:
             QTest::addRow("%s chat streamed (chunked)", name) << kind << Backend::OpenAiChat << true;
             QTest::addRow("%s completions whole (content-length)", name) << kind << Backend::OpenAi << false;
             QTest::addRow("%s chat whole (content-length)", name) << kind << Backend::OpenAiChat << false;
+            QTest::addRow("%s responses streamed", name) << kind << Backend::OpenAiResponses << true;
+            QTest::addRow("%s responses whole", name) << kind << Backend::OpenAiResponses << false;
+            QTest::addRow("%s messages streamed", name) << kind << Backend::AnthropicMessages << true;
+            QTest::addRow("%s messages whole", name) << kind << Backend::AnthropicMessages << false;
+            QTest::addRow("%s embeddings (never streamed)", name) << kind << Backend::OpenAiEmbeddings << false;
         }
     }
 
@@ -386,10 +392,21 @@ private Q_SLOTS:
         const QUrl base = host.baseUrl();
         StepConfig step = makeStep(base, backend, options.params.modelId, 40, 16, 20);
         step.request.stream = stream;
+        step.request.embeddingBatch = 3;
         step.rate = 400; // 20 req/s of simulated load
         const StepResult result = runStep(kind, step);
         QCOMPARE(result.records.size(), std::size_t(40));
         QCOMPARE(result.metrics.completed, 40);
+        QCOMPARE(result.metrics.e2el.count, 40);
+        if (!stream) {
+            // Whole answers: when the first token was made is unknown, never the whole answer's time.
+            QCOMPARE(result.metrics.ttft.count, kUnknownCount);
+            QVERIFY(!isKnown(result.metrics.ttft.mean));
+            QVERIFY(!isKnown(result.metrics.tpot.mean));
+            QVERIFY(!isKnown(result.metrics.itl.mean));
+        } else {
+            QCOMPARE(result.metrics.ttft.count, 40);
+        }
         const auto truth = truthByRequestId(base);
         qint64 serverOutput = 0;
         for (const RequestRecord& r : result.records) {
@@ -399,12 +416,27 @@ private Q_SLOTS:
             QCOMPARE(r.outputTokens, t.value(u"output_tokens").toInt());
             QVERIFY(r.outputTokensFromUsage);
             QCOMPARE(r.serverPromptTokens, t.value(u"prompt_tokens").toInt());
+            QCOMPARE(t.value(u"endpoint").toString(),
+                QString::fromLatin1(sim::endpointName(backend == Backend::OpenAiResponses ? sim::Endpoint::Responses
+                        : backend == Backend::AnthropicMessages                           ? sim::Endpoint::Messages
+                        : backend == Backend::OpenAiEmbeddings                            ? sim::Endpoint::Embeddings
+                        : backend == Backend::OpenAiChat ? sim::Endpoint::ChatCompletions
+                                                         : sim::Endpoint::Completions)));
+            if (backend == Backend::OpenAiEmbeddings) {
+                QCOMPARE(r.outputTokens, 0);
+                // One request carries three prompts: this one and the two after it.
+                int words = 0;
+                for (int i = 0; i < 3; ++i)
+                    words += sim::countWords(step.prompts[std::size_t(r.index + i) % step.prompts.size()].text);
+                QCOMPARE(t.value(u"prompt_tokens").toInt(), words);
+            }
             serverOutput += t.value(u"output_tokens").toInt();
             const qsizetype roleEvent = backend == Backend::OpenAiChat ? 1 : 0;
-            const qsizetype events = stream ? t.value(u"token_ms").toArray().size() + roleEvent : 1;
+            const qsizetype events = stream ? t.value(u"token_ms").toArray().size() + roleEvent : 0;
             QCOMPARE(qsizetype(r.chunkNs.size()), events);
             QVERIFY(r.firstByteNs >= r.sentNs);
-            QVERIFY(r.firstTokenNs >= r.firstByteNs);
+            QVERIFY(stream ? r.firstTokenNs >= r.firstByteNs : r.firstTokenNs == -1);
+            QVERIFY(r.lastTokenNs >= r.firstByteNs);
             QVERIFY(r.endNs >= r.lastTokenNs);
             QVERIFY(std::is_sorted(r.chunkNs.begin(), r.chunkNs.end()));
             const double accepted = t.value(u"accepted_ms").toDouble();
