@@ -763,6 +763,22 @@ void TestSimServer::errors_data()
     QTest::addRow("unknown path outside v1")
         << get("/favicon.ico") << 404 << QString() << QStringLiteral("/favicon.ico");
     QTest::addRow("GET on completions") << get("/v1/completions") << 405 << QString() << QStringLiteral("GET");
+    QTest::addRow("messages without max_tokens")
+        << post("/v1/messages", "{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}") << 400
+        << QStringLiteral("max_tokens") << QStringLiteral("'max_tokens' is required");
+    QTest::addRow("messages, system a number") << post("/v1/messages",
+        "{\"system\": 5, \"max_tokens\": 3, \"messages\": [{\"role\": \"user\", \"content\": "
+        "\"a\"}]}") << 400 << QStringLiteral("system")
+                                               << QStringLiteral("'system'");
+    QTest::addRow("responses without input") << post("/v1/responses", "{\"max_output_tokens\": 3}") << 400
+                                             << QStringLiteral("input") << QStringLiteral("'input' is required");
+    QTest::addRow("responses, input item content a number")
+        << post("/v1/responses", "{\"input\": [{\"role\": \"user\", \"content\": 5}]}") << 400
+        << QStringLiteral("input[0].content") << QStringLiteral("input[0].content");
+    QTest::addRow("embeddings, input item a number") << post("/v1/embeddings", "{\"input\": [\"a\", 5]}") << 400
+                                                     << QStringLiteral("input[1]") << QStringLiteral("'input[1]'");
+    QTest::addRow("embeddings streamed") << post("/v1/embeddings", "{\"input\": \"a\", \"stream\": true}") << 400
+                                         << QStringLiteral("stream") << QStringLiteral("not streamed");
 }
 
 void TestSimServer::errors()
@@ -809,6 +825,11 @@ void TestSimServer::apiKey_data()
         << post("/v1/completions", body, "authorization: bearer s3cret\r\n") << 200;
     QTest::addRow("models without key") << get("/v1/models") << 401;
     QTest::addRow("models with key") << get("/v1/models", "Authorization: Bearer s3cret\r\n") << 200;
+    const QByteArray messages = "{\"max_tokens\": 2, \"messages\": [{\"role\": \"user\", \"content\": \"a b\"}]}";
+    QTest::addRow("messages, right x-api-key") << post("/v1/messages", messages, "x-api-key: s3cret\r\n") << 200;
+    QTest::addRow("messages, wrong x-api-key") << post("/v1/messages", messages, "x-api-key: nope\r\n") << 401;
+    QTest::addRow("messages, bearer") << post("/v1/messages", messages, "Authorization: Bearer s3cret\r\n") << 200;
+    QTest::addRow("models with x-api-key") << get("/v1/models", "x-api-key: s3cret\r\n") << 200;
     QTest::addRow("health needs none") << get("/health") << 200;
     QTest::addRow("metrics need none") << get("/metrics") << 200;
 }

@@ -441,8 +441,8 @@ bool SimServer::Private::authorized(const HttpRequest& request) const
 {
     if (m_apiKey.isEmpty())
         return true;
-    // Anthropic's Messages API sends the key as x-api-key.
-    if (request.path() == "/v1/messages" && !request.header("x-api-key").isNull())
+    // Anthropic's API takes the key as x-api-key (on /v1/messages and /v1/models alike).
+    if (!request.header("x-api-key").isNull())
         return request.header("x-api-key").trimmed() == m_apiKey;
     const QByteArray value = request.header("authorization");
     if (value.size() < 7 || qstrnicmp(value.constData(), "bearer ", 7) != 0)
