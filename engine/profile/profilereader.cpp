@@ -943,6 +943,8 @@ void readLoadKeys(ObjectReader& r, Profile& p)
     r.read("turns", u"workload.turns"_s, w.turns);
     r.read("system_prompt_len", u"workload.system_prompt_len"_s, w.systemPromptLen);
     r.read("ignore_eos", u"workload.ignore_eos"_s, w.ignoreEos);
+    r.read("stream", u"workload.stream"_s, w.stream);
+    r.read("embedding_batch", u"workload.embedding_batch"_s, w.embeddingBatch);
     r.read("temperature", u"workload.sampling.temperature"_s, w.sampling.temperature);
     r.read("top_p", u"workload.sampling.top_p"_s, w.sampling.topP);
     r.read("top_k", u"workload.sampling.top_k"_s, w.sampling.topK);
