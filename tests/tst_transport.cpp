@@ -359,6 +359,43 @@ private Q_SLOTS:
         QCOMPARE(result.metrics.e2el.max, *std::max_element(e2elMs.begin(), e2elMs.end()));
     }
 
+    // Each API's body and key header: Anthropic's key goes in x-api-key with the version it requires
+    // (unless the target sets one), never as a bearer token.
+    void requestsPerApi()
+    {
+        Target target;
+        target.baseUrl = QStringLiteral("http://127.0.0.1:1");
+        target.apiKey = QStringLiteral("k3y");
+        target.backend = Backend::AnthropicMessages;
+        QString error;
+        HeaderList headers = requestHeaders(target, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(headers == (HeaderList { { "x-api-key", "k3y" }, { "anthropic-version", "2023-06-01" } }));
+        target.headers = { { QStringLiteral("Anthropic-Version"), QStringLiteral("2024-01-01") } };
+        headers = requestHeaders(target, &error);
+        QVERIFY(headers == (HeaderList { { "x-api-key", "k3y" }, { "Anthropic-Version", "2024-01-01" } }));
+        target.headers.clear();
+        target.backend = Backend::OpenAiResponses;
+        QVERIFY(requestHeaders(target, &error) == (HeaderList { { "Authorization", "Bearer k3y" } }));
+
+        RequestTemplate t;
+        t.model = QStringLiteral("m");
+        t.stream = false;
+        const std::vector<ChatMessage> messages { { QStringLiteral("system"), QStringLiteral("Be brief.") },
+            { QStringLiteral("user"), QStringLiteral("Hi") } };
+        t.backend = Backend::AnthropicMessages;
+        QCOMPARE(buildRequestBody(t, messages, 7),
+            QByteArray("{\"max_tokens\":7,\"messages\":[{\"content\":\"Hi\",\"role\":\"user\"}],\"model\":\"m\","
+                       "\"stream\":false,\"system\":\"Be brief.\",\"temperature\":0}"));
+        t.backend = Backend::OpenAiResponses;
+        QCOMPARE(buildRequestBody(t, messages, 7),
+            QByteArray("{\"input\":[{\"content\":\"Be brief.\",\"role\":\"system\"},{\"content\":\"Hi\",\"role\":"
+                       "\"user\"}],\"max_output_tokens\":7,\"model\":\"m\",\"stream\":false,\"temperature\":0}"));
+        t.backend = Backend::OpenAiEmbeddings;
+        QCOMPARE(buildEmbeddingsBody(t, { QStringLiteral("a"), QStringLiteral("b c") }),
+            QByteArray("{\"encoding_format\":\"float\",\"input\":[\"a\",\"b c\"],\"model\":\"m\"}"));
+    }
+
     void countsMatchGroundTruth_data()
     {
         QTest::addColumn<TransportKind>("kind");
