@@ -279,6 +279,60 @@ private Q_SLOTS:
         }
     }
 
+    // Each new API surface runs against the simulator; a whole answer's TTFT is "—", never a number. The
+    // Messages API sends the key as x-api-key, which the simulator checks.
+    void otherApiSurfacesRunWithUnknownTtftWhenWhole_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<bool>("ttftKnown");
+        QTest::addRow("anthropic-messages, streamed")
+            << QStringList { QStringLiteral("--backend"), QStringLiteral("anthropic-messages") } << true;
+        QTest::addRow("anthropic-messages, --no-stream") << QStringList { QStringLiteral("--backend"),
+            QStringLiteral("anthropic-messages"), QStringLiteral("--no-stream") }
+                                                         << false;
+        QTest::addRow("openai-responses, --no-stream") << QStringList { QStringLiteral("--backend"),
+            QStringLiteral("openai-responses"), QStringLiteral("--no-stream") }
+                                                       << false;
+        QTest::addRow("openai-embeddings, batches of 4") << QStringList { QStringLiteral("--backend"),
+            QStringLiteral("openai-embeddings"), QStringLiteral("--embedding-batch"), QStringLiteral("4") }
+                                                         << false;
+    }
+
+    void otherApiSurfacesRunWithUnknownTtftWhenWhole()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(bool, ttftKnown);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("OPENAI_API_KEY"), m_key);
+        QTemporaryDir dir;
+        const Outcome r
+            = runCli(QStringList { QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+                         QStringLiteral("--num-prompts"), QStringLiteral("10"), QStringLiteral("--request-rate"),
+                         QStringLiteral("40"), QStringLiteral("--out"), dir.filePath(QStringLiteral("run")),
+                         QStringLiteral("--percentile-metrics"), QStringLiteral("ttft,e2el") }
+                    + args + kSmallWorkload,
+                env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(
+            r.out.contains(QStringLiteral("Successful requests:                     10        \n")), qPrintable(r.out));
+        const QString unknownTtft
+            = QStringLiteral("Mean TTFT (ms):").leftJustified(40) + QStringLiteral(" —") + QString(9, u' ') + u'\n';
+        QVERIFY2(r.out.contains(unknownTtft) != ttftKnown, qPrintable(r.out));
+        const QString e2el = QStringLiteral("Mean E2EL (ms):").leftJustified(40) + u' ';
+        QVERIFY2(r.out.contains(e2el) && !r.out.contains(e2el + u'—'), qPrintable(r.out)); // measured
+    }
+
+    void unknownBackendIsRefusedNamingTheKnownOnes()
+    {
+        const Outcome r = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+            QStringLiteral("--backend"), QStringLiteral("tgi") });
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("--backend: unknown backend \"tgi\"; expected openai, openai-chat, vllm, "
+                                          "openai-responses, anthropic-messages or openai-embeddings")),
+            qPrintable(r.err));
+    }
+
     void sweepPrintsOneLinePerStepAndCsv()
     {
         QTemporaryDir dir;
