@@ -84,6 +84,7 @@ ResponseAccumulator::ResponseAccumulator(const HttpRequest& request, qint64 sent
     m_record.scheduledNs = request.scheduledNs;
     m_record.sentNs = sentNs;
     m_record.promptTokens = request.promptTokens;
+    m_record.requestedOutputTokens = request.maxTokens > 0 ? request.maxTokens : -1;
 }
 
 void ResponseAccumulator::onResponseStarted(int httpStatus, qint64 tNs, const ResponseHeaders& headers)
@@ -151,6 +152,32 @@ void ResponseAccumulator::takeText(const QString& text)
         m_record.generatedText += QStringView(text).first(std::min(room, text.size()));
 }
 
+void ResponseAccumulator::takeReasoning(const QString& text)
+{
+    m_sawReasoning = true;
+    for (const QChar c : text) {
+        const bool space = c.isSpace();
+        if (!space && !m_inReasoningWord)
+            ++m_reasoningWords;
+        m_inReasoningWord = !space;
+    }
+}
+
+// One event that carries tokens (a choices event, or a whole reply): any token, reasoning included, is
+// the first token (TTFT, vLLM's definition) and an ITL gap; only answer text is first content (TTFC).
+void ResponseAccumulator::takeTokens(const SseChunk& chunk, qint64 tNs)
+{
+    if (m_record.firstTokenNs < 0)
+        m_record.firstTokenNs = tNs;
+    if (m_record.firstContentNs < 0 && chunk.hasText())
+        m_record.firstContentNs = tNs;
+    m_record.chunkNs.push_back(tNs);
+    m_record.lastTokenNs = tNs;
+    if (!chunk.reasoning.isEmpty())
+        takeReasoning(chunk.reasoning);
+    takeText(chunk.text);
+}
+
 void ResponseAccumulator::fail(FailureClass failure, const QString& message)
 {
     if (m_record.failure == FailureClass::None) {
@@ -169,6 +196,8 @@ void ResponseAccumulator::takeUsage(const SseChunk& chunk)
         m_record.serverPromptTokens = static_cast<int>(*chunk.promptTokens);
     if (chunk.cachedTokens)
         m_record.cachedTokens = static_cast<int>(*chunk.cachedTokens);
+    if (chunk.reasoningTokens)
+        m_record.reasoningTokens = static_cast<int>(*chunk.reasoningTokens);
 }
 
 void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)
@@ -211,13 +240,7 @@ void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)
         break;
     }
     takeUsage(chunk);
-    if (m_record.firstTokenNs < 0)
-        m_record.firstTokenNs = tNs;
-    if (m_record.firstContentNs < 0 && chunk.hasText())
-        m_record.firstContentNs = tNs;
-    m_record.chunkNs.push_back(tNs);
-    m_record.lastTokenNs = tNs;
-    takeText(chunk.text);
+    takeTokens(chunk, tNs);
 }
 
 RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFailure, const QString& transportMessage)
@@ -285,6 +308,8 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
                 // Not streamed: the whole answer comes at once, so when its first token was made is
                 // unknown. E2EL ends here; TTFT, TPOT and ITL are left unknown rather than invented.
                 m_record.lastTokenNs = tNs;
+                if (!reply.reasoning.isEmpty())
+                    takeReasoning(reply.reasoning);
                 takeText(reply.text);
                 takeUsage(reply);
             }
@@ -302,8 +327,12 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
                         .arg(endEventName(m_format)));
         }
     }
+    // Reasoning tokens are output tokens (usage.completion_tokens includes them, as vLLM and OpenAI count);
+    // without usage's details they are counted from the reasoning text like answer tokens from the answer.
     if (m_record.success() && !m_record.outputTokensFromUsage)
-        m_record.outputTokens = m_words;
+        m_record.outputTokens = m_words + m_reasoningWords;
+    if (m_record.reasoningTokens < 0 && m_sawReasoning)
+        m_record.reasoningTokens = m_reasoningWords;
     if (!m_record.success())
         noteResponseFacts();
     return std::move(m_record);

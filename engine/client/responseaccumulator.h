@@ -43,6 +43,8 @@ private:
     void takeUsage(const SseChunk& chunk);
     void fail(FailureClass failure, const QString& message);
     void takeText(const QString& text);
+    void takeReasoning(const QString& text);
+    void takeTokens(const SseChunk& chunk, qint64 tNs);
     void noteResponseFacts();
     QString statusMessage() const;
 
@@ -59,6 +61,10 @@ private:
     qint64 m_bytes = 0;
     int m_words = 0; // words in all the generated text, kept or not
     bool m_inWord = false;
+    // Reasoning (thinking) text, from whichever backend's events carry it: counted, not kept.
+    bool m_sawReasoning = false;
+    int m_reasoningWords = 0;
+    bool m_inReasoningWord = false;
 };
 
 } // namespace kp

@@ -47,6 +47,7 @@ struct HttpRequest
     ApiFormat format = ApiFormat::OpenAi; // how the stream and the reply read
     bool stream = true;
     int promptTokens = 0;
+    int maxTokens = -1; // the max_tokens the body asks for; -1 when it sets none
     qint64 scheduledNs = -1;
 };
 

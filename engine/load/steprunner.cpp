@@ -176,6 +176,7 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
         messages.push_back({ QStringLiteral("user"), c.turns.front().user });
         req.body = buildRequestBody(m_config.request, messages, c.turns.front().outputTokens);
         req.promptTokens = c.systemTokens + c.turns.front().userTokens;
+        req.maxTokens = c.turns.front().outputTokens;
         return req;
     }
     const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(position) % m_config.prompts.size()];
@@ -197,6 +198,7 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
         req.body = buildRequestBody(m_config.request,
             { ChatMessage { QStringLiteral("user"), promptText(prompt, m_config.textSeed) } }, prompt.outputTokens);
     req.promptTokens = prompt.promptTokens;
+    req.maxTokens = prompt.outputTokens;
     return req;
 }
 
@@ -234,6 +236,7 @@ HttpRequest StepRunner::makeTurnRequest(int session, qint64 index, const QString
     HttpRequest req = requestShell(index, id, scheduledNs);
     req.body = buildRequestBody(m_config.request, messages, current.outputTokens);
     req.promptTokens = tokens;
+    req.maxTokens = current.outputTokens;
     return req;
 }
 

@@ -63,7 +63,7 @@ struct RequestRecord
     qint64 sentNs = -1; // `st`: just before the POST was handed to the network (after the concurrency gate)
     qint64 firstByteNs = -1; // response headers received
     qint64 firstTokenNs = -1; // first data event whose choices array is non-empty (TTFT)
-    qint64 firstContentNs = -1; // first event with non-empty text ("first content", SGLang's TTFT)
+    qint64 firstContentNs = -1; // first event with non-empty answer text, reasoning aside (TTFC; SGLang's TTFT)
     qint64 lastTokenNs = -1; // the last choices event: E2EL's end (a trailing usage-only event is not one)
     qint64 endNs = -1; // the stream ended ([DONE], close, or failure)
     std::vector<qint64> chunkNs; // arrival of every choices event, first included (ITL = successive gaps)
@@ -78,8 +78,9 @@ struct RequestRecord
     int cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens (prefix-cache hits), -1 when not sent
     int outputTokens = 0; // usage.completion_tokens, else counted from the text
     int reasoningTokens = -1; // of outputTokens, those spent reasoning (usage's details, else counted); -1 unknown
+    int requestedOutputTokens = -1; // the max_tokens the request asked for; -1 when it set none
     bool outputTokensFromUsage = false;
-    QString generatedText;
+    QString generatedText; // the answer; reasoning text is not kept
     // Types of Responses or Messages stream events the client does not know, each once, in order (inert).
     std::vector<QString> unknownEvents;
 
