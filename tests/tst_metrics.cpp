@@ -184,6 +184,7 @@ private Q_SLOTS:
     void resultJsonMetadata();
     void resultJsonRoundTrip();
     void sessionsAndPrefixCache();
+    void reasoningAndShortOutputs();
     void readVllmFile();
     void readVariants_data();
     void readVariants();
@@ -1137,7 +1138,8 @@ void TestMetrics::csv()
                                 "80.833,20.000,93.192,174.000,208.650," // tpot
                                 "258.571,50.000,507.893,660.000,1416.000," // itl
                                 "922.500,725.000,782.700,1816.000,2053.600," // e2el
-                                "475.000,337.667,2000.000,1,1,,,,,\n"; // no cached tokens, no sessions: empty
+                                "475.000,337.667,2000.000,1,1,,,,,," // no cached tokens, no sessions: empty
+                                "290.000,954.000,1175.400,,,\n"; // TTFC; no reasoning, no max_tokens: empty
     QCOMPARE(row, expected);
 
     StepSetup open = setup;
@@ -1176,6 +1178,105 @@ void TestMetrics::textIgnoresLocale()
 
 // Multi-turn records with the server's cached tokens: sessions, the turn groups, the hit rate, and the
 // same figures through the result file, the summary block and the CSV row.
+void TestMetrics::reasoningAndShortOutputs()
+{
+    const auto reasoning = [](RequestRecord r, int reasoningTokens, int maxTokens) {
+        r.reasoningTokens = reasoningTokens;
+        r.requestedOutputTokens = maxTokens;
+        return r;
+    };
+    // TTFT is the first chunk; TTFC the first answer text (firstContentMs) after the reasoning.
+    const std::vector<RequestRecord> records = {
+        reasoning(request(0, 0, { 100, 110, 150 }, 150, 150, 10, 10, 32), 8, 32), // TTFC 150, full length
+        reasoning(request(0, 10, { 60, 90, 130 }, 130, 130, 10, 10, 20), 12, 32), // TTFC 120, short
+        reasoning(request(0, 20, { 50, 70 }, 70, 70, 10, 10, 32), 0, 32), // TTFC 50, full length
+        reasoning(request(0, 30, {}, -1, 40, 10, -1, 0, false, FailureClass::HttpServerError), -1, 32),
+    };
+    MetricsOptions options;
+    options.inputTokenSource = InputTokenSource::Dataset;
+    StepMetrics m = StepMetrics::fromRecords(records, 1.0, options);
+    QCOMPARE(m.completed, 3);
+    QCOMPARE(m.ttft.mean, 60.0); // 100, 50, 30 (the failed request counts for nothing)
+    QCOMPARE(m.firstContentTtft.mean, (150.0 + 120.0 + 50.0) / 3);
+    QCOMPARE(m.firstContentTtft.median, 120.0);
+    QCOMPARE(m.totalReasoningTokens, 20);
+    QCOMPARE(m.reasoningTokensReported, 3);
+    QCOMPARE(m.outputLimitsKnown, 3);
+    QCOMPARE(m.shortOutputs, 1);
+    QCOMPARE(m.shortOutputShare(), 1.0 / 3);
+    m.ignoreEos = true;
+
+    // The summary: the reference's block, then the reasoning and output-length lines.
+    const StepSetup setup = exampleSetup();
+    const QList<QByteArray> lines = StepSummary::text(setup, m).split('\n');
+    const auto tail = [&](qsizetype n) { return lines.mid(lines.size() - n); };
+    const QList<QByteArray> expected {
+        "--------------------Reasoning---------------------",
+        "Total reasoning tokens:                  20        ",
+        "Mean TTFC (ms):                          106.67    ",
+        "Median TTFC (ms):                        120.00    ",
+        "P99 TTFC (ms):                           149.40    ",
+        "------------------Output Length-------------------",
+        "Shorter than max_tokens:                 1         ",
+        "Short output share (%):                  33.33     ",
+        "==================================================",
+        "",
+    };
+    QCOMPARE(tail(expected.size()), expected);
+
+    // The result file: TTFC after the reference's metrics, the reasoning total, the short outputs.
+    const QByteArray file = ResultJson::write(setup, m, {}, 4);
+    const QJsonObject json = QJsonDocument::fromJson(file).object();
+    QCOMPARE(json.value(u"total_reasoning_tokens").toInt(), 20);
+    QCOMPARE(json.value(u"mean_ttfc_ms").toDouble(), (150.0 + 120.0 + 50.0) / 3);
+    QCOMPARE(json.value(u"median_ttfc_ms").toDouble(), 120.0);
+    QCOMPARE(json.value(u"p99_ttfc_ms").toDouble(), 149.4);
+    QVERIFY(json.contains(u"std_ttfc_ms"));
+    const QJsonObject kneepoint = json.value(u"kneepoint").toObject();
+    QCOMPARE(kneepoint.value(u"short_outputs").toInt(), 1);
+    QCOMPARE(kneepoint.value(u"output_limits_known").toInt(), 3);
+    QCOMPARE(kneepoint.value(u"short_output_share").toDouble(), 1.0 / 3);
+    QCOMPARE(kneepoint.value(u"ignore_eos").toBool(), true);
+    const ResultFileContents read = ResultJson::read(file, QStringLiteral("x.json"));
+    QVERIFY2(read.ok(), qPrintable(read.error));
+    QVERIFY2(read.steps.front().warnings.isEmpty(), qPrintable(read.steps.front().warnings.join(u'\n')));
+    QVERIFY2(read.steps.front().setup.metadata.empty(), "no figure is read back as a setting");
+    const StepMetrics& back = read.steps.front().metrics;
+    QCOMPARE(back.totalReasoningTokens, 20);
+    QCOMPARE(back.reasoningTokensReported, 3);
+    QCOMPARE(back.shortOutputs, 1);
+    QCOMPARE(back.outputLimitsKnown, 3);
+    QCOMPARE(back.ignoreEos, std::optional<bool>(true));
+    QCOMPARE(back.firstContentTtft.median, 120.0);
+
+    // sweep.csv: the TTFC percentiles, the reasoning total and the short outputs.
+    const QByteArrayList header = SweepTable::csvHeader().trimmed().split(',');
+    const QByteArrayList row = SweepTable::csvRow(setup, m).trimmed().split(',');
+    QCOMPARE(row.size(), header.size());
+    QCOMPARE(row[header.indexOf("median_ttfc_ms")], QByteArray("120.000"));
+    QCOMPARE(row[header.indexOf("p99_ttfc_ms")], QByteArray("149.400"));
+    QCOMPARE(row[header.indexOf("total_reasoning_tokens")], QByteArray("20"));
+    QCOMPARE(row[header.indexOf("short_outputs")], QByteArray("1"));
+    QCOMPARE(row[header.indexOf("short_output_share")], QByteArray("0.3333"));
+
+    // Without reasoning nor max_tokens: nothing invented, and the block ends where the reference's does.
+    const std::vector<RequestRecord> plainRecords = { request(0, 0, { 100, 110 }, 100, 110, 10, 10, 2) };
+    const StepMetrics plain = StepMetrics::fromRecords(plainRecords, 1.0, options);
+    QCOMPARE(plain.totalReasoningTokens, kUnknownCount);
+    QCOMPARE(plain.shortOutputs, kUnknownCount);
+    QVERIFY(!isKnown(plain.shortOutputShare()));
+    const QJsonObject plainJson = QJsonDocument::fromJson(ResultJson::write(setup, plain, {}, 4)).object();
+    for (const char* key : { "total_reasoning_tokens", "mean_ttfc_ms", "median_ttfc_ms", "p99_ttfc_ms" })
+        QVERIFY2(!plainJson.contains(QLatin1String(key)), key);
+    QVERIFY(!plainJson.value(u"kneepoint").toObject().contains(u"short_outputs"));
+    const QByteArray plainText = StepSummary::text(setup, plain);
+    QVERIFY(!plainText.contains("TTFC"));
+    QVERIFY(!plainText.contains("max_tokens"));
+    const QByteArrayList plainRow = SweepTable::csvRow(setup, plain).trimmed().split(',');
+    QCOMPARE(plainRow[header.indexOf("total_reasoning_tokens")], QByteArray());
+    QCOMPARE(plainRow[header.indexOf("short_output_share")], QByteArray());
+}
+
 void TestMetrics::sessionsAndPrefixCache()
 {
     const auto turn = [](RequestRecord r, int session, int turnNumber, int cached) {

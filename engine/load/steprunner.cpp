@@ -490,6 +490,7 @@ void StepRunner::finish()
     result.records = std::move(m_records);
     m_records = {};
     result.metrics = StepMetrics::fromRecords(result.records, result.durationS, m_metricsOptions);
+    result.metrics.ignoreEos = m_config.request.ignoreEos;
     result.metrics.intervals
         = bootstrapIntervals(result.records, result.durationS, m_metricsOptions, result.metrics, kBootstrapSeed);
     const LatencyStats lag = LatencyStats::compute(m_lagMs, { 90, 99 });

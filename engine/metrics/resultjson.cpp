@@ -124,6 +124,15 @@ Json kneepointObject(const StepMetrics& m)
     out["dataset_input_tokens_reported"] = m.datasetInputTokensReported;
     if (isKnown(m.totalCachedTokens))
         out["cached_tokens_reported"] = m.cachedTokensReported;
+    if (isKnown(m.totalReasoningTokens))
+        out["reasoning_tokens_reported"] = m.reasoningTokensReported;
+    if (isKnown(m.shortOutputs)) {
+        out["output_limits_known"] = m.outputLimitsKnown;
+        out["short_outputs"] = m.shortOutputs;
+        out["short_output_share"] = numberOrText(m.shortOutputShare());
+    }
+    if (m.ignoreEos)
+        out["ignore_eos"] = *m.ignoreEos;
     if (isKnown(m.numSessions)) {
         Json turns = Json::object();
         for (const auto& [name, g] : { std::pair { "first", &m.firstTurns }, std::pair { "later", &m.laterTurns } }) {
@@ -488,6 +497,11 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
     readInteger(object, "output_tokens_from_text", m.outputTokensFromText);
     readInteger(object, "dataset_input_tokens_reported", m.datasetInputTokensReported);
     readInteger(object, "cached_tokens_reported", m.cachedTokensReported);
+    readInteger(object, "reasoning_tokens_reported", m.reasoningTokensReported);
+    readInteger(object, "output_limits_known", m.outputLimitsKnown);
+    readInteger(object, "short_outputs", m.shortOutputs);
+    if (const auto it = object.find("ignore_eos"); it != object.end() && it->is_boolean())
+        m.ignoreEos = it->get<bool>();
     readNumber(object, "mean_session_duration_s", m.meanSessionS);
     if (const auto it = object.find("turns"); it != object.end() && it->is_object()) {
         for (const auto& [name, g] : { std::pair { "first", &m.firstTurns }, std::pair { "later", &m.laterTurns } }) {
@@ -637,6 +651,7 @@ QString StepReader::read(const Json& object)
     readInteger(object, "total_output_tokens", m.totalOutputTokens);
     readInteger(object, "total_cached_tokens", m.totalCachedTokens);
     readInteger(object, "num_sessions", m.numSessions);
+    readInteger(object, "total_reasoning_tokens", m.totalReasoningTokens);
     // vLLM 0.4 wrote the request throughput as "request_inthroughput".
     for (const std::string key : { "request_throughput", "request_inthroughput" }) {
         if (const auto value = number(object, key)) {
@@ -708,6 +723,17 @@ QString StepReader::read(const Json& object)
     for (LatencyMetric metric : allLatencyMetrics) {
         if (present[static_cast<std::size_t>(metric)])
             m.options.selectedMetrics.push_back(metric);
+    }
+    // Time to first content token; kneepoint.first_content_ttft, when there, has all of it.
+    readNumber(object, "mean_ttfc_ms", m.firstContentTtft.mean);
+    readNumber(object, "median_ttfc_ms", m.firstContentTtft.median);
+    readNumber(object, "std_ttfc_ms", m.firstContentTtft.stddev);
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const auto split = splitPercentileKey(it.key());
+        if (!split || split->second != "ttfc")
+            continue;
+        if (const auto value = numberValue(*it, at(it.key())))
+            m.firstContentTtft.percentiles.emplace_back(split->first, *value);
     }
 
     if (const auto it = object.find("kneepoint"); it != object.end()) {
@@ -915,6 +941,9 @@ QByteArray ResultJson::write(
     }
     if (isKnown(m.numSessions))
         out["num_sessions"] = m.numSessions;
+    // Reasoning models: only when a request reported or streamed reasoning, never a made-up 0.
+    if (isKnown(m.totalReasoningTokens))
+        out["total_reasoning_tokens"] = m.totalReasoningTokens;
     // Current vLLM (vllm/benchmarks/serve.py) puts the per-request lists here, between the totals and the
     // peaks. `latencies` is E2EL in s and `start_times` the sends in s; vLLM's are time.perf_counter()
     // values, whose zero is arbitrary, ours are from the step's start: differences mean the same.
@@ -976,6 +1005,16 @@ QByteArray ResultJson::write(
         out["std_" + key + "_ms"] = numberOrText(stats.stddev);
         for (const auto& [p, value] : stats.percentiles)
             out[percentileKey(p) + "_" + key + "_ms"] = numberOrText(value);
+    }
+    // Time to first content token, after the reference's metrics, for steps of a reasoning model (for
+    // others it is about TTFT, and kneepoint.first_content_ttft keeps it).
+    if (isKnown(m.totalReasoningTokens)) {
+        const LatencyStats& ttfc = m.firstContentTtft;
+        out["mean_ttfc_ms"] = numberOrText(ttfc.mean);
+        out["median_ttfc_ms"] = numberOrText(ttfc.median);
+        out["std_ttfc_ms"] = numberOrText(ttfc.stddev);
+        for (const auto& [p, value] : ttfc.percentiles)
+            out[percentileKey(p) + "_ttfc_ms"] = numberOrText(value);
     }
 
     out["kneepoint"] = kneepointObject(m);

@@ -143,6 +143,8 @@ StepMetrics StepMetrics::fromRecords(
     std::vector<Span> spans;
     std::vector<qint64> tokenTimes;
     qint64 cachedTokens = 0;
+    qint64 reasoningTokens = 0;
+    qint64 shortOutputs = 0;
     std::set<int> sessions;
     std::map<int, std::pair<qint64, qint64>> sessionSpans; // first send, last end
 
@@ -184,6 +186,15 @@ StepMetrics StepMetrics::fromRecords(
         if (r.cachedTokens >= 0) {
             ++m.cachedTokensReported;
             cachedTokens += r.cachedTokens;
+        }
+        if (r.reasoningTokens >= 0) {
+            ++m.reasoningTokensReported;
+            reasoningTokens += r.reasoningTokens;
+        }
+        if (r.requestedOutputTokens > 0) {
+            ++m.outputLimitsKnown;
+            if (r.outputTokens < r.requestedOutputTokens)
+                ++shortOutputs;
         }
 
         if (r.sentNs < 0)
@@ -291,6 +302,10 @@ StepMetrics StepMetrics::fromRecords(
 
     if (m.cachedTokensReported > 0)
         m.totalCachedTokens = cachedTokens;
+    if (m.reasoningTokensReported > 0)
+        m.totalReasoningTokens = reasoningTokens;
+    if (m.outputLimitsKnown > 0)
+        m.shortOutputs = shortOutputs;
     if (!sessions.empty()) {
         m.numSessions = static_cast<qint64>(sessions.size());
         if (!sessionSpans.empty()) {
@@ -470,6 +485,13 @@ double StepMetrics::prefixCacheHitRate() const
     if (!isKnown(totalCachedTokens) || !isKnown(totalInputTokens) || totalInputTokens <= 0)
         return kUnknown;
     return double(totalCachedTokens) / double(totalInputTokens);
+}
+
+double StepMetrics::shortOutputShare() const
+{
+    if (!isKnown(shortOutputs) || outputLimitsKnown <= 0)
+        return kUnknown;
+    return double(shortOutputs) / double(outputLimitsKnown);
 }
 
 } // namespace kp

@@ -141,7 +141,21 @@ struct StepMetrics
     LatencyStats e2el;
 
     // Kneepoint's additions.
-    LatencyStats firstContentTtft; // first event with non-empty text (SGLang's TTFT)
+    // Time to first content token (TTFC): to the first event with answer text, reasoning aside; for a
+    // reasoning model it follows the thinking, for others it is about TTFT (SGLang's TTFT).
+    LatencyStats firstContentTtft;
+    // Reasoning models: the completed requests' reasoning tokens (usage's details, else counted from the
+    // reasoning text); kUnknownCount when no request reported or streamed any.
+    qint64 totalReasoningTokens = kUnknownCount;
+    qint64 reasoningTokensReported = 0; // completed requests that reported or streamed reasoning
+    // Output-length accounting: of the completed requests that asked for a max_tokens, how many produced
+    // fewer output tokens than they asked for; kUnknownCount when no request said what it asked for.
+    qint64 shortOutputs = kUnknownCount;
+    qint64 outputLimitsKnown = 0; // completed requests whose max_tokens is known
+    double shortOutputShare() const; // shortOutputs / outputLimitsKnown; kUnknown when unknown
+    // Whether the requests asked the server to ignore end-of-sequence (then a short output means the server
+    // ignored that); set by the StepRunner, not by fromRecords; unset when not known (a foreign file).
+    std::optional<bool> ignoreEos;
     LatencyStats dispatchLag; // sent - scheduled, every request that has both (includes the concurrency gate)
     qint64 serverPromptTokensReported = 0; // completed requests whose server sent usage.prompt_tokens
     qint64 totalServerInputTokens = 0; // their sum of usage.prompt_tokens

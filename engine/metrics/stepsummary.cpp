@@ -114,6 +114,20 @@ QByteArray StepSummary::text(const StepSetup& setup, const StepMetrics& m)
         out += row("Cached input tokens:", integer(m.totalCachedTokens));
         out += row("Prefix cache hit rate (%):", number(m.prefixCacheHitRate() * 100.0));
     }
+    if (isKnown(m.totalReasoningTokens)) {
+        out += centred("Reasoning", '-', blockWidth);
+        out += row("Total reasoning tokens:", integer(m.totalReasoningTokens));
+        out += row("Mean TTFC (ms):", number(m.firstContentTtft.mean));
+        out += row("Median TTFC (ms):", number(m.firstContentTtft.median));
+        for (const auto& [p, value] : m.firstContentTtft.percentiles)
+            out += row("P" + LatencyStats::percentileWord(p).toLatin1() + " TTFC (ms):", number(value));
+    }
+    // Only when some came back short: a step whose answers ran to max_tokens keeps the reference's block.
+    if (isKnown(m.shortOutputs) && m.shortOutputs > 0) {
+        out += centred("Output Length", '-', blockWidth);
+        out += row("Shorter than max_tokens:", integer(m.shortOutputs));
+        out += row("Short output share (%):", number(m.shortOutputShare() * 100.0));
+    }
     out += QByteArray(blockWidth, '=') + '\n';
     return out;
 }

@@ -59,7 +59,10 @@ QByteArray SweepTable::csvHeader()
     }
     header += ",mean_first_content_ttft_ms,mean_dispatch_lag_ms,max_dispatch_lag_ms,prompt_token_mismatches,"
               "output_tokens_from_text,total_cached_tokens,prefix_cache_hit_rate,num_sessions,mean_ttft_first_turn_ms,"
-              "mean_ttft_later_turns_ms\n";
+              "mean_ttft_later_turns_ms,median_ttfc_ms";
+    for (double p : csvPercentiles)
+        header += ",p" + LatencyStats::percentileWord(p).toLatin1() + "_ttfc_ms";
+    header += ",total_reasoning_tokens,short_outputs,short_output_share\n";
     return header;
 }
 
@@ -92,7 +95,11 @@ QByteArray SweepTable::csvRow(const StepSetup& setup, const StepMetrics& m)
           << integer(m.promptTokenMismatches) << integer(m.outputTokensFromText) << integer(m.totalCachedTokens)
           << fixed(m.prefixCacheHitRate(), 4) << integer(m.numSessions)
           << (isKnown(m.numSessions) ? fixed(m.firstTurns.ttft.mean, 3) : QByteArray())
-          << (isKnown(m.numSessions) ? fixed(m.laterTurns.ttft.mean, 3) : QByteArray());
+          << (isKnown(m.numSessions) ? fixed(m.laterTurns.ttft.mean, 3) : QByteArray())
+          << fixed(m.firstContentTtft.median, 3);
+    for (double p : csvPercentiles)
+        cells << optional(m.firstContentTtft.percentile(p), 3);
+    cells << integer(m.totalReasoningTokens) << integer(m.shortOutputs) << fixed(m.shortOutputShare(), 4);
     return cells.join(',') + '\n';
 }
 

@@ -603,6 +603,8 @@ std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString*
     integer("session", r.session, false);
     integer("turn", r.turn, false);
     integer("output_tokens", r.outputTokens, false);
+    integer("reasoning_tokens", r.reasoningTokens, false);
+    integer("max_tokens", r.requestedOutputTokens, false);
     const QJsonValue fromUsage = o.value(u"output_tokens_from_usage");
     if (fromUsage.isBool())
         r.outputTokensFromUsage = fromUsage.toBool();

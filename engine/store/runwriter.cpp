@@ -249,6 +249,10 @@ QByteArray requestRecordToJson(const RequestRecord& r)
     }
     o.insert(QLatin1String("output_tokens"), r.outputTokens);
     o.insert(QLatin1String("output_tokens_from_usage"), r.outputTokensFromUsage);
+    if (r.reasoningTokens >= 0)
+        o.insert(QLatin1String("reasoning_tokens"), r.reasoningTokens);
+    if (r.requestedOutputTokens > 0)
+        o.insert(QLatin1String("max_tokens"), r.requestedOutputTokens);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
