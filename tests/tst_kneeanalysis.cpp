@@ -191,6 +191,9 @@ class TestKneeAnalysis : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void ttfcSloDecides();
+    void shortOutputsAreSaid_data();
+    void shortOutputsAreSaid();
     // The interactivity–throughput front: 1000 / median TPOT per user, output throughput per GPU, the steps
     // no other beats on both marked; steps without TPOT, cut short or failing too often left off; the GPU
     // count from the steps' metrics first, then the profile's server section, else per server.
@@ -514,6 +517,76 @@ void TestKneeAnalysis::unreliableStepsAreNamed()
     QCOMPARE(result.notes[2].text(),
         u"Step 11 (85 req/s) is left out of the knee: 20% of its requests failed, more than the 5% a reliable step "
         u"may lose; it still counts for throughput and the SLO."_s);
+}
+
+// A reasoning model: TTFT well within its limit while TTFC, after the thinking, is not; the TTFC limit
+// decides the verdict and the SLO capacity.
+void TestKneeAnalysis::ttfcSloDecides()
+{
+    Points points = hockeyStick(); // P99 TTFT 200 … 4000 ms
+    const Doubles ttfc { 600, 620, 700, 900, 1200, 2000, 4000, 6000 };
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        points[i].metrics.firstContentTtft.count = points[i].metrics.completed;
+        points[i].metrics.firstContentTtft.percentiles = { { 99, ttfc[i] } };
+    }
+    Slo slo;
+    slo.ttftMs = 1000;
+    slo.ttfcMs = 800;
+    QString reason;
+    QVERIFY(meetsSlo(slo, points[2].metrics, &reason));
+    QVERIFY(!meetsSlo(slo, points[3].metrics, &reason));
+    QCOMPARE(reason, u"P99 TTFC 900 ms > 800 ms"_s);
+    slo.ttfcMs.reset();
+    QVERIFY(meetsSlo(slo, points[3].metrics)); // TTFT alone: 220 ms
+    slo.ttfcMs = 800;
+
+    const AnalysisResult result = KneeAnalysis::analyze(points, analysisOptionsFor(slo));
+    QVERIFY(result.sloCapacity.found);
+    QCOMPARE(result.bindingSlo, SloLimit::Ttfc);
+    QCOMPARE(sloLimitKey(result.bindingSlo), u"ttfc"_s);
+    QVERIFY2(result.sloCapacity.offered >= 30 && result.sloCapacity.offered < 40,
+        qPrintable(result.sloCapacity.reason.text()));
+}
+
+void TestKneeAnalysis::shortOutputsAreSaid_data()
+{
+    QTest::addColumn<int>("ignoreEos"); // 1 set, 0 not, -1 not known
+    QTest::addColumn<qint64>("shortPerStep");
+    QTest::addColumn<QString>("note"); // empty: none
+    QTest::addRow("ignore_eos set")
+        << 1 << qint64(380)
+        << u"38% of requests came back shorter than max_tokens though ignore_eos was set: the server ignored it."_s;
+    QTest::addRow("eos honoured") << 0 << qint64(380)
+                                  << u"38% of requests came back shorter than max_tokens: the model stopped early, so "
+                                     u"output throughput is lower than the requested lengths suggest."_s;
+    QTest::addRow("not known (a foreign file)")
+        << -1 << qint64(380)
+        << u"38% of requests came back shorter than max_tokens, so output throughput is lower than the requested "
+           u"lengths suggest."_s;
+    QTest::addRow("a few: not worth a word") << 1 << qint64(49) << QString();
+}
+
+void TestKneeAnalysis::shortOutputsAreSaid()
+{
+    QFETCH(int, ignoreEos);
+    QFETCH(qint64, shortPerStep);
+    QFETCH(QString, note);
+    Points points = hockeyStick();
+    for (SweepPoint& p : points) {
+        p.metrics.outputLimitsKnown = p.metrics.completed;
+        p.metrics.shortOutputs = shortPerStep;
+        if (ignoreEos >= 0)
+            p.metrics.ignoreEos = ignoreEos == 1;
+    }
+    const AnalysisResult result = KneeAnalysis::analyze(points, AnalysisOptions {});
+    QStringList notes;
+    for (const Sentence& n : result.notes)
+        notes << n.text();
+    const QStringList matching = notes.filter(u"max_tokens"_s);
+    if (note.isEmpty())
+        QVERIFY2(matching.isEmpty(), qPrintable(matching.join(u'\n')));
+    else
+        QCOMPARE(matching, QStringList { note });
 }
 
 void TestKneeAnalysis::hockeyStickText()
@@ -923,14 +996,20 @@ void TestKneeAnalysis::sloSpec_data()
     several.percentile = 95;
     several.maxErrorRate = 0.01;
     QTest::addRow("several, one percentile") << u"ttft:p95:300, tpot:50 e2el:20s errors:1%"_s << several << QString();
+    Slo ttfc;
+    ttfc.ttftMs = 300;
+    ttfc.ttfcMs = 800;
+    ttfc.ttfcPercentile = 90;
+    ttfc.ttftPercentile = 99;
+    QTest::addRow("ttfc, own percentile") << u"ttft:p99:300 ttfc:p90:800"_s << ttfc << QString();
     Slo fraction;
     fraction.maxErrorRate = 0.005;
     QTest::addRow("error fraction") << u"errors:0.005"_s << fraction << QString();
     QTest::addRow("empty") << u"  "_s << Slo {} << u"empty SLO: write metric:percentile:ms, for example ttft:p99:500"_s;
     QTest::addRow("unknown metric") << u"ttfb:500"_s << Slo {}
-                                    << u"\"ttfb:500\": unknown metric \"ttfb\"; use ttft, tpot, e2el or errors"_s;
+                                    << u"\"ttfb:500\": unknown metric \"ttfb\"; use ttft, ttfc, tpot, e2el or errors"_s;
     QTest::addRow("itl") << u"itl:p99:30"_s << Slo {}
-                         << u"\"itl:p99:30\": ITL has no SLO; use ttft, tpot, e2el or errors"_s;
+                         << u"\"itl:p99:30\": ITL has no SLO; use ttft, ttfc, tpot, e2el or errors"_s;
     QTest::addRow("bad time") << u"ttft:p99:fast"_s << Slo {}
                               << u"\"ttft:p99:fast\": \"fast\" is not a time; write milliseconds (500 or 500ms) or "
                                  u"seconds (0.5s)"_s;

@@ -832,10 +832,12 @@ void checkSlo(Checker& c, const Slo& s)
     c.optional(u"slo.ttft_ms"_s, s.ttftMs, &Checker::positive);
     c.optional(u"slo.tpot_ms"_s, s.tpotMs, &Checker::positive);
     c.optional(u"slo.e2el_ms"_s, s.e2elMs, &Checker::positive);
+    c.optional(u"slo.ttfc_ms"_s, s.ttfcMs, &Checker::positive);
     c.percentile(u"slo.percentile"_s, s.percentile);
     for (const auto& [path, p] : { std::pair { u"slo.ttft_percentile"_s, s.ttftPercentile },
              std::pair { u"slo.tpot_percentile"_s, s.tpotPercentile },
-             std::pair { u"slo.e2el_percentile"_s, s.e2elPercentile } }) {
+             std::pair { u"slo.e2el_percentile"_s, s.e2elPercentile },
+             std::pair { u"slo.ttfc_percentile"_s, s.ttfcPercentile } }) {
         if (p)
             c.percentile(path, *p);
     }

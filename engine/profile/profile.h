@@ -246,22 +246,25 @@ struct Slo
     std::optional<double> ttftMs;
     std::optional<double> tpotMs;
     std::optional<double> e2elMs;
+    std::optional<double> ttfcMs; // time to first content token: a reasoning model's first answer token
     double percentile = 99; // the percentile of every limit that names none of its own
     // A limit's own percentile (slo.ttft_percentile, --slo ttft:p90:300); unset: percentile.
     std::optional<double> ttftPercentile;
     std::optional<double> tpotPercentile;
     std::optional<double> e2elPercentile;
+    std::optional<double> ttfcPercentile;
     std::optional<double> maxErrorRate; // fraction of failed requests, 0..1
-    bool isEmpty() const { return !ttftMs && !tpotMs && !e2elMs && !maxErrorRate; }
+    bool isEmpty() const { return !ttftMs && !tpotMs && !e2elMs && !ttfcMs && !maxErrorRate; }
     double ttftP() const { return ttftPercentile.value_or(percentile); }
     double tpotP() const { return tpotPercentile.value_or(percentile); }
     double e2elP() const { return e2elPercentile.value_or(percentile); }
+    double ttfcP() const { return ttfcPercentile.value_or(percentile); }
     // The percentiles the set latency limits are judged at, ascending, each once.
     std::vector<double> limitPercentiles() const
     {
         std::vector<double> out;
-        for (const auto& [limit, p] :
-            { std::pair { ttftMs, ttftP() }, std::pair { tpotMs, tpotP() }, std::pair { e2elMs, e2elP() } }) {
+        for (const auto& [limit, p] : { std::pair { ttftMs, ttftP() }, std::pair { tpotMs, tpotP() },
+                 std::pair { e2elMs, e2elP() }, std::pair { ttfcMs, ttfcP() } }) {
             if (limit && std::find(out.begin(), out.end(), p) == out.end())
                 out.push_back(p);
         }

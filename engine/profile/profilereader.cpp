@@ -790,10 +790,12 @@ void readSloKeys(ObjectReader& r, Slo& s)
     r.read("ttft_ms", u"slo.ttft_ms"_s, s.ttftMs);
     r.read("tpot_ms", u"slo.tpot_ms"_s, s.tpotMs);
     r.read("e2el_ms", u"slo.e2el_ms"_s, s.e2elMs);
+    r.read("ttfc_ms", u"slo.ttfc_ms"_s, s.ttfcMs);
     r.read("percentile", u"slo.percentile"_s, s.percentile);
     r.read("ttft_percentile", u"slo.ttft_percentile"_s, s.ttftPercentile);
     r.read("tpot_percentile", u"slo.tpot_percentile"_s, s.tpotPercentile);
     r.read("e2el_percentile", u"slo.e2el_percentile"_s, s.e2elPercentile);
+    r.read("ttfc_percentile", u"slo.ttfc_percentile"_s, s.ttfcPercentile);
     r.read("max_error_rate", u"slo.max_error_rate"_s, s.maxErrorRate);
 }
 

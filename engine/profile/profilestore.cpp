@@ -269,10 +269,12 @@ Json toDocument(const Profile& p)
     putOptional(slo, "ttft_ms", s.ttftMs);
     putOptional(slo, "tpot_ms", s.tpotMs);
     putOptional(slo, "e2el_ms", s.e2elMs);
+    putOptional(slo, "ttfc_ms", s.ttfcMs);
     slo["percentile"] = number(s.percentile);
     putOptional(slo, "ttft_percentile", s.ttftPercentile);
     putOptional(slo, "tpot_percentile", s.tpotPercentile);
     putOptional(slo, "e2el_percentile", s.e2elPercentile);
+    putOptional(slo, "ttfc_percentile", s.ttfcPercentile);
     putOptional(slo, "max_error_rate", s.maxErrorRate);
 
     const ServerInfo& si = p.server;

@@ -72,11 +72,14 @@ QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan)
         slo.insert(u"ttft_ms"_s, optional(options.slo.ttftMs));
         slo.insert(u"tpot_ms"_s, optional(options.slo.tpotMs));
         slo.insert(u"e2el_ms"_s, optional(options.slo.e2elMs));
+        if (options.slo.ttfcMs)
+            slo.insert(u"ttfc_ms"_s, *options.slo.ttfcMs);
         slo.insert(u"max_error_rate"_s, optional(options.slo.maxErrorRate));
         // A limit's own percentile, only where it has one (old readers see the shared one).
         for (const auto& [key, p] : { std::pair { u"ttft_percentile"_s, options.slo.ttftPercentile },
                  std::pair { u"tpot_percentile"_s, options.slo.tpotPercentile },
-                 std::pair { u"e2el_percentile"_s, options.slo.e2elPercentile } }) {
+                 std::pair { u"e2el_percentile"_s, options.slo.e2elPercentile },
+                 std::pair { u"ttfc_percentile"_s, options.slo.ttfcPercentile } }) {
             if (p)
                 slo.insert(key, *p);
         }

@@ -89,6 +89,8 @@ Sentence sloName(SloLimit limit, double percentile)
         return Sentence::plain(metric(LatencyMetric::Tpot, percentile));
     case SloLimit::E2el:
         return Sentence::plain(metric(LatencyMetric::E2el, percentile));
+    case SloLimit::Ttfc:
+        return Sentence::plain(u"P%1 TTFC"_s.arg(LatencyStats::percentileWord(percentile)));
     case SloLimit::ErrorRate:
         return sentence("KneeAnalysis", "the error rate");
     case SloLimit::None:

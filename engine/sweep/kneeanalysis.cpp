@@ -79,6 +79,7 @@ struct CurvePoint
     std::optional<double> ttft; // at the SLO's percentile
     std::optional<double> tpot;
     std::optional<double> e2el;
+    std::optional<double> ttfc; // time to first content token
     std::vector<int> steps;
 
     int step() const { return steps.empty() ? -1 : steps.front(); }
@@ -103,7 +104,7 @@ std::vector<CurvePoint> mergeByLoad(std::vector<CurvePoint> points)
         CurvePoint m;
         m.x = points[i].x;
         const double n = double(end - i);
-        int latencies = 0, ttfts = 0, tpots = 0, e2els = 0;
+        int latencies = 0, ttfts = 0, tpots = 0, e2els = 0, ttfcs = 0;
         for (std::size_t j = i; j < end; ++j) {
             const CurvePoint& p = points[j];
             m.thr += p.thr / n;
@@ -115,6 +116,7 @@ std::vector<CurvePoint> mergeByLoad(std::vector<CurvePoint> points)
             addOptional(m.ttft, ttfts, p.ttft);
             addOptional(m.tpot, tpots, p.tpot);
             addOptional(m.e2el, e2els, p.e2el);
+            addOptional(m.ttfc, ttfcs, p.ttfc);
             m.steps.insert(m.steps.end(), p.steps.begin(), p.steps.end());
         }
         if (m.latency)
@@ -125,6 +127,8 @@ std::vector<CurvePoint> mergeByLoad(std::vector<CurvePoint> points)
             *m.tpot /= tpots;
         if (m.e2el)
             *m.e2el /= e2els;
+        if (m.ttfc)
+            *m.ttfc /= ttfcs;
         merged.push_back(std::move(m));
         i = end;
     }
@@ -153,6 +157,8 @@ std::vector<SloCheck> sloChecks(const Slo& slo, double implicitMaxErrorRate, con
         checks.push_back({ SloLimit::Tpot, *slo.tpotMs, point.tpot, slo.tpotP() });
     if (slo.e2elMs)
         checks.push_back({ SloLimit::E2el, *slo.e2elMs, point.e2el, slo.e2elP() });
+    if (slo.ttfcMs)
+        checks.push_back({ SloLimit::Ttfc, *slo.ttfcMs, point.ttfc, slo.ttfcP() });
     // Without an error limit of its own, an SLO still fails a step that loses requests: its latencies
     // describe only the survivors.
     checks.push_back({ SloLimit::ErrorRate, slo.maxErrorRate.value_or(implicitMaxErrorRate), point.errorRate });
@@ -252,6 +258,7 @@ private:
         c.ttft = latencyAt(m, m.ttft, m_options.slo.ttftP());
         c.tpot = latencyAt(m, m.tpot, m_options.slo.tpotP());
         c.e2el = latencyAt(m, m.e2el, m_options.slo.e2elP());
+        c.ttfc = latencyAt(m, m.firstContentTtft, m_options.slo.ttfcP());
         c.steps = { index };
         return c;
     }
@@ -1061,6 +1068,7 @@ bool meetsSlo(const Slo& slo, const StepMetrics& m, QString* reason)
     point.ttft = latencyAt(m, m.ttft, slo.ttftP());
     point.tpot = latencyAt(m, m.tpot, slo.tpotP());
     point.e2el = latencyAt(m, m.e2el, slo.e2elP());
+    point.ttfc = latencyAt(m, m.firstContentTtft, slo.ttfcP());
     SloJudgement j = judgeSlo(slo, AnalysisOptions {}.maxErrorRate, point);
     if (m.completed == 0) {
         j.pass = false;
@@ -1141,6 +1149,8 @@ QString sloLimitKey(SloLimit limit)
         return u"e2el"_s;
     case SloLimit::ErrorRate:
         return u"error_rate"_s;
+    case SloLimit::Ttfc:
+        return u"ttfc"_s;
     }
     return {};
 }
@@ -1157,6 +1167,41 @@ std::optional<double> reportedPercentileInstead(const std::vector<SweepPoint>& p
         steps.push_back(&p.metrics);
     const std::optional<double> reported = reportedPercentile(steps, options.metric, options.percentile);
     return reported && *reported != options.percentile ? reported : std::nullopt;
+}
+
+// Output-length accounting over the sweep: answers shorter than their max_tokens, said when they are
+// more than a few. With ignore_eos a short answer means the server did not honour it.
+std::optional<Sentence> shortOutputNote(const std::vector<SweepPoint>& points)
+{
+    constexpr double noteShare = 0.05;
+    qint64 shortOutputs = 0;
+    qint64 known = 0;
+    std::optional<bool> ignoreEos;
+    for (const SweepPoint& p : points) {
+        const StepMetrics& m = p.metrics;
+        if (!isKnown(m.shortOutputs) || m.outputLimitsKnown <= 0)
+            continue;
+        shortOutputs += m.shortOutputs;
+        known += m.outputLimitsKnown;
+        if (m.ignoreEos)
+            ignoreEos = ignoreEos.value_or(false) || *m.ignoreEos;
+    }
+    if (known <= 0 || double(shortOutputs) / double(known) < noteShare)
+        return std::nullopt;
+    const QString share = words::percent(double(shortOutputs) / double(known));
+    if (!ignoreEos)
+        return sentence("KneeAnalysis",
+            "%1 of requests came back shorter than max_tokens, so output throughput is lower than the requested "
+            "lengths suggest.")
+            .arg(share);
+    if (*ignoreEos)
+        return sentence("KneeAnalysis",
+            "%1 of requests came back shorter than max_tokens though ignore_eos was set: the server ignored it.")
+            .arg(share);
+    return sentence("KneeAnalysis",
+        "%1 of requests came back shorter than max_tokens: the model stopped early, so output throughput is "
+        "lower than the requested lengths suggest.")
+        .arg(share);
 }
 
 } // namespace
@@ -1194,6 +1239,8 @@ AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, cons
                                  .arg(words::metric(options.metric, options.percentile))
                                  .arg(words::metric(used.metric, used.percentile)));
     result.server = analyzeServer(points);
+    if (const std::optional<Sentence> note = shortOutputNote(points))
+        result.notes << *note;
     return result;
 }
 

@@ -100,8 +100,8 @@ struct Region
     bool operator==(const Region&) const = default;
 };
 
-enum class SloLimit { None, Ttft, Tpot, E2el, ErrorRate };
-QString sloLimitKey(SloLimit limit); // "", "ttft", "tpot", "e2el", "error_rate"
+enum class SloLimit { None, Ttft, Tpot, E2el, ErrorRate, Ttfc };
+QString sloLimitKey(SloLimit limit); // "", "ttft", "tpot", "e2el", "error_rate", "ttfc"
 
 // What the analysis made of one input step.
 struct StepAssessment

@@ -42,11 +42,12 @@ QString parseSloSpec(QStringView spec, Slo& slo)
         std::optional<double>* limit = name == u"ttft" ? &out.ttftMs
             : name == u"tpot"                          ? &out.tpotMs
             : name == u"e2el"                          ? &out.e2elMs
+            : name == u"ttfc"                          ? &out.ttfcMs
                                                        : nullptr;
         if (!limit) {
             if (name == u"itl")
-                return u"\"%1\": ITL has no SLO; use ttft, tpot, e2el or errors"_s.arg(item);
-            return u"\"%1\": unknown metric \"%2\"; use ttft, tpot, e2el or errors"_s.arg(item, parts.front());
+                return u"\"%1\": ITL has no SLO; use ttft, ttfc, tpot, e2el or errors"_s.arg(item);
+            return u"\"%1\": unknown metric \"%2\"; use ttft, ttfc, tpot, e2el or errors"_s.arg(item, parts.front());
         }
         if (parts.size() != 2 && parts.size() != 3)
             return u"\"%1\": write metric:percentile:ms (ttft:p99:500) or metric:ms (ttft:500)"_s.arg(item);
@@ -82,6 +83,7 @@ QString parseSloSpec(QStringView spec, Slo& slo)
     for (const auto& [name, p] : given) {
         std::optional<double>& own = name == u"ttft" ? out.ttftPercentile
             : name == u"tpot"                        ? out.tpotPercentile
+            : name == u"ttfc"                        ? out.ttfcPercentile
                                                      : out.e2elPercentile;
         if (shared) {
             out.percentile = p;
@@ -94,6 +96,7 @@ QString parseSloSpec(QStringView spec, Slo& slo)
         out.ttftPercentile.reset();
         out.tpotPercentile.reset();
         out.e2elPercentile.reset();
+        out.ttfcPercentile.reset();
     }
     slo = out;
     return {};
