@@ -339,6 +339,90 @@ private Q_SLOTS:
         QVERIFY2(lastHit < firstHit - 0.1, qPrintable(QStringLiteral("hit rate %1 -> %2").arg(firstHit).arg(lastHit)));
     }
 
+    // A reasoning model: its thinking streams first (delta.reasoning_content); TTFT is the first token of
+    // any kind, TTFC the first answer token, and the reasoning tokens are the server's usage count.
+    void reasoningModelsSeparateTtfcFromTtft()
+    {
+        SimTarget sim;
+        sim::SimServerOptions options;
+        options.timeScale = 4;
+        options.reasoning = { 8, 8 };
+        QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+        const QUrl base = sim.host.baseUrl();
+        StepConfig step = makeStep(base, Backend::OpenAiChat, options.params.modelId, 24, 16, 24);
+        step.rate = 40;
+        const StepResult result = runStep(step);
+        QCOMPARE(result.metrics.completed, 24);
+        QCOMPARE(result.metrics.totalReasoningTokens, 24 * 8);
+        QCOMPARE(result.metrics.reasoningTokensReported, 24);
+        QCOMPARE(result.metrics.shortOutputs, 0); // ignore_eos: every answer ran to max_tokens
+        QCOMPARE(result.metrics.ignoreEos, std::optional<bool>(true));
+
+        const auto truth = truthByRequestId(base);
+        std::vector<double> clientGapMs, serverGapMs;
+        for (const RequestRecord& r : result.records) {
+            const QJsonObject& t = truth.at(r.requestId);
+            QCOMPARE(r.reasoningTokens, 8);
+            QCOMPARE(t.value(u"reasoning_tokens").toInt(), 8);
+            QCOMPARE(r.outputTokens, t.value(u"output_tokens").toInt()); // reasoning included, as vLLM counts
+            QCOMPARE(r.requestedOutputTokens, t.value(u"max_tokens").toInt());
+            QCOMPARE(r.outputTokens, r.requestedOutputTokens);
+            // The role delta and the 8 reasoning events come first: the answer starts at the tenth event.
+            QVERIFY(r.chunkNs.size() > 9);
+            QCOMPARE(r.firstTokenNs, r.chunkNs.front());
+            QCOMPARE(r.firstContentNs, r.chunkNs[9]);
+            QVERIFY(!r.generatedText.isEmpty());
+            const QJsonArray tokenMs = t.value(u"token_ms").toArray();
+            serverGapMs.push_back((tokenMs[8].toDouble() - tokenMs[0].toDouble()) / sim.timeScale);
+            clientGapMs.push_back(double(r.firstContentNs - r.firstTokenNs) / 1e6);
+        }
+        // TTFC follows TTFT by the reasoning tokens' decode time, as the server spent it.
+        const auto median = [](std::vector<double> v) {
+            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+            return v[v.size() / 2];
+        };
+        const double server = median(serverGapMs);
+        const double client = median(clientGapMs);
+        QVERIFY2(server > 0, qPrintable(QString::number(server)));
+        QVERIFY2(client > 0.5 * server && client < 2.0 * server + 20.0,
+            qPrintable(QStringLiteral("TTFC - TTFT: client %1 ms, server %2 ms").arg(client).arg(server)));
+        QVERIFY(result.metrics.firstContentTtft.mean > result.metrics.ttft.mean);
+    }
+
+    // Without ignore_eos the simulated model stops early on its own: the step counts the answers shorter than
+    // their max_tokens exactly as the server ended them.
+    void shortOutputsAreCountedExactly_data()
+    {
+        QTest::addColumn<bool>("ignoreEos");
+        QTest::addRow("ignore_eos") << true;
+        QTest::addRow("eos honoured") << false;
+    }
+
+    void shortOutputsAreCountedExactly()
+    {
+        QFETCH(bool, ignoreEos);
+        SimTarget sim;
+        sim::SimServerOptions options;
+        options.timeScale = 20;
+        options.seed = 3;
+        QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+        const QUrl base = sim.host.baseUrl();
+        StepConfig step = makeStep(base, Backend::OpenAi, options.params.modelId, 40, 16, 32);
+        step.request.ignoreEos = ignoreEos;
+        step.rate = 200;
+        const StepResult result = runStep(step);
+        QCOMPARE(result.metrics.completed, 40);
+        qint64 serverShort = 0;
+        for (const auto& [id, t] : truthByRequestId(base))
+            serverShort += t.value(u"output_tokens").toInt() < t.value(u"max_tokens").toInt() ? 1 : 0;
+        QCOMPARE(result.metrics.outputLimitsKnown, 40);
+        QCOMPARE(result.metrics.shortOutputs, serverShort);
+        if (ignoreEos)
+            QCOMPARE(serverShort, 0);
+        else
+            QVERIFY2(serverShort > 0 && serverShort < 40, qPrintable(QString::number(serverShort)));
+    }
+
     void closedLoopKeepsUsersInFlight()
     {
         SimTarget sim;

@@ -54,7 +54,12 @@ int main(int argc, char* argv[])
     const QCommandLineOption gpus(QStringLiteral("gpus"),
         QStringLiteral("Also serve dcgm-exporter's GPU metrics for N simulated GPUs (default 0: none)."),
         QStringLiteral("N"));
-    parser.addOptions({ host, port, preset, config, model, apiKey, timeScale, seed, fault, prefixCache, gpus });
+    const QCommandLineOption reasoningTokens(QStringLiteral("reasoning-tokens"),
+        QStringLiteral("Answer chat completions as a reasoning model: N reasoning tokens (delta.reasoning_content) "
+                       "before each answer, or N~M drawn per request with the seed (default: none)."),
+        QStringLiteral("N|N~M"));
+    parser.addOptions(
+        { host, port, preset, config, model, apiKey, timeScale, seed, fault, prefixCache, gpus, reasoningTokens });
 
     if (!parser.parse(QCoreApplication::arguments()))
         return fail(parser.errorText());
@@ -94,6 +99,11 @@ int main(int argc, char* argv[])
         if (!ok || options.gpus < 0 || options.gpus > 64)
             return fail(QStringLiteral("--gpus: '%1' is not a whole number from 0 to 64").arg(parser.value(gpus)));
     }
+    if (parser.isSet(reasoningTokens)) {
+        if (const QString error = kp::sim::parseSimReasoning(parser.value(reasoningTokens), options.reasoning);
+            !error.isEmpty())
+            return fail(QStringLiteral("--reasoning-tokens: %1").arg(error));
+    }
     if (parser.isSet(prefixCache)) {
         const QString value = parser.value(prefixCache);
         if (value != QLatin1String("on") && value != QLatin1String("off"))
@@ -122,9 +132,13 @@ int main(int argc, char* argv[])
         return 1;
     }
     std::printf("listening on %s\n", qUtf8Printable(server.baseUrl().toString()));
-    std::printf("model %s, time scale %g, seed %llu, prefix cache %s, GPUs %d, faults %s\n",
+    const QString reasoningText = !options.reasoning.isEnabled() ? QStringLiteral("none")
+        : options.reasoning.min == options.reasoning.max
+        ? QString::number(options.reasoning.max)
+        : QStringLiteral("%1~%2").arg(options.reasoning.min).arg(options.reasoning.max);
+    std::printf("model %s, time scale %g, seed %llu, prefix cache %s, GPUs %d, reasoning tokens %s, faults %s\n",
         qUtf8Printable(options.params.modelId), options.timeScale, static_cast<unsigned long long>(options.seed),
-        options.params.prefixCache ? "on" : "off", options.gpus,
+        options.params.prefixCache ? "on" : "off", options.gpus, qUtf8Printable(reasoningText),
         options.faults.isEmpty() ? "none" : qUtf8Printable(options.faults.toSpecs().join(QLatin1Char(' '))));
     std::fflush(stdout);
     return QCoreApplication::exec();

@@ -124,6 +124,21 @@ QString validateSimParams(const SimParams& p)
     return {};
 }
 
+QString parseSimReasoning(const QString& text, SimReasoning& reasoning)
+{
+    const QStringList parts = text.trimmed().split(QLatin1Char('~'));
+    SimReasoning parsed;
+    bool okMin = false;
+    bool okMax = true;
+    parsed.min = parts.value(0).trimmed().toInt(&okMin);
+    parsed.max = parts.size() == 2 ? parts.value(1).trimmed().toInt(&okMax) : parsed.min;
+    constexpr int limit = 1000000;
+    if (parts.size() > 2 || !okMin || !okMax || parsed.min < 0 || parsed.max < parsed.min || parsed.max > limit)
+        return QStringLiteral("'%1' is not a token count N or a range N~M (0 <= N <= M <= %2)").arg(text).arg(limit);
+    reasoning = parsed;
+    return {};
+}
+
 QString applySimConfig(const QByteArray& text, const QString& sourceName, SimServerOptions& options)
 {
     json doc;

@@ -20,6 +20,10 @@ QString validateSimParams(const SimParams& params);
 QString applySimConfig(const QByteArray& text, const QString& sourceName, SimServerOptions& options);
 QString applySimConfigFile(const QString& path, SimServerOptions& options);
 
+// --reasoning-tokens and the sim:// query's reasoning_tokens: "N" (every chat answer reasons N tokens) or
+// "N~M" (from N to M, drawn per request with the seed). Returns an empty string, else what is wrong.
+QString parseSimReasoning(const QString& text, SimReasoning& reasoning);
+
 // The presets, one paragraph each, and the fault kinds, for --help.
 QString simPresetsHelp();
 QString simFaultsHelp();

@@ -637,18 +637,30 @@ QByteArray CompletionFormat::roleEvent() const
           "\"finish_reason\":null}]}\n\n";
 }
 
-QByteArray CompletionFormat::usageObject(int promptTokens, int completionTokens, int cachedTokens) const
+QByteArray CompletionFormat::reasoningEvent(const QByteArray& word, const char* finishReason) const
 {
-    return "{\"prompt_tokens\":" + QByteArray::number(promptTokens)
-        + ",\"total_tokens\":" + QByteArray::number(promptTokens + completionTokens)
-        + ",\"completion_tokens\":" + QByteArray::number(completionTokens)
-        + ",\"prompt_tokens_details\":{\"cached_tokens\":" + QByteArray::number(cachedTokens) + "}}";
+    const QByteArray finish = finishReason ? '"' + QByteArray(finishReason) + '"' : QByteArrayLiteral("null");
+    return "data: " + m_head + "\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"" + word
+        + "\"},\"logprobs\":null,\"finish_reason\":" + finish + "}]}\n\n";
 }
 
-QByteArray CompletionFormat::usageEvent(int promptTokens, int completionTokens, int cachedTokens) const
+QByteArray CompletionFormat::usageObject(
+    int promptTokens, int completionTokens, int cachedTokens, int reasoningTokens) const
 {
-    return "data: " + m_head + "\"choices\":[],\"usage\":" + usageObject(promptTokens, completionTokens, cachedTokens)
-        + "}\n\n";
+    QByteArray usage = "{\"prompt_tokens\":" + QByteArray::number(promptTokens)
+        + ",\"total_tokens\":" + QByteArray::number(promptTokens + completionTokens)
+        + ",\"completion_tokens\":" + QByteArray::number(completionTokens)
+        + ",\"prompt_tokens_details\":{\"cached_tokens\":" + QByteArray::number(cachedTokens) + '}';
+    if (reasoningTokens >= 0)
+        usage += ",\"completion_tokens_details\":{\"reasoning_tokens\":" + QByteArray::number(reasoningTokens) + '}';
+    return usage + '}';
+}
+
+QByteArray CompletionFormat::usageEvent(
+    int promptTokens, int completionTokens, int cachedTokens, int reasoningTokens) const
+{
+    return "data: " + m_head + "\"choices\":[],\"usage\":"
+        + usageObject(promptTokens, completionTokens, cachedTokens, reasoningTokens) + "}\n\n";
 }
 
 QByteArray CompletionFormat::malformedEvent(const QByteArray& word) const
@@ -668,8 +680,8 @@ QByteArray CompletionFormat::doneEvent()
     return QByteArrayLiteral("data: [DONE]\n\n");
 }
 
-QByteArray CompletionFormat::fullBody(
-    const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens, int cachedTokens) const
+QByteArray CompletionFormat::fullBody(const QByteArray& text, const char* finishReason, int promptTokens,
+    int completionTokens, int cachedTokens, const QByteArray& reasoning, int reasoningTokens) const
 {
     QByteArray head = m_head;
     if (m_endpoint == Endpoint::ChatCompletions)
@@ -680,11 +692,12 @@ QByteArray CompletionFormat::fullBody(
         choice = "{\"index\":0,\"text\":\"" + text + "\",\"logprobs\":null,\"finish_reason\":" + finish
             + ",\"stop_reason\":null}";
     } else {
-        choice = "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + text
-            + "\"},\"logprobs\":null,\"finish_reason\":" + finish + ",\"stop_reason\":null}";
+        const QByteArray thinking = reasoning.isEmpty() ? QByteArray() : ",\"reasoning_content\":\"" + reasoning + '"';
+        choice = "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + text + '"' + thinking
+            + "},\"logprobs\":null,\"finish_reason\":" + finish + ",\"stop_reason\":null}";
     }
-    return head + "\"choices\":[" + choice + "],\"usage\":" + usageObject(promptTokens, completionTokens, cachedTokens)
-        + '}';
+    return head + "\"choices\":[" + choice
+        + "],\"usage\":" + usageObject(promptTokens, completionTokens, cachedTokens, reasoningTokens) + '}';
 }
 
 } // namespace kp::sim

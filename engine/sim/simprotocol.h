@@ -86,8 +86,11 @@ public:
     QByteArray tokenEvent(const QByteArray& word, const char* finishReason) const;
     // Chat only: the first event, the assistant role with empty content.
     QByteArray roleEvent() const;
+    // A reasoning model's thinking token (chat only): delta.reasoning_content, as vLLM and DeepSeek send it.
+    QByteArray reasoningEvent(const QByteArray& word, const char* finishReason) const;
     // usage carries prompt_tokens_details.cached_tokens, as vLLM's does.
-    QByteArray usageEvent(int promptTokens, int completionTokens, int cachedTokens) const;
+    // reasoningTokens >= 0 adds completion_tokens_details.reasoning_tokens (completionTokens includes them).
+    QByteArray usageEvent(int promptTokens, int completionTokens, int cachedTokens, int reasoningTokens = -1) const;
     // A token event cut off in the middle of its JSON.
     QByteArray malformedEvent(const QByteArray& word) const;
     static QByteArray errorEvent(int code, const QString& message);
@@ -107,11 +110,12 @@ public:
     QByteArray embeddingsBody(int inputs, int promptTokens) const;
 
     // The non-streamed response.
+    // A chat reply with reasoning carries it in message.reasoning_content.
     QByteArray fullBody(const QByteArray& text, const char* finishReason, int promptTokens, int completionTokens,
-        int cachedTokens) const;
+        int cachedTokens, const QByteArray& reasoning = {}, int reasoningTokens = -1) const;
 
 private:
-    QByteArray usageObject(int promptTokens, int completionTokens, int cachedTokens) const;
+    QByteArray usageObject(int promptTokens, int completionTokens, int cachedTokens, int reasoningTokens) const;
 
     Endpoint m_endpoint;
     QByteArray m_id;

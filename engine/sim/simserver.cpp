@@ -58,6 +58,7 @@ struct GroundTruth
     int cachedTokens = -1; // prompt tokens found in the prefix cache at admission; -1 before it
     int maxTokens = 0;
     int targetTokens = 0;
+    int reasoningTokens = -1; // of targetTokens, the reasoning ones; -1 without reasoning
     int outputTokens = 0; // tokens written to the client
     int events = 0; // data events written, [DONE] excluded
     int preemptions = 0;
@@ -87,6 +88,7 @@ struct Request
     int promptTokens = 0;
     int targetTokens = 0;
     int inputs = 1; // embeddings: the texts in "input"
+    int reasoningTokens = -1; // the first ones of targetTokens are reasoning; -1: no reasoning
     const char* finishReason = "length";
     FaultKind fault = FaultKind::None;
     int faultToken = -1; // output token at which a mid-stream fault strikes
@@ -158,6 +160,7 @@ json truthToJson(const GroundTruth& t)
         { "cached_tokens", t.cachedTokens < 0 ? json(nullptr) : json(t.cachedTokens) },
         { "max_tokens", t.maxTokens },
         { "target_tokens", t.targetTokens },
+        { "reasoning_tokens", t.reasoningTokens < 0 ? json(nullptr) : json(t.reasoningTokens) },
         { "output_tokens", inFlight && t.stream ? int(t.tokenMs.size()) : t.outputTokens },
         { "events", t.events },
         { "preemptions", t.preemptions },
@@ -206,6 +209,8 @@ public:
     void startIteration(double startMs);
     void deliver(const Iteration& iteration);
     void deliverToken(Request& r, int index, bool last, double generatedMs);
+    // This chat request's reasoning tokens (SimServerOptions::reasoning), -1 when the server does not reason.
+    int drawReasoningTokens();
     void output(Request& r, QByteArray bytes, int tokens, int events, bool finish);
     void writeOut(Request& r, const QByteArray& bytes, int tokens, int events, bool finish);
     void holdOutput(Request& r, double untilMs);
@@ -228,6 +233,7 @@ public:
     SimModel m_model;
     FaultInjector m_faults;
     std::mt19937_64 m_lengthRng;
+    std::mt19937_64 m_reasoningRng; // its own stream: turning reasoning on changes no other draw
     QByteArray m_apiKey;
     Listener* m_listener;
     QTimer* m_tick;
@@ -267,6 +273,7 @@ SimServer::Private::Private(SimServer* owner, SimServerOptions options)
     , m_model(m_options.params)
     , m_faults(m_options.faults, m_options.seed)
     , m_lengthRng(m_options.seed)
+    , m_reasoningRng(m_options.seed ^ 0x9e3779b97f4a7c15ULL)
     , m_apiKey(m_options.apiKey.toUtf8())
     , m_listener(new Listener(owner))
     , m_tick(new QTimer(owner))
@@ -606,7 +613,9 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
     // Both draws happen for every request, so the sequences do not depend on which faults fire.
     const FaultKind fault = m_faults.draw();
     const int drawn = SimModel::drawOutputTokens(m_lengthRng, maxTokens, params.eosMeanFraction);
-    const int target = g.ignoreEos ? maxTokens : drawn;
+    const int reasoning = endpoint == Endpoint::ChatCompletions ? drawReasoningTokens() : -1;
+    // The end-of-sequence draw is the answer's; max_tokens caps reasoning and answer together.
+    const int target = g.ignoreEos ? maxTokens : reasoning > 0 ? std::min(maxTokens, reasoning + drawn) : drawn;
 
     const quint64 id = ++m_nextId;
     const double now = simNowMs();
@@ -620,6 +629,7 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
     r->keepAlive = keepAlive && r->chunked;
     r->promptTokens = g.promptTokens;
     r->targetTokens = target;
+    r->reasoningTokens = reasoning < 0 ? -1 : std::min(reasoning, target);
     r->finishReason = target == maxTokens ? "length" : "stop";
     r->fault = fault;
     GroundTruth& t = r->truth;
@@ -632,6 +642,7 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
     t.promptTokens = g.promptTokens;
     t.maxTokens = maxTokens;
     t.targetTokens = target;
+    t.reasoningTokens = r->reasoningTokens;
     t.acceptedMs = now;
     ++m_acceptedTotal;
     incrementInFlight();
@@ -785,6 +796,16 @@ void SimServer::Private::deliver(const Iteration& iteration)
     }
 }
 
+int SimServer::Private::drawReasoningTokens()
+{
+    const SimReasoning& spec = m_options.reasoning;
+    if (!spec.isEnabled())
+        return -1;
+    if (spec.max == spec.min)
+        return spec.max;
+    return spec.min + int(m_reasoningRng() % quint64(spec.max - spec.min + 1));
+}
+
 void SimServer::Private::deliverToken(Request& r, int index, bool last, double generatedMs)
 {
     if (index == 0)
@@ -794,15 +815,18 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
         if (!last)
             return;
         QByteArray text;
+        QByteArray reasoning;
         text.reserve(r.targetTokens * 8);
         for (int i = 0; i < r.targetTokens; ++i)
-            text += outputWord(r.id, i);
+            (i < r.reasoningTokens ? reasoning : text) += outputWord(r.id, i);
         const Endpoint endpoint = r.format.endpoint();
         const int cached = std::max(0, r.truth.cachedTokens);
+        // Reasoning is drawn for chat completions only, so the other shapes carry the answer alone.
         QByteArray body = endpoint == Endpoint::Embeddings ? r.format.embeddingsBody(r.inputs, r.promptTokens)
             : hasTypedEvents(endpoint)
             ? r.format.typedFullBody(text, r.finishReason, r.promptTokens, r.targetTokens, cached)
-            : r.format.fullBody(text, r.finishReason, r.promptTokens, r.targetTokens, cached);
+            : r.format.fullBody(
+                text, r.finishReason, r.promptTokens, r.targetTokens, cached, reasoning, r.reasoningTokens);
         QByteArray head = "HTTP/1.1 200 OK\r\nserver: kneepoint-sim\r\ncontent-type: application/json\r\n"
                           "content-length: "
             + QByteArray::number(body.size())
@@ -865,9 +889,11 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
             ++events;
         }
     }
-    bytes += frame(malformed ? r.format.malformedEvent(word)
-            : typedEvents    ? r.format.typedTokenEvent(word, index)
-                             : r.format.tokenEvent(word, last ? r.finishReason : nullptr),
+    const char* finish = last ? r.finishReason : nullptr;
+    bytes += frame(malformed            ? r.format.malformedEvent(word)
+            : typedEvents               ? r.format.typedTokenEvent(word, index)
+            : index < r.reasoningTokens ? r.format.reasoningEvent(word, finish)
+                                        : r.format.tokenEvent(word, finish),
         r.chunked);
     ++events;
     int tokens = 1;
@@ -888,8 +914,9 @@ void SimServer::Private::deliverToken(Request& r, int index, bool last, double g
             bytes += "0\r\n\r\n";
     } else if (last) {
         if (r.includeUsage) {
-            bytes += frame(
-                r.format.usageEvent(r.promptTokens, r.targetTokens, std::max(0, r.truth.cachedTokens)), r.chunked);
+            bytes += frame(r.format.usageEvent(
+                               r.promptTokens, r.targetTokens, std::max(0, r.truth.cachedTokens), r.reasoningTokens),
+                r.chunked);
             ++events;
         }
         bytes += frame(CompletionFormat::doneEvent(), r.chunked);

@@ -13,6 +13,19 @@
 
 namespace kp::sim {
 
+// Reasoning-model answers on /v1/chat/completions: each begins with a number of reasoning tokens,
+// streamed as delta.reasoning_content (message.reasoning_content when not streamed), drawn per request
+// uniformly from [min, max] with the server's seed, and counted in usage.completion_tokens (they cost
+// decode time like any token, and max_tokens caps them with the answer) and in
+// usage.completion_tokens_details.reasoning_tokens. /v1/completions stays plain. max 0: no reasoning.
+struct SimReasoning
+{
+    int min = 0;
+    int max = 0;
+    bool isEnabled() const { return max > 0; }
+    bool operator==(const SimReasoning&) const = default;
+};
+
 struct SimServerOptions
 {
     SimParams params;
@@ -28,6 +41,7 @@ struct SimServerOptions
     // GPUs the model runs on; above 0, /metrics also carries NVIDIA dcgm-exporter's DCGM_FI_DEV_* metrics,
     // one label set per GPU, following the batch (see docs/SIMULATOR.md, "GPU metrics").
     int gpus = 0;
+    SimReasoning reasoning;
 };
 
 // The simulated GPUs' figures: utilisation is the busy fraction of the last kGpuWindowMs of simulated

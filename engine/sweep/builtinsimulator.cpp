@@ -1,6 +1,7 @@
 #include "sweep/builtinsimulator.h"
 
 #include "metrics/phrase.h"
+#include "sim/simconfig.h"
 
 #include <QUrlQuery>
 
@@ -39,6 +40,13 @@ bool BuiltinSimulator::start(Profile& profile, QString* error)
         if (!ok || options.gpus < 0 || options.gpus > 64) {
             *error = QStringLiteral("target.base_url: gpus must be a whole number from 0 to 64 in %1")
                          .arg(profile.target.baseUrl);
+            return false;
+        }
+    }
+    if (query.hasQueryItem(QStringLiteral("reasoning_tokens"))) {
+        const QString value = query.queryItemValue(QStringLiteral("reasoning_tokens"));
+        if (const QString problem = sim::parseSimReasoning(value, options.reasoning); !problem.isEmpty()) {
+            *error = QStringLiteral("target.base_url: reasoning_tokens %1 in %2").arg(problem, profile.target.baseUrl);
             return false;
         }
     }
