@@ -562,6 +562,53 @@ private Q_SLOTS:
         QVERIFY(!r.err.contains(QStringLiteral("sk-wrong")));
     }
 
+    // A reasoning model behind the built-in simulator: TTFC after TTFT in every step, the reasoning tokens
+    // exactly the simulator's, in the step files, the summary and sweep.csv; an SLO on TTFC decides.
+    void reasoningSweepReportsTtfc()
+    {
+        QTemporaryDir dir;
+        const QStringList sweep = { QStringLiteral("sweep"), QStringLiteral("--base-url"),
+            QStringLiteral("sim://default?time_scale=2&reasoning_tokens=6"), QStringLiteral("--backend"),
+            QStringLiteral("openai-chat"), QStringLiteral("--num-prompts"), QStringLiteral("12"),
+            QStringLiteral("--request-rate"), QStringLiteral("10,20"), QStringLiteral("--random-input-len"),
+            QStringLiteral("16"), QStringLiteral("--random-output-len"), QStringLiteral("16"),
+            QStringLiteral("--random-range-ratio"), QStringLiteral("0"), QStringLiteral("--ignore-eos"),
+            QStringLiteral("--quiet") };
+        const QString runDir = dir.filePath(QStringLiteral("lax"));
+        const Outcome r = runCli(sweep
+            + QStringList { QStringLiteral("--slo"), QStringLiteral("ttfc:p99:60s"), QStringLiteral("--out"), runDir });
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out.count(QStringLiteral("Total reasoning tokens:                  72        \n")), 2);
+        QCOMPARE(r.out.count(QStringLiteral("Mean TTFC (ms):")), 2);
+        for (const QString& name : { QStringLiteral("000"), QStringLiteral("001") }) {
+            const QJsonObject step
+                = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/%1.json").arg(name))).object();
+            QCOMPARE(step.value(u"completed").toInt(), 12);
+            QCOMPARE(step.value(u"total_reasoning_tokens").toInt(), 12 * 6);
+            QCOMPARE(step.value(u"total_output_tokens").toInt(), 12 * 16); // reasoning included
+            QCOMPARE(step.value(u"kneepoint").toObject().value(u"short_outputs").toInt(), 0);
+            // TTFC follows TTFT by about 6 decode steps (TPOT is the mean time of one).
+            const double gap = step.value(u"mean_ttfc_ms").toDouble() - step.value(u"mean_ttft_ms").toDouble();
+            const double sixTokens = 6 * step.value(u"mean_tpot_ms").toDouble();
+            QVERIFY2(gap > 0.5 * sixTokens && gap < 2.0 * sixTokens,
+                qPrintable(
+                    QStringLiteral("step %1: TTFC - TTFT %2 ms, 6 x TPOT %3 ms").arg(name).arg(gap).arg(sixTokens)));
+            const QList<QByteArray> requests
+                = readFile(runDir + QStringLiteral("/steps/%1.requests.jsonl").arg(name)).split('\n');
+            QCOMPARE(QJsonDocument::fromJson(requests.first()).object().value(u"reasoning_tokens").toInt(), 6);
+        }
+        const QList<QByteArray> csv = readFile(runDir + QStringLiteral("/sweep.csv")).split('\n');
+        const QList<QByteArray> header = csv[0].split(',');
+        QCOMPARE(csv[1].split(',')[header.indexOf("total_reasoning_tokens")], QByteArray("72"));
+
+        // Every step misses a TTFC limit that its TTFT meets: the SLO on TTFC decides.
+        const Outcome strict = runCli(sweep
+            + QStringList { QStringLiteral("--slo"), QStringLiteral("ttft:p99:60s"), QStringLiteral("--slo"),
+                QStringLiteral("ttfc:p99:0.001"), QStringLiteral("--out"), dir.filePath(QStringLiteral("strict")) });
+        QCOMPARE(strict.exitCode, 4);
+        QVERIFY2(strict.out.contains(QStringLiteral("P99 TTFC")), qPrintable(strict.out));
+    }
+
     void missedSloExits4()
     {
         const Outcome r = runCli(
