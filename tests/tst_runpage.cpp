@@ -30,6 +30,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QChartView>
+#include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -823,6 +824,79 @@ private Q_SLOTS:
         QCOMPARE(model.total(), qint64(7));
         model.setGroups({});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // A reasoning model's sweep: the load–latency chart's metric box offers TTFC beside TTFT; choosing it
+    // draws each step's time to first content token (after the thinking) and the SLO's TTFC limit.
+    void latencyChartChoosesTtfc()
+    {
+        SweepController controller;
+        controller.setRunsDirectory(m_runs.filePath(QStringLiteral("reasoning")));
+        RunPage page(&controller);
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        Profile profile
+            = sweepProfile(QStringLiteral("sim://default?time_scale=10&reasoning_tokens=6"), { 20, 40 }, 12);
+        profile.slo.ttfcMs = 400;
+        QSignalSpy finished(&controller, &SweepController::finished);
+        QSignalSpy failed(&controller, &SweepController::failed);
+        controller.start(profile);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 120000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        const std::vector<StepReport>& steps = page.run()->steps();
+        QCOMPARE(steps.size(), std::size_t(2));
+        for (const StepReport& s : steps)
+            QCOMPARE(s.metrics.totalReasoningTokens, s.metrics.completed * 6);
+
+        LoadLatencyChart* chart = page.latencyChart();
+        chart->setLogScale(true); // every SLO line in view
+        QComboBox* box = nullptr;
+        for (QComboBox* b : chart->findChildren<QComboBox*>()) {
+            if (b->findText(QStringLiteral("TTFC")) >= 0)
+                box = b;
+        }
+        QVERIFY(box);
+        const auto drawn = [chart](const QString& name) {
+            for (QAbstractSeries* s : chart->chart()->series()) {
+                if (s->name() == name && s->isVisible())
+                    return static_cast<QLineSeries*>(s)->points();
+            }
+            return QList<QPointF> {};
+        };
+        QCOMPARE(drawn(QStringLiteral("P99 TTFT")).size(), 2);
+        QCOMPARE(*chart->sloLine(), 100.0);
+
+        QSignalSpy chosen(chart, &LoadLatencyChart::showsTtfcChanged);
+        box->setCurrentIndex(box->findText(QStringLiteral("TTFC")));
+        QCOMPARE(chosen.size(), 1);
+        QVERIFY(chart->showsTtfc());
+        const QList<QPointF> ttfc = drawn(QStringLiteral("P99 TTFC"));
+        QCOMPARE(ttfc.size(), 2);
+        QCOMPARE(chart->pointCount(), 2);
+        for (qsizetype i = 0; i < ttfc.size(); ++i) {
+            const StepMetrics& m = steps[std::size_t(i)].metrics;
+            QCOMPARE(ttfc[i].x(), steps[std::size_t(i)].offered());
+            QCOMPARE(ttfc[i].y(), *m.firstContentTtft.percentile(99));
+            // Every request's first answer token comes after its first token (in the same read at the latest,
+            // when a loaded server catches up): TTFC's curve is at or above TTFT's, and on average above it.
+            QVERIFY2(ttfc[i].y() >= *m.ttft.percentile(99) && m.firstContentTtft.mean > m.ttft.mean,
+                qPrintable(QStringLiteral("step %1: P99 TTFC %2 ms, P99 TTFT %3 ms, mean %4 / %5 ms")
+                               .arg(i + 1)
+                               .arg(ttfc[i].y())
+                               .arg(*m.ttft.percentile(99))
+                               .arg(m.firstContentTtft.mean)
+                               .arg(m.ttft.mean)));
+        }
+        QCOMPARE(*chart->sloLine(), 400.0);
+        saveScreenshot(chart, QStringLiteral("load-latency-ttfc"));
+
+        box->setCurrentIndex(box->findText(QStringLiteral("TTFT")));
+        QCOMPARE(chosen.size(), 2);
+        QVERIFY(!chart->showsTtfc());
+        QCOMPARE(chart->metric(), LatencyMetric::Ttft);
+        QCOMPARE(drawn(QStringLiteral("P99 TTFT")).size(), 2);
+        QCOMPARE(*chart->sloLine(), 100.0);
     }
 
     // The whole path: preflight, steps, one chart point per finished step, the knee marker placed by

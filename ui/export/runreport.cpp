@@ -72,6 +72,9 @@ QString sloWords(const Slo& slo)
     if (slo.e2elMs)
         parts << QStringLiteral("%1 E2EL ≤ %2 ms")
                      .arg(UiFormat::percentileWord(slo.e2elP()), ReportNumber::ms(*slo.e2elMs));
+    if (slo.ttfcMs)
+        parts << QStringLiteral("%1 TTFC ≤ %2 ms")
+                     .arg(UiFormat::percentileWord(slo.ttfcP()), ReportNumber::ms(*slo.ttfcMs));
     if (slo.maxErrorRate)
         parts << QStringLiteral("errors ≤ %1%").arg(QString::number(*slo.maxErrorRate * 100, 'g', 4));
     return parts.join(QStringLiteral(", "));
@@ -370,9 +373,19 @@ ReportTable RunReport::sweepTable() const
         tr("E2EL %1 (ms)").arg(pw), tr("SLO"), tr("Flags") };
     t.numeric
         = { true, true, false, true, true, true, true, true, true, true, true, true, true, true, true, false, false };
+    // A reasoning model's steps: time to first content token and the reasoning tokens, before the verdict.
+    const bool reasoning = std::any_of(m_run->steps().begin(), m_run->steps().end(),
+        [](const StepReport& s) { return isKnown(s.metrics.totalReasoningTokens); });
+    const qsizetype at = t.header.size() - 2;
+    if (reasoning) {
+        t.header.insert(at, tr("Reasoning tokens"));
+        t.header.insert(at, tr("TTFC %1 (ms)").arg(pw));
+        t.header.insert(at, tr("TTFC P50 (ms)"));
+        t.numeric.insert(at, 3, true);
+    }
     for (const StepReport& s : m_run->steps()) {
         const StepMetrics& m = s.metrics;
-        t.rows << QStringList { QString::number(s.index() + 1), ReportNumber::load(s.offered()),
+        QStringList row { QString::number(s.index() + 1), ReportNumber::load(s.offered()),
             UiFormat::purposeWord(s.config.purpose), countText(m.completed), mark(countText(m.failed), m, "failed"),
             mark(ReportNumber::rate(m.requestThroughput), m, "request_throughput"),
             mark(ReportNumber::tokens(m.outputThroughput), m, "output_throughput"), ReportNumber::ms(meanValue(m.ttft)),
@@ -380,6 +393,12 @@ ReportTable RunReport::sweepTable() const
             ReportNumber::ms(meanValue(m.tpot)), ReportNumber::ms(statValue(m.tpot, p)),
             ReportNumber::ms(meanValue(m.itl)), ReportNumber::ms(statValue(m.e2el, 50)),
             ReportNumber::ms(statValue(m.e2el, p)), sloVerdict(s), stepFlags(s) };
+        if (reasoning) {
+            row.insert(at, countText(m.totalReasoningTokens));
+            row.insert(at, ReportNumber::ms(statValue(m.firstContentTtft, p)));
+            row.insert(at, ReportNumber::ms(statValue(m.firstContentTtft, 50)));
+        }
+        t.rows << row;
     }
     return t;
 }

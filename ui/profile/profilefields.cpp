@@ -686,6 +686,14 @@ const QList<SectionSpec>& ProfileForm::formSections()
                             .suffix = QT_TR_NOOP(" ms"),
                             .caption = QT_TR_NOOP("E2EL"),
                             .tooltip = QT_TR_NOOP("End-to-end latency, ms (> 0).") },
+                        { .key = "slo.ttfc_ms",
+                            .accessor = [](Profile& p) -> std::optional<double>& { return p.slo.ttfcMs; },
+                            .max = 1e7,
+                            .step = 50,
+                            .suffix = QT_TR_NOOP(" ms"),
+                            .caption = QT_TR_NOOP("TTFC"),
+                            .tooltip = QT_TR_NOOP("Time to first content token: to a reasoning model's first answer "
+                                                  "token, after its thinking, ms (> 0).") },
                     },
                     .columns = 3,
                     .tipKey = "slo",
@@ -714,6 +722,13 @@ const QList<SectionSpec>& ProfileForm::formSections()
                             .prefix = "P",
                             .caption = QT_TR_NOOP("E2EL"),
                             .tooltip = QT_TR_NOOP("The E2EL limit's own percentile, in (0, 100]; unset: the "
+                                                  "percentile below.") },
+                        { .key = "slo.ttfc_percentile",
+                            .accessor = [](Profile& p) -> std::optional<double>& { return p.slo.ttfcPercentile; },
+                            .max = 100,
+                            .prefix = "P",
+                            .caption = QT_TR_NOOP("TTFC"),
+                            .tooltip = QT_TR_NOOP("The TTFC limit's own percentile, in (0, 100]; unset: the "
                                                   "percentile below.") },
                     },
                     .columns = 3,

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace kp::ui {
 
@@ -53,6 +54,9 @@ std::optional<Interval> intervalOf(const StepIntervals& intervals, LatencyMetric
         return i;
     return percentile == 50.0 ? intervals.find(u"median_%1_ms"_s.arg(name)) : std::nullopt;
 }
+
+// The metric box's item for TTFC, beside the LatencyMetric values.
+constexpr int kTtfcItem = -1;
 
 double sloPercentile(const Slo& slo, LatencyMetric metric)
 {
@@ -90,14 +94,26 @@ LoadLatencyChart::LoadLatencyChart(const LiveRun* run, QWidget* parent)
     , m_yLinear(new QValueAxis(chart()))
     , m_yLog(new QLogValueAxis(chart()))
 {
-    for (LatencyMetric m : allLatencyMetrics)
+    for (LatencyMetric m : allLatencyMetrics) {
         m_metricBox->addItem(UiFormat::metricWord(m), QVariant::fromValue(int(m)));
+        if (m == LatencyMetric::Ttft) {
+            m_metricBox->addItem(QStringLiteral("TTFC"), QVariant::fromValue(kTtfcItem));
+            m_metricBox->setItemData(m_metricBox->count() - 1,
+                tr("Time to first content token: the first answer token, after a reasoning model's thinking"),
+                Qt::ToolTipRole);
+        }
+    }
     m_metricBox->setToolTip(tr("Latency shown on the y axis"));
     m_logBox->setToolTip(tr("Logarithmic latency axis: the knee and the overload stay readable together"));
     controls()->addWidget(m_metricBox);
     controls()->addWidget(m_logBox);
-    connect(m_metricBox, &QComboBox::currentIndexChanged, this,
-        [this](int index) { setMetric(LatencyMetric(m_metricBox->itemData(index).toInt())); });
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const int item = m_metricBox->itemData(index).toInt();
+        if (item == kTtfcItem)
+            setShowsTtfc(true);
+        else
+            setMetric(LatencyMetric(item));
+    });
     connect(m_logBox, &QCheckBox::toggled, this, &LoadLatencyChart::setLogScale);
 
     m_caption->setTextFormat(Qt::RichText);
@@ -160,12 +176,30 @@ void LoadLatencyChart::restyle()
 
 void LoadLatencyChart::setMetric(LatencyMetric metric)
 {
-    if (m_metric == metric)
+    if (m_metric == metric && !m_ttfc)
         return;
+    const bool wasTtfc = std::exchange(m_ttfc, false);
     m_metric = metric;
     m_metricBox->setCurrentIndex(m_metricBox->findData(int(metric)));
     refresh();
     Q_EMIT metricChanged(metric);
+    if (wasTtfc)
+        Q_EMIT showsTtfcChanged(false);
+}
+
+void LoadLatencyChart::setShowsTtfc(bool ttfc)
+{
+    if (!ttfc) {
+        setMetric(LatencyMetric::Ttft);
+        return;
+    }
+    if (m_ttfc)
+        return;
+    m_ttfc = true;
+    m_metric = LatencyMetric::Ttft; // its SLO-free neighbour: percentiles and analysis follow TTFT's
+    m_metricBox->setCurrentIndex(m_metricBox->findData(kTtfcItem));
+    refresh();
+    Q_EMIT showsTtfcChanged(true);
 }
 
 void LoadLatencyChart::setLogScale(bool log)
@@ -243,11 +277,12 @@ void LoadLatencyChart::refresh()
     const double percentile = m_drawn
         = drawablePercentile(steps, m_metric, wantedPercentile()).value_or(wantedPercentile());
     const bool concurrency = m_run->hasInfo() && info.profile.load.mode == LoadMode::Concurrency;
-    const QString metric = UiFormat::metricWord(m_metric);
+    const QString metric = m_ttfc ? QStringLiteral("TTFC") : UiFormat::metricWord(m_metric);
 
     const LoadMode axis = concurrency ? LoadMode::Concurrency : LoadMode::Rate;
-    m_p50Points = SweepCurve::latency(steps, axis, m_metric, 50);
-    m_upperPoints = SweepCurve::latency(steps, axis, m_metric, percentile);
+    m_p50Points = m_ttfc ? SweepCurve::ttfc(steps, axis, 50) : SweepCurve::latency(steps, axis, m_metric, 50);
+    m_upperPoints
+        = m_ttfc ? SweepCurve::ttfc(steps, axis, percentile) : SweepCurve::latency(steps, axis, m_metric, percentile);
     if (m_log) { // a log axis has no place for zero
         auto positive = [](const SweepCurve::Point& p) { return !(p.y > 0); };
         m_p50Points.erase(std::remove_if(m_p50Points.begin(), m_p50Points.end(), positive), m_p50Points.end());
@@ -277,7 +312,9 @@ void LoadLatencyChart::refresh()
     }
 
     // Axis ranges from the data (and the SLO, so that its line is always on screen).
-    const std::optional<double> limit = m_run->hasInfo() ? sloLimit(info.profile.slo, m_metric) : std::nullopt;
+    const std::optional<double> limit = !m_run->hasInfo() ? std::nullopt
+        : m_ttfc                                          ? info.profile.slo.ttfcMs
+                                                          : sloLimit(info.profile.slo, m_metric);
     double xMax = 0, yMax = 0, yMinPositive = 0;
     for (const auto* curve : { &m_p50Points, &m_upperPoints }) {
         for (const SweepCurve::Point& p : *curve) {
@@ -291,7 +328,8 @@ void LoadLatencyChart::refresh()
     // bootstrap over its requests, or for a repeated load Student's t over its trials.
     std::vector<std::pair<double, Interval>> intervals;
     bool overTrials = false;
-    for (std::size_t first = 0; first < m_upperPoints.size();) {
+    // No step computes intervals of TTFC.
+    for (std::size_t first = 0; !m_ttfc && first < m_upperPoints.size();) {
         std::size_t end = first + 1;
         while (end < m_upperPoints.size() && m_upperPoints[end].x == m_upperPoints[first].x)
             ++end;
@@ -339,8 +377,9 @@ void LoadLatencyChart::refresh()
     if (sloInView) {
         m_slo->replace(QList<QPointF> { { 0, *limit }, { xRight, *limit } });
         m_slo->setName(tr("SLO %1 %2 ≤ %3 ms")
-                           .arg(UiFormat::percentileWord(sloPercentile(info.profile.slo, m_metric)), metric,
-                               UiFormat::ms(*limit)));
+                           .arg(UiFormat::percentileWord(
+                                    m_ttfc ? info.profile.slo.ttfcP() : sloPercentile(info.profile.slo, m_metric)),
+                               metric, UiFormat::ms(*limit)));
         m_slo->setVisible(true);
     } else {
         m_slo->clear();
@@ -515,11 +554,13 @@ void LoadLatencyChart::onHovered(const QPointF& point, bool state, QXYSeries* se
     if (step < 0 || step >= int(m_run->steps().size()))
         return;
     const StepReport& s = m_run->steps()[std::size_t(step)];
-    const LatencyStats& stats = s.metrics.stats(m_metric);
+    const LatencyStats& stats = m_ttfc ? s.metrics.firstContentTtft : s.metrics.stats(m_metric);
     const double percentile = this->percentile();
-    QString text = tr("Step %1 · %2\nP50 %3 %4 ms")
-                       .arg(step + 1)
-                       .arg(UiFormat::loadText(s.config), UiFormat::metricWord(m_metric), UiFormat::ms(stats.median));
+    QString text
+        = tr("Step %1 · %2\nP50 %3 %4 ms")
+              .arg(step + 1)
+              .arg(UiFormat::loadText(s.config), m_ttfc ? QStringLiteral("TTFC") : UiFormat::metricWord(m_metric),
+                  UiFormat::ms(stats.median));
     if (const auto v = percentileValue(stats, percentile))
         text += tr(" · %1 %2 ms").arg(UiFormat::percentileWord(percentile), UiFormat::ms(*v));
     Q_UNUSED(series);

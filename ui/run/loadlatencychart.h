@@ -25,7 +25,8 @@ namespace kp::ui {
 class LiveRun;
 
 // Offered load against latency: P50 and the analysed percentile (P99 unless the SLO says otherwise)
-// of TTFT, TPOT, ITL or E2EL, on a linear or log axis; the SLO limit; the knee and the SLO capacity
+// of TTFT, TTFC (time to first content token: a reasoning model's first answer token), TPOT, ITL or
+// E2EL, on a linear or log axis; the SLO limit; the knee and the SLO capacity
 // marked; the linear, knee and overload regions shaded. Redrawn from the run after each step.
 class LoadLatencyChart : public ChartPanel
 {
@@ -36,6 +37,9 @@ public:
     void refresh();
     LatencyMetric metric() const { return m_metric; }
     void setMetric(LatencyMetric metric);
+    // TTFC in place of TTFT: the time to the first answer token, after a reasoning model's thinking.
+    bool showsTtfc() const { return m_ttfc; }
+    void setShowsTtfc(bool ttfc);
     bool logScale() const { return m_log; }
     void setLogScale(bool log);
     // The upper curve's percentile; unset: the analysed one (the SLO's, else 99). A step that did not
@@ -59,6 +63,7 @@ public:
 Q_SIGNALS:
     void stepClicked(int stepIndex);
     void metricChanged(kp::LatencyMetric metric);
+    void showsTtfcChanged(bool ttfc);
 
 protected:
     void restyle() override;
@@ -71,6 +76,7 @@ private:
 
     const LiveRun* m_run;
     LatencyMetric m_metric = LatencyMetric::Ttft;
+    bool m_ttfc = false;
     bool m_log = false;
     std::optional<double> m_percentile;
     double m_drawn = 99; // percentile(), set by refresh()

@@ -662,8 +662,8 @@ QByteArray RunPage::saveState() const
     QByteArray bytes;
     QDataStream out(&bytes, QIODevice::WriteOnly);
     out << kStateVersion << m_vertical->saveState() << m_charts->saveState() << m_rightCharts->saveState()
-        << m_stepsSplitter->saveState() << int(m_latency->metric()) << m_latency->logScale() << m_tabs->currentIndex()
-        << int(m_details->histogram()->metric());
+        << m_stepsSplitter->saveState() << (m_latency->showsTtfc() ? -1 : int(m_latency->metric()))
+        << m_latency->logScale() << m_tabs->currentIndex() << int(m_details->histogram()->metric());
     return bytes;
 }
 
@@ -686,6 +686,8 @@ bool RunPage::restoreState(const QByteArray& state)
     m_stepsSplitter->restoreState(steps);
     if (metric >= int(LatencyMetric::Ttft) && metric <= int(LatencyMetric::E2el))
         m_latency->setMetric(LatencyMetric(metric));
+    else if (metric == -1) // TTFC
+        m_latency->setShowsTtfc(true);
     m_latency->setLogScale(log);
     if (tab >= 0 && tab < m_tabs->count())
         m_tabs->setCurrentIndex(tab);

@@ -28,6 +28,12 @@ std::vector<SweepCurve::Point> SweepCurve::latency(
         steps, axis, [&](const StepReport& s) { return percentileValue(s.metrics.stats(metric), percentile); });
 }
 
+std::vector<SweepCurve::Point> SweepCurve::ttfc(const std::vector<StepReport>& steps, LoadMode axis, double percentile)
+{
+    return curve(
+        steps, axis, [&](const StepReport& s) { return percentileValue(s.metrics.firstContentTtft, percentile); });
+}
+
 std::vector<SweepCurve::Point> SweepCurve::meanByLoad(const std::vector<Point>& points)
 {
     std::vector<Point> out;

@@ -47,6 +47,8 @@ public:
         const std::function<std::optional<double>(const StepReport&)>& value);
     static std::vector<Point> latency(
         const std::vector<StepReport>& steps, LoadMode axis, LatencyMetric metric, double percentile);
+    // Time to first content token (StepMetrics::firstContentTtft) at that percentile.
+    static std::vector<Point> ttfc(const std::vector<StepReport>& steps, LoadMode axis, double percentile);
     // One point per load: the mean of the steps run at that load (repeats), the first one's step index.
     static std::vector<Point> meanByLoad(const std::vector<Point>& points);
     static QList<QPointF> toPoints(const std::vector<Point>& points);
