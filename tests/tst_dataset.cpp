@@ -21,6 +21,7 @@ using namespace kp;
 using namespace Qt::StringLiterals;
 
 Q_DECLARE_METATYPE(kp::ShareGptStats)
+Q_DECLARE_METATYPE(kp::LengthShape)
 
 namespace {
 
@@ -124,6 +125,12 @@ private Q_SLOTS:
     void replaySchedule();
     void replayScheduleAtRate();
     void sharedPrefix();
+    void lengthDistributionDraws_data();
+    void lengthDistributionDraws();
+    void lengthDistributionBands_data();
+    void lengthDistributionBands();
+    void lengthDistributionClamp();
+    void lengthDistributionProfile();
     void workloadSources();
     void lengthBuckets();
     void lengthBucketsInResultJson();
@@ -1093,6 +1100,150 @@ void TestDataset::jsonlConversationsStrict()
     const DatasetResult r = loadJsonlConversations(path, 32, 0, true);
     QCOMPARE(r.error, path + u":4: messages[0] is an answer before any user turn"_s);
     QVERIFY(r.sessions.empty());
+}
+
+void TestDataset::lengthDistributionDraws_data()
+{
+    QTest::addColumn<LengthShape>("shape");
+    QTest::addColumn<QList<int>>("inputs");
+    QTest::addColumn<QList<int>>("outputs");
+    QTest::addRow("fixed") << LengthShape::Fixed << QList<int> { 512, 512, 512, 512, 512 }
+                           << QList<int> { 64, 64, 64, 64, 64 };
+    // The first pair checked by hand: mt19937_64(42)'s first four outputs through Box–Muller.
+    QTest::addRow("normal") << LengthShape::Normal << QList<int> { 389, 552, 528, 104, 544 }
+                            << QList<int> { 72, 62, 47, 93, 38 };
+    QTest::addRow("lognormal") << LengthShape::Lognormal << QList<int> { 365, 325, 475, 462, 274 }
+                               << QList<int> { 70, 55, 53, 74, 58 };
+}
+
+void TestDataset::lengthDistributionDraws()
+{
+    QFETCH(LengthShape, shape);
+    QFETCH(QList<int>, inputs);
+    QFETCH(QList<int>, outputs);
+    RandomDatasetOptions o;
+    o.numPrompts = 5;
+    o.inputLen = 512;
+    o.outputLen = 64;
+    o.inputShape = shape;
+    o.outputShape = shape;
+    o.inputStd = 256;
+    o.outputStd = 16;
+    o.seed = 42;
+    const DatasetResult r = randomDataset(o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QList<int> gotInputs;
+    QList<int> gotOutputs;
+    for (const Prompt& p : r.prompts) {
+        gotInputs << p.promptTokens;
+        gotOutputs << p.outputTokens;
+        QCOMPARE(countWords(p.text), p.promptTokens);
+    }
+    QCOMPARE(gotInputs, inputs);
+    QCOMPARE(gotOutputs, outputs);
+}
+
+void TestDataset::lengthDistributionBands_data()
+{
+    QTest::addColumn<LengthShape>("shape");
+    QTest::addColumn<int>("mean");
+    QTest::addColumn<double>("std");
+    QTest::addRow("normal 512±64") << LengthShape::Normal << 512 << 64.0;
+    QTest::addRow("lognormal 512±256") << LengthShape::Lognormal << 512 << 256.0;
+    QTest::addRow("lognormal 128±32") << LengthShape::Lognormal << 128 << 32.0;
+}
+
+void TestDataset::lengthDistributionBands()
+{
+    QFETCH(LengthShape, shape);
+    QFETCH(int, mean);
+    QFETCH(double, std);
+    RandomDatasetOptions o;
+    o.numPrompts = 20000;
+    o.inputLen = mean;
+    o.outputLen = 1;
+    o.inputShape = shape;
+    o.outputShape = LengthShape::Fixed;
+    o.inputStd = std;
+    o.seed = 7;
+    const DatasetResult r = randomDataset(o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    double sum = 0;
+    double sumSq = 0;
+    for (const Prompt& p : r.prompts) {
+        sum += p.promptTokens;
+        sumSq += double(p.promptTokens) * p.promptTokens;
+        QCOMPARE(p.outputTokens, 1);
+    }
+    const double n = double(r.prompts.size());
+    const double sampleMean = sum / n;
+    const double sampleStd = std::sqrt(sumSq / n - sampleMean * sampleMean);
+    // The standard error of the mean is std/√20000 < 1% of std; the bands are several times wider.
+    QVERIFY2(std::abs(sampleMean - mean) < 0.05 * std, qPrintable(QString::number(sampleMean)));
+    QVERIFY2(std::abs(sampleStd - std) < 0.05 * std, qPrintable(QString::number(sampleStd)));
+    if (shape == LengthShape::Lognormal) {
+        // Right-skewed: the median sits below the mean, unlike a normal's.
+        std::vector<int> lengths;
+        for (const Prompt& p : r.prompts)
+            lengths.push_back(p.promptTokens);
+        std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+        QVERIFY(lengths[lengths.size() / 2] < mean);
+    }
+}
+
+void TestDataset::lengthDistributionClamp()
+{
+    RandomDatasetOptions o;
+    o.numPrompts = 2000;
+    o.inputLen = 500;
+    o.outputLen = 100;
+    o.inputShape = LengthShape::Normal;
+    o.outputShape = LengthShape::Normal;
+    o.inputStd = 400;
+    o.outputStd = 400;
+    o.maxModelLen = 600;
+    const DatasetResult r = randomDataset(o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    int atOne = 0;
+    int atContext = 0;
+    for (const Prompt& p : r.prompts) {
+        QVERIFY(p.promptTokens >= 1 && p.promptTokens <= 599);
+        QVERIFY(p.outputTokens >= 1 && p.promptTokens + p.outputTokens <= 600);
+        atOne += p.promptTokens == 1;
+        atContext += p.promptTokens == 599;
+    }
+    // A spread this wide reaches both bounds many times.
+    QVERIFY(atOne > 100);
+    QVERIFY(atContext > 100);
+}
+
+void TestDataset::lengthDistributionProfile()
+{
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:1"_s));
+    auto issues = [](const Profile& profile) {
+        QStringList out;
+        for (const ProfileIssue& i : validateProfile(profile))
+            out << i.toString();
+        return out.join(u'\n');
+    };
+    QVERIFY(issues(p).isEmpty());
+    p.workload.inputLenDist = u"lognormal"_s;
+    QCOMPARE(issues(p), u"workload.input_len_std: is required when workload.input_len_dist is \"lognormal\""_s);
+    p.workload.inputLenStd = -1;
+    QCOMPARE(issues(p), u"workload.input_len_std: must be a number >= 0"_s);
+    p.workload.inputLenStd = 256;
+    p.workload.outputLenDist = u"gauss"_s;
+    QCOMPARE(issues(p),
+        u"workload.output_len_dist: unknown distribution \"gauss\"; expected one of uniform, fixed, normal, lognormal"_s);
+    p.workload.outputLenDist = u"fixed"_s;
+    QVERIFY(issues(p).isEmpty());
+    p.workload.numPrompts = 3;
+    p.workload.inputLen = 100;
+    p.workload.outputLen = 9;
+    const DatasetResult r = loadWorkload(p.workload, {});
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    for (const Prompt& prompt : r.prompts)
+        QCOMPARE(prompt.outputTokens, 9);
 }
 
 void TestDataset::randomSessions()

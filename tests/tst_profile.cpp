@@ -1,3 +1,4 @@
+#include "profile/modelmix.h"
 #include "profile/profile.h"
 #include "profile/profileoverrides.h"
 #include "profile/profilestore.h"
@@ -26,6 +27,7 @@ using kp::ProfileStore;
 using ProfileMutator = std::function<void(Profile&)>;
 Q_DECLARE_METATYPE(ProfileMutator)
 Q_DECLARE_METATYPE(std::optional<double>)
+Q_DECLARE_METATYPE(kp::ModelShare)
 
 namespace {
 
@@ -81,6 +83,9 @@ class TestProfile : public QObject
 
 private Q_SLOTS:
     void defaults();
+    void modelMix_data();
+    void modelMix();
+    void modelMixInProfile();
     void demo();
     void kneepointSchema();
     void savedFormIsStable();
@@ -1316,4 +1321,65 @@ void TestProfile::sloPercentilesAndRepeatScope()
 }
 
 QTEST_GUILESS_MAIN(TestProfile)
+void TestProfile::modelMix_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QList<kp::ModelShare>>("shares");
+    QTest::addColumn<QString>("error");
+    using Shares = QList<kp::ModelShare>;
+    QTest::addRow("two") << u"a:0.7,b:0.3"_s << Shares { { u"a"_s, 0.7 }, { u"b"_s, 0.3 } } << QString();
+    QTest::addRow("spaces, colon in a name")
+        << u" org/m:v1 : 2 , b:0 "_s << Shares { { u"org/m:v1"_s, 2 }, { u"b"_s, 0 } } << QString();
+    QTest::addRow("empty") << u""_s << Shares {} << QString();
+    QTest::addRow("no weight") << u"a:0.7,b"_s << Shares {}
+                               << u"entry \"b\": expected NAME:WEIGHT, e.g. \"a:0.7,b:0.3\""_s;
+    QTest::addRow("no name") << u":1"_s << Shares {} << u"entry \":1\": expected NAME:WEIGHT, e.g. \"a:0.7,b:0.3\""_s;
+    QTest::addRow("empty entry") << u"a:1,,b:1"_s << Shares {}
+                                 << u"entry \"\": expected NAME:WEIGHT, e.g. \"a:0.7,b:0.3\""_s;
+    QTest::addRow("not a number") << u"a:0.7,b:lots"_s << Shares {}
+                                  << u"entry \"b:lots\": the weight \"lots\" is not a number"_s;
+    QTest::addRow("infinite") << u"a:inf"_s << Shares {} << u"entry \"a:inf\": the weight \"inf\" is not a number"_s;
+    QTest::addRow("negative") << u"a:1,b:-0.5"_s << Shares {} << u"entry \"b:-0.5\": the weight must be >= 0"_s;
+    QTest::addRow("twice") << u"a:1,a:2"_s << Shares {} << u"entry \"a:2\": the model \"a\" is listed twice"_s;
+    QTest::addRow("zero sum") << u"a:0,b:0"_s << Shares {}
+                              << u"the weights of \"a:0,b:0\" sum to 0; they must sum to a positive number"_s;
+}
+
+void TestProfile::modelMix()
+{
+    QFETCH(QString, text);
+    QFETCH(QList<kp::ModelShare>, shares);
+    QFETCH(QString, error);
+    const kp::ModelMix mix = kp::parseModelMix(text);
+    QCOMPARE(mix.error, error);
+    QCOMPARE(mix.shares, shares);
+}
+
+void TestProfile::modelMixInProfile()
+{
+    // The draw: seeded, by position, never the share of weight 0; about the weights over many positions.
+    const QList<kp::ModelShare> shares = kp::parseModelMix(u"a:0.7,b:0.3,c:0"_s).shares;
+    int a = 0;
+    for (qint64 i = 0; i < 10000; ++i) {
+        const qsizetype pick = kp::pickModel(shares, 5, i);
+        QVERIFY(pick == 0 || pick == 1);
+        a += pick == 0;
+        QCOMPARE(kp::pickModel(shares, 5, i), pick);
+    }
+    QVERIFY2(a > 6800 && a < 7200, qPrintable(QString::number(a))); // 4.5 standard deviations either side
+    // The first draws for seed 11, checked by hand (splitmix64 of seed and position).
+    QString first;
+    for (qint64 i = 0; i < 20; ++i)
+        first += QString::number(kp::pickModel(shares, 11, i));
+    QCOMPARE(first, u"00000001010011100111"_s);
+
+    kp::Profile p = kp::Profile::demo(QUrl(u"http://127.0.0.1:1"_s));
+    p.workload.modelMix = u"a:0.5,b:x"_s;
+    const QList<kp::ProfileIssue> issues = kp::validateProfile(p);
+    QCOMPARE(issues.size(), 1);
+    QCOMPARE(issues.front().toString(), u"workload.model_mix: entry \"b:x\": the weight \"x\" is not a number"_s);
+    p.workload.modelMix = u"a:0.5,b:0.5"_s;
+    QVERIFY(kp::validateProfile(p).isEmpty());
+}
+
 #include "tst_profile.moc"

@@ -12,6 +12,7 @@
 #include "metrics/resultjson.h"
 #include "metrics/stepsummary.h"
 #include "metrics/sweeptable.h"
+#include "profile/modelmix.h"
 #include "profile/profileoverrides.h"
 #include "profile/profilestore.h"
 #include "profile/targetstore.h"
@@ -114,6 +115,10 @@ struct Options
         QStringLiteral("NAME") };
     QCommandLineOption servedModelName { QStringLiteral("served-model-name"),
         QStringLiteral("Model name sent in requests, when it differs."), QStringLiteral("NAME") };
+    QCommandLineOption modelMix { QStringLiteral("model-mix"),
+        QStringLiteral("Spread each step's requests over model names by weight, e.g. a:0.7,b:0.3 (LoRA adapters "
+                       "behind one server); seeded by --seed."),
+        QStringLiteral("NAME:WEIGHT,...") };
     QCommandLineOption apiKey { QStringLiteral("api-key"),
         QStringLiteral(
             "API key (discouraged: visible in the process list; use ${VAR} in the profile or OPENAI_API_KEY)."),
@@ -124,10 +129,23 @@ struct Options
         QStringLiteral("FILE") };
     QCommandLineOption numPrompts { QStringLiteral("num-prompts"), QStringLiteral("Requests per step."),
         QStringLiteral("N") };
-    QCommandLineOption inputLen { QStringLiteral("random-input-len"), QStringLiteral("Random dataset: prompt tokens."),
+    QCommandLineOption inputLen { { QStringLiteral("random-input-len"), QStringLiteral("input-len") },
+        QStringLiteral("Random dataset: prompt tokens (the mean of a distribution)."), QStringLiteral("N") };
+    QCommandLineOption outputLen { { QStringLiteral("random-output-len"), QStringLiteral("output-len") },
+        QStringLiteral("Random dataset: output tokens (max_tokens; the mean of a distribution)."),
         QStringLiteral("N") };
-    QCommandLineOption outputLen { QStringLiteral("random-output-len"),
-        QStringLiteral("Random dataset: output tokens (max_tokens)."), QStringLiteral("N") };
+    QCommandLineOption inputLenDist { QStringLiteral("input-len-dist"),
+        QStringLiteral("Random dataset: prompt lengths uniform (range ratio, default) | fixed | normal | lognormal."),
+        QStringLiteral("SHAPE") };
+    QCommandLineOption inputLenStd { QStringLiteral("input-len-std"),
+        QStringLiteral("Random dataset: standard deviation of normal or lognormal prompt lengths, tokens."),
+        QStringLiteral("TOKENS") };
+    QCommandLineOption outputLenDist { QStringLiteral("output-len-dist"),
+        QStringLiteral("Random dataset: output lengths uniform (range ratio, default) | fixed | normal | lognormal."),
+        QStringLiteral("SHAPE") };
+    QCommandLineOption outputLenStd { QStringLiteral("output-len-std"),
+        QStringLiteral("Random dataset: standard deviation of normal or lognormal output lengths, tokens."),
+        QStringLiteral("TOKENS") };
     QCommandLineOption rangeRatio { QStringLiteral("random-range-ratio"),
         QStringLiteral("Random dataset: length spread, 0..1."), QStringLiteral("R") };
     QCommandLineOption multiTurn { QStringLiteral("multi-turn"),
@@ -145,7 +163,8 @@ struct Options
         QStringLiteral("Random dataset with --multi-turn: tokens of the system prompt all sessions share."),
         QStringLiteral("TOKENS") };
     QCommandLineOption maxModelLen { QStringLiteral("max-model-len"),
-        QStringLiteral("Mooncake trace: a line needing more tokens (input + output) is a bad line."),
+        QStringLiteral("Mooncake trace: a line needing more tokens (input + output) is a bad line. Random dataset: "
+                       "lengths are clamped to it."),
         QStringLiteral("TOKENS") };
     QCommandLineOption replaySpeed { QStringLiteral("replay-speed"),
         QStringLiteral("Replay and mooncake datasets: the log's time runs this many times faster."),
@@ -343,6 +362,13 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     }
     ov.model = text(o.model);
     ov.servedModelName = text(o.servedModelName);
+    if (p.isSet(o.modelMix)) {
+        const ModelMix mix = parseModelMix(p.value(o.modelMix));
+        if (mix.ok())
+            ov.modelMix = p.value(o.modelMix).trimmed();
+        else
+            errors << QStringLiteral("--model-mix: %1").arg(mix.error);
+    }
     ov.apiKey = text(o.apiKey);
     if (ov.apiKey)
         say(QStringLiteral("warning: --api-key puts the key in the process list and shell history; prefer ${VAR} in "
@@ -353,6 +379,20 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     number(o.inputLen, ov.inputLen);
     number(o.outputLen, ov.outputLen);
     number(o.rangeRatio, ov.rangeRatio);
+    for (const auto& [option, field] :
+        { std::pair { &o.inputLenDist, &ov.inputLenDist }, std::pair { &o.outputLenDist, &ov.outputLenDist } }) {
+        if (!p.isSet(*option))
+            continue;
+        const QString shape = p.value(*option).trimmed().toLower();
+        if (knownLengthDistributions().contains(shape))
+            *field = shape;
+        else
+            errors << QStringLiteral("--%1: unknown distribution \"%2\" (%3)")
+                          .arg(option->names().constFirst(), p.value(*option),
+                              knownLengthDistributions().join(QStringLiteral(", ")));
+    }
+    number(o.inputLenStd, ov.inputLenStd);
+    number(o.outputLenStd, ov.outputLenStd);
     number(o.seed, ov.seed);
     if (p.isSet(o.multiTurn))
         ov.multiTurn = true;
@@ -1225,13 +1265,14 @@ int run(const QStringList& arguments)
         QStringLiteral("kneepoint-cli %1: see \"kneepoint-cli --help\" for the commands.").arg(verb));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOptions({ o.profile, o.target, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.apiKey,
-        o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.multiTurn,
-        o.multiTurnHistory, o.thinkTime, o.turns, o.systemPromptLen, o.maxModelLen, o.replaySpeed, o.requestRate,
-        o.concurrency, o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.noStream, o.embeddingBatch, o.warmup,
-        o.cooldown, o.stepDuration, o.percentileMetrics, o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed,
-        o.resultDir, o.resultFilename, o.label, o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove,
-        o.allowInsecureKey, o.allowHighLoad, o.workers, o.transport, o.quiet });
+    parser.addOptions({ o.profile, o.target, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.modelMix,
+        o.apiKey, o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.inputLenDist,
+        o.inputLenStd, o.outputLenDist, o.outputLenStd, o.multiTurn, o.multiTurnHistory, o.thinkTime, o.turns,
+        o.systemPromptLen, o.maxModelLen, o.replaySpeed, o.requestRate, o.concurrency, o.burstiness, o.maxConcurrency,
+        o.seed, o.ignoreEos, o.noStream, o.embeddingBatch, o.warmup, o.cooldown, o.stepDuration, o.percentileMetrics,
+        o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir, o.resultFilename, o.label,
+        o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey, o.allowHighLoad, o.workers,
+        o.transport, o.quiet });
     parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.repeatScope, o.noEarlyStop,
         o.stopErrorRate, o.slo, o.peak, o.redundancy, o.kneeMetric, o.json });
     if (verb == QLatin1String("run") || verb == QLatin1String("sweep")) {

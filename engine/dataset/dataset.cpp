@@ -13,7 +13,10 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <numbers>
 #include <random>
+#include <tuple>
 
 namespace kp {
 
@@ -113,6 +116,45 @@ int drawLength(std::mt19937_64& rng, int mean, double rangeRatio)
     return std::uniform_int_distribution<int>(lo, hi)(rng);
 }
 
+int drawLength(std::mt19937_64& rng, LengthShape shape, int mean, double rangeRatio, double std, int max)
+{
+    double value = mean;
+    switch (shape) {
+    case LengthShape::Fixed:
+        break;
+    case LengthShape::Uniform:
+        value = drawLength(rng, mean, rangeRatio);
+        break;
+    case LengthShape::Normal:
+    case LengthShape::Lognormal: {
+        constexpr double kUnit = 1.0 / 9007199254740992.0; // 2^-53
+        const double u1 = static_cast<double>((rng() >> 11) + 1) * kUnit; // (0, 1]
+        const double u2 = static_cast<double>(rng() >> 11) * kUnit; // [0, 1)
+        const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+        if (shape == LengthShape::Normal) {
+            value = mean + std * z;
+        } else {
+            // The underlying normal's mu and sigma that give the lognormal this mean and std.
+            const double sigma2 = std::log1p((std * std) / (double(mean) * mean));
+            value = std::exp(std::log(double(mean)) - sigma2 / 2 + std::sqrt(sigma2) * z);
+        }
+        break;
+    }
+    }
+    return static_cast<int>(std::clamp(std::round(value), 1.0, static_cast<double>(std::max(1, max))));
+}
+
+std::pair<int, int> drawLengths(std::mt19937_64& rng, const RandomDatasetOptions& o)
+{
+    constexpr int kNoLimit = std::numeric_limits<int>::max();
+    const int context = o.maxModelLen.value_or(kNoLimit);
+    const int prompt = drawLength(
+        rng, o.inputShape, o.inputLen, o.rangeRatio, o.inputStd, context == kNoLimit ? kNoLimit : context - 1);
+    const int output = drawLength(
+        rng, o.outputShape, o.outputLen, o.rangeRatio, o.outputStd, context == kNoLimit ? kNoLimit : context - prompt);
+    return { prompt, output };
+}
+
 int vocabularySize()
 {
     return static_cast<int>(kVocabulary.size());
@@ -127,6 +169,19 @@ const char* vocabularyWord(int index)
 
 using detail::drawLength;
 using detail::randomWords;
+
+std::optional<LengthShape> lengthShapeFromName(QStringView name)
+{
+    if (name == u"uniform")
+        return LengthShape::Uniform;
+    if (name == u"fixed")
+        return LengthShape::Fixed;
+    if (name == u"normal")
+        return LengthShape::Normal;
+    if (name == u"lognormal")
+        return LengthShape::Lognormal;
+    return std::nullopt;
+}
 
 int countWords(QStringView text)
 {
@@ -192,8 +247,7 @@ DatasetResult randomDataset(const RandomDatasetOptions& options)
     result.prompts.reserve(options.numPrompts);
     for (int i = 0; i < options.numPrompts; ++i) {
         Prompt p;
-        p.promptTokens = drawLength(rng, options.inputLen, options.rangeRatio);
-        p.outputTokens = drawLength(rng, options.outputLen, options.rangeRatio);
+        std::tie(p.promptTokens, p.outputTokens) = detail::drawLengths(rng, options);
         p.text = randomWords(rng, p.promptTokens);
         result.prompts.push_back(std::move(p));
     }
@@ -406,6 +460,9 @@ DatasetResult sharedPrefixDataset(
             = phrase("Dataset", "shared-prefix dataset: input_len and output_len must be >= 1, range_ratio in [0, 1)");
         return result;
     }
+    RandomDatasetOptions suffixOptions = options; // the context left after the shared prefix
+    if (suffixOptions.maxModelLen)
+        suffixOptions.maxModelLen = std::max(2, *suffixOptions.maxModelLen - prefixLen);
     std::mt19937_64 rng(options.seed ^ 0x5ca1ab1e0ddba11ULL);
     result.prompts.reserve(static_cast<std::size_t>(numPrefixes) * static_cast<std::size_t>(suffixesPerPrefix));
     for (int n = 0; n < numPrefixes; ++n) {
@@ -413,8 +470,8 @@ DatasetResult sharedPrefixDataset(
         const QString prefix = QStringLiteral("prefix-%1 ").arg(n) + randomWords(rng, prefixLen - 1);
         for (int m = 0; m < suffixesPerPrefix; ++m) {
             Prompt p;
-            const int suffixLen = drawLength(rng, options.inputLen, options.rangeRatio);
-            p.outputTokens = drawLength(rng, options.outputLen, options.rangeRatio);
+            int suffixLen = 0;
+            std::tie(suffixLen, p.outputTokens) = detail::drawLengths(rng, suffixOptions);
             p.text = prefix + (prefixLen > 1 ? QStringLiteral(" ") : QString()) + randomWords(rng, suffixLen);
             p.promptTokens = prefixLen + suffixLen;
             result.prompts.push_back(std::move(p));
@@ -502,6 +559,11 @@ DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& prog
     random.outputLen = fixedOutput > 0 ? fixedOutput : workload.outputLen;
     random.rangeRatio = workload.rangeRatio;
     random.seed = static_cast<quint64>(workload.seed);
+    random.inputShape = lengthShapeFromName(workload.inputLenDist).value_or(LengthShape::Uniform);
+    random.outputShape = lengthShapeFromName(workload.outputLenDist).value_or(LengthShape::Uniform);
+    random.inputStd = workload.inputLenStd.value_or(0);
+    random.outputStd = workload.outputLenStd.value_or(0);
+    random.maxModelLen = workload.maxModelLen;
     if (workload.multiTurn)
         return loadSessions(workload, random, progress);
     if (workload.dataset == QLatin1String("mooncake")) {

@@ -49,13 +49,29 @@ struct Conversation
     QString origin; // where it came from, for messages: "FILE:LINE" or "FILE: entry N"
 };
 
+// How a synthetic length is drawn around its mean.
+enum class LengthShape {
+    Uniform, // uniform in [mean·(1−r), mean·(1+r)] (range_ratio r), as the reference's random dataset
+    Fixed, // always the mean
+    Normal, // normal with the given mean and standard deviation, rounded
+    Lognormal, // lognormal whose own mean and standard deviation are the given ones, rounded
+};
+std::optional<LengthShape> lengthShapeFromName(QStringView name);
+
 struct RandomDatasetOptions
 {
     int numPrompts = 100;
     int inputLen = 128; // mean prompt length, tokens
     int outputLen = 128; // mean output length, tokens
-    double rangeRatio = 0.0; // lengths are uniform in [len·(1−r), len·(1+r)], as the reference's random dataset
+    double rangeRatio = 0.0; // Uniform: lengths are in [len·(1−r), len·(1+r)]
     quint64 seed = 0;
+    LengthShape inputShape = LengthShape::Uniform;
+    LengthShape outputShape = LengthShape::Uniform;
+    double inputStd = 0; // Normal, Lognormal: standard deviation of the prompt length, tokens
+    double outputStd = 0; // Normal, Lognormal: standard deviation of the output length, tokens
+    // Every length is at least 1; with a known context, a prompt is at most maxModelLen − 1 tokens and
+    // its output at most what is left of the context.
+    std::optional<int> maxModelLen;
 };
 
 // The reference's length filters for ShareGPT, in dataset tokens.

@@ -16,6 +16,12 @@ namespace kp::detail {
 QString randomWords(std::mt19937_64& rng, int count);
 // A length drawn uniformly from [mean·(1−r), mean·(1+r)], at least 1.
 int drawLength(std::mt19937_64& rng, int mean, double rangeRatio);
+// A length of the given shape around mean (Uniform: range ratio r; Normal, Lognormal: std), in [1, max].
+// Normal and lognormal draws take two 53-bit uniforms from rng (Box–Muller), so they are the same on
+// every standard library.
+int drawLength(std::mt19937_64& rng, LengthShape shape, int mean, double rangeRatio, double std, int max);
+// The prompt and output lengths of one synthetic prompt, as options asks.
+std::pair<int, int> drawLengths(std::mt19937_64& rng, const RandomDatasetOptions& options);
 // The built-in vocabulary: its size and word i.
 int vocabularySize();
 const char* vocabularyWord(int index);

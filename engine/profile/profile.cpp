@@ -1,5 +1,6 @@
 #include "profile/profile.h"
 #include "profile/keychain.h"
+#include "profile/modelmix.h"
 #include "profile/profile_p.h"
 
 #include "metrics/phrase.h"
@@ -10,6 +11,7 @@
 #include <QRegularExpression>
 
 #include <cmath>
+#include <tuple>
 
 Q_LOGGING_CATEGORY(lcProfile, "kneepoint.engine.profile", QtInfoMsg)
 
@@ -153,6 +155,11 @@ std::optional<double> parseRate(QStringView text)
 QStringList knownDatasets()
 {
     return { u"random"_s, u"sharegpt"_s, u"jsonl"_s, u"replay"_s, u"shared-prefix"_s, u"mooncake"_s };
+}
+
+QStringList knownLengthDistributions()
+{
+    return { u"uniform"_s, u"fixed"_s, u"normal"_s, u"lognormal"_s };
 }
 
 QStringList knownPercentileMetrics()
@@ -724,6 +731,22 @@ void checkWorkload(Checker& c, const Workload& w)
     c.atLeastOne(u"workload.output_len"_s, w.outputLen);
     if (!(w.rangeRatio >= 0 && w.rangeRatio < 1))
         c.add(u"workload.range_ratio"_s, phrase("Profile", "must be in [0, 1)"));
+    if (const ModelMix mix = parseModelMix(w.modelMix); !mix.ok())
+        c.add(u"workload.model_mix"_s, mix.error);
+    for (const auto& [distKey, stdKey, dist, spread] :
+        { std::tuple { u"workload.input_len_dist"_s, u"workload.input_len_std"_s, w.inputLenDist, w.inputLenStd },
+            std::tuple {
+                u"workload.output_len_dist"_s, u"workload.output_len_std"_s, w.outputLenDist, w.outputLenStd } }) {
+        if (!knownLengthDistributions().contains(dist)) {
+            c.add(distKey,
+                phrase("Profile", "unknown distribution \"%1\"; expected one of %2")
+                    .arg(dist, knownLengthDistributions().join(u", "_s)));
+        } else if ((dist == u"normal" || dist == u"lognormal") && !spread) {
+            c.add(stdKey, phrase("Profile", "is required when %1 is \"%2\"").arg(c.name(distKey), dist));
+        }
+        if (spread && !(*spread >= 0 && std::isfinite(*spread)))
+            c.add(stdKey, phrase("Profile", "must be a number >= 0"));
+    }
     if (w.prefixLen < 0)
         c.add(u"workload.prefix_len"_s, phrase("Profile", "must be >= 0"));
     if (w.fixedOutputLen && *w.fixedOutputLen < 1)

@@ -58,6 +58,8 @@ std::optional<double> parseRate(QStringView text);
 
 // Dataset names the workload accepts ("custom" is read as "jsonl").
 QStringList knownDatasets();
+// Shapes of the random dataset's length distributions (workload.input_len_dist, output_len_dist).
+QStringList knownLengthDistributions();
 // Metric names for output.percentile_metrics.
 QStringList knownPercentileMetrics();
 
@@ -163,6 +165,12 @@ struct Workload
     int inputLen = 1024; // random: prompt tokens
     int outputLen = 128; // random: max_tokens
     double rangeRatio = 0; // random: lengths drawn from [len·(1−r), len·(1+r)]
+    // random, shared-prefix: how lengths are drawn around input_len/output_len, one of
+    // knownLengthDistributions(): "uniform" (range_ratio), "fixed", "normal" or "lognormal" (mean and std).
+    QString inputLenDist = QStringLiteral("uniform");
+    QString outputLenDist = QStringLiteral("uniform");
+    std::optional<double> inputLenStd; // normal, lognormal: standard deviation of the prompt length, tokens
+    std::optional<double> outputLenStd; // normal, lognormal: standard deviation of the output length, tokens
     int prefixLen = 0; // random: shared prefix tokens in front of every prompt
     std::optional<int> fixedOutputLen; // sharegpt/jsonl/replay: max_tokens for every request
     // sharegpt: the reference's length filters (dataset tokens): drop prompts or outputs under minLen,
@@ -188,6 +196,9 @@ struct Workload
     bool ignoreEos = false;
     bool stream = true; // false: whole answers, so TTFT, TPOT and ITL are unknown (embeddings never stream)
     int embeddingBatch = 1; // openai-embeddings: prompts in each request's "input"
+    // "a:0.7,b:0.3": each request goes to one of these model names, drawn by weight (seeded), instead of
+    // target.model; empty: no mix (modelmix.h).
+    QString modelMix;
     Sampling sampling;
     QJsonObject extraBody; // merged into every request body last, overriding Kneepoint's own keys
     bool operator==(const Workload&) const = default;

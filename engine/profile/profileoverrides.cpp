@@ -40,6 +40,11 @@ QStringList applyOverrides(Profile& p, const ProfileOverrides& o)
     set(changed, u"workload.input_len"_s, p.workload.inputLen, o.inputLen);
     set(changed, u"workload.output_len"_s, p.workload.outputLen, o.outputLen);
     set(changed, u"workload.range_ratio"_s, p.workload.rangeRatio, o.rangeRatio);
+    set(changed, u"workload.model_mix"_s, p.workload.modelMix, o.modelMix);
+    set(changed, u"workload.input_len_dist"_s, p.workload.inputLenDist, o.inputLenDist);
+    set(changed, u"workload.input_len_std"_s, p.workload.inputLenStd, o.inputLenStd);
+    set(changed, u"workload.output_len_dist"_s, p.workload.outputLenDist, o.outputLenDist);
+    set(changed, u"workload.output_len_std"_s, p.workload.outputLenStd, o.outputLenStd);
     set(changed, u"workload.multi_turn"_s, p.workload.multiTurn, o.multiTurn);
     set(changed, u"workload.multi_turn_history"_s, p.workload.multiTurnHistory, o.multiTurnHistory);
     set(changed, u"workload.think_time_s"_s, p.workload.thinkTimeS, o.thinkTimeS);

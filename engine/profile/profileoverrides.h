@@ -28,6 +28,10 @@ struct ProfileOverrides
     std::optional<int> inputLen; // --random-input-len
     std::optional<int> outputLen; // --random-output-len
     std::optional<double> rangeRatio; // --random-range-ratio
+    std::optional<QString> inputLenDist; // --input-len-dist
+    std::optional<double> inputLenStd; // --input-len-std
+    std::optional<QString> outputLenDist; // --output-len-dist
+    std::optional<double> outputLenStd; // --output-len-std
     std::optional<bool> multiTurn; // --multi-turn
     std::optional<QString> multiTurnHistory; // --multi-turn-history recorded|live
     std::optional<double> thinkTimeS; // --think-time
@@ -38,6 +42,7 @@ struct ProfileOverrides
     std::optional<bool> ignoreEos; // --ignore-eos
     std::optional<bool> stream; // --no-stream sets false
     std::optional<int> embeddingBatch; // --embedding-batch
+    std::optional<QString> modelMix; // --model-mix
     std::optional<double> temperature; // --temperature
     std::optional<QList<double>> rates; // --request-rate (one or more); switches to rate mode
     std::optional<QList<int>> concurrencies; // --concurrency; switches to concurrency mode

@@ -690,6 +690,10 @@ void readWorkload(ObjectReader& r, Workload& w)
     r.read("input_len", u"workload.input_len"_s, w.inputLen);
     r.read("output_len", u"workload.output_len"_s, w.outputLen);
     r.read("range_ratio", u"workload.range_ratio"_s, w.rangeRatio);
+    r.read("input_len_dist", u"workload.input_len_dist"_s, w.inputLenDist);
+    r.read("input_len_std", u"workload.input_len_std"_s, w.inputLenStd);
+    r.read("output_len_dist", u"workload.output_len_dist"_s, w.outputLenDist);
+    r.read("output_len_std", u"workload.output_len_std"_s, w.outputLenStd);
     r.read("prefix_len", u"workload.prefix_len"_s, w.prefixLen);
     r.read("fixed_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);
     r.read("filter_lengths", u"workload.filter_lengths"_s, w.filterLengths);
@@ -710,6 +714,7 @@ void readWorkload(ObjectReader& r, Workload& w)
     r.read("ignore_eos", u"workload.ignore_eos"_s, w.ignoreEos);
     r.read("stream", u"workload.stream"_s, w.stream);
     r.read("embedding_batch", u"workload.embedding_batch"_s, w.embeddingBatch);
+    r.read("model_mix", u"workload.model_mix"_s, w.modelMix);
     if (auto s = r.section("sampling", u"workload.sampling"_s))
         readSampling(*s, w.sampling);
     r.readObject("extra_body", u"workload.extra_body"_s, w.extraBody);
@@ -933,6 +938,10 @@ void readLoadKeys(ObjectReader& r, Profile& p)
     r.read("output_len", u"workload.output_len"_s, w.outputLen);
     r.read("random_range_ratio", u"workload.range_ratio"_s, w.rangeRatio);
     r.read("range_ratio", u"workload.range_ratio"_s, w.rangeRatio);
+    r.read("input_len_dist", u"workload.input_len_dist"_s, w.inputLenDist);
+    r.read("input_len_std", u"workload.input_len_std"_s, w.inputLenStd);
+    r.read("output_len_dist", u"workload.output_len_dist"_s, w.outputLenDist);
+    r.read("output_len_std", u"workload.output_len_std"_s, w.outputLenStd);
     r.read("random_prefix_len", u"workload.prefix_len"_s, w.prefixLen);
     r.read("prefix_len", u"workload.prefix_len"_s, w.prefixLen);
     r.read("sharegpt_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);

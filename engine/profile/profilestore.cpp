@@ -180,6 +180,15 @@ Json toDocument(const Profile& p)
     workload["input_len"] = w.inputLen;
     workload["output_len"] = w.outputLen;
     workload["range_ratio"] = number(w.rangeRatio);
+    putNonEmpty(workload, "model_mix", w.modelMix);
+    if (w.inputLenDist != Workload {}.inputLenDist)
+        workload["input_len_dist"] = str(w.inputLenDist);
+    if (w.outputLenDist != Workload {}.outputLenDist)
+        workload["output_len_dist"] = str(w.outputLenDist);
+    if (w.inputLenStd)
+        workload["input_len_std"] = number(*w.inputLenStd);
+    if (w.outputLenStd)
+        workload["output_len_std"] = number(*w.outputLenStd);
     workload["prefix_len"] = w.prefixLen;
     putOptional(workload, "fixed_output_len", w.fixedOutputLen);
     // Dataset settings are written only when they differ from the defaults, to keep saved profiles short.
