@@ -4,6 +4,7 @@
 #include "metrics/buckettable.h"
 #include "metrics/resultjson.h"
 #include "metrics/stepmetrics.h"
+#include "metrics/stepsummary.h"
 #include "profile/profilestore.h"
 #include "sim/simhost.h"
 
@@ -134,6 +135,7 @@ private Q_SLOTS:
     void workloadSources();
     void lengthBuckets();
     void lengthBucketsInResultJson();
+    void perModelBreakdown();
     void lengthBucketTable();
     void tokenizeUrls();
     void tokenizePrePass();
@@ -690,6 +692,71 @@ void TestDataset::lengthBucketsInResultJson()
     // Without edges the file has no length_buckets (as before).
     QVERIFY(!ResultJson::write(setup, StepMetrics::fromRecords(records, 2.0, MetricsOptions {}))
                  .contains("length_buckets"));
+}
+
+void TestDataset::perModelBreakdown()
+{
+    // Model a: two completed (TTFT 50 and 200 ms); model b: one failed; no model on the warm-up-like third.
+    auto named = [](RequestRecord r, const QString& model) {
+        r.model = model;
+        return r;
+    };
+    std::vector<RequestRecord> records { named(completed(100, 0, 50, 5), u"a"_s),
+        named(completed(100, 100, 200, 3), u"a"_s) };
+    RequestRecord failed = named(completed(100, 500, 10, 1), u"b"_s);
+    failed.failure = FailureClass::HttpNotFound;
+    failed.httpStatus = 404;
+    records.push_back(failed);
+    const StepMetrics m = StepMetrics::fromRecords(records, 2.0, MetricsOptions {});
+    QCOMPARE(m.perModel.size(), std::size_t(2));
+    const ModelMetrics& a = m.perModel[0];
+    QCOMPARE(a.model, u"a"_s);
+    QCOMPARE(a.completed, qint64(2));
+    QCOMPARE(a.failed, qint64(0));
+    QCOMPARE(a.requestThroughput, 1.0);
+    QCOMPARE(a.outputThroughput, 4.0);
+    QCOMPARE(a.ttft.median, 125.0);
+    QCOMPARE(a.ttft.percentile(99).value_or(-1), 198.5); // 50 + 0.99 × 150
+    QCOMPARE(a.e2el.median, (90.0 + 220.0) / 2);
+    const ModelMetrics& b = m.perModel[1];
+    QCOMPARE(b.model, u"b"_s);
+    QCOMPARE(b.completed, qint64(0));
+    QCOMPARE(b.failed, qint64(1));
+    QCOMPARE(b.ttft.count, qint64(0));
+    QCOMPARE(a.requests() + b.requests(), m.completed + m.failed);
+
+    StepSetup setup;
+    setup.backend = u"openai-chat"_s;
+    const QByteArray json = ResultJson::write(setup, m, {}, 2);
+    QVERIFY(json.contains("\"per_model\""));
+    const ResultFileContents back = ResultJson::read(json, u"step.json"_s);
+    QVERIFY2(back.ok(), qPrintable(back.error));
+    QVERIFY2(back.steps[0].warnings.isEmpty(), qPrintable(back.steps[0].warnings.join(u'\n')));
+    QCOMPARE(back.steps[0].metrics.perModel, m.perModel);
+
+    // The summary: the reference's block, then a section per model; b's latencies are unknown, not 0.
+    const QByteArray summary = StepSummary::text(setup, m);
+    QVERIFY(summary.contains("-------------------- Model a ---------------------\n"
+                             "Requests:                                2         \n"
+                             "Successful requests:                     2         \n"
+                             "Failed requests:                         0         \n"
+                             "Request throughput (req/s):              1.00      \n"
+                             "Output token throughput (tok/s):         4.00      \n"
+                             "Median TTFT (ms):                        125.00    \n"
+                             "P99 TTFT (ms):                           198.50    \n"));
+    QVERIFY(summary.contains("Failed requests:                         1         \n"
+                             "Request throughput (req/s):              0.00      \n"
+                             "Output token throughput (tok/s):         0.00      \n"
+                             "Median TTFT (ms):                        \xe2\x80\x94"));
+    QVERIFY(summary.indexOf(" Model a ") > summary.indexOf("P99 ITL (ms):"));
+
+    // Without a model on any record: no breakdown, no key, no section.
+    for (RequestRecord& r : records)
+        r.model.clear();
+    const StepMetrics plain = StepMetrics::fromRecords(records, 2.0, MetricsOptions {});
+    QVERIFY(plain.perModel.empty());
+    QVERIFY(!ResultJson::write(setup, plain).contains("per_model"));
+    QVERIFY(!StepSummary::text(setup, plain).contains(" Model "));
 }
 
 void TestDataset::lengthBucketTable()

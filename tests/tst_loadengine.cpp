@@ -20,6 +20,7 @@
 #include <ranges>
 
 using namespace kp;
+using namespace Qt::StringLiterals;
 using kp::testing::getJson;
 using kp::testing::truthByRequestId;
 
@@ -162,6 +163,63 @@ private Q_SLOTS:
         const double medianExcess = ttftExcessMs[ttftExcessMs.size() / 2];
         // Network and client overhead on loopback: a few ms; the band allows a loaded machine.
         QVERIFY2(medianExcess < 50.0, qPrintable(QStringLiteral("median TTFT excess %1 ms").arg(medianExcess)));
+    }
+
+    // A model mix spreads the step over LoRA adapters the server lists: the seeded split exactly (checked by
+    // hand for seed 11: 135 and 65 of 200), each request naming its model in the body (an adapter the
+    // server lacks is a 404), and a per-model breakdown whose counts add up to the step's.
+    void modelMixSplitsTheStep()
+    {
+        SimTarget sim;
+        sim::SimServerOptions options;
+        options.timeScale = 50;
+        options.params.loraModules = { u"sql-lora"_s, u"chat-lora"_s };
+        QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
+        const QUrl base = sim.host.baseUrl();
+        const QJsonArray models = getJson(base.resolved(QUrl(u"/v1/models"_s))).value(u"data").toArray();
+        QCOMPARE(models.size(), 3);
+        QCOMPARE(models.at(1).toObject().value(u"id").toString(), u"sql-lora"_s);
+        QCOMPARE(models.at(1).toObject().value(u"parent").toString(), options.params.modelId);
+        QCOMPARE(models.at(2).toObject().value(u"id").toString(), u"chat-lora"_s);
+
+        StepConfig step = makeStep(base, Backend::OpenAiChat, options.params.modelId, 200, 8, 4);
+        step.request.modelMix = parseModelMix(u"sql-lora:0.7,chat-lora:0.3"_s).shares;
+        step.request.modelMixSeed = 11;
+        const StepResult result = runStep(step);
+        QCOMPARE(result.records.size(), std::size_t(200));
+        QCOMPARE(result.metrics.completed, 200);
+        std::map<QString, int> sent;
+        for (const RequestRecord& r : result.records)
+            ++sent[r.model];
+        QCOMPARE(sent, (std::map<QString, int> { { u"chat-lora"_s, 65 }, { u"sql-lora"_s, 135 } }));
+        QCOMPARE(result.metrics.perModel.size(), std::size_t(2));
+        const ModelMetrics& chat = result.metrics.perModel[0];
+        const ModelMetrics& sql = result.metrics.perModel[1];
+        QCOMPARE(chat.model, u"chat-lora"_s);
+        QCOMPARE(chat.completed, 65);
+        QCOMPARE(sql.model, u"sql-lora"_s);
+        QCOMPARE(sql.completed, 135);
+        QCOMPARE(chat.totalOutputTokens + sql.totalOutputTokens, result.metrics.totalOutputTokens);
+        QCOMPARE(chat.ttft.count + sql.ttft.count, result.metrics.ttft.count);
+        QVERIFY(qAbs(chat.requestThroughput + sql.requestThroughput - result.metrics.requestThroughput) < 1e-9);
+
+        // A name the server does not serve: those requests fail, the others do not.
+        step.request.modelMix = parseModelMix(u"sql-lora:0.7,missing-lora:0.3"_s).shares;
+        const StepResult missing = runStep(step);
+        QCOMPARE(missing.metrics.completed, 135);
+        QCOMPARE(missing.metrics.failed, 65);
+        QCOMPARE(missing.metrics.failuresByClass.at(FailureClass::HttpNotFound), 65);
+        QCOMPARE(missing.metrics.perModel[0].model, u"missing-lora"_s);
+        QCOMPARE(missing.metrics.perModel[0].failed, 65);
+        QCOMPARE(missing.metrics.perModel[0].completed, 0);
+        QCOMPARE(missing.metrics.perModel[1].completed, 135);
+
+        // Without a mix the records name no model and the step has no breakdown.
+        step.request.modelMix.clear();
+        const StepResult plain = runStep(step);
+        QCOMPARE(plain.metrics.completed, 200);
+        QVERIFY(plain.metrics.perModel.empty());
+        QVERIFY(plain.records.front().model.isEmpty());
     }
 
     // "max_concurrency 256" means the server sees exactly 256 requests in flight, no more, no fewer.

@@ -40,6 +40,9 @@ int main(int argc, char* argv[])
         QStringLiteral("JSON file of settings applied over the preset (see docs/SIMULATOR.md)."),
         QStringLiteral("FILE"));
     const QCommandLineOption model(QStringLiteral("model"), QStringLiteral("Served model id."), QStringLiteral("ID"));
+    const QCommandLineOption loraModules(QStringLiteral("lora-modules"),
+        QStringLiteral("LoRA adapter names served beside the model, comma-separated (requests may name them)."),
+        QStringLiteral("NAME,..."));
     const QCommandLineOption apiKey(QStringLiteral("api-key"),
         QStringLiteral("Require 'Authorization: Bearer KEY' on /v1 paths."), QStringLiteral("KEY"));
     const QCommandLineOption timeScale(QStringLiteral("time-scale"),
@@ -58,8 +61,8 @@ int main(int argc, char* argv[])
         QStringLiteral("Answer chat completions as a reasoning model: N reasoning tokens (delta.reasoning_content) "
                        "before each answer, or N~M drawn per request with the seed (default: none)."),
         QStringLiteral("N|N~M"));
-    parser.addOptions(
-        { host, port, preset, config, model, apiKey, timeScale, seed, fault, prefixCache, gpus, reasoningTokens });
+    parser.addOptions({ host, port, preset, config, model, loraModules, apiKey, timeScale, seed, fault, prefixCache,
+        gpus, reasoningTokens });
 
     if (!parser.parse(QCoreApplication::arguments()))
         return fail(parser.errorText());
@@ -81,6 +84,10 @@ int main(int argc, char* argv[])
     }
     if (parser.isSet(model))
         options.params.modelId = parser.value(model);
+    if (parser.isSet(loraModules)) {
+        for (const QString& name : parser.value(loraModules).split(u',', Qt::SkipEmptyParts))
+            options.params.loraModules << name.trimmed();
+    }
     if (parser.isSet(apiKey))
         options.apiKey = parser.value(apiKey);
     bool ok = true;

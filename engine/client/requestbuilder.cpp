@@ -45,6 +45,8 @@ RequestTemplate requestTemplate(const Profile& profile, QString* error)
     t.model = profile.target.requestModel();
     t.stream = profile.workload.stream && !isEmbeddingsBackend(t.backend);
     t.embeddingBatch = profile.workload.embeddingBatch;
+    t.modelMix = parseModelMix(profile.workload.modelMix).shares;
+    t.modelMixSeed = static_cast<quint64>(profile.workload.seed);
     t.ignoreEos = profile.workload.ignoreEos;
     const Sampling& s = profile.workload.sampling;
     t.temperature = s.temperature;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dataset/dataset.h"
+#include "profile/modelmix.h"
 #include "profile/profile.h"
 
 #include <QByteArray>
@@ -22,6 +23,8 @@ struct RequestTemplate
     Backend backend = Backend::OpenAi;
     QUrl url; // base URL joined with the endpoint path
     QString model;
+    QList<ModelShare> modelMix; // workload.model_mix: each request's model is drawn from these (pickModel)
+    quint64 modelMixSeed = 0; // workload.seed: the same prompt goes to the same model in every step and shard
     bool stream = true;
     bool ignoreEos = false;
     double temperature = 0.0;

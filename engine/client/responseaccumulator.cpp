@@ -85,6 +85,7 @@ ResponseAccumulator::ResponseAccumulator(const HttpRequest& request, qint64 sent
     m_record.sentNs = sentNs;
     m_record.promptTokens = request.promptTokens;
     m_record.requestedOutputTokens = request.maxTokens > 0 ? request.maxTokens : -1;
+    m_record.model = request.model;
 }
 
 void ResponseAccumulator::onResponseStarted(int httpStatus, qint64 tNs, const ResponseHeaders& headers)

@@ -49,6 +49,7 @@ struct HttpRequest
     int promptTokens = 0;
     int maxTokens = -1; // the max_tokens the body asks for; -1 when it sets none
     qint64 scheduledNs = -1;
+    QString model; // the model name of a mix (workload.model_mix) it went to; empty without a mix
 };
 
 // How late the worker threads' event loops run: each worker has a periodic tick while requests are in

@@ -163,24 +163,39 @@ HttpRequest StepRunner::requestShell(qint64 index, const QString& id, qint64 sch
     return req;
 }
 
+const RequestTemplate& StepRunner::templateFor(qint64 position, RequestTemplate& scratch, HttpRequest& req) const
+{
+    const RequestTemplate& base = m_config.request;
+    if (base.modelMix.isEmpty())
+        return base;
+    scratch = base; // implicitly shared members: a cheap copy
+    scratch.model = base.modelMix[pickModel(base.modelMix, base.modelMixSeed, position)].model;
+    req.model = scratch.model;
+    return scratch;
+}
+
 HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const
 {
     const qint64 position = m_config.promptStart + qint64(promptIndex) * m_config.promptStride;
     HttpRequest req = requestShell(index, id, scheduledNs);
+    RequestTemplate scratch;
     if (m_config.isMultiTurn()) {
         // A warm-up request: the first turn of a session, alone.
-        const Conversation& c = m_config.sessions[static_cast<std::size_t>(position) % m_config.sessions.size()];
+        const std::size_t conversation = static_cast<std::size_t>(position) % m_config.sessions.size();
+        const Conversation& c = m_config.sessions[conversation];
         std::vector<ChatMessage> messages;
         if (!c.system.isEmpty())
             messages.push_back({ QStringLiteral("system"), c.system });
         messages.push_back({ QStringLiteral("user"), c.turns.front().user });
-        req.body = buildRequestBody(m_config.request, messages, c.turns.front().outputTokens);
+        req.body
+            = buildRequestBody(templateFor(qint64(conversation), scratch, req), messages, c.turns.front().outputTokens);
         req.promptTokens = c.systemTokens + c.turns.front().userTokens;
         req.maxTokens = c.turns.front().outputTokens;
         return req;
     }
     const Prompt& prompt = m_config.prompts[static_cast<std::size_t>(position) % m_config.prompts.size()];
-    if (isEmbeddingsBackend(m_config.request.backend)) {
+    const RequestTemplate& request = templateFor(position, scratch, req);
+    if (isEmbeddingsBackend(request.backend)) {
         // A batch of embedding_batch prompts, this one and the ones after it in the list.
         QStringList inputs;
         req.promptTokens = 0;
@@ -189,13 +204,13 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
             inputs << (p.hashIds.empty() ? p.text : promptText(p, m_config.textSeed));
             req.promptTokens += p.promptTokens;
         }
-        req.body = buildEmbeddingsBody(m_config.request, inputs);
+        req.body = buildEmbeddingsBody(request, inputs);
         return req;
     }
     if (prompt.hashIds.empty())
-        req.body = buildRequestBody(m_config.request, prompt);
+        req.body = buildRequestBody(request, prompt);
     else
-        req.body = buildRequestBody(m_config.request,
+        req.body = buildRequestBody(request,
             { ChatMessage { QStringLiteral("user"), promptText(prompt, m_config.textSeed) } }, prompt.outputTokens);
     req.promptTokens = prompt.promptTokens;
     req.maxTokens = prompt.outputTokens;
@@ -234,7 +249,9 @@ HttpRequest StepRunner::makeTurnRequest(int session, qint64 index, const QString
     tokens += current.userTokens;
 
     HttpRequest req = requestShell(index, id, scheduledNs);
-    req.body = buildRequestBody(m_config.request, messages, current.outputTokens);
+    // Every turn of a conversation goes to the same model, as a user's session would.
+    RequestTemplate scratch;
+    req.body = buildRequestBody(templateFor(s.conversation, scratch, req), messages, current.outputTokens);
     req.promptTokens = tokens;
     req.maxTokens = current.outputTokens;
     return req;

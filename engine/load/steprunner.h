@@ -128,6 +128,9 @@ private:
     // Warm-up requests have negative indices: their records are not measured.
     HttpRequest makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const;
     HttpRequest requestShell(qint64 index, const QString& id, qint64 scheduledNs) const; // all but body and tokens
+    // The request template for the prompt at this position: the step's, or under a model mix a copy with
+    // the drawn model (in scratch), whose name req keeps.
+    const RequestTemplate& templateFor(qint64 position, RequestTemplate& scratch, HttpRequest& req) const;
     HttpRequest makeTurnRequest(int session, qint64 index, const QString& id, qint64 scheduledNs) const;
     // Multi-turn: starts a session (its first turn is due at scheduledNs) if turns are left to give it.
     bool startSession(qint64 scheduledNs);

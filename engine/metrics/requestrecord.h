@@ -56,6 +56,7 @@ struct RequestRecord
 {
     qint64 index = -1; // position in the step's prompt list
     QString requestId; // the x-request-id that was sent
+    QString model; // the model name of a mix (workload.model_mix) it went to; empty without a mix
     int session = -1; // multi-turn: the session's number in the step (0-based, in start order); -1 single-turn
     int turn = -1; // multi-turn: the turn's number in its session, 1-based; -1 single-turn
 

@@ -197,6 +197,26 @@ Json kneepointObject(const StepMetrics& m)
         }
         out["length_buckets"] = std::move(buckets);
     }
+    if (!m.perModel.empty()) {
+        Json models = Json::object();
+        for (const ModelMetrics& mm : m.perModel) {
+            Json model = Json::object();
+            model["requests"] = mm.requests();
+            model["completed"] = mm.completed;
+            model["failed"] = mm.failed;
+            model["total_input_tokens"] = mm.totalInputTokens;
+            model["total_output_tokens"] = mm.totalOutputTokens;
+            model["request_throughput"] = numberOrText(mm.requestThroughput);
+            model["output_throughput"] = numberOrText(mm.outputThroughput);
+            Json modelLatency = Json::object();
+            modelLatency["ttft"] = statsObject(mm.ttft);
+            modelLatency["tpot"] = statsObject(mm.tpot);
+            modelLatency["e2el"] = statsObject(mm.e2el);
+            model["latency"] = std::move(modelLatency);
+            models[utf8(mm.model)] = std::move(model);
+        }
+        out["per_model"] = std::move(models);
+    }
     return out;
 }
 
@@ -566,6 +586,35 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
             m_path = outer;
             m.options.lengthBucketEdges.push_back(static_cast<int>(bucket.lo));
             m.lengthBuckets.push_back(std::move(bucket));
+        }
+    }
+    if (const auto it = object.find("per_model"); it != object.end() && it->is_object()) {
+        m.perModel.clear();
+        for (const auto& [name, value] : it->items()) {
+            const QString modelPath = at("per_model") + QStringLiteral("[%1]").arg(fromUtf8(Json(name).dump()));
+            if (!value.is_object()) {
+                warn(modelPath, QStringLiteral("expected an object, found %1").arg(jsonTypeName(value)));
+                continue;
+            }
+            const QString outer = m_path;
+            m_path = modelPath;
+            ModelMetrics mm;
+            mm.model = inertText(fromUtf8(name));
+            readInteger(value, "completed", mm.completed);
+            readInteger(value, "failed", mm.failed);
+            readInteger(value, "total_input_tokens", mm.totalInputTokens);
+            readInteger(value, "total_output_tokens", mm.totalOutputTokens);
+            readNumber(value, "request_throughput", mm.requestThroughput);
+            readNumber(value, "output_throughput", mm.outputThroughput);
+            if (const auto lat = value.find("latency"); lat != value.end() && lat->is_object()) {
+                for (const auto& [key, stats] : { std::pair { "ttft", &mm.ttft }, std::pair { "tpot", &mm.tpot },
+                         std::pair { "e2el", &mm.e2el } }) {
+                    if (const auto s = lat->find(key); s != lat->end())
+                        readStatsObject(*s, at(std::string("latency.") + key), *stats);
+                }
+            }
+            m_path = outer;
+            m.perModel.push_back(std::move(mm));
         }
     }
     if (const auto it = object.find("first_content_ttft"); it != object.end())

@@ -371,6 +371,37 @@ StepMetrics StepMetrics::fromRecords(
             m.lengthBuckets.push_back(std::move(bucket));
         }
     }
+
+    std::map<QString, std::vector<RequestRecord>> byModel;
+    for (const RequestRecord& r : records) {
+        if (r.model.isEmpty())
+            continue;
+        RequestRecord copy = r;
+        copy.model.clear(); // the subset aggregates as a plain step, without a breakdown of its own
+        byModel[r.model].push_back(std::move(copy));
+    }
+    if (!byModel.empty()) {
+        MetricsOptions subsetOptions = options;
+        subsetOptions.lengthBucketEdges.clear();
+        if (std::find(subsetOptions.percentiles.begin(), subsetOptions.percentiles.end(), 99.0)
+            == subsetOptions.percentiles.end())
+            subsetOptions.percentiles.push_back(99.0);
+        for (const auto& [model, subset] : byModel) {
+            const StepMetrics sub = fromRecords(subset, durationSeconds, subsetOptions);
+            ModelMetrics mm;
+            mm.model = model;
+            mm.completed = sub.completed;
+            mm.failed = sub.failed;
+            mm.totalInputTokens = sub.totalInputTokens;
+            mm.totalOutputTokens = sub.totalOutputTokens;
+            mm.requestThroughput = sub.requestThroughput;
+            mm.outputThroughput = sub.outputThroughput;
+            mm.ttft = sub.ttft;
+            mm.tpot = sub.tpot;
+            mm.e2el = sub.e2el;
+            m.perModel.push_back(std::move(mm));
+        }
+    }
     return m;
 }
 

@@ -82,6 +82,25 @@ struct LengthBucketMetrics
     bool operator==(const LengthBucketMetrics&) const = default;
 };
 
+// The requests of one model of a mix (RequestRecord::model), aggregated like a length bucket: over that
+// subset and the whole step's duration, so the models' counts and throughputs add up to the step's.
+struct ModelMetrics
+{
+    QString model;
+    qint64 completed = 0;
+    qint64 failed = 0;
+    qint64 totalInputTokens = 0;
+    qint64 totalOutputTokens = 0;
+    double requestThroughput = 0.0;
+    double outputThroughput = 0.0;
+    LatencyStats ttft; // percentiles: the step's, and always 99
+    LatencyStats tpot;
+    LatencyStats e2el;
+
+    qint64 requests() const { return completed + failed; }
+    bool operator==(const ModelMetrics&) const = default;
+};
+
 // The completed requests of some turns of a multi-turn step (turn 1, or turns 2 and later).
 struct TurnGroupMetrics
 {
@@ -190,6 +209,8 @@ struct StepMetrics
     // Types of Responses or Messages stream events the client did not know → completed requests that carried
     // them; counted, never fatal, shown once per type.
     std::map<QString, qint64> unknownEvents;
+    // A model mix: one entry per model name the requests carry, by name; empty when none carries one.
+    std::vector<ModelMetrics> perModel;
     ClientHealth clientHealth; // set by the StepRunner, not by fromRecords
     // 95 % confidence intervals of the figures (bootstrap over this step's requests); set by the
     // StepRunner, not by fromRecords; empty for a file that gave none.

@@ -128,6 +128,23 @@ QByteArray StepSummary::text(const StepSetup& setup, const StepMetrics& m)
         out += row("Shorter than max_tokens:", integer(m.shortOutputs));
         out += row("Short output share (%):", number(m.shortOutputShare() * 100.0));
     }
+    for (const ModelMetrics& mm : m.perModel) {
+        out += centred(" Model " + mm.model.toUtf8() + ' ', '-', blockWidth);
+        out += row("Requests:", integer(mm.requests()));
+        out += row("Successful requests:", integer(mm.completed));
+        out += row("Failed requests:", integer(mm.failed));
+        out += row("Request throughput (req/s):", number(mm.requestThroughput));
+        out += row("Output token throughput (tok/s):", number(mm.outputThroughput));
+        for (const auto& [stats, name] : { std::pair<const LatencyStats*, QByteArray> { &mm.ttft, "TTFT" },
+                 std::pair<const LatencyStats*, QByteArray> { &mm.tpot, "TPOT" },
+                 std::pair<const LatencyStats*, QByteArray> { &mm.e2el, "E2EL" } }) {
+            // A model without a measured request has no latency: "—", not 0.
+            const bool measured = stats->count != 0;
+            out += row("Median " + name + " (ms):", measured ? number(stats->median) : unknownText);
+            const std::optional<double> p99 = stats->percentile(99);
+            out += row("P99 " + name + " (ms):", measured && p99 ? number(*p99) : unknownText);
+        }
+    }
     out += QByteArray(blockWidth, '=') + '\n';
     return out;
 }

@@ -600,6 +600,10 @@ std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString*
     integer("prompt_tokens", r.promptTokens, false);
     integer("server_prompt_tokens", r.serverPromptTokens, false);
     integer("cached_tokens", r.cachedTokens, false);
+    if (const QJsonValue model = o.value(u"model"); model.isString())
+        r.model = inertText(model.toString());
+    else if (!model.isUndefined())
+        problems << QStringLiteral("model: expected a string");
     integer("session", r.session, false);
     integer("turn", r.turn, false);
     integer("output_tokens", r.outputTokens, false);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <deque>
@@ -18,6 +19,9 @@ namespace kp::sim {
 struct SimParams
 {
     QString modelId = QStringLiteral("kneepoint/sim-default");
+    // LoRA adapters served beside the base model (vLLM's --lora-modules): requests may name them, and
+    // /v1/models lists them with the base model as their parent. They share the base model's batch.
+    QStringList loraModules;
     int maxModelLen = 4096; // prompt + output tokens a request may need
     int maxNumSeqs = 256; // running-set cap (vLLM --max-num-seqs)
     int maxNumBatchedTokens = 2048; // per-iteration token budget: decodes first, prefill takes the rest

@@ -539,12 +539,16 @@ QByteArray errorBody(int status, const QString& message, const QString& param)
         + ",\"code\":" + QByteArray::number(status) + "}}";
 }
 
-QByteArray modelsBody(const QString& modelId, int maxModelLen, qint64 created)
+QByteArray modelsBody(const QString& modelId, int maxModelLen, qint64 created, const QStringList& adapters)
 {
     const QByteArray id = jsonString(modelId);
-    return "{\"object\":\"list\",\"data\":[{\"id\":" + id + ",\"object\":\"model\",\"created\":"
-        + QByteArray::number(created) + ",\"owned_by\":\"kneepoint\",\"root\":" + id
-        + ",\"parent\":null,\"max_model_len\":" + QByteArray::number(maxModelLen) + "}]}";
+    const QByteArray tail = ",\"object\":\"model\",\"created\":" + QByteArray::number(created)
+        + ",\"owned_by\":\"kneepoint\",\"root\":" + id;
+    const QByteArray length = ",\"max_model_len\":" + QByteArray::number(maxModelLen) + "}";
+    QByteArray body = "{\"object\":\"list\",\"data\":[{\"id\":" + id + tail + ",\"parent\":null" + length;
+    for (const QString& adapter : adapters)
+        body += ",{\"id\":" + jsonString(adapter) + tail + ",\"parent\":" + id + length;
+    return body + "]}";
 }
 
 std::variant<QByteArray, ProtocolError> tokenizeResponse(const QByteArray& body, int maxModelLen)

@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <variant>
@@ -67,7 +68,8 @@ QByteArray reasonPhrase(int status);
 // A JSON string literal, quotes included.
 QByteArray jsonString(const QString& text);
 
-QByteArray modelsBody(const QString& modelId, int maxModelLen, qint64 created);
+// adapters: LoRA modules listed after the base model, each with it as root and parent (as vLLM lists them).
+QByteArray modelsBody(const QString& modelId, int maxModelLen, qint64 created, const QStringList& adapters = {});
 
 // POST /tokenize as vLLM answers it: {"model", "prompt"} or {"model", "messages"} →
 // {"count", "max_model_len", "tokens"}. A token is a whitespace-separated word (ids: a hash of the word).

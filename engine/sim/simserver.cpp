@@ -520,7 +520,8 @@ void SimServer::Private::handleRequest(Connection* c, const HttpRequest& request
         if (method != "GET")
             return allow("GET");
         return respond(c, 200,
-            modelsBody(m_options.params.modelId, m_options.params.maxModelLen, QDateTime::currentSecsSinceEpoch()),
+            modelsBody(m_options.params.modelId, m_options.params.maxModelLen, QDateTime::currentSecsSinceEpoch(),
+                m_options.params.loraModules),
             jsonType, keepAlive);
     }
     if (path == "/metrics") {
@@ -574,7 +575,7 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
     const GenerationRequest& g = std::get<GenerationRequest>(parsed);
     const SimParams& params = m_options.params;
 
-    if (g.model && *g.model != params.modelId) {
+    if (g.model && *g.model != params.modelId && !params.loraModules.contains(*g.model)) {
         return respondError(
             c, 404, QStringLiteral("The model `%1` does not exist.").arg(*g.model), keepAlive, QStringLiteral("model"));
     }
@@ -619,7 +620,8 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
 
     const quint64 id = ++m_nextId;
     const double now = simNowMs();
-    auto r = std::make_unique<Request>(endpoint, id, params.modelId, QDateTime::currentSecsSinceEpoch());
+    auto r
+        = std::make_unique<Request>(endpoint, id, g.model.value_or(params.modelId), QDateTime::currentSecsSinceEpoch());
     r->id = id;
     r->conn = c;
     r->stream = g.stream;

@@ -243,6 +243,8 @@ QByteArray requestRecordToJson(const RequestRecord& r)
         o.insert(QLatin1String("server_prompt_tokens"), r.serverPromptTokens);
     if (r.cachedTokens >= 0)
         o.insert(QLatin1String("cached_tokens"), r.cachedTokens);
+    if (!r.model.isEmpty())
+        o.insert(QLatin1String("model"), r.model);
     if (r.session >= 0) {
         o.insert(QLatin1String("session"), r.session);
         o.insert(QLatin1String("turn"), r.turn);

@@ -27,6 +27,7 @@ StepDetails::StepDetails(QWidget* parent)
     , m_failures(new ErrorsModel(this))
     , m_failureView(new QTableView(this))
     , m_lengths(new QTableWidget(this))
+    , m_models(new QTableWidget(this))
 {
     m_header->setWordWrap(true);
     m_header->setTextFormat(Qt::PlainText);
@@ -48,6 +49,10 @@ StepDetails::StepDetails(QWidget* parent)
     m_lengths->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_lengths->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tabs->addTab(m_lengths, tr("By length"));
+    m_models->verticalHeader()->hide();
+    m_models->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_models->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tabs->addTab(m_models, tr("By model"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -66,6 +71,7 @@ void StepDetails::setStep(const StepReport* step, double percentile)
         m_failures->setGroups({});
         m_tabs->setTabText(2, tr("Failures"));
         setLengthBuckets(StepMetrics {});
+        setModels(StepMetrics {});
         return;
     }
     QString header
@@ -84,6 +90,7 @@ void StepDetails::setStep(const StepReport* step, double percentile)
         isKnown(step->metrics.failed) && step->metrics.failed > 0 ? tr("Failures (%1)").arg(step->metrics.failed)
                                                                   : tr("Failures"));
     setLengthBuckets(step->metrics);
+    setModels(step->metrics);
     m_failureView->resizeColumnsToContents();
     m_failureView->setColumnWidth(
         ErrorsModel::Example, std::min(m_failureView->columnWidth(ErrorsModel::Example), std::max(200, width() / 2)));
@@ -120,6 +127,40 @@ void StepDetails::setLengthBuckets(const StepMetrics& m)
     m_tabs->setTabToolTip(m_tabs->indexOf(m_lengths),
         rows > 0 ? tr("The step's requests by prompt length (workload.length_buckets)")
                  : tr("No prompt-length buckets for this step (workload.length_buckets is empty)"));
+}
+
+void StepDetails::setModels(const StepMetrics& m)
+{
+    m_models->clear();
+    m_models->setColumnCount(12);
+    m_models->setHorizontalHeaderLabels({ tr("Model"), tr("Requests"), tr("Completed"), tr("Failed"), tr("Req/s"),
+        tr("Output tok/s"), tr("Median TTFT (ms)"), tr("P99 TTFT (ms)"), tr("Median TPOT (ms)"), tr("P99 TPOT (ms)"),
+        tr("Median E2EL (ms)"), tr("P99 E2EL (ms)") });
+    m_models->setRowCount(int(m.perModel.size()));
+    const QString unknown = QStringLiteral("\u2014");
+    const auto latency = [&](const LatencyStats& s, std::optional<double> value) {
+        return s.count != 0 && value ? QString::number(*value, 'f', 1) : unknown;
+    };
+    for (int row = 0; row < int(m.perModel.size()); ++row) {
+        const ModelMetrics& mm = m.perModel[std::size_t(row)];
+        const QStringList cells { mm.model, QString::number(mm.requests()), QString::number(mm.completed),
+            QString::number(mm.failed), QString::number(mm.requestThroughput, 'f', 2),
+            QString::number(mm.outputThroughput, 'f', 1), latency(mm.ttft, mm.ttft.median),
+            latency(mm.ttft, mm.ttft.percentile(99)), latency(mm.tpot, mm.tpot.median),
+            latency(mm.tpot, mm.tpot.percentile(99)), latency(mm.e2el, mm.e2el.median),
+            latency(mm.e2el, mm.e2el.percentile(99)) };
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(c == 0 ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignRight | Qt::AlignVCenter));
+            m_models->setItem(row, c, item);
+        }
+    }
+    m_models->resizeColumnsToContents();
+    const bool mix = !m.perModel.empty();
+    m_tabs->setTabEnabled(m_tabs->indexOf(m_models), mix);
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_models),
+        mix ? tr("The step's requests by model of the mix (workload.model_mix)")
+            : tr("No model mix in this step (workload.model_mix is empty)"));
 }
 
 QString StepDetails::summaryText() const

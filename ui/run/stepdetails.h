@@ -17,8 +17,8 @@ namespace kp::ui {
 class ErrorsModel;
 class HistogramChart;
 
-// One step in full: the reference's summary block, its latency histograms, its failures and its
-// metrics by prompt-length bucket.
+// One step in full: the reference's summary block, its latency histograms, its failures, its
+// metrics by prompt-length bucket and, under a model mix, by model.
 class StepDetails : public QWidget
 {
     Q_OBJECT
@@ -31,6 +31,7 @@ public:
     HistogramChart* histogram() const { return m_histogram; }
     QTabWidget* tabs() const { return m_tabs; }
     QTableWidget* lengthTable() const { return m_lengths; }
+    QTableWidget* modelTable() const { return m_models; }
 
 private:
     int m_stepIndex = -1;
@@ -42,6 +43,8 @@ private:
     QTableView* m_failureView;
     QTableWidget* m_lengths; // the step by prompt-length bucket
     void setLengthBuckets(const StepMetrics& metrics);
+    QTableWidget* m_models; // the step by model of a mix (workload.model_mix)
+    void setModels(const StepMetrics& metrics);
 };
 
 } // namespace kp::ui
