@@ -337,17 +337,25 @@ private Q_SLOTS:
             "\"response\":{\"content_encoding\":\"gzip\",\"context_exceeded\":true,\"context_limit\":2048,"
             "\"location\":\"https://llm.example/v1\",\"retry_after_s\":7}"));
         QVERIFY(!requestRecordToJson(failed).contains("\"response\""));
-        for (const RequestRecord& r : { ok, failed, refused }) {
+        // The model of a mix is kept; without one the line has no "model".
+        RequestRecord mixed = ok;
+        mixed.model = QStringLiteral("sql-lora");
+        QVERIFY(requestRecordToJson(mixed).contains("\"model\":\"sql-lora\""));
+        QVERIFY(!requestRecordToJson(ok).contains("\"model\""));
+        for (const RequestRecord& r : { ok, failed, refused, mixed }) {
             QString error;
             const auto back = requestRecordFromJson(requestRecordToJson(r), &error);
             QVERIFY2(back, qPrintable(error));
             compareRecords(*back, r);
+            QCOMPARE(back->model, r.model);
         }
         QString error;
         QVERIFY(!requestRecordFromJson("{\"index\": 1, \"success\": \"yes\"}", &error));
         QVERIFY2(error.contains(QLatin1String("success")), qPrintable(error));
         QVERIFY(!requestRecordFromJson("{\"index\": 1, \"success\": false, \"error_class\": \"bogus\"}", &error));
         QVERIFY2(error.contains(QLatin1String("error_class")), qPrintable(error));
+        QVERIFY(!requestRecordFromJson("{\"index\": 1, \"success\": true, \"model\": 3}", &error));
+        QVERIFY2(error.contains(QLatin1String("model: expected a string")), qPrintable(error));
     }
 
     // A run written the way the CLI and the GUI write it reads back with the same numbers and records.

@@ -942,6 +942,7 @@ void readLoadKeys(ObjectReader& r, Profile& p)
     r.read("input_len_std", u"workload.input_len_std"_s, w.inputLenStd);
     r.read("output_len_dist", u"workload.output_len_dist"_s, w.outputLenDist);
     r.read("output_len_std", u"workload.output_len_std"_s, w.outputLenStd);
+    r.read("model_mix", u"workload.model_mix"_s, w.modelMix);
     r.read("random_prefix_len", u"workload.prefix_len"_s, w.prefixLen);
     r.read("prefix_len", u"workload.prefix_len"_s, w.prefixLen);
     r.read("sharegpt_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);
