@@ -200,6 +200,45 @@ private Q_SLOTS:
         QCOMPARE(runCli({ QStringLiteral("validate"), path, QStringLiteral("--allow-high-load") }).exitCode, 0);
     }
 
+    // A bad model mix or length distribution on the command line is named with its option and entry.
+    void badMixAndDistributionAreNamed()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("settings.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"base_url\": \"http://127.0.0.1:8000\", \"model_id\": \"m\", \"request_rates\": [10]}\n");
+        f.close();
+        QCOMPARE(runCli({ QStringLiteral("validate"), path }).exitCode, 0);
+        const Outcome mix
+            = runCli({ QStringLiteral("validate"), path, QStringLiteral("--model-mix"), QStringLiteral("a:0.7,b") });
+        QCOMPARE(mix.exitCode, 2);
+        QVERIFY2(
+            mix.err.contains(QStringLiteral("--model-mix: entry \"b\": expected NAME:WEIGHT, e.g. \"a:0.7,b:0.3\"")),
+            qPrintable(mix.err));
+        const Outcome zero
+            = runCli({ QStringLiteral("validate"), path, QStringLiteral("--model-mix"), QStringLiteral("a:0,b:0") });
+        QCOMPARE(zero.exitCode, 2);
+        QVERIFY2(zero.err.contains(QStringLiteral(
+                     "--model-mix: the weights of \"a:0,b:0\" sum to 0; they must sum to a positive number")),
+            qPrintable(zero.err));
+        const Outcome shape
+            = runCli({ QStringLiteral("validate"), path, QStringLiteral("--input-len-dist"), QStringLiteral("gauss") });
+        QCOMPARE(shape.exitCode, 2);
+        QVERIFY2(shape.err.contains(QStringLiteral(
+                     "--input-len-dist: unknown distribution \"gauss\" (uniform, fixed, normal, lognormal)")),
+            qPrintable(shape.err));
+        const Outcome noStd = runCli(
+            { QStringLiteral("validate"), path, QStringLiteral("--output-len-dist"), QStringLiteral("normal") });
+        QCOMPARE(noStd.exitCode, 2);
+        QVERIFY2(noStd.err.contains(QStringLiteral("output_len_std")), qPrintable(noStd.err));
+        QCOMPARE(runCli({ QStringLiteral("validate"), path, QStringLiteral("--model-mix"),
+                            QStringLiteral("a:0.7,b:0.3"), QStringLiteral("--output-len-dist"),
+                            QStringLiteral("normal"), QStringLiteral("--output-len-std"), QStringLiteral("16") })
+                     .exitCode,
+            0);
+    }
+
     // A literal key is worth a warning that names the file (never the key); a long plan is summed up
     // rather than printed whole (a million rates is a valid plan).
     void validateWarnsOfAPlainKeyAndSumsUpLongPlans()
