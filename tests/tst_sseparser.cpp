@@ -653,61 +653,62 @@ void TestSseParser::typedErrorEvents()
     QCOMPARE(stop.kind, SseChunk::Kind::Done);
     const SseChunk bad = classifyEvent(ApiFormat::Messages, "content_block_delta", "{\"type\":");
     QCOMPARE(bad.kind, SseChunk::Kind::Malformed);
-    void TestSseParser::reasoningIsNotAnswer_data()
-    {
-        QTest::addColumn<QByteArray>("reasoningKey");
-        QTest::addColumn<QByteArray>("usage");
-        QTest::addColumn<int>("outputTokens");
-        QTest::addColumn<int>("reasoningTokens");
-        // Without usage the tokens are counted as words: "Hi there friend" (3) and "let me think more" (4).
-        QTest::addRow("reasoning_content, counted") << QByteArray("reasoning_content") << QByteArray() << 7 << 4;
-        QTest::addRow("reasoning, counted") << QByteArray("reasoning") << QByteArray() << 7 << 4;
-        QTest::addRow("usage's details") << QByteArray("reasoning_content")
-                                         << QByteArray(
-                                                R"({"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":20,)"
-                                                R"("completion_tokens_details":{"reasoning_tokens":12}}})")
-                                         << 20 << 12;
-        QTest::addRow("usage without details: reasoning counted")
-            << QByteArray("reasoning_content")
-            << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":20}})") << 20 << 4;
-    }
+}
 
-    void TestSseParser::reasoningIsNotAnswer()
-    {
-        QFETCH(QByteArray, reasoningKey);
-        QFETCH(QByteArray, usage);
-        QFETCH(int, outputTokens);
-        QFETCH(int, reasoningTokens);
+void TestSseParser::reasoningIsNotAnswer_data()
+{
+    QTest::addColumn<QByteArray>("reasoningKey");
+    QTest::addColumn<QByteArray>("usage");
+    QTest::addColumn<int>("outputTokens");
+    QTest::addColumn<int>("reasoningTokens");
+    // Without usage the tokens are counted as words: "Hi there friend" (3) and "let me think more" (4).
+    QTest::addRow("reasoning_content, counted") << QByteArray("reasoning_content") << QByteArray() << 7 << 4;
+    QTest::addRow("reasoning, counted") << QByteArray("reasoning") << QByteArray() << 7 << 4;
+    QTest::addRow("usage's details") << QByteArray("reasoning_content")
+                                     << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":20,)"
+                                                   R"("completion_tokens_details":{"reasoning_tokens":12}}})")
+                                     << 20 << 12;
+    QTest::addRow("usage without details: reasoning counted")
+        << QByteArray("reasoning_content")
+        << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":20}})") << 20 << 4;
+}
 
-        HttpRequest request;
-        request.url = QUrl(QStringLiteral("http://127.0.0.1:1/v1/chat/completions"));
-        request.chat = true;
-        request.maxTokens = 32;
-        ResponseAccumulator acc(request, 0);
-        acc.onResponseStarted(200, 5);
-        const auto delta = [](const QByteArray& key, const QByteArray& text) {
-            return "data: {\"choices\":[{\"index\":0,\"delta\":{\"" + key + "\":\"" + text + "\"}}]}\n\n";
-        };
-        acc.onData("data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n", 10);
-        acc.onData(delta(reasoningKey, "let me think"), 20);
-        acc.onData(delta(reasoningKey, " more"), 30);
-        acc.onData(delta("content", "Hi there"), 45);
-        acc.onData(delta("content", " friend"), 50);
-        if (!usage.isEmpty())
-            acc.onData("data: " + usage + "\n\n", 55);
-        acc.onData("data: [DONE]\n\n", 60);
-        const RequestRecord r = acc.finish(61, FailureClass::None, {});
+void TestSseParser::reasoningIsNotAnswer()
+{
+    QFETCH(QByteArray, reasoningKey);
+    QFETCH(QByteArray, usage);
+    QFETCH(int, outputTokens);
+    QFETCH(int, reasoningTokens);
 
-        QVERIFY2(r.success(), qPrintable(r.errorMessage));
-        QCOMPARE(r.firstTokenNs, qint64(10)); // TTFT: the first token of any kind (the role delta)
-        QCOMPARE(r.firstContentNs, qint64(45)); // TTFC: the first answer text, after the reasoning
-        QCOMPARE(r.chunkNs, (std::vector<qint64> { 10, 20, 30, 45, 50 })); // reasoning events are ITL gaps too
-        QCOMPARE(r.lastTokenNs, qint64(50));
-        QCOMPARE(r.generatedText, QStringLiteral("Hi there friend"));
-        QCOMPARE(r.outputTokens, outputTokens);
-        QCOMPARE(r.reasoningTokens, reasoningTokens);
-        QCOMPARE(r.requestedOutputTokens, 32);
-    }
+    HttpRequest request;
+    request.url = QUrl(QStringLiteral("http://127.0.0.1:1/v1/chat/completions"));
+    request.chat = true;
+    request.maxTokens = 32;
+    ResponseAccumulator acc(request, 0);
+    acc.onResponseStarted(200, 5);
+    const auto delta = [](const QByteArray& key, const QByteArray& text) {
+        return "data: {\"choices\":[{\"index\":0,\"delta\":{\"" + key + "\":\"" + text + "\"}}]}\n\n";
+    };
+    acc.onData("data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n", 10);
+    acc.onData(delta(reasoningKey, "let me think"), 20);
+    acc.onData(delta(reasoningKey, " more"), 30);
+    acc.onData(delta("content", "Hi there"), 45);
+    acc.onData(delta("content", " friend"), 50);
+    if (!usage.isEmpty())
+        acc.onData("data: " + usage + "\n\n", 55);
+    acc.onData("data: [DONE]\n\n", 60);
+    const RequestRecord r = acc.finish(61, FailureClass::None, {});
 
-    QTEST_GUILESS_MAIN(TestSseParser)
+    QVERIFY2(r.success(), qPrintable(r.errorMessage));
+    QCOMPARE(r.firstTokenNs, qint64(10)); // TTFT: the first token of any kind (the role delta)
+    QCOMPARE(r.firstContentNs, qint64(45)); // TTFC: the first answer text, after the reasoning
+    QCOMPARE(r.chunkNs, (std::vector<qint64> { 10, 20, 30, 45, 50 })); // reasoning events are ITL gaps too
+    QCOMPARE(r.lastTokenNs, qint64(50));
+    QCOMPARE(r.generatedText, QStringLiteral("Hi there friend"));
+    QCOMPARE(r.outputTokens, outputTokens);
+    QCOMPARE(r.reasoningTokens, reasoningTokens);
+    QCOMPARE(r.requestedOutputTokens, 32);
+}
+
+QTEST_GUILESS_MAIN(TestSseParser)
 #include "tst_sseparser.moc"
