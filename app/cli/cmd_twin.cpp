@@ -26,6 +26,7 @@ const char* const kTwinUsage = R"(Usage: kneepoint-cli twin fit RUN... --out TWI
        kneepoint-cli twin predict TWIN.json [--set NAME=VALUE|NAME=xF]... [--replicas N]
                      [--rates LIST | --concurrency LIST] [--requests N] [--seed N]
                      [--slo SPEC]... [--peak DEMAND] [--redundancy POLICY] [--knee-metric M] [--json]
+                     [--save [--data-dir DIR] [--label NAME]]
 
 fit: estimates the simulator's server model (per-token prefill and decode costs, the cost of the
 cache, scheduler overheads, max_num_seqs, KV cache capacity) from saved runs' steps, request
@@ -38,7 +39,8 @@ predict: runs the twin's model in simulated time at the given loads (default: th
 fitted on) with the source run's request lengths, and prints the predicted steps, their knee,
 SLO capacity and capacity plan. --set changes a parameter (an absolute value, or xF for F times
 its value); --replicas splits arrivals round-robin over N copies of the server. Every figure it
-prints is a prediction, not a measurement.)";
+prints is a prediction, not a measurement. --save also writes the predicted steps as a run in the
+data directory, marked predicted wherever it is shown.)";
 
 QString figure(double v, int decimals = 2)
 {
@@ -242,7 +244,14 @@ int runPredict(const QStringList& arguments)
         QStringLiteral("Latency the knee is found on: ttft, tpot, itl, e2el."), QStringLiteral("METRIC"));
     const QCommandLineOption json(
         QStringLiteral("json"), QStringLiteral("Print the predicted steps and their analysis as one JSON object."));
-    p.addOptions({ set, replicas, rates, concurrency, requests, seed, slo, peak, redundancy, kneeMetric, json });
+    const QCommandLineOption save(QStringLiteral("save"),
+        QStringLiteral("Also save the predicted steps as a run (marked predicted) in the data directory."));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
+        QStringLiteral("Runs directory --save writes to (default: the standard one)."), QStringLiteral("DIR"));
+    const QCommandLineOption label(QStringLiteral("label"),
+        QStringLiteral("Name of the saved run (default: \"prediction of SOURCE\")."), QStringLiteral("NAME"));
+    p.addOptions({ set, replicas, rates, concurrency, requests, seed, slo, peak, redundancy, kneeMetric, json, save,
+        dataDir, label });
     QStringList args = arguments;
     args.removeAt(1); // "twin"
     args.removeAt(1); // "predict"
@@ -266,7 +275,13 @@ int runPredict(const QStringList& arguments)
         return ExitBadInput;
     }
     twin::Twin t = *std::move(read.twin);
+    if (!p.isSet(save) && (p.isSet(dataDir) || p.isSet(label))) {
+        say(QStringLiteral("error: --%1 only applies with --save")
+                .arg(p.isSet(dataDir) ? QStringLiteral("data-dir") : QStringLiteral("label")));
+        return ExitBadInput;
+    }
     QJsonObject overrides;
+    std::vector<std::pair<QString, QString>> overrideList;
     for (const QString& assignment : p.values(set)) {
         if (const QString error = twin::applyOverride(t.params, assignment); !error.isEmpty()) {
             say(QStringLiteral("error: %1").arg(error));
@@ -274,6 +289,7 @@ int runPredict(const QStringList& arguments)
         }
         const qsizetype eq = assignment.indexOf(QLatin1Char('='));
         overrides.insert(assignment.left(eq).trimmed(), assignment.mid(eq + 1).trimmed());
+        overrideList.emplace_back(assignment.left(eq).trimmed(), assignment.mid(eq + 1).trimmed());
     }
     twin::PredictOptions options;
     const auto intOption = [&p](const QCommandLineOption& o, int lo, int hi, int* value) {
@@ -341,6 +357,28 @@ int runPredict(const QStringList& arguments)
             setup.requestRate = point.offered;
         return setup;
     };
+    QString savedDir;
+    if (p.isSet(save)) {
+        twin::SavedPredictionSpec spec;
+        spec.twinFile = path;
+        spec.label = p.value(label);
+        spec.overrides = overrideList;
+        spec.replicas = options.replicas;
+        spec.points = points;
+        for (const SweepPoint& point : points)
+            spec.setups.push_back(setupFor(point));
+        const QString root = p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory();
+        const twin::SavedPrediction saved = twin::savePrediction(t, spec, root);
+        if (saved.dir.isEmpty()) {
+            say(QStringLiteral("error: cannot save the prediction: %1").arg(saved.error));
+            return ExitFailure;
+        }
+        savedDir = saved.dir;
+    }
+    const auto sayWhereSaved = [&savedDir] {
+        if (!savedDir.isEmpty())
+            say(QStringLiteral("saved the predicted run in %1 (marked predicted, not a measurement)").arg(savedDir));
+    };
     if (p.isSet(json)) {
         QJsonObject doc;
         doc.insert(QStringLiteral("predicted"), true);
@@ -358,7 +396,10 @@ int runPredict(const QStringList& arguments)
         QJsonObject analysisJson = analysis.json;
         analysisJson.insert(QStringLiteral("predicted"), true);
         doc.insert(QStringLiteral("analysis"), analysisJson);
+        if (!savedDir.isEmpty())
+            doc.insert(QStringLiteral("saved_run"), savedDir);
         writeOut(QJsonDocument(doc).toJson(QJsonDocument::Indented));
+        sayWhereSaved();
         return ExitOk;
     }
     QByteArray text
@@ -374,6 +415,7 @@ int runPredict(const QStringList& arguments)
     for (const QString& line : analysis.lines)
         text += line.toUtf8() + '\n';
     writeOut(text);
+    sayWhereSaved();
     return ExitOk;
 }
 

@@ -136,6 +136,7 @@ RunEntry entryFor(const SavedRun& run, const QJsonObject& analysis)
     e.model = run.model();
     e.status = run.status;
     e.source = run.source;
+    e.predicted = run.predicted();
     e.created = run.created;
     e.tags = run.tags;
     e.notes = run.notes;

@@ -30,6 +30,7 @@ struct RunEntry
     QString notes;
     QString group; // the matrix (kneepoint-cli sweep --target A --target B) the run belongs to, if any
     QString loadUnit; // "req/s" or "users"
+    bool predicted = false; // a twin's prediction (run.json "predicted": true), not a measurement
 };
 
 struct SavedRun;

@@ -3,6 +3,7 @@
 #include "metrics/inerttext.h"
 
 #include "metrics/boundedread.h"
+#include "metrics/phrase.h"
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
 #include "store/runwriter.h"
@@ -118,10 +119,46 @@ void settleLoad(SavedStep& step, const std::optional<std::pair<LoadMode, double>
     step.load = formatLoad(step.mode, step.offered);
 }
 
+// run.json "prediction": {"source_runs": [...], "overrides": {"name": "value", ...}, "replicas": N, "twin_file"}
+Prediction readPrediction(const QJsonObject& json)
+{
+    Prediction p;
+    const QJsonObject o = json.value(u"prediction").toObject();
+    for (const QJsonValue& v : o.value(u"source_runs").toArray())
+        if (v.isString())
+            p.sourceRuns << inertText(v.toString());
+    const QJsonObject overrides = o.value(u"overrides").toObject();
+    for (auto it = overrides.begin(); it != overrides.end(); ++it)
+        p.overrides << inertText(QStringLiteral("%1=%2").arg(it.key(), it.value().toVariant().toString()));
+    p.replicas = std::max(1, o.value(u"replicas").toInt(1));
+    p.twinFile = inertText(o.value(u"twin_file").toString());
+    return p;
+}
+
 } // namespace
+
+Sentence predictionSentence(const Prediction& p)
+{
+    const Sentence runs = p.sourceRuns.isEmpty() ? sentence("Prediction", "an unnamed run")
+                                                 : Sentence::plain(p.sourceRuns.join(QStringLiteral(", ")));
+    const Sentence overrides = p.overrides.isEmpty()
+        ? sentence("Prediction", "without overrides")
+        : sentence("Prediction", "with overrides %1").arg(p.overrides.join(QStringLiteral(", ")));
+    const Sentence replicas
+        = p.replicas > 1 ? sentence("Prediction", ", %1 replicas").arg(p.replicas) : Sentence::plain(QString());
+    return sentence("Prediction", "Predicted by a twin fitted to %1, %2%3; not a measurement")
+        .arg(runs, overrides, replicas);
+}
+
+Sentence noRecordsPredicted()
+{
+    return sentence("Prediction", "no per-request records: predicted");
+}
 
 QString SavedRun::target() const
 {
+    if (prediction)
+        return QStringLiteral("twin of %1 (predicted)").arg(prediction->sourceRuns.join(QStringLiteral(", ")));
     return runTarget(profile, source);
 }
 
@@ -279,6 +316,8 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
     run.source = json.value(u"source").toString();
     if (run.source.isEmpty())
         run.source = QStringLiteral("kneepoint");
+    if (json.value(u"predicted").toBool())
+        run.prediction = readPrediction(json);
     const QString status = json.value(u"status").toString();
     // A run.json left "running" is still being written while its writer holds run.lock; otherwise its
     // writer died (killed, crashed) and the run was interrupted.

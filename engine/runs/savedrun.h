@@ -18,6 +18,24 @@
 
 namespace kp {
 
+class Sentence;
+
+// What made a predicted run (run.json "predicted": true, written by `kneepoint-cli twin predict --save`):
+// no request was sent, its steps are the twin's model run in simulated time and have no request records.
+struct Prediction
+{
+    QStringList sourceRuns; // the runs the twin was fitted to
+    QStringList overrides; // "max_num_seqs=128", "kv_capacity_tokens=x2", in the order given
+    int replicas = 1;
+    QString twinFile; // the twin.json it was predicted from, as given
+};
+
+// "Predicted by a twin fitted to RUN, with overrides A, B; not a measurement" (or "without overrides"),
+// plus ", 3 replicas" before the semicolon when there were several.
+Sentence predictionSentence(const Prediction& prediction);
+// "no per-request records: predicted": what a view that needs records shows for a predicted step.
+Sentence noRecordsPredicted();
+
 // One step of a saved run: its entry in run.json and its result file steps/NNN.json.
 struct SavedStep
 {
@@ -54,7 +72,9 @@ struct SavedRun
     // finished | stopped | failed | running (a run.json "running" whose writer holds run.lock) |
     // interrupted (a run.json left "running" by a writer that is gone)
     QString status;
-    QString source; // kneepoint | vllm | sglang | guidellm (imported runs)
+    QString source; // kneepoint | vllm | sglang | guidellm (imported runs) | twin (predicted runs)
+    std::optional<Prediction> prediction; // set when run.json says "predicted": true
+    bool predicted() const { return prediction.has_value(); }
     QDateTime created, updated;
     QJsonObject json; // run.json as read
     Profile profile; // from the snapshot (secrets were never written)
@@ -62,7 +82,9 @@ struct SavedRun
     std::vector<SavedStep> steps; // by index; unreadable steps are left out with a warning
     QStringList warnings; // each names the file (and line/key) that was wrong
 
-    QString target() const; // base URL or "built-in simulator (...)": runTarget(profile, source)
+    // base URL or "built-in simulator (...)": runTarget(profile, source); "twin of RUN (predicted)" for a
+    // predicted run
+    QString target() const;
     QString model() const;
     // Input for KneeAnalysis::analyze: the steps on the run's load axis, ordered by offered load.
     std::vector<SweepPoint> sweepPoints() const;

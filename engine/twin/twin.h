@@ -2,6 +2,7 @@
 
 #include "metrics/requestrecord.h"
 #include "metrics/stepmetrics.h"
+#include "metrics/stepsetup.h"
 #include "profile/profile.h"
 #include "sim/simmodel.h"
 #include "sweep/kneeanalysis.h"
@@ -12,6 +13,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace kp {
@@ -140,5 +142,25 @@ struct TwinRead
 TwinRead readTwin(const QByteArray& text, const QString& sourceName);
 TwinRead readTwinFile(const QString& path);
 bool writeTwinFile(const Twin& twin, const QString& path, QString* error); // atomic
+
+// Predicted steps saved as a run: run.json and steps/NNN.json as a measured run has them (no request
+// records), with "predicted": true in run.json, in each step entry and in each step file, and run.json
+// "prediction": the twin file, its source runs, the overrides and the replicas. Written in a hidden
+// folder under runsRoot and renamed into place, so a reader never sees half of it.
+struct SavedPredictionSpec
+{
+    QString twinFile;
+    QString label; // the run's name; empty: "prediction of SOURCE"
+    std::vector<std::pair<QString, QString>> overrides; // --set NAME=VALUE, in order
+    int replicas = 1;
+    std::vector<SweepPoint> points; // from predict()
+    std::vector<StepSetup> setups; // one per point
+};
+struct SavedPrediction
+{
+    QString dir; // the new run directory; empty on failure
+    QString error; // names the folder or file that could not be written
+};
+SavedPrediction savePrediction(const Twin& twin, const SavedPredictionSpec& spec, const QString& runsRoot);
 
 } // namespace kp::twin
