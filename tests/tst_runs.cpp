@@ -1398,7 +1398,8 @@ private Q_SLOTS:
                      .toDouble(),
             20.0);
         const QByteArray csv = comparisonCsv(c);
-        QVERIFY2(csv.startsWith("run,name,load_unit,offered,ttft_p99,baseline,delta_percent,note\n"), csv.constData());
+        QVERIFY2(csv.startsWith("run,name,load_unit,offered,ttft_p99,baseline,delta_percent,note,predicted\n"),
+            csv.constData());
         QVERIFY2(csv.contains("b,candidate,req/s,15,180,150,20,baseline interpolated\n"), csv.constData());
     }
 

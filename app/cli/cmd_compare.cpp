@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "cliverbs.h"
 
+#include "metrics/phrase.h"
 #include "runs/comparison.h"
 #include "runs/regressiongate.h"
 #include "runs/runcatalog.h"
@@ -101,8 +102,9 @@ QString comparisonText(const Comparison& c)
     for (std::size_t r = 0; r < c.curves.size(); ++r) {
         const CompareCurve& curve = c.curves[r];
         const bool isBase = int(r) == c.baseline;
-        out += QStringLiteral("\n%1 (%2)%3\n")
-                   .arg(curve.name, curve.id, isBase ? QStringLiteral(", baseline") : QString());
+        out += QStringLiteral("\n%1 (%2)%3%4\n")
+                   .arg(curve.name, curve.id, isBase ? QStringLiteral(", baseline") : QString(),
+                       curve.predicted ? QStringLiteral(", predicted by a twin, not a measurement") : QString());
         QList<QStringList> rows;
         if (isBase)
             rows << QStringList { QStringLiteral("load"), column, QString() };
@@ -315,6 +317,15 @@ int runCompare(const QStringList& arguments)
         for (const QString& w : read.run->warnings)
             say(QStringLiteral("warning: %1").arg(w));
         runs.push_back(std::move(*read.run));
+    }
+    // A gate judges the server: a predicted run would pass or fail on the twin's error instead.
+    for (const SavedRun& run : runs) {
+        if (conditions.empty() || !run.predicted())
+            continue;
+        say(QStringLiteral("error: --fail-if judges measured runs; %1 (%2) is a prediction: %3. Gate a measured run "
+                           "instead, or compare without --fail-if to see the prediction beside it")
+                .arg(run.name, run.dir, predictionSentence(*run.prediction).english()));
+        return ExitBadInput;
     }
     Comparison comparison = compareRuns(runs, baselineIndex, which, statistic);
     // Runs imported from files without the default statistic (an old SGLang file keeps medians only):

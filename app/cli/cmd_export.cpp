@@ -68,6 +68,11 @@ int writeTimelineCsv(const QString& dir, const QString& path)
     const SavedRun& run = *read.run;
     for (const QString& w : run.warnings)
         say(QStringLiteral("warning: %1").arg(w));
+    if (run.predicted()) {
+        say(QStringLiteral("error: %1: no per-request records: predicted (a twin's prediction has no timeline)")
+                .arg(run.dir));
+        return ExitBadInput;
+    }
     QByteArray csv = timelineCsvHeader();
     int written = 0;
     qint64 rows = 0;
@@ -357,6 +362,13 @@ int runExport(const QStringList& arguments)
             return ExitBadInput;
         }
         const ui::StepReport& step = run.steps()[std::size_t(options.step - 1)];
+        if (step.timeline.isEmpty() && opened->meta.predicted()) {
+            say(QStringLiteral("error: step %1 of %2: no per-request records: predicted (a twin's prediction has "
+                               "no requests to draw)")
+                    .arg(options.step)
+                    .arg(*dir));
+            return ExitBadInput;
+        }
         if (step.timeline.isEmpty()) {
             say(QStringLiteral("error: step %1 of %2 has no request records (steps/NNN.requests.jsonl)%3: no timeline "
                                "to draw")

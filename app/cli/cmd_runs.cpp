@@ -89,6 +89,7 @@ int runRuns(const QStringList& arguments)
             o.insert(QLatin1String("model"), e.model);
             o.insert(QLatin1String("source"), e.source);
             o.insert(QLatin1String("status"), e.status);
+            o.insert(QLatin1String("predicted"), e.predicted);
             o.insert(QLatin1String("steps"), e.stepCount);
             o.insert(QLatin1String("load_unit"), e.loadUnit);
             o.insert(QLatin1String("knee"), loadJson(e.knee));
@@ -111,7 +112,9 @@ int runRuns(const QStringList& arguments)
         rows << QStringList { e.created.toString(QStringLiteral("yyyy-MM-dd HH:mm")), e.id, clip(e.name, 32),
             clip(e.target, 40), clip(e.model, 32), QString::number(e.stepCount), loadText(e.knee, e.loadUnit),
             loadText(e.sloCapacity, e.loadUnit), e.tags.join(QLatin1Char(',')),
-            e.source == QLatin1String("kneepoint") ? e.status : QStringLiteral("%1 (%2)").arg(e.status, e.source) };
+            e.predicted                                  ? QStringLiteral("%1 (predicted, not measured)").arg(e.status)
+                : e.source == QLatin1String("kneepoint") ? e.status
+                                                         : QStringLiteral("%1 (%2)").arg(e.status, e.source) };
     }
     QList<int> widths(rows.constFirst().size(), 0);
     for (const QStringList& row : rows)

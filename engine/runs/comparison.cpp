@@ -87,6 +87,7 @@ CompareCurve curveOf(const SavedRun& run, CompareMetric metric, const CompareSta
     CompareCurve curve;
     curve.id = run.id;
     curve.name = run.name;
+    curve.predicted = run.predicted();
     const std::vector<SweepPoint> points = run.sweepPoints();
     curve.concurrencyMode = !points.empty() && points.front().concurrencyMode;
     // One side per run: the server's hit rate where any step has it, so one curve never mixes the two.
@@ -391,6 +392,7 @@ QJsonObject comparisonJson(const Comparison& c)
         QJsonObject run;
         run.insert(QLatin1String("id"), curve.id);
         run.insert(QLatin1String("name"), curve.name);
+        run.insert(QLatin1String("predicted"), curve.predicted);
         run.insert(
             QLatin1String("load_unit"), curve.concurrencyMode ? QStringLiteral("users") : QStringLiteral("req/s"));
         QJsonArray points;
@@ -462,7 +464,7 @@ QByteArray comparisonCsv(const Comparison& c)
             return QStringLiteral("inf");
         return QString::number(*v, 'g', 10);
     };
-    QString out = QStringLiteral("run,name,load_unit,offered,%1_%2,baseline,delta_percent,note\n")
+    QString out = QStringLiteral("run,name,load_unit,offered,%1_%2,baseline,delta_percent,note,predicted\n")
                       .arg(compareMetricKey(c.metric), c.statistic.label().toLower());
     for (std::size_t r = 0; r < c.curves.size(); ++r) {
         const CompareCurve& curve = c.curves[r];
@@ -478,7 +480,8 @@ QByteArray comparisonCsv(const Comparison& c)
                 note = QStringLiteral("baseline");
             out += QStringList { field(curve.id), field(curve.name),
                 curve.concurrencyMode ? QStringLiteral("users") : QStringLiteral("req/s"), num(p.offered), num(p.value),
-                d ? num(d->baselineValue) : QString(), d ? num(d->percent) : QString(), field(note) }
+                d ? num(d->baselineValue) : QString(), d ? num(d->percent) : QString(), field(note),
+                curve.predicted ? QStringLiteral("true") : QStringLiteral("false") }
                        .join(QLatin1Char(','))
                 + QLatin1Char('\n');
         }

@@ -48,6 +48,7 @@ struct CompareCurve
 {
     QString id, name;
     bool concurrencyMode = false;
+    bool predicted = false; // a twin's prediction (SavedRun::predicted), not a measurement
     std::vector<ComparePoint> points; // by offered load
 };
 

@@ -135,6 +135,11 @@ QString CompareChart::seriesName(int run) const
     return run >= 0 && run < int(m_lines.size()) ? m_lines[std::size_t(run)]->name() : QString();
 }
 
+Qt::PenStyle CompareChart::seriesPenStyle(int run) const
+{
+    return run >= 0 && run < int(m_lines.size()) ? m_lines[std::size_t(run)]->pen().style() : Qt::NoPen;
+}
+
 int CompareChart::pointCount(int run) const
 {
     return run >= 0 && run < int(m_lines.size()) ? int(m_lines[std::size_t(run)]->count()) : 0;
@@ -146,7 +151,10 @@ void CompareChart::restyle()
     ChartStyle::apply(chart(), pal);
     const int baseline = m_comparison ? m_comparison->baseline : -1;
     for (std::size_t i = 0; i < m_lines.size(); ++i) {
-        ChartStyle::styleLine(m_lines[i], runColor(int(i)), int(i) == baseline ? 3.5 : 2.2);
+        // A prediction is drawn dashed: never mistaken for a measured curve.
+        const bool predicted = m_comparison && i < m_comparison->curves.size() && m_comparison->curves[i].predicted;
+        ChartStyle::styleLine(
+            m_lines[i], runColor(int(i)), int(i) == baseline ? 3.5 : 2.2, predicted ? Qt::DashLine : Qt::SolidLine);
         m_lines[i]->setMarkerSize(int(i) == baseline ? 9 : 7);
         ChartStyle::styleMarker(m_knees[i], runColor(int(i)), 17, QScatterSeries::MarkerShapeTriangle, pal);
     }
@@ -202,7 +210,8 @@ void CompareChart::refresh()
         }
         const CompareCurve& c = m_comparison->curves[i];
         line->replace(SweepCurve::toPoints(curves[i]));
-        line->setName(int(i) == m_comparison->baseline ? tr("%1 (baseline)").arg(c.name) : c.name);
+        const QString name = c.predicted ? tr("%1 (predicted)").arg(c.name) : c.name;
+        line->setName(int(i) == m_comparison->baseline ? tr("%1 (baseline)").arg(name) : name);
         line->setVisible(true);
         std::optional<double> at;
         if (i < m_comparison->analyses.size()) {

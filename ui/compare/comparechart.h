@@ -35,6 +35,7 @@ public:
 
     int seriesCount() const; // runs with at least one point
     QString seriesName(int run) const;
+    Qt::PenStyle seriesPenStyle(int run) const; // dashed for a predicted run
     int pointCount(int run) const;
     QString curveTitle() const; // "P99 TTFT (ms)", "Throughput (req/s)"
 

@@ -10,7 +10,9 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonDocument>
+
 #include <QRegularExpression>
+#include <algorithm>
 
 #include <cmath>
 
@@ -82,9 +84,9 @@ ReportTable CompareReport::runsTable() const
     t.numeric = { false, false, false, false, false, true };
     for (std::size_t i = 0; i < m_runs->size(); ++i) {
         const RunMeta m = runMeta((*m_runs)[i]);
-        t.rows << QStringList { int(i) == m_comparison->baseline ? tr("%1 (baseline)").arg(m.name) : m.name,
-            m.dateText(), m.target, m.model, UiFormat::statusWord(m.status),
-            QString::number((*m_runs)[i].steps.size()) };
+        const QString name = m.predicted() ? tr("%1 (predicted)").arg(m.name) : m.name;
+        t.rows << QStringList { int(i) == m_comparison->baseline ? tr("%1 (baseline)").arg(name) : name, m.dateText(),
+            m.target, m.model, UiFormat::statusWord(m.status), QString::number((*m_runs)[i].steps.size()) };
     }
     return t;
 }
@@ -169,6 +171,10 @@ ReportDoc CompareReport::document(const QString& imageStem) const
     doc.paragraph(tr("Baseline: %1. Deltas are at equal offered load; where the baseline has no step at a load, its "
                      "value is interpolated between its two neighbouring steps (never extrapolated).")
                       .arg(baseline));
+    for (const SavedRun& run : *m_runs) {
+        if (run.predicted()) // said before any figure, so that no reader takes it for a measurement
+            doc.paragraph(tr("%1: %2").arg(run.name, predictionSentence(*run.prediction).text()));
+    }
 
     doc.heading(2, tr("Runs"));
     doc.table(runsTable());
@@ -181,9 +187,11 @@ ReportDoc CompareReport::document(const QString& imageStem) const
     caption.title = tr("Comparison · %1").arg(chart.curveTitle());
     QStringList names;
     for (const CompareCurve& curve : c.curves)
-        names << curve.name;
+        names << (curve.predicted ? tr("%1 (predicted)").arg(curve.name) : curve.name);
     caption.subtitle = names.join(QStringLiteral(" · "));
     caption.note = tr("▲ marks each run's knee. The baseline's line is the thicker one.").toHtmlEscaped();
+    if (std::any_of(c.curves.begin(), c.curves.end(), [](const CompareCurve& curve) { return curve.predicted; }))
+        caption.note += u' ' + tr("Dashed lines are a twin's predictions, not measurements.").toHtmlEscaped();
     doc.image(QStringLiteral("%1-%2.png").arg(imageStem, compareMetricKey(c.metric)), caption.title,
         ChartExport::png(&chart, caption, ChartExport::kDefaultSize, 2.0), ChartExport::kDefaultSize);
     if (c.metric != CompareMetric::Throughput) {

@@ -188,6 +188,14 @@ ChartPanel* ChartSet::panel(const ChartOptions& options)
 
 ChartCaption ChartSet::caption(const ChartOptions& options, const RunMeta& meta)
 {
+    ChartCaption c = measuredCaption(options, meta);
+    if (meta.predicted())
+        c.title = QCoreApplication::translate("kp::ui::ChartSet", "%1 (predicted)").arg(c.title);
+    return c;
+}
+
+ChartCaption ChartSet::measuredCaption(const ChartOptions& options, const RunMeta& meta)
+{
     ChartCaption c;
     c.subtitle = meta.captionLine();
     if (options.kind == ChartKind::Pareto) {

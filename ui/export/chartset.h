@@ -65,6 +65,7 @@ public:
     // have shows no step (the caller checks the number first).
     ChartPanel* panel(const ChartOptions& options);
     // Title (chart and curve), the run's caption line, and the chart's own key.
+    // A predicted run's title ends in "(predicted)".
     ChartCaption caption(const ChartOptions& options, const RunMeta& meta);
 
     LoadLatencyChart* latency();
@@ -76,6 +77,7 @@ public:
     GanttChart* gantt();
 
 private:
+    ChartCaption measuredCaption(const ChartOptions& options, const RunMeta& meta);
     const LiveRun* m_run;
     std::unique_ptr<LoadLatencyChart> m_latency;
     std::unique_ptr<ThroughputChart> m_throughput;

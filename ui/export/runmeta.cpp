@@ -1,8 +1,10 @@
 #include "export/runmeta.h"
 
+#include "metrics/phrase.h"
 #include "run/runinfo.h"
 #include "runs/savedrun.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 
 namespace kp::ui {
@@ -26,9 +28,16 @@ QString RunMeta::dateText() const
     return created.isValid() ? created.toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString();
 }
 
+QString RunMeta::predictionLine() const
+{
+    return prediction ? predictionSentence(*prediction).text() : QString();
+}
+
 QString RunMeta::captionLine() const
 {
     QStringList parts;
+    if (prediction)
+        parts << QCoreApplication::translate("kp::ui::RunMeta", "predicted, not measured");
     if (!name.isEmpty())
         parts << name;
     if (!dateText().isEmpty())

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "runs/savedrun.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
@@ -27,8 +29,13 @@ struct RunMeta
     // An imported run's run.json "file_settings": what the result files say about their settings
     // (backend, model_id, num_prompts, ...: one value or an array of the values the files hold).
     QJsonObject fileSettings;
+    std::optional<Prediction> prediction; // a twin's prediction, not a measurement
     // Whether the run was measured by another tool and imported (its profile holds only the loads).
-    bool imported() const { return !source.isEmpty() && source != QLatin1String("kneepoint"); }
+    bool imported() const { return !prediction && !source.isEmpty() && source != QLatin1String("kneepoint"); }
+    bool predicted() const { return prediction.has_value(); }
+    // "Predicted by a twin fitted to RUN, without overrides; not a measurement", in the window's language;
+    // empty for a measured run.
+    QString predictionLine() const;
 
     // A run that has just been made in this window.
     static RunMeta fromInfo(const RunInfo& info, const QString& status);

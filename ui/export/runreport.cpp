@@ -1,6 +1,7 @@
 #include "export/runreport.h"
 
 #include "export/chartset.h"
+#include "metrics/phrase.h"
 #include "profile/profilestore.h"
 #include "run/gpuchart.h"
 #include "run/liverun.h"
@@ -315,7 +316,9 @@ ReportTable RunReport::runTable() const
     add(tr("Target"), m_meta.target);
     add(tr("Model"), m_meta.model);
     add(tr("Status"), UiFormat::statusWord(m_meta.status));
-    if (m_meta.source != QLatin1String("kneepoint"))
+    if (m_meta.predicted())
+        add(tr("Predicted"), m_meta.predictionLine());
+    else if (m_meta.source != QLatin1String("kneepoint"))
         add(tr("Imported from"), m_meta.source);
     add(tr("Steps"), QString::number(m_run->steps().size()));
     if (m_run->hasInfo()) {
@@ -529,6 +532,10 @@ void RunReport::timelineSection(ReportDoc& doc, const QString& imageStem) const
     if (m_run->steps().empty())
         return;
     doc.heading(2, tr("Timeline"));
+    if (withRecords.empty() && m_meta.predicted()) {
+        doc.paragraph(noRecordsPredicted().capitalized().text());
+        return;
+    }
     if (withRecords.empty()) {
         doc.paragraph(tr("No step has its request records (steps/NNN.requests.jsonl), so there is no timeline."));
         return;
@@ -593,6 +600,8 @@ ReportDoc RunReport::document(const QString& imageStem) const
 {
     ReportDoc doc(tr("Kneepoint report: %1").arg(m_meta.name));
     doc.paragraph(m_meta.captionLine());
+    if (m_meta.predicted())
+        doc.paragraph(m_meta.predictionLine());
     if (!m_meta.notes.isEmpty())
         doc.paragraph(m_meta.notes);
 
@@ -796,7 +805,8 @@ QByteArray RunReport::stepsCsv() const
         header << k + QStringLiteral("_mean_ms") << k + QStringLiteral("_p50_ms")
                << k + u'_' + pk + QStringLiteral("_ms");
     }
-    header << QStringLiteral("meets_slo") << QStringLiteral("partial") << QStringLiteral("client_bound");
+    header << QStringLiteral("meets_slo") << QStringLiteral("partial") << QStringLiteral("client_bound")
+           << QStringLiteral("predicted");
     QByteArray out = header.join(u',').toUtf8() + '\n';
     auto num
         = [](std::optional<double> v) { return v && std::isfinite(*v) ? QString::number(*v, 'g', 10) : QString(); };
@@ -821,7 +831,8 @@ QByteArray RunReport::stepsCsv() const
         }
         row << (s.meetsSlo ? (*s.meetsSlo ? QStringLiteral("true") : QStringLiteral("false")) : QString())
             << (s.partial ? QStringLiteral("true") : QStringLiteral("false"))
-            << (s.clientBound ? QStringLiteral("true") : QStringLiteral("false"));
+            << (s.clientBound ? QStringLiteral("true") : QStringLiteral("false"))
+            << (m_meta.predicted() ? QStringLiteral("true") : QStringLiteral("false"));
         out += row.join(u',').toUtf8() + '\n';
     }
     return out;
@@ -837,6 +848,9 @@ QByteArray RunReport::stepsJson() const
     run.insert(QLatin1String("target"), m_meta.target);
     run.insert(QLatin1String("model"), m_meta.model);
     run.insert(QLatin1String("status"), m_meta.status);
+    run.insert(QLatin1String("predicted"), m_meta.predicted());
+    if (m_meta.predicted())
+        run.insert(QLatin1String("prediction"), predictionSentence(*m_meta.prediction).english());
     root.insert(QLatin1String("format"), QLatin1String("kneepoint.steps/1"));
     root.insert(QLatin1String("run"), run);
     root.insert(QLatin1String("percentile"), percentile());
@@ -873,6 +887,7 @@ QByteArray RunReport::stepsJson() const
         o.insert(QLatin1String("meets_slo"), s.meetsSlo ? QJsonValue(*s.meetsSlo) : QJsonValue());
         o.insert(QLatin1String("partial"), s.partial);
         o.insert(QLatin1String("client_bound"), s.clientBound);
+        o.insert(QLatin1String("predicted"), m_meta.predicted());
         steps.append(o);
     }
     root.insert(QLatin1String("steps"), steps);

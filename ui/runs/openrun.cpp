@@ -104,6 +104,7 @@ RunMeta runMeta(const SavedRun& run)
     m.notes = run.notes;
     m.environment = run.environment;
     m.fileSettings = run.json.value(QLatin1String("file_settings")).toObject();
+    m.prediction = run.prediction;
     return m;
 }
 
@@ -175,7 +176,9 @@ std::optional<OpenedRun> openRunDirectory(const QString& dir, QString* error, bo
 bool OpenedRun::showIn(LiveRun* run) const
 {
     QStringList lines;
-    if (meta.source != QLatin1String("kneepoint") && !meta.source.isEmpty())
+    if (meta.predicted())
+        lines << meta.predictionLine();
+    else if (meta.source != QLatin1String("kneepoint") && !meta.source.isEmpty())
         lines << tr("Imported from %1").arg(meta.source);
     for (const QString& w : warnings)
         lines << tr("Warning: %1").arg(w);

@@ -3,6 +3,7 @@
 #include "run/uiformat.h"
 
 #include <QCoreApplication>
+#include <QFont>
 #include <QLocale>
 #include <QRegularExpression>
 
@@ -88,6 +89,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
         case Tags:
             return e->tags.join(QStringLiteral(", "));
         case Status:
+            if (e->predicted)
+                return tr("%1 (predicted, not measured)").arg(UiFormat::statusWord(e->status));
             return e->source.isEmpty() || e->source == QLatin1String("kneepoint")
                 ? UiFormat::statusWord(e->status)
                 : tr("%1 (imported from %2)").arg(UiFormat::statusWord(e->status), e->source);
@@ -112,11 +115,20 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
         return e->dir;
     case FilterRole:
         return QStringList { e->id, e->name, e->target, e->model, e->status, UiFormat::statusWord(e->status), e->source,
-            e->tags.join(u' ') }
+            e->tags.join(u' '), e->predicted ? QStringLiteral("predicted") : QString() }
             .join(u' ');
     case Qt::ToolTipRole:
+        if (e->predicted && (index.column() == Status || index.column() == Name))
+            return tr("A twin's prediction, not a measurement: %1").arg(e->dir);
         if (index.column() == Target || index.column() == Name)
             return e->dir;
+        return {};
+    case Qt::FontRole:
+        if (e->predicted) { // set apart from measured runs at a glance
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == Knee || index.column() == SloCapacity || index.column() == Steps)
