@@ -55,6 +55,83 @@ QString closedPort()
 const QStringList kSmallWorkload = { QStringLiteral("--random-input-len"), QStringLiteral("16"),
     QStringLiteral("--random-output-len"), QStringLiteral("16"), QStringLiteral("--quiet") };
 
+// twin predict --save: a run in the data directory that every verb shows as predicted.
+void checkSavedPrediction(const QString& twinPath)
+{
+    QTemporaryDir data;
+    const QString measured = QFINDTESTDATA("data/export/runs/20261130-043500-sim-a");
+    const Outcome saved = runCli({ QStringLiteral("twin"), QStringLiteral("predict"), twinPath, QStringLiteral("--set"),
+        QStringLiteral("max_num_seqs=128"), QStringLiteral("--rates"), QStringLiteral("20,40,80,120"),
+        QStringLiteral("--save"), QStringLiteral("--data-dir"), data.path(), QStringLiteral("--label"),
+        QStringLiteral("what-if") });
+    QVERIFY2(saved.exitCode == 0, qPrintable(saved.err));
+    const QStringList dirs = QDir(data.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QCOMPARE(dirs.size(), 1);
+    const QString dir = QDir(data.path()).filePath(dirs.constFirst());
+    QVERIFY2(saved.err.contains(
+                 QStringLiteral("saved the predicted run in %1 (marked predicted, not a measurement)\n").arg(dir)),
+        qPrintable(saved.err));
+    const QJsonObject run = QJsonDocument::fromJson(readFile(dir + QStringLiteral("/run.json"))).object();
+    QCOMPARE(run.value(QStringLiteral("predicted")).toBool(), true);
+    QCOMPARE(
+        run.value(QStringLiteral("prediction")).toObject().value(QStringLiteral("twin_file")).toString(), twinPath);
+
+    const Outcome list = runCli({ QStringLiteral("runs"), QStringLiteral("--data-dir"), data.path() });
+    QCOMPARE(list.exitCode, 0);
+    QVERIFY2(list.out.contains(QStringLiteral("finished (predicted, not measured)\n")), qPrintable(list.out));
+    const Outcome listJson
+        = runCli({ QStringLiteral("runs"), QStringLiteral("--data-dir"), data.path(), QStringLiteral("--json") });
+    QCOMPARE(QJsonDocument::fromJson(listJson.out.toUtf8())
+                 .array()
+                 .at(0)
+                 .toObject()
+                 .value(QStringLiteral("predicted"))
+                 .toBool(),
+        true);
+
+    // The gate refuses a prediction: it would judge the twin's error, not the server.
+    const Outcome gate = runCli({ QStringLiteral("compare"), measured, QStringLiteral("what-if"),
+        QStringLiteral("--data-dir"), data.path(), QStringLiteral("--fail-if"), QStringLiteral("ttft.p99>+10%") });
+    QCOMPARE(gate.exitCode, 2);
+    QCOMPARE(gate.err,
+        QStringLiteral("error: --fail-if judges measured runs; what-if (%1) is a prediction: Predicted by a twin "
+                       "fitted to 20261130-043500-sim-a, with overrides max_num_seqs=128; not a measurement. Gate "
+                       "a measured run instead, or compare without --fail-if to see the prediction beside it\n")
+            .arg(dir));
+    const Outcome compare = runCli({ QStringLiteral("compare"), measured, QStringLiteral("what-if"),
+        QStringLiteral("--data-dir"), data.path(), QStringLiteral("--metric"), QStringLiteral("throughput") });
+    QCOMPARE(compare.exitCode, 0);
+    QVERIFY2(compare.out.contains(
+                 QStringLiteral("\nwhat-if (%1), predicted by a twin, not a measurement\n").arg(dirs.constFirst())),
+        qPrintable(compare.out));
+
+    // An exported chart says predicted in its title; a chart of requests says there are none.
+    const QString svg = data.filePath(QStringLiteral("latency.svg"));
+    const Outcome chart = runCli({ QStringLiteral("export"), QStringLiteral("what-if"), QStringLiteral("--data-dir"),
+        data.path(), QStringLiteral("--chart"), QStringLiteral("latency"), QStringLiteral("--out"), svg });
+    QVERIFY2(chart.exitCode == 0, qPrintable(chart.err));
+    QVERIFY2(readFile(svg).contains("<title>Load–latency · P99 TTFT and P50 TTFT (predicted)</title>"),
+        readFile(svg).left(600).constData());
+    const Outcome gantt = runCli({ QStringLiteral("export"), QStringLiteral("what-if"), QStringLiteral("--data-dir"),
+        data.path(), QStringLiteral("--chart"), QStringLiteral("gantt"), QStringLiteral("--step"), QStringLiteral("1"),
+        QStringLiteral("--out"), data.filePath(QStringLiteral("gantt.png")) });
+    QCOMPARE(gantt.exitCode, 2);
+    QCOMPARE(gantt.err,
+        QStringLiteral("error: step 1 of %1: no per-request records: predicted (a twin's prediction has no "
+                       "requests to draw)\n")
+            .arg(dir));
+    const QString csv = data.filePath(QStringLiteral("steps.csv"));
+    QCOMPARE(runCli({ QStringLiteral("export"), QStringLiteral("what-if"), QStringLiteral("--data-dir"), data.path(),
+                        QStringLiteral("--out"), csv })
+                 .exitCode,
+        0);
+    const QList<QByteArray> rows = readFile(csv).trimmed().split('\n');
+    QCOMPARE(rows.size(), 5);
+    QVERIFY(rows.front().endsWith(",client_bound,predicted"));
+    for (qsizetype i = 1; i < rows.size(); ++i)
+        QVERIFY2(rows.at(i).endsWith(",false,false,true"), rows.at(i).constData());
+}
+
 } // namespace
 
 class TestCli : public QObject
@@ -129,6 +206,8 @@ private Q_SLOTS:
         QCOMPARE(bad.exitCode, 2);
         QCOMPARE(bad.err,
             QStringLiteral("error: --set max_num_seqs=0: max_num_seqs must be an integer from 1 to 100000, got 0\n"));
+
+        checkSavedPrediction(twinPath);
     }
 
     void versionAndUsage()
@@ -759,7 +838,8 @@ private Q_SLOTS:
         const Outcome toCsv = runCli({ QStringLiteral("compare"), QStringLiteral("baseline"),
             QStringLiteral("candidate"), QStringLiteral("--data-dir"), root, QStringLiteral("--out"), csv });
         QVERIFY2(toCsv.exitCode == 0, qPrintable(toCsv.err));
-        QVERIFY(readFile(csv).startsWith("run,name,load_unit,offered,ttft_p99,baseline,delta_percent,note\n"));
+        QVERIFY(
+            readFile(csv).startsWith("run,name,load_unit,offered,ttft_p99,baseline,delta_percent,note,predicted\n"));
 
         const Outcome badOut
             = runCli({ QStringLiteral("compare"), QStringLiteral("baseline"), QStringLiteral("candidate"),

@@ -36,7 +36,9 @@
 #include "sim/simhost.h"
 #include "sweep/analysistext.h"
 #include "sweep/capacityplan.h"
+#include "twin/twin.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
 #include <QChart>
@@ -44,6 +46,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFont>
 #include <QFontMetricsF>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -410,6 +413,76 @@ private Q_SLOTS:
         QCOMPARE(rh.value(QLatin1String("Authorization")).toString(), redactedPlaceholder());
         QCOMPARE(rh.value(QLatin1String("x-goog-api-key")).toString(), redactedPlaceholder());
         QCOMPARE(rh.value(QLatin1String("Accept")).toString(), QStringLiteral("text/event-stream"));
+    }
+
+    // A twin's prediction saved as a run: the runs list, the compare view and report, the run's report
+    // and its exported chart all say predicted.
+    void predictedRun()
+    {
+        twin::Twin t;
+        t.params = sim::presetByName(QStringLiteral("small"))->params;
+        t.sourceRuns = QStringList { kRunA };
+        for (int i = 0; i < 60; ++i)
+            t.workload.push_back({ 200, 50 + i, -1 });
+        t.requestsPerStep = 60;
+        twin::SavedPredictionSpec spec;
+        spec.twinFile = QStringLiteral("twin.json");
+        spec.label = QStringLiteral("what-if");
+        spec.points = twin::predict(t, { { LoadMode::Rate, 5 }, { LoadMode::Rate, 10 }, { LoadMode::Rate, 20 } }, {});
+        for (const SweepPoint& p : spec.points) {
+            StepSetup setup;
+            setup.requestRate = p.offered;
+            spec.setups.push_back(setup);
+        }
+        QTemporaryDir root;
+        const twin::SavedPrediction saved = twin::savePrediction(t, spec, root.path());
+        QVERIFY2(!saved.dir.isEmpty(), qPrintable(saved.error));
+        const QString sentence = QStringLiteral(
+            "Predicted by a twin fitted to 20261130-043500-sim-a, without overrides; not a measurement");
+
+        RunsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setCatalog(RunCatalog(root.path()));
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(
+            model.index(0, RunsModel::Status).data().toString(), QStringLiteral("finished (predicted, not measured)"));
+        QCOMPARE(model.index(0, RunsModel::Target).data().toString(),
+            QStringLiteral("twin of 20261130-043500-sim-a (predicted)"));
+        QVERIFY(model.index(0, RunsModel::Name).data(Qt::FontRole).value<QFont>().italic());
+        QVERIFY(model.index(0, RunsModel::Name).data(RunsModel::FilterRole).toString().contains(u"predicted"));
+
+        CompareView view;
+        QString error;
+        QVERIFY2(view.openRuns({ m_dirA, saved.dir }, &error), qPrintable(error));
+        QCOMPARE(view.chart()->seriesName(0), QStringLiteral("sim-a (baseline)"));
+        QCOMPARE(view.chart()->seriesName(1), QStringLiteral("what-if (predicted)"));
+        QCOMPARE(view.chart()->seriesPenStyle(0), Qt::SolidLine);
+        QCOMPARE(view.chart()->seriesPenStyle(1), Qt::DashLine);
+        const QByteArray compareHtml = CompareReport(&view.runs(), &view.comparison()).document().html();
+        QVERIFY(compareHtml.contains(QStringLiteral("what-if: %1").arg(sentence).toUtf8()));
+        QVERIFY(compareHtml.contains("what-if (predicted)"));
+
+        const std::optional<OpenedRun> opened = openRunDirectory(saved.dir, &error);
+        QVERIFY2(opened, qPrintable(error));
+        QVERIFY(opened->meta.predicted());
+        QCOMPARE(opened->meta.predictionLine(), sentence);
+        LiveRun run(nullptr);
+        QVERIFY(opened->showIn(&run));
+        ChartSet charts(&run);
+        ChartOptions options;
+        charts.panel(options);
+        const ChartCaption caption = charts.caption(options, opened->meta);
+        QCOMPARE(caption.title, QStringLiteral("Load–latency · P99 TTFT and P50 TTFT (predicted)"));
+        QVERIFY2(caption.subtitle.startsWith(QStringLiteral("predicted, not measured · what-if")),
+            qPrintable(caption.subtitle));
+        const RunReport report(&run, opened->meta);
+        const QByteArray html = report.html();
+        QVERIFY(html.contains(sentence.toUtf8()));
+        QVERIFY(html.contains("No per-request records: predicted"));
+        const QJsonObject steps = QJsonDocument::fromJson(report.stepsJson()).object();
+        QCOMPARE(steps.value(u"run").toObject().value(u"predicted").toBool(), true);
+        QCOMPARE(steps.value(u"run").toObject().value(u"prediction").toString(), sentence);
+        QCOMPARE(steps.value(u"steps").toArray().at(0).toObject().value(u"predicted").toBool(), true);
     }
 
     void compare()
