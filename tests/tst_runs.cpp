@@ -1400,7 +1400,7 @@ private Q_SLOTS:
         const QByteArray csv = comparisonCsv(c);
         QVERIFY2(csv.startsWith("run,name,load_unit,offered,ttft_p99,baseline,delta_percent,note,predicted\n"),
             csv.constData());
-        QVERIFY2(csv.contains("b,candidate,req/s,15,180,150,20,baseline interpolated\n"), csv.constData());
+        QVERIFY2(csv.contains("b,candidate,req/s,15,180,150,20,baseline interpolated,false\n"), csv.constData());
     }
 
     // ---- Real result files of other tools (tests/data/import/real, sources in SOURCES.md) ----------------
