@@ -3,6 +3,7 @@
 #include "profile/profilepage.h"
 #include "profile/profilestore.h"
 #include "run/errorsmodel.h"
+#include "run/forecast.h"
 #include "run/ganttchart.h"
 #include "run/gpuchart.h"
 #include "run/liverun.h"
@@ -20,15 +21,19 @@
 #include "run/sweepcurve.h"
 #include "run/throughputchart.h"
 #include "run/timelinechart.h"
+#include "run/uiformat.h"
 #include "runs/openrun.h"
 #include "runs/savedrun.h"
 #include "sim/faults.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
+#include "support/simsweep.h"
 #include "sweep/analysistext.h"
+#include "twin/twin.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QAreaSeries>
 #include <QChartView>
 #include <QComboBox>
 #include <QDir>
@@ -54,6 +59,7 @@
 #include <QTimer>
 
 #include <cmath>
+#include <random>
 
 using namespace kp;
 using namespace kp::ui;
@@ -1157,6 +1163,138 @@ private Q_SLOTS:
 
     // A saved step second by second: a real sweep, reopened; the timeline shows the figures the step's
     // request records give, and a click on a second draws that second's requests in the Gantt view.
+    // The forecast: refused before three steps, fitted from the third on in the background, checked
+    // against a step that lands at a load it predicted, and drawn dashed as "predicted" on the chart.
+    void forecastDuringSweep()
+    {
+        // Steps of the long-context preset in simulated time (short requests: max_num_seqs binds), in the
+        // order an auto plan might run them: 10, 40 and 100 req/s, then 60, a load the plan held ahead.
+        const sim::SimParams truth = sim::presetByName(QStringLiteral("long-context"))->params;
+        Profile profile = Profile::demo(QUrl(QStringLiteral("http://127.0.0.1:1")), QString());
+        MetricsOptions metrics;
+        metrics.percentiles = { 50, 90, 99 };
+        auto step = [&](int index, double rate) {
+            StepConfig config;
+            config.index = index;
+            config.mode = LoadMode::Rate;
+            config.rate = rate;
+            config.numPrompts = 200;
+            config.seed = 7;
+            std::mt19937_64 rng(11);
+            for (int i = 0; i < config.numPrompts; ++i) {
+                Prompt p;
+                p.promptTokens = 100;
+                p.outputTokens = sim::SimModel::drawOutputTokens(rng, 160, 0.6);
+                config.prompts.push_back(p);
+            }
+            const StepResult result = kp::testing::simulateStep(truth, 1.0, config, metrics);
+            StepReport report = makeStepReport(result, profile, {}, {});
+            report.fit = std::make_shared<const twin::FitStep>(
+                twin::fitStepFromRecords(LoadMode::Rate, rate, 1.0, result.records));
+            return report;
+        };
+        const std::vector<StepReport> steps { step(0, 10), step(1, 40), step(2, 100), step(3, 60) };
+
+        AnalysisOptions options;
+        options.slo.ttftMs = 500;
+        Forecaster forecaster;
+        forecaster.reset(LoadMode::Rate, options, { 10, 40, 100, 60, 140 });
+        forecaster.addStep(steps[0]);
+        forecaster.addStep(steps[1]);
+        QVERIFY(!forecaster.forecast());
+        QVERIFY(!forecaster.isBusy());
+        QVERIFY2(
+            forecaster.refusal().contains(QStringLiteral("1 more finished step")), qPrintable(forecaster.refusal()));
+        QCOMPARE(forecaster.sentence(), forecaster.refusal());
+
+        forecaster.addStep(steps[2]);
+        QVERIFY(forecaster.isBusy()); // on the thread pool: addStep returned at once
+        QCOMPARE(forecaster.sentence(), QStringLiteral("Forecast: fitting the twin to 3 steps…"));
+        QTRY_VERIFY_WITH_TIMEOUT(!forecaster.isBusy(), 120000);
+        QVERIFY2(forecaster.forecast(), qPrintable(forecaster.refusal()));
+        const Forecast& f = *forecaster.forecast();
+        QCOMPARE(f.fromSteps, 3);
+        // The measured loads, the planned ones ahead and three beyond the highest (140): 175, 210, 280.
+        QList<double> loads;
+        for (const SweepPoint& p : f.points)
+            loads << p.offered;
+        QCOMPARE(loads, (QList<double> { 10, 40, 60, 100, 140, 175, 210, 280 }));
+        QVERIFY(!f.variants.empty());
+        QVERIFY(forecaster.sentence().startsWith(QStringLiteral("Forecast: ")));
+        QVERIFY2(forecaster.sentence().contains(QStringLiteral("(predicted from 3 steps)")),
+            qPrintable(forecaster.sentence()));
+        const SweepPoint* at60 = f.at(60);
+        QVERIFY(at60);
+        const double forecastRps = at60->metrics.requestThroughput;
+        const double forecastP99 = *at60->metrics.ttft.percentile(99);
+        // The band holds the fitted curve.
+        const auto band = f.band(2, LatencyMetric::Ttft, 99);
+        QVERIFY(band && band->first <= forecastP99 && forecastP99 <= band->second);
+
+        // The step at 60 req/s lands: the check carries the forecast's figures and the step's.
+        forecaster.addStep(steps[3]);
+        QCOMPARE(forecaster.checks().size(), std::size_t(1));
+        const ForecastCheck& check = forecaster.checks().front();
+        QCOMPARE(check.stepIndex, 3);
+        QCOMPARE(check.load, 60.0);
+        QCOMPARE(check.fromSteps, 3);
+        QCOMPARE(check.forecastRps, forecastRps);
+        QCOMPARE(check.measuredRps, steps[3].metrics.requestThroughput);
+        QCOMPARE(*check.forecastLatencyMs, forecastP99);
+        QCOMPARE(*check.measuredLatencyMs, *steps[3].metrics.ttft.percentile(99));
+        const QString expected
+            = QStringLiteral("Step 4 at 60 req/s: forecast %1 req/s, measured %2 req/s (")
+                  .arg(UiFormat::throughput(forecastRps), UiFormat::throughput(steps[3].metrics.requestThroughput));
+        QVERIFY2(check.sentence().startsWith(expected), qPrintable(check.sentence()));
+        QVERIFY2(check.sentence().contains(
+                     QStringLiteral("; P99 TTFT forecast %1 ms, measured %2 ms (")
+                         .arg(UiFormat::ms(forecastP99), UiFormat::ms(*steps[3].metrics.ttft.percentile(99)))),
+            qPrintable(check.sentence()));
+        QTRY_VERIFY_WITH_TIMEOUT(!forecaster.isBusy(), 120000);
+        QCOMPARE(forecaster.forecast()->fromSteps, 4);
+
+        // On the page: the steps shown as a run shows them, the forecast drawn dashed and named predicted.
+        SweepController controller;
+        RunPage page(&controller);
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        RunInfo info;
+        info.profile = profile;
+        info.profile.load.mode = LoadMode::Rate;
+        info.profile.slo.ttftMs = 500;
+        info.analysisOptions = options;
+        RunAnalysis analysis;
+        std::vector<SweepPoint> points;
+        for (const StepReport& s : steps) {
+            SweepPoint p;
+            p.offered = s.offered();
+            p.metrics = s.metrics;
+            points.push_back(p);
+        }
+        analysis.result = KneeAnalysis::analyze(points, options);
+        analysis.sentences = analysisText(analysis.result);
+        QVERIFY(page.run()->showSaved(info, steps, analysis, LiveRun::State::Finished));
+        QTRY_VERIFY_WITH_TIMEOUT(page.forecaster()->forecast().has_value(), 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(!page.forecaster()->isBusy(), 120000);
+        QCOMPARE(page.forecaster()->forecast()->fromSteps, 4);
+        QLineSeries* line = page.latencyChart()->forecastSeries();
+        QVERIFY(line->isVisible());
+        QCOMPARE(line->count(), int(page.forecaster()->forecast()->points.size()));
+        QCOMPARE(line->pen().style(), Qt::DashLine);
+        QVERIFY2(line->name().contains(QStringLiteral("predicted")), qPrintable(line->name()));
+        QVERIFY(line->color().alpha() < 255); // lighter than the measured curve
+        QVERIFY(page.latencyChart()->forecastBand()->isVisible());
+        QVERIFY(page.latencyChart()->forecastTip(60).contains(QStringLiteral("predicted, not measured")));
+        QVERIFY(page.latencyChart()->caption().contains(QStringLiteral("Forecast: ")));
+        bool listed = false;
+        for (int i = 0; i < page.analysisList()->count(); ++i)
+            listed = listed || page.analysisList()->item(i)->text() == page.forecaster()->sentence();
+        QVERIFY(listed);
+        page.tabs()->setCurrentIndex(1);
+        saveScreenshot(&page, QStringLiteral("forecast"));
+    }
+
     void savedStepTimelineAndGantt()
     {
         Profile profile = sweepProfile(m_sim.baseUrl().toString(), { 5 }, 12); // about 2.4 s of arrivals

@@ -1,10 +1,12 @@
 #include "run/loadlatencychart.h"
 
 #include "run/chartstyle.h"
+#include "run/forecast.h"
 #include "run/liverun.h"
 #include "run/uiformat.h"
 #include "sweep/analysistext.h"
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -90,6 +92,10 @@ LoadLatencyChart::LoadLatencyChart(const LiveRun* run, QWidget* parent)
     , m_knee(new QScatterSeries(chart()))
     , m_sloCapacity(new QScatterSeries(chart()))
     , m_ring(new QScatterSeries(chart()))
+    , m_forecast(new QLineSeries(chart()))
+    , m_forecastLow(new QLineSeries(chart()))
+    , m_forecastHigh(new QLineSeries(chart()))
+    , m_forecastBand(new QAreaSeries(m_forecastHigh, m_forecastLow))
     , m_x(new QValueAxis(chart()))
     , m_yLinear(new QValueAxis(chart()))
     , m_yLog(new QLogValueAxis(chart()))
@@ -123,9 +129,13 @@ LoadLatencyChart::LoadLatencyChart(const LiveRun* run, QWidget* parent)
 
     QChart* c = chart();
     m_regions.create(c);
-    for (QAbstractSeries* s :
-        std::initializer_list<QAbstractSeries*> { m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring })
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*> {
+             m_forecastBand, m_forecast, m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring })
         c->addSeries(s);
+    m_forecast->setObjectName(QStringLiteral("forecast"));
+    m_forecastBand->setObjectName(QStringLiteral("forecast.band"));
+    m_forecast->setVisible(false);
+    m_forecastBand->setVisible(false);
     m_p50->setPointsVisible(true);
     m_upper->setPointsVisible(true);
     m_slo->setName(tr("SLO"));
@@ -141,13 +151,20 @@ LoadLatencyChart::LoadLatencyChart(const LiveRun* run, QWidget* parent)
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_yLinear, Qt::AlignLeft);
     m_regions.attach(m_x, m_yLinear);
-    for (QXYSeries* s :
-        std::initializer_list<QXYSeries*> { m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring }) {
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*> {
+             m_forecastBand, m_forecast, m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring }) {
         s->attachAxis(m_x);
         s->attachAxis(m_yLinear);
     }
     c->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 
+    connect(m_forecast, &QXYSeries::hovered, this, [this](const QPointF& p, bool state) {
+        if (!state) {
+            QToolTip::hideText();
+            return;
+        }
+        QToolTip::showText(QCursor::pos(), forecastTip(p.x()), view());
+    });
     for (QXYSeries* s : std::initializer_list<QXYSeries*> { m_p50, m_upper }) {
         connect(s, &QXYSeries::clicked, this, &LoadLatencyChart::onClicked);
         connect(s, &QXYSeries::hovered, this, [this, s](const QPointF& p, bool state) { onHovered(p, state, s); });
@@ -172,6 +189,21 @@ void LoadLatencyChart::restyle()
     ChartStyle::styleRing(m_ring, ChartStyle::highlight(pal), 26);
     m_p50->setMarkerSize(7);
     m_upper->setMarkerSize(8);
+    // The forecast is never mistaken for a measurement: dashed, lighter, no points, a pale band.
+    QColor forecast = ChartStyle::p99();
+    forecast.setAlpha(170);
+    ChartStyle::styleLine(m_forecast, forecast, 2.0, Qt::DashLine);
+    m_forecast->setPointsVisible(false);
+    QColor band = ChartStyle::p99();
+    band.setAlpha(80);
+    m_forecastBand->setBrush(band);
+    m_forecastBand->setPen(Qt::NoPen);
+}
+
+void LoadLatencyChart::setForecaster(const Forecaster* forecaster)
+{
+    m_forecaster = forecaster;
+    refresh();
 }
 
 void LoadLatencyChart::setMetric(LatencyMetric metric)
@@ -223,14 +255,14 @@ void LoadLatencyChart::attachY(QAbstractAxis* axis)
     // One y axis in the chart at a time: a hidden second one still takes room and confuses the layout.
     QAbstractAxis* old = axis == m_yLog ? static_cast<QAbstractAxis*>(m_yLinear) : m_yLog;
     m_regions.detach(old);
-    for (QXYSeries* s :
-        std::initializer_list<QXYSeries*> { m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring })
+    const std::initializer_list<QAbstractSeries*> all { m_forecastBand, m_forecast, m_slo, m_p50, m_upper, m_excluded,
+        m_knee, m_sloCapacity, m_ring };
+    for (QAbstractSeries* s : all)
         s->detachAxis(old);
     chart()->removeAxis(old);
     old->setParent(chart()); // removeAxis hands it back; keep it for the next switch
     chart()->addAxis(axis, Qt::AlignLeft);
-    for (QXYSeries* s :
-        std::initializer_list<QXYSeries*> { m_slo, m_p50, m_upper, m_excluded, m_knee, m_sloCapacity, m_ring })
+    for (QAbstractSeries* s : all)
         s->attachAxis(axis);
     for (QLineSeries* bar : m_bars) {
         bar->detachAxis(old);
@@ -324,6 +356,40 @@ void LoadLatencyChart::refresh()
                 yMinPositive = p.y;
         }
     }
+    // The forecast at the drawn percentile, and its band; it widens the axes to its loads, but a predicted
+    // collapse does not squash the measured curve: its latency counts up to three times the measured.
+    QList<QPointF> forecast, forecastLow, forecastHigh;
+    const Forecast* predicted = m_forecaster && m_forecaster->forecast() ? &*m_forecaster->forecast() : nullptr;
+    if (predicted && predicted->mode == axis) {
+        for (std::size_t i = 0; i < predicted->points.size(); ++i) {
+            const SweepPoint& p = predicted->points[i];
+            const std::optional<double> v = percentileValue(p.metrics.stats(m_metric), percentile);
+            if (!v || !std::isfinite(*v) || (m_log && !(*v > 0)))
+                continue;
+            forecast << QPointF(p.offered, *v);
+            if (const auto b = predicted->band(i, m_metric, percentile); b && (!m_log || b->first > 0)) {
+                forecastLow << QPointF(p.offered, b->first);
+                forecastHigh << QPointF(p.offered, b->second);
+            }
+        }
+    }
+    {
+        const double measuredTop = yMax;
+        for (const QPointF& p : std::as_const(forecast)) {
+            xMax = std::max(xMax, p.x());
+            yMax = std::max(yMax, measuredTop > 0 ? std::min(p.y(), 3 * measuredTop) : p.y());
+        }
+    }
+    m_forecast->replace(forecast);
+    m_forecast->setName(
+        tr("forecast (predicted) %1 %2").arg(UiFormat::percentileWord(percentile), UiFormat::metricWord(m_metric)));
+    m_forecast->setVisible(!forecast.isEmpty());
+    m_forecastLow->replace(forecastLow);
+    m_forecastHigh->replace(forecastHigh);
+    m_forecastBand->setName(tr("forecast spread (predicted)"));
+    m_forecastBand->setVisible(forecastLow.size() >= 2);
+    hideFromLegend(chart(), m_forecastBand);
+
     // Each load's 95 % interval of the drawn upper figure (docs/CLI.md, "Confidence intervals"): a step's
     // bootstrap over its requests, or for a repeated load Student's t over its trials.
     std::vector<std::pair<double, Interval>> intervals;
@@ -479,6 +545,10 @@ void LoadLatencyChart::refresh()
                             .toHtmlEscaped();
     if (haveData && !analysis.knee.found && !analysis.knee.reason.isEmpty())
         captionParts << analysis.knee.reason.text().toHtmlEscaped();
+    if (m_forecaster && haveData && !m_forecaster->sentence().isEmpty()) {
+        QColor c = ChartStyle::p99();
+        captionParts << colourKey(c, QStringLiteral("╌"), m_forecaster->sentence());
+    }
     m_caption->setText(captionParts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
     m_caption->setVisible(!captionParts.isEmpty());
 
@@ -513,6 +583,31 @@ std::optional<QPointF> LoadLatencyChart::sloCapacityMarker() const
 std::optional<double> LoadLatencyChart::sloLine() const
 {
     return m_slo->isVisible() && m_slo->count() > 0 ? std::optional<double>(m_slo->at(0).y()) : std::nullopt;
+}
+
+QString LoadLatencyChart::forecastTip(double load) const
+{
+    const Forecast* f = m_forecaster && m_forecaster->forecast() ? &*m_forecaster->forecast() : nullptr;
+    if (!f || f->points.empty())
+        return {};
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < f->points.size(); ++i) {
+        if (std::abs(f->points[i].offered - load) < std::abs(f->points[best].offered - load))
+            best = i;
+    }
+    const SweepPoint& p = f->points[best];
+    const double percentile = this->percentile();
+    const QString metric
+        = QStringLiteral("%1 %2").arg(UiFormat::percentileWord(percentile), UiFormat::metricWord(m_metric));
+    const std::optional<double> v = percentileValue(p.metrics.stats(m_metric), percentile);
+    QString text = tr("Forecast (predicted, not measured) at %1\n%2 req/s served")
+                       .arg(UiFormat::loadText(f->mode, p.offered), UiFormat::throughput(p.metrics.requestThroughput));
+    if (v)
+        text += tr("\n%1 %2 ms").arg(metric, UiFormat::ms(*v));
+    if (const auto b = f->band(best, m_metric, percentile); b && b->second > b->first)
+        text += tr(" (spread %1–%2 ms)").arg(UiFormat::ms(b->first), UiFormat::ms(b->second));
+    text += tr("\nfitted to %1").arg(LiveRun::stepsWord(f->fromSteps));
+    return text;
 }
 
 QString LoadLatencyChart::caption() const

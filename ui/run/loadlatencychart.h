@@ -17,11 +17,13 @@ class QLogValueAxis;
 class QScatterSeries;
 class QValueAxis;
 class QAbstractAxis;
+class QAreaSeries;
 class QXYSeries;
 QT_END_NAMESPACE
 
 namespace kp::ui {
 
+class Forecaster;
 class LiveRun;
 
 // Offered load against latency: P50 and the analysed percentile (P99 unless the SLO says otherwise)
@@ -52,6 +54,10 @@ public:
     // Whether the run sent requests and every one failed: the chart then says so instead of a curve.
     bool everyRequestFailed() const;
     void setHighlight(const ChartHighlight& highlight);
+    // The twin's forecast, drawn dashed and lighter ahead of the measured points with its band (none: not drawn).
+    void setForecaster(const Forecaster* forecaster);
+    QLineSeries* forecastSeries() const { return m_forecast; }
+    QAreaSeries* forecastBand() const { return m_forecastBand; }
 
     int pointCount() const; // steps on the upper curve (its line joins a repeated load's trials into one point)
     std::optional<QPointF> kneeMarker() const;
@@ -59,6 +65,7 @@ public:
     std::optional<double> sloLine() const;
     int regionCount() const { return m_regions.visibleCount(); }
     QString caption() const;
+    QString forecastTip(double load) const; // the forecast's tooltip at the predicted load nearest to load
 
 Q_SIGNALS:
     void stepClicked(int stepIndex);
@@ -92,6 +99,11 @@ private:
     QScatterSeries* m_knee;
     QScatterSeries* m_sloCapacity;
     QScatterSeries* m_ring;
+    const Forecaster* m_forecaster = nullptr;
+    QLineSeries* m_forecast;
+    QLineSeries* m_forecastLow;
+    QLineSeries* m_forecastHigh;
+    QAreaSeries* m_forecastBand;
     std::vector<QLineSeries*> m_bars; // error bars: one "I" per step, hidden from the legend
     QValueAxis* m_x;
     QValueAxis* m_yLinear;

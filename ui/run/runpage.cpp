@@ -2,6 +2,7 @@
 
 #include "run/chartstyle.h"
 #include "run/errorsmodel.h"
+#include "run/forecast.h"
 #include "run/ganttchart.h"
 #include "run/gpuchart.h"
 #include "run/histogramchart.h"
@@ -58,6 +59,7 @@ enum Tab { StepsTab, AnalysisTab, ErrorsTab, LogTab, ServerTab, TimelineTab, Par
 constexpr int kTopicRole = Qt::UserRole;
 constexpr int kStepRole = Qt::UserRole + 1;
 constexpr int kRegionRole = Qt::UserRole + 2;
+constexpr int kForecastRole = Qt::UserRole + 3; // the forecast's lines, replaced as it changes
 constexpr quint32 kStateVersion = 1;
 
 } // namespace
@@ -67,6 +69,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     , m_controller(controller)
     , m_run(new LiveRun(controller, this))
     , m_latency(new LoadLatencyChart(m_run, this))
+    , m_forecaster(new Forecaster(this))
     , m_throughput(new ThroughputChart(m_run, this))
     , m_prefixCache(new PrefixCacheChart(m_run, this))
     , m_gpu(new GpuChart(m_run, this))
@@ -191,6 +194,14 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
         m_latency->refresh();
     });
     connect(m_run, &LiveRun::runStarted, this, [this] {
+        // The forecast fits the steps of this run only; the plan's loads are those it predicts ahead.
+        const RunInfo& info = m_run->info();
+        std::vector<double> planned;
+        for (const PlannedStep& step : info.preview) {
+            if (step.mode == info.profile.load.mode)
+                planned.push_back(step.load);
+        }
+        m_forecaster->reset(info.profile.load.mode, info.analysisOptions, planned);
         m_stepsModel->setPercentile(m_run->info().analysisOptions.percentile);
         m_stepsModel->setMode(m_run->info().profile.load.mode);
         m_latency->refresh();
@@ -200,6 +211,13 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     });
     connect(m_run, &LiveRun::stepStarted, this, [this] { updateProgress(); });
     connect(m_run, &LiveRun::stepAdded, this, &RunPage::onStepAdded);
+    connect(m_run, &LiveRun::stepAdded, m_forecaster,
+        [this](int row) { m_forecaster->addStep(m_run->steps()[std::size_t(row)]); });
+    connect(m_forecaster, &Forecaster::changed, this, [this] {
+        m_latency->refresh();
+        updateForecastItems();
+    });
+    m_latency->setForecaster(m_forecaster);
     connect(m_run, &LiveRun::analysisChanged, this, &RunPage::onAnalysisChanged);
     connect(m_run, &LiveRun::failuresChanged, this, &RunPage::onFailuresChanged);
     connect(m_run, &LiveRun::liveChanged, this, &RunPage::updateProgress);
@@ -469,7 +487,29 @@ void RunPage::onAnalysisChanged()
         item->setData(kRegionRole, s.regionIndex);
         item->setToolTip(s.text);
     }
+    updateForecastItems();
     updateProgress();
+}
+
+void RunPage::updateForecastItems()
+{
+    for (int i = m_analysis->count() - 1; i >= 0; --i) {
+        if (m_analysis->item(i)->data(kForecastRole).toBool())
+            delete m_analysis->takeItem(i);
+    }
+    auto add = [this](const QString& text, int step) {
+        auto* item = new QListWidgetItem(ChartStyle::topicIcon(AnalysisTopic::Note), text, m_analysis);
+        item->setData(kTopicRole, int(AnalysisTopic::Note));
+        item->setData(kStepRole, step);
+        item->setData(kRegionRole, -1);
+        item->setData(kForecastRole, true);
+        item->setToolTip(text);
+        item->setForeground(palette().color(QPalette::PlaceholderText));
+    };
+    if (const QString sentence = m_forecaster->sentence(); !sentence.isEmpty())
+        add(sentence, -1);
+    for (const ForecastCheck& check : m_forecaster->checks())
+        add(check.sentence(), check.stepIndex);
 }
 
 void RunPage::onFailuresChanged()

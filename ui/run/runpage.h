@@ -23,6 +23,7 @@ QT_END_NAMESPACE
 namespace kp::ui {
 
 class ErrorsModel;
+class Forecaster;
 class LiveRun;
 class GanttChart;
 class GpuChart;
@@ -48,6 +49,7 @@ public:
 
     LiveRun* run() const { return m_run; }
     LoadLatencyChart* latencyChart() const { return m_latency; }
+    Forecaster* forecaster() const { return m_forecaster; }
     ThroughputChart* throughputChart() const { return m_throughput; }
     PrefixCacheChart* prefixCacheChart() const { return m_prefixCache; }
     GpuChart* gpuChart() const { return m_gpu; }
@@ -79,6 +81,7 @@ private:
     void clearRun();
     void onStepAdded(int row);
     void onAnalysisChanged();
+    void updateForecastItems();
     void refreshPareto();
     void refreshCacheOrGpu();
     void onFailuresChanged();
@@ -92,6 +95,7 @@ private:
     SweepController* m_controller;
     LiveRun* m_run;
     LoadLatencyChart* m_latency;
+    Forecaster* m_forecaster;
     ThroughputChart* m_throughput;
     PrefixCacheChart* m_prefixCache;
     GpuChart* m_gpu;

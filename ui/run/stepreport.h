@@ -11,8 +11,13 @@
 #include <QString>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
+
+namespace kp::twin {
+struct FitStep;
+}
 
 namespace kp::ui {
 
@@ -61,6 +66,9 @@ struct StepReport
     std::map<LatencyMetric, Histogram> histograms;
     StepTelemetry server; // the server's /metrics while the step ran; empty without
     StepTimeline timeline; // second by second, from the records and the scrapes; empty without records
+    // The step as the twin's fit takes it (made from the records in the controller thread); unset for a
+    // partial or client-bound step and for steps read from disk.
+    std::shared_ptr<const twin::FitStep> fit;
 
     int index() const { return config.index; }
     // The offered load on the chart's x axis: req/s, or users in concurrency mode.

@@ -10,6 +10,7 @@
 #include "sweep/builtinsimulator.h"
 #include "sweep/runsession.h"
 #include "sweep/sweepplan.h"
+#include "twin/twin.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -305,6 +306,9 @@ void SweepWorker::onStepFinished(const StepResult& result)
         Q_EMIT message(tr("Error: %1").arg(recorded.resultError));
 
     StepReport report = makeStepReport(result, m_profile, m_headers, m_serverModels, m_maxModelLen);
+    if (!report.partial && !report.clientBound && result.config.mode == m_profile.load.mode)
+        report.fit = std::make_shared<const twin::FitStep>(
+            twin::fitStepFromRecords(result.config.mode, report.offered(), result.config.burstiness, result.records));
     RunAnalysis analysis;
     // The session analysed the step once; its findings are worded here in the window's language.
     analysis.result = m_session->analysis();
