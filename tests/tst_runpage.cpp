@@ -22,6 +22,7 @@
 #include "run/throughputchart.h"
 #include "run/timelinechart.h"
 #include "run/uiformat.h"
+#include "run/whatifpanel.h"
 #include "runs/openrun.h"
 #include "runs/savedrun.h"
 #include "sim/faults.h"
@@ -647,7 +648,7 @@ private Q_SLOTS:
         QCOMPARE(page.cacheOrGpuTabs()->currentWidget(), chart);
 
         // The Server tab: a row for all URLs, then one per URL, for every step.
-        auto* server = qobject_cast<ServerPanel*>(page.tabs()->widget(4));
+        auto* server = qobject_cast<ServerPanel*>(page.tabs()->widget(5));
         QVERIFY(server);
         QTableWidget* table = server->stepsTable();
         QCOMPARE(table->rowCount(), 4 + 4 + 3 + 4);
@@ -689,7 +690,7 @@ private Q_SLOTS:
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         saveScreenshot(&page, QStringLiteral("gpu-run"));
-        page.tabs()->setCurrentIndex(4);
+        page.tabs()->setCurrentIndex(5);
         saveScreenshot(&page, QStringLiteral("gpu-run-servers"));
 
         // No GPU figures and one URL: the chart says how to get them; the per-URL table stays hidden.
@@ -1149,7 +1150,7 @@ private Q_SLOTS:
         const ErrorsModel* errors = page.errorsModel();
         QVERIFY(errors->rowCount() >= 2);
         QCOMPARE(errors->total(), failedRequests);
-        QCOMPARE(page.tabs()->tabText(2), QStringLiteral("Errors (%1)").arg(failedRequests));
+        QCOMPARE(page.tabs()->tabText(3), QStringLiteral("Errors (%1)").arg(failedRequests));
         for (int row = 0; row < errors->rowCount(); ++row) {
             QVERIFY(!errors->index(row, ErrorsModel::Example).data().toString().isEmpty());
             QVERIFY(!errors->index(row, ErrorsModel::Steps).data().toString().isEmpty());
@@ -1293,6 +1294,40 @@ private Q_SLOTS:
         QVERIFY(listed);
         page.tabs()->setCurrentIndex(1);
         saveScreenshot(&page, QStringLiteral("forecast"));
+
+        // What if: the twin fitted to the finished run when its tab is opened; two replicas serve about
+        // twice the saturation throughput of one; the twin saves to a file the reader accepts.
+        WhatIfPanel* whatIf = page.whatIf();
+        QVERIFY(!whatIf->twin());
+        page.tabs()->setCurrentWidget(whatIf);
+        QVERIFY(whatIf->status().contains(QStringLiteral("Fitting")));
+        QTRY_VERIFY_WITH_TIMEOUT(whatIf->twin().has_value() && !whatIf->isBusy(), 120000);
+        QCOMPARE(whatIf->maxNumSeqsBox()->value(), whatIf->twin()->params.maxNumSeqs);
+        QCOMPARE(whatIf->replicasBox()->value(), 1);
+        const double one = whatIf->predictedSaturationRps();
+        QVERIFY(std::isfinite(one) && one > 0);
+        QVERIFY2(whatIf->findings().contains(
+                     QStringLiteral("Predicted saturation throughput: %1 req/s").arg(UiFormat::throughput(one))),
+            qPrintable(whatIf->findings()));
+        QLineSeries* predictedLine = whatIf->chart()->predictedSeries();
+        QVERIFY(predictedLine->isVisible());
+        QCOMPARE(predictedLine->name(), QStringLiteral("predicted P99 TTFT"));
+        QCOMPARE(predictedLine->pen().style(), Qt::DashLine);
+        QCOMPARE(whatIf->chart()->measuredSeries()->count(), 4);
+        whatIf->replicasBox()->setValue(2);
+        QVERIFY(whatIf->isBusy()); // debounced, then on the thread pool
+        QTRY_VERIFY_WITH_TIMEOUT(!whatIf->isBusy(), 120000);
+        const double two = whatIf->predictedSaturationRps();
+        QVERIFY2(two / one > 1.8 && two / one < 2.2, qPrintable(QStringLiteral("%1 → %2 req/s").arg(one).arg(two)));
+        saveScreenshot(&page, QStringLiteral("whatif"));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("twin.json"));
+        QString error;
+        QVERIFY2(whatIf->saveTwin(path, &error), qPrintable(error));
+        const twin::TwinRead read = twin::readTwinFile(path);
+        QVERIFY2(read.twin, qPrintable(read.error));
+        QCOMPARE(read.twin->params.maxNumSeqs, whatIf->maxNumSeqsBox()->value());
     }
 
     void savedStepTimelineAndGantt()

@@ -60,6 +60,8 @@ public:
     // analysis as it changes; analysisChanged follows a change of either.
     void setCapacityDemand(const std::optional<PeakDemand>& peak, const Redundancy& redundancy);
     const std::optional<CapacityPlan>& capacityPlan() const { return m_plan; }
+    const std::optional<PeakDemand>& peakDemand() const { return m_peak; }
+    const Redundancy& redundancy() const { return m_redundancy; }
     const std::vector<FailureGroup>& failures() const { return m_failures; }
     qint64 failureCount() const;
     QString lastError() const { return m_lastError; }

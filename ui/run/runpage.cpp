@@ -18,6 +18,7 @@
 #include "run/throughputchart.h"
 #include "run/timelinechart.h"
 #include "run/uiformat.h"
+#include "run/whatifpanel.h"
 #include "sweep/analysistext.h"
 
 #include <QAction>
@@ -54,7 +55,7 @@ namespace kp::ui {
 
 namespace {
 
-enum Tab { StepsTab, AnalysisTab, ErrorsTab, LogTab, ServerTab, TimelineTab, ParetoTab };
+enum Tab { StepsTab, AnalysisTab, WhatIfTab, ErrorsTab, LogTab, ServerTab, TimelineTab, ParetoTab };
 
 constexpr int kTopicRole = Qt::UserRole;
 constexpr int kStepRole = Qt::UserRole + 1;
@@ -81,6 +82,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     , m_progress(new QLabel(this))
     , m_stepBar(new QProgressBar(this))
     , m_tabs(new QTabWidget(this))
+    , m_whatIf(new WhatIfPanel(m_run, this))
     , m_stepsModel(new StepsTableModel(this))
     , m_stepsProxy(new StepsSortProxy(this))
     , m_stepsView(new QTableView(this))
@@ -163,6 +165,9 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     m_tabs->setDocumentMode(true);
     m_tabs->insertTab(StepsTab, buildStepsTab(), tr("Steps"));
     m_tabs->insertTab(AnalysisTab, buildAnalysisTab(), tr("Analysis"));
+    m_tabs->insertTab(WhatIfTab, m_whatIf, tr("What if"));
+    m_tabs->setTabToolTip(WhatIfTab,
+        tr("The server's twin fitted to the finished run: predict other settings, faster GPUs or more replicas"));
     m_tabs->insertTab(ErrorsTab, m_errorsView, tr("Errors"));
     m_tabs->insertTab(LogTab, m_log, tr("Log"));
     m_tabs->insertTab(ServerTab, new ServerPanel(m_run, this), tr("Server"));
@@ -170,6 +175,12 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     m_tabs->insertTab(ParetoTab, m_pareto, tr("Pareto"));
     m_tabs->setTabToolTip(
         ParetoTab, tr("Interactivity against throughput per GPU: the steps no other step beats on both"));
+
+    // The twin is fitted when its tab is first looked at, not for every run shown.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index == WhatIfTab)
+            m_whatIf->fitIfNeeded();
+    });
 
     auto* bottom = new QWidget(this);
     auto* bottomLayout = new QVBoxLayout(bottom);
@@ -189,6 +200,8 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     connect(m_run, &LiveRun::stateChanged, this, [this](LiveRun::State state) {
         if (state == LiveRun::State::Preparing)
             clearRun();
+        if (m_tabs->currentIndex() == WhatIfTab)
+            m_whatIf->fitIfNeeded();
         updateProgress();
         updateActions();
         m_latency->refresh();

@@ -36,6 +36,7 @@ class StepsTableModel;
 class SweepController;
 class ThroughputChart;
 class TimelineChart;
+class WhatIfPanel;
 
 // The live and finished sweep: the load–latency and throughput charts, the current step, the
 // progress line, and tabs with the steps (and the selected step in full), the analysis, the errors
@@ -62,6 +63,7 @@ public:
     ErrorsModel* errorsModel() const { return m_errorsModel; }
     StepDetails* details() const { return m_details; }
     QTabWidget* tabs() const { return m_tabs; }
+    WhatIfPanel* whatIf() const { return m_whatIf; }
     QListWidget* analysisList() const { return m_analysis; }
     QLineEdit* peakDemandEdit() const { return m_peak; }
     QLineEdit* redundancyEdit() const { return m_redundancy; }
@@ -108,6 +110,7 @@ private:
     QLabel* m_progress;
     QProgressBar* m_stepBar;
     QTabWidget* m_tabs;
+    WhatIfPanel* m_whatIf;
     StepsTableModel* m_stepsModel;
     QSortFilterProxyModel* m_stepsProxy;
     QTableView* m_stepsView;
