@@ -1235,7 +1235,7 @@ private Q_SLOTS:
         // The step at 60 req/s lands: the check carries the forecast's figures and the step's.
         forecaster.addStep(steps[3]);
         QCOMPARE(forecaster.checks().size(), std::size_t(1));
-        const ForecastCheck& check = forecaster.checks().front();
+        const ForecastCheck check = forecaster.checks().front();
         QCOMPARE(check.stepIndex, 3);
         QCOMPARE(check.load, 60.0);
         QCOMPARE(check.fromSteps, 3);
@@ -1246,6 +1246,7 @@ private Q_SLOTS:
         const QString expected
             = QStringLiteral("Step 4 at 60 req/s: forecast %1 req/s, measured %2 req/s (")
                   .arg(UiFormat::throughput(forecastRps), UiFormat::throughput(steps[3].metrics.requestThroughput));
+        qInfo("%s", qPrintable(check.sentence()));
         QVERIFY2(check.sentence().startsWith(expected), qPrintable(check.sentence()));
         QVERIFY2(check.sentence().contains(
                      QStringLiteral("; P99 TTFT forecast %1 ms, measured %2 ms (")
@@ -1265,6 +1266,8 @@ private Q_SLOTS:
         info.profile.load.mode = LoadMode::Rate;
         info.profile.slo.ttftMs = 500;
         info.analysisOptions = options;
+        for (const double load : { 10.0, 40.0, 100.0, 60.0, 140.0 })
+            info.preview.push_back({ LoadMode::Rate, load, QStringLiteral("coarse"), QString() });
         RunAnalysis analysis;
         std::vector<SweepPoint> points;
         for (const StepReport& s : steps) {
@@ -1279,6 +1282,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(page.forecaster()->forecast().has_value(), 120000);
         QTRY_VERIFY_WITH_TIMEOUT(!page.forecaster()->isBusy(), 120000);
         QCOMPARE(page.forecaster()->forecast()->fromSteps, 4);
+        // The fourth step landed while the fit of three ran: that fit, when it came, was checked against it.
+        QCOMPARE(page.forecaster()->checks().size(), std::size_t(1));
+        QCOMPARE(page.forecaster()->checks().front().stepIndex, 3);
+        QCOMPARE(page.forecaster()->checks().front().fromSteps, 3);
+        QCOMPARE(page.forecaster()->checks().front().sentence(), check.sentence());
         QLineSeries* line = page.latencyChart()->forecastSeries();
         QVERIFY(line->isVisible());
         QCOMPARE(line->count(), int(page.forecaster()->forecast()->points.size()));
@@ -1292,6 +1300,11 @@ private Q_SLOTS:
         for (int i = 0; i < page.analysisList()->count(); ++i)
             listed = listed || page.analysisList()->item(i)->text() == page.forecaster()->sentence();
         QVERIFY(listed);
+        bool checkListed = false;
+        for (int i = 0; i < page.analysisList()->count(); ++i)
+            checkListed = checkListed || page.analysisList()->item(i)->text() == check.sentence();
+        QVERIFY(checkListed);
+        qInfo("%s", qPrintable(page.forecaster()->sentence()));
         page.tabs()->setCurrentIndex(1);
         saveScreenshot(&page, QStringLiteral("forecast"));
 

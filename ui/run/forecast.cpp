@@ -87,6 +87,7 @@ void Forecaster::reset(LoadMode mode, const AnalysisOptions& options, std::vecto
     m_options = options;
     m_planned = std::move(plannedLoads);
     m_steps.clear();
+    m_landed.clear();
     m_forecast.reset();
     m_refusal.clear();
     m_checks.clear();
@@ -99,23 +100,10 @@ void Forecaster::addStep(const StepReport& step)
     if (!step.fit || step.partial || step.clientBound || step.config.mode != m_mode || !std::isfinite(step.offered())
         || step.metrics.completed < 1)
         return;
-    if (m_forecast) {
-        if (const SweepPoint* p = m_forecast->at(step.offered())) {
-            ForecastCheck check;
-            check.stepIndex = step.index();
-            check.mode = m_mode;
-            check.load = step.offered();
-            check.fromSteps = m_forecast->fromSteps;
-            check.forecastRps = p->metrics.requestThroughput;
-            check.measuredRps = step.metrics.requestThroughput;
-            check.metric = m_options.metric;
-            check.percentile = m_options.percentile;
-            check.forecastLatencyMs = percentileValue(p->metrics.stats(check.metric), check.percentile);
-            check.measuredLatencyMs = percentileValue(step.metrics.stats(check.metric), check.percentile);
-            m_checks.push_back(check);
-        }
-    }
     m_steps.push_back(step.fit);
+    m_landed.push_back({ step.index(), step.metrics });
+    if (m_forecast)
+        check(*m_forecast);
     if (int(m_steps.size()) < kMinSteps) {
         const int more = kMinSteps - int(m_steps.size());
         m_refusal = (more == 1 ? tr("Forecast: after 1 more finished step; the twin needs %1 to fit")
@@ -125,7 +113,15 @@ void Forecaster::addStep(const StepReport& step)
         return;
     }
     m_refusal.clear();
+    // One fit at a time (a fit does not stop half-way, and the sweep shares the machine): steps that land
+    // meanwhile are fitted together once it ends, and its forecast is checked against them first.
+    if (!m_jobs.isBusy())
+        startFit();
     Q_EMIT changed();
+}
+
+void Forecaster::startFit()
+{
     struct Outcome
     {
         std::optional<Forecast> forecast;
@@ -142,12 +138,45 @@ void Forecaster::addStep(const StepReport& step)
             if (out.forecast) {
                 m_forecast = std::move(out.forecast);
                 m_refusal.clear();
+                check(*m_forecast);
             } else {
                 // The last forecast stays on screen until a newer one replaces it; the line says why not.
                 m_refusal = tr("Forecast from %1 refused: %2").arg(LiveRun::stepsWord(used), out.error);
             }
+            if (int(m_steps.size()) > used)
+                QMetaObject::invokeMethod(
+                    this,
+                    [this] {
+                        if (!m_jobs.isBusy() && int(m_steps.size()) >= kMinSteps)
+                            startFit();
+                    },
+                    Qt::QueuedConnection); // once this job is no longer busy
             Q_EMIT changed();
         });
+}
+
+void Forecaster::check(const Forecast& forecast)
+{
+    // The steps that landed after the ones the forecast was fitted to, each checked once.
+    for (std::size_t i = std::size_t(forecast.fromSteps); i < m_landed.size(); ++i) {
+        Landed& landed = m_landed[i];
+        const SweepPoint* p = landed.checked ? nullptr : forecast.at(m_steps[i]->offered);
+        if (!p)
+            continue;
+        landed.checked = true;
+        ForecastCheck c;
+        c.stepIndex = landed.index;
+        c.mode = m_mode;
+        c.load = m_steps[i]->offered;
+        c.fromSteps = forecast.fromSteps;
+        c.forecastRps = p->metrics.requestThroughput;
+        c.measuredRps = landed.metrics.requestThroughput;
+        c.metric = m_options.metric;
+        c.percentile = m_options.percentile;
+        c.forecastLatencyMs = percentileValue(p->metrics.stats(c.metric), c.percentile);
+        c.measuredLatencyMs = percentileValue(landed.metrics.stats(c.metric), c.percentile);
+        m_checks.push_back(c);
+    }
 }
 
 QString Forecaster::sentence() const

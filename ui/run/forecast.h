@@ -50,7 +50,8 @@ struct ForecastCheck
 };
 
 // Fits the twin to the finished steps of a live sweep, from the third on, after each step, on the
-// thread pool: a newer fit supersedes one still running and nothing waits for it.
+// thread pool; nothing waits for it. One fit runs at a time: the steps that land meanwhile are fitted
+// together next, and the running fit's forecast is checked against them when it arrives.
 class Forecaster : public QObject
 {
     Q_OBJECT
@@ -61,7 +62,7 @@ public:
 
     // A new sweep: its axis, analysis options and planned loads (empty when the plan decides as it goes).
     void reset(LoadMode mode, const AnalysisOptions& options, std::vector<double> plannedLoads);
-    // A finished step. Its forecast, if the current one has its load, is checked against it first.
+    // A finished step: checked against the current forecast if that has its load, then fitted.
     void addStep(const StepReport& step);
 
     const std::optional<Forecast>& forecast() const { return m_forecast; }
@@ -84,11 +85,21 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
+    struct Landed
+    {
+        int index = -1; // the step's index in the run
+        StepMetrics metrics;
+        bool checked = false;
+    };
+    void startFit();
+    void check(const Forecast& forecast);
+
     JobTracker m_jobs;
     LoadMode m_mode = LoadMode::Rate;
     AnalysisOptions m_options;
     std::vector<double> m_planned;
     std::vector<std::shared_ptr<const twin::FitStep>> m_steps;
+    std::vector<Landed> m_landed; // the same steps, in the same order
     std::optional<Forecast> m_forecast;
     QString m_refusal;
     std::vector<ForecastCheck> m_checks;
