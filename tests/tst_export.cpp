@@ -864,7 +864,7 @@ private Q_SLOTS:
         SweepController controller;
         RunPage page(&controller);
         QVERIFY(opened->showIn(page.run()));
-        auto* server = qobject_cast<ServerPanel*>(page.tabs()->widget(4));
+        auto* server = qobject_cast<ServerPanel*>(page.tabs()->widget(5));
         QVERIFY(server);
         QCOMPARE(server->loadChart()->points().size(), std::size_t(steps.size()));
         QCOMPARE(server->timeChart()->points().size(), std::size_t(3));
@@ -872,7 +872,7 @@ private Q_SLOTS:
         QVERIFY2(
             server->environmentText().contains(QStringLiteral("max_model_len")), qPrintable(server->environmentText()));
         QVERIFY2(server->noteText().startsWith(QStringLiteral("vLLM metrics from")), qPrintable(server->noteText()));
-        page.tabs()->setCurrentIndex(4);
+        page.tabs()->setCurrentIndex(5);
         page.resize(1280, 800);
         page.show();
         saveScreenshot(&page, QStringLiteral("export-runpage-saved-server"));

@@ -1537,14 +1537,14 @@ private Q_SLOTS:
 
         // The Server tab: the simulator's queue and KV cache against load and during the last step,
         // and the environment the run records.
-        auto* server = qobject_cast<ServerPanel*>(window.runPage()->tabs()->widget(4));
+        auto* server = qobject_cast<ServerPanel*>(window.runPage()->tabs()->widget(5));
         QVERIFY(server);
         QCOMPARE(server->loadChart()->points().size(), run->steps().size());
         QVERIFY(!server->timeChart()->points().empty());
         QVERIFY2(
             server->environmentText().contains(QStringLiteral("max_model_len")), qPrintable(server->environmentText()));
         QVERIFY2(server->noteText().startsWith(QStringLiteral("vLLM metrics from")), qPrintable(server->noteText()));
-        window.runPage()->tabs()->setCurrentIndex(4);
+        window.runPage()->tabs()->setCurrentIndex(5);
         saveScreenshot(&window, QStringLiteral("finished-server"));
 
         // The same in a dark palette: the charts follow it.
