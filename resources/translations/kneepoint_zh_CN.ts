@@ -942,6 +942,72 @@
         <source>No step reports %1; the latency curve is %2, the highest percentile they report.</source>
         <translation>没有任何一步报告 %1；延迟曲线改用它们报告的最高百分位 %2。</translation>
     </message>
+    <message>
+        <source>%1 of requests came back shorter than max_tokens, so output throughput is lower than the requested lengths suggest.</source>
+        <translation>%1 的请求返回的长度短于 max_tokens，因此输出吞吐量低于按请求长度估计的值。</translation>
+    </message>
+    <message>
+        <source>%1 of requests came back shorter than max_tokens though ignore_eos was set: the server ignored it.</source>
+        <translation>%1 的请求返回的长度短于 max_tokens，尽管设置了 ignore_eos：服务器忽略了它。</translation>
+    </message>
+    <message>
+        <source>%1 of requests came back shorter than max_tokens: the model stopped early, so output throughput is lower than the requested lengths suggest.</source>
+        <translation>%1 的请求返回的长度短于 max_tokens：模型提前停止，因此输出吞吐量低于按请求长度估计的值。</translation>
+    </message>
+    <message>
+        <source>No step measured %1 (whole answers, not streamed, or embeddings); the latency curve is %2.</source>
+        <translation>没有任何一步测得 %1（非流式的完整回答或嵌入）；延迟曲线改用 %2。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelMix</name>
+    <message>
+        <source>entry &quot;%1&quot;: expected NAME:WEIGHT, e.g. &quot;a:0.7,b:0.3&quot;</source>
+        <translation>条目“%1”：应为 NAME:WEIGHT，例如“a:0.7,b:0.3”</translation>
+    </message>
+    <message>
+        <source>entry &quot;%1&quot;: the weight &quot;%2&quot; is not a number</source>
+        <translation>条目“%1”：权重“%2”不是数字</translation>
+    </message>
+    <message>
+        <source>entry &quot;%1&quot;: the weight must be &gt;= 0</source>
+        <translation>条目“%1”：权重必须 &gt;= 0</translation>
+    </message>
+    <message>
+        <source>entry &quot;%1&quot;: the model &quot;%2&quot; is listed twice</source>
+        <translation>条目“%1”：模型“%2”出现了两次</translation>
+    </message>
+    <message>
+        <source>the weights of &quot;%1&quot; sum to %2; they must sum to a positive number</source>
+        <translation>“%1”的权重之和为 %2；权重之和必须为正数</translation>
+    </message>
+</context>
+<context>
+    <name>Prediction</name>
+    <message>
+        <source>an unnamed run</source>
+        <translation>一个未命名的运行</translation>
+    </message>
+    <message>
+        <source>without overrides</source>
+        <translation>未覆盖任何参数</translation>
+    </message>
+    <message>
+        <source>with overrides %1</source>
+        <translation>覆盖参数 %1</translation>
+    </message>
+    <message>
+        <source>, %1 replicas</source>
+        <translation>，%1 个副本</translation>
+    </message>
+    <message>
+        <source>Predicted by a twin fitted to %1, %2%3; not a measurement</source>
+        <translation>由拟合自 %1 的数字孪生预测，%2%3；并非实测</translation>
+    </message>
+    <message>
+        <source>no per-request records: predicted</source>
+        <translation>没有逐请求记录：预测结果</translation>
+    </message>
 </context>
 <context>
     <name>Probe</name>
@@ -1028,6 +1094,10 @@
     <message>
         <source>no first token from %1 within %2 s</source>
         <translation>%1 在 %2 秒内没有返回首 token</translation>
+    </message>
+    <message>
+        <source>answered in %1 ms, not streamed</source>
+        <translation>%1 ms 内返回完整回答（非流式）</translation>
     </message>
 </context>
 <context>
@@ -1211,6 +1281,10 @@
     <message>
         <source>give either target.metrics_url or target.metrics_urls, not both (metrics_url is &quot;%1&quot;)</source>
         <translation>请只填写 target.metrics_url 或 target.metrics_urls 之一，不要同时填写（metrics_url 为“%1”）</translation>
+    </message>
+    <message>
+        <source>unknown distribution &quot;%1&quot;; expected one of %2</source>
+        <translation>未知分布“%1”；应为以下之一：%2</translation>
     </message>
 </context>
 <context>
@@ -1650,6 +1724,10 @@
         <source>They were already %1 busy at %2: GPU utilisation counts the time any kernel runs, not how full the batch is, so it says little about the headroom left.</source>
         <translation>在 %2 时利用率就已达到 %1：GPU 利用率统计的是有任何内核运行的时间，而不是批次有多满，因此它几乎说明不了剩余的余量。</translation>
     </message>
+    <message>
+        <source>The prefix cache found almost nothing to reuse (a hit rate under 0.5% from %1 to %2, %3): the prompts share no prefix.</source>
+        <translation>前缀缓存几乎没有可复用的内容（从 %1 到 %2 命中率低于 0.5%，%3）：提示词没有共同前缀。</translation>
+    </message>
 </context>
 <context>
     <name>ShareGpt</name>
@@ -1985,6 +2063,10 @@
         <source>utilisation: mean over the GPUs; memory: the fullest GPU</source>
         <translation>利用率：各 GPU 的平均值；显存：占用最多的那块 GPU</translation>
     </message>
+    <message>
+        <source>%1 (predicted)</source>
+        <translation>%1（预测）</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::CompareChart</name>
@@ -2035,6 +2117,10 @@
     <message>
         <source>None of these runs records %1.</source>
         <translation>这些运行都没有记录 %1。</translation>
+    </message>
+    <message>
+        <source>%1 (predicted)</source>
+        <translation>%1（预测）</translation>
     </message>
 </context>
 <context>
@@ -2178,6 +2264,18 @@
     <message>
         <source>Large dots joined by a line: the steps no other step of the run beats on both output tok/s per user (1000 / median TPOT) and %1.</source>
         <translation>以线相连的大圆点：在每用户输出 tok/s（1000 / TPOT 中位数）和%1两方面都没有被该运行的其他步骤超过的步骤。</translation>
+    </message>
+    <message>
+        <source>%1 (predicted)</source>
+        <translation>%1（预测）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Dashed lines are a twin&apos;s predictions, not measurements.</source>
+        <translation>虚线是数字孪生的预测，并非实测。</translation>
     </message>
 </context>
 <context>
@@ -2476,6 +2574,61 @@
         <source>%1 (HTTP %2)</source>
         <comment>a failure class, then the HTTP status of its requests</comment>
         <translation>%1（HTTP %2）</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::Forecaster</name>
+    <message>
+        <source>Step %1 at %2: forecast %3 req/s, measured %4 req/s (%5)</source>
+        <translation>第 %1 步（%2）：预测 %3 req/s，实测 %4 req/s（%5）</translation>
+    </message>
+    <message>
+        <source>; %1 forecast %2 ms, measured %3 ms (%4)</source>
+        <translation>；%1 预测 %2 ms，实测 %3 ms（%4）</translation>
+    </message>
+    <message>
+        <source> (forecast from %1)</source>
+        <translation>（基于 %1 的预测）</translation>
+    </message>
+    <message>
+        <source>Forecast: after 1 more finished step; the twin needs %1 to fit</source>
+        <translation>预测：还需完成 1 步；数字孪生需要 %1 步才能拟合</translation>
+    </message>
+    <message>
+        <source>Forecast: after %1 more finished steps; the twin needs %2 to fit</source>
+        <translation>预测：还需完成 %1 步；数字孪生需要 %2 步才能拟合</translation>
+    </message>
+    <message>
+        <source>Fitting the forecast</source>
+        <translation>正在拟合预测</translation>
+    </message>
+    <message>
+        <source>Forecast from %1 refused: %2</source>
+        <translation>基于 %1 的预测被拒绝：%2</translation>
+    </message>
+    <message>
+        <source>Forecast: fitting the twin to %1…</source>
+        <translation>预测：正在用 %1 拟合数字孪生…</translation>
+    </message>
+    <message>
+        <source>knee at about %1 %2</source>
+        <translation>拐点约在 %1 %2</translation>
+    </message>
+    <message>
+        <source>no knee within %1 %2</source>
+        <translation>%1 %2 以内没有拐点</translation>
+    </message>
+    <message>
+        <source>SLO capacity %1about %2 %3</source>
+        <translation>SLO 容量%1约 %2 %3</translation>
+    </message>
+    <message>
+        <source>Forecast: %1 (predicted from %2)</source>
+        <translation>预测：%1（由 %2 预测）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
     </message>
 </context>
 <context>
@@ -2922,6 +3075,40 @@ P50 %3 %4 ms</translation>
     <message>
         <source>Bars: the 95% confidence interval of %1 %2 over a repeated load&apos;s trials (the line joins their means), else over one step&apos;s requests.</source>
         <translation>误差线：重复负载时为各次试验的 %1 %2 的 95% 置信区间（折线连接其均值），否则为单步请求的置信区间。</translation>
+    </message>
+    <message>
+        <source>Time to first content token: the first answer token, after a reasoning model&apos;s thinking</source>
+        <translation>首个内容 token 时间：推理模型思考之后的第一个回答 token</translation>
+    </message>
+    <message>
+        <source>forecast (predicted) %1 %2</source>
+        <translation>预测（推算）%1 %2</translation>
+    </message>
+    <message>
+        <source>forecast spread (predicted)</source>
+        <translation>预测范围（推算）</translation>
+    </message>
+    <message>
+        <source>Forecast (predicted, not measured) at %1
+%2 req/s served</source>
+        <translation>%1 处的预测（推算，非实测）
+完成 %2 req/s</translation>
+    </message>
+    <message>
+        <source>
+%1 %2 ms</source>
+        <translation>
+%1 %2 ms</translation>
+    </message>
+    <message>
+        <source> (spread %1–%2 ms)</source>
+        <translation>（范围 %1–%2 ms）</translation>
+    </message>
+    <message>
+        <source>
+fitted to %1</source>
+        <translation>
+拟合自 %1</translation>
     </message>
 </context>
 <context>
@@ -3574,10 +3761,6 @@ P50 %3 %4 ms</translation>
     <message>
         <source>Backend</source>
         <translation>后端</translation>
-    </message>
-    <message>
-        <source>openai: POST /v1/completions. openai-chat: POST /v1/chat/completions. vllm: vLLM&apos;s completions server (same wire format as openai).</source>
-        <translation>openai：POST /v1/completions。openai-chat：POST /v1/chat/completions。vllm：vLLM 的补全服务（与 openai 协议格式相同）。</translation>
     </message>
     <message>
         <source>Endpoint</source>
@@ -4820,6 +5003,54 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Several Prometheus metrics URLs, one per line or comma-separated: the model servers behind a load balancer and GPU exporters (NVIDIA DCGM, AMD). Each is read and kept apart; their figures are added up or averaged. Used instead of the URL above, which then stays empty.</source>
         <translation>多个 Prometheus 指标 URL，每行一个或以逗号分隔：负载均衡器后的各模型服务器以及 GPU 导出器（NVIDIA DCGM、AMD）。每个 URL 单独读取并分开保存；其数据相加或取平均。使用时代替上面的 URL，上面的 URL 须留空。</translation>
     </message>
+    <message>
+        <source>openai-responses — Responses API</source>
+        <translation>openai-responses — Responses API</translation>
+    </message>
+    <message>
+        <source>anthropic-messages — Anthropic Messages API</source>
+        <translation>anthropic-messages — Anthropic Messages API</translation>
+    </message>
+    <message>
+        <source>openai-embeddings — embeddings</source>
+        <translation>openai-embeddings — 嵌入</translation>
+    </message>
+    <message>
+        <source>openai: POST /v1/completions. openai-chat: POST /v1/chat/completions. vllm: vLLM&apos;s completions server (same wire format as openai). openai-responses: POST /v1/responses. anthropic-messages: POST /v1/messages, the key sent as x-api-key. openai-embeddings: POST /v1/embeddings, never streamed.</source>
+        <translation>openai：POST /v1/completions。openai-chat：POST /v1/chat/completions。vllm：vLLM 的补全服务（与 openai 协议格式相同）。openai-responses：POST /v1/responses。anthropic-messages：POST /v1/messages，密钥通过 x-api-key 发送。openai-embeddings：POST /v1/embeddings，从不流式。</translation>
+    </message>
+    <message>
+        <source>Stream answers</source>
+        <translation>流式返回回答</translation>
+    </message>
+    <message>
+        <source>Off: whole answers (stream: false). E2EL and throughput are measured; TTFT, TPOT and ITL are unknown.</source>
+        <translation>关闭：返回完整回答（stream: false）。测量 E2EL 和吞吐量；TTFT、TPOT 和 ITL 未知。</translation>
+    </message>
+    <message>
+        <source>Embedding batch</source>
+        <translation>嵌入批大小</translation>
+    </message>
+    <message>
+        <source>prompts per request</source>
+        <translation>每个请求的提示数</translation>
+    </message>
+    <message>
+        <source>openai-embeddings: prompts sent together in each request&apos;s input.</source>
+        <translation>openai-embeddings：每个请求的 input 中一起发送的提示数。</translation>
+    </message>
+    <message>
+        <source>TTFC</source>
+        <translation>TTFC</translation>
+    </message>
+    <message>
+        <source>Time to first content token: to a reasoning model&apos;s first answer token, after its thinking, ms (&gt; 0).</source>
+        <translation>首个内容 token 时间：到推理模型思考之后的第一个回答 token，单位 ms（&gt; 0）。</translation>
+    </message>
+    <message>
+        <source>The TTFC limit&apos;s own percentile, in (0, 100]; unset: the percentile below.</source>
+        <translation>TTFC 上限自己的百分位，取值 (0, 100]；未设置时使用下面的百分位。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ProfileLibrary</name>
@@ -5239,6 +5470,13 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     </message>
 </context>
 <context>
+    <name>kp::ui::RunMeta</name>
+    <message>
+        <source>predicted, not measured</source>
+        <translation>预测，非实测</translation>
+    </message>
+</context>
+<context>
     <name>kp::ui::RunPage</name>
     <message>
         <source>Repeat step</source>
@@ -5439,6 +5677,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>GPUs</source>
         <translation>GPU</translation>
+    </message>
+    <message>
+        <source>What if</source>
+        <translation>假设分析</translation>
+    </message>
+    <message>
+        <source>The server&apos;s twin fitted to the finished run: predict other settings, faster GPUs or more replicas</source>
+        <translation>根据已完成的运行拟合服务器的数字孪生：预测其他设置、更快的 GPU 或更多副本</translation>
     </message>
 </context>
 <context>
@@ -5887,6 +6133,22 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>What the GPU exporter&apos;s metrics said while each step ran: mean and highest utilisation over the GPUs, the fullest GPU&apos;s memory, the GPUs&apos; mean power and the energy they drew during the step (from their energy counters, else mean power times the step&apos;s time), and that energy over the step&apos;s output tokens.</source>
         <translation>GPU 导出器的指标在各步骤运行期间的数据：各 GPU 的平均与最高利用率、占用最多的 GPU 的显存、GPU 的平均功率、步骤期间消耗的能量（取自能耗计数器，否则为平均功率乘以步骤时长），以及该能量除以步骤的输出 token 数。</translation>
     </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Reasoning tokens</source>
+        <translation>推理 token 数</translation>
+    </message>
+    <message>
+        <source>TTFC %1 (ms)</source>
+        <translation>TTFC %1 (ms)</translation>
+    </message>
+    <message>
+        <source>TTFC P50 (ms)</source>
+        <translation>TTFC P50 (ms)</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunsModel</name>
@@ -5929,6 +6191,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Steps</source>
         <translation>步骤</translation>
+    </message>
+    <message>
+        <source>%1 (predicted, not measured)</source>
+        <translation>%1（预测，非实测）</translation>
+    </message>
+    <message>
+        <source>A twin&apos;s prediction, not a measurement: %1</source>
+        <translation>数字孪生的预测，并非实测：%1</translation>
     </message>
 </context>
 <context>
@@ -6353,6 +6623,54 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Step %1 · %2 · %3</source>
         <translation>第 %1 步 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>By model</source>
+        <translation>按模型</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Output tok/s</source>
+        <translation>输出 tok/s</translation>
+    </message>
+    <message>
+        <source>Median TTFT (ms)</source>
+        <translation>TTFT 中位数 (ms)</translation>
+    </message>
+    <message>
+        <source>P99 TTFT (ms)</source>
+        <translation>P99 TTFT (ms)</translation>
+    </message>
+    <message>
+        <source>Median TPOT (ms)</source>
+        <translation>TPOT 中位数 (ms)</translation>
+    </message>
+    <message>
+        <source>P99 TPOT (ms)</source>
+        <translation>P99 TPOT (ms)</translation>
+    </message>
+    <message>
+        <source>Median E2EL (ms)</source>
+        <translation>E2EL 中位数 (ms)</translation>
+    </message>
+    <message>
+        <source>P99 E2EL (ms)</source>
+        <translation>P99 E2EL (ms)</translation>
+    </message>
+    <message>
+        <source>The step&apos;s requests by model of the mix (workload.model_mix)</source>
+        <translation>该步骤的请求按模型组合中的模型划分 (workload.model_mix)</translation>
+    </message>
+    <message>
+        <source>No model mix in this step (workload.model_mix is empty)</source>
+        <translation>该步骤没有模型组合（workload.model_mix 为空）</translation>
     </message>
 </context>
 <context>
@@ -6995,6 +7313,196 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>† derived from the file&apos;s other fields</source>
         <translation>† 由文件中的其他字段推算</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::WhatIfChart</name>
+    <message>
+        <source>What if: load–latency</source>
+        <translation>假设分析：负载–延迟</translation>
+    </message>
+    <message>
+        <source>The twin&apos;s prediction appears here once it is fitted to a finished run.</source>
+        <translation>数字孪生拟合到已完成的运行后，其预测会显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::WhatIfPanel</name>
+    <message>
+        <source>fitted —</source>
+        <translation>拟合值 —</translation>
+    </message>
+    <message>
+        <source>not identified by the run</source>
+        <translation>该运行无法确定</translation>
+    </message>
+    <message>
+        <source>unbounded by the run</source>
+        <translation>该运行未能限定范围</translation>
+    </message>
+    <message>
+        <source>fitted %1 (%2)</source>
+        <translation>拟合值 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Save twin…</source>
+        <translation>保存数字孪生…</translation>
+    </message>
+    <message>
+        <source>The most requests the server runs at once (max_num_seqs)</source>
+        <translation>服务器同时运行的最大请求数（max_num_seqs）</translation>
+    </message>
+    <message>
+        <source>The KV cache&apos;s capacity in tokens (kv_capacity_tokens)</source>
+        <translation>KV 缓存的容量，以 token 计（kv_capacity_tokens）</translation>
+    </message>
+    <message>
+        <source>× faster</source>
+        <translation>× 速度</translation>
+    </message>
+    <message>
+        <source>Decode speed against the measured server: 2 halves each decode iteration&apos;s cost (per_decode_ms and per_kv_token_ms)</source>
+        <translation>相对实测服务器的解码速度：2 表示每次解码迭代的开销减半（per_decode_ms 和 per_kv_token_ms）</translation>
+    </message>
+    <message>
+        <source>Prefill speed against the measured server: 2 halves the cost per prompt token (per_prefill_token_ms)</source>
+        <translation>相对实测服务器的预填充速度：2 表示每个提示 token 的开销减半（per_prefill_token_ms）</translation>
+    </message>
+    <message>
+        <source>Servers like this one behind a round-robin load balancer</source>
+        <translation>轮询负载均衡器后面与此相同的服务器数量</translation>
+    </message>
+    <message>
+        <source>Write the twin with the settings above (not the replicas) to a twin.json that kneepoint-sim --config serves</source>
+        <translation>将应用上述设置（不含副本数）的数字孪生写入 twin.json，可由 kneepoint-sim --config 提供服务</translation>
+    </message>
+    <message>
+        <source>max_num_seqs</source>
+        <translation>max_num_seqs</translation>
+    </message>
+    <message>
+        <source>KV capacity (tokens)</source>
+        <translation>KV 容量（token）</translation>
+    </message>
+    <message>
+        <source>Decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <source>Replicas</source>
+        <translation>副本数</translation>
+    </message>
+    <message>
+        <source>Fitting the twin</source>
+        <translation>正在拟合数字孪生</translation>
+    </message>
+    <message>
+        <source>per decode iteration: %1 ms</source>
+        <translation>每次解码迭代：%1 ms</translation>
+    </message>
+    <message>
+        <source>per prompt token: %1 ms</source>
+        <translation>每个提示 token：%1 ms</translation>
+    </message>
+    <message>
+        <source>Predicting</source>
+        <translation>正在预测</translation>
+    </message>
+    <message>
+        <source>Fitting the twin to the run…</source>
+        <translation>正在将数字孪生拟合到该运行…</translation>
+    </message>
+    <message>
+        <source>No twin: %1</source>
+        <translation>没有数字孪生：%1</translation>
+    </message>
+    <message>
+        <source>The What-if panel fits the twin once the sweep has ended.</source>
+        <translation>扫描结束后，假设分析面板会拟合数字孪生。</translation>
+    </message>
+    <message>
+        <source>Open or finish a run to fit its twin.</source>
+        <translation>打开或完成一次运行以拟合其数字孪生。</translation>
+    </message>
+    <message>
+        <source>Twin fitted to %1; every curve and figure below it is predicted, not measured.</source>
+        <translation>数字孪生拟合自 %1；下方的所有曲线和数字都是预测值，而非实测值。</translation>
+    </message>
+    <message>
+        <source>Predicting…</source>
+        <translation>正在预测…</translation>
+    </message>
+    <message>
+        <source>Predicted knee: about %1 %2</source>
+        <translation>预测拐点：约 %1 %2</translation>
+    </message>
+    <message>
+        <source>Predicted knee: none within %1 %2</source>
+        <translation>预测拐点：%1 %2 以内没有</translation>
+    </message>
+    <message>
+        <source>Predicted SLO capacity: %1about %2 %3</source>
+        <translation>预测 SLO 容量：%1约 %2 %3</translation>
+    </message>
+    <message>
+        <source>Predicted saturation throughput: %1 req/s</source>
+        <translation>预测饱和吞吐量：%1 req/s</translation>
+    </message>
+    <message>
+        <source>Predicted capacity plan (each server: %1): %2</source>
+        <translation>预测容量规划（每台服务器：%1）：%2</translation>
+    </message>
+    <message>
+        <source>one replica</source>
+        <translation>一个副本</translation>
+    </message>
+    <message>
+        <source>%1 replicas</source>
+        <translation>%1 个副本</translation>
+    </message>
+    <message>
+        <source>measured %1</source>
+        <translation>实测 %1</translation>
+    </message>
+    <message>
+        <source>predicted %1</source>
+        <translation>预测 %1</translation>
+    </message>
+    <message>
+        <source>Users (concurrency)</source>
+        <translation>用户数（并发）</translation>
+    </message>
+    <message>
+        <source>Offered load (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message>
+        <source>no twin is fitted yet</source>
+        <translation>尚未拟合数字孪生</translation>
+    </message>
+    <message>
+        <source>Save twin</source>
+        <translation>保存数字孪生</translation>
+    </message>
+    <message>
+        <source>Twin (*.json)</source>
+        <translation>数字孪生 (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not save the twin to %1: %2</source>
+        <translation>无法将数字孪生保存到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved the twin to %1</source>
+        <translation>已将数字孪生保存到 %1</translation>
     </message>
 </context>
 </TS>
