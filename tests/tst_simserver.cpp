@@ -336,6 +336,8 @@ private Q_SLOTS:
     void prefixCache_data();
     void prefixCache();
     void prefixCacheConversation();
+    void imageTokens_data();
+    void imageTokens();
 
 private:
     qint64 m_fileLimit = -1;
@@ -1385,6 +1387,105 @@ void TestSimServer::prefixCacheConversation()
                      .toInt(-1),
             turn.cached);
     }
+}
+
+namespace {
+
+void appendBigEndian(QByteArray& out, quint32 value, int bytes)
+{
+    for (int i = bytes - 1; i >= 0; --i)
+        out.append(char((value >> (8 * i)) & 0xff));
+}
+
+// The headers the simulator reads, built by hand: a PNG's signature and IHDR; a JPEG's SOI, an APP0
+// segment to skip, then SOF2 (progressive) with height before width.
+QByteArray pngHeader(int width, int height)
+{
+    QByteArray png("\x89PNG\r\n\x1a\n", 8);
+    appendBigEndian(png, 13, 4);
+    png += "IHDR";
+    appendBigEndian(png, quint32(width), 4);
+    appendBigEndian(png, quint32(height), 4);
+    png += QByteArray("\x08\x02\x00\x00\x00", 5);
+    appendBigEndian(png, 0, 4); // CRC: not checked
+    return png;
+}
+
+QByteArray jpegHeader(int width, int height)
+{
+    QByteArray jpeg("\xff\xd8\xff\xe0", 4);
+    appendBigEndian(jpeg, 16, 2);
+    jpeg += QByteArray("JFIF\0\x01\x01\0\0\x01\0\x01\0\0", 14);
+    jpeg += QByteArray("\xff\xc2", 2);
+    appendBigEndian(jpeg, 17, 2);
+    jpeg.append(char(8));
+    appendBigEndian(jpeg, quint32(height), 2);
+    appendBigEndian(jpeg, quint32(width), 2);
+    jpeg += QByteArray("\x03\x01\x11\0\x02\x11\0\x03\x11\0", 10);
+    return jpeg;
+}
+
+QJsonObject imagePart(const QString& url)
+{
+    return QJsonObject { { QStringLiteral("type"), QStringLiteral("image_url") },
+        { QStringLiteral("image_url"), QJsonObject { { QStringLiteral("url"), url } } } };
+}
+
+} // namespace
+
+void TestSimServer::imageTokens_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<int>("expected"); // image tokens; -1: refused
+    const auto png = [](int w, int h) {
+        return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(pngHeader(w, h).toBase64());
+    };
+    const auto jpeg = [](int w, int h) {
+        return QStringLiteral("data:image/jpeg;base64,") + QString::fromLatin1(jpegHeader(w, h).toBase64());
+    };
+    // ceil(W/28)·ceil(H/28) + 2 (vision start and end).
+    QTest::addRow("PNG 448x448") << png(448, 448) << 16 * 16 + 2;
+    QTest::addRow("PNG 29x28") << png(29, 28) << 2 * 1 + 2;
+    QTest::addRow("PNG 1x1") << png(1, 1) << 1 + 2;
+    QTest::addRow("JPEG 640x480") << jpeg(640, 480) << 23 * 18 + 2;
+    QTest::addRow("JPEG 28x56") << jpeg(28, 56) << 1 * 2 + 2;
+    QTest::addRow("not base64") << QStringLiteral("data:image/png;base64,@@@@") << -1;
+    QTest::addRow("not a data URL") << QStringLiteral("https://example.com/cat.png") << -1;
+    QTest::addRow("not an image") << QStringLiteral("data:image/png;base64,")
+            + QString::fromLatin1(QByteArray("GIF89a......").toBase64())
+                                  << -1;
+    QTest::addRow("PNG of 0 width") << png(0, 5) << -1;
+    QTest::addRow("JPEG cut short") << QStringLiteral("data:image/jpeg;base64,")
+            + QString::fromLatin1(jpegHeader(8, 8).left(12).toBase64())
+                                    << -1;
+}
+
+// An image_url part adds what Qwen2-VL served by vLLM counts for it to usage.prompt_tokens; one the
+// simulator cannot read is a 400 naming the part.
+void TestSimServer::imageTokens()
+{
+    QFETCH(QString, url);
+    QFETCH(int, expected);
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    const QJsonArray content { QJsonObject { { QStringLiteral("type"), QStringLiteral("text") },
+                                   { QStringLiteral("text"), QStringLiteral("what is this") } },
+        imagePart(url) };
+    const QJsonArray messages { QJsonObject {
+        { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), content } } };
+    const std::optional<Response> r
+        = fetch(host.baseUrl(), post("/v1/chat/completions", generationBody(true, messages, false)));
+    QVERIFY(r);
+    if (expected < 0) {
+        QCOMPARE(r->status, 400);
+        const QJsonObject error = r->json().value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("param")).toString(), QStringLiteral("messages[0].content[1].image_url"));
+        QVERIFY2(error.value(QStringLiteral("message")).toString().contains(u"'messages[0].content[1].image_url'"),
+            r->body.constData());
+        return;
+    }
+    QCOMPARE(r->status, 200);
+    QCOMPARE(usageOf(*r).value(QStringLiteral("prompt_tokens")).toInt(), 3 + expected);
 }
 
 QTEST_GUILESS_MAIN(TestSimServer)

@@ -105,6 +105,51 @@ std::optional<ProtocolError> completionPromptTokens(const json& body, std::vecto
         field, QStringLiteral("'prompt' must be a string, an array of token ids, or an array holding one of these"));
 }
 
+// The image of a content part, if it is one: OpenAI chat's {"type":"image_url","image_url":{"url"}}, the
+// Responses API's {"type":"input_image","image_url":"data:..."} and Anthropic's {"type":"image","source":
+// {"type":"base64","data"}}. Its tokens are what Qwen2-VL served by vLLM counts for it (simprotocol.h,
+// imageTokens), each id a hash of the image and the token's index so that the prefix cache sees the same
+// image as the same tokens.
+std::optional<ProtocolError> appendImageIds(const json& part, const QString& partPath, std::vector<quint64>& ids)
+{
+    const std::string type = part.value("type", "");
+    QByteArray payload;
+    QString field;
+    bool dataUrl = true;
+    if (type == "image_url" || type == "input_image") {
+        field = partPath + QStringLiteral(".image_url");
+        const auto it = part.find("image_url");
+        const json* url = it == part.end() ? nullptr : &*it;
+        if (url && url->is_object() && type == "image_url") {
+            const auto inner = url->find("url");
+            url = inner == url->end() ? nullptr : &*inner;
+        }
+        if (!url || !url->is_string())
+            return fieldError(field, QStringLiteral("'%1' must hold the image's URL").arg(field));
+        payload = QByteArray::fromStdString(url->get<std::string>());
+    } else if (type == "image") {
+        field = partPath + QStringLiteral(".source");
+        const auto source = part.find("source");
+        if (source == part.end() || !source->is_object() || source->value("type", "") != "base64"
+            || !source->contains("data") || !(*source)["data"].is_string())
+            return fieldError(field, QStringLiteral("'%1' must be a base64 source with data").arg(field));
+        payload = QByteArray::fromStdString((*source)["data"].get<std::string>());
+        dataUrl = false;
+    } else {
+        return std::nullopt;
+    }
+    const auto size = imageSizeFromBase64(payload, dataUrl);
+    if (const auto* error = std::get_if<QString>(&size))
+        return fieldError(field, QStringLiteral("'%1': %2").arg(field, *error));
+    const int tokens = imageTokens(std::get<ImageSize>(size));
+    quint64 hash = 0xcbf29ce484222325ULL;
+    for (const char ch : payload)
+        hash = (hash ^ quint64(static_cast<unsigned char>(ch))) * 0x100000001b3ULL;
+    for (int i = 0; i < tokens; ++i)
+        ids.push_back((hash + quint64(i) * 0x9e3779b97f4a7c15ULL) | (1ULL << 63));
+    return std::nullopt;
+}
+
 std::optional<ProtocolError> chatPromptTokens(const json& body, std::vector<quint64>& ids)
 {
     const auto it = body.find("messages");
@@ -136,13 +181,16 @@ std::optional<ProtocolError> chatPromptTokens(const json& body, std::vector<quin
             return fieldError(
                 contentPath, QStringLiteral("'%1' must be a string or an array of content parts").arg(contentPath));
         }
-        for (const json& part : *content) {
+        for (std::size_t k = 0; k < content->size(); ++k) {
+            const json& part = (*content)[k];
             if (!part.is_object())
                 return fieldError(
                     contentPath, QStringLiteral("'%1' holds a part that is not an object").arg(contentPath));
             const auto type = part.find("type");
             if (type == part.end() || !type->is_string())
                 return fieldError(contentPath, QStringLiteral("'%1' holds a part without a type").arg(contentPath));
+            if (auto error = appendImageIds(part, QStringLiteral("%1[%2]").arg(contentPath).arg(k), ids))
+                return error;
             if (type->get<std::string>() != "text")
                 continue;
             const auto text = part.find("text");
@@ -702,6 +750,81 @@ QByteArray CompletionFormat::fullBody(const QByteArray& text, const char* finish
     }
     return head + "\"choices\":[" + choice
         + "],\"usage\":" + usageObject(promptTokens, completionTokens, cachedTokens, reasoningTokens) + '}';
+}
+
+namespace {
+
+quint32 bigEndian(const QByteArray& bytes, qsizetype at, int width)
+{
+    quint32 value = 0;
+    for (int i = 0; i < width; ++i)
+        value = (value << 8) | quint32(static_cast<unsigned char>(bytes[at + i]));
+    return value;
+}
+
+} // namespace
+
+std::variant<ImageSize, QString> imageSize(const QByteArray& bytes)
+{
+    // PNG: the signature, then IHDR with width and height as big-endian 32-bit numbers.
+    if (bytes.startsWith("\x89PNG\r\n\x1a\n")) {
+        if (bytes.size() < 24 || bytes.mid(12, 4) != "IHDR")
+            return QStringLiteral("a PNG without its IHDR header");
+        const ImageSize size { qint64(bigEndian(bytes, 16, 4)), qint64(bigEndian(bytes, 20, 4)) };
+        if (size.width <= 0 || size.height <= 0)
+            return QStringLiteral("a PNG of %1x%2 pixels").arg(size.width).arg(size.height);
+        return size;
+    }
+    // JPEG: SOI, then segments up to a start-of-frame (SOF0..SOF15 but DHT, JPG and DAC) holding the size.
+    if (bytes.startsWith("\xff\xd8")) {
+        qsizetype at = 2;
+        while (at + 4 <= bytes.size()) {
+            if (static_cast<unsigned char>(bytes[at]) != 0xff)
+                return QStringLiteral("a JPEG with a broken segment at byte %1").arg(at);
+            const int marker = static_cast<unsigned char>(bytes[at + 1]);
+            if (marker == 0xff) {
+                ++at; // fill byte
+                continue;
+            }
+            const qsizetype length = bigEndian(bytes, at + 2, 2);
+            const bool frame = marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc;
+            if (frame) {
+                if (at + 9 > bytes.size())
+                    break;
+                const ImageSize size { qint64(bigEndian(bytes, at + 7, 2)), qint64(bigEndian(bytes, at + 5, 2)) };
+                if (size.width <= 0 || size.height <= 0)
+                    return QStringLiteral("a JPEG of %1x%2 pixels").arg(size.width).arg(size.height);
+                return size;
+            }
+            if (marker == 0xd9 || marker == 0xda || length < 2)
+                break;
+            at += 2 + length;
+        }
+        return QStringLiteral("a JPEG without a frame header");
+    }
+    return QStringLiteral("not a PNG or JPEG image");
+}
+
+std::variant<ImageSize, QString> imageSizeFromBase64(const QByteArray& text, bool dataUrl)
+{
+    QByteArray encoded = text;
+    if (dataUrl) {
+        static const QByteArray prefix("data:image/");
+        const qsizetype comma = text.indexOf(',');
+        if (!text.startsWith(prefix) || comma < 0 || !text.left(comma).endsWith(";base64"))
+            return QStringLiteral("not a base64 data URL of an image (data:image/...;base64,...)");
+        encoded = text.mid(comma + 1);
+    }
+    const auto decoded = QByteArray::fromBase64Encoding(encoded, QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return QStringLiteral("its base64 does not decode");
+    return imageSize(*decoded);
+}
+
+int imageTokens(ImageSize size)
+{
+    const qint64 patches = ((size.width + 27) / 28) * ((size.height + 27) / 28);
+    return int(std::min<qint64>(patches, 1 << 24)) + 2;
 }
 
 } // namespace kp::sim

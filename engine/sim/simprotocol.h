@@ -50,6 +50,20 @@ struct ProtocolError
 // Reads a /v1/completions or /v1/chat/completions body. Unknown fields are ignored, as vLLM does.
 std::variant<GenerationRequest, ProtocolError> parseGenerationRequest(Endpoint endpoint, const QByteArray& body);
 
+// An image's size in pixels, read from its header (PNG IHDR, JPEG SOFn), with no image library.
+struct ImageSize
+{
+    qint64 width = 0;
+    qint64 height = 0;
+};
+std::variant<ImageSize, QString> imageSize(const QByteArray& bytes);
+// The same from base64 text: a data URL ("data:image/png;base64,...") or, dataUrl false, bare base64.
+// The error says what is wrong with it.
+std::variant<ImageSize, QString> imageSizeFromBase64(const QByteArray& text, bool dataUrl);
+// The prompt tokens of an image as Qwen2-VL served by vLLM counts them: one per 28x28 patch after its
+// merger, ceil(W/28)·ceil(H/28), plus the vision start and end tokens.
+int imageTokens(ImageSize size);
+
 // Whitespace-separated words: the simulator's token count.
 int countWords(QStringView text);
 
