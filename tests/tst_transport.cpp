@@ -18,12 +18,15 @@
 #include "sim/simprotocol.h"
 #include "support/simclient.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <QTimer>
@@ -361,6 +364,128 @@ private Q_SLOTS:
 
     // Each API's body and key header: Anthropic's key goes in x-api-key with the version it requires
     // (unless the target sets one), never as a bearer token.
+    // Images in a request: each API's shape, the same bytes from the same seed and prompt, another prompt
+    // another image; the simulator reads the size of both formats back from the bytes.
+    void imagesInRequests()
+    {
+        Workload w;
+        w.imageCount = 2;
+        w.imageSize = QStringLiteral("60x30");
+        w.seed = 7;
+        QString error;
+        const std::shared_ptr<const ImageSource> source = ImageSource::fromWorkload(w, &error);
+        QVERIFY2(source && error.isEmpty(), qPrintable(error));
+        QCOMPARE(source->perRequest(), 2);
+        const QStringList first = source->urlsFor(3);
+        QCOMPARE(first.size(), 2);
+        QVERIFY(first[0].startsWith(u"data:image/png;base64,"));
+        QVERIFY(first[0] != first[1]);
+        const std::shared_ptr<const ImageSource> again = ImageSource::fromWorkload(w, &error);
+        QCOMPARE(again->urlsFor(3), first); // a fresh source: built again, the same bytes
+        QVERIFY(again->urlsFor(4)[0] != first[0]);
+        QVERIFY(again->urlsFor(4)[1] != first[1]);
+        w.seed = 8;
+        QVERIFY(ImageSource::fromWorkload(w, &error)->urlsFor(3)[0] != first[0]);
+
+        for (const bool jpeg : { false, true }) {
+            const QByteArray bytes = jpeg ? syntheticJpeg(451, 13, 1, 2) : syntheticPng(451, 13, 1, 2);
+            const auto size = sim::imageSize(bytes);
+            QVERIFY(std::holds_alternative<sim::ImageSize>(size));
+            QCOMPARE(std::get<sim::ImageSize>(size).width, qint64(451));
+            QCOMPARE(std::get<sim::ImageSize>(size).height, qint64(13));
+            QCOMPARE(imageMediaType(bytes.left(16)), jpeg ? u"image/jpeg"_s : u"image/png"_s);
+        }
+
+        RequestTemplate t;
+        t.model = QStringLiteral("m");
+        t.stream = false;
+        const QString url = QStringLiteral("data:image/png;base64,AAAA");
+        const std::vector<ChatMessage> messages { { QStringLiteral("user"), QStringLiteral("Hi"), { url } } };
+        t.backend = Backend::OpenAiChat;
+        QCOMPARE(buildRequestBody(t, messages, 7),
+            QByteArray("{\"max_completion_tokens\":7,\"messages\":[{\"content\":[{\"text\":\"Hi\",\"type\":\"text\"},"
+                       "{\"image_url\":{\"url\":\"data:image/png;base64,AAAA\"},\"type\":\"image_url\"}],\"role\":"
+                       "\"user\"}],\"model\":\"m\",\"stream\":false,\"temperature\":0}"));
+        t.backend = Backend::OpenAiResponses;
+        QCOMPARE(buildRequestBody(t, messages, 7),
+            QByteArray("{\"input\":[{\"content\":[{\"text\":\"Hi\",\"type\":\"input_text\"},{\"image_url\":"
+                       "\"data:image/png;base64,AAAA\",\"type\":\"input_image\"}],\"role\":\"user\"}],"
+                       "\"max_output_tokens\":7,\"model\":\"m\",\"stream\":false,\"temperature\":0}"));
+        t.backend = Backend::AnthropicMessages;
+        QCOMPARE(buildRequestBody(t, messages, 7),
+            QByteArray("{\"max_tokens\":7,\"messages\":[{\"content\":[{\"text\":\"Hi\",\"type\":\"text\"},{\"source\":"
+                       "{\"data\":\"AAAA\",\"media_type\":\"image/png\",\"type\":\"base64\"},\"type\":\"image\"}],"
+                       "\"role\":\"user\"}],\"model\":\"m\",\"stream\":false,\"temperature\":0}"));
+    }
+
+    // A folder of images: sorted by name, cycled by prompt; a non-image is refused by name, and so is a
+    // folder without images.
+    void imageFolder()
+    {
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        Workload w;
+        w.imageCount = 1;
+        w.imageDir = dir.path();
+        QString error;
+        QVERIFY(!ImageSource::fromWorkload(w, &error));
+        QCOMPARE(error, u"image folder %1 holds no images"_s.arg(QDir::toNativeSeparators(dir.path())));
+        write(u"b.jpg"_s, syntheticJpeg(8, 8, 1, 1));
+        write(u"a.png"_s, syntheticPng(8, 8, 1, 1));
+        write(u"c.webp"_s, QByteArray("RIFF\x10\0\0\0WEBPVP8 ", 16));
+        error.clear();
+        const std::shared_ptr<const ImageSource> source = ImageSource::fromWorkload(w, &error);
+        QVERIFY2(source, qPrintable(error));
+        QVERIFY(source->urlsFor(0)[0].startsWith(u"data:image/png;base64,"));
+        QVERIFY(source->urlsFor(1)[0].startsWith(u"data:image/jpeg;base64,"));
+        QVERIFY(source->urlsFor(2)[0].startsWith(u"data:image/webp;base64,"));
+        QCOMPARE(source->urlsFor(3), source->urlsFor(0));
+        write(u"notes.txt"_s, "not an image");
+        QVERIFY(!ImageSource::fromWorkload(w, &error));
+        QCOMPARE(error,
+            u"image %1: not a PNG, JPEG, WebP or GIF image (by its first bytes)"_s.arg(
+                QDir::toNativeSeparators(dir.filePath(u"notes.txt"_s))));
+    }
+
+    // Images need a chat backend; the others are refused by name.
+    void imagesNeedAChatBackend()
+    {
+        const auto imageIssues = [](const Profile& profile) {
+            QList<ProfileIssue> issues;
+            for (const ProfileIssue& i : validateProfile(profile)) {
+                if (i.path.startsWith(u"workload.image"))
+                    issues << i;
+            }
+            return issues;
+        };
+        Profile p;
+        p.target.baseUrl = QStringLiteral("http://127.0.0.1:8000");
+        p.workload.imageCount = 1;
+        p.workload.imageSize = QStringLiteral("448x448");
+        for (const Backend b : { Backend::OpenAiChat, Backend::OpenAiResponses, Backend::AnthropicMessages }) {
+            p.target.backend = b;
+            const QList<ProfileIssue> issues = imageIssues(p);
+            QVERIFY2(issues.isEmpty(), qPrintable(issues.isEmpty() ? QString() : issues.first().message));
+        }
+        for (const Backend b : { Backend::OpenAi, Backend::Vllm, Backend::OpenAiEmbeddings }) {
+            p.target.backend = b;
+            const QList<ProfileIssue> issues = imageIssues(p);
+            QCOMPARE(issues.size(), 1);
+            QCOMPARE(issues.first().path, u"workload.image_count"_s);
+            QCOMPARE(issues.first().message,
+                u"images need a chat backend (openai-chat, openai-responses or anthropic-messages); %1 takes none"_s
+                    .arg(backendName(b)));
+        }
+        p.target.backend = Backend::OpenAiChat;
+        p.workload.imageSize = QStringLiteral("448");
+        QCOMPARE(imageIssues(p).size(), 1);
+        QCOMPARE(imageIssues(p).first().path, u"workload.image_size"_s);
+    }
+
     void requestsPerApi()
     {
         Target target;

@@ -62,17 +62,52 @@ RequestTemplate requestTemplate(const Profile& profile, QString* error)
     put("repetition_penalty", s.repetitionPenalty);
     t.extraBody = profile.workload.extraBody;
     t.headers = requestHeaders(profile.target, error);
+    if (error->isEmpty())
+        t.images = ImageSource::fromWorkload(profile.workload, error);
     return t;
 }
 
-QByteArray buildRequestBody(const RequestTemplate& request, const Prompt& prompt)
+QByteArray buildRequestBody(const RequestTemplate& request, const Prompt& prompt, const QStringList& images)
 {
-    return buildRequestBody(request, { ChatMessage { QStringLiteral("user"), prompt.text } }, prompt.outputTokens);
+    return buildRequestBody(
+        request, { ChatMessage { QStringLiteral("user"), prompt.text, images } }, prompt.outputTokens);
 }
 
 namespace {
 
-QJsonArray messageArray(const std::vector<ChatMessage>& messages, bool withSystem)
+// A message's content: its text alone, or with images the text part and one part per image in the API's
+// shape (chat: https://platform.openai.com/docs/guides/vision, Responses: input_text / input_image,
+// Messages: https://docs.anthropic.com/en/docs/build-with-claude/vision, base64 source).
+QJsonValue messageContent(const ChatMessage& m, Backend backend)
+{
+    if (m.images.isEmpty())
+        return m.content;
+    QJsonArray parts;
+    const bool responses = backend == Backend::OpenAiResponses;
+    parts.append(
+        QJsonObject { { QStringLiteral("type"), responses ? QStringLiteral("input_text") : QStringLiteral("text") },
+            { QStringLiteral("text"), m.content } });
+    for (const QString& url : m.images) {
+        if (backend == Backend::AnthropicMessages) {
+            const qsizetype semicolon = url.indexOf(u';');
+            const qsizetype comma = url.indexOf(u',');
+            parts.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("image") },
+                { QStringLiteral("source"),
+                    QJsonObject { { QStringLiteral("type"), QStringLiteral("base64") },
+                        { QStringLiteral("media_type"), url.mid(5, semicolon - 5) },
+                        { QStringLiteral("data"), url.mid(comma + 1) } } } });
+        } else if (responses) {
+            parts.append(QJsonObject {
+                { QStringLiteral("type"), QStringLiteral("input_image") }, { QStringLiteral("image_url"), url } });
+        } else {
+            parts.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("image_url") },
+                { QStringLiteral("image_url"), QJsonObject { { QStringLiteral("url"), url } } } });
+        }
+    }
+    return parts;
+}
+
+QJsonArray messageArray(const std::vector<ChatMessage>& messages, bool withSystem, Backend backend)
 {
     QJsonArray array;
     for (const ChatMessage& m : messages) {
@@ -80,7 +115,7 @@ QJsonArray messageArray(const std::vector<ChatMessage>& messages, bool withSyste
             continue;
         QJsonObject message;
         message.insert(QLatin1String("role"), m.role);
-        message.insert(QLatin1String("content"), m.content);
+        message.insert(QLatin1String("content"), messageContent(m, backend));
         array.append(message);
     }
     return array;
@@ -131,7 +166,7 @@ QByteArray buildRequestBody(const RequestTemplate& request, const std::vector<Ch
     case Backend::OpenAiResponses:
         // https://platform.openai.com/docs/api-reference/responses/create: "input" takes the messages
         // (system ones included), "max_output_tokens" bounds the answer; usage comes with response.completed.
-        body.insert(QLatin1String("input"), messageArray(messages, true));
+        body.insert(QLatin1String("input"), messageArray(messages, true, request.backend));
         body.insert(QLatin1String("max_output_tokens"), maxTokens);
         body.insert(QLatin1String("temperature"), request.temperature);
         body.insert(QLatin1String("stream"), request.stream);
@@ -144,7 +179,7 @@ QByteArray buildRequestBody(const RequestTemplate& request, const std::vector<Ch
         // top-level field (there is no "system" role).
         if (const QString system = joinedContents(messages, QStringLiteral("system")); !system.isEmpty())
             body.insert(QLatin1String("system"), system);
-        body.insert(QLatin1String("messages"), messageArray(messages, false));
+        body.insert(QLatin1String("messages"), messageArray(messages, false, request.backend));
         body.insert(QLatin1String("max_tokens"), maxTokens);
         body.insert(QLatin1String("temperature"), request.temperature);
         body.insert(QLatin1String("stream"), request.stream);
@@ -163,7 +198,7 @@ QByteArray buildRequestBody(const RequestTemplate& request, const std::vector<Ch
         for (const ChatMessage& m : messages) {
             QJsonObject message;
             message.insert(QLatin1String("role"), m.role);
-            message.insert(QLatin1String("content"), m.content);
+            message.insert(QLatin1String("content"), messageContent(m, request.backend));
             array.append(message);
         }
         body.insert(QLatin1String("messages"), array);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/imageparts.h"
 #include "dataset/dataset.h"
 #include "profile/modelmix.h"
 #include "profile/profile.h"
@@ -12,6 +13,7 @@
 #include <QUrl>
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace kp {
@@ -32,6 +34,7 @@ struct RequestTemplate
     QJsonObject extraBody; // merged last, overriding anything above
     HeaderList headers; // the key's header (Authorization, or x-api-key for Messages) and the extra headers
     int embeddingBatch = 1; // openai-embeddings: prompts per request
+    std::shared_ptr<const ImageSource> images; // workload images: attached to each prompt's user message; or null
 };
 
 // The key's header when a key resolves (Authorization: Bearer; for anthropic-messages x-api-key, with
@@ -45,13 +48,23 @@ RequestTemplate requestTemplate(const Profile& profile, QString* error);
 // One message of a chat request.
 struct ChatMessage
 {
+    ChatMessage() = default;
+    ChatMessage(QString role_, QString content_, QStringList images_ = {})
+        : role(std::move(role_))
+        , content(std::move(content_))
+        , images(std::move(images_))
+    { }
     QString role; // "system", "user", "assistant"
     QString content;
+    // Data URLs of images after the text: OpenAI chat's image_url parts, the Responses API's input_image
+    // parts, Anthropic's base64 image blocks.
+    QStringList images;
     bool operator==(const ChatMessage&) const = default;
 };
 
 // The JSON body for one prompt (compact, UTF-8): its text as the one user message (chat) or the prompt.
-QByteArray buildRequestBody(const RequestTemplate& request, const Prompt& prompt);
+// images: data URLs to attach to that message (request.images->urlsFor(the prompt's index)).
+QByteArray buildRequestBody(const RequestTemplate& request, const Prompt& prompt, const QStringList& images = {});
 
 // The JSON body for a turn of a conversation: the messages as they are (chat), or for the completions
 // API their contents joined by blank lines into one prompt, which keeps each turn's prompt a prefix of

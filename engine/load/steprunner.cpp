@@ -207,11 +207,14 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
         req.body = buildEmbeddingsBody(request, inputs);
         return req;
     }
+    const QStringList images
+        = request.images ? request.images->urlsFor(position % qint64(m_config.prompts.size())) : QStringList {};
     if (prompt.hashIds.empty())
-        req.body = buildRequestBody(request, prompt);
+        req.body = buildRequestBody(request, prompt, images);
     else
         req.body = buildRequestBody(request,
-            { ChatMessage { QStringLiteral("user"), promptText(prompt, m_config.textSeed) } }, prompt.outputTokens);
+            { ChatMessage { QStringLiteral("user"), promptText(prompt, m_config.textSeed), images } },
+            prompt.outputTokens);
     req.promptTokens = prompt.promptTokens;
     req.maxTokens = prompt.outputTokens;
     return req;

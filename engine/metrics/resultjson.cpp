@@ -126,6 +126,10 @@ Json kneepointObject(const StepMetrics& m)
         out["cached_tokens_reported"] = m.cachedTokensReported;
     if (isKnown(m.totalReasoningTokens))
         out["reasoning_tokens_reported"] = m.reasoningTokensReported;
+    if (m.options.imagesPerRequest > 0) {
+        out["images_per_request"] = m.options.imagesPerRequest;
+        out["mean_image_tokens"] = numberOrText(m.meanImageTokens);
+    }
     if (isKnown(m.shortOutputs)) {
         out["output_limits_known"] = m.outputLimitsKnown;
         out["short_outputs"] = m.shortOutputs;
@@ -518,6 +522,9 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
     readInteger(object, "dataset_input_tokens_reported", m.datasetInputTokensReported);
     readInteger(object, "cached_tokens_reported", m.cachedTokensReported);
     readInteger(object, "reasoning_tokens_reported", m.reasoningTokensReported);
+    if (const auto it = object.find("images_per_request"); it != object.end() && it->is_number_integer())
+        m.options.imagesPerRequest = it->get<int>();
+    readNumber(object, "mean_image_tokens", m.meanImageTokens);
     readInteger(object, "output_limits_known", m.outputLimitsKnown);
     readInteger(object, "short_outputs", m.shortOutputs);
     if (const auto it = object.find("ignore_eos"); it != object.end() && it->is_boolean())

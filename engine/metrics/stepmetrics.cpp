@@ -170,9 +170,9 @@ StepMetrics StepMetrics::fromRecords(
         ++m.completed;
         for (const QString& event : r.unknownEvents)
             ++m.unknownEvents[event];
-        m.totalInputTokens += options.inputTokenSource == InputTokenSource::ServerUsage && r.serverPromptTokens >= 0
-            ? r.serverPromptTokens
-            : r.promptTokens;
+        const bool serverCount
+            = options.inputTokenSource == InputTokenSource::ServerUsage || options.imagesPerRequest > 0;
+        m.totalInputTokens += serverCount && r.serverPromptTokens >= 0 ? r.serverPromptTokens : r.promptTokens;
         m.totalOutputTokens += r.outputTokens;
         if (!r.outputTokensFromUsage)
             ++m.outputTokensFromText;
@@ -304,6 +304,9 @@ StepMetrics StepMetrics::fromRecords(
         m.totalCachedTokens = cachedTokens;
     if (m.reasoningTokensReported > 0)
         m.totalReasoningTokens = reasoningTokens;
+    if (options.imagesPerRequest > 0 && m.serverPromptTokensReported > 0)
+        m.meanImageTokens
+            = double(m.totalServerInputTokens - m.datasetInputTokensReported) / double(m.serverPromptTokensReported);
     if (m.outputLimitsKnown > 0)
         m.shortOutputs = shortOutputs;
     if (!sessions.empty()) {
@@ -346,9 +349,9 @@ StepMetrics StepMetrics::fromRecords(
         std::vector<std::vector<RequestRecord>> subsets(edges.size());
         for (const RequestRecord& r : records) {
             // The last edge at or below the prompt length; shorter than the first edge: the first bucket.
-            const int tokens = options.inputTokenSource == InputTokenSource::ServerUsage && r.serverPromptTokens >= 0
-                ? r.serverPromptTokens
-                : r.promptTokens;
+            const bool serverCount
+                = options.inputTokenSource == InputTokenSource::ServerUsage || options.imagesPerRequest > 0;
+            const int tokens = serverCount && r.serverPromptTokens >= 0 ? r.serverPromptTokens : r.promptTokens;
             const auto above = std::upper_bound(edges.begin(), edges.end(), tokens);
             const std::size_t b = above == edges.begin() ? 0 : static_cast<std::size_t>(above - edges.begin() - 1);
             subsets[b].push_back(r);
@@ -444,7 +447,8 @@ std::optional<double> StepMetrics::inputTokenDisagreement() const
 QString StepMetrics::inputTokenWarning() const
 {
     const std::optional<double> d = inputTokenDisagreement();
-    if (!d || *d <= kInputTokenWarnFraction)
+    // With images the server's count is meant to exceed the text's: the difference is the images' tokens.
+    if (!d || *d <= kInputTokenWarnFraction || options.imagesPerRequest > 0)
         return {};
     return QStringLiteral("input tokens: the client counted %1 and the server %2 over %3 requests (%4% apart); "
                           "the server's count includes any chat template")

@@ -53,6 +53,9 @@ struct MetricsOptions
     // prompts may carry the server's /tokenize count, see InputTokenSource), or usage.prompt_tokens per
     // request where the server sent it.
     InputTokenSource inputTokenSource = InputTokenSource::Dataset;
+    // Images attached to each request (workload.image_count). With images the dataset counts only the
+    // text, so input tokens are the server's usage.prompt_tokens wherever it sent them, whatever the source.
+    int imagesPerRequest = 0;
 
     bool hasSlos() const { return ttftSloMs || tpotSloMs || e2elSloMs; }
     bool isSelected(LatencyMetric metric) const;
@@ -181,6 +184,10 @@ struct StepMetrics
     qint64 promptTokenMismatches = 0; // requests where usage.prompt_tokens differs from the dataset's count
     qint64 outputTokensFromText = 0; // completed requests without usage, whose tokens were counted from text
     qint64 datasetInputTokensReported = 0; // the dataset's count over the requests with usage.prompt_tokens
+    // With images (options.imagesPerRequest): what the server counted for them per request, (server prompt
+    // tokens − the dataset's text tokens) / requests over the requests with usage.prompt_tokens;
+    // kUnknown without images or without usage.
+    double meanImageTokens = kUnknown;
     // |server − dataset| / server over the requests whose server reported prompt tokens; nullopt without any.
     std::optional<double> inputTokenDisagreement() const;
     // Set when that passes kInputTokenWarnFraction: the two counts do not describe the same prompts.

@@ -122,6 +122,11 @@ QByteArray StepSummary::text(const StepSetup& setup, const StepMetrics& m)
         for (const auto& [p, value] : m.firstContentTtft.percentiles)
             out += row("P" + LatencyStats::percentileWord(p).toLatin1() + " TTFC (ms):", number(value));
     }
+    if (m.options.imagesPerRequest > 0) {
+        out += centred("Images", '-', blockWidth);
+        out += row("Images per request:", integer(m.options.imagesPerRequest));
+        out += row("Mean image tokens per request:", number(m.meanImageTokens));
+    }
     // Only when some came back short: a step whose answers ran to max_tokens keeps the reference's block.
     if (isKnown(m.shortOutputs) && m.shortOutputs > 0) {
         out += centred("Output Length", '-', blockWidth);

@@ -162,6 +162,25 @@ QStringList knownLengthDistributions()
     return { u"uniform"_s, u"fixed"_s, u"normal"_s, u"lognormal"_s };
 }
 
+QStringList knownImageFormats()
+{
+    return { u"png"_s, u"jpeg"_s };
+}
+
+std::optional<std::pair<int, int>> parseImageSize(QStringView text)
+{
+    const QList<QStringView> parts = text.trimmed().split(u'x', Qt::KeepEmptyParts, Qt::CaseInsensitive);
+    if (parts.size() != 2)
+        return std::nullopt;
+    bool okW = false;
+    bool okH = false;
+    const int w = parts[0].toInt(&okW);
+    const int h = parts[1].toInt(&okH);
+    if (!okW || !okH || w < 1 || h < 1 || w > 8192 || h > 8192)
+        return std::nullopt;
+    return std::pair { w, h };
+}
+
 QStringList knownPercentileMetrics()
 {
     return { u"ttft"_s, u"tpot"_s, u"itl"_s, u"e2el"_s };
@@ -909,12 +928,43 @@ void checkOutput(Checker& c, const Output& o)
 
 } // namespace
 
+void checkImages(Checker& c, const Profile& p)
+{
+    const Workload& w = p.workload;
+    if (w.imageCount < 0 || w.imageCount > 64)
+        c.add(u"workload.image_count"_s, phrase("Profile", "must be between 0 and 64"));
+    if (w.imageCount == 0) {
+        if (!w.imageDir.isEmpty())
+            c.add(u"workload.image_count"_s,
+                phrase("Profile", "must be at least 1 when %1 is set").arg(c.name(u"workload.image_dir"_s)));
+        return;
+    }
+    if (!knownImageFormats().contains(w.imageFormat))
+        c.add(u"workload.image_format"_s,
+            phrase("Profile", "unknown image format \"%1\"; expected one of %2")
+                .arg(w.imageFormat, knownImageFormats().join(u", "_s)));
+    if (w.imageDir.isEmpty() && !parseImageSize(w.imageSize))
+        c.add(u"workload.image_size"_s,
+            phrase("Profile", "must be WIDTHxHEIGHT in pixels, each 1 to 8192 (e.g. 448x448), got \"%1\"")
+                .arg(w.imageSize));
+    const Backend b = p.target.backend;
+    if (b != Backend::OpenAiChat && b != Backend::OpenAiResponses && b != Backend::AnthropicMessages)
+        c.add(u"workload.image_count"_s,
+            phrase("Profile",
+                "images need a chat backend (openai-chat, openai-responses or anthropic-messages); "
+                "%1 takes none")
+                .arg(backendName(b)));
+    if (w.multiTurn)
+        c.add(u"workload.image_count"_s, phrase("Profile", "images go with single prompts, not multi_turn sessions"));
+}
+
 QList<ProfileIssue> validateProfile(const Profile& profile, const PathNamer& namer)
 {
     Checker c(namer);
     if (profile.targetName.isEmpty() || !profile.target.baseUrl.isEmpty())
         checkTarget(c, profile.target); // a reference to a saved target is checked when it is resolved
     checkWorkload(c, profile.workload);
+    checkImages(c, profile);
     checkLoad(c, profile.load);
     checkSlo(c, profile.slo);
     checkServer(c, profile.server);

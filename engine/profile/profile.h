@@ -60,6 +60,10 @@ std::optional<double> parseRate(QStringView text);
 QStringList knownDatasets();
 // Shapes of the random dataset's length distributions (workload.input_len_dist, output_len_dist).
 QStringList knownLengthDistributions();
+// Formats of synthetic images (workload.image_format).
+QStringList knownImageFormats();
+// "WxH" (workload.image_size, --image-size): the width and height, each 1..8192 pixels; nullopt otherwise.
+std::optional<std::pair<int, int>> parseImageSize(QStringView text);
 // Metric names for output.percentile_metrics.
 QStringList knownPercentileMetrics();
 
@@ -199,6 +203,12 @@ struct Workload
     // "a:0.7,b:0.3": each request goes to one of these model names, drawn by weight (seeded), instead of
     // target.model; empty: no mix (modelmix.h).
     QString modelMix;
+    // Images in each request (chat, Responses, Messages): image_count of them, synthetic ones of image_size
+    // ("WxH" pixels) in image_format ("png" or "jpeg"), or, when image_dir is set, that folder's images.
+    int imageCount = 0;
+    QString imageSize;
+    QString imageFormat = QStringLiteral("png");
+    QString imageDir;
     Sampling sampling;
     QJsonObject extraBody; // merged into every request body last, overriding Kneepoint's own keys
     bool operator==(const Workload&) const = default;

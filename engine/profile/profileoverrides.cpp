@@ -41,6 +41,10 @@ QStringList applyOverrides(Profile& p, const ProfileOverrides& o)
     set(changed, u"workload.output_len"_s, p.workload.outputLen, o.outputLen);
     set(changed, u"workload.range_ratio"_s, p.workload.rangeRatio, o.rangeRatio);
     set(changed, u"workload.model_mix"_s, p.workload.modelMix, o.modelMix);
+    set(changed, u"workload.image_count"_s, p.workload.imageCount, o.imageCount);
+    set(changed, u"workload.image_size"_s, p.workload.imageSize, o.imageSize);
+    set(changed, u"workload.image_format"_s, p.workload.imageFormat, o.imageFormat);
+    set(changed, u"workload.image_dir"_s, p.workload.imageDir, o.imageDir);
     set(changed, u"workload.input_len_dist"_s, p.workload.inputLenDist, o.inputLenDist);
     set(changed, u"workload.input_len_std"_s, p.workload.inputLenStd, o.inputLenStd);
     set(changed, u"workload.output_len_dist"_s, p.workload.outputLenDist, o.outputLenDist);

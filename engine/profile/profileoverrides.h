@@ -43,6 +43,10 @@ struct ProfileOverrides
     std::optional<bool> stream; // --no-stream sets false
     std::optional<int> embeddingBatch; // --embedding-batch
     std::optional<QString> modelMix; // --model-mix
+    std::optional<int> imageCount; // --image-count
+    std::optional<QString> imageSize; // --image-size
+    std::optional<QString> imageFormat; // --image-format
+    std::optional<QString> imageDir; // --image-dir
     std::optional<double> temperature; // --temperature
     std::optional<QList<double>> rates; // --request-rate (one or more); switches to rate mode
     std::optional<QList<int>> concurrencies; // --concurrency; switches to concurrency mode

@@ -715,6 +715,10 @@ void readWorkload(ObjectReader& r, Workload& w)
     r.read("stream", u"workload.stream"_s, w.stream);
     r.read("embedding_batch", u"workload.embedding_batch"_s, w.embeddingBatch);
     r.read("model_mix", u"workload.model_mix"_s, w.modelMix);
+    r.read("image_count", u"workload.image_count"_s, w.imageCount);
+    r.read("image_size", u"workload.image_size"_s, w.imageSize);
+    r.read("image_format", u"workload.image_format"_s, w.imageFormat);
+    r.read("image_dir", u"workload.image_dir"_s, w.imageDir);
     if (auto s = r.section("sampling", u"workload.sampling"_s))
         readSampling(*s, w.sampling);
     r.readObject("extra_body", u"workload.extra_body"_s, w.extraBody);
@@ -943,6 +947,10 @@ void readLoadKeys(ObjectReader& r, Profile& p)
     r.read("output_len_dist", u"workload.output_len_dist"_s, w.outputLenDist);
     r.read("output_len_std", u"workload.output_len_std"_s, w.outputLenStd);
     r.read("model_mix", u"workload.model_mix"_s, w.modelMix);
+    r.read("image_count", u"workload.image_count"_s, w.imageCount);
+    r.read("image_size", u"workload.image_size"_s, w.imageSize);
+    r.read("image_format", u"workload.image_format"_s, w.imageFormat);
+    r.read("image_dir", u"workload.image_dir"_s, w.imageDir);
     r.read("random_prefix_len", u"workload.prefix_len"_s, w.prefixLen);
     r.read("prefix_len", u"workload.prefix_len"_s, w.prefixLen);
     r.read("sharegpt_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);

@@ -181,6 +181,12 @@ Json toDocument(const Profile& p)
     workload["output_len"] = w.outputLen;
     workload["range_ratio"] = number(w.rangeRatio);
     putNonEmpty(workload, "model_mix", w.modelMix);
+    if (w.imageCount != 0)
+        workload["image_count"] = w.imageCount;
+    putNonEmpty(workload, "image_size", w.imageSize);
+    if (w.imageFormat != Workload {}.imageFormat)
+        workload["image_format"] = str(w.imageFormat);
+    putNonEmpty(workload, "image_dir", w.imageDir);
     if (w.inputLenDist != Workload {}.inputLenDist)
         workload["input_len_dist"] = str(w.inputLenDist);
     if (w.outputLenDist != Workload {}.outputLenDist)

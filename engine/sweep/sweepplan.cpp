@@ -41,6 +41,7 @@ MetricsOptions metricsOptions(const Profile& profile)
     m.lengthBucketEdges.assign(profile.workload.lengthBuckets.begin(), profile.workload.lengthBuckets.end());
     // Without a /tokenize pre-pass (the CLI runs one), the server's usage.prompt_tokens where it sends them.
     m.inputTokenSource = InputTokenSource::ServerUsage;
+    m.imagesPerRequest = profile.workload.imageCount;
     return m;
 }
 
