@@ -440,6 +440,81 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(e2el) && !r.out.contains(e2el + u'—'), qPrintable(r.out)); // measured
     }
 
+    // Images in chat against the simulator: every request's server prompt tokens are its text tokens plus
+    // what the simulator counts for each image, ceil(W/28)·ceil(H/28) + 2, and the step says so.
+    void imagesAddTheirTokens_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("size");
+        QTest::addColumn<int>("imageTokens"); // per request
+        QTest::addRow("png 448x448") << QStringLiteral("png") << QStringLiteral("448x448") << 2 * (16 * 16 + 2);
+        QTest::addRow("jpeg 100x50") << QStringLiteral("jpeg") << QStringLiteral("100x50") << 2 * (4 * 2 + 2);
+    }
+    void imagesAddTheirTokens()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, size);
+        QFETCH(int, imageTokens);
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("run"));
+        const Outcome r = runCli({ QStringLiteral("sweep"), QStringLiteral("--base-url"),
+            QStringLiteral("sim://default?time_scale=2"), QStringLiteral("--backend"), QStringLiteral("openai-chat"),
+            QStringLiteral("--num-prompts"), QStringLiteral("8"), QStringLiteral("--request-rate"),
+            QStringLiteral("20"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
+            QStringLiteral("--random-output-len"), QStringLiteral("4"), QStringLiteral("--ignore-eos"),
+            QStringLiteral("--image-count"), QStringLiteral("2"), QStringLiteral("--image-size"), size,
+            QStringLiteral("--image-format"), format, QStringLiteral("--quiet"), QStringLiteral("--out"), runDir });
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("Mean image tokens per request:")), qPrintable(r.out));
+        const QJsonObject step = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json"))).object();
+        QCOMPARE(step.value(u"completed").toInt(), 8);
+        const QJsonObject extras = step.value(u"kneepoint").toObject();
+        QCOMPARE(extras.value(u"images_per_request").toInt(), 2);
+        QCOMPARE(extras.value(u"mean_image_tokens").toDouble(), double(imageTokens));
+        const QList<QByteArray> lines = readFile(runDir + QStringLiteral("/steps/000.requests.jsonl")).split('\n');
+        int requests = 0;
+        qint64 serverTokens = 0;
+        for (const QByteArray& line : lines) {
+            if (line.isEmpty())
+                continue;
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            QVERIFY(o.value(u"prompt_tokens").toInt() > 0);
+            QCOMPARE(o.value(u"server_prompt_tokens").toInt(), o.value(u"prompt_tokens").toInt() + imageTokens);
+            serverTokens += o.value(u"server_prompt_tokens").toInt();
+            ++requests;
+        }
+        QCOMPARE(requests, 8);
+        // Input throughput counts the images: the server's count, not the text's.
+        QCOMPARE(step.value(u"total_input_tokens").toInteger(), serverTokens);
+    }
+
+    // An image folder holding a file that is not an image is refused naming the file; images on a
+    // completions backend are refused naming the backend.
+    void badImageInputsAreNamed()
+    {
+        QTemporaryDir dir;
+        QFile notes(dir.filePath(QStringLiteral("notes.txt")));
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write("hello");
+        notes.close();
+        const Outcome folder = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"),
+            QStringLiteral("sim://default?time_scale=2"), QStringLiteral("--backend"), QStringLiteral("openai-chat"),
+            QStringLiteral("--num-prompts"), QStringLiteral("2"), QStringLiteral("--request-rate"), QStringLiteral("5"),
+            QStringLiteral("--image-dir"), dir.path(), QStringLiteral("--quiet") });
+        QVERIFY(folder.exitCode != 0);
+        QVERIFY2(folder.err.contains(QStringLiteral("image %1: not a PNG, JPEG, WebP or GIF image")
+                                         .arg(QDir::toNativeSeparators(notes.fileName()))),
+            qPrintable(folder.err));
+
+        const Outcome completions = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+            QStringLiteral("--backend"), QStringLiteral("openai"), QStringLiteral("--image-count"), QStringLiteral("1"),
+            QStringLiteral("--image-size"), QStringLiteral("64x64") });
+        QVERIFY(completions.exitCode != 0);
+        QVERIFY2(completions.err.contains(QStringLiteral("images need a chat backend (openai-chat, openai-responses or "
+                                                         "anthropic-messages); openai takes none")),
+            qPrintable(completions.err));
+    }
+
     void unknownBackendIsRefusedNamingTheKnownOnes()
     {
         const Outcome r = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), m_base,

@@ -119,6 +119,18 @@ struct Options
         QStringLiteral("Spread each step's requests over model names by weight, e.g. a:0.7,b:0.3 (LoRA adapters "
                        "behind one server); seeded by --seed."),
         QStringLiteral("NAME:WEIGHT,...") };
+    QCommandLineOption imageCount { QStringLiteral("image-count"),
+        QStringLiteral("Attach N images to each chat request (openai-chat, openai-responses, anthropic-messages)."),
+        QStringLiteral("N") };
+    QCommandLineOption imageSize { QStringLiteral("image-size"),
+        QStringLiteral("Synthetic images' size in pixels, e.g. 448x448; seeded by --seed, distinct per prompt."),
+        QStringLiteral("WxH") };
+    QCommandLineOption imageFormat { QStringLiteral("image-format"),
+        QStringLiteral("Synthetic images' format: png (default) | jpeg."), QStringLiteral("FORMAT") };
+    QCommandLineOption imageDir { QStringLiteral("image-dir"),
+        QStringLiteral("Attach the images of this folder instead (PNG, JPEG, WebP, GIF; sorted by name, cycled by "
+                       "prompt); --image-count defaults to 1."),
+        QStringLiteral("DIR") };
     QCommandLineOption apiKey { QStringLiteral("api-key"),
         QStringLiteral(
             "API key (discouraged: visible in the process list; use ${VAR} in the profile or OPENAI_API_KEY)."),
@@ -369,6 +381,26 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
         else
             errors << QStringLiteral("--model-mix: %1").arg(mix.error);
     }
+    number(o.imageCount, ov.imageCount);
+    if (p.isSet(o.imageSize)) {
+        if (parseImageSize(p.value(o.imageSize)))
+            ov.imageSize = p.value(o.imageSize).trimmed().toLower();
+        else
+            errors << QStringLiteral(
+                "--image-size: \"%1\" is not WIDTHxHEIGHT in pixels, each 1 to 8192 (e.g. 448x448)")
+                          .arg(p.value(o.imageSize));
+    }
+    if (p.isSet(o.imageFormat)) {
+        const QString format = p.value(o.imageFormat).trimmed().toLower();
+        if (format == u"jpg" || knownImageFormats().contains(format))
+            ov.imageFormat = format == u"jpg" ? QStringLiteral("jpeg") : format;
+        else
+            errors << QStringLiteral("--image-format: unknown format \"%1\" (%2)")
+                          .arg(p.value(o.imageFormat), knownImageFormats().join(QStringLiteral(", ")));
+    }
+    ov.imageDir = text(o.imageDir);
+    if (ov.imageDir && !p.isSet(o.imageCount) && profile.workload.imageCount == 0)
+        ov.imageCount = 1;
     ov.apiKey = text(o.apiKey);
     if (ov.apiKey)
         say(QStringLiteral("warning: --api-key puts the key in the process list and shell history; prefer ${VAR} in "
@@ -1266,13 +1298,13 @@ int run(const QStringList& arguments)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({ o.profile, o.target, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.modelMix,
-        o.apiKey, o.datasetName, o.datasetPath, o.numPrompts, o.inputLen, o.outputLen, o.rangeRatio, o.inputLenDist,
-        o.inputLenStd, o.outputLenDist, o.outputLenStd, o.multiTurn, o.multiTurnHistory, o.thinkTime, o.turns,
-        o.systemPromptLen, o.maxModelLen, o.replaySpeed, o.requestRate, o.concurrency, o.burstiness, o.maxConcurrency,
-        o.seed, o.ignoreEos, o.noStream, o.embeddingBatch, o.warmup, o.cooldown, o.stepDuration, o.percentileMetrics,
-        o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir, o.resultFilename, o.label,
-        o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey, o.allowHighLoad, o.workers,
-        o.transport, o.quiet });
+        o.imageCount, o.imageSize, o.imageFormat, o.imageDir, o.apiKey, o.datasetName, o.datasetPath, o.numPrompts,
+        o.inputLen, o.outputLen, o.rangeRatio, o.inputLenDist, o.inputLenStd, o.outputLenDist, o.outputLenStd,
+        o.multiTurn, o.multiTurnHistory, o.thinkTime, o.turns, o.systemPromptLen, o.maxModelLen, o.replaySpeed,
+        o.requestRate, o.concurrency, o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.noStream, o.embeddingBatch,
+        o.warmup, o.cooldown, o.stepDuration, o.percentileMetrics, o.metricPercentiles, o.goodput, o.saveResult,
+        o.saveDetailed, o.resultDir, o.resultFilename, o.label, o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove,
+        o.allowInsecureKey, o.allowHighLoad, o.workers, o.transport, o.quiet });
     parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.repeatScope, o.noEarlyStop,
         o.stopErrorRate, o.slo, o.peak, o.redundancy, o.kneeMetric, o.json });
     if (verb == QLatin1String("run") || verb == QLatin1String("sweep")) {
