@@ -1,3 +1,4 @@
+#include "client/imageparts.h"
 #include "profile/planestimate.h"
 #include "profile/profileform.h"
 #include "profile/profilelibrary.h"
@@ -155,6 +156,8 @@ private Q_SLOTS:
     void jsonEditUpdatesForm();
     void datasetOptionsInTheForm();
     void conversationOptionsInTheForm();
+    void lengthShapesMixAndImagesInTheForm();
+    void syntheticImagesDecode();
     void jsonErrorsKeepTheText();
     void invalidValueAtField_data();
     void invalidValueAtField();
@@ -401,6 +404,127 @@ void TestProfilePage::conversationOptionsInTheForm()
     dataset->setCurrentIndex(dataset->findData(u"mooncake"_s));
     QVERIFY(dataset->currentIndex() >= 0);
     QVERIFY(speed->isEnabled() && !think->isEnabled());
+}
+
+// The workload's length shapes, model mix and images have fields: the engine's message at the field for
+// a bad value, and the values round-trip through the JSON both ways.
+void TestProfilePage::lengthShapesMixAndImagesInTheForm()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    ProfilePage page;
+    page.resize(1280, 800);
+    page.show();
+    auto* inDist = child<QComboBox>(page, u"workload.input_len_dist"_s);
+    auto* inStd = child<QDoubleSpinBox>(page, u"workload.input_len_std"_s);
+    auto* outDist = child<QComboBox>(page, u"workload.output_len_dist"_s);
+    auto* outStd = child<QDoubleSpinBox>(page, u"workload.output_len_std"_s);
+    auto* mix = child<QLineEdit>(page, u"workload.model_mix"_s);
+    auto* count = child<QSpinBox>(page, u"workload.image_count"_s);
+    auto* size = child<QLineEdit>(page, u"workload.image_size"_s);
+    auto* format = child<QComboBox>(page, u"workload.image_format"_s);
+    auto* dir = child<QLineEdit>(page, u"workload.image_dir"_s);
+    QVERIFY(inDist && inStd && outDist && outStd && mix && count && size && format && dir);
+    QCOMPARE(inDist->currentData().toString(), u"uniform"_s);
+    QCOMPARE(count->text(), u"none"_s);
+
+    // A grid row has one message label, named after its last field.
+    const auto messageAt = [&](const QString& key) { return child<QLabel>(page, key + u".message"_s)->text(); };
+    const auto engineMessage = [](const std::function<void(Profile&)>& change, const QString& path) {
+        Profile p = knownProfile();
+        change(p);
+        for (const kp::ProfileIssue& i : kp::validateProfile(p)) {
+            if (i.path == path)
+                return i.message;
+        }
+        return QString();
+    };
+
+    inDist->setCurrentIndex(inDist->findData(u"normal"_s));
+    QVERIFY(!page.currentProfile());
+    const QString needsStd
+        = engineMessage([](Profile& p) { p.workload.inputLenDist = u"normal"_s; }, u"workload.input_len_std"_s);
+    QVERIFY(!needsStd.isEmpty());
+    QVERIFY2(messageAt(u"workload.output_len_std"_s).endsWith(needsStd),
+        qPrintable(messageAt(u"workload.output_len_std"_s)));
+    inStd->setValue(64);
+    outDist->setCurrentIndex(outDist->findData(u"lognormal"_s));
+    outStd->setValue(8);
+
+    mix->setText(u"a:0.7,b:x"_s);
+    const QString badMix
+        = engineMessage([](Profile& p) { p.workload.modelMix = u"a:0.7,b:x"_s; }, u"workload.model_mix"_s);
+    QVERIFY(!badMix.isEmpty());
+    QVERIFY2(messageAt(u"workload.model_mix"_s).endsWith(badMix), qPrintable(messageAt(u"workload.model_mix"_s)));
+    mix->setText(u"a:0.7,b:0.3"_s);
+
+    count->setValue(2);
+    size->setText(u"448"_s);
+    QVERIFY(!page.currentProfile());
+    const QString badSize = engineMessage(
+        [](Profile& p) {
+            p.workload.imageCount = 2;
+            p.workload.imageSize = u"448"_s;
+        },
+        u"workload.image_size"_s);
+    QVERIFY(badSize.contains(u"WIDTHxHEIGHT"_s));
+    QVERIFY2(
+        messageAt(u"workload.image_format"_s).endsWith(badSize), qPrintable(messageAt(u"workload.image_format"_s)));
+    size->setText(u"448x448"_s);
+    format->setCurrentIndex(format->findData(u"jpeg"_s));
+    dir->setText(u"/srv/images"_s);
+
+    const std::optional<Profile> edited = page.currentProfile();
+    QVERIFY2(edited, qPrintable(child<QLabel>(page, u"page.state"_s)->text()));
+    QCOMPARE(edited->workload.inputLenDist, u"normal"_s);
+    QCOMPARE(edited->workload.inputLenStd, std::optional<double>(64));
+    QCOMPARE(edited->workload.outputLenDist, u"lognormal"_s);
+    QCOMPARE(edited->workload.outputLenStd, std::optional<double>(8));
+    QCOMPARE(edited->workload.modelMix, u"a:0.7,b:0.3"_s);
+    QCOMPARE(edited->workload.imageCount, 2);
+    QCOMPARE(edited->workload.imageSize, u"448x448"_s);
+    QCOMPARE(edited->workload.imageFormat, u"jpeg"_s);
+    QCOMPARE(edited->workload.imageDir, u"/srv/images"_s);
+    QString json = jsonText(page);
+    for (const QString& expected :
+        { u"\"input_len_dist\": \"normal\""_s, u"\"input_len_std\": 64"_s, u"\"output_len_dist\": \"lognormal\""_s,
+            u"\"output_len_std\": 8"_s, u"\"model_mix\": \"a:0.7,b:0.3\""_s, u"\"image_count\": 2"_s,
+            u"\"image_size\": \"448x448\""_s, u"\"image_format\": \"jpeg\""_s, u"\"image_dir\": \"/srv/images\""_s })
+        QVERIFY2(json.contains(expected), qPrintable(expected + u" in "_s + json));
+
+    // And back: the JSON's values in the fields.
+    json.replace(u"\"image_count\": 2"_s, u"\"image_count\": 3"_s);
+    json.replace(u"\"image_format\": \"jpeg\""_s, u"\"image_format\": \"png\""_s);
+    json.replace(u"\"output_len_dist\": \"lognormal\""_s, u"\"output_len_dist\": \"fixed\""_s);
+    json.replace(u"\"model_mix\": \"a:0.7,b:0.3\""_s, u"\"model_mix\": \"c:1\""_s);
+    child<QPlainTextEdit>(page, u"json.text"_s)->setPlainText(json);
+    QTRY_COMPARE(count->value(), 3);
+    QCOMPARE(format->currentData().toString(), u"png"_s);
+    QCOMPARE(outDist->currentData().toString(), u"fixed"_s);
+    QCOMPARE(mix->text(), u"c:1"_s);
+    page.findChild<kp::ui::ProfileForm*>()->scrollToSection(u"workload"_s);
+    child<QWidget>(page, u"workload.image_count"_s)->setFocus();
+    QVERIFY(saveScreenshot(page, u"profilepage-images.png"_s));
+}
+
+// The synthetic images decode as what they say: Qt's own PNG and JPEG readers see the size and the tiles'
+// colours (a JPEG's within its rounding).
+void TestProfilePage::syntheticImagesDecode()
+{
+    const QByteArray pngBytes = kp::syntheticPng(70, 40, 5, 9);
+    const QImage png = QImage::fromData(pngBytes, "PNG");
+    QCOMPARE(png.size(), QSize(70, 40));
+    const QImage jpeg = QImage::fromData(kp::syntheticJpeg(70, 40, 5, 9), "JPEG");
+    QCOMPARE(jpeg.size(), QSize(70, 40));
+    for (const QPoint at : { QPoint(0, 0), QPoint(20, 5), QPoint(69, 39), QPoint(40, 24) }) {
+        const QColor a = png.pixelColor(at);
+        const QColor b = jpeg.pixelColor(at);
+        QVERIFY2(std::abs(a.red() - b.red()) <= 3 && std::abs(a.green() - b.green()) <= 3
+                && std::abs(a.blue() - b.blue()) <= 3,
+            qPrintable(u"at %1,%2: PNG %3, JPEG %4"_s.arg(at.x()).arg(at.y()).arg(a.name(), b.name())));
+    }
+    // Tiles differ, and another key is another image.
+    QVERIFY(png.pixelColor(0, 0) != png.pixelColor(20, 0));
+    QVERIFY(QImage::fromData(kp::syntheticPng(70, 40, 5, 10), "PNG") != png);
 }
 
 // Each dataset's own options have form fields, enabled for that dataset only, written to the JSON.
