@@ -128,7 +128,7 @@ Json kneepointObject(const StepMetrics& m)
         out["reasoning_tokens_reported"] = m.reasoningTokensReported;
     if (m.options.imagesPerRequest > 0) {
         out["images_per_request"] = m.options.imagesPerRequest;
-        out["mean_image_tokens"] = numberOrText(m.meanImageTokens);
+        out["mean_image_tokens"] = numberOrText(m.meanImageTokens.value_or(kUnknown));
     }
     if (isKnown(m.shortOutputs)) {
         out["output_limits_known"] = m.outputLimitsKnown;
@@ -524,7 +524,8 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
     readInteger(object, "reasoning_tokens_reported", m.reasoningTokensReported);
     if (const auto it = object.find("images_per_request"); it != object.end() && it->is_number_integer())
         m.options.imagesPerRequest = it->get<int>();
-    readNumber(object, "mean_image_tokens", m.meanImageTokens);
+    if (const auto tokens = number(object, "mean_image_tokens"))
+        m.meanImageTokens = *tokens;
     readInteger(object, "output_limits_known", m.outputLimitsKnown);
     readInteger(object, "short_outputs", m.shortOutputs);
     if (const auto it = object.find("ignore_eos"); it != object.end() && it->is_boolean())

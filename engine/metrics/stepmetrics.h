@@ -186,8 +186,8 @@ struct StepMetrics
     qint64 datasetInputTokensReported = 0; // the dataset's count over the requests with usage.prompt_tokens
     // With images (options.imagesPerRequest): what the server counted for them per request, (server prompt
     // tokens − the dataset's text tokens) / requests over the requests with usage.prompt_tokens;
-    // kUnknown without images or without usage.
-    double meanImageTokens = kUnknown;
+    // unknown without images or without usage.
+    std::optional<double> meanImageTokens;
     // |server − dataset| / server over the requests whose server reported prompt tokens; nullopt without any.
     std::optional<double> inputTokenDisagreement() const;
     // Set when that passes kInputTokenWarnFraction: the two counts do not describe the same prompts.

@@ -125,7 +125,7 @@ QByteArray StepSummary::text(const StepSetup& setup, const StepMetrics& m)
     if (m.options.imagesPerRequest > 0) {
         out += centred("Images", '-', blockWidth);
         out += row("Images per request:", integer(m.options.imagesPerRequest));
-        out += row("Mean image tokens per request:", number(m.meanImageTokens));
+        out += row("Mean image tokens per request:", number(m.meanImageTokens.value_or(kUnknown)));
     }
     // Only when some came back short: a step whose answers ran to max_tokens keeps the reference's block.
     if (isKnown(m.shortOutputs) && m.shortOutputs > 0) {
