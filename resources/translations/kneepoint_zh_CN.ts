@@ -490,6 +490,37 @@
     </message>
 </context>
 <context>
+    <name>Images</name>
+    <message>
+        <source>workload.image_size: must be WIDTHxHEIGHT in pixels, got &quot;%1&quot;</source>
+        <translation>workload.image_size：必须是以像素为单位的 宽x高，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>image folder %1: no such folder</source>
+        <translation>图像文件夹 %1：文件夹不存在</translation>
+    </message>
+    <message>
+        <source>image %1: %2 bytes, over the limit of %3 bytes per image</source>
+        <translation>图像 %1：%2 字节，超过每张图像 %3 字节的上限</translation>
+    </message>
+    <message>
+        <source>image folder %1: over the limit of %2 bytes of images</source>
+        <translation>图像文件夹 %1：图像总量超过 %2 字节的上限</translation>
+    </message>
+    <message>
+        <source>image %1: %2</source>
+        <translation>图像 %1：%2</translation>
+    </message>
+    <message>
+        <source>image %1: not a PNG, JPEG, WebP or GIF image (by its first bytes)</source>
+        <translation>图像 %1：不是 PNG、JPEG、WebP 或 GIF 图像（按其开头字节判断）</translation>
+    </message>
+    <message>
+        <source>image folder %1 holds no images</source>
+        <translation>图像文件夹 %1 中没有图像</translation>
+    </message>
+</context>
+<context>
     <name>KneeAnalysis</name>
     <message>
         <source>.</source>
@@ -1285,6 +1316,30 @@
     <message>
         <source>unknown distribution &quot;%1&quot;; expected one of %2</source>
         <translation>未知分布“%1”；应为以下之一：%2</translation>
+    </message>
+    <message>
+        <source>must be between 0 and 64</source>
+        <translation>必须在 0 到 64 之间</translation>
+    </message>
+    <message>
+        <source>must be at least 1 when %1 is set</source>
+        <translation>设置了 %1 时必须至少为 1</translation>
+    </message>
+    <message>
+        <source>unknown image format &quot;%1&quot;; expected one of %2</source>
+        <translation>未知的图像格式“%1”；应为 %2 之一</translation>
+    </message>
+    <message>
+        <source>must be WIDTHxHEIGHT in pixels, each 1 to 8192 (e.g. 448x448), got &quot;%1&quot;</source>
+        <translation>必须是以像素为单位的 宽x高，每边 1 到 8192（如 448x448），实际为“%1”</translation>
+    </message>
+    <message>
+        <source>images need a chat backend (openai-chat, openai-responses or anthropic-messages); %1 takes none</source>
+        <translation>图像需要聊天类后端（openai-chat、openai-responses 或 anthropic-messages）；%1 不接受图像</translation>
+    </message>
+    <message>
+        <source>images go with single prompts, not multi_turn sessions</source>
+        <translation>图像只能用于单个提示，不能用于 multi_turn 会话</translation>
     </message>
 </context>
 <context>
@@ -5050,6 +5105,126 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>The TTFC limit&apos;s own percentile, in (0, 100]; unset: the percentile below.</source>
         <translation>TTFC 上限自己的百分位，取值 (0, 100]；未设置时使用下面的百分位。</translation>
+    </message>
+    <message>
+        <source>Length shapes</source>
+        <translation>长度分布</translation>
+    </message>
+    <message>
+        <source>uniform (spread)</source>
+        <translation>均匀（按分散度）</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>normal</source>
+        <translation>正态</translation>
+    </message>
+    <message>
+        <source>lognormal</source>
+        <translation>对数正态</translation>
+    </message>
+    <message>
+        <source>random, shared-prefix: how prompt lengths are drawn around the input length: uniform within the spread, all equal, or normal or lognormal with the standard deviation beside.</source>
+        <translation>random、shared-prefix：提示长度围绕输入长度的抽取方式：在分散度内均匀、全部相同，或按旁边的标准差取正态或对数正态。</translation>
+    </message>
+    <message>
+        <source>input std</source>
+        <translation>输入标准差</translation>
+    </message>
+    <message>
+        <source>Standard deviation of normal or lognormal prompt lengths, tokens; required for those shapes.</source>
+        <translation>正态或对数正态提示长度的标准差（token）；这两种分布必填。</translation>
+    </message>
+    <message>
+        <source>random, shared-prefix: how output lengths (max_tokens) are drawn around the output length.</source>
+        <translation>random、shared-prefix：输出长度（max_tokens）围绕输出长度的抽取方式。</translation>
+    </message>
+    <message>
+        <source>output std</source>
+        <translation>输出标准差</translation>
+    </message>
+    <message>
+        <source>Standard deviation of normal or lognormal output lengths, tokens; required for those shapes.</source>
+        <translation>正态或对数正态输出长度的标准差（token）；这两种分布必填。</translation>
+    </message>
+    <message>
+        <source>Shapes of the synthetic prompts&apos; and answers&apos; length distributions.</source>
+        <translation>合成提示与回答的长度分布形状。</translation>
+    </message>
+    <message>
+        <source>Model mix</source>
+        <translation>模型混合</translation>
+    </message>
+    <message>
+        <source>e.g. base:0.7,lora-a:0.3; empty: the target&apos;s model</source>
+        <translation>如 base:0.7,lora-a:0.3；留空：使用目标的模型</translation>
+    </message>
+    <message>
+        <source>Spread each step&apos;s requests over several model names by weight (LoRA adapters behind one server); each step reports per model.</source>
+        <translation>按权重把每个步骤的请求分配到多个模型名（同一服务器后的 LoRA 适配器）；每个步骤按模型分别报告。</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>per request</source>
+        <translation>每个请求</translation>
+    </message>
+    <message>
+        <source>Images attached to each chat request (openai-chat, openai-responses, anthropic-messages), for vision models.</source>
+        <translation>附加到每个聊天请求的图像（openai-chat、openai-responses、anthropic-messages），用于视觉模型。</translation>
+    </message>
+    <message>
+        <source>e.g. 448x448</source>
+        <translation>如 448x448</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>Synthetic images&apos; width x height in pixels; each prompt gets its own images, the same on every run of the seed.</source>
+        <translation>合成图像的宽 x 高（像素）；每个提示有自己的图像，同一种子每次运行都相同。</translation>
+    </message>
+    <message>
+        <source>PNG</source>
+        <translation>PNG</translation>
+    </message>
+    <message>
+        <source>JPEG</source>
+        <translation>JPEG</translation>
+    </message>
+    <message>
+        <source>format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>The synthetic images&apos; format.</source>
+        <translation>合成图像的格式。</translation>
+    </message>
+    <message>
+        <source>Images in each request; the server counts their tokens in its prompt tokens, which the results then use.</source>
+        <translation>每个请求中的图像；服务器把它们的 token 计入提示 token，结果随后采用该计数。</translation>
+    </message>
+    <message>
+        <source>Image folder</source>
+        <translation>图像文件夹</translation>
+    </message>
+    <message>
+        <source>empty: synthetic images</source>
+        <translation>留空：合成图像</translation>
+    </message>
+    <message>
+        <source>Attach this folder&apos;s images instead (PNG, JPEG, WebP or GIF; sorted by name, cycled by prompt).</source>
+        <translation>改为附加此文件夹中的图像（PNG、JPEG、WebP 或 GIF；按名称排序，按提示循环使用）。</translation>
     </message>
 </context>
 <context>
