@@ -1210,10 +1210,8 @@ AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, cons
 {
     AnalysisOptions used = options;
     // Whole answers (not streamed) and embeddings have no TTFT, TPOT or ITL: the curve is E2EL then.
-    const auto unmeasured = [&](const SweepPoint& p) {
-        const LatencyStats& s = p.metrics.stats(options.metric);
-        return !isKnown(s.count) && !isKnown(s.mean);
-    };
+    // A file may keep only some figures (a median without a mean): any of them is a measurement.
+    const auto unmeasured = [&](const SweepPoint& p) { return !p.metrics.stats(options.metric).reported(); };
     const auto measuredSomething
         = [](const SweepPoint& p) { return isKnown(p.metrics.completed) && p.metrics.completed > 0; };
     const bool toE2el = options.metric != LatencyMetric::E2el
