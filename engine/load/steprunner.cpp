@@ -489,6 +489,10 @@ void StepRunner::publish()
 
 void StepRunner::finish()
 {
+    // The client's own cost is measured up to the last completion, before the step's analysis below
+    // (percentiles, bootstrap intervals over every token gap), which is not load generation.
+    const double cpuAtEndS = processCpuSeconds();
+    const qint64 wallAtEndNs = steadyNowNs();
     m_dispatchTimer.stop();
     m_snapshotTimer.stop();
     publish();
@@ -517,11 +521,11 @@ void StepRunner::finish()
     result.dispatchLagP99Ms = lag.percentile(99).value_or(0.0);
     result.dispatchLagP90Ms = lag.percentile(90).value_or(0.0);
     result.clientBound = m_lagMs.size() >= kClientBoundMinSamples && result.dispatchLagP90Ms > kClientBoundLagMs;
-    recordHealth(result);
+    recordHealth(result, cpuAtEndS, wallAtEndNs);
     Q_EMIT finished(result);
 }
 
-void StepRunner::recordHealth(StepResult& result)
+void StepRunner::recordHealth(StepResult& result, double cpuAtEndS, qint64 wallAtEndNs)
 {
     ClientHealth& h = result.metrics.clientHealth;
     h.recorded = true;
@@ -534,8 +538,8 @@ void StepRunner::recordHealth(StepResult& result)
     h.loopLagP90Ms = loop.percentile(90).value_or(0.0);
     h.loopLagP99Ms = loop.percentile(99).value_or(0.0);
     h.loopLagMaxMs = loopLag.empty() ? 0.0 : *std::max_element(loopLag.begin(), loopLag.end());
-    h.processCpuS = std::max(0.0, processCpuSeconds() - m_cpuAtStartS);
-    const double wallS = static_cast<double>(steadyNowNs() - m_t0) / 1e9;
+    h.processCpuS = std::max(0.0, cpuAtEndS - m_cpuAtStartS);
+    const double wallS = static_cast<double>(wallAtEndNs - m_t0) / 1e9;
     h.cpuCores = wallS > 0 ? h.processCpuS / wallS : 0.0;
     qint64 events = 0;
     for (const RequestRecord& r : result.records)

@@ -142,7 +142,9 @@ private:
     void publish();
     bool concurrencyDone(qint64 now) const;
     void finish();
-    void recordHealth(StepResult& result); // the client's own health: result.metrics.clientHealth
+    // The client's own health (result.metrics.clientHealth), from the process CPU and the clock at the last
+    // completion.
+    void recordHealth(StepResult& result, double cpuAtEndS, qint64 wallAtEndNs);
 
     Transport* m_transport;
     MetricsOptions m_metricsOptions;
