@@ -57,9 +57,7 @@ StepRunner::StepRunner(Transport* transport, MetricsOptions options, QObject* pa
     qRegisterMetaType<kp::LiveSnapshot>();
     qRegisterMetaType<kp::StepResult>();
     qRegisterMetaType<kp::RequestRecord>();
-    m_dispatchTimer.setSingleShot(true);
-    m_dispatchTimer.setTimerType(Qt::PreciseTimer);
-    connect(&m_dispatchTimer, &QTimer::timeout, this, &StepRunner::dispatchDue);
+    connect(&m_dispatchTimer, &DeadlineTimer::timeout, this, &StepRunner::dispatchDue);
     m_snapshotTimer.setInterval(kSnapshotIntervalMs);
     connect(&m_snapshotTimer, &QTimer::timeout, this, &StepRunner::publish);
     connect(m_transport, &Transport::finished, this, &StepRunner::onRecord, Qt::QueuedConnection);
@@ -345,10 +343,9 @@ void StepRunner::armDispatchTimer()
         next = std::min(next, m_turnsDue.begin()->first);
     if (next == std::numeric_limits<qint64>::max())
         return;
-    const qint64 waitNs = next - steadyNowNs();
-    // PreciseTimer has millisecond granularity: arm for the floor and dispatch everything due on
-    // wake-up; the intended time is recorded, so any lag shows in the result.
-    m_dispatchTimer.start(static_cast<int>(std::max<qint64>(0, waitNs / 1'000'000)));
+    // Everything due is dispatched on wake-up; the intended time is recorded, so any lag shows in the
+    // result.
+    m_dispatchTimer.startAt(next);
 }
 
 void StepRunner::dispatchDue()

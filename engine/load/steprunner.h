@@ -4,6 +4,7 @@
 #include "client/transport.h"
 #include "dataset/dataset.h"
 #include "load/arrivalschedule.h"
+#include "load/deadlinetimer.h"
 #include "metrics/requestrecord.h"
 #include "metrics/stepmetrics.h"
 #include "profile/profile.h"
@@ -182,7 +183,7 @@ private:
     std::vector<LatencySample> m_recent;
     std::vector<double> m_lagMs;
     std::vector<RequestRecord> m_records;
-    QTimer m_dispatchTimer;
+    DeadlineTimer m_dispatchTimer;
     QTimer m_snapshotTimer;
 };
 
