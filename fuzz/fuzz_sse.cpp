@@ -18,9 +18,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     parser.feed(body.first(at), events);
     parser.feed(body.sliced(at), events);
     parser.finish(events);
-    for (const kp::SseEvent& e : events)
-        kp::SseChunk::classify(e.data);
-    kp::SseChunk::classify(parser.body());
+    // The fast path (simdjson) and the nlohmann DOM must agree on every event and whole body.
+    for (const kp::SseEvent& e : events) {
+        if (!(kp::SseChunk::classify(e.data) == kp::SseChunk::classifyDom(e.data)))
+            __builtin_trap();
+    }
+    if (!(kp::SseChunk::classify(parser.body()) == kp::SseChunk::classifyDom(parser.body())))
+        __builtin_trap();
 
     for (const bool stream : { true, false }) {
         kp::HttpRequest request;

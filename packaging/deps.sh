@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
     cmake ninja-build g++ ccache pkg-config
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev qt6-l10n-tools libqt6svg6
-    nlohmann-json3-dev libtomlplusplus-dev qtkeychain-qt6-dev
+    nlohmann-json3-dev libtomlplusplus-dev qtkeychain-qt6-dev libsimdjson-dev
     xvfb xauth python3-yaml
     fonts-noto-cjk qt6-translations-l10n
     dpkg-dev librsvg2-bin appstream desktop-file-utils

@@ -185,6 +185,8 @@ private Q_SLOTS:
 
     void classify_data();
     void classify();
+    void fastPathMatchesDom_data();
+    void fastPathMatchesDom();
     void classifyStreamsEndToEnd();
     void responsesStreamAtEveryOffset();
     void messagesStreamAtEveryOffset();
@@ -492,6 +494,7 @@ void TestSseParser::classify()
     QFETCH(QString, error);
 
     const SseChunk chunk = SseChunk::classify(data);
+    QVERIFY(SseChunk::classifyDom(data) == chunk);
     QCOMPARE(chunk.kind, kind);
     QCOMPARE(chunk.text, text);
     QCOMPARE(chunk.hasText(), !text.isEmpty());
@@ -503,6 +506,80 @@ void TestSseParser::classify()
         QVERIFY2(chunk.errorMessage.isEmpty(), qPrintable(chunk.errorMessage));
     else
         QVERIFY2(chunk.errorMessage.startsWith(error), qPrintable(chunk.errorMessage));
+}
+
+// classify() decides most events with simdjson and hands the rest to the nlohmann DOM: both must give the
+// same chunk for every input, including the corners where the two libraries differ.
+void TestSseParser::fastPathMatchesDom_data()
+{
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<SseChunk::Kind>("kind");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<qint64>("completionTokens"); // -1: absent
+
+    using K = SseChunk::Kind;
+    const QString none;
+    QTest::addRow("duplicate text: the last wins")
+        << QByteArray(R"({"choices":[{"text":"a","text":"b"}]})") << K::Choices << QStringLiteral("b") << -1ll;
+    QTest::addRow("duplicate choices: the last wins")
+        << QByteArray(R"({"choices":[{"text":"a"}],"choices":[]})") << K::Other << none << -1ll;
+    QTest::addRow("duplicate usage: the last wins")
+        << QByteArray(R"({"usage":{"completion_tokens":1},"usage":{"completion_tokens":7}})") << K::Usage << none
+        << 7ll;
+    QTest::addRow("duplicate error: null last") << QByteArray(R"({"error":"x","choices":[{"text":"a"}],"error":null})")
+                                                << K::Choices << QStringLiteral("a") << -1ll;
+    QTest::addRow("fractional count rounds")
+        << QByteArray(R"({"usage":{"completion_tokens":2.5}})") << K::Usage << none << 3ll;
+    QTest::addRow("negative count") << QByteArray(R"({"usage":{"completion_tokens":-4}})") << K::Usage << none << -4ll;
+    QTest::addRow("count as a string is absent")
+        << QByteArray(R"({"usage":{"completion_tokens":"4"}})") << K::Other << none << -1ll;
+    QTest::addRow("integer beyond 64 bits")
+        << QByteArray(R"({"usage":{"completion_tokens":1},"n":123456789012345678901234})") << K::Usage << none << 1ll;
+    QTest::addRow("unsigned 64-bit integer")
+        << QByteArray(R"({"usage":{"completion_tokens":1},"n":18446744073709551615})") << K::Usage << none << 1ll;
+    QTest::addRow("escapes") << QByteArray(R"({"choices":[{"text":"a\n\"\u00e9\ud83d\udc4b\/"}]})") << K::Choices
+                             << QStringLiteral("a\n\"é👋/") << -1ll;
+    QTest::addRow("lone high surrogate") << QByteArray(R"({"choices":[{"text":"\ud800"}]})") << K::Malformed << none
+                                         << -1ll;
+    QTest::addRow("lone low surrogate") << QByteArray(R"({"choices":[{"text":"\udc00x"}]})") << K::Malformed << none
+                                        << -1ll;
+    QTest::addRow("control character in a string")
+        << QByteArray("{\"choices\":[{\"text\":\"a\tb\"}]}") << K::Malformed << none << -1ll;
+    QTest::addRow("trailing garbage") << QByteArray(R"({"choices":[{"text":"a"}]} x)") << K::Malformed << none << -1ll;
+    QTest::addRow("two documents") << QByteArray(R"({} {})") << K::Malformed << none << -1ll;
+    QTest::addRow("trailing comma") << QByteArray(R"({"choices":[{"text":"a"},]})") << K::Malformed << none << -1ll;
+    QTest::addRow("text not a string") << QByteArray(R"({"choices":[{"text":5}]})") << K::Choices << none << -1ll;
+    QTest::addRow("delta not an object") << QByteArray(R"({"choices":[{"delta":"x"}]})") << K::Choices << none << -1ll;
+    QTest::addRow("object error with choices")
+        << QByteArray(R"({"object":"error","choices":[{"text":"a"}],"message":"m"})") << K::Error << none << -1ll;
+    QTest::addRow("object not error") << QByteArray(
+        R"({"object":"chat.completion.chunk","choices":[{"delta":{"content":"z"}}]})")
+                                      << K::Choices << QStringLiteral("z") << -1ll;
+    QTest::addRow("a string") << QByteArray(R"("text")") << K::Malformed << none << -1ll;
+    QTest::addRow("null") << QByteArray("null") << K::Malformed << none << -1ll;
+    QTest::addRow("deep nesting") << QByteArray(R"({"choices":[{"text":"a"}],"x":)") + QByteArray(3000, '[')
+            + QByteArray(3000, ']') + "}"
+                                  << K::Choices << QStringLiteral("a") << -1ll;
+    QTest::addRow("large event, DOM path")
+        << QByteArray(R"({"choices":[{"text":")") + QByteArray(70 * 1024, 'w') + R"("}]})" << K::Choices
+        << QString(70 * 1024, u'w') << -1ll;
+    QTest::addRow("whitespace around") << QByteArray(" \t{\"choices\":[{\"text\":\"a\"}]}\r\n ") << K::Choices
+                                       << QStringLiteral("a") << -1ll;
+}
+
+void TestSseParser::fastPathMatchesDom()
+{
+    QFETCH(QByteArray, data);
+    QFETCH(SseChunk::Kind, kind);
+    QFETCH(QString, text);
+    QFETCH(qint64, completionTokens);
+    const SseChunk dom = SseChunk::classifyDom(data);
+    const SseChunk chunk = SseChunk::classify(data);
+    QCOMPARE(chunk.kind, kind);
+    QCOMPARE(chunk.text, text);
+    QCOMPARE(chunk.completionTokens.value_or(-1), completionTokens);
+    QCOMPARE(chunk.errorMessage, dom.errorMessage);
+    QVERIFY(chunk == dom);
 }
 
 void TestSseParser::classifyStreamsEndToEnd()

@@ -55,7 +55,7 @@ step "cpack -G DEB"
 deb=$(ls "$work"/pkg/kneepoint_*.deb)
 dpkg-deb -I "$deb" | grep -E '^ (Package|Version|Depends):'
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libqt6core6 libqt6network6 libqt6widgets6 libqt6charts6 libtomlplusplus3 qt6-qpa-plugins libc6; do
+for lib in libqt6core6 libqt6network6 libqt6widgets6 libqt6charts6 libtomlplusplus3 libsimdjson14 qt6-qpa-plugins libc6; do
     [[ $depends == *"$lib"* ]] || fail "Depends lacks $lib: $depends"
 done
 
