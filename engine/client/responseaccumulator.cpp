@@ -128,10 +128,10 @@ void ResponseAccumulator::onData(QByteArrayView bytes, qint64 tNs)
         return;
     }
     // The parser keeps a body that turns out not to be an event stream (a JSON reply or error) whole.
-    for (const SseEvent& event : m_parser.feed(bytes)) {
+    m_parser.feed(bytes, [this, tNs](QByteArrayView type, QByteArrayView data) {
         ++m_eventCount;
-        handleEvent(event, tNs);
-    }
+        handleEvent(type, data, tNs);
+    });
     if (m_parser.overflowed())
         fail(FailureClass::ResponseTooLarge,
             QStringLiteral("%1: a line or event passed %2 MiB; the client stopped reading it; the body began: %3")
@@ -201,14 +201,14 @@ void ResponseAccumulator::takeUsage(const SseChunk& chunk)
         m_record.reasoningTokens = static_cast<int>(*chunk.reasoningTokens);
 }
 
-void ResponseAccumulator::handleEvent(const SseEvent& event, qint64 tNs)
+void ResponseAccumulator::handleEvent(QByteArrayView type, QByteArrayView data, qint64 tNs)
 {
     if (m_sawDone)
         return;
-    const SseChunk chunk = classifyEvent(m_format, event.type, event.data);
-    if (event.type == "error" && chunk.kind != SseChunk::Kind::Error) {
+    const SseChunk chunk = classifyEvent(m_format, type, data);
+    if (type == "error" && chunk.kind != SseChunk::Kind::Error) {
         fail(FailureClass::ErrorBody,
-            QStringLiteral("%1: the stream carried an error event: %2").arg(m_url, firstBytes(event.data)));
+            QStringLiteral("%1: the stream carried an error event: %2").arg(m_url, firstBytes(data)));
         return;
     }
     switch (chunk.kind) {
@@ -286,7 +286,7 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
         }
         for (const SseEvent& event : last) {
             ++m_eventCount;
-            handleEvent(event, tNs);
+            handleEvent(event.type, event.data, tNs);
         }
         const SseBodyKind kind = m_parser.bodyKind();
         if (kind == SseBodyKind::Json || kind == SseBodyKind::Other) {

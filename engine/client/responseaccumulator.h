@@ -39,7 +39,7 @@ public:
     RequestRecord finish(qint64 tNs, FailureClass transportFailure, const QString& transportMessage);
 
 private:
-    void handleEvent(const SseEvent& event, qint64 tNs);
+    void handleEvent(QByteArrayView type, QByteArrayView data, qint64 tNs);
     void takeUsage(const SseChunk& chunk);
     void fail(FailureClass failure, const QString& message);
     void takeText(const QString& text);

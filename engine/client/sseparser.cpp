@@ -59,8 +59,15 @@ void SseParser::noteBytes(QByteArrayView bytes)
 
 qsizetype SseParser::feed(QByteArrayView bytes, std::vector<SseEvent>& events)
 {
+    return feed(bytes, [this, &events](QByteArrayView type, QByteArrayView data) {
+        events.push_back(SseEvent { type.toByteArray(), data.toByteArray(), m_lastEventId });
+    });
+}
+
+qsizetype SseParser::feed(QByteArrayView bytes, const EventSink& sink)
+{
     Q_ASSERT(!m_finished);
-    const std::size_t before = events.size();
+    qsizetype count = 0;
     if (bytes.isEmpty())
         return 0;
     noteBytes(bytes);
@@ -87,10 +94,10 @@ qsizetype SseParser::feed(QByteArrayView bytes, std::vector<SseEvent>& events)
             break;
         }
         if (m_line.isEmpty()) {
-            processLine(bytes.sliced(i, end - i), events);
+            count += processLine(bytes.sliced(i, end - i), true, sink);
         } else {
             m_line.append(bytes.sliced(i, end - i));
-            processLine(m_line, events);
+            count += processLine(m_line, false, sink);
             m_line.clear();
         }
         if (m_overflowed)
@@ -103,7 +110,19 @@ qsizetype SseParser::feed(QByteArrayView bytes, std::vector<SseEvent>& events)
         }
         i = end + 1;
     }
-    return static_cast<qsizetype>(events.size() - before);
+    keepDataView();
+    return count;
+}
+
+void SseParser::keepDataView()
+{
+    if (!m_dataInView)
+        return;
+    m_data.resize(0);
+    m_data.append(m_dataView);
+    m_data.append('\n');
+    m_dataView = {};
+    m_dataInView = false;
 }
 
 std::vector<SseEvent> SseParser::feed(QByteArrayView bytes)
@@ -115,7 +134,14 @@ std::vector<SseEvent> SseParser::feed(QByteArrayView bytes)
 
 qsizetype SseParser::finish(std::vector<SseEvent>& events)
 {
-    const std::size_t before = events.size();
+    return finish([this, &events](QByteArrayView type, QByteArrayView data) {
+        events.push_back(SseEvent { type.toByteArray(), data.toByteArray(), m_lastEventId });
+    });
+}
+
+qsizetype SseParser::finish(const EventSink& sink)
+{
+    qsizetype count = 0;
     if (m_finished)
         return 0;
     if (m_overflowed) {
@@ -125,14 +151,14 @@ qsizetype SseParser::finish(std::vector<SseEvent>& events)
     if (!m_line.isEmpty()) {
         m_endedWithoutBlankLine = true;
         const QByteArray line = std::exchange(m_line, {});
-        processLine(line, events);
+        count += processLine(line, false, sink);
     }
     if (m_hasData) {
         m_endedWithoutBlankLine = true;
-        dispatch(events);
+        count += dispatch(sink);
     }
     m_finished = true;
-    return static_cast<qsizetype>(events.size() - before);
+    return count;
 }
 
 std::vector<SseEvent> SseParser::finish()
@@ -147,7 +173,7 @@ void SseParser::reset()
     *this = SseParser();
 }
 
-void SseParser::processLine(QByteArrayView line, std::vector<SseEvent>& events)
+qsizetype SseParser::processLine(QByteArrayView line, bool inBytes, const EventSink& sink)
 {
     if (m_firstLine) {
         m_firstLine = false;
@@ -160,12 +186,10 @@ void SseParser::processLine(QByteArrayView line, std::vector<SseEvent>& events)
             m_body.clear();
     }
 
-    if (line.isEmpty()) {
-        dispatch(events);
-        return;
-    }
+    if (line.isEmpty())
+        return dispatch(sink);
     if (line.front() == ':')
-        return; // comment, e.g. a keep-alive
+        return 0; // comment, e.g. a keep-alive
     const qsizetype colon = line.indexOf(':');
     QByteArrayView field = line;
     QByteArrayView value;
@@ -176,9 +200,16 @@ void SseParser::processLine(QByteArrayView line, std::vector<SseEvent>& events)
             value = value.sliced(1);
     }
     if (field == "data") {
+        if (!m_hasData && inBytes) {
+            m_dataView = value;
+            m_dataInView = true;
+            m_hasData = true;
+            return 0;
+        }
+        keepDataView();
         if (m_data.size() + value.size() + 1 > maxEventBytes) {
             overflow();
-            return;
+            return 0;
         }
         m_data.append(value);
         m_data.append('\n');
@@ -200,6 +231,7 @@ void SseParser::processLine(QByteArrayView line, std::vector<SseEvent>& events)
         }
     }
     // Any other field is ignored, as the specification asks.
+    return 0;
 }
 
 void SseParser::overflow()
@@ -217,18 +249,29 @@ void SseParser::overflow()
     m_overflowed = true;
     m_line = {};
     m_data = {};
+    m_dataView = {};
+    m_dataInView = false;
     m_hasData = false;
 }
 
-void SseParser::dispatch(std::vector<SseEvent>& events)
+qsizetype SseParser::dispatch(const EventSink& sink)
 {
     if (!m_hasData) {
         m_type.clear();
-        return;
+        return 0;
     }
-    m_data.chop(1); // the '\n' after the last data line
-    events.push_back(SseEvent { std::exchange(m_type, {}), std::exchange(m_data, {}), m_lastEventId });
+    // Without the '\n' after the last data line.
+    sink(m_type, m_dataInView ? m_dataView : QByteArrayView(m_data).chopped(1));
+    m_type.clear();
+    m_dataView = {};
+    m_dataInView = false;
     m_hasData = false;
+    // The buffer is kept for the next event of a multi-line stream, unless a large event grew it.
+    if (m_data.capacity() > 64 * 1024)
+        m_data = {};
+    else
+        m_data.resize(0);
+    return 1;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <QByteArrayView>
 #include <QString>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -33,6 +34,13 @@ enum class SseBodyKind {
 class SseParser
 {
 public:
+    // Hands each event these bytes complete to `sink` as views that are valid during the call only: an
+    // event whose one data line lies whole in `bytes` (nearly every event of a token stream) is not
+    // copied at all. Returns how many.
+    using EventSink = std::function<void(QByteArrayView type, QByteArrayView data)>;
+    qsizetype feed(QByteArrayView bytes, const EventSink& sink);
+    qsizetype finish(const EventSink& sink);
+
     // Appends the events these bytes complete to `events`; returns how many.
     qsizetype feed(QByteArrayView bytes, std::vector<SseEvent>& events);
     std::vector<SseEvent> feed(QByteArrayView bytes);
@@ -64,13 +72,18 @@ public:
 
 private:
     void noteBytes(QByteArrayView bytes);
-    void processLine(QByteArrayView line, std::vector<SseEvent>& events);
-    void dispatch(std::vector<SseEvent>& events);
+    // inBytes: the line lies in the bytes being fed (not in m_line), so a data view of it stays valid
+    // until the feed returns.
+    qsizetype processLine(QByteArrayView line, bool inBytes, const EventSink& sink);
+    qsizetype dispatch(const EventSink& sink);
+    void keepDataView(); // the pending event outlives the bytes: copy its data line into m_data
     void overflow();
 
     QByteArray m_line; // the current line, while its end has not arrived
     bool m_skipLf = false; // the previous feed ended with CR: a leading LF belongs to it
-    QByteArray m_data;
+    QByteArray m_data; // the data lines, each followed by '\n'; unused while m_dataInView
+    QByteArrayView m_dataView; // the event's only data line so far, inside the bytes being fed
+    bool m_dataInView = false;
     bool m_hasData = false;
     QByteArray m_type;
     QByteArray m_lastEventId;
