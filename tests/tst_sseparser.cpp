@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 using namespace kp;
 
 using Events = std::vector<SseEvent>;
@@ -185,6 +187,7 @@ private Q_SLOTS:
 
     void classify_data();
     void classify();
+    void wordsCountedOnUtf8Bytes();
     void fastPathMatchesDom_data();
     void fastPathMatchesDom();
     void classifyStreamsEndToEnd();
@@ -506,6 +509,44 @@ void TestSseParser::classify()
         QVERIFY2(chunk.errorMessage.isEmpty(), qPrintable(chunk.errorMessage));
     else
         QVERIFY2(chunk.errorMessage.startsWith(error), qPrintable(chunk.errorMessage));
+}
+
+// The accumulator counts words on the server's UTF-8 bytes and decodes the text once: the count must be
+// the one QChar::isSpace gives over the decoded text, for every kind of Unicode white space, with words
+// and multi-byte characters running across events.
+void TestSseParser::wordsCountedOnUtf8Bytes()
+{
+    const QString text
+        = QStringLiteral("a\u00A0b\u3000c d\u2028e\u200Bf\u2009g\u0085h\u1680i\u205Fj\u202Fk\u2029l\u200Am"
+                         "\tn\u00E9\U0001F44B o\u00A0");
+    int expected = 0;
+    bool inWord = false;
+    for (const QChar c : text) {
+        if (!c.isSpace() && !inWord)
+            ++expected;
+        inWord = !c.isSpace();
+    }
+    QCOMPARE(expected, 14); // "e\u200Bf": a zero-width space is no white space
+
+    HttpRequest request;
+    request.url = QUrl(QStringLiteral("http://127.0.0.1:8000/v1/chat/completions"));
+    request.chat = true;
+    ResponseAccumulator acc(request, 0);
+    acc.onResponseStarted(200, 1);
+    // One event per character, words split across events; JSON escapes for some of them.
+    qint64 t = 2;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        QString piece(text[i]);
+        if (text[i].isHighSurrogate())
+            piece += text[++i];
+        const std::string json = nlohmann::json(piece.toStdString()).dump(-1, ' ', i % 2 == 0);
+        acc.onData("data: {\"choices\":[{\"delta\":{\"content\":" + QByteArray::fromStdString(json) + "}}]}\n\n", t++);
+    }
+    acc.onData("data: [DONE]\n\n", t);
+    const RequestRecord r = acc.finish(t, FailureClass::None, {});
+    QVERIFY2(r.success(), qPrintable(r.errorMessage));
+    QCOMPARE(r.generatedText, text);
+    QCOMPARE(r.outputTokens, expected);
 }
 
 // classify() decides most events with simdjson and hands the rest to the nlohmann DOM: both must give the

@@ -231,9 +231,9 @@ QString endEventName(ApiFormat format)
     return QStringLiteral("[DONE]");
 }
 
-SseChunk classifyEvent(ApiFormat format, QByteArrayView type, QByteArrayView data)
+SseChunk classifyEvent(ApiFormat format, QByteArrayView type, QByteArrayView data, SseChunk::TextForm form)
 {
-    SseChunk chunk = SseChunk::classify(data);
+    SseChunk chunk = SseChunk::classify(data, format == ApiFormat::OpenAi ? form : SseChunk::TextForm::Decoded);
     if (format == ApiFormat::OpenAi || format == ApiFormat::Embeddings)
         return chunk;
     if (chunk.kind == SseChunk::Kind::Malformed || chunk.kind == SseChunk::Kind::Empty

@@ -27,7 +27,8 @@ QString endEventName(ApiFormat format);
 
 // One stream event. `type` is the SSE "event:" field; a JSON "type" in the data wins over it. For the
 // typed formats an event type the client does not know is Kind::Other with unknownEvent set.
-SseChunk classifyEvent(ApiFormat format, QByteArrayView type, QByteArrayView data);
+SseChunk classifyEvent(
+    ApiFormat format, QByteArrayView type, QByteArrayView data, SseChunk::TextForm form = SseChunk::TextForm::Decoded);
 
 // A whole non-streamed reply (or an error body). Kind::Choices when it carries an answer (for
 // embeddings: the vectors, with completionTokens 0).

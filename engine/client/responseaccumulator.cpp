@@ -140,28 +140,65 @@ void ResponseAccumulator::onData(QByteArrayView bytes, qint64 tNs)
                 .arg(firstBytes(m_parser.head())));
 }
 
-void ResponseAccumulator::takeText(const QString& text)
+namespace {
+
+// The length of the white space (as QChar::isSpace: Unicode's separators, tab to carriage return and
+// U+0085) that starts at p, in UTF-8 bytes; 0 for anything else.
+int spaceLength(const unsigned char* p, qsizetype n)
 {
-    for (const QChar c : text) {
-        const bool space = c.isSpace();
-        if (!space && !m_inWord)
-            ++m_words;
-        m_inWord = !space;
-    }
-    const qsizetype room = maxRetainedTextChars - m_record.generatedText.size();
-    if (room > 0)
-        m_record.generatedText += QStringView(text).first(std::min(room, text.size()));
+    const unsigned char c = p[0];
+    if (c < 0x80)
+        return c == ' ' || (c >= 0x09 && c <= 0x0D) ? 1 : 0;
+    if (c == 0xC2 && n >= 2 && (p[1] == 0x85 || p[1] == 0xA0)) // U+0085, U+00A0
+        return 2;
+    if (n < 3)
+        return 0;
+    if (c == 0xE1 && p[1] == 0x9A && p[2] == 0x80) // U+1680
+        return 3;
+    if (c == 0xE2 && p[1] == 0x80 && (p[2] <= 0x8A || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
+        return 3; // U+2000 to U+200A, U+2028, U+2029, U+202F
+    if ((c == 0xE2 && p[1] == 0x81 && p[2] == 0x9F) || (c == 0xE3 && p[1] == 0x80 && p[2] == 0x80))
+        return 3; // U+205F, U+3000
+    return 0;
 }
 
-void ResponseAccumulator::takeReasoning(const QString& text)
+// Words (runs of anything but white space) begun in these bytes; inWord carries over between calls.
+int countWords(QByteArrayView utf8, bool& inWord)
+{
+    const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
+    const qsizetype n = utf8.size();
+    int words = 0;
+    for (qsizetype i = 0; i < n;) {
+        const int space = spaceLength(p + i, n - i);
+        if (space > 0) {
+            inWord = false;
+            i += space;
+            continue;
+        }
+        if (!inWord)
+            ++words;
+        inWord = true;
+        ++i;
+    }
+    return words;
+}
+
+} // namespace
+
+// Text stays UTF-8 while the request runs and is decoded once, in finish(): each UTF-16 unit of the
+// kept text takes at most 3 bytes, so 3 bytes per character kept is enough.
+void ResponseAccumulator::takeText(QByteArrayView utf8)
+{
+    m_words += countWords(utf8, m_inWord);
+    const qsizetype room = 3 * maxRetainedTextChars - m_text.size();
+    if (room > 0)
+        m_text.append(utf8.first(std::min(room, utf8.size())));
+}
+
+void ResponseAccumulator::takeReasoning(QByteArrayView utf8)
 {
     m_sawReasoning = true;
-    for (const QChar c : text) {
-        const bool space = c.isSpace();
-        if (!space && !m_inReasoningWord)
-            ++m_reasoningWords;
-        m_inReasoningWord = !space;
-    }
+    m_reasoningWords += countWords(utf8, m_inReasoningWord);
 }
 
 // One event that carries tokens (a choices event, or a whole reply): any token, reasoning included, is
@@ -174,9 +211,15 @@ void ResponseAccumulator::takeTokens(const SseChunk& chunk, qint64 tNs)
         m_record.firstContentNs = tNs;
     m_record.chunkNs.push_back(tNs);
     m_record.lastTokenNs = tNs;
-    if (!chunk.reasoning.isEmpty())
-        takeReasoning(chunk.reasoning);
-    takeText(chunk.text);
+    // OpenAI events come as UTF-8 (TextForm::Utf8); the typed formats' classifiers decode.
+    if (!chunk.reasoningUtf8.isEmpty())
+        takeReasoning(chunk.reasoningUtf8);
+    else if (!chunk.reasoning.isEmpty())
+        takeReasoning(chunk.reasoning.toUtf8());
+    if (!chunk.textUtf8.isEmpty())
+        takeText(chunk.textUtf8);
+    else if (!chunk.text.isEmpty())
+        takeText(chunk.text.toUtf8());
 }
 
 void ResponseAccumulator::fail(FailureClass failure, const QString& message)
@@ -205,7 +248,7 @@ void ResponseAccumulator::handleEvent(QByteArrayView type, QByteArrayView data, 
 {
     if (m_sawDone)
         return;
-    const SseChunk chunk = classifyEvent(m_format, type, data);
+    const SseChunk chunk = classifyEvent(m_format, type, data, SseChunk::TextForm::Utf8);
     if (type == "error" && chunk.kind != SseChunk::Kind::Error) {
         fail(FailureClass::ErrorBody,
             QStringLiteral("%1: the stream carried an error event: %2").arg(m_url, firstBytes(data)));
@@ -282,7 +325,7 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
                       .arg(m_eventCount)
                       .arg(errorWords(QAbstractSocket::RemoteHostClosedError), endEventName(m_format));
             noteResponseFacts();
-            return std::move(m_record);
+            return takeRecord();
         }
         for (const SseEvent& event : last) {
             ++m_eventCount;
@@ -310,8 +353,8 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
                 // unknown. E2EL ends here; TTFT, TPOT and ITL are left unknown rather than invented.
                 m_record.lastTokenNs = tNs;
                 if (!reply.reasoning.isEmpty())
-                    takeReasoning(reply.reasoning);
-                takeText(reply.text);
+                    takeReasoning(reply.reasoning.toUtf8());
+                takeText(reply.text.toUtf8());
                 takeUsage(reply);
             }
         } else if (m_record.failure == FailureClass::None) {
@@ -336,6 +379,16 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
         m_record.reasoningTokens = m_reasoningWords;
     if (!m_record.success())
         noteResponseFacts();
+    return takeRecord();
+}
+
+RequestRecord ResponseAccumulator::takeRecord()
+{
+    QString text = QString::fromUtf8(m_text);
+    if (text.size() > maxRetainedTextChars)
+        text.truncate(maxRetainedTextChars);
+    m_record.generatedText = std::move(text);
+    m_text = {};
     return std::move(m_record);
 }
 

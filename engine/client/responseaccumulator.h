@@ -42,8 +42,9 @@ private:
     void handleEvent(QByteArrayView type, QByteArrayView data, qint64 tNs);
     void takeUsage(const SseChunk& chunk);
     void fail(FailureClass failure, const QString& message);
-    void takeText(const QString& text);
-    void takeReasoning(const QString& text);
+    void takeText(QByteArrayView utf8);
+    void takeReasoning(QByteArrayView utf8);
+    RequestRecord takeRecord(); // the record, with its text decoded
     void takeTokens(const SseChunk& chunk, qint64 tNs);
     void noteResponseFacts();
     QString statusMessage() const;
@@ -59,6 +60,7 @@ private:
     bool m_sawDone = false;
     int m_eventCount = 0;
     qint64 m_bytes = 0;
+    QByteArray m_text; // the generated text kept, as UTF-8; decoded once, when the record is taken
     int m_words = 0; // words in all the generated text, kept or not
     bool m_inWord = false;
     // Reasoning (thinking) text, from whichever backend's events carry it: counted, not kept.

@@ -497,12 +497,29 @@ std::optional<SjElement> lastField(SjObject object, std::string_view key)
     return found;
 }
 
-QString sjString(std::optional<SjElement> value)
+std::string_view sjText(std::optional<SjElement> value)
 {
     std::string_view text;
     if (!value || value->get_string().get(text) != simdjson::SUCCESS)
         return {};
+    return text;
+}
+
+QString sjString(std::optional<SjElement> value)
+{
+    const std::string_view text = sjText(value);
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+// A choice's text or reasoning, in the form asked for.
+void putText(std::string_view text, SseChunk::TextForm form, QString& decoded, QByteArray& utf8)
+{
+    if (text.empty())
+        return;
+    if (form == SseChunk::TextForm::Utf8)
+        utf8 = QByteArray(text.data(), qsizetype(text.size()));
+    else
+        decoded = QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
 bool sjIsObject(std::optional<SjElement> value)
@@ -532,7 +549,7 @@ std::optional<qint64> sjInteger(SjObject object, std::string_view key)
     return static_cast<qint64>(std::llround(number));
 }
 
-bool classifyFast(QByteArrayView trimmed, SseChunk& chunk)
+bool classifyFast(QByteArrayView trimmed, SseChunk::TextForm form, SseChunk& chunk)
 {
     if (std::size_t(trimmed.size()) > kFastPathMaxBytes)
         return false;
@@ -572,21 +589,25 @@ bool classifyFast(QByteArrayView trimmed, SseChunk& chunk)
                 return false;
             const SjObject choice = SjObject(first);
             chunk.kind = SseChunk::Kind::Choices;
-            if (const auto text = lastField(choice, "text"); text) {
-                chunk.text = sjString(text);
+            std::string_view text;
+            std::string_view reasoning;
+            if (const auto t = lastField(choice, "text"); t) {
+                text = sjText(t);
             } else if (const auto delta = lastField(choice, "delta"); sjIsObject(delta)) {
                 const SjObject d = SjObject(*delta);
-                chunk.text = sjString(lastField(d, "content"));
-                chunk.reasoning = sjString(lastField(d, "reasoning_content"));
-                if (chunk.reasoning.isEmpty())
-                    chunk.reasoning = sjString(lastField(d, "reasoning"));
+                text = sjText(lastField(d, "content"));
+                reasoning = sjText(lastField(d, "reasoning_content"));
+                if (reasoning.empty())
+                    reasoning = sjText(lastField(d, "reasoning"));
             } else if (const auto message = lastField(choice, "message"); sjIsObject(message)) {
                 const SjObject m = SjObject(*message);
-                chunk.text = sjString(lastField(m, "content"));
-                chunk.reasoning = sjString(lastField(m, "reasoning_content"));
-                if (chunk.reasoning.isEmpty())
-                    chunk.reasoning = sjString(lastField(m, "reasoning"));
+                text = sjText(lastField(m, "content"));
+                reasoning = sjText(lastField(m, "reasoning_content"));
+                if (reasoning.empty())
+                    reasoning = sjText(lastField(m, "reasoning"));
             }
+            putText(text, form, chunk.text, chunk.textUtf8);
+            putText(reasoning, form, chunk.reasoning, chunk.reasoningUtf8);
             chunk.finishReason = sjString(lastField(choice, "finish_reason"));
             return true;
         }
@@ -597,15 +618,20 @@ bool classifyFast(QByteArrayView trimmed, SseChunk& chunk)
 
 } // namespace
 
-SseChunk SseChunk::classify(QByteArrayView data)
+SseChunk SseChunk::classify(QByteArrayView data, TextForm form)
 {
     const QByteArrayView trimmed = data.trimmed();
     if (!trimmed.isEmpty() && trimmed != "[DONE]") {
         SseChunk chunk;
-        if (classifyFast(trimmed, chunk))
+        if (classifyFast(trimmed, form, chunk))
             return chunk;
     }
-    return classifyDom(data);
+    SseChunk chunk = classifyDom(data);
+    if (form == TextForm::Utf8) {
+        chunk.textUtf8 = std::exchange(chunk.text, {}).toUtf8();
+        chunk.reasoningUtf8 = std::exchange(chunk.reasoning, {}).toUtf8();
+    }
+    return chunk;
 }
 
 } // namespace kp

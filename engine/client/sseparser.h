@@ -121,14 +121,22 @@ struct SseChunk
     std::optional<qint64> promptTokens; // usage.prompt_tokens
     std::optional<qint64> cachedTokens; // usage.prompt_tokens_details.cached_tokens (prefix-cache hits)
     std::optional<qint64> reasoningTokens; // usage.completion_tokens_details.reasoning_tokens
+    // With TextForm::Utf8: the text and reasoning as the server's UTF-8 bytes, and text and reasoning empty.
+    QByteArray textUtf8;
+    QByteArray reasoningUtf8;
     QString errorMessage; // Error: the server's message, type and code; Malformed: what is wrong, and the data
     QString unknownEvent; // Other: the type of a Responses or Messages event the client does not know (inert)
 
-    bool hasText() const { return !text.isEmpty(); }
+    bool hasText() const { return !text.isEmpty() || !textUtf8.isEmpty(); }
+    bool hasReasoning() const { return !reasoning.isEmpty() || !reasoningUtf8.isEmpty(); }
+
+    // Decoded: text and reasoning as QString. Utf8: as UTF-8 bytes (textUtf8, reasoningUtf8), for a
+    // caller that counts and keeps bytes and decodes once, at the end of a request.
+    enum class TextForm { Decoded, Utf8 };
     bool hasUsage() const { return completionTokens.has_value() || promptTokens.has_value(); }
 
     // Also reads a whole non-streamed reply or error body (SseParser::body()).
-    static SseChunk classify(QByteArrayView data);
+    static SseChunk classify(QByteArrayView data, TextForm form = TextForm::Decoded);
     // The same answer from nlohmann's DOM alone: classify() takes it for error objects and for anything
     // its faster parser refuses, so that every message keeps these words. Tests and fuzzing compare the two.
     static SseChunk classifyDom(QByteArrayView data);
