@@ -24,6 +24,7 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QSignalSpy>
+#include <QSocketNotifier>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -34,6 +35,11 @@
 #include <map>
 
 #include <sys/socket.h>
+#include <unistd.h>
+
+#ifdef Q_OS_LINUX
+#include "client/epolldispatcher.h"
+#endif
 
 using namespace kp;
 using namespace Qt::StringLiterals;
@@ -182,12 +188,175 @@ private:
 
 } // namespace
 
+#ifdef Q_OS_LINUX
+// Records timer events by id, in the order they come.
+class TimerLog : public QObject
+{
+public:
+    std::vector<int> ids;
+
+protected:
+    void timerEvent(QTimerEvent* event) override { ids.push_back(event->timerId()); }
+};
+
+// A thread running an EpollDispatcher, and an object living in it that reports back to the test's
+// thread what happened there, by queued signal.
+class DispatcherThread
+{
+public:
+    DispatcherThread()
+    {
+        thread.setEventDispatcher(new EpollDispatcher);
+        context.moveToThread(&thread);
+        thread.start();
+    }
+    ~DispatcherThread()
+    {
+        thread.quit(); // the dispatcher's interrupt(): wait() below returns only if it works
+        thread.wait();
+    }
+    // Runs f in the dispatcher's thread (a posted event).
+    template <typename F> void run(F f) { QMetaObject::invokeMethod(&context, std::move(f), Qt::QueuedConnection); }
+    // Appends to log in the test's thread.
+    void report(const QString& what)
+    {
+        QMetaObject::invokeMethod(
+            qApp, [this, what] { log.append(what); }, Qt::QueuedConnection);
+    }
+
+    QThread thread;
+    QObject context;
+    QStringList log;
+};
+#endif
+
 class TestTransport : public QObject
 {
     Q_OBJECT
 
 private Q_SLOTS:
     void initTestCase() { sim::raiseFileLimit(); }
+
+    // ---- the socket workers' epoll dispatcher ---------------------------------------------------------
+
+#ifdef Q_OS_LINUX
+    // The socket transport's worker threads run the epoll dispatcher: a record is reported from there.
+    void socketWorkersRunTheEpollDispatcher()
+    {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        connect(&server, &QTcpServer::newConnection, this, [&] {
+            while (QTcpSocket* s = server.nextPendingConnection()) {
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+                connect(s, &QTcpSocket::readyRead, s, [s] {
+                    if (s->readAll().contains("\r\n\r\n"))
+                        s->write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
+                });
+            }
+        });
+        const auto transport = transportOf(TransportKind::Socket, {});
+        std::atomic<int> onEpoll { 0 };
+        std::atomic<int> done { 0 };
+        connect(
+            transport.get(), &Transport::finished, this,
+            [&](const RequestRecord&) {
+                onEpoll += qobject_cast<EpollDispatcher*>(QAbstractEventDispatcher::instance()) != nullptr;
+                ++done;
+            },
+            Qt::DirectConnection);
+        HttpRequest request;
+        request.url = QUrl(u"http://127.0.0.1:%1/v1/completions"_s.arg(server.serverPort()));
+        request.body = "{}";
+        request.scheduledNs = steadyNowNs();
+        transport->send(request);
+        QTRY_COMPARE_WITH_TIMEOUT(done.load(), 1, kStepTimeoutMs);
+        QCOMPARE(onEpoll.load(), 1);
+    }
+
+    void epollTimersFireInDeadlineOrderAndRepeat()
+    {
+        EpollDispatcher dispatcher;
+        TimerLog log;
+        // Registered out of deadline order: 400 ms, 50 ms, 200 ms.
+        dispatcher.registerTimer(101, 400, Qt::PreciseTimer, &log);
+        dispatcher.registerTimer(102, 50, Qt::CoarseTimer, &log);
+        dispatcher.registerTimer(103, 200, Qt::PreciseTimer, &log);
+        QCOMPARE(dispatcher.registeredTimers(&log).size(), 3);
+        QCOMPARE(dispatcher.remainingTime(999), -1);
+        QVERIFY(dispatcher.remainingTime(101) > dispatcher.remainingTime(102));
+        while (std::count(log.ids.begin(), log.ids.end(), 101) < 2)
+            dispatcher.processEvents(QEventLoop::WaitForMoreEvents);
+        QCOMPARE(log.ids.front(), 102);
+        const auto first = [&](int id) { return std::find(log.ids.begin(), log.ids.end(), id) - log.ids.begin(); };
+        QVERIFY(first(103) < first(101));
+        QVERIFY(std::count(log.ids.begin(), log.ids.end(), 102) >= 2); // repeats
+        QVERIFY(std::count(log.ids.begin(), log.ids.end(), 103) >= 1);
+
+        QVERIFY(dispatcher.unregisterTimer(102));
+        QVERIFY(!dispatcher.unregisterTimer(102));
+        const auto fast = std::count(log.ids.begin(), log.ids.end(), 102);
+        while (std::count(log.ids.begin(), log.ids.end(), 101) < 3)
+            dispatcher.processEvents(QEventLoop::WaitForMoreEvents);
+        QCOMPARE(std::count(log.ids.begin(), log.ids.end(), 102), fast); // stopped
+        QVERIFY(dispatcher.unregisterTimers(&log));
+        QVERIFY(dispatcher.registeredTimers(&log).isEmpty());
+        QVERIFY(!dispatcher.processEvents(QEventLoop::AllEvents)); // nothing left: returns at once
+    }
+
+    void epollDispatcherDeliversPostedEventsAndWakesUp()
+    {
+        DispatcherThread t;
+        QVERIFY(qobject_cast<EpollDispatcher*>(t.thread.eventDispatcher()));
+        // The thread is blocked waiting (no timers, no sockets): each post must wake it.
+        for (int i = 0; i < 3; ++i) {
+            t.run([&t, i] { t.report(u"posted %1 in %2"_s.arg(i).arg(QThread::currentThread() == &t.thread)); });
+            QTRY_COMPARE(t.log.size(), i + 1);
+        }
+        QCOMPARE(t.log, QStringList({ u"posted 0 in 1"_s, u"posted 1 in 1"_s, u"posted 2 in 1"_s }));
+        t.run([&t] { QTimer::singleShot(30, &t.context, [&t] { t.report(u"timer"_s); }); });
+        QTRY_COMPARE(t.log.size(), 4);
+        QCOMPARE(t.log.last(), u"timer"_s);
+    }
+
+    void epollNotifierFiresWhileDataIsReadable()
+    {
+        int fds[2];
+        QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+        {
+            DispatcherThread t;
+            QSocketNotifier* notifier = nullptr;
+            t.run([&] {
+                notifier = new QSocketNotifier(fds[0], QSocketNotifier::Read, &t.context);
+                QObject::connect(notifier, &QSocketNotifier::activated, &t.context, [&t, fd = fds[0]] {
+                    char c = 0; // one byte per activation: the rest must fire it again (level-triggered)
+                    if (::read(fd, &c, 1) == 1)
+                        t.report(QString(QLatin1Char(c)));
+                });
+                t.report(u"ready"_s);
+            });
+            QTRY_COMPARE(t.log.size(), 1);
+            QCOMPARE(::write(fds[1], "abc", 3), ssize_t(3));
+            QTRY_COMPARE(t.log.size(), 4);
+            QCOMPARE(t.log, QStringList({ u"ready"_s, u"a"_s, u"b"_s, u"c"_s }));
+            // Disabled: data waits; enabled again: it is read.
+            t.run([&] {
+                notifier->setEnabled(false);
+                t.report(u"off"_s);
+            });
+            QTRY_COMPARE(t.log.size(), 5);
+            QCOMPARE(::write(fds[1], "d", 1), ssize_t(1));
+            t.run([&] {
+                char c = 0;
+                t.report(::recv(fds[0], &c, 1, MSG_PEEK | MSG_DONTWAIT) == 1 ? u"waiting"_s : u"lost"_s);
+                notifier->setEnabled(true);
+            });
+            QTRY_COMPARE(t.log.size(), 7);
+            QCOMPARE(t.log.mid(5), QStringList({ u"waiting"_s, u"d"_s }));
+        }
+        ::close(fds[0]);
+        ::close(fds[1]);
+    }
+#endif
 
     // ---- the response parser ----------------------------------------------------------------------
 
@@ -811,7 +980,10 @@ private Q_SLOTS:
     // and closes without reading the body: the client is still writing 16 MiB when the answer comes.
     // The socket client reads the answer; Qt 6.4's client reads none while it writes, so its broken
     // connection says what a large body may have met.
-    void earlyRefusalOfALargeBody_data() { addTransportRows(); }
+    void earlyRefusalOfALargeBody_data()
+    {
+        addTransportRows();
+    }
     void earlyRefusalOfALargeBody()
     {
         QFETCH(TransportKind, kind);
@@ -866,7 +1038,10 @@ private Q_SLOTS:
         }
     }
 
-    void connectionRefused_data() { addTransportRows(); }
+    void connectionRefused_data()
+    {
+        addTransportRows();
+    }
     void connectionRefused()
     {
         QFETCH(TransportKind, kind);
@@ -932,7 +1107,10 @@ private Q_SLOTS:
         }
     }
 
-    void stopCancelsWhatIsInFlight_data() { addTransportRows(); }
+    void stopCancelsWhatIsInFlight_data()
+    {
+        addTransportRows();
+    }
     void stopCancelsWhatIsInFlight()
     {
         QFETCH(TransportKind, kind);

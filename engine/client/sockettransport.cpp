@@ -6,6 +6,10 @@
 
 #include <QLoggingCategory>
 
+#ifdef Q_OS_LINUX
+#include "client/epolldispatcher.h"
+#endif
+
 namespace kp {
 
 Q_DECLARE_LOGGING_CATEGORY(lcClient)
@@ -15,7 +19,14 @@ SocketTransport::SocketTransport(const TransportOptions& options, QObject* paren
 {
     qRegisterMetaType<kp::RequestRecord>();
     m_pool.start(
-        this, options, QStringLiteral("kneepoint-socket"), [&] { return new SocketWorker(options, loopLag()); });
+        this, options, QStringLiteral("kneepoint-socket"), [&] { return new SocketWorker(options, loopLag()); },
+        []() -> QAbstractEventDispatcher* {
+#ifdef Q_OS_LINUX
+            return makeSocketDispatcher();
+#else
+            return nullptr;
+#endif
+        });
 }
 
 SocketTransport::~SocketTransport() = default;

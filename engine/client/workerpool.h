@@ -2,12 +2,14 @@
 
 #include "client/transport.h"
 
+#include <QAbstractEventDispatcher>
 #include <QMetaObject>
 #include <QString>
 #include <QThread>
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -30,8 +32,10 @@ public:
     }
 
     // options.workers threads (default: one per core); make() creates each worker before it moves.
+    // dispatcher() gives each thread its event dispatcher before it starts (nullptr: Qt's default).
     template <typename Make>
-    void start(Transport* owner, const TransportOptions& options, const QString& name, Make make)
+    void start(Transport* owner, const TransportOptions& options, const QString& name, Make make,
+        const std::function<QAbstractEventDispatcher*()>& dispatcher = {})
     {
         const int count = std::min(TransportOptions::kMaxWorkers,
             options.workers > 0 ? options.workers : std::max(1, QThread::idealThreadCount()));
@@ -40,6 +44,8 @@ public:
             Worker w;
             w.thread = std::make_unique<QThread>();
             w.thread->setObjectName(QStringLiteral("%1-%2").arg(name).arg(i));
+            if (QAbstractEventDispatcher* d = dispatcher ? dispatcher() : nullptr)
+                w.thread->setEventDispatcher(d); // the thread owns it from here
             w.worker = make();
             w.worker->moveToThread(w.thread.get());
             QObject::connect(w.thread.get(), &QThread::finished, w.worker, &QObject::deleteLater);

@@ -1,0 +1,83 @@
+#pragma once
+
+#include <QAbstractEventDispatcher>
+
+#include <QtGlobal>
+
+#include <atomic>
+#include <unordered_map>
+#include <vector>
+
+namespace kp {
+
+// An event dispatcher for the socket transport's worker threads (Linux): one epoll set holds the
+// sockets, so a pass costs what is ready, not what is open. glib's dispatcher (and Qt's own poll one)
+// walk every open socket on every pass; with hundreds of streams per thread that walk is most of the
+// client's kernel time. Same semantics as Qt's UNIX dispatcher: level-triggered read, write and
+// exception notifiers; timers by deadline, each fired at most once per pass, the next deadline one
+// interval after the last (or one interval from now when it is late); posted events delivered at the
+// start of every pass; wakeUp() from any thread through an eventfd.
+class EpollDispatcher final : public QAbstractEventDispatcher
+{
+    Q_OBJECT
+public:
+    explicit EpollDispatcher(QObject* parent = nullptr);
+    ~EpollDispatcher() override;
+
+    // Whether this system has epoll (false only if the kernel refuses an epoll or event descriptor).
+    bool isValid() const { return m_epoll >= 0 && m_wake >= 0; }
+
+    bool processEvents(QEventLoop::ProcessEventsFlags flags) override;
+
+    void registerSocketNotifier(QSocketNotifier* notifier) override;
+    void unregisterSocketNotifier(QSocketNotifier* notifier) override;
+
+    void registerTimer(int timerId, qint64 interval, Qt::TimerType timerType, QObject* object) override;
+    bool unregisterTimer(int timerId) override;
+    bool unregisterTimers(QObject* object) override;
+    QList<TimerInfo> registeredTimers(QObject* object) const override;
+    int remainingTime(int timerId) override;
+
+    void wakeUp() override;
+    void interrupt() override;
+
+private:
+    struct Notifiers
+    {
+        QSocketNotifier* read = nullptr;
+        QSocketNotifier* write = nullptr;
+        QSocketNotifier* exception = nullptr;
+        quint32 events = 0; // what the epoll set asks for this descriptor
+    };
+    struct Timer
+    {
+        int id = 0;
+        qint64 intervalMs = 0;
+        Qt::TimerType type = Qt::CoarseTimer;
+        QObject* object = nullptr;
+        qint64 deadlineNs = 0;
+    };
+
+    void updateEpoll(int fd, Notifiers& n);
+    void insertTimer(const Timer& timer); // keeps m_timers sorted by deadline
+    qint64 nextDeadlineNs() const;
+    int activateTimers();
+    void drainWake();
+    bool wait(int fd, qint64 timeoutNs, int* ready);
+
+    int m_epoll = -1;
+    int m_wake = -1;
+    std::atomic<bool> m_wakePending { false };
+    std::atomic<bool> m_interrupt { false };
+    bool m_pwait2 = true; // epoll_pwait2 (nanosecond timeouts) until the kernel says it has none
+    std::unordered_map<int, Notifiers> m_notifiers;
+    std::vector<Timer> m_timers; // sorted by deadline, earliest first
+    // The notifiers a pass activates; one unregistered meanwhile is cleared here so it is not sent to.
+    std::vector<QSocketNotifier*> m_pending;
+    std::vector<int> m_firing; // the timers a pass fires, by id
+};
+
+// The dispatcher for a new socket worker thread: an EpollDispatcher on Linux, or nullptr for Qt's own.
+QAbstractEventDispatcher* makeSocketDispatcher();
+
+} // namespace kp
