@@ -25,6 +25,11 @@
 #include <QNetworkAccessManager>
 #include <QSignalSpy>
 #include <QSocketNotifier>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslServer>
+#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -270,6 +275,64 @@ private Q_SLOTS:
         request.scheduledNs = steadyNowNs();
         transport->send(request);
         QTRY_COMPARE_WITH_TIMEOUT(done.load(), 1, kStepTimeoutMs);
+        QCOMPARE(onEpoll.load(), 1);
+    }
+
+    // QSslSocket (its handshake's notifiers and timers) on the epoll dispatcher: an https request to a
+    // local TLS server with a self-signed certificate for localhost (tls_verify off) gets its answer.
+    void socketTransportSpeaksTlsOnEpoll()
+    {
+        if (!QSslSocket::supportsSsl())
+            QSKIP("no TLS backend");
+        QFile cert(QFINDTESTDATA("data/tls/localhost.crt"));
+        QFile key(QFINDTESTDATA("data/tls/localhost.key"));
+        QVERIFY(cert.open(QIODevice::ReadOnly));
+        QVERIFY(key.open(QIODevice::ReadOnly));
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.setLocalCertificate(QSslCertificate(&cert, QSsl::Pem));
+        tls.setPrivateKey(QSslKey(&key, QSsl::Rsa, QSsl::Pem));
+        QSslServer server;
+        server.setSslConfiguration(tls);
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        connect(&server, &QSslServer::pendingConnectionAvailable, this, [&] {
+            while (QTcpSocket* s = server.nextPendingConnection()) {
+                auto head = std::make_shared<QByteArray>();
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+                const auto answer = [s, head] {
+                    *head += s->readAll();
+                    if (head->contains("\r\n\r\n{}"))
+                        s->write(
+                            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 86\r\n\r\n"
+                            "data: {\"choices\":[{\"index\":0,\"text\":\"secure\",\"finish_reason\":\"stop\"}]}\n\n"
+                            "data: [DONE]\n\n");
+                };
+                connect(s, &QTcpSocket::readyRead, s, answer);
+                answer(); // the request may have come with the handshake
+            }
+        });
+        TransportOptions options;
+        options.tlsVerify = false;
+        const auto transport = transportOf(TransportKind::Socket, options);
+        std::vector<RequestRecord> records;
+        std::atomic<int> onEpoll { 0 };
+        connect(
+            transport.get(), &Transport::finished, this,
+            [&](const RequestRecord&) {
+                onEpoll += qobject_cast<EpollDispatcher*>(QAbstractEventDispatcher::instance()) != nullptr;
+            },
+            Qt::DirectConnection);
+        connect(transport.get(), &Transport::finished, this, [&](const RequestRecord& r) { records.push_back(r); });
+        HttpRequest request;
+        request.url = QUrl(u"https://localhost:%1/v1/completions"_s.arg(server.serverPort()));
+        request.body = "{}";
+        request.stream = true;
+        request.scheduledNs = steadyNowNs();
+        transport->send(request);
+        QTRY_COMPARE_WITH_TIMEOUT(records.size(), std::size_t(1), kStepTimeoutMs);
+        const RequestRecord& r = records.front();
+        QVERIFY2(r.failure == FailureClass::None, qPrintable(r.errorMessage));
+        QCOMPARE(r.httpStatus, 200);
+        QCOMPARE(r.generatedText, u"secure"_s);
         QCOMPARE(onEpoll.load(), 1);
     }
 
