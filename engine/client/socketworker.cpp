@@ -102,6 +102,7 @@ QByteArray http11Request(const HttpRequest& request)
 SocketWorker::SocketWorker(const TransportOptions& options, std::shared_ptr<LoopLagMeter> loopLag)
     : m_options(options)
     , m_loopLag(std::move(loopLag))
+    , m_readBuffer(kReadBufferBytes, Qt::Uninitialized)
     , m_tick(this)
 {
     m_tick.setInterval(LoopLagMeter::kTickMs);
@@ -213,15 +214,23 @@ void SocketWorker::onReadyRead(Connection* c)
 {
     // The read time is the event time: take it before anything else.
     const qint64 now = steadyNowNs();
-    const QByteArray data = c->socket->readAll();
     if (!c->exchange) { // bytes nobody asked for on an idle connection: it cannot be trusted again
         close(c);
         return;
     }
-    consume(c, now, data);
+    // Into the worker's one buffer, parsed in place: no allocation per read.
+    while (m_connections.count(c) && c->exchange) {
+        const qint64 n = c->socket->read(m_readBuffer.data(), m_readBuffer.size());
+        if (n <= 0)
+            break;
+        consume(c, now, QByteArrayView(m_readBuffer.constData(), n));
+    }
+    // The response ended and more bytes follow it: the connection cannot be trusted again.
+    if (m_connections.count(c) && !c->exchange && c->socket->bytesAvailable() > 0)
+        close(c);
 }
 
-void SocketWorker::consume(Connection* c, qint64 now, const QByteArray& data)
+void SocketWorker::consume(Connection* c, qint64 now, QByteArrayView data)
 {
     if (data.isEmpty())
         return;
@@ -351,14 +360,13 @@ void SocketWorker::drainEarlyAnswer(Connection* c, qint64 now)
     if (c->uploadFd < 0)
         return;
     constexpr qsizetype kMaxDrainBytes = 1024 * 1024; // the status, headers and the start of the body
-    QByteArray buffer(64 * 1024, Qt::Uninitialized);
     qsizetype drained = 0;
     while (drained < kMaxDrainBytes && m_connections.count(c) && c->exchange) {
-        const ssize_t n = ::recv(c->uploadFd, buffer.data(), std::size_t(buffer.size()), MSG_DONTWAIT);
+        const ssize_t n = ::recv(c->uploadFd, m_readBuffer.data(), std::size_t(m_readBuffer.size()), MSG_DONTWAIT);
         if (n <= 0)
             break;
         drained += n;
-        consume(c, now, buffer.first(n));
+        consume(c, now, QByteArrayView(m_readBuffer.constData(), n));
     }
     if (m_connections.count(c))
         endUploadWatch(c);

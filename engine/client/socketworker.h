@@ -67,7 +67,7 @@ private:
     void dispatch(Connection* c, Exchange exchange);
     void onReady(Connection* c);
     void onReadyRead(Connection* c);
-    void consume(Connection* c, qint64 now, const QByteArray& data);
+    void consume(Connection* c, qint64 now, QByteArrayView data);
     void onClosed(Connection* c);
     void writeRequest(Connection* c, const QByteArray& wire);
     void endUploadWatch(Connection* c);
@@ -84,6 +84,9 @@ private:
     QHash<QString, std::vector<Connection*>> m_idle;
     int m_active = 0;
     std::vector<QByteArrayView> m_body; // reused between reads
+    // Every read of every connection lands here and is parsed before the next read.
+    static constexpr qsizetype kReadBufferBytes = 64 * 1024;
+    QByteArray m_readBuffer;
     QTimer m_tick;
     qint64 m_lastTickNs = 0;
 };
