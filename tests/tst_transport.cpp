@@ -344,9 +344,13 @@ private Q_SLOTS:
         dispatcher.registerTimer(101, 400, Qt::PreciseTimer, &log);
         dispatcher.registerTimer(102, 50, Qt::CoarseTimer, &log);
         dispatcher.registerTimer(103, 200, Qt::PreciseTimer, &log);
-        QCOMPARE(dispatcher.registeredTimers(&log).size(), 3);
+        QList<int> intervals;
+        for (const auto& info : dispatcher.registeredTimers(&log))
+            intervals.append(info.timerId * 1000 + info.interval);
+        std::sort(intervals.begin(), intervals.end());
+        QCOMPARE(intervals, QList<int>({ 101400, 102050, 103200 }));
         QCOMPARE(dispatcher.remainingTime(999), -1);
-        QVERIFY(dispatcher.remainingTime(101) > dispatcher.remainingTime(102));
+        QVERIFY(dispatcher.remainingTime(101) >= 0 && dispatcher.remainingTime(101) <= 400);
         while (std::count(log.ids.begin(), log.ids.end(), 101) < 2)
             dispatcher.processEvents(QEventLoop::WaitForMoreEvents);
         QCOMPARE(log.ids.front(), 102);

@@ -133,11 +133,12 @@ void EpollDispatcher::updateEpoll(int fd, Notifiers& n)
     // epoll reports a hang-up or an error whatever it is asked, so a descriptor with no enabled
     // notifier leaves the set rather than waking every pass.
     const int op = wanted == 0 ? EPOLL_CTL_DEL : (n.events == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD);
-    if (::epoll_ctl(m_epoll, op, fd, &ev) != 0)
+    const bool ok = ::epoll_ctl(m_epoll, op, fd, &ev) == 0;
+    if (!ok)
         qCWarning(lcClient) << "epoll dispatcher: cannot watch socket descriptor" << fd << ":" << std::strerror(errno);
     if (wanted == 0)
         m_notifiers.erase(fd);
-    else
+    else if (ok)
         n.events = wanted;
 }
 
