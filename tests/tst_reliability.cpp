@@ -924,6 +924,18 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(out + QStringLiteral("/steps/001.json")));
         const ResultFileContents first = ResultJson::read(readFile(out + QStringLiteral("/steps/000.json")), u"000"_s);
         QVERIFY2(first.ok(), qPrintable(first.error));
+        // The finished step's request lines are all on disk: its step file is written after them.
+        const QList<QByteArray> firstLines = readFile(out + QStringLiteral("/steps/000.requests.jsonl")).split('\n');
+        QCOMPARE(firstLines.size(), 41);
+        QVERIFY(firstLines.last().isEmpty());
+        std::set<qint64> indexes;
+        for (qsizetype i = 0; i < 40; ++i) {
+            QString error;
+            const std::optional<RequestRecord> r = requestRecordFromJson(firstLines.at(i), &error);
+            QVERIFY2(r, qPrintable(error));
+            indexes.insert(r->index);
+        }
+        QCOMPARE(indexes.size(), std::size_t(40));
 
         const SavedRunRead saved = readSavedRun(out);
         QVERIFY2(saved.ok(), qPrintable(saved.error));

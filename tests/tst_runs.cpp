@@ -585,6 +585,87 @@ private Q_SLOTS:
         QVERIFY(read.run->warnings.join(u'\n').contains(QLatin1String("001.requests.jsonl")));
     }
 
+    // The request lines are written by RunWriter's writer thread: each step's file holds exactly its
+    // records, one line each in the order they were appended, once writeStep has returned (which
+    // writes the step file after them); close() writes what is left.
+    void requestLinesInOrder()
+    {
+        QTemporaryDir tmp;
+        RunWriter writer;
+        QString error;
+        QVERIFY2(writer.open(tmp.filePath(QStringLiteral("order")), &error), qPrintable(error));
+        QByteArray step0, step1, step2;
+        for (int i = 0; i < 3000; ++i) {
+            RequestRecord r = record(i, 1 + i, 80 + i % 7, 1 + i % 9, 10);
+            if (i % 11 == 0) {
+                r.failure = FailureClass::StreamCut;
+                r.errorMessage = QStringLiteral("stream ended before [DONE] (%1)").arg(i);
+            }
+            // Steps 0 and 1 interleave, as a stopped step's late records may; step 2 follows.
+            const int step = i < 2000 ? i % 2 : 2;
+            QVERIFY2(writer.appendRequest(step, r, &error), qPrintable(error));
+            (step == 0 ? step0 : step == 1 ? step1 : step2) += requestRecordToJson(r) + '\n';
+        }
+        QVERIFY2(writer.writeStep(0, "{\"step\": 0}", &error), qPrintable(error));
+        QCOMPARE(readFile(writer.requestsPath(0)), step0);
+        QCOMPARE(readFile(writer.stepPath(0)), QByteArray("{\"step\": 0}"));
+        QVERIFY2(writer.writeStep(1, "{\"step\": 1}", &error), qPrintable(error));
+        QCOMPARE(readFile(writer.requestsPath(1)), step1);
+        QCOMPARE(step1.count('\n'), 1000);
+        writer.close();
+        QCOMPARE(readFile(writer.requestsPath(2)), step2);
+        QCOMPARE(step2.count('\n'), 1000);
+        QVERIFY(!QFile::exists(writer.stepPath(2)));
+        QVERIFY(!QFile::exists(writer.dir() + QStringLiteral("/run.lock")));
+
+        // The destructor writes what is left too.
+        const QString dir = tmp.filePath(QStringLiteral("destroyed"));
+        {
+            RunWriter gone;
+            QVERIFY2(gone.open(dir, &error), qPrintable(error));
+            for (int i = 0; i < 5; ++i)
+                QVERIFY(gone.appendRequest(4, record(i, 1, 80, 2, 10), &error));
+        }
+        QByteArray expected;
+        for (int i = 0; i < 5; ++i)
+            expected += requestRecordToJson(record(i, 1, 80, 2, 10)) + '\n';
+        QCOMPARE(readFile(dir + QStringLiteral("/steps/004.requests.jsonl")), expected);
+    }
+
+    // A request file that cannot be opened (steps/ replaced by a file after open) is named by the next
+    // append or by writeStep, which then leaves the step file unwritten.
+    void requestFileErrorIsNamed()
+    {
+        QTemporaryDir tmp;
+        const QString reason = QString::fromLocal8Bit(std::strerror(ENOTDIR));
+        QString error;
+        {
+            RunWriter writer;
+            QVERIFY2(writer.open(tmp.filePath(QStringLiteral("by-step")), &error), qPrintable(error));
+            QVERIFY(QDir(writer.dir() + QStringLiteral("/steps")).removeRecursively());
+            QVERIFY(writeText(writer.dir() + QStringLiteral("/steps"), "not a folder"));
+            QVERIFY2(writer.appendRequest(0, record(0, 1, 80, 2, 10), &error), qPrintable(error));
+            QVERIFY(!writer.writeStep(0, "{}", &error));
+            QCOMPARE(error, writer.requestsPath(0) + QStringLiteral(": cannot append: ") + reason);
+            QCOMPARE(readFile(writer.dir() + QStringLiteral("/steps")), QByteArray("not a folder"));
+        }
+        {
+            RunWriter writer;
+            QVERIFY2(writer.open(tmp.filePath(QStringLiteral("by-append")), &error), qPrintable(error));
+            QVERIFY(QDir(writer.dir() + QStringLiteral("/steps")).removeRecursively());
+            QVERIFY(writeText(writer.dir() + QStringLiteral("/steps"), "not a folder"));
+            int appended = 0;
+            bool refused = false;
+            // Appends go on succeeding until the writer thread has tried the file; the first one after
+            // that is refused (QTRY evaluates its condition more than once: it stays true once refused).
+            QTRY_VERIFY_WITH_TIMEOUT(
+                refused || (refused = !writer.appendRequest(3, record(appended++, 1, 80, 2, 10), &error)), 30000);
+            QCOMPARE(error, writer.requestsPath(3) + QStringLiteral(": cannot append: ") + reason);
+            // Reported once.
+            QVERIFY2(writer.flushRequests(&error), qPrintable(error));
+        }
+    }
+
     // A disk that fills up mid-line is named by the system's reason, for the request log and for a step
     // file alike; a file-size limit fails the same way a full disk does, and applies to root too.
     void fullDiskIsNamed()
@@ -603,26 +684,37 @@ private Q_SLOTS:
         rlimit small = old;
         small.rlim_cur = 2000;
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        // The lines are written by the writer thread: the failure is reported by an append that comes
+        // after it, or else by the flush.
         QString appendError;
         int appended = 0;
         while (appended < 100 && writer.appendRequest(1, record(appended, 50, 90, 4, 10), &appendError))
             ++appended;
+        const bool flushed = appended == 100 && writer.flushRequests(&appendError);
         QString stepError;
         const bool stepWritten = writer.writeStep(0, QByteArray(4000, ' '), &stepError);
         setrlimit(RLIMIT_FSIZE, &old);
         std::signal(SIGXFSZ, oldHandler);
 
         const QString reason = QString::fromLocal8Bit(std::strerror(EFBIG));
-        QVERIFY(appended > 0 && appended < 100);
+        QVERIFY(!flushed);
         QCOMPARE(appendError, writer.requestsPath(1) + QStringLiteral(": cannot append: ") + reason);
         QVERIFY(!stepWritten);
         QVERIFY2(stepError.startsWith(stepFile + QStringLiteral(": cannot write: ")), qPrintable(stepError));
         QVERIFY2(stepError.endsWith(reason), qPrintable(stepError));
         QCOMPARE(readFile(stepFile), QByteArray("{\"old\": true}"));
-        // Every whole line before the failure reads back.
-        const QList<QByteArray> lines = readFile(writer.requestsPath(1)).split('\n');
-        for (int i = 0; i < appended; ++i)
-            QVERIFY(requestRecordFromJson(lines.at(i), &error));
+        // The file stops at the limit, and every whole line before the failure reads back, in order.
+        const QByteArray written = readFile(writer.requestsPath(1));
+        QCOMPARE(written.size(), 2000);
+        const QList<QByteArray> lines = written.split('\n');
+        QVERIFY(lines.size() > 1);
+        for (qsizetype i = 0; i + 1 < lines.size(); ++i)
+            QCOMPARE(lines.at(i), requestRecordToJson(record(int(i), 50, 90, 4, 10)));
+        // The failure was reported once; nothing more is written to the file that failed.
+        QVERIFY2(writer.flushRequests(&error), qPrintable(error));
+        QVERIFY(writer.appendRequest(1, record(100, 50, 90, 4, 10), &error));
+        QVERIFY2(writer.flushRequests(&error), qPrintable(error));
+        QCOMPARE(readFile(writer.requestsPath(1)).size(), 2000);
 #else
         QSKIP("needs RLIMIT_FSIZE");
 #endif

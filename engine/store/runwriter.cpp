@@ -3,6 +3,7 @@
 #include "metrics/stepmetrics.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -39,6 +40,11 @@ bool checkWritableDirectory(const QString& dir, QString* error)
 RunWriter::~RunWriter() = default;
 
 namespace {
+
+QString requestsPathIn(const QString& dir, int stepIndex)
+{
+    return QStringLiteral("%1/steps/%2.requests.jsonl").arg(dir).arg(stepIndex, 3, 10, QLatin1Char('0'));
+}
 
 // Writes all of data to a file opened unbuffered. A disk that fills up takes part of a write and then
 // refuses the rest: the retry for the rest is what fails with the system's reason ("No space left on
@@ -105,7 +111,7 @@ bool RunWriter::open(const QString& dir, QString* error)
 
 void RunWriter::close()
 {
-    m_requestFiles.clear();
+    m_requests.reset();
     m_lock.reset();
 }
 
@@ -155,7 +161,7 @@ QString RunWriter::stepPath(int stepIndex) const
 
 QString RunWriter::requestsPath(int stepIndex) const
 {
-    return QStringLiteral("%1/steps/%2.requests.jsonl").arg(m_dir).arg(stepIndex, 3, 10, QLatin1Char('0'));
+    return requestsPathIn(m_dir, stepIndex);
 }
 
 QString RunWriter::metricsPath(int stepIndex) const
@@ -170,32 +176,20 @@ bool RunWriter::writeMetrics(int stepIndex, const QByteArray& jsonl, QString* er
 
 bool RunWriter::appendRequest(int stepIndex, const RequestRecord& record, QString* error)
 {
-    auto& file = m_requestFiles[stepIndex];
-    if (!file) {
-        file = std::make_unique<QFile>(requestsPath(stepIndex));
-        if (!file->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered)) {
-            *error = QStringLiteral("%1: cannot append: %2").arg(file->fileName(), file->errorString());
-            file.reset();
-            m_requestFiles.erase(stepIndex);
-            return false;
-        }
-    }
-    QByteArray line = requestRecordToJson(record);
-    line += '\n';
-    // One unbuffered write per line: a kill loses at most the line being written.
-    if (!writeFully(*file, line)) {
-        *error = QStringLiteral("%1: cannot append: %2").arg(file->fileName(), file->errorString());
-        return false;
-    }
-    return true;
+    if (!m_requests)
+        m_requests = std::make_unique<RequestLog>([dir = m_dir](int step) { return requestsPathIn(dir, step); });
+    return m_requests->append(stepIndex, record, error);
+}
+
+bool RunWriter::flushRequests(QString* error)
+{
+    return !m_requests || m_requests->sync(-1, error);
 }
 
 bool RunWriter::writeStep(int stepIndex, const QByteArray& json, QString* error)
 {
-    if (auto it = m_requestFiles.find(stepIndex); it != m_requestFiles.end()) {
-        it->second->close();
-        m_requestFiles.erase(it);
-    }
+    if (m_requests && !m_requests->sync(stepIndex, error))
+        return false;
     return writeFileAtomically(stepPath(stepIndex), json, error);
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "metrics/requestrecord.h"
+#include "store/requestlog.h"
 
 #include <QByteArray>
-#include <QFile>
 #include <QJsonObject>
 #include <QLockFile>
 #include <QString>
@@ -16,10 +16,12 @@ namespace kp {
 // Writes one run directory:
 //   run.json                 profile snapshot (secrets removed), plan, environment, status
 //   steps/NNN.json           one step's results (vLLM-compatible keys), written atomically
-//   steps/NNN.requests.jsonl one RequestRecord per line, appended and flushed as requests finish
+//   steps/NNN.requests.jsonl one RequestRecord per line, appended as requests finish, by a writer
+//                            thread (RequestLog) about 50 ms after appendRequest at most
 //   steps/NNN.metrics.jsonl  the server's metrics while the step ran, written atomically
 // Every write is atomic (QSaveFile) or append-only, so a kill at any moment keeps every finished
-// step and loses at most the requests in flight.
+// step and loses at most the requests in flight and those finished in the last 50 ms (whose lines
+// were not written yet; the last line written may be cut).
 // Whether dir can be made and written, proved by writing (and removing) a file in the nearest folder
 // of its path that exists; nothing is left behind. False with "DIR: cannot be a folder: F is a file"
 // or "DIR: cannot write in F: ..." otherwise.
@@ -44,13 +46,20 @@ public:
     // survives the next step.
     bool writeRun(const QJsonObject& run, QString* error);
 
-    // Closes the request files and gives up run.lock: the run is complete (before renaming its
-    // directory, for instance).
+    // Writes the requests appended so far, closes the request files and gives up run.lock: the run
+    // is complete (before renaming its directory, for instance). The destructor does the same.
     void close();
 
     // Whether a process that is alive holds the run directory's run.lock: the run is being written.
     static bool isLive(const QString& dir);
+    // Hands the record to the writer thread and returns; the line is written about 50 ms later at
+    // most. False with "FILE: cannot append: REASON" when an earlier line could not be written.
     bool appendRequest(int stepIndex, const RequestRecord& record, QString* error);
+    // Returns once every request appended so far is written; false with a write error not reported yet.
+    bool flushRequests(QString* error);
+    // Writes the step's requests appended so far and closes its request file first, so that
+    // steps/NNN.json lands after every line of its step. False with the request file's error, if one
+    // is not reported yet, or the step file's.
     bool writeStep(int stepIndex, const QByteArray& json, QString* error);
 
     QString stepPath(int stepIndex) const;
@@ -64,7 +73,7 @@ private:
     QString m_dir;
     std::unique_ptr<QLockFile> m_lock;
     bool m_wroteRun = false;
-    std::map<int, std::unique_ptr<QFile>> m_requestFiles;
+    std::unique_ptr<RequestLog> m_requests; // after m_lock: drained before the lock goes
 };
 
 // Atomically replaces path with data; on failure the old file is untouched and error names the path.
