@@ -2,6 +2,10 @@
 // open-loop request rate at sub-millisecond dispatch lag, streamed events per core, concurrent streams
 // held, timing error against the simulator's ground truth, SSE parser throughput and file loading
 // times. Prints one JSON object per line; run_all.sh turns them into the table of docs/BENCHMARKS.md.
+// With --write-run DIR every record is also written to a run directory from the thread that runs the
+// dispatch timer, as the CLI does (RunWriter's writer thread; with --write-sync the way it was before
+// that thread: a line serialised and written there, one write() each), so its cost shows in the CPU per
+// request and the dispatch lag.
 
 #include "client/qnamtransport.h"
 #include "client/responseaccumulator.h"
@@ -12,6 +16,7 @@
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
 #include "sim/filelimit.h"
+#include "store/runwriter.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -62,6 +67,21 @@ double peakRssMiB()
     return double(u.ru_maxrss) / 1024.0;
 }
 
+double threadCpuNs()
+{
+    timespec t {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
+}
+
+double processCpuNs()
+{
+    rusage u {};
+    getrusage(RUSAGE_SELF, &u);
+    return (double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec))
+        * 1e3;
+}
+
 double percentile(std::vector<double> v, double p)
 {
     if (v.empty())
@@ -94,6 +114,32 @@ struct Bench
     int workers = 0;
     QString model;
     int stepIndex = 0;
+    RunWriter* writer = nullptr; // --write-run
+    bool writeSync = false; // --write-sync
+    std::map<int, std::unique_ptr<QFile>> syncFiles;
+    double dispatchWriteCpuNs = 0; // the dispatch thread's CPU in write(), this step
+
+    // One record on the dispatch thread: handed to the writer thread, or (--write-sync) serialised and
+    // written with one unbuffered write.
+    void write(int step, const RequestRecord& record)
+    {
+        QString error;
+        if (!writeSync) {
+            if (!writer->appendRequest(step, record, &error))
+                qFatal("bench_client: %s", qPrintable(error));
+            return;
+        }
+        auto& file = syncFiles[step];
+        if (!file) {
+            file = std::make_unique<QFile>(writer->requestsPath(step));
+            if (!file->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered))
+                qFatal("bench_client: %s: %s", qPrintable(file->fileName()), qPrintable(file->errorString()));
+        }
+        QByteArray line = requestRecordToJson(record);
+        line += '\n';
+        if (file->write(line) != line.size())
+            qFatal("bench_client: %s: %s", qPrintable(file->fileName()), qPrintable(file->errorString()));
+    }
 
     std::unique_ptr<Transport> transport() const
     {
@@ -132,6 +178,21 @@ struct Bench
         StepRunner runner(t, MetricsOptions {});
         StepResult out;
         QEventLoop loop;
+        if (writer) {
+            // After the last record, everything is written before the runner reads the CPU clock at the
+            // step's end, so the writer thread's work counts in the step's CPU per request.
+            const int step = s.index;
+            const int expected = s.numPrompts;
+            QObject::connect(&runner, &StepRunner::requestFinished, &loop,
+                [this, step, expected, written = 0](const RequestRecord& record) mutable {
+                    const double before = threadCpuNs();
+                    write(step, record);
+                    dispatchWriteCpuNs += threadCpuNs() - before;
+                    QString error;
+                    if (++written == expected && !writer->flushRequests(&error))
+                        qFatal("bench_client: %s", qPrintable(error));
+                });
+        }
         QObject::connect(&runner, &StepRunner::finished, &loop, [&](const StepResult& r) {
             out = r;
             loop.quit();
@@ -139,15 +200,46 @@ struct Bench
         if (onSnapshot)
             QObject::connect(
                 &runner, &StepRunner::snapshot, &loop, [&](const LiveSnapshot& snap) { onSnapshot(runner, snap); });
+        const int index = s.index;
+        dispatchWriteCpuNs = 0;
         runner.start(std::move(s));
         loop.exec();
+        if (writer) {
+            QString error;
+            if (!writer->writeStep(index, "{}", &error))
+                qFatal("bench_client: %s", qPrintable(error));
+            syncFiles.erase(index);
+        }
         return out;
+    }
+
+    // With --write-run: the recording cost per request, on the dispatch thread during the step, and in
+    // all (every thread's CPU) from the step's records written again, alone, the same way.
+    void insertWriteCost(QJsonObject& o, const StepResult& res)
+    {
+        if (!writer || res.records.empty())
+            return;
+        const double n = double(res.records.size());
+        o.insert(QStringLiteral("write_dispatch_cpu_per_request_us"), dispatchWriteCpuNs / n / 1e3);
+        const int step = 1000 + res.config.index;
+        const double before = processCpuNs();
+        for (const RequestRecord& r : res.records)
+            write(step, r);
+        QString error;
+        if (!writer->writeStep(step, "{}", &error))
+            qFatal("bench_client: %s", qPrintable(error));
+        syncFiles.erase(step);
+        o.insert(QStringLiteral("write_cpu_per_request_us"), (processCpuNs() - before) / n / 1e3);
     }
 
     QJsonObject base_(const char* scenario) const
     {
         return { { QStringLiteral("scenario"), QString::fromLatin1(scenario) },
-            { QStringLiteral("client"), transportKindName(kind) } };
+            { QStringLiteral("client"), transportKindName(kind) },
+            { QStringLiteral("writes"),
+                !writer         ? QStringLiteral("none")
+                    : writeSync ? QStringLiteral("sync")
+                                : QStringLiteral("thread") } };
     }
 
     static QJsonObject health(const StepResult& r)
@@ -181,6 +273,7 @@ struct Bench
             const QJsonObject h = health(res);
             for (auto it = h.begin(); it != h.end(); ++it)
                 o.insert(it.key(), it.value());
+            insertWriteCost(o, res);
             emitLine(o);
             if (res.metrics.failed == 0 && res.dispatchLagP99Ms < 1.0)
                 best = std::max(best, r);
@@ -215,6 +308,7 @@ struct Bench
         const QJsonObject h = health(res);
         for (auto it = h.begin(); it != h.end(); ++it)
             o.insert(it.key(), it.value());
+        insertWriteCost(o, res);
         emitLine(o);
     }
 
@@ -511,8 +605,13 @@ int main(int argc, char** argv)
         QStringLiteral("profile"), QStringLiteral("load: a profile file."), QStringLiteral("FILE"));
     const QCommandLineOption sharegpt(QStringLiteral("sharegpt"),
         QStringLiteral("load: ShareGPT file (generated when missing)."), QStringLiteral("FILE"));
+    const QCommandLineOption writeRun(QStringLiteral("write-run"),
+        QStringLiteral("rate|stream|hold|timing: write every record to a run directory (made; must not exist)."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption writeSync(QStringLiteral("write-sync"),
+        QStringLiteral("With --write-run: serialise and write each record on the dispatch thread."));
     p.addOptions({ scenario, url, transport, workers, rates, seconds, users, tokens, prompts, rate, label, megabytes,
-        profile, sharegpt });
+        profile, sharegpt, writeRun, writeSync });
     p.process(app);
     sim::raiseFileLimit();
 
@@ -529,6 +628,16 @@ int main(int argc, char** argv)
     b.base = QUrl(p.value(url));
     b.kind = transportKindFromName(p.value(transport)).value_or(TransportKind::Socket);
     b.workers = p.value(workers).toInt();
+    RunWriter writer;
+    if (p.isSet(writeRun)) {
+        QString error;
+        if (!writer.open(p.value(writeRun), &error)) {
+            std::fprintf(stderr, "bench_client: %s\n", qPrintable(error));
+            return 1;
+        }
+        b.writer = &writer;
+        b.writeSync = p.isSet(writeSync);
+    }
     const QJsonObject models
         = QJsonDocument::fromJson(http("GET", b.base.resolved(QUrl(QStringLiteral("/v1/models"))))).object();
     b.model = models.value(u"data").toArray().at(0).toObject().value(u"id").toString();
