@@ -191,6 +191,72 @@ private:
     }
 };
 
+// A complete streamed completion: one token "a", then [DONE]; chunked, so the connection stays open.
+const QByteArray kStreamReply
+    = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "2c\r\ndata: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\n\r\n"
+      "e\r\ndata: [DONE]\n\n\r\n0\r\n\r\n";
+
+// Calls `onRequest(socket, connection, request)` for each whole request (headers and Content-Length
+// body) the server receives; connections and requests on a connection count from 1.
+void serveRequests(QTcpServer& server, int& connections,
+    const std::function<void(QTcpSocket* s, int connection, int request)>& onRequest)
+{
+    const auto take = [&server, &connections, onRequest] {
+        while (QTcpSocket* s = server.nextPendingConnection()) {
+            const int connection = ++connections;
+            auto buffer = std::make_shared<QByteArray>();
+            auto requests = std::make_shared<int>(0);
+            QObject::connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+            QObject::connect(s, &QTcpSocket::readyRead, s, [s, buffer, requests, connection, onRequest] {
+                *buffer += s->readAll();
+                while (true) {
+                    const qsizetype headerEnd = buffer->indexOf("\r\n\r\n");
+                    if (headerEnd < 0)
+                        return;
+                    const QByteArray head = buffer->first(headerEnd).toLower();
+                    const qsizetype at = head.indexOf("content-length:");
+                    const qsizetype length
+                        = at < 0 ? 0 : head.mid(at + 15, head.indexOf('\r', at) - at - 15).trimmed().toLongLong();
+                    if (buffer->size() < headerEnd + 4 + length)
+                        return;
+                    buffer->remove(0, headerEnd + 4 + length);
+                    onRequest(s, connection, ++*requests);
+                    if (s->state() != QAbstractSocket::ConnectedState)
+                        return;
+                }
+            });
+        }
+    };
+    QObject::connect(&server, &QTcpServer::newConnection, &server, take);
+}
+
+HttpRequest plainRequest(const QUrl& url, qint64 index)
+{
+    HttpRequest request;
+    request.index = index;
+    request.url = url;
+    request.body = "{}";
+    request.scheduledNs = steadyNowNs();
+    return request;
+}
+
+// Sends the requests one after another, each once the one before has finished; returns the records.
+std::vector<RequestRecord> sendInTurn(Transport& transport, const std::vector<HttpRequest>& requests)
+{
+    std::vector<RequestRecord> records;
+    QObject context;
+    QObject::connect(
+        &transport, &Transport::finished, &context, [&records](const RequestRecord& r) { records.push_back(r); });
+    for (const HttpRequest& request : requests) {
+        const std::size_t before = records.size();
+        transport.send(request);
+        if (!QTest::qWaitFor([&] { return records.size() > before; }, kStepTimeoutMs))
+            break;
+    }
+    return records;
+}
+
 } // namespace
 
 #ifdef Q_OS_LINUX
@@ -489,6 +555,122 @@ private Q_SLOTS:
         const QByteArray out = parseInPieces(response, response.size(), parser);
         QVERIFY2(out.startsWith("ERROR: ") && out.contains(error.toUtf8()), out.constData());
         QVERIFY(parser.hasError());
+    }
+
+    // RFC 9112 6.1 and 6.3 on the parts of a response the simulator never sends: Transfer-Encoding over
+    // several lines, codings the client does not decode, Transfer-Encoding with Content-Length, and
+    // interim 1xx responses. Every response is read split at every position, so a status line or a
+    // header of an interim response split across reads is read the same.
+    void parserFollowsRfc9112_data()
+    {
+        QTest::addColumn<QByteArray>("response");
+        QTest::addColumn<QByteArray>("expected"); // the body, or "ERROR: " and the parser's words
+        QTest::addColumn<int>("status");
+        QTest::addColumn<bool>("keepAlive");
+        QTest::addColumn<bool>("chunked");
+        QTest::addColumn<qint64>("contentLength");
+        QTest::addColumn<QByteArray>("retryAfter"); // the kept header of the final response
+        const QByteArray chunkedHello = "5\r\nhello\r\n0\r\n\r\n";
+        QTest::addRow("gzip and chunked on two lines are one list")
+            << QByteArray(
+                   "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n" + chunkedHello)
+            << QByteArray("ERROR: the body has a transfer coding this client does not decode: \"gzip\" "
+                          "(Transfer-Encoding: gzip, chunked)")
+            << 200 << false << false << qint64(-1) << QByteArray();
+        QTest::addRow("chunked on two lines")
+            << QByteArray(
+                   "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\ntransfer-encoding: chunked\r\n\r\n" + chunkedHello)
+            << QByteArray("ERROR: chunked applied more than once (Transfer-Encoding: chunked, chunked)") << 200 << false
+            << false << qint64(-1) << QByteArray();
+        QTest::addRow("chunked twice in one line")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, CHUNKED\r\n\r\n" + chunkedHello)
+            << QByteArray("ERROR: chunked applied more than once (Transfer-Encoding: chunked, CHUNKED)") << 200 << false
+            << false << qint64(-1) << QByteArray();
+        // Chunked not last: the body would be read until the close, but it is still gzip-coded.
+        QTest::addRow("chunked not the last coding")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n" + chunkedHello)
+            << QByteArray("ERROR: the body has a transfer coding this client does not decode: \"gzip\" "
+                          "(Transfer-Encoding: chunked, gzip)")
+            << 200 << false << false << qint64(-1) << QByteArray();
+        QTest::addRow("an unknown coding before chunked")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: foo;q=1 , chunked\r\n\r\n" + chunkedHello)
+            << QByteArray("ERROR: the body has a transfer coding this client does not decode: \"foo\" "
+                          "(Transfer-Encoding: foo;q=1 , chunked)")
+            << 200 << false << false << qint64(-1) << QByteArray();
+        QTest::addRow("an unknown coding alone")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: foo\r\nConnection: close\r\n\r\nbytes of foo")
+            << QByteArray("ERROR: the body has a transfer coding this client does not decode: \"foo\" "
+                          "(Transfer-Encoding: foo)")
+            << 200 << false << false << qint64(-1) << QByteArray();
+        QTest::addRow("chunked in another case")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n" + chunkedHello) << QByteArray("hello")
+            << 200 << true << true << qint64(-1) << QByteArray();
+        QTest::addRow("identity, the obsolete no-op, and a length")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: identity\r\nContent-Length: 5\r\n\r\nhello")
+            << QByteArray("hello") << 200 << true << false << qint64(5) << QByteArray();
+        QTest::addRow("chunked wins over a length before it")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n" + chunkedHello)
+            << QByteArray("hello") << 200 << false << true << qint64(-1) << QByteArray();
+        QTest::addRow("chunked wins over a length after it")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n" + chunkedHello)
+            << QByteArray("hello") << 200 << false << true << qint64(-1) << QByteArray();
+        QTest::addRow("100 Continue") << QByteArray(
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc")
+                                      << QByteArray("abc") << 200 << true << false << qint64(3) << QByteArray();
+        // An interim response's headers are not the final one's: neither its length, its close nor
+        // its Retry-After carry over.
+        QTest::addRow("103 Early Hints with headers")
+            << QByteArray("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\nRetry-After: 9\r\n"
+                          "Content-Length: 7\r\nConnection: close\r\n\r\n"
+                          "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\n\r\nbusy")
+            << QByteArray("busy") << 503 << true << false << qint64(4) << QByteArray();
+        QTest::addRow("several 1xx in a row")
+            << QByteArray("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n"
+                          "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"
+                          "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3\r\nTransfer-Encoding: chunked\r\n\r\n"
+                   + chunkedHello)
+            << QByteArray("hello") << 429 << true << true << qint64(-1) << QByteArray("3");
+        QTest::addRow("a 1xx with a Transfer-Encoding it does not use")
+            << QByteArray("HTTP/1.1 103 Early Hints\r\nTransfer-Encoding: foo\r\n\r\n"
+                          "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc")
+            << QByteArray("abc") << 200 << true << false << qint64(3) << QByteArray();
+        QTest::addRow("101 Switching Protocols unasked")
+            << QByteArray("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+                          "\x81\x05hello")
+            << QByteArray("ERROR: a 101 Switching Protocols response, though the request asked for no protocol "
+                          "upgrade")
+            << 101 << false << false << qint64(-1) << QByteArray();
+        QTest::addRow("a close after a 1xx only")
+            << QByteArray("HTTP/1.1 100 Continue\r\n\r\n") << QByteArray("ERROR: incomplete") << 100 << false << false
+            << qint64(-1) << QByteArray();
+    }
+
+    void parserFollowsRfc9112()
+    {
+        QFETCH(QByteArray, response);
+        QFETCH(QByteArray, expected);
+        QFETCH(int, status);
+        QFETCH(bool, keepAlive);
+        QFETCH(bool, chunked);
+        QFETCH(qint64, contentLength);
+        QFETCH(QByteArray, retryAfter);
+        const bool fails = expected.startsWith("ERROR: ");
+        const bool closes = expected == "ERROR: incomplete";
+        for (qsizetype step = 1; step <= response.size(); ++step) {
+            HttpResponseParser parser;
+            QCOMPARE(parseInPieces(response, step, parser, closes), expected);
+            QCOMPARE(parser.status(), status);
+            QCOMPARE(parser.hasError(), fails && !closes);
+            if (fails) {
+                QVERIFY(!parser.headersDone());
+                continue;
+            }
+            QVERIFY(parser.isDone());
+            QCOMPARE(parser.keepAlive(), keepAlive);
+            QCOMPARE(parser.chunked(), chunked);
+            QCOMPARE(parser.contentLength(), contentLength);
+            QCOMPARE(parser.headers().retryAfter, retryAfter);
+        }
     }
 
     void requestWriterSendsOneHttp11Request()
@@ -1259,6 +1441,92 @@ private Q_SLOTS:
         QCOMPARE(ok, 5);
         QCOMPARE(requests, 5);
         QCOMPARE(connections, 1);
+    }
+
+    // A response with both Transfer-Encoding and Content-Length is read by its chunks (RFC 9112 6.3),
+    // and its connection carries no other request: the next one opens a new connection.
+    void transferEncodingWithALengthEndsTheConnection()
+    {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        int connections = 0;
+        int requests = 0;
+        QByteArray reply = kStreamReply;
+        reply.replace("Transfer-Encoding: chunked\r\n", "Content-Length: 4096\r\nTransfer-Encoding: chunked\r\n");
+        serveRequests(server, connections, [&requests, reply](QTcpSocket* s, int, int) {
+            ++requests;
+            s->write(reply);
+        });
+        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        TransportOptions options;
+        options.workers = 1;
+        SocketTransport transport(options);
+        const std::vector<RequestRecord> records
+            = sendInTurn(transport, { plainRequest(url, 0), plainRequest(url, 1), plainRequest(url, 2) });
+        QCOMPARE(records.size(), std::size_t(3));
+        for (const RequestRecord& r : records) {
+            QVERIFY2(r.success(), qPrintable(r.errorMessage));
+            QCOMPARE(r.generatedText, QStringLiteral("a"));
+        }
+        QCOMPARE(requests, 3);
+        QCOMPARE(connections, 3);
+    }
+
+    // What the socket client makes of interim responses and transfer codings, end to end: the final
+    // response's status is the one recorded, and a body it cannot decode fails with words that name
+    // the coding and the URL.
+    void socketClientReadsInterimResponsesAndCodings_data()
+    {
+        QTest::addColumn<QByteArray>("answer");
+        QTest::addColumn<FailureClass>("expected");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("messageEnd"); // after "URL: "; empty for a success
+        const QByteArray stream = kStreamReply.sliced(kStreamReply.indexOf("\r\n") + 2);
+        QTest::addRow("100, 102 and 103 then the stream") << QByteArray(
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n"
+            "HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\n"
+            + stream) << FailureClass::None << 200 << QString();
+        QTest::addRow("103 then a 503") << QByteArray(
+            "HTTP/1.1 103 Early Hints\r\nRetry-After: 9\r\n\r\n"
+            "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 2\r\nContent-Length: 4\r\n\r\nbusy")
+                                        << FailureClass::HttpServerError << 503 << QString();
+        QTest::addRow("an unknown coding")
+            << QByteArray(
+                   "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: foo, chunked\r\n\r\n"
+                   "5\r\nhello\r\n0\r\n\r\n")
+            << FailureClass::Network << 0
+            << QStringLiteral("not a valid HTTP/1.1 response: the body has a transfer coding this client does not "
+                              "decode: \"foo\" (Transfer-Encoding: foo, chunked)");
+        QTest::addRow("101 Switching Protocols")
+            << QByteArray("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+            << FailureClass::Network << 0
+            << QStringLiteral("not a valid HTTP/1.1 response: a 101 Switching Protocols response, though the "
+                              "request asked for no protocol upgrade");
+    }
+
+    void socketClientReadsInterimResponsesAndCodings()
+    {
+        QFETCH(QByteArray, answer);
+        QFETCH(FailureClass, expected);
+        QFETCH(int, status);
+        QFETCH(QString, messageEnd);
+        CannedServer server;
+        server.answer = answer;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        const QUrl base(QStringLiteral("http://127.0.0.1:%1").arg(server.serverPort()));
+        const StepConfig step = makeStep(base, Backend::OpenAi, QStringLiteral("m"), 2, 8, 8);
+        const StepResult result = runStep(TransportKind::Socket, step);
+        QCOMPARE(result.records.size(), std::size_t(2));
+        for (const RequestRecord& r : result.records) {
+            QVERIFY2(r.failure == expected, qPrintable(failureClassKey(r.failure) + u": "_s + r.errorMessage));
+            QCOMPARE(r.httpStatus, status);
+            if (expected == FailureClass::None)
+                QCOMPARE(r.generatedText, QStringLiteral("a"));
+            else if (status == 503)
+                QCOMPARE(r.response.retryAfterS, std::optional<double>(2));
+            else
+                QCOMPARE(r.errorMessage, step.request.url.toString() + u": "_s + messageEnd);
+        }
     }
 };
 

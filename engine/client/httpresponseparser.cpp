@@ -105,6 +105,9 @@ bool HttpResponseParser::statusLine(QByteArrayView line)
     m_keepAlive = m_minorVersion >= 1;
     m_connectionHeaderSeen = false;
     m_chunked = false;
+    m_chunkedCodings = 0;
+    m_unknownCoding.clear();
+    m_transferEncoding.clear();
     m_contentLength = -1;
     m_headerLines = 0;
     m_headers = {};
@@ -128,7 +131,7 @@ bool HttpResponseParser::headerLine(QByteArrayView line)
             return fail(QStringLiteral("an invalid Content-Length: \"%1\"").arg(printable(value)));
         m_contentLength = length;
     } else if (equalsIgnoringCase(name, "transfer-encoding")) {
-        m_chunked = hasToken(value, "chunked");
+        transferEncodingLine(value);
     } else if (equalsIgnoringCase(name, "connection")) {
         if (hasToken(value, "close")) {
             m_keepAlive = false;
@@ -142,11 +145,52 @@ bool HttpResponseParser::headerLine(QByteArrayView line)
     return true;
 }
 
-void HttpResponseParser::headersEnded()
+// Each Transfer-Encoding line adds its codings to one list (RFC 9110 5.3: repeated lines are one
+// comma-separated value).
+void HttpResponseParser::transferEncodingLine(QByteArrayView value)
 {
+    if (m_transferEncoding.size() < ResponseHeaders::maxValueBytes) {
+        if (!m_transferEncoding.isEmpty())
+            m_transferEncoding += ", ";
+        m_transferEncoding += value.first(std::min(value.size(), ResponseHeaders::maxValueBytes));
+    }
+    while (!value.isEmpty()) {
+        const qsizetype comma = value.indexOf(',');
+        QByteArrayView coding = trimmed(comma < 0 ? value : value.first(comma));
+        if (const qsizetype semicolon = coding.indexOf(';'); semicolon >= 0) // parameters
+            coding = trimmed(coding.first(semicolon));
+        if (equalsIgnoringCase(coding, "chunked"))
+            ++m_chunkedCodings;
+        else if (!coding.isEmpty() && !equalsIgnoringCase(coding, "identity") && m_unknownCoding.isEmpty())
+            m_unknownCoding = coding.first(std::min(coding.size(), qsizetype(120))).toByteArray();
+        if (comma < 0)
+            break;
+        value = value.sliced(comma + 1);
+    }
+}
+
+bool HttpResponseParser::headersEnded()
+{
+    if (m_status == 101)
+        return fail(QStringLiteral("a 101 Switching Protocols response, though the request asked for no protocol "
+                                   "upgrade"));
     if (m_status < 200) { // interim (100 Continue, 103 Early Hints): the real response follows
         m_state = State::StatusLine;
-        return;
+        return true;
+    }
+    const QString codings = printable(m_transferEncoding);
+    if (!m_unknownCoding.isEmpty())
+        return fail(QStringLiteral("the body has a transfer coding this client does not decode: \"%1\" "
+                                   "(Transfer-Encoding: %2)")
+                        .arg(printable(m_unknownCoding), codings));
+    if (m_chunkedCodings > 1)
+        return fail(QStringLiteral("chunked applied more than once (Transfer-Encoding: %1)").arg(codings));
+    m_chunked = m_chunkedCodings == 1;
+    // Transfer-Encoding wins over Content-Length (RFC 9112 6.3): a response with both may be an attempt
+    // at response splitting, so the connection carries nothing more.
+    if (m_chunked && m_contentLength >= 0) {
+        m_contentLength = -1;
+        m_keepAlive = false;
     }
     m_headersDone = true;
     if (m_status == 204 || m_status == 304) {
@@ -160,6 +204,7 @@ void HttpResponseParser::headersEnded()
         m_keepAlive = false;
         m_state = State::CloseBody;
     }
+    return true;
 }
 
 bool HttpResponseParser::feed(QByteArrayView bytes, std::vector<QByteArrayView>& body)
@@ -180,9 +225,7 @@ bool HttpResponseParser::feed(QByteArrayView bytes, std::vector<QByteArrayView>&
         case State::Header:
             if (!takeLine(bytes, pos, line))
                 return !hasError();
-            if (line.isEmpty())
-                headersEnded();
-            else if (!headerLine(line))
+            if (line.isEmpty() ? !headersEnded() : !headerLine(line))
                 return false;
             break;
         case State::ChunkSize: {

@@ -27,7 +27,11 @@ struct ResponseHeaders
 // Incremental HTTP/1.1 response parser: pure, no I/O, no clock. Bytes go in as they are read, split
 // anywhere; the body comes out as views into the bytes fed (chunked framing removed). Bodies are
 // delimited by Content-Length, by chunked transfer coding, or by the connection closing. Interim 1xx
-// responses are skipped.
+// responses are skipped (an unrequested 101 Switching Protocols is an error).
+// Transfer-Encoding (RFC 9112 6.1, 6.3): the lines of the header make one list; chunked is the only
+// coding decoded ("identity", the obsolete no-op, is skipped), so any other coding, or chunked applied
+// twice, is an error that names it rather than a body of unknown bytes. Transfer-Encoding wins over
+// Content-Length, and such a response leaves the connection unfit for another request.
 class HttpResponseParser
 {
 public:
@@ -75,7 +79,8 @@ private:
     bool fail(const QString& message);
     bool statusLine(QByteArrayView line);
     bool headerLine(QByteArrayView line);
-    void headersEnded();
+    bool headersEnded();
+    void transferEncodingLine(QByteArrayView value);
 
     State m_state = State::StatusLine;
     QByteArray m_line;
@@ -87,6 +92,9 @@ private:
     bool m_keepAlive = true;
     bool m_connectionHeaderSeen = false;
     bool m_chunked = false;
+    int m_chunkedCodings = 0; // chunked in the Transfer-Encoding list, which must hold it once
+    QByteArray m_unknownCoding; // the first coding other than chunked (and identity)
+    QByteArray m_transferEncoding; // the list as received, for the message (bounded)
     qint64 m_contentLength = -1;
     qint64 m_remaining = 0;
     qint64 m_trailingBytes = 0;
