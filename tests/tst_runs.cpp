@@ -342,12 +342,18 @@ private Q_SLOTS:
         mixed.model = QStringLiteral("sql-lora");
         QVERIFY(requestRecordToJson(mixed).contains("\"model\":\"sql-lora\""));
         QVERIFY(!requestRecordToJson(ok).contains("\"model\""));
-        for (const RequestRecord& r : { ok, failed, refused, mixed }) {
+        // A request sent twice (its kept-alive connection closed unread) says so; one sent once has no key.
+        RequestRecord resent = ok;
+        resent.attempts = 2;
+        QVERIFY(requestRecordToJson(resent).contains("\"attempts\":2"));
+        QVERIFY(!requestRecordToJson(ok).contains("\"attempts\""));
+        for (const RequestRecord& r : { ok, failed, refused, mixed, resent }) {
             QString error;
             const auto back = requestRecordFromJson(requestRecordToJson(r), &error);
             QVERIFY2(back, qPrintable(error));
             compareRecords(*back, r);
             QCOMPARE(back->model, r.model);
+            QCOMPARE(back->attempts, r.attempts);
         }
         QString error;
         QVERIFY(!requestRecordFromJson("{\"index\": 1, \"success\": \"yes\"}", &error));
@@ -356,6 +362,8 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QLatin1String("error_class")), qPrintable(error));
         QVERIFY(!requestRecordFromJson("{\"index\": 1, \"success\": true, \"model\": 3}", &error));
         QVERIFY2(error.contains(QLatin1String("model: expected a string")), qPrintable(error));
+        QVERIFY(!requestRecordFromJson("{\"index\": 1, \"success\": true, \"attempts\": 0}", &error));
+        QVERIFY2(error.contains(QLatin1String("attempts: expected 1 or more")), qPrintable(error));
     }
 
     // A run written the way the CLI and the GUI write it reads back with the same numbers and records.

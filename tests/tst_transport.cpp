@@ -1443,6 +1443,50 @@ private Q_SLOTS:
         QCOMPARE(connections, 1);
     }
 
+    // The server closes a kept-alive connection just as the next request arrives on it, without an
+    // answer: the socket client sends that request once more on a fresh connection, and its record says
+    // it was sent twice. Qt's client resends such a request inside Qt, unseen, so its record says 1.
+    void retriesOnAKeptAliveConnectionTheServerClosed_data() { addTransportRows(); }
+    void retriesOnAKeptAliveConnectionTheServerClosed()
+    {
+        QFETCH(TransportKind, kind);
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        int connections = 0;
+        std::vector<std::pair<int, int>> seen; // (connection, request on it)
+        serveRequests(server, connections, [&seen](QTcpSocket* s, int connection, int request) {
+            seen.emplace_back(connection, request);
+            if (connection == 1 && request == 2)
+                s->disconnectFromHost();
+            else
+                s->write(kStreamReply);
+        });
+        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        TransportOptions options;
+        options.kind = kind;
+        options.workers = 1; // both requests go through one worker, so the second finds the idle connection
+        std::unique_ptr<Transport> transport;
+        if (kind == TransportKind::Qnam)
+            transport = std::make_unique<QnamTransport>(options);
+        else
+            transport = std::make_unique<SocketTransport>(options);
+        const std::vector<RequestRecord> records
+            = sendInTurn(*transport, { plainRequest(url, 0), plainRequest(url, 1) });
+        QCOMPARE(records.size(), std::size_t(2));
+        for (const RequestRecord& r : records) {
+            QVERIFY2(r.success(), qPrintable(r.errorMessage));
+            QCOMPARE(r.httpStatus, 200);
+            QCOMPARE(r.generatedText, QStringLiteral("a"));
+        }
+        QCOMPARE(records[0].index, 0);
+        QCOMPARE(records[0].attempts, 1);
+        QCOMPARE(records[1].index, 1);
+        QCOMPARE(records[1].attempts, kind == TransportKind::Socket ? 2 : 1);
+        QCOMPARE(connections, 2);
+        const std::vector<std::pair<int, int>> expected { { 1, 1 }, { 1, 2 }, { 2, 1 } };
+        QCOMPARE(seen, expected);
+    }
+
     // A response with both Transfer-Encoding and Content-Length is read by its chunks (RFC 9112 6.3),
     // and its connection carries no other request: the next one opens a new connection.
     void transferEncodingWithALengthEndsTheConnection()
@@ -1467,6 +1511,7 @@ private Q_SLOTS:
         for (const RequestRecord& r : records) {
             QVERIFY2(r.success(), qPrintable(r.errorMessage));
             QCOMPARE(r.generatedText, QStringLiteral("a"));
+            QCOMPARE(r.attempts, 1);
         }
         QCOMPARE(requests, 3);
         QCOMPARE(connections, 3);

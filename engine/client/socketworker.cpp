@@ -375,6 +375,7 @@ void SocketWorker::drainEarlyAnswer(Connection* c, qint64 now)
 void SocketWorker::complete(Connection* c, qint64 now, FailureClass failure, const QString& message, bool keep)
 {
     RequestRecord record = c->exchange->accumulator->finish(now, failure, message);
+    record.attempts = c->exchange->retried ? 2 : 1;
     c->exchange.reset();
     endUploadWatch(c);
     --m_active;

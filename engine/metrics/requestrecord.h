@@ -69,6 +69,9 @@ struct RequestRecord
     qint64 endNs = -1; // the stream ended ([DONE], close, or failure)
     std::vector<qint64> chunkNs; // arrival of every choices event, first included (ITL = successive gaps)
 
+    // Times the request was sent: 2 when the socket transport sent it again on a fresh connection after
+    // the kept-alive one it went out on closed before any answer. QNAM's own resend cannot be seen: 1 there.
+    int attempts = 1;
     int httpStatus = 0;
     FailureClass failure = FailureClass::None;
     QString errorMessage; // names what failed (URL, status, timeout and its value, first bytes of the body)

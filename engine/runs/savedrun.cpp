@@ -615,6 +615,11 @@ std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString*
         }
     }
     integer("http_status", r.httpStatus, false);
+    integer("attempts", r.attempts, false);
+    if (r.attempts < 1) {
+        problems << QStringLiteral("attempts: expected 1 or more");
+        r.attempts = 1;
+    }
     time("scheduled", r.scheduledNs);
     time("sent", r.sentNs);
     time("first_byte", r.firstByteNs);

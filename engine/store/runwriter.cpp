@@ -221,6 +221,8 @@ QByteArray requestRecordToJson(const RequestRecord& r)
         }
     }
     o.insert(QLatin1String("http_status"), r.httpStatus);
+    if (r.attempts > 1) // the usual single send is left out, to keep the files small
+        o.insert(QLatin1String("attempts"), r.attempts);
     o.insert(QLatin1String("scheduled"), seconds(r.scheduledNs));
     o.insert(QLatin1String("sent"), seconds(r.sentNs));
     o.insert(QLatin1String("first_byte"), seconds(r.firstByteNs));
