@@ -4,6 +4,8 @@ set -euo pipefail
 
 packages=(
     cmake ninja-build g++ ccache pkg-config
+    # qt6-base-dev pulls in libqt6network6: Qt's OpenSSL TLS plugin and libssl3 (https targets, the
+    # TLS tests of tst_transport).
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev qt6-l10n-tools libqt6svg6
     nlohmann-json3-dev libtomlplusplus-dev qtkeychain-qt6-dev libsimdjson-dev
     xvfb xauth python3-yaml

@@ -35,6 +35,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QScopeGuard>
 #include <QTimer>
 
 #include <map>
@@ -198,10 +199,13 @@ const QByteArray kStreamReply
       "e\r\ndata: [DONE]\n\n\r\n0\r\n\r\n";
 
 // Calls `onRequest(socket, connection, request)` for each whole request (headers and Content-Length
-// body) the server receives; connections and requests on a connection count from 1.
+// body) the server receives; connections and requests on a connection count from 1. Works for a
+// QSslServer too (its sockets read decrypted bytes).
 void serveRequests(QTcpServer& server, int& connections,
     const std::function<void(QTcpSocket* s, int connection, int request)>& onRequest)
 {
+    // A QSslServer offers a connection once its handshake is done (pendingConnectionAvailable), after
+    // its newConnection.
     const auto take = [&server, &connections, onRequest] {
         while (QTcpSocket* s = server.nextPendingConnection()) {
             const int connection = ++connections;
@@ -229,6 +233,7 @@ void serveRequests(QTcpServer& server, int& connections,
         }
     };
     QObject::connect(&server, &QTcpServer::newConnection, &server, take);
+    QObject::connect(&server, &QTcpServer::pendingConnectionAvailable, &server, take);
 }
 
 HttpRequest plainRequest(const QUrl& url, qint64 index)
@@ -350,8 +355,8 @@ private Q_SLOTS:
     {
         if (!QSslSocket::supportsSsl())
             QSKIP("no TLS backend");
-        QFile cert(QFINDTESTDATA("data/tls/localhost.crt"));
-        QFile key(QFINDTESTDATA("data/tls/localhost.key"));
+        QFile cert(QFINDTESTDATA("data/tls/cert.pem"));
+        QFile key(QFINDTESTDATA("data/tls/key.pem"));
         QVERIFY(cert.open(QIODevice::ReadOnly));
         QVERIFY(key.open(QIODevice::ReadOnly));
         QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
@@ -1572,6 +1577,83 @@ private Q_SLOTS:
             else
                 QCOMPARE(r.errorMessage, step.request.url.toString() + u": "_s + messageEnd);
         }
+    }
+
+    // The socket client over TLS, against a QSslServer with the self-signed certificate in
+    // tests/data/tls: with verification off the stream is read; with it on the certificate is refused
+    // and the message names host:port; trusted as a CA (through the process's default configuration,
+    // as a system store would: the target has no CA option), it is accepted for 127.0.0.1.
+    void tlsThroughTheSocketClient_data()
+    {
+        QTest::addColumn<bool>("verify");
+        QTest::addColumn<bool>("trusted");
+        QTest::addRow("verification off") << false << false;
+        QTest::addRow("self-signed refused") << true << false;
+        QTest::addRow("trusted as a CA") << true << true;
+    }
+
+    void tlsThroughTheSocketClient()
+    {
+        QFETCH(bool, verify);
+        QFETCH(bool, trusted);
+        // The TLS backend comes with libqt6network6 (packaging/deps.sh): a machine without it fails here.
+        QVERIFY2(QSslSocket::supportsSsl(), "no TLS backend: Qt's OpenSSL plugin (libqt6network6, libssl3) is missing");
+        QFile certFile(QFINDTESTDATA("data/tls/cert.pem"));
+        QFile keyFile(QFINDTESTDATA("data/tls/key.pem"));
+        QVERIFY(certFile.open(QIODevice::ReadOnly));
+        QVERIFY(keyFile.open(QIODevice::ReadOnly));
+        const QSslCertificate cert(&certFile, QSsl::Pem);
+        const QSslKey key(&keyFile, QSsl::Rsa, QSsl::Pem);
+        QVERIFY(!cert.isNull());
+        QVERIFY(!key.isNull());
+        QSslServer server;
+        QSslConfiguration serverTls = QSslConfiguration::defaultConfiguration();
+        serverTls.setLocalCertificate(cert);
+        serverTls.setPrivateKey(key);
+        serverTls.setPeerVerifyMode(QSslSocket::VerifyNone);
+        server.setSslConfiguration(serverTls);
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        int connections = 0;
+        int requests = 0;
+        serveRequests(server, connections, [&requests](QTcpSocket* s, int, int) {
+            ++requests;
+            s->write(kStreamReply);
+        });
+
+        const QSslConfiguration defaults = QSslConfiguration::defaultConfiguration();
+        const auto restore = qScopeGuard([&defaults] { QSslConfiguration::setDefaultConfiguration(defaults); });
+        if (trusted) {
+            QSslConfiguration withCa = defaults;
+            withCa.addCaCertificate(cert);
+            QSslConfiguration::setDefaultConfiguration(withCa);
+        }
+        const QUrl url(QStringLiteral("https://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        TransportOptions options;
+        options.workers = 1;
+        options.tlsVerify = verify;
+        SocketTransport transport(options);
+        const std::vector<RequestRecord> records
+            = sendInTurn(transport, { plainRequest(url, 0), plainRequest(url, 1) });
+        QCOMPARE(records.size(), std::size_t(2));
+        if (!verify || trusted) {
+            for (const RequestRecord& r : records) {
+                QVERIFY2(r.success(), qPrintable(r.errorMessage));
+                QCOMPARE(r.httpStatus, 200);
+                QCOMPARE(r.generatedText, QStringLiteral("a"));
+                QCOMPARE(r.chunkNs.size(), std::size_t(1));
+            }
+            QCOMPARE(requests, 2);
+            QCOMPARE(connections, 1); // kept alive over TLS too
+            return;
+        }
+        for (const RequestRecord& r : records) {
+            QCOMPARE(r.failure, FailureClass::Tls);
+            QCOMPARE(r.httpStatus, 0);
+            QVERIFY2(
+                r.errorMessage.startsWith(QStringLiteral("TLS failed with 127.0.0.1:%1: ").arg(server.serverPort())),
+                qPrintable(r.errorMessage));
+        }
+        QCOMPARE(requests, 0);
     }
 };
 
