@@ -1,5 +1,6 @@
 // libFuzzer: the socket client's HTTP/1.1 response parser, and the accumulator its body feeds, with the
-// bytes split at an arbitrary place. The body it gives must not depend on where the reads were split.
+// bytes split at an arbitrary place. The body it gives must not depend on where the reads were split,
+// and what it reports must hold together (a final status, one framing, a length that is kept).
 #include "client/httpresponseparser.h"
 #include "client/responseaccumulator.h"
 
@@ -54,6 +55,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (bodyBytes > bytes.size())
         __builtin_trap();
     const bool done = ok && parser.finishOnClose();
+    // The response whose body is read is a final one (1xx are interim; an unasked 101 is refused), and its
+    // body is framed one way: Transfer-Encoding wins over Content-Length and leaves the connection
+    // unfit for another request; a finished body with a length has exactly that length.
+    if (parser.headersDone() && (parser.status() < 200 || parser.status() > 999))
+        __builtin_trap();
+    if (parser.chunked() && parser.contentLength() >= 0)
+        __builtin_trap();
+    if (done && !parser.chunked() && parser.contentLength() >= 0 && parser.status() != 204 && parser.status() != 304
+        && bodyBytes != parser.contentLength())
+        __builtin_trap();
 
     // Read a byte at a time, the same response gives the same body and the same end.
     if (bytes.size() <= 4096) {
