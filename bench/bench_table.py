@@ -85,12 +85,25 @@ if p:
     print(f"| (5) SSE parser alone (MB/s) | {fmt(p['parser_mb_s'])} | same | – | – |")
     print(f"| (5) parser + event JSON + record (MB/s) | {fmt(p['full_mb_s'])} | same | {fmt(rp and rp['full_mb_s'])} | "
           f"{ratio(p['full_mb_s'], rp and rp['full_mb_s'])} |")
+if p and p.get("classify_ns"):
+    print(f"| (5) one event's classification (ns of CPU): simdjson fast path / nlohmann DOM | {fmt(p['classify_ns'], 0)} / "
+          f"{fmt(p['classify_dom_ns'], 0)} | same | – | {ratio(p['classify_ns'], p['classify_dom_ns'], False)} (fast / DOM) |")
 ld = pick("load", None)
 if ld:
     print(f"| (6) profile load (ms) | {fmt(ld['profile_ms'], 2)} | | | |")
     print(f"| (6) ShareGPT-layout file, {fmt(ld['sharegpt_mb'])} MB, {ld['sharegpt_prompts']} prompts (s; MB/s; peak RSS growth MiB) | "
           f"{fmt(ld['sharegpt_s'], 2)}; {fmt(ld['sharegpt_mb_s'])}; {fmt(ld['sharegpt_peak_rss_growth_mib'])} | | | |")
     print(f"| (6) result file, {fmt(ld['result_mb'])} MB, 10,000 requests with details (ms) | {fmt(ld['result_read_ms'])} | | | |")
+print()
+print("Client CPU per request on the rate ladder (µs; 1-token answers, not streamed):")
+print()
+print("| Rate (req/s) | socket | qnam | reference | socket / reference |")
+print("|---|---|---|---|---|")
+ladder = sorted({r["rate"] for r in rows if r.get("scenario") == "rate"})
+for rate in ladder:
+    s_, q_, r_ = (get("rate", c, "cpu_per_request_us", rate=rate) for c in ("socket", "qnam", "reference"))
+    flags = "".join(" (client-bound)" if get("rate", c, "client_bound", rate=rate) else "" for c in ("socket",))
+    print(f"| {rate:,} | {fmt(s_)}{flags} | {fmt(q_)} | {fmt(r_)} | {ratio(s_, r_, False)} |")
 print()
 print("Rate ladder (dispatch lag p50 / p99 ms, client-bound flag):")
 for client in ("socket", "qnam", "reference"):
