@@ -36,8 +36,11 @@ bool isSseFieldLine(QByteArrayView line)
 
 void SseParser::noteBytes(QByteArrayView bytes)
 {
-    if (m_head.size() < maxHeadBytes)
+    if (m_head.size() < maxHeadBytes) {
+        if (m_head.isEmpty()) // one allocation of the final size, not one that doubles: it lives as long as the stream
+            m_head.reserve(maxHeadBytes);
         m_head.append(bytes.first(std::min(bytes.size(), maxHeadBytes - m_head.size())));
+    }
 
     if (m_kind == SseBodyKind::Unknown && !m_sawSignificantByte) {
         for (qsizetype i = 0; i < bytes.size(); ++i) {
@@ -266,11 +269,9 @@ qsizetype SseParser::dispatch(const EventSink& sink)
     m_dataView = {};
     m_dataInView = false;
     m_hasData = false;
-    // The buffer is kept for the next event of a multi-line stream, unless a large event grew it.
-    if (m_data.capacity() > 64 * 1024)
-        m_data = {};
-    else
-        m_data.resize(0);
+    // Freed, not kept for the next event: most events are handed out as views, and a held stream should
+    // not keep a buffer it rarely needs.
+    m_data = {};
     return 1;
 }
 
