@@ -13,6 +13,7 @@
 #include <QPainterPath>
 #include <QPixmap>
 #include <QScatterSeries>
+#include <QScopeGuard>
 #include <QValueAxis>
 #include <QXYSeries>
 
@@ -161,6 +162,13 @@ void ChartStyle::setNiceRange(QValueAxis* axis, double min, double max, int tick
 
 void ChartStyle::refitVerticalAxes(QChart* chart)
 {
+    // Setting a range lays the chart out again, which can change its plot area and so call this again
+    // from within. Once is enough: with labels whose width flips between two layouts the calls nested
+    // until the stack ran out.
+    if (chart->property("kp_refitting").toBool())
+        return;
+    chart->setProperty("kp_refitting", true);
+    const auto done = qScopeGuard([chart] { chart->setProperty("kp_refitting", false); });
     const auto axes = chart->axes(Qt::Vertical);
     for (QAbstractAxis* a : axes) {
         auto* axis = qobject_cast<QValueAxis*>(a);
