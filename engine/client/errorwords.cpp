@@ -1,6 +1,7 @@
 #include "client/errorwords.h"
 
 #include <QMetaEnum>
+#include <QStringList>
 
 namespace kp {
 
@@ -44,6 +45,17 @@ QString errorWords(QAbstractSocket::SocketError error)
     if (error == QAbstractSocket::RemoteHostClosedError)
         return closedWords();
     return words(QMetaEnum::fromType<QAbstractSocket::SocketError>().valueToKey(error));
+}
+
+QString tlsErrorWords(const QList<QSslError>& errors)
+{
+    QStringList out;
+    for (const QSslError& e : errors) {
+        const QString w = words(QMetaEnum::fromType<QSslError::SslError>().valueToKey(e.error()));
+        if (!out.contains(w))
+            out << w;
+    }
+    return out.join(QStringLiteral(", "));
 }
 
 QString largeRequestNote(qint64 bodyBytes)

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QAbstractSocket>
+#include <QList>
 #include <QNetworkReply>
+#include <QSslError>
 #include <QString>
 
 namespace kp {
@@ -12,6 +14,10 @@ namespace kp {
 // a request's error message is written to requests.jsonl, which must read the same under any language.
 QString errorWords(QNetworkReply::NetworkError error);
 QString errorWords(QAbstractSocket::SocketError error);
+
+// Why a certificate was refused, in the same English words from the errors' enum keys, each once:
+// "self signed certificate", "host name mismatch, certificate expired". Empty for no errors.
+QString tlsErrorWords(const QList<QSslError>& errors);
 
 // A request body past this size may still be on its way when a server or proxy refuses it from its
 // headers alone (413 Payload Too Large from a body limit) and closes the connection.

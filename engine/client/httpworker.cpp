@@ -133,6 +133,10 @@ void HttpWorker::start(const HttpRequest& request)
             it->second.accumulator->onResponseStarted(status, now, headersOf(reply));
         }
     });
+    connect(reply, &QNetworkReply::sslErrors, this, [this, reply](const QList<QSslError>& errors) {
+        if (auto it = m_active.find(reply); it != m_active.end())
+            it->second.tlsErrors = tlsErrorWords(errors);
+    });
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
 
@@ -195,6 +199,8 @@ void HttpWorker::onFinished(QNetworkReply* reply)
         case QNetworkReply::InsecureRedirectError:
             failure = FailureClass::Tls;
             message = QStringLiteral("TLS failed with %1: %2").arg(hostPort(reply->url()), errorWords(error));
+            if (!active.tlsErrors.isEmpty())
+                message += QStringLiteral(" (%1)").arg(active.tlsErrors);
             break;
         case QNetworkReply::TimeoutError:
             failure = FailureClass::ConnectTimeout;

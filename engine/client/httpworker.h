@@ -46,6 +46,7 @@ private:
         qint64 bodyBytes = 0; // the request body's size, for a broken connection's message
         FailureClass abortReason = FailureClass::None;
         QString abortMessage;
+        QString tlsErrors; // why the server's certificate was refused (tlsErrorWords)
     };
 
     Manager* pickManager();

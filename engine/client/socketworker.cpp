@@ -163,6 +163,9 @@ void SocketWorker::dispatch(Connection* c, Exchange exchange)
             connect(ssl, &QSslSocket::encrypted, this, [this, c] { onReady(c); });
             if (!m_options.tlsVerify)
                 connect(ssl, &QSslSocket::sslErrors, ssl, [ssl](const QList<QSslError>&) { ssl->ignoreSslErrors(); });
+            else
+                connect(ssl, &QSslSocket::sslErrors, this,
+                    [c](const QList<QSslError>& errors) { c->tlsErrors = tlsErrorWords(errors); });
             c->socket = ssl;
         } else {
             c->socket = new QTcpSocket(this);
@@ -315,6 +318,8 @@ void SocketWorker::onClosed(Connection* c)
     case QAbstractSocket::SslInvalidUserDataError:
         failure = FailureClass::Tls;
         message = QStringLiteral("TLS failed with %1: %2").arg(hostPort(url), errorWords(c->socket->error()));
+        if (!c->tlsErrors.isEmpty())
+            message += QStringLiteral(" (%1)").arg(c->tlsErrors);
         break;
     case QAbstractSocket::SocketTimeoutError:
         failure = FailureClass::ConnectTimeout;

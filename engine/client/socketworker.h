@@ -59,6 +59,7 @@ private:
         // watchLargeUpload): the server's early answer stays readable after Qt closes its own.
         int uploadFd = -1;
         HttpResponseParser parser;
+        QString tlsErrors; // why the server's certificate was refused (tlsErrorWords), for the failure's message
         std::optional<Exchange> exchange;
     };
 
