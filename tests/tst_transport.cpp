@@ -63,10 +63,10 @@ StepConfig makeStep(const QUrl& base, Backend backend, const QString& model, int
     return testing::makeStep(base, backend, model, prompts, inputLen, outputLen, 11);
 }
 
-std::unique_ptr<Transport> transportOf(TransportKind kind, TransportOptions options)
+std::unique_ptr<Transport> transportOf(TransportKind kind, TransportOptions options, int workers = 2)
 {
     options.kind = kind;
-    options.workers = 2;
+    options.workers = workers;
     if (kind == TransportKind::Qnam)
         return std::make_unique<QnamTransport>(options);
     return std::make_unique<SocketTransport>(options);
@@ -1470,14 +1470,8 @@ private Q_SLOTS:
                 s->write(kStreamReply);
         });
         const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
-        TransportOptions options;
-        options.kind = kind;
-        options.workers = 1; // both requests go through one worker, so the second finds the idle connection
-        std::unique_ptr<Transport> transport;
-        if (kind == TransportKind::Qnam)
-            transport = std::make_unique<QnamTransport>(options);
-        else
-            transport = std::make_unique<SocketTransport>(options);
+        // One worker: both requests go through it, so the second finds the idle connection.
+        const std::unique_ptr<Transport> transport = transportOf(kind, TransportOptions {}, 1);
         const std::vector<RequestRecord> records
             = sendInTurn(*transport, { plainRequest(url, 0), plainRequest(url, 1) });
         QCOMPARE(records.size(), std::size_t(2));
@@ -1635,13 +1629,8 @@ private Q_SLOTS:
         }
         const QUrl url(QStringLiteral("https://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
         TransportOptions options;
-        options.workers = 1;
         options.tlsVerify = verify;
-        std::unique_ptr<Transport> transport;
-        if (kind == TransportKind::Socket)
-            transport = std::make_unique<SocketTransport>(options);
-        else
-            transport = std::make_unique<QnamTransport>(options);
+        const std::unique_ptr<Transport> transport = transportOf(kind, options, 1);
         const std::vector<RequestRecord> records
             = sendInTurn(*transport, { plainRequest(url, 0), plainRequest(url, 1) });
         QCOMPARE(records.size(), std::size_t(2));

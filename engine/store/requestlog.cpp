@@ -19,18 +19,6 @@ struct StepFile
     bool failed = false; // a write failed: no more lines, so none lands after a cut one
 };
 
-bool writeAll(QFile& file, const QByteArray& data)
-{
-    qint64 done = 0;
-    while (done < data.size()) {
-        const qint64 n = file.write(data.constData() + done, data.size() - done);
-        if (n <= 0)
-            return false;
-        done += n;
-    }
-    return true;
-}
-
 } // namespace
 
 RequestLog::RequestLog(std::function<QString(int)> pathOf)
@@ -128,7 +116,7 @@ void RequestLog::run()
                 }
             }
             // One unbuffered write per batch: a line is on disk once the batch it came in is written.
-            if (!f.failed && !writeAll(*f.file, data)) {
+            if (!f.failed && !writeFully(*f.file, data)) {
                 f.failed = true;
                 if (failure.isEmpty())
                     failure = QStringLiteral("%1: cannot append: %2").arg(f.file->fileName(), f.file->errorString());

@@ -46,9 +46,8 @@ QString requestsPathIn(const QString& dir, int stepIndex)
     return QStringLiteral("%1/steps/%2.requests.jsonl").arg(dir).arg(stepIndex, 3, 10, QLatin1Char('0'));
 }
 
-// Writes all of data to a file opened unbuffered. A disk that fills up takes part of a write and then
-// refuses the rest: the retry for the rest is what fails with the system's reason ("No space left on
-// device"), where a buffered flush reports the partial write as Qt's "Unknown error".
+} // namespace
+
 bool writeFully(QFileDevice& file, const QByteArray& data)
 {
     qint64 done = 0;
@@ -60,8 +59,6 @@ bool writeFully(QFileDevice& file, const QByteArray& data)
     }
     return true;
 }
-
-} // namespace
 
 bool writeFileAtomically(const QString& path, const QByteArray& data, QString* error)
 {

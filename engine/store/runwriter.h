@@ -4,6 +4,7 @@
 #include "store/requestlog.h"
 
 #include <QByteArray>
+#include <QFileDevice>
 #include <QJsonObject>
 #include <QLockFile>
 #include <QString>
@@ -75,6 +76,11 @@ private:
     bool m_wroteRun = false;
     std::unique_ptr<RequestLog> m_requests; // after m_lock: drained before the lock goes
 };
+
+// Writes all of data to a file opened unbuffered. A disk that fills up takes part of a write and then
+// refuses the rest: the retry for the rest is what fails with the system's reason ("No space left on
+// device"), where a buffered flush reports the partial write as Qt's "Unknown error".
+bool writeFully(QFileDevice& file, const QByteArray& data);
 
 // Atomically replaces path with data; on failure the old file is untouched and error names the path.
 bool writeFileAtomically(const QString& path, const QByteArray& data, QString* error);
