@@ -1402,47 +1402,19 @@ private Q_SLOTS:
         QVERIFY(server.listen(QHostAddress::LocalHost, 0));
         int connections = 0;
         int requests = 0;
-        const QByteArray reply
-            = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
-              "2c\r\ndata: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\n\r\n"
-              "e\r\ndata: [DONE]\n\n\r\n0\r\n\r\n";
-        connect(&server, &QTcpServer::newConnection, this, [&] {
-            while (QTcpSocket* s = server.nextPendingConnection()) {
-                ++connections;
-                auto* buffer = new QByteArray;
-                connect(s, &QObject::destroyed, s, [buffer] { delete buffer; });
-                connect(s, &QTcpSocket::readyRead, s, [s, buffer, &requests, reply] {
-                    *buffer += s->readAll();
-                    // Each request ends with its 2-byte body "{}" after the blank line.
-                    qsizetype end;
-                    while ((end = buffer->indexOf("\r\n\r\n")) >= 0 && buffer->size() >= end + 4 + 2) {
-                        buffer->remove(0, end + 4 + 2);
-                        ++requests;
-                        s->write(reply);
-                    }
-                });
-            }
+        serveRequests(server, connections, [&requests](QTcpSocket* s, int, int) {
+            ++requests;
+            s->write(kStreamReply);
         });
         const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
-        TransportOptions options;
-        options.workers = 1;
-        SocketTransport transport(options);
-        int done = 0;
-        int ok = 0;
-        connect(&transport, &Transport::finished, this, [&](const RequestRecord& r) {
-            ++done;
-            ok += r.success() ? 1 : 0;
-        });
-        for (int i = 0; i < 5; ++i) {
-            HttpRequest req;
-            req.index = i;
-            req.url = url;
-            req.body = "{}";
-            req.scheduledNs = steadyNowNs();
-            const int before = done;
-            transport.send(req);
-            QTRY_VERIFY_WITH_TIMEOUT(done == before + 1, 30000);
-        }
+        const std::unique_ptr<Transport> transport = transportOf(TransportKind::Socket, TransportOptions {}, 1);
+        std::vector<HttpRequest> sent;
+        for (int i = 0; i < 5; ++i)
+            sent.push_back(plainRequest(url, i));
+        const std::vector<RequestRecord> records = sendInTurn(*transport, sent);
+        QCOMPARE(records.size(), std::size_t(5));
+        const auto ok
+            = std::count_if(records.begin(), records.end(), [](const RequestRecord& r) { return r.success(); });
         QCOMPARE(ok, 5);
         QCOMPARE(requests, 5);
         QCOMPARE(connections, 1);
