@@ -909,6 +909,96 @@ private Q_SLOTS:
         QCOMPARE(imageIssues(p).first().path, u"workload.image_size"_s);
     }
 
+    // The body writer a step uses equals buildRequestBody (Qt's JSON writer) to the byte: every backend,
+    // with and without streaming, sampling and extra_body (replacing per-request fields too), strings
+    // that need escaping, non-BMP and lone surrogates, conversations with a system prompt, and a mix's
+    // model. It writes those bodies itself; images, embeddings and a marker in extra_body go to
+    // buildRequestBody.
+    void bodyWriterMatchesJson()
+    {
+        const QString hard = u"q\"b\\s/\b\f\n\r\t\x01\x1f\x7f é ü 中文 😀"_s;
+        const QString loneHigh = u"a"_s + QChar(0xd800) + u"x"_s;
+        const QString loneLow = QString(QChar(0xdc00)) + u"y"_s;
+        const QString highAtEnd = u"ab"_s + QChar(0xd83d);
+        const std::vector<std::vector<ChatMessage>> conversations {
+            { { u"user"_s, u"Hello"_s } },
+            { { u"user"_s, QString() } },
+            { { u"user"_s, hard } },
+            { { u"user"_s, loneHigh }, { u"assistant"_s, loneLow }, { u"user"_s, highAtEnd } },
+            { { u"system"_s, u"Be brief."_s }, { u"user"_s, u"Hi"_s }, { u"assistant"_s, QString() },
+                { u"user"_s, hard } },
+            { { u"system"_s, QString() }, { u"user"_s, u"x"_s } },
+            { { u"system"_s, u"a"_s }, { u"system"_s, u"b\n"_s }, { u"user"_s, u"x"_s } },
+            {},
+        };
+        QJsonObject sampling { { u"top_p"_s, 0.9 }, { u"top_k"_s, 40 }, { u"min_p"_s, 0.05 } };
+        const QList<QJsonObject> extras {
+            {},
+            { { u"max_tokens"_s, 5 }, { u"messages"_s, u"fixed"_s }, { u"model"_s, u"other"_s },
+                { u"prompt"_s, QJsonArray { 1, 2 } }, { u"zz"_s, QJsonObject { { u"a"_s, true } } } },
+            { { u"input"_s, QJsonValue::Null }, { u"system"_s, u"s"_s }, { u"max_output_tokens"_s, 1 },
+                { u"max_completion_tokens"_s, 2.5 } },
+            { { u"\u00e9t\u00e9"_s, u"\u2028"_s }, { u"aaa"_s, -1 } },
+        };
+        int written = 0;
+        for (const Backend backend : allBackends()) {
+            for (const bool stream : { true, false }) {
+                for (const bool ignoreEos : { false, true }) {
+                    for (int e = 0; e < extras.size(); ++e) {
+                        RequestTemplate t;
+                        t.backend = backend;
+                        t.model = u"m\"odel"_s;
+                        t.stream = stream;
+                        t.ignoreEos = ignoreEos;
+                        t.temperature = ignoreEos ? 0.7 : 0.0;
+                        if (e % 2 == 1)
+                            t.sampling = sampling;
+                        t.extraBody = extras[e];
+                        const BodyWriter writer(t);
+                        for (const auto& messages : conversations) {
+                            for (const int maxTokens : { 7, -1, 0, 2147483647 }) {
+                                RequestTemplate mixed = t;
+                                mixed.model = (maxTokens == 0) ? u"mixé\t😀"_s : t.model;
+                                const QByteArray expected = buildRequestBody(mixed, messages, maxTokens);
+                                QCOMPARE(writer.build(mixed, messages, maxTokens), expected);
+                                if (backend == Backend::OpenAiEmbeddings)
+                                    QVERIFY(!writer.writesItself(mixed, messages));
+                                else if (writer.writesItself(mixed, messages))
+                                    ++written;
+                                else
+                                    QFAIL(qPrintable(
+                                        u"not written by the writer: %1"_s.arg(QString::fromUtf8(expected))));
+                            }
+                        }
+                        Prompt prompt;
+                        prompt.text = hard;
+                        prompt.outputTokens = 12;
+                        QCOMPARE(writer.build(t, prompt), buildRequestBody(t, prompt));
+                    }
+                }
+            }
+        }
+        QCOMPARE(written, 5 * 2 * 2 * 4 * 8 * 4);
+
+        // Images go through buildRequestBody, and equal it.
+        RequestTemplate t;
+        t.backend = Backend::OpenAiChat;
+        t.model = u"m"_s;
+        const BodyWriter writer(t);
+        const std::vector<ChatMessage> withImage { { u"user"_s, u"Hi"_s, { u"data:image/png;base64,AAAA"_s } } };
+        QVERIFY(!writer.writesItself(t, withImage));
+        QCOMPARE(writer.build(t, withImage, 3), buildRequestBody(t, withImage, 3));
+        // A marker string in extra_body cannot be told from the writer's own: buildRequestBody writes it.
+        t.extraBody = { { u"x"_s, u"\u0001kneepoint-slot-0"_s } };
+        const BodyWriter marked(t);
+        QVERIFY(!marked.writesItself(t, conversations[0]));
+        QCOMPARE(marked.build(t, conversations[0], 3), buildRequestBody(t, conversations[0], 3));
+        QCOMPARE(marked.build(t, conversations[0], 3),
+            QByteArray("{\"max_completion_tokens\":3,\"messages\":[{\"content\":\"Hello\",\"role\":\"user\"}],"
+                       "\"model\":\"m\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+                       "\"temperature\":0,\"x\":\"\\u0001kneepoint-slot-0\"}"));
+    }
+
     void requestsPerApi()
     {
         Target target;

@@ -5,6 +5,8 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 
 namespace kp {
 
@@ -156,64 +158,61 @@ QByteArray buildEmbeddingsBody(const RequestTemplate& request, const QStringList
     return QJsonDocument(body).toJson(QJsonDocument::Compact);
 }
 
-QByteArray buildRequestBody(const RequestTemplate& request, const std::vector<ChatMessage>& messages, int maxTokens)
+namespace {
+
+// The body's per-request values: the model, the conversation (chat messages, Responses input, Messages
+// messages, or the completions prompt), the Messages system prompt (undefined: none) and max tokens.
+struct BodyValues
+{
+    QJsonValue model;
+    QJsonValue conversation;
+    QJsonValue system = QJsonValue::Undefined;
+    QJsonValue maxTokens;
+};
+
+// A chat, Responses or Messages body's object, or a completions one (not embeddings).
+QJsonObject bodyObject(const RequestTemplate& request, const BodyValues& v)
 {
     QJsonObject body;
-    body.insert(QLatin1String("model"), request.model);
+    body.insert(QLatin1String("model"), v.model);
     switch (request.backend) {
     case Backend::OpenAiEmbeddings:
-        return buildEmbeddingsBody(request, { joinedContents(messages) });
+        Q_UNREACHABLE();
     case Backend::OpenAiResponses:
         // https://platform.openai.com/docs/api-reference/responses/create: "input" takes the messages
         // (system ones included), "max_output_tokens" bounds the answer; usage comes with response.completed.
-        body.insert(QLatin1String("input"), messageArray(messages, true, request.backend));
-        body.insert(QLatin1String("max_output_tokens"), maxTokens);
+        body.insert(QLatin1String("input"), v.conversation);
+        body.insert(QLatin1String("max_output_tokens"), v.maxTokens);
         body.insert(QLatin1String("temperature"), request.temperature);
         body.insert(QLatin1String("stream"), request.stream);
         if (request.ignoreEos)
             body.insert(QLatin1String("ignore_eos"), true);
         addCommon(body, request);
-        return QJsonDocument(body).toJson(QJsonDocument::Compact);
-    case Backend::AnthropicMessages: {
+        return body;
+    case Backend::AnthropicMessages:
         // https://docs.anthropic.com/en/api/messages: max_tokens is required, and the system prompt is a
         // top-level field (there is no "system" role).
-        if (const QString system = joinedContents(messages, QStringLiteral("system")); !system.isEmpty())
-            body.insert(QLatin1String("system"), system);
-        body.insert(QLatin1String("messages"), messageArray(messages, false, request.backend));
-        body.insert(QLatin1String("max_tokens"), maxTokens);
+        if (!v.system.isUndefined())
+            body.insert(QLatin1String("system"), v.system);
+        body.insert(QLatin1String("messages"), v.conversation);
+        body.insert(QLatin1String("max_tokens"), v.maxTokens);
         body.insert(QLatin1String("temperature"), request.temperature);
         body.insert(QLatin1String("stream"), request.stream);
         if (request.ignoreEos)
             body.insert(QLatin1String("ignore_eos"), true);
         addCommon(body, request);
-        return QJsonDocument(body).toJson(QJsonDocument::Compact);
-    }
+        return body;
     case Backend::OpenAi:
     case Backend::OpenAiChat:
     case Backend::Vllm:
         break;
     }
     if (isChatBackend(request.backend)) {
-        QJsonArray array;
-        for (const ChatMessage& m : messages) {
-            QJsonObject message;
-            message.insert(QLatin1String("role"), m.role);
-            message.insert(QLatin1String("content"), messageContent(m, request.backend));
-            array.append(message);
-        }
-        body.insert(QLatin1String("messages"), array);
-        body.insert(QLatin1String("max_completion_tokens"), maxTokens);
+        body.insert(QLatin1String("messages"), v.conversation);
+        body.insert(QLatin1String("max_completion_tokens"), v.maxTokens);
     } else {
-        QString prompt;
-        for (const ChatMessage& m : messages) {
-            if (m.content.isEmpty())
-                continue;
-            if (!prompt.isEmpty())
-                prompt += QLatin1String("\n\n");
-            prompt += m.content;
-        }
-        body.insert(QLatin1String("prompt"), prompt);
-        body.insert(QLatin1String("max_tokens"), maxTokens);
+        body.insert(QLatin1String("prompt"), v.conversation);
+        body.insert(QLatin1String("max_tokens"), v.maxTokens);
     }
     body.insert(QLatin1String("temperature"), request.temperature);
     body.insert(QLatin1String("stream"), request.stream);
@@ -224,11 +223,325 @@ QByteArray buildRequestBody(const RequestTemplate& request, const std::vector<Ch
     }
     if (request.ignoreEos || request.backend == Backend::Vllm)
         body.insert(QLatin1String("ignore_eos"), request.ignoreEos);
-    for (auto it = request.sampling.begin(); it != request.sampling.end(); ++it)
-        body.insert(it.key(), it.value());
-    for (auto it = request.extraBody.begin(); it != request.extraBody.end(); ++it)
-        body.insert(it.key(), it.value());
-    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+    addCommon(body, request);
+    return body;
+}
+
+// The messages as the backend's request takes them: every message for chat and Responses, all but the
+// system ones for Messages (whose system prompt is a field of its own).
+bool keepsSystemMessages(Backend backend)
+{
+    return backend != Backend::AnthropicMessages;
+}
+
+} // namespace
+
+QByteArray buildRequestBody(const RequestTemplate& request, const std::vector<ChatMessage>& messages, int maxTokens)
+{
+    if (request.backend == Backend::OpenAiEmbeddings)
+        return buildEmbeddingsBody(request, { joinedContents(messages) });
+    BodyValues v;
+    v.model = request.model;
+    v.maxTokens = maxTokens;
+    if (request.backend == Backend::OpenAi || request.backend == Backend::Vllm) {
+        v.conversation = joinedContents(messages);
+    } else {
+        v.conversation = messageArray(messages, keepsSystemMessages(request.backend), request.backend);
+        if (request.backend == Backend::AnthropicMessages) {
+            if (const QString system = joinedContents(messages, QStringLiteral("system")); !system.isEmpty())
+                v.system = system;
+        }
+    }
+    return QJsonDocument(bodyObject(request, v)).toJson(QJsonDocument::Compact);
+}
+
+namespace {
+
+// What Qt's JSON writer makes of a string (qjsonwriter.cpp, escapedString): '"', '\' and the control
+// characters escaped (\b \f \n \r \t, the others as \u00xx), a lone surrogate as \uxxxx, everything else
+// as UTF-8; hex digits in lower case.
+qsizetype jsonStringSize(QStringView s)
+{
+    qsizetype n = 2;
+    const char16_t* p = s.utf16();
+    const char16_t* const end = p + s.size();
+    while (p != end) {
+        const char16_t u = *p++;
+        if (u < 0x80) {
+            if (u >= 0x20 && u != u'"' && u != u'\\')
+                n += 1;
+            else if (u == u'"' || u == u'\\' || u == u'\b' || u == u'\f' || u == u'\n' || u == u'\r' || u == u'\t')
+                n += 2;
+            else
+                n += 6;
+        } else if (u < 0x800) {
+            n += 2;
+        } else if (!QChar::isSurrogate(u)) {
+            n += 3;
+        } else if (QChar::isHighSurrogate(u) && p != end && QChar::isLowSurrogate(*p)) {
+            ++p;
+            n += 4;
+        } else {
+            n += 6;
+        }
+    }
+    return n;
+}
+
+char* writeUnicodeEscape(char* out, char16_t u)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    *out++ = '\\';
+    *out++ = 'u';
+    *out++ = hex[(u >> 12) & 0xf];
+    *out++ = hex[(u >> 8) & 0xf];
+    *out++ = hex[(u >> 4) & 0xf];
+    *out++ = hex[u & 0xf];
+    return out;
+}
+
+char* writeJsonString(char* out, QStringView s)
+{
+    *out++ = '"';
+    const char16_t* p = s.utf16();
+    const char16_t* const end = p + s.size();
+    while (p != end) {
+        const char16_t u = *p++;
+        if (u < 0x80) {
+            if (u >= 0x20 && u != u'"' && u != u'\\') {
+                *out++ = char(u);
+                continue;
+            }
+            char escape = 0;
+            switch (u) {
+            case u'"':
+                escape = '"';
+                break;
+            case u'\\':
+                escape = '\\';
+                break;
+            case u'\b':
+                escape = 'b';
+                break;
+            case u'\f':
+                escape = 'f';
+                break;
+            case u'\n':
+                escape = 'n';
+                break;
+            case u'\r':
+                escape = 'r';
+                break;
+            case u'\t':
+                escape = 't';
+                break;
+            default:
+                break;
+            }
+            if (escape) {
+                *out++ = '\\';
+                *out++ = escape;
+            } else {
+                out = writeUnicodeEscape(out, u);
+            }
+        } else if (u < 0x800) {
+            *out++ = char(0xc0 | (u >> 6));
+            *out++ = char(0x80 | (u & 0x3f));
+        } else if (!QChar::isSurrogate(u)) {
+            *out++ = char(0xe0 | (u >> 12));
+            *out++ = char(0x80 | ((u >> 6) & 0x3f));
+            *out++ = char(0x80 | (u & 0x3f));
+        } else if (QChar::isHighSurrogate(u) && p != end && QChar::isLowSurrogate(*p)) {
+            const char32_t c = QChar::surrogateToUcs4(u, *p++);
+            *out++ = char(0xf0 | (c >> 18));
+            *out++ = char(0x80 | ((c >> 12) & 0x3f));
+            *out++ = char(0x80 | ((c >> 6) & 0x3f));
+            *out++ = char(0x80 | (c & 0x3f));
+        } else {
+            out = writeUnicodeEscape(out, u);
+        }
+    }
+    *out++ = '"';
+    return out;
+}
+
+constexpr QByteArrayView kContentKey = "{\"content\":";
+constexpr QByteArrayView kRoleKey = ",\"role\":";
+
+char* writeBytes(char* out, QByteArrayView bytes)
+{
+    std::memcpy(out, bytes.data(), std::size_t(bytes.size()));
+    return out + bytes.size();
+}
+
+bool keeps(const ChatMessage& m, bool withSystemMessages)
+{
+    return withSystemMessages || m.role != u"system";
+}
+
+// The messages array as messageArray writes it for messages without images: [{"content":…,"role":…},…].
+qsizetype messagesSize(const std::vector<ChatMessage>& messages, bool withSystemMessages)
+{
+    qsizetype n = 2;
+    int count = 0;
+    for (const ChatMessage& m : messages) {
+        if (!keeps(m, withSystemMessages))
+            continue;
+        n += kContentKey.size() + jsonStringSize(m.content) + kRoleKey.size() + jsonStringSize(m.role) + 1;
+        ++count;
+    }
+    return n + std::max(0, count - 1);
+}
+
+char* writeMessages(char* out, const std::vector<ChatMessage>& messages, bool withSystemMessages)
+{
+    *out++ = '[';
+    bool first = true;
+    for (const ChatMessage& m : messages) {
+        if (!keeps(m, withSystemMessages))
+            continue;
+        if (!first)
+            *out++ = ',';
+        first = false;
+        out = writeBytes(out, kContentKey);
+        out = writeJsonString(out, m.content);
+        out = writeBytes(out, kRoleKey);
+        out = writeJsonString(out, m.role);
+        *out++ = '}';
+    }
+    *out++ = ']';
+    return out;
+}
+
+} // namespace
+
+BodyWriter::BodyWriter(const RequestTemplate& request)
+    : m_backend(request.backend)
+    , m_plain(shapeOf(request, false))
+    , m_withSystem(request.backend == Backend::AnthropicMessages ? shapeOf(request, true) : Shape {})
+{ }
+
+// The body with a marker string in each per-request field, serialised by Qt and cut at the markers. A
+// field that extra_body replaces has no marker left; a marker found twice (extra_body holding one)
+// leaves the shape invalid, and every body to buildRequestBody.
+BodyWriter::Shape BodyWriter::shapeOf(const RequestTemplate& request, bool withSystem)
+{
+    Shape shape;
+    if (isEmbeddingsBackend(request.backend))
+        return shape;
+    const auto marker = [](Slot slot) { return QStringLiteral("\u0001kneepoint-slot-%1").arg(int(slot)); };
+    BodyValues v;
+    v.model = marker(Slot::Model);
+    v.conversation = marker(Slot::Conversation);
+    if (withSystem)
+        v.system = marker(Slot::System);
+    v.maxTokens = marker(Slot::MaxTokens);
+    const QByteArray json = QJsonDocument(bodyObject(request, v)).toJson(QJsonDocument::Compact);
+    struct Found
+    {
+        qsizetype at;
+        qsizetype size;
+        Slot slot;
+    };
+    std::vector<Found> found;
+    for (const Slot slot : { Slot::Model, Slot::Conversation, Slot::System, Slot::MaxTokens }) {
+        const QByteArray token = "\"\\u0001kneepoint-slot-" + QByteArray::number(int(slot)) + '"';
+        const qsizetype at = json.indexOf(token);
+        if (at < 0)
+            continue;
+        if (json.indexOf(token, at + 1) >= 0)
+            return shape;
+        found.push_back({ at, token.size(), slot });
+    }
+    std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.at < b.at; });
+    qsizetype from = 0;
+    for (const Found& f : found) {
+        shape.pieces.push_back(json.mid(from, f.at - from));
+        shape.slots.push_back(f.slot);
+        from = f.at + f.size;
+    }
+    shape.pieces.push_back(json.mid(from));
+    shape.valid = true;
+    return shape;
+}
+
+QByteArray BodyWriter::build(const RequestTemplate& request, const Prompt& prompt, const QStringList& images) const
+{
+    return build(request, { ChatMessage { QStringLiteral("user"), prompt.text, images } }, prompt.outputTokens);
+}
+
+bool BodyWriter::writesItself(const RequestTemplate& request, const std::vector<ChatMessage>& messages) const
+{
+    const bool anyImages
+        = std::any_of(messages.begin(), messages.end(), [](const ChatMessage& m) { return !m.images.isEmpty(); });
+    if (anyImages || request.backend != m_backend)
+        return false;
+    const bool withSystem
+        = m_backend == Backend::AnthropicMessages && !joinedContents(messages, QStringLiteral("system")).isEmpty();
+    return (withSystem ? m_withSystem : m_plain).valid;
+}
+
+QByteArray BodyWriter::build(
+    const RequestTemplate& request, const std::vector<ChatMessage>& messages, int maxTokens) const
+{
+    const bool anyImages
+        = std::any_of(messages.begin(), messages.end(), [](const ChatMessage& m) { return !m.images.isEmpty(); });
+    if (anyImages || request.backend != m_backend)
+        return buildRequestBody(request, messages, maxTokens);
+    const bool completions = m_backend == Backend::OpenAi || m_backend == Backend::Vllm;
+    const bool withSystemMessages = m_backend != Backend::AnthropicMessages;
+    const QString system
+        = m_backend == Backend::AnthropicMessages ? joinedContents(messages, QStringLiteral("system")) : QString();
+    const Shape& shape = system.isEmpty() ? m_plain : m_withSystem;
+    if (!shape.valid)
+        return buildRequestBody(request, messages, maxTokens);
+    const QString prompt = completions ? joinedContents(messages) : QString();
+    char number[16];
+    const auto [numberEnd, ec] = std::to_chars(number, number + sizeof number, maxTokens);
+    Q_ASSERT(ec == std::errc());
+    const QByteArrayView tokens(number, numberEnd - number);
+
+    qsizetype size = 0;
+    for (const QByteArray& piece : shape.pieces)
+        size += piece.size();
+    for (const Slot slot : shape.slots) {
+        switch (slot) {
+        case Slot::Model:
+            size += jsonStringSize(request.model);
+            break;
+        case Slot::Conversation:
+            size += completions ? jsonStringSize(prompt) : messagesSize(messages, withSystemMessages);
+            break;
+        case Slot::System:
+            size += jsonStringSize(system);
+            break;
+        case Slot::MaxTokens:
+            size += tokens.size();
+            break;
+        }
+    }
+    QByteArray body(size, Qt::Uninitialized);
+    char* out = body.data();
+    for (std::size_t i = 0; i < shape.slots.size(); ++i) {
+        out = writeBytes(out, shape.pieces[i]);
+        switch (shape.slots[i]) {
+        case Slot::Model:
+            out = writeJsonString(out, request.model);
+            break;
+        case Slot::Conversation:
+            out = completions ? writeJsonString(out, prompt) : writeMessages(out, messages, withSystemMessages);
+            break;
+        case Slot::System:
+            out = writeJsonString(out, system);
+            break;
+        case Slot::MaxTokens:
+            out = writeBytes(out, tokens);
+            break;
+        }
+    }
+    out = writeBytes(out, shape.pieces.back());
+    Q_ASSERT(out == body.constData() + size);
+    return body;
 }
 
 } // namespace kp

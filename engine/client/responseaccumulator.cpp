@@ -77,7 +77,7 @@ bool isDeadlineOrCancel(FailureClass f)
 ResponseAccumulator::ResponseAccumulator(const HttpRequest& request, qint64 sentNs)
     : m_stream(request.stream)
     , m_format(request.format)
-    , m_url(request.url.toString(QUrl::RemoveUserInfo))
+    , m_requestUrl(request.url)
 {
     m_record.index = request.index;
     m_record.requestId = request.requestId;
@@ -103,7 +103,7 @@ void ResponseAccumulator::onResponseStarted(int httpStatus, qint64 tNs, const Re
         fail(FailureClass::MalformedStream,
             QStringLiteral("%1: the body is %2-compressed (Content-Encoding: %2), though the request asked for "
                            "none (Accept-Encoding: identity)")
-                .arg(m_url, m_encoding));
+                .arg(url(), m_encoding));
 }
 
 void ResponseAccumulator::onData(QByteArrayView bytes, qint64 tNs)
@@ -116,7 +116,7 @@ void ResponseAccumulator::onData(QByteArrayView bytes, qint64 tNs)
     if (m_bytes > maxResponseBytes) {
         fail(FailureClass::ResponseTooLarge,
             QStringLiteral("%1: the response passed %2 MiB; the client stopped reading it")
-                .arg(m_url)
+                .arg(url())
                 .arg(maxResponseBytes / (1024 * 1024)));
         return;
     }
@@ -135,7 +135,7 @@ void ResponseAccumulator::onData(QByteArrayView bytes, qint64 tNs)
     if (m_parser.overflowed())
         fail(FailureClass::ResponseTooLarge,
             QStringLiteral("%1: a line or event passed %2 MiB; the client stopped reading it; the body began: %3")
-                .arg(m_url)
+                .arg(url())
                 .arg(SseParser::maxEventBytes / (1024 * 1024))
                 .arg(firstBytes(m_parser.head())));
 }
@@ -251,7 +251,7 @@ void ResponseAccumulator::handleEvent(QByteArrayView type, QByteArrayView data, 
     const SseChunk chunk = classifyEvent(m_format, type, data, SseChunk::TextForm::Utf8);
     if (type == "error" && chunk.kind != SseChunk::Kind::Error) {
         fail(FailureClass::ErrorBody,
-            QStringLiteral("%1: the stream carried an error event: %2").arg(m_url, firstBytes(data)));
+            QStringLiteral("%1: the stream carried an error event: %2").arg(url(), firstBytes(data)));
         return;
     }
     switch (chunk.kind) {
@@ -260,11 +260,11 @@ void ResponseAccumulator::handleEvent(QByteArrayView type, QByteArrayView data, 
         m_sawDone = true;
         return;
     case SseChunk::Kind::Malformed:
-        fail(FailureClass::MalformedStream, QStringLiteral("%1: a malformed event: %2").arg(m_url, chunk.errorMessage));
+        fail(FailureClass::MalformedStream, QStringLiteral("%1: a malformed event: %2").arg(url(), chunk.errorMessage));
         return;
     case SseChunk::Kind::Error:
         fail(FailureClass::ErrorBody,
-            QStringLiteral("%1: the stream carried an error: %2").arg(m_url, chunk.errorMessage));
+            QStringLiteral("%1: the stream carried an error: %2").arg(url(), chunk.errorMessage));
         return;
     case SseChunk::Kind::Other:
         // Counted, never fatal: a newer server may add event types.
@@ -303,7 +303,7 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
         if (transportFailure == FailureClass::StreamCut) {
             m_record.failure = FailureClass::StreamCut;
             m_record.errorMessage = QStringLiteral("%1: the stream ended before %4 after %2 events (%3)")
-                                        .arg(m_url)
+                                        .arg(url())
                                         .arg(m_eventCount)
                                         .arg(transportMessage, endEventName(m_format));
         } else {
@@ -321,7 +321,7 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
             m_record.failure = FailureClass::StreamCut;
             m_record.errorMessage
                 = QStringLiteral("%1: the stream ended before %4 after %2 events (%1: %3)")
-                      .arg(m_url)
+                      .arg(url())
                       .arg(m_eventCount)
                       .arg(errorWords(QAbstractSocket::RemoteHostClosedError), endEventName(m_format));
             noteResponseFacts();
@@ -337,17 +337,17 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
             const SseChunk reply = classifyReply(m_format, body);
             if (reply.kind == SseChunk::Kind::Error) {
                 fail(FailureClass::ErrorBody,
-                    QStringLiteral("%1: HTTP 200 with an error body: %2").arg(m_url, reply.errorMessage));
+                    QStringLiteral("%1: HTTP 200 with an error body: %2").arg(url(), reply.errorMessage));
             } else if (reply.kind == SseChunk::Kind::Malformed) {
                 fail(FailureClass::MalformedStream,
-                    QStringLiteral("%1: a malformed reply: %2").arg(m_url, reply.errorMessage));
+                    QStringLiteral("%1: a malformed reply: %2").arg(url(), reply.errorMessage));
             } else if (m_stream) {
                 fail(FailureClass::MalformedStream,
-                    QStringLiteral("%1: expected an event stream, got: %2").arg(m_url, firstBytes(body)));
+                    QStringLiteral("%1: expected an event stream, got: %2").arg(url(), firstBytes(body)));
             } else if (reply.kind != SseChunk::Kind::Choices) {
                 fail(FailureClass::NoChoices,
                     QStringLiteral("%1: the response has no %2: %3")
-                        .arg(m_url, answerField(m_format), firstBytes(body)));
+                        .arg(url(), answerField(m_format), firstBytes(body)));
             } else {
                 // Not streamed: the whole answer comes at once, so when its first token was made is
                 // unknown. E2EL ends here; TTFT, TPOT and ITL are left unknown rather than invented.
@@ -361,12 +361,12 @@ RequestRecord ResponseAccumulator::finish(qint64 tNs, FailureClass transportFail
             if (m_record.chunkNs.empty())
                 fail(FailureClass::NoChoices,
                     QStringLiteral("%1: no event carried %2; the body began: %3")
-                        .arg(m_url, m_format == ApiFormat::OpenAi ? answerField(m_format) : QStringLiteral("text"),
+                        .arg(url(), m_format == ApiFormat::OpenAi ? answerField(m_format) : QStringLiteral("text"),
                             firstBytes(m_parser.head())));
             else if (!m_sawDone)
                 fail(FailureClass::StreamCut,
                     QStringLiteral("%1: the stream ended before %3 after %2 events")
-                        .arg(m_url)
+                        .arg(url())
                         .arg(m_eventCount)
                         .arg(endEventName(m_format)));
         }
@@ -395,7 +395,7 @@ RequestRecord ResponseAccumulator::takeRecord()
 QString ResponseAccumulator::statusMessage() const
 {
     const int status = m_record.httpStatus;
-    QString message = QStringLiteral("HTTP %1 from %2").arg(status).arg(m_url);
+    QString message = QStringLiteral("HTTP %1 from %2").arg(status).arg(url());
     if (status >= 300 && status < 400)
         message += m_headers.location.isEmpty()
             ? QStringLiteral(", without a Location header")

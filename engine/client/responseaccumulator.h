@@ -39,6 +39,7 @@ public:
     RequestRecord finish(qint64 tNs, FailureClass transportFailure, const QString& transportMessage);
 
 private:
+    QString url() const { return m_requestUrl.toString(QUrl::RemoveUserInfo); }
     void handleEvent(QByteArrayView type, QByteArrayView data, qint64 tNs);
     void takeUsage(const SseChunk& chunk);
     void fail(FailureClass failure, const QString& message);
@@ -52,7 +53,7 @@ private:
     RequestRecord m_record;
     bool m_stream = true;
     ApiFormat m_format = ApiFormat::OpenAi;
-    QString m_url;
+    QUrl m_requestUrl; // for messages: url() spells it, without user info
     SseParser m_parser;
     QByteArray m_body; // the body of a non-200 answer (bounded), for the message
     ResponseHeaders m_headers;

@@ -9,6 +9,8 @@
 #include <QSslSocket>
 #include <QTcpSocket>
 
+#include <charconv>
+
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -52,8 +54,14 @@ bool hasHeader(const HeaderList& headers, QByteArrayView name)
 
 } // namespace
 
-QByteArray http11Request(const HttpRequest& request)
+RequestHead requestHead(const HttpRequest& request)
 {
+    RequestHead head;
+    head.url = request.url;
+    head.headers = request.headers;
+    head.stream = request.stream;
+    head.connectionKey = connectionKey(request.url);
+
     const QUrl& url = request.url;
     QByteArray target = url.path(QUrl::FullyEncoded).toLatin1();
     if (target.isEmpty())
@@ -66,14 +74,13 @@ QByteArray http11Request(const HttpRequest& request)
     if (url.port() > 0 && url.port() != defaultPort(url))
         host += ':' + QByteArray::number(url.port());
 
-    QByteArray out;
-    out.reserve(256 + request.body.size() + 64 * request.headers.size());
-    out += "POST " + target + " HTTP/1.1\r\n";
+    QByteArray* out = &head.beforeId;
+    *out += "POST " + target + " HTTP/1.1\r\n";
     const auto put = [&out](QByteArrayView name, QByteArrayView value) {
-        out += name;
-        out += ": ";
-        out += value;
-        out += "\r\n";
+        *out += name;
+        *out += ": ";
+        *out += value;
+        *out += "\r\n";
     };
     // Defaults first; a header of the request with the same name replaces its default.
     const auto putDefault = [&](QByteArrayView name, QByteArrayView value) {
@@ -86,17 +93,44 @@ QByteArray http11Request(const HttpRequest& request)
     putDefault("Accept", request.stream ? QByteArrayView("text/event-stream") : QByteArrayView("application/json"));
     // A compressing hop would buffer the stream; ask for it as it is.
     putDefault("Accept-Encoding", "identity");
-    putDefault("x-request-id", request.requestId.toUtf8());
+    head.ownsId = !hasHeader(request.headers, "x-request-id");
+    out = &head.afterId;
     for (const auto& [name, value] : request.headers) {
         if (QByteArrayView(name).compare("Host", Qt::CaseInsensitive) == 0
             || QByteArrayView(name).compare("Content-Length", Qt::CaseInsensitive) == 0)
             continue;
         put(name, value);
     }
-    put("Content-Length", QByteArray::number(request.body.size()));
-    out += "\r\n";
+    return head;
+}
+
+QByteArray http11Request(const RequestHead& head, const HttpRequest& request)
+{
+    Q_ASSERT(head.fits(request));
+    const QByteArray id = head.ownsId ? request.requestId.toUtf8() : QByteArray();
+    char length[24];
+    const auto [lengthEnd, ec] = std::to_chars(length, length + sizeof length, request.body.size());
+    Q_ASSERT(ec == std::errc());
+    QByteArray out;
+    out.reserve(head.beforeId.size() + (head.ownsId ? 16 + id.size() : 0) + head.afterId.size() + 20
+        + (lengthEnd - length) + 4 + request.body.size());
+    out += head.beforeId;
+    if (head.ownsId) {
+        out += "x-request-id: ";
+        out += id;
+        out += "\r\n";
+    }
+    out += head.afterId;
+    out += "Content-Length: ";
+    out += QByteArrayView(length, lengthEnd - length);
+    out += "\r\n\r\n";
     out += request.body;
     return out;
+}
+
+QByteArray http11Request(const HttpRequest& request)
+{
+    return http11Request(requestHead(request), request);
 }
 
 SocketWorker::SocketWorker(const TransportOptions& options, std::shared_ptr<LoopLagMeter> loopLag)
@@ -142,7 +176,14 @@ void SocketWorker::start(const HttpRequest& request)
     exchange.request = request;
     exchange.accumulator = std::make_unique<ResponseAccumulator>(request, sentNs);
     exchange.sentNs = sentNs;
-    dispatch(takeIdle(connectionKey(request.url)), std::move(exchange));
+    dispatch(takeIdle(headFor(request).connectionKey), std::move(exchange));
+}
+
+const RequestHead& SocketWorker::headFor(const HttpRequest& request)
+{
+    if (!m_head || !m_head->fits(request))
+        m_head = requestHead(request);
+    return *m_head;
 }
 
 void SocketWorker::dispatch(Connection* c, Exchange exchange)
@@ -152,7 +193,7 @@ void SocketWorker::dispatch(Connection* c, Exchange exchange)
     if (fresh) {
         auto owned = std::make_unique<Connection>();
         c = owned.get();
-        c->key = connectionKey(url);
+        c->key = headFor(exchange.request).connectionKey;
         if (isTls(url)) {
             auto* ssl = new QSslSocket(this);
             QSslConfiguration tls = ssl->sslConfiguration();
@@ -188,7 +229,7 @@ void SocketWorker::dispatch(Connection* c, Exchange exchange)
     c->exchange = std::move(exchange);
     ++m_active;
     startTicking();
-    const QByteArray wire = http11Request(c->exchange->request);
+    const QByteArray wire = http11Request(headFor(c->exchange->request), c->exchange->request);
     if (!fresh) {
         writeRequest(c, wire);
         return;

@@ -17,7 +17,26 @@ class QTcpSocket;
 
 namespace kp {
 
+// What every request to one URL with one header list shares on the wire, worked out once: the request
+// line and headers around the request's own x-request-id, and the key of the connections it may use.
+struct RequestHead
+{
+    QUrl url;
+    HeaderList headers;
+    bool stream = true;
+    QString connectionKey; // scheme://host:port
+    QByteArray beforeId; // the request line and the headers before x-request-id
+    bool ownsId = true; // whether x-request-id is the client's (the request's headers may set their own)
+    QByteArray afterId; // the request's own headers; Content-Length and the body follow
+    bool fits(const HttpRequest& request) const
+    {
+        return request.stream == stream && request.headers == headers && request.url == url;
+    }
+};
+RequestHead requestHead(const HttpRequest& request);
+
 // The request as it goes on the wire: request line, headers and body in one buffer.
+QByteArray http11Request(const RequestHead& head, const HttpRequest& request);
 QByteArray http11Request(const HttpRequest& request);
 
 // Runs requests over its own sockets in its own thread (one event loop): Kneepoint's HTTP/1.1 client.
@@ -85,6 +104,8 @@ private:
     QHash<QString, std::vector<Connection*>> m_idle;
     int m_active = 0;
     std::vector<QByteArrayView> m_body; // reused between reads
+    std::optional<RequestHead> m_head; // the last request's: a step's requests all share one
+    const RequestHead& headFor(const HttpRequest& request);
     // Every read of every connection lands here and is parsed before the next read.
     static constexpr qsizetype kReadBufferBytes = 64 * 1024;
     QByteArray m_readBuffer;

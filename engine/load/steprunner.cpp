@@ -68,6 +68,7 @@ void StepRunner::start(StepConfig config)
     Q_ASSERT(!m_running);
     Q_ASSERT(!config.prompts.empty() || !config.sessions.empty());
     m_config = std::move(config);
+    m_bodies = BodyWriter(m_config.request);
     m_running = true;
     m_stopping = false;
     m_sent = m_inFlight = m_completed = m_failed = m_outputTokens = 0;
@@ -186,7 +187,7 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
             messages.push_back({ QStringLiteral("system"), c.system });
         messages.push_back({ QStringLiteral("user"), c.turns.front().user });
         req.body
-            = buildRequestBody(templateFor(qint64(conversation), scratch, req), messages, c.turns.front().outputTokens);
+            = m_bodies.build(templateFor(qint64(conversation), scratch, req), messages, c.turns.front().outputTokens);
         req.promptTokens = c.systemTokens + c.turns.front().userTokens;
         req.maxTokens = c.turns.front().outputTokens;
         return req;
@@ -208,9 +209,9 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
     const QStringList images
         = request.images ? request.images->urlsFor(position % qint64(m_config.prompts.size())) : QStringList {};
     if (prompt.hashIds.empty())
-        req.body = buildRequestBody(request, prompt, images);
+        req.body = m_bodies.build(request, prompt, images);
     else
-        req.body = buildRequestBody(request,
+        req.body = m_bodies.build(request,
             { ChatMessage { QStringLiteral("user"), promptText(prompt, m_config.textSeed), images } },
             prompt.outputTokens);
     req.promptTokens = prompt.promptTokens;
@@ -252,7 +253,7 @@ HttpRequest StepRunner::makeTurnRequest(int session, qint64 index, const QString
     HttpRequest req = requestShell(index, id, scheduledNs);
     // Every turn of a conversation goes to the same model, as a user's session would.
     RequestTemplate scratch;
-    req.body = buildRequestBody(templateFor(s.conversation, scratch, req), messages, current.outputTokens);
+    req.body = m_bodies.build(templateFor(s.conversation, scratch, req), messages, current.outputTokens);
     req.promptTokens = tokens;
     req.maxTokens = current.outputTokens;
     return req;

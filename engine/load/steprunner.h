@@ -150,6 +150,7 @@ private:
     Transport* m_transport;
     MetricsOptions m_metricsOptions;
     StepConfig m_config;
+    BodyWriter m_bodies; // m_config.request's bodies
     bool m_running = false;
     bool m_warmingUp = false;
     bool m_stopping = false;
