@@ -9,6 +9,7 @@
 #include "client/sockettransport.h"
 #include "client/socketworker.h"
 #include "dataset/dataset.h"
+#include "load/deadlinetimer.h"
 #include "load/steprunner.h"
 #include "metrics/resultjson.h"
 #include "metrics/stepmetrics.h"
@@ -405,6 +406,64 @@ private Q_SLOTS:
         QCOMPARE(r.httpStatus, 200);
         QCOMPARE(r.generatedText, u"secure"_s);
         QCOMPARE(onEpoll.load(), 1);
+    }
+
+    // The dispatch timer fires once per arming, at the absolute time it was given. Re-arming or stopping
+    // it clears an expiry the event loop has not seen yet, and that readiness fires nothing (its
+    // descriptor stays watched throughout, with no registration per arrival).
+    void deadlineTimerFiresOncePerArming()
+    {
+        DeadlineTimer timer;
+        int fired = 0;
+        connect(&timer, &DeadlineTimer::timeout, this, [&] { ++fired; });
+        const auto passes = [] {
+            for (int i = 0; i < 5; ++i)
+                QCoreApplication::processEvents();
+        };
+        timer.startAt(steadyNowNs() - 1000); // already due: the next pass
+        QTRY_COMPARE(fired, 1);
+        passes();
+        QCOMPARE(fired, 1);
+        QVERIFY(!timer.isActive());
+
+        timer.startAt(steadyNowNs() - 1000);
+        timer.startAt(steadyNowNs() + 3'600'000'000'000); // moved an hour on before the loop saw it
+        passes();
+        QCOMPARE(fired, 1);
+        QVERIFY(timer.isActive());
+        timer.stop();
+
+        timer.startAt(steadyNowNs() - 1000);
+        timer.stop(); // expired, then stopped before the loop saw it
+        passes();
+        QCOMPARE(fired, 1);
+
+        timer.startAt(steadyNowNs() + 2'000'000); // 2 ms from now
+        QTRY_COMPARE(fired, 2);
+
+        // Both ready in one pass: a socket whose handler re-arms the timer an hour on, and the timer's
+        // expiry. Whichever the loop takes first, the hour-long arming stands afterwards: an expiry
+        // already seen by the loop but cleared before its turn fires nothing.
+        int pipeFds[2];
+        QCOMPARE(::pipe(pipeFds), 0);
+        const auto closePipe = qScopeGuard([&] {
+            ::close(pipeFds[0]);
+            ::close(pipeFds[1]);
+        });
+        QSocketNotifier readable { qintptr(pipeFds[0]), QSocketNotifier::Read };
+        DeadlineTimer second;
+        int secondFired = 0;
+        connect(&second, &DeadlineTimer::timeout, this, [&] { ++secondFired; });
+        connect(&readable, &QSocketNotifier::activated, this, [&] {
+            char byte;
+            QCOMPARE(::read(pipeFds[0], &byte, 1), ssize_t(1));
+            second.startAt(steadyNowNs() + 3'600'000'000'000);
+        });
+        second.startAt(steadyNowNs() - 1000);
+        QCOMPARE(::write(pipeFds[1], "x", 1), ssize_t(1));
+        passes();
+        QVERIFY(second.isActive());
+        QVERIFY(secondFired <= 1);
     }
 
     void epollTimersFireInDeadlineOrderAndRepeat()

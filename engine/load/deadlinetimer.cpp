@@ -20,12 +20,15 @@ DeadlineTimer::DeadlineTimer(QObject* parent)
 #ifdef Q_OS_LINUX
     m_fd = ::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     if (m_fd >= 0) {
+        // Always enabled: a timerfd is readable only from its expiry until it is read, and re-arming or
+        // disarming it clears an expiry not yet read. So a readiness that finds nothing to read (an
+        // expiry the timer was stopped or re-armed after) fires nothing, and no arrival pays for
+        // registering and unregistering the descriptor with the event loop.
         m_notifier = new QSocketNotifier(qintptr(m_fd), QSocketNotifier::Read, this);
-        m_notifier->setEnabled(false);
         connect(m_notifier, &QSocketNotifier::activated, this, [this] {
             quint64 expirations = 0;
-            [[maybe_unused]] const ssize_t n = ::read(m_fd, &expirations, sizeof expirations);
-            fire();
+            if (::read(m_fd, &expirations, sizeof expirations) == ssize_t(sizeof expirations))
+                fire();
         });
     }
 #endif
@@ -54,10 +57,8 @@ void DeadlineTimer::startAt(qint64 atNs)
         itimerspec spec {};
         spec.it_value.tv_sec = static_cast<time_t>(at / 1'000'000'000);
         spec.it_value.tv_nsec = static_cast<long>(at % 1'000'000'000);
-        if (::timerfd_settime(m_fd, TFD_TIMER_ABSTIME, &spec, nullptr) == 0) {
-            m_notifier->setEnabled(true);
+        if (::timerfd_settime(m_fd, TFD_TIMER_ABSTIME, &spec, nullptr) == 0)
             return;
-        }
     }
 #endif
     const qint64 waitNs = std::max<qint64>(0, atNs - steadyNowNs());
@@ -72,7 +73,6 @@ void DeadlineTimer::stop()
     if (m_fd >= 0) {
         const itimerspec off {};
         ::timerfd_settime(m_fd, 0, &off, nullptr);
-        m_notifier->setEnabled(false);
     }
 #endif
 }
@@ -82,10 +82,6 @@ void DeadlineTimer::fire()
     if (!m_active)
         return;
     m_active = false;
-#ifdef Q_OS_LINUX
-    if (m_notifier)
-        m_notifier->setEnabled(false);
-#endif
     Q_EMIT timeout();
 }
 

@@ -69,6 +69,7 @@ void StepRunner::start(StepConfig config)
     Q_ASSERT(!config.prompts.empty() || !config.sessions.empty());
     m_config = std::move(config);
     m_bodies = BodyWriter(m_config.request);
+    m_idPrefix = QStringLiteral("kneepoint-%1-").arg(m_config.index);
     m_running = true;
     m_stopping = false;
     m_sent = m_inFlight = m_completed = m_failed = m_outputTokens = 0;
@@ -264,7 +265,7 @@ void StepRunner::sendOne(qint64 scheduledNs, bool gated, int session)
     const int i = m_sent++;
     m_wasGated.push_back(gated ? 1 : 0);
     ++m_inFlight;
-    const QString id = QStringLiteral("kneepoint-%1-%2").arg(m_config.index).arg(i);
+    const QString id = m_idPrefix + QString::number(i);
     if (session < 0) {
         m_transport->send(makeRequest(i, i, id, scheduledNs));
         return;

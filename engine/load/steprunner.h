@@ -151,6 +151,7 @@ private:
     MetricsOptions m_metricsOptions;
     StepConfig m_config;
     BodyWriter m_bodies; // m_config.request's bodies
+    QString m_idPrefix; // "kneepoint-STEP-": each request's id is this and its number
     bool m_running = false;
     bool m_warmingUp = false;
     bool m_stopping = false;
