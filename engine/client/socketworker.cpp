@@ -238,8 +238,8 @@ void SocketWorker::dispatch(Connection* c, Exchange exchange)
     const quint16 port = static_cast<quint16>(url.port(defaultPort(url)));
     if (auto* ssl = qobject_cast<QSslSocket*>(c->socket))
         ssl->connectToHostEncrypted(url.host(), port);
-    else
-        c->socket->connectToHost(url.host(), port);
+    else // unbuffered: reads and writes go straight to the descriptor (see onReadyRead)
+        c->socket->connectToHost(url.host(), port, QIODevice::ReadWrite | QIODevice::Unbuffered);
 }
 
 void SocketWorker::onReady(Connection* c)
@@ -262,12 +262,23 @@ void SocketWorker::onReadyRead(Connection* c)
         close(c);
         return;
     }
-    // Into the worker's one buffer, parsed in place: no allocation per read.
+    // Into the worker's one buffer, parsed in place: no allocation per read. A plain connection is
+    // unbuffered: each read is one recv() from the descriptor, with no copy through Qt's buffer and no
+    // FIONREAD first; a read short of the buffer took what the kernel had, and the level-triggered
+    // notifier reports what comes after it. There the peer's close reads as -1 with the socket left
+    // unconnected and nothing emitted, so it is taken as a close here.
+    const bool unbuffered = c->socket->openMode().testFlag(QIODevice::Unbuffered);
     while (m_connections.count(c) && c->exchange) {
         const qint64 n = c->socket->read(m_readBuffer.data(), m_readBuffer.size());
+        if (n < 0 && unbuffered && c->socket->state() != QAbstractSocket::ConnectedState) {
+            onClosed(c);
+            return;
+        }
         if (n <= 0)
             break;
         consume(c, now, QByteArrayView(m_readBuffer.constData(), n));
+        if (unbuffered && n < m_readBuffer.size())
+            break;
     }
     // The response ended and more bytes follow it: the connection cannot be trusted again.
     if (m_connections.count(c) && !c->exchange && c->socket->bytesAvailable() > 0)
@@ -391,6 +402,9 @@ void SocketWorker::writeRequest(Connection* c, const QByteArray& wire)
             c->uploadFd = ::fcntl(int(fd), F_DUPFD_CLOEXEC, 0);
     }
     c->socket->write(wire);
+    // An unbuffered socket sends at once and emits bytesWritten only for what it had to buffer.
+    if (c->socket->bytesToWrite() == 0)
+        endUploadWatch(c);
 }
 
 void SocketWorker::endUploadWatch(Connection* c)
