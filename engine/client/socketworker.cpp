@@ -280,8 +280,10 @@ void SocketWorker::onReadyRead(Connection* c)
         if (unbuffered && n < m_readBuffer.size())
             break;
     }
-    // The response ended and more bytes follow it: the connection cannot be trusted again.
-    if (m_connections.count(c) && !c->exchange && c->socket->bytesAvailable() > 0)
+    // The response ended and more bytes follow it: the connection cannot be trusted again. (Bytes in
+    // the same read count as the parser's trailing bytes; on an unbuffered socket later ones are news
+    // for the next pass, which closes an idle connection that hears anything.)
+    if (!unbuffered && m_connections.count(c) && !c->exchange && c->socket->bytesAvailable() > 0)
         close(c);
 }
 
