@@ -7,6 +7,7 @@
 // that thread: a line serialised and written there, one write() each), so its cost shows in the CPU per
 // request and the dispatch lag.
 
+#include "client/apiformats.h"
 #include "client/qnamtransport.h"
 #include "client/responseaccumulator.h"
 #include "client/sockettransport.h"
@@ -458,6 +459,27 @@ void parserBench(int megabytes)
     };
     const double fastNs = classifyNs([](QByteArrayView d) { return SseChunk::classify(d); });
     const double domNs = classifyNs([](QByteArrayView d) { return SseChunk::classifyDom(d); });
+    // The typed formats' text deltas as the simulator sends them (Responses, Messages): their fast path
+    // against their nlohmann path.
+    const auto typedNs = [&timer](ApiFormat format, const QByteArray& data, bool fast) {
+        constexpr int kEvents = 200'000;
+        int choices = 0;
+        timer.restart();
+        for (int i = 0; i < kEvents; ++i) {
+            const SseChunk chunk = fast ? classifyEvent(format, {}, data) : classifyEventDom(format, {}, data);
+            choices += chunk.kind == SseChunk::Kind::Choices ? 1 : 0;
+        }
+        const double ns = double(timer.nsecsElapsed()) / kEvents;
+        return choices == kEvents ? ns : -1.0;
+    };
+    const QByteArray responsesDelta = R"({"type":"response.output_text.delta","sequence_number":7,)"
+                                      R"("item_id":"msg_1","output_index":0,"content_index":0,"delta":" word"})";
+    const QByteArray messagesDelta
+        = R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" word"}})";
+    const double responsesNs = typedNs(ApiFormat::Responses, responsesDelta, true);
+    const double responsesDomNs = typedNs(ApiFormat::Responses, responsesDelta, false);
+    const double messagesNs = typedNs(ApiFormat::Messages, messagesDelta, true);
+    const double messagesDomNs = typedNs(ApiFormat::Messages, messagesDelta, false);
 
     HttpRequest req;
     req.url = QUrl(QStringLiteral("http://127.0.0.1/v1/completions"));
@@ -474,6 +496,10 @@ void parserBench(int megabytes)
         { QStringLiteral("parser_events_s"), double(seen) / parserS }, { QStringLiteral("full_mb_s"), mb / fullS },
         { QStringLiteral("full_events_s"), double(record.chunkNs.size()) / fullS },
         { QStringLiteral("classify_ns"), fastNs }, { QStringLiteral("classify_dom_ns"), domNs },
+        { QStringLiteral("classify_responses_ns"), responsesNs },
+        { QStringLiteral("classify_responses_dom_ns"), responsesDomNs },
+        { QStringLiteral("classify_messages_ns"), messagesNs },
+        { QStringLiteral("classify_messages_dom_ns"), messagesDomNs },
         { QStringLiteral("full_ok"), record.success() && qint64(record.chunkNs.size()) == events },
         { QStringLiteral("full_error"), record.errorMessage.left(200) } });
 }

@@ -88,6 +88,11 @@ if p:
 if p and p.get("classify_ns"):
     print(f"| (5) one event's classification (ns of CPU): simdjson fast path / nlohmann DOM | {fmt(p['classify_ns'], 0)} / "
           f"{fmt(p['classify_dom_ns'], 0)} | same | – | {ratio(p['classify_ns'], p['classify_dom_ns'], False)} (fast / DOM) |")
+for name, key in (("Responses", "responses"), ("Messages", "messages")):
+    if p and p.get(f"classify_{key}_ns"):
+        fast, dom = p[f"classify_{key}_ns"], p[f"classify_{key}_dom_ns"]
+        print(f"| (5) one {name} text delta's classification (ns of CPU): fast path / nlohmann | {fmt(fast, 0)} / "
+              f"{fmt(dom, 0)} | same | – | {ratio(fast, dom, False)} (fast / nlohmann) |")
 ld = pick("load", None)
 if ld:
     print(f"| (6) profile load (ms) | {fmt(ld['profile_ms'], 2)} | | | |")

@@ -1,4 +1,5 @@
 // libFuzzer: the event-stream parser and what is built on it, with bytes split at arbitrary places.
+#include "client/apiformats.h"
 #include "client/responseaccumulator.h"
 #include "client/sseparser.h"
 
@@ -22,6 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const kp::SseEvent& e : events) {
         if (!(kp::SseChunk::classify(e.data) == kp::SseChunk::classifyDom(e.data)))
             __builtin_trap();
+        // So must the typed formats' (Responses, Messages) fast path and their nlohmann path.
+        for (const kp::ApiFormat format : { kp::ApiFormat::Responses, kp::ApiFormat::Messages }) {
+            if (!(kp::classifyEvent(format, e.type, e.data) == kp::classifyEventDom(format, e.type, e.data)))
+                __builtin_trap();
+        }
     }
     if (!(kp::SseChunk::classify(parser.body()) == kp::SseChunk::classifyDom(parser.body())))
         __builtin_trap();

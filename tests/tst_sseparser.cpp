@@ -190,6 +190,8 @@ private Q_SLOTS:
     void wordsCountedOnUtf8Bytes();
     void fastPathMatchesDom_data();
     void fastPathMatchesDom();
+    void typedFastPathMatchesDom_data();
+    void typedFastPathMatchesDom();
     void classifyStreamsEndToEnd();
     void responsesStreamAtEveryOffset();
     void messagesStreamAtEveryOffset();
@@ -621,6 +623,160 @@ void TestSseParser::fastPathMatchesDom()
     QCOMPARE(chunk.completionTokens.value_or(-1), completionTokens);
     QCOMPARE(chunk.errorMessage, dom.errorMessage);
     QVERIFY(chunk == dom);
+}
+
+// The Responses and Messages fast path gives what the nlohmann path gives, for the events it decides
+// (the frequent ones) and leaves the rest to it: errors, unknown types, refused documents.
+void TestSseParser::typedFastPathMatchesDom_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addColumn<QByteArray>("type");
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<bool>("fast"); // decided by the fast path
+    QTest::addColumn<SseChunk::Kind>("kind");
+
+    using K = SseChunk::Kind;
+    const int r = int(ApiFormat::Responses);
+    const int m = int(ApiFormat::Messages);
+    const auto row = [](const char* name, int format, const char* type, QByteArray data, bool fast, K kind) {
+        QTest::addRow("%s", name) << format << QByteArray(type) << data << fast << kind;
+    };
+    row("responses text", r, "", R"({"type":"response.output_text.delta","delta":"Hi \u00e9\ud83d\udc4b"})", true,
+        K::Choices);
+    row("responses text, type from the SSE field", r, "response.output_text.delta", R"({"delta":"x"})", true,
+        K::Choices);
+    row("responses JSON type wins", r, "response.completed", R"({"type":"response.output_text.delta","delta":"y"})",
+        true, K::Choices);
+    row("responses type not a string", r, "response.refusal.delta", R"({"type":5,"delta":"no"})", true, K::Choices);
+    row("responses delta not a string", r, "", R"({"type":"response.output_text.delta","delta":7})", true, K::Choices);
+    row("responses duplicate delta", r, "", R"({"type":"response.output_text.delta","delta":"a","delta":"b"})", true,
+        K::Choices);
+    row("responses reasoning summary", r, "", R"({"type":"response.reasoning_summary_text.delta","delta":"think"})",
+        true, K::Choices);
+    row("responses reasoning text", r, "", R"({"type":"response.reasoning_text.delta","delta":"t"})", true, K::Choices);
+    row("responses completed with usage", r, "",
+        R"({"type":"response.completed","response":{"status":"completed","usage":{"input_tokens":12,)"
+        R"("input_tokens_details":{"cached_tokens":8},"output_tokens":30.5,"output_tokens_details":)"
+        R"({"reasoning_tokens":4}}}})",
+        true, K::Done);
+    row("responses completed, usage not an object", r, "",
+        R"({"type":"response.completed","response":{"status":"completed","usage":[1]}})", true, K::Done);
+    row("responses completed, no response", r, "", R"({"type":"response.completed"})", true, K::Done);
+    row("responses completed, response a string", r, "", R"({"type":"response.completed","response":"x"})", true,
+        K::Done);
+    row("responses completed, details not objects", r, "",
+        R"({"type":"response.completed","response":{"usage":{"input_tokens":1,"input_tokens_details":3,)"
+        R"("output_tokens":"2"}}})",
+        true, K::Done);
+    row("responses incomplete", r, "",
+        R"({"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":)"
+        R"({"reason":"max_output_tokens"},"usage":{"input_tokens":3,"output_tokens":9}}})",
+        true, K::Done);
+    row("responses incomplete, empty reason", r, "",
+        R"({"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":{"reason":""}}})", true,
+        K::Done);
+    row("responses quiet event", r, "", R"({"type":"response.created","response":{"id":"r"}})", true, K::Other);
+    row("responses quiet event with usage", r, "", R"({"type":"response.in_progress","usage":{"prompt_tokens":1}})",
+        true, K::Other);
+    row("responses unknown type", r, "", R"({"type":"response.new_thing"})", false, K::Other);
+    row("responses error event", r, "", R"({"type":"error","code":"x","message":"overloaded"})", false, K::Error);
+    row("responses failed", r, "", R"({"type":"response.failed","response":{"error":{"message":"m"}}})", false,
+        K::Error);
+    row("responses error key", r, "", R"({"type":"response.output_text.delta","delta":"a","error":null})", false,
+        K::Choices);
+    row("responses choices key", r, "", R"({"type":"response.output_text.delta","delta":"a","choices":3})", false,
+        K::Malformed);
+    row("responses object error", r, "", R"({"object":"error","message":"m"})", false, K::Error);
+    row("responses not JSON", r, "", "{nope", false, K::Malformed);
+    row("responses an array", r, "", "[1]", false, K::Malformed);
+    row("responses lone surrogate", r, "", R"({"type":"response.output_text.delta","delta":"\ud800"})", false,
+        K::Malformed);
+    row("responses empty", r, "", "", false, K::Empty);
+    row("responses [DONE]", r, "", "[DONE]", false, K::Done);
+
+    row("messages text", m, "",
+        R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta",)"
+        R"("text":"Hello \u4e16"}})",
+        true, K::Choices);
+    row("messages thinking", m, "",
+        R"({"type":"content_block_delta","delta":{"type":"thinking_delta",)"
+        R"("thinking":"hmm"}})",
+        true, K::Choices);
+    row("messages signature", m, "",
+        R"({"type":"content_block_delta","delta":{"type":"signature_delta",)"
+        R"("signature":"s"}})",
+        true, K::Other);
+    row("messages tool input", m, "", R"({"type":"content_block_delta","delta":{"type":"input_json_delta"}})", true,
+        K::Other);
+    row("messages unknown delta", m, "", R"({"type":"content_block_delta","delta":{"type":"new_delta"}})", false,
+        K::Other);
+    row("messages delta not an object", m, "", R"({"type":"content_block_delta","delta":"x"})", false, K::Other);
+    row("messages duplicate text", m, "",
+        R"({"type":"content_block_delta","delta":{"type":"text_delta",)"
+        R"("text":"a","text":"b"}})",
+        true, K::Choices);
+    row("messages start", m, "",
+        R"({"type":"message_start","message":{"usage":{"input_tokens":25,)"
+        R"("cache_read_input_tokens":100,"output_tokens":1}}})",
+        true, K::Usage);
+    row("messages start without input", m, "", R"({"type":"message_start","message":{"usage":{"output_tokens":1}}})",
+        true, K::Other);
+    row("messages start, message not an object", m, "", R"({"type":"message_start","message":[]})", true, K::Other);
+    row("messages delta", m, "",
+        R"({"type":"message_delta","delta":{"stop_reason":"end_turn"},)"
+        R"("usage":{"output_tokens":15}})",
+        true, K::Usage);
+    row("messages delta, no usage", m, "", R"({"type":"message_delta","delta":{"stop_reason":"max_tokens"}})", true,
+        K::Other);
+    row("messages delta, cache reads only", m, "", R"({"type":"message_delta","usage":{"cache_read_input_tokens":4}})",
+        true, K::Other);
+    row("messages delta, input as a double", m, "",
+        R"({"type":"message_delta","usage":{"input_tokens":1e3,)"
+        R"("output_tokens":-2.5}})",
+        true, K::Usage);
+    row("messages stop", m, "", R"({"type":"message_stop"})", true, K::Done);
+    row("messages stop from the SSE field", m, "message_stop", "{}", true, K::Done);
+    row("messages ping", m, "", R"({"type":"ping"})", true, K::Empty);
+    row("messages block start", m, "", R"({"type":"content_block_start","index":0,"content_block":{}})", true,
+        K::Other);
+    row("messages block stop", m, "", R"({"type":"content_block_stop","index":0})", true, K::Other);
+    row("messages error", m, "", R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})",
+        false, K::Error);
+    row("messages unknown type", m, "", R"({"type":"brand_new"})", false, K::Other);
+    // simdjson refuses an integer beyond 64 bits that nlohmann reads as a double: the DOM path takes it.
+    row("messages huge integer", m, "",
+        R"({"type":"message_delta","usage":{"output_tokens":1,)"
+        R"("n":123456789012345678901234}})",
+        false, K::Usage);
+    row("messages number beyond double", m, "", R"({"type":"message_delta","usage":{"output_tokens":1e400}})", false,
+        K::Malformed);
+}
+
+void TestSseParser::typedFastPathMatchesDom()
+{
+    QFETCH(int, format);
+    QFETCH(QByteArray, type);
+    QFETCH(QByteArray, data);
+    QFETCH(bool, fast);
+    QFETCH(SseChunk::Kind, kind);
+    const auto f = ApiFormat(format);
+    const SseChunk dom = classifyEventDom(f, type, data);
+    const std::optional<SseChunk> quick = classifyEventFast(f, type, data);
+    QCOMPARE(quick.has_value(), fast);
+    const SseChunk chunk = classifyEvent(f, type, data);
+    QCOMPARE(chunk.kind, kind);
+    QCOMPARE(chunk.text, dom.text);
+    QCOMPARE(chunk.reasoning, dom.reasoning);
+    QCOMPARE(chunk.finishReason, dom.finishReason);
+    QCOMPARE(chunk.promptTokens, dom.promptTokens);
+    QCOMPARE(chunk.completionTokens, dom.completionTokens);
+    QCOMPARE(chunk.cachedTokens, dom.cachedTokens);
+    QCOMPARE(chunk.reasoningTokens, dom.reasoningTokens);
+    QCOMPARE(chunk.errorMessage, dom.errorMessage);
+    QCOMPARE(chunk.unknownEvent, dom.unknownEvent);
+    QVERIFY(chunk == dom);
+    if (quick)
+        QVERIFY(*quick == dom);
 }
 
 void TestSseParser::classifyStreamsEndToEnd()

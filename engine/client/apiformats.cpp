@@ -1,5 +1,6 @@
 #include "client/apiformats.h"
 
+#include "client/simdjsonfields.h"
 #include "metrics/inerttext.h"
 
 #include <nlohmann/json.hpp>
@@ -183,6 +184,107 @@ Json parsed(QByteArrayView data)
     return Json::parse(trimmed.begin(), trimmed.end(), nullptr, false);
 }
 
+// The fast path for the typed formats' frequent events (client/simdjsonfields.h): text and reasoning
+// deltas, the usage and end events, and the events that carry nothing. It leaves to the nlohmann path
+// (classifyEventDom) whatever it does not decide alone: documents simdjson refuses or that are no
+// object, anything with "error" or "choices" (which classify() reads its own way), error and failure
+// events, and event types it does not know, so that every message keeps the same words.
+bool classifyTypedFast(ApiFormat format, QByteArrayView sseType, QByteArrayView trimmed, SseChunk& chunk)
+{
+    const std::optional<sj::Object> parsed = sj::parseObject(trimmed);
+    if (!parsed)
+        return false;
+    const sj::Object event = *parsed;
+    if (sj::lastField(event, "error") || sj::lastField(event, "choices"))
+        return false;
+    if (const auto object = sj::lastField(event, "object"); object && sj::text(object) == "error")
+        return false;
+    std::string_view type = sj::text(sj::lastField(event, "type"));
+    if (type.empty())
+        type = std::string_view(sseType.data(), std::size_t(sseType.size()));
+
+    if (format == ApiFormat::Responses) {
+        if (type == "response.output_text.delta" || type == "response.refusal.delta") {
+            chunk.kind = SseChunk::Kind::Choices;
+            chunk.text = sj::string(sj::lastField(event, "delta"));
+        } else if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta"
+            || type == "response.reasoning.delta") {
+            chunk.kind = SseChunk::Kind::Choices;
+            chunk.reasoning = sj::string(sj::lastField(event, "delta"));
+        } else if (type == "response.completed" || type == "response.incomplete") {
+            chunk.kind = SseChunk::Kind::Done;
+            const std::optional<sj::Object> response = sj::objectField(event, "response");
+            if (!response)
+                return true;
+            if (const auto usage = sj::objectField(*response, "usage")) {
+                chunk.promptTokens = sj::integer(*usage, "input_tokens");
+                chunk.completionTokens = sj::integer(*usage, "output_tokens");
+                if (const auto details = sj::objectField(*usage, "input_tokens_details"))
+                    chunk.cachedTokens = sj::integer(*details, "cached_tokens");
+                if (const auto details = sj::objectField(*usage, "output_tokens_details"))
+                    chunk.reasoningTokens = sj::integer(*details, "reasoning_tokens");
+            }
+            if (const auto details = sj::objectField(*response, "incomplete_details"))
+                chunk.finishReason = sj::string(sj::lastField(*details, "reason"));
+            if (chunk.finishReason.isEmpty())
+                chunk.finishReason = sj::string(sj::lastField(*response, "status"));
+        } else if (isQuietResponsesEvent(std::string(type))) {
+            chunk.kind = SseChunk::Kind::Other;
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    chunk.kind = SseChunk::Kind::Other;
+    if (type == "content_block_delta") {
+        const std::optional<sj::Object> delta = sj::objectField(event, "delta");
+        const std::string_view deltaType = delta ? sj::text(sj::lastField(*delta, "type")) : std::string_view();
+        if (deltaType == "text_delta") {
+            chunk.kind = SseChunk::Kind::Choices;
+            chunk.text = sj::string(sj::lastField(*delta, "text"));
+        } else if (deltaType == "thinking_delta") {
+            chunk.kind = SseChunk::Kind::Choices;
+            chunk.reasoning = sj::string(sj::lastField(*delta, "thinking"));
+        } else if (deltaType != "signature_delta" && deltaType != "input_json_delta"
+            && deltaType != "citations_delta") {
+            return false;
+        }
+    } else if (type == "message_start" || type == "message_delta") {
+        const bool start = type == "message_start";
+        std::optional<sj::Object> usage;
+        if (start) {
+            if (const auto message = sj::objectField(event, "message"))
+                usage = sj::objectField(*message, "usage");
+        } else {
+            usage = sj::objectField(event, "usage");
+        }
+        if (usage) {
+            if (const auto input = sj::integer(*usage, "input_tokens"))
+                chunk.promptTokens = *input + sj::integer(*usage, "cache_read_input_tokens").value_or(0);
+            chunk.cachedTokens = sj::integer(*usage, "cache_read_input_tokens");
+            if (!start)
+                chunk.completionTokens = sj::integer(*usage, "output_tokens");
+        }
+        if (start) {
+            if (chunk.promptTokens)
+                chunk.kind = SseChunk::Kind::Usage;
+        } else {
+            if (const auto delta = sj::objectField(event, "delta"))
+                chunk.finishReason = sj::string(sj::lastField(*delta, "stop_reason"));
+            if (chunk.hasUsage())
+                chunk.kind = SseChunk::Kind::Usage;
+        }
+    } else if (type == "message_stop") {
+        chunk.kind = SseChunk::Kind::Done;
+    } else if (type == "ping") {
+        chunk.kind = SseChunk::Kind::Empty;
+    } else if (type != "content_block_start" && type != "content_block_stop") {
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 ApiFormat apiFormat(Backend backend)
@@ -232,6 +334,26 @@ QString endEventName(ApiFormat format)
 }
 
 SseChunk classifyEvent(ApiFormat format, QByteArrayView type, QByteArrayView data, SseChunk::TextForm form)
+{
+    if (std::optional<SseChunk> chunk = classifyEventFast(format, type, data))
+        return std::move(*chunk);
+    return classifyEventDom(format, type, data, form);
+}
+
+std::optional<SseChunk> classifyEventFast(ApiFormat format, QByteArrayView type, QByteArrayView data)
+{
+    if (format != ApiFormat::Responses && format != ApiFormat::Messages)
+        return std::nullopt;
+    const QByteArrayView trimmed = data.trimmed();
+    if (trimmed.isEmpty() || trimmed == "[DONE]")
+        return std::nullopt;
+    SseChunk chunk;
+    if (!classifyTypedFast(format, type, trimmed, chunk))
+        return std::nullopt;
+    return chunk;
+}
+
+SseChunk classifyEventDom(ApiFormat format, QByteArrayView type, QByteArrayView data, SseChunk::TextForm form)
 {
     SseChunk chunk = SseChunk::classify(data, format == ApiFormat::OpenAi ? form : SseChunk::TextForm::Decoded);
     if (format == ApiFormat::OpenAi || format == ApiFormat::Embeddings)

@@ -6,6 +6,8 @@
 #include <QByteArrayView>
 #include <QString>
 
+#include <optional>
+
 namespace kp {
 
 // The wire format a backend speaks: how its stream events and whole replies read. Each format's
@@ -27,8 +29,16 @@ QString endEventName(ApiFormat format);
 
 // One stream event. `type` is the SSE "event:" field; a JSON "type" in the data wins over it. For the
 // typed formats an event type the client does not know is Kind::Other with unknownEvent set.
+// The typed formats' frequent events are read with simdjson; the rest, and every error, as
+// classifyEventDom reads them (nlohmann), which gives the same chunk for every event (tst_sseparser,
+// fuzz_sse).
 SseChunk classifyEvent(
     ApiFormat format, QByteArrayView type, QByteArrayView data, SseChunk::TextForm form = SseChunk::TextForm::Decoded);
+SseChunk classifyEventDom(
+    ApiFormat format, QByteArrayView type, QByteArrayView data, SseChunk::TextForm form = SseChunk::TextForm::Decoded);
+// The fast path alone: nullopt for what it leaves to classifyEventDom (other formats, errors, unknown
+// event types, documents simdjson refuses).
+std::optional<SseChunk> classifyEventFast(ApiFormat format, QByteArrayView type, QByteArrayView data);
 
 // A whole non-streamed reply (or an error body). Kind::Choices when it carries an answer (for
 // embeddings: the vectors, with completionTokens 0).

@@ -1,9 +1,9 @@
 #include "sseparser.h"
 
+#include "client/simdjsonfields.h"
 #include "metrics/inerttext.h"
 
 #include <nlohmann/json.hpp>
-#include <simdjson.h>
 
 #include <QStringList>
 
@@ -479,38 +479,10 @@ SseChunk SseChunk::classifyDom(QByteArrayView data)
 
 namespace {
 
-// The fast path: simdjson's DOM, as strict as nlohmann's (the whole document validated, UTF-8 checked,
-// numbers beyond double's range refused) and several times faster. It decides only the events it can
-// decide alone: a document it refuses, anything but an object, and every error object go to
-// classifyDom(), whose words the messages keep. Duplicate keys read as nlohmann reads them: the last wins.
-constexpr std::size_t kFastPathMaxBytes = 64 * 1024; // events are small; whole replies may take the DOM path
-
-using SjElement = simdjson::dom::element;
-using SjObject = simdjson::dom::object;
-
-std::optional<SjElement> lastField(SjObject object, std::string_view key)
-{
-    std::optional<SjElement> found;
-    for (const simdjson::dom::key_value_pair field : object) {
-        if (field.key == key)
-            found = field.value;
-    }
-    return found;
-}
-
-std::string_view sjText(std::optional<SjElement> value)
-{
-    std::string_view text;
-    if (!value || value->get_string().get(text) != simdjson::SUCCESS)
-        return {};
-    return text;
-}
-
-QString sjString(std::optional<SjElement> value)
-{
-    const std::string_view text = sjText(value);
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+// The fast path: simdjson's DOM (client/simdjsonfields.h), as strict as nlohmann's and several times
+// faster. It decides only the events it can decide alone: a document it refuses, anything but an object,
+// and every error object go to classifyDom(), whose words the messages keep.
+using sj::lastField;
 
 // A choice's text or reasoning, in the form asked for.
 void putText(std::string_view text, SseChunk::TextForm form, QString& decoded, QByteArray& utf8)
@@ -523,44 +495,12 @@ void putText(std::string_view text, SseChunk::TextForm form, QString& decoded, Q
         decoded = QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-bool sjIsObject(std::optional<SjElement> value)
-{
-    return value && value->type() == simdjson::dom::element_type::OBJECT;
-}
-
-std::optional<qint64> sjInteger(SjObject object, std::string_view key)
-{
-    const std::optional<SjElement> value = lastField(object, key);
-    if (!value)
-        return std::nullopt;
-    double number = 0;
-    switch (value->type()) { // as nlohmann's get<double>(), rounded
-    case simdjson::dom::element_type::INT64:
-        number = static_cast<double>(int64_t(*value));
-        break;
-    case simdjson::dom::element_type::UINT64:
-        number = static_cast<double>(uint64_t(*value));
-        break;
-    case simdjson::dom::element_type::DOUBLE:
-        number = double(*value);
-        break;
-    default:
-        return std::nullopt;
-    }
-    return static_cast<qint64>(std::llround(number));
-}
-
 bool classifyFast(QByteArrayView trimmed, SseChunk::TextForm form, SseChunk& chunk)
 {
-    if (std::size_t(trimmed.size()) > kFastPathMaxBytes)
+    const std::optional<sj::Object> parsed = sj::parseObject(trimmed);
+    if (!parsed)
         return false;
-    thread_local simdjson::dom::parser parser(kFastPathMaxBytes);
-    SjElement document;
-    if (parser.parse(trimmed.data(), std::size_t(trimmed.size())).get(document) != simdjson::SUCCESS)
-        return false;
-    SjObject object;
-    if (document.get_object().get(object) != simdjson::SUCCESS)
-        return false;
+    const sj::Object object = *parsed;
     if (const auto error = lastField(object, "error"); error && !error->is_null())
         return false;
     if (const auto type = lastField(object, "object"); type) {
@@ -569,14 +509,13 @@ bool classifyFast(QByteArrayView trimmed, SseChunk::TextForm form, SseChunk& chu
             return false;
     }
 
-    if (const auto usage = lastField(object, "usage"); sjIsObject(usage)) {
-        const SjObject u = SjObject(*usage);
-        chunk.completionTokens = sjInteger(u, "completion_tokens");
-        chunk.promptTokens = sjInteger(u, "prompt_tokens");
-        if (const auto details = lastField(u, "prompt_tokens_details"); sjIsObject(details))
-            chunk.cachedTokens = sjInteger(SjObject(*details), "cached_tokens");
-        if (const auto details = lastField(u, "completion_tokens_details"); sjIsObject(details))
-            chunk.reasoningTokens = sjInteger(SjObject(*details), "reasoning_tokens");
+    if (const auto usage = sj::objectField(object, "usage")) {
+        chunk.completionTokens = sj::integer(*usage, "completion_tokens");
+        chunk.promptTokens = sj::integer(*usage, "prompt_tokens");
+        if (const auto details = sj::objectField(*usage, "prompt_tokens_details"))
+            chunk.cachedTokens = sj::integer(*details, "cached_tokens");
+        if (const auto details = sj::objectField(*usage, "completion_tokens_details"))
+            chunk.reasoningTokens = sj::integer(*details, "reasoning_tokens");
     }
 
     const auto choices = lastField(object, "choices");
@@ -585,31 +524,29 @@ bool classifyFast(QByteArrayView trimmed, SseChunk::TextForm form, SseChunk& chu
         if (choices->get_array().get(list) != simdjson::SUCCESS)
             return false; // Malformed: classifyDom's words
         if (list.size() > 0) {
-            const SjElement first = list.at(0).value_unsafe();
+            const sj::Element first = list.at(0).value_unsafe();
             if (first.type() != simdjson::dom::element_type::OBJECT)
                 return false;
-            const SjObject choice = SjObject(first);
+            const sj::Object choice = sj::Object(first);
             chunk.kind = SseChunk::Kind::Choices;
             std::string_view text;
             std::string_view reasoning;
             if (const auto t = lastField(choice, "text"); t) {
-                text = sjText(t);
-            } else if (const auto delta = lastField(choice, "delta"); sjIsObject(delta)) {
-                const SjObject d = SjObject(*delta);
-                text = sjText(lastField(d, "content"));
-                reasoning = sjText(lastField(d, "reasoning_content"));
+                text = sj::text(t);
+            } else if (const auto delta = sj::objectField(choice, "delta")) {
+                text = sj::text(lastField(*delta, "content"));
+                reasoning = sj::text(lastField(*delta, "reasoning_content"));
                 if (reasoning.empty())
-                    reasoning = sjText(lastField(d, "reasoning"));
-            } else if (const auto message = lastField(choice, "message"); sjIsObject(message)) {
-                const SjObject m = SjObject(*message);
-                text = sjText(lastField(m, "content"));
-                reasoning = sjText(lastField(m, "reasoning_content"));
+                    reasoning = sj::text(lastField(*delta, "reasoning"));
+            } else if (const auto message = sj::objectField(choice, "message")) {
+                text = sj::text(lastField(*message, "content"));
+                reasoning = sj::text(lastField(*message, "reasoning_content"));
                 if (reasoning.empty())
-                    reasoning = sjText(lastField(m, "reasoning"));
+                    reasoning = sj::text(lastField(*message, "reasoning"));
             }
             putText(text, form, chunk.text, chunk.textUtf8);
             putText(reasoning, form, chunk.reasoning, chunk.reasoningUtf8);
-            chunk.finishReason = sjString(lastField(choice, "finish_reason"));
+            chunk.finishReason = sj::string(lastField(choice, "finish_reason"));
             return true;
         }
     }

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QByteArrayView>
+#include <QString>
+#include <QtGlobal>
+
+#include <simdjson.h>
+
+#include <optional>
+#include <string_view>
+
+// simdjson DOM accessors for the event classifiers' fast paths. Each reads a field as nlohmann's DOM
+// reads it (a duplicate key: the last one wins; a number as a double, rounded), so that a fast path
+// gives what the nlohmann path it stands in for gives. simdjson validates the whole document (UTF-8
+// included) and refuses numbers beyond double's range, as nlohmann does.
+namespace kp::sj {
+
+using Element = simdjson::dom::element;
+using Object = simdjson::dom::object;
+
+// Events are small; a larger document (a whole reply) is left to nlohmann.
+constexpr std::size_t kMaxBytes = 64 * 1024;
+
+// The document as an object, parsed by this thread's parser: nullopt when it is larger than kMaxBytes,
+// not valid JSON, or not an object. The next parse on this thread invalidates what this one returned.
+std::optional<Object> parseObject(QByteArrayView trimmed);
+
+std::optional<Element> lastField(Object object, std::string_view key);
+std::optional<Object> objectField(Object object, std::string_view key); // nullopt unless an object
+std::string_view text(std::optional<Element> value); // empty unless a string
+QString string(std::optional<Element> value); // empty unless a string
+bool isObject(std::optional<Element> value);
+std::optional<qint64> integer(Object object, std::string_view key); // nullopt unless a number
+
+} // namespace kp::sj
