@@ -289,8 +289,9 @@ struct Bench
         emitLine(o);
     }
 
-    // (2) Streams as fast as the server writes them: events/s, CPU per event and per request.
-    void stream(int users, int tokens, int prompts)
+    // (2) Streams as fast as the server writes them (on A: saturating), or as a real-time server paces
+    // them (on B: paced, the same event rate for every client): events/s, CPU per event and per request.
+    void stream(int users, int tokens, int prompts, const QString& label)
     {
         const auto t = transport();
         StepConfig s = step(prompts, 8, tokens, true);
@@ -301,6 +302,7 @@ struct Bench
         for (const RequestRecord& r : res.records)
             events += qint64(r.chunkNs.size());
         QJsonObject o = base_("stream");
+        o.insert(QStringLiteral("load"), label);
         o.insert(QStringLiteral("users"), users);
         o.insert(QStringLiteral("events"), events);
         o.insert(QStringLiteral("events_per_s"), double(events) / res.durationS);
@@ -624,7 +626,7 @@ int main(int argc, char** argv)
     const QCommandLineOption rate(
         QStringLiteral("rate"), QStringLiteral("timing: req/s."), QStringLiteral("R"), QStringLiteral("20"));
     const QCommandLineOption label(
-        QStringLiteral("label"), QStringLiteral("timing: low|high."), QStringLiteral("TEXT"), QStringLiteral("low"));
+        QStringLiteral("label"), QStringLiteral("timing: low|high; stream: saturating|paced."), QStringLiteral("TEXT"), QStringLiteral("low"));
     const QCommandLineOption megabytes(
         QStringLiteral("mb"), QStringLiteral("parser/load: size in MB."), QStringLiteral("N"), QStringLiteral("64"));
     const QCommandLineOption profile(
@@ -674,7 +676,8 @@ int main(int argc, char** argv)
     if (which == QLatin1String("rate"))
         b.rate(intList(p.value(rates)), p.value(seconds).toDouble());
     else if (which == QLatin1String("stream"))
-        b.stream(p.value(users).toInt(), p.value(tokens).toInt(), p.value(prompts).toInt());
+        b.stream(p.value(users).toInt(), p.value(tokens).toInt(), p.value(prompts).toInt(),
+            p.isSet(label) ? p.value(label) : QStringLiteral("saturating"));
     else if (which == QLatin1String("hold"))
         b.hold(p.value(users).toInt(), p.value(seconds).toDouble());
     else if (which == QLatin1String("timing"))

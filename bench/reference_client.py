@@ -191,7 +191,8 @@ async def scenario_stream(args, url):
     cpu = cpu_s() - c0
     duration = time.perf_counter() - t0
     events = sum(r.events for r in results)
-    o = summary(results, t0, cpu, "stream", {"users": args.users, "events": events,
+    load = args.label or "saturating"
+    o = summary(results, t0, cpu, "stream", {"load": load, "users": args.users, "events": events,
                                              "events_per_s": events / duration,
                                              "events_per_core_s": events / cpu if cpu > 0 else 0.0})
     emit(o)
@@ -235,7 +236,8 @@ async def scenario_hold(args, url):
 async def scenario_timing(args, url):
     await open_loop(args, url, float("inf"), 8, 8, 2, True, "timewarm")
     http("DELETE", args.url + "/debug/requests")
-    tag = "timing" + args.label
+    label = args.label or "low"
+    tag = "timing" + label
     c0 = cpu_s()
     results, t0 = await open_loop(args, url, args.rate, args.prompts, 32, args.tokens, True, tag, constant=False)
     cpu = cpu_s() - c0
@@ -252,7 +254,7 @@ async def scenario_timing(args, url):
         if len(tok) == len(r.itl) + 1:
             for k in range(1, len(tok)):
                 itl_err.append(abs(r.itl[k - 1] * 1000 - (tok[k] - tok[k - 1]) / scale))
-    o = summary(results, t0, cpu, "timing", {"load": args.label, "rate": args.rate, "matched": len(ttft_err),
+    o = summary(results, t0, cpu, "timing", {"load": label, "rate": args.rate, "matched": len(ttft_err),
                                              "ttft_err_p50_ms": pct(ttft_err, 50), "ttft_err_p99_ms": pct(ttft_err, 99),
                                              "itl_err_p50_ms": pct(itl_err, 50), "itl_err_p99_ms": pct(itl_err, 99)})
     emit(o)
@@ -292,7 +294,7 @@ def main():
     p.add_argument("--tokens", type=int, default=500)
     p.add_argument("--prompts", type=int, default=400)
     p.add_argument("--rate", type=float, default=20)
-    p.add_argument("--label", default="low")
+    p.add_argument("--label", default=None, help="timing: low|high (default low); stream: saturating|paced")
     p.add_argument("--mb", type=int, default=64)
     args = p.parse_args()
     if args.scenario == "parser":

@@ -44,7 +44,8 @@ log() { echo "== $*" >&2; }
     fi
     for t in socket qnam; do
         log "$t: rate";   "$CLIENT" --scenario rate --transport $t --url $A --rates 100,250,500,1000,2000,4000,8000,16000 --seconds 2
-        log "$t: stream"; "$CLIENT" --scenario stream --transport $t --url $A --users 200 --tokens 500 --prompts 400
+        log "$t: stream"; "$CLIENT" --scenario stream --transport $t --url $A --users 200 --tokens 500 --prompts 400 --label saturating
+        "$CLIENT" --scenario stream --transport $t --url $B --users 200 --tokens 200 --prompts 400 --label paced
         log "$t: timing"; "$CLIENT" --scenario timing --transport $t --url $B --rate 20 --prompts 100 --tokens 32 --label low
         "$CLIENT" --scenario timing --transport $t --url $B --rate 500 --prompts 1000 --tokens 32 --label high
         log "$t: hold";   "$CLIENT" --scenario hold --transport $t --url $B --users 5000 --seconds 5
@@ -52,7 +53,8 @@ log() { echo "== $*" >&2; }
     if [ $REF = 1 ]; then
         R="$PY $HERE/reference_client.py"
         log "reference: rate";   $R --scenario rate --url $A --rates 100,250,500,1000,2000,4000,8000,16000 --seconds 2
-        log "reference: stream"; $R --scenario stream --url $A --users 200 --tokens 500 --prompts 400
+        log "reference: stream"; $R --scenario stream --url $A --users 200 --tokens 500 --prompts 400 --label saturating
+        $R --scenario stream --url $B --users 200 --tokens 200 --prompts 400 --label paced
         log "reference: timing"; $R --scenario timing --url $B --rate 20 --prompts 100 --tokens 32 --label low
         $R --scenario timing --url $B --rate 500 --prompts 1000 --tokens 32 --label high
         log "reference: hold";   $R --scenario hold --url $B --users 5000 --seconds 5
