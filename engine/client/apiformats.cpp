@@ -217,12 +217,12 @@ bool classifyTypedFast(ApiFormat format, QByteArrayView sseType, QByteArrayView 
             if (!response)
                 return true;
             if (const auto usage = sj::objectField(*response, "usage")) {
-                chunk.promptTokens = sj::integer(*usage, "input_tokens");
-                chunk.completionTokens = sj::integer(*usage, "output_tokens");
-                if (const auto details = sj::objectField(*usage, "input_tokens_details"))
-                    chunk.cachedTokens = sj::integer(*details, "cached_tokens");
-                if (const auto details = sj::objectField(*usage, "output_tokens_details"))
-                    chunk.reasoningTokens = sj::integer(*details, "reasoning_tokens");
+                const sj::UsageCounts counts = sj::usageCounts(
+                    *usage, { "input_tokens", "output_tokens", "input_tokens_details", "output_tokens_details" });
+                chunk.promptTokens = counts.prompt;
+                chunk.completionTokens = counts.completion;
+                chunk.cachedTokens = counts.cached;
+                chunk.reasoningTokens = counts.reasoning;
             }
             if (const auto details = sj::objectField(*response, "incomplete_details"))
                 chunk.finishReason = sj::string(sj::lastField(*details, "reason"));

@@ -77,4 +77,16 @@ std::optional<qint64> integer(Object object, std::string_view key)
     return static_cast<qint64>(std::llround(number));
 }
 
+UsageCounts usageCounts(Object usage, const UsageKeys& keys)
+{
+    UsageCounts counts;
+    counts.prompt = integer(usage, keys.prompt);
+    counts.completion = integer(usage, keys.completion);
+    if (const auto details = objectField(usage, keys.promptDetails))
+        counts.cached = integer(*details, "cached_tokens");
+    if (const auto details = objectField(usage, keys.completionDetails))
+        counts.reasoning = integer(*details, "reasoning_tokens");
+    return counts;
+}
+
 } // namespace kp::sj

@@ -32,4 +32,23 @@ QString string(std::optional<Element> value); // empty unless a string
 bool isObject(std::optional<Element> value);
 std::optional<qint64> integer(Object object, std::string_view key); // nullopt unless a number
 
+// A usage object's counts: prompt and completion under the API's own names, and cached_tokens and
+// reasoning_tokens from the prompt's and the completion's details objects (chat completions:
+// prompt_tokens, completion_tokens, *_tokens_details; Responses: input_tokens, output_tokens, ...).
+struct UsageKeys
+{
+    std::string_view prompt;
+    std::string_view completion;
+    std::string_view promptDetails;
+    std::string_view completionDetails;
+};
+struct UsageCounts
+{
+    std::optional<qint64> prompt;
+    std::optional<qint64> completion;
+    std::optional<qint64> cached;
+    std::optional<qint64> reasoning;
+};
+UsageCounts usageCounts(Object usage, const UsageKeys& keys);
+
 } // namespace kp::sj

@@ -510,12 +510,12 @@ bool classifyFast(QByteArrayView trimmed, SseChunk::TextForm form, SseChunk& chu
     }
 
     if (const auto usage = sj::objectField(object, "usage")) {
-        chunk.completionTokens = sj::integer(*usage, "completion_tokens");
-        chunk.promptTokens = sj::integer(*usage, "prompt_tokens");
-        if (const auto details = sj::objectField(*usage, "prompt_tokens_details"))
-            chunk.cachedTokens = sj::integer(*details, "cached_tokens");
-        if (const auto details = sj::objectField(*usage, "completion_tokens_details"))
-            chunk.reasoningTokens = sj::integer(*details, "reasoning_tokens");
+        const sj::UsageCounts counts = sj::usageCounts(
+            *usage, { "prompt_tokens", "completion_tokens", "prompt_tokens_details", "completion_tokens_details" });
+        chunk.promptTokens = counts.prompt;
+        chunk.completionTokens = counts.completion;
+        chunk.cachedTokens = counts.cached;
+        chunk.reasoningTokens = counts.reasoning;
     }
 
     const auto choices = lastField(object, "choices");
