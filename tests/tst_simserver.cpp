@@ -772,6 +772,14 @@ void TestSimServer::errors_data()
         "{\"system\": 5, \"max_tokens\": 3, \"messages\": [{\"role\": \"user\", \"content\": "
         "\"a\"}]}") << 400 << QStringLiteral("system")
                                                << QStringLiteral("'system'");
+    QTest::addRow("messages, unknown model") << post("/v1/messages",
+        "{\"model\": \"claude-9\", \"max_tokens\": 3, \"messages\": [{\"role\": \"user\", "
+        "\"content\": \"a\"}]}") << 404 << QStringLiteral("model")
+                                             << QStringLiteral("claude-9");
+    QTest::addRow("messages, too long") << post(
+        "/v1/messages", "{\"max_tokens\": 5000, \"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}")
+                                        << 400 << QStringLiteral("max_tokens")
+                                        << QStringLiteral("maximum context length");
     QTest::addRow("responses without input") << post("/v1/responses", "{\"max_output_tokens\": 3}") << 400
                                              << QStringLiteral("input") << QStringLiteral("'input' is required");
     QTest::addRow("responses, input item content a number")
@@ -800,12 +808,21 @@ void TestSimServer::errors()
     QCOMPARE(r.header("content-type"), QByteArray("application/json"));
     const QJsonObject error = r.json().value(QStringLiteral("error")).toObject();
     QVERIFY2(error.value(QStringLiteral("message")).toString().contains(fragment), r.body.constData());
-    QVERIFY(!error.value(QStringLiteral("type")).toString().isEmpty());
-    QCOMPARE(error.value(QStringLiteral("code")).toInt(), status);
-    if (param.isEmpty())
-        QVERIFY(error.value(QStringLiteral("param")).isNull());
-    else
-        QCOMPARE(error.value(QStringLiteral("param")).toString(), param);
+    if (request.contains(" /v1/messages ")) {
+        // Anthropic's shape (https://docs.anthropic.com/en/api/errors): the field is named in the message.
+        QCOMPARE(r.json().value(QStringLiteral("type")).toString(), QStringLiteral("error"));
+        QCOMPARE(error.value(QStringLiteral("type")).toString(),
+            status == 404 ? QStringLiteral("not_found_error") : QStringLiteral("invalid_request_error"));
+        QVERIFY2(error.value(QStringLiteral("message")).toString().contains(param), r.body.constData());
+        QCOMPARE(error.keys(), QStringList({ QStringLiteral("message"), QStringLiteral("type") }));
+    } else {
+        QVERIFY(!error.value(QStringLiteral("type")).toString().isEmpty());
+        QCOMPARE(error.value(QStringLiteral("code")).toInt(), status);
+        if (param.isEmpty())
+            QVERIFY(error.value(QStringLiteral("param")).isNull());
+        else
+            QCOMPARE(error.value(QStringLiteral("param")).toString(), param);
+    }
 
     // Errors keep the connection usable.
     client.send(get("/health"));
@@ -850,7 +867,10 @@ void TestSimServer::apiKey()
     QCOMPARE(r->status, status);
     if (status == 401) {
         const QJsonObject error = r->json().value(QStringLiteral("error")).toObject();
-        QCOMPARE(error.value(QStringLiteral("code")).toInt(), 401);
+        if (request.contains(" /v1/messages ")) // Anthropic's shape
+            QCOMPARE(error.value(QStringLiteral("type")).toString(), QStringLiteral("authentication_error"));
+        else
+            QCOMPARE(error.value(QStringLiteral("code")).toInt(), 401);
         QVERIFY(!error.value(QStringLiteral("message")).toString().isEmpty());
     }
 }

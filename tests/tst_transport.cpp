@@ -1195,6 +1195,59 @@ private Q_SLOTS:
         QCOMPARE(back.steps.at(0).metrics.clientHealth, health);
     }
 
+    // The simulator answers /v1/messages errors in Anthropic's shape: a status's body is quoted in the
+    // failure's words, and an error in a 200 reply is read for its message and type, on both transports.
+    void messagesErrorsInAnthropicsShape_data()
+    {
+        QTest::addColumn<TransportKind>("kind");
+        QTest::addColumn<QString>("fault");
+        QTest::addColumn<QString>("serverKey");
+        QTest::addColumn<bool>("stream");
+        QTest::addColumn<FailureClass>("expected");
+        QTest::addColumn<QString>("messagePart");
+        for (const auto& [name, kind] :
+            { std::pair { "qnam", TransportKind::Qnam }, std::pair { "socket", TransportKind::Socket } }) {
+            QTest::addRow("%s 401", name)
+                << kind << QString() << QStringLiteral("secret") << true << FailureClass::HttpAuth
+                << QStringLiteral(
+                       R"({"type":"error","error":{"type":"authentication_error","message":"Invalid API key"}})");
+            QTest::addRow("%s 503", name)
+                << kind << QStringLiteral("503:1") << QString() << true << FailureClass::HttpServerError
+                << QStringLiteral(R"({"type":"error","error":{"type":"overloaded_error","message":"Injected fault: )"
+                                  R"(service unavailable"}})");
+            QTest::addRow("%s error body", name)
+                << kind << QStringLiteral("error-body:1") << QString() << false << FailureClass::ErrorBody
+                << QStringLiteral("Injected fault: error in a 200 response (api_error)");
+        }
+    }
+
+    void messagesErrorsInAnthropicsShape()
+    {
+        QFETCH(TransportKind, kind);
+        QFETCH(QString, fault);
+        QFETCH(QString, serverKey);
+        QFETCH(bool, stream);
+        QFETCH(FailureClass, expected);
+        QFETCH(QString, messagePart);
+        sim::SimHost host;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        options.apiKey = serverKey;
+        if (!fault.isEmpty())
+            QCOMPARE(sim::applyFaultSpec(fault, options.faults), QString());
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+        StepConfig step = makeStep(host.baseUrl(), Backend::AnthropicMessages, options.params.modelId, 4, 8, 10);
+        step.request.stream = stream;
+        if (!serverKey.isEmpty())
+            step.request.headers = { { "x-api-key", "wrong" }, { "anthropic-version", "2023-06-01" } };
+        const StepResult result = runStep(kind, step);
+        QCOMPARE(result.records.size(), std::size_t(4));
+        for (const RequestRecord& r : result.records) {
+            QCOMPARE(r.failure, expected);
+            QVERIFY2(r.errorMessage.contains(messagePart), qPrintable(r.errorMessage));
+        }
+    }
+
     void failuresAreClassified_data()
     {
         QTest::addColumn<TransportKind>("kind");

@@ -587,6 +587,43 @@ QByteArray errorBody(int status, const QString& message, const QString& param)
         + ",\"code\":" + QByteArray::number(status) + "}}";
 }
 
+QByteArray anthropicErrorBody(int status, const QString& message, const QString& param)
+{
+    QByteArray type;
+    switch (status) {
+    case 401:
+        type = "authentication_error";
+        break;
+    case 403:
+        type = "permission_error";
+        break;
+    case 404:
+        type = "not_found_error";
+        break;
+    case 413:
+        type = "request_too_large";
+        break;
+    case 429:
+        type = "rate_limit_error";
+        break;
+    case 503:
+    case 529:
+        type = "overloaded_error";
+        break;
+    default:
+        type = status >= 500 ? "api_error" : "invalid_request_error";
+        break;
+    }
+    const QString words = param.isEmpty() || message.contains(param) ? message : param + QStringLiteral(": ") + message;
+    return "{\"type\":\"error\",\"error\":{\"type\":\"" + type + "\",\"message\":" + jsonString(words) + "}}";
+}
+
+QByteArray errorBodyFor(Endpoint endpoint, int status, const QString& message, const QString& param)
+{
+    return endpoint == Endpoint::Messages ? anthropicErrorBody(status, message, param)
+                                          : errorBody(status, message, param);
+}
+
 QByteArray modelsBody(const QString& modelId, int maxModelLen, qint64 created, const QStringList& adapters)
 {
     const QByteArray id = jsonString(modelId);

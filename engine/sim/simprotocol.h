@@ -77,6 +77,11 @@ QByteArray outputWord(quint64 requestId, int tokenIndex);
 // {"error": {"message", "type", "param", "code"}} with an OpenAI error type derived from status.
 QByteArray errorBody(int status, const QString& message, const QString& param = {});
 QByteArray errorTypeForStatus(int status);
+// Anthropic's error shape (https://docs.anthropic.com/en/api/errors): {"type": "error", "error": {"type",
+// "message"}} with Anthropic's error type for status; a field at fault is named in the message.
+QByteArray anthropicErrorBody(int status, const QString& message, const QString& param = {});
+// The error body the endpoint's own API gives: Anthropic's for Messages, OpenAI's for the others.
+QByteArray errorBodyFor(Endpoint endpoint, int status, const QString& message, const QString& param = {});
 QByteArray reasonPhrase(int status);
 
 // A JSON string literal, quotes included.

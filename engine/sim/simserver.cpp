@@ -200,7 +200,7 @@ public:
     void respond(Connection* c, int status, const QByteArray& body, const QByteArray& contentType, bool keepAlive,
         const QByteArray& extraHeaders = {});
     void respondError(Connection* c, int status, const QString& message, bool keepAlive, const QString& param = {},
-        const QByteArray& extraHeaders = {});
+        const QByteArray& extraHeaders = {}, Endpoint shape = Endpoint::Completions);
     void closeConnection(Connection* c);
     bool authorized(const HttpRequest& request) const;
 
@@ -430,11 +430,12 @@ void SimServer::Private::respond(Connection* c, int status, const QByteArray& bo
         closeConnection(c);
 }
 
+// The error in the shape of the endpoint's API (shape): OpenAI's, or Anthropic's for /v1/messages.
 void SimServer::Private::respondError(Connection* c, int status, const QString& message, bool keepAlive,
-    const QString& param, const QByteArray& extraHeaders)
+    const QString& param, const QByteArray& extraHeaders, Endpoint shape)
 {
-    respond(
-        c, status, errorBody(status, message, param), QByteArrayLiteral("application/json"), keepAlive, extraHeaders);
+    respond(c, status, errorBodyFor(shape, status, message, param), QByteArrayLiteral("application/json"), keepAlive,
+        extraHeaders);
 }
 
 void SimServer::Private::closeConnection(Connection* c)
@@ -464,19 +465,22 @@ void SimServer::Private::handleRequest(Connection* c, const HttpRequest& request
     const QByteArray& method = request.method;
     const QByteArray jsonType = QByteArrayLiteral("application/json");
 
+    const Endpoint shape = path == "/v1/messages" ? Endpoint::Messages : Endpoint::Completions;
     if (path.startsWith("/v1/") && !authorized(request)) {
         respondError(c, 401,
-            request.header("authorization").isNull()
-                ? QStringLiteral("Missing API key: send the header 'Authorization: Bearer <key>'")
+            request.header("authorization").isNull() && request.header("x-api-key").isNull()
+                ? (shape == Endpoint::Messages
+                        ? QStringLiteral("Missing API key: send the header 'x-api-key: <key>'")
+                        : QStringLiteral("Missing API key: send the header 'Authorization: Bearer <key>'"))
                 : QStringLiteral("Invalid API key"),
-            keepAlive, {}, QByteArrayLiteral("www-authenticate: Bearer\r\n"));
+            keepAlive, {}, QByteArrayLiteral("www-authenticate: Bearer\r\n"), shape);
         return;
     }
 
     const auto allow = [&](const char* methods) {
         respondError(c, 405,
             QStringLiteral("Method %1 not allowed for %2").arg(QString::fromLatin1(method), QString::fromLatin1(path)),
-            keepAlive, {}, "allow: " + QByteArray(methods) + "\r\n");
+            keepAlive, {}, "allow: " + QByteArray(methods) + "\r\n", shape);
     };
 
     if (path == "/v1/completions" || path == "/v1/chat/completions") {
@@ -571,13 +575,13 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
     const bool keepAlive = http.keepAlive;
     auto parsed = parseGenerationRequest(endpoint, http.body);
     if (const auto* error = std::get_if<ProtocolError>(&parsed))
-        return respondError(c, error->status, error->message, keepAlive, error->param);
+        return respondError(c, error->status, error->message, keepAlive, error->param, {}, endpoint);
     const GenerationRequest& g = std::get<GenerationRequest>(parsed);
     const SimParams& params = m_options.params;
 
     if (g.model && *g.model != params.modelId && !params.loraModules.contains(*g.model)) {
-        return respondError(
-            c, 404, QStringLiteral("The model `%1` does not exist.").arg(*g.model), keepAlive, QStringLiteral("model"));
+        return respondError(c, 404, QStringLiteral("The model `%1` does not exist.").arg(*g.model), keepAlive,
+            QStringLiteral("model"), {}, endpoint);
     }
     const QString promptField = promptFieldName(endpoint);
     if (g.promptTokens >= params.maxModelLen) {
@@ -586,7 +590,7 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
                            "tokens. Please reduce the length of the input.")
                 .arg(params.maxModelLen)
                 .arg(g.promptTokens),
-            keepAlive, promptField);
+            keepAlive, promptField, {}, endpoint);
     }
     const int maxTokens
         = g.maxTokens.value_or(endpoint == Endpoint::Completions ? 16 : params.maxModelLen - g.promptTokens);
@@ -598,7 +602,7 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
                 .arg(qint64(g.promptTokens) + maxTokens)
                 .arg(g.promptTokens)
                 .arg(maxTokens),
-            keepAlive, QStringLiteral("max_tokens"));
+            keepAlive, QStringLiteral("max_tokens"), {}, endpoint);
     }
     // The longest context a request may reach must fit the cache, or it could never finish.
     const qint64 longestContext = qint64(g.promptTokens) + maxTokens - 1;
@@ -608,7 +612,7 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
                            "Reduce the input or max_tokens.")
                 .arg(longestContext)
                 .arg(m_model.maxContextTokens()),
-            keepAlive, QStringLiteral("max_tokens"));
+            keepAlive, QStringLiteral("max_tokens"), {}, endpoint);
     }
 
     // Both draws happen for every request, so the sequences do not depend on which faults fire.
@@ -665,11 +669,11 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
             extra += "retry-after: 1\r\n";
         }
         if (fault == FaultKind::ErrorBody) {
-            respond(c, 200, errorBody(500, QStringLiteral("Injected fault: error in a 200 response")),
+            respond(c, 200, errorBodyFor(endpoint, 500, QStringLiteral("Injected fault: error in a 200 response")),
                 QByteArrayLiteral("application/json"), keepAlive, extra);
             t.outcome = "error";
         } else {
-            respondError(c, status, message, keepAlive, {}, extra);
+            respondError(c, status, message, keepAlive, {}, extra, endpoint);
             t.status = status;
             t.outcome = "rejected";
         }
@@ -682,8 +686,8 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
 
     if (!m_model.addRequest(id, g.promptTokenIds, target, now)) {
         --m_inFlight;
-        return respondError(
-            c, 400, QStringLiteral("The request does not fit the model"), keepAlive, QStringLiteral("max_tokens"));
+        return respondError(c, 400, QStringLiteral("The request does not fit the model"), keepAlive,
+            QStringLiteral("max_tokens"), {}, endpoint);
     }
     r->inModel = true;
     if (fault == FaultKind::Cut || fault == FaultKind::Malformed || fault == FaultKind::ErrorBody
