@@ -625,8 +625,8 @@ int main(int argc, char** argv)
         QStringLiteral("prompts"), QStringLiteral("Requests in the step."), QStringLiteral("N"), QStringLiteral("400"));
     const QCommandLineOption rate(
         QStringLiteral("rate"), QStringLiteral("timing: req/s."), QStringLiteral("R"), QStringLiteral("20"));
-    const QCommandLineOption label(
-        QStringLiteral("label"), QStringLiteral("timing: low|high; stream: saturating|paced."), QStringLiteral("TEXT"), QStringLiteral("low"));
+    const QCommandLineOption label(QStringLiteral("label"),
+        QStringLiteral("timing: low|high; stream: saturating|paced."), QStringLiteral("TEXT"), QStringLiteral("low"));
     const QCommandLineOption megabytes(
         QStringLiteral("mb"), QStringLiteral("parser/load: size in MB."), QStringLiteral("N"), QStringLiteral("64"));
     const QCommandLineOption profile(

@@ -1195,62 +1195,13 @@ private Q_SLOTS:
         QCOMPARE(back.steps.at(0).metrics.clientHealth, health);
     }
 
-    // The simulator answers /v1/messages errors in Anthropic's shape: a status's body is quoted in the
-    // failure's words, and an error in a 200 reply is read for its message and type, on both transports.
-    void messagesErrorsInAnthropicsShape_data()
-    {
-        QTest::addColumn<TransportKind>("kind");
-        QTest::addColumn<QString>("fault");
-        QTest::addColumn<QString>("serverKey");
-        QTest::addColumn<bool>("stream");
-        QTest::addColumn<FailureClass>("expected");
-        QTest::addColumn<QString>("messagePart");
-        for (const auto& [name, kind] :
-            { std::pair { "qnam", TransportKind::Qnam }, std::pair { "socket", TransportKind::Socket } }) {
-            QTest::addRow("%s 401", name)
-                << kind << QString() << QStringLiteral("secret") << true << FailureClass::HttpAuth
-                << QStringLiteral(
-                       R"({"type":"error","error":{"type":"authentication_error","message":"Invalid API key"}})");
-            QTest::addRow("%s 503", name)
-                << kind << QStringLiteral("503:1") << QString() << true << FailureClass::HttpServerError
-                << QStringLiteral(R"({"type":"error","error":{"type":"overloaded_error","message":"Injected fault: )"
-                                  R"(service unavailable"}})");
-            QTest::addRow("%s error body", name)
-                << kind << QStringLiteral("error-body:1") << QString() << false << FailureClass::ErrorBody
-                << QStringLiteral("Injected fault: error in a 200 response (api_error)");
-        }
-    }
-
-    void messagesErrorsInAnthropicsShape()
-    {
-        QFETCH(TransportKind, kind);
-        QFETCH(QString, fault);
-        QFETCH(QString, serverKey);
-        QFETCH(bool, stream);
-        QFETCH(FailureClass, expected);
-        QFETCH(QString, messagePart);
-        sim::SimHost host;
-        sim::SimServerOptions options;
-        options.timeScale = 10;
-        options.apiKey = serverKey;
-        if (!fault.isEmpty())
-            QCOMPARE(sim::applyFaultSpec(fault, options.faults), QString());
-        QVERIFY2(host.start(options), qPrintable(host.errorString()));
-        StepConfig step = makeStep(host.baseUrl(), Backend::AnthropicMessages, options.params.modelId, 4, 8, 10);
-        step.request.stream = stream;
-        if (!serverKey.isEmpty())
-            step.request.headers = { { "x-api-key", "wrong" }, { "anthropic-version", "2023-06-01" } };
-        const StepResult result = runStep(kind, step);
-        QCOMPARE(result.records.size(), std::size_t(4));
-        for (const RequestRecord& r : result.records) {
-            QCOMPARE(r.failure, expected);
-            QVERIFY2(r.errorMessage.contains(messagePart), qPrintable(r.errorMessage));
-        }
-    }
-
+    // Each failure the simulator can give, on both transports. On /v1/messages its errors take
+    // Anthropic's shape: a status's body is quoted in the failure's words, and an error in a 200 reply is
+    // read for its message and type.
     void failuresAreClassified_data()
     {
         QTest::addColumn<TransportKind>("kind");
+        QTest::addColumn<Backend>("backend");
         QTest::addColumn<QString>("fault");
         QTest::addColumn<QString>("serverKey");
         QTest::addColumn<QString>("endpoint");
@@ -1260,27 +1211,43 @@ private Q_SLOTS:
         const QString none;
         for (const auto& [name, kind] :
             { std::pair { "qnam", TransportKind::Qnam }, std::pair { "socket", TransportKind::Socket } }) {
-            QTest::addRow("%s 401", name) << kind << none << QStringLiteral("secret") << none << true
-                                          << FailureClass::HttpAuth << QStringLiteral("HTTP 401");
-            QTest::addRow("%s 404", name) << kind << none << none << QStringLiteral("/v1/nothing") << true
-                                          << FailureClass::HttpNotFound << QStringLiteral("HTTP 404");
-            QTest::addRow("%s 500", name) << kind << QStringLiteral("500:1") << none << none << true
-                                          << FailureClass::HttpServerError << QStringLiteral("HTTP 500");
-            QTest::addRow("%s malformed stream", name) << kind << QStringLiteral("malformed:1") << none << none << true
-                                                       << FailureClass::MalformedStream << QStringLiteral("malformed");
-            QTest::addRow("%s malformed whole", name)
-                << kind << QStringLiteral("malformed:1") << none << none << false << FailureClass::MalformedStream
-                << QStringLiteral("a malformed reply: invalid JSON at byte");
-            QTest::addRow("%s stream cut", name) << kind << QStringLiteral("cut:1") << none << none << true
-                                                 << FailureClass::StreamCut << QStringLiteral("before [DONE]");
-            QTest::addRow("%s error event", name) << kind << QStringLiteral("error-body:1") << none << none << true
-                                                  << FailureClass::ErrorBody << QStringLiteral("error");
+            const auto row
+                = [name, kind](const char* what, const QString& fault, const QString& key, const QString& endpoint,
+                      bool stream, FailureClass expected, const QString& part, Backend backend = Backend::OpenAi) {
+                      QTest::addRow("%s %s", name, what)
+                          << kind << backend << fault << key << endpoint << stream << expected << part;
+                  };
+            row("401", none, QStringLiteral("secret"), none, true, FailureClass::HttpAuth, QStringLiteral("HTTP 401"));
+            row("404", none, none, QStringLiteral("/v1/nothing"), true, FailureClass::HttpNotFound,
+                QStringLiteral("HTTP 404"));
+            row("500", QStringLiteral("500:1"), none, none, true, FailureClass::HttpServerError,
+                QStringLiteral("HTTP 500"));
+            row("malformed stream", QStringLiteral("malformed:1"), none, none, true, FailureClass::MalformedStream,
+                QStringLiteral("malformed"));
+            row("malformed whole", QStringLiteral("malformed:1"), none, none, false, FailureClass::MalformedStream,
+                QStringLiteral("a malformed reply: invalid JSON at byte"));
+            row("stream cut", QStringLiteral("cut:1"), none, none, true, FailureClass::StreamCut,
+                QStringLiteral("before [DONE]"));
+            row("error event", QStringLiteral("error-body:1"), none, none, true, FailureClass::ErrorBody,
+                QStringLiteral("error"));
+            row("messages 401", none, QStringLiteral("secret"), none, true, FailureClass::HttpAuth,
+                QStringLiteral(R"({"type":"error","error":{"type":"authentication_error","message":"Missing API )"
+                               R"(key: send the header 'x-api-key: <key>'"}})"),
+                Backend::AnthropicMessages);
+            row("messages 503", QStringLiteral("503:1"), none, none, true, FailureClass::HttpServerError,
+                QStringLiteral(R"({"type":"error","error":{"type":"overloaded_error","message":"Injected fault: )"
+                               R"(service unavailable"}})"),
+                Backend::AnthropicMessages);
+            row("messages error in a 200 reply", QStringLiteral("error-body:1"), none, none, false,
+                FailureClass::ErrorBody, QStringLiteral("Injected fault: error in a 200 response (api_error)"),
+                Backend::AnthropicMessages);
         }
     }
 
     void failuresAreClassified()
     {
         QFETCH(TransportKind, kind);
+        QFETCH(Backend, backend);
         QFETCH(QString, fault);
         QFETCH(QString, serverKey);
         QFETCH(QString, endpoint);
@@ -1294,7 +1261,7 @@ private Q_SLOTS:
         if (!fault.isEmpty())
             QCOMPARE(sim::applyFaultSpec(fault, options.faults), QString());
         QVERIFY2(host.start(options), qPrintable(host.errorString()));
-        StepConfig step = makeStep(host.baseUrl(), Backend::OpenAi, options.params.modelId, 6, 8, 30);
+        StepConfig step = makeStep(host.baseUrl(), backend, options.params.modelId, 6, 8, 30);
         step.request.stream = stream;
         if (!endpoint.isEmpty())
             step.request.url = host.baseUrl().resolved(QUrl(endpoint));
