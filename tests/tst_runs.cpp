@@ -31,6 +31,7 @@
 #include <csignal>
 #include <cstring>
 #include <limits>
+#include <random>
 
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>
@@ -168,6 +169,68 @@ QString writeRun(const QString& dir, const Profile& profile, const std::vector<s
     return {};
 }
 
+// requests.jsonl's line as QJsonDocument writes it: the specification requestRecordToJson's hand-written
+// serialiser is held to, byte for byte.
+QByteArray qtWriterLine(const RequestRecord& r)
+{
+    auto seconds = [](qint64 ns) { return ns < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(double(ns) / 1e9); };
+    QJsonObject o;
+    o.insert(QLatin1String("index"), r.index);
+    o.insert(QLatin1String("request_id"), r.requestId);
+    o.insert(QLatin1String("success"), r.success());
+    if (!r.success()) {
+        o.insert(QLatin1String("error_class"), failureClassKey(r.failure));
+        o.insert(QLatin1String("error"), r.errorMessage);
+        const ResponseFacts& f = r.response;
+        if (!f.isEmpty()) {
+            QJsonObject response;
+            if (!f.location.isEmpty())
+                response.insert(QLatin1String("location"), f.location);
+            if (f.retryAfterS)
+                response.insert(QLatin1String("retry_after_s"), *f.retryAfterS);
+            if (!f.contentEncoding.isEmpty())
+                response.insert(QLatin1String("content_encoding"), f.contentEncoding);
+            if (f.contextExceeded)
+                response.insert(QLatin1String("context_exceeded"), true);
+            if (f.contextLimit)
+                response.insert(QLatin1String("context_limit"), double(*f.contextLimit));
+            o.insert(QLatin1String("response"), response);
+        }
+    }
+    o.insert(QLatin1String("http_status"), r.httpStatus);
+    if (r.attempts > 1)
+        o.insert(QLatin1String("attempts"), r.attempts);
+    o.insert(QLatin1String("scheduled"), seconds(r.scheduledNs));
+    o.insert(QLatin1String("sent"), seconds(r.sentNs));
+    o.insert(QLatin1String("first_byte"), seconds(r.firstByteNs));
+    o.insert(QLatin1String("first_token"), seconds(r.firstTokenNs));
+    o.insert(QLatin1String("first_content"), seconds(r.firstContentNs));
+    o.insert(QLatin1String("last_token"), seconds(r.lastTokenNs));
+    o.insert(QLatin1String("end"), seconds(r.endNs));
+    QJsonArray chunks;
+    for (qint64 t : r.chunkNs)
+        chunks.append(double(t) / 1e9);
+    o.insert(QLatin1String("chunks"), chunks);
+    o.insert(QLatin1String("prompt_tokens"), r.promptTokens);
+    if (r.serverPromptTokens >= 0)
+        o.insert(QLatin1String("server_prompt_tokens"), r.serverPromptTokens);
+    if (r.cachedTokens >= 0)
+        o.insert(QLatin1String("cached_tokens"), r.cachedTokens);
+    if (!r.model.isEmpty())
+        o.insert(QLatin1String("model"), r.model);
+    if (r.session >= 0) {
+        o.insert(QLatin1String("session"), r.session);
+        o.insert(QLatin1String("turn"), r.turn);
+    }
+    o.insert(QLatin1String("output_tokens"), r.outputTokens);
+    o.insert(QLatin1String("output_tokens_from_usage"), r.outputTokensFromUsage);
+    if (r.reasoningTokens >= 0)
+        o.insert(QLatin1String("reasoning_tokens"), r.reasoningTokens);
+    if (r.requestedOutputTokens > 0)
+        o.insert(QLatin1String("max_tokens"), r.requestedOutputTokens);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
 } // namespace
 
 class TestRuns : public QObject
@@ -175,6 +238,110 @@ class TestRuns : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // requests.jsonl's lines are written by hand; each equals QJsonDocument's object for the record:
+    // every optional field present and absent, every failure class, response facts one by one,
+    // strings that need escaping, times from zero to days, unknown ones, and 3,000 seeded random records.
+    void recordLinesMatchQtsWriter()
+    {
+        const QString hard = QStringLiteral("q\"b\\s/\b\f\n\r\t\x01 é 中文 😀") + QChar(0xd800) + QStringLiteral("x");
+        std::vector<RequestRecord> records;
+        RequestRecord base;
+        base.index = 7;
+        base.requestId = QStringLiteral("kneepoint-0-7");
+        base.httpStatus = 200;
+        base.scheduledNs = 0;
+        base.sentNs = 1'000;
+        base.firstByteNs = 123'456'789;
+        base.firstTokenNs = 123'456'790;
+        base.firstContentNs = 200'000'000;
+        base.lastTokenNs = 86'400'123'456'789;
+        base.endNs = 86'400'123'456'790;
+        base.chunkNs = { 123'456'790, 200'000'000, 1'000'000'000, 86'400'123'456'789 };
+        base.promptTokens = 12;
+        base.outputTokens = 4;
+        records.push_back(base);
+        RequestRecord full = base;
+        full.attempts = 2;
+        full.cachedTokens = 0;
+        full.serverPromptTokens = 13;
+        full.reasoningTokens = 2;
+        full.requestedOutputTokens = 64;
+        full.model = hard;
+        full.requestId = hard;
+        full.session = 3;
+        full.turn = 2;
+        full.outputTokensFromUsage = true;
+        records.push_back(full);
+        RequestRecord unknown = base;
+        unknown.firstByteNs = unknown.firstTokenNs = unknown.firstContentNs = unknown.lastTokenNs = -1;
+        unknown.chunkNs.clear();
+        records.push_back(unknown);
+        for (int c = int(FailureClass::ConnectionRefused); c <= int(FailureClass::Cancelled); ++c) {
+            RequestRecord failed = unknown;
+            failed.failure = FailureClass(c);
+            failed.httpStatus = 500 + c;
+            failed.errorMessage = hard + QString::number(c);
+            records.push_back(failed);
+        }
+        for (int fact = 0; fact < 6; ++fact) {
+            RequestRecord failed = unknown;
+            failed.failure = FailureClass::HttpOther;
+            failed.httpStatus = 413;
+            failed.errorMessage = QStringLiteral("HTTP 413");
+            ResponseFacts& f = failed.response;
+            if (fact == 0 || fact == 5)
+                f.location = hard;
+            if (fact == 1 || fact == 5)
+                f.retryAfterS = fact == 1 ? 120.0 : 0.25;
+            if (fact == 2 || fact == 5)
+                f.contentEncoding = QStringLiteral("gzip");
+            if (fact == 3 || fact == 5)
+                f.contextExceeded = true;
+            if (fact == 4 || fact == 5)
+                f.contextLimit = 32768;
+            records.push_back(failed);
+        }
+        std::mt19937_64 rng(23);
+        const auto ns = [&rng] {
+            switch (rng() % 4) {
+            case 0:
+                return qint64(-1);
+            case 1:
+                return qint64(rng() % 1'000'000);
+            case 2:
+                return qint64(rng() % 10'000'000'000);
+            default:
+                return qint64(rng() % 4'000'000'000'000'000);
+            }
+        };
+        for (int i = 0; i < 3000; ++i) {
+            RequestRecord r = rng() % 3 ? base : unknown;
+            r.index = qint64(rng() % 100'000);
+            r.scheduledNs = ns();
+            r.sentNs = ns();
+            r.firstByteNs = ns();
+            r.endNs = ns();
+            r.chunkNs.resize(rng() % 20);
+            for (qint64& t : r.chunkNs)
+                t = std::max<qint64>(0, ns());
+            if (rng() % 4 == 0) {
+                r.failure = FailureClass(1 + rng() % int(FailureClass::Cancelled));
+                r.errorMessage = hard.left(int(rng() % hard.size()));
+                if (rng() % 2)
+                    r.response.retryAfterS = double(rng() % 100'000) / double(1 + rng() % 1000);
+            }
+            r.outputTokens = int(rng() % 5000);
+            r.cachedTokens = int(rng() % 3) - 1;
+            records.push_back(r);
+        }
+        for (const RequestRecord& r : records) {
+            const QByteArray line = requestRecordToJson(r);
+            QCOMPARE(line, qtWriterLine(r));
+        }
+        QVERIFY(requestRecordToJson(full).startsWith("{\"attempts\":2,\"cached_tokens\":0,\"chunks\":[0.12345679,0.2,1,"
+                                                     "86400.123456789],\"end\":86400.12345679,"));
+    }
+
     // Exact figures of a step's seconds from hand-made records and scrapes (times in ms from the step start).
     void stepTimelineFromRecords()
     {

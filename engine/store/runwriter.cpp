@@ -1,5 +1,7 @@
 #include "store/runwriter.h"
 
+#include "metrics/jsontext.h"
+
 #include "metrics/stepmetrics.h"
 
 #include <QDir>
@@ -190,65 +192,117 @@ bool RunWriter::writeStep(int stepIndex, const QByteArray& json, QString* error)
     return writeFileAtomically(stepPath(stepIndex), json, error);
 }
 
+// The line a request gets in requests.jsonl: the object QJsonDocument would write (keys in its sorted
+// order, numbers and strings as its writer writes them; tst_runs::recordLinesMatchQtsWriter compares
+// the two), written directly, without building a QJsonObject of every field and token time first.
 QByteArray requestRecordToJson(const RequestRecord& r)
 {
-    auto seconds = [](qint64 ns) { return ns < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(double(ns) / 1e9); };
-    QJsonObject o;
-    o.insert(QLatin1String("index"), r.index);
-    o.insert(QLatin1String("request_id"), r.requestId);
-    o.insert(QLatin1String("success"), r.success());
-    if (!r.success()) {
-        o.insert(QLatin1String("error_class"), failureClassKey(r.failure));
-        o.insert(QLatin1String("error"), r.errorMessage);
-        // What the advice for the failure draws on, so that a reopened run gives the same advice.
-        const ResponseFacts& f = r.response;
-        if (!f.isEmpty()) {
-            QJsonObject response;
-            if (!f.location.isEmpty())
-                response.insert(QLatin1String("location"), f.location);
-            if (f.retryAfterS)
-                response.insert(QLatin1String("retry_after_s"), *f.retryAfterS);
-            if (!f.contentEncoding.isEmpty())
-                response.insert(QLatin1String("content_encoding"), f.contentEncoding);
-            if (f.contextExceeded)
-                response.insert(QLatin1String("context_exceeded"), true);
-            if (f.contextLimit)
-                response.insert(QLatin1String("context_limit"), double(*f.contextLimit));
-            o.insert(QLatin1String("response"), response);
-        }
-    }
-    o.insert(QLatin1String("http_status"), r.httpStatus);
+    QByteArray out;
+    out.reserve(400 + 22 * qsizetype(r.chunkNs.size()) + 3 * (r.requestId.size() + r.model.size())
+        + (r.success() ? 0 : 3 * r.errorMessage.size() + 64));
+    const auto key = [&out](const char* name) {
+        out += out.isEmpty() ? '{' : ',';
+        out += '"';
+        out += name;
+        out += "\":";
+    };
+    const auto integer = [&](const char* name, qint64 value) {
+        key(name);
+        out += QByteArray::number(value);
+    };
+    const auto boolean = [&](const char* name, bool value) {
+        key(name);
+        out += value ? "true" : "false";
+    };
+    const auto string = [&](const char* name, QStringView value) {
+        key(name);
+        appendJsonString(out, value);
+    };
+    const auto seconds = [&](const char* name, qint64 ns) {
+        key(name);
+        if (ns < 0)
+            out += "null";
+        else
+            appendJsonNumber(out, double(ns) / 1e9);
+    };
+
+    const bool success = r.success();
     if (r.attempts > 1) // the usual single send is left out, to keep the files small
-        o.insert(QLatin1String("attempts"), r.attempts);
-    o.insert(QLatin1String("scheduled"), seconds(r.scheduledNs));
-    o.insert(QLatin1String("sent"), seconds(r.sentNs));
-    o.insert(QLatin1String("first_byte"), seconds(r.firstByteNs));
-    o.insert(QLatin1String("first_token"), seconds(r.firstTokenNs));
-    o.insert(QLatin1String("first_content"), seconds(r.firstContentNs));
-    o.insert(QLatin1String("last_token"), seconds(r.lastTokenNs));
-    o.insert(QLatin1String("end"), seconds(r.endNs));
-    QJsonArray chunks;
-    for (qint64 t : r.chunkNs)
-        chunks.append(double(t) / 1e9);
-    o.insert(QLatin1String("chunks"), chunks);
-    o.insert(QLatin1String("prompt_tokens"), r.promptTokens);
-    if (r.serverPromptTokens >= 0)
-        o.insert(QLatin1String("server_prompt_tokens"), r.serverPromptTokens);
+        integer("attempts", r.attempts);
     if (r.cachedTokens >= 0)
-        o.insert(QLatin1String("cached_tokens"), r.cachedTokens);
-    if (!r.model.isEmpty())
-        o.insert(QLatin1String("model"), r.model);
-    if (r.session >= 0) {
-        o.insert(QLatin1String("session"), r.session);
-        o.insert(QLatin1String("turn"), r.turn);
+        integer("cached_tokens", r.cachedTokens);
+    key("chunks");
+    out += '[';
+    for (std::size_t i = 0; i < r.chunkNs.size(); ++i) {
+        if (i > 0)
+            out += ',';
+        appendJsonNumber(out, double(r.chunkNs[i]) / 1e9);
     }
-    o.insert(QLatin1String("output_tokens"), r.outputTokens);
-    o.insert(QLatin1String("output_tokens_from_usage"), r.outputTokensFromUsage);
-    if (r.reasoningTokens >= 0)
-        o.insert(QLatin1String("reasoning_tokens"), r.reasoningTokens);
+    out += ']';
+    seconds("end", r.endNs);
+    if (!success) {
+        string("error", r.errorMessage);
+        string("error_class", failureClassKey(r.failure));
+    }
+    seconds("first_byte", r.firstByteNs);
+    seconds("first_content", r.firstContentNs);
+    seconds("first_token", r.firstTokenNs);
+    integer("http_status", r.httpStatus);
+    integer("index", r.index);
+    seconds("last_token", r.lastTokenNs);
     if (r.requestedOutputTokens > 0)
-        o.insert(QLatin1String("max_tokens"), r.requestedOutputTokens);
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+        integer("max_tokens", r.requestedOutputTokens);
+    if (!r.model.isEmpty())
+        string("model", r.model);
+    integer("output_tokens", r.outputTokens);
+    boolean("output_tokens_from_usage", r.outputTokensFromUsage);
+    integer("prompt_tokens", r.promptTokens);
+    if (r.reasoningTokens >= 0)
+        integer("reasoning_tokens", r.reasoningTokens);
+    string("request_id", r.requestId);
+    // What the advice for a failure draws on, so that a reopened run gives the same advice.
+    if (const ResponseFacts& f = r.response; !success && !f.isEmpty()) {
+        key("response");
+        bool first = true;
+        const auto field = [&](const char* name) {
+            out += first ? "{\"" : ",\"";
+            first = false;
+            out += name;
+            out += "\":";
+        };
+        if (!f.contentEncoding.isEmpty()) {
+            field("content_encoding");
+            appendJsonString(out, f.contentEncoding);
+        }
+        if (f.contextExceeded) {
+            field("context_exceeded");
+            out += "true";
+        }
+        if (f.contextLimit) {
+            field("context_limit");
+            appendJsonNumber(out, double(*f.contextLimit));
+        }
+        if (!f.location.isEmpty()) {
+            field("location");
+            appendJsonString(out, f.location);
+        }
+        if (f.retryAfterS) {
+            field("retry_after_s");
+            appendJsonNumber(out, *f.retryAfterS);
+        }
+        out += '}';
+    }
+    seconds("scheduled", r.scheduledNs);
+    seconds("sent", r.sentNs);
+    if (r.serverPromptTokens >= 0)
+        integer("server_prompt_tokens", r.serverPromptTokens);
+    if (r.session >= 0)
+        integer("session", r.session);
+    boolean("success", success);
+    if (r.session >= 0)
+        integer("turn", r.turn);
+    out += '}';
+    return out;
 }
 
 } // namespace kp
