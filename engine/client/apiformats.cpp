@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
 
 namespace kp {
 
@@ -89,7 +90,7 @@ void unknown(SseChunk& chunk, const QString& type)
 
 // Event types of https://platform.openai.com/docs/api-reference/responses-streaming that carry nothing
 // the metrics use.
-bool isQuietResponsesEvent(const std::string& type)
+bool isQuietResponsesEvent(std::string_view type)
 {
     static const char* const quiet[] = { "response.created", "response.in_progress", "response.queued",
         "response.output_item.added", "response.output_item.done", "response.content_part.added",
@@ -228,7 +229,7 @@ bool classifyTypedFast(ApiFormat format, QByteArrayView sseType, QByteArrayView 
                 chunk.finishReason = sj::string(sj::lastField(*details, "reason"));
             if (chunk.finishReason.isEmpty())
                 chunk.finishReason = sj::string(sj::lastField(*response, "status"));
-        } else if (isQuietResponsesEvent(std::string(type))) {
+        } else if (isQuietResponsesEvent(type)) {
             chunk.kind = SseChunk::Kind::Other;
         } else {
             return false;

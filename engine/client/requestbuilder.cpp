@@ -364,31 +364,37 @@ QByteArray BodyWriter::build(const RequestTemplate& request, const Prompt& promp
     return build(request, { ChatMessage { QStringLiteral("user"), prompt.text, images } }, prompt.outputTokens);
 }
 
-bool BodyWriter::writesItself(const RequestTemplate& request, const std::vector<ChatMessage>& messages) const
+// The shape these messages' body takes, with the Messages system prompt it holds (system); nullptr
+// when buildRequestBody writes it: images, another backend, or no valid shape.
+const BodyWriter::Shape* BodyWriter::shapeFor(
+    const RequestTemplate& request, const std::vector<ChatMessage>& messages, QString* system) const
 {
     const bool anyImages
         = std::any_of(messages.begin(), messages.end(), [](const ChatMessage& m) { return !m.images.isEmpty(); });
     if (anyImages || request.backend != m_backend)
-        return false;
-    const bool withSystem
-        = m_backend == Backend::AnthropicMessages && !joinedContents(messages, QStringLiteral("system")).isEmpty();
-    return (withSystem ? m_withSystem : m_plain).valid;
+        return nullptr;
+    if (m_backend == Backend::AnthropicMessages)
+        *system = joinedContents(messages, QStringLiteral("system"));
+    const Shape& shape = system->isEmpty() ? m_plain : m_withSystem;
+    return shape.valid ? &shape : nullptr;
+}
+
+bool BodyWriter::writesItself(const RequestTemplate& request, const std::vector<ChatMessage>& messages) const
+{
+    QString system;
+    return shapeFor(request, messages, &system) != nullptr;
 }
 
 QByteArray BodyWriter::build(
     const RequestTemplate& request, const std::vector<ChatMessage>& messages, int maxTokens) const
 {
-    const bool anyImages
-        = std::any_of(messages.begin(), messages.end(), [](const ChatMessage& m) { return !m.images.isEmpty(); });
-    if (anyImages || request.backend != m_backend)
+    QString system;
+    const Shape* found = shapeFor(request, messages, &system);
+    if (!found)
         return buildRequestBody(request, messages, maxTokens);
+    const Shape& shape = *found;
     const bool completions = m_backend == Backend::OpenAi || m_backend == Backend::Vllm;
     const bool withSystemMessages = m_backend != Backend::AnthropicMessages;
-    const QString system
-        = m_backend == Backend::AnthropicMessages ? joinedContents(messages, QStringLiteral("system")) : QString();
-    const Shape& shape = system.isEmpty() ? m_plain : m_withSystem;
-    if (!shape.valid)
-        return buildRequestBody(request, messages, maxTokens);
     const QString prompt = completions ? joinedContents(messages) : QString();
     char number[16];
     const auto [numberEnd, ec] = std::to_chars(number, number + sizeof number, maxTokens);

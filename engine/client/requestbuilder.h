@@ -101,6 +101,8 @@ private:
         std::vector<Slot> slots; // in the order they appear in the body
     };
     static Shape shapeOf(const RequestTemplate& request, bool withSystem);
+    const Shape* shapeFor(
+        const RequestTemplate& request, const std::vector<ChatMessage>& messages, QString* system) const;
 
     Backend m_backend = Backend::OpenAi;
     Shape m_plain; // no Messages system prompt

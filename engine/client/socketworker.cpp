@@ -189,11 +189,12 @@ const RequestHead& SocketWorker::headFor(const HttpRequest& request)
 void SocketWorker::dispatch(Connection* c, Exchange exchange)
 {
     const QUrl url = exchange.request.url;
+    const RequestHead& head = headFor(exchange.request);
     const bool fresh = c == nullptr;
     if (fresh) {
         auto owned = std::make_unique<Connection>();
         c = owned.get();
-        c->key = headFor(exchange.request).connectionKey;
+        c->key = head.connectionKey;
         if (isTls(url)) {
             auto* ssl = new QSslSocket(this);
             QSslConfiguration tls = ssl->sslConfiguration();
@@ -229,7 +230,7 @@ void SocketWorker::dispatch(Connection* c, Exchange exchange)
     c->exchange = std::move(exchange);
     ++m_active;
     startTicking();
-    const QByteArray wire = http11Request(headFor(c->exchange->request), c->exchange->request);
+    const QByteArray wire = http11Request(head, c->exchange->request);
     if (!fresh) {
         writeRequest(c, wire);
         return;
