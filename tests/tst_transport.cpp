@@ -40,6 +40,7 @@
 #include <QTimer>
 
 #include <map>
+#include <numeric>
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -317,7 +318,7 @@ private Q_SLOTS:
     // ---- the socket workers' epoll dispatcher ---------------------------------------------------------
 
 #ifdef Q_OS_LINUX
-    // The socket transport's worker threads run the epoll dispatcher: a record is reported from there.
+    // The socket transport's worker threads run the epoll dispatcher, and a request gets its answer there.
     void socketWorkersRunTheEpollDispatcher()
     {
         QTcpServer server;
@@ -332,22 +333,20 @@ private Q_SLOTS:
             }
         });
         const auto transport = transportOf(TransportKind::Socket, {});
-        std::atomic<int> onEpoll { 0 };
-        std::atomic<int> done { 0 };
-        connect(
-            transport.get(), &Transport::finished, this,
-            [&](const RequestRecord&) {
-                onEpoll += qobject_cast<EpollDispatcher*>(QAbstractEventDispatcher::instance()) != nullptr;
-                ++done;
-            },
-            Qt::DirectConnection);
+        const auto* sockets = qobject_cast<SocketTransport*>(transport.get());
+        QVERIFY(sockets);
+        QCOMPARE(sockets->workerCount(), 2);
+        for (int i = 0; i < sockets->workerCount(); ++i)
+            QVERIFY(qobject_cast<EpollDispatcher*>(sockets->workerThread(i)->eventDispatcher()));
         HttpRequest request;
         request.url = QUrl(u"http://127.0.0.1:%1/v1/completions"_s.arg(server.serverPort()));
         request.body = "{}";
+        request.stream = false;
         request.scheduledNs = steadyNowNs();
-        transport->send(request);
-        QTRY_COMPARE_WITH_TIMEOUT(done.load(), 1, kStepTimeoutMs);
-        QCOMPARE(onEpoll.load(), 1);
+        const std::vector<RequestRecord> records = sendInTurn(*transport, { request, request });
+        QCOMPARE(records.size(), std::size_t(2));
+        for (const RequestRecord& r : records)
+            QCOMPARE(r.httpStatus, 200);
     }
 
     // QSslSocket (its handshake's notifiers and timers) on the epoll dispatcher: an https request to a
@@ -384,15 +383,10 @@ private Q_SLOTS:
         });
         TransportOptions options;
         options.tlsVerify = false;
-        const auto transport = transportOf(TransportKind::Socket, options);
+        const auto transport = transportOf(TransportKind::Socket, options, 1);
+        QVERIFY(qobject_cast<EpollDispatcher*>(
+            qobject_cast<SocketTransport*>(transport.get())->workerThread(0)->eventDispatcher()));
         std::vector<RequestRecord> records;
-        std::atomic<int> onEpoll { 0 };
-        connect(
-            transport.get(), &Transport::finished, this,
-            [&](const RequestRecord&) {
-                onEpoll += qobject_cast<EpollDispatcher*>(QAbstractEventDispatcher::instance()) != nullptr;
-            },
-            Qt::DirectConnection);
         connect(transport.get(), &Transport::finished, this, [&](const RequestRecord& r) { records.push_back(r); });
         HttpRequest request;
         request.url = QUrl(u"https://localhost:%1/v1/completions"_s.arg(server.serverPort()));
@@ -405,7 +399,6 @@ private Q_SLOTS:
         QVERIFY2(r.failure == FailureClass::None, qPrintable(r.errorMessage));
         QCOMPARE(r.httpStatus, 200);
         QCOMPARE(r.generatedText, u"secure"_s);
-        QCOMPARE(onEpoll.load(), 1);
     }
 
     // The dispatch timer fires once per arming, at the absolute time it was given. Re-arming or stopping
@@ -1562,6 +1555,92 @@ private Q_SLOTS:
                 QCOMPARE(r.errorMessage, why.isEmpty() ? QStringLiteral("cancelled by the user") : why);
             }
         }
+    }
+
+    // Records reach receivers in the transport's own thread, each exactly once, and never from inside
+    // send(): a receiver may send the next request without re-entering itself.
+    void recordsArriveInTheTransportsThread_data()
+    {
+        addTransportRows();
+    }
+    void recordsArriveInTheTransportsThread()
+    {
+        QFETCH(TransportKind, kind);
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        int connections = 0;
+        serveRequests(server, connections, [](QTcpSocket* s, int, int) { s->write(kStreamReply); });
+        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        const auto transport = transportOf(kind, {});
+        constexpr int kRequests = 60;
+        std::vector<int> seen(kRequests, 0);
+        int elsewhere = 0;
+        int insideSend = 0;
+        bool sending = false;
+        connect(
+            transport.get(), &Transport::finished, this,
+            [&](const RequestRecord& r) {
+                elsewhere += QThread::currentThread() != transport->thread();
+                insideSend += sending;
+                if (r.index >= 0 && r.index < kRequests && r.success())
+                    ++seen[static_cast<std::size_t>(r.index)];
+            },
+            Qt::DirectConnection);
+        sending = true;
+        for (int i = 0; i < kRequests; ++i)
+            transport->send(plainRequest(url, i));
+        sending = false;
+        QTRY_VERIFY_WITH_TIMEOUT(std::accumulate(seen.begin(), seen.end(), 0) == kRequests, kStepTimeoutMs);
+        QCOMPARE(std::count(seen.begin(), seen.end(), 1), kRequests);
+        QCOMPARE(elsewhere, 0);
+        QCOMPARE(insideSend, 0);
+    }
+
+    // A cancel ends exactly the requests sent before it: one sent after it in the same breath (before the
+    // worker has woken) goes out and gets its answer.
+    void cancelEndsWhatWasSentBeforeIt_data()
+    {
+        addTransportRows();
+    }
+    void cancelEndsWhatWasSentBeforeIt()
+    {
+        QFETCH(TransportKind, kind);
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        // Answers the requests whose id says "fast"; holds the others.
+        connect(&server, &QTcpServer::newConnection, this, [&] {
+            while (QTcpSocket* s = server.nextPendingConnection()) {
+                auto buffer = std::make_shared<QByteArray>();
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+                connect(s, &QTcpSocket::readyRead, s, [s, buffer] {
+                    *buffer += s->readAll();
+                    if (!buffer->contains("\r\n\r\n{}"))
+                        return;
+                    if (buffer->toLower().contains("x-request-id: fast"))
+                        s->write(kStreamReply);
+                    buffer->clear();
+                });
+            }
+        });
+        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        const auto transport = transportOf(kind, {}, 1);
+        std::vector<RequestRecord> records;
+        connect(transport.get(), &Transport::finished, this, [&](const RequestRecord& r) { records.push_back(r); });
+        for (int i = 0; i < 6; ++i) {
+            HttpRequest request = plainRequest(url, i);
+            request.requestId = i < 4 ? u"held-%1"_s.arg(i) : u"fast-%1"_s.arg(i);
+            transport->send(request);
+            if (i == 3)
+                transport->cancelAll(u"the step was stopped"_s);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(records.size(), std::size_t(6), kStepTimeoutMs);
+        std::sort(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(records[std::size_t(i)].failure, FailureClass::Cancelled);
+            QCOMPARE(records[std::size_t(i)].errorMessage, u"the step was stopped"_s);
+        }
+        for (int i = 4; i < 6; ++i)
+            QVERIFY2(records[std::size_t(i)].success(), qPrintable(records[std::size_t(i)].errorMessage));
     }
 
     // Sequential requests share one kept-alive connection.

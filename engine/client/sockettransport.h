@@ -28,6 +28,7 @@ public:
     TransportKind kind() const override { return TransportKind::Socket; }
 
     int workerCount() const { return m_pool.size(); }
+    QThread* workerThread(int i) const { return m_pool.thread(i); }
 
 private:
     WorkerPool<SocketWorker> m_pool;

@@ -78,8 +78,8 @@ private:
 };
 
 // Sends requests and reports each as a RequestRecord whose times are absolute steady-clock ns.
-// send() and cancelAll() may be called from any thread; finished() is emitted from a worker thread,
-// so receivers get it queued.
+// send() and cancelAll() may be called from any thread; finished() is emitted in the transport's own
+// thread (the one that created it), never from inside send().
 class Transport : public QObject
 {
     Q_OBJECT

@@ -4,6 +4,7 @@
 
 #include <QAbstractEventDispatcher>
 #include <QMetaObject>
+#include <QPointer>
 #include <QString>
 #include <QThread>
 
@@ -11,12 +12,19 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <variant>
 #include <vector>
 
 namespace kp {
 
 // The threads of a transport: one worker object per thread (an HttpWorker or a SocketWorker), requests
-// handed out round-robin by queued invocation, records re-emitted as the owner's Transport::finished.
+// handed out round-robin, records re-emitted as the owner's Transport::finished in the owner's thread.
+//
+// Both hand-offs go through a locked queue that is woken only when it turns non-empty: a thread that is
+// busy when more work arrives takes all of it in one pass, with one posted event and one wake-up for the
+// lot instead of one per request and one per record. A cancel goes through the same queue as the
+// requests, so it ends exactly those sent before it.
 template <typename W> class WorkerPool
 {
 public:
@@ -49,8 +57,12 @@ public:
             w.worker = make();
             w.worker->moveToThread(w.thread.get());
             QObject::connect(w.thread.get(), &QThread::finished, w.worker, &QObject::deleteLater);
-            // Direct: re-emitted from the worker thread; receivers in other threads get it queued.
-            QObject::connect(w.worker, &W::finished, owner, &Transport::finished, Qt::DirectConnection);
+            w.inbox = std::make_shared<Inbox>();
+            // Direct: runs in the worker thread, which queues the record for the owner's thread.
+            QObject::connect(
+                w.worker, &W::finished, w.worker,
+                [outbox = m_outbox, owner](const RequestRecord& record) { outbox->push(owner, record); },
+                Qt::DirectConnection);
             w.thread->start();
             m_workers.push_back(std::move(w));
         }
@@ -58,29 +70,95 @@ public:
 
     void send(HttpRequest request)
     {
-        W* worker = m_workers[m_next.fetch_add(1, std::memory_order_relaxed) % m_workers.size()].worker;
-        QMetaObject::invokeMethod(
-            worker, [worker, request = std::move(request)] { worker->start(request); }, Qt::QueuedConnection);
+        Worker& w = m_workers[m_next.fetch_add(1, std::memory_order_relaxed) % m_workers.size()];
+        w.inbox->push(w.worker, std::move(request));
     }
 
     void cancelAll(const QString& why)
     {
-        for (auto& w : m_workers) {
-            W* worker = w.worker;
-            QMetaObject::invokeMethod(
-                worker, [worker, why] { worker->cancelAll(why); }, Qt::QueuedConnection);
-        }
+        for (Worker& w : m_workers)
+            w.inbox->push(w.worker, Cancel { why });
     }
 
     int size() const { return static_cast<int>(m_workers.size()); }
+    QThread* thread(int i) const { return m_workers[static_cast<std::size_t>(i)].thread.get(); }
 
 private:
+    struct Cancel
+    {
+        QString why;
+    };
+    // Requests and cancels for one worker, in the order they were given.
+    struct Inbox
+    {
+        std::mutex mutex;
+        std::vector<std::variant<HttpRequest, Cancel>> items;
+
+        void push(W* worker, std::variant<HttpRequest, Cancel> item)
+        {
+            std::unique_lock lock(mutex);
+            items.push_back(std::move(item));
+            if (items.size() > 1)
+                return; // a drain is on its way
+            lock.unlock();
+            QMetaObject::invokeMethod(
+                worker, [this, worker] { drain(worker); }, Qt::QueuedConnection);
+        }
+        void drain(W* worker)
+        {
+            std::vector<std::variant<HttpRequest, Cancel>> taken;
+            {
+                std::lock_guard lock(mutex);
+                taken.swap(items);
+            }
+            for (const auto& item : taken) {
+                if (const auto* request = std::get_if<HttpRequest>(&item))
+                    worker->start(*request);
+                else
+                    worker->cancelAll(std::get<Cancel>(item).why);
+            }
+        }
+    };
+    // Finished records of every worker, for the owner's thread.
+    struct Outbox
+    {
+        std::mutex mutex;
+        std::vector<RequestRecord> records;
+
+        void push(Transport* owner, const RequestRecord& record)
+        {
+            std::unique_lock lock(mutex);
+            records.push_back(record);
+            if (records.size() > 1)
+                return;
+            lock.unlock();
+            QMetaObject::invokeMethod(
+                owner, [this, owner] { drain(owner); }, Qt::QueuedConnection);
+        }
+        void drain(Transport* owner)
+        {
+            std::vector<RequestRecord> taken;
+            {
+                std::lock_guard lock(mutex);
+                taken.swap(records);
+            }
+            // A receiver may end the run and delete the transport; the rest then have nobody to go to.
+            const QPointer<Transport> alive(owner);
+            for (const RequestRecord& record : taken) {
+                if (!alive)
+                    return;
+                Q_EMIT owner->finished(record);
+            }
+        }
+    };
     struct Worker
     {
         std::unique_ptr<QThread> thread;
         W* worker = nullptr; // lives in thread, deleted when it finishes
+        std::shared_ptr<Inbox> inbox; // outlives the worker's posted drains (the pool waits for the thread)
     };
     std::vector<Worker> m_workers;
+    std::shared_ptr<Outbox> m_outbox = std::make_shared<Outbox>();
     std::atomic<unsigned> m_next { 0 };
 };
 

@@ -60,7 +60,8 @@ StepRunner::StepRunner(Transport* transport, MetricsOptions options, QObject* pa
     connect(&m_dispatchTimer, &DeadlineTimer::timeout, this, &StepRunner::dispatchDue);
     m_snapshotTimer.setInterval(kSnapshotIntervalMs);
     connect(&m_snapshotTimer, &QTimer::timeout, this, &StepRunner::publish);
-    connect(m_transport, &Transport::finished, this, &StepRunner::onRecord, Qt::QueuedConnection);
+    // The transport emits in its own thread, which is this one where a sweep runs: directly, no second queue.
+    connect(m_transport, &Transport::finished, this, &StepRunner::onRecord);
 }
 
 void StepRunner::start(StepConfig config)
