@@ -1643,6 +1643,104 @@ private Q_SLOTS:
             QVERIFY2(records[std::size_t(i)].success(), qPrintable(records[std::size_t(i)].errorMessage));
     }
 
+#ifdef Q_OS_LINUX
+    // A request handed to the socket transport before its time goes out at its time, never before, in
+    // the order of the times (not of the hand-over); a cancel ends those still held as never sent
+    // (attempts 0, no send time), and the server never sees them.
+    void socketTransportSendsOnSchedule()
+    {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        int connections = 0;
+        int requests = 0;
+        serveRequests(server, connections, [&requests](QTcpSocket* s, int, int) {
+            ++requests;
+            s->write(kStreamReply);
+        });
+        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        const auto transport = transportOf(TransportKind::Socket, {}, 1);
+        QVERIFY(transport->holdsUntilScheduled());
+        QVERIFY(!transportOf(TransportKind::Qnam, {}, 1)->holdsUntilScheduled());
+        std::vector<RequestRecord> records;
+        connect(transport.get(), &Transport::finished, this, [&](const RequestRecord& r) { records.push_back(r); });
+        const qint64 now = steadyNowNs();
+        constexpr qint64 kMs = 1'000'000;
+        // Handed over latest first; the last two are far enough ahead for the cancel to find them held.
+        const qint64 offsets[] = { 60 * kMs, 40 * kMs, 20 * kMs, 3'600'000 * kMs, 7'200'000 * kMs };
+        for (int i = 0; i < 5; ++i) {
+            HttpRequest request = plainRequest(url, i);
+            request.requestId = u"r%1"_s.arg(i);
+            request.promptTokens = 7;
+            request.scheduledNs = now + offsets[i];
+            transport->send(request);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(records.size(), std::size_t(3), kStepTimeoutMs);
+        for (const RequestRecord& r : records) {
+            QVERIFY2(r.success(), qPrintable(r.errorMessage));
+            QVERIFY(r.sentNs >= r.scheduledNs);
+            QCOMPARE(r.attempts, 1);
+        }
+        QCOMPARE(records[0].index, 2); // the earliest time first
+        QCOMPARE(records[1].index, 1);
+        QCOMPARE(records[2].index, 0);
+        QVERIFY(records[0].sentNs < records[1].sentNs && records[1].sentNs < records[2].sentNs);
+        transport->cancelAll(u"the step was stopped"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(records.size(), std::size_t(5), kStepTimeoutMs);
+        for (std::size_t i = 3; i < 5; ++i) {
+            const RequestRecord& r = records[i];
+            QCOMPARE(r.index, qint64(i)); // earliest first
+            QCOMPARE(r.requestId, u"r%1"_s.arg(i));
+            QCOMPARE(r.failure, FailureClass::Cancelled);
+            QCOMPARE(r.errorMessage, u"the step was stopped"_s);
+            QCOMPARE(r.attempts, 0);
+            QCOMPARE(r.sentNs, qint64(-1));
+            QCOMPARE(r.scheduledNs, now + offsets[i]);
+            QCOMPARE(r.promptTokens, 7);
+        }
+        QCOMPARE(requests, 3);
+    }
+
+    // An open-loop step on the socket transport hands requests over ahead of their time; a stop then
+    // finds some still held. They were never sent: the result leaves them out, and the last snapshot's
+    // count of sent requests is the number of records, each request once.
+    void stopLeavesOutRequestsNeverSent()
+    {
+        sim::SimHost host;
+        sim::SimServerOptions options;
+        options.timeScale = 1; // 2,000 tokens take tens of seconds: the stop comes first
+        QVERIFY2(host.start(options), qPrintable(host.errorString()));
+        StepConfig step = makeStep(host.baseUrl(), Backend::OpenAi, options.params.modelId, 4000, 8, 2000);
+        step.rate = 1000; // about ten requests in the hand-over window at any time
+        step.burstiness = std::numeric_limits<double>::infinity();
+        bool stopped = false;
+        LiveSnapshot last;
+        const StepResult result
+            = runStep(TransportKind::Socket, step, {}, [&](StepRunner& runner, const LiveSnapshot& s) {
+                  last = s;
+                  if (!stopped && s.sent >= 20) {
+                      stopped = true;
+                      runner.stop();
+                  }
+              });
+        QVERIFY(stopped);
+        QVERIFY(result.partial);
+        QVERIFY(result.records.size() >= 20);
+        QCOMPARE(int(result.records.size()), last.sent);
+        QCOMPARE(last.inFlight, 0);
+        std::vector<qint64> indices;
+        for (const RequestRecord& r : result.records) {
+            QCOMPARE(r.attempts, 1);
+            QVERIFY(r.sentNs >= 0);
+            QCOMPARE(r.failure, FailureClass::Cancelled);
+            indices.push_back(r.index);
+        }
+        // Each once. (Not necessarily the first ones: a worker may reach a time before it hears of the
+        // stop while another has already heard.)
+        std::sort(indices.begin(), indices.end());
+        QVERIFY(std::adjacent_find(indices.begin(), indices.end()) == indices.end());
+    }
+#endif
+
     // Sequential requests share one kept-alive connection.
     void keepsConnectionsAlive()
     {

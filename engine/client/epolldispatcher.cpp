@@ -12,10 +12,12 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <utility>
 
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace kp {
@@ -266,6 +268,31 @@ void EpollDispatcher::drainWake()
     m_wakePending.store(false, std::memory_order_release);
 }
 
+void EpollDispatcher::callAt(qint64 ns, std::function<void()> fn)
+{
+    if (!fn) {
+        m_callAtNs = -1;
+        m_callAt = nullptr;
+        return;
+    }
+    if (!m_slackCut) {
+        ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+        m_slackCut = true;
+    }
+    m_callAtNs = ns;
+    m_callAt = std::move(fn);
+}
+
+bool EpollDispatcher::runCallAt()
+{
+    if (m_callAtNs < 0 || monotonicNs() < m_callAtNs)
+        return false;
+    m_callAtNs = -1;
+    const std::function<void()> fn = std::exchange(m_callAt, nullptr); // it may set the next one
+    fn();
+    return true;
+}
+
 bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
 {
     m_interrupt.store(false, std::memory_order_relaxed);
@@ -281,7 +308,9 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
 
     qint64 timeoutNs = 0; // a poll without waiting
     if (canWait) {
-        const qint64 deadline = nextDeadlineNs();
+        qint64 deadline = nextDeadlineNs();
+        if (m_callAtNs >= 0 && (deadline < 0 || m_callAtNs < deadline))
+            deadline = m_callAtNs;
         timeoutNs = deadline < 0 ? -1 : std::max<qint64>(0, deadline - monotonicNs());
     }
     timespec ts {};
@@ -297,6 +326,7 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
             drainWake();
             ++handled;
         }
+        handled += runCallAt();
         return activateTimers() + handled > 0;
     }
 
@@ -350,6 +380,9 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
     }
     t_pass = pass.outer;
 
+    // After the notifiers: the call may close and open descriptors, which must not meet this pass's
+    // events under a reused number.
+    handled += runCallAt();
     handled += activateTimers();
     return handled > 0;
 }

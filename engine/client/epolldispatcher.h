@@ -5,6 +5,7 @@
 #include <QtGlobal>
 
 #include <atomic>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -41,6 +42,13 @@ public:
     void wakeUp() override;
     void interrupt() override;
 
+    // Calls `fn` once the monotonic clock (steadyNowNs()) reaches `ns`: the wait ends then, and the
+    // call comes in that pass. One call is pending at a time; a
+    // new one replaces it, and a null `fn` cancels it. The thread's timer slack is cut to 1 ns at the
+    // first call, so the kernel does not round the wait up by its default 50 µs. Only from the
+    // dispatcher's own thread.
+    void callAt(qint64 ns, std::function<void()> fn);
+
 private:
     struct Notifiers
     {
@@ -63,6 +71,7 @@ private:
     qint64 nextDeadlineNs() const;
     int activateTimers();
     void drainWake();
+    bool runCallAt(); // the pending call, if its time has come
     bool wait(int fd, qint64 timeoutNs, int* ready);
 
     int m_epoll = -1;
@@ -75,6 +84,9 @@ private:
     // The notifiers a pass activates; one unregistered meanwhile is cleared here so it is not sent to.
     std::vector<QSocketNotifier*> m_pending;
     std::vector<int> m_firing; // the timers a pass fires, by id
+    qint64 m_callAtNs = -1;
+    std::function<void()> m_callAt;
+    bool m_slackCut = false;
 };
 
 // The dispatcher for a new socket worker thread: an EpollDispatcher on Linux, or nullptr for Qt's own.

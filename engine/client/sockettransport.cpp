@@ -36,6 +36,11 @@ void SocketTransport::send(HttpRequest request)
     m_pool.send(std::move(request));
 }
 
+bool SocketTransport::holdsUntilScheduled() const
+{
+    return SocketWorker::holdsUntilScheduled(m_pool.thread(0));
+}
+
 void SocketTransport::cancelAll(const QString& why)
 {
     m_pool.cancelAll(why);

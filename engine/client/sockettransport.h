@@ -26,6 +26,7 @@ public:
     void send(HttpRequest request) override;
     void cancelAll(const QString& why) override;
     TransportKind kind() const override { return TransportKind::Socket; }
+    bool holdsUntilScheduled() const override;
 
     int workerCount() const { return m_pool.size(); }
     QThread* workerThread(int i) const { return m_pool.thread(i); }

@@ -2,12 +2,17 @@
 
 #include "client/errorwords.h"
 
+#ifdef Q_OS_LINUX
+#include "client/epolldispatcher.h"
+#endif
+
 #include <QLoggingCategory>
 #include <QNetworkProxy>
 #include <QSslConfiguration>
 #include <QSslError>
 #include <QSslSocket>
 #include <QTcpSocket>
+#include <QThread>
 
 #include <charconv>
 
@@ -169,7 +174,66 @@ SocketWorker::Connection* SocketWorker::takeIdle(const QString& key)
     return nullptr;
 }
 
+namespace {
+
+// A later request sorts first, so that std::push_heap keeps the earliest at the front.
+bool later(const HttpRequest& a, const HttpRequest& b)
+{
+    return a.scheduledNs != b.scheduledNs ? a.scheduledNs > b.scheduledNs : a.index > b.index;
+}
+
+#ifdef Q_OS_LINUX
+EpollDispatcher* epollOf(QThread* thread)
+{
+    return qobject_cast<EpollDispatcher*>(thread ? thread->eventDispatcher() : nullptr);
+}
+#endif
+
+} // namespace
+
+bool SocketWorker::holdsUntilScheduled(QThread* thread)
+{
+#ifdef Q_OS_LINUX
+    return epollOf(thread) != nullptr;
+#else
+    Q_UNUSED(thread);
+    return false;
+#endif
+}
+
 void SocketWorker::start(const HttpRequest& request)
+{
+#ifdef Q_OS_LINUX
+    // A send this close to its time goes now: holding it would cost more than the wait.
+    constexpr qint64 kHoldFromNs = 20'000;
+    if (request.scheduledNs - steadyNowNs() > kHoldFromNs) {
+        if (EpollDispatcher* dispatcher = epollOf(thread())) {
+            m_held.push_back(request);
+            std::push_heap(m_held.begin(), m_held.end(), later);
+            if (m_held.front().index == request.index && m_held.front().scheduledNs == request.scheduledNs)
+                dispatcher->callAt(request.scheduledNs, [this] { sendDue(); });
+            return;
+        }
+    }
+#endif
+    send(request);
+}
+
+void SocketWorker::sendDue()
+{
+#ifdef Q_OS_LINUX
+    while (!m_held.empty() && m_held.front().scheduledNs <= steadyNowNs()) {
+        std::pop_heap(m_held.begin(), m_held.end(), later);
+        const HttpRequest request = std::move(m_held.back());
+        m_held.pop_back();
+        send(request);
+    }
+    if (!m_held.empty())
+        epollOf(thread())->callAt(m_held.front().scheduledNs, [this] { sendDue(); });
+#endif
+}
+
+void SocketWorker::send(const HttpRequest& request)
 {
     const qint64 sentNs = steadyNowNs();
     Exchange exchange;
@@ -534,6 +598,25 @@ void SocketWorker::tick()
 
 void SocketWorker::cancelAll(const QString& why)
 {
+    // Those held for their time never went out: reported so, earliest first.
+    std::sort(m_held.begin(), m_held.end(), [](const HttpRequest& a, const HttpRequest& b) { return later(b, a); });
+    std::vector<HttpRequest> held;
+    held.swap(m_held);
+#ifdef Q_OS_LINUX
+    if (EpollDispatcher* dispatcher = epollOf(thread()))
+        dispatcher->callAt(-1, nullptr);
+#endif
+    for (const HttpRequest& request : held) {
+        RequestRecord record;
+        record.index = request.index;
+        record.requestId = request.requestId;
+        record.scheduledNs = request.scheduledNs;
+        record.promptTokens = request.promptTokens;
+        record.failure = FailureClass::Cancelled;
+        record.errorMessage = why;
+        record.attempts = 0;
+        Q_EMIT finished(record);
+    }
     std::vector<Connection*> busy;
     for (auto& [key, c] : m_connections) {
         if (c->exchange)

@@ -50,8 +50,13 @@ public:
     SocketWorker(const TransportOptions& options, std::shared_ptr<LoopLagMeter> loopLag);
     ~SocketWorker() override;
 
+    // Sends the request, at its scheduledNs when that lies ahead and this thread runs the epoll
+    // dispatcher (holdsUntilScheduled()); at once otherwise.
     void start(const HttpRequest& request);
+    // Ends every request in flight as Cancelled with `why`; one still held for its time is reported
+    // as never sent (attempts 0, no sentNs).
     void cancelAll(const QString& why);
+    static bool holdsUntilScheduled(QThread* thread);
 
 Q_SIGNALS:
     void finished(const kp::RequestRecord& record);
@@ -97,6 +102,8 @@ private:
     void close(Connection* c);
     void tick();
     void startTicking();
+    void send(const HttpRequest& request);
+    void sendDue(); // the held requests whose time has come; arms the dispatcher for the next
 
     TransportOptions m_options;
     std::shared_ptr<LoopLagMeter> m_loopLag;
@@ -111,6 +118,8 @@ private:
     QByteArray m_readBuffer;
     QTimer m_tick;
     qint64 m_lastTickNs = 0;
+    // Requests handed over before their time, earliest first (a min-heap on scheduledNs, then index).
+    std::vector<HttpRequest> m_held;
 };
 
 } // namespace kp

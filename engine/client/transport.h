@@ -86,7 +86,10 @@ class Transport : public QObject
 public:
     using QObject::QObject;
 
+    // A request whose scheduledNs lies ahead goes out at that time when holdsUntilScheduled(), at once
+    // otherwise. A held request that a cancel ends is reported as never sent (attempts 0).
     virtual void send(HttpRequest request) = 0;
+    virtual bool holdsUntilScheduled() const { return false; }
     // Ends every request in flight as Cancelled, recording `why` as its error.
     virtual void cancelAll(const QString& why) = 0;
     virtual TransportKind kind() const = 0;

@@ -73,7 +73,9 @@ void StepRunner::start(StepConfig config)
     m_idPrefix = QStringLiteral("kneepoint-%1-").arg(m_config.index);
     m_running = true;
     m_stopping = false;
-    m_sent = m_inFlight = m_completed = m_failed = m_outputTokens = 0;
+    m_sent = m_inFlight = m_completed = m_failed = m_outputTokens = m_unsent = 0;
+    m_handAheadNs = 0;
+    m_handedAhead.clear();
     m_arrivals = {};
     m_gated.clear();
     m_wasGated.clear();
@@ -133,6 +135,11 @@ void StepRunner::beginMeasured()
             m_arrivals = ArrivalStream(m_config.numPrompts, arrivals);
         }
     }
+    // Handing requests over ahead of their time would count them at a gate they have not passed, and a
+    // session's later turns depend on its earlier answers: only plain open-loop steps do.
+    if (m_config.mode == LoadMode::Rate && !m_config.maxConcurrency && !m_config.isMultiTurn()
+        && m_transport->holdsUntilScheduled())
+        m_handAheadNs = kHandAheadNs;
     m_t0 = steadyNowNs();
     m_transport->loopLag()->takeMs(); // what the workers saw before this step is not its health
     m_cpuAtStartS = processCpuSeconds();
@@ -340,8 +347,10 @@ bool StepRunner::allSent(qint64 now) const
 void StepRunner::armDispatchTimer()
 {
     qint64 next = std::numeric_limits<qint64>::max();
+    // Handing over ahead, the next wake-up comes when the next arrival is half the window away, and
+    // takes everything in the window: one wake-up per half window, not one per arrival.
     if (!m_arrivals.atEnd())
-        next = m_t0 + m_arrivals.peek();
+        next = m_t0 + m_arrivals.peek() - m_handAheadNs / 2;
     if (!m_turnsDue.empty())
         next = std::min(next, m_turnsDue.begin()->first);
     if (next == std::numeric_limits<qint64>::max())
@@ -371,10 +380,14 @@ void StepRunner::dispatchDue()
         }
         sendTurn(session, due);
     }
-    while (!m_arrivals.atEnd() && m_t0 + m_arrivals.peek() <= now) {
+    while (!m_arrivals.atEnd() && m_t0 + m_arrivals.peek() <= now + m_handAheadNs) {
         const qint64 scheduled = m_t0 + m_arrivals.peek();
         m_arrivals.next();
-        if (m_config.isMultiTurn()) {
+        if (m_handAheadNs > 0) {
+            if (scheduled > now)
+                m_handedAhead.push_back(scheduled);
+            sendOne(scheduled, false);
+        } else if (m_config.isMultiTurn()) {
             if (!startSession(scheduled)) {
                 m_arrivals = {}; // every turn of the step belongs to a session already
                 break;
@@ -395,6 +408,12 @@ void StepRunner::onRecord(const RequestRecord& incoming)
     if (!m_running)
         return;
     --m_inFlight;
+    if (incoming.attempts == 0) { // held by the transport for its time and cancelled first: never sent
+        ++m_unsent;
+        if (m_inFlight == 0 && m_stopping)
+            finish();
+        return;
+    }
     if (incoming.index < 0) { // warm-up
         if (--m_warmupLeft == 0 && m_warmingUp) {
             if (m_stopping)
@@ -462,6 +481,7 @@ void StepRunner::stop(const QString& why)
         return;
     m_stopping = true;
     m_dispatchTimer.stop();
+    m_handedAhead.clear(); // those not sent yet come back as never sent
     m_gated.clear();
     m_turnsDue.clear();
     if (m_inFlight == 0) {
@@ -478,10 +498,14 @@ void StepRunner::publish()
     s.warmingUp = m_warmingUp;
     s.elapsedS = m_warmingUp ? 0.0 : static_cast<double>(steadyNowNs() - m_t0) / 1e9;
     s.planned = m_config.numPrompts;
-    s.sent = m_sent;
+    const qint64 now = steadyNowNs();
+    while (!m_handedAhead.empty() && m_handedAhead.front() <= now)
+        m_handedAhead.pop_front();
+    const int ahead = static_cast<int>(m_handedAhead.size());
+    s.sent = m_sent - m_unsent - ahead;
     s.completed = m_completed;
     s.failed = m_failed;
-    s.inFlight = m_inFlight;
+    s.inFlight = m_inFlight - ahead;
     s.outputTokens = m_outputTokens;
     s.recent.swap(m_recent);
     Q_EMIT snapshot(s);

@@ -115,6 +115,10 @@ public:
     // kClientBoundMinSamples requests) passes this: a systematic lag, not one late timer.
     static constexpr double kClientBoundLagMs = 25.0;
     static constexpr std::size_t kClientBoundMinSamples = 20;
+    // With a transport that holds requests until their time (Transport::holdsUntilScheduled), an open-
+    // loop step without a concurrency gate hands each request over up to this long before it is due:
+    // the controller wakes once per half window for all its arrivals, and the worker sends each on time.
+    static constexpr qint64 kHandAheadNs = 10'000'000;
 
 Q_SIGNALS:
     void snapshot(const kp::LiveSnapshot& snapshot);
@@ -177,6 +181,9 @@ private:
     int m_reserved = 0; // turns the started sessions will send
     std::mt19937_64 m_thinkRng;
     std::vector<char> m_wasGated; // per request index: it waited at the gate (its lag is not the client's)
+    qint64 m_handAheadNs = 0; // kHandAheadNs where it applies, else 0
+    std::deque<qint64> m_handedAhead; // send times of requests handed over before their time, for snapshots
+    int m_unsent = 0; // handed over, then cancelled before their time: never sent
     int m_sent = 0;
     int m_inFlight = 0;
     int m_completed = 0;
