@@ -1596,6 +1596,49 @@ private Q_SLOTS:
         QCOMPARE(insideSend, 0);
     }
 
+    // Pulled, records come only out of pullRecords(), in the transport's thread; turned back, they come
+    // by themselves again.
+    void recordsWaitToBePulled_data()
+    {
+        addTransportRows();
+    }
+    void recordsWaitToBePulled()
+    {
+        QFETCH(TransportKind, kind);
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        int connections = 0;
+        serveRequests(server, connections, [](QTcpSocket* s, int, int) { s->write(kStreamReply); });
+        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        const auto transport = transportOf(kind, {});
+        int pulledOnes = 0;
+        int unpulled = 0;
+        bool pulling = false;
+        connect(
+            transport.get(), &Transport::finished, this,
+            [&](const RequestRecord& r) {
+                QVERIFY(r.success());
+                ++(pulling ? pulledOnes : unpulled);
+            },
+            Qt::DirectConnection);
+        const auto pull = [&] {
+            pulling = true;
+            transport->pullRecords();
+            pulling = false;
+            return pulledOnes;
+        };
+        transport->setRecordsPulled(true);
+        for (int i = 0; i < 6; ++i)
+            transport->send(plainRequest(url, i));
+        QTRY_COMPARE_WITH_TIMEOUT(pull(), 6, kStepTimeoutMs);
+        QCOMPARE(unpulled, 0);
+        transport->setRecordsPulled(false);
+        for (int i = 6; i < 10; ++i)
+            transport->send(plainRequest(url, i));
+        QTRY_COMPARE_WITH_TIMEOUT(unpulled, 4, kStepTimeoutMs);
+        QCOMPARE(pulledOnes, 6);
+    }
+
     // A cancel ends exactly the requests sent before it: one sent after it in the same breath (before the
     // worker has woken) goes out and gets its answer.
     void cancelEndsWhatWasSentBeforeIt_data()

@@ -25,6 +25,8 @@ public:
 
     void send(HttpRequest request) override;
     void cancelAll(const QString& why) override;
+    void setRecordsPulled(bool pulled) override { m_pool.setRecordsPulled(this, pulled); }
+    void pullRecords() override { m_pool.pullRecords(this); }
     TransportKind kind() const override { return TransportKind::Socket; }
     bool holdsUntilScheduled() const override;
 

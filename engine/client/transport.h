@@ -90,6 +90,11 @@ public:
     // otherwise. A held request that a cancel ends is reported as never sent (attempts 0).
     virtual void send(HttpRequest request) = 0;
     virtual bool holdsUntilScheduled() const { return false; }
+    // Records are emitted as they come (the default) or, pulled, only when the transport's thread calls
+    // pullRecords(): a receiver that wakes every few milliseconds anyway saves a wake-up per record.
+    // Turning it off emits (queued) whatever is waiting.
+    virtual void setRecordsPulled(bool pulled) = 0;
+    virtual void pullRecords() = 0;
     // Ends every request in flight as Cancelled, recording `why` as its error.
     virtual void cancelAll(const QString& why) = 0;
     virtual TransportKind kind() const = 0;

@@ -80,6 +80,11 @@ public:
             w.inbox->push(w.worker, Cancel { why });
     }
 
+    // Pulled, the records wait in the queue until the owner's thread calls pullRecords(), which emits
+    // them there and then: the owner, which wakes often anyway, saves a wake-up per batch of records.
+    void setRecordsPulled(Transport* owner, bool pulled) { m_outbox->setPulled(owner, pulled); }
+    void pullRecords(Transport* owner) { m_outbox->drain(owner); }
+
     int size() const { return static_cast<int>(m_workers.size()); }
     QThread* thread(int i) const { return m_workers[static_cast<std::size_t>(i)].thread.get(); }
 
@@ -124,14 +129,28 @@ private:
     {
         std::mutex mutex;
         std::vector<RequestRecord> records;
+        bool pulled = false; // the owner takes them (pull()); nobody is woken for them
 
         void push(Transport* owner, const RequestRecord& record)
         {
             std::unique_lock lock(mutex);
             records.push_back(record);
-            if (records.size() > 1)
-                return;
+            if (pulled || records.size() > 1)
+                return; // taken at the owner's next pull, or a drain is on its way
             lock.unlock();
+            post(owner);
+        }
+        void setPulled(Transport* owner, bool on)
+        {
+            std::unique_lock lock(mutex);
+            const bool waiting = pulled && !on && !records.empty();
+            pulled = on;
+            lock.unlock();
+            if (waiting) // they were left for a pull that will not come
+                post(owner);
+        }
+        void post(Transport* owner)
+        {
             QMetaObject::invokeMethod(
                 owner, [this, owner] { drain(owner); }, Qt::QueuedConnection);
         }

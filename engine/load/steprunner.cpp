@@ -53,6 +53,7 @@ StepRunner::StepRunner(Transport* transport, MetricsOptions options, QObject* pa
     , m_metricsOptions(std::move(options))
     , m_dispatchTimer(this)
     , m_snapshotTimer(this)
+    , m_pullTimer(this)
 {
     qRegisterMetaType<kp::LiveSnapshot>();
     qRegisterMetaType<kp::StepResult>();
@@ -60,6 +61,9 @@ StepRunner::StepRunner(Transport* transport, MetricsOptions options, QObject* pa
     connect(&m_dispatchTimer, &DeadlineTimer::timeout, this, &StepRunner::dispatchDue);
     m_snapshotTimer.setInterval(kSnapshotIntervalMs);
     connect(&m_snapshotTimer, &QTimer::timeout, this, &StepRunner::publish);
+    m_pullTimer.setInterval(kPullIntervalMs);
+    m_pullTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_pullTimer, &QTimer::timeout, this, [this] { m_transport->pullRecords(); });
     // The transport emits in its own thread, which is this one where a sweep runs: directly, no second queue.
     connect(m_transport, &Transport::finished, this, &StepRunner::onRecord);
 }
@@ -76,6 +80,8 @@ void StepRunner::start(StepConfig config)
     m_sent = m_inFlight = m_completed = m_failed = m_outputTokens = m_unsent = 0;
     m_handAheadNs = 0;
     m_handedAhead.clear();
+    m_pulling = false;
+    m_transport->setRecordsPulled(false);
     m_arrivals = {};
     m_gated.clear();
     m_wasGated.clear();
@@ -140,6 +146,13 @@ void StepRunner::beginMeasured()
     if (m_config.mode == LoadMode::Rate && !m_config.maxConcurrency && !m_config.isMultiTurn()
         && m_transport->holdsUntilScheduled())
         m_handAheadNs = kHandAheadNs;
+    if (m_handAheadNs > 0 && m_config.rate >= kPullFromRate) { // an infinite rate sends all at once: no
+        m_pulling = std::isfinite(m_config.rate);
+        if (m_pulling) {
+            m_transport->setRecordsPulled(true);
+            m_pullTimer.start();
+        }
+    }
     m_t0 = steadyNowNs();
     m_transport->loopLag()->takeMs(); // what the workers saw before this step is not its health
     m_cpuAtStartS = processCpuSeconds();
@@ -519,6 +532,11 @@ void StepRunner::finish()
     const qint64 wallAtEndNs = steadyNowNs();
     m_dispatchTimer.stop();
     m_snapshotTimer.stop();
+    if (m_pulling) {
+        m_pullTimer.stop();
+        m_pulling = false;
+        m_transport->setRecordsPulled(false);
+    }
     publish();
     m_running = false;
 

@@ -119,6 +119,10 @@ public:
     // loop step without a concurrency gate hands each request over up to this long before it is due:
     // the controller wakes once per half window for all its arrivals, and the worker sends each on time.
     static constexpr qint64 kHandAheadNs = 10'000'000;
+    // Such a step at this rate or more takes its records every kPullIntervalMs (Transport::pullRecords)
+    // instead of being woken for each: at least two a time on average.
+    static constexpr int kPullIntervalMs = 5;
+    static constexpr double kPullFromRate = 400.0;
 
 Q_SIGNALS:
     void snapshot(const kp::LiveSnapshot& snapshot);
@@ -194,6 +198,8 @@ private:
     std::vector<RequestRecord> m_records;
     DeadlineTimer m_dispatchTimer;
     QTimer m_snapshotTimer;
+    QTimer m_pullTimer; // while m_pulling
+    bool m_pulling = false;
 };
 
 } // namespace kp
