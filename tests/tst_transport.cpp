@@ -238,6 +238,17 @@ void serveRequests(QTcpServer& server, int& connections,
     QObject::connect(&server, &QTcpServer::pendingConnectionAvailable, &server, take);
 }
 
+// Listens on loopback and answers every request with kStreamReply; returns the completions URL, or an
+// invalid one if it cannot listen.
+QUrl answerEveryRequest(QTcpServer& server)
+{
+    if (!server.listen(QHostAddress::LocalHost, 0))
+        return {};
+    auto connections = std::make_shared<int>(0);
+    serveRequests(server, *connections, [connections](QTcpSocket* s, int, int) { s->write(kStreamReply); });
+    return QUrl(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+}
+
 HttpRequest plainRequest(const QUrl& url, qint64 index)
 {
     HttpRequest request;
@@ -1567,10 +1578,8 @@ private Q_SLOTS:
     {
         QFETCH(TransportKind, kind);
         QTcpServer server;
-        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
-        int connections = 0;
-        serveRequests(server, connections, [](QTcpSocket* s, int, int) { s->write(kStreamReply); });
-        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        const QUrl url = answerEveryRequest(server);
+        QVERIFY(url.isValid());
         const auto transport = transportOf(kind, {});
         constexpr int kRequests = 60;
         std::vector<int> seen(kRequests, 0);
@@ -1606,10 +1615,8 @@ private Q_SLOTS:
     {
         QFETCH(TransportKind, kind);
         QTcpServer server;
-        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
-        int connections = 0;
-        serveRequests(server, connections, [](QTcpSocket* s, int, int) { s->write(kStreamReply); });
-        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        const QUrl url = answerEveryRequest(server);
+        QVERIFY(url.isValid());
         const auto transport = transportOf(kind, {});
         int pulledOnes = 0;
         int unpulled = 0;
