@@ -57,6 +57,19 @@ bool hasHeader(const HeaderList& headers, QByteArrayView name)
         [name](const auto& h) { return QByteArrayView(h.first).compare(name, Qt::CaseInsensitive) == 0; });
 }
 
+// A later request sorts first, so that std::push_heap keeps the earliest at the front.
+bool later(const HttpRequest& a, const HttpRequest& b)
+{
+    return a.scheduledNs != b.scheduledNs ? a.scheduledNs > b.scheduledNs : a.index > b.index;
+}
+
+#ifdef Q_OS_LINUX
+EpollDispatcher* epollOf(QThread* thread)
+{
+    return qobject_cast<EpollDispatcher*>(thread ? thread->eventDispatcher() : nullptr);
+}
+#endif
+
 } // namespace
 
 RequestHead requestHead(const HttpRequest& request)
@@ -151,6 +164,10 @@ SocketWorker::SocketWorker(const TransportOptions& options, std::shared_ptr<Loop
 
 SocketWorker::~SocketWorker()
 {
+#ifdef Q_OS_LINUX
+    if (EpollDispatcher* dispatcher = epollOf(thread()))
+        dispatcher->callAt(-1, nullptr); // its call would reach a worker that is gone
+#endif
     for (auto& [key, c] : m_connections) {
         endUploadWatch(c.get());
         c->socket->disconnect(this);
@@ -173,23 +190,6 @@ SocketWorker::Connection* SocketWorker::takeIdle(const QString& key)
     }
     return nullptr;
 }
-
-namespace {
-
-// A later request sorts first, so that std::push_heap keeps the earliest at the front.
-bool later(const HttpRequest& a, const HttpRequest& b)
-{
-    return a.scheduledNs != b.scheduledNs ? a.scheduledNs > b.scheduledNs : a.index > b.index;
-}
-
-#ifdef Q_OS_LINUX
-EpollDispatcher* epollOf(QThread* thread)
-{
-    return qobject_cast<EpollDispatcher*>(thread ? thread->eventDispatcher() : nullptr);
-}
-#endif
-
-} // namespace
 
 bool SocketWorker::holdsUntilScheduled(QThread* thread)
 {
