@@ -146,12 +146,11 @@ void StepRunner::beginMeasured()
     if (m_config.mode == LoadMode::Rate && !m_config.maxConcurrency && !m_config.isMultiTurn()
         && m_transport->holdsUntilScheduled())
         m_handAheadNs = kHandAheadNs;
-    if (m_handAheadNs > 0 && m_config.rate >= kPullFromRate) { // an infinite rate sends all at once: no
-        m_pulling = std::isfinite(m_config.rate);
-        if (m_pulling) {
-            m_transport->setRecordsPulled(true);
-            m_pullTimer.start();
-        }
+    // (An infinite rate sends everything at once: nothing to save there.)
+    m_pulling = m_handAheadNs > 0 && std::isfinite(m_config.rate) && m_config.rate >= kPullFromRate;
+    if (m_pulling) {
+        m_transport->setRecordsPulled(true);
+        m_pullTimer.start();
     }
     m_t0 = steadyNowNs();
     m_transport->loopLag()->takeMs(); // what the workers saw before this step is not its health
