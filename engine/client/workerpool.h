@@ -129,7 +129,7 @@ private:
     {
         std::mutex mutex;
         std::vector<RequestRecord> records;
-        bool pulled = false; // the owner takes them (pull()); nobody is woken for them
+        bool pulled = false; // the owner takes them (pullRecords()); nobody is woken for them
 
         void push(Transport* owner, const RequestRecord& record)
         {
