@@ -358,6 +358,12 @@ private Q_SLOTS:
         QCOMPARE(records.size(), std::size_t(2));
         for (const RequestRecord& r : records)
             QCOMPARE(r.httpStatus, 200);
+        // A plain connection's answer is read by the worker from the descriptor, through the dispatcher's
+        // reader, not through the socket's notifier and readyRead.
+        qint64 readerCalls = 0;
+        for (int i = 0; i < sockets->workerCount(); ++i)
+            readerCalls += qobject_cast<EpollDispatcher*>(sockets->workerThread(i)->eventDispatcher())->readerCalls();
+        QVERIFY2(readerCalls >= 2, qPrintable(u"reader calls: %1"_s.arg(readerCalls)));
     }
 
     // QSslSocket (its handshake's notifiers and timers) on the epoll dispatcher: an https request to a
@@ -553,6 +559,64 @@ private Q_SLOTS:
             });
             QTRY_COMPARE(t.log.size(), 7);
             QCOMPARE(t.log.mid(5), QStringList({ u"waiting"_s, u"d"_s }));
+        }
+        ::close(fds[0]);
+        ::close(fds[1]);
+    }
+
+    // A descriptor's reader takes its read notifier's activations, level-triggered as the notifier's,
+    // while the notifier stays registered; the notifier's own signal is then silent. Disabling the
+    // notifier ends the reader, and a descriptor without a notifier takes none.
+    void epollReaderTakesTheNotifiersReads()
+    {
+        int fds[2];
+        QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+        {
+            DispatcherThread t;
+            QSocketNotifier* notifier = nullptr;
+            const auto readOne = [&t, fd = fds[0]](const QString& who) {
+                char c = 0;
+                if (::read(fd, &c, 1) == 1)
+                    t.report(who + QLatin1Char(c));
+            };
+            t.run([&] {
+                auto* dispatcher = qobject_cast<EpollDispatcher*>(t.thread.eventDispatcher());
+                t.report(dispatcher->setReader(fds[0], [] {}) ? u"set without a notifier"_s : u"refused"_s);
+                notifier = new QSocketNotifier(fds[0], QSocketNotifier::Read, &t.context);
+                QObject::connect(notifier, &QSocketNotifier::activated, &t.context, [=] { readOne(u"notifier "_s); });
+                t.report(dispatcher->setReader(fds[0], [=] { readOne(u"reader "_s); }) ? u"set"_s : u"not set"_s);
+            });
+            QTRY_COMPARE(t.log.size(), 2);
+            QCOMPARE(t.log, QStringList({ u"refused"_s, u"set"_s }));
+            QCOMPARE(::write(fds[1], "ab", 2), ssize_t(2));
+            QTRY_COMPARE(t.log.size(), 4);
+            QCOMPARE(t.log.mid(2), QStringList({ u"reader a"_s, u"reader b"_s }));
+            // Off and on again: the reader is gone, the notifier's signal comes back.
+            t.run([&] {
+                notifier->setEnabled(false);
+                notifier->setEnabled(true);
+                t.report(u"again"_s);
+            });
+            QTRY_COMPARE(t.log.size(), 5);
+            QCOMPARE(::write(fds[1], "c", 1), ssize_t(1));
+            QTRY_COMPARE(t.log.size(), 6);
+            QCOMPARE(t.log.mid(4), QStringList({ u"again"_s, u"notifier c"_s }));
+            // A reader that deletes the notifier while it runs ends there; the dispatcher goes on.
+            t.run([&] {
+                auto* dispatcher = qobject_cast<EpollDispatcher*>(t.thread.eventDispatcher());
+                dispatcher->setReader(fds[0], [&, readOne] {
+                    readOne(u"last "_s);
+                    delete notifier;
+                    notifier = nullptr;
+                });
+                t.report(u"set again"_s);
+            });
+            QTRY_COMPARE(t.log.size(), 7);
+            QCOMPARE(::write(fds[1], "de", 2), ssize_t(2));
+            QTRY_COMPARE(t.log.size(), 8);
+            t.run([&] { t.report(notifier ? u"alive"_s : u"deleted"_s); });
+            QTRY_COMPARE(t.log.size(), 9);
+            QCOMPARE(t.log.mid(6), QStringList({ u"set again"_s, u"last d"_s, u"deleted"_s }));
         }
         ::close(fds[0]);
         ::close(fds[1]);

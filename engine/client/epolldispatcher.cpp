@@ -42,6 +42,7 @@ qint64 monotonicNs()
 struct Pass
 {
     QSocketNotifier* items[kMaxEvents * 3];
+    bool direct[kMaxEvents * 3]; // a read notifier whose activation goes to its descriptor's reader
     int count = 0;
     Pass* outer = nullptr;
 };
@@ -110,8 +111,10 @@ void EpollDispatcher::unregisterSocketNotifier(QSocketNotifier* notifier)
     if (it == m_notifiers.end())
         return;
     Notifiers& n = it->second;
-    if (n.read == notifier)
+    if (n.read == notifier) {
         n.read = nullptr;
+        n.reader = nullptr;
+    }
     if (n.write == notifier)
         n.write = nullptr;
     if (n.exception == notifier)
@@ -283,6 +286,16 @@ void EpollDispatcher::callAt(qint64 ns, std::function<void()> fn)
     m_callAt = std::move(fn);
 }
 
+bool EpollDispatcher::setReader(int fd, std::function<void()> fn)
+{
+    Q_ASSERT(thread() == QThread::currentThread());
+    const auto it = m_notifiers.find(fd);
+    if (it == m_notifiers.end() || !it->second.read)
+        return false;
+    it->second.reader = std::move(fn);
+    return true;
+}
+
 bool EpollDispatcher::runCallAt()
 {
     if (m_callAtNs < 0 || monotonicNs() < m_callAtNs)
@@ -361,12 +374,18 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
             continue;
         const Notifiers& n = it->second;
         // As Qt's poll dispatcher: a hang-up or an error is news for the reader and the writer.
-        if (n.read && (e & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+        if (n.read && (e & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
+            pass.direct[pass.count] = bool(n.reader);
             pass.items[pass.count++] = n.read;
-        if (n.write && (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)))
+        }
+        if (n.write && (e & (EPOLLOUT | EPOLLHUP | EPOLLERR))) {
+            pass.direct[pass.count] = false;
             pass.items[pass.count++] = n.write;
-        if (n.exception && (e & EPOLLPRI))
+        }
+        if (n.exception && (e & EPOLLPRI)) {
+            pass.direct[pass.count] = false;
             pass.items[pass.count++] = n.exception;
+        }
     }
     t_pass = &pass;
     for (int i = 0; i < pass.count; ++i) {
@@ -374,9 +393,20 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
         if (!notifier)
             continue;
         pass.items[i] = nullptr;
+        ++handled;
+        if (pass.direct[i]) {
+            // Still registered (an unregistered one was cleared above); a copy, because the reader may
+            // end itself (close the descriptor) while it runs.
+            const auto it = m_notifiers.find(int(notifier->socket()));
+            if (it != m_notifiers.end() && it->second.read == notifier && it->second.reader) {
+                const std::function<void()> reader = it->second.reader;
+                m_readerCalls.store(m_readerCalls.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+                reader();
+                continue;
+            }
+        }
         QEvent event(QEvent::SockAct);
         QCoreApplication::sendEvent(notifier, &event);
-        ++handled;
     }
     t_pass = pass.outer;
 

@@ -49,6 +49,15 @@ public:
     // dispatcher's own thread.
     void callAt(qint64 ns, std::function<void()> fn);
 
+    // Sends the read readiness of `fd` straight to `fn`, instead of through its read notifier's event
+    // and the signals of the object behind it, while that notifier stays registered (its
+    // unregistration, or a null `fn`, ends this). For a descriptor whose owner reads it itself: what
+    // the notifier's object would do on a read (a QAbstractSocket taking the close) is then `fn`'s to
+    // do. False when `fd` has no read notifier registered. Only from the dispatcher's own thread.
+    bool setReader(int fd, std::function<void()> fn);
+    // How many activations went to readers so far (any thread may ask).
+    qint64 readerCalls() const { return m_readerCalls.load(std::memory_order_relaxed); }
+
 private:
     struct Notifiers
     {
@@ -56,6 +65,7 @@ private:
         QSocketNotifier* write = nullptr;
         QSocketNotifier* exception = nullptr;
         quint32 events = 0; // what the epoll set asks for this descriptor
+        std::function<void()> reader; // setReader's: takes the read notifier's activations
     };
     struct Timer
     {
@@ -87,6 +97,7 @@ private:
     qint64 m_callAtNs = -1;
     std::function<void()> m_callAt;
     bool m_slackCut = false;
+    std::atomic<qint64> m_readerCalls { 0 };
 };
 
 // The dispatcher for a new socket worker thread: an EpollDispatcher on Linux, or nullptr for Qt's own.

@@ -14,6 +14,7 @@
 #include <QTcpSocket>
 #include <QThread>
 
+#include <cerrno>
 #include <charconv>
 
 #include <fcntl.h>
@@ -311,6 +312,17 @@ void SocketWorker::onReady(Connection* c)
 {
     c->ready = true;
     c->socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+#ifdef Q_OS_LINUX
+    // A plain connection is read straight from its descriptor: the dispatcher calls readDirect, with no
+    // notifier event, no readyRead and no QIODevice between the kernel and the parser.
+    if (!qobject_cast<QSslSocket*>(c->socket) && c->socket->openMode().testFlag(QIODevice::Unbuffered)) {
+        if (EpollDispatcher* dispatcher = epollOf(thread())) {
+            const int fd = int(c->socket->socketDescriptor());
+            if (fd >= 0 && dispatcher->setReader(fd, [this, c] { readDirect(c); }))
+                c->directFd = fd;
+        }
+    }
+#endif
     if (c->exchange)
         c->exchange->connectStartNs = -1;
     if (!c->pending.isEmpty()) {
@@ -350,6 +362,34 @@ void SocketWorker::onReadyRead(Connection* c)
     // for the next pass, which closes an idle connection that hears anything.)
     if (!unbuffered && m_connections.count(c) && !c->exchange && c->socket->bytesAvailable() > 0)
         close(c);
+}
+
+// One recv() per read, as the unbuffered path above, but from the descriptor itself. The end of the
+// stream (0) and an error are the connection's close, with the words Qt gives them: a reset and an
+// orderly close are both RemoteHostClosedError to Qt.
+void SocketWorker::readDirect(Connection* c)
+{
+    const qint64 now = steadyNowNs();
+    if (!c->exchange) { // bytes (or a close) nobody asked for on an idle connection
+        close(c);
+        return;
+    }
+    while (m_connections.count(c) && c->exchange) {
+        const ssize_t n = ::recv(c->directFd, m_readBuffer.data(), std::size_t(m_readBuffer.size()), MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (n <= 0) {
+            c->readError = n == 0 || errno == ECONNRESET || errno == EPIPE ? QAbstractSocket::RemoteHostClosedError
+                                                                           : QAbstractSocket::NetworkError;
+            onClosed(c);
+            return;
+        }
+        consume(c, now, QByteArrayView(m_readBuffer.constData(), n));
+        if (n < m_readBuffer.size())
+            return;
+    }
 }
 
 void SocketWorker::consume(Connection* c, qint64 now, QByteArrayView data)
@@ -395,8 +435,14 @@ void SocketWorker::onClosed(Connection* c)
         return;
     }
     const qint64 now = steadyNowNs();
-    if (c->socket->bytesAvailable() > 0) {
-        onReadyRead(c);
+    const bool unread = c->directFd >= 0
+        ? c->readError == QAbstractSocket::UnknownSocketError && c->socket->state() == QAbstractSocket::ConnectedState
+        : c->socket->bytesAvailable() > 0;
+    if (unread) {
+        if (c->directFd >= 0)
+            readDirect(c);
+        else
+            onReadyRead(c);
         if (!m_connections.count(c) || !c->exchange)
             return;
     }
@@ -423,7 +469,9 @@ void SocketWorker::onClosed(Connection* c)
     const QString where = url.toString(QUrl::RemoveUserInfo);
     FailureClass failure = FailureClass::Network;
     QString message;
-    switch (c->socket->error()) {
+    const QAbstractSocket::SocketError error
+        = c->readError != QAbstractSocket::UnknownSocketError ? c->readError : c->socket->error();
+    switch (error) {
     case QAbstractSocket::ConnectionRefusedError:
         failure = FailureClass::ConnectionRefused;
         message = QStringLiteral("connection refused by %1 (%2)").arg(hostPort(url), where);
@@ -436,7 +484,7 @@ void SocketWorker::onClosed(Connection* c)
     case QAbstractSocket::SslInternalError:
     case QAbstractSocket::SslInvalidUserDataError:
         failure = FailureClass::Tls;
-        message = QStringLiteral("TLS failed with %1: %2").arg(hostPort(url), errorWords(c->socket->error()));
+        message = QStringLiteral("TLS failed with %1: %2").arg(hostPort(url), errorWords(error));
         if (!c->tlsErrors.isEmpty())
             message += QStringLiteral(" (%1)").arg(c->tlsErrors);
         break;
@@ -447,7 +495,7 @@ void SocketWorker::onClosed(Connection* c)
     default:
         failure = ex.accumulator->httpStatus() == 200 ? FailureClass::StreamCut : FailureClass::Network;
         message = QStringLiteral("%1: %2%3")
-                      .arg(where, errorWords(c->ready ? c->socket->error() : QAbstractSocket::RemoteHostClosedError),
+                      .arg(where, errorWords(c->ready ? error : QAbstractSocket::RemoteHostClosedError),
                           ex.accumulator->httpStatus() == 0 ? largeRequestNote(ex.request.body.size()) : QString());
         break;
     }
@@ -526,6 +574,7 @@ void SocketWorker::close(Connection* c)
         list.erase(std::remove(list.begin(), list.end(), c), list.end());
     }
     endUploadWatch(c);
+    c->directFd = -1; // its reader ends with the read notifier, which abort() unregisters
     c->socket->disconnect(this);
     c->socket->abort();
     c->socket->deleteLater();

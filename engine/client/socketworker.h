@@ -4,6 +4,7 @@
 #include "client/responseaccumulator.h"
 #include "client/transport.h"
 
+#include <QAbstractSocket>
 #include <QHash>
 #include <QObject>
 #include <QTimer>
@@ -84,6 +85,10 @@ private:
         int uploadFd = -1;
         HttpResponseParser parser;
         QString tlsErrors; // why the server's certificate was refused (tlsErrorWords), for the failure's message
+        // A plain connection's descriptor once the dispatcher hands its reads here (readDirect): Qt's
+        // socket then sees no read, so the close or error a read meets is kept in readError.
+        int directFd = -1;
+        QAbstractSocket::SocketError readError = QAbstractSocket::UnknownSocketError;
         std::optional<Exchange> exchange;
     };
 
@@ -92,6 +97,7 @@ private:
     void dispatch(Connection* c, Exchange exchange);
     void onReady(Connection* c);
     void onReadyRead(Connection* c);
+    void readDirect(Connection* c);
     void consume(Connection* c, qint64 now, QByteArrayView data);
     void onClosed(Connection* c);
     void writeRequest(Connection* c, const QByteArray& wire);
