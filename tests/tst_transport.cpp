@@ -37,6 +37,7 @@
 #include <QTest>
 
 #include <QScopeGuard>
+#include <QSemaphore>
 #include <QTimer>
 
 #include <map>
@@ -1812,6 +1813,58 @@ private Q_SLOTS:
             QCOMPARE(r.promptTokens, 7);
         }
         QCOMPARE(requests, 3);
+    }
+
+    // A plain connection's events carry the kernel's receive time, not the time the worker came to read
+    // them: here the worker is held in a call of its own while the answer arrives, and is let go only
+    // after the server's write returned (by then the answer is in the client's socket). The record's
+    // times are still those of the arrival, before the write returned.
+    void eventsCarryTheKernelsReceiveTime()
+    {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        const auto transport = transportOf(TransportKind::Socket, {}, 1);
+        auto* inWorker = new QObject; // a context in the worker's thread, to hold it
+        inWorker->moveToThread(qobject_cast<SocketTransport*>(transport.get())->workerThread(0));
+        const auto gone = qScopeGuard([inWorker] { inWorker->deleteLater(); });
+        QSemaphore held;
+        QSemaphore letGo;
+        qint64 writtenNs = -1;
+        int connections = 0;
+        serveRequests(server, connections, [&](QTcpSocket* s, int, int) {
+            QMetaObject::invokeMethod(
+                inWorker,
+                [&] {
+                    held.release();
+                    letGo.acquire();
+                },
+                Qt::QueuedConnection);
+            held.acquire(); // the worker waits in that call from here on
+            s->write(kStreamReply);
+            QVERIFY(s->flush());
+            writtenNs = steadyNowNs();
+            letGo.release();
+        });
+        const QUrl url(QStringLiteral("http://127.0.0.1:%1/v1/completions").arg(server.serverPort()));
+        std::vector<RequestRecord> records;
+        connect(transport.get(), &Transport::finished, this, [&](const RequestRecord& r) { records.push_back(r); });
+        transport->send(plainRequest(url, 0));
+        QTRY_COMPARE_WITH_TIMEOUT(records.size(), std::size_t(1), kStepTimeoutMs);
+        const RequestRecord& r = records[0];
+        QVERIFY2(r.success(), qPrintable(r.errorMessage));
+        QVERIFY(writtenNs > 0);
+        QVERIFY2(r.endNs <= writtenNs, "the answer's time is when the worker read it, not when it came");
+        QVERIFY(r.firstByteNs >= r.sentNs && r.firstTokenNs >= r.firstByteNs && r.firstTokenNs <= r.endNs);
+        QVERIFY(!r.chunkNs.empty());
+        for (const qint64 t : r.chunkNs)
+            QVERIFY(t >= r.firstTokenNs && t <= r.endNs);
+        // The retry and the reuse paths read the same way: a second request on the kept-alive connection.
+        writtenNs = -1;
+        transport->send(plainRequest(url, 1));
+        QTRY_COMPARE_WITH_TIMEOUT(records.size(), std::size_t(2), kStepTimeoutMs);
+        QVERIFY2(records[1].success(), qPrintable(records[1].errorMessage));
+        QVERIFY(records[1].endNs <= writtenNs);
+        QCOMPARE(connections, 1);
     }
 
     // An open-loop step on the socket transport hands requests over ahead of their time; a stop then

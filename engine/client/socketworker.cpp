@@ -14,8 +14,11 @@
 #include <QTcpSocket>
 #include <QThread>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <ctime>
 
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -62,6 +65,29 @@ bool hasHeader(const HeaderList& headers, QByteArrayView name)
 bool later(const HttpRequest& a, const HttpRequest& b)
 {
     return a.scheduledNs != b.scheduledNs ? a.scheduledNs > b.scheduledNs : a.index > b.index;
+}
+
+// A read's receive time from the kernel (SCM_TIMESTAMPNS: the wall clock when its last segment arrived),
+// on the steady clock, kept between the exchange's previous event time and the read's own time (a
+// wall clock stepped meanwhile cannot put events out of order or in the future). The read time when
+// the kernel gave none.
+qint64 kernelTimeOf(msghdr& msg, qint64 readNs, qint64& lastNs)
+{
+    qint64 out = readNs;
+    for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+        if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS)
+            continue;
+        timespec arrived {};
+        std::memcpy(&arrived, CMSG_DATA(cm), sizeof arrived);
+        timespec wall {};
+        ::clock_gettime(CLOCK_REALTIME, &wall);
+        const qint64 ageNs = (qint64(wall.tv_sec) - qint64(arrived.tv_sec)) * 1'000'000'000
+            + (qint64(wall.tv_nsec) - qint64(arrived.tv_nsec));
+        out = readNs - std::max<qint64>(0, ageNs);
+    }
+    out = std::clamp(out, std::min(lastNs, readNs), readNs);
+    lastNs = out;
+    return out;
 }
 
 #ifdef Q_OS_LINUX
@@ -241,6 +267,7 @@ void SocketWorker::send(const HttpRequest& request)
     exchange.request = request;
     exchange.accumulator = std::make_unique<ResponseAccumulator>(request, sentNs);
     exchange.sentNs = sentNs;
+    exchange.lastStampNs = sentNs;
     dispatch(takeIdle(headFor(request).connectionKey), std::move(exchange));
 }
 
@@ -318,8 +345,12 @@ void SocketWorker::onReady(Connection* c)
     if (!qobject_cast<QSslSocket*>(c->socket) && c->socket->openMode().testFlag(QIODevice::Unbuffered)) {
         if (EpollDispatcher* dispatcher = epollOf(thread())) {
             const int fd = int(c->socket->socketDescriptor());
-            if (fd >= 0 && dispatcher->setReader(fd, [this, c] { readDirect(c); }))
+            if (fd >= 0 && dispatcher->setReader(fd, [this, c] { readDirect(c); })) {
                 c->directFd = fd;
+                // The kernel's receive time of each read: the event time, whenever the read comes.
+                const int on = 1;
+                c->kernelTime = ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) == 0;
+            }
         }
     }
 #endif
@@ -375,7 +406,16 @@ void SocketWorker::readDirect(Connection* c)
         return;
     }
     while (m_connections.count(c) && c->exchange) {
-        const ssize_t n = ::recv(c->directFd, m_readBuffer.data(), std::size_t(m_readBuffer.size()), MSG_DONTWAIT);
+        iovec iov { m_readBuffer.data(), std::size_t(m_readBuffer.size()) };
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+        msghdr msg {};
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        if (c->kernelTime) {
+            msg.msg_control = control;
+            msg.msg_controllen = sizeof control;
+        }
+        const ssize_t n = ::recvmsg(c->directFd, &msg, MSG_DONTWAIT);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -386,7 +426,8 @@ void SocketWorker::readDirect(Connection* c)
             onClosed(c);
             return;
         }
-        consume(c, now, QByteArrayView(m_readBuffer.constData(), n));
+        consume(c, c->kernelTime ? kernelTimeOf(msg, now, c->exchange->lastStampNs) : now,
+            QByteArrayView(m_readBuffer.constData(), n));
         if (n < m_readBuffer.size())
             return;
     }

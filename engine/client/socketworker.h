@@ -70,6 +70,7 @@ private:
         qint64 sentNs = 0;
         qint64 connectStartNs = -1; // while the connection is being made; -1 once it is up
         qint64 lastReadNs = -1;
+        qint64 lastStampNs = 0; // the last event time a kernel receive time gave (from sentNs on)
         bool gotBytes = false;
         bool retried = false; // resent once on a fresh connection after a reused one closed unread
     };
@@ -89,6 +90,7 @@ private:
         // socket then sees no read, so the close or error a read meets is kept in readError.
         int directFd = -1;
         QAbstractSocket::SocketError readError = QAbstractSocket::UnknownSocketError;
+        bool kernelTime = false; // its reads carry the kernel's receive time (SO_TIMESTAMPNS)
         std::optional<Exchange> exchange;
     };
 
@@ -98,6 +100,7 @@ private:
     void onReady(Connection* c);
     void onReadyRead(Connection* c);
     void readDirect(Connection* c);
+
     void consume(Connection* c, qint64 now, QByteArrayView data);
     void onClosed(Connection* c);
     void writeRequest(Connection* c, const QByteArray& wire);
@@ -116,6 +119,7 @@ private:
     std::unordered_map<Connection*, std::unique_ptr<Connection>> m_connections;
     QHash<QString, std::vector<Connection*>> m_idle;
     int m_active = 0;
+
     std::vector<QByteArrayView> m_body; // reused between reads
     std::optional<RequestHead> m_head; // the last request's: a step's requests all share one
     const RequestHead& headFor(const HttpRequest& request);
