@@ -42,8 +42,9 @@ QByteArray http11Request(const HttpRequest& request);
 
 // Runs requests over its own sockets in its own thread (one event loop): Kneepoint's HTTP/1.1 client.
 // Each request holds one connection; connections are kept alive and reused per host. Every read is
-// timestamped in this thread before anything else is done with it. Everything here is used only from
-// the worker's thread.
+// timestamped before anything else is done with it: with the kernel's receive time on a plain
+// connection, with the time of the read on a TLS one. Everything here is used only from the worker's
+// thread.
 class SocketWorker : public QObject
 {
     Q_OBJECT
