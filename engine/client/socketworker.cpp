@@ -68,24 +68,37 @@ bool later(const HttpRequest& a, const HttpRequest& b)
 }
 
 // A read's receive time from the kernel (SCM_TIMESTAMPNS: the wall clock when its last segment arrived),
-// on the steady clock, kept between the exchange's previous event time and the read's own time (a
-// wall clock stepped meanwhile cannot put events out of order or in the future). The read time when
-// the kernel gave none.
-qint64 kernelTimeOf(msghdr& msg, qint64 readNs, qint64& lastNs)
+// on the steady clock: its age on the wall clock, taken beside the steady clock after the read, so that
+// no wait of the thread's (before the read, or in it) moves it. Kept between the exchange's previous
+// event time and now (a wall clock stepped meanwhile cannot put events out of order or in the future).
+// Now when the kernel gave none.
+qint64 kernelTimeOf(msghdr& msg, qint64& lastNs)
 {
-    qint64 out = readNs;
+    const cmsghdr* stamp = nullptr;
     for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
-        if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS)
-            continue;
+        if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS)
+            stamp = cm;
+    }
+    qint64 nowNs = steadyNowNs();
+    qint64 out = nowNs;
+    if (stamp) {
         timespec arrived {};
-        std::memcpy(&arrived, CMSG_DATA(cm), sizeof arrived);
+        std::memcpy(&arrived, CMSG_DATA(stamp), sizeof arrived);
+        // The two clocks read together: a pair the thread was preempted between is read again.
         timespec wall {};
-        ::clock_gettime(CLOCK_REALTIME, &wall);
+        qint64 before = nowNs;
+        for (int attempt = 0; attempt < 4; ++attempt) {
+            ::clock_gettime(CLOCK_REALTIME, &wall);
+            nowNs = steadyNowNs();
+            if (nowNs - before < 20'000)
+                break;
+            before = nowNs;
+        }
         const qint64 ageNs = (qint64(wall.tv_sec) - qint64(arrived.tv_sec)) * 1'000'000'000
             + (qint64(wall.tv_nsec) - qint64(arrived.tv_nsec));
-        out = readNs - std::max<qint64>(0, ageNs);
+        out = before + (nowNs - before) / 2 - std::max<qint64>(0, ageNs);
     }
-    out = std::clamp(out, std::min(lastNs, readNs), readNs);
+    out = std::clamp(out, std::min(lastNs, nowNs), nowNs);
     lastNs = out;
     return out;
 }
@@ -426,7 +439,7 @@ void SocketWorker::readDirect(Connection* c)
             onClosed(c);
             return;
         }
-        consume(c, c->kernelTime ? kernelTimeOf(msg, now, c->exchange->lastStampNs) : now,
+        consume(c, c->kernelTime ? kernelTimeOf(msg, c->exchange->lastStampNs) : now,
             QByteArrayView(m_readBuffer.constData(), n));
         if (n < m_readBuffer.size())
             return;
