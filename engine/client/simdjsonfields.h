@@ -6,6 +6,7 @@
 
 #include <simdjson.h>
 
+#include <array>
 #include <optional>
 #include <string_view>
 
@@ -27,6 +28,28 @@ std::optional<Object> parseObject(QByteArrayView trimmed);
 
 std::optional<Element> lastField(Object object, std::string_view key);
 std::optional<Object> objectField(Object object, std::string_view key); // nullopt unless an object
+// lastField for each of `keys`, in one walk of the object: an event's fields are looked up together.
+template <std::size_t N>
+std::array<std::optional<Element>, N> lastFields(Object object, const std::array<std::string_view, N>& keys)
+{
+    std::array<std::optional<Element>, N> found;
+    for (const simdjson::dom::key_value_pair field : object) {
+        for (std::size_t i = 0; i < N; ++i) {
+            if (field.key == keys[i]) {
+                found[i] = field.value;
+                break;
+            }
+        }
+    }
+    return found;
+}
+// The value as an object, or nullopt.
+inline std::optional<Object> asObject(std::optional<Element> value)
+{
+    if (!value || value->type() != simdjson::dom::element_type::OBJECT)
+        return std::nullopt;
+    return Object(*value);
+}
 std::string_view text(std::optional<Element> value); // empty unless a string
 QString string(std::optional<Element> value); // empty unless a string
 bool isObject(std::optional<Element> value);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -84,10 +85,14 @@ qsizetype SseParser::feed(QByteArrayView bytes, const EventSink& sink)
             i = 1;
     }
     const qsizetype size = bytes.size();
+    const char* const base = bytes.data();
     while (i < size) {
-        qsizetype end = i;
-        while (end < size && bytes[end] != '\n' && bytes[end] != '\r')
-            ++end;
+        // The line's end: the first LF, or a CR before it (lines end in CR, LF or CR LF). memchr scans
+        // a vector at a time; a CR inside an event is rare, so the second search is over one line.
+        const auto* lf = static_cast<const char*>(std::memchr(base + i, '\n', std::size_t(size - i)));
+        const char* const stop = lf ? lf : base + size;
+        const auto* cr = static_cast<const char*>(std::memchr(base + i, '\r', std::size_t(stop - (base + i))));
+        qsizetype end = (cr ? cr : stop) - base;
         if (m_line.size() + (end - i) > maxEventBytes) {
             overflow();
             break;
@@ -482,8 +487,6 @@ namespace {
 // The fast path: simdjson's DOM (client/simdjsonfields.h), as strict as nlohmann's and several times
 // faster. It decides only the events it can decide alone: a document it refuses, anything but an object,
 // and every error object go to classifyDom(), whose words the messages keep.
-using sj::lastField;
-
 // A choice's text or reasoning, in the form asked for.
 void putText(std::string_view text, SseChunk::TextForm form, QString& decoded, QByteArray& utf8)
 {
@@ -501,15 +504,17 @@ bool classifyFast(QByteArrayView trimmed, SseChunk::TextForm form, SseChunk& chu
     if (!parsed)
         return false;
     const sj::Object object = *parsed;
-    if (const auto error = lastField(object, "error"); error && !error->is_null())
+    constexpr std::array<std::string_view, 4> kTop { "error", "object", "usage", "choices" };
+    const auto [error, type, usageField, choices] = sj::lastFields(object, kTop);
+    if (error && !error->is_null())
         return false;
-    if (const auto type = lastField(object, "object"); type) {
+    if (type) {
         std::string_view name;
         if (type->get_string().get(name) == simdjson::SUCCESS && name == "error")
             return false;
     }
 
-    if (const auto usage = sj::objectField(object, "usage")) {
+    if (const auto usage = sj::asObject(usageField)) {
         const sj::UsageCounts counts = sj::usageCounts(
             *usage, { "prompt_tokens", "completion_tokens", "prompt_tokens_details", "completion_tokens_details" });
         chunk.promptTokens = counts.prompt;
@@ -518,7 +523,6 @@ bool classifyFast(QByteArrayView trimmed, SseChunk::TextForm form, SseChunk& chu
         chunk.reasoningTokens = counts.reasoning;
     }
 
-    const auto choices = lastField(object, "choices");
     if (choices && !choices->is_null()) {
         simdjson::dom::array list;
         if (choices->get_array().get(list) != simdjson::SUCCESS)
@@ -529,24 +533,28 @@ bool classifyFast(QByteArrayView trimmed, SseChunk::TextForm form, SseChunk& chu
                 return false;
             const sj::Object choice = sj::Object(first);
             chunk.kind = SseChunk::Kind::Choices;
+            constexpr std::array<std::string_view, 4> kChoice { "text", "delta", "message", "finish_reason" };
+            const auto [t, deltaField, messageField, finish] = sj::lastFields(choice, kChoice);
             std::string_view text;
             std::string_view reasoning;
-            if (const auto t = lastField(choice, "text"); t) {
+            const auto readMessage = [&text, &reasoning](sj::Object message) {
+                constexpr std::array<std::string_view, 3> kMessage { "content", "reasoning_content", "reasoning" };
+                const auto [content, reasoningContent, reasoningField] = sj::lastFields(message, kMessage);
+                text = sj::text(content);
+                reasoning = sj::text(reasoningContent);
+                if (reasoning.empty())
+                    reasoning = sj::text(reasoningField);
+            };
+            if (t) {
                 text = sj::text(t);
-            } else if (const auto delta = sj::objectField(choice, "delta")) {
-                text = sj::text(lastField(*delta, "content"));
-                reasoning = sj::text(lastField(*delta, "reasoning_content"));
-                if (reasoning.empty())
-                    reasoning = sj::text(lastField(*delta, "reasoning"));
-            } else if (const auto message = sj::objectField(choice, "message")) {
-                text = sj::text(lastField(*message, "content"));
-                reasoning = sj::text(lastField(*message, "reasoning_content"));
-                if (reasoning.empty())
-                    reasoning = sj::text(lastField(*message, "reasoning"));
+            } else if (const auto delta = sj::asObject(deltaField)) {
+                readMessage(*delta);
+            } else if (const auto message = sj::asObject(messageField)) {
+                readMessage(*message);
             }
             putText(text, form, chunk.text, chunk.textUtf8);
             putText(reasoning, form, chunk.reasoning, chunk.reasoningUtf8);
-            chunk.finishReason = sj::string(lastField(choice, "finish_reason"));
+            chunk.finishReason = sj::string(finish);
             return true;
         }
     }
