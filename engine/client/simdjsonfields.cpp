@@ -30,10 +30,7 @@ std::optional<Element> lastField(Object object, std::string_view key)
 
 std::optional<Object> objectField(Object object, std::string_view key)
 {
-    const std::optional<Element> value = lastField(object, key);
-    if (!isObject(value))
-        return std::nullopt;
-    return Object(*value);
+    return asObject(lastField(object, key));
 }
 
 std::string_view text(std::optional<Element> value)

@@ -489,17 +489,16 @@ void SocketWorker::onClosed(Connection* c)
         return;
     }
     const qint64 now = steadyNowNs();
-    const bool unread = c->directFd >= 0
-        ? c->readError == QAbstractSocket::UnknownSocketError && c->socket->state() == QAbstractSocket::ConnectedState
-        : c->socket->bytesAvailable() > 0;
-    if (unread) {
-        if (c->directFd >= 0)
+    // What the kernel still holds is read first (a direct reader that met the close has read it all).
+    if (c->directFd >= 0) {
+        if (c->readError == QAbstractSocket::UnknownSocketError
+            && c->socket->state() == QAbstractSocket::ConnectedState)
             readDirect(c);
-        else
-            onReadyRead(c);
-        if (!m_connections.count(c) || !c->exchange)
-            return;
+    } else if (c->socket->bytesAvailable() > 0) {
+        onReadyRead(c);
     }
+    if (!m_connections.count(c) || !c->exchange)
+        return;
     drainEarlyAnswer(c, now);
     if (!m_connections.count(c) || !c->exchange)
         return;
