@@ -117,6 +117,58 @@ Points noisy()
         { 210, 190, 220, 200, 230, 260, 900, 2100, 3300, 4600 });
 }
 
+// A step's P99 TTFT with its 95 % interval, as a bootstrap over its requests gives it.
+void setTtftInterval(SweepPoint& p, double low, double high)
+{
+    p.metrics.intervals.method = StepIntervals::Method::Bootstrap;
+    p.metrics.intervals.figures[u"p99_ttft_ms"_s] = { low, high };
+}
+
+// Rates, throughput, P99 TTFT and its interval half-width (as a share of the value) per step.
+Points withIntervals(const Doubles& offered, const Doubles& achieved, const Doubles& ttft, double halfWidth)
+{
+    Points points = curve(offered, achieved, ttft);
+    for (std::size_t i = 0; i < points.size(); ++i)
+        setTtftInterval(points[i], ttft[i] * (1 - halfWidth), ttft[i] * (1 + halfWidth));
+    return points;
+}
+
+// The demo's sweep as a user saw it: throughput keeps up everywhere, P99 TTFT flat but for one noisy step
+// at 200 req/s that the next step undoes, and a drift from 24 ms to 37 ms far below a 500 ms SLO.
+Points oneOutlier()
+{
+    Points points = curve({ 25, 50, 100, 150, 200, 250, 350 }, { 24.5, 49, 98, 146, 195, 244, 340 },
+        { 28, 19, 21, 23.9, 114, 29, 37.2 });
+    const double low[] = { 22, 17, 19, 21.5, 60, 26.5, 33.5 };
+    const double high[] = { 33, 21, 23.5, 26.5, 131, 31.5, 41 };
+    for (std::size_t i = 0; i < points.size(); ++i)
+        setTtftInterval(points[i], low[i], high[i]);
+    return points;
+}
+
+// Findings that cannot both be true are never both stated.
+void verifyConsistent(const AnalysisResult& r)
+{
+    const QString text = analysisLines(r).join(u'\n');
+    if (r.collapse.found)
+        QVERIFY2(r.saturation.found, qPrintable(text));
+    if (r.knee.found) {
+        QVERIFY2(!text.contains(u"No knee"_s), qPrintable(text));
+        if (!r.saturation.found && !r.throughputKnee.found)
+            QVERIFY2(r.throughputKnee.reason.text().contains(u"still keeps up"_s), qPrintable(text));
+    } else {
+        QVERIFY2(!text.contains(u"The knee is at"_s), qPrintable(text));
+    }
+    if (!r.saturation.found)
+        QVERIFY2(!text.contains(u"Saturation at"_s) && !text.contains(u"overloaded"_s), qPrintable(text));
+    for (const Region& region : r.regions) {
+        if (region.kind == RegionKind::Knee)
+            QVERIFY2(r.knee.found || r.throughputKnee.found, qPrintable(text));
+        if (region.kind == RegionKind::Overload)
+            QVERIFY2(r.saturation.found || r.collapse.found, qPrintable(text));
+    }
+}
+
 Points neverSaturates()
 {
     return curve({ 20, 40, 60, 80, 100, 120, 140, 160 }, { 19.9, 39.5, 59.6, 79.0, 99.2, 118.7, 138.9, 158.0 },
@@ -302,6 +354,13 @@ private Q_SLOTS:
     void redundancySpec_data();
     void redundancySpec();
     void pointsFromSteps();
+    // A knee only from a rise that is sustained, beyond the steps' own intervals, seen at two steps or
+    // more and large enough to matter against the SLO; otherwise the reason says which test it failed.
+    void kneeNeedsEvidence_data();
+    void kneeNeedsEvidence();
+    void outlierStepIsNamed();
+    void oneLoadHasNoTrend_data();
+    void oneLoadHasNoTrend();
     void drainIsNotSaturation();
     void floorStepStaysOffARateAxis();
 };
@@ -382,8 +441,8 @@ void TestKneeAnalysis::analyze_data()
         << neverSaturates() << none << none << none << none << u"linear 20-160"_s
         << QStringList { u"The sweep never saturated: throughput followed the offered rate up to 160 req/s (158 req/s "
                          u"achieved); add higher rates."_s,
-               u"No knee: P99 TTFT stayed between 198 ms and 226 ms from 20 req/s to 160 req/s, less than a 1.5× rise. "
-               u"The sweep never saturated; add higher rates."_s,
+               u"No knee in 20–160 req/s: P99 TTFT stayed between 198 ms and 226 ms, less than a 1.5× rise. The "
+               u"sweep never saturated; add higher rates."_s,
                u"No collapse: throughput rose with the load up to 160 req/s."_s };
     QTest::addRow("unreliable steps left out")
         << withUnreliableSteps() << 50.0 << 50.0 << 60.0 << none << u"linear 10-40, knee 50-50, overload 60-85"_s
@@ -449,6 +508,144 @@ void TestKneeAnalysis::analyze()
         QVERIFY2(text.contains(expected), qPrintable(u"missing: %1\nin:\n%2"_s.arg(expected, text)));
     // Deterministic: the same input gives the same answer.
     QCOMPARE(KneeAnalysis::analyze(points, AnalysisOptions {}), result);
+    verifyConsistent(result);
+}
+
+void TestKneeAnalysis::kneeNeedsEvidence_data()
+{
+    QTest::addColumn<Points>("points");
+    QTest::addColumn<Slo>("slo");
+    QTest::addColumn<double>("knee");
+    QTest::addColumn<QString>("reason"); // the knee's reason starts with this
+
+    const Doubles rates { 10, 20, 30, 40, 50, 60, 70 };
+    const Doubles keepsUp { 9.9, 19.8, 29.7, 39.6, 49.5, 59.4, 69.3 };
+    QTest::addRow("one outlier step, a drift far below the SLO")
+        << oneOutlier() << ttftSlo(500) << none
+        << u"No knee in 25–350 req/s: P99 TTFT rises from 23.9 ms at 150 req/s to 37.2 ms at 350 req/s, 13.3 ms "
+           u"more, which is under 10% of the SLO's 500 ms limit: far below the objective, the rise does not limit "
+           u"capacity. The sweep never saturated; add higher rates. Left out: step 5 (200 req/s): outlier."_s;
+    QTest::addRow("sustained rise beyond the intervals")
+        << withIntervals(rates, keepsUp, { 100, 102, 105, 110, 300, 900, 2500 }, 0.05) << ttftSlo(500) << 50.0
+        << u"The knee is at 50 req/s (49.5 req/s achieved): P99 TTFT is 300 ms there, 900 ms at 60 req/s, and 2.5 s "
+           u"(8.3×) at 70 req/s."_s;
+    QTest::addRow("rise within the intervals")
+        << withIntervals(rates, keepsUp, { 100, 102, 104, 110, 170, 190, 200 }, 0.4) << Slo {} << none
+        << u"No knee in 10–70 req/s: P99 TTFT bends at 40 req/s (110 ms (95% interval 66–154 ms)) but is 170 ms "
+           u"(95% interval 102–238 ms) at 50 req/s, within the noise the steps measured: the rise is not "
+           u"sustained."_s;
+    QTest::addRow("the same rise, measured tightly")
+        << withIntervals(rates, keepsUp, { 100, 102, 104, 110, 170, 190, 200 }, 0.02) << Slo {} << 40.0
+        << u"The knee is at 40 req/s"_s;
+    QTest::addRow("rise far below the SLO")
+        << withIntervals(rates, keepsUp, { 20, 20.5, 21, 22, 30, 45, 60 }, 0.02) << ttftSlo(500) << none
+        << u"No knee in 10–70 req/s: P99 TTFT rises from 22 ms at 40 req/s to 60 ms at 70 req/s, 38 ms more, which "
+           u"is under 10% of the SLO's 500 ms limit: far below the objective, the rise does not limit capacity. "
+           u"The sweep never saturated; add higher rates."_s;
+    QTest::addRow("the same rise without an SLO is a knee")
+        << withIntervals(rates, keepsUp, { 20, 20.5, 21, 22, 30, 45, 60 }, 0.02) << Slo {} << 40.0
+        << u"The knee is at 40 req/s"_s;
+    QTest::addRow("a rise at the last step only")
+        << withIntervals(rates, keepsUp, { 100, 101, 102, 103, 104, 105, 400 }, 0.02) << ttftSlo(500) << none
+        << u"No knee in 10–70 req/s: P99 TTFT rises only at the highest load, 70 req/s (400 ms against 105 ms at 60 "
+           u"req/s); one step does not make a knee: add higher rates to confirm it."_s;
+    QTest::addRow("no intervals: a rise beyond the noise ratio")
+        << curve(rates, keepsUp, { 100, 102, 105, 110, 300, 900, 2500 }) << Slo {} << 50.0
+        << u"The knee is at 50 req/s"_s;
+    QTest::addRow("no intervals: a rise within the noise ratio")
+        << curve(rates, keepsUp, { 100, 101, 102, 103, 125, 150, 170 }) << Slo {} << none
+        << u"No knee in 10–70 req/s: P99 TTFT bends at 40 req/s (103 ms) but is 125 ms at 50 req/s, less than 25% "
+           u"above it, which the steps' noise may explain: the rise is not sustained."_s;
+}
+
+void TestKneeAnalysis::kneeNeedsEvidence()
+{
+    QFETCH(Points, points);
+    QFETCH(Slo, slo);
+    QFETCH(double, knee);
+    QFETCH(QString, reason);
+
+    const AnalysisResult result = KneeAnalysis::analyze(points, analysisOptionsFor(slo));
+    compareFinding(result.knee, knee, "knee");
+    QVERIFY2(result.knee.reason.text().startsWith(reason),
+        qPrintable(u"expected: %1\nactual:   %2"_s.arg(reason, result.knee.reason.text())));
+    verifyConsistent(result);
+}
+
+// The demo's noisy step: named as an outlier with its figures, left out of the knee, drawn apart, and the
+// linear stretch reads without it.
+void TestKneeAnalysis::outlierStepIsNamed()
+{
+    const AnalysisResult result = KneeAnalysis::analyze(oneOutlier(), analysisOptionsFor(ttftSlo(500)));
+    QVERIFY(!result.knee.found);
+    QVERIFY(!result.saturation.found);
+    QVERIFY(!result.throughputKnee.found);
+    QVERIFY(result.steps[4].outlier);
+    QVERIFY(!result.steps[4].usedForKnee);
+    QCOMPARE(result.steps[4].excluded.text(), u"an outlier: the next step undid its rise"_s);
+    for (std::size_t i : { 0, 1, 2, 3, 5, 6 })
+        QVERIFY(!result.steps[i].outlier);
+    const QString text = analysisLines(result).join(u'\n');
+    QVERIFY2(text.contains(u"Step 5 (200 req/s) is an outlier: P99 TTFT is 114 ms (95% interval 60–131 ms) "
+                           u"there, against 23.9 ms (95% interval 21.5–26.5 ms) at 150 req/s and 29 ms (95% "
+                           u"interval 26.5–31.5 ms) at 250 req/s; the next step undoes the rise, so the knee leaves "
+                           u"it out."_s),
+        qPrintable(text));
+    QVERIFY2(text.contains(u"Linear up to 350 req/s: throughput follows the offered rate (within 3%) and P99 TTFT "
+                           u"stays between 19 ms and 37.2 ms, the outlier at 200 req/s aside."_s),
+        qPrintable(text));
+    QVERIFY2(result.knee.reason.text().endsWith(u"Left out: step 5 (200 req/s): outlier."_s),
+        qPrintable(result.knee.reason.text()));
+    verifyConsistent(result);
+}
+
+void TestKneeAnalysis::oneLoadHasNoTrend_data()
+{
+    QTest::addColumn<Points>("points");
+    QTest::addColumn<QStringList>("said");
+
+    QTest::addRow("one step") << Points { point(100, 98, 30) }
+                              << QStringList { u"One load: at 100 req/s the server completed 98 req/s, 98% of the "
+                                               u"offered rate, so it kept up there; one load cannot show where it "
+                                               u"stops keeping up: add higher rates."_s,
+                                     u"No knee: every usable step ran at 100 req/s, and one load shows no curve; add "
+                                     u"steps at lower and higher loads."_s,
+                                     u"The one load tested, 100 req/s (98 req/s achieved), met the SLO (P99 TTFT ≤ 500 "
+                                     u"ms), so the SLO capacity is at least that; add higher rates to find it."_s };
+    QTest::addRow("three steps at one load")
+        << Points { point(100, 60, 3000), point(100, 62, 2800), point(100, 61, 3100) }
+        << QStringList { u"One load: at 100 req/s the server completed 61 req/s, 61% of the offered rate, so it was "
+                         u"saturated there; one load cannot show where saturation begins: add lower rates."_s,
+               u"No throughput knee: every usable step ran at 100 req/s; a bend takes several loads."_s,
+               u"No SLO capacity: the one load tested, 100 req/s, misses the SLO (P99 TTFT 2.97 s > 500 ms); test "
+               u"lower loads."_s };
+    Points users { point(8, 30, 120) };
+    users.front().concurrencyMode = true;
+    QTest::addRow("one number of users")
+        << users
+        << QStringList { u"One load: with 8 users the server completed 30 req/s. One load cannot show whether more "
+                         u"users add throughput; add steps with fewer and more users."_s };
+}
+
+// One load, or every step at one load, tells whether the server kept up and met the SLO there, never a
+// trend: no linear stretch, no "still grows", no knee, saturation or collapse.
+void TestKneeAnalysis::oneLoadHasNoTrend()
+{
+    QFETCH(Points, points);
+    QFETCH(QStringList, said);
+
+    const AnalysisResult result = KneeAnalysis::analyze(points, analysisOptionsFor(ttftSlo(500)));
+    QVERIFY(!result.knee.found);
+    QVERIFY(!result.throughputKnee.found);
+    QVERIFY(!result.saturation.found);
+    QVERIFY(!result.collapse.found);
+    QVERIFY(result.regions.empty());
+    const QString text = analysisLines(result).join(u'\n');
+    for (const QString& trend : { u"Linear"_s, u"up to"_s, u"still grows"_s, u"grows in step"_s, u"never saturated"_s,
+             u"The knee is at"_s })
+        QVERIFY2(!text.contains(trend), qPrintable(u"said \"%1\" in:\n%2"_s.arg(trend, text)));
+    for (const QString& expected : said)
+        QVERIFY2(text.contains(expected), qPrintable(u"missing: %1\nin:\n%2"_s.arg(expected, text)));
 }
 
 // A sweep where every request failed: no figure is made up from 0 / 0.
@@ -756,7 +953,7 @@ void TestKneeAnalysis::recommended_data()
     QTest::addRow("SLO missed everywhere")
         << hockeyStick() << ttftSlo(100) << none << u"No recommended operating point: no tested load met the SLO."_s;
     QTest::addRow("one step") << Points { point(10, 9.9, 200) } << Slo {} << none
-                              << u"No recommended operating point yet: it takes at least two steps."_s;
+                              << u"No recommended operating point yet: it takes at least two loads."_s;
 }
 
 void TestKneeAnalysis::recommended()

@@ -51,6 +51,17 @@ std::optional<double> latencyAt(const StepMetrics& step, const LatencyStats& sta
     return std::nullopt;
 }
 
+// The 95 % interval of the step's latency figure, as its file keys it ("p99_ttft_ms", "median_tpot_ms").
+std::optional<Interval> latencyInterval(const StepMetrics& step, LatencyMetric metric, double percentile)
+{
+    const QString suffix = u'_' + latencyMetricKey(metric) + u"_ms"_s;
+    if (const auto found = step.intervals.find(u"p"_s + LatencyStats::percentileWord(percentile) + suffix))
+        return found;
+    if (percentile == 50)
+        return step.intervals.find(u"median"_s + suffix);
+    return std::nullopt;
+}
+
 // Requests a step reports as ended and failed; a count its file lacks adds nothing.
 qint64 endedRequests(const StepMetrics& m)
 {
@@ -76,6 +87,7 @@ struct CurvePoint
     double tok = 0.0;
     double errorRate = 0.0;
     std::optional<double> latency; // the analysed metric
+    std::optional<Interval> latencyCi; // its 95 % interval, where the step measured one
     std::optional<double> ttft; // at the SLO's percentile
     std::optional<double> tpot;
     std::optional<double> e2el;
@@ -105,6 +117,20 @@ std::vector<CurvePoint> mergeByLoad(std::vector<CurvePoint> points)
         m.x = points[i].x;
         const double n = double(end - i);
         int latencies = 0, ttfts = 0, tpots = 0, e2els = 0, ttfcs = 0;
+        // Repeats: the envelope of their intervals and values, so the mean is compared by the spread it came from.
+        bool allIntervals = true;
+        Interval envelope { kInf, -kInf };
+        for (std::size_t j = i; j < end; ++j) {
+            const CurvePoint& q = points[j];
+            if (!q.latencyCi || !q.latency) {
+                allIntervals = false;
+                continue;
+            }
+            envelope.low = std::min({ envelope.low, q.latencyCi->low, *q.latency });
+            envelope.high = std::max({ envelope.high, q.latencyCi->high, *q.latency });
+        }
+        if (allIntervals)
+            m.latencyCi = envelope;
         for (std::size_t j = i; j < end; ++j) {
             const CurvePoint& p = points[j];
             m.thr += p.thr / n;
@@ -255,6 +281,8 @@ private:
             c.e2elMeanS = m.meanSessionS;
         c.errorRate = errorRateOf(m);
         c.latency = latencyAt(m, m.stats(m_options.metric), m_options.percentile);
+        if (c.latency)
+            c.latencyCi = latencyInterval(m, m_options.metric, m_options.percentile);
         c.ttft = latencyAt(m, m.ttft, m_options.slo.ttftP());
         c.tpot = latencyAt(m, m.tpot, m_options.slo.tpotP());
         c.e2el = latencyAt(m, m.e2el, m_options.slo.e2elP());
@@ -401,6 +429,7 @@ private:
         setExpected(m_usable);
         setExpected(m_reliable);
         m_latency = mergeByLoad(std::move(latency));
+        m_singleLoad = m_usable.size() == 1;
         for (const CurvePoint& c : m_usable) {
             if (c.steps.size() < 2)
                 continue;
@@ -474,6 +503,10 @@ private:
             return;
         }
         const double fraction = m_options.saturationFraction;
+        if (m_singleLoad) {
+            m_result.saturation = absent(oneLoadSaturation(c.front()));
+            return;
+        }
         if (!concurrency()) {
             // Saturated from the first step after which every step falls short, so that one noisy step
             // inside the linear range does not end it.
@@ -526,6 +559,25 @@ private:
                                          .arg(load(c.back().x), words::throughput(c.back().thr), higherLoads()));
     }
 
+    // What one load can tell: whether the server kept up there, not where it stops keeping up.
+    Sentence oneLoadSaturation(const CurvePoint& p) const
+    {
+        if (concurrency())
+            return sentence("KneeAnalysis",
+                "One load: with %1 the server completed %2. One load cannot show whether more users add "
+                "throughput; add steps with fewer and more users.")
+                .arg(load(p.x), words::throughput(p.thr));
+        if (p.thr < m_options.saturationFraction * p.expected)
+            return sentence("KneeAnalysis",
+                "One load: at %1 the server completed %2, %3 of the offered rate, so it was saturated there; one "
+                "load cannot show where saturation begins: add lower rates.")
+                .arg(load(p.x), words::throughput(p.thr), words::wholePercent(p.thr / p.x));
+        return sentence("KneeAnalysis",
+            "One load: at %1 the server completed %2, %3 of the offered rate, so it kept up there; one load "
+            "cannot show where it stops keeping up: add higher rates.")
+            .arg(load(p.x), words::throughput(p.thr), words::wholePercent(p.thr / p.x));
+    }
+
     // Said when the drain moved the bar noticeably, so the numbers in the sentence add up.
     Sentence drainNote(const CurvePoint& p) const
     {
@@ -542,14 +594,161 @@ private:
                                 : Sentence();
     }
 
-    void findKnee()
+    // The lowest to the highest load of the latency curve: "25–350 req/s", "1–64 users".
+    Sentence loadRange(double from, double to) const
+    {
+        return sentence("KneeAnalysis", "%1–%2", "a range of loads: the lowest number, then the highest load with its unit")
+            .arg(words::number(from), load(to));
+    }
+
+    // Whether b's latency is above a's beyond the noise the two steps measured: their 95 % intervals do
+    // not overlap; without an interval at either, b must be noiseRatioWithoutIntervals times a.
+    bool above(const CurvePoint& b, const CurvePoint& a) const
+    {
+        if (a.latencyCi && b.latencyCi)
+            return b.latencyCi->low > a.latencyCi->high;
+        return *b.latency > *a.latency * m_options.noiseRatioWithoutIntervals;
+    }
+
+    // "24 ms (95% interval 21–27 ms)", or the value alone where the step measured no interval.
+    Sentence latencyWithInterval(const CurvePoint& p) const
+    {
+        if (!p.latencyCi)
+            return Sentence::plain(words::latency(*p.latency));
+        return sentence("KneeAnalysis", "%1 (95% interval %2–%3)")
+            .arg(words::latency(*p.latency), words::number(p.latencyCi->low), words::latency(p.latencyCi->high));
+    }
+
+    // The SLO's limit on the analysed latency, where it limits that metric at the analysed percentile.
+    std::optional<double> sloLimitOnMetric() const
+    {
+        const Slo& slo = m_options.slo;
+        const double p = m_options.percentile;
+        switch (m_options.metric) {
+        case LatencyMetric::Ttft:
+            return slo.ttftMs && slo.ttftP() == p ? slo.ttftMs : std::nullopt;
+        case LatencyMetric::Tpot:
+            return slo.tpotMs && slo.tpotP() == p ? slo.tpotMs : std::nullopt;
+        case LatencyMetric::E2el:
+            return slo.e2elMs && slo.e2elP() == p ? slo.e2elMs : std::nullopt;
+        case LatencyMetric::Itl:
+            return std::nullopt;
+        }
+        return std::nullopt;
+    }
+
+    // One step whose latency jumped beyond both neighbours' intervals (by the knee's minimum rise) while
+    // the next step fell back more than half way: noise of that step, not a bend of the curve. The rest
+    // of the curve goes to the knee; the outliers are named.
+    void setKneeCurve()
     {
         const std::vector<CurvePoint>& c = m_latency;
-        const Sentence leftOut = leftOutSentence(true);
+        std::vector<bool> outlier(c.size(), false);
+        for (std::size_t i = 1; i + 1 < c.size(); ++i) {
+            const double before = *c[i - 1].latency, here = *c[i].latency, after = *c[i + 1].latency;
+            const bool jump = above(c[i], c[i - 1]) && above(c[i], c[i + 1])
+                && here >= m_options.minLatencyRise * std::max(before, after);
+            const bool undone = after - before < here - after;
+            if (jump && undone && !outlier[i - 1])
+                outlier[i] = true;
+        }
+        for (std::size_t i = 0; i < c.size(); ++i) {
+            if (!outlier[i]) {
+                m_kneeCurve.push_back(c[i]);
+                continue;
+            }
+            m_outlierX.push_back(c[i].x);
+            const Sentence name = stepName(c[i].step());
+            for (int step : c[i].steps) {
+                StepAssessment& a = m_result.steps[std::size_t(step)];
+                a.outlier = true;
+                a.usedForKnee = false;
+                a.excluded = sentence("KneeAnalysis", "an outlier: the next step undid its rise");
+            }
+            m_leftOutLatency << sentence("KneeAnalysis", "%1: outlier").arg(name);
+            m_result.notes << sentence("KneeAnalysis",
+                "%1 is an outlier: %2 is %3 there, against %4 at %5 and %6 at %7; the next step undoes the rise, "
+                "so the knee leaves it out.")
+                                  .arg(name.capitalized(), metric(), latencyWithInterval(c[i]),
+                                      latencyWithInterval(c[i - 1]), load(c[i - 1].x), latencyWithInterval(c[i + 1]),
+                                      load(c[i + 1].x));
+        }
+    }
+
+    // Why Kneedle's candidate at k is not a knee, if it is not: the steps above it must stay up beyond
+    // their intervals, at least two steps must show the rise, and the rise must matter (a minimum ratio,
+    // and a share of the SLO's limit where the SLO limits this latency).
+    std::optional<Sentence> unconfirmed(const std::vector<CurvePoint>& c, std::size_t k, const Sentence& noKneeIn) const
+    {
+        const std::size_t last = c.size() - 1;
+        // Size first: a rise too small to matter is no knee however it is measured.
+        double top = 0.0;
+        std::size_t topIndex = k + 1;
+        for (std::size_t j = k + 1; j <= last; ++j) {
+            if (*c[j].latency > top) {
+                top = *c[j].latency;
+                topIndex = j;
+            }
+        }
+        const double base = *c[k].latency;
+        if (top < m_options.minLatencyRise * base) {
+            return noKneeIn
+                + sentence("KneeAnalysis", "beyond %1, %2 rises only from %3 to %4 at %5, less than a %6 rise.%7")
+                      .arg(load(c[k].x), metric(), words::latency(base), words::latency(top), load(c[topIndex].x),
+                          words::ratio(m_options.minLatencyRise), neverSaturatedSuffix());
+        }
+        if (const std::optional<double> limit = sloLimitOnMetric();
+            limit && top < *limit && top - base < m_options.minRiseOfSlo * *limit) {
+            return noKneeIn
+                + sentence("KneeAnalysis",
+                    "%1 rises from %2 at %3 to %4 at %5, %6 more, which is under %7 of the SLO's %8 limit: far "
+                    "below the objective, the rise does not limit capacity.%9")
+                      .arg(metric(), words::latency(base), load(c[k].x), words::latency(top), load(c[topIndex].x),
+                          words::latency(top - base), words::wholePercent(m_options.minRiseOfSlo),
+                          words::latency(*limit), neverSaturatedSuffix());
+        }
+        for (std::size_t j = k + 1; j <= last; ++j) {
+            if (above(c[j], c[k]))
+                continue;
+            const Sentence noise = c[j].latencyCi && c[k].latencyCi
+                ? sentence("KneeAnalysis", "within the noise the steps measured")
+                : sentence("KneeAnalysis", "less than %1 above it, which the steps' noise may explain")
+                      .arg(words::wholePercent(m_options.noiseRatioWithoutIntervals - 1.0));
+            return noKneeIn
+                + sentence("KneeAnalysis",
+                    "%1 bends at %2 (%3) but is %4 at %5, %6: the rise is not sustained. Repeat the steps "
+                    "(load.plan.repeats) to narrow their intervals.")
+                      .arg(metric(), load(c[k].x), latencyWithInterval(c[k]), latencyWithInterval(c[j]), load(c[j].x),
+                          noise);
+        }
+        const std::size_t rising = last - k + (k > 0 && above(c[k], c[k - 1]) ? 1 : 0);
+        if (rising < 2) {
+            return noKneeIn
+                + sentence("KneeAnalysis",
+                    "%1 rises only at the highest load, %2 (%3 against %4 at %5); one step does not make a knee: %6 "
+                    "to confirm it.")
+                      .arg(metric(), load(c[last].x), words::latency(*c[last].latency), words::latency(*c[k].latency),
+                          load(c[k].x), higherLoads());
+        }
+        return std::nullopt;
+    }
+
+    void findKnee()
+    {
         if (m_noLatency) {
             m_result.knee = absent(sentence("KneeAnalysis", "No knee: the steps do not report %1.").arg(metric()));
             return;
         }
+        if (m_singleLoad) {
+            m_result.knee = absent(sentence("KneeAnalysis",
+                "No knee: every usable step ran at %1, and one load shows no curve; add steps at lower and higher "
+                "loads.")
+                                       .arg(load(m_usable.front().x)));
+            return;
+        }
+        setKneeCurve();
+        const std::vector<CurvePoint>& c = m_kneeCurve;
+        const Sentence leftOut = leftOutSentence(true);
         if (int(c.size()) < m_options.minKneeSteps) {
             m_result.knee = absent(sentence("KneeAnalysis",
                 "No knee yet: finding one needs at least %1 reliable steps that report %2, and the sweep has %3.%4")
@@ -564,27 +763,32 @@ private:
             x.push_back(p.x);
             y.push_back(*p.latency);
         }
+        const Sentence noKneeIn
+            = sentence("KneeAnalysis", "No knee in %1: ").arg(loadRange(x.front(), x.back()));
         // Latency does not fall as load rises except by noise: fit a non-decreasing curve first (where
         // Kneedle smooths with a spline).
         const std::vector<double> fit = knee::isotonicFit(y);
         const double rise = fit.front() > 0 ? fit.back() / fit.front() : (fit.back() > 0 ? kInf : 1.0);
         const auto [lowest, highest] = std::minmax_element(y.begin(), y.end());
         if (rise < m_options.minLatencyRise) {
-            m_result.knee = absent(
-                sentence("KneeAnalysis", "No knee: %1 stayed between %2 and %3 from %4 to %5, less than a %6 rise.%7%8")
-                    .arg(metric(), words::latency(*lowest), words::latency(*highest), load(x.front()), load(x.back()),
-                        words::ratio(m_options.minLatencyRise), neverSaturatedSuffix(), leftOut));
+            m_result.knee = absent(noKneeIn
+                + sentence("KneeAnalysis", "%1 stayed between %2 and %3, less than a %4 rise.%5%6")
+                      .arg(metric(), words::latency(*lowest), words::latency(*highest),
+                          words::ratio(m_options.minLatencyRise), neverSaturatedSuffix(), leftOut));
             return;
         }
         const auto index = knee::kneedle(x, fit, true, m_options.kneeSensitivity);
         if (!index) {
-            m_result.knee = absent(
-                sentence("KneeAnalysis", "No knee: %1 rises %2 from %3 to %4 without a bend that stands out.%5%6")
-                    .arg(metric(), words::ratio(rise), load(x.front()), load(x.back()), neverSaturatedSuffix(),
-                        leftOut));
+            m_result.knee = absent(noKneeIn
+                + sentence("KneeAnalysis", "%1 rises %2 without a bend that stands out.%3%4")
+                      .arg(metric(), words::ratio(rise), neverSaturatedSuffix(), leftOut));
             return;
         }
         const std::size_t k = *index;
+        if (const std::optional<Sentence> why = unconfirmed(c, k, noKneeIn)) {
+            m_result.knee = absent(*why + leftOut);
+            return;
+        }
         Sentence rises;
         const std::size_t last = c.size() - 1;
         if (k + 1 == last) {
@@ -606,6 +810,12 @@ private:
         const Sentence leftOut = leftOutSentence(false);
         const Sentence grows = concurrency() ? sentence("KneeAnalysis", "the number of users")
                                              : sentence("KneeAnalysis", "the offered rate");
+        if (m_singleLoad) {
+            m_result.throughputKnee = absent(
+                sentence("KneeAnalysis", "No throughput knee: every usable step ran at %1; a bend takes several loads.")
+                    .arg(load(m_usable.front().x)));
+            return;
+        }
         if (int(c.size()) < m_options.minKneeSteps) {
             m_result.throughputKnee = absent(sentence("KneeAnalysis",
                 "No throughput knee yet: finding one needs at least %1 reliable steps, and the sweep has %2.%3")
@@ -626,9 +836,17 @@ private:
         const auto index
             = fit.back() > fit.front() ? knee::kneedle(x, fit, false, m_options.kneeSensitivity) : std::nullopt;
         if (!index) {
+            // A latency knee below saturation is queueing the server still keeps up with: say so, so that
+            // the two findings read as one story.
+            const Sentence queueing = m_result.knee.found && neverSaturated()
+                ? sentence("KneeAnalysis",
+                    " Latency rises from the knee at %1 while throughput still keeps up: requests queue, but the "
+                    "server is not yet saturated.")
+                      .arg(load(m_result.knee.offered))
+                : Sentence();
             m_result.throughputKnee = absent(
-                sentence("KneeAnalysis", "No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5")
-                    .arg(grows, load(x.front()), load(x.back()), neverSaturatedSuffix(), leftOut));
+                sentence("KneeAnalysis", "No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5%6")
+                    .arg(grows, load(x.front()), load(x.back()), queueing, neverSaturatedSuffix(), leftOut));
             return;
         }
         const std::size_t k = *index;
@@ -648,7 +866,7 @@ private:
         const std::vector<CurvePoint>& c = m_usable;
         if (c.size() < 2) {
             m_result.collapse = absent(
-                sentence("KneeAnalysis", "Collapse is unknown: it takes at least two steps to see throughput fall."));
+                sentence("KneeAnalysis", "Collapse is unknown: it takes at least two loads to see throughput fall."));
             return;
         }
         std::size_t peak = 0;
@@ -761,6 +979,24 @@ private:
                 break;
             }
         }
+        if (m_singleLoad) {
+            const CurvePoint& only = *judged.front().first;
+            if (judged.front().second.pass) {
+                Finding f = finding(only,
+                    sentence("KneeAnalysis",
+                        "The one load tested, %1 (%2 achieved), met the SLO (%3), so the SLO capacity is at least "
+                        "that; %4 to find it.")
+                        .arg(load(only.x), words::throughput(only.thr), sloText(), higherLoads()));
+                f.lowerBound = true;
+                m_result.sloCapacity = f;
+            } else {
+                m_result.sloCapacity = absent(
+                    sentence("KneeAnalysis", "No SLO capacity: the one load tested, %1, misses the SLO (%2); test lower "
+                                             "loads.")
+                        .arg(load(only.x), judged.front().second.firstMiss));
+            }
+            return;
+        }
         if (firstMiss == 0) {
             m_result.sloCapacity = absent(sentence("KneeAnalysis",
                 "No SLO capacity: even the lowest load, %1, misses the SLO (%2); test lower "
@@ -839,7 +1075,7 @@ private:
         const std::vector<CurvePoint>& c = m_usable;
         if (c.size() < 2) {
             m_result.recommended
-                = absent(sentence("KneeAnalysis", "No recommended operating point yet: it takes at least two steps."));
+                = absent(sentence("KneeAnalysis", "No recommended operating point yet: it takes at least two loads."));
             return;
         }
         const double fraction = m_options.recommendedThroughputFraction;
@@ -913,7 +1149,12 @@ private:
     Sentence latencyRange(std::size_t first, std::size_t last) const
     {
         std::optional<double> low, high;
+        QList<Sentence> outliers;
         for (std::size_t i = first; i <= last; ++i) {
+            if (std::find(m_outlierX.begin(), m_outlierX.end(), m_usable[i].x) != m_outlierX.end()) {
+                outliers << load(m_usable[i].x);
+                continue;
+            }
             if (const auto v = m_usable[i].latency) {
                 low = std::min(low.value_or(*v), *v);
                 high = std::max(high.value_or(*v), *v);
@@ -921,10 +1162,13 @@ private:
         }
         if (!low)
             return {};
+        const Sentence aside = outliers.isEmpty() ? Sentence()
+                                                  : sentence("KneeAnalysis", ", the outlier at %1 aside")
+                                                        .arg(Sentence::join(outliers, Sentence::plain(u", "_s)));
         if (words::latency(*low) == words::latency(*high))
-            return sentence("KneeAnalysis", " and %1 stays at %2").arg(metric(), words::latency(*low));
-        return sentence("KneeAnalysis", " and %1 stays between %2 and %3")
-            .arg(metric(), words::latency(*low), words::latency(*high));
+            return sentence("KneeAnalysis", " and %1 stays at %2%3").arg(metric(), words::latency(*low), aside);
+        return sentence("KneeAnalysis", " and %1 stays between %2 and %3%4")
+            .arg(metric(), words::latency(*low), words::latency(*high), aside);
     }
 
     Sentence linearReason(std::size_t first, std::size_t last) const
@@ -1018,7 +1262,8 @@ private:
     void buildRegions()
     {
         const std::vector<CurvePoint>& c = m_usable;
-        if (c.empty())
+        // One load has no regions: they are stretches of a curve.
+        if (c.empty() || m_singleLoad)
             return;
         const AnalysisResult& r = m_result;
         const double kneeX = r.knee.found ? r.knee.offered : r.throughputKnee.found ? r.throughputKnee.offered : kInf;
@@ -1057,6 +1302,9 @@ private:
     QList<Sentence> m_leftOut; // "step 5 (45 req/s): client-bound"
     QList<Sentence> m_leftOutLatency;
     bool m_noLatency = false;
+    bool m_singleLoad = false; // every usable step ran at one load: no trend to read
+    std::vector<CurvePoint> m_kneeCurve; // m_latency without its outlier steps
+    std::vector<double> m_outlierX; // the loads of those outliers
 };
 
 } // namespace

@@ -53,6 +53,12 @@ struct AnalysisOptions
     double collapseDrop = 0.10; // throughput must fall this far below its peak, and stay there, to collapse
     double kneeSensitivity = 1.0; // Kneedle's S
     double minLatencyRise = 1.5; // a latency knee needs the curve to rise at least this much over the sweep
+    // Beyond the knee the latency must rise by at least this share of the SLO's limit on it (or reach the
+    // limit): a few milliseconds far below the objective do not change capacity.
+    double minRiseOfSlo = 0.10;
+    // Two steps' latencies differ beyond noise when their 95 % intervals do not overlap; a step without an
+    // interval (a file that kept none) must differ by this ratio instead.
+    double noiseRatioWithoutIntervals = 1.25;
     int minKneeSteps = 4; // reliable steps a knee needs
     // The sweep's axis (the profile's load.mode); steps of the other mode, such as an auto plan's
     // one-user floor in a rate sweep, are left out. Unset: the mode most steps at a finite load ran in.
@@ -113,6 +119,9 @@ struct StepAssessment
     double errorRate = 0.0; // failed / (completed + failed)
     bool usedForThroughput = false; // saturation, collapse, regions, SLO
     bool usedForKnee = false;
+    // One step whose latency rose beyond its neighbours' intervals while the next step undid the rise:
+    // left out of the knee, drawn apart and named in the notes.
+    bool outlier = false;
     Sentence excluded; // why it is not used for the knee
     std::optional<bool> meetsSlo; // unset without an SLO or when the step lacks a value the SLO needs
     Sentence sloDetail; // the first limit it misses, "P99 TTFT 812 ms > 500 ms"

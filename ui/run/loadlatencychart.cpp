@@ -139,7 +139,7 @@ LoadLatencyChart::LoadLatencyChart(const LiveRun* run, QWidget* parent)
     m_p50->setPointsVisible(true);
     m_upper->setPointsVisible(true);
     m_slo->setName(tr("SLO"));
-    m_excluded->setName(tr("partial or client-bound"));
+    m_excluded->setName(tr("left out: partial, client-bound or outlier"));
     m_knee->setName(tr("knee"));
     m_sloCapacity->setName(tr("SLO capacity"));
 
@@ -330,10 +330,18 @@ void LoadLatencyChart::refresh()
     m_p50->setName(tr("P50 %1").arg(metric));
     m_upper->setName(tr("%1 %2").arg(UiFormat::percentileWord(percentile), metric));
 
+    // Outliers as the analysis judged them (its steps are in its own order): drawn apart like the
+    // steps it cannot use, so the curve shows what the knee was found on.
+    std::vector<double> outlierLoads;
+    for (const StepAssessment& a : analysis.steps) {
+        if (a.outlier)
+            outlierLoads.push_back(a.offered);
+    }
     QList<QPointF> excluded;
     for (const SweepCurve::Point& p : m_upperPoints) {
         const StepReport& s = steps[std::size_t(p.step)];
-        if (s.partial || s.clientBound)
+        if (s.partial || s.clientBound
+            || std::find(outlierLoads.begin(), outlierLoads.end(), p.x) != outlierLoads.end())
             excluded << QPointF(p.x, p.y);
     }
     m_excluded->replace(excluded);
