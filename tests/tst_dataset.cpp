@@ -126,6 +126,8 @@ private Q_SLOTS:
     void replaySchedule();
     void replayScheduleAtRate();
     void sharedPrefix();
+    void freshTextPerPosition();
+    void promptPool();
     void lengthDistributionDraws_data();
     void lengthDistributionDraws();
     void lengthDistributionBands_data();
@@ -568,6 +570,106 @@ void TestDataset::sharedPrefix()
     QCOMPARE(sharedPrefixDataset(o, 50, 4, 5).prompts[7].text, r.prompts[7].text); // deterministic
     QCOMPARE(sharedPrefixDataset(o, 0, 4, 5).error,
         u"shared-prefix dataset: prefix_len, num_prefixes and suffixes per prefix must be >= 1"_s);
+}
+
+void TestDataset::freshTextPerPosition()
+{
+    // Shared-prefix: every position keeps its prompt's prefix and length, and gets a suffix of its own.
+    RandomDatasetOptions o;
+    o.inputLen = 40;
+    o.outputLen = 8;
+    o.seed = 3;
+    const DatasetResult r = sharedPrefixDataset(o, 20, 2, 3);
+    QVERIFY(r.ok());
+    const Prompt& p = r.prompts[4]; // the second prefix
+    QVERIFY(p.synthetic);
+    QCOMPARE(p.sharedTokens, 20);
+    std::set<QString> texts { p.text };
+    for (qint64 position : { 0, 1, 2, 6, 1000, 1000000 }) {
+        const QString text = freshText(p, 3, position);
+        QCOMPARE(countWords(text), p.promptTokens);
+        QCOMPARE(text.left(p.sharedChars), p.text.left(p.sharedChars));
+        QCOMPARE(text.section(u' ', 0, 19), p.text.section(u' ', 0, 19));
+        QCOMPARE(freshText(p, 3, position), text); // same seed and position: the same text
+        QVERIFY(freshText(p, 4, position) != text);
+        texts.insert(text);
+    }
+    QCOMPARE(texts.size(), std::size_t(7));
+
+    // Random without a prefix: the whole text is the position's own, of the prompt's length.
+    RandomDatasetOptions random = o;
+    random.numPrompts = 4;
+    random.rangeRatio = 0.5;
+    const DatasetResult plain = randomDataset(random);
+    QVERIFY(plain.prompts[2].synthetic);
+    QCOMPARE(plain.prompts[2].sharedChars, 0);
+    QCOMPARE(countWords(freshText(plain.prompts[2], 3, 77)), plain.prompts[2].promptTokens);
+    QVERIFY(freshText(plain.prompts[2], 3, 77) != plain.prompts[2].text);
+
+    // Random with prefix_len: the common prefix stays.
+    Workload w;
+    w.numPrompts = 3;
+    w.inputLen = 10;
+    w.prefixLen = 6;
+    const DatasetResult prefixed = loadWorkload(w);
+    QVERIFY2(prefixed.ok(), qPrintable(prefixed.error));
+    const Prompt& q = prefixed.prompts[1];
+    QCOMPARE(q.sharedTokens, 6);
+    QCOMPARE(freshText(q, 0, 5).section(u' ', 0, 5), q.text.section(u' ', 0, 5));
+    QCOMPARE(countWords(freshText(q, 0, 5)), 16);
+
+    // Synthetic sessions: the system prompt and lengths stay, the turns are the position's own.
+    const DatasetResult sessions = kp::randomSessions(o, 3, 5);
+    QVERIFY(sessions.ok());
+    const Conversation& c = sessions.sessions.front();
+    QVERIFY(c.synthetic);
+    const Conversation a = freshSession(c, 3, 10);
+    const Conversation b = freshSession(c, 3, 11);
+    QCOMPARE(a.system, c.system);
+    QCOMPARE(a.turns.size(), c.turns.size());
+    for (std::size_t t = 0; t < c.turns.size(); ++t) {
+        QCOMPARE(countWords(a.turns[t].user), c.turns[t].userTokens);
+        QCOMPARE(countWords(a.turns[t].answer), c.turns[t].answerTokens);
+        QVERIFY(a.turns[t].user != b.turns[t].user);
+        QVERIFY(a.turns[t].user != c.turns[t].user);
+    }
+    QCOMPARE(freshSession(c, 3, 10).turns[1].user, a.turns[1].user);
+}
+
+void TestDataset::promptPool()
+{
+    Workload w;
+    w.numPrompts = 50;
+    w.inputLen = 8;
+    w.promptPool = 5;
+    DatasetResult r = loadWorkload(w);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.prompts.size(), std::size_t(5));
+    QVERIFY(!r.prompts[0].synthetic); // a pool's texts are sent as they are
+    w.promptPool = 0;
+    const DatasetResult all = loadWorkload(w);
+    QCOMPARE(all.prompts.size(), std::size_t(50));
+    QCOMPARE(all.prompts[3].text, r.prompts[3].text); // the pool is the dataset's first prompts
+
+    // A file shorter than num_prompts: the copies keep their source's id, so a ledger sees the repeats.
+    QTemporaryDir dir;
+    QFile file(dir.filePath(u"three.jsonl"_s));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"prompt\": \"one two\"}\n{\"prompt\": \"three four\"}\n{\"prompt\": \"five six\"}\n");
+    file.close();
+    w = Workload {};
+    w.dataset = u"jsonl"_s;
+    w.datasetPath = file.fileName();
+    w.numPrompts = 8;
+    r = loadWorkload(w);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.prompts.size(), std::size_t(8));
+    std::set<int> ids;
+    for (const Prompt& p : r.prompts) {
+        QVERIFY(!p.synthetic);
+        ids.insert(p.id);
+    }
+    QCOMPARE(ids, (std::set<int> { 0, 1, 2 }));
 }
 
 void TestDataset::workloadSources()

@@ -7,7 +7,10 @@
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
 #include "support/simclient.h"
+#include "sweep/builtinsimulator.h"
 #include "sweep/kneeanalysis.h" // SweepPoint
+#include "sweep/sweepplan.h"
+#include "sweep/sweeprunner.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -89,6 +92,64 @@ std::map<int, std::vector<RequestRecord>> bySession(const std::vector<RequestRec
     return out;
 }
 
+// A sweep of the built-in simulator: its steps and its notes.
+struct SimSweep
+{
+    std::vector<StepResult> results;
+    QStringList notes;
+    bool finished = false;
+};
+
+// Three (or as many as load.rates) all-at-once steps of 20 requests of 64 tokens, after 2 warm-ups.
+Profile reuseProfile()
+{
+    Profile p;
+    p.target.baseUrl = QStringLiteral("sim://small?time_scale=20&seed=3");
+    p.target.backend = Backend::OpenAi;
+    p.target.metricsUrl = QStringLiteral("off");
+    p.workload.numPrompts = 20;
+    p.workload.inputLen = 64;
+    p.workload.outputLen = 4;
+    p.workload.ignoreEos = true;
+    p.load.rates = { std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+        std::numeric_limits<double>::infinity() };
+    p.load.warmupRequests = 2;
+    return p;
+}
+
+SimSweep runSimSweep(Profile profile, const std::function<void(SweepConfig&)>& adjust = {})
+{
+    SimSweep out;
+    BuiltinSimulator sim;
+    QString error;
+    if (!sim.start(profile, &error)) {
+        qWarning() << error;
+        return out;
+    }
+    PreparedSweep prepared = prepareSweep(profile);
+    if (!prepared.ok()) {
+        qWarning() << prepared.error;
+        return out;
+    }
+    if (adjust)
+        adjust(prepared.config);
+    SweepRunner runner;
+    QObject::connect(
+        &runner, &SweepRunner::stepFinished, &runner, [&](const StepResult& r) { out.results.push_back(r); });
+    QObject::connect(&runner, &SweepRunner::note, &runner, [&](const QString& text) { out.notes << text; });
+    QSignalSpy finished(&runner, &SweepRunner::finished);
+    runner.start(std::move(prepared.config));
+    if (finished.isEmpty())
+        finished.wait(kStepTimeoutMs * 3);
+    out.finished = !finished.isEmpty();
+    return out;
+}
+
+QStringList cacheNotes(const QStringList& notes)
+{
+    return notes.filter(QStringLiteral("prefix cache"));
+}
+
 } // namespace
 
 class TestLoadEngine : public QObject
@@ -97,6 +158,87 @@ class TestLoadEngine : public QObject
 
 private Q_SLOTS:
     void initTestCase() { sim::raiseFileLimit(); }
+
+    // Issue 39: by default every request of a sweep sends a prompt no earlier request sent, so a
+    // prefix-caching server gets nothing from earlier steps (a shared prefix is shared on purpose).
+    void syntheticSweepSendsNoPromptTwice_data()
+    {
+        QTest::addColumn<QString>("dataset");
+        QTest::addRow("random") << u"random"_s;
+        QTest::addRow("shared-prefix") << u"shared-prefix"_s;
+    }
+    void syntheticSweepSendsNoPromptTwice()
+    {
+        QFETCH(QString, dataset);
+        Profile p = reuseProfile();
+        p.workload.dataset = dataset;
+        p.workload.prefixLen = dataset == u"shared-prefix" ? 32 : 0;
+        p.workload.numPrefixes = 2;
+        const SimSweep run = runSimSweep(p);
+        QVERIFY(run.finished);
+        QCOMPARE(run.results.size(), std::size_t(3));
+        for (const StepResult& r : run.results) {
+            QCOMPARE(r.metrics.completed, 20);
+            QCOMPARE(r.metrics.repeatedPrompts, 0);
+            QCOMPARE(r.metrics.repeatedPromptShare(), 0.0);
+            QVERIFY(isKnown(r.metrics.totalCachedTokens)); // the simulator reports cached_tokens
+            if (dataset == u"random")
+                QCOMPARE(r.metrics.totalCachedTokens, 0);
+            else // the prefixes' blocks (two 16-token blocks each) and never a suffix's
+                QVERIFY2(r.metrics.totalCachedTokens > 0 && r.metrics.totalCachedTokens <= 20 * 32,
+                    qPrintable(QString::number(r.metrics.totalCachedTokens)));
+        }
+    }
+
+    // prompt_pool 5: the requests draw from 5 prompts; the steps count their repeats exactly (warm-ups
+    // send prompts but are not counted), and the cache feeds on them. Emptied between steps, the cache
+    // gives the next step fewer hits.
+    void promptPoolRepeatsAndCacheReset()
+    {
+        std::map<bool, SimSweep> runs;
+        for (const bool reset : { false, true }) {
+            Profile p = reuseProfile();
+            p.workload.promptPool = 5;
+            p.load.rates.removeLast();
+            p.load.resetCacheBetweenSteps = reset;
+            runs[reset] = runSimSweep(p);
+            const SimSweep& run = runs[reset];
+            QVERIFY(run.finished);
+            QCOMPARE(run.results.size(), std::size_t(2));
+            QVERIFY2(cacheNotes(run.notes).isEmpty(), qPrintable(run.notes.join(u'\n')));
+            QCOMPARE(run.results[0].metrics.repeatedPrompts, 17); // 20 requests, 3 prompts the warm-ups did not send
+            QCOMPARE(run.results[1].metrics.repeatedPrompts, 20);
+            QCOMPARE(run.results[1].metrics.repeatedPromptShare(), 1.0);
+            QVERIFY(run.results[1].metrics.totalCachedTokens > 0);
+        }
+        const qint64 kept = runs[false].results[1].metrics.totalCachedTokens;
+        const qint64 emptied = runs[true].results[1].metrics.totalCachedTokens;
+        qInfo("second step's cached tokens: %lld kept, %lld after a reset", kept, emptied);
+        QVERIFY(kept > runs[false].results[0].metrics.totalCachedTokens); // every request hit, the first copies too
+        QVERIFY(emptied < kept);
+    }
+
+    // A server without the endpoints: one note, and the sweep goes on.
+    void refusedCacheResetIsNotedOnce()
+    {
+        Profile p = reuseProfile();
+        p.load.resetCacheBetweenSteps = true;
+        QList<QUrl> tried;
+        const SimSweep run = runSimSweep(p, [&tried](SweepConfig& config) {
+            QCOMPARE(config.cacheResetUrls.size(), 2);
+            QCOMPARE(config.cacheResetUrls[0].path(), u"/reset_prefix_cache"_s);
+            QCOMPARE(config.cacheResetUrls[1].path(), u"/flush_cache"_s);
+            for (QUrl& url : config.cacheResetUrls)
+                url.setPath(url.path() + u"-missing"_s);
+            tried = config.cacheResetUrls;
+        });
+        QVERIFY(run.finished);
+        QCOMPARE(run.results.size(), std::size_t(3));
+        const QStringList notes = cacheNotes(run.notes);
+        QCOMPARE(notes.size(), 1);
+        QVERIFY2(notes.front().contains(tried[1].toString()) && notes.front().contains(u"HTTP 404"_s),
+            qPrintable(notes.front()));
+    }
 
     void completesEveryPromptWithExactCounts_data()
     {

@@ -303,6 +303,7 @@ private Q_SLOTS:
     void prefixCacheSharedPrefix();
     void prefixCacheSharedWhileRunning();
     void prefixCacheChained();
+    void prefixCacheReset();
     void prefixCacheLruEviction();
     void prefixCachePrefillTime();
     void prefixCacheOff();
@@ -854,6 +855,31 @@ void TestSimModel::prefixCacheSharedWhileRunning()
     // 4 shared blocks + 1 own block each (74 tokens: 5 blocks), of 64.
     QCOMPARE(model.stats().kvUsage, 6.0 / 64.0);
     QCOMPARE(it.kvTokensInUse, 74 + 74); // each sequence still attends to its whole context
+}
+
+void TestSimModel::prefixCacheReset()
+{
+    // As vLLM's reset_prefix_cache: refused while a running request holds cached blocks, then every
+    // entry goes and the same prompt finds nothing; the free blocks and the counters stay.
+    SimModel model(cacheParams());
+    const std::vector<quint64> prompt = tokenRange(1, 64);
+    QCOMPARE(runCached(model, 1, prompt), 0);
+    QVERIFY(model.addRequest(2, prompt, 20, 0));
+    const Iteration it = model.runIteration(0);
+    QCOMPARE(it.admittedCachedTokens, (std::vector<int> { 48 })); // the last block holds the last token
+    QVERIFY(model.stats().cachedBlocks > 0);
+    QVERIFY(!model.resetPrefixCache());
+    QVERIFY(model.stats().cachedBlocks > 0);
+    while (model.hasWork())
+        model.runIteration(0);
+    const double kvBefore = model.stats().kvUsage;
+    const quint64 hitsBefore = model.stats().prefixCacheHitsTotal;
+    QVERIFY(model.resetPrefixCache());
+    QCOMPARE(model.stats().cachedBlocks, 0);
+    QCOMPARE(model.stats().kvUsage, kvBefore);
+    QCOMPARE(model.stats().prefixCacheHitsTotal, hitsBefore);
+    QCOMPARE(runCached(model, 3, prompt), 0);
+    QCOMPARE(runCached(model, 4, prompt), 48);
 }
 
 void TestSimModel::prefixCacheChained()

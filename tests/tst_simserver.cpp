@@ -336,6 +336,8 @@ private Q_SLOTS:
     void prefixCache_data();
     void prefixCache();
     void prefixCacheConversation();
+    void prefixCacheResetEndpoints_data();
+    void prefixCacheResetEndpoints();
     void imageTokens_data();
     void imageTokens();
 
@@ -1368,6 +1370,41 @@ void TestSimServer::prefixCache()
     QCOMPARE(sampleValue(metrics->body, "vllm:prefix_cache_hits_total"), double(expectedCached));
     // Cached tokens count as processed, as in vLLM: the sum of the prompts sent.
     QCOMPARE(sampleValue(metrics->body, "vllm:prompt_tokens_total"), 80.0);
+}
+
+void TestSimServer::prefixCacheResetEndpoints_data()
+{
+    QTest::addColumn<QByteArray>("path");
+    QTest::addColumn<QByteArray>("allowed");
+    QTest::addRow("vLLM") << QByteArray("/reset_prefix_cache") << QByteArray("POST");
+    QTest::addRow("SGLang") << QByteArray("/flush_cache") << QByteArray("GET, POST");
+}
+
+void TestSimServer::prefixCacheResetEndpoints()
+{
+    QFETCH(QByteArray, path);
+    QFETCH(QByteArray, allowed);
+    SimHost host;
+    QVERIFY2(host.start(fastOptions()), qPrintable(host.errorString()));
+    const QByteArray body = generationBody(false, QJsonArray { words(QStringLiteral("w"), 40) }, false);
+    const auto cached = [&]() {
+        const std::optional<Response> r = fetch(host.baseUrl(), post("/v1/completions", body));
+        if (!r || r->status != 200)
+            return -2;
+        return usageOf(*r).value(QStringLiteral("prompt_tokens_details")).toObject().value(u"cached_tokens").toInt(-1);
+    };
+    QCOMPARE(cached(), 0);
+    QCOMPARE(cached(), 32);
+    const std::optional<Response> reset = fetch(host.baseUrl(), post(path, {}));
+    QVERIFY(reset);
+    QCOMPARE(reset->status, 200);
+    QCOMPARE(cached(), 0); // emptied: the same prompt is prefilled again
+    QCOMPARE(cached(), 32);
+    const std::optional<Response> wrong = fetch(host.baseUrl(), "DELETE " + path + " HTTP/1.1\r\n\r\n");
+    QVERIFY(wrong);
+    QCOMPARE(wrong->status, 405);
+    QCOMPARE(wrong->header("allow"), allowed);
+    QCOMPARE(cached(), 32); // a refused call leaves the cache alone
 }
 
 void TestSimServer::prefixCacheConversation()

@@ -30,8 +30,12 @@ std::vector<Conversation> fillSessions(std::vector<Conversation> sessions, int n
     qint64 turns = countTurns(sessions);
     if (available == 0 || turns == 0)
         return sessions;
+    for (std::size_t i = 0; i < available; ++i) {
+        if (sessions[i].id < 0)
+            sessions[i].id = static_cast<int>(i);
+    }
     for (std::size_t i = 0; turns < numPrompts; ++i) {
-        const Conversation& again = sessions[i % available];
+        const Conversation again = sessions[i % available];
         turns += static_cast<qint64>(again.turns.size());
         sessions.push_back(again);
     }
@@ -154,6 +158,7 @@ DatasetResult randomSessions(const RandomDatasetOptions& options, int turns, int
         c.system = system;
         c.systemTokens = systemPromptLen;
         c.origin = phrase("Dataset", "random session %1").arg(s);
+        c.synthetic = true;
         c.turns.reserve(static_cast<std::size_t>(turns));
         for (int k = 0; k < turns; ++k) {
             Turn t;
@@ -182,6 +187,8 @@ std::vector<Conversation> sampleSessions(const std::vector<Conversation>& source
     qint64 turns = 0;
     for (std::size_t i = 0; i < order.size() && turns < numPrompts; ++i) {
         out.push_back(source[order[i]]);
+        if (out.back().id < 0)
+            out.back().id = static_cast<int>(order[i]);
         turns += static_cast<qint64>(out.back().turns.size());
     }
     return detail::fillSessions(std::move(out), numPrompts);

@@ -249,6 +249,7 @@ DatasetResult randomDataset(const RandomDatasetOptions& options)
         Prompt p;
         std::tie(p.promptTokens, p.outputTokens) = detail::drawLengths(rng, options);
         p.text = randomWords(rng, p.promptTokens);
+        p.synthetic = true;
         result.prompts.push_back(std::move(p));
     }
     return result;
@@ -472,7 +473,11 @@ DatasetResult sharedPrefixDataset(
             Prompt p;
             int suffixLen = 0;
             std::tie(suffixLen, p.outputTokens) = detail::drawLengths(rng, suffixOptions);
-            p.text = prefix + (prefixLen > 1 ? QStringLiteral(" ") : QString()) + randomWords(rng, suffixLen);
+            p.text = prefix + (prefixLen > 1 ? QStringLiteral(" ") : QString());
+            p.sharedChars = static_cast<int>(p.text.size());
+            p.sharedTokens = prefixLen;
+            p.synthetic = true;
+            p.text += randomWords(rng, suffixLen);
             p.promptTokens = prefixLen + suffixLen;
             result.prompts.push_back(std::move(p));
         }
@@ -548,7 +553,38 @@ DatasetResult loadSessions(const Workload& workload, RandomDatasetOptions random
 
 } // namespace
 
+namespace {
+
+// prompt_pool N > 0: only the first N prompts (or sessions) are sent, over and over.
+DatasetResult limitToPool(DatasetResult result, const Workload& workload)
+{
+    const auto pool = static_cast<std::size_t>(std::max(0, workload.promptPool));
+    if (!result.ok() || pool == 0)
+        return result;
+    // The pool's texts are sent as they are, again and again: none is made anew.
+    for (Prompt& p : result.prompts)
+        p.synthetic = false;
+    for (Conversation& c : result.sessions)
+        c.synthetic = false;
+    if (result.prompts.size() > pool && result.prompts.front().atNs < 0 && result.prompts.front().hashIds.empty())
+        result.prompts.resize(pool);
+    if (result.sessions.size() > pool)
+        result.sessions.resize(pool);
+    return result;
+}
+
+DatasetResult loadWorkloadSource(const Workload& workload, const DatasetProgress& progress);
+
+} // namespace
+
 DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& progress)
+{
+    return limitToPool(loadWorkloadSource(workload, progress), workload);
+}
+
+namespace {
+
+DatasetResult loadWorkloadSource(const Workload& workload, const DatasetProgress& progress)
 {
     DatasetResult source;
     const int fixedOutput = workload.fixedOutputLen.value_or(0);
@@ -588,6 +624,8 @@ DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& prog
             for (Prompt& p : source.prompts) {
                 p.text.prepend(prefix);
                 p.promptTokens += workload.prefixLen;
+                p.sharedChars = static_cast<int>(prefix.size());
+                p.sharedTokens = workload.prefixLen;
             }
         }
         return source;
@@ -628,6 +666,8 @@ DatasetResult loadWorkload(const Workload& workload, const DatasetProgress& prog
     return result;
 }
 
+} // namespace
+
 std::vector<Prompt> samplePrompts(const std::vector<Prompt>& source, int numPrompts, quint64 seed)
 {
     std::vector<Prompt> out;
@@ -639,9 +679,45 @@ std::vector<Prompt> samplePrompts(const std::vector<Prompt>& source, int numProm
     std::mt19937_64 rng(seed);
     std::shuffle(order.begin(), order.end(), rng);
     out.reserve(numPrompts);
-    for (int i = 0; i < numPrompts; ++i)
-        out.push_back(source[order[static_cast<std::size_t>(i) % order.size()]]);
+    for (int i = 0; i < numPrompts; ++i) {
+        const std::size_t from = order[static_cast<std::size_t>(i) % order.size()];
+        out.push_back(source[from]);
+        if (out.back().id < 0)
+            out.back().id = static_cast<int>(from);
+    }
     return out;
+}
+
+namespace {
+
+// A generator for one position of a run: seed and position mixed (splitmix64), so that neighbouring
+// positions and seeds give unrelated streams.
+std::mt19937_64 positionRng(quint64 seed, qint64 position)
+{
+    quint64 z = seed ^ (static_cast<quint64>(position) * 0x9e3779b97f4a7c15ULL) ^ 0xf7e5a3c1b2d4e6f8ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return std::mt19937_64(z ^ (z >> 31));
+}
+
+} // namespace
+
+QString freshText(const Prompt& prompt, quint64 seed, qint64 position)
+{
+    std::mt19937_64 rng = positionRng(seed, position);
+    const int words = std::max(0, prompt.promptTokens - prompt.sharedTokens);
+    return prompt.text.left(prompt.sharedChars) + randomWords(rng, words);
+}
+
+Conversation freshSession(const Conversation& session, quint64 seed, qint64 position)
+{
+    std::mt19937_64 rng = positionRng(seed ^ 0x7a3c5e1f2b4d6a8cULL, position);
+    Conversation c = session;
+    for (Turn& t : c.turns) {
+        t.user = randomWords(rng, t.userTokens);
+        t.answer = randomWords(rng, t.answerTokens);
+    }
+    return c;
 }
 
 } // namespace kp

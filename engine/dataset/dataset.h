@@ -24,6 +24,15 @@ struct Prompt
     // text; text stays empty and is made when the request is sent (promptText), so a long trace costs
     // no memory for its prompts.
     std::vector<qint64> hashIds;
+    // Which distinct prompt this is: copies made to fill num_prompts from a shorter source keep their
+    // source's id, so a ledger of sent prompts sees them as the same text; -1: its place in the list.
+    int id = -1;
+    // Synthetic prompts (random, shared-prefix) without a prompt_pool: the text is made anew for every
+    // request (freshText), keeping its first sharedChars characters (sharedTokens words), the prefix it
+    // shares on purpose.
+    bool synthetic = false;
+    int sharedChars = 0;
+    int sharedTokens = 0;
 };
 
 // Tokens per hash id in a Mooncake trace.
@@ -47,6 +56,8 @@ struct Conversation
     int systemTokens = 0;
     std::vector<Turn> turns; // at least one
     QString origin; // where it came from, for messages: "FILE:LINE" or "FILE: entry N"
+    int id = -1; // which distinct conversation this is (copies keep their source's id); -1: its place in the list
+    bool synthetic = false; // synthetic sessions: the turns may be made anew for every session (freshSession)
 };
 
 // How a synthetic length is drawn around its mean.
@@ -198,6 +209,14 @@ DatasetResult loadMooncake(const QString& path, const MooncakeOptions& options);
 // The text to send for a prompt: its own text, or for a trace prompt (hashIds set) the blocks of its
 // hash ids, kTraceBlockTokens words each (the same words for the same id and seed), cut to promptTokens.
 QString promptText(const Prompt& prompt, quint64 seed);
+
+// The text of a synthetic prompt sent at one position of a run (the n-th request of the run in the single
+// client's order): its shared prefix, then promptTokens − sharedTokens words drawn from (seed, position),
+// so every position gets a text no other position sends and the same seed gives the same texts.
+QString freshText(const Prompt& prompt, quint64 seed, qint64 position);
+// A synthetic session started at one position of a run: the same system prompt and turn lengths, the user
+// turns and answers drawn from (seed, position).
+Conversation freshSession(const Conversation& session, quint64 seed, qint64 position);
 
 // Takes numPrompts prompts from source: a seeded shuffle, then repeats (oversampling) when short.
 std::vector<Prompt> samplePrompts(const std::vector<Prompt>& source, int numPrompts, quint64 seed);

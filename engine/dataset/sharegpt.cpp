@@ -674,6 +674,8 @@ DatasetResult loadShareGpt(const QString& path, const ShareGptOptions& options)
                                .arg(want);
         std::mt19937_64 rng(options.seed);
         const std::size_t usable = kept.size();
+        for (std::size_t i = 0; i < usable; ++i)
+            kept[i].id = static_cast<int>(i);
         kept.reserve(want);
         while (kept.size() < want)
             kept.push_back(kept[static_cast<std::size_t>(rng() % usable)]);

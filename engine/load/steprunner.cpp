@@ -85,6 +85,8 @@ void StepRunner::start(StepConfig config)
     m_arrivals = {};
     m_gated.clear();
     m_wasGated.clear();
+    m_repeated.clear();
+    m_repeatedCount = 0;
     m_records.clear();
     m_sessions.clear();
     m_requestTurn.clear();
@@ -105,6 +107,10 @@ void StepRunner::start(StepConfig config)
     const qint64 now = steadyNowNs();
     for (int i = 0; i < m_config.warmupRequests; ++i) {
         ++m_inFlight;
+        if (m_config.isMultiTurn())
+            noteTurnSent(positionOf(i), 0);
+        else
+            notePromptSent(positionOf(i));
         m_transport->send(
             makeRequest(i, -1 - i, QStringLiteral("kneepoint-warmup-%1-%2").arg(m_config.index).arg(i), now));
     }
@@ -194,15 +200,45 @@ const RequestTemplate& StepRunner::templateFor(qint64 position, RequestTemplate&
     return scratch;
 }
 
+bool StepRunner::notePromptSent(qint64 position)
+{
+    const std::size_t at = static_cast<std::size_t>(position) % m_config.prompts.size();
+    const Prompt& prompt = m_config.prompts[at];
+    if (m_config.freshPrompts && prompt.synthetic)
+        return false; // its text is this position's own
+    const std::size_t id = prompt.id >= 0 ? static_cast<std::size_t>(prompt.id) : at;
+    if (id >= m_promptSent.size())
+        m_promptSent.resize(std::max(id + 1, m_config.prompts.size()), 0);
+    const bool before = m_promptSent[id] != 0;
+    m_promptSent[id] = 1;
+    return before;
+}
+
+bool StepRunner::noteTurnSent(qint64 position, int turn)
+{
+    const std::size_t at = static_cast<std::size_t>(position) % m_config.sessions.size();
+    const Conversation& c = m_config.sessions[at];
+    if (m_config.freshPrompts && c.synthetic)
+        return false;
+    const std::size_t id = c.id >= 0 ? static_cast<std::size_t>(c.id) : at;
+    if (id >= m_turnsSent.size())
+        m_turnsSent.resize(std::max(id + 1, m_config.sessions.size()), 0);
+    const bool before = turn < m_turnsSent[id];
+    m_turnsSent[id] = std::max(m_turnsSent[id], turn + 1);
+    return before;
+}
+
 HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const
 {
-    const qint64 position = m_config.promptStart + qint64(promptIndex) * m_config.promptStride;
+    const qint64 position = positionOf(promptIndex);
     HttpRequest req = requestShell(index, id, scheduledNs);
     RequestTemplate scratch;
     if (m_config.isMultiTurn()) {
         // A warm-up request: the first turn of a session, alone.
         const std::size_t conversation = static_cast<std::size_t>(position) % m_config.sessions.size();
-        const Conversation& c = m_config.sessions[conversation];
+        const Conversation& source = m_config.sessions[conversation];
+        const Conversation c
+            = m_config.freshPrompts && source.synthetic ? freshSession(source, m_config.textSeed, position) : source;
         std::vector<ChatMessage> messages;
         if (!c.system.isEmpty())
             messages.push_back({ QStringLiteral("system"), c.system });
@@ -219,9 +255,13 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
         // A batch of embedding_batch prompts, this one and the ones after it in the list.
         QStringList inputs;
         req.promptTokens = 0;
-        for (int i = 0; i < std::max(1, m_config.request.embeddingBatch); ++i) {
+        const int batch = std::max(1, m_config.request.embeddingBatch);
+        for (int i = 0; i < batch; ++i) {
             const Prompt& p = m_config.prompts[static_cast<std::size_t>(position + i) % m_config.prompts.size()];
-            inputs << (p.hashIds.empty() ? p.text : promptText(p, m_config.textSeed));
+            if (m_config.freshPrompts && p.synthetic)
+                inputs << freshText(p, m_config.textSeed, position * batch + i);
+            else
+                inputs << (p.hashIds.empty() ? p.text : promptText(p, m_config.textSeed));
             req.promptTokens += p.promptTokens;
         }
         req.body = buildEmbeddingsBody(request, inputs);
@@ -229,7 +269,11 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
     }
     const QStringList images
         = request.images ? request.images->urlsFor(position % qint64(m_config.prompts.size())) : QStringList {};
-    if (prompt.hashIds.empty())
+    if (m_config.freshPrompts && prompt.synthetic) {
+        Prompt fresh = prompt;
+        fresh.text = freshText(prompt, m_config.textSeed, position);
+        req.body = m_bodies.build(request, fresh, images);
+    } else if (prompt.hashIds.empty())
         req.body = m_bodies.build(request, prompt, images);
     else
         req.body = m_bodies.build(request,
@@ -243,7 +287,7 @@ HttpRequest StepRunner::makeRequest(int promptIndex, qint64 index, const QString
 HttpRequest StepRunner::makeTurnRequest(int session, qint64 index, const QString& id, qint64 scheduledNs) const
 {
     const ActiveSession& s = m_sessions[static_cast<std::size_t>(session)];
-    const Conversation& c = m_config.sessions[static_cast<std::size_t>(s.conversation)];
+    const Conversation& c = s.fresh ? *s.fresh : m_config.sessions[static_cast<std::size_t>(s.conversation)];
     std::vector<ChatMessage> messages;
     messages.reserve(static_cast<std::size_t>(2 * s.nextTurn + 2));
     int tokens = 0;
@@ -287,10 +331,13 @@ void StepRunner::sendOne(qint64 scheduledNs, bool gated, int session)
     ++m_inFlight;
     const QString id = m_idPrefix + QString::number(i);
     if (session < 0) {
-        m_transport->send(makeRequest(i, i, id, scheduledNs));
+        const int n = m_config.warmupRequests + i;
+        m_repeated.push_back(notePromptSent(positionOf(n)) ? 1 : 0);
+        m_transport->send(makeRequest(n, i, id, scheduledNs));
         return;
     }
     ActiveSession& s = m_sessions[static_cast<std::size_t>(session)];
+    m_repeated.push_back(noteTurnSent(s.position, s.nextTurn) ? 1 : 0);
     m_requestTurn.emplace_back(session, s.nextTurn + 1);
     m_transport->send(makeTurnRequest(session, i, id, scheduledNs));
     ++s.nextTurn;
@@ -302,9 +349,13 @@ bool StepRunner::startSession(qint64 scheduledNs)
     if (m_reserved >= m_config.numPrompts)
         return false;
     const int number = static_cast<int>(m_sessions.size());
-    const qint64 position = m_config.promptStart + qint64(number) * m_config.promptStride;
+    const qint64 position = positionOf(m_config.warmupRequests + qint64(number));
     ActiveSession s;
+    s.position = position;
     s.conversation = static_cast<int>(static_cast<std::size_t>(position) % m_config.sessions.size());
+    if (m_config.freshPrompts && m_config.sessions[static_cast<std::size_t>(s.conversation)].synthetic)
+        s.fresh
+            = freshSession(m_config.sessions[static_cast<std::size_t>(s.conversation)], m_config.textSeed, position);
     const int turns = static_cast<int>(m_config.sessions[static_cast<std::size_t>(s.conversation)].turns.size());
     s.turnsLeft = std::clamp(turns, 1, m_config.numPrompts - m_reserved);
     m_reserved += s.turnsLeft;
@@ -328,6 +379,7 @@ void StepRunner::turnEnded(const RequestRecord& record, int session, qint64 now)
         s.liveAnswers.push_back(record.success() ? record.generatedText : QString());
     if (s.turnsLeft <= 0) {
         s.liveAnswers = {};
+        s.fresh.reset();
         if (m_config.mode == LoadMode::Concurrency && !concurrencyDone(now))
             startSession(now); // the user begins a new conversation
         return;
@@ -388,6 +440,7 @@ void StepRunner::dispatchDue()
             m_reserved -= s.turnsLeft;
             s.turnsLeft = 0;
             s.liveAnswers = {};
+            s.fresh.reset();
             continue;
         }
         sendTurn(session, due);
@@ -444,6 +497,8 @@ void StepRunner::onRecord(const RequestRecord& incoming)
         record.turn = m_requestTurn[static_cast<std::size_t>(record.index)].second;
     }
     const bool gated = m_wasGated[static_cast<std::size_t>(record.index)] != 0;
+    if (m_repeated[static_cast<std::size_t>(record.index)] != 0)
+        ++m_repeatedCount;
     if (!gated && record.sentNs >= 0 && record.scheduledNs >= 0)
         m_lagMs.push_back(static_cast<double>(record.sentNs - record.scheduledNs) / 1e6);
     LatencySample sample;
@@ -556,6 +611,9 @@ void StepRunner::finish()
     m_records = {};
     result.metrics = StepMetrics::fromRecords(result.records, result.durationS, m_metricsOptions);
     result.metrics.ignoreEos = m_config.request.ignoreEos;
+    result.metrics.repeatedPrompts = m_repeatedCount;
+    result.positionsUsed
+        = qint64(m_config.warmupRequests) + (m_config.isMultiTurn() ? qint64(m_sessions.size()) : qint64(m_sent));
     result.metrics.intervals
         = bootstrapIntervals(result.records, result.durationS, m_metricsOptions, result.metrics, kBootstrapSeed);
     const LatencyStats lag = LatencyStats::compute(m_lagMs, { 90, 99 });

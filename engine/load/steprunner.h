@@ -40,15 +40,26 @@ struct StepConfig
     int warmupRequests = 0; // sent before the step, excluded from its metrics
     quint64 seed = 0;
     RequestTemplate request;
-    std::vector<Prompt> prompts; // request i uses prompts[(promptStart + i * promptStride) % size]
+    // The step's n-th prompt (warm-ups first, then the measured requests) is the one at run position
+    // runOffset + promptStart + n * promptStride, prompts[position % size]; with freshPrompts its text is
+    // made for that position (freshText), so no two positions send the same prompt.
+    std::vector<Prompt> prompts;
     int promptStart = 0; // a shard's first request in the single client's order
     int promptStride = 1; // the number of shards
+    // Positions the run used before this step, in the single client's order (SweepRunner sets it; a
+    // replayed log starts again at its first line every step).
+    qint64 runOffset = 0;
+    // Positions this step takes from the run when it sends a fixed count (all shards' requests and
+    // warm-ups; SweepRunner::makeStep); 0: as many as this client used (duration-bound steps).
+    qint64 runPositions = 0;
+    bool freshPrompts = false; // synthetic prompts or sessions made anew for every position (workload.prompt_pool 0)
     // Log replay (prompts carry atNs): the schedule is the log's, at the rate (finite) or at this speed (rate inf).
     double replaySpeed = 1.0;
     quint64 textSeed = 0; // trace prompts (hashIds): the seed of their block text (promptText)
     // Multi-turn (sessions set, prompts empty): the rate or the users start sessions; session k is
     // sessions[(promptStart + k * promptStride) % size]; its turns go in order, each with the history so
-    // far, the next one a think time after the previous answer ended. numPrompts counts turns: the last
+    // far, the next one a think time after the previous answer ended. Session k takes the step's k-th position
+    // (after the warm-ups). numPrompts counts turns: the last
     // session to start is cut short so that exactly numPrompts requests are sent.
     std::vector<Conversation> sessions;
     qint64 datasetSkipped = 0; // malformed lines or conversations the dataset skipped (bad_lines "skip")
@@ -95,10 +106,13 @@ struct StepResult
     double dispatchLagP90Ms = 0;
     bool clientBound = false; // the client could not keep to the schedule: the curve there measures it
     StepTelemetry server; // the server's /metrics while the step ran (SweepRunner fills it); empty without
+    qint64 positionsUsed = 0; // run positions this client took: warm-ups and requests (sessions) started
 };
 
 // Runs one load level through a Transport. Lives in (and must be used from) one thread with an
-// event loop; the transport's finished() reaches it queued.
+// event loop; the transport's finished() reaches it queued. One StepRunner serves one run: it remembers
+// which prompts the run sent, so that each step can say how many of its requests repeated one
+// (StepMetrics::repeatedPrompts).
 class StepRunner : public QObject
 {
     Q_OBJECT
@@ -136,6 +150,15 @@ private:
     void sendOne(qint64 scheduledNs, bool gated, int session = -1);
     // Warm-up requests have negative indices: their records are not measured.
     HttpRequest makeRequest(int promptIndex, qint64 index, const QString& id, qint64 scheduledNs) const;
+    // The run position of the step's n-th prompt (warm-ups first).
+    qint64 positionOf(qint64 n) const
+    {
+        return m_config.runOffset + m_config.promptStart + n * qint64(std::max(1, m_config.promptStride));
+    }
+    // Marks the prompt at this position as sent; true when the run had sent it before.
+    bool notePromptSent(qint64 position);
+    // Marks turn (0-based) of the session at this position as sent; true when the run had sent it before.
+    bool noteTurnSent(qint64 position, int turn);
     HttpRequest requestShell(qint64 index, const QString& id, qint64 scheduledNs) const; // all but body and tokens
     // The request template for the prompt at this position: the step's, or under a model mix a copy with
     // the drawn model (in scratch), whose name req keeps.
@@ -178,6 +201,8 @@ private:
         int nextTurn = 0; // 0-based turn to send next
         int turnsLeft = 0; // turns this session still sends (nextTurn included)
         std::vector<QString> liveAnswers; // live history: the server's answer to each turn sent so far
+        qint64 position = 0; // its run position
+        std::optional<Conversation> fresh; // freshPrompts: its own text, made when it starts, dropped when it ends
     };
     std::vector<ActiveSession> m_sessions; // by session number
     std::vector<std::pair<int, int>> m_requestTurn; // per request index: session number and turn (1-based)
@@ -185,6 +210,12 @@ private:
     int m_reserved = 0; // turns the started sessions will send
     std::mt19937_64 m_thinkRng;
     std::vector<char> m_wasGated; // per request index: it waited at the gate (its lag is not the client's)
+    std::vector<char> m_repeated; // per request index: its prompt was sent before in this run
+    qint64 m_repeatedCount = 0; // measured requests that ended with a repeated prompt
+    // The run's ledger of sent prompts, by prompt id (Prompt::id, else its place in the list) and, for
+    // sessions, the turns of each conversation sent so far: as large as the dataset, not the run.
+    std::vector<char> m_promptSent;
+    std::vector<int> m_turnsSent;
     qint64 m_handAheadNs = 0; // kHandAheadNs where it applies, else 0
     std::deque<qint64> m_handedAhead; // send times of requests handed over before their time, for snapshots
     int m_unsent = 0; // handed over, then cancelled before their time: never sent

@@ -522,6 +522,14 @@ double StepMetrics::prefixCacheHitRate() const
     return double(totalCachedTokens) / double(totalInputTokens);
 }
 
+double StepMetrics::repeatedPromptShare() const
+{
+    const qint64 requests = completed + failed;
+    if (!isKnown(repeatedPrompts) || requests <= 0)
+        return kUnknown;
+    return double(repeatedPrompts) / double(requests);
+}
+
 double StepMetrics::shortOutputShare() const
 {
     if (!isKnown(shortOutputs) || outputLimitsKnown <= 0)

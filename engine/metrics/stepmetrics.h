@@ -201,6 +201,12 @@ struct StepMetrics
     qint64 cachedTokensReported = 0; // completed requests whose usage carried cached_tokens
     // total_cached_tokens / total_input_tokens; kUnknown when the cached tokens are unknown.
     double prefixCacheHitRate() const;
+    // Requests of this step (completed or failed) that re-sent a prompt an earlier request of the run had
+    // sent, in this step or an earlier one (warm-ups count as senders, not as requests); set by the
+    // StepRunner, not by fromRecords; kUnknownCount for a file that does not record it.
+    qint64 repeatedPrompts = kUnknownCount;
+    // repeatedPrompts / (completed + failed); kUnknown when unknown or without requests.
+    double repeatedPromptShare() const;
     // Multi-turn sessions: sessions that sent a measured request (kUnknownCount for single-turn steps),
     // and the requests of first turns and of later turns apart.
     qint64 numSessions = kUnknownCount;

@@ -109,10 +109,18 @@ QByteArray StepSummary::text(const StepSetup& setup, const StepMetrics& m)
         turnRows(m.firstTurns, "first");
         turnRows(m.laterTurns, "later");
     }
-    if (isKnown(m.totalCachedTokens)) {
+    // Prompts the run had sent before are what a prefix cache feeds on: their count goes with the cache's.
+    const bool repeated = isKnown(m.repeatedPrompts) && m.repeatedPrompts > 0;
+    if (isKnown(m.totalCachedTokens) || repeated) {
         out += centred("Prefix Cache", '-', blockWidth);
-        out += row("Cached input tokens:", integer(m.totalCachedTokens));
-        out += row("Prefix cache hit rate (%):", number(m.prefixCacheHitRate() * 100.0));
+        if (isKnown(m.totalCachedTokens)) {
+            out += row("Cached input tokens:", integer(m.totalCachedTokens));
+            out += row("Prefix cache hit rate (%):", number(m.prefixCacheHitRate() * 100.0));
+        }
+        if (isKnown(m.repeatedPrompts)) {
+            out += row("Repeated prompts:", integer(m.repeatedPrompts));
+            out += row("Repeated prompt share (%):", number(m.repeatedPromptShare() * 100.0));
+        }
     }
     if (isKnown(m.totalReasoningTokens)) {
         out += centred("Reasoning", '-', blockWidth);

@@ -746,6 +746,7 @@ void checkWorkload(Checker& c, const Workload& w)
             phrase("Profile", "is required when %1 is \"%2\"").arg(c.name(u"workload.dataset"_s), w.dataset));
     }
     c.atLeastOne(u"workload.num_prompts"_s, w.numPrompts);
+    c.nonNegative(u"workload.prompt_pool"_s, w.promptPool);
     c.atLeastOne(u"workload.input_len"_s, w.inputLen);
     c.atLeastOne(u"workload.output_len"_s, w.outputLen);
     if (!(w.rangeRatio >= 0 && w.rangeRatio < 1))

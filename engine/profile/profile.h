@@ -165,6 +165,10 @@ struct Workload
     QString dataset = QStringLiteral("random"); // one of knownDatasets()
     QString datasetPath; // file for sharegpt/jsonl; relative paths are relative to the working directory
     int numPrompts = 1000; // requests per step (unless load.stepDurationS is set)
+    // 0: every request of a run sends a prompt no earlier request sent (synthetic datasets make each
+    // anew; files continue through the file across steps). N > 0: the requests draw from N prompts only,
+    // so they repeat, as a cache-friendly workload would.
+    int promptPool = 0;
     qint64 seed = 0;
     int inputLen = 1024; // random: prompt tokens
     int outputLen = 128; // random: max_tokens
@@ -254,6 +258,9 @@ struct Load
     double rampUpS = 0; // linear ramp of the arrival rate at the start of each step
     int warmupRequests = 0; // sent before each step, excluded from metrics
     double cooldownS = 0; // pause between steps
+    // Before every step after the first, ask the server to empty its prefix cache (vLLM's
+    // /reset_prefix_cache, SGLang's /flush_cache), so that no step starts with the previous one's prompts cached.
+    bool resetCacheBetweenSteps = false;
     std::optional<double> stepDurationS; // run each step this long instead of numPrompts requests
     Plan plan;
     int stepCount() const { return int(mode == LoadMode::Rate ? rates.size() : concurrencies.size()); }

@@ -73,6 +73,8 @@ QStringList applyOverrides(Profile& p, const ProfileOverrides& o)
     set(changed, u"load.burstiness"_s, p.load.burstiness, o.burstiness);
     set(changed, u"load.max_concurrency"_s, p.load.maxConcurrency, o.maxConcurrency);
     set(changed, u"load.warmup_requests"_s, p.load.warmupRequests, o.warmupRequests);
+    set(changed, u"workload.prompt_pool"_s, p.workload.promptPool, o.promptPool);
+    set(changed, u"load.reset_cache_between_steps"_s, p.load.resetCacheBetweenSteps, o.resetCacheBetweenSteps);
     set(changed, u"slo.ttft_ms"_s, p.slo.ttftMs, o.sloTtftMs);
     set(changed, u"slo.tpot_ms"_s, p.slo.tpotMs, o.sloTpotMs);
     set(changed, u"slo.e2el_ms"_s, p.slo.e2elMs, o.sloE2elMs);

@@ -53,6 +53,8 @@ struct ProfileOverrides
     std::optional<double> burstiness; // --burstiness
     std::optional<int> maxConcurrency; // --max-concurrency
     std::optional<int> warmupRequests; // --warmup-requests
+    std::optional<int> promptPool; // --prompt-pool
+    std::optional<bool> resetCacheBetweenSteps; // --reset-prefix-cache
     std::optional<double> sloTtftMs; // --goodput ttft:MS (see applyGoodput)
     std::optional<double> sloTpotMs; // --goodput tpot:MS
     std::optional<double> sloE2elMs; // --goodput e2el:MS

@@ -686,6 +686,7 @@ void readWorkload(ObjectReader& r, Workload& w)
     r.readDataset("dataset", u"workload.dataset"_s, w.dataset);
     r.read("dataset_path", u"workload.dataset_path"_s, w.datasetPath);
     r.read("num_prompts", u"workload.num_prompts"_s, w.numPrompts);
+    r.read("prompt_pool", u"workload.prompt_pool"_s, w.promptPool);
     r.read("seed", u"workload.seed"_s, w.seed);
     r.read("input_len", u"workload.input_len"_s, w.inputLen);
     r.read("output_len", u"workload.output_len"_s, w.outputLen);
@@ -788,6 +789,7 @@ void readLoad(ObjectReader& r, Load& l)
     r.read("ramp_up_s", u"load.ramp_up_s"_s, l.rampUpS);
     r.read("warmup_requests", u"load.warmup_requests"_s, l.warmupRequests);
     r.read("cooldown_s", u"load.cooldown_s"_s, l.cooldownS);
+    r.read("reset_cache_between_steps", u"load.reset_cache_between_steps"_s, l.resetCacheBetweenSteps);
     r.read("step_duration_s", u"load.step_duration_s"_s, l.stepDurationS);
     if (auto s = r.section("plan", u"load.plan"_s))
         readPlan(*s, l.plan);

@@ -176,6 +176,8 @@ Json toDocument(const Profile& p)
     workload["dataset"] = str(w.dataset);
     putNonEmpty(workload, "dataset_path", w.datasetPath);
     workload["num_prompts"] = w.numPrompts;
+    if (w.promptPool != 0)
+        workload["prompt_pool"] = w.promptPool;
     workload["seed"] = w.seed;
     workload["input_len"] = w.inputLen;
     workload["output_len"] = w.outputLen;
@@ -261,6 +263,8 @@ Json toDocument(const Profile& p)
     load["ramp_up_s"] = number(l.rampUpS);
     load["warmup_requests"] = l.warmupRequests;
     load["cooldown_s"] = number(l.cooldownS);
+    if (l.resetCacheBetweenSteps)
+        load["reset_cache_between_steps"] = true;
     putOptional(load, "step_duration_s", l.stepDurationS);
     Json& plan = load["plan"] = Json::object();
     plan["kind"] = str(planKindName(l.plan.kind));

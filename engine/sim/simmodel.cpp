@@ -119,6 +119,16 @@ void SimModel::shareComputedBlocks(Sequence& s)
     }
 }
 
+bool SimModel::resetPrefixCache()
+{
+    // Evictable entries are exactly those on the LRU list; any other entry is held by a running sequence.
+    if (m_lru.size() != m_cache.size())
+        return false;
+    m_cache.clear();
+    m_lru.clear(); // they were counted as free blocks and stay so
+    return true;
+}
+
 void SimModel::evictToFit()
 {
     // Evictable entries count as free; once the empty blocks run out, the least recently used go.

@@ -145,6 +145,11 @@ public:
     // True while any request is waiting or running.
     bool hasWork() const;
 
+    // Empties the prefix cache, as vLLM's reset_prefix_cache does: only when no running request holds a
+    // cached block (the evictable entries go; the counters stay). Returns false, changing nothing, while
+    // one does.
+    bool resetPrefixCache();
+
     // Runs one iteration starting at max(nowMs, end of the previous iteration): admits from the
     // waiting queue, applies the token budget, computes the iteration time and the tokens it emits.
     // Without work (hasWork() false) it returns an empty iteration with startMs == endMs.

@@ -506,6 +506,17 @@ void SimServer::Private::handleRequest(Connection* c, const HttpRequest& request
             return respondError(c, error->status, error->message, keepAlive, error->param);
         return respond(c, 200, std::get<QByteArray>(response), jsonType, keepAlive);
     }
+    if (path == "/reset_prefix_cache" || path == "/flush_cache") {
+        // vLLM (POST) and SGLang (GET or POST): both refuse while running requests hold cached blocks,
+        // vLLM's engine returning false (409 here), SGLang answering 400.
+        const bool sglang = path == "/flush_cache";
+        if (method != "POST" && !(sglang && method == "GET"))
+            return allow(sglang ? "GET, POST" : "POST");
+        if (!m_model.resetPrefixCache())
+            return respondError(c, sglang ? 400 : 409,
+                QStringLiteral("the prefix cache was not reset: running requests hold some of its blocks"), keepAlive);
+        return respond(c, 200, {}, {}, keepAlive);
+    }
     if (path == "/health") {
         if (method != "GET")
             return allow("GET");

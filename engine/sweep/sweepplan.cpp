@@ -12,6 +12,7 @@
 #include <QThread>
 
 #include <cmath>
+#include <set>
 
 namespace kp {
 
@@ -85,8 +86,64 @@ PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progre
     step.textSeed = static_cast<quint64>(profile.workload.seed);
     step.replaySpeed = profile.workload.replaySpeed;
     step.numPrompts = profile.workload.numPrompts;
+    // workload.prompt_pool 0: synthetic prompts are made anew for every request of the run.
+    step.freshPrompts = profile.workload.promptPool == 0;
     config.telemetry = telemetryOptions(profile.target, request.headers, config.transport);
+    if (profile.load.resetCacheBetweenSteps) {
+        // vLLM's endpoint first, SGLang's when the profile says the server is SGLang; the other one next.
+        config.cacheResetUrls = { serverUrl(profile.target, QStringLiteral("/reset_prefix_cache")),
+            serverUrl(profile.target, QStringLiteral("/flush_cache")) };
+        if (profile.server.engine.compare(QLatin1String("sglang"), Qt::CaseInsensitive) == 0)
+            std::swap(config.cacheResetUrls[0], config.cacheResetUrls[1]);
+    }
     return prepared;
+}
+
+PromptReuse plannedPromptReuse(const SweepConfig& config, const Load& load)
+{
+    PromptReuse reuse;
+    const StepConfig& t = config.stepTemplate;
+    if (t.isReplay())
+        return reuse; // a log is replayed as it is, every step
+    std::set<int> ids;
+    if (t.isMultiTurn()) {
+        reuse.fresh = t.freshPrompts && t.sessions.front().synthetic;
+        for (std::size_t i = 0; i < t.sessions.size(); ++i)
+            ids.insert(t.sessions[i].id >= 0 ? t.sessions[i].id : int(i));
+    } else if (!t.prompts.empty()) {
+        reuse.fresh = t.freshPrompts && t.prompts.front().synthetic;
+        for (std::size_t i = 0; i < t.prompts.size(); ++i)
+            ids.insert(t.prompts[i].id >= 0 ? t.prompts[i].id : int(i));
+    }
+    reuse.distinctPrompts = qint64(ids.size());
+    SweepConfig unsharded = config;
+    unsharded.shard = {};
+    const std::vector<PlannedStep> planned = config.planner.preview();
+    for (std::size_t i = 0; i < planned.size(); ++i) {
+        const StepConfig step = SweepRunner::makeStep(unsharded, planned[i], int(i));
+        if (step.runPositions > 0)
+            reuse.requests += step.runPositions;
+        else
+            reuse.atLeast = true;
+    }
+    const Plan& plan = load.plan;
+    if (plan.kind == PlanKind::Auto || plan.refine || plan.repeats > 0)
+        reuse.atLeast = true;
+    return reuse;
+}
+
+PromptReuse workloadPromptReuse(const Workload& w, qint64 requests, bool atLeast)
+{
+    PromptReuse reuse;
+    if (w.multiTurn || w.dataset == QLatin1String("replay") || w.dataset == QLatin1String("mooncake"))
+        return reuse;
+    reuse.requests = requests;
+    reuse.atLeast = atLeast;
+    const bool synthetic = w.dataset == QLatin1String("random") || w.dataset == QLatin1String("shared-prefix");
+    reuse.fresh = synthetic && w.promptPool == 0;
+    reuse.distinctPrompts = w.promptPool > 0 ? std::min(w.promptPool, w.numPrompts) : w.numPrompts;
+    reuse.distinctAtMost = !synthetic;
+    return reuse;
 }
 
 QUrl serverUrl(const Target& target, const QString& path)

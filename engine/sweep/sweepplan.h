@@ -10,6 +10,8 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <algorithm>
+
 namespace kp {
 
 // A profile turned into runnable steps: the dataset loaded, the request template and headers
@@ -23,6 +25,26 @@ struct PreparedSweep
 };
 
 PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progress = {});
+
+// How many of a sweep's requests will re-send a prompt, known before it runs.
+struct PromptReuse
+{
+    qint64 distinctPrompts = 0; // prompts (sessions, for multi-turn) the requests draw from
+    qint64 requests = 0; // run positions of the planned steps: requests (sessions) and warm-ups
+    bool atLeast = false; // some steps' counts depend on the server (duration, auto): more may follow
+    bool fresh = false; // every position gets a prompt of its own (synthetic prompts, prompt_pool 0)
+    bool distinctAtMost = false; // distinctPrompts is a bound (a file not read yet may hold fewer)
+    qint64 repeated() const { return fresh ? 0 : std::max<qint64>(0, requests - distinctPrompts); }
+    double share() const { return requests > 0 ? double(repeated()) / double(requests) : 0.0; }
+};
+// From the planned steps (SweepPlanner::preview, sized as SweepRunner::makeStep sizes them): positions
+// continue across steps, so a request repeats a prompt once the run has used every distinct one. A
+// replayed log gives requests 0. load: the profile's, for steps the plan may add (auto, refine, repeats).
+PromptReuse plannedPromptReuse(const SweepConfig& config, const Load& load);
+// The same before the dataset is read (the profile page), for `requests` run positions (warm-ups included):
+// synthetic prompts are fresh unless prompt_pool is set; a file gives at most num_prompts (or prompt_pool)
+// distinct prompts. Replayed logs and multi-turn sessions give requests 0.
+PromptReuse workloadPromptReuse(const Workload& workload, qint64 requests, bool atLeast);
 
 MetricsOptions metricsOptions(const Profile& profile);
 

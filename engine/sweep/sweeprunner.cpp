@@ -1,8 +1,12 @@
 #include "sweep/sweeprunner.h"
 
+#include "client/networkclient.h"
 #include "client/transport.h"
+#include "metrics/phrase.h"
 
 #include <QDateTime>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 
 #include <algorithm>
 #include <cmath>
@@ -74,6 +78,9 @@ StepConfig SweepRunner::makeStep(const SweepConfig& config, const PlannedStep& p
             step.numPrompts = std::numeric_limits<int>::max();
         }
     }
+    // The run positions this step takes (all shards together), known in advance when it sends a count.
+    step.runPositions
+        = step.numPrompts == std::numeric_limits<int>::max() ? 0 : qint64(step.warmupRequests) + step.numPrompts;
     if (const ShardSpec& shard = config.shard; shard.active()) {
         // This client's share: every count split exactly, the rate divided, a seed of its own.
         auto share = [&shard](int total) { return static_cast<int>(shard.share(total)); };
@@ -102,6 +109,10 @@ void SweepRunner::start(SweepConfig config)
     m_outcomes.clear();
     m_next.reset();
     m_aligned.reset();
+    m_runPosition = 0;
+    m_afterReset.reset();
+    m_resetUrl = 0;
+    m_resetRefused = false;
     m_pauseRequested = m_waitingPaused = false;
     m_stopped = false;
     m_running = true;
@@ -164,6 +175,53 @@ void SweepRunner::startStep()
         return;
     }
     StepConfig step = makeStep(m_config, *planned, static_cast<int>(m_outcomes.size()));
+    if (!step.isReplay()) // a log is replayed from its first line every step
+        step.runOffset = m_runPosition;
+    if (!m_outcomes.empty() && !m_config.cacheResetUrls.isEmpty() && !m_resetRefused) {
+        resetCacheThenLaunch(std::move(step));
+        return;
+    }
+    launchStep(std::move(step));
+}
+
+void SweepRunner::resetCacheThenLaunch(StepConfig step)
+{
+    const NetworkClient client(m_config.transport, m_config.stepTemplate.request.headers);
+    if (!m_resetManager)
+        m_resetManager = client.makeManager(this);
+    constexpr int kResetTimeoutMs = 30'000;
+    QNetworkRequest request = client.request(m_config.cacheResetUrls[m_resetUrl], kResetTimeoutMs);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    m_afterReset = std::move(step);
+    m_resetReply = m_resetManager->post(request, QByteArray());
+    QNetworkReply* reply = m_resetReply;
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (reply != m_resetReply || !m_afterReset)
+            return; // aborted by stop()
+        m_resetReply = nullptr;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        StepConfig waiting = std::move(*m_afterReset);
+        m_afterReset.reset();
+        if (reply->error() == QNetworkReply::NoError && status >= 200 && status < 300) {
+            launchStep(std::move(waiting));
+            return;
+        }
+        const QString why = status > 0 ? QStringLiteral("HTTP %1").arg(status) : reply->errorString();
+        if (++m_resetUrl < m_config.cacheResetUrls.size()) {
+            resetCacheThenLaunch(std::move(waiting));
+            return;
+        }
+        m_resetRefused = true;
+        Q_EMIT note(phrase(
+            "SweepRunner", "the server did not empty its prefix cache (POST %1: %2); the steps run without resets")
+                        .arg(reply->url().toDisplayString(QUrl::RemoveUserInfo), why));
+        launchStep(std::move(waiting));
+    });
+}
+
+void SweepRunner::launchStep(StepConfig step)
+{
     if (const auto at = m_config.alignment.startOf(step.index);
         at && QDateTime::currentDateTimeUtc().msecsTo(*at) > 0) {
         m_aligned = std::move(step);
@@ -195,6 +253,11 @@ void SweepRunner::finishStep(const StepResult& result)
     outcome.partial = result.partial;
     outcome.clientBound = result.clientBound;
     m_outcomes.push_back(std::move(outcome));
+    // Fixed-count steps move on by what every shard knows; a duration-bound one by what this client used,
+    // in whole strides, so that each shard keeps to its own positions.
+    m_runPosition += result.config.runPositions > 0
+        ? result.config.runPositions
+        : qint64(std::max(1, result.config.promptStride)) * result.positionsUsed;
     Q_EMIT stepFinished(result);
     if (m_stopped) {
         m_running = false;
@@ -217,6 +280,15 @@ void SweepRunner::stop(const QString& why)
     if (!m_running || m_stopped)
         return;
     m_stopped = true;
+    if (m_resetReply) {
+        QNetworkReply* reply = m_resetReply;
+        m_resetReply = nullptr;
+        m_afterReset.reset();
+        reply->abort();
+        m_running = false;
+        Q_EMIT finished(true);
+        return;
+    }
     if (m_cooldown.isActive() || m_waitingPaused || m_aligned) {
         m_waitingPaused = false;
         m_cooldown.stop();

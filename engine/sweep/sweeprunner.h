@@ -8,10 +8,14 @@
 #include "telemetry/scraper.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
 
 #include <memory>
 #include <vector>
+
+class QNetworkAccessManager;
+class QNetworkReply;
 
 namespace kp {
 
@@ -26,6 +30,10 @@ struct SweepConfig
     ShardSpec shard; // this client's share of each step (sweep/shard.h)
     StepAlignment alignment; // wall-clock start of step 0 (and of every step, with an interval)
     TelemetryOptions telemetry; // the server's /metrics, scraped while each step runs; off without a URL
+    // load.reset_cache_between_steps: before every step after the first, a POST to the first of these that
+    // answers 2xx (vLLM's /reset_prefix_cache, SGLang's /flush_cache), with stepTemplate's headers and the
+    // transport's TLS and proxy; when none does, one note and no further tries. Empty: no resets.
+    QList<QUrl> cacheResetUrls;
 };
 
 // Runs the steps the planner asks for, one after another over one transport (so connections are reused across
@@ -71,6 +79,9 @@ Q_SIGNALS:
 
 private:
     void startStep();
+    void launchStep(StepConfig step); // at its aligned time, or now
+    // Empties the server's prefix cache (cacheResetUrls[m_resetUrl] onwards), then launches the step.
+    void resetCacheThenLaunch(StepConfig step);
     void onStepFinished(const StepResult& result);
     void finishStep(const StepResult& result); // with the step's server telemetry
 
@@ -87,6 +98,12 @@ private:
     QTimer m_alignWait; // until an aligned step's start time
     std::optional<StepConfig> m_aligned; // the step waiting for it
     TelemetryScraper* m_scraper;
+    qint64 m_runPosition = 0; // prompt positions the run used before the next step (StepConfig::runOffset)
+    QNetworkAccessManager* m_resetManager = nullptr; // made in this thread at the first reset
+    QPointer<QNetworkReply> m_resetReply; // the reset in flight
+    std::optional<StepConfig> m_afterReset; // the step waiting for it
+    int m_resetUrl = 0; // the first of cacheResetUrls still worth trying
+    bool m_resetRefused = false; // every URL refused: the note was given, no more tries
 };
 
 } // namespace kp
