@@ -279,6 +279,43 @@ private Q_SLOTS:
         QCOMPARE(runCli({ QStringLiteral("validate"), path, QStringLiteral("--allow-high-load") }).exitCode, 0);
     }
 
+    // Before a run: how many requests will re-send a prompt, from the file's prompts (or the pool) and the
+    // plan's requests, warm-ups included; synthetic prompts without a pool never repeat.
+    void promptReuseIsSaidBeforeTheRun()
+    {
+        QTemporaryDir dir;
+        QFile data(dir.filePath(QStringLiteral("three.jsonl")));
+        QVERIFY(data.open(QIODevice::WriteOnly));
+        data.write("{\"prompt\": \"one two\"}\n{\"prompt\": \"three four\"}\n{\"prompt\": \"five six\"}\n");
+        data.close();
+        const QString path = dir.filePath(QStringLiteral("settings.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("{\"target\": {\"base_url\": \"http://127.0.0.1:8000\", \"model\": \"m\"},"
+                               " \"workload\": {\"dataset\": \"jsonl\", \"dataset_path\": \"%1\", \"num_prompts\": 10},"
+                               " \"load\": {\"rates\": [10, 20], \"warmup_requests\": 1}}\n")
+                    .arg(data.fileName())
+                    .toUtf8());
+        f.close();
+        const Outcome file = runCli({ QStringLiteral("validate"), path });
+        QCOMPARE(file.exitCode, 0);
+        // 2 steps of 10 requests and a warm-up, 3 prompts: 19 of 22 re-send one.
+        QVERIFY2(file.err.contains(QStringLiteral("note: The dataset has 3 prompts for 22 requests: 86 % of requests "
+                                                  "will re-send a prompt (a prefix-caching server will look faster "
+                                                  "than under real traffic)")),
+            qPrintable(file.err));
+        const Outcome random = runCli({ QStringLiteral("validate"), path, QStringLiteral("--dataset-name"),
+            QStringLiteral("random"), QStringLiteral("--input-len"), QStringLiteral("8") });
+        QCOMPARE(random.exitCode, 0);
+        QVERIFY2(!random.err.contains(QStringLiteral("re-send")), qPrintable(random.err));
+        const Outcome pool = runCli({ QStringLiteral("validate"), path, QStringLiteral("--dataset-name"),
+            QStringLiteral("random"), QStringLiteral("--input-len"), QStringLiteral("8"),
+            QStringLiteral("--prompt-pool"), QStringLiteral("4") });
+        QCOMPARE(pool.exitCode, 0);
+        QVERIFY2(pool.err.contains(QStringLiteral("The dataset has 4 prompts for 22 requests: 82 % of requests")),
+            qPrintable(pool.err));
+    }
+
     // A bad model mix or length distribution on the command line is named with its option and entry.
     void badMixAndDistributionAreNamed()
     {

@@ -35,10 +35,12 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QTimer>
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <limits>
@@ -203,6 +205,13 @@ struct Options
         QStringLiteral("Warm-up requests before each step (not measured)."), QStringLiteral("N") };
     QCommandLineOption cooldown { QStringLiteral("cooldown"), QStringLiteral("Seconds between steps."),
         QStringLiteral("S") };
+    QCommandLineOption promptPool { QStringLiteral("prompt-pool"),
+        QStringLiteral("Draw the requests' prompts from N prompts, so that they repeat (default 0: a prompt no "
+                       "earlier request of the run sent)."),
+        QStringLiteral("N") };
+    QCommandLineOption resetPrefixCache { QStringLiteral("reset-prefix-cache"),
+        QStringLiteral("Empty the server's prefix cache before every step after the first (vLLM "
+                       "/reset_prefix_cache, SGLang /flush_cache).") };
     QCommandLineOption stepDuration { QStringLiteral("step-duration"),
         QStringLiteral("Run each step this many seconds instead of a prompt count."), QStringLiteral("S") };
     QCommandLineOption percentileMetrics { QStringLiteral("percentile-metrics"),
@@ -470,6 +479,9 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     number(o.burstiness, ov.burstiness);
     number(o.maxConcurrency, ov.maxConcurrency);
     number(o.warmup, ov.warmupRequests);
+    number(o.promptPool, ov.promptPool);
+    if (p.isSet(o.resetPrefixCache))
+        ov.resetCacheBetweenSteps = true;
     if (p.isSet(o.percentileMetrics))
         ov.percentileMetrics = listValues(p, o.percentileMetrics);
     if (p.isSet(o.metricPercentiles)) {
@@ -725,6 +737,28 @@ void printFailures(const StepResult& result, const Profile& profile, const Heade
     }
 }
 
+// Grouped digits: "11,250".
+QString groupedCount(qint64 n)
+{
+    QLocale locale(QLocale::English);
+    return locale.toString(n);
+}
+
+// The plan's prompt reuse, when requests will re-send prompts (a small file, or prompt_pool).
+void sayPromptReuse(const PreparedSweep& prepared, const Profile& profile)
+{
+    if (prepared.config.stepTemplate.isMultiTurn())
+        return; // sessions take positions by conversation, not by request: no exact figure
+    const PromptReuse reuse = plannedPromptReuse(prepared.config, profile.load);
+    if (reuse.repeated() <= 0)
+        return;
+    say(QStringLiteral("note: The dataset has %1 prompts for %2%3 requests: %4 % of requests will re-send a prompt "
+                       "(a prefix-caching server will look faster than under real traffic)")
+            .arg(groupedCount(reuse.distinctPrompts), reuse.atLeast ? QStringLiteral("at least ") : QString(),
+                groupedCount(reuse.requests))
+            .arg(std::max(1.0, std::round(reuse.share() * 100.0)), 0, 'f', 0));
+}
+
 QString formatLoadList(const Profile& profile)
 {
     QStringList loads;
@@ -934,6 +968,8 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         say(QStringLiteral("error: %1").arg(prepared.error));
         return ExitBadInput;
     }
+    if (!quiet)
+        sayPromptReuse(prepared, profile);
     // Loads the sweep chooses as it goes (auto, refinement) are held to the same limits as the plan.
     if (p.isSet(o.allowHighLoad))
         prepared.config.planner.setLoadLimits(std::nullopt);
@@ -1302,9 +1338,10 @@ int run(const QStringList& arguments)
         o.inputLen, o.outputLen, o.rangeRatio, o.inputLenDist, o.inputLenStd, o.outputLenDist, o.outputLenStd,
         o.multiTurn, o.multiTurnHistory, o.thinkTime, o.turns, o.systemPromptLen, o.maxModelLen, o.replaySpeed,
         o.requestRate, o.concurrency, o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.noStream, o.embeddingBatch,
-        o.warmup, o.cooldown, o.stepDuration, o.percentileMetrics, o.metricPercentiles, o.goodput, o.saveResult,
-        o.saveDetailed, o.resultDir, o.resultFilename, o.label, o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove,
-        o.allowInsecureKey, o.allowHighLoad, o.workers, o.transport, o.quiet });
+        o.warmup, o.cooldown, o.promptPool, o.resetPrefixCache, o.stepDuration, o.percentileMetrics,
+        o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir, o.resultFilename, o.label,
+        o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey, o.allowHighLoad, o.workers,
+        o.transport, o.quiet });
     parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.repeatScope, o.noEarlyStop,
         o.stopErrorRate, o.slo, o.peak, o.redundancy, o.kneeMetric, o.json });
     if (verb == QLatin1String("run") || verb == QLatin1String("sweep")) {
@@ -1368,6 +1405,7 @@ int run(const QStringList& arguments)
             say(QStringLiteral("error: %1").arg(prepared.error));
             return ExitBadInput;
         }
+        sayPromptReuse(prepared, *profile);
         // What a run would refuse, validate refuses too: the load limits (lifted as a run lifts them).
         const SafetyCheck check = checkSafety(*profile, prepared.config.planner.preview(), 0, 0);
         if (!check.overLimits.isEmpty() && !parser.isSet(o.allowHighLoad)) {

@@ -1950,6 +1950,13 @@
     </message>
 </context>
 <context>
+    <name>SweepRunner</name>
+    <message>
+        <source>the server did not empty its prefix cache (POST %1: %2); the steps run without resets</source>
+        <translation>服务器未清空其前缀缓存（POST %1：%2）；各步骤将不再重置缓存</translation>
+    </message>
+</context>
+<context>
     <name>TargetStore</name>
     <message>
         <source>a target needs a name</source>
@@ -3694,6 +3701,18 @@ fitted to %1</source>
     <message>
         <source>Every load runs %1 more times after the pass.</source>
         <translation>本轮结束后，每个负载再运行 %1 次。</translation>
+    </message>
+    <message>
+        <source>The dataset gives at most %1 prompts for %2%3 requests: at least %4 % of requests will re-send a prompt (a prefix-caching server will look faster than under real traffic).</source>
+        <translation>数据集最多提供 %1 个提示词，用于 %2%3 个请求：至少 %4 % 的请求会重发提示词（启用前缀缓存的服务器会显得比真实流量下更快）。</translation>
+    </message>
+    <message>
+        <source>at least </source>
+        <translation>至少 </translation>
+    </message>
+    <message>
+        <source>The dataset has %1 prompts for %2%3 requests: %4 % of requests will re-send a prompt (a prefix-caching server will look faster than under real traffic).</source>
+        <translation>数据集有 %1 个提示词，用于 %2%3 个请求：%4 % 的请求会重发提示词（启用前缀缓存的服务器会显得比真实流量下更快）。</translation>
     </message>
 </context>
 <context>

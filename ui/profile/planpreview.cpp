@@ -2,12 +2,16 @@
 
 #include "planestimate.h"
 #include "run/uiformat.h"
+#include "sweep/sweepplan.h"
 
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace kp::ui {
 
@@ -197,6 +201,24 @@ void PlanPreview::setProfile(const Profile& profile)
                                     : tr("The best step that meets the SLO runs %1 more times.").arg(plan.repeats));
     if (profile.load.plan.earlyStop)
         notes << tr("Escalation stops early if the server collapses.");
+    // Prompts sent again feed a prefix cache: say how many before the run.
+    const bool moreRequests = plan.unknownRequestSteps > 0 || plan.refineSteps > 0 || plan.repeats > 0
+        || profile.load.plan.kind == PlanKind::Auto;
+    const PromptReuse reuse = workloadPromptReuse(profile.workload, plan.requests + plan.warmupRequests, moreRequests);
+    if (reuse.repeated() > 0) {
+        const QString share = QString::number(std::max(1.0, std::round(reuse.share() * 100.0)), 'f', 0);
+        const QString requestCount = formatCount(reuse.requests);
+        if (reuse.distinctAtMost)
+            notes << tr("The dataset gives at most %1 prompts for %2%3 requests: at least %4 % of requests will "
+                        "re-send a prompt (a prefix-caching server will look faster than under real traffic).")
+                         .arg(formatCount(reuse.distinctPrompts), reuse.atLeast ? tr("at least ") : QString(),
+                             requestCount, share);
+        else
+            notes << tr("The dataset has %1 prompts for %2%3 requests: %4 % of requests will re-send a prompt (a "
+                        "prefix-caching server will look faster than under real traffic).")
+                         .arg(formatCount(reuse.distinctPrompts), reuse.atLeast ? tr("at least ") : QString(),
+                             requestCount, share);
+    }
     m_notes->setText(notes.join(QLatin1Char(' ')));
     m_notes->setVisible(!notes.isEmpty());
 }
