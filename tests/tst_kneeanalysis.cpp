@@ -137,8 +137,8 @@ Points withIntervals(const Doubles& offered, const Doubles& achieved, const Doub
 // at 200 req/s that the next step undoes, and a drift from 24 ms to 37 ms far below a 500 ms SLO.
 Points oneOutlier()
 {
-    Points points = curve({ 25, 50, 100, 150, 200, 250, 350 }, { 24.5, 49, 98, 146, 195, 244, 340 },
-        { 28, 19, 21, 23.9, 114, 29, 37.2 });
+    Points points = curve(
+        { 25, 50, 100, 150, 200, 250, 350 }, { 24.5, 49, 98, 146, 195, 244, 340 }, { 28, 19, 21, 23.9, 114, 29, 37.2 });
     const double low[] = { 22, 17, 19, 21.5, 60, 26.5, 33.5 };
     const double high[] = { 33, 21, 23.5, 26.5, 131, 31.5, 41 };
     for (std::size_t i = 0; i < points.size(); ++i)
@@ -361,6 +361,9 @@ private Q_SLOTS:
     void outlierStepIsNamed();
     void oneLoadHasNoTrend_data();
     void oneLoadHasNoTrend();
+    // A sweep the prefix cache flattered says so, and why: prompts repeating, or prefixes shared by design.
+    void cacheFriendlyWorkloadIsSaid_data();
+    void cacheFriendlyWorkloadIsSaid();
     void drainIsNotSaturation();
     void floorStepStaysOffARateAxis();
 };
@@ -549,9 +552,8 @@ void TestKneeAnalysis::kneeNeedsEvidence_data()
         << withIntervals(rates, keepsUp, { 100, 101, 102, 103, 104, 105, 400 }, 0.02) << ttftSlo(500) << none
         << u"No knee in 10–70 req/s: P99 TTFT rises only at the highest load, 70 req/s (400 ms against 105 ms at 60 "
            u"req/s); one step does not make a knee: add higher rates to confirm it."_s;
-    QTest::addRow("no intervals: a rise beyond the noise ratio")
-        << curve(rates, keepsUp, { 100, 102, 105, 110, 300, 900, 2500 }) << Slo {} << 50.0
-        << u"The knee is at 50 req/s"_s;
+    QTest::addRow("no intervals: a rise beyond the noise ratio") << curve(rates, keepsUp,
+        { 100, 102, 105, 110, 300, 900, 2500 }) << Slo {} << 50.0 << u"The knee is at 50 req/s"_s;
     QTest::addRow("no intervals: a rise within the noise ratio")
         << curve(rates, keepsUp, { 100, 101, 102, 103, 125, 150, 170 }) << Slo {} << none
         << u"No knee in 10–70 req/s: P99 TTFT bends at 40 req/s (103 ms) but is 125 ms at 50 req/s, less than 25% "
@@ -599,6 +601,66 @@ void TestKneeAnalysis::outlierStepIsNamed()
     verifyConsistent(result);
 }
 
+void TestKneeAnalysis::cacheFriendlyWorkloadIsSaid_data()
+{
+    QTest::addColumn<qint64>("repeated"); // per step of 1000 requests; -1: unknown (a foreign file)
+    QTest::addColumn<qint64>("cached"); // input tokens from the cache, of 128000 per step; -1: unknown
+    QTest::addColumn<QString>("said"); // empty: nothing said
+
+    QTest::addRow("prompts repeat, the cache serves them")
+        << qint64(950) << qint64(105000)
+        << u"The knee and saturation were measured on a cache-friendly workload: 82% of input tokens came from the "
+           u"prefix cache because prompts repeat (95% of requests re-sent a prompt already sent in this run); a "
+           u"server without that reuse would saturate earlier. Send fresh prompts (workload.prompt_pool 0, or a "
+           u"dataset as large as the run) or reset the cache between steps (load.reset_cache_between_steps)."_s;
+    QTest::addRow("prompts repeat, the cache is not reported")
+        << qint64(500) << qint64(-1)
+        << u"The knee and saturation were measured on a cache-friendly workload: 50% of requests re-sent a prompt "
+           u"already sent in this run; a server with prefix caching answers them with little prefill, so a server "
+           u"without that reuse would saturate earlier. Send fresh prompts (workload.prompt_pool 0, or a dataset as "
+           u"large as the run) or reset the cache between steps (load.reset_cache_between_steps)."_s;
+    QTest::addRow("fresh prompts sharing prefixes")
+        << qint64(0) << qint64(51200)
+        << u"40% of input tokens came from the prefix cache (the client's figures) though no prompt repeated: the "
+           u"workload shares prefixes (a system prompt, conversation history), so the findings hold for traffic "
+           u"that shares as much."_s;
+    QTest::addRow("a file that does not say whether prompts repeated")
+        << qint64(-1) << qint64(64000)
+        << u"50% of input tokens came from the prefix cache (the client's figures). Where that comes from prompts "
+           u"repeating rather than prefixes the traffic really shares, a server without that reuse would saturate "
+           u"earlier."_s;
+    QTest::addRow("fresh prompts, little from the cache") << qint64(0) << qint64(6400) << QString();
+    QTest::addRow("a few repeats") << qint64(20) << qint64(-1) << QString();
+}
+
+void TestKneeAnalysis::cacheFriendlyWorkloadIsSaid()
+{
+    QFETCH(qint64, repeated);
+    QFETCH(qint64, cached);
+    QFETCH(QString, said);
+
+    Points points = hockeyStick();
+    for (SweepPoint& p : points) {
+        p.metrics.totalInputTokens = 128000;
+        if (cached >= 0) {
+            p.metrics.totalCachedTokens = cached;
+            p.metrics.cachedTokensReported = p.metrics.completed;
+        }
+        if (repeated >= 0)
+            p.metrics.repeatedPrompts = repeated;
+    }
+    const AnalysisResult result = KneeAnalysis::analyze(points, AnalysisOptions {});
+    QStringList notes;
+    for (const Sentence& note : result.notes)
+        notes << note.text();
+    const QString text = notes.join(u'\n');
+    const bool cacheWords = text.contains(u"prefix cach"_s) || text.contains(u"re-sent"_s);
+    if (said.isEmpty())
+        QVERIFY2(!cacheWords, qPrintable(text));
+    else
+        QVERIFY2(notes.contains(said), qPrintable(u"missing: %1\nin:\n%2"_s.arg(said, text)));
+}
+
 void TestKneeAnalysis::oneLoadHasNoTrend_data()
 {
     QTest::addColumn<Points>("points");
@@ -641,8 +703,8 @@ void TestKneeAnalysis::oneLoadHasNoTrend()
     QVERIFY(!result.collapse.found);
     QVERIFY(result.regions.empty());
     const QString text = analysisLines(result).join(u'\n');
-    for (const QString& trend : { u"Linear"_s, u"up to"_s, u"still grows"_s, u"grows in step"_s, u"never saturated"_s,
-             u"The knee is at"_s })
+    for (const QString& trend :
+        { u"Linear"_s, u"up to"_s, u"still grows"_s, u"grows in step"_s, u"never saturated"_s, u"The knee is at"_s })
         QVERIFY2(!text.contains(trend), qPrintable(u"said \"%1\" in:\n%2"_s.arg(trend, text)));
     for (const QString& expected : said)
         QVERIFY2(text.contains(expected), qPrintable(u"missing: %1\nin:\n%2"_s.arg(expected, text)));

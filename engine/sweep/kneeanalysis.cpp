@@ -597,7 +597,8 @@ private:
     // The lowest to the highest load of the latency curve: "25–350 req/s", "1–64 users".
     Sentence loadRange(double from, double to) const
     {
-        return sentence("KneeAnalysis", "%1–%2", "a range of loads: the lowest number, then the highest load with its unit")
+        return sentence(
+            "KneeAnalysis", "%1–%2", "a range of loads: the lowest number, then the highest load with its unit")
             .arg(words::number(from), load(to));
     }
 
@@ -763,8 +764,7 @@ private:
             x.push_back(p.x);
             y.push_back(*p.latency);
         }
-        const Sentence noKneeIn
-            = sentence("KneeAnalysis", "No knee in %1: ").arg(loadRange(x.front(), x.back()));
+        const Sentence noKneeIn = sentence("KneeAnalysis", "No knee in %1: ").arg(loadRange(x.front(), x.back()));
         // Latency does not fall as load rises except by noise: fit a non-decreasing curve first (where
         // Kneedle smooths with a spline).
         const std::vector<double> fit = knee::isotonicFit(y);
@@ -990,10 +990,10 @@ private:
                 f.lowerBound = true;
                 m_result.sloCapacity = f;
             } else {
-                m_result.sloCapacity = absent(
-                    sentence("KneeAnalysis", "No SLO capacity: the one load tested, %1, misses the SLO (%2); test lower "
-                                             "loads.")
-                        .arg(load(only.x), judged.front().second.firstMiss));
+                m_result.sloCapacity = absent(sentence("KneeAnalysis",
+                    "No SLO capacity: the one load tested, %1, misses the SLO (%2); test lower "
+                    "loads.")
+                                                  .arg(load(only.x), judged.front().second.firstMiss));
             }
             return;
         }
@@ -1452,6 +1452,75 @@ std::optional<Sentence> shortOutputNote(const std::vector<SweepPoint>& points)
         .arg(share);
 }
 
+// How much of the sweep the prefix cache served, and whether prompts repeating is why: said where the
+// cache served a fifth of the input or more, or where requests re-sent a prompt, since a knee measured
+// on such a workload is more optimistic than traffic without that reuse.
+std::optional<Sentence> cacheNote(const std::vector<SweepPoint>& points, const AnalysisResult& result)
+{
+    constexpr double noteHitRate = 0.20;
+    constexpr double noteRepeats = 0.05;
+    double hitSum = 0.0;
+    int hitSteps = 0;
+    bool serverSide = false;
+    qint64 repeated = 0, requests = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (i < result.steps.size() && !result.steps[i].usedForThroughput)
+            continue;
+        const SweepPoint& p = points[i];
+        const std::optional<double> server = serverHitRate(p.server);
+        if (const std::optional<double> rate = server ? server : clientHitRate(p.metrics)) {
+            hitSum += *rate;
+            ++hitSteps;
+            serverSide = serverSide || server.has_value();
+        }
+        if (isKnown(p.metrics.repeatedPrompts)) {
+            repeated += p.metrics.repeatedPrompts;
+            requests += endedRequests(p.metrics);
+        }
+    }
+    // Plain values with a flag each: what is unknown is never worded.
+    const bool hitKnown = hitSteps > 0;
+    const double hitRate = hitKnown ? hitSum / hitSteps : 0.0;
+    const bool repeatsKnown = requests > 0;
+    const double repeats = repeatsKnown ? double(repeated) / double(requests) : 0.0;
+    const bool reused = repeatsKnown && repeats >= noteRepeats;
+    const bool cached = hitKnown && hitRate >= noteHitRate;
+    if (!reused && !cached)
+        return std::nullopt;
+    const Sentence measured = result.knee.found || result.saturation.found
+        ? sentence("KneeAnalysis", "The knee and saturation were measured on a cache-friendly workload: ")
+        : sentence("KneeAnalysis", "This sweep ran a cache-friendly workload: ");
+    const Sentence fix = sentence("KneeAnalysis",
+        " Send fresh prompts (workload.prompt_pool 0, or a dataset as large as the run) or reset the cache between "
+        "steps (load.reset_cache_between_steps).");
+    if (reused && cached)
+        return measured
+            + sentence("KneeAnalysis",
+                "%1 of input tokens came from the prefix cache because prompts repeat (%2 of requests re-sent a prompt "
+                "already sent in this run); a server without that reuse would saturate earlier.")
+                  .arg(words::wholePercent(hitRate), words::wholePercent(repeats))
+            + fix;
+    if (reused)
+        return measured
+            + sentence("KneeAnalysis",
+                "%1 of requests re-sent a prompt already sent in this run; a server with prefix caching answers them "
+                "with little prefill, so a server without that reuse would saturate earlier.")
+                  .arg(words::wholePercent(repeats))
+            + fix;
+    const Sentence side = serverSide ? sentence("KneeAnalysis", "the server's figures")
+                                     : sentence("KneeAnalysis", "the client's figures");
+    if (!repeatsKnown)
+        return sentence("KneeAnalysis",
+            "%1 of input tokens came from the prefix cache (%2). Where that comes from prompts repeating rather than "
+            "prefixes the traffic really shares, a server without that reuse would saturate earlier.")
+            .arg(words::wholePercent(hitRate), side);
+    // The cache served much of the input without prompts repeating: the workload shares prefixes by design.
+    return sentence("KneeAnalysis",
+        "%1 of input tokens came from the prefix cache (%2) though no prompt repeated: the workload shares prefixes "
+        "(a system prompt, conversation history), so the findings hold for traffic that shares as much.")
+        .arg(words::wholePercent(hitRate), side);
+}
+
 } // namespace
 
 AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
@@ -1486,6 +1555,8 @@ AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, cons
                                  .arg(words::metric(used.metric, used.percentile)));
     result.server = analyzeServer(points);
     if (const std::optional<Sentence> note = shortOutputNote(points))
+        result.notes << *note;
+    if (const std::optional<Sentence> note = cacheNote(points, result))
         result.notes << *note;
     return result;
 }
