@@ -430,11 +430,12 @@ void TestKneeAnalysis::analyze_data()
                                         << QStringList { u"The knee is at 50 req/s"_s, u"Saturation at 60 req/s"_s,
                                                u"No collapse"_s };
     QTest::addRow("plateau, no collapse")
-        << plateau() << 60.0 << 60.0 << 60.0 << none << u"linear 10-50, overload 60-100"_s
+        << plateau() << 50.0 << 60.0 << 60.0 << none << u"linear 10-40, knee 50-50, overload 60-100"_s
         << QStringList {
                u"No collapse: throughput held within 10% of its 56.5 req/s peak from 80 req/s to 100 req/s."_s
            };
-    QTest::addRow("collapse") << collapsing() << 60.0 << 60.0 << 60.0 << 80.0 << u"linear 10-50, overload 60-100"_s
+    QTest::addRow("collapse") << collapsing() << 50.0 << 60.0 << 60.0 << 80.0
+                              << u"linear 10-40, knee 50-50, overload 60-100"_s
                               << QStringList { u"Throughput collapses from 80 req/s: it peaked at 54 req/s at 60 req/s "
                                                u"and falls to 44 req/s (19% below the peak)"_s,
                                      u"from 80 req/s throughput falls, to 19% below its 54 req/s peak"_s };
@@ -452,7 +453,7 @@ void TestKneeAnalysis::analyze_data()
         << QStringList { u"Left out: step 9 (45 req/s): client-bound; step 10 (75 req/s): partial; step 11 (85 req/s): "
                          u"20% errors."_s };
     QTest::addRow("concurrency mode")
-        << concurrencySweep() << 32.0 << 16.0 << 32.0 << none << u"linear 1-16, overload 32-64"_s
+        << concurrencySweep() << 8.0 << 16.0 << 32.0 << none << u"linear 1-4, knee 8-16, overload 32-64"_s
         << QStringList { u"Saturation at 32 users: more users add at most 1.7% throughput (30 req/s here, at most 30.5 "
                          u"req/s up to 64 users)."_s };
     Points allAtOnce = hockeyStick();
@@ -529,9 +530,9 @@ void TestKneeAnalysis::kneeNeedsEvidence_data()
            u"more, which is under 10% of the SLO's 500 ms limit: far below the objective, the rise does not limit "
            u"capacity. The sweep never saturated; add higher rates. Left out: step 5 (200 req/s): outlier."_s;
     QTest::addRow("sustained rise beyond the intervals")
-        << withIntervals(rates, keepsUp, { 100, 102, 105, 110, 300, 900, 2500 }, 0.05) << ttftSlo(500) << 50.0
-        << u"The knee is at 50 req/s (49.5 req/s achieved): P99 TTFT is 300 ms there, 900 ms at 60 req/s, and 2.5 s "
-           u"(8.3×) at 70 req/s."_s;
+        << withIntervals(rates, keepsUp, { 100, 102, 105, 110, 300, 900, 2500 }, 0.05) << ttftSlo(500) << 40.0
+        << u"The knee is at 40 req/s (39.6 req/s achieved): P99 TTFT is 110 ms there, 300 ms at 50 req/s, and 2.5 s "
+           u"(23×) at 70 req/s."_s;
     QTest::addRow("rise within the intervals")
         << withIntervals(rates, keepsUp, { 100, 102, 104, 110, 170, 190, 200 }, 0.4) << Slo {} << none
         << u"No knee in 10–70 req/s: P99 TTFT bends at 40 req/s (110 ms (95% interval 66–154 ms)) but is 170 ms "
@@ -553,7 +554,7 @@ void TestKneeAnalysis::kneeNeedsEvidence_data()
         << u"No knee in 10–70 req/s: P99 TTFT rises only at the highest load, 70 req/s (400 ms against 105 ms at 60 "
            u"req/s); one step does not make a knee: add higher rates to confirm it."_s;
     QTest::addRow("no intervals: a rise beyond the noise ratio") << curve(rates, keepsUp,
-        { 100, 102, 105, 110, 300, 900, 2500 }) << Slo {} << 50.0 << u"The knee is at 50 req/s"_s;
+        { 100, 102, 105, 110, 300, 900, 2500 }) << Slo {} << 40.0 << u"The knee is at 40 req/s"_s;
     QTest::addRow("no intervals: a rise within the noise ratio")
         << curve(rates, keepsUp, { 100, 101, 102, 103, 125, 150, 170 }) << Slo {} << none
         << u"No knee in 10–70 req/s: P99 TTFT bends at 40 req/s (103 ms) but is 125 ms at 50 req/s, less than 25% "
@@ -1447,8 +1448,8 @@ void TestKneeAnalysis::floorStepStaysOffARateAxis()
         QVERIFY2(
             r->steps[0].excluded.text().contains(u"with a number of users"), qPrintable(r->steps[0].excluded.text()));
         QVERIFY(r->knee.found);
-        QCOMPARE(r->knee.offered, 40.0);
-        QCOMPARE(r->knee.stepIndex, 5);
+        QCOMPARE(r->knee.offered, 30.0); // the last step before P99 TTFT climbs (220 ms; 600 ms at 40 req/s)
+        QCOMPARE(r->knee.stepIndex, 4);
     }
     // Told that the sweep varies users, the rate steps are the ones left out.
     options.mode = LoadMode::Concurrency;

@@ -777,7 +777,14 @@ private:
                           words::ratio(m_options.minLatencyRise), neverSaturatedSuffix(), leftOut));
             return;
         }
-        const auto index = knee::kneedle(x, fit, true, m_options.kneeSensitivity);
+        // Latency explodes multiplicatively past the knee: on a linear scale a tail of seconds flattens
+        // everything before it and Kneedle lands on the step where latency has already exploded. On the
+        // logarithm, the bend is where the climb starts.
+        std::vector<double> logFit(fit.size());
+        const double floor = std::max(fit.front(), 1e-3);
+        std::transform(
+            fit.begin(), fit.end(), logFit.begin(), [floor](double v) { return std::log(std::max(v, floor)); });
+        const auto index = knee::kneedle(x, logFit, true, m_options.kneeSensitivity);
         if (!index) {
             m_result.knee = absent(noKneeIn
                 + sentence("KneeAnalysis", "%1 rises %2 without a bend that stands out.%3%4")
