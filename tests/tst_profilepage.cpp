@@ -22,6 +22,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -135,6 +136,41 @@ bool saveScreenshot(QWidget& page, const QString& name)
     return page.grab().toImage().save(dir + u'/' + name);
 }
 
+// Grabs a band of the form around each input, one under the other: rows far apart in one picture.
+bool saveRowsScreenshot(QWidget& page, const QList<QWidget*>& inputs, const QString& name)
+{
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    auto* scroll = page.findChild<kp::ui::ProfileForm*>()->findChild<QScrollArea*>();
+    QWidget* content = scroll ? scroll->widget() : nullptr;
+    if (!content)
+        return false;
+    QList<QImage> bands;
+    int height = 0;
+    for (QWidget* input : inputs) {
+        const int y = input->mapTo(content, QPoint(0, input->height() / 2)).y();
+        const QRect band = QRect(0, y - 60, content->width(), 120).intersected(content->rect());
+        bands << content->grab(band).toImage();
+        height += bands.constLast().height();
+    }
+    const qreal dpr = bands.constFirst().devicePixelRatio();
+    constexpr int gap = 3; // a grey rule between bands
+    QImage out(bands.constFirst().width(), height + qRound(gap * dpr) * (bands.size() - 1),
+        QImage::Format_ARGB32); // device pixels, as grabbed
+    out.setDevicePixelRatio(dpr);
+    out.fill(Qt::gray);
+    QPainter painter(&out);
+    qreal at = 0;
+    for (const QImage& b : std::as_const(bands)) {
+        painter.drawImage(QPointF(0, at), b);
+        at += b.deviceIndependentSize().height() + gap;
+    }
+    painter.end();
+    const QString dir = QCoreApplication::applicationDirPath() + u"/screenshots"_s;
+    QDir().mkpath(dir);
+    return out.save(dir + u'/' + name);
+}
+
 } // namespace
 
 class TestProfilePage : public QObject
@@ -157,6 +193,7 @@ private Q_SLOTS:
     void datasetOptionsInTheForm();
     void conversationOptionsInTheForm();
     void lengthShapesMixAndImagesInTheForm();
+    void promptReuseOptionsInTheForm();
     void syntheticImagesDecode();
     void jsonErrorsKeepTheText();
     void invalidValueAtField_data();
@@ -504,6 +541,97 @@ void TestProfilePage::lengthShapesMixAndImagesInTheForm()
     page.findChild<kp::ui::ProfileForm*>()->scrollToSection(u"workload"_s);
     child<QWidget>(page, u"workload.image_count"_s)->setFocus();
     QVERIFY(saveScreenshot(page, u"profilepage-images.png"_s));
+}
+
+// The prompt pool and the cache reset have fields: set in the form they are in the profile, its JSON and the
+// plan's notes, set in the JSON they are in the form, and a pool the form cannot take gets the engine's message.
+void TestProfilePage::promptReuseOptionsInTheForm()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    ProfilePage page;
+    page.resize(1280, 800);
+    page.show();
+    auto* pool = child<QSpinBox>(page, u"workload.prompt_pool"_s);
+    auto* reset = child<QCheckBox>(page, u"load.reset_cache_between_steps"_s);
+    auto* dataset = child<QComboBox>(page, u"workload.dataset"_s);
+    auto* notes = child<QLabel>(page, u"plan.notes"_s);
+    QVERIFY(pool && reset && dataset && notes);
+    QCOMPARE(pool->value(), 0);
+    QCOMPARE(pool->text(), u"fresh prompts"_s);
+    QVERIFY(!reset->isChecked());
+    QVERIFY(pool->toolTip().contains(u"workload.prompt_pool"_s));
+    QVERIFY(reset->toolTip().contains(u"load.reset_cache_between_steps"_s));
+    QVERIFY(!jsonText(page).contains(u"prompt_pool"_s));
+    QVERIFY(!jsonText(page).contains(u"reset_cache_between_steps"_s));
+    QVERIFY(!notes->text().contains(u"re-send"_s));
+
+    pool->setValue(12);
+    QCOMPARE(pool->text(), u"12 prompts"_s);
+    QVERIFY(page.isModified());
+    QVERIFY2(jsonText(page).contains(u"\"prompt_pool\": 12"_s), qPrintable(jsonText(page)));
+    QCOMPARE(page.currentProfile()->workload.promptPool, 12);
+    QVERIFY2(notes->text().contains(u"The dataset has 12 prompts for 1,378 requests: 99 % of requests will re-send"_s),
+        qPrintable(notes->text()));
+    reset->setChecked(true);
+    QVERIFY2(jsonText(page).contains(u"\"reset_cache_between_steps\": true"_s), qPrintable(jsonText(page)));
+    QVERIFY(page.currentProfile()->load.resetCacheBetweenSteps);
+    QCOMPARE(jsonText(page), QString::fromUtf8(ProfileStore::toJson(*page.currentProfile())));
+
+    // Back to what is saved: fresh prompts, no reset, nothing to save.
+    pool->setValue(0);
+    reset->setChecked(false);
+    QVERIFY(!jsonText(page).contains(u"prompt_pool"_s));
+    QVERIFY(!jsonText(page).contains(u"reset_cache_between_steps"_s));
+    QVERIFY(!page.isModified());
+
+    // And from the JSON into the form.
+    Profile fromJson = knownProfile();
+    fromJson.workload.promptPool = 40;
+    fromJson.load.resetCacheBetweenSteps = true;
+    const QString text = QString::fromUtf8(ProfileStore::toJson(fromJson));
+    QVERIFY(text.contains(u"\"prompt_pool\": 40"_s) && text.contains(u"\"reset_cache_between_steps\": true"_s));
+    auto* json = child<QPlainTextEdit>(page, u"json.text"_s);
+    json->setPlainText(text);
+    QCOMPARE(pool->value(), 40);
+    QVERIFY(reset->isChecked());
+    QCOMPARE(page.currentProfile()->workload.promptPool, 40);
+    QVERIFY(page.currentProfile()->load.resetCacheBetweenSteps);
+
+    // A negative pool, which the spin box cannot take: the engine's message in the JSON tab, and the form
+    // keeps the last readable value.
+    Profile negative = knownProfile();
+    negative.workload.promptPool = -1;
+    QString engineMessage;
+    for (const kp::ProfileIssue& i : kp::validateProfile(negative)) {
+        if (i.path == u"workload.prompt_pool"_s)
+            engineMessage = i.message;
+    }
+    QVERIFY(!engineMessage.isEmpty());
+    json->setPlainText(QString(text).replace(u"\"prompt_pool\": 40"_s, u"\"prompt_pool\": -1"_s));
+    auto* diagnostics = child<QListWidget>(page, u"json.diagnostics"_s);
+    QCOMPARE(diagnostics->count(), 1);
+    QVERIFY2(diagnostics->item(0)->text().endsWith(u": workload.prompt_pool: "_s + engineMessage),
+        qPrintable(diagnostics->item(0)->text()));
+    QVERIFY(!page.currentProfile());
+    QCOMPARE(pool->value(), 40);
+    json->setPlainText(text);
+    QCOMPARE(diagnostics->count(), 0);
+    QVERIFY(page.currentProfile());
+
+    // A log is replayed as recorded: no pool.
+    QVERIFY(pool->isEnabled());
+    dataset->setCurrentIndex(dataset->findData(u"replay"_s));
+    QVERIFY(!pool->isEnabled());
+    dataset->setCurrentIndex(dataset->findData(u"mooncake"_s));
+    QVERIFY(!pool->isEnabled());
+    dataset->setCurrentIndex(dataset->findData(u"sharegpt"_s));
+    QVERIFY(pool->isEnabled() && reset->isEnabled());
+
+    // A picture of both rows, each with the rows around it.
+    dataset->setCurrentIndex(dataset->findData(u"random"_s));
+    pool->setValue(0);
+    reset->setChecked(true);
+    QVERIFY(saveRowsScreenshot(page, { pool, reset }, u"profilepage-prompt-reuse.png"_s));
 }
 
 // The synthetic images decode as what they say: Qt's own PNG and JPEG readers see the size and the tiles'

@@ -5245,6 +5245,30 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Attach this folder&apos;s images instead (PNG, JPEG, WebP or GIF; sorted by name, cycled by prompt).</source>
         <translation>改为附加此文件夹中的图像（PNG、JPEG、WebP 或 GIF；按名称排序，按提示循环使用）。</translation>
     </message>
+    <message>
+        <source>Prompt pool</source>
+        <translation>提示词池</translation>
+    </message>
+    <message>
+        <source> prompts</source>
+        <translation> 个提示词</translation>
+    </message>
+    <message>
+        <source>fresh prompts</source>
+        <translation>全新提示词</translation>
+    </message>
+    <message>
+        <source>fresh prompts: every request of the run sends a prompt no earlier request sent. N: the requests draw from the dataset&apos;s first N prompts (sessions, with multi-turn) over and over, so prompts repeat and a prefix-caching server looks faster than under real traffic. Not used by replay and mooncake, which send their log as recorded.</source>
+        <translation>全新提示词：本次运行的每个请求都发送此前没有请求发送过的提示词。N：请求反复从数据集的前 N 个提示词（多轮时为会话）中抽取，提示词因此重复，启用前缀缓存的服务器会显得比真实流量下更快。replay 和 mooncake 不使用此项，它们按记录发送日志。</translation>
+    </message>
+    <message>
+        <source>Reset the server&apos;s prefix cache between steps</source>
+        <translation>在各步之间重置服务器的前缀缓存</translation>
+    </message>
+    <message>
+        <source>Before every step after the first, POST /reset_prefix_cache (vLLM, served only with VLLM_SERVER_DEV_MODE=1), else /flush_cache (SGLang), so that no step is answered from prompts an earlier step cached. A server that refuses both gets one note and no further tries.</source>
+        <translation>从第二步起，每步之前 POST /reset_prefix_cache（vLLM，仅在 VLLM_SERVER_DEV_MODE=1 时提供），否则 POST /flush_cache（SGLang），使任何一步都不会由先前步骤缓存的提示词来应答。两者都拒绝的服务器只记一条提示，之后不再尝试。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ProfileLibrary</name>

@@ -201,6 +201,17 @@ const QList<SectionSpec>& ProfileForm::formSections()
                         .suffix = QT_TR_NOOP(" requests"),
                         .tooltip = QT_TR_NOOP(
                             "Requests per step (per rate or concurrency), unless a step duration is set.") } } },
+                { .label = QT_TR_NOOP("Prompt pool"),
+                    .fields = { { .key = "workload.prompt_pool",
+                        .accessor = [](Profile& p) -> int& { return p.workload.promptPool; },
+                        .max = maxInt,
+                        .suffix = QT_TR_NOOP(" prompts"),
+                        .special = QT_TR_NOOP("fresh prompts"),
+                        .tooltip = QT_TR_NOOP(
+                            "fresh prompts: every request of the run sends a prompt no earlier request sent. N: the "
+                            "requests draw from the dataset's first N prompts (sessions, with multi-turn) over and "
+                            "over, so prompts repeat and a prefix-caching server looks faster than under real "
+                            "traffic. Not used by replay and mooncake, which send their log as recorded.") } } },
                 { .label = QT_TR_NOOP("Seed"),
                     .fields = { { .key = "workload.seed",
                         .tooltip = QT_TR_NOOP("Seed for prompt sampling and arrival times."),
@@ -674,6 +685,14 @@ const QList<SectionSpec>& ProfileForm::formSections()
                     },
                     .tipKey = "load",
                     .tooltip = QT_TR_NOOP("How each step starts and ends.") },
+                { .fields = { { .key = "load.reset_cache_between_steps",
+                      .accessor = [](Profile& p) -> bool& { return p.load.resetCacheBetweenSteps; },
+                      .text = QT_TR_NOOP("Reset the server's prefix cache between steps"),
+                      .tooltip = QT_TR_NOOP(
+                          "Before every step after the first, POST /reset_prefix_cache (vLLM, served only with "
+                          "VLLM_SERVER_DEV_MODE=1), else /flush_cache (SGLang), so that no step is answered from "
+                          "prompts an earlier step cached. A server that refuses both gets one note and no further "
+                          "tries.") } } },
                 { .label = QT_TR_NOOP("Refinement"),
                     .shape = RowShape::CheckOverGrid,
                     .fields = {

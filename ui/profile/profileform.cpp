@@ -1103,6 +1103,8 @@ void ProfileForm::updateDependentState()
         { QStringLiteral("workload.max_total_len"), sharegpt && p.workload.filterLengths },
         { QStringLiteral("workload.bad_lines"), lines },
         { QStringLiteral("workload.replay_speed"), p.workload.dataset == QLatin1String("replay") || mooncake },
+        // A log is replayed as recorded, every step: no pool to draw from.
+        { QStringLiteral("workload.prompt_pool"), p.workload.dataset != QLatin1String("replay") && !mooncake },
         { QStringLiteral("workload.think_time_s"), multiTurn },
         { QStringLiteral("workload.multi_turn_history"), multiTurn },
         { QStringLiteral("workload.turns"), multiTurn && p.workload.dataset == QLatin1String("random") },
