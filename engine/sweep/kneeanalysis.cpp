@@ -779,12 +779,15 @@ private:
         }
         // Latency explodes multiplicatively past the knee: on a linear scale a tail of seconds flattens
         // everything before it and Kneedle lands on the step where latency has already exploded. On the
-        // logarithm, the bend is where the climb starts.
+        // logarithm, the bend is where the climb starts. The curve bends when Kneedle accepts it on either
+        // scale; the knee is then placed on the logarithm.
         std::vector<double> logFit(fit.size());
         const double floor = std::max(fit.front(), 1e-3);
         std::transform(
             fit.begin(), fit.end(), logFit.begin(), [floor](double v) { return std::log(std::max(v, floor)); });
-        const auto index = knee::kneedle(x, logFit, true, m_options.kneeSensitivity);
+        std::optional<std::size_t> index = knee::kneedle(x, logFit, true, m_options.kneeSensitivity);
+        if (!index && knee::kneedle(x, fit, true, m_options.kneeSensitivity))
+            index = knee::furthestFromChord(x, logFit, true);
         if (!index) {
             m_result.knee = absent(noKneeIn
                 + sentence("KneeAnalysis", "%1 rises %2 without a bend that stands out.%3%4")

@@ -16,4 +16,8 @@ std::vector<double> isotonicFit(const std::vector<double>& values);
 std::optional<std::size_t> kneedle(
     const std::vector<double>& x, const std::vector<double>& y, bool convex, double sensitivity);
 
+// The point of maximum curvature alone (the global maximum of Kneedle's difference curve), without
+// Kneedle's test of whether it stands out; none when the curve never leaves its chord on that side.
+std::optional<std::size_t> furthestFromChord(const std::vector<double>& x, const std::vector<double>& y, bool convex);
+
 } // namespace kp::knee
