@@ -688,7 +688,8 @@ private Q_SLOTS:
             QStringLiteral("--redundancy"), QStringLiteral("N+2"), QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject a = QJsonDocument::fromJson(r.out.toUtf8()).object();
-        QCOMPARE(a.value(u"knee").toObject().value(u"offered").toDouble(), 40.0);
+        // The last step before P99 TTFT climbs: 230 ms at 30 req/s, 600 ms at 40.
+        QCOMPARE(a.value(u"knee").toObject().value(u"offered").toDouble(), 30.0);
         QCOMPARE(a.value(u"saturation").toObject().value(u"offered").toDouble(), 50.0);
         QVERIFY(a.value(u"collapse").isNull());
         QVERIFY(!a.value(u"reasons").toObject().value(u"collapse").toString().isEmpty());
@@ -732,9 +733,10 @@ private Q_SLOTS:
 
         const Outcome words = runCli({ QStringLiteral("analyze"), QFileInfo(file).absolutePath() });
         QCOMPARE(words.exitCode, 0);
-        QVERIFY2(
-            words.out.contains(QStringLiteral("at 16 users: throughput is 6.81 req/s and P99 TTFT stays at 66.8 ms")),
+        // One load tells what it measured, never a trend.
+        QVERIFY2(words.out.contains(QStringLiteral("One load: with 16 users the server completed 6.81 req/s.")),
             qPrintable(words.out));
+        QVERIFY2(!words.out.contains(QStringLiteral("Linear")), qPrintable(words.out));
     }
 
     void unreachableTargetExits3()
