@@ -704,14 +704,6 @@
         <translation>暂无拐点：至少需要 %1 个有 %2 数据的可靠步骤，当前扫描只有 %3 个。%4</translation>
     </message>
     <message>
-        <source>No knee: %1 stayed between %2 and %3 from %4 to %5, less than a %6 rise.%7%8</source>
-        <translation>无拐点：从 %4 到 %5，%1 保持在 %2 与 %3 之间，增幅不到 %6。%7%8</translation>
-    </message>
-    <message>
-        <source>No knee: %1 rises %2 from %3 to %4 without a bend that stands out.%5%6</source>
-        <translation>无拐点：从 %3 到 %4，%1 上升 %2，但没有明显的弯折。%5%6</translation>
-    </message>
-    <message>
         <source>and %1 (%2) at %3</source>
         <translation>在 %3 时为 %1（%2）</translation>
     </message>
@@ -736,10 +728,6 @@
         <translation>暂无吞吐量拐点：至少需要 %1 个可靠步骤，当前扫描只有 %2 个。%3</translation>
     </message>
     <message>
-        <source>No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5</source>
-        <translation>无吞吐量拐点：从 %2 到 %3，吞吐量随%1同步增长。%4%5</translation>
-    </message>
-    <message>
         <source>beyond it, throughput no longer grows</source>
         <translation>超过此点后吞吐量不再增长</translation>
     </message>
@@ -750,10 +738,6 @@
     <message>
         <source>Throughput bends at %1 (%2 achieved): %3.%4</source>
         <translation>吞吐量在 %1（实际 %2）处弯折：%3。%4</translation>
-    </message>
-    <message>
-        <source>Collapse is unknown: it takes at least two steps to see throughput fall.</source>
-        <translation>吞吐崩溃未知：至少需要两步才能看出吞吐量下降。</translation>
     </message>
     <message>
         <source>Throughput collapses from %1: it peaked at %2 at %3 and falls to %4 (%5 below the peak)</source>
@@ -828,10 +812,6 @@
         <translation>超出</translation>
     </message>
     <message>
-        <source>No recommended operating point yet: it takes at least two steps.</source>
-        <translation>暂无推荐工作点：至少需要两步。</translation>
-    </message>
-    <message>
         <source> The sweep never saturated, so the real peak is higher and this point is conservative.</source>
         <translation> 扫描未达到饱和，实际峰值更高，此工作点偏保守。</translation>
     </message>
@@ -858,14 +838,6 @@
     <message>
         <source>at least </source>
         <translation>至少</translation>
-    </message>
-    <message>
-        <source> and %1 stays at %2</source>
-        <translation>，%1 保持在 %2</translation>
-    </message>
-    <message>
-        <source> and %1 stays between %2 and %3</source>
-        <translation>，%1 保持在 %2 与 %3 之间</translation>
     </message>
     <message>
         <source>at %1</source>
@@ -988,6 +960,155 @@
     <message>
         <source>No step measured %1 (whole answers, not streamed, or embeddings); the latency curve is %2.</source>
         <translation>没有任何一步测得 %1（非流式的完整回答或嵌入）；延迟曲线改用 %2。</translation>
+    </message>
+    <message>
+        <source>One load: with %1 the server completed %2. One load cannot show whether more users add throughput; add steps with fewer and more users.</source>
+        <translation>单一负载：%1 时服务器完成 %2。单一负载无法说明更多用户是否增加吞吐量；请增加用户更少和更多的步。</translation>
+    </message>
+    <message>
+        <source>One load: at %1 the server completed %2, %3 of the offered rate, so it was saturated there; one load cannot show where saturation begins: add lower rates.</source>
+        <translation>单一负载：在 %1 时服务器完成 %2，为提供速率的 %3，因此该处已饱和；单一负载无法说明饱和从何处开始：请增加更低的速率。</translation>
+    </message>
+    <message>
+        <source>One load: at %1 the server completed %2, %3 of the offered rate, so it kept up there; one load cannot show where it stops keeping up: add higher rates.</source>
+        <translation>单一负载：在 %1 时服务器完成 %2，为提供速率的 %3，因此该处跟得上；单一负载无法说明何处开始跟不上：请增加更高的速率。</translation>
+    </message>
+    <message>
+        <source>%1–%2</source>
+        <comment>a range of loads: the lowest number, then the highest load with its unit</comment>
+        <translation>%1–%2</translation>
+    </message>
+    <message>
+        <source>%1 (95% interval %2–%3)</source>
+        <translation>%1（95% 区间 %2–%3）</translation>
+    </message>
+    <message>
+        <source>an outlier: the next step undid its rise</source>
+        <translation>离群点：下一步撤销了它的上升</translation>
+    </message>
+    <message>
+        <source>%1: outlier</source>
+        <translation>%1：离群点</translation>
+    </message>
+    <message>
+        <source>%1 is an outlier: %2 is %3 there, against %4 at %5 and %6 at %7; the next step undoes the rise, so the knee leaves it out.</source>
+        <translation>%1 是离群点：该处 %2 为 %3，而 %5 时为 %4，%7 时为 %6；下一步撤销了这次上升，因此拐点分析不计入它。</translation>
+    </message>
+    <message>
+        <source>beyond %1, %2 rises only from %3 to %4 at %5, less than a %6 rise.%7</source>
+        <translation>超过 %1 后，%2 仅从 %3 升至 %5 时的 %4，增幅不到 %6。%7</translation>
+    </message>
+    <message>
+        <source>%1 rises from %2 at %3 to %4 at %5, %6 more, which is under %7 of the SLO&apos;s %8 limit: far below the objective, the rise does not limit capacity.%9</source>
+        <translation>%1 从 %3 时的 %2 升至 %5 时的 %4，增加 %6，不到 SLO 上限 %8 的 %7：远低于目标，这一上升不限制容量。%9</translation>
+    </message>
+    <message>
+        <source>within the noise the steps measured</source>
+        <translation>处于各步自身测得的噪声范围内</translation>
+    </message>
+    <message>
+        <source>less than %1 above it, which the steps&apos; noise may explain</source>
+        <translation>高出不到 %1，可能只是各步的噪声</translation>
+    </message>
+    <message>
+        <source>%1 bends at %2 (%3) but is %4 at %5, %6: the rise is not sustained. Repeat the steps (load.plan.repeats) to narrow their intervals.</source>
+        <translation>%1 在 %2（%3）处弯折，但在 %5 时为 %4，%6：上升没有持续。请重复这些步（load.plan.repeats）以缩小区间。</translation>
+    </message>
+    <message>
+        <source>%1 rises only at the highest load, %2 (%3 against %4 at %5); one step does not make a knee: %6 to confirm it.</source>
+        <translation>%1 仅在最高负载 %2 处上升（%3，而 %5 时为 %4）；一步不足以构成拐点：%6以确认。</translation>
+    </message>
+    <message>
+        <source>No knee: every usable step ran at %1, and one load shows no curve; add steps at lower and higher loads.</source>
+        <translation>无拐点：所有可用的步都在 %1 下运行，单一负载构不成曲线；请增加更低和更高负载的步。</translation>
+    </message>
+    <message>
+        <source>No knee in %1: </source>
+        <translation>%1 内无拐点：</translation>
+    </message>
+    <message>
+        <source>%1 stayed between %2 and %3, less than a %4 rise.%5%6</source>
+        <translation>%1 保持在 %2 与 %3 之间，增幅不到 %4。%5%6</translation>
+    </message>
+    <message>
+        <source>%1 rises %2 without a bend that stands out.%3%4</source>
+        <translation>%1 上升 %2，但没有明显的弯折。%3%4</translation>
+    </message>
+    <message>
+        <source>No throughput knee: every usable step ran at %1; a bend takes several loads.</source>
+        <translation>无吞吐量拐点：所有可用的步都在 %1 下运行；弯折需要多个负载。</translation>
+    </message>
+    <message>
+        <source> Latency rises from the knee at %1 while throughput still keeps up: requests queue, but the server is not yet saturated.</source>
+        <translation> 延迟从 %1 处的拐点开始上升，而吞吐量仍跟得上：请求在排队，但服务器尚未饱和。</translation>
+    </message>
+    <message>
+        <source>No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5%6</source>
+        <translation>无吞吐量拐点：从 %2 到 %3，吞吐量随%1同步增长。%4%5%6</translation>
+    </message>
+    <message>
+        <source>Collapse is unknown: it takes at least two loads to see throughput fall.</source>
+        <translation>吞吐崩溃未知：至少需要两个负载才能看出吞吐量下降。</translation>
+    </message>
+    <message>
+        <source>The one load tested, %1 (%2 achieved), met the SLO (%3), so the SLO capacity is at least that; %4 to find it.</source>
+        <translation>唯一测试的负载 %1（实际 %2）满足 SLO（%3），因此 SLO 容量至少为此；%4以找到它。</translation>
+    </message>
+    <message>
+        <source>No SLO capacity: the one load tested, %1, misses the SLO (%2); test lower loads.</source>
+        <translation>无 SLO 容量：唯一测试的负载 %1 未满足 SLO（%2）；请测试更低的负载。</translation>
+    </message>
+    <message>
+        <source>No recommended operating point yet: it takes at least two loads.</source>
+        <translation>暂无推荐工作点：至少需要两个负载。</translation>
+    </message>
+    <message>
+        <source>, the outlier at %1 aside</source>
+        <translation>（%1 处的离群点除外）</translation>
+    </message>
+    <message>
+        <source> and %1 stays at %2%3</source>
+        <translation>，%1 保持在 %2%3</translation>
+    </message>
+    <message>
+        <source> and %1 stays between %2 and %3%4</source>
+        <translation>，%1 保持在 %2 与 %3 之间%4</translation>
+    </message>
+    <message>
+        <source>The knee and saturation were measured on a cache-friendly workload: </source>
+        <translation>拐点与饱和是在利于缓存的负载上测得的：</translation>
+    </message>
+    <message>
+        <source>This sweep ran a cache-friendly workload: </source>
+        <translation>本次扫描运行的是利于缓存的负载：</translation>
+    </message>
+    <message>
+        <source> Send fresh prompts (workload.prompt_pool 0, or a dataset as large as the run) or reset the cache between steps (load.reset_cache_between_steps).</source>
+        <translation> 请发送全新提示词（workload.prompt_pool 设为 0，或使用与运行规模相当的数据集），或在各步之间重置缓存（load.reset_cache_between_steps）。</translation>
+    </message>
+    <message>
+        <source>%1 of input tokens came from the prefix cache because prompts repeat (%2 of requests re-sent a prompt already sent in this run); a server without that reuse would saturate earlier.</source>
+        <translation>%1 的输入 token 来自前缀缓存，因为提示词重复（%2 的请求重发了本次运行中已发送过的提示词）；没有这种复用的服务器会更早饱和。</translation>
+    </message>
+    <message>
+        <source>%1 of requests re-sent a prompt already sent in this run; a server with prefix caching answers them with little prefill, so a server without that reuse would saturate earlier.</source>
+        <translation>%1 的请求重发了本次运行中已发送过的提示词；启用前缀缓存的服务器几乎无需预填充即可应答，因此没有这种复用的服务器会更早饱和。</translation>
+    </message>
+    <message>
+        <source>the server&apos;s figures</source>
+        <translation>服务器的数据</translation>
+    </message>
+    <message>
+        <source>the client&apos;s figures</source>
+        <translation>客户端的数据</translation>
+    </message>
+    <message>
+        <source>%1 of input tokens came from the prefix cache (%2). Where that comes from prompts repeating rather than prefixes the traffic really shares, a server without that reuse would saturate earlier.</source>
+        <translation>%1 的输入 token 来自前缀缓存（%2）。如果这源于提示词重复而非流量真正共享的前缀，没有这种复用的服务器会更早饱和。</translation>
+    </message>
+    <message>
+        <source>%1 of input tokens came from the prefix cache (%2) though no prompt repeated: the workload shares prefixes (a system prompt, conversation history), so the findings hold for traffic that shares as much.</source>
+        <translation>%1 的输入 token 来自前缀缓存（%2），但没有提示词重复：该负载共享前缀（系统提示词、对话历史），因此结论适用于共享程度相当的流量。</translation>
     </message>
 </context>
 <context>
@@ -3053,10 +3174,6 @@
         <translation>SLO</translation>
     </message>
     <message>
-        <source>partial or client-bound</source>
-        <translation>不完整或受客户端限制</translation>
-    </message>
-    <message>
         <source>knee</source>
         <translation>拐点</translation>
     </message>
@@ -3171,6 +3288,10 @@ P50 %3 %4 ms</translation>
 fitted to %1</source>
         <translation>
 拟合自 %1</translation>
+    </message>
+    <message>
+        <source>left out: partial, client-bound or outlier</source>
+        <translation>未计入：不完整、受客户端限制或离群点</translation>
     </message>
 </context>
 <context>
