@@ -2,6 +2,7 @@
 #include "support/simsweep.h"
 
 #include "client/transport.h"
+#include "dataset/dataset.h"
 #include "metrics/phrase.h"
 #include "metrics/resultjson.h"
 #include "runs/comparison.h"
@@ -11,6 +12,8 @@
 #include "sim/filelimit.h"
 #include "sim/simconfig.h"
 #include "sim/simhost.h"
+#include "sweep/analysistext.h"
+#include "sweep/kneeanalysis.h"
 #include "twin/twin.h"
 
 #include <QDir>
@@ -108,6 +111,7 @@ private Q_SLOTS:
     void savedPredictionIsLabelled();
     void fitsImportedRun();
     void simulatorServesTheTwin();
+    void demoPlanFormsKneeAndSaturation();
 };
 
 void TestTwin::fitReproducesPresetSweep_data()
@@ -529,4 +533,52 @@ void TestTwin::simulatorServesTheTwin()
 }
 
 QTEST_GUILESS_MAIN(TestTwin)
+// The demo profile's plan against the simulator preset it runs on, in simulated time. Fresh prompts (the
+// default) never hit the prefix cache, as requests without token content here never do. The analysis
+// must find the knee and saturation inside the plan, below its highest rate, and tell one story: what
+// the window and the headless demo show, whatever the machine's load.
+void TestTwin::demoPlanFormsKneeAndSaturation()
+{
+    const Profile demo = Profile::demo(QUrl(u"sim://default"_s), QString());
+    const std::optional<sim::SimPreset> preset = sim::presetByName(u"default"_s);
+    QVERIFY(preset);
+    QVERIFY(preset->params.prefixCache);
+    QCOMPARE(demo.workload.promptPool, 0);
+    RandomDatasetOptions dataset;
+    dataset.numPrompts = demo.workload.numPrompts;
+    dataset.inputLen = demo.workload.inputLen;
+    dataset.outputLen = demo.workload.outputLen;
+    dataset.rangeRatio = demo.workload.rangeRatio;
+    dataset.seed = demo.workload.seed;
+    const DatasetResult data = randomDataset(dataset);
+    QVERIFY2(data.ok(), qPrintable(data.error));
+
+    MetricsOptions metrics;
+    metrics.percentiles = { 99 };
+    std::vector<SweepPoint> points;
+    std::size_t position = 0;
+    for (double rate : demo.load.rates) {
+        std::vector<twin::TwinRequest> requests;
+        const int n = int(std::ceil(rate * demo.load.stepDurationS.value_or(10)));
+        for (int i = 0; i < n; ++i, ++position) {
+            const Prompt& prompt = data.prompts[position % data.prompts.size()];
+            requests.push_back({ prompt.promptTokens, prompt.outputTokens, -1 });
+        }
+        SweepPoint point;
+        point.offered = rate;
+        point.metrics = twin::simulateLoad(preset->params, 1, LoadMode::Rate, rate, requests, metrics);
+        points.push_back(point);
+    }
+    const AnalysisResult r = KneeAnalysis::analyze(points, analysisOptionsFor(demo.slo));
+    const QString text = analysisLines(r).join(u'\n');
+    QVERIFY2(r.knee.found, qPrintable(text));
+    QVERIFY2(r.saturation.found, qPrintable(text));
+    QVERIFY2(r.knee.offered <= r.saturation.offered, qPrintable(text));
+    QVERIFY2(r.saturation.offered < demo.load.rates.back(), qPrintable(text));
+    QVERIFY2(r.sloCapacity.found && !r.sloCapacity.lowerBound, qPrintable(text));
+    for (const QString& contradiction : { u"No knee"_s, u"never saturated"_s })
+        QVERIFY2(!text.contains(contradiction), qPrintable(text));
+    qInfo("%s", qPrintable(text));
+}
+
 #include "tst_twin.moc"
