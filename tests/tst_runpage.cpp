@@ -1224,6 +1224,20 @@ private Q_SLOTS:
         QVERIFY(forecaster.sentence().startsWith(QStringLiteral("Forecast: ")));
         QVERIFY2(forecaster.sentence().contains(QStringLiteral("(predicted from 3 steps)")),
             qPrintable(forecaster.sentence()));
+        // Beside a run that measured its knee and SLO capacity, the forecast does not restate either with
+        // its own figures.
+        AnalysisResult measured;
+        measured.knee.found = true;
+        measured.knee.offered = 40;
+        measured.sloCapacity.found = true;
+        measured.sloCapacity.offered = 45;
+        QCOMPARE(forecaster.sentence(&measured),
+            QStringLiteral("Forecast: the dashed curve extends the measured one (predicted from 3 steps)"));
+        measured.sloCapacity.lowerBound = true; // "at least": the forecast may still say where it lies
+        QVERIFY2(!forecaster.sentence(&measured).contains(QStringLiteral("knee")), qPrintable(forecaster.sentence()));
+        QVERIFY2(forecaster.sentence(&measured).contains(QStringLiteral("SLO capacity"))
+                || forecaster.sentence(&measured).contains(QStringLiteral("extends the measured one")),
+            qPrintable(forecaster.sentence(&measured)));
         const SweepPoint* at60 = f.at(60);
         QVERIFY(at60);
         const double forecastRps = at60->metrics.requestThroughput;

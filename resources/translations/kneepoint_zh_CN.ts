@@ -2813,6 +2813,10 @@
         <source>, </source>
         <translation>，</translation>
     </message>
+    <message>
+        <source>Forecast: the dashed curve extends the measured one (predicted from %1)</source>
+        <translation>预测：虚线曲线延伸了实测曲线（由 %1 预测）</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::GanttChart</name>

@@ -179,7 +179,7 @@ void Forecaster::check(const Forecast& forecast)
     }
 }
 
-QString Forecaster::sentence() const
+QString Forecaster::sentence(const AnalysisResult* measured) const
 {
     if (!m_forecast)
         return m_jobs.isBusy() ? tr("Forecast: fitting the twin to %1…").arg(LiveRun::stepsWord(usableSteps()))
@@ -187,15 +187,23 @@ QString Forecaster::sentence() const
     const Forecast& f = *m_forecast;
     const QString unit = UiFormat::loadUnit(f.mode);
     QStringList parts;
-    if (f.analysis.knee.found)
-        parts << tr("knee at about %1 %2").arg(UiFormat::load(f.analysis.knee.offered), unit);
-    else
-        parts << tr("no knee within %1 %2").arg(UiFormat::load(f.points.empty() ? 0 : f.points.back().offered), unit);
-    if (f.analysis.sloCapacity.found)
+    const bool kneeMeasured = measured && measured->knee.found;
+    const bool sloMeasured = measured && measured->sloCapacity.found && !measured->sloCapacity.lowerBound;
+    if (!kneeMeasured) {
+        if (f.analysis.knee.found)
+            parts << tr("knee at about %1 %2").arg(UiFormat::load(f.analysis.knee.offered), unit);
+        else
+            parts
+                << tr("no knee within %1 %2").arg(UiFormat::load(f.points.empty() ? 0 : f.points.back().offered), unit);
+    }
+    if (!sloMeasured && f.analysis.sloCapacity.found)
         parts << tr("SLO capacity %1about %2 %3")
                      .arg(f.analysis.sloCapacity.lowerBound ? QStringLiteral("≥ ") : QString(),
                          UiFormat::load(f.analysis.sloCapacity.offered), unit);
-    QString text = tr("Forecast: %1 (predicted from %2)").arg(parts.join(tr(", ")), LiveRun::stepsWord(f.fromSteps));
+    QString text = parts.isEmpty()
+        ? tr("Forecast: the dashed curve extends the measured one (predicted from %1)")
+              .arg(LiveRun::stepsWord(f.fromSteps))
+        : tr("Forecast: %1 (predicted from %2)").arg(parts.join(tr(", ")), LiveRun::stepsWord(f.fromSteps));
     if (!m_refusal.isEmpty())
         text += QStringLiteral(" · ") + m_refusal;
     return text;

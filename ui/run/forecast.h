@@ -71,7 +71,9 @@ public:
     bool isBusy() const { return m_jobs.isBusy(); }
     int usableSteps() const { return int(m_steps.size()); }
     // "Forecast: knee at about 60 req/s, SLO capacity about 48 req/s (predicted from 3 steps)", or the refusal.
-    QString sentence() const;
+    // Given the run's own analysis, a finding the steps measured is not forecast again, so that a
+    // prediction never stands beside a different measured value.
+    QString sentence(const AnalysisResult* measured = nullptr) const;
 
     // The loads a forecast from these steps predicts: the measured ones, the planned ones above the
     // lowest measured, and a few beyond the highest.

@@ -553,9 +553,9 @@ void LoadLatencyChart::refresh()
                             .toHtmlEscaped();
     if (haveData && !analysis.knee.found && !analysis.knee.reason.isEmpty())
         captionParts << analysis.knee.reason.text().toHtmlEscaped();
-    if (m_forecaster && haveData && !m_forecaster->sentence().isEmpty()) {
+    if (m_forecaster && haveData && !m_forecaster->sentence(&analysis).isEmpty()) {
         QColor c = ChartStyle::p99();
-        captionParts << colourKey(c, QStringLiteral("╌"), m_forecaster->sentence());
+        captionParts << colourKey(c, QStringLiteral("╌"), m_forecaster->sentence(&analysis));
     }
     m_caption->setText(captionParts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
     m_caption->setVisible(!captionParts.isEmpty());
