@@ -538,6 +538,19 @@ void TestKneeAnalysis::kneeNeedsEvidence_data()
         << u"No knee in 10–70 req/s: P99 TTFT bends at 40 req/s (110 ms (95% interval 66–154 ms)) but is 170 ms "
            u"(95% interval 102–238 ms) at 50 req/s, within the noise the steps measured: the rise is not "
            u"sustained."_s;
+    Points jitter = curve({ 25, 50, 100, 150, 225, 300, 400, 500 }, { 24.8, 49.7, 99, 148, 221, 290, 370, 420 },
+        { 3.44, 3.36, 16.4, 16.4, 65, 139, 240, 294 });
+    const double jitterLow[] = { 3.2, 3.08, 3.21, 3.3, 40, 110, 200, 260 };
+    const double jitterHigh[] = { 3.6, 3.54, 23.8, 23.9, 80, 160, 270, 330 };
+    for (std::size_t i = 0; i < jitter.size(); ++i)
+        setTtftInterval(jitter[i], jitterLow[i], jitterHigh[i]);
+    QTest::addRow("a noisy jump at the bend, then a sustained climb")
+        << jitter << ttftSlo(100) << 150.0
+        << u"The knee is at 150 req/s (148 req/s achieved): P99 TTFT is 16.4 ms "
+           u"there, 65 ms at 225 req/s, and 294 ms (18×) at 500 req/s."_s;
+    QTest::addRow("an early rise that keeps climbing (concave on the logarithm)") << curve(
+        { 25, 50, 100, 150, 225, 300, 400, 500 }, { 24.8, 49.7, 99, 148, 221, 290, 370, 420 },
+        { 3.66, 5.4, 16.4, 18.4, 65, 139, 243, 294 }) << ttftSlo(100) << 150.0 << u"The knee is at 150 req/s"_s;
     QTest::addRow("the same rise, measured tightly")
         << withIntervals(rates, keepsUp, { 100, 102, 104, 110, 170, 190, 200 }, 0.02) << Slo {} << 40.0
         << u"The knee is at 40 req/s"_s;

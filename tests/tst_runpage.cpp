@@ -932,7 +932,7 @@ private Q_SLOTS:
         Responsiveness responsiveness;
 
         const QList<double> rates = kneeRates(kTimeScale);
-        controller.start(sweepProfile(m_sim.baseUrl().toString(), rates, 40));
+        controller.start(sweepProfile(m_sim.baseUrl().toString(), rates, 120));
         QCOMPARE(run->state(), LiveRun::State::Preparing);
         QTRY_VERIFY_WITH_TIMEOUT(run->currentStep().has_value() || !failed.isEmpty(), 30000);
         QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));

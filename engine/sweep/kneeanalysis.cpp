@@ -786,19 +786,32 @@ private:
         std::transform(
             fit.begin(), fit.end(), logFit.begin(), [floor](double v) { return std::log(std::max(v, floor)); });
         std::optional<std::size_t> index = knee::kneedle(x, logFit, true, m_options.kneeSensitivity);
-        if (!index && knee::kneedle(x, fit, true, m_options.kneeSensitivity))
-            index = knee::furthestFromChord(x, logFit, true);
+        if (!index) {
+            // A curve that climbs early and keeps climbing is concave on the logarithm: the linear bend.
+            if (const auto linear = knee::kneedle(x, fit, true, m_options.kneeSensitivity))
+                index = knee::furthestFromChord(x, logFit, true).value_or(*linear);
+        }
         if (!index) {
             m_result.knee = absent(noKneeIn
                 + sentence("KneeAnalysis", "%1 rises %2 without a bend that stands out.%3%4")
                       .arg(metric(), words::ratio(rise), neverSaturatedSuffix(), leftOut));
             return;
         }
-        const std::size_t k = *index;
-        if (const std::optional<Sentence> why = unconfirmed(c, k, noKneeIn)) {
+        // Kneedle's bend, or the first step above it from which the rise is sustained: a noisy jump at the
+        // bend (a P99 of few requests) must not hide the climb that follows it.
+        const std::optional<Sentence> why = unconfirmed(c, *index, noKneeIn);
+        std::optional<std::size_t> confirmed;
+        if (!why)
+            confirmed = *index;
+        for (std::size_t later = *index + 1; !confirmed && later + 1 < c.size(); ++later) {
+            if (!unconfirmed(c, later, noKneeIn))
+                confirmed = later;
+        }
+        if (!confirmed) {
             m_result.knee = absent(*why + leftOut);
             return;
         }
+        const std::size_t k = *confirmed;
         Sentence rises;
         const std::size_t last = c.size() - 1;
         if (k + 1 == last) {
