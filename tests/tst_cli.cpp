@@ -382,6 +382,12 @@ private Q_SLOTS:
                            "or \"file:PATH\" (a file of its own)\n")
                 .arg(path));
         QVERIFY(!(o.out + o.err).contains(QStringLiteral("31337")));
+
+        // Steps of a duration: the duration sets their requests, not num_prompts.
+        const QString timed = QStringLiteral(QT_TESTCASE_SOURCEDIR "/../resources/profiles/demo.json");
+        const Outcome d = runCli({ QStringLiteral("validate"), timed });
+        QVERIFY2(d.exitCode == 0, qPrintable(d.err));
+        QVERIFY2(d.out.endsWith(QStringLiteral("; 8 s per step)\n")), qPrintable(d.out));
     }
 
     // The run directory, the reference result file, the printed block; and the key is nowhere on disk.

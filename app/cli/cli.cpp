@@ -1425,11 +1425,14 @@ int run(const QStringList& arguments)
             loads.resize(shownLoads - 1);
             loads << QStringLiteral("… %1 (%2 steps)").arg(last).arg(steps.size());
         }
-        writeOut(
-            QStringLiteral("%1: ok (%2 plan: %3; %4 requests per step)\n")
-                .arg(parser.value(o.profile), planKindName(profile->load.plan.kind), loads.join(QStringLiteral(", ")))
-                .arg(profile->workload.numPrompts)
-                .toUtf8());
+        // With step_duration_s the duration, not num_prompts, sets each step's requests.
+        const QString perStep = profile->load.stepDurationS
+            ? QStringLiteral("%1 s per step").arg(*profile->load.stepDurationS)
+            : QStringLiteral("%1 requests per step").arg(profile->workload.numPrompts);
+        writeOut(QStringLiteral("%1: ok (%2 plan: %3; %4)\n")
+                     .arg(parser.value(o.profile), planKindName(profile->load.plan.kind),
+                         loads.join(QStringLiteral(", ")), perStep)
+                     .toUtf8());
         return ExitOk;
     }
     if (verb == QLatin1String("demo"))
