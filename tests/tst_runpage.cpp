@@ -991,13 +991,14 @@ private Q_SLOTS:
             QVERIFY(QFile::exists(dir + QStringLiteral("/steps/%1.json").arg(i, 3, 10, QLatin1Char('0'))));
         QVERIFY(QFile::exists(dir + QStringLiteral("/analysis.json")));
         QVERIFY(QFile::exists(dir + QStringLiteral("/sweep.csv")));
-        // Input tokens counted by the server's /tokenize before the run, as the CLI counts them.
+        // Fresh prompts are made as each request is sent: no /tokenize count before the run can be theirs,
+        // so input tokens are the server's usage.prompt_tokens, as the CLI takes them.
         QCOMPARE(readJson(dir + QStringLiteral("/steps/000.json"))
                      .value(u"kneepoint")
                      .toObject()
                      .value(u"input_token_source")
                      .toString(),
-            QStringLiteral("server_tokenize"));
+            QStringLiteral("server_usage"));
 
         // Reported, not asserted: timing goals live in bench/bench_gui.
         qInfo("longest GUI-thread stall during the sweep: %lld ms", responsiveness.maxGapMs());

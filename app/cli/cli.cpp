@@ -975,7 +975,10 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         prepared.config.planner.setLoadLimits(std::nullopt);
     // Input tokens: the server's /tokenize when it has one (counted once, before the run), else its
     // usage.prompt_tokens per request (the default of the profile's metrics options).
-    if (!p.isSet(o.noPreflight)) {
+    if (!p.isSet(o.noPreflight) && promptsMadePerRequest(prepared.config.stepTemplate)) {
+        if (!quiet)
+            say(QStringLiteral("note: %1").arg(promptsMadePerRequestOutcome().message));
+    } else if (!p.isSet(o.noPreflight)) {
         const TokenizeOutcome tokens = tokenizePrompts(
             prepared.config.stepTemplate.request, prepared.config.stepTemplate.prompts, prepared.config.transport);
         if (tokens.available)

@@ -243,6 +243,15 @@ void TokenizePrepass::finish()
     Q_EMIT finished(outcome);
 }
 
+TokenizeOutcome promptsMadePerRequestOutcome()
+{
+    TokenizeOutcome outcome;
+    outcome.message = phrase("TokenizePrepass",
+        "the prompts are made as each request is sent, so /tokenize cannot count them before the run; input tokens "
+        "are the server's usage.prompt_tokens where it sends them, else the dataset's count");
+    return outcome;
+}
+
 TokenizeOutcome tokenizePrompts(const RequestTemplate& request, std::vector<Prompt>& prompts,
     const TransportOptions& transport, int timeoutMs, const ProbeOptions& retry)
 {

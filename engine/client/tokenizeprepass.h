@@ -29,6 +29,10 @@ struct TokenizeOutcome
     QString message; // what happened, for a note: why /tokenize was not used, or how far the counts moved
 };
 
+// What the pre-pass says when it is not run because the prompts are made as each request is sent
+// (fresh synthetic prompts): /tokenize could only count texts that will not be sent.
+TokenizeOutcome promptsMadePerRequestOutcome();
+
 // The server's tokenizer endpoint for a request URL: vLLM serves POST /tokenize at its root, so a base
 // path ending in /v1 (and the endpoint path) is dropped: http://h:8000/v1/chat/completions →
 // http://h:8000/tokenize.

@@ -99,6 +99,15 @@ PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progre
     return prepared;
 }
 
+bool promptsMadePerRequest(const StepConfig& t)
+{
+    if (t.isReplay() || !t.freshPrompts)
+        return false;
+    if (t.isMultiTurn())
+        return !t.sessions.empty() && t.sessions.front().synthetic;
+    return !t.prompts.empty() && t.prompts.front().synthetic;
+}
+
 PromptReuse plannedPromptReuse(const SweepConfig& config, const Load& load)
 {
     PromptReuse reuse;
@@ -106,12 +115,11 @@ PromptReuse plannedPromptReuse(const SweepConfig& config, const Load& load)
     if (t.isReplay())
         return reuse; // a log is replayed as it is, every step
     std::set<int> ids;
+    reuse.fresh = promptsMadePerRequest(t);
     if (t.isMultiTurn()) {
-        reuse.fresh = t.freshPrompts && t.sessions.front().synthetic;
         for (std::size_t i = 0; i < t.sessions.size(); ++i)
             ids.insert(t.sessions[i].id >= 0 ? t.sessions[i].id : int(i));
     } else if (!t.prompts.empty()) {
-        reuse.fresh = t.freshPrompts && t.prompts.front().synthetic;
         for (std::size_t i = 0; i < t.prompts.size(); ++i)
             ids.insert(t.prompts[i].id >= 0 ? t.prompts[i].id : int(i));
     }

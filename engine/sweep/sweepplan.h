@@ -26,6 +26,10 @@ struct PreparedSweep
 
 PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progress = {});
 
+// Whether the step's prompt texts are made as each request is sent (synthetic prompts or sessions with
+// workload.prompt_pool 0): then no count taken before the run, such as /tokenize's, is of the texts sent.
+bool promptsMadePerRequest(const StepConfig& step);
+
 // How many of a sweep's requests will re-send a prompt, known before it runs.
 struct PromptReuse
 {

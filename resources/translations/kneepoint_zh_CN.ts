@@ -2165,6 +2165,10 @@
         <source>the trace&apos;s prompts are made from their hash ids as they are sent, so they are not counted before the run; input tokens are the server&apos;s usage.prompt_tokens where it sends them, else the trace&apos;s input_length</source>
         <translation>轨迹的提示词在发送时由其 hash id 生成，因此不在运行前计数；输入 token 数取服务器发送的 usage.prompt_tokens，否则取轨迹的 input_length</translation>
     </message>
+    <message>
+        <source>the prompts are made as each request is sent, so /tokenize cannot count them before the run; input tokens are the server&apos;s usage.prompt_tokens where it sends them, else the dataset&apos;s count</source>
+        <translation>提示词在发送每个请求时才生成，因此 /tokenize 无法在运行前计数；输入 token 取服务器发送的 usage.prompt_tokens，否则取数据集的计数</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ChartSet</name>

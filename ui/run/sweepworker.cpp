@@ -183,7 +183,20 @@ void SweepWorker::beginSweep()
     if (m_allowHighLoad)
         m_prepared->config.planner.setLoadLimits(std::nullopt);
     // Input tokens: the server's /tokenize when it has one, counted once before the run as the CLI does,
-    // else its usage.prompt_tokens. A stop meanwhile cancels it (release()).
+    // else its usage.prompt_tokens. A stop meanwhile cancels it (release()). Prompts made as each request
+    // is sent cannot be counted before: the run goes on from the event loop, as after the pre-pass.
+    if (promptsMadePerRequest(m_prepared->config.stepTemplate)) {
+        // A stop before then releases this sweep's preparation: nothing is left to go on with.
+        const PreparedSweep* prepared = m_prepared.get();
+        QMetaObject::invokeMethod(
+            this,
+            [this, prepared] {
+                if (m_prepared && m_prepared.get() == prepared)
+                    onTokensCounted(promptsMadePerRequestOutcome());
+            },
+            Qt::QueuedConnection);
+        return;
+    }
     m_tokenize = std::make_unique<TokenizePrepass>();
     connect(m_tokenize.get(), &TokenizePrepass::finished, this, &SweepWorker::onTokensCounted);
     m_tokenize->start(m_prepared->config.stepTemplate.request, m_prepared->config.transport,
@@ -193,7 +206,8 @@ void SweepWorker::beginSweep()
 void SweepWorker::onTokensCounted(const TokenizeOutcome& tokens)
 {
     // Called from the pre-pass's own signal: it goes once control is back in the event loop.
-    m_tokenize.release()->deleteLater();
+    if (m_tokenize)
+        m_tokenize.release()->deleteLater();
     std::unique_ptr<PreparedSweep> owned = std::move(m_prepared);
     PreparedSweep& prepared = *owned;
     if (tokens.available)
