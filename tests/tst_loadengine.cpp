@@ -6,6 +6,7 @@
 #include "load/steprunner.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
+#include "support/livesweep.h"
 #include "support/simclient.h"
 #include "sweep/builtinsimulator.h"
 #include "sweep/kneeanalysis.h" // SweepPoint
@@ -92,13 +93,7 @@ std::map<int, std::vector<RequestRecord>> bySession(const std::vector<RequestRec
     return out;
 }
 
-// A sweep of the built-in simulator: its steps and its notes.
-struct SimSweep
-{
-    std::vector<StepResult> results;
-    QStringList notes;
-    bool finished = false;
-};
+using testing::LiveSweep;
 
 // Three (or as many as load.rates) all-at-once steps of 20 requests of 64 tokens, after 2 warm-ups.
 Profile reuseProfile()
@@ -117,32 +112,9 @@ Profile reuseProfile()
     return p;
 }
 
-SimSweep runSimSweep(Profile profile, const std::function<void(SweepConfig&)>& adjust = {})
+LiveSweep runSimSweep(const Profile& profile, const std::function<void(SweepConfig&)>& adjust = {})
 {
-    SimSweep out;
-    BuiltinSimulator sim;
-    QString error;
-    if (!sim.start(profile, &error)) {
-        qWarning() << error;
-        return out;
-    }
-    PreparedSweep prepared = prepareSweep(profile);
-    if (!prepared.ok()) {
-        qWarning() << prepared.error;
-        return out;
-    }
-    if (adjust)
-        adjust(prepared.config);
-    SweepRunner runner;
-    QObject::connect(
-        &runner, &SweepRunner::stepFinished, &runner, [&](const StepResult& r) { out.results.push_back(r); });
-    QObject::connect(&runner, &SweepRunner::note, &runner, [&](const QString& text) { out.notes << text; });
-    QSignalSpy finished(&runner, &SweepRunner::finished);
-    runner.start(std::move(prepared.config));
-    if (finished.isEmpty())
-        finished.wait(kStepTimeoutMs * 3);
-    out.finished = !finished.isEmpty();
-    return out;
+    return testing::runLiveSweep(profile, kStepTimeoutMs * 3, {}, adjust);
 }
 
 QStringList cacheNotes(const QStringList& notes)
@@ -174,7 +146,7 @@ private Q_SLOTS:
         p.workload.dataset = dataset;
         p.workload.prefixLen = dataset == u"shared-prefix" ? 32 : 0;
         p.workload.numPrefixes = 2;
-        const SimSweep run = runSimSweep(p);
+        const LiveSweep run = runSimSweep(p);
         QVERIFY(run.finished);
         QCOMPARE(run.results.size(), std::size_t(3));
         for (const StepResult& r : run.results) {
@@ -195,14 +167,14 @@ private Q_SLOTS:
     // gives the next step fewer hits.
     void promptPoolRepeatsAndCacheReset()
     {
-        std::map<bool, SimSweep> runs;
+        std::map<bool, LiveSweep> runs;
         for (const bool reset : { false, true }) {
             Profile p = reuseProfile();
             p.workload.promptPool = 5;
             p.load.rates.removeLast();
             p.load.resetCacheBetweenSteps = reset;
             runs[reset] = runSimSweep(p);
-            const SimSweep& run = runs[reset];
+            const LiveSweep& run = runs[reset];
             QVERIFY(run.finished);
             QCOMPARE(run.results.size(), std::size_t(2));
             QVERIFY2(cacheNotes(run.notes).isEmpty(), qPrintable(run.notes.join(u'\n')));
@@ -224,7 +196,7 @@ private Q_SLOTS:
         Profile p = reuseProfile();
         p.load.resetCacheBetweenSteps = true;
         QList<QUrl> tried;
-        const SimSweep run = runSimSweep(p, [&tried](SweepConfig& config) {
+        const LiveSweep run = runSimSweep(p, [&tried](SweepConfig& config) {
             QCOMPARE(config.cacheResetUrls.size(), 2);
             QCOMPARE(config.cacheResetUrls[0].path(), u"/reset_prefix_cache"_s);
             QCOMPARE(config.cacheResetUrls[1].path(), u"/flush_cache"_s);

@@ -6,6 +6,7 @@
 #include "profile/profilestore.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
+#include "support/livesweep.h"
 #include "sweep/analysisjson.h"
 #include "sweep/analysistext.h"
 #include "sweep/builtinsimulator.h"
@@ -97,14 +98,7 @@ Profile simProfile()
     return p;
 }
 
-struct SimSweep
-{
-    std::vector<StepResult> results;
-    QStringList notes;
-    QJsonObject serverReported;
-    int liveSamples = 0;
-    bool finished = false;
-};
+using testing::LiveSweep;
 
 // A GPU exporter on 127.0.0.1: every request gets the same canned /metrics text.
 class CannedExporter : public QObject
@@ -133,39 +127,18 @@ private:
     QTcpServer m_server;
 };
 
-SimSweep runSimSweep(Profile profile)
+// The sweep against the built-in simulator; a metrics URL "BASE" is its /metrics, "missing" a path it
+// does not serve.
+LiveSweep runSimSweep(const Profile& profile)
 {
-    SimSweep out;
-    BuiltinSimulator sim;
-    QString error;
-    if (!sim.start(profile, &error)) {
-        qWarning() << error;
-        return out;
-    }
-    for (QString& url : profile.target.metricsUrls) {
-        if (url == QLatin1String("BASE"))
-            url = serverUrl(profile.target, QStringLiteral("/metrics")).toString();
-    }
-    if (profile.target.metricsUrl == QLatin1String("missing"))
-        profile.target.metricsUrl = serverUrl(profile.target, QStringLiteral("/no-metrics-here")).toString();
-    PreparedSweep prepared = prepareSweep(profile);
-    if (!prepared.ok()) {
-        qWarning() << prepared.error;
-        return out;
-    }
-    SweepRunner runner;
-    QObject::connect(
-        &runner, &SweepRunner::stepFinished, &runner, [&](const StepResult& r) { out.results.push_back(r); });
-    QObject::connect(&runner, &SweepRunner::note, &runner, [&](const QString& text) { out.notes << text; });
-    QObject::connect(
-        &runner, &SweepRunner::serverSample, &runner, [&](int, const ServerSample&) { ++out.liveSamples; });
-    QSignalSpy finished(&runner, &SweepRunner::finished);
-    runner.start(std::move(prepared.config));
-    if (finished.isEmpty())
-        finished.wait(kSweepTimeoutMs);
-    out.finished = !finished.isEmpty();
-    out.serverReported = runner.serverFacts().toJson();
-    return out;
+    return testing::runLiveSweep(profile, kSweepTimeoutMs, [](Profile& started) {
+        for (QString& url : started.target.metricsUrls) {
+            if (url == QLatin1String("BASE"))
+                url = serverUrl(started.target, QStringLiteral("/metrics")).toString();
+        }
+        if (started.target.metricsUrl == QLatin1String("missing"))
+            started.target.metricsUrl = serverUrl(started.target, QStringLiteral("/no-metrics-here")).toString();
+    });
 }
 
 } // namespace
@@ -883,7 +856,7 @@ private Q_SLOTS:
 
     void sweepOfTheSimulatorScrapesItsMetrics()
     {
-        const SimSweep run = runSimSweep(simProfile());
+        const LiveSweep run = runSimSweep(simProfile());
         QVERIFY(run.finished);
         QCOMPARE(run.results.size(), std::size_t(2));
         QVERIFY2(run.notes.isEmpty(), qPrintable(run.notes.join(u'\n')));
@@ -930,7 +903,7 @@ private Q_SLOTS:
         Profile p = simProfile();
         p.target.baseUrl = QStringLiteral("sim://small?time_scale=20&seed=3&gpus=2");
         p.workload.numPrompts = 60;
-        const SimSweep run = runSimSweep(p);
+        const LiveSweep run = runSimSweep(p);
         QVERIFY(run.finished);
         QCOMPARE(run.results.size(), std::size_t(2));
         QVERIFY2(run.notes.isEmpty(), qPrintable(run.notes.join(u'\n')));
@@ -969,7 +942,7 @@ private Q_SLOTS:
         p.workload.numPrompts = 40;
         p.target.metricsUrls
             = { QStringLiteral("BASE"), idle.baseUrl().toString() + QStringLiteral("/metrics"), exporter.url() };
-        const SimSweep run = runSimSweep(p);
+        const LiveSweep run = runSimSweep(p);
         QVERIFY(run.finished);
         QVERIFY2(run.notes.isEmpty(), qPrintable(run.notes.join(u'\n'))); // the exporter is accepted
         QCOMPARE(run.serverReported.value(u"metrics_urls").toArray().size(), 3);
@@ -1004,7 +977,7 @@ private Q_SLOTS:
         Profile p = simProfile();
         p.target.metricsUrl = QStringLiteral("missing");
         p.workload.numPrompts = 20;
-        const SimSweep run = runSimSweep(p);
+        const LiveSweep run = runSimSweep(p);
         QVERIFY(run.finished);
         QCOMPARE(run.results.size(), std::size_t(2));
         QCOMPARE(run.notes.size(), 1);
