@@ -19,6 +19,9 @@ struct FileContents
     QString model, target, label, toolVersion;
 };
 
+// GuideLLM's benchmarks report ({"benchmarks": [...]}): one step per benchmark.
+bool readGuidellm(const QString& path, const QJsonObject& report, FileContents& out, QString* error);
+
 // AIPerf's profile_export_aiperf.json and GenAI-Perf's profile_export_genai_perf.json: metric objects
 // ({"unit", "avg", "p50", ...}) with the settings under "input_config". One step; its load comes from
 // input_config (the measured phase, loadgen, or the top level), else the file is refused.
