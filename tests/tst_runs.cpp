@@ -1382,10 +1382,12 @@ private Q_SLOTS:
         QVERIFY(QFile::remove(tmp.filePath(QStringLiteral("profile_export_aiperf.json"))));
         const ImportContents alone = readImport({ tmp.path() });
         QVERIFY(!alone.ok());
-        QCOMPARE(alone.error,
-            tmp.filePath(QStringLiteral("profile_export_aiperf.csv"))
-                + QStringLiteral(": the CSV export states no load (concurrency or request rate): import the "
-                                 "profile_export_*.json of the same run, whose input_config does"));
+        const QString why = tmp.filePath(QStringLiteral("profile_export_aiperf.csv"))
+            + QStringLiteral(": the CSV export states no load (concurrency or request rate): import the "
+                             "profile_export_*.json of the same run, whose input_config does");
+        QCOMPARE(alone.refused, QStringList { why });
+        QCOMPARE(
+            alone.error, tmp.path() + QStringLiteral(": no benchmark result among the files read; refused: ") + why);
         QVERIFY(QFile::remove(tmp.filePath(QStringLiteral("profile_export_aiperf.csv"))));
         const ImportContents none = readImport({ tmp.path() });
         QVERIFY(none.error.startsWith(tmp.path() + QStringLiteral(": no result files")));
@@ -1528,8 +1530,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("format");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("truncated JSON in a folder")
-            << importData(QStringLiteral("broken/vllm-folder")) << int(ImportFormat::Auto)
+        QTest::newRow("truncated JSON named")
+            << importData(QStringLiteral("broken/vllm-folder/vllm-20.0qps-truncated.json")) << int(ImportFormat::Auto)
             << importData(QStringLiteral("broken/vllm-folder/vllm-20.0qps-truncated.json:10:1: invalid JSON"));
         QTest::newRow("not a result") << importData(QStringLiteral("broken/not-a-result.json"))
                                       << int(ImportFormat::Auto)
@@ -1546,6 +1548,24 @@ private Q_SLOTS:
             << importData(QStringLiteral("vllm/result_rate30.json: benchmarks: missing"));
         QTest::newRow("missing") << importData(QStringLiteral("nothing-here.json")) << int(ImportFormat::Auto)
                                  << importData(QStringLiteral("nothing-here.json: no such file"));
+    }
+
+    // One unreadable file in a folder is listed with its reason; the folder's other files are imported.
+    void importFolderKeepsWhatItCanRead()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.filePath(QStringLiteral("runs"));
+        const ImportResult result = importRun({ importData(QStringLiteral("broken/vllm-folder")) }, root);
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(result.refused.size(), 1);
+        QVERIFY2(result.refused.front().startsWith(
+                     importData(QStringLiteral("broken/vllm-folder/vllm-20.0qps-truncated.json:10:1: invalid JSON"))),
+            qPrintable(result.refused.front()));
+        QCOMPARE(result.stepCount, 1);
+        const SavedRunRead read = readSavedRun(result.dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.run->steps.size(), std::size_t(1));
+        QCOMPARE(read.run->steps.front().offered, 10.0);
     }
 
     void importBrokenFiles()

@@ -74,6 +74,7 @@ int writeTimelineCsv(const QString& dir, const QString& path)
         return ExitBadInput;
     }
     QByteArray csv = timelineCsvHeader();
+    QStringList untimed; // steps whose records carry no send times
     int written = 0;
     qint64 rows = 0;
     for (std::size_t i = 0; i < run.steps.size(); ++i) {
@@ -86,6 +87,13 @@ int writeTimelineCsv(const QString& dir, const QString& path)
             say(QStringLiteral("note: step %1 (%2) has no request records (%3 in %4): left out of the timeline")
                     .arg(number)
                     .arg(step.load, expected, run.dir));
+            continue;
+        }
+        if (!step.noTimeline.isEmpty()) {
+            say(QStringLiteral("note: step %1 (%2): %3: left out of the timeline")
+                    .arg(number)
+                    .arg(step.load, step.noTimeline));
+            untimed << QStringLiteral("step %1: %2").arg(number).arg(step.noTimeline);
             continue;
         }
         std::vector<RequestRecord> records;
@@ -108,6 +116,10 @@ int writeTimelineCsv(const QString& dir, const QString& path)
         csv += timelineCsvRows(number, step.load, timeline);
         rows += qint64(timeline.seconds.size());
         ++written;
+    }
+    if (written == 0 && !untimed.isEmpty()) {
+        say(QStringLiteral("error: no timeline to write for %1: %2").arg(run.dir, untimed.join(QStringLiteral("; "))));
+        return ExitBadInput;
     }
     if (written == 0) {
         say(QStringLiteral("error: no step of %1 has request records (steps/NNN.requests.jsonl): no timeline to write")

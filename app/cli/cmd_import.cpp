@@ -36,8 +36,9 @@ offered load. Steps that measured different things (tool, model, backend, endpoi
 runs, one per curve, named after what tells them apart. A figure a file lacks stays unknown (null
 in the step file, "—" on screen); one the file's own fields give (request_throughput =
 completed / duration, failed = num_prompts - completed, ...) is marked derived. The runs are
-written under the runs directory (or --data-dir), all at once: a file that cannot be read leaves
-nothing behind, and the error names the file and the key or line.)";
+written under the runs directory (or --data-dir), all at once: a file named on the command line
+that cannot be read leaves nothing behind, and the error names the file and the key or line; one
+found in a folder is listed as refused, with the reason, and the folder's other files are imported.)";
 
 } // namespace
 
@@ -90,9 +91,14 @@ int runImport(const QStringList& arguments)
         say(QStringLiteral("error: %1").arg(result.error));
         return ExitBadInput;
     }
-    say(QStringLiteral("imported %1 %2 steps%3%4")
+    for (const QString& r : result.refused)
+        say(QStringLiteral("refused: %1").arg(r));
+    const QString tools = result.sources.size() > 1
+        ? QStringLiteral("steps of %1").arg(result.sources.join(QStringLiteral(", ")))
+        : QStringLiteral("%1 steps").arg(result.source);
+    say(QStringLiteral("imported %1 %2%3%4")
             .arg(result.stepCount)
-            .arg(result.source)
+            .arg(tools)
             .arg(result.requestCount > 0 ? QStringLiteral(" with %1 per-request records").arg(result.requestCount)
                                          : QString())
             .arg(result.dirs.size() > 1 ? QStringLiteral(" as %1 runs: the files measured different things (%2)")

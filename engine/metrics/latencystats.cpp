@@ -8,7 +8,10 @@ namespace kp {
 
 bool LatencyStats::reported() const
 {
-    const auto value = [](double v) { return isKnown(v) && v != 0.0; };
+    // A file's figure without its count (the reference's keys) is a statement, a 0.0 included; our own
+    // statistics of no sample are zeros with count 0.
+    const bool stated = count == kUnknownCount;
+    const auto value = [stated](double v) { return isKnown(v) && (stated || v != 0.0); };
     if (count > 0 || value(mean) || value(median))
         return true;
     return std::any_of(percentiles.begin(), percentiles.end(), [&](const auto& pv) { return value(pv.second); });

@@ -43,7 +43,8 @@ struct LatencyStats
     // The value for percentile p when it was requested.
     std::optional<double> percentile(double p) const;
     // Whether it holds values: samples were counted, or the statistics came from a file that gives
-    // none of its counts (the reference's result JSON). A step that measured nothing has zeros.
+    // none of its counts (the reference's result JSON), where a stated 0.0 is a value. A step that
+    // measured nothing has zeros and count 0.
     bool reported() const;
     // Every statistic unknown (a file without this metric); see kUnknown.
     static LatencyStats unknown();

@@ -687,6 +687,17 @@ QString StepReader::read(const Json& object)
     readString(object, "model_id", setup.modelId);
     if (setup.modelId.isEmpty())
         readString(object, "model", setup.modelId);
+    // SGLang's bench_serving names the model only in the server's own report: the name it serves
+    // under, else the path it loaded.
+    if (const auto info = object.find("server_info");
+        setup.modelId.isEmpty() && info != object.end() && info->is_object()) {
+        const QString saved = m_path;
+        m_path = at("server_info");
+        readString(*info, "served_model_name", setup.modelId);
+        if (setup.modelId.isEmpty())
+            readString(*info, "model_path", setup.modelId);
+        m_path = saved;
+    }
     readString(object, "tokenizer_id", setup.tokenizerId);
     readInteger(object, "num_prompts", setup.numPrompts);
     readNumber(object, "request_rate", setup.requestRate);
@@ -959,11 +970,12 @@ QByteArray ResultJson::write(
     const StepSetup& setup, const StepMetrics& m, std::span<const RequestRecord> details, int indent)
 {
     Json out = Json::object();
-    out["date"] = utf8(setup.date);
-    out["endpoint_type"] = utf8(setup.endpointType.isEmpty() ? setup.backend : setup.endpointType);
-    out["backend"] = utf8(setup.backend);
+    // A run of ours always knows these; an imported file may not, and then they are unknown (null).
+    out["date"] = stringOrNull(setup.date);
+    out["endpoint_type"] = stringOrNull(setup.endpointType);
+    out["backend"] = stringOrNull(setup.backend);
     out["label"] = stringOrNull(setup.label);
-    out["model_id"] = utf8(setup.modelId);
+    out["model_id"] = stringOrNull(setup.modelId);
     out["tokenizer_id"] = stringOrNull(setup.tokenizerId);
     out["num_prompts"] = countOrNull(setup.numPrompts);
     // Where vLLM puts --metadata; never a reference key. A sweep parameter keeps its JSON type.

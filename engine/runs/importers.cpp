@@ -87,8 +87,11 @@ qint64 nanoseconds(double seconds)
 }
 
 // The per-request lists the reference writes with --save-detailed (and SGLang with --output-details).
-// Times are relative to each request's send: the files keep no common time base.
-bool detailRecords(const QJsonObject& o, const QString& where, std::vector<RequestRecord>& records, QString* error)
+// Current vLLM adds `start_times` (each send, s, on one clock) and `latencies` (E2EL, s): then the
+// records are on the step's clock, from its first send. Without `start_times` the times count from
+// each request's own send: `*withoutSendTimes` is set, and no timeline may be drawn from them.
+bool detailRecords(const QJsonObject& o, const QString& where, std::vector<RequestRecord>& records,
+    bool* withoutSendTimes, QString* error)
 {
     const QJsonValue ttfts = o.value(u"ttfts");
     if (!ttfts.isArray())
@@ -98,6 +101,8 @@ bool detailRecords(const QJsonObject& o, const QString& where, std::vector<Reque
     const QJsonArray inputs = o.value(u"input_lens").toArray();
     const QJsonArray outputs = o.value(u"output_lens").toArray();
     const QJsonArray errors = o.value(u"errors").toArray();
+    const QJsonArray starts = o.value(u"start_times").toArray();
+    const QJsonArray latencies = o.value(u"latencies").toArray();
     auto checkLength = [&](const QJsonArray& a, const char* key) {
         if (!a.isEmpty() && a.size() != t.size()) {
             *error = QStringLiteral("%1.%2: %3 entries, but ttfts has %4")
@@ -109,8 +114,20 @@ bool detailRecords(const QJsonObject& o, const QString& where, std::vector<Reque
         return true;
     };
     if (!checkLength(itls, "itls") || !checkLength(inputs, "input_lens") || !checkLength(outputs, "output_lens")
-        || !checkLength(errors, "errors"))
+        || !checkLength(errors, "errors") || !checkLength(starts, "start_times")
+        || !checkLength(latencies, "latencies"))
         return false;
+    // The first send is the step's zero; vLLM's clock (time.perf_counter()) has no meaningful zero.
+    const bool onOneClock = !starts.isEmpty();
+    double firstStart = std::numeric_limits<double>::infinity();
+    for (qsizetype i = 0; i < starts.size(); ++i) {
+        if (!starts[i].isDouble()) {
+            *error = QStringLiteral("%1.start_times[%2]: expected seconds").arg(where).arg(i);
+            return false;
+        }
+        firstStart = std::min(firstStart, starts[i].toDouble());
+    }
+    *withoutSendTimes = !onOneClock && !t.isEmpty();
     records.reserve(std::size_t(t.size()));
     for (qsizetype i = 0; i < t.size(); ++i) {
         if (!t[i].isDouble()) {
@@ -122,7 +139,8 @@ bool detailRecords(const QJsonObject& o, const QString& where, std::vector<Reque
         r.promptTokens = inputs.isEmpty() ? 0 : inputs[i].toInt();
         r.outputTokens = outputs.isEmpty() ? 0 : outputs[i].toInt();
         const QString message = errors.isEmpty() ? QString() : errors[i].toString();
-        r.sentNs = 0;
+        const double sent = onOneClock ? starts[i].toDouble() - firstStart : 0.0;
+        r.sentNs = nanoseconds(sent);
         if (!message.isEmpty()) {
             // The files keep the message, not a class.
             r.failure = FailureClass::Network;
@@ -131,10 +149,10 @@ bool detailRecords(const QJsonObject& o, const QString& where, std::vector<Reque
             continue;
         }
         r.httpStatus = 200;
-        r.firstTokenNs = r.firstContentNs = nanoseconds(t[i].toDouble());
+        r.firstTokenNs = r.firstContentNs = nanoseconds(sent + t[i].toDouble());
         r.chunkNs.push_back(r.firstTokenNs);
         const QJsonArray gaps = itls.isEmpty() ? QJsonArray() : itls[i].toArray();
-        double at = t[i].toDouble();
+        double at = sent + t[i].toDouble();
         for (qsizetype g = 0; g < gaps.size(); ++g) {
             if (!gaps[g].isDouble()) {
                 *error = QStringLiteral("%1.itls[%2][%3]: expected seconds").arg(where).arg(i).arg(g);
@@ -144,12 +162,12 @@ bool detailRecords(const QJsonObject& o, const QString& where, std::vector<Reque
             r.chunkNs.push_back(nanoseconds(at));
         }
         r.lastTokenNs = r.endNs = r.chunkNs.back();
+        if (!latencies.isEmpty() && latencies[i].isDouble())
+            r.endNs = std::max(r.lastTokenNs, nanoseconds(sent + latencies[i].toDouble()));
         records.push_back(std::move(r));
     }
     return true;
 }
-
-// ---- reading one file -----------------------------------------------------------------------------------
 
 enum class FileRead { Steps, NotAResult, Failed };
 
@@ -289,7 +307,7 @@ FileRead readFile(const QString& path, ImportFormat format, bool explicitFile, F
                     continue;
                 }
             }
-            if (!detailRecords(o, where, step.records, error))
+            if (!detailRecords(o, where, step.records, &step.recordsWithoutSendTimes, error))
                 return FileRead::Failed;
         }
         if (out.model.isEmpty())
@@ -359,9 +377,11 @@ QString metadataText(const QJsonValue& value)
     return QString::number(value.toDouble(), 'g', 17);
 }
 
-// The API a step's requests went to. vLLM's backends "vllm", "openai", "tgi", "lmdeploy", ... all send
-// completions, its "openai-chat" chat completions: the backend name alone is not a difference.
-QString apiOf(const StepSetup& setup)
+// The API a step's requests went to, where the tool's backend name says it. vLLM's backends "vllm",
+// "openai", "lmdeploy", ... all send completions, its "openai-chat" chat completions: the backend name
+// alone is not a difference. SGLang's "sglang" backend posts to the server's native /generate. A
+// backend whose API the tool does not fix is named as it is, not guessed.
+QString apiOf(const QString& source, const StepSetup& setup)
 {
     const QString name = (setup.endpointType.isEmpty() ? setup.backend : setup.endpointType).toLower();
     if (name.isEmpty())
@@ -372,7 +392,26 @@ QString apiOf(const StepSetup& setup)
         if (name.contains(QLatin1String(other)))
             return QString::fromLatin1(other);
     }
-    return QStringLiteral("completions");
+    if (source == QLatin1String("sglang")) {
+        if (name == QLatin1String("sglang") || name == QLatin1String("sglang-native"))
+            return QStringLiteral("generate");
+        if (name.contains(QLatin1String("oai")) || name == QLatin1String("vllm") || name == QLatin1String("lmdeploy"))
+            return QStringLiteral("completions");
+        return name;
+    }
+    static const QStringList completions { QStringLiteral("vllm"), QStringLiteral("openai"),
+        QStringLiteral("openai-comp"), QStringLiteral("completions"), QStringLiteral("lmdeploy"),
+        QStringLiteral("scalellm"), QStringLiteral("sglang"), QStringLiteral("llama.cpp") };
+    return completions.contains(name) ? QStringLiteral("completions") : name;
+}
+
+// The concurrency cap of a step paced at a finite rate: part of what the step measured (a cap of 1
+// at 10 req/s is another load than a cap of 128), so steps that differ in it never share a load.
+std::optional<int> capWithRate(const Step& s)
+{
+    if (s.mode != LoadMode::Rate || !std::isfinite(s.setup.requestRate) || !s.setup.maxConcurrency)
+        return std::nullopt;
+    return s.setup.maxConcurrency;
 }
 
 // What a step measured, apart from its load: the curve it belongs on.
@@ -381,11 +420,20 @@ std::vector<std::pair<QString, QString>> identityOf(const QString& source, const
     std::vector<std::pair<QString, QString>> id;
     id.emplace_back(QStringLiteral("tool"), source);
     id.emplace_back(QStringLiteral("model"), s.setup.modelId);
-    id.emplace_back(QStringLiteral("api"), apiOf(s.setup));
+    id.emplace_back(QStringLiteral("api"), apiOf(source, s.setup));
+    if (const auto cap = capWithRate(s))
+        id.emplace_back(QStringLiteral("max_concurrency"), QString::number(*cap));
     for (const auto& [key, value] : s.setup.metadata)
         id.emplace_back(key, metadataText(value));
     std::sort(id.begin() + 3, id.end());
     return id;
+}
+
+// Keys that every file names (tool, model, API): a file that leaves one out says nothing against the
+// others. Any other key is a setting: one file stating it (num_instances=2) and another not is a difference.
+bool isCoreIdentityKey(const QString& key)
+{
+    return key == QLatin1String("tool") || key == QLatin1String("model") || key == QLatin1String("api");
 }
 
 QString identityValue(const std::vector<std::pair<QString, QString>>& id, const QString& key)
@@ -521,7 +569,13 @@ ImportContents readImport(const QStringList& paths, const ImportOptions& options
         FileContents contents;
         switch (readFile(file.path, options.format, file.explicitFile, contents, result.warnings, &result.error)) {
         case FileRead::Failed:
-            return result;
+            // A file named on the command line is what was asked for; one found in a folder is one of
+            // many: the others are imported, and this one is listed with the reason.
+            if (file.explicitFile)
+                return result;
+            result.refused << result.error;
+            result.error.clear();
+            continue;
         case FileRead::NotAResult:
             result.warnings << QStringLiteral("%1: not a benchmark result (no completed, duration or "
                                               "request_throughput), left out")
@@ -534,12 +588,18 @@ ImportContents readImport(const QStringList& paths, const ImportOptions& options
         for (Step& s : contents.steps) {
             s.sourceFile = file.path;
             const auto id = identityOf(contents.source, s);
-            // A key one step lacks (or leaves empty) says nothing against the others: only two
-            // different values keep steps apart.
+            // Tool, model or API one step leaves empty says nothing against the others; a setting
+            // (--metadata, a sweep parameter, the concurrency cap) one states and the other lacks does.
             const auto conflicts = [&](const Group& x) {
-                return std::any_of(id.begin(), id.end(), [&](const auto& kv) {
+                const bool differ = std::any_of(id.begin(), id.end(), [&](const auto& kv) {
                     const QString other = identityValue(x.identity, kv.first);
-                    return !kv.second.isEmpty() && !other.isEmpty() && other != kv.second;
+                    if (isCoreIdentityKey(kv.first))
+                        return !kv.second.isEmpty() && !other.isEmpty() && other != kv.second;
+                    return other != kv.second;
+                });
+                return differ || std::any_of(x.identity.begin(), x.identity.end(), [&](const auto& kv) {
+                    return !isCoreIdentityKey(kv.first) && !kv.second.isEmpty()
+                        && identityValue(id, kv.first).isEmpty();
                 });
             };
             auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return !conflicts(x); });
@@ -574,7 +634,61 @@ ImportContents readImport(const QStringList& paths, const ImportOptions& options
     if (read == 0 || groups.empty()) {
         result.error
             = QStringLiteral("%1: no benchmark result among the files read").arg(paths.join(QStringLiteral(", ")));
+        if (!result.refused.isEmpty())
+            result.error += QStringLiteral("; refused: ") + result.refused.join(QStringLiteral("; "));
         return result;
+    }
+
+    // `--request-rate 10 --max-concurrency {1,16,128}`: every step paced at one rate, the caps differ.
+    // The caps are the load that was swept: one curve on the concurrency axis, whose rate is a setting
+    // every step shares (kept in the curve's identity and in each step's file).
+    std::vector<bool> merged(groups.size(), false);
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        const auto rateOf = [](const Group& g) -> std::optional<double> {
+            const double rate = g.curve.steps.front().setup.requestRate;
+            for (const Step& st : g.curve.steps) {
+                if (!capWithRate(st) || st.setup.requestRate != rate)
+                    return std::nullopt;
+            }
+            return rate;
+        };
+        const auto withoutCap = [](std::vector<std::pair<QString, QString>> id) {
+            std::erase_if(id, [](const auto& kv) { return kv.first == QLatin1String("max_concurrency"); });
+            return id;
+        };
+        const std::optional<double> rate = merged[i] ? std::nullopt : rateOf(groups[i]);
+        if (!rate)
+            continue;
+        std::vector<std::size_t> same { i };
+        for (std::size_t j = i + 1; j < groups.size(); ++j) {
+            if (!merged[j] && rateOf(groups[j]) == rate
+                && withoutCap(groups[j].identity) == withoutCap(groups[i].identity)
+                && groups[j].curve.source == groups[i].curve.source)
+                same.push_back(j);
+        }
+        if (same.size() < 2)
+            continue;
+        Group& into = groups[i];
+        for (std::size_t k = 1; k < same.size(); ++k) {
+            Group& from = groups[same[k]];
+            for (Step& st : from.curve.steps)
+                into.curve.steps.push_back(std::move(st));
+            for (const QString& f : std::as_const(from.curve.files)) {
+                if (!into.curve.files.contains(f))
+                    into.curve.files << f;
+            }
+            merged[same[k]] = true;
+        }
+        for (Step& st : into.curve.steps) {
+            st.mode = LoadMode::Concurrency;
+            st.offered = double(*st.setup.maxConcurrency);
+        }
+        into.identity = withoutCap(into.identity);
+        into.curve.fixedRate = *rate;
+    }
+    for (std::size_t i = merged.size(); i-- > 0;) {
+        if (merged[i])
+            groups.erase(groups.begin() + std::ptrdiff_t(i));
     }
 
     std::vector<std::vector<std::pair<QString, QString>>> ids;
@@ -593,6 +707,8 @@ ImportContents readImport(const QStringList& paths, const ImportOptions& options
         ImportedCurve& c = g.curve;
         for (const QString& k : differing)
             c.identity.emplace_back(k, identityValue(g.identity, k));
+        if (isKnown(c.fixedRate))
+            c.identity.emplace_back(QStringLiteral("request_rate"), formatRate(c.fixedRate));
         QStringList words;
         for (const auto& [k, v] : c.identity) {
             if (!v.isEmpty())
@@ -704,6 +820,11 @@ bool writeCurve(
         entry.insert(QLatin1String("source_path"), s.sourceFile);
         if (s.repeat >= 0)
             entry.insert(QLatin1String("repeat"), s.repeat);
+        if (s.recordsWithoutSendTimes)
+            entry.insert(QLatin1String("no_timeline"),
+                QStringLiteral("%1 times each request from its own send and does not say when it was sent: "
+                               "the requests' latencies are known, a timeline of the step is not")
+                    .arg(QFileInfo(s.sourceFile).fileName()));
         entries.append(entry);
         if (!writer.writeStep(index, ResultJson::write(s.setup, s.metrics, {}, 2), &result.error))
             return false;
@@ -767,6 +888,7 @@ ImportResult importRun(const QStringList& paths, const QString& runsRoot, const 
     ImportResult result;
     ImportContents contents = readImport(paths, options);
     result.warnings = contents.warnings;
+    result.refused = contents.refused;
     if (!contents.ok()) {
         result.error = contents.error;
         return result;
@@ -776,6 +898,10 @@ ImportResult importRun(const QStringList& paths, const QString& runsRoot, const 
         return result;
     }
     result.source = contents.curves.front().source;
+    for (const ImportedCurve& curve : contents.curves) {
+        if (!result.sources.contains(curve.source))
+            result.sources << curve.source;
+    }
     result.difference = contents.difference();
     const QString group = contents.curves.size() > 1
         ? QStringLiteral("import-%1").arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz")))

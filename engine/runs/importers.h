@@ -42,6 +42,9 @@ struct ImportedFileStep
     QString sourceFile; // path of the file the step came from
     int repeat = -1; // `vllm bench sweep`'s run number; -1: none
     std::vector<RequestRecord> records;
+    // The records' times count from each request's own send (the file keeps no send times): their
+    // latencies hold, a timeline of the step does not. Written as run.json's entry "no_timeline".
+    bool recordsWithoutSendTimes = false;
 };
 
 // Steps that measured the same thing (tool, model, backend, endpoint, metadata) at several loads.
@@ -53,6 +56,9 @@ struct ImportedCurve
     std::vector<std::pair<QString, QString>> identity; // what sets this curve apart from the others read with it
     std::vector<ImportedFileStep> steps; // ordered by load on `axis`
     LoadMode axis = LoadMode::Rate;
+    // A concurrency sweep whose every step the client also paced at this rate (vLLM's --request-rate
+    // with --max-concurrency); kUnknown otherwise.
+    double fixedRate = kUnknown;
     QStringList files;
 };
 
@@ -60,6 +66,8 @@ struct ImportContents
 {
     std::vector<ImportedCurve> curves;
     QStringList warnings; // each names the file and key
+    // Files found in a folder that could not be imported, each "path: why"; the others are imported.
+    QStringList refused;
     QString error; // names the file and key or line
     bool ok() const { return error.isEmpty(); }
     // When the curves measured different things: "framework=vllm, framework=sgl" (what tells them apart).
@@ -78,11 +86,13 @@ struct ImportResult
     QString id;
     QStringList dirs; // every new run directory, one per curve
     QStringList ids;
-    QString source; // "vllm", "sglang", "guidellm", "aiperf", "genai-perf"
+    QString source; // "vllm", "sglang", "guidellm", "aiperf", "genai-perf": the first run's
+    QStringList sources; // every tool the runs came from, in run order
     int stepCount = 0; // over all runs
     int requestCount = 0; // per-request records written (from detail lists)
     QString difference; // with several runs: what tells them apart
     QStringList warnings; // each names the file and key
+    QStringList refused; // files found in a folder and not imported, each "path: why"
     QString error; // names the file and key or line; nothing is left behind
     bool ok() const { return error.isEmpty(); }
 };

@@ -212,6 +212,8 @@ std::vector<SweepPoint> SavedRun::sweepPoints() const
         p.clientBound = s.clientBound;
         p.planned = std::max<qint64>(0, s.setup.numPrompts);
         p.server = s.server;
+        if (p.concurrencyMode && std::isfinite(s.setup.requestRate))
+            p.rateLimit = s.setup.requestRate;
         points.push_back(std::move(p));
     }
     std::stable_sort(
@@ -355,6 +357,7 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
         step.purpose = e.value(u"purpose").toString();
         step.partial = e.value(u"partial").toBool();
         step.clientBound = e.value(u"client_bound").toBool();
+        step.noTimeline = inertText(e.value(u"no_timeline").toString());
         step.dispatchLagP99Ms = e.value(u"dispatch_lag_p99_ms").toDouble();
         if (e.value(u"meets_slo").isBool())
             step.meetsSlo = e.value(u"meets_slo").toBool();

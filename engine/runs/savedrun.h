@@ -56,6 +56,9 @@ struct SavedStep
     StepIntervals intervals;
     QString resultPath; // absolute path of steps/NNN.json
     QString requestsPath; // absolute path of steps/NNN.requests.jsonl; empty when absent
+    // Why the records, though there, give no timeline: an imported file that times each request from
+    // its own send and never says when it was sent (run.json entry "no_timeline"); empty otherwise.
+    QString noTimeline;
     std::optional<ServerStepStats> server; // run.json step entry "server": what the server's /metrics said
     QString
         metricsPath; // absolute path of the samples (entry "metrics_file", steps/NNN.metrics.jsonl); empty when absent

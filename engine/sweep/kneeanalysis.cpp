@@ -83,6 +83,8 @@ struct CurvePoint
     // ends, so a step of n requests at rate x reads n / (n/x + drain) even far below the knee.
     double expected = 0.0;
     double requests = 0.0; // completed + failed
+    // Concurrency mode: the rate the client also paced the requests to (kUnknown: none).
+    double rateLimit = kUnknown;
     double e2elMeanS = 0.0;
     double tok = 0.0;
     double errorRate = 0.0;
@@ -115,6 +117,7 @@ std::vector<CurvePoint> mergeByLoad(std::vector<CurvePoint> points)
             ++end;
         CurvePoint m;
         m.x = points[i].x;
+        m.rateLimit = points[i].rateLimit;
         const double n = double(end - i);
         int latencies = 0, ttfts = 0, tpots = 0, e2els = 0, ttfcs = 0;
         // Repeats: the envelope of their intervals and values, so the mean is compared by the spread it came from.
@@ -271,6 +274,7 @@ private:
         const StepMetrics& m = p.metrics;
         CurvePoint c;
         c.x = p.offered;
+        c.rateLimit = p.rateLimit;
         c.thr = m.requestThroughput;
         c.tok = m.outputThroughput;
         c.requests = double(endedRequests(m));
@@ -541,6 +545,16 @@ private:
                 maxAfter = std::max(maxAfter, c[j].thr);
             if (maxAfter <= c[i].thr * (1.0 + growth) && c.back().x >= c[i].x * (1.0 + 2.0 * growth)) {
                 const CurvePoint& s = c[i];
+                // Users capped by a paced rate: where throughput reaches that rate, the rate stops it
+                // growing, not the server.
+                if (isKnown(s.rateLimit) && s.thr >= fraction * s.rateLimit) {
+                    m_result.saturation
+                        = absent(sentence("KneeAnalysis",
+                            "Saturation is unknown: from %1 on, throughput (%2) is the rate the requests were paced "
+                            "to (%3), so the rate, not the server, stops it growing; pace faster to find saturation.")
+                                     .arg(load(s.x), words::throughput(s.thr), words::throughput(s.rateLimit)));
+                    return;
+                }
                 const double added = s.thr > 0 ? maxAfter / s.thr - 1.0 : 0.0;
                 const Sentence more = added > 0.0005
                     ? sentence("KneeAnalysis", "more users add at most %1 throughput (%2 here, at most %3 up to %4)")
@@ -1389,6 +1403,8 @@ SweepPoint SweepPoint::fromStep(const StepSetup& setup, const StepMetrics& metri
     // A file without request_rate but with max_concurrency ran users, not a rate.
     p.concurrencyMode = !std::isfinite(setup.requestRate) && setup.maxConcurrency.has_value();
     p.offered = p.concurrencyMode ? double(*setup.maxConcurrency) : setup.requestRate * metrics.requestsPerSession();
+    if (setup.maxConcurrency && std::isfinite(setup.requestRate))
+        p.rateLimit = setup.requestRate;
     p.metrics = metrics;
     p.planned = std::max<qint64>(0, setup.numPrompts);
     return p;

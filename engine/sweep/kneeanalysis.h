@@ -33,6 +33,9 @@ struct SweepPoint
     StepMetrics metrics;
     bool partial = false; // stopped before every request ended
     bool clientBound = false; // the client, not the server, could not keep to the schedule
+    // Concurrency mode: the request rate the client paced the users to as well (vLLM's --request-rate
+    // with --max-concurrency); kUnknown when the users ran unpaced.
+    double rateLimit = kUnknown;
     qint64 planned = 0; // requests the step meant to end; 0 = unknown
     std::optional<ServerStepStats> server; // what the server's /metrics said about the step, when scraped
 

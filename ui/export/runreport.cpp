@@ -536,6 +536,15 @@ void RunReport::timelineSection(ReportDoc& doc, const QString& imageStem) const
         doc.paragraph(noRecordsPredicted().capitalized().text());
         return;
     }
+    QStringList untimed; // records without send times: "step 2: why"
+    for (const StepReport& s : m_run->steps()) {
+        if (!s.noTimeline.isEmpty())
+            untimed << tr("step %1: %2").arg(s.index() + 1).arg(s.noTimeline);
+    }
+    if (withRecords.empty() && !untimed.isEmpty()) {
+        doc.paragraph(tr("No timeline: %1.").arg(untimed.join(QStringLiteral("; "))));
+        return;
+    }
     if (withRecords.empty()) {
         doc.paragraph(tr("No step has its request records (steps/NNN.requests.jsonl), so there is no timeline."));
         return;

@@ -174,6 +174,8 @@ void GanttChart::redraw()
         setTitle(tr("Requests of one second"));
     if (!m_step)
         setPlaceholder(tr("Select a finished step, then a second of its timeline."));
+    else if (m_step->timeline.isEmpty() && !m_step->noTimeline.isEmpty())
+        setPlaceholder(tr("Step %1 has no timeline: %2.").arg(m_step->index() + 1).arg(m_step->noTimeline));
     else if (m_step->timeline.isEmpty())
         setPlaceholder(tr("Step %1 has no request records to draw.").arg(m_step->index() + 1));
     else if (requests.empty())

@@ -446,14 +446,18 @@ void MainWindow::importPaths(const QStringList& paths)
             const QStringList dirs = result.dirs.isEmpty() ? QStringList { result.dir } : result.dirs;
             m_runsPage->selectDirs(dirs);
             showRunsView();
-            const QString warnings
+            QString warnings
                 = result.warnings.isEmpty() ? QString() : tr(" (%1)").arg(result.warnings.join(QStringLiteral("; ")));
+            if (!result.refused.isEmpty())
+                warnings += tr("; refused %n file(s): %1", nullptr, int(result.refused.size()))
+                                .arg(kp::inertText(result.refused.join(QStringLiteral("; "))));
+            const QString tools = result.sources.join(QStringLiteral(", "));
             if (dirs.size() > 1) {
                 // The files measured different things: separate runs, opened side by side at once.
                 statusBar()->showMessage(tr("Imported %1 steps from %2 result files as %3 runs that differ in "
                                             "what they measured (%4): comparing them%5")
                                              .arg(result.stepCount)
-                                             .arg(result.source)
+                                             .arg(tools)
                                              .arg(dirs.size())
                                              .arg(kp::inertText(result.difference), warnings),
                     15000);
@@ -463,7 +467,7 @@ void MainWindow::importPaths(const QStringList& paths)
             } else {
                 statusBar()->showMessage(tr("Imported %1 steps from %2 result files as %3%4")
                                              .arg(result.stepCount)
-                                             .arg(result.source, result.id, warnings),
+                                             .arg(tools, result.id, warnings),
                     15000);
             }
             Q_EMIT pathsImported(result.dir);

@@ -66,6 +66,7 @@ struct StepReport
     std::map<LatencyMetric, Histogram> histograms;
     StepTelemetry server; // the server's /metrics while the step ran; empty without
     StepTimeline timeline; // second by second, from the records and the scrapes; empty without records
+    QString noTimeline; // why records that are there give no timeline (SavedStep::noTimeline); empty otherwise
     // The step as the twin's fit takes it (made from the records in the controller thread); unset for a
     // partial or client-bound step and for steps read from disk.
     std::shared_ptr<const twin::FitStep> fit;

@@ -283,6 +283,8 @@ void TimelineChart::redraw()
         setTitle(tr("Step timeline"));
     if (!m_step)
         setPlaceholder(tr("Select a finished step to see it second by second."));
+    else if (seconds.empty() && !m_step->noTimeline.isEmpty())
+        setPlaceholder(tr("Step %1 has no timeline: %2.").arg(m_step->index() + 1).arg(m_step->noTimeline));
     else if (seconds.empty())
         setPlaceholder(tr("Step %1 has no request records, so no timeline (a run exported without them, or an "
                           "imported file).")

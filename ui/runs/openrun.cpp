@@ -67,6 +67,11 @@ StepReport reportFor(
 
     StepReport r = makeStepReport(result, profile, HeaderList {}, QStringList {});
     r.load = saved.load.isEmpty() ? r.load : saved.load;
+    if (!saved.noTimeline.isEmpty()) {
+        // The records' times count from each request's own send: no common clock to draw seconds on.
+        r.timeline = {};
+        r.noTimeline = saved.noTimeline;
+    }
     // The summary as the result file records the step (model, date, backend as they were).
     r.summary = QString::fromUtf8(StepSummary::text(saved.setup, saved.metrics));
     if (saved.meetsSlo)
@@ -144,6 +149,8 @@ OpenedRun openedRun(
         p.partial = r.partial;
         p.clientBound = r.clientBound;
         p.server = r.server.stats;
+        if (p.concurrencyMode && std::isfinite(s->setup.requestRate))
+            p.rateLimit = s->setup.requestRate;
         points.push_back(std::move(p));
         if (progress)
             progress(int(points.size()), total);
