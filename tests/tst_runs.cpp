@@ -1239,6 +1239,7 @@ private Q_SLOTS:
         QTest::addColumn<QList<double>>("ttft"); // mean, median, std, min, max, p90, p99, count
         QTest::addColumn<QList<double>>("tpot");
         QTest::addColumn<QList<double>>("e2el");
+        QTest::addColumn<QList<double>>("goodput"); // req/s, good requests, TTFT, TPOT, E2EL SLO (ms); NaN: none
         // One step of a duration-bound concurrency sweep: no input tokens, no total token throughput.
         QTest::addRow("0.11.0, 16 users")
             << importData(QStringLiteral("real/aiperf/0.11/concurrency_16/profile_export_aiperf.json"))
@@ -1252,7 +1253,9 @@ private Q_SLOTS:
             << QList<double> { 8.77927431816552, 8.731694873219372, 0.3184381484015715, 8.018447871794871,
                    11.855786499999999, 9.14595657659939, 9.838724690325117, 2044 }
             << QList<double> { 2334.7705151291584, 2191.4849815, 1521.0363275886698, 44.094038, 10145.211403,
-                   4260.8727653, 6997.258709539996, 2044 };
+                   4260.8727653, 6997.258709539996, 2044 }
+            // goodput, good_request_count and input_config.slos (inter_token_latency: per request, TPOT).
+            << QList<double> { 6.814794988917071, 2044, 1500, 300, kUnknown };
         // A request-count run after a warm-up phase, which is not the measured load.
         QTest::addRow("0.10.0, 2 users")
             << importData(QStringLiteral("real/aiperf/0.10/c2/profile_export_aiperf.json")) << QStringLiteral("0.10.0")
@@ -1265,7 +1268,8 @@ private Q_SLOTS:
             << QList<double> { 5.670039629867334, 5.566364894820418, 0.3681243218475883, 4.633652636863824,
                    7.109339948717949, 6.113031157878266, 7.077990921760222, 96 }
             << QList<double> { 2617.75843253125, 1560.043837, 2294.576178840648, 284.04670899999996, 10683.644552,
-                   5869.8691395, 10438.077710599999, 96 };
+                   5869.8691395, 10438.077710599999, 96 }
+            << QList<double> { kUnknown, kUnknown, kUnknown, kUnknown, kUnknown }; // no --goodput
     }
 
     void importAiperf()
@@ -1282,6 +1286,7 @@ private Q_SLOTS:
         QFETCH(QList<double>, ttft);
         QFETCH(QList<double>, tpot);
         QFETCH(QList<double>, e2el);
+        QFETCH(QList<double>, goodput);
         const ImportContents contents = readImport({ path });
         QVERIFY2(contents.ok(), qPrintable(contents.error));
         QCOMPARE(contents.warnings, QStringList());
@@ -1334,8 +1339,15 @@ private Q_SLOTS:
         QVERIFY(std::isnan(m.maxOutputTokensPerS));
         QCOMPARE(m.maxConcurrentRequests, kUnknownCount);
         QVERIFY(std::isnan(m.meanConcurrency));
-        QCOMPARE(m.requestGoodput, std::nullopt);
         QCOMPARE(m.options.percentiles, (std::vector<double> { 1, 5, 10, 25, 50, 75, 90, 95, 99 }));
+        // Goodput as the file states it; a file without goodput keeps it unknown.
+        const auto stated = [](double v) { return isKnown(v) ? std::optional<double>(v) : std::nullopt; };
+        QCOMPARE(m.requestGoodput, stated(goodput[0]));
+        if (isKnown(goodput[1]))
+            QCOMPARE(m.goodCompleted, qint64(goodput[1]));
+        QCOMPARE(m.options.ttftSloMs, stated(goodput[2]));
+        QCOMPARE(m.options.tpotSloMs, stated(goodput[3]));
+        QCOMPARE(m.options.e2elSloMs, stated(goodput[4]));
 
         // As a saved run: the source, the tool's version and the load; the step file keeps the unknowns null.
         QTemporaryDir tmp;
@@ -1354,6 +1366,7 @@ private Q_SLOTS:
         QCOMPARE(run.steps[0].metrics.failed, kUnknownCount);
         QCOMPARE(run.steps[0].metrics.itl, LatencyStats::unknown());
         QCOMPARE(run.steps[0].metrics.totalInputTokens, tokens[0]);
+        QCOMPARE(run.steps[0].metrics.requestGoodput, stated(goodput[0]));
         const QJsonObject written
             = QJsonDocument::fromJson(readFile(result.dir + QStringLiteral("/steps/000.json"))).object();
         for (const char* key : { "failed", "mean_itl_ms", "request_rate", "max_concurrent_requests" })
@@ -1957,6 +1970,44 @@ private Q_SLOTS:
         QVERIFY(std::isnan(m.maxOutputTokensPerS));
         // No "openai" backend it never named.
         QVERIFY(read.curves[0].steps[0].setup.backend != QLatin1String("openai"));
+    }
+
+    // AIPerf's SLOs: the three Kneepoint judges are kept, any other is named in a warning, never dropped
+    // silently.
+    void aiperfSlosTheRunCannotHold()
+    {
+        const QString real = importData(QStringLiteral("real/aiperf/0.11/concurrency_16/profile_export_aiperf.json"));
+        QJsonObject file = QJsonDocument::fromJson(readFile(real)).object();
+        QJsonObject config = file.value(u"input_config").toObject();
+        QJsonObject slos = config.value(u"slos").toObject();
+        slos.insert(QStringLiteral("request_latency"), 2000.0);
+        slos.insert(QStringLiteral("output_token_throughput_per_user"), 600.0);
+        config.insert(QStringLiteral("slos"), slos);
+        file.insert(QStringLiteral("input_config"), config);
+        importdetail::FileContents out;
+        QString error;
+        const QString path = QStringLiteral("/x/profile_export_aiperf.json");
+        QVERIFY2(importdetail::readAiperfJson(path, file, out, &error), qPrintable(error));
+        const MetricsOptions& o = out.steps.front().metrics.options;
+        QCOMPARE(o.ttftSloMs, std::optional<double>(1500.0));
+        QCOMPARE(o.tpotSloMs, std::optional<double>(300.0));
+        QCOMPARE(o.e2elSloMs, std::optional<double>(2000.0));
+        QCOMPARE(out.warnings,
+            QStringList { path
+                + QStringLiteral(": input_config.slos.output_token_throughput_per_user: an SLO on a figure "
+                                 "Kneepoint's goodput does not judge (only time_to_first_token, "
+                                 "inter_token_latency, request_latency), not kept") });
+        QCOMPARE(out.steps.front().metrics.requestGoodput, std::optional<double>(6.814794988917071));
+        QCOMPARE(out.steps.front().metrics.goodCompleted, 2044);
+
+        // Without goodput and SLOs (AIPerf 0.10's file): both unknown, no warning.
+        importdetail::FileContents plain;
+        const QString c2 = importData(QStringLiteral("real/aiperf/0.10/c2/profile_export_aiperf.json"));
+        QVERIFY2(importdetail::readAiperfJson(c2, QJsonDocument::fromJson(readFile(c2)).object(), plain, &error),
+            qPrintable(error));
+        QCOMPARE(plain.steps.front().metrics.requestGoodput, std::nullopt);
+        QVERIFY(!plain.steps.front().metrics.options.hasSlos());
+        QCOMPARE(plain.warnings, QStringList());
     }
 
     // Two folders of two models: two runs, each with its own model (not the last one read for both).
