@@ -2028,6 +2028,69 @@ private Q_SLOTS:
         QVERIFY(!saved.run->json.value(u"file_settings").toObject().contains(u"burstiness"));
     }
 
+    // GuideLLM 0.2 (args.strategy, run_stats, worker): the report GuideLLM's own tests keep, one synchronous
+    // benchmark with one request still running when it ended.
+    void realGuidellm02()
+    {
+        const QString path = importData(QStringLiteral("real/guidellm/0.2/benchmarks_stripped.json"));
+        const ImportContents read = readImport({ path });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.warnings, QStringList());
+        QCOMPARE(read.curves.size(), std::size_t(1));
+        const ImportedCurve& curve = read.curves[0];
+        QCOMPARE(curve.source, QStringLiteral("guidellm"));
+        QCOMPARE(curve.model, QStringLiteral("example_model"));
+        QCOMPARE(curve.target, QStringLiteral("example_target"));
+        QCOMPARE(curve.toolVersion, QString()); // no metadata in this generation
+        QCOMPARE(curve.steps.size(), std::size_t(1));
+        const ImportedFileStep& step = curve.steps[0];
+        QCOMPARE(step.mode, LoadMode::Concurrency);
+        QCOMPARE(step.offered, 1.0);
+        QCOMPARE(step.setup.maxConcurrency, std::optional<int>(1));
+        QVERIFY(std::isnan(step.setup.requestRate));
+        QVERIFY(std::isnan(step.setup.burstiness));
+        QCOMPARE(step.setup.numPrompts, kUnknownCount);
+        QCOMPARE(step.setup.backend, QStringLiteral("openai_http"));
+        QCOMPARE(step.setup.modelId, QStringLiteral("example_model"));
+        QCOMPARE(step.setup.date, StepSetup::dateString(QDateTime::fromMSecsSinceEpoch(1749157198180)));
+        QCOMPARE(step.setup.metadata,
+            (std::vector<std::pair<QString, QJsonValue>> { { QStringLiteral("incomplete_requests"), 1 } }));
+
+        const StepMetrics& m = step.metrics;
+        QCOMPARE(m.durationS, 29.997201442718506);
+        QCOMPARE(m.completed, 46);
+        QCOMPARE(m.failed, 0);
+        QCOMPARE(m.requestThroughput, 1.5481806532737452);
+        QCOMPARE(m.outputThroughput, 198.13346751788123);
+        QCOMPARE(m.totalTokenThroughput, 992.6867036588937);
+        QCOMPARE(m.totalInputTokens, 11827);
+        QCOMPARE(m.totalOutputTokens, 5888);
+        QCOMPARE(m.meanConcurrency, 0.9977627456483604);
+        QCOMPARE(m.maxConcurrentRequests, 1);
+        QCOMPARE(m.ttft.mean, 16.792535781860348);
+        QCOMPARE(m.ttft.median, 16.38054847717285);
+        QCOMPARE(m.ttft.stddev, 1.1303385708366516);
+        QCOMPARE(m.ttft.min, 15.790939331054688);
+        QCOMPARE(m.ttft.max, 21.281957626342773);
+        QCOMPARE(m.ttft.percentile(90), std::optional<double>(18.505334854125977));
+        QCOMPARE(m.ttft.percentile(99), std::optional<double>(21.281957626342773));
+        QCOMPARE(m.ttft.count, 46);
+        QCOMPARE(m.itl.mean, 4.941609043733832);
+        QCOMPARE(m.itl.median, 4.9241227427805505);
+        QCOMPARE(m.itl.percentile(99), std::optional<double>(5.258346167136365));
+        QCOMPARE(m.tpot, m.itl);
+        QCOMPARE(m.derived, std::vector<QString> { QStringLiteral("tpot") });
+        QVERIFY(m.tpot.mean != 4.90300272307966); // time_per_output_token_ms: divided by all 128 tokens
+        QCOMPARE(m.e2el.mean, 0.6444743664368339 * 1000);
+        QCOMPARE(m.e2el.percentile(99), std::optional<double>(0.6891846656799316 * 1000));
+        // Not in the file: unknown, never 0.
+        QCOMPARE(m.firstContentTtft, LatencyStats::unknown());
+        QCOMPARE(m.dispatchLag, LatencyStats::unknown());
+        QVERIFY(std::isnan(m.maxOutputTokensPerS));
+        QCOMPARE(m.requestGoodput, std::nullopt);
+        QVERIFY(!m.options.hasSlos());
+    }
+
     // A GuideLLM sweep's steps differ in their incomplete requests, which is a count, not a setting: they are
     // one curve. identityOf (importers.cpp) still takes every metadata key as a setting.
     void guidellmIncompleteCountsAreOneCurve()
