@@ -145,8 +145,10 @@ bool readLoad(const QString& path, const QJsonObject& config, ImportedFileStep& 
 // - request_latency (to the last response) -> E2EL; benchmark_duration (sec) -> duration;
 // - request_count (successful requests) -> completed; error_request_count -> failed, else unknown;
 // - total_isl / total_osl (output + reasoning tokens, as vLLM's completion tokens) -> token totals.
-// time_to_second_token, time_to_first_output_token (reasoning left out), goodput (AIPerf's own SLOs)
-// and the HTTP timings have no equal Kneepoint figure and are not read.
+// - goodput (requests/sec) -> request goodput; good_request_count -> good requests; the SLOs they were
+//   judged by are read with the settings (readSlos).
+// time_to_second_token, time_to_first_output_token (reasoning left out) and the HTTP timings have no
+// equal Kneepoint figure and are not read.
 bool readMetrics(const QString& path, const QJsonObject& file, StepMetrics& out, QString* error)
 {
     out.durationS = kUnknown;
@@ -183,6 +185,17 @@ bool readMetrics(const QString& path, const QJsonObject& file, StepMetrics& out,
         out.totalTokenThroughput = double(out.totalInputTokens + out.totalOutputTokens) / out.durationS;
         out.derived.push_back(QStringLiteral("total_token_throughput"));
     }
+    const QJsonObject goodput = file.value(u"goodput").toObject();
+    if (goodput.value(u"avg").isDouble()) {
+        const QString unit = goodput.value(u"unit").toString();
+        if (unit != QLatin1String("requests/sec")) {
+            *error = QStringLiteral("%1: goodput.unit: \"%2\", expected requests/sec").arg(path, unit);
+            return false;
+        }
+        out.requestGoodput = goodput.value(u"avg").toDouble();
+    }
+    if (const qint64 good = countOf(field(file, "good_request_count", "avg")); isKnown(good))
+        out.goodCompleted = good;
     out.maxOutputTokensPerS = kUnknown;
     out.maxConcurrentRequests = kUnknownCount;
     out.meanConcurrency = kUnknown;
@@ -209,6 +222,42 @@ bool readMetrics(const QString& path, const QJsonObject& file, StepMetrics& out,
                                 "result")
                      .arg(path);
         return false;
+    }
+    return true;
+}
+
+// input_config.slos ({"time_to_first_token": 1500.0, ...}): AIPerf's --goodput, each a metric tag with
+// its threshold in the metric's display unit (ms for latencies). AIPerf's inter_token_latency of a
+// request is (request_latency - ttft) / (output_sequence_length - 1), the reference's TPOT of it, so
+// its SLO is the TPOT SLO. An SLO on another metric has no place in the run: a warning names it.
+bool readSlos(
+    const QString& path, const QJsonObject& config, MetricsOptions& options, QStringList& warnings, QString* error)
+{
+    const QJsonValue value = config.value(u"slos");
+    if (value.isNull() || value.isUndefined())
+        return true;
+    if (!value.isObject()) {
+        *error = QStringLiteral("%1: input_config.slos: expected an object").arg(path);
+        return false;
+    }
+    const QJsonObject slos = value.toObject();
+    for (auto it = slos.begin(); it != slos.end(); ++it) {
+        const QString where = QStringLiteral("input_config.slos.%1").arg(it.key());
+        if (!it.value().isDouble()) {
+            *error = QStringLiteral("%1: %2: expected a number").arg(path, where);
+            return false;
+        }
+        const double threshold = it.value().toDouble();
+        if (it.key() == QLatin1String("time_to_first_token"))
+            options.ttftSloMs = threshold;
+        else if (it.key() == QLatin1String("inter_token_latency"))
+            options.tpotSloMs = threshold;
+        else if (it.key() == QLatin1String("request_latency"))
+            options.e2elSloMs = threshold;
+        else
+            warnings << QStringLiteral("%1: %2: an SLO on a figure Kneepoint's goodput does not judge (only "
+                                       "time_to_first_token, inter_token_latency, request_latency), not kept")
+                            .arg(path, where);
     }
     return true;
 }
@@ -288,7 +337,8 @@ bool readAiperfJson(const QString& path, const QJsonObject& file, FileContents& 
         *error = QStringLiteral("%1: input_config: missing: the load of the step is unknown").arg(path);
         return false;
     }
-    if (!readLoad(path, config, step, error) || !readMetrics(path, file, step.metrics, error))
+    if (!readLoad(path, config, step, error) || !readMetrics(path, file, step.metrics, error)
+        || !readSlos(path, config, step.metrics.options, out.warnings, error))
         return false;
     StepSetup& s = step.setup;
     const QJsonObject endpoint = config.value(u"endpoint").toObject();

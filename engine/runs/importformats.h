@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -17,6 +18,8 @@ struct FileContents
     QString source; // vllm | sglang | guidellm | aiperf | genai-perf
     std::vector<ImportedFileStep> steps;
     QString model, target, label, toolVersion;
+    // What the file states that the run cannot hold, each naming the file and key.
+    QStringList warnings;
 };
 
 // GuideLLM's benchmarks report ({"benchmarks": [...]}): one step per benchmark.

@@ -2,6 +2,7 @@
 // config.strategy/scheduler_state.
 #include "runs/importformats.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 
 #include <cmath>
@@ -143,6 +144,7 @@ bool GuidellmReader::readBenchmark(const QJsonObject& b, const QString& where, S
         step.mode = LoadMode::Concurrency;
         step.offered = streams;
         s.maxConcurrency = streams;
+        s.requestRate = kUnknown; // users, each sending when its last request ended: the file states no rate
     } else if (type == QLatin1String("throughput")) {
         step.mode = LoadMode::Rate;
         step.offered = s.requestRate = std::numeric_limits<double>::infinity();
@@ -185,6 +187,8 @@ bool GuidellmReader::readBenchmark(const QJsonObject& b, const QString& where, S
         totals = b.value(u"request_totals").toObject();
     if (totals.isEmpty())
         totals = b.value(u"run_stats").toObject().value(u"requests_made").toObject();
+    if (totals.isEmpty())
+        totals = b.value(u"scheduler_metrics").toObject().value(u"requests_made").toObject();
     // What the report does not give stays unknown; what its own fields give is derived.
     const auto count = [](double value) { return isKnown(value) ? qint64(std::llround(value)) : kUnknownCount; };
     out.completed = totals.value(u"successful").isDouble()
@@ -209,15 +213,37 @@ bool GuidellmReader::readBenchmark(const QJsonObject& b, const QString& where, S
     out.firstContentTtft = m.contains(u"time_to_first_output_token_ms") ? stats(m, "time_to_first_output_token_ms", 1)
                                                                         : LatencyStats::unknown();
     out.dispatchLag = LatencyStats::unknown();
-    // GuideLLM's inter-token latency of a request is (last token - first token) / (output tokens - 1): the
-    // reference's TPOT of that request; weighted by the request's gaps, its mean is the pooled ITL mean.
-    out.tpot = stats(m, "inter_token_latency_ms", 1);
-    out.itl = out.tpot;
+    // GuideLLM's inter_token_latency_ms of a request is (last token - first token) / (output tokens - 1),
+    // every generation; its distribution weights each request by its output tokens - 1 (0.2 and later), so
+    // its mean is the mean over all token gaps, the reference's ITL mean where each chunk is one token.
+    out.itl = stats(m, "inter_token_latency_ms", 1);
+    // TPOT, derived: per request that same (last token - first token) / (output tokens - 1) is the
+    // reference's TPOT, (E2EL - TTFT) / (output tokens - 1); the file has no distribution of it over
+    // requests unweighted, so tpot = the inter_token_latency_ms distribution, marked derived.
+    // time_per_output_token_ms is no TPOT: it divides by all output tokens and, from 0.3 on, counts from
+    // the request's start (TTFT included), so it is not read.
+    if (!(out.itl == LatencyStats::unknown())) {
+        out.tpot = out.itl;
+        out.derived.push_back(QStringLiteral("tpot"));
+    } else {
+        out.tpot = LatencyStats::unknown();
+    }
     out.e2el = stats(m, "request_latency", 1000); // seconds
     s.numPrompts = kUnknownCount;
-    s.burstiness = type == QLatin1String("poisson") ? 1.0
-        : type == QLatin1String("constant")         ? std::numeric_limits<double>::infinity()
-                                                    : kUnknown;
+    // The report states the strategy, never vLLM's burstiness (a poisson strategy is not shape 1 by
+    // a setting of the file): unknown.
+    s.burstiness = kUnknown;
+    // Requests still running when the benchmark ended: StepMetrics has no figure for them.
+    if (totals.value(u"incomplete").isDouble())
+        s.metadata.emplace_back(QStringLiteral("incomplete_requests"), totals.value(u"incomplete").toInteger());
+    // The benchmark's end (epoch seconds), as the reference dates a step: when it finished, local time.
+    double end = b.value(u"end_time").toDouble(kUnknown);
+    if (!isKnown(end))
+        end = b.value(u"run_stats").toObject().value(u"end_time").toDouble(kUnknown);
+    if (!isKnown(end))
+        end = b.value(u"scheduler_metrics").toObject().value(u"end_time").toDouble(kUnknown);
+    if (isKnown(end) && end > 0)
+        s.date = StepSetup::dateString(QDateTime::fromMSecsSinceEpoch(std::llround(end * 1000.0)));
     return true;
 }
 
@@ -247,7 +273,9 @@ bool GuidellmReader::read(const QJsonObject& report, FileContents& out)
     if (out.target.isEmpty())
         out.target = findString(report.value(u"args").toObject(), { "target" });
     out.toolVersion = findString(report.value(u"metadata").toObject(), { "guidellm_version", "version" });
-    const QString backend = findString(report.value(u"args").toObject(), { "backend_type", "backend" });
+    QString backend = findString(report.value(u"args").toObject(), { "backend_type", "backend" });
+    for (qsizetype i = 0; backend.isEmpty() && i < benchmarks.size(); ++i)
+        backend = findString(benchmarks[i].toObject(), { "backend_type" }); // 0.2: worker.backend_type
     for (Step& s : out.steps) {
         s.setup.modelId = out.model;
         s.setup.backend = backend;
