@@ -124,6 +124,8 @@ Json kneepointObject(const StepMetrics& m)
     out["dataset_input_tokens_reported"] = m.datasetInputTokensReported;
     if (isKnown(m.totalCachedTokens))
         out["cached_tokens_reported"] = m.cachedTokensReported;
+    if (isKnown(m.incompleteRequests))
+        out["incomplete_requests"] = m.incompleteRequests;
     if (isKnown(m.repeatedPrompts)) {
         out["repeated_prompts"] = m.repeatedPrompts;
         out["repeated_prompt_share"] = numberOrText(m.repeatedPromptShare());
@@ -526,6 +528,7 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
     readInteger(object, "dataset_input_tokens_reported", m.datasetInputTokensReported);
     readInteger(object, "cached_tokens_reported", m.cachedTokensReported);
     readInteger(object, "repeated_prompts", m.repeatedPrompts);
+    readInteger(object, "incomplete_requests", m.incompleteRequests);
     readInteger(object, "reasoning_tokens_reported", m.reasoningTokensReported);
     if (const auto it = object.find("images_per_request"); it != object.end() && it->is_number_integer())
         m.options.imagesPerRequest = it->get<int>();

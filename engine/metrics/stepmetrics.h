@@ -205,6 +205,9 @@ struct StepMetrics
     // sent, in this step or an earlier one (warm-ups count as senders, not as requests); set by the
     // StepRunner, not by fromRecords; kUnknownCount for a file that does not record it.
     qint64 repeatedPrompts = kUnknownCount;
+    // Requests still running when an imported tool's step ended (GuideLLM's "incomplete"), counted
+    // neither completed nor failed; kUnknownCount where no file said.
+    qint64 incompleteRequests = kUnknownCount;
     // repeatedPrompts / (completed + failed); kUnknown when unknown or without requests.
     double repeatedPromptShare() const;
     // Multi-turn sessions: sessions that sent a measured request (kUnknownCount for single-turn steps),

@@ -585,6 +585,7 @@ ImportContents readImport(const QStringList& paths, const ImportOptions& options
             break;
         }
         ++read;
+        result.warnings << contents.warnings;
         for (Step& s : contents.steps) {
             s.sourceFile = file.path;
             const auto id = identityOf(contents.source, s);

@@ -233,9 +233,9 @@ bool GuidellmReader::readBenchmark(const QJsonObject& b, const QString& where, S
     // The report states the strategy, never vLLM's burstiness (a poisson strategy is not shape 1 by
     // a setting of the file): unknown.
     s.burstiness = kUnknown;
-    // Requests still running when the benchmark ended: StepMetrics has no figure for them.
+    // Requests still running when the benchmark ended.
     if (totals.value(u"incomplete").isDouble())
-        s.metadata.emplace_back(QStringLiteral("incomplete_requests"), totals.value(u"incomplete").toInteger());
+        out.incompleteRequests = totals.value(u"incomplete").toInteger();
     // The benchmark's end (epoch seconds), as the reference dates a step: when it finished, local time.
     double end = b.value(u"end_time").toDouble(kUnknown);
     if (!isKnown(end))
