@@ -110,6 +110,7 @@ StepSetup exampleSetup()
     StepSetup setup;
     setup.date = QStringLiteral("20250102-030405");
     setup.backend = QStringLiteral("vllm");
+    setup.endpointType = setup.backend; // as a sweep sets it
     setup.modelId = QStringLiteral("meta-llama/Llama-3.1-8B-Instruct");
     setup.numPrompts = 1000;
     setup.requestRate = 20;

@@ -110,18 +110,18 @@ Json kneepointObject(const StepMetrics& m)
     } else {
         out["goodput_slo_ms"] = nullptr;
     }
-    out["good_completed"] = m.goodCompleted;
+    out["good_completed"] = countOrNull(m.goodCompleted);
     Json failures = Json::object();
     for (const auto& [failure, count] : m.failuresByClass)
         failures[utf8(failureClassKey(failure))] = count;
     out["failures"] = failures;
     out["mean_concurrency"] = numberOrText(m.meanConcurrency);
-    out["server_prompt_tokens_reported"] = m.serverPromptTokensReported;
-    out["total_server_input_tokens"] = m.totalServerInputTokens;
-    out["prompt_token_mismatches"] = m.promptTokenMismatches;
-    out["output_tokens_from_text"] = m.outputTokensFromText;
-    out["input_token_source"] = utf8(inputTokenSourceKey(m.options.inputTokenSource));
-    out["dataset_input_tokens_reported"] = m.datasetInputTokensReported;
+    out["server_prompt_tokens_reported"] = countOrNull(m.serverPromptTokensReported);
+    out["total_server_input_tokens"] = countOrNull(m.totalServerInputTokens);
+    out["prompt_token_mismatches"] = countOrNull(m.promptTokenMismatches);
+    out["output_tokens_from_text"] = countOrNull(m.outputTokensFromText);
+    out["input_token_source"] = stringOrNull(inputTokenSourceKey(m.options.inputTokenSource));
+    out["dataset_input_tokens_reported"] = countOrNull(m.datasetInputTokensReported);
     if (isKnown(m.totalCachedTokens))
         out["cached_tokens_reported"] = m.cachedTokensReported;
     if (isKnown(m.incompleteRequests))
@@ -143,7 +143,8 @@ Json kneepointObject(const StepMetrics& m)
     }
     if (m.ignoreEos)
         out["ignore_eos"] = *m.ignoreEos;
-    if (isKnown(m.numSessions)) {
+    // Per-turn groups only where the client counted them (another tool's file gives none).
+    if (isKnown(m.numSessions) && m.firstTurns.completed + m.laterTurns.completed > 0) {
         Json turns = Json::object();
         for (const auto& [name, g] : { std::pair { "first", &m.firstTurns }, std::pair { "later", &m.laterTurns } }) {
             Json group = Json::object();
@@ -155,8 +156,9 @@ Json kneepointObject(const StepMetrics& m)
             turns[name] = std::move(group);
         }
         out["turns"] = std::move(turns);
-        out["mean_session_duration_s"] = numberOrText(m.meanSessionS);
     }
+    if (isKnown(m.numSessions))
+        out["mean_session_duration_s"] = numberOrText(m.meanSessionS);
     const QString inputWarning = m.inputTokenWarning();
     out["input_token_warning"] = inputWarning.isEmpty() ? Json(nullptr) : Json(utf8(inputWarning));
     Json latency = Json::object();
@@ -325,6 +327,19 @@ QString detectFormat(const Json& object)
     for (const char* key : sglangKeys)
         sglang += object.contains(key) ? 1 : 0;
     return sglang > vllm ? QStringLiteral("sglang") : QStringLiteral("vllm");
+}
+
+// A latency figure in the reference's spelling: mean_ttft_ms, median_itl_ms, p99_e2el_ms, ... (the
+// latency-only files of vLLM's nightly dashboards have these and no counts or throughputs).
+bool hasLatencyFigure(const Json& object)
+{
+    static const QRegularExpression figure(
+        QStringLiteral("^(mean|median|std|p\\d+(\\.\\d+)?)_(ttft|tpot|itl|e2el|e2e_latency)_ms$"));
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (figure.match(fromUtf8(it.key())).hasMatch())
+            return true;
+    }
+    return false;
 }
 
 class StepReader
@@ -508,7 +523,14 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
         if (!problem.isEmpty())
             warn(at("intervals"), problem);
     }
-    readInteger(object, "good_completed", m.goodCompleted);
+    // null: a figure the step's source did not have (another tool's file).
+    const auto readCount = [&](const char* key, qint64& target) {
+        if (const auto it = object.find(key); it != object.end() && it->is_null())
+            target = kUnknownCount;
+        else
+            readInteger(object, key, target);
+    };
+    readCount("good_completed", m.goodCompleted);
     if (const auto it = object.find("failures"); it != object.end() && it->is_object()) {
         m.failuresByClass.clear();
         for (auto f = it->begin(); f != it->end(); ++f) {
@@ -521,11 +543,11 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
         }
     }
     readNumber(object, "mean_concurrency", m.meanConcurrency);
-    readInteger(object, "server_prompt_tokens_reported", m.serverPromptTokensReported);
-    readInteger(object, "total_server_input_tokens", m.totalServerInputTokens);
-    readInteger(object, "prompt_token_mismatches", m.promptTokenMismatches);
-    readInteger(object, "output_tokens_from_text", m.outputTokensFromText);
-    readInteger(object, "dataset_input_tokens_reported", m.datasetInputTokensReported);
+    readCount("server_prompt_tokens_reported", m.serverPromptTokensReported);
+    readCount("total_server_input_tokens", m.totalServerInputTokens);
+    readCount("prompt_token_mismatches", m.promptTokenMismatches);
+    readCount("output_tokens_from_text", m.outputTokensFromText);
+    readCount("dataset_input_tokens_reported", m.datasetInputTokensReported);
     readInteger(object, "cached_tokens_reported", m.cachedTokensReported);
     readInteger(object, "repeated_prompts", m.repeatedPrompts);
     readInteger(object, "incomplete_requests", m.incompleteRequests);
@@ -556,6 +578,8 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
             m_path = outer;
         }
     }
+    if (const auto it = object.find("input_token_source"); it != object.end() && it->is_null())
+        m.options.inputTokenSource = InputTokenSource::Unknown;
     if (const auto it = object.find("input_token_source"); it != object.end() && it->is_string()) {
         if (const auto source = inputTokenSourceFromKey(fromUtf8(it->get<std::string>())))
             m.options.inputTokenSource = *source;
@@ -671,9 +695,11 @@ QString StepReader::read(const Json& object)
     if (!object.is_object())
         return m_source + QStringLiteral(": ") + m_path
             + QStringLiteral(": expected an object with benchmark results, found %1").arg(jsonTypeName(object));
-    if (!object.contains("completed") && !object.contains("duration") && !object.contains("request_throughput"))
+    if (!object.contains("completed") && !object.contains("duration") && !object.contains("request_throughput")
+        && !hasLatencyFigure(object))
         return m_source + QStringLiteral(": ") + m_path
-            + QStringLiteral(": not a benchmark result (no completed, duration or request_throughput)");
+            + QStringLiteral(": not a benchmark result (no completed, duration, request_throughput or latency "
+                             "figure such as mean_ttft_ms)");
 
     const bool kneepoint = object.contains("kneepoint");
     m_step.format = kneepoint ? QStringLiteral("kneepoint") : detectFormat(object);
@@ -707,6 +733,9 @@ QString StepReader::read(const Json& object)
     readNumber(object, "burstiness", setup.burstiness);
     if (const auto value = integer(object, "max_concurrency"))
         setup.maxConcurrency = static_cast<int>(*value);
+    // Multi-turn files (`"mode": "multi_turn"`) name their cap on requests in flight so; no rate.
+    if (const auto value = integer(object, "multi_turn_concurrency"); value && !setup.maxConcurrency)
+        setup.maxConcurrency = static_cast<int>(*value);
     readSettings(object);
 
     StepMetrics& m = m_step.metrics;
@@ -727,6 +756,17 @@ QString StepReader::read(const Json& object)
     readInteger(object, "total_output_tokens", m.totalOutputTokens);
     readInteger(object, "total_cached_tokens", m.totalCachedTokens);
     readInteger(object, "num_sessions", m.numSessions);
+    // Multi-turn files: conversations, not sessions, and their mean length in ms.
+    if (!isKnown(m.numSessions)) {
+        const auto done = integer(object, "conversations_completed");
+        const auto failed = integer(object, "conversations_failed");
+        if (done && failed) {
+            m.numSessions = *done + *failed;
+            m.derived.push_back(QStringLiteral("num_sessions"));
+        }
+    }
+    if (const auto ms = number(object, "avg_conversation_duration_ms"))
+        m.meanSessionS = *ms / 1000.0;
     readInteger(object, "total_reasoning_tokens", m.totalReasoningTokens);
     // vLLM 0.4 wrote the request throughput as "request_inthroughput".
     for (const std::string key : { "request_throughput", "request_inthroughput" }) {
@@ -818,6 +858,7 @@ QString StepReader::read(const Json& object)
         else
             warn(at("kneepoint"), QStringLiteral("expected an object, found %1").arg(jsonTypeName(*it)));
     } else {
+        m.markForeign();
         derive(object);
     }
     return {};
@@ -838,7 +879,8 @@ bool isToolKey(const std::string& key)
         "tokenizer", "base_url", "host", "port", "endpoint", "pretty_name", "kneepoint", "spec_decode_acceptance_rate",
         "spec_decode_acceptance_length", "spec_decode_num_drafts", "spec_decode_draft_tokens",
         "spec_decode_accepted_tokens", "spec_decode_per_position_acceptance_rates", "median_ttfc_ms", "last_ttft_ms",
-        "total_cached_tokens", "prefix_cache_hit_rate", "num_sessions" };
+        "total_cached_tokens", "prefix_cache_hit_rate", "num_sessions", "multi_turn_concurrency", "num_conversations",
+        "conversations_completed", "conversations_failed", "avg_turns_completed", "avg_conversation_duration_ms" };
     if (keys.count(key) || ResultJson::isReferenceKey(QString::fromStdString(key)))
         return true;
     // A figure of a newer version: statistics, throughputs, token counts.

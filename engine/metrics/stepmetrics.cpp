@@ -408,6 +408,15 @@ StepMetrics StepMetrics::fromRecords(
     return m;
 }
 
+void StepMetrics::markForeign()
+{
+    goodCompleted = kUnknownCount;
+    serverPromptTokensReported = totalServerInputTokens = promptTokenMismatches = outputTokensFromText
+        = datasetInputTokensReported = kUnknownCount;
+    options.inputTokenSource = InputTokenSource::Unknown;
+    meanSessionS = kUnknown;
+}
+
 QString inputTokenSourceKey(InputTokenSource source)
 {
     switch (source) {
@@ -415,6 +424,8 @@ QString inputTokenSourceKey(InputTokenSource source)
         return QStringLiteral("server_tokenize");
     case InputTokenSource::ServerUsage:
         return QStringLiteral("server_usage");
+    case InputTokenSource::Unknown:
+        return {};
     case InputTokenSource::Dataset:
         break;
     }

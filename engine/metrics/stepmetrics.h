@@ -32,8 +32,10 @@ enum class InputTokenSource {
     Dataset, // the dataset's count (built-in sources: words, an estimate against a real server)
     ServerTokenize, // the prompts were counted by the server's /tokenize before the run
     ServerUsage, // usage.prompt_tokens of each request, the dataset's count where the server sent none
+    Unknown, // another tool's file, which does not say how it counted prompt tokens
 };
-QString inputTokenSourceKey(InputTokenSource source); // "dataset", "server_tokenize", "server_usage"
+// "dataset", "server_tokenize", "server_usage"; empty for Unknown (written as null)
+QString inputTokenSourceKey(InputTokenSource source);
 std::optional<InputTokenSource> inputTokenSourceFromKey(QStringView key);
 
 struct MetricsOptions
@@ -179,6 +181,8 @@ struct StepMetrics
     // ignored that); set by the StepRunner, not by fromRecords; unset when not known (a foreign file).
     std::optional<bool> ignoreEos;
     LatencyStats dispatchLag; // sent - scheduled, every request that has both (includes the concurrency gate)
+    // The client's own counts of its requests; kUnknownCount for a step of another tool's file
+    // (markForeign), which keeps none of them.
     qint64 serverPromptTokensReported = 0; // completed requests whose server sent usage.prompt_tokens
     qint64 totalServerInputTokens = 0; // their sum of usage.prompt_tokens
     qint64 promptTokenMismatches = 0; // requests where usage.prompt_tokens differs from the dataset's count
@@ -190,6 +194,9 @@ struct StepMetrics
     std::optional<double> meanImageTokens;
     // |server − dataset| / server over the requests whose server reported prompt tokens; nullopt without any.
     std::optional<double> inputTokenDisagreement() const;
+    // A step read from another tool's file: what only Kneepoint's own client counts (good requests, the
+    // usage counters above, how prompt tokens were counted) is unknown, unless the file's reader sets it.
+    void markForeign();
     // Set when that passes kInputTokenWarnFraction: the two counts do not describe the same prompts.
     QString inputTokenWarning() const;
     static constexpr double kInputTokenWarnFraction = 0.05;

@@ -94,8 +94,8 @@ QByteArray SweepTable::csvRow(const StepSetup& setup, const StepMetrics& m)
     cells << fixed(m.firstContentTtft.mean, 3) << fixed(m.dispatchLag.mean, 3) << fixed(m.dispatchLag.max, 3)
           << integer(m.promptTokenMismatches) << integer(m.outputTokensFromText) << integer(m.totalCachedTokens)
           << fixed(m.prefixCacheHitRate(), 4) << integer(m.numSessions)
-          << (isKnown(m.numSessions) ? fixed(m.firstTurns.ttft.mean, 3) : QByteArray())
-          << (isKnown(m.numSessions) ? fixed(m.laterTurns.ttft.mean, 3) : QByteArray())
+          << (m.firstTurns.completed > 0 ? fixed(m.firstTurns.ttft.mean, 3) : QByteArray())
+          << (m.laterTurns.completed > 0 ? fixed(m.laterTurns.ttft.mean, 3) : QByteArray())
           << fixed(m.firstContentTtft.median, 3);
     for (double p : csvPercentiles)
         cells << optional(m.firstContentTtft.percentile(p), 3);

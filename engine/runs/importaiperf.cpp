@@ -151,6 +151,7 @@ bool readLoad(const QString& path, const QJsonObject& config, ImportedFileStep& 
 // equal Kneepoint figure and are not read.
 bool readMetrics(const QString& path, const QJsonObject& file, StepMetrics& out, QString* error)
 {
+    out.markForeign();
     out.durationS = kUnknown;
     const QJsonObject duration = file.value(u"benchmark_duration").toObject();
     if (duration.value(u"avg").isDouble()) {

@@ -177,7 +177,8 @@ bool looksLikeResult(const QJsonDocument& doc)
 {
     const auto isResult = [](const QJsonObject& o) {
         return o.contains(u"completed") || o.contains(u"duration") || o.contains(u"request_throughput")
-            || o.contains(u"benchmarks");
+            || o.contains(u"benchmarks") || o.contains(u"mean_ttft_ms") || o.contains(u"median_ttft_ms")
+            || o.contains(u"p99_ttft_ms");
     };
     if (doc.isObject())
         return isResult(doc.object());
@@ -423,6 +424,10 @@ std::vector<std::pair<QString, QString>> identityOf(const QString& source, const
     id.emplace_back(QStringLiteral("api"), apiOf(source, s.setup));
     if (const auto cap = capWithRate(s))
         id.emplace_back(QStringLiteral("max_concurrency"), QString::number(*cap));
+    // vLLM's --label names what a result measured (a deployment, a router setting): another label is
+    // another curve.
+    if (!s.setup.label.isEmpty())
+        id.emplace_back(QStringLiteral("label"), s.setup.label);
     for (const auto& [key, value] : s.setup.metadata)
         id.emplace_back(key, metadataText(value));
     std::sort(id.begin() + 3, id.end());
@@ -577,8 +582,8 @@ ImportContents readImport(const QStringList& paths, const ImportOptions& options
             result.error.clear();
             continue;
         case FileRead::NotAResult:
-            result.warnings << QStringLiteral("%1: not a benchmark result (no completed, duration or "
-                                              "request_throughput), left out")
+            result.warnings << QStringLiteral("%1: not a benchmark result (no completed, duration, "
+                                              "request_throughput or TTFT figure), left out")
                                    .arg(file.path);
             continue;
         case FileRead::Steps:
@@ -698,7 +703,7 @@ ImportContents readImport(const QStringList& paths, const ImportOptions& options
     const QStringList differing = differingKeys(ids);
 
     QString base = options.name.trimmed();
-    if (base.isEmpty())
+    if (base.isEmpty() && !differing.contains(QStringLiteral("label")))
         base = groups.front().curve.label;
     if (base.isEmpty()) {
         const QFileInfo info(paths.constFirst());

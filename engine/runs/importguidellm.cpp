@@ -164,6 +164,7 @@ bool GuidellmReader::readBenchmark(const QJsonObject& b, const QString& where, S
         return fail(where + QStringLiteral(".metrics.time_to_first_token_ms"), QStringLiteral("missing"));
 
     StepMetrics& out = step.metrics;
+    out.markForeign();
     double duration = b.value(u"duration").toDouble(-1);
     if (duration <= 0 && b.value(u"end_time").isDouble() && b.value(u"start_time").isDouble())
         duration = b.value(u"end_time").toDouble() - b.value(u"start_time").toDouble();

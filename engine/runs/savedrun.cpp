@@ -214,6 +214,8 @@ std::vector<SweepPoint> SavedRun::sweepPoints() const
         p.server = s.server;
         if (p.concurrencyMode && std::isfinite(s.setup.requestRate))
             p.rateLimit = s.setup.requestRate;
+        if (!p.concurrencyMode && s.setup.maxConcurrency)
+            p.concurrencyCap = *s.setup.maxConcurrency;
         points.push_back(std::move(p));
     }
     std::stable_sort(

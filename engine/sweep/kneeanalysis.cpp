@@ -85,6 +85,7 @@ struct CurvePoint
     double requests = 0.0; // completed + failed
     // Concurrency mode: the rate the client also paced the requests to (kUnknown: none).
     double rateLimit = kUnknown;
+    int concurrencyCap = 0; // rate mode: the client's cap on requests in flight; 0 none
     double e2elMeanS = 0.0;
     double tok = 0.0;
     double errorRate = 0.0;
@@ -118,6 +119,7 @@ std::vector<CurvePoint> mergeByLoad(std::vector<CurvePoint> points)
         CurvePoint m;
         m.x = points[i].x;
         m.rateLimit = points[i].rateLimit;
+        m.concurrencyCap = points[i].concurrencyCap;
         const double n = double(end - i);
         int latencies = 0, ttfts = 0, tpots = 0, e2els = 0, ttfcs = 0;
         // Repeats: the envelope of their intervals and values, so the mean is compared by the spread it came from.
@@ -275,6 +277,7 @@ private:
         CurvePoint c;
         c.x = p.offered;
         c.rateLimit = p.rateLimit;
+        c.concurrencyCap = p.concurrencyCap;
         c.thr = m.requestThroughput;
         c.tok = m.outputThroughput;
         c.requests = double(endedRequests(m));
@@ -360,7 +363,7 @@ private:
                     "it was client-bound: the client could not keep to the schedule, so it measured the "
                     "client rather than the server");
                 brief = sentence("KneeAnalysis", "client-bound");
-            } else if (p.planned > 0 && total < p.planned) {
+            } else if (p.planned > 0 && isKnown(p.metrics.completed) && total < p.planned) {
                 use = Use::Unusable;
                 a.excluded = sentence("KneeAnalysis", "only %1 of its %2 requests ended").arg(total).arg(p.planned);
                 brief = sentence("KneeAnalysis", "%1 of %2 requests ended").arg(total).arg(p.planned);
@@ -403,7 +406,12 @@ private:
                 if (!allAtOnce)
                     m_leftOut << sentence("KneeAnalysis", "%1: %2", "a step left out: its name, then why in brief")
                                      .arg(stepName(index), brief);
-                if (allAtOnce) {
+                if (allAtOnce && !isKnown(a.achieved)) {
+                    exclusionNotes << sentence("KneeAnalysis",
+                        "%1 sent every request at once and its file gives no throughput: it is not a point on the "
+                        "load axis.")
+                                          .arg(sentence("KneeAnalysis", "step %1").arg(index + 1).capitalized());
+                } else if (allAtOnce) {
                     exclusionNotes << sentence("KneeAnalysis",
                         "%1 sent every request at once: its %2 is the server's throughput ceiling, "
                         "not a point on the load axis.")
@@ -523,11 +531,16 @@ private:
             }
             if (first) {
                 const CurvePoint& s = c[*first];
+                const Sentence cap = s.concurrencyCap > 0 ? sentence("KneeAnalysis",
+                                         " The client let at most %1 requests be in flight, which may be "
+                                         "what held it back rather than the server.")
+                                                                .arg(s.concurrencyCap)
+                                                          : Sentence();
                 m_result.saturation = finding(s,
                     sentence("KneeAnalysis",
-                        "Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5).")
+                        "Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5).%6")
                         .arg(load(s.x), words::throughput(s.thr), words::wholePercent(s.thr / s.x),
-                            words::percent(fraction), drainNote(s)));
+                            words::percent(fraction), drainNote(s), cap));
             } else {
                 m_result.saturation
                     = absent(sentence("KneeAnalysis",
@@ -581,6 +594,14 @@ private:
                 "One load: with %1 the server completed %2. One load cannot show whether more users add "
                 "throughput; add steps with fewer and more users.")
                 .arg(load(p.x), words::throughput(p.thr));
+        if (p.thr < m_options.saturationFraction * p.expected && p.concurrencyCap > 0)
+            return sentence("KneeAnalysis",
+                "One load: at %1 with at most %2 requests in flight the server completed %3, %4 of the offered "
+                "rate; the cap on requests in flight or the server held it back, and one load cannot tell which: "
+                "add steps at other rates and caps.")
+                .arg(load(p.x))
+                .arg(p.concurrencyCap)
+                .arg(words::throughput(p.thr), words::wholePercent(p.thr / p.x));
         if (p.thr < m_options.saturationFraction * p.expected)
             return sentence("KneeAnalysis",
                 "One load: at %1 the server completed %2, %3 of the offered rate, so it was saturated there; one "
@@ -1394,6 +1415,8 @@ SweepPoint SweepPoint::fromResult(const StepResult& result)
     p.partial = result.partial;
     p.clientBound = result.clientBound;
     p.server = result.server.stats;
+    if (!p.concurrencyMode && result.config.maxConcurrency)
+        p.concurrencyCap = *result.config.maxConcurrency;
     return p;
 }
 
@@ -1403,8 +1426,10 @@ SweepPoint SweepPoint::fromStep(const StepSetup& setup, const StepMetrics& metri
     // A file without request_rate but with max_concurrency ran users, not a rate.
     p.concurrencyMode = !std::isfinite(setup.requestRate) && setup.maxConcurrency.has_value();
     p.offered = p.concurrencyMode ? double(*setup.maxConcurrency) : setup.requestRate * metrics.requestsPerSession();
-    if (setup.maxConcurrency && std::isfinite(setup.requestRate))
+    if (setup.maxConcurrency && std::isfinite(setup.requestRate)) {
         p.rateLimit = setup.requestRate;
+        p.concurrencyCap = *setup.maxConcurrency;
+    }
     p.metrics = metrics;
     p.planned = std::max<qint64>(0, setup.numPrompts);
     return p;

@@ -36,6 +36,9 @@ struct SweepPoint
     // Concurrency mode: the request rate the client paced the users to as well (vLLM's --request-rate
     // with --max-concurrency); kUnknown when the users ran unpaced.
     double rateLimit = kUnknown;
+    // Rate mode: the most requests the client let be in flight (vLLM's --max-concurrency with a rate);
+    // 0 when it set no cap.
+    int concurrencyCap = 0;
     qint64 planned = 0; // requests the step meant to end; 0 = unknown
     std::optional<ServerStepStats> server; // what the server's /metrics said about the step, when scraped
 

@@ -151,6 +151,8 @@ OpenedRun openedRun(
         p.server = r.server.stats;
         if (p.concurrencyMode && std::isfinite(s->setup.requestRate))
             p.rateLimit = s->setup.requestRate;
+        if (!p.concurrencyMode && s->setup.maxConcurrency)
+            p.concurrencyCap = *s->setup.maxConcurrency;
         points.push_back(std::move(p));
         if (progress)
             progress(int(points.size()), total);
