@@ -23,6 +23,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -31,6 +32,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 
@@ -57,6 +59,94 @@ bool writeText(const QString& path, const QByteArray& bytes)
 {
     QFile f(path);
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+// The import contract: every figure or setting of an imported step file is read from a source file
+// (the same number, in ms, s, µs or ns, or the same text), derived (kneepoint.derived names it), or
+// unknown (null). Returns one line per value that is none of these.
+QStringList importContractViolations(const QString& runDir)
+{
+    QStringList problems;
+    const QJsonObject run = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/run.json"))).object();
+    QByteArray source;
+    for (const QJsonValue& f : run.value(u"imported_from").toArray())
+        source += readFile(f.toString()) + '\n';
+    if (source.isEmpty())
+        return { runDir + QStringLiteral(": run.json names no source file") };
+    // Every number and every string of the sources, whatever their format (JSON, JSON Lines, CSV).
+    std::vector<double> numbers;
+    static const QRegularExpression number(QStringLiteral("-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?"));
+    const QString text = QString::fromUtf8(source);
+    for (auto it = number.globalMatch(text); it.hasNext();)
+        numbers.push_back(it.next().captured().toDouble());
+    const auto stated = [&](double v) {
+        if (std::isinf(v))
+            return text.contains(QLatin1String("inf"), Qt::CaseInsensitive);
+        for (double n : numbers) {
+            for (double scale : { 1.0, 1e3, 1e-3, 1e6, 1e-6, 1e9, 1e-9 }) {
+                const double x = n * scale;
+                if (x == v || std::abs(x - v) <= 1e-12 * std::max(std::abs(x), std::abs(v)))
+                    return true;
+            }
+        }
+        return false;
+    };
+    const auto said = [&](const QString& s) { return text.contains(QLatin1Char('"') + s + QLatin1Char('"')); };
+    static const QRegularExpression figureKey(QStringLiteral("^(?:mean|median|std|p[\\d.]+)_(\\w+?)_ms$"));
+    // Structure, not figures: what a step file says about itself.
+    static const QStringList structure { QStringLiteral("kneepoint.version"), QStringLiteral("kneepoint.percentiles"),
+        QStringLiteral("kneepoint.percentile_metrics"), QStringLiteral("kneepoint.derived"),
+        QStringLiteral("kneepoint.input_token_warning") };
+    QDir steps(runDir + QStringLiteral("/steps"));
+    for (const QString& name : steps.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
+        const QJsonObject step = QJsonDocument::fromJson(readFile(steps.filePath(name))).object();
+        QStringList derived;
+        for (const QJsonValue& d : step.value(u"kneepoint").toObject().value(u"derived").toArray())
+            derived << d.toString();
+        if (derived.contains(QStringLiteral("concurrency")))
+            derived << QStringLiteral("mean_concurrency");
+        const auto isDerived = [&](const QString& path) {
+            const QString key = path.section(QLatin1Char('.'), -1);
+            if (derived.contains(key))
+                return true;
+            const QRegularExpressionMatch m = figureKey.match(key);
+            if (m.hasMatch() && derived.contains(m.captured(1)))
+                return true;
+            // kneepoint.latency.tpot.mean_ms: the metric's group
+            const QStringList parts = path.split(QLatin1Char('.'));
+            return parts.size() >= 3 && parts[1] == QLatin1String("latency") && derived.contains(parts[2]);
+        };
+        std::function<void(const QString&, const QJsonValue&)> check = [&](const QString& path, const QJsonValue& v) {
+            if (structure.contains(path) || v.isNull() || v.isBool())
+                return;
+            if (v.isObject()) {
+                const QJsonObject o = v.toObject();
+                for (auto it = o.begin(); it != o.end(); ++it)
+                    check(path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key(), it.value());
+                return;
+            }
+            if (v.isArray()) {
+                const QJsonArray a = v.toArray();
+                for (qsizetype i = 0; i < a.size(); ++i)
+                    check(path + QStringLiteral("[%1]").arg(i), a[i]);
+                return;
+            }
+            if (isDerived(path))
+                return;
+            if (v.isDouble() && !stated(v.toDouble()))
+                problems << QStringLiteral("%1: %2 = %3: not in the source, not derived")
+                                .arg(name, path)
+                                .arg(v.toDouble(), 0, 'g', 17);
+            if (v.isString()) {
+                const QString s = v.toString();
+                const bool inf = s == QLatin1String("inf") && stated(std::numeric_limits<double>::infinity());
+                if (!inf && !said(s))
+                    problems << QStringLiteral("%1: %2 = \"%3\": not in the source, not derived").arg(name, path, s);
+            }
+        };
+        check(QString(), step);
+    }
+    return problems;
 }
 
 // Everything under dir, hidden entries included.
@@ -1221,7 +1311,7 @@ private Q_SLOTS:
         // inter_token_latency_ms is the ITL; TPOT is derived from it (time_per_output_token_ms, 15.4, is not).
         QCOMPARE(m.itl.mean, 14.0);
         QCOMPARE(m.tpot.mean, 14.0);
-        QCOMPARE(m.derived, std::vector<QString> { QStringLiteral("tpot") });
+        QCOMPARE(m.derived, (std::vector<QString> { QStringLiteral("tpot"), QStringLiteral("date") }));
         QCOMPARE(m.e2el.mean, 1840.0); // request_latency is in seconds
         // A constant or poisson strategy states no burstiness.
         for (std::size_t i = 0; i < run.steps.size(); ++i)
@@ -1546,6 +1636,369 @@ private Q_SLOTS:
     }
 
     // A broken file: the error names the file and the key or line, and nothing is left under the root.
+    // ---- import truth: the load a file measured, times only where the file has them --------------------
+
+    // `--request-rate 10 --max-concurrency {1,16,128}`: the caps are the load; the rate is a setting,
+    // and throughput reaching it is the rate's doing, not saturation.
+    void importRateWithCapsIsAConcurrencySweep()
+    {
+        const QJsonObject real = QJsonDocument::fromJson(
+            readFile(importData(QStringLiteral("real/vllm/rate-and-cap/cache-type-routing-validation/"
+                                               "2paged-round-robin-1.0qps-concurrency4-Qwen3-32B-"
+                                               "20260209-212640.json"))))
+                                     .object();
+        QVERIFY(!real.isEmpty());
+        QTemporaryDir tmp;
+        // Named so that file order is not load order.
+        const std::tuple<const char*, int, double> files[]
+            = { { "a-cap128.json", 128, 9.73 }, { "b-cap1.json", 1, 1.09 }, { "c-cap16.json", 16, 9.74 } };
+        for (const auto& [name, cap, throughput] : files) {
+            QJsonObject o = real;
+            o.remove(QStringLiteral("label"));
+            o.insert(QStringLiteral("request_rate"), 10.0);
+            o.insert(QStringLiteral("max_concurrency"), cap);
+            o.insert(QStringLiteral("num_prompts"), 200);
+            o.insert(QStringLiteral("completed"), 200);
+            o.insert(QStringLiteral("duration"), 200 / throughput);
+            o.insert(QStringLiteral("request_throughput"), throughput);
+            QVERIFY(writeText(tmp.filePath(QLatin1String(name)), QJsonDocument(o).toJson()));
+        }
+        const ImportContents read = readImport({ tmp.path() });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.curves.size(), std::size_t(1));
+        const ImportedCurve& c = read.curves.front();
+        QCOMPARE(c.axis, LoadMode::Concurrency);
+        QCOMPARE(c.fixedRate, 10.0);
+        QCOMPARE(c.steps.size(), std::size_t(3));
+        QCOMPARE(c.steps[0].offered, 1.0);
+        QCOMPARE(c.steps[1].offered, 16.0);
+        QCOMPARE(c.steps[2].offered, 128.0);
+        QCOMPARE(c.steps[0].metrics.requestThroughput, 1.09);
+        QVERIFY(c.name.contains(QStringLiteral("request_rate=10")));
+
+        const QString root = tmp.filePath(QStringLiteral("runs"));
+        const ImportResult result = importRun({ tmp.path() }, root);
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        const SavedRunRead saved = readSavedRun(result.dir);
+        QVERIFY2(saved.ok(), qPrintable(saved.error));
+        QCOMPARE(saved.run->steps.size(), std::size_t(3));
+        QCOMPARE(saved.run->steps[1].load, QStringLiteral("16 users"));
+        QCOMPARE(saved.run->steps[1].setup.requestRate, 10.0);
+        const AnalysisResult a = saved.run->analyze();
+        QVERIFY(!a.saturation.found);
+        QVERIFY2(a.saturation.reason.text().contains(QStringLiteral("the rate, not the server")),
+            qPrintable(a.saturation.reason.text()));
+
+        // Two rates at each of two caps: a rate sweep per cap, never repeats of one load.
+        QTemporaryDir sweep;
+        for (const int cap : { 4, 64 }) {
+            for (const double rate : { 2.0, 8.0 }) {
+                QJsonObject o = real;
+                o.insert(QStringLiteral("request_rate"), rate);
+                o.insert(QStringLiteral("max_concurrency"), cap);
+                QVERIFY(writeText(
+                    sweep.filePath(QStringLiteral("r%1-c%2.json").arg(rate).arg(cap)), QJsonDocument(o).toJson()));
+            }
+        }
+        const ImportContents bycap = readImport({ sweep.path() });
+        QVERIFY2(bycap.ok(), qPrintable(bycap.error));
+        QCOMPARE(bycap.curves.size(), std::size_t(2));
+        for (const ImportedCurve& curve : bycap.curves) {
+            QCOMPARE(curve.axis, LoadMode::Rate);
+            QCOMPARE(curve.steps.size(), std::size_t(2));
+            QCOMPARE(curve.steps[0].offered, 2.0);
+            QCOMPARE(curve.steps[1].offered, 8.0);
+            QCOMPARE(curve.steps[0].setup.maxConcurrency, curve.steps[1].setup.maxConcurrency);
+        }
+    }
+
+    // Two real runs at one load (1 req/s, at most 4 in flight) that differ in --label: two runs of one
+    // step each, and the analysis claims nothing from one load.
+    void importRealRateAndCap()
+    {
+        QTemporaryDir tmp;
+        const ImportResult result = importRun({ importData(QStringLiteral("real/vllm/rate-and-cap")) }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(result.dirs.size(), 2);
+        QVERIFY2(result.difference.contains(QStringLiteral("label=2paged-round-robin")), qPrintable(result.difference));
+        for (const QString& dir : result.dirs) {
+            const SavedRunRead read = readSavedRun(dir);
+            QVERIFY2(read.ok(), qPrintable(read.error));
+            QCOMPARE(read.run->steps.size(), std::size_t(1));
+            const SavedStep& s = read.run->steps.front();
+            QCOMPARE(s.setup.requestRate, 1.0);
+            QCOMPARE(s.setup.maxConcurrency, std::optional<int>(4));
+            const AnalysisResult a = read.run->analyze();
+            QVERIFY(!a.knee.found);
+            QVERIFY(!a.saturation.found);
+            QVERIFY2(a.saturation.reason.text().contains(QStringLiteral("with at most 4 requests in flight")),
+                qPrintable(a.saturation.reason.text()));
+        }
+    }
+
+    // vLLM's per-request lists time each request from its own send: latencies, no timeline. With
+    // start_times (current vLLM) the records share the step's clock.
+    void importDetailTimesOnlyWithSendTimes()
+    {
+        const QString path
+            = importData(QStringLiteral("real/vllm/0.6-save-detailed/Meta-Llama-3-8B-Instruct_tp1_len2000.json"));
+        QTemporaryDir tmp;
+        const ImportResult result = importRun({ path }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        const SavedRunRead read = readSavedRun(result.dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const SavedStep& step = read.run->steps.front();
+        QVERIFY(!step.requestsPath.isEmpty());
+        QVERIFY2(
+            step.noTimeline.contains(QStringLiteral("does not say when it was sent")), qPrintable(step.noTimeline));
+
+        QJsonObject o = QJsonDocument::fromJson(readFile(path)).object();
+        QJsonArray starts;
+        for (int i = 0; i < 10; ++i)
+            starts.append(1000.0 + 0.5 * i);
+        o.insert(QStringLiteral("start_times"), starts);
+        const QString timed = tmp.filePath(QStringLiteral("timed.json"));
+        QVERIFY(writeText(timed, QJsonDocument(o).toJson()));
+        const ImportContents contents = readImport({ timed });
+        QVERIFY2(contents.ok(), qPrintable(contents.error));
+        const ImportedFileStep& s = contents.curves.front().steps.front();
+        QVERIFY(!s.recordsWithoutSendTimes);
+        QCOMPARE(s.records.size(), std::size_t(10));
+        QCOMPARE(s.records[0].sentNs, qint64(0));
+        QCOMPARE(s.records[4].sentNs, qint64(2'000'000'000));
+        // TTFT stays the file's: first token minus send.
+        QCOMPARE(s.records[4].firstTokenNs - s.records[4].sentNs,
+            qint64(std::llround(o.value(u"ttfts").toArray()[4].toDouble() * 1e9)));
+        const StepTimeline timeline = StepTimeline::compute(s.records, {});
+        QCOMPARE(timeline.seconds.front().sent, qint64(2));
+    }
+
+    // SGLang 0.5: the model is in server_info; what the file lacks (date) is unknown, its backend posts
+    // to /generate, and a cap with rate inf is a concurrency step.
+    void realSglang05()
+    {
+        const QString path = importData(QStringLiteral("real/sglang/new/agg_n50_in128_out64_c8.jsonl"));
+        const ImportContents read = readImport({ path });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.curves.size(), std::size_t(1));
+        const ImportedCurve& c = read.curves.front();
+        QCOMPARE(c.source, QStringLiteral("sglang"));
+        QCOMPARE(c.model, QStringLiteral("Qwen/Qwen2.5-3B-Instruct"));
+        QCOMPARE(c.axis, LoadMode::Concurrency);
+        const ImportedFileStep& s = c.steps.front();
+        QCOMPARE(s.offered, 8.0);
+        QVERIFY(s.setup.date.isEmpty());
+        QCOMPARE(s.setup.backend, QStringLiteral("sglang"));
+        QCOMPARE(s.metrics.requestThroughput, 25.36630611684931);
+        QCOMPARE(s.metrics.itl.percentile(95), std::optional<double>(21.319825435057282));
+        QCOMPARE(s.metrics.e2el.mean, 306.8716875091195);
+        QCOMPARE(s.metrics.meanConcurrency, 7.784201163950447);
+        QVERIFY(!isKnown(s.metrics.failed));
+
+        QTemporaryDir tmp;
+        const ImportResult result = importRun({ path }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        const QJsonObject step
+            = QJsonDocument::fromJson(readFile(result.dir + QStringLiteral("/steps/000.json"))).object();
+        QVERIFY(step.value(u"date").isNull());
+        QVERIFY(step.value(u"endpoint_type").isNull());
+        QCOMPARE(step.value(u"model_id").toString(), QStringLiteral("Qwen/Qwen2.5-3B-Instruct"));
+
+        // Its API is the native /generate, not "completions".
+        const ImportContents two = readImport({ path, importData(QStringLiteral("vllm/result_rate30.json")) });
+        QVERIFY2(two.ok(), qPrintable(two.error));
+        QVERIFY2(two.difference().contains(QStringLiteral("api=generate")), qPrintable(two.difference()));
+    }
+
+    // vLLM nightly files state latencies only: imported with every count and throughput unknown, and
+    // the analysis says why it cannot place them.
+    void realVllmLatencyOnly()
+    {
+        QTemporaryDir tmp;
+        const ImportResult result
+            = importRun({ importData(QStringLiteral("real/vllm/latency-only/results")) }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        const SavedRunRead read = readSavedRun(result.dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.run->steps.size(), std::size_t(2));
+        const SavedStep& inf = read.run->steps[1];
+        QVERIFY(std::isinf(inf.offered));
+        QCOMPARE(inf.metrics.ttft.mean, 13479.216601336375);
+        QCOMPARE(inf.metrics.ttft.percentile(99), std::optional<double>(16596.106526181098));
+        QCOMPARE(inf.metrics.itl.median, 78.93210835754871);
+        QCOMPARE(inf.metrics.completed, kUnknownCount);
+        QCOMPARE(inf.metrics.failed, kUnknownCount);
+        QVERIFY(!isKnown(inf.metrics.requestThroughput));
+        QVERIFY(!isKnown(inf.metrics.durationS));
+        QVERIFY(!inf.metrics.e2el.reported());
+        const AnalysisResult a = read.run->analyze();
+        QVERIFY(!a.knee.found);
+        QVERIFY(!a.saturation.found);
+        QString notes;
+        for (const AnalysisSentence& sentence : analysisText(a))
+            notes += sentence.text + QLatin1Char('\n');
+        QVERIFY2(notes.contains(QStringLiteral("gives no request throughput")), qPrintable(notes));
+        QVERIFY2(!notes.contains(QStringLiteral("requests ended")), qPrintable(notes));
+        QVERIFY2(!notes.contains(QStringLiteral("nan")), qPrintable(notes));
+    }
+
+    // Multi-turn results in the shape `vllm-bench` writes (its build_multi_turn_result_json): the load
+    // is multi_turn_concurrency; conversation figures are figures, not settings that split runs.
+    void importMultiTurn()
+    {
+        QTemporaryDir tmp;
+        for (const int users : { 4, 16 }) {
+            QJsonObject o;
+            o.insert(QStringLiteral("date"), QStringLiteral("2026-03-02T10:00:00Z"));
+            o.insert(QStringLiteral("mode"), QStringLiteral("multi_turn"));
+            o.insert(QStringLiteral("backend"), QStringLiteral("openai-chat"));
+            o.insert(QStringLiteral("model_id"), QStringLiteral("Qwen/Qwen3-8B"));
+            o.insert(QStringLiteral("num_conversations"), users * 4);
+            o.insert(QStringLiteral("turns_per_conversation"), 5);
+            o.insert(QStringLiteral("multi_turn_concurrency"), users);
+            o.insert(QStringLiteral("inter_turn_delay_ms"), 500);
+            o.insert(QStringLiteral("duration"), 60.0);
+            o.insert(QStringLiteral("conversations_completed"), users * 4 - 1);
+            o.insert(QStringLiteral("conversations_failed"), 1);
+            o.insert(QStringLiteral("avg_turns_completed"), 4.9);
+            o.insert(QStringLiteral("avg_conversation_duration_ms"), 12500.0 + users);
+            o.insert(QStringLiteral("completed"), users * 20 - 2);
+            o.insert(QStringLiteral("failed"), 1);
+            o.insert(QStringLiteral("request_throughput"), (users * 20 - 2) / 60.0);
+            o.insert(QStringLiteral("mean_ttft_ms"), 40.0 + users);
+            o.insert(QStringLiteral("p99_ttft_ms"), 90.0 + users);
+            QVERIFY(writeText(tmp.filePath(QStringLiteral("mt-%1.json").arg(users)), QJsonDocument(o).toJson()));
+        }
+        const ImportContents read = readImport({ tmp.path() });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.curves.size(), std::size_t(1));
+        const ImportedCurve& c = read.curves.front();
+        QCOMPARE(c.axis, LoadMode::Concurrency);
+        QCOMPARE(c.steps.size(), std::size_t(2));
+        QCOMPARE(c.steps[0].offered, 4.0);
+        QCOMPARE(c.steps[1].offered, 16.0);
+        const StepMetrics& m = c.steps[1].metrics;
+        QCOMPARE(m.numSessions, qint64(64));
+        QVERIFY(std::find(m.derived.begin(), m.derived.end(), QStringLiteral("num_sessions")) != m.derived.end());
+        QCOMPARE(m.meanSessionS, 12.516);
+        const auto& settings = c.steps[1].setup.metadata;
+        const auto has = [&](const char* key) {
+            return std::any_of(
+                settings.begin(), settings.end(), [&](const auto& kv) { return kv.first == QLatin1String(key); });
+        };
+        QVERIFY(has("turns_per_conversation"));
+        QVERIFY(has("inter_turn_delay_ms"));
+        QVERIFY(!has("conversations_completed"));
+        QVERIFY(!has("multi_turn_concurrency"));
+    }
+
+    // A setting only one file states is a difference: SGLang lines with and without a second instance.
+    void importSettingOneFileHasSplitsRuns()
+    {
+        const QByteArray line
+            = readFile(importData(QStringLiteral("real/sglang/old/llama_3_3_70b_online_output.jsonl")))
+                  .split('\n')
+                  .front();
+        QJsonObject a = QJsonDocument::fromJson(line).object();
+        QJsonObject b = a;
+        b.remove(QStringLiteral("random_input_len"));
+        b.insert(QStringLiteral("num_instances"), 2);
+        b.insert(QStringLiteral("routing_strategy"), QStringLiteral("static"));
+        b.insert(QStringLiteral("request_rate"), 2.0);
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("two.jsonl"));
+        QVERIFY(writeText(path,
+            QJsonDocument(a).toJson(QJsonDocument::Compact) + '\n' + QJsonDocument(b).toJson(QJsonDocument::Compact)));
+        const ImportContents read = readImport({ path });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.curves.size(), std::size_t(2));
+        QVERIFY2(read.difference().contains(QStringLiteral("num_instances=2")), qPrintable(read.difference()));
+    }
+
+    // A figure a file states as 0.0 is 0.0, on screen and in exports; only a missing one is unknown.
+    void importStatedZeroStaysZero()
+    {
+        QByteArray line = readFile(importData(QStringLiteral("real/sglang/old/llama_3_3_70b_online_output.jsonl")))
+                              .split('\n')
+                              .front();
+        line.replace("\"median_itl_ms\": 13.638956006616354", "\"median_itl_ms\": 0.0");
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("zero.jsonl"));
+        QVERIFY(writeText(path, line));
+        const ResultFileContents read = ResultJson::read(line, path);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const LatencyStats& itl = read.steps.front().metrics.itl;
+        QCOMPARE(itl.median, 0.0);
+        QVERIFY(itl.reported());
+        QVERIFY(!read.steps.front().metrics.tpot.reported());
+        // Our own statistics of no sample are not a statement.
+        QVERIFY(!LatencyStats {}.reported());
+    }
+
+    // Files of several tools: the words name every tool.
+    void importWordsNameEveryTool()
+    {
+        QTemporaryDir tmp;
+        const ImportResult result = importRun(
+            { importData(QStringLiteral("sglang.jsonl")), importData(QStringLiteral("guidellm-benchmarks.json")),
+                importData(QStringLiteral("vllm/result_rate30.json")) },
+            tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(result.sources,
+            (QStringList { QStringLiteral("sglang"), QStringLiteral("guidellm"), QStringLiteral("vllm") }));
+    }
+
+    // The import contract (docs/ARCHITECTURE.md, "Imports"), over every importer and every real file:
+    // each figure or setting in an imported step file is read from the source file (the same number,
+    // possibly in another unit, or the same text), derived and listed in kneepoint.derived, or unknown
+    // (null). Kneepoint's own client counters are never filled in for another tool's file.
+    // The contract's check itself: values a file never had are caught.
+    void importContractCheckCatchesInventions()
+    {
+        QTemporaryDir tmp;
+        const ImportResult result = importRun(
+            { importData(QStringLiteral("real/vllm/0.5/Mistral-7B-Instruct-v0.3_tp1_len2000.json")) }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(importContractViolations(result.dir), QStringList());
+        const QString path = result.dir + QStringLiteral("/steps/000.json");
+        QJsonObject step = QJsonDocument::fromJson(readFile(path)).object();
+        step.insert(QStringLiteral("burstiness"), 7.25);
+        QJsonObject kneepoint = step.value(u"kneepoint").toObject();
+        kneepoint.insert(QStringLiteral("input_token_source"), QStringLiteral("dataset"));
+        step.insert(QStringLiteral("kneepoint"), kneepoint);
+        QVERIFY(writeText(path, QJsonDocument(step).toJson()));
+        const QStringList problems = importContractViolations(result.dir);
+        QCOMPARE(problems.size(), 2);
+        QVERIFY2(problems[0].contains(QStringLiteral("burstiness = 7.25")), qPrintable(problems[0]));
+        QVERIFY2(problems[1].contains(QStringLiteral("kneepoint.input_token_source = \"dataset\"")),
+            qPrintable(problems[1]));
+    }
+
+    void importContractHoldsForEveryRealFile_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QString real = importData(QStringLiteral("real/"));
+        for (const char* p : { "vllm/0.5/Mistral-7B-Instruct-v0.3_tp1_len2000.json",
+                 "vllm/0.6-save-detailed/Meta-Llama-3-8B-Instruct_tp1_len2000.json", "vllm/0.25-bench-sweep",
+                 "vllm/rate-and-cap", "vllm/latency-only", "sglang/old/llama_3_3_70b_online_output.jsonl",
+                 "sglang/new/agg_n50_in128_out64_c8.jsonl", "aiperf/0.11", "aiperf/0.10", "guidellm/0.5",
+                 "guidellm/0.2" })
+            QTest::newRow(p) << real + QLatin1String(p);
+    }
+
+    void importContractHoldsForEveryRealFile()
+    {
+        QFETCH(QString, path);
+        QTemporaryDir tmp;
+        const ImportResult result = importRun({ path }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QVERIFY(!result.dirs.isEmpty());
+        for (const QString& dir : result.dirs) {
+            const QStringList problems = importContractViolations(dir);
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        }
+    }
+
     void importBrokenFiles_data()
     {
         QTest::addColumn<QString>("path");
@@ -2016,7 +2469,7 @@ private Q_SLOTS:
         QCOMPARE(m.itl.count, 4092);
         QVERIFY(!m.isDerived(u"itl"));
         QCOMPARE(m.tpot, m.itl);
-        QCOMPARE(m.derived, std::vector<QString> { QStringLiteral("tpot") });
+        QCOMPARE(m.derived, (std::vector<QString> { QStringLiteral("tpot"), QStringLiteral("date") }));
         // (TTFT + 1023 ITL) / 1024 tokens: the file's time_per_output_token_ms counts from the request's start.
         QVERIFY(m.tpot.mean != 24.32290418073535);
         QCOMPARE(m.ttft.mean, 171.7655062675476);
@@ -2099,7 +2552,7 @@ private Q_SLOTS:
         QCOMPARE(m.itl.median, 4.9241227427805505);
         QCOMPARE(m.itl.percentile(99), std::optional<double>(5.258346167136365));
         QCOMPARE(m.tpot, m.itl);
-        QCOMPARE(m.derived, std::vector<QString> { QStringLiteral("tpot") });
+        QCOMPARE(m.derived, (std::vector<QString> { QStringLiteral("tpot"), QStringLiteral("date") }));
         QVERIFY(m.tpot.mean != 4.90300272307966); // time_per_output_token_ms: divided by all 128 tokens
         QCOMPARE(m.e2el.mean, 0.6444743664368339 * 1000);
         QCOMPARE(m.e2el.percentile(99), std::optional<double>(0.6891846656799316 * 1000));

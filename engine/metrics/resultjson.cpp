@@ -739,6 +739,8 @@ QString StepReader::read(const Json& object)
     readSettings(object);
 
     StepMetrics& m = m_step.metrics;
+    if (!kneepoint)
+        m.markForeign();
     m.options.percentiles.clear();
     m.options.selectedMetrics.clear();
     m.durationS = kUnknown;
@@ -858,7 +860,6 @@ QString StepReader::read(const Json& object)
         else
             warn(at("kneepoint"), QStringLiteral("expected an object, found %1").arg(jsonTypeName(*it)));
     } else {
-        m.markForeign();
         derive(object);
     }
     return {};

@@ -463,11 +463,15 @@ QStringList differingKeys(const std::vector<std::vector<std::pair<QString, QStri
     QStringList out;
     for (const QString& k : keys) {
         QSet<QString> values;
+        bool lacking = false;
         for (const auto& id : ids) {
             if (const QString v = identityValue(id, k); !v.isEmpty())
                 values.insert(v);
+            else
+                lacking = true;
         }
-        if (values.size() > 1)
+        // A setting one curve states and another lacks tells them apart as well as two values do.
+        if (values.size() > 1 || (!values.isEmpty() && lacking && !isCoreIdentityKey(k)))
             out << k;
     }
     return out;

@@ -243,8 +243,10 @@ bool GuidellmReader::readBenchmark(const QJsonObject& b, const QString& where, S
         end = b.value(u"run_stats").toObject().value(u"end_time").toDouble(kUnknown);
     if (!isKnown(end))
         end = b.value(u"scheduler_metrics").toObject().value(u"end_time").toDouble(kUnknown);
-    if (isKnown(end) && end > 0)
+    if (isKnown(end) && end > 0) {
         s.date = StepSetup::dateString(QDateTime::fromMSecsSinceEpoch(std::llround(end * 1000.0)));
+        out.derived.push_back(QStringLiteral("date")); // from end_time, as the reference writes a date
+    }
     return true;
 }
 
