@@ -1206,6 +1206,9 @@ private Q_SLOTS:
         for (int i = 0; i < 3; ++i) {
             steps[std::size_t(i)].config.index = i;
             steps[std::size_t(i)].config.rate = i + 1;
+            // A file without the figure has every statistic unknown, as its reader leaves them.
+            if (!isKnown(means[i]))
+                steps[std::size_t(i)].metrics.ttft = LatencyStats::unknown();
             steps[std::size_t(i)].metrics.ttft.count = isKnown(means[i]) ? 10 : kUnknownCount;
             steps[std::size_t(i)].metrics.ttft.mean = means[i];
         }

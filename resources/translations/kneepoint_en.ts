@@ -41,6 +41,13 @@
             <numerusform>Importing %n files</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>; refused %n file(s): %1</source>
+        <translation>
+            <numerusform>; refused %n file: %1</numerusform>
+            <numerusform>; refused %n files: %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunReport</name>

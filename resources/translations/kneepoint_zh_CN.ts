@@ -664,10 +664,6 @@
         <translation>饱和点未知：尚无负载可用的步骤。%1</translation>
     </message>
     <message>
-        <source>Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5).</source>
-        <translation>在 %1 处饱和：服务器完成 %2，为目标请求速率的 %3（低于 %4%5）。</translation>
-    </message>
-    <message>
         <source>The sweep never saturated: throughput followed the offered rate up to %1 (%2 achieved); %3.</source>
         <translation>扫描未达到饱和：直到 %1（实际 %2）吞吐量都跟随目标请求速率；%3。</translation>
     </message>
@@ -1109,6 +1105,26 @@
     <message>
         <source>%1 of input tokens came from the prefix cache (%2) though no prompt repeated: the workload shares prefixes (a system prompt, conversation history), so the findings hold for traffic that shares as much.</source>
         <translation>%1 的输入 token 来自前缀缓存（%2），但没有提示词重复：该负载共享前缀（系统提示词、对话历史），因此结论适用于共享程度相当的流量。</translation>
+    </message>
+    <message>
+        <source>%1 sent every request at once and its file gives no throughput: it is not a point on the load axis.</source>
+        <translation>%1 一次性发出了所有请求，且其文件未给出吞吐量：它不是负载轴上的一个点。</translation>
+    </message>
+    <message>
+        <source> The client let at most %1 requests be in flight, which may be what held it back rather than the server.</source>
+        <translation> 客户端最多只允许 %1 个请求同时进行，限制吞吐的可能是这一上限，而不是服务器。</translation>
+    </message>
+    <message>
+        <source>Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5).%6</source>
+        <translation>在 %1 处饱和：服务器完成 %2，为目标请求速率的 %3（低于 %4%5）。%6</translation>
+    </message>
+    <message>
+        <source>Saturation is unknown: from %1 on, throughput (%2) is the rate the requests were paced to (%3), so the rate, not the server, stops it growing; pace faster to find saturation.</source>
+        <translation>饱和点未知：从 %1 起，吞吐量（%2）即请求被限定的发送速率（%3），因此阻止其增长的是该速率而不是服务器；请提高发送速率以找到饱和点。</translation>
+    </message>
+    <message>
+        <source>One load: at %1 with at most %2 requests in flight the server completed %3, %4 of the offered rate; the cap on requests in flight or the server held it back, and one load cannot tell which: add steps at other rates and caps.</source>
+        <translation>单一负载：在 %1、最多 %2 个请求同时进行时，服务器完成 %3，为提供速率的 %4；限制它的是同时进行请求数的上限或服务器，单一负载无法区分：请增加其他速率和上限的步。</translation>
     </message>
 </context>
 <context>
@@ -2880,6 +2896,10 @@
         <source>(the first %1 of %2)</source>
         <translation>（%2 个中的前 %1 个）</translation>
     </message>
+    <message>
+        <source>Step %1 has no timeline: %2.</source>
+        <translation>第 %1 步没有时间线：%2。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::GpuChart</name>
@@ -3555,6 +3575,12 @@ fitted to %1</source>
     <message>
         <source>Imported %1 steps from %2 result files as %3 runs that differ in what they measured (%4): comparing them%5</source>
         <translation>已从 %2 结果文件导入 %1 个步骤，作为 %3 个测量内容不同的运行（%4）：正在对比它们%5</translation>
+    </message>
+    <message numerus="yes">
+        <source>; refused %n file(s): %1</source>
+        <translation>
+            <numerusform>；拒绝了 %n 个文件：%1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -6496,6 +6522,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>TTFC P50 (ms)</source>
         <translation>TTFC P50 (ms)</translation>
     </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>No timeline: %1.</source>
+        <translation>没有时间线：%1。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunsModel</name>
@@ -7558,6 +7592,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>No request of this step completed.</source>
         <translation>这一步没有完成的请求。</translation>
+    </message>
+    <message>
+        <source>Step %1 has no timeline: %2.</source>
+        <translation>第 %1 步没有时间线：%2。</translation>
     </message>
 </context>
 <context>
