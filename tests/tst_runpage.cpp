@@ -23,6 +23,7 @@
 #include "run/timelinechart.h"
 #include "run/uiformat.h"
 #include "run/whatifpanel.h"
+#include "runs/importers.h"
 #include "runs/openrun.h"
 #include "runs/savedrun.h"
 #include "sim/faults.h"
@@ -1356,6 +1357,39 @@ private Q_SLOTS:
         const twin::TwinRead read = twin::readTwinFile(path);
         QVERIFY2(read.twin, qPrintable(read.error));
         QCOMPARE(read.twin->params.maxNumSeqs, whatIf->maxNumSeqsBox()->value());
+    }
+
+    // An imported file whose per-request times count from each request's own send: the records give
+    // latencies, and the Timeline tab says why there is no timeline instead of drawing every request at 0.
+    void importedStepWithoutSendTimesHasNoTimeline()
+    {
+        QTemporaryDir tmp;
+        const ImportResult imported
+            = importRun({ QStringLiteral(QT_TESTCASE_SOURCEDIR
+                            "/data/import/real/vllm/0.6-save-detailed/Meta-Llama-3-8B-Instruct_tp1_len2000.json") },
+                tmp.path());
+        QVERIFY2(imported.ok(), qPrintable(imported.error));
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(imported.dir, &error);
+        QVERIFY2(opened, qPrintable(error));
+        QVERIFY(opened->steps[0].timeline.isEmpty());
+        SweepController idle;
+        RunPage page(&idle);
+        QVERIFY(opened->showIn(page.run()));
+        page.selectStep(0);
+        const QString why = QStringLiteral("Step 1 has no timeline: Meta-Llama-3-8B-Instruct_tp1_len2000.json times "
+                                           "each request from its own send and does not say when it was sent: the "
+                                           "requests' latencies are known, a timeline of the step is not.");
+        QCOMPARE(page.timelineChart()->placeholder(), why);
+        QCOMPARE(page.ganttChart()->placeholder(), why);
+        page.resize(1280, 800);
+        for (int tab = 0; tab < page.tabs()->count(); ++tab) {
+            if (page.tabs()->widget(tab)->isAncestorOf(page.timelineChart()))
+                page.tabs()->setCurrentIndex(tab);
+        }
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        saveScreenshot(&page, QStringLiteral("imported-step-no-timeline"));
     }
 
     void savedStepTimelineAndGantt()

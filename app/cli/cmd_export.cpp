@@ -381,6 +381,12 @@ int runExport(const QStringList& arguments)
                     .arg(*dir));
             return ExitBadInput;
         }
+        if (step.timeline.isEmpty() && !step.noTimeline.isEmpty()) {
+            say(QStringLiteral("error: step %1 of %2 has no timeline: %3")
+                    .arg(options.step)
+                    .arg(*dir, step.noTimeline));
+            return ExitBadInput;
+        }
         if (step.timeline.isEmpty()) {
             say(QStringLiteral("error: step %1 of %2 has no request records (steps/NNN.requests.jsonl)%3: no timeline "
                                "to draw")
