@@ -1420,7 +1420,7 @@ private Q_SLOTS:
             QVERIFY(std::isnan(m.totalTokenThroughput));
         QCOMPARE(m.totalInputTokens, tokens[0]);
         QCOMPARE(m.totalOutputTokens, tokens[1]);
-        QCOMPARE(m.derived, std::vector<QString>());
+        QCOMPARE(m.derived, std::vector<QString> { QStringLiteral("date") }); // from end_time
         const auto check = [](const LatencyStats& s, const QList<double>& v) {
             return s.mean == v[0] && s.median == v[1] && s.stddev == v[2] && s.min == v[3] && s.max == v[4]
                 && s.percentile(90) == std::optional<double>(v[5]) && s.percentile(99) == std::optional<double>(v[6])
@@ -1933,6 +1933,18 @@ private Q_SLOTS:
         QVERIFY(!read.steps.front().metrics.tpot.reported());
         // Our own statistics of no sample are not a statement.
         QVERIFY(!LatencyStats {}.reported());
+    }
+
+    // A stated end time is the step's date (a reformat, marked derived), not an empty one.
+    void importAiperfDate()
+    {
+        const ImportContents read
+            = readImport({ importData(QStringLiteral("real/aiperf/0.11/concurrency_16/profile_export_aiperf.json")) });
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const ImportedFileStep& s = read.curves.front().steps.front();
+        QCOMPARE(s.setup.date, QStringLiteral("20260930-165839"));
+        QVERIFY(std::find(s.metrics.derived.begin(), s.metrics.derived.end(), QStringLiteral("date"))
+            != s.metrics.derived.end());
     }
 
     // Files of several tools: the words name every tool.

@@ -1,6 +1,7 @@
 // AIPerf's profile_export_aiperf.json / .csv and GenAI-Perf's profile_export_genai_perf.json.
 #include "runs/importformats.h"
 
+#include <QDateTime>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -358,6 +359,12 @@ bool readAiperfJson(const QString& path, const QJsonObject& file, FileContents& 
     out.target = firstString(endpoint, { "urls", "url" });
     if (out.target.isEmpty())
         out.target = firstString(config, { "url", "u" }); // GenAI-Perf keeps its -u option as "u"
+    // The run's end (ISO 8601, the machine's local time), as the reference dates a step: when it finished.
+    if (const QDateTime end = QDateTime::fromString(file.value(u"end_time").toString(), Qt::ISODateWithMs);
+        end.isValid()) {
+        s.date = StepSetup::dateString(end);
+        step.metrics.derived.push_back(QStringLiteral("date"));
+    }
     out.model = s.modelId;
     out.toolVersion = firstString(file, { "aiperf_version", "genai_perf_version" });
     out.steps.push_back(std::move(step));
