@@ -317,6 +317,34 @@ private Q_SLOTS:
         QVERIFY(error.contains(QStringLiteral("no/such/dir/x.png")));
     }
 
+    // A figure a file states as 0.0 is exported as 0, not as an empty cell or null.
+    void statedZeroIsExported()
+    {
+        QByteArray line = readAll(
+            QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/real/sglang/old/llama_3_3_70b_online_output.jsonl"))
+                              .split('\n')
+                              .front();
+        line.replace("\"median_itl_ms\": 13.638956006616354", "\"median_itl_ms\": 0.0");
+        const QString path = m_tmp.filePath(QStringLiteral("zero.jsonl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(line) == line.size());
+        f.close();
+        const ImportResult imported = importRun({ path }, m_tmp.filePath(QStringLiteral("zero-runs")));
+        QVERIFY2(imported.ok(), qPrintable(imported.error));
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(imported.dir, &error);
+        QVERIFY2(opened, qPrintable(error));
+        LiveRun run(nullptr);
+        opened->showIn(&run);
+        const RunReport report(&run, opened->meta);
+        const QStringList csv = QString::fromUtf8(report.stepsCsv()).split(u'\n', Qt::SkipEmptyParts);
+        const QStringList header = csv[0].split(u',');
+        const QStringList row = csv[1].split(u',');
+        QCOMPARE(row[header.indexOf(QStringLiteral("itl_p50_ms"))], QStringLiteral("0"));
+        QCOMPARE(row[header.indexOf(QStringLiteral("itl_mean_ms"))], QString());
+        QCOMPARE(row[header.indexOf(QStringLiteral("ttft_p50_ms"))], QStringLiteral("85.74514743"));
+    }
+
     void runReports()
     {
         QString error;
