@@ -684,6 +684,31 @@ private Q_SLOTS:
         QVERIFY2(compared.out.contains(QStringLiteral("16 req/s  614.25")), qPrintable(compared.out));
     }
 
+    // A folder with one unreadable file: the others are imported, the refusal is listed with its reason,
+    // and the words name the tool; a folder of nothing readable is an error that lists every refusal.
+    void importFolderListsRefusals()
+    {
+        const QString folder = QFINDTESTDATA("data/import/broken/vllm-folder");
+        QVERIFY(!folder.isEmpty());
+        QTemporaryDir runs;
+        const Outcome r = runCli({ QStringLiteral("import"), folder, QStringLiteral("--data-dir"), runs.path() });
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("refused: ") + folder
+                     + QStringLiteral("/vllm-20.0qps-truncated.json:10:1: invalid JSON")),
+            qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("imported 1 vllm steps")), qPrintable(r.err));
+        QCOMPARE(r.out.split(u'\n', Qt::SkipEmptyParts).size(), 1);
+
+        QTemporaryDir bad;
+        QVERIFY(QFile::copy(folder + QStringLiteral("/vllm-20.0qps-truncated.json"),
+            bad.filePath(QStringLiteral("vllm-20.0qps-truncated.json"))));
+        const Outcome none
+            = runCli({ QStringLiteral("import"), bad.path(), QStringLiteral("--data-dir"), runs.path() });
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY2(none.err.contains(QStringLiteral("no benchmark result among the files read; refused: ")),
+            qPrintable(none.err));
+    }
+
     // vLLM's own result files, one per rate, analysed as a sweep (METRICS.md's variants included).
     void analyzeReadsReferenceFiles()
     {
