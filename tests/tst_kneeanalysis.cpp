@@ -812,6 +812,12 @@ void TestKneeAnalysis::ttfcSloDecides()
     slo.ttfcMs.reset();
     QVERIFY(meetsSlo(slo, points[3].metrics)); // TTFT alone: 220 ms
     slo.ttfcMs = 800;
+    // No answer token arrived: TTFC unknown, and a limit on it is not met.
+    StepMetrics noAnswer = points[2].metrics;
+    noAnswer.firstContentTtft = LatencyStats::unknown();
+    noAnswer.firstContentTtft.percentiles = { { 99, kUnknown } };
+    QVERIFY(!meetsSlo(slo, noAnswer, &reason));
+    QVERIFY2(reason.contains(u"TTFC"_s), qPrintable(reason));
 
     const AnalysisResult result = KneeAnalysis::analyze(points, analysisOptionsFor(slo));
     QVERIFY(result.sloCapacity.found);

@@ -186,6 +186,7 @@ private Q_SLOTS:
     void resultJsonRoundTrip();
     void sessionsAndPrefixCache();
     void reasoningAndShortOutputs();
+    void ttfcWithoutAnswerIsUnknown();
     void readVllmFile();
     void readVariants_data();
     void readVariants();
@@ -1276,6 +1277,29 @@ void TestMetrics::reasoningAndShortOutputs()
     const QByteArrayList plainRow = SweepTable::csvRow(setup, plain).trimmed().split(',');
     QCOMPARE(plainRow[header.indexOf("total_reasoning_tokens")], QByteArray());
     QCOMPARE(plainRow[header.indexOf("short_output_share")], QByteArray());
+}
+
+// Reasoning used up max_tokens: no answer token arrived, so the time to first content is unknown (null in
+// the file), never 0 (tst_kneeanalysis: an SLO on it is not met).
+void TestMetrics::ttfcWithoutAnswerIsUnknown()
+{
+    std::vector<RequestRecord> records;
+    for (int i = 0; i < 3; ++i) {
+        RequestRecord r = request(0, 10 * i, { 100 + 10 * i, 120 + 10 * i }, -1, 130 + 10 * i, 10, 10, 16);
+        r.reasoningTokens = 24;
+        r.requestedOutputTokens = 16;
+        records.push_back(r);
+    }
+    MetricsOptions options;
+    options.percentiles = { 50, 99 };
+    const StepMetrics m = StepMetrics::fromRecords(records, 1.0, options);
+    QCOMPARE(m.completed, 3);
+    QVERIFY(m.ttft.reported());
+    QVERIFY(!isKnown(m.firstContentTtft.mean));
+    QVERIFY(!isKnown(m.firstContentTtft.percentile(99).value_or(0.0)));
+    const QJsonObject json = QJsonDocument::fromJson(ResultJson::write(exampleSetup(), m)).object();
+    QVERIFY(json.value(u"mean_ttfc_ms").isNull());
+    QVERIFY(json.value(u"p99_ttfc_ms").isNull());
 }
 
 void TestMetrics::sessionsAndPrefixCache()

@@ -298,6 +298,12 @@ StepMetrics StepMetrics::fromRecords(
             for (double p : options.percentiles)
                 stats->percentiles.emplace_back(p, kUnknown);
         }
+    } else if (m.completed > 0 && m.firstContentTtft.count == 0) {
+        // Answers without an answer token (a reasoning model whose reasoning used up max_tokens): the time
+        // to first content is unknown, not 0, and an SLO on it cannot be met.
+        m.firstContentTtft = LatencyStats::unknown();
+        for (double p : options.percentiles)
+            m.firstContentTtft.percentiles.emplace_back(p, kUnknown);
     }
 
     if (m.cachedTokensReported > 0)
