@@ -5,6 +5,7 @@
 #include "runs/comparison.h"
 #include "runs/importers.h"
 #include "runs/importformats.h"
+#include "runs/regressiongate.h"
 #include "runs/runcatalog.h"
 #include "runs/savedrun.h"
 #include "runs/steptimeline.h"
@@ -2009,6 +2010,33 @@ private Q_SLOTS:
             const QStringList problems = importContractViolations(dir);
             QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         }
+    }
+
+    // The gate compares values, not bounds: an SLO capacity the sweep never reached ("at least N") is an
+    // unknown verdict with the reason, not a FAIL of -88 %.
+    void gateLeavesLowerBoundsUnknown()
+    {
+        QTemporaryDir tmp;
+        const ImportResult result
+            = importRun({ QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/results/vllm-sweep") }, tmp.path());
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        const SavedRunRead read = readSavedRun(result.dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        SavedRun base = *read.run;
+        base.profile.slo.ttftMs = 1e9; // every step meets it: the capacity is only "at least" the top load
+        const AnalysisResult a = base.analyze();
+        QVERIFY(a.sloCapacity.found);
+        QVERIFY(a.sloCapacity.lowerBound);
+        SavedRun next = base;
+        QString error;
+        const std::optional<GateCondition> condition = parseGateCondition(u"slo_capacity<-5%", &error);
+        QVERIFY2(condition, qPrintable(error));
+        const std::vector<GateVerdict> verdicts = evaluateGate(base, next, { *condition });
+        QCOMPARE(verdicts.size(), std::size_t(1));
+        QCOMPARE(verdicts[0].outcome, GateOutcome::Unknown);
+        QVERIFY2(verdicts[0].reason.contains(QStringLiteral("only a lower bound: at least")),
+            qPrintable(verdicts[0].reason));
+        QVERIFY(!gateFailed(verdicts));
     }
 
     void importBrokenFiles_data()

@@ -211,6 +211,11 @@ std::optional<double> findingValue(const AnalysisResult& a, GateMetricKind kind,
         *missing = u"no peak throughput (no step completed a request)"_s;
         return std::nullopt;
     }
+    // A bound is not a value: "at least N" (the sweep never reached the limit) cannot be compared.
+    if (f->found && f->lowerBound) {
+        *missing = u"only a lower bound: at least %1 (the sweep never reached it)"_s.arg(figure(f->offered));
+        return std::nullopt;
+    }
     if (f->found)
         return f->offered;
     *missing = f->reason.english();
