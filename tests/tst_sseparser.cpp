@@ -1,6 +1,7 @@
 #include "client/apiformats.h"
 #include "client/responseaccumulator.h"
 #include "client/sseparser.h"
+#include "metrics/stepmetrics.h"
 
 #include <QtTest>
 
@@ -200,6 +201,7 @@ private Q_SLOTS:
     void typedErrorEvents();
     void reasoningIsNotAnswer_data();
     void reasoningIsNotAnswer();
+    void unknownEventTypesAreBounded();
 
 private:
     void addStreams();
@@ -982,6 +984,41 @@ void TestSseParser::reasoningIsNotAnswer()
     QCOMPARE(r.outputTokens, outputTokens);
     QCOMPARE(r.reasoningTokens, reasoningTokens);
     QCOMPARE(r.requestedOutputTokens, 32);
+}
+
+// A stream of endless new event types: the record keeps the first few, each once, and says there were
+// more; the step counts those types only, so neither the file nor the warnings grow with them.
+void TestSseParser::unknownEventTypesAreBounded()
+{
+    HttpRequest request;
+    request.url = QUrl(QStringLiteral("http://127.0.0.1:1/v1/responses"));
+    request.format = ApiFormat::Responses;
+    ResponseAccumulator acc(request, 0);
+    acc.onResponseStarted(200, 5);
+    qint64 t = 10;
+    for (int i = 0; i < 30000; ++i) {
+        const QByteArray type = "response.thing_" + QByteArray::number(i);
+        acc.onData("event: " + type + "\ndata: {\"type\":\"" + type + "\"}\n\n", t++);
+    }
+    acc.onData("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"Hi\"}"
+               "\n\n",
+        t++);
+    acc.onData("event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"usage\":{"
+               "\"input_tokens\":3,\"output_tokens\":1}}}\n\n",
+        t++);
+    const RequestRecord r = acc.finish(t, FailureClass::None, {});
+    QVERIFY2(r.success(), qPrintable(r.errorMessage));
+    QCOMPARE(r.unknownEvents.size(), RequestRecord::kMaxUnknownEventTypes);
+    QCOMPARE(r.unknownEvents.front(), QStringLiteral("response.thing_0"));
+    QVERIFY(r.moreUnknownEvents);
+
+    RequestRecord other = r;
+    other.unknownEvents = { QStringLiteral("response.other") };
+    other.moreUnknownEvents = false;
+    const StepMetrics m = StepMetrics::fromRecords({ r, other }, 1.0, MetricsOptions {});
+    QCOMPARE(m.unknownEvents.size(), RequestRecord::kMaxUnknownEventTypes);
+    QCOMPARE(m.unknownEvents.at(QStringLiteral("response.thing_0")), qint64(1));
+    QVERIFY(m.moreUnknownEvents);
 }
 
 QTEST_GUILESS_MAIN(TestSseParser)

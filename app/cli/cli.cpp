@@ -1145,6 +1145,10 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
                         .arg(count)
                         .arg(m.completed)
                         .arg(event));
+            if (m.moreUnknownEvents)
+                say(QStringLiteral("  warning: and stream events of more unknown types than these %1 (ignored, not "
+                                   "listed)")
+                        .arg(m.unknownEvents.size()));
             if (result.server.stats)
                 say(QStringLiteral("  ")
                     + result.server.stats->summary(

@@ -268,10 +268,15 @@ void ResponseAccumulator::handleEvent(QByteArrayView type, QByteArrayView data, 
         return;
     case SseChunk::Kind::Other:
         // Counted, never fatal: a newer server may add event types.
+        // The first few types, each once: a stream of endless new types must not grow the record.
         if (!chunk.unknownEvent.isEmpty()
             && std::find(m_record.unknownEvents.begin(), m_record.unknownEvents.end(), chunk.unknownEvent)
-                == m_record.unknownEvents.end())
-            m_record.unknownEvents.push_back(chunk.unknownEvent);
+                == m_record.unknownEvents.end()) {
+            if (m_record.unknownEvents.size() < RequestRecord::kMaxUnknownEventTypes)
+                m_record.unknownEvents.push_back(chunk.unknownEvent);
+            else
+                m_record.moreUnknownEvents = true;
+        }
         return;
     case SseChunk::Kind::Empty:
         return;

@@ -85,8 +85,11 @@ struct RequestRecord
     int requestedOutputTokens = -1; // the max_tokens the request asked for; -1 when it set none
     bool outputTokensFromUsage = false;
     QString generatedText; // the answer; reasoning text is not kept
-    // Types of Responses or Messages stream events the client does not know, each once, in order (inert).
+    // Types of Responses or Messages stream events the client does not know, each once, in order (inert);
+    // the first kMaxUnknownEventTypes, then moreUnknownEvents says there were others.
+    static constexpr std::size_t kMaxUnknownEventTypes = 16;
     std::vector<QString> unknownEvents;
+    bool moreUnknownEvents = false;
 
     bool success() const { return failure == FailureClass::None; }
 };

@@ -171,6 +171,8 @@ Json kneepointObject(const StepMetrics& m)
         for (const auto& [event, count] : m.unknownEvents)
             events[utf8(event)] = count;
         out["unknown_events"] = std::move(events);
+        if (m.moreUnknownEvents)
+            out["more_unknown_events"] = true;
     }
     out["dispatch_lag"] = statsObject(m.dispatchLag);
     if (const ClientHealth& h = m.clientHealth; h.recorded) {
@@ -663,10 +665,16 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
         readStatsObject(*it, at("dispatch_lag"), m.dispatchLag);
     if (const auto it = object.find("unknown_events"); it != object.end() && it->is_object()) {
         for (const auto& [event, count] : it->items()) {
+            if (m.unknownEvents.size() >= RequestRecord::kMaxUnknownEventTypes) {
+                m.moreUnknownEvents = true;
+                break;
+            }
             if (count.is_number_integer() && count.get<qint64>() >= 0)
                 m.unknownEvents[inertText(QString::fromStdString(event))] = count.get<qint64>();
         }
     }
+    if (const auto it = object.find("more_unknown_events"); it != object.end() && it->is_boolean())
+        m.moreUnknownEvents = m.moreUnknownEvents || it->get<bool>();
     if (const auto it = object.find("client_health"); it != object.end() && it->is_object()) {
         ClientHealth& h = m.clientHealth;
         h.recorded = true;

@@ -168,8 +168,13 @@ StepMetrics StepMetrics::fromRecords(
         }
 
         ++m.completed;
-        for (const QString& event : r.unknownEvents)
-            ++m.unknownEvents[event];
+        for (const QString& event : r.unknownEvents) {
+            if (m.unknownEvents.size() < RequestRecord::kMaxUnknownEventTypes || m.unknownEvents.count(event))
+                ++m.unknownEvents[event];
+            else
+                m.moreUnknownEvents = true;
+        }
+        m.moreUnknownEvents = m.moreUnknownEvents || r.moreUnknownEvents;
         const bool serverCount
             = options.inputTokenSource == InputTokenSource::ServerUsage || options.imagesPerRequest > 0;
         m.totalInputTokens += serverCount && r.serverPromptTokens >= 0 ? r.serverPromptTokens : r.promptTokens;

@@ -231,7 +231,9 @@ struct StepMetrics
     std::vector<LengthBucketMetrics> lengthBuckets; // one per bucket of options.lengthBucketEdges, empty ones too
     // Types of Responses or Messages stream events the client did not know → completed requests that carried
     // them; counted, never fatal, shown once per type.
+    // At most RequestRecord::kMaxUnknownEventTypes types; moreUnknownEvents: there were others, not listed.
     std::map<QString, qint64> unknownEvents;
+    bool moreUnknownEvents = false;
     // A model mix: one entry per model name the requests carry, by name; empty when none carries one.
     std::vector<ModelMetrics> perModel;
     ClientHealth clientHealth; // set by the StepRunner, not by fromRecords
