@@ -118,6 +118,7 @@ private Q_SLOTS:
     void shareGptMalformed_data();
     void shareGptMalformed();
     void jsonlSkipsBadLines();
+    void jsonlRefusesHugeOutputTokens();
     void jsonlStrict();
     void jsonlLineTooLong();
     void replayIsoTimestamps();
@@ -397,6 +398,27 @@ void TestDataset::shareGptMalformed()
     QCOMPARE(missing.error, dir.filePath(u"missing.json"_s) + u": cannot open: No such file or directory"_s);
 }
 
+// An output_tokens beyond an int would wrap to a max_tokens of 0 and every request would fail: refused,
+// naming the line, in the prompt and the conversation readers alike.
+void TestDataset::jsonlRefusesHugeOutputTokens()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, u"huge.jsonl"_s,
+        "{\"prompt\": \"ok then\", \"output_tokens\": 10000000}\n"
+        "{\"prompt\": \"two to the 31\", \"output_tokens\": 2147483648}\n"
+        "{\"prompt\": \"very large\", \"output_tokens\": 1e300}\n");
+    const DatasetResult r = loadJsonl(path, 32, false);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.prompts.size(), std::size_t(1));
+    QCOMPARE(r.prompts[0].outputTokens, 10000000);
+    QCOMPARE(r.warnings,
+        (QStringList { path + u":2: \"output_tokens\" must be a whole number from 1 to 10000000"_s,
+            path + u":3: \"output_tokens\" must be a whole number from 1 to 10000000"_s,
+            path + u": skipped 2 of 3 lines"_s }));
+    const DatasetResult strict = loadJsonl(path, 32, true);
+    QCOMPARE(strict.error, path + u":2: \"output_tokens\" must be a whole number from 1 to 10000000"_s);
+}
+
 void TestDataset::jsonlSkipsBadLines()
 {
     const QString path = fixture(u"custom.jsonl"_s);
@@ -406,7 +428,7 @@ void TestDataset::jsonlSkipsBadLines()
     QCOMPARE(r.warnings,
         (QStringList { path + u":4: not JSON (illegal value at column 2)"_s,
             path + u":5: needs a string \"prompt\" or a \"messages\" array"_s, path + u":6: not a JSON object"_s,
-            path + u":7: \"output_tokens\" must be an integer >= 1"_s, path + u":8: empty prompt"_s,
+            path + u":7: \"output_tokens\" must be a whole number from 1 to 10000000"_s, path + u":8: empty prompt"_s,
             path + u": skipped 5 of 9 lines"_s }));
     QCOMPARE(r.prompts.size(), std::size_t(3));
     QCOMPARE(r.prompts[0].text, u"Explain the water cycle"_s);

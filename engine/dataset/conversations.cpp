@@ -51,8 +51,8 @@ QString readConversation(
     const QJsonObject& obj, int defaultOutputTokens, int fixedOutputTokens, Conversation& conversation)
 {
     const QJsonValue out = obj.value(QLatin1String("output_tokens"));
-    if (!out.isUndefined() && (!out.isDouble() || out.toDouble() != std::floor(out.toDouble()) || out.toDouble() < 1))
-        return phrase("Dataset", "\"output_tokens\" must be an integer >= 1");
+    if (!validOutputTokens(out))
+        return phrase("Dataset", "\"output_tokens\" must be a whole number from 1 to %1").arg(kMaxDatasetOutputTokens);
     const int lastOutput = fixedOutputTokens > 0 ? fixedOutputTokens
         : out.isUndefined()                      ? defaultOutputTokens
                                                  : out.toInt();

@@ -271,8 +271,8 @@ QString readPromptObject(const QJsonObject& obj, int defaultOutputTokens, Prompt
         return phrase("Dataset", "needs a string \"prompt\" or a \"messages\" array");
     }
     const QJsonValue out = obj.value(QLatin1String("output_tokens"));
-    if (!out.isUndefined() && (!out.isDouble() || out.toDouble() != std::floor(out.toDouble()) || out.toDouble() < 1))
-        return phrase("Dataset", "\"output_tokens\" must be an integer >= 1");
+    if (!validOutputTokens(out))
+        return phrase("Dataset", "\"output_tokens\" must be a whole number from 1 to %1").arg(kMaxDatasetOutputTokens);
     p.outputTokens = out.isUndefined() ? defaultOutputTokens : out.toInt();
     p.promptTokens = countWords(p.text);
     if (p.promptTokens == 0)
@@ -718,6 +718,14 @@ Conversation freshSession(const Conversation& session, quint64 seed, qint64 posi
         t.answer = randomWords(rng, t.answerTokens);
     }
     return c;
+}
+
+bool validOutputTokens(const QJsonValue& value)
+{
+    if (value.isUndefined())
+        return true;
+    const double v = value.toDouble(-1);
+    return value.isDouble() && v == std::floor(v) && v >= 1 && v <= kMaxDatasetOutputTokens;
 }
 
 } // namespace kp

@@ -136,6 +136,12 @@ struct DatasetResult
     bool ok() const { return error.isEmpty(); }
 };
 
+// The most output tokens one request of a dataset may ask for: beyond any model's context, and far
+// inside an int (a larger "output_tokens" would wrap to a max_tokens of 0).
+inline constexpr int kMaxDatasetOutputTokens = 10'000'000;
+// Whether a JSONL line's "output_tokens" is absent or a whole number in [1, kMaxDatasetOutputTokens].
+bool validOutputTokens(const QJsonValue& value);
+
 // Word-count tokens: the number of whitespace-separated words in text.
 int countWords(QStringView text);
 // The same count over UTF-8 bytes (the same whitespace as QChar::isSpace), without decoding.
