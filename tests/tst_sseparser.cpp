@@ -202,6 +202,7 @@ private Q_SLOTS:
     void reasoningIsNotAnswer_data();
     void reasoningIsNotAnswer();
     void unknownEventTypesAreBounded();
+    void impossibleUsageIsNotTrusted();
 
 private:
     void addStreams();
@@ -1019,6 +1020,29 @@ void TestSseParser::unknownEventTypesAreBounded()
     QCOMPARE(m.unknownEvents.size(), RequestRecord::kMaxUnknownEventTypes);
     QCOMPARE(m.unknownEvents.at(QStringLiteral("response.thing_0")), qint64(1));
     QVERIFY(m.moreUnknownEvents);
+}
+
+// A usage count no request can have (1e300, or negative) is not taken: the request keeps the words it
+// streamed, instead of 0 output tokens and a "short output".
+void TestSseParser::impossibleUsageIsNotTrusted()
+{
+    for (const QByteArray& bad : { QByteArray("1e300"), QByteArray("-5"), QByteArray("3000000000") }) {
+        HttpRequest request;
+        request.url = QUrl(QStringLiteral("http://127.0.0.1:1/v1/chat/completions"));
+        request.chat = true;
+        request.maxTokens = 16;
+        ResponseAccumulator acc(request, 0);
+        acc.onResponseStarted(200, 1);
+        acc.onData("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello\"}}]}\n\n", 2);
+        acc.onData("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" world\"}}]}\n\n", 3);
+        acc.onData("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":" + bad + "}}\n\n", 4);
+        acc.onData("data: [DONE]\n\n", 5);
+        const RequestRecord r = acc.finish(6, FailureClass::None, {});
+        QVERIFY2(r.success(), qPrintable(r.errorMessage));
+        QCOMPARE(r.outputTokens, 2);
+        QVERIFY2(!r.outputTokensFromUsage, bad.constData());
+        QCOMPARE(r.serverPromptTokens, 4);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSseParser)

@@ -8,6 +8,8 @@
 #include <QRegularExpression>
 
 #include <cmath>
+#include <limits>
+#include <optional>
 
 namespace kp {
 
@@ -232,16 +234,23 @@ void ResponseAccumulator::fail(FailureClass failure, const QString& message)
 
 void ResponseAccumulator::takeUsage(const SseChunk& chunk)
 {
-    if (chunk.completionTokens) {
-        m_record.outputTokens = static_cast<int>(*chunk.completionTokens);
+    // A count no request can have (negative, or beyond an int: 1e300 in the JSON) is not a count: the
+    // request keeps what the stream itself showed (its words) rather than trusting it.
+    const auto count = [](const std::optional<qint64>& v) -> std::optional<int> {
+        if (!v || *v < 0 || *v > std::numeric_limits<int>::max())
+            return std::nullopt;
+        return static_cast<int>(*v);
+    };
+    if (const auto output = count(chunk.completionTokens)) {
+        m_record.outputTokens = *output;
         m_record.outputTokensFromUsage = true;
     }
-    if (chunk.promptTokens)
-        m_record.serverPromptTokens = static_cast<int>(*chunk.promptTokens);
-    if (chunk.cachedTokens)
-        m_record.cachedTokens = static_cast<int>(*chunk.cachedTokens);
-    if (chunk.reasoningTokens)
-        m_record.reasoningTokens = static_cast<int>(*chunk.reasoningTokens);
+    if (const auto prompt = count(chunk.promptTokens))
+        m_record.serverPromptTokens = *prompt;
+    if (const auto cached = count(chunk.cachedTokens))
+        m_record.cachedTokens = *cached;
+    if (const auto reasoning = count(chunk.reasoningTokens))
+        m_record.reasoningTokens = *reasoning;
 }
 
 void ResponseAccumulator::handleEvent(QByteArrayView type, QByteArrayView data, qint64 tNs)
