@@ -119,6 +119,7 @@ private Q_SLOTS:
     void shareGptMalformed();
     void jsonlSkipsBadLines();
     void jsonlRefusesHugeOutputTokens();
+    void lengthSpreadBeyondADouble();
     void jsonlStrict();
     void jsonlLineTooLong();
     void replayIsoTimestamps();
@@ -1332,6 +1333,26 @@ void TestDataset::lengthDistributionDraws()
     }
     QCOMPARE(gotInputs, inputs);
     QCOMPARE(gotOutputs, outputs);
+}
+
+// A spread beyond a double: every prompt still has at least one token (as documented), never 0.
+void TestDataset::lengthSpreadBeyondADouble()
+{
+    RandomDatasetOptions o;
+    o.numPrompts = 20;
+    o.inputLen = 128;
+    o.outputLen = 16;
+    o.inputShape = LengthShape::Lognormal;
+    o.inputStd = 1e300;
+    o.maxModelLen = 4096;
+    o.seed = 7;
+    const DatasetResult r = randomDataset(o);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.prompts.size(), std::size_t(20));
+    for (const Prompt& p : r.prompts) {
+        QVERIFY2(p.promptTokens >= 1 && p.promptTokens <= 4095, qPrintable(QString::number(p.promptTokens)));
+        QCOMPARE(countWords(p.text), p.promptTokens);
+    }
 }
 
 void TestDataset::lengthDistributionBands_data()

@@ -1341,6 +1341,10 @@ void TestProfile::modelMix_data()
     QTest::addRow("infinite") << u"a:inf"_s << Shares {} << u"entry \"a:inf\": the weight \"inf\" is not a number"_s;
     QTest::addRow("negative") << u"a:1,b:-0.5"_s << Shares {} << u"entry \"b:-0.5\": the weight must be >= 0"_s;
     QTest::addRow("twice") << u"a:1,a:2"_s << Shares {} << u"entry \"a:2\": the model \"a\" is listed twice"_s;
+    QTest::addRow("sum beyond a double")
+        << u"a:1e308,b:1e308"_s << Shares {}
+        << u"the weights of \"a:1e308,b:1e308\" sum beyond what a number holds; weights are relative (a:1,b:1 "
+           "is an even mix)"_s;
     QTest::addRow("zero sum") << u"a:0,b:0"_s << Shares {}
                               << u"the weights of \"a:0,b:0\" sum to 0; they must sum to a positive number"_s;
 }

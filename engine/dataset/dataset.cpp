@@ -141,6 +141,10 @@ int drawLength(std::mt19937_64& rng, LengthShape shape, int mean, double rangeRa
         break;
     }
     }
+    // A spread beyond a double (lognormal std 1e300: log1p(inf) - inf) gives NaN. In the limit a lognormal
+    // of endless spread puts its mass at the bottom: the shortest length, never 0 tokens.
+    if (std::isnan(value))
+        value = 1.0;
     return static_cast<int>(std::clamp(std::round(value), 1.0, static_cast<double>(std::max(1, max))));
 }
 

@@ -59,6 +59,12 @@ ModelMix parseModelMix(QStringView text)
         mix.error = phrase("ModelMix", "the weights of \"%1\" sum to %2; they must sum to a positive number")
                         .arg(text.trimmed().toString(), QString::number(total));
         mix.shares.clear();
+    } else if (!std::isfinite(total)) {
+        // 1e308 + 1e308: every draw would land on the last model.
+        mix.error = phrase("ModelMix",
+            "the weights of \"%1\" sum beyond what a number holds; weights are relative (a:1,b:1 is an even mix)")
+                        .arg(text.trimmed().toString());
+        mix.shares.clear();
     }
     return mix;
 }
