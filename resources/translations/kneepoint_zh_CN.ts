@@ -158,10 +158,6 @@
         <translation>需要字符串 &quot;prompt&quot; 或数组 &quot;messages&quot;</translation>
     </message>
     <message>
-        <source>&quot;output_tokens&quot; must be an integer &gt;= 1</source>
-        <translation>&quot;output_tokens&quot; 必须是 &gt;= 1 的整数</translation>
-    </message>
-    <message>
         <source>empty prompt</source>
         <translation>提示词为空</translation>
     </message>
@@ -332,6 +328,10 @@
     <message>
         <source>%1: no usable trace lines</source>
         <translation>%1：没有可用的跟踪行</translation>
+    </message>
+    <message>
+        <source>&quot;output_tokens&quot; must be a whole number from 1 to %1</source>
+        <translation>&quot;output_tokens&quot; 必须是 1 到 %1 之间的整数</translation>
     </message>
 </context>
 <context>
@@ -1148,6 +1148,10 @@
     <message>
         <source>the weights of &quot;%1&quot; sum to %2; they must sum to a positive number</source>
         <translation>“%1”的权重之和为 %2；权重之和必须为正数</translation>
+    </message>
+    <message>
+        <source>the weights of &quot;%1&quot; sum beyond what a number holds; weights are relative (a:1,b:1 is an even mix)</source>
+        <translation>&quot;%1&quot; 的权重之和超出了数值能表示的范围；权重是相对的（a:1,b:1 即平均分配）</translation>
     </message>
 </context>
 <context>
