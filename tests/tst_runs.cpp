@@ -24,6 +24,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLockFile>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -36,6 +37,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <thread>
 
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>
@@ -623,6 +625,32 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QLatin1String("model: expected a string")), qPrintable(error));
         QVERIFY(!requestRecordFromJson("{\"index\": 1, \"success\": true, \"attempts\": 0}", &error));
         QVERIFY2(error.contains(QLatin1String("attempts: expected 1 or more")), qPrintable(error));
+    }
+
+    // Two writers into one directory: the one that waited for the lock while the other wrote its run and
+    // let go must find the run there and refuse, never write its files over it.
+    void secondWriterAfterTheFirstRunRefuses()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("shared"));
+        QVERIFY(QDir().mkpath(dir));
+        auto holder = std::make_unique<QLockFile>(dir + QStringLiteral("/run.lock"));
+        holder->setStaleLockTime(0);
+        QVERIFY(holder->tryLock(0)); // the first writer, before it has written run.json
+        QString error;
+        bool opened = true;
+        std::thread second([&] {
+            RunWriter writer;
+            opened = writer.open(dir, &error);
+        });
+        // open() makes steps/ after its first look for run.json and before it waits for the lock.
+        QTRY_VERIFY(QFileInfo::exists(dir + QStringLiteral("/steps")));
+        QVERIFY(writeText(dir + QStringLiteral("/run.json"), "{\"format\": \"kneepoint.run/1\"}"));
+        holder.reset(); // the first writer is done
+        second.join();
+        QVERIFY(!opened);
+        QCOMPARE(error, dir + QStringLiteral(": already holds a run (run.json); choose another directory"));
+        QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/run.lock")));
     }
 
     // A run written the way the CLI and the GUI write it reads back with the same numbers and records.

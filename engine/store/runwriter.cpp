@@ -105,6 +105,14 @@ bool RunWriter::open(const QString& dir, QString* error)
         m_dir.clear();
         return false;
     }
+    // Checked again under the lock: another writer may have held it, written its run and let go while
+    // this one waited; two runs must never share one directory's files.
+    if (d.exists(QStringLiteral("run.json"))) {
+        *error = QStringLiteral("%1: already holds a run (run.json); choose another directory").arg(dir);
+        m_lock.reset();
+        m_dir.clear();
+        return false;
+    }
     return true;
 }
 
