@@ -1710,7 +1710,7 @@ private Q_SLOTS:
             qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("warning: ") + skipped), qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("; the line is skipped")), qPrintable(err));
-        QVERIFY2(err.contains(QStringLiteral("(7 of 7 steps)")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral(", 7 of 7 steps)")), qPrintable(err));
         const QByteArray rows = readAll(csv);
         QVERIFY2(rows.size() < 100000, qPrintable(QString::number(rows.size())));
         QVERIFY(rows.contains("\n2,"));

@@ -101,10 +101,10 @@ int writeTimelineCsv(const QString& dir, const QString& path)
         std::vector<RequestRecord> records;
         QString error;
         QStringList skipped;
-        const bool read = readRequestRecords(step.requestsPath, &records, &error, &skipped);
+        const bool readOk = readRequestRecords(step.requestsPath, &records, &error, &skipped);
         for (const QString& s : skipped)
             say(QStringLiteral("warning: %1").arg(s));
-        if (!read) {
+        if (!readOk) {
             say(QStringLiteral("note: step %1 (%2): %3: left out of the timeline").arg(number).arg(step.load, error));
             continue;
         }
