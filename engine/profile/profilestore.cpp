@@ -442,12 +442,15 @@ ProfileSaveResult ProfileStore::save(const Profile& profile, const QString& path
     if (!info.absoluteDir().exists() && !QDir().mkpath(info.absolutePath()))
         return { phrase("ProfileStore", "%1: cannot create the directory %2").arg(path, info.absolutePath()) };
 
-    // The previous version stays next to it as PATH.bak, copied first: a failed write below leaves
-    // the profile as it was, so the copy is still the previous version.
-    if (QFileInfo(path).isFile()) {
-        const QString backup = path + u".bak"_s;
-        QFile::remove(backup);
-        if (!QFile::copy(path, backup))
+    // The previous version stays next to it as PATH.bak. It is copied aside first and becomes PATH.bak
+    // only once the profile is written: a failed write leaves the profile and its old PATH.bak as
+    // they were.
+    const QString backup = path + u".bak"_s;
+    const QString pending = backup + u".new"_s;
+    const bool hadFile = QFileInfo(path).isFile();
+    if (hadFile) {
+        QFile::remove(pending);
+        if (!QFile::copy(path, pending))
             return { phrase("ProfileStore", "%1: cannot keep the previous version as %2; the profile is unchanged")
                          .arg(path, backup) };
     }
@@ -455,8 +458,14 @@ ProfileSaveResult ProfileStore::save(const Profile& profile, const QString& path
     // (a special file such as a FIFO is written, not replaced). A literal secret (API key, credential
     // header, password in a URL) makes the file owner-only.
     QString error;
-    if (!writeFileAtomically(path, toJson(profile), &error, redactedProfile(profile) != profile))
+    if (!writeFileAtomically(path, toJson(profile), &error, redactedProfile(profile) != profile)) {
+        QFile::remove(pending);
         return { error };
+    }
+    if (hadFile) {
+        QFile::remove(backup);
+        QFile::rename(pending, backup);
+    }
     qCDebug(lcProfile) << "saved" << path;
     return {};
 }
