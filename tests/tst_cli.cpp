@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -16,6 +17,10 @@
 #include <QTest>
 
 #include <csignal>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -1131,6 +1136,90 @@ private Q_SLOTS:
             = runCli({ QStringLiteral("import"), bad, QStringLiteral("--format"), QStringLiteral("csv") });
         QCOMPARE(format.exitCode, 2);
         QVERIFY(format.err.contains(QLatin1String("--format: unknown format \"csv\"")));
+    }
+
+    // twin fit --out and compare --junit: a FIFO is written, not replaced by a regular file.
+    void writersKeepFifos()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const auto isFifo = [](const QString& path) {
+            struct stat st
+            {
+            };
+            return ::stat(QFile::encodeName(path).constData(), &st) == 0 && S_ISFIFO(st.st_mode);
+        };
+        const QString fifo = tmp.filePath(QStringLiteral("out.fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        // Held open for reading and writing here: the command's open does not wait for a reader.
+        const int fd = ::open(QFile::encodeName(fifo).constData(), O_RDWR | O_NONBLOCK);
+        QVERIFY(fd >= 0);
+        ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+        const auto drain = [fd] {
+            QByteArray out;
+            char buffer[65536];
+            ssize_t n = 0;
+            while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
+                out.append(buffer, n);
+            return out;
+        };
+        const QString runA = QFINDTESTDATA("data/export/runs/20261130-043500-sim-a");
+        const QString runB = QFINDTESTDATA("data/export/runs/20261130-043800-sim-b");
+        const Outcome fit
+            = runCli({ QStringLiteral("twin"), QStringLiteral("fit"), runA, QStringLiteral("--out"), fifo });
+        const QByteArray twin = drain();
+        QVERIFY2(fit.exitCode == 0, qPrintable(fit.err));
+        QVERIFY(isFifo(fifo));
+        QVERIFY2(twin.contains("\"kneepoint.twin/1\""), twin.constData());
+
+        const Outcome gate = runCli({ QStringLiteral("compare"), runA, runB, QStringLiteral("--fail-if"),
+            QStringLiteral("ttft.p99>+10%"), QStringLiteral("--junit"), fifo });
+        const QByteArray xml = drain();
+        ::close(fd);
+        QVERIFY2(gate.exitCode == 0 || gate.exitCode == 5, qPrintable(gate.err));
+        QVERIFY2(gate.err.contains(QStringLiteral("wrote ") + fifo), qPrintable(gate.err));
+        QVERIFY(isFifo(fifo));
+        QVERIFY2(xml.contains("<testsuites name=\"kneepoint regression gate\""), xml.constData());
+    }
+
+    // twin fit on a step with one wrong time (1e9 s) in its records: the record is left out and named,
+    // and the fit ends as it does without it.
+    void twinFitLeavesOutBadTimes()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString from = QFINDTESTDATA("data/export/runs/20261130-043500-sim-a");
+        const QString dir = tmp.filePath(QStringLiteral("20261130-043500-sim-a"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/steps")));
+        QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            QVERIFY(QFile::copy(path, dir + path.mid(from.size())));
+        }
+        const QString late = dir + QStringLiteral("/steps/002.requests.jsonl");
+        QList<QByteArray> lines = readFile(late).split('\n');
+        for (int i : { 0, 1 }) {
+            QJsonObject record = QJsonDocument::fromJson(lines[i]).object();
+            record.insert(i == 0 ? QStringLiteral("end") : QStringLiteral("scheduled"), 1e9);
+            if (i == 0)
+                record.insert(QStringLiteral("last_token"), 1e9);
+            lines[i] = QJsonDocument(record).toJson(QJsonDocument::Compact);
+        }
+        {
+            QFile f(late);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(lines.join('\n'));
+        }
+        QElapsedTimer timer;
+        timer.start();
+        const QString twinPath = tmp.filePath(QStringLiteral("twin.json"));
+        const Outcome fit
+            = runCli({ QStringLiteral("twin"), QStringLiteral("fit"), dir, QStringLiteral("--out"), twinPath });
+        QVERIFY2(fit.exitCode == 0, qPrintable(fit.err));
+        QVERIFY2(timer.elapsed() < 60000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY2(fit.err.contains(QStringLiteral("note: 20261130-043500-sim-a: step 2 (")), qPrintable(fit.err));
+        QVERIFY2(fit.err.contains(QStringLiteral("%1: 2 records with a time past ").arg(late)), qPrintable(fit.err));
+        QVERIFY(fit.out.startsWith(QStringLiteral("twin of 20261130-043500-sim-a: 5 steps, fit error ")));
     }
 };
 

@@ -74,6 +74,14 @@
 #include <QValueAxis>
 #include <QXmlStreamReader>
 
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 using namespace kp;
 using namespace kp::ui;
 
@@ -1571,6 +1579,157 @@ private Q_SLOTS:
         // Commands without charts load no GUI platform: a platform that does not exist does not matter.
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("no-such-platform"));
         QCOMPARE(cli({ QStringLiteral("validate"), QStringLiteral("--help") }), 0);
+    }
+
+    // export --out and --timeline --out: a FIFO is written, not replaced by a regular file; a device
+    // that refuses the write (a full one) fails with its name, and stays a device.
+    void cliExportWritesSpecialFiles()
+    {
+        const auto cli = [](const QStringList& args, QString* err) {
+            QProcess p;
+            p.start(QStringLiteral(KNEEPOINT_CLI), args);
+            p.waitForFinished(180000);
+            *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        const auto typeOf = [](const QString& path) {
+            struct stat st
+            {
+            };
+            return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode & S_IFMT : mode_t(0);
+        };
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString fifo = tmp.filePath(QStringLiteral("steps.csv"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        // Held open for reading and writing here: the command's open does not wait for a reader.
+        const int fd = ::open(QFile::encodeName(fifo).constData(), O_RDWR | O_NONBLOCK);
+        QVERIFY(fd >= 0);
+        ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+        const auto drain = [fd] {
+            QByteArray out;
+            char buffer[65536];
+            ssize_t n = 0;
+            while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
+                out.append(buffer, n);
+            return out;
+        };
+        QString err;
+        const int steps = cli({ QStringLiteral("export"), m_dirA, QStringLiteral("--format"), QStringLiteral("csv"),
+                                  QStringLiteral("--out"), fifo },
+            &err);
+        const QByteArray csv = drain();
+        QCOMPARE(steps, 0);
+        QCOMPARE(typeOf(fifo), mode_t(S_IFIFO));
+        const QString plain = tmp.filePath(QStringLiteral("plain.csv"));
+        QCOMPARE(cli({ QStringLiteral("export"), m_dirA, QStringLiteral("--format"), QStringLiteral("csv"),
+                         QStringLiteral("--out"), plain },
+                     &err),
+            0);
+        QVERIFY(!csv.isEmpty());
+        QCOMPARE(csv, readAll(plain));
+        const int timeline = cli(
+            { QStringLiteral("export"), m_dirA, QStringLiteral("--timeline"), QStringLiteral("--out"), fifo }, &err);
+        const QByteArray rows = drain();
+        ::close(fd);
+        QCOMPARE(timeline, 0);
+        QVERIFY2(err.contains(QStringLiteral("Wrote %1 (").arg(fifo)), qPrintable(err));
+        QVERIFY(rows.startsWith(timelineCsvHeader()));
+        QCOMPARE(typeOf(fifo), mode_t(S_IFIFO));
+
+        // A full device: /dev/full for a user; for root (who could replace /dev/full itself) a node of
+        // the same device in the temporary folder.
+        QString full = QStringLiteral("/dev/full");
+        if (::geteuid() == 0) {
+            full = tmp.filePath(QStringLiteral("full.json"));
+            if (::mknod(QFile::encodeName(full).constData(), S_IFCHR | 0666, makedev(1, 7)) != 0)
+                QSKIP("no device node can be made here (mknod), and /dev/full is not written as root");
+        }
+        if (typeOf(full) != mode_t(S_IFCHR) || ::access(QFile::encodeName(full).constData(), W_OK) != 0)
+            QSKIP("no writable /dev/full here");
+        QCOMPARE(cli({ QStringLiteral("export"), m_dirA, QStringLiteral("--format"), QStringLiteral("json"),
+                         QStringLiteral("--out"), full },
+                     &err),
+            1);
+        QVERIFY2(
+            err.contains(full + QStringLiteral(": cannot write: ") + QString::fromLocal8Bit(std::strerror(ENOSPC))),
+            qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("Wrote")), qPrintable(err));
+        QCOMPARE(typeOf(full), mode_t(S_IFCHR));
+    }
+
+    // One wrong time in a step's records (1e9 s) and one garbage line: the timeline, its charts and
+    // the report leave out that record and that line, each named, and keep the rest of the step.
+    void cliTimelineLeavesOutBadRecords()
+    {
+        const auto cli = [](const QStringList& args, QString* err) {
+            QProcess p;
+            p.start(QStringLiteral(KNEEPOINT_CLI), args);
+            if (!p.waitForFinished(60000))
+                p.kill();
+            *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        const QString dir = m_tmp.filePath(QStringLiteral("bad-times"));
+        QVERIFY(copyTree(QDir(fixtureRoot()).filePath(kRunA), dir));
+        const QString late = dir + QStringLiteral("/steps/001.requests.jsonl");
+        QList<QByteArray> lines = readAll(late).split('\n');
+        QJsonObject first = QJsonDocument::fromJson(lines[0]).object();
+        first.insert(QStringLiteral("end"), 1e9);
+        lines[0] = QJsonDocument(first).toJson(QJsonDocument::Compact);
+        {
+            QFile f(late);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(lines.join('\n'));
+        }
+        const QString garbage = dir + QStringLiteral("/steps/002.requests.jsonl");
+        lines = readAll(garbage).split('\n');
+        lines.insert(3, "{\"index\": \"three\"");
+        {
+            QFile f(garbage);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(lines.join('\n'));
+        }
+        const SavedRunRead read = readSavedRun(dir);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const double durationS = read.run->steps[1].metrics.durationS;
+        QVERIFY(durationS > 0 && durationS < 10);
+        const QString leftOut
+            = QStringLiteral("%1: 1 record with a time past %2 s into the step (its duration, 60 s for "
+                             "the drain, at most a day) left out of the timeline")
+                  .arg(late)
+                  .arg(qint64(durationS + 60));
+        const QString skipped = QStringLiteral("%1:4: ").arg(garbage);
+
+        QString err;
+        const QString csv = m_tmp.filePath(QStringLiteral("bad-times.csv"));
+        QCOMPARE(
+            cli({ QStringLiteral("export"), dir, QStringLiteral("--timeline"), QStringLiteral("--out"), csv }, &err),
+            0);
+        QVERIFY2(err.contains(QStringLiteral("note: step 2 (%1): %2").arg(read.run->steps[1].load, leftOut)),
+            qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("warning: ") + skipped), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("; the line is skipped")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral(", 7 of 7 steps)")), qPrintable(err));
+        const QByteArray rows = readAll(csv);
+        QVERIFY2(rows.size() < 100000, qPrintable(QString::number(rows.size())));
+        QVERIFY(rows.contains("\n2,"));
+        QVERIFY(rows.contains("\n3,"));
+
+        for (const QString& chart : { QStringLiteral("timeline"), QStringLiteral("gantt") }) {
+            const QString png = m_tmp.filePath(QStringLiteral("bad-times-%1.png").arg(chart));
+            QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--chart"), chart, QStringLiteral("--step"),
+                             QStringLiteral("2"), QStringLiteral("--out"), png },
+                         &err),
+                0);
+            QVERIFY2(err.contains(QStringLiteral("warning: ") + leftOut), qPrintable(err));
+            QVERIFY2(err.contains(QStringLiteral("warning: ") + skipped), qPrintable(err));
+            QVERIFY(!QImage(png).isNull());
+        }
+        const QString md = m_tmp.filePath(QStringLiteral("bad-times.md"));
+        QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--out"), md }, &err), 0);
+        QVERIFY2(err.contains(QStringLiteral("warning: ") + leftOut), qPrintable(err));
+        QVERIFY(readAll(md).contains("## Timeline"));
     }
 };
 

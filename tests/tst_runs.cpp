@@ -40,7 +40,11 @@
 #include <thread>
 
 #ifdef Q_OS_LINUX
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 #endif
 
 using namespace kp;
@@ -2740,6 +2744,160 @@ private Q_SLOTS:
         QCOMPARE(read.curves[0].name, QStringLiteral("append (framework=vllm)"));
         QCOMPARE(read.curves[1].name, QStringLiteral("append (framework=sgl)"));
         QCOMPARE(read.curves[0].steps.size(), std::size_t(1));
+    }
+
+    // writeFileAtomically renames over a regular file only: a FIFO and a device are written in place
+    // (their write errors reported, naming them), a folder is refused; none is replaced by a file.
+    void atomicWriteKeepsSpecialFiles()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const auto typeOf = [](const QString& path) {
+            struct stat st
+            {
+            };
+            return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode & S_IFMT : mode_t(0);
+        };
+        QString error;
+
+        // A FIFO, held open here for reading and writing so that the writer's open does not wait.
+        const QString fifo = tmp.filePath(QStringLiteral("out.csv"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const int fd = ::open(QFile::encodeName(fifo).constData(), O_RDWR | O_NONBLOCK);
+        QVERIFY(fd >= 0);
+        const bool wrote = writeFileAtomically(fifo, "a,b\n1,2\n", &error);
+        char buffer[64] = {};
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        ::close(fd);
+        QVERIFY2(wrote, qPrintable(error));
+        QCOMPARE(QByteArray(buffer, int(std::max<ssize_t>(n, 0))), QByteArray("a,b\n1,2\n"));
+        QCOMPARE(typeOf(fifo), mode_t(S_IFIFO));
+
+        // A folder is named, not written into.
+        const QString folder = tmp.filePath(QStringLiteral("folder"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(!writeFileAtomically(folder, "x", &error));
+        QCOMPARE(error, folder + QStringLiteral(": is a folder, not a file"));
+        QCOMPARE(typeOf(folder), mode_t(S_IFDIR));
+
+        // A regular file is still replaced whole.
+        const QString plain = tmp.filePath(QStringLiteral("plain.csv"));
+        QVERIFY2(writeFileAtomically(plain, "old, longer\n", &error), qPrintable(error));
+        QVERIFY2(writeFileAtomically(plain, "new\n", &error), qPrintable(error));
+        QCOMPARE(readFile(plain), QByteArray("new\n"));
+
+        // A full device: /dev/full for a user; for root (who could replace /dev/full itself) a node of
+        // the same device in the temporary folder.
+        QString full = QStringLiteral("/dev/full");
+        if (::geteuid() == 0) {
+            full = tmp.filePath(QStringLiteral("full"));
+            if (::mknod(QFile::encodeName(full).constData(), S_IFCHR | 0666, makedev(1, 7)) != 0)
+                QSKIP("no device node can be made here (mknod), and /dev/full is not written as root");
+        }
+        if (typeOf(full) != mode_t(S_IFCHR) || ::access(QFile::encodeName(full).constData(), W_OK) != 0)
+            QSKIP("no writable /dev/full here");
+        QVERIFY(!writeFileAtomically(full, QByteArray(100000, 'x'), &error));
+        QVERIFY2(error.startsWith(full + QStringLiteral(": cannot write: ")), qPrintable(error));
+        QVERIFY2(error.contains(QString::fromLocal8Bit(std::strerror(ENOSPC))), qPrintable(error));
+        QCOMPARE(typeOf(full), mode_t(S_IFCHR));
+    }
+
+    // One wrong time in a step's records (1e9 s) costs one record, not a second for every second up
+    // to it: the timeline ends at the step's duration and the drain's margin, at most a day.
+    void timelineBoundedByStepTime()
+    {
+        RequestRecord ok;
+        ok.index = 0;
+        ok.scheduledNs = ok.sentNs = 100'000'000;
+        ok.firstTokenNs = 300'000'000;
+        ok.chunkNs = { 300'000'000, 1'200'000'000 };
+        ok.lastTokenNs = ok.endNs = 1'200'000'000;
+        ok.httpStatus = 200;
+        ok.outputTokens = 2;
+        RequestRecord late = ok;
+        late.index = 1;
+        late.lastTokenNs = late.endNs = 1'000'000'000LL * 1'000'000'000LL; // 1e9 s
+        RequestRecord lateChunk = ok;
+        lateChunk.index = 2;
+        lateChunk.chunkNs = { 300'000'000, 5'000'000'000'000'000LL, 1'200'000'000 }; // out of order, 5e9 s
+        ServerSample lateScrape;
+        lateScrape.atS = 1e8;
+        lateScrape.running = 3;
+
+        const StepTimeline t = StepTimeline::compute({ ok, late, lateChunk }, { lateScrape }, 2.0);
+        QCOMPARE(t.seconds.size(), std::size_t(2));
+        QCOMPARE(t.recordsOutside, 2);
+        QCOMPARE(t.samplesOutside, 1);
+        QCOMPARE(t.seconds[0].offered, 1);
+        QCOMPARE(t.seconds[1].completed, 1);
+        QCOMPARE(
+            t.leftOutNotes(QStringLiteral("steps/000.requests.jsonl"), QStringLiteral("steps/000.metrics.jsonl"), 2.0),
+            QStringList({ QStringLiteral("steps/000.requests.jsonl: 2 records with a time past 62 s into the step (its "
+                                         "duration, 60 s for the drain, at most a day) left out of the timeline"),
+                QStringLiteral(
+                    "steps/000.metrics.jsonl: 1 scrape with a time past 62 s into the step (its duration, 60 "
+                    "s for the drain, at most a day) left out of the timeline") }));
+        // Without a duration: at most a day.
+        const StepTimeline unknown = StepTimeline::compute({ ok, late }, {});
+        QCOMPARE(unknown.seconds.size(), std::size_t(2));
+        QCOMPARE(unknown.recordsOutside, 1);
+        QCOMPARE(StepTimeline::boundNs(0), 86400LL * 1'000'000'000LL);
+        QCOMPARE(StepTimeline::boundNs(std::numeric_limits<double>::quiet_NaN()), 86400LL * 1'000'000'000LL);
+        QCOMPARE(StepTimeline::boundNs(1e9), 86400LL * 1'000'000'000LL);
+        // A request still draining within the margin stays.
+        RequestRecord draining = ok;
+        draining.index = 3;
+        draining.lastTokenNs = draining.endNs = 61'500'000'000;
+        draining.chunkNs = { 300'000'000, 61'500'000'000 };
+        const StepTimeline drained = StepTimeline::compute({ ok, draining }, {}, 2.0);
+        QCOMPARE(drained.recordsOutside, 0);
+        QCOMPARE(drained.seconds.size(), std::size_t(62));
+        QVERIFY(drained.leftOutNotes(QStringLiteral("a"), QStringLiteral("b"), 2.0).isEmpty());
+    }
+
+    // requests.jsonl: a bad line is the error for a reader that must not lose a request (a merge), and
+    // is skipped and named (file and line) for one that shows what it can (timeline, report, twin).
+    void requestRecordsSkipBadLines()
+    {
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("000.requests.jsonl"));
+        RequestRecord r;
+        r.index = 0;
+        r.scheduledNs = r.sentNs = 1'000'000;
+        r.firstTokenNs = 2'000'000;
+        r.lastTokenNs = r.endNs = 3'000'000;
+        r.httpStatus = 200;
+        RequestRecord r2 = r;
+        r2.index = 1;
+        QByteArray outOfRange = requestRecordToJson(r);
+        outOfRange.replace("\"end\":0.003", "\"end\":1e10");
+        QVERIFY(outOfRange.contains("1e10"));
+        QVERIFY(writeText(path,
+            requestRecordToJson(r) + "\nnot json at all\n" + outOfRange + '\n' + requestRecordToJson(r2)
+                + "\n{\"index\":"));
+
+        std::vector<RequestRecord> records;
+        QString error;
+        QVERIFY(!readRequestRecords(path, &records, &error));
+        QVERIFY2(error.startsWith(path + QStringLiteral(":2: ")), qPrintable(error));
+
+        QStringList skipped;
+        error.clear();
+        QVERIFY2(readRequestRecords(path, &records, &error, &skipped), qPrintable(error));
+        QCOMPARE(records.size(), std::size_t(2));
+        QCOMPARE(records[1].index, 1);
+        QCOMPARE(skipped.size(), 2);
+        QVERIFY2(skipped[0].startsWith(path + QStringLiteral(":2: ")), qPrintable(skipped[0]));
+        QVERIFY2(skipped[0].endsWith(QStringLiteral("; the line is skipped")), qPrintable(skipped[0]));
+        QCOMPARE(skipped[1], path + QStringLiteral(":3: end: 1e+10 s is out of range; the line is skipped"));
+
+        // Many bad lines: the first ten named, the rest counted.
+        QVERIFY(writeText(path, QByteArray("x\n").repeated(25) + requestRecordToJson(r) + '\n'));
+        skipped.clear();
+        QVERIFY(readRequestRecords(path, &records, &error, &skipped));
+        QCOMPARE(records.size(), std::size_t(1));
+        QCOMPARE(skipped.size(), 11);
+        QCOMPARE(skipped.last(), path + QStringLiteral(": 15 more bad lines skipped"));
     }
 };
 

@@ -96,9 +96,15 @@ int writeTimelineCsv(const QString& dir, const QString& path)
             untimed << QStringLiteral("step %1: %2").arg(number).arg(step.noTimeline);
             continue;
         }
+        // A bad line is skipped and named, as in the report and the charts; an unreadable file leaves
+        // the step out.
         std::vector<RequestRecord> records;
         QString error;
-        if (!readRequestRecords(step.requestsPath, &records, &error)) {
+        QStringList skipped;
+        const bool readOk = readRequestRecords(step.requestsPath, &records, &error, &skipped);
+        for (const QString& s : skipped)
+            say(QStringLiteral("warning: %1").arg(s));
+        if (!readOk) {
             say(QStringLiteral("note: step %1 (%2): %3: left out of the timeline").arg(number).arg(step.load, error));
             continue;
         }
@@ -112,7 +118,9 @@ int writeTimelineCsv(const QString& dir, const QString& path)
                         .arg(step.metricsPath, file.errorString())
                         .arg(number));
         }
-        const StepTimeline timeline = StepTimeline::compute(records, samples);
+        const StepTimeline timeline = StepTimeline::compute(records, samples, step.metrics.durationS);
+        for (const QString& note : timeline.leftOutNotes(step.requestsPath, step.metricsPath, step.metrics.durationS))
+            say(QStringLiteral("note: step %1 (%2): %3").arg(number).arg(step.load, note));
         csv += timelineCsvRows(number, step.load, timeline);
         rows += qint64(timeline.seconds.size());
         ++written;

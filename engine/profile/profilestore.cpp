@@ -1,6 +1,7 @@
 #include "profile/profilestore.h"
 
 #include "metrics/boundedread.h"
+#include "metrics/filewrite.h"
 #include "metrics/phrase.h"
 #include "profile/profile_p.h"
 #include "profile/profilereader_p.h"
@@ -10,7 +11,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -442,39 +442,30 @@ ProfileSaveResult ProfileStore::save(const Profile& profile, const QString& path
     if (!info.absoluteDir().exists() && !QDir().mkpath(info.absolutePath()))
         return { phrase("ProfileStore", "%1: cannot create the directory %2").arg(path, info.absolutePath()) };
 
-    // QSaveFile writes a temporary file next to the target and renames it over the target only
-    // once everything is written, so a failure at any point leaves the old profile untouched.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return { phrase("ProfileStore", "%1: cannot write: %2").arg(path, file.errorString()) };
-    const QByteArray data = toJson(profile);
-    // Flush before commit: Qt 6.4's commit() does not notice a flush that fails at close (a short
-    // write on a full disk) and would rename a truncated file over the profile.
-    if (file.write(data) != data.size() || !file.flush()) {
-        const QString error = file.errorString();
-        file.cancelWriting();
-        return { phrase("ProfileStore", "%1: cannot write the whole profile (%2); the previous file is unchanged")
-                     .arg(path, error) };
-    }
-    // A literal secret (API key, credential header, password in a URL) makes the file owner-only.
-    if (redactedProfile(profile) != profile && !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
-        const QString error = file.errorString();
-        file.cancelWriting();
-        return { phrase("ProfileStore", "%1: cannot make the file owner-only (%2); the previous file is unchanged")
-                     .arg(path, error) };
-    }
-    // The previous version stays next to it as PATH.bak.
-    if (QFileInfo::exists(path)) {
-        const QString backup = path + u".bak"_s;
-        QFile::remove(backup);
-        if (!QFile::copy(path, backup)) {
-            file.cancelWriting();
+    // The previous version stays next to it as PATH.bak. It is copied aside first and becomes PATH.bak
+    // only once the profile is written: a failed write leaves the profile and its old PATH.bak as
+    // they were.
+    const QString backup = path + u".bak"_s;
+    const QString pending = backup + u".new"_s;
+    const bool hadFile = QFileInfo(path).isFile();
+    if (hadFile) {
+        QFile::remove(pending);
+        if (!QFile::copy(path, pending))
             return { phrase("ProfileStore", "%1: cannot keep the previous version as %2; the profile is unchanged")
                          .arg(path, backup) };
-        }
     }
-    if (!file.commit())
-        return { phrase("ProfileStore", "%1: cannot save: %2").arg(path, file.errorString()) };
+    // writeFileAtomically renames a temporary file over the profile only once everything is written
+    // (a special file such as a FIFO is written, not replaced). A literal secret (API key, credential
+    // header, password in a URL) makes the file owner-only.
+    QString error;
+    if (!writeFileAtomically(path, toJson(profile), &error, redactedProfile(profile) != profile)) {
+        QFile::remove(pending);
+        return { error };
+    }
+    if (hadFile) {
+        QFile::remove(backup);
+        QFile::rename(pending, backup);
+    }
     qCDebug(lcProfile) << "saved" << path;
     return {};
 }

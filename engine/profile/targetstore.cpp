@@ -1,6 +1,7 @@
 #include "profile/targetstore.h"
 
 #include "metrics/boundedread.h"
+#include "metrics/filewrite.h"
 #include "metrics/phrase.h"
 #include "profile/profilestore.h"
 
@@ -11,7 +12,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QUrl>
 
@@ -184,14 +184,13 @@ bool TargetStore::save(QString* error) const
     };
     if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
         return fail(phrase("TargetStore", "cannot create the directory"));
-    QSaveFile file(m_path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(file.errorString());
     // Owner-only before any byte is written: the file may hold a literal API key.
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    file.write(QJsonDocument(root).toJson(QJsonDocument::Indented));
-    if (!file.flush() || !file.commit())
-        return fail(file.errorString());
+    QString message;
+    if (!writeFileAtomically(m_path, QJsonDocument(root).toJson(QJsonDocument::Indented), &message, true)) {
+        if (error)
+            *error = message;
+        return false;
+    }
     return true;
 }
 

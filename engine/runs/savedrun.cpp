@@ -501,7 +501,7 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
                     continue;
                 }
                 std::vector<RequestRecord> records;
-                if (!readRequestRecords(requests, &records, &error)) {
+                if (!readRequestRecords(requests, &records, &error, &run.warnings)) {
                     run.warnings << error;
                     continue;
                 }
@@ -576,10 +576,14 @@ std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString*
         target = static_cast<std::remove_reference_t<decltype(target)>>(v.toDouble());
     };
     auto nanoseconds = [](double seconds) { return static_cast<qint64>(std::llround(seconds * 1e9)); };
+    // Nanoseconds in a qint64 reach 292 years; a time beyond is no time of a step.
+    constexpr double kMaxSeconds = 9.0e9;
     auto time = [&](const char* key, qint64& target) {
         const QJsonValue v = o.value(QLatin1String(key));
         if (v.isNull() || v.isUndefined()) {
             target = -1;
+        } else if (v.isDouble() && !(std::abs(v.toDouble()) <= kMaxSeconds)) {
+            problems << QStringLiteral("%1: %2 s is out of range").arg(QLatin1String(key)).arg(v.toDouble());
         } else if (v.isDouble()) {
             target = nanoseconds(v.toDouble());
         } else {
@@ -641,6 +645,10 @@ std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString*
                 problems << QStringLiteral("chunks: expected seconds");
                 break;
             }
+            if (!(std::abs(c.toDouble()) <= kMaxSeconds)) {
+                problems << QStringLiteral("chunks: %1 s is out of range").arg(c.toDouble());
+                break;
+            }
             r.chunkNs.push_back(nanoseconds(c.toDouble()));
         }
     } else if (!chunks.isUndefined()) {
@@ -670,8 +678,10 @@ std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString*
     return r;
 }
 
-bool readRequestRecords(const QString& path, std::vector<RequestRecord>* records, QString* error)
+bool readRequestRecords(const QString& path, std::vector<RequestRecord>* records, QString* error, QStringList* skipped)
 {
+    constexpr int kNamedSkips = 10; // bad lines named one by one; the rest are counted
+    qint64 skips = 0;
     QString readError;
     const QByteArray bytes = readFile(path, &readError);
     if (!readError.isEmpty()) {
@@ -697,11 +707,18 @@ bool readRequestRecords(const QString& path, std::vector<RequestRecord>* records
             // Records are appended and flushed one line at a time: a kill can cut the last one short.
             if (last)
                 break;
-            *error = QStringLiteral("%1:%2: %3").arg(path).arg(number).arg(lineError);
-            return false;
+            if (!skipped) {
+                *error = QStringLiteral("%1:%2: %3").arg(path).arg(number).arg(lineError);
+                return false;
+            }
+            if (++skips <= kNamedSkips)
+                skipped->append(QStringLiteral("%1:%2: %3; the line is skipped").arg(path).arg(number).arg(lineError));
+            continue;
         }
         records->push_back(std::move(*record));
     }
+    if (skips > kNamedSkips)
+        skipped->append(QStringLiteral("%1: %2 more bad lines skipped").arg(path).arg(skips - kNamedSkips));
     return true;
 }
 

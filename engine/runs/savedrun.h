@@ -113,8 +113,11 @@ SavedRunRead readSavedRun(const QString& dir, SavedRunDepth depth = SavedRunDept
 // Inverse of requestRecordToJson (engine/store/runwriter.h). error names what is wrong in the line.
 std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString* error);
 // Every record of a steps/NNN.requests.jsonl file; error names path:line. A last line cut short by a
-// kill is skipped, not an error.
-bool readRequestRecords(const QString& path, std::vector<RequestRecord>* records, QString* error);
+// kill is skipped, not an error. With skipped, any other bad line is skipped too and named there
+// ("PATH:LINE: problem; the line is skipped", the first ten, then a count), so that one line does not
+// cost a view the whole step; without, the first one is the error (a merge must not lose a request).
+bool readRequestRecords(
+    const QString& path, std::vector<RequestRecord>* records, QString* error, QStringList* skipped = nullptr);
 
 // What a run was aimed at, in English for files and lists: the base URL, "built-in simulator (preset
 // default, time scale 1)" (from the profile the simulator filled in), or "imported vllm results".

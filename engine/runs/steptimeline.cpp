@@ -85,16 +85,51 @@ std::vector<TimelineRequest> StepTimeline::requestsIn(int second) const
     return out;
 }
 
-StepTimeline StepTimeline::compute(const std::vector<RequestRecord>& records, const std::vector<ServerSample>& samples)
+qint64 StepTimeline::boundNs(double durationS)
+{
+    const double known = std::isfinite(durationS) && durationS > 0 ? durationS + kDrainMarginS : kMaxSpanS;
+    return qint64(std::min(known, kMaxSpanS) * 1e9);
+}
+
+bool StepTimeline::within(const RequestRecord& r, qint64 boundNs)
+{
+    for (qint64 ns : { r.scheduledNs, r.sentNs, r.firstByteNs, r.firstTokenNs, r.lastTokenNs, r.endNs }) {
+        if (ns > boundNs)
+            return false;
+    }
+    return std::all_of(r.chunkNs.begin(), r.chunkNs.end(), [boundNs](qint64 ns) { return ns <= boundNs; });
+}
+
+StepTimeline StepTimeline::compute(
+    const std::vector<RequestRecord>& allRecords, const std::vector<ServerSample>& allSamples, double durationS)
 {
     StepTimeline t;
+    // Only what falls within the step's bound: a second is allocated for every second up to the last event.
+    const qint64 bound = boundNs(durationS);
+    std::vector<const RequestRecord*> records;
+    records.reserve(allRecords.size());
+    for (const RequestRecord& r : allRecords) {
+        if (within(r, bound))
+            records.push_back(&r);
+        else
+            ++t.recordsOutside;
+    }
+    std::vector<ServerSample> samples;
+    samples.reserve(allSamples.size());
+    for (const ServerSample& s : allSamples) {
+        if (std::isfinite(s.atS) && s.atS * 1e9 > double(bound))
+            ++t.samplesOutside;
+        else
+            samples.push_back(s);
+    }
     // The step's extent: the last thing that happened, client or server side.
     qint64 lastNs = -1;
-    for (const RequestRecord& r : records) {
-        for (qint64 ns : { r.scheduledNs, r.sentNs, r.firstTokenNs, r.lastTokenNs, r.endNs })
+    for (const RequestRecord* r : records) {
+        for (qint64 ns : { r->scheduledNs, r->sentNs, r->firstTokenNs, r->lastTokenNs, r->endNs })
             lastNs = std::max(lastNs, ns);
-        if (!r.chunkNs.empty())
-            lastNs = std::max(lastNs, r.chunkNs.back());
+        // Every chunk, not only the last: a file's chunks need not be in order.
+        for (qint64 ns : r->chunkNs)
+            lastNs = std::max(lastNs, ns);
     }
     for (const ServerSample& s : samples) {
         if (std::isfinite(s.atS) && s.atS >= 0)
@@ -112,7 +147,8 @@ StepTimeline StepTimeline::compute(const std::vector<RequestRecord>& records, co
     // first boundary at or after the send and -1 from the first at or after the end.
     std::vector<qint64> inFlightDelta(static_cast<std::size_t>(n) + 1, 0);
 
-    for (const RequestRecord& r : records) {
+    for (const RequestRecord* record : records) {
+        const RequestRecord& r = *record;
         const qint64 offeredAt = r.scheduledNs >= 0 ? r.scheduledNs : r.sentNs;
         if (offeredAt >= 0) {
             TimelineSecond& s = t.seconds[std::size_t(secondOf(offeredAt))];
@@ -213,6 +249,26 @@ StepTimeline StepTimeline::compute(const std::vector<RequestRecord>& records, co
             before = last;
     }
     return t;
+}
+
+QStringList StepTimeline::leftOutNotes(const QString& requestsPath, const QString& metricsPath, double durationS) const
+{
+    QStringList notes;
+    const qint64 boundS = boundNs(durationS) / kNsPerS;
+    const auto note = [boundS](const QString& path, qint64 count, const char* what) {
+        return QStringLiteral("%1: %2 %3 with a time past %4 s into the step (its duration, %5 s for the drain, at "
+                              "most a day) left out of the timeline")
+            .arg(path)
+            .arg(count)
+            .arg(QLatin1String(what))
+            .arg(boundS)
+            .arg(kDrainMarginS);
+    };
+    if (recordsOutside > 0)
+        notes << note(requestsPath, recordsOutside, recordsOutside == 1 ? "record" : "records");
+    if (samplesOutside > 0)
+        notes << note(metricsPath, samplesOutside, samplesOutside == 1 ? "scrape" : "scrapes");
+    return notes;
 }
 
 QByteArray timelineCsvHeader()

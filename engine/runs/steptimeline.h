@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <vector>
@@ -47,8 +48,15 @@ struct StepTimeline
     // Requests kept per second for the Gantt view, the first scheduled: a second of a fast step can
     // hold thousands, more than bars one can tell apart.
     static constexpr int kMaxRequestsPerSecond = 200;
+    // How far past the step's duration its records and scrapes may reach: the requests still in
+    // flight when the step's clock stopped drain after it (until their timeout), and a scrape may
+    // follow them.
+    static constexpr double kDrainMarginS = 60.0;
+    // The longest timeline: the bound for a step whose duration is unknown (0 or not finite), and
+    // for one whose recorded duration is longer. One second costs about 200 bytes here and one CSV row.
+    static constexpr double kMaxSpanS = 24.0 * 3600.0;
 
-    std::vector<TimelineSecond> seconds; // 0, 1, ... up to the last event of the step
+    std::vector<TimelineSecond> seconds; // 0, 1, ... up to the last event of the step within its bound
     // The requests scheduled in each second (the first kMaxRequestsPerSecond), by second then by
     // scheduled time; `TimelineSecond::offered` says how many the second had.
     std::vector<TimelineRequest> requests;
@@ -64,7 +72,25 @@ struct StepTimeline
     // the second; the prefix-cache hit rate is Δhits / Δqueries from the scrape before the second to
     // the last one in it (in the first second with scrapes, from its first), else the mean of the
     // hit-rate gauge.
-    static StepTimeline compute(const std::vector<RequestRecord>& records, const std::vector<ServerSample>& samples);
+    //
+    // A record with a time past the step's bound (boundNs) is left out, whole, and counted in
+    // recordsOutside, as is a scrape past it in samplesOutside: one wrong time in a file (1e9 s) would
+    // otherwise make a second for every second up to it.
+    static StepTimeline compute(
+        const std::vector<RequestRecord>& records, const std::vector<ServerSample>& samples, double durationS = 0.0);
+    // The last step-relative nanosecond a step of durationS has: durationS + kDrainMarginS, at most
+    // kMaxSpanS (kMaxSpanS for an unknown duration).
+    static qint64 boundNs(double durationS);
+    // Whether every time of the record is at or before boundNs (a time of -1, "did not happen", is).
+    static bool within(const RequestRecord& record, qint64 boundNs);
+
+    qint64 recordsOutside = 0; // records left out for a time past the step's bound
+    qint64 samplesOutside = 0; // scrapes left out for the same reason
+
+    // What was left out, one line per file: "PATH: 2 records with a time past 75 s into the step (its
+    // duration, 60 s for the drain, at most a day) left out of the timeline"; none when nothing was.
+    // durationS as given to compute.
+    QStringList leftOutNotes(const QString& requestsPath, const QString& metricsPath, double durationS) const;
 
     bool operator==(const StepTimeline&) const = default;
 };

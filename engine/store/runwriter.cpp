@@ -10,7 +10,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLockFile>
-#include <QSaveFile>
 #include <QTemporaryFile>
 
 namespace kp {
@@ -49,39 +48,6 @@ QString requestsPathIn(const QString& dir, int stepIndex)
 }
 
 } // namespace
-
-bool writeFully(QFileDevice& file, const QByteArray& data)
-{
-    qint64 done = 0;
-    while (done < data.size()) {
-        const qint64 n = file.write(data.constData() + done, data.size() - done);
-        if (n <= 0)
-            return false;
-        done += n;
-    }
-    return true;
-}
-
-bool writeFileAtomically(const QString& path, const QByteArray& data, QString* error)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
-    }
-    // Qt 6.4's commit() reports success even when its final flush wrote only part of the file (disk
-    // full, file-size limit): write it all first and cancel on failure, so the old file stays.
-    if (!writeFully(file, data)) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        file.cancelWriting();
-        return false;
-    }
-    if (!file.commit()) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
-}
 
 bool RunWriter::open(const QString& dir, QString* error)
 {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/filewrite.h"
 #include "metrics/requestrecord.h"
 #include "store/requestlog.h"
 
@@ -20,7 +21,7 @@ namespace kp {
 //   steps/NNN.requests.jsonl one RequestRecord per line, appended as requests finish, by a writer
 //                            thread (RequestLog) about 50 ms after appendRequest at most
 //   steps/NNN.metrics.jsonl  the server's metrics while the step ran, written atomically
-// Every write is atomic (QSaveFile) or append-only, so a kill at any moment keeps every finished
+// Every write is atomic (writeFileAtomically) or append-only, so a kill at any moment keeps every finished
 // step and loses at most the requests in flight and those finished in the last 50 ms (whose lines
 // were not written yet; the last line written may be cut).
 // Whether dir can be made and written, proved by writing (and removing) a file in the nearest folder
@@ -76,14 +77,6 @@ private:
     bool m_wroteRun = false;
     std::unique_ptr<RequestLog> m_requests; // after m_lock: drained before the lock goes
 };
-
-// Writes all of data to a file opened unbuffered. A disk that fills up takes part of a write and then
-// refuses the rest: the retry for the rest is what fails with the system's reason ("No space left on
-// device"), where a buffered flush reports the partial write as Qt's "Unknown error".
-bool writeFully(QFileDevice& file, const QByteArray& data);
-
-// Atomically replaces path with data; on failure the old file is untouched and error names the path.
-bool writeFileAtomically(const QString& path, const QByteArray& data, QString* error);
 
 // One line of steps/NNN.requests.jsonl (no trailing newline). Times in seconds relative to the step start.
 QByteArray requestRecordToJson(const RequestRecord& record);

@@ -1,9 +1,8 @@
 #include "twin/twin.h"
 
 #include "metrics/boundedread.h"
+#include "metrics/filewrite.h"
 #include "sim/simconfig.h"
-
-#include <QSaveFile>
 
 #include <nlohmann/json.hpp>
 
@@ -209,17 +208,7 @@ TwinRead readTwinFile(const QString& path)
 
 bool writeTwinFile(const Twin& twin, const QString& path, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
-    }
-    file.write(twinToJson(twin));
-    if (!file.commit()) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return writeFileAtomically(path, twinToJson(twin), error);
 }
 
 } // namespace kp::twin

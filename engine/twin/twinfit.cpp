@@ -1,6 +1,7 @@
 #include "twin/twin.h"
 
 #include "runs/savedrun.h"
+#include "runs/steptimeline.h"
 
 #include <algorithm>
 #include <array>
@@ -350,9 +351,28 @@ std::vector<FitStep> fitSteps(const SavedRun& run, QStringList* notes)
         if (!step.requestsPath.isEmpty()) {
             std::vector<RequestRecord> records;
             QString error;
-            if (!readRequestRecords(step.requestsPath, &records, &error)) {
+            QStringList skipped;
+            const bool read = readRequestRecords(step.requestsPath, &records, &error, &skipped);
+            for (const QString& s : skipped)
+                notes->append(QStringLiteral("%1: %2").arg(where, s));
+            if (!read) {
                 notes->append(QStringLiteral("%1: left out, %2").arg(where, error));
                 continue;
+            }
+            // Only the records within the step's time, as on its timeline: the fit replays the sends
+            // and simulates every iteration up to the last, so one wrong time (1e9 s) would run on.
+            const qint64 bound = StepTimeline::boundNs(step.metrics.durationS);
+            const auto outside = std::stable_partition(records.begin(), records.end(),
+                [bound](const RequestRecord& r) { return StepTimeline::within(r, bound); });
+            if (outside != records.end()) {
+                notes->append(QStringLiteral("%1: %2: %3 record%4 with a time past %5 s into the step (its duration, "
+                                             "%6 s for the drain) left out")
+                                  .arg(where, step.requestsPath)
+                                  .arg(records.end() - outside)
+                                  .arg(records.end() - outside == 1 ? QString() : QStringLiteral("s"))
+                                  .arg(bound / 1000000000)
+                                  .arg(StepTimeline::kDrainMarginS));
+                records.erase(outside, records.end());
             }
             fs = fitStepFromRecords(step.mode, step.offered, step.setup.burstiness, records);
         } else {

@@ -1,5 +1,6 @@
 #include "export/chartexport.h"
 
+#include "metrics/filewrite.h"
 #include "run/chartpanel.h"
 #include "run/chartstyle.h"
 
@@ -17,7 +18,6 @@
 #include <QPainter>
 #include <QPalette>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTextDocument>
 
@@ -195,11 +195,15 @@ bool ChartExport::write(ChartPanel* panel, const ChartCaption& caption, ChartFil
     QSize size, qreal scale, QString* error)
 {
     const QByteArray data = bytes(panel, caption, format, size, scale);
-    QSaveFile file(path);
-    if (data.isEmpty() || !file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+    if (data.isEmpty()) {
         if (error)
-            *error = data.isEmpty() ? QObject::tr("%1: the chart could not be drawn").arg(path)
-                                    : QObject::tr("%1: %2").arg(path, file.errorString());
+            *error = QObject::tr("%1: the chart could not be drawn").arg(path);
+        return false;
+    }
+    QString message;
+    if (!writeFileAtomically(path, data, &message)) {
+        if (error)
+            *error = message;
         return false;
     }
     return true;

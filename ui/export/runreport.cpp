@@ -1,6 +1,7 @@
 #include "export/runreport.h"
 
 #include "export/chartset.h"
+#include "metrics/filewrite.h"
 #include "metrics/phrase.h"
 #include "profile/profilestore.h"
 #include "run/gpuchart.h"
@@ -18,7 +19,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -272,10 +272,10 @@ QJsonObject redactSecrets(const QJsonObject& object)
 
 bool writeExportFile(const QString& path, const QByteArray& data, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+    QString message;
+    if (!writeFileAtomically(path, data, &message)) {
         if (error)
-            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+            *error = message;
         return false;
     }
     return true;

@@ -72,7 +72,8 @@ private:
     RunMeta m_meta;
 };
 
-// Writes data to path atomically (QSaveFile); error names the file.
+// Writes data to path (writeFileAtomically: a special file such as a FIFO is written, not replaced); error
+// names the file.
 bool writeExportFile(const QString& path, const QByteArray& data, QString* error);
 // Writes a Markdown report and its images beside it.
 bool writeMarkdownWithImages(const QString& path, const QByteArray& markdown,

@@ -116,7 +116,8 @@ StepReport makeStepReport(const StepResult& result, const Profile& profile, cons
     r.dispatchLagP99Ms = result.dispatchLagP99Ms;
     r.metrics = result.metrics;
     r.server = result.server;
-    r.timeline = StepTimeline::compute(result.records, result.server.samples);
+    r.timeline = StepTimeline::compute(
+        result.records, result.server.samples, result.durationS > 0 ? result.durationS : result.metrics.durationS);
     r.summary = QString::fromUtf8(StepSummary::text(stepSetup(profile, result), result.metrics));
     if (!profile.slo.isEmpty()) {
         QString reason;

@@ -59,13 +59,15 @@ StepReport reportFor(
     }
     if (readRecords && !saved.requestsPath.isEmpty()) {
         QString error;
-        if (!readRequestRecords(saved.requestsPath, &result.records, &error)) {
+        if (!readRequestRecords(saved.requestsPath, &result.records, &error, warnings)) {
             warnings->append(error);
             result.records.clear();
         }
     }
 
     StepReport r = makeStepReport(result, profile, HeaderList {}, QStringList {});
+    if (saved.noTimeline.isEmpty())
+        warnings->append(r.timeline.leftOutNotes(saved.requestsPath, saved.metricsPath, result.durationS));
     r.load = saved.load.isEmpty() ? r.load : saved.load;
     if (!saved.noTimeline.isEmpty()) {
         // The records' times count from each request's own send: no common clock to draw seconds on.
