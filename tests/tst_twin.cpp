@@ -103,6 +103,7 @@ private Q_SLOTS:
     void fitReproducesPresetSweep_data();
     void fitReproducesPresetSweep();
     void refusesWhatCannotIdentify();
+    void noRequestFitsIsSaid();
     void overrides_data();
     void overrides();
     void twinFileIsSimulatorConfig();
@@ -277,6 +278,26 @@ void TestTwin::twinFileIsSimulatorConfig()
     const twin::TwinRead plain = twin::readTwin(QByteArrayLiteral("{\"preset\": \"small\"}"), u"sim.json"_s);
     QCOMPARE(
         plain.error, u"sim.json: not a twin file: it has no \"twin\" object (kneepoint-cli twin fit writes one)"_s);
+}
+
+// A KV cache smaller than any request: nothing completes, and the prediction says so instead of
+// printing TTFT 0.00 ms and a "0 req/s peak".
+void TestTwin::noRequestFitsIsSaid()
+{
+    twin::Twin t;
+    t.params = sim::presetByName(QStringLiteral("small"))->params;
+    for (int i = 0; i < 20; ++i)
+        t.workload.push_back({ 200, 100, -1 });
+    twin::PredictOptions options;
+    options.requestsPerStep = 20;
+    QVERIFY(twin::noRequestFits(t, twin::predict(t, { { LoadMode::Rate, 5 } }, options)).isEmpty());
+    QCOMPARE(twin::applyOverride(t.params, QStringLiteral("kv_capacity_tokens=1")), QString());
+    const std::vector<SweepPoint> points = twin::predict(t, { { LoadMode::Rate, 5 }, { LoadMode::Rate, 10 } }, options);
+    QCOMPARE(points.size(), std::size_t(2));
+    QCOMPARE(points[0].metrics.completed, qint64(0));
+    QCOMPARE(twin::noRequestFits(t, points),
+        QStringLiteral("no request completes at any load: all 40 predicted requests failed; the KV cache holds 1 "
+                       "tokens (kv_capacity_tokens) and the largest request needs 300"));
 }
 
 void TestTwin::replicasSplitTheLoad()

@@ -342,6 +342,14 @@ int runPredict(const QStringList& arguments)
         return ExitBadInput;
 
     const std::vector<SweepPoint> points = twin::predict(t, loads, options);
+    // Settings that leave no room for a request: no figures of nothing, no analysis of zeros.
+    if (const QString none = twin::noRequestFits(t, points); !none.isEmpty()) {
+        say(QStringLiteral("error: %1%2")
+                .arg(none,
+                    overrides.isEmpty() ? QString()
+                                        : QStringLiteral(" (with %1)").arg(p.values(set).join(QStringLiteral(", ")))));
+        return ExitFailure;
+    }
     const AnalysisOutput analysis = analyse(points, request);
     const QString date = StepSetup::dateString(QDateTime::currentDateTime());
     const auto setupFor = [&](const SweepPoint& point) {

@@ -127,6 +127,10 @@ StepMetrics simulateLoad(const sim::SimParams& params, int replicas, LoadMode mo
 // One predicted step per load, ordered by load, as SweepPoints the knee analysis takes.
 std::vector<SweepPoint> predict(const Twin& twin, const std::vector<PredictLoad>& loads, const PredictOptions& options);
 
+// When no predicted step completed a request (settings that leave no room for one, such as a KV cache
+// smaller than a request): what to say instead of figures of nothing; empty when any request completed.
+QString noRequestFits(const Twin& twin, const std::vector<SweepPoint>& points);
+
 // --set NAME=VALUE or NAME=xF (a multiplier of the current value). Returns an error naming the parameter
 // and its range, empty on success.
 QString applyOverride(sim::SimParams& params, const QString& assignment);

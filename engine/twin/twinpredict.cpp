@@ -243,4 +243,25 @@ std::vector<SweepPoint> predict(const Twin& twin, const std::vector<PredictLoad>
     return points;
 }
 
+QString noRequestFits(const Twin& twin, const std::vector<SweepPoint>& points)
+{
+    qint64 failed = 0;
+    for (const SweepPoint& p : points) {
+        if (p.metrics.completed > 0)
+            return {};
+        failed += std::max<qint64>(0, p.metrics.failed);
+    }
+    if (points.empty() || failed == 0)
+        return {};
+    int largest = 0;
+    for (const TwinRequest& r : twin.workload)
+        largest = std::max(largest, r.promptTokens + r.outputTokens);
+    QString text = QStringLiteral("no request completes at any load: all %1 predicted requests failed").arg(failed);
+    if (largest > twin.params.kvCapacityTokens)
+        text += QStringLiteral("; the KV cache holds %1 tokens (kv_capacity_tokens) and the largest request needs %2")
+                    .arg(twin.params.kvCapacityTokens)
+                    .arg(largest);
+    return text;
+}
+
 } // namespace kp::twin
