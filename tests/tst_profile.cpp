@@ -83,6 +83,7 @@ class TestProfile : public QObject
 
 private Q_SLOTS:
     void defaults();
+    void requiredCompanionsAreNamed();
     void modelMix_data();
     void modelMix();
     void modelMixInProfile();
@@ -158,6 +159,33 @@ void TestProfile::defaults()
     QCOMPARE(p.target.proxyMode, kp::ProxyMode::None);
     // Only the server is missing from a default profile.
     QCOMPARE(kp::validateProfile(p), (QList<kp::ProfileIssue> { { u"target.base_url"_s, u"is required"_s } }));
+}
+
+// Images without a size, and sessions with a backend that has none: said as what is missing or wrong,
+// naming the field, not as a type error on an empty value.
+void TestProfile::requiredCompanionsAreNamed()
+{
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:18080"_s));
+    p.workload.imageCount = 2;
+    p.workload.imageSize.clear();
+    QCOMPARE(kp::validateProfile(p),
+        (QList<kp::ProfileIssue> { { u"workload.image_size"_s,
+            u"required with workload.image_count (WIDTHxHEIGHT in pixels, e.g. 448x448), unless workload.image_dir "
+            "gives the images"_s } }));
+    p.workload.imageSize = u"448x448"_s;
+    QVERIFY(kp::validateProfile(p).isEmpty());
+
+    Profile e = Profile::demo(QUrl(u"http://127.0.0.1:18080"_s));
+    e.target.backend = kp::Backend::OpenAiEmbeddings;
+    e.workload.multiTurn = true;
+    bool said = false;
+    for (const kp::ProfileIssue& i : kp::validateProfile(e))
+        said = said
+            || (i.path == u"workload.multi_turn"_s
+                && i.message
+                    == u"openai-embeddings embeds inputs and answers nothing, so it has no conversations; "
+                       "multi_turn needs a chat backend"_s);
+    QVERIFY(said);
 }
 
 void TestProfile::demo()

@@ -947,7 +947,11 @@ void checkImages(Checker& c, const Profile& p)
         c.add(u"workload.image_format"_s,
             phrase("Profile", "unknown image format \"%1\"; expected one of %2")
                 .arg(w.imageFormat, knownImageFormats().join(u", "_s)));
-    if (w.imageDir.isEmpty() && !parseImageSize(w.imageSize))
+    if (w.imageDir.isEmpty() && w.imageSize.trimmed().isEmpty())
+        c.add(u"workload.image_size"_s,
+            phrase("Profile", "required with %1 (WIDTHxHEIGHT in pixels, e.g. 448x448), unless %2 gives the images")
+                .arg(c.name(u"workload.image_count"_s), c.name(u"workload.image_dir"_s)));
+    else if (w.imageDir.isEmpty() && !parseImageSize(w.imageSize))
         c.add(u"workload.image_size"_s,
             phrase("Profile", "must be WIDTHxHEIGHT in pixels, each 1 to 8192 (e.g. 448x448), got \"%1\"")
                 .arg(w.imageSize));
@@ -969,6 +973,12 @@ QList<ProfileIssue> validateProfile(const Profile& profile, const PathNamer& nam
         checkTarget(c, profile.target); // a reference to a saved target is checked when it is resolved
     checkWorkload(c, profile.workload);
     checkImages(c, profile);
+    if (profile.workload.multiTurn && isEmbeddingsBackend(profile.target.backend))
+        c.add(u"workload.multi_turn"_s,
+            phrase("Profile",
+                "%1 embeds inputs and answers nothing, so it has no conversations; multi_turn needs a "
+                "chat backend")
+                .arg(backendName(profile.target.backend)));
     checkLoad(c, profile.load);
     checkSlo(c, profile.slo);
     checkServer(c, profile.server);

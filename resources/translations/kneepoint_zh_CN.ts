@@ -1482,6 +1482,14 @@
         <source>images go with single prompts, not multi_turn sessions</source>
         <translation>图像只能用于单个提示，不能用于 multi_turn 会话</translation>
     </message>
+    <message>
+        <source>required with %1 (WIDTHxHEIGHT in pixels, e.g. 448x448), unless %2 gives the images</source>
+        <translation>设置 %1 时必填（宽x高，单位为像素，例如 448x448），除非由 %2 提供图片</translation>
+    </message>
+    <message>
+        <source>%1 embeds inputs and answers nothing, so it has no conversations; multi_turn needs a chat backend</source>
+        <translation>%1 只做输入嵌入、不生成回答，因此没有对话；multi_turn 需要聊天后端</translation>
+    </message>
 </context>
 <context>
     <name>ProfileReader</name>
@@ -1585,24 +1593,8 @@
         <translation>%1：无法创建目录 %2</translation>
     </message>
     <message>
-        <source>%1: cannot write: %2</source>
-        <translation>%1：无法写入：%2</translation>
-    </message>
-    <message>
-        <source>%1: cannot write the whole profile (%2); the previous file is unchanged</source>
-        <translation>%1：无法写入完整配置（%2）；原文件未改动</translation>
-    </message>
-    <message>
-        <source>%1: cannot make the file owner-only (%2); the previous file is unchanged</source>
-        <translation>%1：无法把文件设为仅所有者可访问（%2）；原文件未改动</translation>
-    </message>
-    <message>
         <source>%1: cannot keep the previous version as %2; the profile is unchanged</source>
         <translation>%1：无法把旧版本保留为 %2；配置未改动</translation>
-    </message>
-    <message>
-        <source>%1: cannot save: %2</source>
-        <translation>%1：无法保存：%2</translation>
     </message>
 </context>
 <context>
@@ -1610,10 +1602,6 @@
     <message>
         <source>%1: the chart could not be drawn</source>
         <translation>%1：无法绘制图表</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
     </message>
     <message>
         <source>The target failed the preflight check; no load was sent.</source>
