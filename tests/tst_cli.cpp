@@ -2,6 +2,7 @@
 #include "sim/faults.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
+#include "support/heldfifo.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -1143,39 +1144,22 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
-        const auto isFifo = [](const QString& path) {
-            struct stat st
-            {
-            };
-            return ::stat(QFile::encodeName(path).constData(), &st) == 0 && S_ISFIFO(st.st_mode);
-        };
+        const auto isFifo = [](const QString& path) { return HeldFifo::typeOf(path) == mode_t(S_IFIFO); };
         const QString fifo = tmp.filePath(QStringLiteral("out.fifo"));
-        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
-        // Held open for reading and writing here: the command's open does not wait for a reader.
-        const int fd = ::open(QFile::encodeName(fifo).constData(), O_RDWR | O_NONBLOCK);
-        QVERIFY(fd >= 0);
-        ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
-        const auto drain = [fd] {
-            QByteArray out;
-            char buffer[65536];
-            ssize_t n = 0;
-            while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
-                out.append(buffer, n);
-            return out;
-        };
+        HeldFifo held(fifo);
+        QVERIFY(held.ok());
         const QString runA = QFINDTESTDATA("data/export/runs/20261130-043500-sim-a");
         const QString runB = QFINDTESTDATA("data/export/runs/20261130-043800-sim-b");
         const Outcome fit
             = runCli({ QStringLiteral("twin"), QStringLiteral("fit"), runA, QStringLiteral("--out"), fifo });
-        const QByteArray twin = drain();
+        const QByteArray twin = held.drain();
         QVERIFY2(fit.exitCode == 0, qPrintable(fit.err));
         QVERIFY(isFifo(fifo));
         QVERIFY2(twin.contains("\"kneepoint.twin/1\""), twin.constData());
 
         const Outcome gate = runCli({ QStringLiteral("compare"), runA, runB, QStringLiteral("--fail-if"),
             QStringLiteral("ttft.p99>+10%"), QStringLiteral("--junit"), fifo });
-        const QByteArray xml = drain();
-        ::close(fd);
+        const QByteArray xml = held.drain();
         QVERIFY2(gate.exitCode == 0 || gate.exitCode == 5, qPrintable(gate.err));
         QVERIFY2(gate.err.contains(QStringLiteral("wrote ") + fifo), qPrintable(gate.err));
         QVERIFY(isFifo(fifo));

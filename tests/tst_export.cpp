@@ -34,6 +34,7 @@
 #include "runs/steptimeline.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
+#include "support/heldfifo.h"
 #include "sweep/analysistext.h"
 #include "sweep/capacityplan.h"
 #include "twin/twin.h"
@@ -1592,33 +1593,17 @@ private Q_SLOTS:
             *err = QString::fromUtf8(p.readAllStandardError());
             return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
         };
-        const auto typeOf = [](const QString& path) {
-            struct stat st
-            {
-            };
-            return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode & S_IFMT : mode_t(0);
-        };
+        const auto typeOf = &HeldFifo::typeOf;
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
         const QString fifo = tmp.filePath(QStringLiteral("steps.csv"));
-        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
-        // Held open for reading and writing here: the command's open does not wait for a reader.
-        const int fd = ::open(QFile::encodeName(fifo).constData(), O_RDWR | O_NONBLOCK);
-        QVERIFY(fd >= 0);
-        ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
-        const auto drain = [fd] {
-            QByteArray out;
-            char buffer[65536];
-            ssize_t n = 0;
-            while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
-                out.append(buffer, n);
-            return out;
-        };
+        auto held = std::make_unique<HeldFifo>(fifo);
+        QVERIFY(held->ok());
         QString err;
         const int steps = cli({ QStringLiteral("export"), m_dirA, QStringLiteral("--format"), QStringLiteral("csv"),
                                   QStringLiteral("--out"), fifo },
             &err);
-        const QByteArray csv = drain();
+        const QByteArray csv = held->drain();
         QCOMPARE(steps, 0);
         QCOMPARE(typeOf(fifo), mode_t(S_IFIFO));
         const QString plain = tmp.filePath(QStringLiteral("plain.csv"));
@@ -1630,8 +1615,8 @@ private Q_SLOTS:
         QCOMPARE(csv, readAll(plain));
         const int timeline = cli(
             { QStringLiteral("export"), m_dirA, QStringLiteral("--timeline"), QStringLiteral("--out"), fifo }, &err);
-        const QByteArray rows = drain();
-        ::close(fd);
+        const QByteArray rows = held->drain();
+        held.reset();
         QCOMPARE(timeline, 0);
         QVERIFY2(err.contains(QStringLiteral("Wrote %1 (").arg(fifo)), qPrintable(err));
         QVERIFY(rows.startsWith(timelineCsvHeader()));

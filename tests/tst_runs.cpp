@@ -11,6 +11,7 @@
 #include "runs/steptimeline.h"
 #include "sim/filelimit.h"
 #include "store/runwriter.h"
+#include "support/heldfifo.h"
 #include "sweep/analysisjson.h"
 #include "sweep/analysistext.h"
 #include "sweep/builtinsimulator.h"
@@ -2752,25 +2753,18 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());
-        const auto typeOf = [](const QString& path) {
-            struct stat st
-            {
-            };
-            return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode & S_IFMT : mode_t(0);
-        };
+        const auto typeOf = &HeldFifo::typeOf;
         QString error;
 
         // A FIFO, held open here for reading and writing so that the writer's open does not wait.
         const QString fifo = tmp.filePath(QStringLiteral("out.csv"));
-        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
-        const int fd = ::open(QFile::encodeName(fifo).constData(), O_RDWR | O_NONBLOCK);
-        QVERIFY(fd >= 0);
+        auto held = std::make_unique<HeldFifo>(fifo);
+        QVERIFY(held->ok());
         const bool wrote = writeFileAtomically(fifo, "a,b\n1,2\n", &error);
-        char buffer[64] = {};
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        ::close(fd);
+        const QByteArray read = held->drain();
+        held.reset();
         QVERIFY2(wrote, qPrintable(error));
-        QCOMPARE(QByteArray(buffer, int(std::max<ssize_t>(n, 0))), QByteArray("a,b\n1,2\n"));
+        QCOMPARE(read, QByteArray("a,b\n1,2\n"));
         QCOMPARE(typeOf(fifo), mode_t(S_IFIFO));
 
         // A folder is named, not written into.
