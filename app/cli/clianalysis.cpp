@@ -166,6 +166,7 @@ LoadedPoints readPoints(const QStringList& paths)
                 if (step.mode == LoadMode::Concurrency && !point.concurrencyMode) {
                     point.concurrencyMode = true;
                     point.offered = step.offered;
+                    point.takeClientLimits(step.setup);
                 }
                 out.points.push_back(std::move(point));
             }

@@ -212,10 +212,7 @@ std::vector<SweepPoint> SavedRun::sweepPoints() const
         p.clientBound = s.clientBound;
         p.planned = std::max<qint64>(0, s.setup.numPrompts);
         p.server = s.server;
-        if (p.concurrencyMode && std::isfinite(s.setup.requestRate))
-            p.rateLimit = s.setup.requestRate;
-        if (!p.concurrencyMode && s.setup.maxConcurrency)
-            p.concurrencyCap = *s.setup.maxConcurrency;
+        p.takeClientLimits(s.setup);
         points.push_back(std::move(p));
     }
     std::stable_sort(

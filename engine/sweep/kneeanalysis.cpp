@@ -1420,16 +1420,19 @@ SweepPoint SweepPoint::fromResult(const StepResult& result)
     return p;
 }
 
+void SweepPoint::takeClientLimits(const StepSetup& setup)
+{
+    rateLimit = concurrencyMode && std::isfinite(setup.requestRate) ? setup.requestRate : kUnknown;
+    concurrencyCap = !concurrencyMode && setup.maxConcurrency ? *setup.maxConcurrency : 0;
+}
+
 SweepPoint SweepPoint::fromStep(const StepSetup& setup, const StepMetrics& metrics)
 {
     SweepPoint p;
     // A file without request_rate but with max_concurrency ran users, not a rate.
     p.concurrencyMode = !std::isfinite(setup.requestRate) && setup.maxConcurrency.has_value();
     p.offered = p.concurrencyMode ? double(*setup.maxConcurrency) : setup.requestRate * metrics.requestsPerSession();
-    if (setup.maxConcurrency && std::isfinite(setup.requestRate)) {
-        p.rateLimit = setup.requestRate;
-        p.concurrencyCap = *setup.maxConcurrency;
-    }
+    p.takeClientLimits(setup);
     p.metrics = metrics;
     p.planned = std::max<qint64>(0, setup.numPrompts);
     return p;

@@ -46,6 +46,9 @@ struct SweepPoint
     // A step read from a result file. A file with request_rate inf and a max_concurrency is a
     // concurrency-mode step with that many users (what the reference's --max-concurrency sweeps are).
     static SweepPoint fromStep(const StepSetup& setup, const StepMetrics& metrics);
+    // rateLimit and concurrencyCap from the step's setup, for the mode already set: the one place a
+    // point learns what, besides the server, the client limited.
+    void takeClientLimits(const StepSetup& setup);
 };
 
 struct AnalysisOptions

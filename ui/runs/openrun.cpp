@@ -151,10 +151,7 @@ OpenedRun openedRun(
         p.partial = r.partial;
         p.clientBound = r.clientBound;
         p.server = r.server.stats;
-        if (p.concurrencyMode && std::isfinite(s->setup.requestRate))
-            p.rateLimit = s->setup.requestRate;
-        if (!p.concurrencyMode && s->setup.maxConcurrency)
-            p.concurrencyCap = *s->setup.maxConcurrency;
+        p.takeClientLimits(s->setup);
         points.push_back(std::move(p));
         if (progress)
             progress(int(points.size()), total);
