@@ -25,6 +25,7 @@
 #include "sweep/safetyguard.h"
 #include "sweep/shard.h"
 #include "sweep/slospec.h"
+#include "sweep/sweeppipeline.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweeprunner.h"
 
@@ -745,11 +746,8 @@ QString groupedCount(qint64 n)
 }
 
 // The plan's prompt reuse, when requests will re-send prompts (a small file, or prompt_pool).
-void sayPromptReuse(const PreparedSweep& prepared, const Profile& profile)
+void sayPromptReuse(const PromptReuse& reuse)
 {
-    if (prepared.config.stepTemplate.isMultiTurn())
-        return; // sessions take positions by conversation, not by request: no exact figure
-    const PromptReuse reuse = plannedPromptReuse(prepared.config, profile.load);
     if (reuse.repeated() <= 0)
         return;
     say(QStringLiteral("note: The dataset has %1 prompts for %2%3 requests: %4 % of requests will re-send a prompt "
@@ -804,198 +802,121 @@ bool parseShardOptions(
     return ok;
 }
 
-// The hard limits and the cost guard: ExitOk to go ahead, else the exit code after saying why.
-int checkSweepSafety(
-    const QCommandLineParser& p, const Options& o, const Profile& profile, const PreparedSweep& prepared)
+// Words for a sweep that did not start, and its exit code.
+int sayFailure(const SweepFailure& failure, qint64 confirmAboveRequests)
 {
-    SafetyLimits limits;
-    limits.openFileLimit = kp::sim::raiseFileLimit(); // raised at start: this reads what is in force
-    if (p.isSet(o.confirmAbove)) {
-        bool ok = false;
-        limits.confirmAboveRequests = p.value(o.confirmAbove).toLongLong(&ok);
-        if (!ok || limits.confirmAboveRequests < 0) {
-            say(QStringLiteral("error: --confirm-above: must be a whole number >= 0"));
-            return ExitBadInput;
+    using Stage = SweepFailure::Stage;
+    switch (failure.stage) {
+    case Stage::Preflight:
+        say(QStringLiteral("The target failed the preflight check; no load was sent:"));
+        printProbe(failure.probe);
+        return ExitUnreachable;
+    case Stage::InsecureKey:
+        say(QStringLiteral("error: %1 (--allow-insecure-key)").arg(failure.message));
+        return ExitBadInput;
+    case Stage::Safety: {
+        const SafetyCheck& check = failure.safety;
+        if (!check.fileLimitProblem.isEmpty()) {
+            say(QStringLiteral("error: %1").arg(check.fileLimitProblem));
+        } else if (!check.overLimits.isEmpty()) {
+            for (const QString& over : check.overLimits)
+                say(QStringLiteral("error: %1").arg(over));
+            say(QStringLiteral("Add --allow-high-load to go past these limits on purpose."));
+        } else {
+            say(QStringLiteral("error: this sweep sends %1, more than %2 requests to a machine other than this one: "
+                               "add --yes to go ahead (or raise --confirm-above)")
+                    .arg(check.summary)
+                    .arg(confirmAboveRequests));
         }
-    }
-    double promptTokens = 0, outputTokens = 0;
-    const std::vector<Prompt>& prompts = prepared.config.stepTemplate.prompts;
-    for (const Prompt& prompt : prompts) {
-        promptTokens += prompt.promptTokens;
-        outputTokens += prompt.outputTokens;
-    }
-    const double n = prompts.empty() ? 1.0 : double(prompts.size());
-    const SafetyCheck check
-        = checkSafety(profile, prepared.config.planner.preview(), promptTokens / n, outputTokens / n, limits);
-    if (!check.fileLimitProblem.isEmpty()) {
-        say(QStringLiteral("error: %1").arg(check.fileLimitProblem));
         return ExitBadInput;
     }
-    if (!check.overLimits.isEmpty() && !p.isSet(o.allowHighLoad)) {
-        for (const QString& over : check.overLimits)
-            say(QStringLiteral("error: %1").arg(over));
-        say(QStringLiteral("Add --allow-high-load to go past these limits on purpose."));
-        return ExitBadInput;
+    case Stage::Folder:
+        say(QStringLiteral("error: %1").arg(failure.message));
+        return ExitFailure;
+    case Stage::Profile:
+    case Stage::Options:
+    case Stage::Simulator:
+    case Stage::Model:
+    case Stage::Dataset:
+    case Stage::RunFolder:
+        break;
     }
-    if (check.needsConfirmation && !p.isSet(o.yes)) {
-        say(QStringLiteral("error: this sweep sends %1, more than %2 requests to a machine other than this one: add "
-                           "--yes to go ahead (or raise --confirm-above)")
-                .arg(check.summary)
-                .arg(limits.confirmAboveRequests));
-        return ExitBadInput;
-    }
-    if (!check.loopback && !p.isSet(o.quiet))
-        say(QStringLiteral("sending %1").arg(check.summary));
-    return ExitOk;
+    say(QStringLiteral("error: %1").arg(failure.message));
+    return ExitBadInput;
 }
 
-int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, bool sweep)
+// One step's summary on stdout (stderr with --json), its failures and flags on stderr.
+void sayStep(const StepResult& result, const RunSession::StepRecord& recorded, const SweepPipeline& pipeline,
+    bool quiet, bool jsonOut)
 {
-    const bool quiet = p.isSet(o.quiet);
-    std::optional<ShardSpec> shard;
-    StepAlignment alignment;
-    if (!parseShardOptions(p, o, shard, alignment))
-        return ExitBadInput;
-    if (shard) {
-        Profile checked = profile;
-        if (!sweep) { // run measures the first load level only
-            checked.load.plan.refine = false;
-            checked.load.plan.repeats = 0;
-        }
-        if (const QString problem = shardProblem(checked, *shard); !problem.isEmpty()) {
-            say(QStringLiteral("error: --shard %1: %2").arg(shard->toString(), problem));
-            return ExitBadInput;
-        }
-    }
-    BuiltinSimulator builtin;
-    if (profile.target.isBuiltinSimulator()) {
-        QString error;
-        if (!builtin.start(profile, &error)) {
-            say(QStringLiteral("error: %1").arg(error));
-            return ExitBadInput;
-        }
+    const Profile& profile = pipeline.profile();
+    const StepSetup setup = stepSetup(profile, result);
+    const StepMetrics& m = result.metrics;
+    // With --json, stdout carries the analysis object alone; the human parts go to stderr.
+    // The per-length table only when the step spans more than one prompt-length bucket.
+    const QString buckets = m.populatedLengthBuckets() > 1 ? lengthBucketTable(m) : QString();
+    if (jsonOut) {
         if (!quiet)
-            say(QStringLiteral("built-in simulator: %1").arg(builtin.description()));
+            say(QString::fromUtf8(StepSummary::text(setup, m)).chopped(1));
+        if (!quiet && !buckets.isEmpty())
+            say(buckets.chopped(1));
+    } else {
+        writeOut(StepSummary::text(setup, m));
+        writeOut(buckets.toUtf8());
     }
-    // Where the results go is checked before anything is sent: a read-only or full place would
-    // otherwise be found only after the preflight and the /tokenize pass.
-    {
-        QStringList dirs { p.isSet(o.out) ? p.value(o.out)
-                                          : (p.isSet(o.dataDir) ? p.value(o.dataDir) : defaultRunsDirectory()) };
-        if (profile.output.saveResult && !profile.output.resultDir.isEmpty())
-            dirs << profile.output.resultDir;
-        for (const QString& dir : dirs) {
-            QString error;
-            if (!checkWritableDirectory(dir, &error)) {
-                say(QStringLiteral("error: %1").arg(error));
-                return ExitFailure;
-            }
+    if (!quiet) {
+        if (m.failed > 0) {
+            say(QStringLiteral("  %1 of %2 requests failed:").arg(m.failed).arg(m.failed + m.completed));
+            printFailures(result, profile, pipeline.headers(), pipeline.serverModels(), pipeline.maxModelLen());
         }
+        if (result.partial)
+            say(QStringLiteral("  step stopped early: partial results"));
+        if (result.clientBound)
+            say(QStringLiteral("  flagged: client-bound (%1): this step measures the client, not the server")
+                    .arg(result.metrics.clientHealth.reason));
+        if (!recorded.meetsSlo.value_or(true))
+            say(QStringLiteral("  SLO not met: %1").arg(recorded.sloReason));
+        if (const QString tokens = m.inputTokenWarning(); !tokens.isEmpty())
+            say(QStringLiteral("  warning: %1").arg(tokens));
+        for (const auto& [event, count] : m.unknownEvents)
+            say(QStringLiteral("  warning: %1 of %2 completed requests carried stream events of unknown type "
+                               "\"%3\" (ignored)")
+                    .arg(count)
+                    .arg(m.completed)
+                    .arg(event));
+        if (m.moreUnknownEvents)
+            say(QStringLiteral("  warning: and stream events of more unknown types than these %1 (ignored, not "
+                               "listed)")
+                    .arg(m.unknownEvents.size()));
+        if (result.server.stats)
+            say(QStringLiteral("  ")
+                + result.server.stats->summary(
+                    m.completed > 0 && isKnown(m.ttft.mean) ? std::optional(m.ttft.mean) : std::nullopt));
     }
-    // Before anything is sent: the preflight carries the key too.
-    const SafetyCheck keyCheck = checkSafety(profile, {}, 0, 0);
-    if (keyCheck.insecureKey && !p.isSet(o.allowInsecureKey)) {
-        say(QStringLiteral("error: %1 (--allow-insecure-key)").arg(keyCheck.insecureKeyMessage));
-        return ExitBadInput;
-    }
-    QStringList models;
-    std::optional<int> maxModelLen;
-    if (!p.isSet(o.noPreflight)) {
-        QString error;
-        const ProbeReport report = probe(profile, &error, quiet);
-        if (!error.isEmpty()) {
-            say(QStringLiteral("error: %1").arg(error));
-            return ExitBadInput;
-        }
-        if (!report.ok()) {
-            say(QStringLiteral("The target failed the preflight check; no load was sent:"));
-            printProbe(report);
-            return ExitUnreachable;
-        }
-        models = report.models;
-        maxModelLen = report.maxModelLen;
-        if (profile.target.model.isEmpty() && !models.isEmpty()) {
-            profile.target.model = models.constFirst();
-            if (!quiet)
-                say(QStringLiteral("model: %1 (the first the server lists)").arg(profile.target.model));
-        }
-    }
-    if (profile.target.model.isEmpty()) {
-        say(QStringLiteral("error: target.model: required (give --model, or drop --no-preflight to ask the server)"));
-        return ExitBadInput;
-    }
-    if (p.isSet(o.workers)
-        && (p.value(o.workers).toInt() <= 0 || p.value(o.workers).toInt() > TransportOptions::kMaxWorkers)) {
-        say(QStringLiteral("error: --workers: must be a whole number from 1 to %1").arg(TransportOptions::kMaxWorkers));
-        return ExitBadInput;
-    }
+    if (!recorded.resultError.isEmpty())
+        say(QStringLiteral("error: %1").arg(recorded.resultError));
+    else if (!recorded.resultFile.isEmpty() && !quiet)
+        say(QStringLiteral("  result: %1").arg(recorded.resultFile));
+}
 
-    if (!sweep) {
-        if (profile.load.plan.kind != PlanKind::List) {
-            say(QStringLiteral("error: load.plan.kind: run measures one load level; use \"sweep\" for a %1 plan")
-                    .arg(planKindName(profile.load.plan.kind)));
-            return ExitBadInput;
+// The sweep's options from the flags; prints the problems. The pipeline checks the rest.
+std::optional<SweepPipelineOptions> sweepOptions(
+    const QCommandLineParser& p, const Options& o, Profile profile, bool sweep)
+{
+    SweepPipelineOptions options;
+    if (!parseShardOptions(p, o, options.shard, options.alignment))
+        return std::nullopt;
+    options.limits.openFileLimit = kp::sim::raiseFileLimit(); // raised at start: this reads what is in force
+    if (p.isSet(o.confirmAbove)) {
+        bool ok = false;
+        options.limits.confirmAboveRequests = p.value(o.confirmAbove).toLongLong(&ok);
+        if (!ok || options.limits.confirmAboveRequests < 0) {
+            say(QStringLiteral("error: --confirm-above: must be a whole number >= 0"));
+            return std::nullopt;
         }
-        if (profile.load.stepCount() > 1) {
-            say(QStringLiteral("note: run uses the first of %1 load levels; use \"sweep\" for all of them")
-                    .arg(profile.load.stepCount()));
-            profile.load.rates = profile.load.rates.mid(0, 1);
-            profile.load.concurrencies = profile.load.concurrencies.mid(0, 1);
-        }
-        profile.load.plan.refine = false;
-        profile.load.plan.repeats = 0;
-    }
-    if (shard) {
-        for (const QString& note : prepareShardProfile(profile)) {
-            if (!quiet)
-                say(QStringLiteral("note: %1").arg(note));
-        }
-    }
-    // Reading a large dataset takes seconds: show how far it got (a terminal only).
-    const bool progressTty = !quiet && ::isatty(STDERR_FILENO) != 0;
-    PreparedSweep prepared = prepareSweep(profile, [progressTty](qint64 done, qint64 total) {
-        if (!progressTty || total <= 0)
-            return;
-        const QByteArray line = QStringLiteral("\rreading dataset: %1%").arg(done * 100 / total).toUtf8();
-        std::fwrite(line.constData(), 1, static_cast<std::size_t>(line.size()), stderr);
-        if (done >= total)
-            std::fputs("\r\033[K", stderr);
-        std::fflush(stderr);
-    });
-    for (const QString& w : prepared.warnings)
-        say(QStringLiteral("warning: %1").arg(w));
-    if (!prepared.ok()) {
-        say(QStringLiteral("error: %1").arg(prepared.error));
-        return ExitBadInput;
-    }
-    if (!quiet)
-        sayPromptReuse(prepared, profile);
-    // Loads the sweep chooses as it goes (auto, refinement) are held to the same limits as the plan.
-    if (p.isSet(o.allowHighLoad))
-        prepared.config.planner.setLoadLimits(std::nullopt);
-    // Input tokens: the server's /tokenize when it has one (counted once, before the run), else its
-    // usage.prompt_tokens per request (the default of the profile's metrics options).
-    if (!p.isSet(o.noPreflight) && promptsMadePerRequest(prepared.config.stepTemplate)) {
-        if (!quiet)
-            say(QStringLiteral("note: %1").arg(promptsMadePerRequestOutcome().message));
-    } else if (!p.isSet(o.noPreflight)) {
-        const TokenizeOutcome tokens = tokenizePrompts(
-            prepared.config.stepTemplate.request, prepared.config.stepTemplate.prompts, prepared.config.transport);
-        if (tokens.available)
-            prepared.config.metrics.inputTokenSource = InputTokenSource::ServerTokenize;
-        if (!quiet)
-            say(QStringLiteral("note: %1").arg(tokens.message));
     }
     if (p.isSet(o.workers))
-        prepared.config.transport.workers = p.value(o.workers).toInt();
-    if (const int code = checkSweepSafety(p, o, profile, prepared); code != ExitOk)
-        return code;
-    if (shard)
-        prepared.config.shard = *shard;
-    prepared.config.alignment = alignment;
-    QString headerError;
-    const HeaderList headers = requestHeaders(profile.target, &headerError);
-
+        options.workers = p.value(o.workers).toInt(); // not a number: 0, refused with the range by the pipeline
     AnalysisRequest analysisRequest;
     analysisRequest.options.slo = profile.slo;
     const QStringList analysisErrors
@@ -1003,68 +924,120 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     for (const QString& e : analysisErrors)
         say(QStringLiteral("error: %1").arg(e));
     if (!analysisErrors.isEmpty())
-        return ExitBadInput;
-    // The curve is the sweep's own axis: the auto plan's one-user floor step is left out of a rate sweep.
-    analysisRequest.options.mode = profile.load.mode;
-
-    RunSessionOptions sessionOptions;
-    sessionOptions.profile = profile;
-    sessionOptions.planned = prepared.config.planner.preview();
-    sessionOptions.analysis = analysisRequest.options;
-    sessionOptions.peak = analysisRequest.peak;
-    sessionOptions.redundancy = analysisRequest.redundancy;
-    sessionOptions.shard = shard;
-    sessionOptions.alignment = alignment;
-    sessionOptions.resultDir = profile.output.resultDir;
+        return std::nullopt;
+    options.analysis = analysisRequest.options;
+    options.peak = analysisRequest.peak;
+    options.redundancy = analysisRequest.redundancy;
+    options.consent.highLoad = p.isSet(o.allowHighLoad);
+    options.consent.remoteLoad = p.isSet(o.yes);
+    options.consent.insecureKey = p.isSet(o.allowInsecureKey);
+    options.preflight = !p.isSet(o.noPreflight);
+    options.sweep = sweep;
+    // Every run is saved: in --out, else in a new directory under --data-dir or the runs directory.
+    options.runDir = p.value(o.out);
+    options.runsRoot = p.isSet(o.dataDir) ? p.value(o.dataDir) : defaultRunsDirectory();
+    options.resultBase = QDir::currentPath();
     if (!sweep)
-        sessionOptions.resultFilename = profile.output.resultFilename;
-    RunSession session(std::move(sessionOptions));
-    {
-        // Every run is saved: in --out, else in a new directory under --data-dir or the runs directory.
-        const QString runsRoot = p.isSet(o.dataDir) ? p.value(o.dataDir) : defaultRunsDirectory();
-        const QString runDir = p.isSet(o.out)
-            ? p.value(o.out)
-            : newRunDirectory(runsRoot, profile.name.isEmpty() ? profile.target.model : profile.name);
-        QString error;
-        if (!session.open(runDir, &error)) {
-            say(QStringLiteral("error: %1").arg(error));
-            return ExitBadInput;
-        }
-    }
+        options.resultFilename = profile.output.resultFilename;
+    // Reading a large dataset takes seconds: show how far it got (a terminal only).
+    const bool progressTty = !p.isSet(o.quiet) && ::isatty(STDERR_FILENO) != 0;
+    options.datasetProgress = [progressTty](qint64 done, qint64 total) {
+        if (!progressTty || total <= 0)
+            return;
+        const QByteArray line = QStringLiteral("\rreading dataset: %1%").arg(done * 100 / total).toUtf8();
+        std::fwrite(line.constData(), 1, static_cast<std::size_t>(line.size()), stderr);
+        if (done >= total)
+            std::fputs("\r\033[K", stderr);
+        std::fflush(stderr);
+    };
+    options.profile = std::move(profile);
+    return options;
+}
 
-    g_interrupts = 0;
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
-
-    SweepRunner runner;
-    session.setRunner(&runner);
-    QEventLoop loop;
-    QObject::connect(&runner, &SweepRunner::note, &loop, [&](const QString& text) {
-        if (!quiet)
-            say(QStringLiteral("note: %1").arg(text));
-    });
-    QByteArray table;
+int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, bool sweep)
+{
+    const bool quiet = p.isSet(o.quiet);
     const bool jsonOut = p.isSet(o.json);
+    std::optional<SweepPipelineOptions> options = sweepOptions(p, o, std::move(profile), sweep);
+    if (!options)
+        return ExitBadInput;
+    const qint64 confirmAbove = options->limits.confirmAboveRequests;
+
+    SweepPipeline pipeline;
+    QEventLoop loop;
     int exitCode = ExitOk;
     int stepsMeetingSlo = 0;
     bool anyCompleted = false;
-    const bool fixedPlan
-        = profile.load.plan.kind != PlanKind::Auto && !profile.load.plan.refine && profile.load.plan.repeats == 0;
-    const int plannedCount = static_cast<int>(prepared.config.planner.preview().size());
+    bool stopped = false;
+    bool fixedPlan = false;
+    int plannedCount = 0;
+    QByteArray table;
     const bool tty = ::isatty(STDERR_FILENO) != 0;
     QElapsedTimer sinceProgress;
     sinceProgress.start();
-    // A write of the run directory failed: say so once, and stop.
-    auto writeFailed = [&](const QString& error) {
+
+    QObject::connect(&pipeline, &SweepPipeline::simulatorStarted, &loop, [quiet](const QString& description) {
+        if (!quiet)
+            say(QStringLiteral("built-in simulator: %1").arg(description));
+    });
+    QObject::connect(&pipeline, &SweepPipeline::probeProgress, &loop,
+        [quiet](const ProbeProgress& progress) { sayProbeProgress(progress, quiet); });
+    QObject::connect(&pipeline, &SweepPipeline::modelChosen, &loop, [quiet](const QString& model) {
+        if (!quiet)
+            say(QStringLiteral("model: %1 (the first the server lists)").arg(model));
+    });
+    QObject::connect(&pipeline, &SweepPipeline::note, &loop, [quiet](const QString& text) {
+        if (!quiet)
+            say(QStringLiteral("note: %1").arg(text));
+    });
+    QObject::connect(
+        &pipeline, &SweepPipeline::prepared, &loop, [quiet](const QStringList& warnings, const PromptReuse& reuse) {
+            for (const QString& w : warnings)
+                say(QStringLiteral("warning: %1").arg(w));
+            if (!quiet)
+                sayPromptReuse(reuse);
+        });
+    QObject::connect(&pipeline, &SweepPipeline::tokensCounted, &loop, [quiet](const TokenizeOutcome& tokens) {
+        if (!quiet)
+            say(QStringLiteral("note: %1").arg(tokens.message));
+    });
+    QObject::connect(&pipeline, &SweepPipeline::safetyChecked, &loop, [quiet](const SafetyCheck& check) {
+        if (!check.loopback && !quiet)
+            say(QStringLiteral("sending %1").arg(check.summary));
+    });
+    QObject::connect(&pipeline, &SweepPipeline::failed, &loop, [&](const SweepFailure& failure) {
+        exitCode = sayFailure(failure, confirmAbove);
+        loop.quit();
+    });
+    QObject::connect(&pipeline, &SweepPipeline::started, &loop, [&](const SweepStart& start) {
+        const Plan& plan = start.profile.load.plan;
+        fixedPlan = plan.kind != PlanKind::Auto && !plan.refine && plan.repeats == 0;
+        plannedCount = static_cast<int>(start.config.planner.preview().size());
+        g_interrupts = 0;
+        std::signal(SIGINT, onInterrupt);
+        std::signal(SIGTERM, onInterrupt);
+        const std::optional<ShardSpec>& shard = start.config.shard;
+        const StepAlignment& alignment = start.config.alignment;
+        if (!quiet && (shard || alignment.active()))
+            say(QStringLiteral("%1%2").arg(shard
+                    ? QStringLiteral("shard %1: 1/%2 of each step's load; ").arg(shard->toString()).arg(shard->count)
+                    : QString(),
+                alignment.active()
+                    ? QStringLiteral("step 1 starts at %1%2")
+                          .arg(alignment.startAt->toUTC().toString(Qt::ISODateWithMs),
+                              alignment.intervalS > 0 ? QStringLiteral(", then one every %1 s").arg(alignment.intervalS)
+                                                      : QString())
+                    : QStringLiteral("steps start at once")));
+        if (alignment.active() && QDateTime::currentDateTimeUtc() > *alignment.startAt)
+            say(QStringLiteral("warning: --start-at %1 has passed: step 1 starts now, late for the shared start")
+                    .arg(alignment.startAt->toUTC().toString(Qt::ISODateWithMs)));
+    });
+    // A write of the run directory failed: say so once; the pipeline stops the sweep.
+    QObject::connect(&pipeline, &SweepPipeline::writeFailed, &loop, [&](const QString& error) {
         say(QStringLiteral("error: %1; stopping").arg(error));
         exitCode = ExitFailure;
-        runner.stop(RunSession::writeFailedCancel());
-    };
-
-    QObject::connect(&runner, &SweepRunner::stepStarted, &loop, [&](int index, const StepConfig& step) {
-        QString error;
-        if (!session.beginStep(step, &error))
-            writeFailed(error);
+    });
+    QObject::connect(&pipeline, &SweepPipeline::stepStarted, &loop, [&](int index, const StepConfig& step) {
         if (!quiet)
             say(QStringLiteral("step %1%2: %3, %4 requests%5")
                     .arg(index + 1)
@@ -1078,7 +1051,7 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
                     .arg(step.warmupRequests > 0 ? QStringLiteral(" (after %1 warm-up)").arg(step.warmupRequests)
                                                  : QString()));
     });
-    QObject::connect(&runner, &SweepRunner::snapshot, &loop, [&](const LiveSnapshot& s) {
+    QObject::connect(&pipeline, &SweepPipeline::snapshot, &loop, [&](const LiveSnapshot& s) {
         if (quiet || !tty || sinceProgress.elapsed() < 500)
             return;
         sinceProgress.restart();
@@ -1093,139 +1066,71 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
         std::fflush(stderr);
     });
-    QObject::connect(&runner, &SweepRunner::requestFinished, &loop, [&](int stepIndex, const RequestRecord& record) {
-        QString error;
-        if (!session.appendRequest(stepIndex, record, &error))
-            writeFailed(error);
-    });
-    QObject::connect(&runner, &SweepRunner::stepFinished, &loop, [&](const StepResult& result) {
-        if (!quiet && tty)
-            std::fputs("\r\033[K", stderr);
-        RunSession::StepRecord recorded;
-        QString error;
-        if (!session.finishStep(result, &recorded, &error))
-            writeFailed(error);
-
-        const StepSetup setup = stepSetup(profile, result);
-        const StepMetrics& m = result.metrics;
-        anyCompleted = anyCompleted || m.completed > 0;
-        // With --json, stdout carries the analysis object alone; the human parts go to stderr.
-        // The per-length table only when the step spans more than one prompt-length bucket.
-        const QString buckets = m.populatedLengthBuckets() > 1 ? lengthBucketTable(m) : QString();
-        if (jsonOut) {
-            if (!quiet)
-                say(QString::fromUtf8(StepSummary::text(setup, m)).chopped(1));
-            if (!quiet && !buckets.isEmpty())
-                say(buckets.chopped(1));
-        } else {
-            writeOut(StepSummary::text(setup, m));
-            writeOut(buckets.toUtf8());
-        }
-        table += SweepTable::compactLine(setup, m) + '\n';
-        const bool meets = recorded.meetsSlo.value_or(true);
-        if (meets && m.completed > 0)
-            ++stepsMeetingSlo;
-        if (!quiet) {
-            if (m.failed > 0) {
-                say(QStringLiteral("  %1 of %2 requests failed:").arg(m.failed).arg(m.failed + m.completed));
-                printFailures(result, profile, headers, models, maxModelLen);
+    QObject::connect(&pipeline, &SweepPipeline::stepFinished, &loop,
+        [&](const StepResult& result, const RunSession::StepRecord& recorded) {
+            if (!quiet && tty)
+                std::fputs("\r\033[K", stderr);
+            const StepMetrics& m = result.metrics;
+            anyCompleted = anyCompleted || m.completed > 0;
+            table += SweepTable::compactLine(stepSetup(pipeline.profile(), result), m) + '\n';
+            if (recorded.meetsSlo.value_or(true) && m.completed > 0)
+                ++stepsMeetingSlo;
+            sayStep(result, recorded, pipeline, quiet, jsonOut);
+            if (!recorded.resultError.isEmpty())
+                exitCode = ExitFailure;
+        });
+    QObject::connect(&pipeline, &SweepPipeline::finished, &loop, [&](const SweepEnd& end) {
+        stopped = end.stopped;
+        std::signal(SIGINT, SIG_DFL);
+        std::signal(SIGTERM, SIG_DFL);
+        if (!quiet && !end.stopReason.isEmpty())
+            say(QStringLiteral("stopped escalating: %1").arg(end.stopReason));
+        const RunSession* session = pipeline.session();
+        if (sweep && session && !session->points().empty()) {
+            QByteArray words;
+            for (const QString& line : analysisWords(session->analysis(), session->plan()))
+                words += line.toUtf8() + '\n';
+            const QByteArray human
+                = StepSummary::centred(" Sweep ", '=') + table + StepSummary::centred(" Analysis ", '-') + words;
+            if (jsonOut) {
+                writeOut(QJsonDocument(session->analysisJson()).toJson(QJsonDocument::Indented));
+                if (!quiet)
+                    say(QString::fromUtf8(human).chopped(1));
+            } else {
+                writeOut(human);
             }
-            if (result.partial)
-                say(QStringLiteral("  step stopped early: partial results"));
-            if (result.clientBound)
-                say(QStringLiteral("  flagged: client-bound (%1): this step measures the client, not the server")
-                        .arg(result.metrics.clientHealth.reason));
-            if (!meets)
-                say(QStringLiteral("  SLO not met: %1").arg(recorded.sloReason));
-            if (const QString tokens = m.inputTokenWarning(); !tokens.isEmpty())
-                say(QStringLiteral("  warning: %1").arg(tokens));
-            for (const auto& [event, count] : m.unknownEvents)
-                say(QStringLiteral("  warning: %1 of %2 completed requests carried stream events of unknown type "
-                                   "\"%3\" (ignored)")
-                        .arg(count)
-                        .arg(m.completed)
-                        .arg(event));
-            if (m.moreUnknownEvents)
-                say(QStringLiteral("  warning: and stream events of more unknown types than these %1 (ignored, not "
-                                   "listed)")
-                        .arg(m.unknownEvents.size()));
-            if (result.server.stats)
-                say(QStringLiteral("  ")
-                    + result.server.stats->summary(
-                        m.completed > 0 && isKnown(m.ttft.mean) ? std::optional(m.ttft.mean) : std::nullopt));
         }
-        if (!recorded.resultError.isEmpty()) {
-            say(QStringLiteral("error: %1").arg(recorded.resultError));
-            exitCode = ExitFailure;
-        } else if (!recorded.resultFile.isEmpty() && !quiet) {
-            say(QStringLiteral("  result: %1").arg(recorded.resultFile));
+        if (session && !session->failed()) {
+            if (!end.closeError.isEmpty()) {
+                say(QStringLiteral("error: %1").arg(end.closeError));
+                exitCode = ExitFailure;
+            } else if (!quiet) {
+                say(QStringLiteral("run directory: %1").arg(session->dir()));
+            }
         }
-    });
-    bool stopped = false;
-    QObject::connect(&runner, &SweepRunner::finished, &loop, [&](bool wasStopped) {
-        stopped = wasStopped;
         loop.quit();
     });
     QTimer interruptPoll;
     QObject::connect(&interruptPoll, &QTimer::timeout, &loop, [&] {
-        if (g_interrupts.load() > 0 && runner.isRunning()) {
+        if (g_interrupts.load() > 0 && pipeline.isActive()) {
             interruptPoll.stop();
             say(QStringLiteral("\ninterrupted: stopping the current step (Ctrl-C again to quit at once)"));
-            runner.stop();
+            pipeline.stop();
         }
     });
     interruptPoll.start(100);
-    if (!quiet && (shard || alignment.active()))
-        say(QStringLiteral("%1%2").arg(shard
-                ? QStringLiteral("shard %1: 1/%2 of each step's load; ").arg(shard->toString()).arg(shard->count)
-                : QString(),
-            alignment.active()
-                ? QStringLiteral("step 1 starts at %1%2")
-                      .arg(alignment.startAt->toUTC().toString(Qt::ISODateWithMs),
-                          alignment.intervalS > 0 ? QStringLiteral(", then one every %1 s").arg(alignment.intervalS)
-                                                  : QString())
-                : QStringLiteral("steps start at once")));
-    if (alignment.active() && QDateTime::currentDateTimeUtc() > *alignment.startAt)
-        say(QStringLiteral("warning: --start-at %1 has passed: step 1 starts now, late for the shared start")
-                .arg(alignment.startAt->toUTC().toString(Qt::ISODateWithMs)));
-    runner.start(std::move(prepared.config));
-    if (runner.isRunning())
+    pipeline.start(std::move(*options));
+    if (pipeline.isActive())
         loop.exec();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
-    if (!quiet && !runner.stopReason().isEmpty())
-        say(QStringLiteral("stopped escalating: %1").arg(runner.stopReason()));
-    if (sweep && !session.points().empty()) {
-        QByteArray words;
-        for (const QString& line : analysisWords(session.analysis(), session.plan()))
-            words += line.toUtf8() + '\n';
-        if (jsonOut) {
-            writeOut(QJsonDocument(session.analysisJson()).toJson(QJsonDocument::Indented));
-            if (!quiet)
-                say(QString::fromUtf8(
-                    StepSummary::centred(" Sweep ", '=') + table + StepSummary::centred(" Analysis ", '-') + words)
-                        .chopped(1));
-        } else {
-            writeOut(StepSummary::centred(" Sweep ", '=') + table + StepSummary::centred(" Analysis ", '-') + words);
-        }
-    }
-
-    if (!session.failed()) {
-        QString error;
-        if (!session.finish(stopped, &error)) {
-            say(QStringLiteral("error: %1").arg(error));
-            exitCode = ExitFailure;
-        } else if (!quiet) {
-            say(QStringLiteral("run directory: %1").arg(session.dir()));
-        }
-    }
     if (stopped && g_interrupts.load() > 0)
         return ExitInterrupted;
     if (exitCode != ExitOk)
         return exitCode;
     if (!anyCompleted)
         return ExitFailure;
-    if (!profile.slo.isEmpty() && stepsMeetingSlo == 0)
+    if (!pipeline.profile().slo.isEmpty() && stepsMeetingSlo == 0)
         return ExitSloViolated;
     return ExitOk;
 }
@@ -1412,7 +1317,7 @@ int run(const QStringList& arguments)
             say(QStringLiteral("error: %1").arg(prepared.error));
             return ExitBadInput;
         }
-        sayPromptReuse(prepared, *profile);
+        sayPromptReuse(announcedPromptReuse(prepared.config, profile->load));
         // What a run would refuse, validate refuses too: the load limits (lifted as a run lifts them).
         const SafetyCheck check = checkSafety(*profile, prepared.config.planner.preview(), 0, 0);
         if (!check.overLimits.isEmpty() && !parser.isSet(o.allowHighLoad)) {

@@ -23,27 +23,6 @@ namespace {
 const QLatin1String kTrash(".trash");
 const QLatin1String kOriginSuffix(".origin");
 
-QString slug(const QString& name)
-{
-    QString s = name.toLower();
-    static const QRegularExpression other(QStringLiteral("[^a-z0-9]+"));
-    s.replace(other, QStringLiteral("-"));
-    while (s.startsWith(u'-'))
-        s.remove(0, 1);
-    s.truncate(40);
-    while (s.endsWith(u'-'))
-        s.chop(1);
-    return s.isEmpty() ? QStringLiteral("run") : s;
-}
-
-QString uniquePath(const QString& base)
-{
-    QString path = base;
-    for (int n = 2; QFileInfo::exists(path); ++n)
-        path = base + QStringLiteral("-%1").arg(n);
-    return path;
-}
-
 std::optional<double> offeredOf(const QJsonValue& finding)
 {
     if (!finding.isObject())
@@ -86,18 +65,6 @@ bool isRunDirectory(const QString& dir)
 }
 
 } // namespace
-
-QString defaultRunsDirectory()
-{
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
-        + QStringLiteral("/Kneepoint/Kneepoint/runs");
-}
-
-QString newRunDirectory(const QString& root, const QString& name)
-{
-    return uniquePath(
-        QDir(root).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-")) + slug(name)));
-}
 
 namespace {
 

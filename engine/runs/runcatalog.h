@@ -1,5 +1,7 @@
 #pragma once
 
+#include "store/runfolder.h"
+
 #include <QDateTime>
 #include <QString>
 #include <QStringList>
@@ -8,14 +10,6 @@
 #include <vector>
 
 namespace kp {
-
-// $XDG_DATA_HOME/Kneepoint/Kneepoint/runs (QStandardPaths::GenericDataLocation +
-// "/Kneepoint/Kneepoint/runs"), the same for the GUI and the CLI.
-QString defaultRunsDirectory();
-
-// A new, not yet existing directory under root for a run named `name`: "yyyyMMdd-HHmmss-<slug>",
-// with "-2", "-3", ... appended when taken.
-QString newRunDirectory(const QString& root, const QString& name);
 
 // One line of the Runs page / `kneepoint-cli runs`.
 struct RunEntry

@@ -108,6 +108,11 @@ bool promptsMadePerRequest(const StepConfig& t)
     return !t.prompts.empty() && t.prompts.front().synthetic;
 }
 
+PromptReuse announcedPromptReuse(const SweepConfig& config, const Load& load)
+{
+    return config.stepTemplate.isMultiTurn() ? PromptReuse {} : plannedPromptReuse(config, load);
+}
+
 PromptReuse plannedPromptReuse(const SweepConfig& config, const Load& load)
 {
     PromptReuse reuse;

@@ -45,6 +45,9 @@ struct PromptReuse
 // continue across steps, so a request repeats a prompt once the run has used every distinct one. A
 // replayed log gives requests 0. load: the profile's, for steps the plan may add (auto, refine, repeats).
 PromptReuse plannedPromptReuse(const SweepConfig& config, const Load& load);
+// What is said of it before the run (the CLI's note, the pipeline's event): the same, but none for
+// multi-turn sessions, which take positions by conversation, not by request, so no exact figure exists.
+PromptReuse announcedPromptReuse(const SweepConfig& config, const Load& load);
 // The same before the dataset is read (the profile page), for `requests` run positions (warm-ups included):
 // synthetic prompts are fresh unless prompt_pool is set; a file gives at most num_prompts (or prompt_pool)
 // distinct prompts. Replayed logs and multi-turn sessions give requests 0.

@@ -7245,16 +7245,8 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <translation>模型：%1（服务器列出的第一个）</translation>
     </message>
     <message>
-        <source>target.model: required, and %1 lists no model</source>
-        <translation>target.model：必填，而 %1 没有列出任何模型</translation>
-    </message>
-    <message>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
-    </message>
-    <message>
-        <source>cannot create the run directory %1</source>
-        <translation>无法创建运行目录 %1</translation>
     </message>
     <message>
         <source>Run directory: %1</source>
@@ -7295,6 +7287,18 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Preflight: %1 failed (%2), retrying in %3 s (try %4 of %5)</source>
         <translation>预检：%1 失败（%2），%3 秒后重试（第 %4 次，共 %5 次）</translation>
+    </message>
+    <message>
+        <source>Warning: the dataset has %1 prompts for at least %2 requests: %3 % of requests will re-send a prompt (a prefix-caching server will look faster than under real traffic)</source>
+        <translation>警告：数据集只有 %1 个提示，却要发送至少 %2 个请求：%3 % 的请求会重复发送同一提示（开启前缀缓存的服务器会显得比真实流量下更快）</translation>
+    </message>
+    <message>
+        <source>Warning: the dataset has %1 prompts for %2 requests: %3 % of requests will re-send a prompt (a prefix-caching server will look faster than under real traffic)</source>
+        <translation>警告：数据集只有 %1 个提示，却要发送 %2 个请求：%3 % 的请求会重复发送同一提示（开启前缀缓存的服务器会显得比真实流量下更快）</translation>
+    </message>
+    <message>
+        <source>The sweep was not started: %1</source>
+        <translation>扫描未启动：%1</translation>
     </message>
 </context>
 <context>

@@ -452,6 +452,7 @@ void RunPage::onCapacityDemandEdited()
     m_planMessage->setText(problems.join(u'\n'));
     m_planMessage->setVisible(!problems.isEmpty());
     m_run->setCapacityDemand(problems.isEmpty() ? peak : std::nullopt, redundancy);
+    m_controller->setCapacityDemand(problems.isEmpty() ? peak : std::nullopt, redundancy);
 }
 
 void RunPage::refreshCacheOrGpu()

@@ -76,8 +76,8 @@ void SweepController::start(const Profile& profile, bool allowHighLoad)
     setRunning(true);
     QMetaObject::invokeMethod(
         m_worker,
-        [worker = m_worker, profile, dir = m_runsDirectory, allowHighLoad] {
-            worker->start(profile, dir, allowHighLoad);
+        [worker = m_worker, profile, dir = m_runsDirectory, allowHighLoad, peak = m_peak, redundancy = m_redundancy] {
+            worker->start(profile, dir, allowHighLoad, peak, redundancy);
         },
         Qt::QueuedConnection);
 }

@@ -4,6 +4,7 @@
 #include "profile/profile.h"
 #include "run/runinfo.h"
 #include "run/stepreport.h"
+#include "sweep/capacityplan.h"
 #include "sweep/sweepplanner.h"
 
 #include <QObject>
@@ -11,6 +12,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace kp::ui {
 
@@ -35,6 +37,12 @@ public:
     bool isPaused() const { return m_paused; }
     bool isPauseRequested() const { return m_pauseRequested; }
 
+    // The capacity plan the next runs' analysis.json holds (the run page's peak demand and redundancy).
+    void setCapacityDemand(const std::optional<kp::PeakDemand>& peak, const kp::Redundancy& redundancy)
+    {
+        m_peak = peak;
+        m_redundancy = redundancy;
+    }
     // allowHighLoad: the user went ahead past the load limits (confirmSweepStart); otherwise every
     // step stays within them.
     void start(const kp::Profile& profile, bool allowHighLoad = false);
@@ -64,6 +72,8 @@ private:
     SweepWorker* m_worker = nullptr;
     std::shared_ptr<std::atomic<int>> m_pendingSnapshots;
     QString m_runsDirectory;
+    std::optional<kp::PeakDemand> m_peak;
+    kp::Redundancy m_redundancy;
     bool m_running = false;
     bool m_paused = false;
     bool m_pauseRequested = false;

@@ -1,37 +1,27 @@
 #pragma once
 
-#include "client/probe.h"
-#include "client/requestbuilder.h"
-#include "client/tokenizeprepass.h"
 #include "load/steprunner.h"
 #include "profile/profile.h"
 #include "run/runinfo.h"
 #include "run/stepreport.h"
+#include "sweep/capacityplan.h"
 #include "sweep/kneeanalysis.h"
-#include "sweep/sweepplan.h"
-#include "sweep/sweeprunner.h"
+#include "sweep/sweeppipeline.h"
 
-#include <QByteArray>
 #include <QJsonObject>
-#include <QList>
 #include <QObject>
 
 #include <atomic>
 #include <memory>
 #include <optional>
-#include <vector>
-
-namespace kp {
-class BuiltinSimulator;
-class RunSession;
-} // namespace kp
 
 namespace kp::ui {
 
-// The controller thread's half of a sweep: starts the built-in simulator when the profile targets
-// one, runs the preflight probe, prepares the sweep, drives the SweepRunner, writes the run directory
-// and turns each finished step into a StepReport and a fresh analysis. Everything it creates lives in
-// its thread; it talks to the GUI only through its signals, which SweepController forwards queued.
+// The controller thread's half of a sweep: adapts the engine's SweepPipeline (simulator, preflight,
+// preparation, tokenize pass, safety, recording) to the window: words its events in the window's
+// language, turns each finished step into a StepReport and a fresh analysis, and merges live snapshots
+// when the GUI falls behind. Everything it creates lives in its thread; it talks to the GUI only
+// through its signals, which SweepController forwards queued.
 class SweepWorker : public QObject
 {
     Q_OBJECT
@@ -40,7 +30,11 @@ public:
     explicit SweepWorker(std::shared_ptr<std::atomic<int>> pendingSnapshots, QObject* parent = nullptr);
     ~SweepWorker() override;
 
-    void start(const kp::Profile& profile, const QString& runsDirectory, bool allowHighLoad = false);
+    // allowHighLoad: the user went ahead past the load limits in the start dialog (confirmSweepStart,
+    // which also asked about remote load, a key in clear and the open-file limit). peak and redundancy:
+    // the capacity plan the run's analysis.json holds.
+    void start(const kp::Profile& profile, const QString& runsDirectory, bool allowHighLoad = false,
+        const std::optional<kp::PeakDemand>& peak = std::nullopt, const kp::Redundancy& redundancy = {});
     void stop();
     void pause();
     void resume();
@@ -62,36 +56,18 @@ Q_SIGNALS:
     void serverReported(const QJsonObject& facts); // what the server said about itself (ServerFacts::toJson)
 
 private:
-    void onProbeFinished(const kp::ProbeReport& report);
+    void connectPipeline();
     void onProbeProgress(const kp::ProbeProgress& progress);
-    void beginSweep();
-    void onTokensCounted(const kp::TokenizeOutcome& tokens);
+    void onProbeFinished(const kp::ProbeReport& report);
+    void onFailed(const kp::SweepFailure& failure);
+    void onStarted(const kp::SweepStart& start);
     void onSnapshot(const kp::LiveSnapshot& snapshot);
-    void onRequestFinished(int stepIndex, const kp::RequestRecord& record);
-    void onStepFinished(const kp::StepResult& result);
-    void onRunnerFinished(bool stopped);
-    void fail(const QString& message);
-    void writeFailed(const QString& error); // a write of the run directory failed: say so, stop
-    void release();
+    void onStepFinished(const kp::StepResult& result, const kp::RunSession::StepRecord& recorded);
 
     std::shared_ptr<std::atomic<int>> m_pendingSnapshots;
     std::optional<LiveSnapshot> m_heldSnapshot;
-    Profile m_profile;
-    QString m_runsDirectory;
-    bool m_allowHighLoad = false;
+    std::unique_ptr<SweepPipeline> m_pipeline;
     QString m_targetWords;
-    std::unique_ptr<BuiltinSimulator> m_simulator;
-    std::unique_ptr<Probe> m_probe;
-    std::unique_ptr<PreparedSweep> m_prepared; // from prepareSweep until the runner takes its config
-    std::unique_ptr<TokenizePrepass> m_tokenize;
-    std::unique_ptr<SweepRunner> m_runner;
-    std::unique_ptr<RunSession> m_session; // the run directory: run.json, steps, analysis, sweep.csv
-    SweepConfig m_config; // the plan as prepared, prompts cleared, for run.json
-    HeaderList m_headers;
-    QStringList m_serverModels;
-    std::optional<int> m_maxModelLen; // /v1/models max_model_len, for the failures' advice
-    AnalysisOptions m_analysisOptions;
-    bool m_active = false; // from start() until finished() or failed()
 };
 
 } // namespace kp::ui
