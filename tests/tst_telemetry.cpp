@@ -533,7 +533,8 @@ private Q_SLOTS:
         QVERIFY(!st->gpuPowerMeanW);
         QVERIFY(!st->energyJ);
         QCOMPARE(st->summary(),
-            QStringLiteral("server: running 2.0 avg / 3 max, waiting 0.0 / 0, KV cache 10% avg / 10% max, 0 preemptions"));
+            QStringLiteral(
+                "server: running 2.0 avg / 3 max, waiting 0.0 / 0, KV cache 10% avg / 10% max, 0 preemptions"));
     }
 
     // Counters as Prometheus' increase() reads them: every decrease between two scrapes is a reset,
