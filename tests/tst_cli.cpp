@@ -18,8 +18,10 @@
 #include <QTest>
 
 #include <csignal>
+#include <cstring>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1057,6 +1059,44 @@ private Q_SLOTS:
         QCOMPARE(verdictsJson.size(), 1);
         QCOMPARE(verdictsJson[0].toObject().value(u"outcome").toString(), QStringLiteral("pass"));
         QCOMPARE(verdictsJson[0].toObject().value(u"offered").toDouble(), 30.0);
+
+        // Under a file-size limit (ulimit -f) a write that passes it fails with the reason and exit code 1,
+        // not with SIGXFSZ (the child gets the limit and the default action of the signal).
+        {
+            QProcess p;
+            p.setChildProcessModifier([] {
+                rlimit limit {};
+                getrlimit(RLIMIT_FSIZE, &limit);
+                limit.rlim_cur = 1000;
+                setrlimit(RLIMIT_FSIZE, &limit);
+                std::signal(SIGXFSZ, SIG_DFL);
+            });
+            const QString big = data.filePath(QStringLiteral("big.json"));
+            p.start(QStringLiteral(KNEEPOINT_CLI),
+                { QStringLiteral("compare"), QStringLiteral("base"), QStringLiteral("new"),
+                    QStringLiteral("--data-dir"), root, QStringLiteral("--out"), big });
+            QVERIFY(p.waitForFinished(kProcessTimeoutMs));
+            QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(p.exitCode(), 1);
+            const QString err = QString::fromUtf8(p.readAllStandardError());
+            QVERIFY2(
+                err.contains(big + QStringLiteral(": cannot write: ") + QString::fromLocal8Bit(std::strerror(EFBIG))),
+                qPrintable(err));
+        }
+
+        // An unknown verdict passes the gate unless --fail-on-unknown asks otherwise.
+        const QStringList unknownOnly = { QStringLiteral("compare"), QStringLiteral("base"), QStringLiteral("new"),
+            QStringLiteral("--data-dir"), root, QStringLiteral("--fail-if"), QStringLiteral("slo_capacity<-5%") };
+        QCOMPARE(runCli(unknownOnly).exitCode, 0);
+        const Outcome strictGate = runCli(unknownOnly + QStringList { QStringLiteral("--fail-on-unknown") });
+        QCOMPARE(strictGate.exitCode, 5);
+        QVERIFY2(strictGate.out.endsWith(QStringLiteral("The gate fails: a verdict is unknown (--fail-on-unknown).\n")),
+            qPrintable(strictGate.out));
+        const Outcome alone = runCli({ QStringLiteral("compare"), QStringLiteral("base"), QStringLiteral("new"),
+            QStringLiteral("--data-dir"), root, QStringLiteral("--fail-on-unknown") });
+        QCOMPARE(alone.exitCode, 2);
+        QCOMPARE(alone.err,
+            QStringLiteral("error: --fail-on-unknown: there is nothing to judge without --fail-if conditions\n"));
 
         // A measured run against itself: every change is 0, inside the intervals its steps carry.
         const Outcome sweep = runCli(

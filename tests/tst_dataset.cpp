@@ -117,6 +117,8 @@ private Q_SLOTS:
     void shareGptProgress();
     void shareGptMalformed_data();
     void shareGptMalformed();
+    void shareGptSkipsAMalformedConversation();
+    void jsonlRefusesPromptAndMessages();
     void jsonlSkipsBadLines();
     void jsonlRefusesHugeOutputTokens();
     void lengthSpreadBeyondADouble();
@@ -391,12 +393,67 @@ void TestDataset::shareGptMalformed()
     QFETCH(QString, message);
     QTemporaryDir dir;
     const QString path = writeFile(dir, u"bad.json"_s, bytes);
-    const DatasetResult r = loadShareGpt(path, ShareGptOptions {});
+    ShareGptOptions strict;
+    strict.strict = true;
+    const DatasetResult r = loadShareGpt(path, strict);
     QCOMPARE(r.error, path + u": "_s + message);
     QVERIFY(r.prompts.empty());
 
     const DatasetResult missing = loadShareGpt(dir.filePath(u"missing.json"_s), ShareGptOptions {});
     QCOMPARE(missing.error, dir.filePath(u"missing.json"_s) + u": cannot open: No such file or directory"_s);
+}
+
+// One conversation with a value of the wrong type is skipped and named (bad_lines: skip), the rest read;
+// strict, it ends the read as before. Single-turn and multi-turn alike.
+void TestDataset::shareGptSkipsAMalformedConversation()
+{
+    QTemporaryDir dir;
+    const QByteArray bad = R"({"conversations": [{"from": "human", "value": null}, {"from": "gpt", "value": "x"}]})";
+    const QByteArray file = "[" + conversation(4, 4) + ", " + bad + ", 17, " + conversation(5, 5) + "]";
+    const QString path = writeFile(dir, u"one-bad.json"_s, file);
+    const qint64 badEnd = file.indexOf(bad) + bad.size();
+    for (const bool multiTurn : { false, true }) {
+        ShareGptOptions o;
+        o.numPrompts = 2;
+        o.multiTurn = multiTurn;
+        const DatasetResult r = loadShareGpt(path, o);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(multiTurn ? r.sessions.size() : r.prompts.size(), std::size_t(2));
+        QCOMPARE(r.badLines, qint64(2));
+        QCOMPARE(r.shareGpt.badConversations, qint64(2));
+        QVERIFY2(r.warnings.contains(path
+                     + u": conversation 1 (ending at byte %1): expected \"value\" of turn 0 of "
+                       "conversation 1 to be a string, found null"_s.arg(badEnd)),
+            qPrintable(r.warnings.join(u'\n')));
+        QVERIFY2(r.warnings.contains(path
+                     + u": conversation 2 (ending at byte %1): expected conversation 2 to be an "
+                       "object, found a number"_s.arg(file.indexOf(", 17") + 5)),
+            qPrintable(r.warnings.join(u'\n')));
+        o.strict = true;
+        QCOMPARE(loadShareGpt(path, o).error,
+            path
+                + u": byte %1: expected \"value\" of turn 0 of conversation 1 to be a string, found null"_s.arg(
+                    file.indexOf("null") + 4));
+    }
+}
+
+// A line with both "prompt" and "messages" is refused by name, not read as its prompt alone.
+void TestDataset::jsonlRefusesPromptAndMessages()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, u"both.jsonl"_s,
+        "{\"prompt\": \"one two\"}\n"
+        "{\"prompt\": \"three\", \"messages\": [{\"role\": \"user\", \"content\": \"four five\"}]}\n");
+    const QString refused = path + u":2: has both \"prompt\" and \"messages\": keep one of them"_s;
+    DatasetResult r = loadJsonl(path, 8, false);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.prompts.size(), std::size_t(1));
+    QCOMPARE(r.warnings.first(), refused);
+    QCOMPARE(loadJsonl(path, 8, true).error, refused);
+    r = loadJsonlConversations(path, 8, 0, false);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.sessions.size(), std::size_t(1));
+    QCOMPARE(r.warnings.first(), refused);
 }
 
 // An output_tokens beyond an int would wrap to a max_tokens of 0 and every request would fail: refused,
@@ -933,6 +990,15 @@ void TestDataset::tokenizePrePass()
     QCOMPARE(outcome.serverTokens, qint64(14));
     QCOMPARE(outcome.message,
         u"input tokens counted by the server's /tokenize (4 prompts; 14 tokens against the dataset's 5000, 35614.3% apart)"_s);
+
+    // One distinct prompt is one prompt.
+    std::vector<Prompt> single(2);
+    for (Prompt& p : single) {
+        p.text = u"one two"_s;
+        p.promptTokens = 2;
+    }
+    QCOMPARE(tokenizePrompts(request, single).message,
+        u"input tokens counted by the server's /tokenize (1 prompt; 4 tokens against the dataset's 4, 0.0% apart)"_s);
 }
 
 void TestDataset::tokenizeUnavailable()
@@ -1214,9 +1280,17 @@ void TestDataset::shareGptMultiTurnFilters()
     QCOMPARE(r.shareGpt.promptTooShort, qint64(1)); // the first turn fails: the conversation is dropped
     QCOMPARE(r.sessions.size(), std::size_t(1));
     QCOMPARE(r.sessions[0].turns.size(), std::size_t(2));
+    // A conversation cut short by the filters is said, with one example.
+    QCOMPARE(r.warnings.last(),
+        path
+            + u": the length filters cut 1 conversations short, leaving out 1 turns (conversation 0 kept 2 of its 3 "
+              "turns): a turn's prompt carries the history before it, which counts toward max_prompt_len (1024) "
+              "and max_total_len (16); raise them or set filter_lengths to false to keep more turns"_s);
     o.filter.maxPromptLen = 11; // turn 2's prompt (12 with history) is over
     r = loadShareGpt(path, o);
     QCOMPARE(r.sessions[0].turns.size(), std::size_t(1));
+    QCOMPARE(r.shareGpt.cutByFilters, qint64(1));
+    QCOMPARE(r.shareGpt.turnsCut, qint64(2));
     o.filter.enabled = false;
     r = loadShareGpt(path, o);
     QCOMPARE(r.sessions.size(), std::size_t(2));
@@ -1586,11 +1660,14 @@ void TestDataset::mooncakeTrace()
         QVERIFY(r.prompts[i].text.isEmpty());
     }
     QVERIFY(r.warnings.contains(path + u": timestamps are not in order; requests are replayed in time order"_s));
+    // A trace shorter than the requests asked is replayed again from its start, as the jsonl dataset says.
+    QCOMPARE(r.warnings.last(), path + u": 5 prompts available for 100 requests: prompts are reused"_s);
 
     // Bounded: the earliest num_prompts usable lines in file order, then in time order.
     o.numPrompts = 2;
     r = loadMooncake(path, o);
     QVERIFY(r.ok());
+    QVERIFY(!r.warnings.join(u'\n').contains(u"reused"_s));
     QCOMPARE(r.badLines, qint64(0));
     QCOMPARE(r.prompts.size(), std::size_t(2));
     QCOMPARE(r.prompts[0].promptTokens, 600);

@@ -551,6 +551,22 @@ private Q_SLOTS:
                        "3,40 req/s,1,2,2,0,1,6,2,,,,,2,0.5,0.5,0.6666666667\n"
                        "3,40 req/s,2,1,0,2,0,4,0,650,993,150,588,,,,\n"));
         QVERIFY(StepTimeline::compute({}, {}).isEmpty());
+
+        // The load of a multi-turn rate step: its rate counts sessions, its rows say so and give the
+        // requests it offered (20 sessions/s of 4 requests each), not "20 req/s".
+        StepSetup setup;
+        setup.requestRate = 20;
+        StepMetrics metrics;
+        metrics.completed = 70;
+        metrics.failed = 10;
+        QCOMPARE(timelineLoad(QStringLiteral("20 req/s"), setup, metrics), QStringLiteral("20 req/s"));
+        metrics.numSessions = 20;
+        QCOMPARE(timelineLoad(QStringLiteral("20 req/s"), setup, metrics), QStringLiteral("20 sessions/s (80 req/s)"));
+        metrics.failed = kUnknownCount;
+        QCOMPARE(timelineLoad(QStringLiteral("20 req/s"), setup, metrics), QStringLiteral("20 sessions/s"));
+        setup.requestRate = std::numeric_limits<double>::infinity();
+        setup.maxConcurrency = 8;
+        QCOMPARE(timelineLoad(QStringLiteral("8 users"), setup, metrics), QStringLiteral("8 users"));
     }
 
     // A second with more requests than the Gantt view keeps: the first ones by schedule, all counted.
@@ -2070,6 +2086,12 @@ private Q_SLOTS:
         QVERIFY2(verdicts[0].reason.contains(QStringLiteral("only a lower bound: at least")),
             qPrintable(verdicts[0].reason));
         QVERIFY(!gateFailed(verdicts));
+        // compare --fail-on-unknown: a verdict that could not be reached fails the gate, and JUnit says so.
+        QVERIFY(gateFailed(verdicts, true));
+        const QByteArray junit = gateJunitXml(verdicts, base, next, true);
+        QVERIFY2(junit.contains("<failure message=") && junit.contains("type=\"unknown\""), junit.constData());
+        QVERIFY2(!junit.contains("<skipped"), junit.constData());
+        QVERIFY(gateJunitXml(verdicts, base, next).contains("<skipped"));
     }
 
     void importBrokenFiles_data()

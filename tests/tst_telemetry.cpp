@@ -16,6 +16,7 @@
 #include "sweep/sweeprunner.h"
 #include "telemetry/environment.h"
 #include "telemetry/prometheustext.h"
+#include "telemetry/scraper.h"
 #include "telemetry/servermetrics.h"
 
 #include <QFile>
@@ -124,6 +125,24 @@ public:
 
 private:
     QByteArray m_body;
+    QTcpServer m_server;
+};
+
+// A metrics URL that takes the request and never answers.
+class SilentServer : public QObject
+{
+public:
+    SilentServer()
+    {
+        QObject::connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* socket = m_server.nextPendingConnection())
+                QObject::connect(socket, &QTcpSocket::readyRead, socket, [socket] { socket->readAll(); });
+        });
+        m_server.listen(QHostAddress::LocalHost);
+    }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_server.serverPort()); }
+
+private:
     QTcpServer m_server;
 };
 
@@ -465,6 +484,158 @@ private Q_SLOTS:
         QVERIFY(!detectServerMetrics(text));
         QVERIFY(!text.sum("odd_nan")); // NaN is no value
         QCOMPARE(PromText::parse("").samples.size(), std::size_t(0));
+    }
+
+    // A hostile /metrics: NaN, infinities, negative counts, a KV usage beyond 0..1 and totals that
+    // overflow are no readings; none reaches a figure ("KV cache -inf% avg", "nan W").
+    void hostileValuesAreUnknown()
+    {
+        const PromText text = PromText::parse("vllm:num_requests_running{model_name=\"m\"} NaN\n"
+                                              "vllm:num_requests_waiting -3\n"
+                                              "vllm:kv_cache_usage_perc{engine=\"0\"} 0.5\n"
+                                              "vllm:kv_cache_usage_perc{engine=\"1\"} -Inf\n"
+                                              "vllm:num_preemptions_total +Inf\n"
+                                              "vllm:prompt_tokens_total 1e308\n"
+                                              "vllm:prompt_tokens_total 1e308\n"
+                                              "vllm:generation_tokens_total 40\n"
+                                              "vllm:time_to_first_token_seconds_bucket{le=\"1\"} NaN\n"
+                                              "vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"} 3\n"
+                                              "vllm:time_to_first_token_seconds_sum 1\n"
+                                              "vllm:time_to_first_token_seconds_count 3\n"
+                                              "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\"} 250\n"
+                                              "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} +Inf\n"
+                                              "DCGM_FI_DEV_FB_USED{gpu=\"0\"} -1\n"
+                                              "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\"} -Inf\n");
+        const ServerMetricNames* names = detectServerMetrics(text);
+        QVERIFY(names);
+        ServerSample s = ServerSample::extract(text, *names, 1.0);
+        s.extractGpu(text, *detectGpuMetrics(text));
+        QVERIFY(!s.running); // NaN, the only label set
+        QVERIFY(!s.waiting);
+        QVERIFY(!s.kvUsage); // one rank at -Inf: the highest is unknown
+        QVERIFY(!s.preemptionsTotal);
+        QVERIFY(!s.promptTokensTotal); // 2e308 overflows
+        QCOMPARE(*s.generationTokensTotal, 40.0);
+        QVERIFY(s.ttft.isEmpty());
+        QCOMPARE(*s.gpuCount, 1.0);
+        QVERIFY(!s.gpuUtilisation);
+        QVERIFY(!s.gpuPowerW);
+        QVERIFY(!s.gpuFbUsedMiB);
+        QVERIFY(!s.gpuEnergyTotalJ);
+
+        // Samples carrying such values anyway (built by hand) give no figure made of them.
+        std::vector<ServerSample> samples = { sample(0, 1, 0, 0.1, 0), sample(1, 3, 0, 0.2, 0) };
+        samples[1].kvUsage = -std::numeric_limits<double>::infinity();
+        samples[1].gpuPowerW = std::numeric_limits<double>::quiet_NaN();
+        samples[0].gpuCount = samples[1].gpuCount = 1.0;
+        const auto st = ServerStepStats::derive(samples, QStringLiteral("vllm"), {});
+        QCOMPARE(*st->kvUsageMean, 0.1);
+        QVERIFY(!st->gpuPowerMeanW);
+        QVERIFY(!st->energyJ);
+        QCOMPARE(st->summary(),
+            QStringLiteral(
+                "server: running 2.0 avg / 3 max, waiting 0.0 / 0, KV cache 10% avg / 10% max, 0 preemptions"));
+    }
+
+    // Counters as Prometheus' increase() reads them: every decrease between two scrapes is a reset,
+    // after which the counter's value is what it counted since; a rise, reset and rise adds up.
+    void countersResetAsPrometheusSays()
+    {
+        auto energy = [](std::initializer_list<double> joules) {
+            std::vector<ServerSample> samples;
+            double t = 0;
+            for (double j : joules) {
+                ServerSample s;
+                s.atS = t++;
+                s.gpuCount = 1;
+                s.gpuPowerW = 100;
+                s.gpuEnergyTotalJ = j;
+                samples.push_back(s);
+            }
+            return ServerStepStats::derive(samples, QString(), {});
+        };
+        // 7.5 MJ since the driver loaded, 200 J during the step, then the exporter restarts with 40 J.
+        auto st = energy({ 7.5e6, 7.5e6 + 200, 40 });
+        QCOMPARE(*st->energyJ, 240.0);
+        QCOMPARE(st->energySource, QStringLiteral("counter"));
+        // A dip in the middle: 100 → 50 (reset, 50 since) → 150 (100 more).
+        QCOMPARE(*energy({ 100, 50, 150 })->energyJ, 150.0);
+        QCOMPARE(*energy({ 100, 120, 130 })->energyJ, 30.0);
+        // A scrape without the counter in between is passed over.
+        std::vector<ServerSample> gap = { sample(0, 1, 0, 0.1, 5), sample(1, 1, 0, 0.1, 9), sample(2, 1, 0, 0.1, 12) };
+        gap[1].preemptionsTotal.reset();
+        QCOMPARE(*ServerStepStats::derive(gap, QStringLiteral("vllm"), {})->preemptions, 7.0);
+        gap[2].preemptionsTotal.reset();
+        QVERIFY(!ServerStepStats::derive(gap, QStringLiteral("vllm"), {})->preemptions);
+    }
+
+    // A body cut at the cap: the lines up to the last line break, without the last family written.
+    void parsesACutBody()
+    {
+        const PromText text = PromText::parseCut("vllm:num_requests_running 4\n"
+                                                 "h_bucket{le=\"1\"} 2\n"
+                                                 "h_bucket{le=\"+Inf\"} 3\n"
+                                                 "h_co");
+        QVERIFY(text.cut);
+        QCOMPARE(text.samples.size(), std::size_t(1));
+        QCOMPARE(text.samples[0].name, QByteArray("vllm:num_requests_running"));
+        QVERIFY(text.histogram("h").isEmpty());
+        QCOMPARE(PromText::parseCut("no_line_break 1").samples.size(), std::size_t(0));
+        QVERIFY(!PromText::parse("a 1\n").cut);
+    }
+
+    // A /metrics body past the cap is read up to it, the scrape is still used, and the cut is said once
+    // and counted with the step.
+    void cutsALongMetricsBody()
+    {
+        QByteArray body = "vllm:num_requests_running{model_name=\"m\"} 7\nvllm:num_requests_waiting 2\n"
+                          "# TYPE filler gauge\n";
+        for (int i = 0; body.size() < 64 * 1024; ++i)
+            body += "filler{i=\"" + QByteArray::number(i) + "\"} 1\n";
+        body += "vllm:num_preemptions_total 5\n";
+        CannedExporter server(body);
+        TelemetryScraper scraper;
+        TelemetryOptions options;
+        options.metricsUrls = { QUrl(server.url()) };
+        options.intervalS = 0.05;
+        options.maxBodyBytes = 16 * 1024;
+        scraper.setOptions(options);
+        QSignalSpy notes(&scraper, &TelemetryScraper::note);
+        bool prepared = false;
+        scraper.prepare([&] { prepared = true; });
+        QTRY_VERIFY(prepared);
+        QVERIFY(scraper.available());
+        scraper.beginStep();
+        std::optional<StepTelemetry> telemetry;
+        scraper.endStep([&](StepTelemetry t) { telemetry = std::move(t); });
+        QTRY_VERIFY(telemetry);
+        QVERIFY(telemetry->stats);
+        QCOMPARE(telemetry->stats->scrapesCut, int(telemetry->samples.size()));
+        QVERIFY(telemetry->stats->scrapesCut >= 2);
+        QCOMPARE(*telemetry->stats->runningMax, 7.0);
+        QVERIFY(!telemetry->stats->preemptions); // past the cap
+        QCOMPARE(telemetry->stats->toJson().value(QStringLiteral("scrapes_cut")).toInt(), telemetry->stats->scrapesCut);
+        QCOMPARE(notes.count(), 1);
+        QCOMPARE(notes.at(0).at(0).toString(),
+            QStringLiteral("the metrics of %1 are longer than 0.0156 MiB: each scrape is read up to there and the "
+                           "metrics after it are left out")
+                .arg(server.url()));
+    }
+
+    // A metrics URL that never answers says how long it was given, not Qt's "operation canceled".
+    void silentMetricsUrlSaysTheTimeout()
+    {
+        SilentServer server;
+        TelemetryScraper scraper;
+        TelemetryOptions options;
+        options.metricsUrls = { QUrl(server.url()) };
+        options.intervalS = 0.05;
+        scraper.setOptions(options);
+        bool prepared = false;
+        scraper.prepare([&] { prepared = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(prepared, 30000);
+        QVERIFY(!scraper.available());
+        QCOMPARE(scraper.facts().metricsUnavailable, server.url() + QStringLiteral(": no answer within 2 s"));
     }
 
     void derivesStepStatistics()

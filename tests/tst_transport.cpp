@@ -1345,6 +1345,44 @@ private Q_SLOTS:
 
     // Answers the simulator does not give, from a server that writes the exact bytes: both transports
     // classify each the same way, with the same words, and the words and advice name what is wrong.
+    // The hints of a Responses or Messages request use that API's words, not chat completions'.
+    void hintsSpeakTheBackendsApi_data()
+    {
+        QTest::addColumn<Backend>("backend");
+        QTest::addColumn<FailureClass>("failure");
+        QTest::addColumn<QString>("hint");
+        const QString cut = QStringLiteral("The server closed the stream before %1: it may have crashed or restarted.");
+        const QString missing = QStringLiteral(
+            "The response is not %1 (no \"%2\"%3): check the backend (target.backend) and endpoint; the message "
+            "shows the first 300 bytes that came back.");
+        QTest::addRow("chat, cut") << Backend::OpenAiChat << FailureClass::StreamCut << cut.arg(u"[DONE]"_s);
+        QTest::addRow("responses, cut") << Backend::OpenAiResponses << FailureClass::StreamCut
+                                        << cut.arg(u"response.completed"_s);
+        QTest::addRow("messages, cut") << Backend::AnthropicMessages << FailureClass::StreamCut
+                                       << cut.arg(u"message_stop"_s);
+        QTest::addRow("chat, no answer") << Backend::OpenAiChat << FailureClass::NoChoices
+                                         << missing.arg(u"an OpenAI-style stream"_s, u"choices"_s, QString());
+        QTest::addRow("responses, no answer") << Backend::OpenAiResponses << FailureClass::NoChoices
+                                              << missing.arg(u"a Responses API stream"_s, u"output"_s, u" text"_s);
+        QTest::addRow("messages, no answer") << Backend::AnthropicMessages << FailureClass::NoChoices
+                                             << missing.arg(u"a Messages API stream"_s, u"content"_s, u" text"_s);
+        QTest::addRow("embeddings, no answer") << Backend::OpenAiEmbeddings << FailureClass::NoChoices
+                                               << missing.arg(u"an embeddings reply"_s, u"data"_s, QString());
+    }
+
+    void hintsSpeakTheBackendsApi()
+    {
+        QFETCH(Backend, backend);
+        QFETCH(FailureClass, failure);
+        QFETCH(QString, hint);
+        RequestRecord r;
+        r.failure = failure;
+        r.httpStatus = 200;
+        FailureContext context;
+        context.backend = backend;
+        QCOMPARE(failureHint(r, context), hint);
+    }
+
     void hostileAnswersReadTheSameOnBothTransports_data()
     {
         QTest::addColumn<QByteArray>("answer");

@@ -728,6 +728,7 @@ void printFailures(const StepResult& result, const Profile& profile, const Heade
     context.url = profile.target.requestUrl();
     context.transport = transportOptions(profile.target);
     context.transportKnown = true;
+    context.backend = profile.target.backend;
     for (const auto& [failure, entry] : byClass) {
         say(QStringLiteral("  %1 × %2: %3")
                 .arg(entry.first)

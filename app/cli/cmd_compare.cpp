@@ -54,7 +54,8 @@ with .mean, .median or .pNN (ttft.p99, e2el.p99.9), throughput, output_throughpu
 of BASE's value (+10%, -5%) or an amount in the metric's unit (+25ms, +0.5s, -2 req/s, +1 point of
 error_rate). One verdict line per condition: FAIL (it holds), noise (it holds, but inside both runs'
 95% confidence intervals), pass, or unknown (a run lacks the figure). Exit code 5 when a condition
-FAILs. --junit writes the verdicts as JUnit XML, one testcase per condition.)";
+FAILs, and with --fail-on-unknown also when a verdict is unknown. --junit writes the verdicts as JUnit
+XML, one testcase per condition.)";
 
 QString numberText(const std::optional<double>& v)
 {
@@ -200,7 +201,10 @@ int runCompare(const QStringList& arguments)
         QStringLiteral("CONDITION"));
     const QCommandLineOption junit(QStringLiteral("junit"),
         QStringLiteral("With --fail-if: write the verdicts as JUnit XML to FILE."), QStringLiteral("FILE"));
-    p.addOptions({ baseline, metric, percentile, json, out, dataDir, failIf, junit });
+    const QCommandLineOption failOnUnknown(QStringLiteral("fail-on-unknown"),
+        QStringLiteral("With --fail-if: an unknown verdict (a run lacks the figure, the runs share no load) fails "
+                       "the gate too (exit code 5)."));
+    p.addOptions({ baseline, metric, percentile, json, out, dataDir, failIf, junit, failOnUnknown });
     p.addPositionalArgument(
         QStringLiteral("RUN"), QStringLiteral("Run ids, names or directories."), QStringLiteral("RUN..."));
     QStringList args = arguments;
@@ -243,6 +247,10 @@ int runCompare(const QStringList& arguments)
             return ExitBadInput;
         }
         conditions.push_back(*condition);
+    }
+    if (p.isSet(failOnUnknown) && conditions.empty()) {
+        say(QStringLiteral("error: --fail-on-unknown: there is nothing to judge without --fail-if conditions"));
+        return ExitBadInput;
     }
     if (p.isSet(junit) && conditions.empty()) {
         say(QStringLiteral("error: --junit %1: there is nothing to write without --fail-if conditions")
@@ -383,7 +391,8 @@ int runCompare(const QStringList& arguments)
         verdicts = evaluateGate(base, next, conditions);
         if (p.isSet(junit)) {
             QString error;
-            if (!writeFileAtomically(p.value(junit), gateJunitXml(verdicts, base, next), &error)) {
+            if (!writeFileAtomically(
+                    p.value(junit), gateJunitXml(verdicts, base, next, p.isSet(failOnUnknown)), &error)) {
                 say(QStringLiteral("error: --junit: %1").arg(error));
                 return ExitFailure;
             }
@@ -406,9 +415,11 @@ int runCompare(const QStringList& arguments)
                                next.name, next.id);
         for (const GateVerdict& v : verdicts)
             text += v.line + QLatin1Char('\n');
+        if (p.isSet(failOnUnknown) && !gateFailed(verdicts) && gateFailed(verdicts, true))
+            text += QStringLiteral("The gate fails: a verdict is unknown (--fail-on-unknown).\n");
         writeOut(text.toUtf8());
     }
-    return gateFailed(verdicts) ? ExitRegression : ExitOk;
+    return gateFailed(verdicts, p.isSet(failOnUnknown)) ? ExitRegression : ExitOk;
 }
 
 } // namespace kp::cli

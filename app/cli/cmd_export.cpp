@@ -121,7 +121,7 @@ int writeTimelineCsv(const QString& dir, const QString& path)
         const StepTimeline timeline = StepTimeline::compute(records, samples, step.metrics.durationS);
         for (const QString& note : timeline.leftOutNotes(step.requestsPath, step.metricsPath, step.metrics.durationS))
             say(QStringLiteral("note: step %1 (%2): %3").arg(number).arg(step.load, note));
-        csv += timelineCsvRows(number, step.load, timeline);
+        csv += timelineCsvRows(number, timelineLoad(step.load, step.setup, step.metrics), timeline);
         rows += qint64(timeline.seconds.size());
         ++written;
     }

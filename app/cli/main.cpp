@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 
+#include <csignal>
 #include <memory>
 
 #ifdef KNEEPOINT_CLI_EXPORT
@@ -18,6 +19,11 @@ bool verbNeedsGui(const QStringList& arguments); // cmd_export.cpp
 
 int main(int argc, char** argv)
 {
+#ifdef SIGXFSZ
+    // A write past the file-size limit (ulimit -f) would end the process with SIGXFSZ, mid-export and
+    // without a word; ignored, the write fails with EFBIG and the writer says which file and why.
+    std::signal(SIGXFSZ, SIG_IGN);
+#endif
     std::unique_ptr<QCoreApplication> app;
 #ifdef KNEEPOINT_CLI_EXPORT
     // Charts and reports are drawn with Qt Widgets: those commands get a QApplication, on the offscreen

@@ -1,5 +1,6 @@
 #include "client/probe.h"
 
+#include "client/apiformats.h"
 #include "client/httpworker.h"
 #include "client/networkclient.h"
 #include "metrics/inerttext.h"
@@ -225,6 +226,7 @@ QString failureHint(const RequestRecord& record, const HeaderList& sentHeaders, 
 
 QString failureHint(const RequestRecord& record, const FailureContext& context)
 {
+    const ApiFormat format = context.backend ? apiFormat(*context.backend) : ApiFormat::OpenAi;
     const QString target = context.url.isEmpty() ? phrase("FailureHint", "the server") : hostPort(context.url);
     const QString proxy
         = context.url.isEmpty() || !context.transportKnown ? QString() : proxyInUse(context.url, context.transport);
@@ -377,12 +379,32 @@ QString failureHint(const RequestRecord& record, const FailureContext& context)
                    "(target.backend) and endpoint.")
             + viaProxy;
     case FailureClass::NoChoices:
+        switch (format) {
+        case ApiFormat::Responses:
+            return phrase("FailureHint",
+                       "The response is not a Responses API stream (no \"output\" text): check the backend "
+                       "(target.backend) and endpoint; the message shows the first 300 bytes that came back.")
+                + viaProxy;
+        case ApiFormat::Messages:
+            return phrase("FailureHint",
+                       "The response is not a Messages API stream (no \"content\" text): check the backend "
+                       "(target.backend) and endpoint; the message shows the first 300 bytes that came back.")
+                + viaProxy;
+        case ApiFormat::Embeddings:
+            return phrase("FailureHint",
+                       "The response is not an embeddings reply (no \"data\"): check the backend "
+                       "(target.backend) and endpoint; the message shows the first 300 bytes that came back.")
+                + viaProxy;
+        case ApiFormat::OpenAi:
+            break;
+        }
         return phrase("FailureHint",
                    "The response is not an OpenAI-style stream (no \"choices\"): check the backend "
                    "(target.backend) and endpoint; the message shows the first 300 bytes that came back.")
             + viaProxy;
     case FailureClass::StreamCut:
-        return phrase("FailureHint", "The server closed the stream before [DONE]: it may have crashed or restarted.")
+        return phrase("FailureHint", "The server closed the stream before %1: it may have crashed or restarted.")
+                   .arg(endEventName(format))
             + viaProxy;
     case FailureClass::Network:
         return phrase("FailureHint", "A network error: the message has the details.") + viaProxy;
@@ -488,6 +510,7 @@ FailureContext Probe::hintContext() const
     context.url = m_target.target.requestUrl();
     context.transport = m_target.transport;
     context.transportKnown = true;
+    context.backend = m_target.target.backend;
     return context;
 }
 

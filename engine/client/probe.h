@@ -124,6 +124,9 @@ struct FailureContext
     QUrl url; // the request URL: host and port for "refused", proxy choice
     TransportOptions transport; // timeouts, proxy mode
     bool transportKnown = false; // transport holds the options the request ran with
+    // The backend the request was for: its wire format's words ("output", "message_stop") in the
+    // hints; unknown reads as OpenAI's ("choices", "[DONE]").
+    std::optional<Backend> backend;
 };
 
 // The advice for a failed request, in words the user can act on. Never contains the key.

@@ -224,19 +224,27 @@ void TokenizePrepass::finish()
         ? std::abs(double(outcome.serverTokens - outcome.datasetTokens)) / double(outcome.serverTokens)
         : 0.0;
     const QString percent = QString::number(apart * 100, 'f', 1);
+    // The English text is printed as written (phrase() translates only in the window): one prompt is singular.
+    const bool one = outcome.counted == 1;
     if (m_retries == 0) {
-        outcome.message = phrase("TokenizePrepass",
-            "input tokens counted by the server's /tokenize (%1 prompts; %2 tokens against the dataset's %3, %4% "
-            "apart)")
+        outcome.message = (one ? phrase("TokenizePrepass",
+                               "input tokens counted by the server's /tokenize (%1 prompt; %2 tokens against the "
+                               "dataset's %3, %4% apart)")
+                               : phrase("TokenizePrepass",
+                                   "input tokens counted by the server's /tokenize (%1 prompts; %2 tokens against "
+                                   "the dataset's %3, %4% apart)"))
                               .arg(outcome.counted)
                               .arg(outcome.serverTokens)
                               .arg(outcome.datasetTokens)
                               .arg(percent);
     } else {
         outcome.message
-            = phrase("TokenizePrepass",
-                "input tokens counted by the server's /tokenize (%1 prompts; %2 tokens against the dataset's %3, %4% "
-                "apart; requests sent again after a transient failure: %5, the last after %6)")
+            = (one ? phrase("TokenizePrepass",
+                   "input tokens counted by the server's /tokenize (%1 prompt; %2 tokens against the dataset's "
+                   "%3, %4% apart; requests sent again after a transient failure: %5, the last after %6)")
+                   : phrase("TokenizePrepass",
+                       "input tokens counted by the server's /tokenize (%1 prompts; %2 tokens against the dataset's "
+                       "%3, %4% apart; requests sent again after a transient failure: %5, the last after %6)"))
                   .arg(QString::number(outcome.counted), QString::number(outcome.serverTokens),
                       QString::number(outcome.datasetTokens), percent, QString::number(m_retries), m_lastRetryReason);
     }

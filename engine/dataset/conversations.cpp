@@ -56,6 +56,8 @@ QString readConversation(
     const int lastOutput = fixedOutputTokens > 0 ? fixedOutputTokens
         : out.isUndefined()                      ? defaultOutputTokens
                                                  : out.toInt();
+    if (obj.contains(QLatin1String("prompt")) && obj.contains(QLatin1String("messages")))
+        return phrase("Dataset", "has both \"prompt\" and \"messages\": keep one of them");
     if (obj.value(QLatin1String("prompt")).isString()) {
         Turn t;
         t.user = obj.value(QLatin1String("prompt")).toString();

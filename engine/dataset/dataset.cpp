@@ -264,6 +264,8 @@ namespace {
 // The prompt of one custom JSONL object; an empty return means it is usable.
 QString readPromptObject(const QJsonObject& obj, int defaultOutputTokens, Prompt& p)
 {
+    if (obj.contains(QLatin1String("prompt")) && obj.contains(QLatin1String("messages")))
+        return phrase("Dataset", "has both \"prompt\" and \"messages\": keep one of them");
     if (obj.value(QLatin1String("prompt")).isString()) {
         p.text = obj.value(QLatin1String("prompt")).toString();
     } else if (obj.value(QLatin1String("messages")).isArray()) {
@@ -647,7 +649,8 @@ DatasetResult loadWorkloadSource(const Workload& workload, const DatasetProgress
         source.error = phrase("Dataset", "workload.dataset_path: required for the %1 dataset").arg(workload.dataset);
         return source;
     } else if (workload.dataset == QLatin1String("sharegpt")) {
-        const ShareGptOptions options = shareGptOptions(workload, progress);
+        ShareGptOptions options = shareGptOptions(workload, progress);
+        options.strict = strict;
         return loadShareGpt(workload.datasetPath, options); // already sampled
     } else if (workload.dataset == QLatin1String("replay")) {
         return loadReplay(workload.datasetPath, fixedOutput > 0 ? fixedOutput : workload.outputLen, strict);

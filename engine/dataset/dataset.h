@@ -106,7 +106,9 @@ struct ShareGptOptions
     DatasetProgress progress;
     // Conversations (sessions) instead of single prompts: every turn of each conversation is kept.
     bool multiTurn = false;
-    bool strict = false; // multiTurn: a malformed conversation fails the read instead of being skipped
+    // A malformed conversation (a value of the wrong type in it; multiTurn: roles out of order) fails
+    // the read instead of being counted, named (the first 20) and skipped.
+    bool strict = false;
 };
 
 // What a ShareGPT read saw. Each dropped conversation counts once, under the first reason that applies
@@ -121,7 +123,16 @@ struct ShareGptStats
     qint64 totalTooLong = 0;
     qint64 usable = 0; // passed the filters
     qint64 bytes = 0; // bytes read
-    qint64 badConversations = 0; // multi-turn: no user turn, turns out of order, an unknown role
+    qint64 badConversations
+        = 0; // a value of the wrong type; multi-turn: no user turn, turns out of order, an unknown role
+    // Multi-turn: conversations the length filters stopped before their last turn (the history a later
+    // turn carries counts toward max_prompt_len and max_total_len), the turns that left out, and the
+    // first such conversation: its index, turns kept and turns it had.
+    qint64 cutByFilters = 0;
+    qint64 turnsCut = 0;
+    qint64 firstCut = -1;
+    int firstCutKept = 0;
+    int firstCutTurns = 0;
     bool operator==(const ShareGptStats&) const = default;
 };
 

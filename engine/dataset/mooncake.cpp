@@ -177,6 +177,12 @@ DatasetResult loadMooncake(const QString& path, const MooncakeOptions& options)
         p.atNs = (stampsMs[i] - first) * 1'000'000;
         result.prompts.push_back(std::move(p));
     }
+    // The step replays the trace from its start again when it asks for more requests than it has.
+    if (static_cast<qint64>(result.prompts.size()) < options.numPrompts)
+        result.warnings << phrase("Dataset", "%1: %2 prompts available for %3 requests: prompts are reused")
+                               .arg(path)
+                               .arg(result.prompts.size())
+                               .arg(options.numPrompts);
     return result;
 }
 

@@ -185,6 +185,7 @@ public:
         const Role role = valueRole();
         switch (role) {
         case Role::Entry:
+            m_entryProblem.clear();
             m_hasTurns = false;
             m_turns = 0;
             m_promptText.clear();
@@ -203,7 +204,7 @@ public:
             m_stack.push_back(Role::Skip);
             return true;
         default:
-            return fail(role, "an object");
+            return fail(role, "an object", true);
         }
     }
 
@@ -217,6 +218,8 @@ public:
     {
         const Role role = m_stack.back();
         m_stack.pop_back();
+        if (role == Role::Entry && !m_entryProblem.isEmpty())
+            return badSession(static_cast<quint64>(m_stats.conversations++), std::exchange(m_entryProblem, {}));
         if (role == Role::Turn && m_options.multiTurn)
             m_messages.push_back({ std::move(m_from), std::move(m_value) });
         if (role == Role::Entry && m_options.multiTurn)
@@ -242,7 +245,7 @@ public:
             m_stack.push_back(Role::Skip);
             return true;
         default:
-            return fail(role, "an array");
+            return fail(role, "an array", true);
         }
     }
 
@@ -338,43 +341,63 @@ private:
         return role == Role::Skip || role == Role::Other ? true : fail(role, what);
     }
 
-    bool fail(Role role, const char* found)
+    // A value of the wrong type. Inside a conversation (or a conversation that is not an object), unless
+    // strict: the conversation is malformed, counted and named once it ends, the value skipped; anywhere
+    // else, or strict: the end of the read.
+    bool fail(Role role, const char* found, bool container = false)
     {
-        QString expected;
-        switch (role) {
-        case Role::Root:
-            expected = phrase("ShareGpt", "a JSON array of conversations");
-            break;
-        case Role::Entry:
-            expected = phrase("ShareGpt", "conversation %1 to be an object").arg(m_stats.conversations);
-            break;
-        case Role::Turns:
-            expected
-                = phrase("ShareGpt", "\"conversations\" of conversation %1 to be an array").arg(m_stats.conversations);
-            break;
-        case Role::Turn:
-            expected = phrase("ShareGpt", "turn %1 of conversation %2 to be an object")
-                           .arg(m_turns)
-                           .arg(m_stats.conversations);
-            break;
-        case Role::TurnValue:
-            expected = phrase("ShareGpt", "\"value\" of turn %1 of conversation %2 to be a string")
-                           .arg(m_turn)
-                           .arg(m_stats.conversations);
-            break;
-        case Role::TurnFrom:
-            expected = phrase("ShareGpt", "\"from\" of turn %1 of conversation %2 to be a string")
-                           .arg(m_turn)
-                           .arg(m_stats.conversations);
-            break;
-        default:
-            expected = phrase("ShareGpt", "something else");
-            break;
+        const bool inEntry = role == Role::Entry || role == Role::Turns || role == Role::Turn || role == Role::TurnValue
+            || role == Role::TurnFrom;
+        if (inEntry && !m_options.strict) {
+            const QString problem
+                = phrase("ShareGpt", "expected %1, found %2").arg(expected(role), QLatin1String(found));
+            if (container)
+                m_stack.push_back(Role::Skip);
+            if (role == Role::Entry) // not an object: it ends here
+                return badSession(static_cast<quint64>(m_stats.conversations++), problem);
+            if (m_entryProblem.isEmpty())
+                m_entryProblem = problem;
+            return true;
         }
         m_error = phrase("ShareGpt", "byte %1: expected %2, found %3")
                       .arg(m_source.consumed())
-                      .arg(expected, QLatin1String(found));
+                      .arg(expected(role), QLatin1String(found));
         return false;
+    }
+
+    QString expected(Role role) const
+    {
+        QString out;
+        switch (role) {
+        case Role::Root:
+            out = phrase("ShareGpt", "a JSON array of conversations");
+            break;
+        case Role::Entry:
+            out = phrase("ShareGpt", "conversation %1 to be an object").arg(m_stats.conversations);
+            break;
+        case Role::Turns:
+            out = phrase("ShareGpt", "\"conversations\" of conversation %1 to be an array").arg(m_stats.conversations);
+            break;
+        case Role::Turn:
+            out = phrase("ShareGpt", "turn %1 of conversation %2 to be an object")
+                      .arg(m_turns)
+                      .arg(m_stats.conversations);
+            break;
+        case Role::TurnValue:
+            out = phrase("ShareGpt", "\"value\" of turn %1 of conversation %2 to be a string")
+                      .arg(m_turn)
+                      .arg(m_stats.conversations);
+            break;
+        case Role::TurnFrom:
+            out = phrase("ShareGpt", "\"from\" of turn %1 of conversation %2 to be a string")
+                      .arg(m_turn)
+                      .arg(m_stats.conversations);
+            break;
+        default:
+            out = phrase("ShareGpt", "something else");
+            break;
+        }
+        return out;
     }
 
     void endConversation()
@@ -537,8 +560,15 @@ private:
                     ++m_stats.promptTooShort;
                     return true;
                 }
-            } else if (user < 1 || output < 1
-                || (f.enabled && (prompt > f.maxPromptLen || prompt + output > f.maxTotalLen))) {
+            } else if (user < 1 || output < 1) {
+                break;
+            } else if (f.enabled && (prompt > f.maxPromptLen || prompt + output > f.maxTotalLen)) {
+                if (m_stats.cutByFilters++ == 0) {
+                    m_stats.firstCut = static_cast<qint64>(index);
+                    m_stats.firstCutKept = static_cast<int>(k);
+                    m_stats.firstCutTurns = static_cast<int>(pairs.size());
+                }
+                m_stats.turnsCut += static_cast<qint64>(pairs.size() - k);
                 break;
             }
             lengths.push_back({ user, answer, output });
@@ -595,6 +625,7 @@ private:
     std::priority_queue<SessionCandidate> m_keptSessions;
     std::size_t m_keptTurns = 0;
     QStringList m_problems;
+    QString m_entryProblem; // the conversation being read has a value of the wrong type
     QString m_error;
 };
 
@@ -648,13 +679,25 @@ DatasetResult loadShareGpt(const QString& path, const ShareGptOptions& options)
                                .arg(s.outputTooShort)
                                .arg(s.promptTooLong)
                                .arg(s.totalTooLong);
+    result.warnings << sax.problems();
+    result.badLines = s.badConversations;
+    if (s.badConversations > 20)
+        result.warnings
+            << phrase("ShareGpt", "%1: %2 more malformed conversations skipped").arg(path).arg(s.badConversations - 20);
+    if (s.cutByFilters > 0)
+        result.warnings << phrase("ShareGpt",
+            "%1: the length filters cut %2 conversations short, leaving out %3 turns (conversation %4 kept %5 of "
+            "its %6 turns): a turn's prompt carries the history before it, which counts toward max_prompt_len "
+            "(%7) and max_total_len (%8); raise them or set filter_lengths to false to keep more turns")
+                               .arg(path)
+                               .arg(s.cutByFilters)
+                               .arg(s.turnsCut)
+                               .arg(s.firstCut)
+                               .arg(s.firstCutKept)
+                               .arg(s.firstCutTurns)
+                               .arg(options.filter.maxPromptLen)
+                               .arg(options.filter.maxTotalLen);
     if (options.multiTurn) {
-        result.warnings << sax.problems();
-        result.badLines = s.badConversations;
-        if (s.badConversations > 20)
-            result.warnings << phrase("ShareGpt", "%1: %2 more malformed conversations skipped")
-                                   .arg(path)
-                                   .arg(s.badConversations - 20);
         result.sessions = sax.takeSessions();
         if (result.sessions.empty())
             result.error = phrase("ShareGpt", "%1: no usable conversations (%2 read)").arg(path).arg(s.conversations);

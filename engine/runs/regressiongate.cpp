@@ -540,17 +540,25 @@ std::vector<GateVerdict> evaluateGate(
     return out;
 }
 
-bool gateFailed(const std::vector<GateVerdict>& verdicts)
+bool gateFailed(const std::vector<GateVerdict>& verdicts, bool unknownFails)
 {
-    return std::any_of(
-        verdicts.begin(), verdicts.end(), [](const GateVerdict& v) { return v.outcome == GateOutcome::Fail; });
+    return std::any_of(verdicts.begin(), verdicts.end(), [unknownFails](const GateVerdict& v) {
+        return v.outcome == GateOutcome::Fail || (unknownFails && v.outcome == GateOutcome::Unknown);
+    });
 }
 
-QByteArray gateJunitXml(const std::vector<GateVerdict>& verdicts, const SavedRun& base, const SavedRun& next)
+QByteArray gateJunitXml(
+    const std::vector<GateVerdict>& verdicts, const SavedRun& base, const SavedRun& next, bool unknownFails)
 {
+    const auto countOf = [&](GateOutcome o) {
+        return std::count_if(verdicts.begin(), verdicts.end(), [o](const GateVerdict& v) { return v.outcome == o; });
+    };
     const auto count = [&](GateOutcome o) {
-        return QString::number(
-            std::count_if(verdicts.begin(), verdicts.end(), [o](const GateVerdict& v) { return v.outcome == o; }));
+        if (unknownFails && o == GateOutcome::Fail)
+            return QString::number(countOf(GateOutcome::Fail) + countOf(GateOutcome::Unknown));
+        if (unknownFails && o == GateOutcome::Unknown)
+            return QStringLiteral("0");
+        return QString::number(countOf(o));
     };
     QByteArray bytes;
     QXmlStreamWriter xml(&bytes);
@@ -584,6 +592,12 @@ QByteArray gateJunitXml(const std::vector<GateVerdict>& verdicts, const SavedRun
             xml.writeStartElement(u"failure"_s);
             xml.writeAttribute(u"message"_s, v.line);
             xml.writeAttribute(u"type"_s, u"regression"_s);
+            xml.writeCharacters(v.line);
+            xml.writeEndElement();
+        } else if (v.outcome == GateOutcome::Unknown && unknownFails) {
+            xml.writeStartElement(u"failure"_s);
+            xml.writeAttribute(u"message"_s, v.line);
+            xml.writeAttribute(u"type"_s, u"unknown"_s);
             xml.writeCharacters(v.line);
             xml.writeEndElement();
         } else if (v.outcome == GateOutcome::Unknown) {

@@ -77,11 +77,14 @@ struct GateVerdict
 std::vector<GateVerdict> evaluateGate(
     const SavedRun& base, const SavedRun& next, const std::vector<GateCondition>& conditions);
 
-bool gateFailed(const std::vector<GateVerdict>& verdicts); // any FAIL
+// Any FAIL; with unknownFails (compare --fail-on-unknown) also any unknown verdict: a gate that could
+// judge nothing (the runs share no load, a run lacks the figure) must not pass silently.
+bool gateFailed(const std::vector<GateVerdict>& verdicts, bool unknownFails = false);
 
-// JUnit XML: one testsuite, one testcase per condition; FAIL as <failure>, unknown as <skipped>, the
-// verdict line as the testcase's <system-out>.
-QByteArray gateJunitXml(const std::vector<GateVerdict>& verdicts, const SavedRun& base, const SavedRun& next);
+// JUnit XML: one testsuite, one testcase per condition; FAIL as <failure>, unknown as <skipped> (as
+// <failure> of type "unknown" with unknownFails), the verdict line as the testcase's <system-out>.
+QByteArray gateJunitXml(
+    const std::vector<GateVerdict>& verdicts, const SavedRun& base, const SavedRun& next, bool unknownFails = false);
 QJsonArray gateJson(const std::vector<GateVerdict>& verdicts);
 
 } // namespace kp

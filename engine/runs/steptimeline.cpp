@@ -1,6 +1,7 @@
 #include "runs/steptimeline.h"
 
 #include "metrics/numberformat.h"
+#include "profile/profile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -296,6 +297,16 @@ QByteArray timelineCsvRows(int step, const QString& load, const StepTimeline& ti
         out += cells.join(',') + '\n';
     }
     return out;
+}
+
+QString timelineLoad(const QString& load, const StepSetup& setup, const StepMetrics& metrics)
+{
+    if (metrics.numSessions <= 0 || !std::isfinite(setup.requestRate) || !(setup.requestRate > 0))
+        return load;
+    if (metrics.completed < 0 || metrics.failed < 0) // the requests per session are not known
+        return QStringLiteral("%1 sessions/s").arg(formatRate(setup.requestRate));
+    return QStringLiteral("%1 sessions/s (%2 req/s)")
+        .arg(formatRate(setup.requestRate), formatRate(setup.requestRate * metrics.requestsPerSession()));
 }
 
 } // namespace kp

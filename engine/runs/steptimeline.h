@@ -2,6 +2,8 @@
 
 #include "metrics/latencystats.h"
 #include "metrics/requestrecord.h"
+#include "metrics/stepmetrics.h"
+#include "metrics/stepsetup.h"
 #include "telemetry/servermetrics.h"
 
 #include <QByteArray>
@@ -99,5 +101,9 @@ struct StepTimeline
 QByteArray timelineCsvHeader();
 // One line per second of the step (newline-terminated); empty cells for unknown figures.
 QByteArray timelineCsvRows(int step, const QString& load, const StepTimeline& timeline);
+// The load column of a step's rows: its load word ("40 req/s", "32 users"), except for a multi-turn
+// rate step, whose rate counts session starts: "20 sessions/s (80 req/s)", the requests it offered
+// being the session rate times its requests per session, as on the analysis' load axis.
+QString timelineLoad(const QString& load, const StepSetup& setup, const StepMetrics& metrics);
 
 } // namespace kp

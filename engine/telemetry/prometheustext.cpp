@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace kp {
@@ -291,18 +292,52 @@ PromText PromText::parse(QByteArrayView text)
     return out;
 }
 
+namespace {
+
+// The metric family a sample belongs to: its name without a histogram's or summary's suffix.
+QByteArrayView familyOf(QByteArrayView name)
+{
+    for (const char* suffix : { "_bucket", "_sum", "_count", "_created" }) {
+        if (name.endsWith(suffix))
+            return name.chopped(qsizetype(std::strlen(suffix)));
+    }
+    return name;
+}
+
+} // namespace
+
+PromText PromText::parseCut(QByteArrayView text)
+{
+    const qsizetype lastBreak = text.lastIndexOf('\n');
+    PromText out = parse(lastBreak < 0 ? QByteArrayView() : text.first(lastBreak + 1));
+    out.cut = true;
+    if (!out.samples.empty()) {
+        const QByteArray last = familyOf(out.samples.back().name).toByteArray();
+        while (!out.samples.empty() && familyOf(out.samples.back().name) == last)
+            out.samples.pop_back();
+    }
+    return out;
+}
+
 bool PromText::has(QByteArrayView name) const
 {
     return std::any_of(samples.begin(), samples.end(), [&](const PromSample& s) { return s.name == name; });
 }
 
+// NaN is no value and is skipped; an infinite value, or a total that overflows, makes the figure unknown:
+// a server that reports +Inf for a gauge has told nothing the output could print.
 std::optional<double> PromText::sum(QByteArrayView name) const
 {
     std::optional<double> total;
     for (const PromSample& s : samples) {
-        if (s.name == name && !std::isnan(s.value))
-            total = total.value_or(0.0) + s.value;
+        if (s.name != name || std::isnan(s.value))
+            continue;
+        if (std::isinf(s.value))
+            return std::nullopt;
+        total = total.value_or(0.0) + s.value;
     }
+    if (total && !std::isfinite(*total))
+        return std::nullopt;
     return total;
 }
 
@@ -310,7 +345,11 @@ std::optional<double> PromText::max(QByteArrayView name) const
 {
     std::optional<double> best;
     for (const PromSample& s : samples) {
-        if (s.name == name && !std::isnan(s.value) && (!best || s.value > *best))
+        if (s.name != name || std::isnan(s.value))
+            continue;
+        if (std::isinf(s.value))
+            return std::nullopt;
+        if (!best || s.value > *best)
             best = s.value;
     }
     return best;
@@ -321,12 +360,16 @@ std::optional<double> PromText::mean(QByteArrayView name) const
     double total = 0.0;
     int n = 0;
     for (const PromSample& s : samples) {
-        if (s.name == name && !std::isnan(s.value)) {
-            total += s.value;
-            ++n;
-        }
+        if (s.name != name || std::isnan(s.value))
+            continue;
+        if (std::isinf(s.value))
+            return std::nullopt;
+        total += s.value;
+        ++n;
     }
-    return n > 0 ? std::optional<double>(total / n) : std::nullopt;
+    if (n == 0 || !std::isfinite(total))
+        return std::nullopt;
+    return total / n;
 }
 
 PromHistogram PromText::histogram(QByteArrayView name) const
@@ -338,17 +381,25 @@ PromHistogram PromText::histogram(QByteArrayView name) const
     std::map<double, double> buckets;
     PromHistogram h;
     for (const PromSample& s : samples) {
+        // Counts are finite and not negative; a histogram with one that is not tells nothing.
         if (s.name == bucketName) {
             const std::optional<double> le = parseValue(s.label("le"));
-            if (le && !std::isnan(*le) && !std::isnan(s.value))
-                buckets[*le] += s.value;
-        } else if (s.name == sumName && !std::isnan(s.value)) {
+            if (!le || std::isnan(*le))
+                continue;
+            if (!std::isfinite(s.value) || s.value < 0)
+                return {};
+            buckets[*le] += s.value;
+        } else if (s.name == sumName) {
+            if (!std::isfinite(s.value))
+                return {};
             h.sum += s.value;
-        } else if (s.name == countName && !std::isnan(s.value)) {
+        } else if (s.name == countName) {
+            if (!std::isfinite(s.value) || s.value < 0)
+                return {};
             h.count += s.value;
         }
     }
-    if (buckets.empty())
+    if (buckets.empty() || !std::isfinite(h.sum) || !std::isfinite(h.count))
         return {};
     h.buckets.assign(buckets.begin(), buckets.end());
     if (!std::isinf(h.buckets.back().first)) // a histogram without +Inf: its count is the last bucket
@@ -376,7 +427,7 @@ PromType PromText::typeOf(QByteArrayView family) const
 
 PromHistogram PromHistogram::minus(const PromHistogram& earlier) const
 {
-    if (earlier.isEmpty() || count < earlier.count)
+    if (earlier.isEmpty() || count < earlier.count || sum < earlier.sum) // a reset
         return *this;
     PromHistogram d;
     d.count = count - earlier.count;

@@ -36,7 +36,7 @@ struct PromHistogram
 
     bool isEmpty() const { return buckets.empty(); }
     // this - earlier, bucket by bucket (bounds matched by value; a bound missing from earlier counts 0).
-    // Counters that went down (a server restart) give this histogram unchanged.
+    // A count or sum that went down (a server restart) gives this histogram unchanged.
     PromHistogram minus(const PromHistogram& earlier) const;
     // The q-quantile (0..1) as Prometheus' histogram_quantile() estimates it: linear within the
     // bucket, the highest finite bound when it falls in +Inf. None without observations.
@@ -53,15 +53,23 @@ struct PromText
     int skippedLines = 0; // lines that are neither a comment nor a valid sample
     QStringList problems; // "line N: what is wrong", the first few skipped lines
 
+    bool cut = false; // parsed by parseCut
+
     static PromText parse(QByteArrayView text);
+    // The text of a body cut short at a size cap: the lines up to the last line break, without the
+    // last metric family written (the cut may have left it incomplete: a histogram without its
+    // +Inf bucket or _count, some label sets of a gauge missing).
+    static PromText parseCut(QByteArrayView text);
 
     bool has(QByteArrayView name) const; // any sample of this exact name
     // The sum, over every sample of this exact name (all label sets), or none when there is none.
+    // NaN values are skipped; an infinite value (or total) gives none, in sum, max and mean alike.
     std::optional<double> sum(QByteArrayView name) const;
     std::optional<double> max(QByteArrayView name) const;
     std::optional<double> mean(QByteArrayView name) const; // of the label sets
     // The histogram family `name` (samples name_bucket, name_sum, name_count), every label set but
-    // `le` added together; empty when there is no name_bucket sample.
+    // `le` added together; empty when there is no name_bucket sample, or when a count is negative or
+    // not finite, or the sum is not finite.
     PromHistogram histogram(QByteArrayView name) const;
     // The first value of a label on any sample of this name; null when none carries it.
     QByteArray labelOf(QByteArrayView name, QByteArrayView labelName) const;

@@ -8,6 +8,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QSslError>
+#include <QThread>
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +30,12 @@ TelemetryScraper::TelemetryScraper(QObject* parent)
 TelemetryScraper::~TelemetryScraper()
 {
     abort();
+    if (m_parseThread) {
+        // A parse still running posts its result to this object; it is dropped with it.
+        m_parseThread->quit();
+        m_parseThread->wait();
+        delete m_parser;
+    }
 }
 
 void TelemetryScraper::setOptions(const TelemetryOptions& options)
@@ -60,19 +67,61 @@ QNetworkReply* TelemetryScraper::get(const QUrl& url)
     const NetworkClient client(m_options.transport, m_options.headers);
     if (!m_nam)
         m_nam = client.makeManager(this);
-    const QNetworkRequest req
-        = client.request(url, std::max(kMinTimeoutMs, static_cast<int>(m_options.intervalS * 2000.0)));
-    return m_nam->get(req);
+    return m_nam->get(client.request(url, timeoutMs()));
 }
 
-QString TelemetryScraper::failure(QNetworkReply* reply)
+int TelemetryScraper::timeoutMs() const
+{
+    return std::max(kMinTimeoutMs, static_cast<int>(m_options.intervalS * 2000.0));
+}
+
+QString TelemetryScraper::failure(QNetworkReply* reply) const
 {
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status != 0 && (status < 200 || status >= 300))
         return QStringLiteral("HTTP %1").arg(status);
+    // Written to run.json: English under any language. Qt ends a transfer that is silent for the
+    // request's transfer timeout as "operation canceled" (abort() disconnects before it cancels).
+    if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
+        return QStringLiteral("no answer within %1 s").arg(timeoutMs() / 1000.0);
     if (reply->error() != QNetworkReply::NoError)
-        return errorWords(reply->error()); // written to run.json: English under any language
+        return errorWords(reply->error());
     return {};
+}
+
+QNetworkReply* TelemetryScraper::fetch(const QUrl& url, std::function<void(Fetched)> done)
+{
+    QNetworkReply* reply = get(url);
+    auto callback = std::make_shared<std::function<void(Fetched)>>(std::move(done));
+    const qint64 cap = std::max<qint64>(1, m_options.maxBodyBytes);
+    // Qt keeps the whole body in memory: past the cap, keep the cap's worth and stop the transfer.
+    connect(reply, &QNetworkReply::readyRead, this, [reply, callback, cap] {
+        if (reply->bytesAvailable() <= cap || !*callback)
+            return;
+        Fetched f;
+        f.body = reply->read(cap);
+        f.cut = true;
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status != 0 && (status < 200 || status >= 300))
+            f.failure = QStringLiteral("HTTP %1").arg(status);
+        reply->disconnect();
+        reply->abort();
+        reply->deleteLater();
+        std::exchange(*callback, {})(std::move(f));
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply, callback, cap] {
+        reply->deleteLater();
+        if (!*callback)
+            return;
+        Fetched f;
+        f.failure = failure(reply);
+        if (f.failure.isEmpty()) {
+            f.cut = reply->bytesAvailable() > cap;
+            f.body = reply->read(cap);
+        }
+        std::exchange(*callback, {})(std::move(f));
+    });
+    return reply;
 }
 
 void TelemetryScraper::prepare(std::function<void()> done)
@@ -85,36 +134,32 @@ void TelemetryScraper::prepare(std::function<void()> done)
     m_preparePending = 1; // until every request is out
     if (!m_options.versionUrl.isEmpty()) {
         ++m_preparePending;
-        QNetworkReply* reply = get(m_options.versionUrl);
-        connect(reply, &QNetworkReply::finished, this, [this, reply] {
-            reply->deleteLater();
-            if (failure(reply).isEmpty())
-                m_facts.readVersion(reply->readAll());
+        fetch(m_options.versionUrl, [this](Fetched f) {
+            if (f.failure.isEmpty() && !f.cut)
+                m_facts.readVersion(f.body);
             if (--m_preparePending == 0)
                 finishPrepare();
         });
     }
     if (!m_options.modelsUrl.isEmpty()) {
         ++m_preparePending;
-        QNetworkReply* reply = get(m_options.modelsUrl);
-        connect(reply, &QNetworkReply::finished, this, [this, reply] {
-            reply->deleteLater();
-            if (failure(reply).isEmpty())
-                m_facts.readModels(reply->readAll());
+        fetch(m_options.modelsUrl, [this](Fetched f) {
+            if (f.failure.isEmpty() && !f.cut)
+                m_facts.readModels(f.body);
             if (--m_preparePending == 0)
                 finishPrepare();
         });
     }
     for (std::size_t i = 0; i < m_endpoints.size(); ++i) {
         ++m_preparePending;
-        QNetworkReply* reply = get(m_endpoints[i].url);
-        connect(reply, &QNetworkReply::finished, this, [this, reply, i] {
-            reply->deleteLater();
+        fetch(m_endpoints[i].url, [this, i](Fetched f) {
             Endpoint& e = m_endpoints[i];
-            const QString failed = failure(reply);
+            const QString failed = f.failure;
             Sentence unusable; // the answer came but holds no metrics Kneepoint reads
             if (failed.isEmpty()) {
-                const PromText text = PromText::parse(reply->readAll());
+                if (f.cut)
+                    noteCut(e);
+                const PromText text = f.cut ? PromText::parseCut(f.body) : PromText::parse(f.body);
                 e.names = detectServerMetrics(text);
                 e.exporter = !e.names && detectGpuMetrics(text);
                 if (!e.names && !e.exporter) {
@@ -162,6 +207,7 @@ void TelemetryScraper::beginStep()
     for (Endpoint& e : m_endpoints) {
         e.samples.clear();
         e.round.reset();
+        e.cutThisStep = 0;
     }
     m_finishing = m_finalIssued = false;
     m_stepDone = {};
@@ -185,44 +231,91 @@ bool TelemetryScraper::keepApart() const
 
 void TelemetryScraper::scrape()
 {
-    if (!m_inStep || !m_inFlight.empty())
+    if (!m_inStep || !m_inFlight.empty() || m_parsing > 0)
         return;
     for (std::size_t i = 0; i < m_endpoints.size(); ++i) {
         if (!m_endpoints[i].usable)
             continue;
-        QNetworkReply* reply = get(m_endpoints[i].url);
-        m_inFlight.push_back(reply);
-        connect(reply, &QNetworkReply::finished, this, [this, reply, i] { onMetrics(reply, int(i)); });
+        // The reply is known only once fetch returns; its callback runs from the event loop, later.
+        auto self = std::make_shared<QNetworkReply*>(nullptr);
+        *self = fetch(m_endpoints[i].url, [this, self, i](Fetched f) { onMetrics(*self, int(i), std::move(f)); });
+        m_inFlight.push_back(*self);
     }
 }
 
-void TelemetryScraper::onMetrics(QNetworkReply* reply, int endpoint)
+void TelemetryScraper::onMetrics(QNetworkReply* reply, int endpoint, Fetched fetched)
 {
-    reply->deleteLater();
     const auto it = std::find(m_inFlight.begin(), m_inFlight.end(), reply);
     if (it == m_inFlight.end())
         return;
     m_inFlight.erase(it);
     Endpoint& e = m_endpoints[std::size_t(endpoint)];
-    if (failure(reply).isEmpty()) {
+    if (fetched.failure.isEmpty()) {
+        if (fetched.cut) {
+            ++e.cutThisStep;
+            noteCut(e);
+        }
+        if (!m_parseThread) {
+            m_parseThread = new QThread(this);
+            m_parseThread->setObjectName(QStringLiteral("kp-metrics-parse"));
+            m_parser = new QObject;
+            m_parser->moveToThread(m_parseThread);
+            m_parseThread->start();
+        }
+        ++m_parsing;
         const double atS = double(m_clock.nsecsElapsed()) * 1e-9;
-        const PromText text = PromText::parse(reply->readAll());
-        ServerSample sample;
-        if (e.names)
-            sample = ServerSample::extract(text, *e.names, atS);
-        sample.atS = atS;
-        if (const GpuMetricNames* gpu = detectGpuMetrics(text))
-            sample.extractGpu(text, *gpu);
-        e.round = std::move(sample);
+        const ServerMetricNames* names = e.names;
+        const quint64 generation = m_generation;
+        QMetaObject::invokeMethod(
+            m_parser,
+            [this, body = std::move(fetched.body), cut = fetched.cut, names, atS, generation, endpoint] {
+                const PromText text = cut ? PromText::parseCut(body) : PromText::parse(body);
+                ServerSample sample;
+                if (names)
+                    sample = ServerSample::extract(text, *names, atS);
+                sample.atS = atS;
+                if (const GpuMetricNames* gpu = detectGpuMetrics(text))
+                    sample.extractGpu(text, *gpu);
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, generation, endpoint, sample = std::move(sample)] {
+                        onParsed(generation, endpoint, sample);
+                    },
+                    Qt::QueuedConnection);
+            },
+            Qt::QueuedConnection);
     }
-    if (m_inFlight.empty())
+    if (m_inFlight.empty() && m_parsing == 0)
         finishRound();
+}
+
+void TelemetryScraper::onParsed(quint64 generation, int endpoint, ServerSample sample)
+{
+    if (generation != m_generation)
+        return;
+    --m_parsing;
+    m_endpoints[std::size_t(endpoint)].round = std::move(sample);
+    if (m_inFlight.empty() && m_parsing == 0)
+        finishRound();
+}
+
+void TelemetryScraper::noteCut(Endpoint& e)
+{
+    if (std::exchange(e.cutSaid, true))
+        return;
+    Q_EMIT note(phrase("TelemetryScraper",
+        "the metrics of %1 are longer than %2 MiB: each scrape is read up to there and the metrics after "
+        "it are left out")
+                    .arg(e.display)
+                    .arg(double(m_options.maxBodyBytes) / (1024 * 1024), 0, 'g', 3));
 }
 
 void TelemetryScraper::finishRound()
 {
     std::vector<ServerSample> parts;
+    std::size_t usable = 0;
     for (Endpoint& e : m_endpoints) {
+        usable += e.usable ? 1 : 0;
         if (!e.round)
             continue;
         parts.push_back(*e.round);
@@ -233,6 +326,9 @@ void TelemetryScraper::finishRound()
     if (!parts.empty()) {
         const double atS = double(m_clock.nsecsElapsed()) * 1e-9;
         ServerSample sample = parts.size() == 1 ? parts.front() : ServerSample::combine(parts, atS);
+        // A round some URL did not answer would make the added-up counters dip, which reads as a reset.
+        if (parts.size() < usable)
+            sample.dropCounters();
         m_samples.push_back(sample);
         Q_EMIT sampled(sample);
     }
@@ -255,7 +351,7 @@ void TelemetryScraper::endStep(std::function<void(StepTelemetry)> done)
     }
     m_stepDone = std::move(done);
     m_finishing = true;
-    if (m_inFlight.empty()) {
+    if (m_inFlight.empty() && m_parsing == 0) {
         m_finalIssued = true;
         scrape();
     }
@@ -270,6 +366,11 @@ void TelemetryScraper::completeStep()
     m_samples.clear();
     telemetry.stats
         = ServerStepStats::derive(telemetry.samples, m_facts.metricsEngine, m_facts.metricsModel, m_facts.timeScale);
+    int cut = 0;
+    for (const Endpoint& e : m_endpoints)
+        cut += e.cutThisStep;
+    if (telemetry.stats)
+        telemetry.stats->scrapesCut = cut;
     if (telemetry.stats && keepApart()) {
         for (Endpoint& e : m_endpoints) {
             if (!e.usable)
@@ -281,6 +382,7 @@ void TelemetryScraper::completeStep()
                 st->engine = engine;
             }
             st->url = e.display;
+            st->scrapesCut = e.cutThisStep;
             // KV usage of all servers: the mean of their means (the combined samples), the highest of their highs.
             if (st->kvUsageMax && (!telemetry.stats->kvUsageMax || *st->kvUsageMax > *telemetry.stats->kvUsageMax))
                 telemetry.stats->kvUsageMax = st->kvUsageMax;
@@ -295,6 +397,8 @@ void TelemetryScraper::completeStep()
 
 void TelemetryScraper::abort()
 {
+    ++m_generation;
+    m_parsing = 0;
     m_timer.stop();
     m_inStep = false;
     m_finishing = false;

@@ -16,6 +16,7 @@
 
 class QNetworkAccessManager;
 class QNetworkReply;
+class QThread;
 
 namespace kp {
 
@@ -28,6 +29,9 @@ struct TelemetryOptions
     QUrl modelsUrl; // GET /v1/models; empty: not asked
     double intervalS = 1.0; // on the server's clock (ServerFacts::timeScale), at least 50 ms
     HeaderList headers; // sent with every scrape (Authorization, the target's extra headers)
+    // A /metrics body is read up to this many bytes; a longer one is cut there (its last, perhaps
+    // partial, metric family left out) and the cut is said once per URL and counted per step.
+    qint64 maxBodyBytes = qint64(16) << 20;
     TransportOptions transport; // proxy and TLS verification as the load uses them
 
     bool enabled() const
@@ -44,6 +48,8 @@ struct TelemetryOptions
 //   beginStep(): a scrape of every URL at once (the baseline), then one every interval; a round ends
 //              when every URL has answered and gives one combined sample (and one per URL).
 //   endStep(done): a last scrape, then done(samples and their statistics).
+// A scrape's text is parsed on a thread of its own, so a large body costs the controller thread (the
+// dispatch timer's) only its arrival; a round ends when every URL's text is parsed.
 class TelemetryScraper : public QObject
 {
     Q_OBJECT
@@ -75,18 +81,32 @@ private:
         const ServerMetricNames* names = nullptr; // a model server's
         bool exporter = false; // GPU metrics without a known engine's
         bool usable = false;
+        bool cutSaid = false; // the note that its body is cut was given (once per sweep)
+        int cutThisStep = 0; // scrapes of this step whose body was cut
         std::optional<ServerSample> round; // this round's sample
         std::vector<ServerSample> samples;
     };
+    // What one GET gave: the body (at most maxBodyBytes), whether it was cut there, why it failed.
+    struct Fetched
+    {
+        QByteArray body;
+        bool cut = false;
+        QString failure;
+    };
 
     QNetworkReply* get(const QUrl& url);
+    int timeoutMs() const;
+    // GET url; done runs once, when the body is complete, cut at the cap, or failed.
+    QNetworkReply* fetch(const QUrl& url, std::function<void(Fetched)> done);
     void scrape();
-    void onMetrics(QNetworkReply* reply, int endpoint);
+    void onMetrics(QNetworkReply* reply, int endpoint, Fetched fetched);
+    void onParsed(quint64 generation, int endpoint, ServerSample sample);
+    void noteCut(Endpoint& e);
     void finishRound();
     bool keepApart() const;
     void finishPrepare();
     void completeStep();
-    static QString failure(QNetworkReply* reply);
+    QString failure(QNetworkReply* reply) const;
 
     TelemetryOptions m_options;
     QNetworkAccessManager* m_nam = nullptr;
@@ -99,6 +119,10 @@ private:
     QElapsedTimer m_clock;
     bool m_inStep = false;
     std::vector<QNetworkReply*> m_inFlight; // this round's replies still to come
+    int m_parsing = 0; // this round's texts still being parsed
+    quint64 m_generation = 0; // bumped by abort(): parses of an earlier one are dropped
+    QThread* m_parseThread = nullptr; // started at the first scrape
+    QObject* m_parser = nullptr; // lives in m_parseThread
     bool m_finishing = false;
     bool m_finalIssued = false;
     std::function<void(StepTelemetry)> m_stepDone;

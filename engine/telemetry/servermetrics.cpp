@@ -20,6 +20,39 @@ std::optional<double> read(const PromText& text, const char* name)
     return text.sum(name);
 }
 
+// A count, a counter, power or memory below zero is no reading: unknown, not a figure to print.
+std::optional<double> notNegative(std::optional<double> v)
+{
+    return v && *v >= 0 ? v : std::nullopt;
+}
+
+// A fraction 0..1 (KV usage, hit rates) or a percentage 0..100 outside its range is no reading either.
+std::optional<double> within(std::optional<double> v, double high)
+{
+    return v && *v >= 0 && *v <= high ? v : std::nullopt;
+}
+
+// The increase of a counter over the samples, as Prometheus' increase() takes it: the rises between
+// neighbouring samples added up, a decrease being a reset (the counter restarted from zero, so the
+// later value is what it counted since). Samples without the counter are passed over; none unless the
+// first and the last sample both have it.
+template <typename Member> std::optional<double> increase(const std::vector<ServerSample>& samples, Member member)
+{
+    if (samples.size() < 2 || !(samples.front().*member) || !(samples.back().*member))
+        return std::nullopt;
+    double total = 0.0;
+    std::optional<double> previous;
+    for (const ServerSample& s : samples) {
+        const std::optional<double>& v = s.*member;
+        if (!v || !std::isfinite(*v) || *v < 0)
+            continue;
+        if (previous)
+            total += *v >= *previous ? *v - *previous : *v;
+        previous = v;
+    }
+    return std::isfinite(total) ? std::optional<double>(total) : std::nullopt;
+}
+
 double round3(double v)
 {
     return std::round(v * 1000.0) / 1000.0;
@@ -165,11 +198,11 @@ void ServerSample::extractGpu(const PromText& text, const GpuMetricNames& names)
     if (gpus == 0)
         return;
     gpuCount = double(gpus);
-    gpuUtilisation = text.mean(names.utilisation);
-    gpuPowerW = text.sum(power);
-    if (const auto fb = text.max(names.fbUsed))
+    gpuUtilisation = within(text.mean(names.utilisation), 100.0);
+    gpuPowerW = notNegative(text.sum(power));
+    if (const auto fb = notNegative(text.max(names.fbUsed)))
         gpuFbUsedMiB = *fb * names.fbToMiB;
-    if (const auto e = text.sum(names.energy))
+    if (const auto e = notNegative(text.sum(names.energy)))
         gpuEnergyTotalJ = *e / names.energyPerJ;
 }
 
@@ -235,6 +268,15 @@ ServerSample ServerSample::combine(const std::vector<ServerSample>& parts, doubl
         c.ttft = plus(c.ttft, p.ttft);
         c.queueTime = plus(c.queueTime, p.queueTime);
     }
+    // Several huge readings can add up past a double: unknown, not infinite.
+    for (std::optional<double>* v :
+        { &c.running, &c.waiting, &c.preemptionsTotal, &c.promptTokensTotal, &c.generationTokensTotal,
+            &c.prefixCacheQueriesTotal, &c.prefixCacheHitsTotal, &c.gpuCount, &c.gpuPowerW, &c.gpuEnergyTotalJ }) {
+        if (*v && !std::isfinite(**v))
+            v->reset();
+    }
+    if (!std::isfinite(utilWeighted))
+        utilGpus = 0;
     if (kvN > 0)
         c.kvUsage = kvTotal / kvN;
     if (rateN > 0)
@@ -248,25 +290,37 @@ ServerSample ServerSample::extract(const PromText& text, const ServerMetricNames
 {
     ServerSample s;
     s.atS = atS;
-    s.running = read(text, names.running);
-    s.waiting = read(text, names.waiting);
+    s.running = notNegative(read(text, names.running));
+    s.waiting = notNegative(read(text, names.waiting));
     if (names.kvUsage)
-        s.kvUsage = text.max(names.kvUsage);
+        s.kvUsage = within(text.max(names.kvUsage), 1.0);
     if (!s.kvUsage && names.kvUsageAlt)
-        s.kvUsage = text.max(names.kvUsageAlt);
-    s.preemptionsTotal = read(text, names.preemptions);
-    s.promptTokensTotal = read(text, names.promptTokens);
-    s.generationTokensTotal = read(text, names.generationTokens);
-    s.prefixCacheQueriesTotal = read(text, names.prefixCacheQueries);
-    s.prefixCacheHitsTotal = read(text, names.prefixCacheHits);
+        s.kvUsage = within(text.max(names.kvUsageAlt), 1.0);
+    s.preemptionsTotal = notNegative(read(text, names.preemptions));
+    s.promptTokensTotal = notNegative(read(text, names.promptTokens));
+    s.generationTokensTotal = notNegative(read(text, names.generationTokens));
+    s.prefixCacheQueriesTotal = notNegative(read(text, names.prefixCacheQueries));
+    s.prefixCacheHitsTotal = notNegative(read(text, names.prefixCacheHits));
     // Several ranks or models each report a rate: their mean is the best a gauge can say.
     if (names.prefixCacheHitRate)
-        s.prefixCacheHitRate = text.mean(names.prefixCacheHitRate);
+        s.prefixCacheHitRate = within(text.mean(names.prefixCacheHitRate), 1.0);
     if (names.ttft)
         s.ttft = text.histogram(names.ttft);
     if (names.queueTime)
         s.queueTime = text.histogram(names.queueTime);
     return s;
+}
+
+void ServerSample::dropCounters()
+{
+    preemptionsTotal.reset();
+    promptTokensTotal.reset();
+    generationTokensTotal.reset();
+    prefixCacheQueriesTotal.reset();
+    prefixCacheHitsTotal.reset();
+    gpuEnergyTotalJ.reset();
+    ttft = {};
+    queueTime = {};
 }
 
 QByteArray ServerSample::toJsonLine() const
@@ -370,7 +424,7 @@ std::optional<ServerStepStats> ServerStepStats::derive(
         int n = 0;
         for (std::size_t i = 0; i < samples.size(); ++i) {
             const std::optional<double>& v = samples[i].*member;
-            if (!v)
+            if (!v || !std::isfinite(*v))
                 continue;
             if (!max || *v > *max)
                 max = *v;
@@ -379,7 +433,7 @@ std::optional<ServerStepStats> ServerStepStats::derive(
                 ++n;
             }
         }
-        if (n > 0)
+        if (n > 0 && std::isfinite(total))
             mean = total / n;
     };
     gauge(&ServerSample::running, st.runningMean, st.runningMax);
@@ -401,13 +455,7 @@ std::optional<ServerStepStats> ServerStepStats::derive(
 
     const ServerSample& first = samples.front();
     const ServerSample& last = samples.back();
-    auto delta = [&](auto member) -> std::optional<double> {
-        const std::optional<double>& a = first.*member;
-        const std::optional<double>& b = last.*member;
-        if (!a || !b)
-            return std::nullopt;
-        return *b >= *a ? *b - *a : *b; // a counter that went down: the server restarted
-    };
+    auto delta = [&](auto member) { return increase(samples, member); };
     if (samples.size() > 1) {
         st.preemptions = delta(&ServerSample::preemptionsTotal);
         st.promptTokens = delta(&ServerSample::promptTokensTotal);
@@ -419,7 +467,7 @@ std::optional<ServerStepStats> ServerStepStats::derive(
         if (!last.ttft.isEmpty()) {
             const PromHistogram d = last.ttft.minus(first.ttft);
             st.ttftCount = d.count;
-            if (d.count > 0) {
+            if (d.count > 0 && d.sum >= 0) { // times: a negative sum is no reading
                 st.ttftMeanMs = d.sum / d.count * 1000.0 / st.timeScale;
                 for (double p : kPercentiles) {
                     if (const auto q = d.quantile(p / 100.0))
@@ -429,7 +477,7 @@ std::optional<ServerStepStats> ServerStepStats::derive(
         }
         if (!last.queueTime.isEmpty()) {
             const PromHistogram d = last.queueTime.minus(first.queueTime);
-            if (d.count > 0)
+            if (d.count > 0 && d.sum >= 0)
                 st.queueTimeMeanMs = d.sum / d.count * 1000.0 / st.timeScale;
         }
         if (const auto energy = delta(&ServerSample::gpuEnergyTotalJ)) {
@@ -441,6 +489,18 @@ std::optional<ServerStepStats> ServerStepStats::derive(
             st.energySource = QStringLiteral("power");
         }
     }
+    // Figures made of huge (finite) readings can still overflow: unknown, never printed as "inf".
+    for (std::optional<double>* v :
+        { &st.runningMean, &st.runningMax, &st.waitingMean, &st.waitingMax, &st.kvUsageMean, &st.kvUsageMax,
+            &st.preemptions, &st.promptTokens, &st.generationTokens, &st.prefixCacheQueries, &st.prefixCacheHits,
+            &st.prefixCacheHitRate, &st.ttftCount, &st.ttftMeanMs, &st.queueTimeMeanMs, &st.gpuUtilisationMean,
+            &st.gpuUtilisationMax, &st.gpuFbUsedMeanMiB, &st.gpuFbUsedMaxMiB, &st.gpuPowerMeanW, &st.energyJ }) {
+        if (*v && !std::isfinite(**v))
+            v->reset();
+    }
+    std::erase_if(st.ttftPercentilesMs, [](const auto& p) { return !std::isfinite(p.second); });
+    if (!st.energyJ)
+        st.energySource.clear();
     return st;
 }
 
@@ -480,6 +540,8 @@ QJsonObject ServerStepStats::toJson() const
     put(o, "energy_j", energyJ);
     if (energyJ && !energySource.isEmpty())
         o.insert(QLatin1String("energy_source"), energySource);
+    if (scrapesCut > 0)
+        o.insert(QLatin1String("scrapes_cut"), scrapesCut);
     if (!url.isEmpty())
         o.insert(QLatin1String("url"), url);
     return o;
@@ -538,6 +600,7 @@ std::optional<ServerStepStats> ServerStepStats::fromJson(const QJsonObject& o)
     st.energyJ = get(o, "energy_j");
     if (st.energyJ)
         st.energySource = o.value(QLatin1String("energy_source")).toString();
+    st.scrapesCut = o.value(QLatin1String("scrapes_cut")).toInt();
     st.url = o.value(QLatin1String("url")).toString();
     return st;
 }

@@ -90,6 +90,8 @@ struct ServerSample
     QString url; // the metrics URL this sample is of; empty for the figures of all URLs together
 
     static ServerSample extract(const PromText& text, const ServerMetricNames& names, double atS);
+    // Leaves out the counters and histograms (a round that lacks some URL's part: their sums would dip).
+    void dropCounters();
     // The GPU figures of an exporter's text, set on this sample.
     void extractGpu(const PromText& text, const GpuMetricNames& names);
     // Several URLs scraped at one time as one sample: counts and counters added up (over the URLs that
@@ -140,6 +142,7 @@ struct ServerStepStats
     std::optional<double> energyJ;
     QString energySource;
     QString url; // the metrics URL, for one of several; empty for the figures of all together
+    int scrapesCut = 0; // scrapes whose body was longer than the cap and read only up to it
     // Each URL's figures apart, when there are several URLs or an exporter among them (run.json "servers").
     std::vector<ServerStepStats> servers;
 

@@ -31,7 +31,24 @@ work=$(mktemp -d)
 # apt-get's own cache directory, and so its own lock: packaging_fresh_root's roots share the host's
 # /var/cache/apt/archives and hold its lock while they install, and the two tests run side by side.
 mkdir -p "$work/archives/partial"
-apt_get=(apt-get -o "Dir::Cache::Archives=$work/archives")
+# Another apt or dpkg (an unattended upgrade, a parallel job) may hold the dpkg lock for a while: apt-get
+# waits for it up to lock_wait_s; dpkg has no such option, so dpkg_waiting tries again while the lock
+# is what stops it.
+lock_wait_s=300
+apt_get=(apt-get -o "Dir::Cache::Archives=$work/archives" -o "DPkg::Lock::Timeout=$lock_wait_s")
+dpkg_waiting() {
+    local deadline=$((SECONDS + lock_wait_s)) out
+    while :; do
+        if out=$("$@" 2>&1); then
+            printf '%s\n' "$out" >>"$work/apt.log"
+            return 0
+        fi
+        printf '%s\n' "$out" >>"$work/apt.log"
+        [[ $out == *"lock"* ]] && [ "$SECONDS" -lt "$deadline" ] || return 1
+        echo "dpkg lock held by another process: trying again" >>"$work/apt.log"
+        sleep 2
+    done
+}
 sim_pid=
 installed=0
 cleanup() {
@@ -70,7 +87,7 @@ DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" -o DPkg::NoTriggers=true -o DPkg:
 mapfile -t unpacked < <(dpkg-query -W -f='${db:Status-Abbrev} ${binary:Package}\n' | awk '$1 == "iU" { print $2 }' \
     | grep -vxF -e "$unsettled_before" -e '')
 [ "${#unpacked[@]}" -gt 0 ] || fail "apt-get install unpacked nothing"
-DEBIAN_FRONTEND=noninteractive dpkg --configure --no-triggers "${unpacked[@]}" >>"$work/apt.log" 2>&1 \
+DEBIAN_FRONTEND=noninteractive dpkg_waiting dpkg --configure --no-triggers "${unpacked[@]}" \
     || { cat "$work/apt.log"; fail "dpkg --configure ${unpacked[*]}"; }
 dpkg-query -W -f='${Status}\n' kneepoint | grep -q 'install ok installed' || fail "not installed"
 

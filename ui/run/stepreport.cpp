@@ -143,6 +143,7 @@ StepReport makeStepReport(const StepResult& result, const Profile& profile, cons
     hintContext.url = profile.target.requestUrl();
     hintContext.transport = transportOptions(profile.target);
     hintContext.transportKnown = true;
+    hintContext.backend = profile.target.backend;
     for (const RequestRecord& rec : result.records) {
         if (!rec.success()) {
             FailureGroup& g = failures[{ rec.failure, failureGroupStatus(rec) }];
