@@ -51,6 +51,20 @@ QByteArray readFile(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// A run directory copied, to change it in a test.
+bool copyRun(const QString& from, const QString& to)
+{
+    if (!QDir().mkpath(to + QStringLiteral("/steps")))
+        return false;
+    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (!QFile::copy(path, to + path.mid(from.size())))
+            return false;
+    }
+    return true;
+}
+
 QString closedPort()
 {
     QTcpServer s;
@@ -1174,12 +1188,7 @@ private Q_SLOTS:
         QVERIFY(tmp.isValid());
         const QString from = QFINDTESTDATA("data/export/runs/20261130-043500-sim-a");
         const QString dir = tmp.filePath(QStringLiteral("20261130-043500-sim-a"));
-        QVERIFY(QDir().mkpath(dir + QStringLiteral("/steps")));
-        QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString path = it.next();
-            QVERIFY(QFile::copy(path, dir + path.mid(from.size())));
-        }
+        QVERIFY(copyRun(from, dir));
         const QString late = dir + QStringLiteral("/steps/002.requests.jsonl");
         QList<QByteArray> lines = readFile(late).split('\n');
         for (int i : { 0, 1 }) {
@@ -1227,12 +1236,7 @@ private Q_SLOTS:
 
         // The same simulator at another time scale: its milliseconds are not the first run's.
         const QString otherScale = tmp.filePath(QStringLiteral("20261130-043800-sim-b"));
-        QVERIFY(QDir().mkpath(otherScale + QStringLiteral("/steps")));
-        QDirIterator it(runB, QDir::Files, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString path = it.next();
-            QVERIFY(QFile::copy(path, otherScale + path.mid(runB.size())));
-        }
+        QVERIFY(copyRun(runB, otherScale));
         const QString runJson = otherScale + QStringLiteral("/run.json");
         QByteArray text = readFile(runJson);
         QVERIFY(text.contains("preset default, time scale 5"));
