@@ -53,6 +53,20 @@ QByteArray readFile(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// A run directory copied, to change it in a test.
+bool copyRun(const QString& from, const QString& to)
+{
+    if (!QDir().mkpath(to + QStringLiteral("/steps")))
+        return false;
+    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (!QFile::copy(path, to + path.mid(from.size())))
+            return false;
+    }
+    return true;
+}
+
 QString closedPort()
 {
     QTcpServer s;
@@ -1214,12 +1228,7 @@ private Q_SLOTS:
         QVERIFY(tmp.isValid());
         const QString from = QFINDTESTDATA("data/export/runs/20261130-043500-sim-a");
         const QString dir = tmp.filePath(QStringLiteral("20261130-043500-sim-a"));
-        QVERIFY(QDir().mkpath(dir + QStringLiteral("/steps")));
-        QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString path = it.next();
-            QVERIFY(QFile::copy(path, dir + path.mid(from.size())));
-        }
+        QVERIFY(copyRun(from, dir));
         const QString late = dir + QStringLiteral("/steps/002.requests.jsonl");
         QList<QByteArray> lines = readFile(late).split('\n');
         for (int i : { 0, 1 }) {
@@ -1244,6 +1253,59 @@ private Q_SLOTS:
         QVERIFY2(fit.err.contains(QStringLiteral("note: 20261130-043500-sim-a: step 2 (")), qPrintable(fit.err));
         QVERIFY2(fit.err.contains(QStringLiteral("%1: 2 records with a time past ").arg(late)), qPrintable(fit.err));
         QVERIFY(fit.out.startsWith(QStringLiteral("twin of 20261130-043500-sim-a: 5 steps, fit error ")));
+    }
+
+    // twin fit: a run named twice is fitted once; runs of different servers are fitted with a warning;
+    // other tools' result files are read as import and analyze read them.
+    void twinFitSources()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString twinPath = tmp.filePath(QStringLiteral("twin.json"));
+        const QString runA = QFINDTESTDATA("data/export/runs/20261130-043500-sim-a");
+        const QString runB = QFINDTESTDATA("data/export/runs/20261130-043800-sim-b");
+        const Outcome twice
+            = runCli({ QStringLiteral("twin"), QStringLiteral("fit"), runA, runA, QStringLiteral("--out"), twinPath });
+        QVERIFY2(twice.exitCode == 0, qPrintable(twice.err));
+        QVERIFY2(twice.out.startsWith(QStringLiteral("twin of 20261130-043500-sim-a: 5 steps, fit error ")),
+            qPrintable(twice.out));
+        QVERIFY2(twice.err.contains(
+                     QStringLiteral("warning: %1 is named more than once; its steps are fitted once\n").arg(runA)),
+            qPrintable(twice.err));
+        QVERIFY2(!twice.err.contains(QStringLiteral("different servers")), qPrintable(twice.err));
+
+        // The same simulator at another time scale: its milliseconds are not the first run's.
+        const QString otherScale = tmp.filePath(QStringLiteral("20261130-043800-sim-b"));
+        QVERIFY(copyRun(runB, otherScale));
+        const QString runJson = otherScale + QStringLiteral("/run.json");
+        QByteArray text = readFile(runJson);
+        QVERIFY(text.contains("preset default, time scale 5"));
+        text.replace("preset default, time scale 5", "preset default, time scale 1");
+        {
+            QFile f(runJson);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(text);
+        }
+        const Outcome sameServer
+            = runCli({ QStringLiteral("twin"), QStringLiteral("fit"), runA, runB, QStringLiteral("--out"), twinPath });
+        QVERIFY2(!sameServer.err.contains(QStringLiteral("different servers")), qPrintable(sameServer.err));
+        const Outcome two = runCli(
+            { QStringLiteral("twin"), QStringLiteral("fit"), runA, otherScale, QStringLiteral("--out"), twinPath });
+        QVERIFY2(two.err.contains(QStringLiteral(
+                     "warning: the runs measured different servers or time scales (20261130-043500-sim-a: built-in "
+                     "simulator (preset default, time scale 5), model kneepoint/sim-default; 20261130-043800-sim-b: "
+                     "built-in simulator (preset default, time scale 1), model kneepoint/sim-default): one twin "
+                     "fitted to both describes neither; fit each on its own\n")),
+            qPrintable(two.err));
+
+        // A vLLM result file, as `import` and `analyze` read it: its one step is read and fitted, and the fit
+        // says why one step is not enough (not that the file is no run directory).
+        const Outcome file = runCli({ QStringLiteral("twin"), QStringLiteral("fit"),
+            QFINDTESTDATA("data/import/vllm/result_rate30.json"), QStringLiteral("--out"), twinPath });
+        QCOMPARE(file.exitCode, 2);
+        QCOMPARE(file.err,
+            QStringLiteral("error: cannot fit a twin to result_rate30: only 1 usable step (completed requests at a "
+                           "finite load); a fit needs at least 3, one of them past saturation: sweep more loads\n"));
     }
 };
 

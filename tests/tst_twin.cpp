@@ -12,6 +12,8 @@
 #include "sim/filelimit.h"
 #include "sim/simconfig.h"
 #include "sim/simhost.h"
+#include "sim/simparameters.h"
+#include "sim/simtimedriver.h"
 #include "sweep/analysistext.h"
 #include "sweep/kneeanalysis.h"
 #include "twin/twin.h"
@@ -113,6 +115,11 @@ private Q_SLOTS:
     void fitsImportedRun();
     void simulatorServesTheTwin();
     void demoPlanFormsKneeAndSaturation();
+    void parameterBoundsAreTheSameEverywhere_data();
+    void parameterBoundsAreTheSameEverywhere();
+    void twinFileWritesEveryParameter();
+    void typedAdjustments();
+    void simTimeDriverWritesTokensAsRecords();
 };
 
 void TestTwin::fitReproducesPresetSweep_data()
@@ -551,6 +558,149 @@ void TestTwin::simulatorServesTheTwin()
     // excess of the offered load, so a server that did not serve the twin's parameters fails.
     QVERIFY2(std::abs(served / predicted.requestThroughput - 1) <= 0.10,
         qPrintable(u"%1 %2"_s.arg(served).arg(predicted.requestThroughput)));
+}
+
+// One parameter table: the simulator's configuration, the twin's --set and the fitted twin's file
+// refuse the same values, and the configuration states the limit rather than a type.
+void TestTwin::parameterBoundsAreTheSameEverywhere_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<QString>("configError");
+    QTest::addRow("KV cache beyond the limit") << u"kv_capacity_tokens"_s << QByteArray("1e15")
+                                               << u"field 'kv_capacity_tokens': 1e15 is above the limit 1073741824"_s;
+    QTest::addRow("integer beyond the limit")
+        << u"max_num_seqs"_s << QByteArray("100001") << u"field 'max_num_seqs': 100001 is above the limit 100000"_s;
+    QTest::addRow("below the limit") << u"block_size"_s << QByteArray("0")
+                                     << u"field 'block_size': 0 is below the limit 1"_s;
+    QTest::addRow("at an exclusive limit")
+        << u"t_base_ms"_s << QByteArray("0") << u"field 't_base_ms': 0 is not above the limit 0"_s;
+    QTest::addRow("at an exclusive upper limit")
+        << u"kv_watermark"_s << QByteArray("1") << u"field 'kv_watermark': 1 is not below the limit 1"_s;
+    QTest::addRow("a cost beyond the limit")
+        << u"per_decode_ms"_s << QByteArray("2e6") << u"field 'per_decode_ms': 2000000 is above the limit 1000000"_s;
+    QTest::addRow("not a whole number") << u"max_model_len"_s << QByteArray("100.5")
+                                        << u"field 'max_model_len': 100.5 is not an integer"_s;
+}
+
+void TestTwin::parameterBoundsAreTheSameEverywhere()
+{
+    QFETCH(QString, key);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, configError);
+    sim::SimServerOptions options;
+    const QByteArray text = "{\n  \"" + key.toUtf8() + "\": " + value + "\n}\n";
+    QCOMPARE(sim::applySimConfig(text, u"config.json"_s, options), u"config.json:2: "_s + configError);
+    // --set refuses it naming the same range.
+    const sim::SimParameter* parameter = sim::findSimParameter(key);
+    QVERIFY(parameter);
+    sim::SimParams params = sim::presetByName(u"small"_s)->params;
+    const QString error = twin::applyOverride(params, key + u'=' + QString::fromUtf8(value));
+    QVERIFY2(error.startsWith(u"--set %1=%2: %1 must be %3"_s.arg(
+                 key, QString::fromUtf8(value), sim::simParameterRange(*parameter))),
+        qPrintable(error));
+    // A twin file with it is refused as the configuration is.
+    twin::Twin t = smallTwin();
+    QJsonObject doc = QJsonDocument::fromJson(twin::twinToJson(t)).object();
+    doc.insert(key, QJsonDocument::fromJson("[" + value + "]").array().at(0));
+    const twin::TwinRead read = twin::readTwin(QJsonDocument(doc).toJson(), u"twin.json"_s);
+    QVERIFY(!read.twin);
+    QVERIFY2(read.error.contains(configError), qPrintable(read.error));
+}
+
+// The twin file holds every parameter of the table under its key, and reads back the same.
+void TestTwin::twinFileWritesEveryParameter()
+{
+    twin::Twin t = smallTwin();
+    t.params.maxNumSeqs = 77;
+    t.params.perKvTokenMs = 0.000125;
+    t.params.prefixCache = false;
+    const QByteArray text = twin::twinToJson(t);
+    const QJsonObject doc = QJsonDocument::fromJson(text).object();
+    for (const sim::SimParameter& p : sim::simParameters())
+        QVERIFY2(doc.contains(QLatin1String(p.key)), p.key);
+    QCOMPARE(doc.size(), qsizetype(sim::simParameters().size()) + 1); // and "twin"
+    QCOMPARE(doc.value(u"max_num_seqs"_s), QJsonValue(77));
+    QCOMPARE(doc.value(u"prefix_cache"_s), QJsonValue(false));
+    const twin::TwinRead read = twin::readTwin(text, u"twin.json"_s);
+    QVERIFY2(read.twin, qPrintable(read.error));
+    for (const sim::SimParameter& p : sim::simParameters()) {
+        if (p.type == sim::SimParameterType::Text)
+            QCOMPARE(p.getText(read.twin->params), p.getText(t.params));
+        else
+            QCOMPARE(p.get(read.twin->params), p.get(t.params));
+    }
+}
+
+// The window's fields and --set make the same typed adjustments; applying them is all or nothing.
+void TestTwin::typedAdjustments()
+{
+    const sim::SimParams small = sim::presetByName(u"small"_s)->params;
+    QString error;
+    const std::optional<twin::Adjustment> parsed = twin::parseAdjustment(u"kv_capacity_tokens=x2"_s, small, &error);
+    QVERIFY2(parsed, qPrintable(error));
+    QCOMPARE(*parsed, (twin::Adjustment { u"kv_capacity_tokens"_s, 2, true }));
+    QCOMPARE(parsed->text(), u"x2"_s);
+    QCOMPARE((twin::Adjustment { u"max_num_seqs"_s, 128, false }).text(), u"128"_s);
+    QVERIFY(!twin::parseAdjustment(u"eos_mean_fraction=0.5"_s, small, &error));
+    QCOMPARE(error,
+        u"--set eos_mean_fraction=0.5: 'eos_mean_fraction' is not a parameter of the twin (parameters: "
+        "max_num_seqs, kv_capacity_tokens, max_num_batched_tokens, max_model_len, block_size, t_base_ms, "
+        "per_decode_ms, per_prefill_token_ms, per_kv_token_ms, per_waiting_ms, kv_watermark)"_s);
+
+    sim::SimParams p = small;
+    const std::vector<twin::Adjustment> adjustments { { u"max_num_seqs"_s, 128, false },
+        { u"kv_capacity_tokens"_s, 2, true }, { u"per_decode_ms"_s, 1 / 3.0, true } };
+    QCOMPARE(twin::applyAdjustments(p, adjustments), QString());
+    QCOMPARE(p.maxNumSeqs, 128);
+    QCOMPARE(p.kvCapacityTokens, 2 * small.kvCapacityTokens);
+    QCOMPARE(p.perDecodeMs, small.perDecodeMs / 3.0);
+    // A factor is kept exactly, not as the 12 digits a "per_decode_ms=x0.333333333333" string would carry.
+    sim::SimParams viaText = small;
+    QCOMPARE(twin::applyOverride(viaText, u"per_decode_ms=x%1"_s.arg(1 / 3.0, 0, 'g', 12)), QString());
+    QVERIFY(viaText.perDecodeMs != p.perDecodeMs);
+
+    sim::SimParams unchanged = small;
+    QCOMPARE(twin::applyAdjustments(unchanged, { { u"max_num_seqs"_s, 8, false }, { u"kv_watermark"_s, 1, false } }),
+        u"kv_watermark must be a number from 0 to below 1, got 1"_s);
+    QCOMPARE(unchanged.maxNumSeqs, small.maxNumSeqs);
+}
+
+// The driver: each token at the end of the iteration that emitted it, on the client's clock (time scale),
+// and a request the model refuses failed at its send.
+void TestTwin::simTimeDriverWritesTokensAsRecords()
+{
+    sim::SimParams params;
+    params.tBaseMs = 1;
+    params.perDecodeMs = params.perPrefillTokenMs = params.perKvTokenMs = params.perWaitingMs = 0;
+    params.maxModelLen = 64;
+    sim::SimTimeDriver driver(params, 1, 2.0);
+    std::vector<qint64> rejected, finished;
+    driver.onRejected = [&](qint64 index, double) { rejected.push_back(index); };
+    driver.onFinished = [&](qint64 index, double, qint64 endNs) {
+        finished.push_back(index);
+        if (index == 0)
+            driver.sendAtNs(endNs, { 8, 1 }); // a closed loop's next request
+    };
+    QCOMPARE(driver.sendAtNs(0, { 10, 3 }), 0);
+    QCOMPARE(driver.sendAtModelMs(10, { 60, 10 }), 1); // longer than max_model_len
+    driver.run();
+    const std::vector<RequestRecord>& r = driver.records();
+    QCOMPARE(r.size(), std::size_t(3));
+    // Model iterations of 1 ms at time scale 2: tokens every 0.5 ms of the client's clock.
+    QCOMPARE(r[0].chunkNs, (std::vector<qint64> { 500000, 1000000, 1500000 }));
+    QCOMPARE(r[0].firstTokenNs, 500000);
+    QCOMPARE(r[0].endNs, 1500000);
+    QCOMPARE(r[0].outputTokens, 3);
+    QCOMPARE(r[0].httpStatus, 200);
+    QCOMPARE(r[1].sentNs, 5000000);
+    QCOMPARE(r[1].endNs, 5000000);
+    QCOMPARE(r[1].httpStatus, 400);
+    QCOMPARE(r[1].failure, FailureClass::HttpOther);
+    QCOMPARE(r[2].sentNs, 1500000);
+    QCOMPARE(r[2].chunkNs, (std::vector<qint64> { 2000000 }));
+    QCOMPARE(rejected, (std::vector<qint64> { 1 }));
+    QCOMPARE(finished, (std::vector<qint64> { 0, 2 }));
 }
 
 QTEST_GUILESS_MAIN(TestTwin)

@@ -5,6 +5,7 @@
 
 #include "metrics/resultjson.h"
 #include "metrics/sweeptable.h"
+#include "runs/importers.h"
 #include "runs/runcatalog.h"
 #include "runs/savedrun.h"
 #include "twin/twin.h"
@@ -17,6 +18,7 @@
 #include <QJsonObject>
 
 #include <cmath>
+#include <optional>
 
 namespace kp::cli {
 
@@ -33,7 +35,8 @@ cache, scheduler overheads, max_num_seqs, KV cache capacity) from saved runs' st
 records and /metrics samples, and writes it to TWIN.json, a simulator configuration that
 "kneepoint-sim --config TWIN.json" serves. Prints each step's measured and predicted figures and
 every parameter with its uncertainty; refuses, with the reason, when the steps cannot identify
-the model. A RUN is a run directory, or the id or name of a run under the data directory.
+the model. A RUN is a run directory, the id or name of a run under the data directory, or other
+tools' result files or folders (read as import reads them).
 
 predict: runs the twin's model in simulated time at the given loads (default: the loads it was
 fitted on) with the source run's request lengths, and prints the predicted steps, their knee,
@@ -105,6 +108,23 @@ QStringList report(const twin::Twin& t)
     return lines;
 }
 
+// Parses "twin VERB ARGS..."; an exit status when that is all there is to do (a parse error, or --help).
+std::optional<int> parseVerb(QCommandLineParser& p, const QStringList& arguments)
+{
+    QStringList args = arguments;
+    args.removeAt(1); // "twin"
+    args.removeAt(1); // the verb
+    if (!p.parse(args)) {
+        say(QStringLiteral("error: %1").arg(p.errorText()));
+        return ExitBadInput;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        writeOut(QByteArray(kTwinUsage) + '\n');
+        return ExitOk;
+    }
+    return std::nullopt;
+}
+
 int runFit(const QStringList& arguments)
 {
     QCommandLineParser p;
@@ -118,17 +138,8 @@ int runFit(const QStringList& arguments)
     const QCommandLineOption budget(QStringLiteral("max-evaluations"),
         QStringLiteral("Most model runs the search may use (default 400)."), QStringLiteral("N"));
     p.addOptions({ out, dataDir, json, budget });
-    QStringList args = arguments;
-    args.removeAt(1); // "twin"
-    args.removeAt(1); // "fit"
-    if (!p.parse(args)) {
-        say(QStringLiteral("error: %1").arg(p.errorText()));
-        return ExitBadInput;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        writeOut(QByteArray(kTwinUsage) + '\n');
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseVerb(p, arguments))
+        return *exit;
     const QStringList names = p.positionalArguments();
     if (names.isEmpty() || !p.isSet(out)) {
         say(QStringLiteral("error: twin fit needs a run and a file to write: kneepoint-cli twin fit RUN... --out "
@@ -148,9 +159,22 @@ int runFit(const QStringList& arguments)
     const RunCatalog catalog(p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory());
     std::vector<twin::FitStep> steps;
     QStringList ids, notes;
+    // What each source measured: a twin fitted to two servers (or one at two time scales) fits neither.
+    struct Source
+    {
+        QString id, server;
+    };
+    std::vector<Source> sources;
+    QStringList seen; // canonical paths: a run named twice is fitted once
+    QStringList foreign; // other tools' result files and folders: read as `import` and `analyze` read them
     for (const QString& name : names) {
         QString dir = name;
-        if (!QFileInfo(name).isDir()) {
+        const QFileInfo info(name);
+        if (info.isFile() || (info.isDir() && !QFileInfo::exists(info.filePath() + QStringLiteral("/run.json")))) {
+            foreign << name;
+            continue;
+        }
+        if (!info.isDir()) {
             QString error;
             const auto resolved = catalog.resolve(name, &error);
             if (!resolved) {
@@ -159,6 +183,12 @@ int runFit(const QStringList& arguments)
             }
             dir = *resolved;
         }
+        const QString canonical = QFileInfo(dir).canonicalFilePath();
+        if (seen.contains(canonical)) {
+            say(QStringLiteral("warning: %1 is named more than once; its steps are fitted once").arg(name));
+            continue;
+        }
+        seen << canonical;
         const SavedRunRead read = readSavedRun(QFileInfo(dir).absoluteFilePath());
         if (!read.ok()) {
             say(QStringLiteral("error: %1").arg(read.error));
@@ -167,9 +197,46 @@ int runFit(const QStringList& arguments)
         for (const QString& w : read.run->warnings)
             say(QStringLiteral("warning: %1").arg(w));
         ids << read.run->id;
+        sources.push_back({ read.run->id, QStringLiteral("%1, model %2").arg(read.run->target(), read.run->model()) });
         std::vector<twin::FitStep> runSteps = twin::fitSteps(*read.run, &notes);
         for (twin::FitStep& s : runSteps)
             steps.push_back(std::move(s));
+    }
+    if (!foreign.isEmpty()) {
+        QStringList unique;
+        for (const QString& path : foreign) {
+            const QString canonical = QFileInfo(path).canonicalFilePath();
+            if (seen.contains(canonical)) {
+                say(QStringLiteral("warning: %1 is named more than once; its steps are fitted once").arg(path));
+                continue;
+            }
+            seen << canonical;
+            unique << path;
+        }
+        const ImportContents contents = readImport(unique);
+        for (const QString& w : contents.warnings)
+            say(QStringLiteral("warning: %1").arg(w));
+        if (!contents.ok()) {
+            say(QStringLiteral("error: %1").arg(contents.error));
+            return ExitBadInput;
+        }
+        for (const ImportedCurve& curve : contents.curves) {
+            ids << curve.name;
+            sources.push_back({ curve.name,
+                QStringLiteral("%1, model %2")
+                    .arg(curve.target.isEmpty() ? curve.source : curve.target, curve.model) });
+            std::vector<twin::FitStep> curveSteps = twin::fitSteps(curve, &notes);
+            for (twin::FitStep& s : curveSteps)
+                steps.push_back(std::move(s));
+        }
+    }
+    for (const Source& other : sources) {
+        if (other.server != sources.front().server) {
+            say(QStringLiteral("warning: the runs measured different servers or time scales (%1: %2; %3: %4): one "
+                               "twin fitted to both describes neither; fit each on its own")
+                    .arg(sources.front().id, sources.front().server, other.id, other.server));
+            break;
+        }
     }
     for (const QString& n : notes)
         say(QStringLiteral("note: %1").arg(n));
@@ -252,17 +319,8 @@ int runPredict(const QStringList& arguments)
         QStringLiteral("Name of the saved run (default: \"prediction of SOURCE\")."), QStringLiteral("NAME"));
     p.addOptions({ set, replicas, rates, concurrency, requests, seed, slo, peak, redundancy, kneeMetric, json, save,
         dataDir, label });
-    QStringList args = arguments;
-    args.removeAt(1); // "twin"
-    args.removeAt(1); // "predict"
-    if (!p.parse(args)) {
-        say(QStringLiteral("error: %1").arg(p.errorText()));
-        return ExitBadInput;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        writeOut(QByteArray(kTwinUsage) + '\n');
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseVerb(p, arguments))
+        return *exit;
     if (p.positionalArguments().size() != 1) {
         say(QStringLiteral("error: twin predict needs one twin file: kneepoint-cli twin predict TWIN.json [--set "
                            "NAME=VALUE]... [--rates LIST]"));
@@ -280,16 +338,23 @@ int runPredict(const QStringList& arguments)
                 .arg(p.isSet(dataDir) ? QStringLiteral("data-dir") : QStringLiteral("label")));
         return ExitBadInput;
     }
+    // --set: typed adjustments, each applied in turn (a multiplier applies to the value before it).
     QJsonObject overrides;
     std::vector<std::pair<QString, QString>> overrideList;
+    QStringList overrideWords;
     for (const QString& assignment : p.values(set)) {
-        if (const QString error = twin::applyOverride(t.params, assignment); !error.isEmpty()) {
-            say(QStringLiteral("error: %1").arg(error));
+        QString error;
+        const std::optional<twin::Adjustment> adjustment = twin::parseAdjustment(assignment, t.params, &error);
+        if (adjustment)
+            error = twin::applyAdjustment(t.params, *adjustment);
+        if (!error.isEmpty()) {
+            say(QStringLiteral("error: %1")
+                    .arg(adjustment ? QStringLiteral("--set %1: %2").arg(assignment, error) : error));
             return ExitBadInput;
         }
-        const qsizetype eq = assignment.indexOf(QLatin1Char('='));
-        overrides.insert(assignment.left(eq).trimmed(), assignment.mid(eq + 1).trimmed());
-        overrideList.emplace_back(assignment.left(eq).trimmed(), assignment.mid(eq + 1).trimmed());
+        overrides.insert(adjustment->parameter, adjustment->text());
+        overrideList.emplace_back(adjustment->parameter, adjustment->text());
+        overrideWords << QStringLiteral("%1=%2").arg(adjustment->parameter, adjustment->text());
     }
     twin::PredictOptions options;
     const auto intOption = [&p](const QCommandLineOption& o, int lo, int hi, int* value) {
@@ -347,7 +412,7 @@ int runPredict(const QStringList& arguments)
         say(QStringLiteral("error: %1%2")
                 .arg(none,
                     overrides.isEmpty() ? QString()
-                                        : QStringLiteral(" (with %1)").arg(p.values(set).join(QStringLiteral(", ")))));
+                                        : QStringLiteral(" (with %1)").arg(overrideWords.join(QStringLiteral(", ")))));
         return ExitFailure;
     }
     const AnalysisOutput analysis = analyse(points, request);
@@ -414,7 +479,7 @@ int runPredict(const QStringList& arguments)
         = QStringLiteral("predicted by the twin %1 (fitted to %2)%3%4\n")
               .arg(path, t.sourceRuns.join(QStringLiteral(", ")),
                   overrides.isEmpty() ? QString()
-                                      : QStringLiteral(", with %1").arg(p.values(set).join(QStringLiteral(", "))),
+                                      : QStringLiteral(", with %1").arg(overrideWords.join(QStringLiteral(", "))),
                   options.replicas > 1 ? QStringLiteral(", %1 replicas").arg(options.replicas) : QString())
               .toUtf8();
     for (const SweepPoint& point : points)

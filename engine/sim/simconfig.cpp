@@ -1,6 +1,7 @@
 #include "sim/simconfig.h"
 
 #include "metrics/boundedread.h"
+#include "sim/simparameters.h"
 
 #include <QFile>
 
@@ -81,10 +82,52 @@ QString readString(const Context& ctx, const std::string& key, const json& value
     return {};
 }
 
-const char* const knownKeys[]
-    = { "preset", "model", "max_model_len", "max_num_seqs", "max_num_batched_tokens", "kv_capacity_tokens",
-          "block_size", "t_base_ms", "per_decode_ms", "per_prefill_token_ms", "per_kv_token_ms", "eos_mean_fraction",
-          "kv_watermark", "per_waiting_ms", "prefix_cache", "api_key", "time_scale", "seed", "faults", "gpus", "twin" };
+// A parameter of the table, typed and range-checked as the table says.
+QString readParameter(const Context& ctx, const SimParameter& parameter, const json& value, SimParams& params)
+{
+    const std::string key = parameter.key;
+    switch (parameter.type) {
+    case SimParameterType::Text: {
+        QString text;
+        if (QString error = readString(ctx, key, value, &text); !error.isEmpty())
+            return error;
+        parameter.setText(params, text);
+        return {};
+    }
+    case SimParameterType::Boolean:
+        if (!value.is_boolean())
+            return ctx.error(key, QStringLiteral("expected true or false, got %1").arg(fromStd(value.dump())));
+        parameter.set(params, value.get<bool>() ? 1 : 0);
+        return {};
+    case SimParameterType::Integer:
+    case SimParameterType::Number:
+        if (!value.is_number())
+            return ctx.error(key,
+                QStringLiteral("expected %1, got %2")
+                    .arg(parameter.type == SimParameterType::Integer ? QStringLiteral("an integer")
+                                                                     : QStringLiteral("a number"),
+                        fromStd(value.dump())));
+        const double v = value.get<double>();
+        if (const QString error = simParameterValueError(parameter, v); !error.isEmpty())
+            return ctx.error(key, error);
+        parameter.set(params, v);
+        return {};
+    }
+    return {};
+}
+
+// The server's own settings, beside the model's parameters (simParameters()).
+const char* const serverKeys[] = { "api_key", "time_scale", "seed", "faults", "gpus", "twin" };
+
+QStringList knownKeys()
+{
+    QStringList known { QStringLiteral("preset") };
+    for (const SimParameter& p : simParameters())
+        known.append(QString::fromLatin1(p.key));
+    for (const char* k : serverKeys)
+        known.append(QString::fromLatin1(k));
+    return known;
+}
 
 } // namespace
 
@@ -92,35 +135,16 @@ QString validateSimParams(const SimParams& p)
 {
     if (p.modelId.trimmed().isEmpty())
         return QStringLiteral("model: must not be empty");
-    if (p.maxModelLen < 2)
-        return QStringLiteral("max_model_len: must be at least 2");
-    if (p.maxNumSeqs < 1)
-        return QStringLiteral("max_num_seqs: must be at least 1");
-    if (p.maxNumBatchedTokens < 1)
-        return QStringLiteral("max_num_batched_tokens: must be at least 1");
-    if (p.blockSize < 1)
-        return QStringLiteral("block_size: must be at least 1");
+    for (const SimParameter& parameter : simParameters()) {
+        if (!parameter.isNumeric())
+            continue;
+        if (const QString error = simParameterValueError(parameter, parameter.get(p)); !error.isEmpty())
+            return QStringLiteral("%1: %2").arg(QString::fromLatin1(parameter.key), error);
+    }
     if (p.kvCapacityTokens < p.blockSize)
-        return QStringLiteral("kv_capacity_tokens: must hold at least one block");
-    const auto finiteAtLeast = [](double v, double minimum) { return std::isfinite(v) && v >= minimum; };
-    if (!finiteAtLeast(p.tBaseMs, 0) || p.tBaseMs <= 0)
-        return QStringLiteral("t_base_ms: must be a number above 0");
-    if (!finiteAtLeast(p.perDecodeMs, 0))
-        return QStringLiteral("per_decode_ms: must be a number of at least 0");
-    if (!finiteAtLeast(p.perPrefillTokenMs, 0))
-        return QStringLiteral("per_prefill_token_ms: must be a number of at least 0");
-    if (!finiteAtLeast(p.perKvTokenMs, 0))
-        return QStringLiteral("per_kv_token_ms: must be a number of at least 0");
-    if (!finiteAtLeast(p.eosMeanFraction, 0) || p.eosMeanFraction <= 0 || p.eosMeanFraction > 1)
-        return QStringLiteral("eos_mean_fraction: must be above 0 and at most 1");
-    if (!finiteAtLeast(p.kvWatermark, 0) || p.kvWatermark >= 1)
-        return QStringLiteral("kv_watermark: must be at least 0 and below 1");
-    if (!finiteAtLeast(p.perWaitingMs, 0))
-        return QStringLiteral("per_waiting_ms: must be a number of at least 0");
-    if (!finiteAtLeast(p.kvWatermark, 0) || p.kvWatermark >= 1)
-        return QStringLiteral("kv_watermark: must be at least 0 and below 1");
-    if (!finiteAtLeast(p.perWaitingMs, 0))
-        return QStringLiteral("per_waiting_ms: must be a number of at least 0");
+        return QStringLiteral("kv_capacity_tokens: %1 tokens do not hold one block of %2 (block_size)")
+            .arg(p.kvCapacityTokens)
+            .arg(p.blockSize);
     return {};
 }
 
@@ -164,14 +188,10 @@ QString applySimConfig(const QByteArray& text, const QString& sourceName, SimSer
     const Context ctx { text, sourceName };
     SimServerOptions next = options;
 
+    const QStringList known = knownKeys();
     for (const auto& [key, value] : doc.items()) {
-        if (std::find_if(std::begin(knownKeys), std::end(knownKeys), [&name = key](const char* k) { return name == k; })
-            == std::end(knownKeys)) {
-            QStringList known;
-            for (const char* k : knownKeys)
-                known.append(QString::fromLatin1(k));
+        if (!known.contains(fromStd(key)))
             return ctx.error(key, QStringLiteral("unknown field (known: %1)").arg(known.join(QStringLiteral(", "))));
-        }
     }
 
     if (const auto it = doc.find("preset"); it != doc.end()) {
@@ -194,38 +214,9 @@ QString applySimConfig(const QByteArray& text, const QString& sourceName, SimSer
         QString error;
         if (key == "preset")
             continue;
-        if (key == "model")
-            error = readString(ctx, key, value, &p.modelId);
-        else if (key == "max_model_len")
-            error = readInt(ctx, key, value, 2, &p.maxModelLen);
-        else if (key == "max_num_seqs")
-            error = readInt(ctx, key, value, 1, &p.maxNumSeqs);
-        else if (key == "max_num_batched_tokens")
-            error = readInt(ctx, key, value, 1, &p.maxNumBatchedTokens);
-        else if (key == "kv_capacity_tokens")
-            error = readInt(ctx, key, value, 1, &p.kvCapacityTokens);
-        else if (key == "block_size")
-            error = readInt(ctx, key, value, 1, &p.blockSize);
-        else if (key == "t_base_ms")
-            error = readDouble(ctx, key, value, &p.tBaseMs);
-        else if (key == "per_decode_ms")
-            error = readDouble(ctx, key, value, &p.perDecodeMs);
-        else if (key == "per_prefill_token_ms")
-            error = readDouble(ctx, key, value, &p.perPrefillTokenMs);
-        else if (key == "per_kv_token_ms")
-            error = readDouble(ctx, key, value, &p.perKvTokenMs);
-        else if (key == "eos_mean_fraction")
-            error = readDouble(ctx, key, value, &p.eosMeanFraction);
-        else if (key == "kv_watermark")
-            error = readDouble(ctx, key, value, &p.kvWatermark);
-        else if (key == "per_waiting_ms")
-            error = readDouble(ctx, key, value, &p.perWaitingMs);
-        else if (key == "prefix_cache") {
-            if (!value.is_boolean())
-                error = ctx.error(key, QStringLiteral("expected true or false, got %1").arg(fromStd(value.dump())));
-            else
-                p.prefixCache = value.get<bool>();
-        } else if (key == "api_key")
+        if (const SimParameter* parameter = findSimParameter(fromStd(key)))
+            error = readParameter(ctx, *parameter, value, p);
+        else if (key == "api_key")
             error = readString(ctx, key, value, &next.apiKey);
         else if (key == "time_scale") {
             error = readDouble(ctx, key, value, &next.timeScale);

@@ -7,16 +7,16 @@
 
 namespace kp::sim {
 
-// A SimParams field that makes no sense (a non-positive batch size, ...), named; empty when all are fine.
+// The first SimParams field outside its range in the parameter table (simparameters.h), or a KV cache
+// smaller than one block, as "key: what is wrong"; empty when all are fine.
 QString validateSimParams(const SimParams& params);
 
 // Applies a JSON configuration onto options. Keys are snake_case like vLLM's flags: "preset" (applied
-// first), "model", "max_model_len", "max_num_seqs", "max_num_batched_tokens", "kv_capacity_tokens",
-// "block_size", "t_base_ms", "per_decode_ms", "per_prefill_token_ms", "per_kv_token_ms",
-// "eos_mean_fraction", "kv_watermark", "per_waiting_ms", "prefix_cache" (a boolean), "api_key", "time_scale",
-// "seed", "faults" (an array of "KIND:RATE[:SECONDS]"), "gpus" (dcgm-exporter metrics for that many GPUs). A "twin"
-// object (a fitted twin's provenance, engine/twin) is accepted and not read here. Returns an empty string on success,
-// else one line naming the source, the line and the field.
+// first), the model's parameters of simParameters() ("model", "max_num_seqs", "kv_capacity_tokens", ...: each
+// typed and range-checked as the table says, a value outside its range refused stating the limit), and the
+// server's "api_key", "time_scale", "seed", "faults" (an array of "KIND:RATE[:SECONDS]"), "gpus" (dcgm-exporter
+// metrics for that many GPUs). A "twin" object (a fitted twin's provenance, engine/twin) is accepted and not read
+// here. Returns an empty string on success, else one line naming the source, the line and the field.
 QString applySimConfig(const QByteArray& text, const QString& sourceName, SimServerOptions& options);
 QString applySimConfigFile(const QString& path, SimServerOptions& options);
 

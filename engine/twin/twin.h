@@ -17,8 +17,9 @@
 #include <vector>
 
 namespace kp {
+struct ImportedCurve;
 struct SavedRun;
-}
+} // namespace kp
 
 namespace kp::twin {
 
@@ -48,6 +49,10 @@ struct FitStep
 std::vector<FitStep> fitSteps(const SavedRun& run, QStringList* notes);
 // A step from its records (a test's simulated step, or a saved one).
 FitStep fitStepFromRecords(LoadMode mode, double offered, double burstiness, const std::vector<RequestRecord>& records);
+// A step from its figures alone: requests of its mean lengths, as many as it sent, at the offered load.
+FitStep fitStepFromSummary(LoadMode mode, double offered, double burstiness, const StepMetrics& metrics);
+// The steps of other tools' result files (readImport, as `import` and `analyze` read them).
+std::vector<FitStep> fitSteps(const ImportedCurve& curve, QStringList* notes);
 
 // A fitted parameter and its uncertainty: the range over which the fit's error stays within 10 % of its
 // minimum when this parameter alone moves (lo/hi unset: the error stays that low as far as the scan went,
@@ -131,8 +136,27 @@ std::vector<SweepPoint> predict(const Twin& twin, const std::vector<PredictLoad>
 // smaller than a request): what to say instead of figures of nothing; empty when any request completed.
 QString noRequestFits(const Twin& twin, const std::vector<SweepPoint>& points);
 
-// --set NAME=VALUE or NAME=xF (a multiplier of the current value). Returns an error naming the parameter
-// and its range, empty on success.
+// A change to one of the twin's parameters (the adjustable ones of sim::simParameters()): set it to
+// `value`, or multiply its current value by `value`. --set and the window's What-if fields make them.
+struct Adjustment
+{
+    QString parameter; // the key: "max_num_seqs", "per_decode_ms", ...
+    double value = 0;
+    bool multiply = false;
+    QString text() const; // the value as --set writes it: "128", "x2"
+    bool operator==(const Adjustment&) const = default;
+};
+
+// --set NAME=VALUE or NAME=xF parsed; nullopt with *error ("--set ASSIGNMENT: ...", naming the parameter
+// and its range) when it is not one. `current` is only quoted in the message.
+std::optional<Adjustment> parseAdjustment(const QString& assignment, const sim::SimParams& current, QString* error);
+// Applies one adjustment, the result rounded to an integer where the parameter is one. Returns an error
+// naming the parameter and its range ("max_num_seqs must be an integer from 1 to 100000, got 0"), empty on
+// success; params are unchanged on error.
+QString applyAdjustment(sim::SimParams& params, const Adjustment& adjustment);
+// All of them in order, or none: the first error.
+QString applyAdjustments(sim::SimParams& params, const std::vector<Adjustment>& adjustments);
+// parseAdjustment then applyAdjustment; every error starts "--set ASSIGNMENT: ".
 QString applyOverride(sim::SimParams& params, const QString& assignment);
 QStringList overridableParameters();
 

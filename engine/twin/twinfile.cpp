@@ -3,6 +3,7 @@
 #include "metrics/boundedread.h"
 #include "metrics/filewrite.h"
 #include "sim/simconfig.h"
+#include "sim/simparameters.h"
 
 #include <nlohmann/json.hpp>
 
@@ -45,23 +46,24 @@ double readNumber(const json& v)
 
 QByteArray twinToJson(const Twin& t)
 {
-    const sim::SimParams& p = t.params;
     json doc = json::object();
     // The simulator's own keys: kneepoint-sim --config serves these.
-    doc["model"] = toStd(p.modelId);
-    doc["max_model_len"] = p.maxModelLen;
-    doc["max_num_seqs"] = p.maxNumSeqs;
-    doc["max_num_batched_tokens"] = p.maxNumBatchedTokens;
-    doc["kv_capacity_tokens"] = p.kvCapacityTokens;
-    doc["block_size"] = p.blockSize;
-    doc["t_base_ms"] = p.tBaseMs;
-    doc["per_decode_ms"] = p.perDecodeMs;
-    doc["per_prefill_token_ms"] = p.perPrefillTokenMs;
-    doc["per_kv_token_ms"] = p.perKvTokenMs;
-    doc["per_waiting_ms"] = p.perWaitingMs;
-    doc["eos_mean_fraction"] = p.eosMeanFraction;
-    doc["kv_watermark"] = p.kvWatermark;
-    doc["prefix_cache"] = p.prefixCache;
+    for (const sim::SimParameter& parameter : sim::simParameters()) {
+        switch (parameter.type) {
+        case sim::SimParameterType::Text:
+            doc[parameter.key] = toStd(parameter.getText(t.params));
+            break;
+        case sim::SimParameterType::Boolean:
+            doc[parameter.key] = parameter.get(t.params) != 0;
+            break;
+        case sim::SimParameterType::Integer:
+            doc[parameter.key] = std::llround(parameter.get(t.params));
+            break;
+        case sim::SimParameterType::Number:
+            doc[parameter.key] = parameter.get(t.params);
+            break;
+        }
+    }
 
     json twin = json::object();
     twin["format"] = kFormat;

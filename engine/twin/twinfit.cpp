@@ -1,7 +1,9 @@
 #include "twin/twin.h"
 
+#include "runs/importers.h"
 #include "runs/savedrun.h"
 #include "runs/steptimeline.h"
+#include "sim/simparameters.h"
 
 #include <algorithm>
 #include <array>
@@ -52,64 +54,45 @@ QString loadWord(LoadMode mode, double load)
                                          : QStringLiteral("%1 req/s").arg(num(load));
 }
 
-// The parameters the search moves, as simulator configuration keys.
+// The parameters the search moves, in the order it moves them: rows of the simulator's parameter table.
 enum Param { TBase, PerDecode, PerPrefill, PerKv, PerWaiting, MaxNumSeqs, KvCapacity, ParamCount };
 
-const std::array<const char*, ParamCount> paramKeys = { "t_base_ms", "per_decode_ms", "per_prefill_token_ms",
-    "per_kv_token_ms", "per_waiting_ms", "max_num_seqs", "kv_capacity_tokens" };
+const std::array<const sim::SimParameter*, ParamCount>& fittedRows()
+{
+    static const std::array<const sim::SimParameter*, ParamCount> rows = [] {
+        const std::array<const char*, ParamCount> keys = { "t_base_ms", "per_decode_ms", "per_prefill_token_ms",
+            "per_kv_token_ms", "per_waiting_ms", "max_num_seqs", "kv_capacity_tokens" };
+        std::array<const sim::SimParameter*, ParamCount> found {};
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            found[i] = sim::findSimParameter(QString::fromLatin1(keys[i]));
+            Q_ASSERT(found[i] && found[i]->isNumeric());
+        }
+        return found;
+    }();
+    return rows;
+}
 
 double get(const sim::SimParams& p, int i)
 {
-    switch (i) {
-    case TBase:
-        return p.tBaseMs;
-    case PerDecode:
-        return p.perDecodeMs;
-    case PerPrefill:
-        return p.perPrefillTokenMs;
-    case PerKv:
-        return p.perKvTokenMs;
-    case PerWaiting:
-        return p.perWaitingMs;
-    case MaxNumSeqs:
-        return p.maxNumSeqs;
-    default:
-        return p.kvCapacityTokens;
-    }
+    return fittedRows()[std::size_t(i)]->get(p);
 }
 
-// Sets parameter i, rounding the integer ones (the KV cache to whole blocks).
+// Sets parameter i, clamped into its range (a cost that must be above 0 to 1e-6 at least), rounding the
+// integer ones (the KV cache to whole blocks, at least one).
 void set(sim::SimParams& p, int i, double v)
 {
-    switch (i) {
-    case TBase:
-        p.tBaseMs = std::max(1e-6, v);
-        break;
-    case PerDecode:
-        p.perDecodeMs = std::max(0.0, v);
-        break;
-    case PerPrefill:
-        p.perPrefillTokenMs = std::max(0.0, v);
-        break;
-    case PerKv:
-        p.perKvTokenMs = std::max(0.0, v);
-        break;
-    case PerWaiting:
-        p.perWaitingMs = std::max(0.0, v);
-        break;
-    case MaxNumSeqs:
-        p.maxNumSeqs = int(std::clamp(std::llround(v), 1LL, 100000LL));
-        break;
-    default:
-        p.kvCapacityTokens
-            = int(std::clamp<long long>(std::llround(v / p.blockSize) * p.blockSize, p.blockSize, 1LL << 30));
-        break;
+    const sim::SimParameter& parameter = *fittedRows()[std::size_t(i)];
+    if (i == KvCapacity) {
+        const double blocks = double(std::llround(v / p.blockSize) * p.blockSize);
+        parameter.set(p, std::clamp(blocks, double(p.blockSize), parameter.max));
+        return;
     }
+    parameter.set(p, sim::clampToSimParameter(parameter, v, 1e-6));
 }
 
 bool isInteger(int i)
 {
-    return i == MaxNumSeqs || i == KvCapacity;
+    return fittedRows()[std::size_t(i)]->type == sim::SimParameterType::Integer;
 }
 
 // What the request records say about the server's iterations. Every running sequence emits one token
@@ -335,6 +318,43 @@ FitStep fitStepFromRecords(LoadMode mode, double offered, double burstiness, con
     return s;
 }
 
+FitStep fitStepFromSummary(LoadMode mode, double offered, double burstiness, const StepMetrics& m)
+{
+    // The lengths' means, sent on the arrival schedule of the offered rate.
+    FitStep fs;
+    fs.mode = mode;
+    fs.offered = offered;
+    fs.burstiness = burstiness;
+    fs.metrics = m;
+    if (m.completed < 1)
+        return fs;
+    const int prompt = int(std::max<qint64>(1, m.totalInputTokens / m.completed));
+    const int output = int(std::max<qint64>(1, m.totalOutputTokens / m.completed));
+    fs.requests.assign(std::size_t(m.completed + std::max<qint64>(0, m.failed)), TwinRequest { prompt, output, -1 });
+    return fs;
+}
+
+std::vector<FitStep> fitSteps(const ImportedCurve& curve, QStringList* notes)
+{
+    std::vector<FitStep> steps;
+    for (const ImportedFileStep& step : curve.steps) {
+        const QString where = QStringLiteral("%1: step at %2").arg(step.sourceFile, loadWord(step.mode, step.offered));
+        FitStep fs;
+        // Records that keep their send times replay exactly; the others (latencies only) and summaries
+        // are sent as the mean lengths at the offered rate.
+        if (!step.records.empty() && !step.recordsWithoutSendTimes)
+            fs = fitStepFromRecords(step.mode, step.offered, step.setup.burstiness, step.records);
+        else
+            fs = fitStepFromSummary(step.mode, step.offered, step.setup.burstiness, step.metrics);
+        if (fs.metrics.completed < 1) {
+            notes->append(QStringLiteral("%1: left out, no request completed").arg(where));
+            continue;
+        }
+        steps.push_back(std::move(fs));
+    }
+    return steps;
+}
+
 std::vector<FitStep> fitSteps(const SavedRun& run, QStringList* notes)
 {
     std::vector<FitStep> steps;
@@ -376,20 +396,11 @@ std::vector<FitStep> fitSteps(const SavedRun& run, QStringList* notes)
             }
             fs = fitStepFromRecords(step.mode, step.offered, step.setup.burstiness, records);
         } else {
-            // A summary only: the lengths' means, sent on the arrival schedule of the offered rate.
-            const StepMetrics& m = step.metrics;
-            if (m.completed < 1) {
+            if (step.metrics.completed < 1) {
                 notes->append(QStringLiteral("%1: left out, no request completed").arg(where));
                 continue;
             }
-            fs.mode = step.mode;
-            fs.offered = step.offered;
-            fs.burstiness = step.setup.burstiness;
-            fs.metrics = m;
-            const int prompt = int(std::max<qint64>(1, m.totalInputTokens / m.completed));
-            const int output = int(std::max<qint64>(1, m.totalOutputTokens / m.completed));
-            fs.requests.assign(
-                std::size_t(m.completed + std::max<qint64>(0, m.failed)), TwinRequest { prompt, output, -1 });
+            fs = fitStepFromSummary(step.mode, step.offered, step.setup.burstiness, step.metrics);
         }
         fs.server = step.server;
         if (fs.metrics.completed < 1) {
@@ -671,7 +682,7 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     static constexpr double factors[] = { 1.02, 1.05, 1.1, 1.2, 1.5, 2, 4 };
     for (int i = 0; i < ParamCount; ++i) {
         ParameterFit f;
-        f.key = QString::fromLatin1(paramKeys[std::size_t(i)]);
+        f.key = QString::fromLatin1(fittedRows()[std::size_t(i)]->key);
         f.value = get(p, i);
         for (const int sign : { +1, -1 }) {
             std::optional<double> bound;
@@ -705,19 +716,19 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         }
         twin.parameters.push_back(f);
     }
-    const auto assumed = [&twin](const QString& key, double value, const QString& why) {
+    const auto assumed = [&twin, &p](const char* key, const QString& why) {
         ParameterFit f;
-        f.key = key;
-        f.value = value;
+        f.key = QString::fromLatin1(key);
+        f.value = sim::findSimParameter(f.key)->get(p);
         f.identified = false;
         f.note = why;
         twin.parameters.push_back(f);
-        twin.unidentified.append(key);
+        twin.unidentified.append(f.key);
     };
-    assumed(QStringLiteral("max_num_batched_tokens"), p.maxNumBatchedTokens,
+    assumed("max_num_batched_tokens",
         QStringLiteral("assumed: chunked prefill of prompts this short never reaches the budget"));
-    assumed(QStringLiteral("block_size"), p.blockSize, QStringLiteral("assumed: vLLM's default"));
-    assumed(QStringLiteral("kv_watermark"), p.kvWatermark, QStringLiteral("assumed: vLLM's default"));
+    assumed("block_size", QStringLiteral("assumed: vLLM's default"));
+    assumed("kv_watermark", QStringLiteral("assumed: vLLM's default"));
     if (!haveRecords) {
         out.notes.append(QStringLiteral("some steps have no request records (an imported summary): their requests "
                                         "are taken as equal to the mean prompt and output lengths, sent at the "

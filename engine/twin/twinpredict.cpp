@@ -1,42 +1,24 @@
 #include "twin/twin.h"
 
 #include "load/arrivalschedule.h"
+#include "sim/simparameters.h"
+#include "sim/simtimedriver.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <queue>
-#include <random>
 
 namespace kp::twin {
 
 StepMetrics simulateLoad(const sim::SimParams& params, int replicas, LoadMode mode, double load,
     const std::vector<TwinRequest>& requests, const MetricsOptions& metrics)
 {
-    replicas = std::max(1, replicas);
-    std::vector<sim::SimModel> models;
-    models.reserve(std::size_t(replicas));
-    for (int i = 0; i < replicas; ++i)
-        models.emplace_back(params);
-    std::vector<double> nowMs(std::size_t(replicas), 0.0);
-
-    const auto toNs = [](double ms) { return static_cast<qint64>(std::llround(ms * 1e6)); };
-    std::vector<RequestRecord> records;
-    records.reserve(requests.size());
-    // Sends not yet handed to a model, by time (ms), then index.
-    using Due = std::pair<double, std::size_t>;
-    std::priority_queue<Due, std::vector<Due>, std::greater<>> due;
-    std::size_t next = 0;
+    sim::SimTimeDriver driver(params, replicas);
+    // Each request once, in order: at its time (rate), or when a user's previous one ended (users).
     const auto send = [&](double atMs) {
-        if (next >= requests.size())
+        if (std::size_t(driver.sent()) >= requests.size())
             return;
-        RequestRecord r;
-        r.index = qint64(next);
-        r.scheduledNs = r.sentNs = toNs(atMs);
-        r.promptTokens = requests[next].promptTokens;
-        records.push_back(r);
-        due.emplace(atMs, next);
-        ++next;
+        const TwinRequest& r = requests[std::size_t(driver.sent())];
+        driver.sendAtModelMs(atMs, { r.promptTokens, r.outputTokens });
     };
 
     const bool closedLoop = mode == LoadMode::Concurrency;
@@ -44,6 +26,8 @@ StepMetrics simulateLoad(const sim::SimParams& params, int replicas, LoadMode mo
         const int users = int(std::clamp(load, 1.0, 1e6));
         for (int i = 0; i < users; ++i)
             send(0);
+        driver.onRejected = [&send](qint64, double atMs) { send(atMs); };
+        driver.onFinished = [&send](qint64, double endMs, qint64) { send(endMs); };
     } else {
         const bool replay = !requests.empty()
             && std::all_of(requests.begin(), requests.end(), [](const TwinRequest& r) { return r.sendMs >= 0; });
@@ -57,149 +41,93 @@ StepMetrics simulateLoad(const sim::SimParams& params, int replicas, LoadMode mo
                 send(double(at) / 1e6);
         }
     }
-
-    std::size_t roundRobin = 0;
-    while (true) {
-        int busy = -1;
-        for (int m = 0; m < replicas; ++m) {
-            if (models[std::size_t(m)].hasWork() && (busy < 0 || nowMs[std::size_t(m)] < nowMs[std::size_t(busy)]))
-                busy = m;
-        }
-        if (busy < 0 && due.empty())
-            break;
-        if (!due.empty() && (busy < 0 || due.top().first <= nowMs[std::size_t(busy)])) {
-            const auto [atMs, index] = due.top();
-            due.pop();
-            const int m = int(roundRobin++ % std::size_t(replicas));
-            sim::SimModel& model = models[std::size_t(m)];
-            if (!model.hasWork())
-                nowMs[std::size_t(m)] = std::max(nowMs[std::size_t(m)], atMs);
-            if (!model.addRequest(quint64(index), requests[index].promptTokens, requests[index].outputTokens, atMs)) {
-                RequestRecord& r = records[index];
-                r.failure = FailureClass::HttpOther;
-                r.httpStatus = 400;
-                r.endNs = r.sentNs;
-                if (closedLoop)
-                    send(atMs);
-            }
-            continue;
-        }
-        const sim::Iteration it = models[std::size_t(busy)].runIteration(nowMs[std::size_t(busy)]);
-        nowMs[std::size_t(busy)] = it.endMs;
-        const qint64 atNs = toNs(it.endMs);
-        for (const sim::TokenEvent& token : it.tokens) {
-            RequestRecord& r = records[std::size_t(token.id)];
-            if (token.tokenIndex == 0)
-                r.firstByteNs = r.firstTokenNs = r.firstContentNs = atNs;
-            r.chunkNs.push_back(atNs);
-            if (token.last) {
-                r.lastTokenNs = r.endNs = atNs;
-                r.httpStatus = 200;
-                r.outputTokens = token.tokenIndex + 1;
-                r.outputTokensFromUsage = true;
-                r.serverPromptTokens = r.promptTokens;
-                if (closedLoop)
-                    send(it.endMs);
-            }
-        }
-    }
+    driver.run();
+    const std::vector<RequestRecord>& records = driver.records();
     const double durationS = double(StepMetrics::stepDurationNs(records)) / 1e9;
     return StepMetrics::fromRecords(records, durationS, metrics);
 }
 
-namespace {
-
-struct Overridable
+QString Adjustment::text() const
 {
-    const char* key;
-    bool integer;
-    double min; // inclusive
-    double max; // inclusive unless maxExclusive
-    bool minExclusive;
-    bool maxExclusive;
-    double* (*field)(sim::SimParams&);
-    int* (*intField)(sim::SimParams&);
-};
-
-const Overridable overridables[] = {
-    { "max_num_seqs", true, 1, 100000, false, false, nullptr, [](sim::SimParams& p) { return &p.maxNumSeqs; } },
-    { "kv_capacity_tokens", true, 1, 1 << 30, false, false, nullptr,
-        [](sim::SimParams& p) { return &p.kvCapacityTokens; } },
-    { "max_num_batched_tokens", true, 1, 10000000, false, false, nullptr,
-        [](sim::SimParams& p) { return &p.maxNumBatchedTokens; } },
-    { "max_model_len", true, 2, 10000000, false, false, nullptr, [](sim::SimParams& p) { return &p.maxModelLen; } },
-    { "block_size", true, 1, 1024, false, false, nullptr, [](sim::SimParams& p) { return &p.blockSize; } },
-    { "t_base_ms", false, 0, 1e6, true, false, [](sim::SimParams& p) { return &p.tBaseMs; }, nullptr },
-    { "per_decode_ms", false, 0, 1e6, false, false, [](sim::SimParams& p) { return &p.perDecodeMs; }, nullptr },
-    { "per_prefill_token_ms", false, 0, 1e6, false, false, [](sim::SimParams& p) { return &p.perPrefillTokenMs; },
-        nullptr },
-    { "per_kv_token_ms", false, 0, 1e6, false, false, [](sim::SimParams& p) { return &p.perKvTokenMs; }, nullptr },
-    { "per_waiting_ms", false, 0, 1e6, false, false, [](sim::SimParams& p) { return &p.perWaitingMs; }, nullptr },
-    { "kv_watermark", false, 0, 1, false, true, [](sim::SimParams& p) { return &p.kvWatermark; }, nullptr },
-};
-
-QString rangeWord(const Overridable& o)
-{
-    const QString lo = QString::number(o.min, 'g', 12), hi = QString::number(o.max, 'g', 12);
-    return QStringLiteral("%1 %2 %3 %4 %5%6")
-        .arg(o.integer ? QStringLiteral("an integer") : QStringLiteral("a number"),
-            o.minExclusive ? QStringLiteral("above") : QStringLiteral("from"), lo,
-            o.maxExclusive ? QStringLiteral("to below") : QStringLiteral("to"), hi, QString());
+    return (multiply ? QStringLiteral("x") : QString()) + sim::simNumberText(value);
 }
-
-} // namespace
 
 QStringList overridableParameters()
 {
-    QStringList keys;
-    for (const Overridable& o : overridables)
-        keys.append(QString::fromLatin1(o.key));
-    return keys;
+    return sim::adjustableSimParameters();
+}
+
+std::optional<Adjustment> parseAdjustment(const QString& assignment, const sim::SimParams& current, QString* error)
+{
+    const auto fail = [&](const QString& message) {
+        *error = QStringLiteral("--set %1: %2").arg(assignment, message);
+        return std::nullopt;
+    };
+    const qsizetype eq = assignment.indexOf(QLatin1Char('='));
+    if (eq <= 0)
+        return fail(QStringLiteral("expected NAME=VALUE or NAME=xFACTOR (names: %1)")
+                        .arg(overridableParameters().join(QStringLiteral(", "))));
+    const QString name = assignment.left(eq).trimmed();
+    QString value = assignment.mid(eq + 1).trimmed();
+    const sim::SimParameter* parameter = sim::findSimParameter(name);
+    if (!parameter || !parameter->adjustable)
+        return fail(QStringLiteral("'%1' is not a parameter of the twin (parameters: %2)")
+                        .arg(name, overridableParameters().join(QStringLiteral(", "))));
+    Adjustment adjustment;
+    adjustment.parameter = name;
+    adjustment.multiply = value.startsWith(QLatin1Char('x')) || value.startsWith(QLatin1Char('X'));
+    if (adjustment.multiply)
+        value.remove(0, 1);
+    bool ok = false;
+    adjustment.value = value.toDouble(&ok);
+    if (!ok || !std::isfinite(adjustment.value))
+        return fail(QStringLiteral("'%1' is not a number; %2 must be %3, or xFACTOR for a multiple of its value (%4)")
+                        .arg(value, name, sim::simParameterRange(*parameter),
+                            QString::number(parameter->get(current), 'g', 12)));
+    return adjustment;
+}
+
+QString applyAdjustment(sim::SimParams& params, const Adjustment& adjustment)
+{
+    const sim::SimParameter* parameter = sim::findSimParameter(adjustment.parameter);
+    if (!parameter || !parameter->adjustable)
+        return QStringLiteral("'%1' is not a parameter of the twin (parameters: %2)")
+            .arg(adjustment.parameter, overridableParameters().join(QStringLiteral(", ")));
+    const QString& name = adjustment.parameter;
+    if (adjustment.multiply && !(adjustment.value > 0))
+        return QStringLiteral("the factor must be above 0");
+    double v = adjustment.multiply ? parameter->get(params) * adjustment.value : adjustment.value;
+    if (parameter->type == sim::SimParameterType::Integer) {
+        if (!adjustment.multiply && v != std::floor(v))
+            return QStringLiteral("%1 must be %2").arg(name, sim::simParameterRange(*parameter));
+        v = std::round(v);
+    }
+    if (!sim::simParameterValueError(*parameter, v).isEmpty())
+        return QStringLiteral("%1 must be %2, got %3")
+            .arg(name, sim::simParameterRange(*parameter), QString::number(v, 'g', 12));
+    parameter->set(params, v);
+    return {};
+}
+
+QString applyAdjustments(sim::SimParams& params, const std::vector<Adjustment>& adjustments)
+{
+    sim::SimParams next = params;
+    for (const Adjustment& a : adjustments) {
+        if (const QString error = applyAdjustment(next, a); !error.isEmpty())
+            return error;
+    }
+    params = next;
+    return {};
 }
 
 QString applyOverride(sim::SimParams& params, const QString& assignment)
 {
-    const qsizetype eq = assignment.indexOf(QLatin1Char('='));
-    if (eq <= 0)
-        return QStringLiteral("--set %1: expected NAME=VALUE or NAME=xFACTOR (names: %2)")
-            .arg(assignment, overridableParameters().join(QStringLiteral(", ")));
-    const QString name = assignment.left(eq).trimmed();
-    QString value = assignment.mid(eq + 1).trimmed();
-    const Overridable* o = nullptr;
-    for (const Overridable& candidate : overridables) {
-        if (name == QLatin1String(candidate.key))
-            o = &candidate;
-    }
-    if (!o)
-        return QStringLiteral("--set %1: '%2' is not a parameter of the twin (parameters: %3)")
-            .arg(assignment, name, overridableParameters().join(QStringLiteral(", ")));
-    const double current = o->integer ? double(*o->intField(params)) : *o->field(params);
-    const bool multiplier = value.startsWith(QLatin1Char('x')) || value.startsWith(QLatin1Char('X'));
-    if (multiplier)
-        value.remove(0, 1);
-    bool ok = false;
-    const double number = value.toDouble(&ok);
-    if (!ok || !std::isfinite(number))
-        return QStringLiteral("--set %1: '%2' is not a number; %3 must be %4, or xFACTOR for a multiple of its value "
-                              "(%5)")
-            .arg(assignment, value, name, rangeWord(*o), QString::number(current, 'g', 12));
-    if (multiplier && !(number > 0))
-        return QStringLiteral("--set %1: the factor must be above 0").arg(assignment);
-    double v = multiplier ? current * number : number;
-    if (o->integer) {
-        if (!multiplier && v != std::floor(v))
-            return QStringLiteral("--set %1: %2 must be %3").arg(assignment, name, rangeWord(*o));
-        v = std::round(v);
-    }
-    const bool below = o->minExclusive ? v <= o->min : v < o->min;
-    const bool above = o->maxExclusive ? v >= o->max : v > o->max;
-    if (below || above)
-        return QStringLiteral("--set %1: %2 must be %3, got %4")
-            .arg(assignment, name, rangeWord(*o), QString::number(v, 'g', 12));
-    if (o->integer)
-        *o->intField(params) = int(v);
-    else
-        *o->field(params) = v;
+    QString error;
+    const std::optional<Adjustment> adjustment = parseAdjustment(assignment, params, &error);
+    if (!adjustment)
+        return error;
+    if (const QString problem = applyAdjustment(params, *adjustment); !problem.isEmpty())
+        return QStringLiteral("--set %1: %2").arg(assignment, problem);
     return {};
 }
 

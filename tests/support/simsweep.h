@@ -8,7 +8,7 @@
 #include "load/arrivalschedule.h"
 #include "load/steprunner.h"
 #include "metrics/stepmetrics.h"
-#include "sim/simmodel.h"
+#include "sim/simtimedriver.h"
 #include "sweep/kneeanalysis.h"
 #include "sweep/sweepplan.h"
 #include "sweep/sweeprunner.h"
@@ -16,8 +16,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
-#include <queue>
 #include <vector>
 
 namespace kp::testing {
@@ -29,24 +27,10 @@ namespace kp::testing {
 inline StepResult simulateStep(
     const sim::SimParams& params, double timeScale, const StepConfig& step, const MetricsOptions& metricsOptions)
 {
-    sim::SimModel model(params);
-    const auto toNs
-        = [timeScale](double modelMs) { return static_cast<qint64>(std::llround(modelMs / timeScale * 1e6)); };
-    const auto toModelMs = [timeScale](qint64 ns) { return double(ns) / 1e6 * timeScale; };
-
-    std::vector<RequestRecord> records;
-    // Arrivals not yet handed to the model, by send time (client ns).
-    std::priority_queue<std::pair<qint64, qint64>, std::vector<std::pair<qint64, qint64>>, std::greater<>> due;
-    qint64 nextIndex = 0;
-    auto send = [&](qint64 atNs) {
-        const qint64 index = nextIndex++;
-        const Prompt& prompt = step.prompts[static_cast<std::size_t>(index) % step.prompts.size()];
-        RequestRecord r;
-        r.index = index;
-        r.scheduledNs = r.sentNs = atNs;
-        r.promptTokens = prompt.promptTokens;
-        records.push_back(r);
-        due.emplace(atNs, index);
+    sim::SimTimeDriver driver(params, 1, timeScale);
+    const auto send = [&](qint64 atNs) {
+        const Prompt& prompt = step.prompts[static_cast<std::size_t>(driver.sent()) % step.prompts.size()];
+        driver.sendAtNs(atNs, { prompt.promptTokens, prompt.outputTokens });
     };
     const bool closedLoop = step.mode == LoadMode::Concurrency;
     const qint64 stopSendingNs
@@ -54,6 +38,10 @@ inline StepResult simulateStep(
     if (closedLoop) {
         for (int i = 0; i < std::min(step.concurrency, step.numPrompts); ++i)
             send(0);
+        driver.onFinished = [&](qint64, double, qint64 endNs) {
+            if (endNs < stopSendingNs && driver.sent() < step.numPrompts)
+                send(endNs);
+        };
     } else {
         ArrivalOptions arrivals;
         arrivals.rate = step.rate;
@@ -62,41 +50,8 @@ inline StepResult simulateStep(
         for (qint64 at : ArrivalSchedule::offsetsNs(step.numPrompts, arrivals))
             send(at);
     }
-
-    double nowMs = 0;
-    while (!due.empty() || model.hasWork()) {
-        if (!model.hasWork())
-            nowMs = std::max(nowMs, toModelMs(due.top().first));
-        while (!due.empty() && toModelMs(due.top().first) <= nowMs) {
-            const qint64 index = due.top().second;
-            due.pop();
-            const Prompt& prompt = step.prompts[static_cast<std::size_t>(index) % step.prompts.size()];
-            if (!model.addRequest(quint64(index), prompt.promptTokens, prompt.outputTokens, nowMs)) {
-                RequestRecord& r = records[std::size_t(index)];
-                r.failure = FailureClass::HttpOther;
-                r.httpStatus = 400;
-                r.endNs = r.sentNs;
-            }
-        }
-        const sim::Iteration it = model.runIteration(nowMs);
-        nowMs = it.endMs;
-        const qint64 atNs = toNs(it.endMs);
-        for (const sim::TokenEvent& token : it.tokens) {
-            RequestRecord& r = records[std::size_t(token.id)];
-            if (token.tokenIndex == 0)
-                r.firstByteNs = r.firstTokenNs = r.firstContentNs = atNs;
-            r.chunkNs.push_back(atNs);
-            if (token.last) {
-                r.lastTokenNs = r.endNs = atNs;
-                r.httpStatus = 200;
-                r.outputTokens = token.tokenIndex + 1;
-                r.outputTokensFromUsage = true;
-                r.serverPromptTokens = r.promptTokens;
-                if (closedLoop && atNs < stopSendingNs && nextIndex < step.numPrompts)
-                    send(atNs);
-            }
-        }
-    }
+    driver.run();
+    std::vector<RequestRecord> records = driver.takeRecords();
 
     StepResult result;
     result.config = step;

@@ -5,6 +5,7 @@
 #include "run/liverun.h"
 #include "run/uiformat.h"
 #include "runs/savedrun.h"
+#include "sim/simparameters.h"
 #include "sweep/capacityplan.h"
 
 #include <QChart>
@@ -148,10 +149,15 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     , m_chart(new WhatIfChart(this))
 {
     m_seqs->setObjectName(QStringLiteral("whatif.max_num_seqs"));
-    m_seqs->setRange(1, 100000);
+    // The simulator's ranges, as --set and the twin file check them.
+    const auto range = [](QSpinBox* box, const char* key) {
+        const sim::SimParameter* parameter = sim::findSimParameter(QString::fromLatin1(key));
+        box->setRange(int(parameter->min), int(parameter->max));
+    };
+    range(m_seqs, "max_num_seqs");
     m_seqs->setToolTip(tr("The most requests the server runs at once (max_num_seqs)"));
     m_kv->setObjectName(QStringLiteral("whatif.kv_capacity_tokens"));
-    m_kv->setRange(1, 1 << 30);
+    range(m_kv, "kv_capacity_tokens");
     m_kv->setSingleStep(1024);
     m_kv->setGroupSeparatorShown(true);
     m_kv->setToolTip(tr("The KV cache's capacity in tokens (kv_capacity_tokens)"));
@@ -306,20 +312,25 @@ std::optional<twin::Twin> WhatIfPanel::adjustedTwin(QString* error) const
     if (!m_twin)
         return std::nullopt;
     twin::Twin t = *m_twin;
-    const QStringList sets { QStringLiteral("max_num_seqs=%1").arg(m_seqs->value()),
-        QStringLiteral("kv_capacity_tokens=%1").arg(m_kv->value()),
-        QStringLiteral("per_decode_ms=x%1").arg(1 / m_decode->value(), 0, 'g', 12),
-        QStringLiteral("per_kv_token_ms=x%1").arg(1 / m_decode->value(), 0, 'g', 12),
-        QStringLiteral("per_prefill_token_ms=x%1").arg(1 / m_prefill->value(), 0, 'g', 12) };
-    for (const QString& set : sets) {
-        const QString problem = twin::applyOverride(t.params, set);
-        if (!problem.isEmpty()) {
-            if (error)
-                *error = problem;
-            return std::nullopt;
-        }
+    if (const QString problem = twin::applyAdjustments(t.params, adjustments()); !problem.isEmpty()) {
+        if (error)
+            *error = problem;
+        return std::nullopt;
     }
     return t;
+}
+
+std::vector<twin::Adjustment> WhatIfPanel::adjustments() const
+{
+    // Speeds are "× faster": a cost divided by the speed. Decode speed covers the cache's cost per token too.
+    const double decode = 1 / m_decode->value(), prefill = 1 / m_prefill->value();
+    return {
+        { QStringLiteral("max_num_seqs"), double(m_seqs->value()), false },
+        { QStringLiteral("kv_capacity_tokens"), double(m_kv->value()), false },
+        { QStringLiteral("per_decode_ms"), decode, true },
+        { QStringLiteral("per_kv_token_ms"), decode, true },
+        { QStringLiteral("per_prefill_token_ms"), prefill, true },
+    };
 }
 
 void WhatIfPanel::schedulePredict()

@@ -62,6 +62,8 @@ public:
     QString status() const; // the busy state, the refusal, or what the fit rests on
     // The twin with the fields' settings applied (replicas are not part of it).
     std::optional<twin::Twin> adjustedTwin(QString* error = nullptr) const;
+    // The fields' settings as the twin's adjustments, in the order they apply.
+    std::vector<twin::Adjustment> adjustments() const;
     const std::vector<SweepPoint>& predicted() const { return m_predicted; }
     const AnalysisResult& predictedAnalysis() const { return m_analysis; }
     double predictedSaturationRps() const; // the most requests per second any predicted load completes
