@@ -674,6 +674,32 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/run.lock")));
     }
 
+    // run.json that is not a run is refused, and a value of the wrong type is a warning, each naming
+    // the file and the key.
+    void malformedRunJsonNamesTheFileAndTheKey()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.path();
+        const QString path = dir + QStringLiteral("/run.json");
+        QVERIFY(writeText(path, "{\"format\": \"kneepoint.run/1\", \"steps\": {}}"));
+        const SavedRunRead refused = readSavedRun(dir);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error, path + QStringLiteral(": steps: expected an array"));
+
+        QVERIFY(writeText(path,
+            "{\"format\": \"kneepoint.run/1\", \"status\": \"finished\", \"tags\": \"nightly\", \"steps\": "
+            "[{\"index\": 0, \"load\": \"10 req/s\", \"client_bound\": \"yes\", \"completed\": 9}]}"));
+        const SavedRunRead read = readSavedRun(dir, SavedRunDepth::RunJson);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.run->warnings,
+            QStringList({ path + QStringLiteral(": tags: expected an array"),
+                path + QStringLiteral(": steps[0].client_bound: expected true or false") }));
+        QCOMPARE(read.run->steps.size(), std::size_t(1));
+        QVERIFY(!read.run->steps[0].clientBound);
+        QCOMPARE(read.run->steps[0].completed, qint64(9));
+        QCOMPARE(read.run->steps[0].offered, 10.0);
+    }
+
     // A run written the way the CLI and the GUI write it reads back with the same numbers and records.
     void savedRunRoundTrip()
     {

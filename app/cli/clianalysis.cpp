@@ -4,6 +4,7 @@
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
 #include "runs/importers.h"
+#include "store/rundocument.h"
 #include "sweep/analysisjson.h"
 #include "sweep/analysistext.h"
 #include "sweep/slospec.h"
@@ -106,28 +107,26 @@ void addFile(const QString& path, LoadedPoints& out, bool partial = false, bool 
 void addRunDirectory(const QDir& dir, LoadedPoints& out)
 {
     const QString runPath = dir.filePath(QStringLiteral("run.json"));
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(readAll(runPath, out.errors), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        out.errors << QStringLiteral("%1: not a run file: %2").arg(runPath, parseError.errorString());
+    const RunDocumentRead read = readRunDocument(runPath);
+    if (!read.ok()) {
+        out.errors << read.error;
         return;
     }
-    const QJsonObject run = doc.object();
-    const ProfileLoadResult profile = ProfileStore::fromJsonObject(run.value(u"profile").toObject(), runPath);
+    const RunDocument& run = *read.document;
+    const ProfileLoadResult profile = ProfileStore::fromJsonObject(run.profile.value_or(QJsonObject()), runPath);
     if (profile.ok() && !profile.profile->slo.isEmpty())
         out.runSlo = profile.profile->slo;
-    for (const auto& entry : run.value(u"steps").toArray()) {
-        const QJsonObject s = entry.toObject();
+    for (const RunStepEntry& s : run.steps) {
         const std::size_t before = out.points.size();
-        addFile(dir.filePath(QStringLiteral("steps/") + s.value(u"file").toString()), out, s.value(u"partial").toBool(),
-            s.value(u"client_bound").toBool());
+        addFile(dir.filePath(QStringLiteral("steps/") + s.file.value_or(QString())), out, s.partial.value_or(false),
+            s.clientBound.value_or(false));
         // What the server's /metrics said about the step, for the analysis' server sentences.
-        if (const auto server = ServerStepStats::fromJson(s.value(u"server").toObject())) {
+        if (const auto server = ServerStepStats::fromJson(s.server.value_or(QJsonObject()))) {
             for (std::size_t i = before; i < out.points.size(); ++i)
                 out.points[i].server = server;
         }
     }
-    if (run.value(u"steps").toArray().isEmpty())
+    if (run.steps.empty())
         out.warnings << QStringLiteral("%1: the run has no finished step yet").arg(runPath);
 }
 

@@ -7,6 +7,7 @@
 
 #include "metrics/boundedread.h"
 #include "runs/runcatalog.h"
+#include "store/rundocument.h"
 #include "store/runwriter.h"
 
 #include <QDateTime>
@@ -104,17 +105,10 @@ std::optional<double> offeredOf(const QJsonObject& analysis, const char* key)
 // target's, the profile's, --model, or the first the server lists). Empty when the sweep wrote no run.
 QString modelOfRun(const QString& dir)
 {
-    const std::optional<QByteArray> data
-        = readBoundedFile(QDir(dir).filePath(QStringLiteral("run.json")), kMaxResultFileBytes, nullptr);
-    if (!data)
+    const RunDocumentRead read = readRunDocument(QDir(dir).filePath(QStringLiteral("run.json")));
+    if (!read.ok() || !read.document->profile)
         return {};
-    const QJsonObject target = QJsonDocument::fromJson(*data)
-                                   .object()
-                                   .value(QLatin1String("profile"))
-                                   .toObject()
-                                   .value(QLatin1String("target"))
-                                   .toObject();
-    return target.value(QLatin1String("model")).toString();
+    return read.document->profile->value(QLatin1String("target")).toObject().value(QLatin1String("model")).toString();
 }
 
 QString formatLoadValue(std::optional<double> v, bool lowerBound = false)

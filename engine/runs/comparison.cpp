@@ -356,7 +356,7 @@ Comparison compareRuns(
     std::vector<std::map<QString, QString>> flat(runs.size());
     std::map<QString, bool> keys;
     for (std::size_t r = 0; r < runs.size(); ++r) {
-        flatten(runs[r].json.value(u"profile").toObject(), QStringLiteral("profile."), flat[r]);
+        flatten(runs[r].document.profile.value_or(QJsonObject()), QStringLiteral("profile."), flat[r]);
         flatten(runs[r].environment, QStringLiteral("environment."), flat[r]);
         for (const auto& [key, value] : flat[r])
             keys[key] = true;

@@ -813,29 +813,28 @@ bool writeCurve(
     RunWriter writer;
     if (!writer.open(temporary.path(), &result.error))
         return false;
-    const auto countOrNull = [](qint64 v) { return isKnown(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); };
-    QJsonArray entries;
+    RunDocument run;
     for (std::size_t i = 0; i < curve.steps.size(); ++i) {
         const Step& s = curve.steps[i];
         const int index = int(i);
-        QJsonObject entry;
-        entry.insert(QLatin1String("index"), index);
-        entry.insert(QLatin1String("load"), formatLoad(s.mode, s.offered));
-        entry.insert(QLatin1String("file"), QFileInfo(writer.stepPath(index)).fileName());
-        entry.insert(QLatin1String("completed"), countOrNull(s.metrics.completed));
-        entry.insert(QLatin1String("failed"), countOrNull(s.metrics.failed));
-        entry.insert(QLatin1String("partial"), false);
-        entry.insert(QLatin1String("client_bound"), false);
-        entry.insert(QLatin1String("source_file"), QFileInfo(s.sourceFile).fileName());
-        entry.insert(QLatin1String("source_path"), s.sourceFile);
+        RunStepEntry entry;
+        entry.index = index;
+        entry.load = formatLoad(s.mode, s.offered);
+        entry.file = QFileInfo(writer.stepPath(index)).fileName();
+        entry.completed = s.metrics.completed; // kUnknownCount: null
+        entry.failed = s.metrics.failed;
+        entry.partial = false;
+        entry.clientBound = false;
+        entry.sourceFile = QFileInfo(s.sourceFile).fileName();
+        entry.sourcePath = s.sourceFile;
         if (s.repeat >= 0)
-            entry.insert(QLatin1String("repeat"), s.repeat);
+            entry.repeat = s.repeat;
         if (s.recordsWithoutSendTimes)
-            entry.insert(QLatin1String("no_timeline"),
-                QStringLiteral("%1 times each request from its own send and does not say when it was sent: "
-                               "the requests' latencies are known, a timeline of the step is not")
-                    .arg(QFileInfo(s.sourceFile).fileName()));
-        entries.append(entry);
+            entry.noTimeline
+                = QStringLiteral("%1 times each request from its own send and does not say when it was sent: "
+                                 "the requests' latencies are known, a timeline of the step is not")
+                      .arg(QFileInfo(s.sourceFile).fileName());
+        run.steps.push_back(std::move(entry));
         if (!writer.writeStep(index, ResultJson::write(s.setup, s.metrics, {}, 2), &result.error))
             return false;
         if (!s.records.empty()) {
@@ -847,36 +846,33 @@ bool writeCurve(
             result.requestCount += int(s.records.size());
         }
     }
-    const QString now = QDateTime::currentDateTime().toString(Qt::ISODateWithMs);
-    QJsonObject run;
-    run.insert(QLatin1String("format"), QLatin1String("kneepoint.run/1"));
-    run.insert(QLatin1String("status"), QLatin1String("finished"));
-    run.insert(QLatin1String("source"), curve.source);
-    run.insert(QLatin1String("name"), curve.name);
-    run.insert(QLatin1String("created"), now);
-    run.insert(QLatin1String("updated"), now);
-    run.insert(QLatin1String("imported_from"), QJsonArray::fromStringList(curve.files));
+    const QDateTime now = QDateTime::currentDateTime();
+    run.status = QStringLiteral("finished");
+    run.source = curve.source;
+    run.name = curve.name;
+    run.created = now;
+    run.updated = now;
+    run.importedFrom = curve.files;
     if (!group.isEmpty()) {
         // Runs read together that measured different things: comparable at once.
-        run.insert(QLatin1String("import_group"), group);
+        run.importGroup = group;
         QJsonObject identity;
         for (const auto& [k, v] : curve.identity)
             identity.insert(k, v);
-        run.insert(QLatin1String("import_identity"), identity);
+        run.importIdentity = identity;
     }
     // What the files say about the settings, and nothing else (the profile below holds only the loads).
-    run.insert(QLatin1String("file_settings"), fileSettings(curve));
-    run.insert(QLatin1String("profile"), profile);
+    run.fileSettings = fileSettings(curve);
+    run.profile = profile;
     QJsonObject environment;
     environment.insert(QLatin1String("kneepoint_version"), QLatin1String(KNEEPOINT_VERSION));
     environment.insert(QLatin1String("source_tool"), curve.source);
     if (!curve.toolVersion.isEmpty())
         environment.insert(QLatin1String("source_tool_version"), curve.toolVersion);
-    run.insert(QLatin1String("environment"), environment);
-    QJsonObject plan;
-    plan.insert(QLatin1String("kind"), QLatin1String("list"));
-    run.insert(QLatin1String("plan"), plan);
-    run.insert(QLatin1String("steps"), entries);
+    run.environment = environment;
+    RunPlan plan;
+    plan.kind = QStringLiteral("list");
+    run.plan = plan;
     if (!writer.writeRun(run, &result.error))
         return false;
     writer.close();

@@ -3,6 +3,7 @@
 #include "metrics/boundedread.h"
 #include "metrics/phrase.h"
 #include "runs/savedrun.h"
+#include "store/rundocument.h"
 #include "store/runwriter.h"
 
 #include <QDir>
@@ -36,7 +37,7 @@ std::optional<double> offeredOf(const QJsonValue& finding)
 }
 
 // Reads run.json, lets `edit` change it, writes it back atomically.
-bool editRunJson(const QString& dir, const std::function<void(QJsonObject&)>& edit, QString* error)
+bool editRunJson(const QString& dir, const std::function<void(RunDocument&)>& edit, QString* error)
 {
     const QString path = QDir(dir).filePath(QStringLiteral("run.json"));
     QFile f(path);
@@ -54,9 +55,13 @@ bool editRunJson(const QString& dir, const std::function<void(QJsonObject&)>& ed
                                                                       : phrase("RunCatalog", "expected an object"));
         return false;
     }
-    QJsonObject run = doc.object();
-    edit(run);
-    return writeFileAtomically(path, QJsonDocument(run).toJson(QJsonDocument::Indented), error);
+    RunDocumentRead read = parseRunDocument(doc.object(), path);
+    if (!read.ok()) {
+        *error = read.error;
+        return false;
+    }
+    edit(*read.document);
+    return writeRunDocument(path, *read.document, error);
 }
 
 bool isRunDirectory(const QString& dir)
@@ -247,11 +252,11 @@ bool RunCatalog::rename(const QString& dir, const QString& name, QString* error)
 {
     return editRunJson(
         dir,
-        [&](QJsonObject& run) {
+        [&](RunDocument& run) {
             if (name.trimmed().isEmpty())
-                run.remove(QLatin1String("name"));
+                run.name.reset();
             else
-                run.insert(QLatin1String("name"), name.trimmed());
+                run.name = name.trimmed();
         },
         error);
 }
@@ -260,20 +265,18 @@ bool RunCatalog::setTags(const QString& dir, const QStringList& tags, QString* e
 {
     return editRunJson(
         dir,
-        [&](QJsonObject& run) {
-            QJsonArray array;
+        [&](RunDocument& run) {
             QStringList seen;
             for (const QString& tag : tags) {
                 const QString t = tag.trimmed();
                 if (t.isEmpty() || seen.contains(t))
                     continue;
                 seen << t;
-                array.append(t);
             }
-            if (array.isEmpty())
-                run.remove(QLatin1String("tags"));
+            if (seen.isEmpty())
+                run.tags.reset();
             else
-                run.insert(QLatin1String("tags"), array);
+                run.tags = seen;
         },
         error);
 }
@@ -282,11 +285,11 @@ bool RunCatalog::setNotes(const QString& dir, const QString& notes, QString* err
 {
     return editRunJson(
         dir,
-        [&](QJsonObject& run) {
+        [&](RunDocument& run) {
             if (notes.isEmpty())
-                run.remove(QLatin1String("notes"));
+                run.notes.reset();
             else
-                run.insert(QLatin1String("notes"), notes);
+                run.notes = notes;
         },
         error);
 }

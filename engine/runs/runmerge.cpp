@@ -30,9 +30,9 @@ namespace {
 // load the server together.
 constexpr double kMisalignedFraction = 0.1;
 
-std::optional<ShardSpec> shardFromJson(const QJsonObject& run)
+std::optional<ShardSpec> shardOf(const RunDocument& run)
 {
-    const QJsonObject s = run.value(u"shard").toObject();
+    const QJsonObject s = run.shard.value_or(QJsonObject());
     const int index = s.value(u"index").toInt(0);
     const int count = s.value(u"count").toInt(0);
     if (count < 1 || index < 1 || index > count)
@@ -43,34 +43,34 @@ std::optional<ShardSpec> shardFromJson(const QJsonObject& run)
     return shard;
 }
 
-QJsonObject readRunJson(const QString& dir)
+// run.json of a run directory; empty when absent or not a run.
+RunDocument readRunJson(const QString& dir)
 {
-    const std::optional<QByteArray> data
-        = readBoundedFile(QDir(dir).filePath(QStringLiteral("run.json")), kMaxResultFileBytes, nullptr);
-    return data ? QJsonDocument::fromJson(*data).object() : QJsonObject();
+    RunDocumentRead read = readRunDocument(QDir(dir).filePath(QStringLiteral("run.json")));
+    return read.ok() ? *std::move(read.document) : RunDocument {};
 }
 
-QJsonObject stepEntry(const QJsonObject& run, int index)
+// When the step's records start on the wall clock, as its run.json entry says; nullopt when it does not.
+std::optional<double> startOf(const RunDocument& run, int index)
 {
-    for (const QJsonValue& v : run.value(u"steps").toArray()) {
-        const QJsonObject e = v.toObject();
-        if (e.value(u"index").toInt(-1) == index)
-            return e;
-    }
-    return {};
+    const RunStepEntry* step = run.step(index);
+    if (!step || !step->startUnixS || std::isnan(*step->startUnixS))
+        return std::nullopt;
+    return step->startUnixS;
 }
 
 // What must be the same in every shard: the plan and the parts of the profile that shape the load.
-QJsonObject planFingerprint(const QJsonObject& run)
+bool samePlan(const RunDocument& a, const RunDocument& b)
 {
-    QJsonObject plan = run.value(u"plan").toObject();
-    plan.remove(QLatin1String("stopped_early"));
-    const QJsonObject profile = run.value(u"profile").toObject();
-    QJsonObject f;
-    f.insert(QLatin1String("plan"), plan);
-    f.insert(QLatin1String("load"), profile.value(u"load"));
-    f.insert(QLatin1String("workload"), profile.value(u"workload"));
-    return f;
+    const auto plan = [](const RunDocument& run) {
+        RunPlan p = run.plan.value_or(RunPlan {});
+        p.stoppedEarly.reset();
+        return p;
+    };
+    const auto profilePart
+        = [](const RunDocument& run, QStringView key) { return run.profile.value_or(QJsonObject()).value(key); };
+    return plan(a) == plan(b) && profilePart(a, u"load") == profilePart(b, u"load")
+        && profilePart(a, u"workload") == profilePart(b, u"workload");
 }
 
 void shift(RequestRecord& r, qint64 offsetNs)
@@ -99,7 +99,7 @@ QString seconds(double s)
 
 std::optional<ShardSpec> shardOfRun(const QString& dir)
 {
-    return shardFromJson(readRunJson(dir));
+    return shardOf(readRunJson(dir));
 }
 
 bool isShardSet(const QStringList& dirs)
@@ -118,10 +118,10 @@ bool isShardSet(const QStringList& dirs)
 
 QString mergedRunDirectory(const QStringList& dirs, const QString& runsRoot)
 {
-    const QJsonObject run = dirs.isEmpty() ? QJsonObject() : readRunJson(dirs.constFirst());
-    QString name = run.value(u"name").toString();
+    const RunDocument run = dirs.isEmpty() ? RunDocument {} : readRunJson(dirs.constFirst());
+    QString name = run.name.value_or(QString());
     if (name.isEmpty())
-        name = run.value(u"profile").toObject().value(u"name").toString();
+        name = run.profile.value_or(QJsonObject()).value(u"name").toString();
     if (name.isEmpty() && !dirs.isEmpty())
         name = QFileInfo(dirs.constFirst()).fileName();
     return newRunDirectory(runsRoot, name + QStringLiteral(" merged"));
@@ -153,7 +153,7 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
             report.error = read.error;
             return report;
         }
-        const auto spec = shardFromJson(read.run->json);
+        const auto spec = shardOf(read.run->document);
         if (!spec) {
             report.error = QStringLiteral("%1: shard: missing; not a shard run (kneepoint-cli run|sweep --shard I/K)")
                                .arg(QDir(read.run->dir).filePath(QStringLiteral("run.json")));
@@ -178,7 +178,7 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
                                .arg(shards[i - 1].run.dir, s.run.dir, s.spec.toString());
             return report;
         }
-        if (planFingerprint(s.run.json) != planFingerprint(shards.front().run.json)) {
+        if (!samePlan(s.run.document, shards.front().run.document)) {
             report.error
                 = QStringLiteral("%1 and %2 ran different plans or workloads (run.json plan, profile load or workload "
                                  "differ): they are not shards of one run")
@@ -203,15 +203,10 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
     const Profile& profile = first.profile;
     const MetricsOptions metrics = metricsOptions(profile);
 
-    QJsonArray shardList;
+    std::vector<RunMergedShard> shardList;
     for (const Shard& s : shards) {
-        QJsonObject o;
-        o.insert(QLatin1String("index"), s.spec.index);
-        o.insert(QLatin1String("dir"), s.run.dir);
-        o.insert(QLatin1String("status"), s.run.status);
-        o.insert(QLatin1String("steps"), static_cast<int>(s.run.steps.size()));
-        o.insert(QLatin1String("environment"), s.run.environment);
-        shardList.append(o);
+        shardList.push_back(
+            { s.spec.index, s.run.dir, s.run.status, static_cast<int>(s.run.steps.size()), s.run.environment });
         if (s.run.status != QLatin1String("finished"))
             report.flags << QStringLiteral("shard %1 %2 (%3)").arg(s.spec.toString(), s.run.status, s.run.dir);
     }
@@ -229,7 +224,7 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
         StepSetup setup;
         StepMetrics metrics;
         std::vector<RequestRecord> records;
-        QJsonObject entry;
+        RunStepEntry entry;
         SweepPoint point;
         LoadMode mode = LoadMode::Rate;
     };
@@ -254,9 +249,9 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
         double t0 = std::numeric_limits<double>::infinity();
         bool anyStart = false;
         for (const auto& [shard, step] : parts) {
-            const QJsonValue start = stepEntry(shard->run.json, index).value(u"start_unix_s");
-            if (start.isDouble()) {
-                t0 = std::min(t0, start.toDouble());
+            const std::optional<double> start = startOf(shard->run.document, index);
+            if (start) {
+                t0 = std::min(t0, *start);
                 anyStart = true;
             }
         }
@@ -264,7 +259,7 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
         bool allGated = true;
         int gate = 0;
         double latestStart = 0;
-        QJsonArray shardSteps;
+        std::vector<RunShardPart> shardSteps;
         for (const auto& [shard, step] : parts) {
             if (step->requestsPath.isEmpty()) {
                 report.error
@@ -280,10 +275,10 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
                 report.error = error;
                 return report;
             }
-            const QJsonValue start = stepEntry(shard->run.json, index).value(u"start_unix_s");
+            const std::optional<double> start = startOf(shard->run.document, index);
             double offsetS = 0;
-            if (start.isDouble()) {
-                offsetS = start.toDouble() - t0;
+            if (start) {
+                offsetS = *start - t0;
             } else {
                 stepFlags << QStringLiteral("shard %1 has no wall-clock start (start_unix_s): its records are placed "
                                             "at the earliest start")
@@ -315,16 +310,8 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
             else
                 allGated = false;
             m.mode = step->mode;
-            QJsonObject part;
-            part.insert(QLatin1String("shard"), shard->spec.index);
-            part.insert(QLatin1String("load"), step->load);
-            part.insert(QLatin1String("completed"), step->metrics.completed);
-            part.insert(QLatin1String("failed"), step->metrics.failed);
-            part.insert(QLatin1String("partial"), step->partial);
-            part.insert(QLatin1String("client_bound"), step->clientBound);
-            part.insert(QLatin1String("start_offset_s"), offsetS);
-            part.insert(QLatin1String("duration_s"), step->metrics.durationS);
-            shardSteps.append(part);
+            shardSteps.push_back({ shard->spec.index, step->load, step->metrics.completed, step->metrics.failed,
+                step->partial, step->clientBound, offsetS, step->metrics.durationS });
         }
         std::sort(m.records.begin(), m.records.end(),
             [](const RequestRecord& a, const RequestRecord& b) { return a.index < b.index; });
@@ -351,25 +338,25 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
         for (const auto& part : parts)
             m.setup.date = std::max(m.setup.date, part.second->setup.date);
 
-        QJsonObject& e = m.entry;
-        e.insert(QLatin1String("index"), index);
-        e.insert(QLatin1String("load"), formatLoad(m.mode, offered));
+        RunStepEntry& e = m.entry;
+        e.index = index;
+        e.load = formatLoad(m.mode, offered);
         if (!base.purpose.isEmpty())
-            e.insert(QLatin1String("purpose"), base.purpose);
-        e.insert(QLatin1String("file"), QStringLiteral("%1.json").arg(index, 3, 10, QLatin1Char('0')));
-        e.insert(QLatin1String("completed"), m.metrics.completed);
-        e.insert(QLatin1String("failed"), m.metrics.failed);
-        e.insert(QLatin1String("partial"), partial);
-        e.insert(QLatin1String("client_bound"), clientBound);
-        e.insert(QLatin1String("dispatch_lag_p99_ms"), lagP99);
+            e.purpose = base.purpose;
+        e.file = QStringLiteral("%1.json").arg(index, 3, 10, QLatin1Char('0'));
+        e.completed = m.metrics.completed;
+        e.failed = m.metrics.failed;
+        e.partial = partial;
+        e.clientBound = clientBound;
+        e.dispatchLagP99Ms = lagP99;
         if (anyStart)
-            e.insert(QLatin1String("start_unix_s"), t0);
-        e.insert(QLatin1String("start_spread_s"), latestStart);
+            e.startUnixS = t0;
+        e.startSpreadS = latestStart;
         if (!profile.slo.isEmpty())
-            e.insert(QLatin1String("meets_slo"), SweepPlanner::meetsSlo(profile.slo, m.metrics));
-        e.insert(QLatin1String("shards"), shardSteps);
+            e.meetsSlo = SweepPlanner::meetsSlo(profile.slo, m.metrics);
+        e.shards = std::move(shardSteps);
         if (!stepFlags.isEmpty()) {
-            e.insert(QLatin1String("flags"), QJsonArray::fromStringList(stepFlags));
+            e.flags = stepFlags;
             for (const QString& f : stepFlags)
                 report.flags << QStringLiteral("step %1: %2").arg(index + 1).arg(f);
         }
@@ -404,7 +391,7 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
         if (!writer.open(tempDir, &error))
             return fail(error);
         QByteArray csv = SweepTable::csvHeader();
-        QList<QJsonObject> entries;
+        std::vector<RunStepEntry> entries;
         std::vector<SweepPoint> points;
         for (const MergedStep& m : merged) {
             for (const RequestRecord& r : m.records) {
@@ -414,16 +401,15 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
             if (!writer.writeStep(m.index, ResultJson::write(m.setup, m.metrics, {}, 2), &error))
                 return fail(error);
             csv += SweepTable::csvRow(m.setup, m.metrics);
-            entries << m.entry;
+            entries.push_back(m.entry);
             if (m.mode == profile.load.mode)
                 points.push_back(m.point);
         }
         std::stable_sort(points.begin(), points.end(),
             [](const SweepPoint& a, const SweepPoint& b) { return a.offered < b.offered; });
 
-        QJsonObject run = first.json;
-        run.remove(QLatin1String("shard"));
-        run.remove(QLatin1String("environment"));
+        RunDocument run = first.document;
+        run.shard.reset();
         QString status = QStringLiteral("finished");
         for (const Shard& s : shards) {
             if (s.run.status == QLatin1String("failed"))
@@ -431,19 +417,16 @@ MergeReport mergeShardRuns(const QStringList& dirs, const MergeOptions& options)
             else if (s.run.status != QLatin1String("finished") && status == QLatin1String("finished"))
                 status = QStringLiteral("stopped");
         }
-        run.insert(QLatin1String("status"), status);
-        run.insert(QLatin1String("updated"), QDateTime::currentDateTime().toString(Qt::ISODateWithMs));
-        QJsonArray steps;
-        for (const QJsonObject& e : entries)
-            steps.append(e);
-        run.insert(QLatin1String("steps"), steps);
-        QJsonObject mergedInfo;
-        mergedInfo.insert(QLatin1String("count"), k);
-        mergedInfo.insert(QLatin1String("shards"), shardList);
+        run.status = status;
+        run.updated = QDateTime::currentDateTime();
+        run.steps = std::move(entries);
+        RunMergeInfo mergedInfo;
+        mergedInfo.count = k;
+        mergedInfo.shards = shardList;
         if (!report.flags.isEmpty())
-            mergedInfo.insert(QLatin1String("flags"), QJsonArray::fromStringList(report.flags));
-        run.insert(QLatin1String("merged"), mergedInfo);
-        run.insert(QLatin1String("environment"), shards.front().run.environment);
+            mergedInfo.flags = report.flags;
+        run.merged = std::move(mergedInfo);
+        run.environment = shards.front().run.environment;
 
         if (!writeFileAtomically(QDir(tempDir).filePath(QStringLiteral("sweep.csv")), csv, &error))
             return fail(error);

@@ -50,16 +50,6 @@ std::optional<std::pair<LoadMode, double>> parseLoadWord(const QString& text)
     return std::pair { users ? LoadMode::Concurrency : LoadMode::Rate, value };
 }
 
-QDateTime parseTime(const QJsonValue& value)
-{
-    if (!value.isString())
-        return {};
-    QDateTime t = QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
-    if (!t.isValid())
-        t = QDateTime::fromString(value.toString(), Qt::ISODate);
-    return t;
-}
-
 // The run directories this code names start with the time they were created: "20260130-141502-name".
 QDateTime timeFromId(const QString& id)
 {
@@ -119,19 +109,17 @@ void settleLoad(SavedStep& step, const std::optional<std::pair<LoadMode, double>
     step.load = formatLoad(step.mode, step.offered);
 }
 
-// run.json "prediction": {"source_runs": [...], "overrides": {"name": "value", ...}, "replicas": N, "twin_file"}
-Prediction readPrediction(const QJsonObject& json)
+// What made a predicted run, from run.json's "prediction" (absent: an unnamed twin, one replica).
+Prediction readPrediction(const std::optional<RunPrediction>& from)
 {
     Prediction p;
-    const QJsonObject o = json.value(u"prediction").toObject();
-    for (const QJsonValue& v : o.value(u"source_runs").toArray())
-        if (v.isString())
-            p.sourceRuns << inertText(v.toString());
-    const QJsonObject overrides = o.value(u"overrides").toObject();
-    for (auto it = overrides.begin(); it != overrides.end(); ++it)
+    const RunPrediction o = from.value_or(RunPrediction {});
+    for (const QString& run : o.sourceRuns)
+        p.sourceRuns << inertText(run);
+    for (auto it = o.overrides.begin(); it != o.overrides.end(); ++it)
         p.overrides << inertText(QStringLiteral("%1=%2").arg(it.key(), it.value().toVariant().toString()));
-    p.replicas = std::max(1, o.value(u"replicas").toInt(1));
-    p.twinFile = inertText(o.value(u"twin_file").toString());
+    p.replicas = std::max(1, o.replicas);
+    p.twinFile = inertText(o.twinFile);
     return p;
 }
 
@@ -252,39 +240,21 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
         out.error = error;
         return out;
     }
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        out.error = QStringLiteral("%1: invalid JSON at offset %2: %3")
-                        .arg(runPath)
-                        .arg(parseError.offset)
-                        .arg(parseError.errorString());
-        return out;
-    }
-    if (!doc.isObject()) {
-        out.error = QStringLiteral("%1: $: expected an object").arg(runPath);
-        return out;
-    }
-    const QJsonObject json = doc.object();
-    const QString format = json.value(u"format").toString();
-    if (format != QLatin1String("kneepoint.run/1")) {
-        out.error = json.contains(u"format")
-            ? QStringLiteral("%1: format: \"%2\" is not a run this version reads (kneepoint.run/1)")
-                  .arg(runPath, format)
-            : QStringLiteral("%1: format: missing (expected \"kneepoint.run/1\")").arg(runPath);
-        return out;
-    }
-    if (json.contains(u"steps") && !json.value(u"steps").isArray()) {
-        out.error = QStringLiteral("%1: steps: expected an array").arg(runPath);
+    RunDocumentRead read = parseRunDocument(bytes, runPath);
+    if (!read.ok()) {
+        out.error = read.error;
         return out;
     }
 
     SavedRun run;
     run.dir = dir.path();
     run.id = dir.dirName();
-    run.json = json;
-    if (json.value(u"profile").isObject()) {
-        QJsonObject snapshot = json.value(u"profile").toObject();
+    run.document = *std::move(read.document);
+    run.json = run.document.toJson();
+    run.warnings = read.warnings;
+    const RunDocument& json = run.document;
+    if (json.profile) {
+        QJsonObject snapshot = *json.profile;
         // An imported run does not know the server's URL, which a profile requires: read the rest.
         QJsonObject target = snapshot.value(u"target").toObject();
         const bool noUrl = target.value(u"base_url").toString().isEmpty();
@@ -301,25 +271,23 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
             for (const QString& e : profile.errors)
                 run.warnings << e;
         }
-    } else if (json.contains(u"profile")) {
-        run.warnings << QStringLiteral("%1: profile: expected an object").arg(runPath);
     }
-    run.environment = json.value(u"environment").toObject();
-    run.name = json.value(u"name").toString();
+    run.environment = json.environment.value_or(QJsonObject());
+    run.name = json.name.value_or(QString());
     if (run.name.isEmpty())
         run.name = run.profile.name;
     if (run.name.isEmpty())
         run.name = run.id;
-    for (const QJsonValue& tag : json.value(u"tags").toArray())
-        if (tag.isString() && !tag.toString().isEmpty())
-            run.tags << tag.toString();
-    run.notes = json.value(u"notes").toString();
-    run.source = json.value(u"source").toString();
+    for (const QString& tag : json.tags.value_or(QStringList()))
+        if (!tag.isEmpty())
+            run.tags << tag;
+    run.notes = json.notes.value_or(QString());
+    run.source = json.source.value_or(QString());
     if (run.source.isEmpty())
         run.source = QStringLiteral("kneepoint");
-    if (json.value(u"predicted").toBool())
-        run.prediction = readPrediction(json);
-    const QString status = json.value(u"status").toString();
+    if (json.predicted.value_or(false))
+        run.prediction = readPrediction(json.prediction);
+    const QString status = json.status.value_or(QString());
     // A run.json left "running" is still being written while its writer holds run.lock; otherwise its
     // writer died (killed, crashed) and the run was interrupted.
     const bool unfinished = status == QLatin1String("running");
@@ -327,20 +295,15 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
     run.status = unfinished ? (live ? QStringLiteral("running") : QStringLiteral("interrupted"))
         : status.isEmpty()  ? QStringLiteral("finished")
                             : status;
-    run.updated = parseTime(json.value(u"updated"));
+    run.updated = json.updated;
 
     std::set<int> listed;
-    const QJsonArray entries = json.value(u"steps").toArray();
-    for (qsizetype i = 0; i < entries.size(); ++i) {
+    for (std::size_t i = 0; i < json.steps.size(); ++i) {
         const QString where = QStringLiteral("%1: steps[%2]").arg(runPath).arg(i);
-        if (!entries[i].isObject()) {
-            run.warnings << QStringLiteral("%1: expected an object").arg(where);
-            continue;
-        }
-        const QJsonObject e = entries[i].toObject();
+        const RunStepEntry& e = json.steps[i];
         SavedStep step;
-        step.index = e.value(u"index").toInt(int(i));
-        QString file = e.value(u"file").toString();
+        step.index = e.index;
+        QString file = e.file.value_or(QString());
         if (file.isEmpty())
             file = stepFileName(step.index, ".json");
         if (file.contains(QLatin1Char('/')) || file.contains(QLatin1Char('\\')) || file.startsWith(QLatin1Char('.'))) {
@@ -352,22 +315,21 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
         const QString requests = dir.filePath(QStringLiteral("steps/") + stepFileName(step.index, ".requests.jsonl"));
         if (QFileInfo::exists(requests))
             step.requestsPath = requests;
-        step.load = e.value(u"load").toString();
-        step.purpose = e.value(u"purpose").toString();
-        step.partial = e.value(u"partial").toBool();
-        step.clientBound = e.value(u"client_bound").toBool();
-        step.noTimeline = inertText(e.value(u"no_timeline").toString());
-        step.dispatchLagP99Ms = e.value(u"dispatch_lag_p99_ms").toDouble();
-        if (e.value(u"meets_slo").isBool())
-            step.meetsSlo = e.value(u"meets_slo").toBool();
-        if (e.contains(u"server")) {
-            step.server = e.value(u"server").isObject() ? ServerStepStats::fromJson(e.value(u"server").toObject())
-                                                        : std::nullopt;
+        step.load = e.load.value_or(QString());
+        step.purpose = e.purpose.value_or(QString());
+        step.partial = e.partial.value_or(false);
+        step.clientBound = e.clientBound.value_or(false);
+        step.noTimeline = inertText(e.noTimeline.value_or(QString()));
+        // null (NaN): not measured, as an absent one
+        step.dispatchLagP99Ms = e.dispatchLagP99Ms && !std::isnan(*e.dispatchLagP99Ms) ? *e.dispatchLagP99Ms : 0.0;
+        step.meetsSlo = e.meetsSlo;
+        if (e.server) {
+            step.server = ServerStepStats::fromJson(*e.server);
             if (!step.server)
                 run.warnings << QStringLiteral("%1.server: expected an object with a string \"engine\"; the step's "
                                                "server metrics are left out")
                                     .arg(where);
-            const QJsonArray servers = e.value(u"servers").toArray();
+            const QJsonArray servers = e.servers.value_or(QJsonArray());
             for (qsizetype k = 0; step.server && k < servers.size(); ++k) {
                 if (auto one = ServerStepStats::fromJson(servers[k].toObject()))
                     step.server->servers.push_back(std::move(*one));
@@ -378,7 +340,7 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
                                         .arg(k);
             }
         }
-        const QString metricsFile = e.value(u"metrics_file").toString();
+        const QString metricsFile = e.metricsFile.value_or(QString());
         if (metricsFile.contains(QLatin1Char('/')) || metricsFile.contains(QLatin1Char('\\'))
             || metricsFile.startsWith(QLatin1Char('.'))) {
             run.warnings
@@ -394,26 +356,22 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
         if (depth == SavedRunDepth::Full && !readStepFile(step, run.warnings))
             continue;
         step.intervals = step.metrics.intervals;
-        if (e.value(u"intervals").isObject()) {
+        if (e.intervals) {
             QString problem;
-            const StepIntervals fromEntry = intervalsFromJson(e.value(u"intervals").toObject(), &problem);
+            const StepIntervals fromEntry = intervalsFromJson(*e.intervals, &problem);
             if (!problem.isEmpty())
                 run.warnings << QStringLiteral("%1.intervals.%2").arg(where, problem);
             if (!fromEntry.isEmpty())
                 step.intervals = fromEntry;
         }
-        // null: a count the imported file did not give (kUnknownCount).
-        const auto count = [&](QStringView key, qint64 otherwise) {
-            const QJsonValue v = e.value(key);
-            return v.isDouble() ? qint64(v.toDouble()) : v.isNull() ? kUnknownCount : otherwise;
-        };
-        step.completed = count(u"completed", step.metrics.completed);
-        step.failed = count(u"failed", step.metrics.failed);
+        // kUnknownCount (null in the file): a count the imported file did not give.
+        step.completed = e.completed.value_or(step.metrics.completed);
+        step.failed = e.failed.value_or(step.metrics.failed);
         std::optional<std::pair<LoadMode, double>> fromEntry;
-        if (e.contains(u"offered") && e.contains(u"mode")) {
-            const auto mode = loadModeFromName(e.value(u"mode").toString());
-            const auto offered = parseRate(e.value(u"offered").isString() ? e.value(u"offered").toString()
-                                                                          : formatRate(e.value(u"offered").toDouble()));
+        if (e.offered && e.mode) {
+            const auto mode = loadModeFromName(*e.mode);
+            const auto offered
+                = parseRate(e.offered->isString() ? e.offered->toString() : formatRate(e.offered->toDouble()));
             if (mode && offered)
                 fromEntry = std::pair { *mode, *offered };
         }
@@ -446,7 +404,8 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
                 found.insert(m.captured(1).toInt());
         }
         const bool plannedInOrder = run.profile.load.plan.kind != PlanKind::Auto;
-        const QJsonArray planned = json.value(u"plan").toObject().value(u"planned").toArray();
+        const std::vector<RunPlannedStep> planned
+            = json.plan ? json.plan->planned.value_or(std::vector<RunPlannedStep> {}) : std::vector<RunPlannedStep> {};
         for (int index : found) {
             SavedStep step;
             step.index = index;
@@ -467,26 +426,26 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
             } else {
                 std::optional<std::pair<LoadMode, double>> load;
                 // run.json names the step under way before it starts (any plan, auto included).
-                if (const QJsonObject current = json.value(u"current_step").toObject();
-                    current.value(u"index").toInt(-1) == index) {
-                    const auto mode = loadModeFromName(current.value(u"mode").toString());
-                    const QJsonValue v = current.value(u"offered");
+                if (const RunCurrentStep current = json.currentStep.value_or(RunCurrentStep {});
+                    current.index.value_or(-1) == index) {
+                    const auto mode = loadModeFromName(current.mode.value_or(QString()));
+                    const QJsonValue v = current.offered.value_or(QJsonValue());
                     const auto value = v.isString() ? parseRate(v.toString())
                         : v.isDouble()              ? std::optional<double>(v.toDouble())
                                                     : std::nullopt;
                     if (mode && value) {
                         load = std::pair { *mode, *value };
-                        step.purpose = current.value(u"purpose").toString();
+                        step.purpose = current.purpose.value_or(QString());
                     }
                 }
-                if (!load && plannedInOrder && index < planned.size()) {
-                    const QJsonObject p = planned[index].toObject();
-                    const auto mode = loadModeFromName(p.value(u"mode").toString());
-                    const QJsonValue v = p.value(u"load");
+                if (!load && plannedInOrder && std::size_t(index) < planned.size()) {
+                    const RunPlannedStep& p = planned[std::size_t(index)];
+                    const auto mode = loadModeFromName(p.mode.value_or(QString()));
+                    const QJsonValue v = p.load.value_or(QJsonValue());
                     const auto value = v.isString() ? parseRate(v.toString()) : std::optional<double>(v.toDouble());
                     if (mode && value)
                         load = std::pair { *mode, *value };
-                    step.purpose = p.value(u"purpose").toString();
+                    step.purpose = p.purpose.value_or(QString());
                 }
                 if (!load) {
                     run.warnings << (live ? QStringLiteral("%1: the step is still running, and run.json does not "
@@ -530,13 +489,13 @@ SavedRunRead readSavedRun(const QString& directory, SavedRunDepth depth)
     std::stable_sort(
         run.steps.begin(), run.steps.end(), [](const SavedStep& a, const SavedStep& b) { return a.index < b.index; });
 
-    run.created = parseTime(json.value(u"created"));
+    run.created = json.created;
     if (!run.created.isValid())
         run.created = timeFromId(run.id);
     if (!run.created.isValid() && !run.steps.empty())
         run.created = QDateTime::fromString(run.steps.front().setup.date, QStringLiteral("yyyyMMdd-HHmmss"));
     if (!run.created.isValid()) { // read to run.json alone: the first step's start on the wall clock
-        const double start = json.value(u"steps").toArray().at(0).toObject().value(u"start_unix_s").toDouble();
+        const double start = json.steps.empty() ? 0.0 : json.steps.front().startUnixS.value_or(0.0);
         if (start > 0)
             run.created = QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(start * 1000.0));
     }

@@ -4,6 +4,7 @@
 #include "metrics/stepmetrics.h"
 #include "metrics/stepsetup.h"
 #include "profile/profile.h"
+#include "store/rundocument.h"
 #include "sweep/kneeanalysis.h"
 #include "telemetry/servermetrics.h"
 
@@ -64,7 +65,7 @@ struct SavedStep
         metricsPath; // absolute path of the samples (entry "metrics_file", steps/NNN.metrics.jsonl); empty when absent
 };
 
-// A run directory as read back: run.json (format "kneepoint.run/1") and its steps.
+// A run directory as read back: run.json (RunDocument) and its steps.
 struct SavedRun
 {
     QString dir; // absolute
@@ -79,7 +80,8 @@ struct SavedRun
     std::optional<Prediction> prediction; // set when run.json says "predicted": true
     bool predicted() const { return prediction.has_value(); }
     QDateTime created, updated;
-    QJsonObject json; // run.json as read
+    RunDocument document; // run.json as read (parseRunDocument)
+    QJsonObject json; // the same as JSON (document.toJson()), for a reader that looks a key up by name
     Profile profile; // from the snapshot (secrets were never written)
     QJsonObject environment; // run.json "environment"
     std::vector<SavedStep> steps; // by index; unreadable steps are left out with a warning

@@ -102,29 +102,30 @@ bool RunWriter::isLive(const QString& dir)
     return lock.error() == QLockFile::LockFailedError;
 }
 
-bool RunWriter::writeRun(const QJsonObject& run, QString* error)
+bool RunWriter::writeRun(RunDocument run, QString* error)
 {
     const QString path = m_dir + QStringLiteral("/run.json");
-    QJsonObject doc = run;
     if (m_wroteRun) {
-        QFile current(path);
-        QJsonParseError parsed {};
-        const QJsonDocument onDisk
-            = current.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(current.readAll(), &parsed) : QJsonDocument();
-        if (onDisk.isObject()) {
-            const QJsonObject edited = onDisk.object();
-            for (const QLatin1String key : { QLatin1String("name"), QLatin1String("tags"), QLatin1String("notes") }) {
-                if (edited.contains(key))
-                    doc.insert(key, edited.value(key));
-                else
-                    doc.remove(key);
-            }
+        if (const RunDocumentRead onDisk = readRunDocument(path); onDisk.ok()) {
+            run.name = onDisk.document->name;
+            run.tags = onDisk.document->tags;
+            run.notes = onDisk.document->notes;
         }
     }
-    if (!writeFileAtomically(path, QJsonDocument(doc).toJson(QJsonDocument::Indented), error))
+    if (!writeRunDocument(path, run, error))
         return false;
     m_wroteRun = true;
     return true;
+}
+
+bool RunWriter::writeRun(const QJsonObject& run, QString* error)
+{
+    RunDocumentRead read = parseRunDocument(run, m_dir + QStringLiteral("/run.json"));
+    if (!read.ok()) {
+        *error = read.error;
+        return false;
+    }
+    return writeRun(*std::move(read.document), error);
 }
 
 QString RunWriter::stepPath(int stepIndex) const

@@ -3,6 +3,7 @@
 #include "metrics/filewrite.h"
 #include "metrics/requestrecord.h"
 #include "store/requestlog.h"
+#include "store/rundocument.h"
 
 #include <QByteArray>
 #include <QFileDevice>
@@ -43,9 +44,12 @@ public:
     bool open(const QString& dir, QString* error);
     const QString& dir() const { return m_dir; }
 
-    // Replaces run.json. After the first write, the keys a person edits in the runs library (name,
-    // tags, notes) are taken from the file on disk, so that an edit made while the run is written
-    // survives the next step.
+    // Replaces run.json (writeRunDocument). After the first write, what a person edits in the runs
+    // library (name, tags, notes) is taken from the file on disk, so that an edit made while the run
+    // is written survives the next step.
+    bool writeRun(RunDocument run, QString* error);
+    // The same for run.json held as a JSON object: read as a RunDocument first (parseRunDocument),
+    // false with its error when it is not one.
     bool writeRun(const QJsonObject& run, QString* error);
 
     // Writes the requests appended so far, closes the request files and gives up run.lock: the run

@@ -41,14 +41,15 @@ bool RunSession::open(const QString& dir, QString* error)
     return check(m_writer.open(dir, error) && m_writer.writeRun(runDocument(QStringLiteral("running")), error));
 }
 
-QJsonObject RunSession::runDocument(const QString& status, const QJsonObject& current) const
+RunDocument RunSession::runDocument(const QString& status, std::optional<RunCurrentStep> current) const
 {
-    QJsonObject doc = kp::runDocument(m_options.profile, m_options.planned,
-        m_runner ? m_runner->stopReason() : QString(), status, m_entries, current);
+    RunDocument doc = makeRunDocument(
+        m_options.profile, m_options.planned, m_runner ? m_runner->stopReason() : QString(), status, m_entries);
+    doc.currentStep = std::move(current);
     if (m_runner)
         addServerReported(doc, m_runner->serverFacts());
     if (m_options.shard || m_options.alignment.active())
-        doc.insert(QLatin1String("shard"), shardJson(m_options.shard.value_or(ShardSpec {}), m_options.alignment));
+        doc.shard = shardJson(m_options.shard.value_or(ShardSpec {}), m_options.alignment);
     return doc;
 }
 
@@ -85,41 +86,38 @@ bool RunSession::finishStep(const StepResult& result, StepRecord* record, QStrin
     m_csv += SweepTable::csvRow(setup, m);
 
     const int index = result.config.index;
-    QJsonObject entry;
-    entry.insert(QLatin1String("index"), index);
-    entry.insert(QLatin1String("load"), loadLabel(result.config));
+    RunStepEntry entry;
+    entry.index = index;
+    entry.load = loadLabel(result.config);
     if (!result.config.purpose.isEmpty())
-        entry.insert(QLatin1String("purpose"), result.config.purpose);
-    entry.insert(QLatin1String("file"), QFileInfo(m_writer.stepPath(index)).fileName());
-    entry.insert(QLatin1String("completed"), m.completed);
-    entry.insert(QLatin1String("failed"), m.failed);
-    entry.insert(QLatin1String("partial"), result.partial);
-    entry.insert(QLatin1String("client_bound"), result.clientBound);
+        entry.purpose = result.config.purpose;
+    entry.file = QFileInfo(m_writer.stepPath(index)).fileName();
+    entry.completed = m.completed;
+    entry.failed = m.failed;
+    entry.partial = result.partial;
+    entry.clientBound = result.clientBound;
     if (result.config.datasetSkipped > 0) // what the step's prompts left out, so that a reader knows
-        entry.insert(QLatin1String("dataset_skipped"), double(result.config.datasetSkipped));
-    entry.insert(QLatin1String("dispatch_lag_p99_ms"), result.dispatchLagP99Ms);
-    insertStepValidity(entry, result);
+        entry.datasetSkipped = result.config.datasetSkipped;
+    entry.dispatchLagP99Ms = result.dispatchLagP99Ms;
+    setStepValidity(entry, result);
     // The records' zero on the wall clock: merge puts the shards' requests on one time axis.
-    entry.insert(QLatin1String("start_unix_s"), result.startedUnixS);
+    entry.startUnixS = result.startedUnixS;
     if (const auto at = m_options.alignment.startOf(index))
-        entry.insert(
-            QLatin1String("start_late_s"), result.startedUnixS - static_cast<double>(at->toMSecsSinceEpoch()) / 1000.0);
-    if (out.meetsSlo)
-        entry.insert(QLatin1String("meets_slo"), *out.meetsSlo);
+        entry.startLateS = result.startedUnixS - static_cast<double>(at->toMSecsSinceEpoch()) / 1000.0;
+    entry.meetsSlo = out.meetsSlo;
     if (result.server.stats) {
-        entry.insert(QLatin1String("server"), result.server.stats->toJson());
+        entry.server = result.server.stats->toJson();
         if (!result.server.stats->servers.empty())
-            entry.insert(QLatin1String("servers"), result.server.stats->serversJson());
+            entry.servers = result.server.stats->serversJson();
     }
-    if (m.joulesPerOutputToken)
-        entry.insert(QLatin1String("joules_per_output_token"), *m.joulesPerOutputToken);
+    entry.joulesPerOutputToken = m.joulesPerOutputToken;
     if (!result.server.isEmpty())
-        entry.insert(QLatin1String("metrics_file"), QFileInfo(m_writer.metricsPath(index)).fileName());
+        entry.metricsFile = QFileInfo(m_writer.metricsPath(index)).fileName();
     // The step's own intervals (bootstrap over its requests); a repeated load's entries all get the
     // intervals over its trials instead, the interval its averaged point has.
     if (!m.intervals.isEmpty())
-        entry.insert(QLatin1String("intervals"), intervalsJson(m.intervals));
-    m_entries << entry;
+        entry.intervals = intervalsJson(m.intervals);
+    m_entries.push_back(std::move(entry));
     const double load
         = result.config.mode == LoadMode::Concurrency ? double(result.config.concurrency) : result.config.rate;
     m_trials.push_back({ result.config.mode, load, result.partial ? std::nullopt : std::optional(m) });
@@ -134,7 +132,7 @@ bool RunSession::finishStep(const StepResult& result, StepRecord* record, QStrin
     if (trials.size() >= 2) {
         const QJsonObject repeated = intervalsJson(repeatIntervals(trials));
         for (qsizetype i : sameLoad)
-            m_entries[i].insert(QLatin1String("intervals"), repeated);
+            m_entries[std::size_t(i)].intervals = repeated;
     }
 
     // A result file that cannot be written is reported; the run directory goes on being written.

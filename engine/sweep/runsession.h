@@ -2,6 +2,7 @@
 
 #include "load/steprunner.h"
 #include "profile/profile.h"
+#include "store/rundocument.h"
 #include "store/runwriter.h"
 #include "sweep/capacityplan.h"
 #include "sweep/kneeanalysis.h"
@@ -82,17 +83,17 @@ public:
     const AnalysisResult& analysis() const { return m_analysis; }
     const std::optional<CapacityPlan>& plan() const { return m_plan; }
     const QJsonObject& analysisJson() const { return m_analysisJson; }
-    const QList<QJsonObject>& stepEntries() const { return m_entries; }
+    const std::vector<RunStepEntry>& stepEntries() const { return m_entries; }
 
 private:
-    QJsonObject runDocument(const QString& status, const QJsonObject& current = {}) const;
+    RunDocument runDocument(const QString& status, std::optional<RunCurrentStep> current = std::nullopt) const;
     bool check(bool ok);
     QString resultDir() const;
 
     RunSessionOptions m_options;
     RunWriter m_writer;
     const SweepRunner* m_runner = nullptr;
-    QList<QJsonObject> m_entries;
+    std::vector<RunStepEntry> m_entries;
     struct Trial
     {
         LoadMode mode = LoadMode::Rate;

@@ -188,14 +188,23 @@ TelemetryOptions telemetryOptions(const Target& target, const HeaderList& header
     return t;
 }
 
-void addServerReported(QJsonObject& run, const ServerFacts& facts)
+void addServerReported(RunDocument& run, const ServerFacts& facts)
 {
     const QJsonObject reported = facts.toJson();
     if (reported.isEmpty())
         return;
-    QJsonObject env = run.value(QLatin1String("environment")).toObject();
+    QJsonObject env = run.environment.value_or(QJsonObject());
     env.insert(QLatin1String("server_reported"), reported);
-    run.insert(QLatin1String("environment"), env);
+    run.environment = env;
+}
+
+void addServerReported(QJsonObject& run, const ServerFacts& facts)
+{
+    RunDocumentRead read = parseRunDocument(run, QStringLiteral("run.json"));
+    if (!read.ok())
+        return;
+    addServerReported(*read.document, facts);
+    run = read.document->toJson();
 }
 
 StepSetup stepSetup(const Profile& profile, const StepResult& result)
@@ -225,16 +234,15 @@ QString loadLabel(const StepConfig& step)
     return formatLoad(step.mode, step.mode == LoadMode::Concurrency ? double(step.concurrency) : step.rate);
 }
 
-QJsonObject currentStepEntry(const StepConfig& step)
+RunCurrentStep currentStepEntry(const StepConfig& step)
 {
-    QJsonObject s;
-    s.insert(QLatin1String("index"), step.index);
-    s.insert(QLatin1String("mode"), loadModeName(step.mode));
-    s.insert(QLatin1String("offered"),
-        step.mode == LoadMode::Rate ? QJsonValue(formatRate(step.rate)) : QJsonValue(step.concurrency));
-    s.insert(QLatin1String("load"), loadLabel(step));
-    s.insert(QLatin1String("purpose"), step.purpose);
-    s.insert(QLatin1String("started"), QDateTime::currentDateTime().toString(Qt::ISODateWithMs));
+    RunCurrentStep s;
+    s.index = step.index;
+    s.mode = loadModeName(step.mode);
+    s.offered = step.mode == LoadMode::Rate ? QJsonValue(formatRate(step.rate)) : QJsonValue(step.concurrency);
+    s.load = loadLabel(step);
+    s.purpose = step.purpose;
+    s.started = QDateTime::currentDateTime();
     return s;
 }
 
@@ -250,45 +258,47 @@ QStringList stepValidityFlags(const StepResult& result)
     return flags;
 }
 
-void insertStepValidity(QJsonObject& entry, const StepResult& result)
+void setStepValidity(RunStepEntry& entry, const StepResult& result)
 {
     const qint64 sent = result.metrics.completed + result.metrics.failed;
-    entry.insert(QLatin1String("sent"), sent);
-    entry.insert(QLatin1String("error_rate"), sent > 0 ? double(result.metrics.failed) / double(sent) : 0.0);
-    entry.insert(QLatin1String("flags"), QJsonArray::fromStringList(stepValidityFlags(result)));
+    entry.sent = sent;
+    entry.errorRate = sent > 0 ? double(result.metrics.failed) / double(sent) : 0.0;
+    entry.flags = stepValidityFlags(result);
+}
+
+RunDocument makeRunDocument(const Profile& profile, const std::vector<PlannedStep>& planned, const QString& stopReason,
+    const QString& status, std::vector<RunStepEntry> steps)
+{
+    RunDocument run;
+    run.status = status;
+    run.updated = QDateTime::currentDateTime();
+    run.profile = ProfileStore::toJsonObject(redactedProfile(profile));
+    RunPlan plan;
+    plan.kind = planKindName(profile.load.plan.kind);
+    std::vector<RunPlannedStep> coarse;
+    for (const PlannedStep& step : planned) {
+        RunPlannedStep s;
+        s.mode = loadModeName(step.mode);
+        s.load = step.mode == LoadMode::Rate ? QJsonValue(formatRate(step.load)) : QJsonValue(step.load);
+        s.purpose = step.purpose;
+        coarse.push_back(std::move(s));
+    }
+    plan.planned = std::move(coarse);
+    if (!stopReason.isEmpty())
+        plan.stoppedEarly = stopReason;
+    run.plan = std::move(plan);
+    run.environment = clientEnvironment();
+    run.steps = std::move(steps);
+    return run;
 }
 
 QJsonObject runDocument(const Profile& profile, const std::vector<PlannedStep>& planned, const QString& stopReason,
-    const QString& status, const QList<QJsonObject>& steps, const QJsonObject& current)
+    const QString& status, const QList<QJsonObject>& steps)
 {
-    QJsonObject run;
-    run.insert(QLatin1String("format"), QLatin1String("kneepoint.run/1"));
-    run.insert(QLatin1String("status"), status);
-    run.insert(QLatin1String("updated"), QDateTime::currentDateTime().toString(Qt::ISODateWithMs));
-    run.insert(QLatin1String("profile"), ProfileStore::toJsonObject(redactedProfile(profile)));
-    QJsonObject plan;
-    plan.insert(QLatin1String("kind"), planKindName(profile.load.plan.kind));
-    QJsonArray coarse;
-    for (const PlannedStep& step : planned) {
-        QJsonObject s;
-        s.insert(QLatin1String("mode"), loadModeName(step.mode));
-        s.insert(QLatin1String("load"),
-            step.mode == LoadMode::Rate ? QJsonValue(formatRate(step.load)) : QJsonValue(step.load));
-        s.insert(QLatin1String("purpose"), step.purpose);
-        coarse.append(s);
-    }
-    plan.insert(QLatin1String("planned"), coarse);
-    if (!stopReason.isEmpty())
-        plan.insert(QLatin1String("stopped_early"), stopReason);
-    run.insert(QLatin1String("plan"), plan);
-    run.insert(QLatin1String("environment"), clientEnvironment());
-    QJsonArray done;
-    for (const QJsonObject& s : steps)
-        done.append(s);
-    run.insert(QLatin1String("steps"), done);
-    if (!current.isEmpty())
-        run.insert(QLatin1String("current_step"), current);
-    return run;
+    std::vector<RunStepEntry> entries;
+    for (qsizetype i = 0; i < steps.size(); ++i)
+        entries.push_back(parseRunStepEntry(steps[i], int(i), QStringLiteral("run.json: steps[%1]").arg(i), nullptr));
+    return makeRunDocument(profile, planned, stopReason, status, std::move(entries)).toJson();
 }
 
 } // namespace kp

@@ -51,55 +51,50 @@ SavedPrediction savePrediction(const Twin& twin, const SavedPredictionSpec& spec
     RunWriter writer;
     if (!writer.open(temporary.path(), &out.error))
         return out;
-    QJsonArray entries;
+    RunDocument run;
     for (std::size_t i = 0; i < spec.points.size(); ++i) {
         const SweepPoint& p = spec.points[i];
         const int index = int(i);
         const LoadMode mode = p.concurrencyMode ? LoadMode::Concurrency : LoadMode::Rate;
-        QJsonObject entry;
-        entry.insert(QLatin1String("index"), index);
-        entry.insert(QLatin1String("load"), formatLoad(mode, p.offered));
-        entry.insert(QLatin1String("file"), QFileInfo(writer.stepPath(index)).fileName());
-        entry.insert(QLatin1String("completed"), p.metrics.completed);
-        entry.insert(QLatin1String("failed"), p.metrics.failed);
-        entry.insert(QLatin1String("partial"), false);
-        entry.insert(QLatin1String("client_bound"), false);
-        entry.insert(QLatin1String("predicted"), true);
-        entries.append(entry);
+        RunStepEntry entry;
+        entry.index = index;
+        entry.load = formatLoad(mode, p.offered);
+        entry.file = QFileInfo(writer.stepPath(index)).fileName();
+        entry.completed = p.metrics.completed;
+        entry.failed = p.metrics.failed;
+        entry.partial = false;
+        entry.clientBound = false;
+        entry.predicted = true;
+        run.steps.push_back(std::move(entry));
         const StepSetup setup = i < spec.setups.size() ? spec.setups[i] : StepSetup {};
         QJsonObject step = QJsonDocument::fromJson(ResultJson::write(setup, p.metrics, {}, 2)).object();
         step.insert(QLatin1String("predicted"), true);
         if (!writer.writeStep(index, QJsonDocument(step).toJson(QJsonDocument::Indented), &out.error))
             return out;
     }
-    QJsonObject overrides;
+    RunPrediction prediction;
+    prediction.twinFile = spec.twinFile;
+    prediction.sourceRuns = twin.sourceRuns;
     for (const auto& [key, value] : spec.overrides)
-        overrides.insert(key, value);
-    QJsonObject prediction;
-    prediction.insert(QLatin1String("twin_file"), spec.twinFile);
-    prediction.insert(QLatin1String("source_runs"), QJsonArray::fromStringList(twin.sourceRuns));
-    prediction.insert(QLatin1String("overrides"), overrides);
-    prediction.insert(QLatin1String("replicas"), spec.replicas);
+        prediction.overrides.insert(key, value);
+    prediction.replicas = spec.replicas;
 
-    const QString now = QDateTime::currentDateTime().toString(Qt::ISODateWithMs);
-    QJsonObject run;
-    run.insert(QLatin1String("format"), QLatin1String("kneepoint.run/1"));
-    run.insert(QLatin1String("status"), QLatin1String("finished"));
-    run.insert(QLatin1String("source"), QLatin1String("twin"));
-    run.insert(QLatin1String("predicted"), true);
-    run.insert(QLatin1String("prediction"), prediction);
-    run.insert(QLatin1String("name"), name);
-    run.insert(QLatin1String("created"), now);
-    run.insert(QLatin1String("updated"), now);
-    run.insert(QLatin1String("profile"), profile);
+    const QDateTime now = QDateTime::currentDateTime();
+    run.status = QStringLiteral("finished");
+    run.source = QStringLiteral("twin");
+    run.predicted = true;
+    run.prediction = prediction;
+    run.name = name;
+    run.created = now;
+    run.updated = now;
+    run.profile = profile;
     QJsonObject environment;
     environment.insert(QLatin1String("kneepoint_version"), QLatin1String(KNEEPOINT_VERSION));
     environment.insert(QLatin1String("source_tool"), QLatin1String("kneepoint-twin"));
-    run.insert(QLatin1String("environment"), environment);
-    QJsonObject plan;
-    plan.insert(QLatin1String("kind"), QLatin1String("list"));
-    run.insert(QLatin1String("plan"), plan);
-    run.insert(QLatin1String("steps"), entries);
+    run.environment = environment;
+    RunPlan plan;
+    plan.kind = QStringLiteral("list");
+    run.plan = plan;
     if (!writer.writeRun(run, &out.error))
         return out;
     writer.close();

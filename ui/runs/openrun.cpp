@@ -110,7 +110,7 @@ RunMeta runMeta(const SavedRun& run)
     m.tags = run.tags;
     m.notes = run.notes;
     m.environment = run.environment;
-    m.fileSettings = run.json.value(QLatin1String("file_settings")).toObject();
+    m.fileSettings = run.document.fileSettings.value_or(QJsonObject());
     m.prediction = run.prediction;
     return m;
 }

@@ -1,6 +1,7 @@
 #include "runs/runspage.h"
 
 #include "runs/runsmodel.h"
+#include "store/rundocument.h"
 
 #include <QAction>
 #include <QDir>
@@ -31,10 +32,8 @@ namespace {
 
 QString runNotes(const QString& dir)
 {
-    QFile f(dir + QStringLiteral("/run.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("notes")).toString();
+    const RunDocumentRead read = readRunDocument(dir + QStringLiteral("/run.json"));
+    return read.ok() ? read.document->notes.value_or(QString()) : QString();
 }
 
 QToolButton* toolButton(QAction* action, QWidget* parent)
