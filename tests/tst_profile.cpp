@@ -90,6 +90,7 @@ private Q_SLOTS:
     void demo();
     void kneepointSchema();
     void savedFormIsStable();
+    void shippedProfilesRoundTrip();
     void roundTrip_data();
     void roundTrip();
     void nestedLayout();
@@ -1346,6 +1347,42 @@ void TestProfile::sloPercentilesAndRepeatScope()
     QVERIFY(!scope.ok());
     QVERIFY2(scope.errors.join(u'\n').contains(u"load.plan.repeat_scope: expected \"best\" or \"all\", got \"some\""_s),
         qPrintable(scope.errors.join(u'\n')));
+}
+
+// Every profile shipped or kept as a fixture reads, saves and reads back to the same profile. With
+// KNEEPOINT_PROFILE_SNAPSHOT=DIR, what each read said and what it saved are written there, so that
+// a change to the reader or the writer can be compared file by file with the output before it.
+void TestProfile::shippedProfilesRoundTrip()
+{
+    QStringList files;
+    for (const QString& dir : { QFINDTESTDATA(u"data/profiles"_s), QFINDTESTDATA(u"../resources/profiles"_s) }) {
+        QVERIFY(!dir.isEmpty());
+        for (const QFileInfo& info : QDir(dir).entryInfoList(QDir::Files, QDir::Name))
+            files << info.absoluteFilePath();
+    }
+    QVERIFY(files.size() >= 10);
+    const QString snapshot = qEnvironmentVariable("KNEEPOINT_PROFILE_SNAPSHOT");
+    int loaded = 0;
+    for (const QString& path : files) {
+        const kp::ProfileLoadResult first = ProfileStore::load(path);
+        QByteArray out = "layout: " + kp::profileLayoutName(first.layout).toUtf8() + '\n';
+        for (const QString& e : first.errors)
+            out += "error: " + QString(e).replace(path, QFileInfo(path).fileName()).toUtf8() + '\n';
+        for (const QString& w : first.warnings)
+            out += "warning: " + QString(w).replace(path, QFileInfo(path).fileName()).toUtf8() + '\n';
+        if (first.ok()) {
+            ++loaded;
+            const QByteArray saved = ProfileStore::toJson(*first.profile);
+            out += saved;
+            const kp::ProfileLoadResult again = ProfileStore::loadFromData(saved, u"saved.json"_s);
+            QVERIFY2(again.ok(), qPrintable(path + u": "_s + again.errors.join(u"; "_s)));
+            QVERIFY2(again.profile == first.profile, qPrintable(path));
+            QCOMPARE(ProfileStore::toJson(*again.profile), saved);
+        }
+        if (!snapshot.isEmpty())
+            QVERIFY(writeAll(snapshot + u'/' + QFileInfo(path).fileName() + u".txt"_s, out));
+    }
+    QVERIFY(loaded >= 6);
 }
 
 QTEST_GUILESS_MAIN(TestProfile)
