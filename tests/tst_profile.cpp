@@ -1,6 +1,7 @@
 #include "profile/modelmix.h"
 #include "profile/profile.h"
 #include "profile/profileoverrides.h"
+#include "profile/profileschema.h"
 #include "profile/profilestore.h"
 
 #include <QDir>
@@ -28,6 +29,7 @@ using ProfileMutator = std::function<void(Profile&)>;
 Q_DECLARE_METATYPE(ProfileMutator)
 Q_DECLARE_METATYPE(std::optional<double>)
 Q_DECLARE_METATYPE(kp::ModelShare)
+Q_DECLARE_METATYPE(kp::FieldValue)
 
 namespace {
 
@@ -91,6 +93,10 @@ private Q_SLOTS:
     void kneepointSchema();
     void savedFormIsStable();
     void shippedProfilesRoundTrip();
+    void schemaIsConsistent();
+    void limitsAreNamed_data();
+    void limitsAreNamed();
+    void limitsInFiles();
     void roundTrip_data();
     void roundTrip();
     void nestedLayout();
@@ -1383,6 +1389,120 @@ void TestProfile::shippedProfilesRoundTrip()
             QVERIFY(writeAll(snapshot + u'/' + QFileInfo(path).fileName() + u".txt"_s, out));
     }
     QVERIFY(loaded >= 6);
+}
+
+// The table every reader, the writer and the validator iterate: one entry per key, sections together,
+// and a default profile within every range.
+void TestProfile::schemaIsConsistent()
+{
+    QStringList keys;
+    QStringList closed; // sections already left
+    QString current;
+    const Profile defaults;
+    for (const kp::ProfileField& f : kp::profileFields()) {
+        QVERIFY2(!keys.contains(f.path()), f.key);
+        keys << f.path();
+        const QString top = f.path().section(u'.', 0, 0);
+        if (top != current) {
+            QVERIFY2(!closed.contains(top), f.key);
+            closed << current;
+            current = top;
+        }
+        QCOMPARE(kp::profileField(f.path()), &f);
+        QVERIFY2(f.isDefault(defaults), f.key);
+        if (const std::optional<double> v = kp::fieldNumber(defaults, f); v && f.appliesTo(defaults))
+            QVERIFY2(kp::fieldRangeIssue(f, *v).isEmpty(), f.key);
+        if (f.min && f.max)
+            QVERIFY2(f.min->value < f.max->value, f.key);
+    }
+    QVERIFY(kp::profileField(u"workload.think_time_s") != nullptr);
+    QCOMPARE(kp::profileField(u"workload.no_such_key"), nullptr);
+    QVERIFY(kp::validateProfile(Profile::demo(QUrl(u"http://127.0.0.1:8000"_s))).isEmpty());
+}
+
+// Lengths, counts and waits that would exhaust memory or wait for days are refused with the limit
+// named (docs/PROFILES.md, "Limits"); the limit itself is accepted.
+void TestProfile::limitsAreNamed_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<kp::FieldValue>("value");
+    QTest::addColumn<QString>("issue");
+    const auto row = [](const char* name, const char* key, kp::FieldValue value, const QString& issue) {
+        QTest::addRow("%s", name) << QString::fromLatin1(key) << value << issue;
+    };
+    row("think time", "workload.think_time_s", 1e9, u"1e9 is above the limit 3600 s"_s);
+    row("think time at the limit", "workload.think_time_s", 3600.0, QString());
+    row("think time below 0", "workload.think_time_s", -1.0, u"must be a number >= 0"_s);
+    row("think time inf", "workload.think_time_s", inf, u"inf is above the limit 3600 s"_s);
+    row("prompt length spread", "workload.input_len_std", 1e9, u"1e9 is above the limit 1e7 tokens"_s);
+    row("output length spread", "workload.output_len_std", 1e300, u"1e300 is above the limit 1e7 tokens"_s);
+    row("embedding batch", "workload.embedding_batch", qint64(100000000),
+        u"100000000 is above the limit 10000 prompts"_s);
+    row("embedding batch at the limit", "workload.embedding_batch", qint64(10000), QString());
+    row("system prompt", "workload.system_prompt_len", qint64(100000000),
+        u"100000000 is above the limit 10000000 tokens"_s);
+    row("turns", "workload.turns", qint64(3000000), u"3000000 is above the limit 10000 turns"_s);
+    row("turns at 0", "workload.turns", qint64(0), u"must be >= 1"_s);
+    row("prompt length", "workload.input_len", qint64(10000001), u"10000001 is above the limit 10000000 tokens"_s);
+    row("output length", "workload.output_len", qint64(2000000000), u"2000000000 is above the limit 10000000 tokens"_s);
+    row("prefix", "workload.prefix_len", qint64(20000000), u"20000000 is above the limit 10000000 tokens"_s);
+    row("images", "workload.image_count", qint64(65), u"65 is above the limit 64 images"_s);
+    row("images below 0", "workload.image_count", qint64(-1), u"must be >= 0"_s);
+    row("replay speed", "workload.replay_speed", 1e6, u"1e6 is above the limit 1000"_s);
+    row("replay speed 0", "workload.replay_speed", 0.0, u"must be a number > 0"_s);
+    row("warm-up", "load.warmup_requests", qint64(2000000), u"2000000 is above the limit 1000000 requests"_s);
+    row("cooldown", "load.cooldown_s", 1e6, u"1e6 is above the limit 86400 s"_s);
+    row("step duration", "load.step_duration_s", 1e7, u"1e7 is above the limit 864000 s"_s);
+    row("total timeout", "target.timeouts.total_s", 1e9, u"1e9 is above the limit 864000 s"_s);
+    row("connect timeout 0", "target.timeouts.connect_s", 0.0, u"must be > 0"_s);
+    row("repeats", "load.plan.repeats", qint64(5000), u"5000 is above the limit 1000 repeats"_s);
+    row("fraction", "slo.max_error_rate", 1.5, u"must be in [0, 1]"_s);
+    row("percentile", "slo.percentile", 0.0, u"must be in (0, 100]"_s);
+    row("top_k", "workload.sampling.top_k", qint64(-2), u"must be >= -1 (-1 or 0: disabled)"_s);
+}
+
+void TestProfile::limitsAreNamed()
+{
+    QFETCH(QString, key);
+    QFETCH(kp::FieldValue, value);
+    QFETCH(QString, issue);
+    const kp::ProfileField* field = kp::profileField(key);
+    QVERIFY(field);
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    QCOMPARE(kp::setFieldValue(p, *field, value), QString());
+    QStringList issues; // of this key: a count of images also asks for their size, which is not the point here
+    for (const kp::ProfileIssue& i : kp::validateProfile(p)) {
+        if (i.path == key)
+            issues << i.toString();
+    }
+    QCOMPARE(issues, issue.isEmpty() ? QStringList() : QStringList { key + u": "_s + issue });
+}
+
+// A file names the line, the column and the key as the file spells it.
+void TestProfile::limitsInFiles()
+{
+    const kp::ProfileLoadResult kneepoint = ProfileStore::loadFromData(
+        R"({"schema": "kneepoint.profile/1", "target": {"base_url": "http://127.0.0.1:8000"},
+"workload": {"multi_turn": true, "think_time_s": 1e9, "turns": 3000000}})",
+        u"k.json"_s);
+    QCOMPARE(kneepoint.errors,
+        (QStringList { u"k.json:2:50: workload.think_time_s: 1e9 is above the limit 3600 s"_s,
+            u"k.json:2:64: workload.turns: 3000000 is above the limit 10000 turns"_s }));
+    const kp::ProfileLoadResult flat = ProfileStore::loadFromData(
+        R"({"base_url": "http://127.0.0.1:8000", "think_time": 1e9, "embedding_batch": 100000000})", u"f.json"_s);
+    QCOMPARE(flat.errors,
+        (QStringList { u"f.json:1:53: think_time: 1e9 is above the limit 3600 s"_s,
+            u"f.json:1:77: embedding_batch: 100000000 is above the limit 10000 prompts"_s }));
+    // Setting a value of the wrong type through the schema is refused, naming the key.
+    Profile p;
+    QCOMPARE(kp::setFieldValue(p, *kp::profileField(u"workload.turns"), 2.5),
+        u"workload.turns: expected a whole number, got 2.5"_s);
+    QCOMPARE(kp::setFieldValue(p, *kp::profileField(u"workload.turns"), u"x"_s),
+        u"workload.turns: expected a whole number"_s);
+    QCOMPARE(kp::setFieldValue(p, *kp::profileField(u"workload.max_model_len"), qint64(4096)), QString());
+    QCOMPARE(p.workload.maxModelLen, std::optional<int>(4096));
+    QCOMPARE(kp::setFieldValue(p, *kp::profileField(u"workload.max_model_len"), std::nullopt), QString());
+    QCOMPARE(p.workload.maxModelLen, std::nullopt);
 }
 
 QTEST_GUILESS_MAIN(TestProfile)
