@@ -1,6 +1,7 @@
 #include "profile/profile.h"
 #include "profile/keychain.h"
 #include "profile/modelmix.h"
+#include "profile/planrules.h"
 #include "profile/profile_p.h"
 #include "profile/profileschema.h"
 
@@ -823,7 +824,8 @@ void checkPlan(Checker& c, const Plan& p)
             c.add(u"load.plan.steps"_s, phrase("Profile", "must be >= 2 for a range"));
     }
     if (p.kind == PlanKind::Auto && p.steps < 0)
-        c.add(u"load.plan.steps"_s, phrase("Profile", "must be >= 0 (0: the default of 8)"));
+        c.add(u"load.plan.steps"_s,
+            phrase("Profile", "must be >= 0 (0: the default of %1)").arg(planrules::kDefaultAutoSteps));
 }
 
 void checkLoad(Checker& c, const Profile& p)
