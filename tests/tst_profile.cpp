@@ -1072,19 +1072,24 @@ void TestProfile::overrides()
 {
     Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
     kp::ProfileOverrides o;
-    o.baseUrl = u"http://10.1.1.1:9000"_s;
+    o.set(u"target.base_url"_s, u"http://10.1.1.1:9000"_s);
     o.backend = kp::Backend::OpenAi;
-    o.model = u"other"_s;
+    o.set(u"target.model"_s, u"other"_s);
     o.datasetName = u"custom"_s;
-    o.datasetPath = u"prompts.jsonl"_s;
-    o.numPrompts = 50;
+    o.set(u"workload.dataset_path"_s, u"prompts.jsonl"_s);
+    o.set(u"workload.num_prompts"_s, qint64(40));
+    o.set(u"workload.num_prompts"_s, qint64(50)); // the last value given wins
     o.rates = QList<double> { 3, inf };
-    o.burstiness = 2;
-    o.maxConcurrency = 32;
-    o.seed = 7;
-    o.ignoreEos = false;
-    o.apiKey = u"${KP_KEY}"_s;
-    const QStringList changed = kp::applyOverrides(p, o);
+    o.set(u"load.burstiness"_s, 2.0);
+    o.set(u"load.max_concurrency"_s, qint64(32));
+    o.set(u"workload.seed"_s, qint64(7));
+    o.set(u"workload.ignore_eos"_s, false);
+    o.set(u"target.api_key"_s, u"${KP_KEY}"_s);
+    QVERIFY(o.isSet(u"workload.seed"));
+    QVERIFY(!o.isSet(u"workload.turns"));
+    QStringList errors;
+    const QStringList changed = kp::applyOverrides(p, o, &errors);
+    QCOMPARE(errors, QStringList());
     QCOMPARE(changed,
         (QStringList { u"target.base_url"_s, u"target.backend"_s, u"target.model"_s, u"target.api_key"_s,
             u"workload.dataset"_s, u"workload.dataset_path"_s, u"workload.num_prompts"_s, u"workload.seed"_s,
@@ -1106,6 +1111,17 @@ void TestProfile::overrides()
     QCOMPARE(p.load.stepCount(), 3);
 
     QCOMPARE(kp::applyOverrides(p, kp::ProfileOverrides()), QStringList());
+
+    // A value of the wrong type, or a key no plain field has, changes nothing and is named.
+    kp::ProfileOverrides wrong;
+    wrong.set(u"workload.turns"_s, 2.5);
+    wrong.set(u"workload.no_such_key"_s, 1.0);
+    wrong.set(u"load.rates"_s, 1.0);
+    QCOMPARE(kp::applyOverrides(p, wrong, &errors), QStringList());
+    QCOMPARE(errors,
+        (QStringList { u"workload.no_such_key: not a key of a profile's plain values"_s,
+            u"load.rates: not a key of a profile's plain values"_s,
+            u"workload.turns: expected a whole number, got 2.5"_s }));
 }
 
 void TestProfile::conversationKeys()
@@ -1161,17 +1177,17 @@ void TestProfile::conversationKeys()
     // The command line's options.
     Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
     kp::ProfileOverrides o;
-    o.multiTurn = true;
-    o.multiTurnHistory = u"live"_s;
-    o.thinkTimeS = 0.0;
-    o.turns = 5;
-    o.systemPromptLen = 128;
-    o.maxModelLen = 2048;
-    o.replaySpeed = 4;
+    o.set(u"workload.multi_turn"_s, true);
+    o.set(u"workload.multi_turn_history"_s, u"live"_s);
+    o.set(u"workload.think_time_s"_s, 0.0);
+    o.set(u"workload.turns"_s, qint64(5));
+    o.set(u"workload.system_prompt_len"_s, qint64(128));
+    o.set(u"workload.max_model_len"_s, qint64(2048));
+    o.set(u"workload.replay_speed"_s, 4.0);
     QCOMPARE(kp::applyOverrides(p, o),
-        (QStringList { u"workload.multi_turn"_s, u"workload.multi_turn_history"_s, u"workload.think_time_s"_s,
-            u"workload.turns"_s, u"workload.system_prompt_len"_s, u"workload.max_model_len"_s,
-            u"workload.replay_speed"_s }));
+        (QStringList { u"workload.replay_speed"_s, u"workload.multi_turn"_s, u"workload.multi_turn_history"_s,
+            u"workload.think_time_s"_s, u"workload.turns"_s, u"workload.system_prompt_len"_s,
+            u"workload.max_model_len"_s }));
     QCOMPARE(p.workload.turns, 5);
     QCOMPARE(p.workload.maxModelLen, std::optional<int>(2048));
     QCOMPARE(p.workload.replaySpeed, 4.0);

@@ -74,6 +74,14 @@ struct ProfileField
     // When the field has an effect; nullptr: always. Ranges are checked only where a field applies.
     bool (*applies)(const Profile&) = nullptr;
     const char* appliesText = nullptr; // the same for people: "random dataset with multi_turn"
+    // kneepoint-cli: the flag's names ("think-time"), its value's name in --help ("SECONDS"; none for
+    // a switch, which sets the field to switchSets) and its help line.
+    QList<const char*> flags = {};
+    const char* flagValue = nullptr;
+    bool switchSets = true;
+    const char* help = nullptr;
+    // A text flag's own parser: the value as the profile holds it, or an error about text (without the flag).
+    QString (*parseFlag)(const QString& text, QString* value) = nullptr;
 
     QString path() const { return QString::fromLatin1(key); }
     QString section() const; // "workload.sampling" for "workload.sampling.top_p"; "" at the top
