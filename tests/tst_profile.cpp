@@ -1,6 +1,7 @@
 #include "profile/modelmix.h"
 #include "profile/profile.h"
 #include "profile/profileoverrides.h"
+#include "profile/profileschema.h"
 #include "profile/profilestore.h"
 
 #include <QDir>
@@ -28,6 +29,7 @@ using ProfileMutator = std::function<void(Profile&)>;
 Q_DECLARE_METATYPE(ProfileMutator)
 Q_DECLARE_METATYPE(std::optional<double>)
 Q_DECLARE_METATYPE(kp::ModelShare)
+Q_DECLARE_METATYPE(kp::FieldValue)
 
 namespace {
 
@@ -90,6 +92,11 @@ private Q_SLOTS:
     void demo();
     void kneepointSchema();
     void savedFormIsStable();
+    void shippedProfilesRoundTrip();
+    void schemaIsConsistent();
+    void limitsAreNamed_data();
+    void limitsAreNamed();
+    void limitsInFiles();
     void roundTrip_data();
     void roundTrip();
     void nestedLayout();
@@ -1065,19 +1072,24 @@ void TestProfile::overrides()
 {
     Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
     kp::ProfileOverrides o;
-    o.baseUrl = u"http://10.1.1.1:9000"_s;
+    o.set(u"target.base_url"_s, u"http://10.1.1.1:9000"_s);
     o.backend = kp::Backend::OpenAi;
-    o.model = u"other"_s;
+    o.set(u"target.model"_s, u"other"_s);
     o.datasetName = u"custom"_s;
-    o.datasetPath = u"prompts.jsonl"_s;
-    o.numPrompts = 50;
+    o.set(u"workload.dataset_path"_s, u"prompts.jsonl"_s);
+    o.set(u"workload.num_prompts"_s, qint64(40));
+    o.set(u"workload.num_prompts"_s, qint64(50)); // the last value given wins
     o.rates = QList<double> { 3, inf };
-    o.burstiness = 2;
-    o.maxConcurrency = 32;
-    o.seed = 7;
-    o.ignoreEos = false;
-    o.apiKey = u"${KP_KEY}"_s;
-    const QStringList changed = kp::applyOverrides(p, o);
+    o.set(u"load.burstiness"_s, 2.0);
+    o.set(u"load.max_concurrency"_s, qint64(32));
+    o.set(u"workload.seed"_s, qint64(7));
+    o.set(u"workload.ignore_eos"_s, false);
+    o.set(u"target.api_key"_s, u"${KP_KEY}"_s);
+    QVERIFY(o.isSet(u"workload.seed"));
+    QVERIFY(!o.isSet(u"workload.turns"));
+    QStringList errors;
+    const QStringList changed = kp::applyOverrides(p, o, &errors);
+    QCOMPARE(errors, QStringList());
     QCOMPARE(changed,
         (QStringList { u"target.base_url"_s, u"target.backend"_s, u"target.model"_s, u"target.api_key"_s,
             u"workload.dataset"_s, u"workload.dataset_path"_s, u"workload.num_prompts"_s, u"workload.seed"_s,
@@ -1099,6 +1111,17 @@ void TestProfile::overrides()
     QCOMPARE(p.load.stepCount(), 3);
 
     QCOMPARE(kp::applyOverrides(p, kp::ProfileOverrides()), QStringList());
+
+    // A value of the wrong type, or a key no plain field has, changes nothing and is named.
+    kp::ProfileOverrides wrong;
+    wrong.set(u"workload.turns"_s, 2.5);
+    wrong.set(u"workload.no_such_key"_s, 1.0);
+    wrong.set(u"load.rates"_s, 1.0);
+    QCOMPARE(kp::applyOverrides(p, wrong, &errors), QStringList());
+    QCOMPARE(errors,
+        (QStringList { u"workload.no_such_key: not a key of a profile's plain values"_s,
+            u"load.rates: not a key of a profile's plain values"_s,
+            u"workload.turns: expected a whole number, got 2.5"_s }));
 }
 
 void TestProfile::conversationKeys()
@@ -1154,17 +1177,17 @@ void TestProfile::conversationKeys()
     // The command line's options.
     Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
     kp::ProfileOverrides o;
-    o.multiTurn = true;
-    o.multiTurnHistory = u"live"_s;
-    o.thinkTimeS = 0.0;
-    o.turns = 5;
-    o.systemPromptLen = 128;
-    o.maxModelLen = 2048;
-    o.replaySpeed = 4;
+    o.set(u"workload.multi_turn"_s, true);
+    o.set(u"workload.multi_turn_history"_s, u"live"_s);
+    o.set(u"workload.think_time_s"_s, 0.0);
+    o.set(u"workload.turns"_s, qint64(5));
+    o.set(u"workload.system_prompt_len"_s, qint64(128));
+    o.set(u"workload.max_model_len"_s, qint64(2048));
+    o.set(u"workload.replay_speed"_s, 4.0);
     QCOMPARE(kp::applyOverrides(p, o),
-        (QStringList { u"workload.multi_turn"_s, u"workload.multi_turn_history"_s, u"workload.think_time_s"_s,
-            u"workload.turns"_s, u"workload.system_prompt_len"_s, u"workload.max_model_len"_s,
-            u"workload.replay_speed"_s }));
+        (QStringList { u"workload.replay_speed"_s, u"workload.multi_turn"_s, u"workload.multi_turn_history"_s,
+            u"workload.think_time_s"_s, u"workload.turns"_s, u"workload.system_prompt_len"_s,
+            u"workload.max_model_len"_s }));
     QCOMPARE(p.workload.turns, 5);
     QCOMPARE(p.workload.maxModelLen, std::optional<int>(2048));
     QCOMPARE(p.workload.replaySpeed, 4.0);
@@ -1346,6 +1369,156 @@ void TestProfile::sloPercentilesAndRepeatScope()
     QVERIFY(!scope.ok());
     QVERIFY2(scope.errors.join(u'\n').contains(u"load.plan.repeat_scope: expected \"best\" or \"all\", got \"some\""_s),
         qPrintable(scope.errors.join(u'\n')));
+}
+
+// Every profile shipped or kept as a fixture reads, saves and reads back to the same profile. With
+// KNEEPOINT_PROFILE_SNAPSHOT=DIR, what each read said and what it saved are written there, so that
+// a change to the reader or the writer can be compared file by file with the output before it.
+void TestProfile::shippedProfilesRoundTrip()
+{
+    QStringList files;
+    for (const QString& dir : { QFINDTESTDATA(u"data/profiles"_s), QFINDTESTDATA(u"../resources/profiles"_s) }) {
+        QVERIFY(!dir.isEmpty());
+        for (const QFileInfo& info : QDir(dir).entryInfoList(QDir::Files, QDir::Name))
+            files << info.absoluteFilePath();
+    }
+    QVERIFY(files.size() >= 10);
+    const QString snapshot = qEnvironmentVariable("KNEEPOINT_PROFILE_SNAPSHOT");
+    int loaded = 0;
+    for (const QString& path : files) {
+        const kp::ProfileLoadResult first = ProfileStore::load(path);
+        QByteArray out = "layout: " + kp::profileLayoutName(first.layout).toUtf8() + '\n';
+        for (const QString& e : first.errors)
+            out += "error: " + QString(e).replace(path, QFileInfo(path).fileName()).toUtf8() + '\n';
+        for (const QString& w : first.warnings)
+            out += "warning: " + QString(w).replace(path, QFileInfo(path).fileName()).toUtf8() + '\n';
+        if (first.ok()) {
+            ++loaded;
+            const QByteArray saved = ProfileStore::toJson(*first.profile);
+            out += saved;
+            const kp::ProfileLoadResult again = ProfileStore::loadFromData(saved, u"saved.json"_s);
+            QVERIFY2(again.ok(), qPrintable(path + u": "_s + again.errors.join(u"; "_s)));
+            QVERIFY2(again.profile == first.profile, qPrintable(path));
+            QCOMPARE(ProfileStore::toJson(*again.profile), saved);
+        }
+        if (!snapshot.isEmpty())
+            QVERIFY(writeAll(snapshot + u'/' + QFileInfo(path).fileName() + u".txt"_s, out));
+    }
+    QVERIFY(loaded >= 6);
+}
+
+// The table every reader, the writer and the validator iterate: one entry per key, sections together,
+// and a default profile within every range.
+void TestProfile::schemaIsConsistent()
+{
+    QStringList keys;
+    QStringList closed; // sections already left
+    QString current;
+    const Profile defaults;
+    for (const kp::ProfileField& f : kp::profileFields()) {
+        QVERIFY2(!keys.contains(f.path()), f.key);
+        keys << f.path();
+        const QString top = f.path().section(u'.', 0, 0);
+        if (top != current) {
+            QVERIFY2(!closed.contains(top), f.key);
+            closed << current;
+            current = top;
+        }
+        QCOMPARE(kp::profileField(f.path()), &f);
+        QVERIFY2(f.isDefault(defaults), f.key);
+        if (const std::optional<double> v = kp::fieldNumber(defaults, f); v && f.appliesTo(defaults))
+            QVERIFY2(kp::fieldRangeIssue(f, *v).isEmpty(), f.key);
+        if (f.min && f.max)
+            QVERIFY2(f.min->value < f.max->value, f.key);
+    }
+    QVERIFY(kp::profileField(u"workload.think_time_s") != nullptr);
+    QCOMPARE(kp::profileField(u"workload.no_such_key"), nullptr);
+    QVERIFY(kp::validateProfile(Profile::demo(QUrl(u"http://127.0.0.1:8000"_s))).isEmpty());
+}
+
+// Lengths, counts and waits that would exhaust memory or wait for days are refused with the limit
+// named (docs/PROFILES.md, "Limits"); the limit itself is accepted.
+void TestProfile::limitsAreNamed_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<kp::FieldValue>("value");
+    QTest::addColumn<QString>("issue");
+    const auto row = [](const char* name, const char* key, kp::FieldValue value, const QString& issue) {
+        QTest::addRow("%s", name) << QString::fromLatin1(key) << value << issue;
+    };
+    row("think time", "workload.think_time_s", 1e9, u"1e9 is above the limit 3600 s"_s);
+    row("think time at the limit", "workload.think_time_s", 3600.0, QString());
+    row("think time below 0", "workload.think_time_s", -1.0, u"must be a number >= 0"_s);
+    row("think time inf", "workload.think_time_s", inf, u"inf is above the limit 3600 s"_s);
+    row("prompt length spread", "workload.input_len_std", 1e9, u"1e9 is above the limit 1e7 tokens"_s);
+    row("output length spread", "workload.output_len_std", 1e300, u"1e300 is above the limit 1e7 tokens"_s);
+    row("embedding batch", "workload.embedding_batch", qint64(100000000),
+        u"100000000 is above the limit 10000 prompts"_s);
+    row("embedding batch at the limit", "workload.embedding_batch", qint64(10000), QString());
+    row("system prompt", "workload.system_prompt_len", qint64(100000000),
+        u"100000000 is above the limit 10000000 tokens"_s);
+    row("turns", "workload.turns", qint64(3000000), u"3000000 is above the limit 10000 turns"_s);
+    row("turns at 0", "workload.turns", qint64(0), u"must be >= 1"_s);
+    row("prompt length", "workload.input_len", qint64(10000001), u"10000001 is above the limit 10000000 tokens"_s);
+    row("output length", "workload.output_len", qint64(2000000000), u"2000000000 is above the limit 10000000 tokens"_s);
+    row("prefix", "workload.prefix_len", qint64(20000000), u"20000000 is above the limit 10000000 tokens"_s);
+    row("images", "workload.image_count", qint64(65), u"65 is above the limit 64 images"_s);
+    row("images below 0", "workload.image_count", qint64(-1), u"must be >= 0"_s);
+    row("replay speed", "workload.replay_speed", 1e6, u"1e6 is above the limit 1000"_s);
+    row("replay speed 0", "workload.replay_speed", 0.0, u"must be a number > 0"_s);
+    row("warm-up", "load.warmup_requests", qint64(2000000), u"2000000 is above the limit 1000000 requests"_s);
+    row("cooldown", "load.cooldown_s", 1e6, u"1e6 is above the limit 86400 s"_s);
+    row("step duration", "load.step_duration_s", 1e7, u"1e7 is above the limit 864000 s"_s);
+    row("total timeout", "target.timeouts.total_s", 1e9, u"1e9 is above the limit 864000 s"_s);
+    row("connect timeout 0", "target.timeouts.connect_s", 0.0, u"must be > 0"_s);
+    row("repeats", "load.plan.repeats", qint64(5000), u"5000 is above the limit 1000 repeats"_s);
+    row("fraction", "slo.max_error_rate", 1.5, u"must be in [0, 1]"_s);
+    row("percentile", "slo.percentile", 0.0, u"must be in (0, 100]"_s);
+    row("top_k", "workload.sampling.top_k", qint64(-2), u"must be >= -1 (-1 or 0: disabled)"_s);
+}
+
+void TestProfile::limitsAreNamed()
+{
+    QFETCH(QString, key);
+    QFETCH(kp::FieldValue, value);
+    QFETCH(QString, issue);
+    const kp::ProfileField* field = kp::profileField(key);
+    QVERIFY(field);
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    QCOMPARE(kp::setFieldValue(p, *field, value), QString());
+    QStringList issues; // of this key: a count of images also asks for their size, which is not the point here
+    for (const kp::ProfileIssue& i : kp::validateProfile(p)) {
+        if (i.path == key)
+            issues << i.toString();
+    }
+    QCOMPARE(issues, issue.isEmpty() ? QStringList() : QStringList { key + u": "_s + issue });
+}
+
+// A file names the line, the column and the key as the file spells it.
+void TestProfile::limitsInFiles()
+{
+    const kp::ProfileLoadResult kneepoint = ProfileStore::loadFromData(
+        R"({"schema": "kneepoint.profile/1", "target": {"base_url": "http://127.0.0.1:8000"},
+"workload": {"multi_turn": true, "think_time_s": 1e9, "turns": 3000000}})",
+        u"k.json"_s);
+    QCOMPARE(kneepoint.errors,
+        (QStringList { u"k.json:2:50: workload.think_time_s: 1e9 is above the limit 3600 s"_s,
+            u"k.json:2:64: workload.turns: 3000000 is above the limit 10000 turns"_s }));
+    const kp::ProfileLoadResult flat = ProfileStore::loadFromData(
+        R"({"base_url": "http://127.0.0.1:8000", "think_time": 1e9, "embedding_batch": 100000000})", u"f.json"_s);
+    QCOMPARE(flat.errors,
+        (QStringList { u"f.json:1:53: think_time: 1e9 is above the limit 3600 s"_s,
+            u"f.json:1:77: embedding_batch: 100000000 is above the limit 10000 prompts"_s }));
+    // Setting a value of the wrong type through the schema is refused, naming the key.
+    Profile p;
+    QCOMPARE(kp::setFieldValue(p, *kp::profileField(u"workload.turns"), 2.5),
+        u"workload.turns: expected a whole number, got 2.5"_s);
+    QCOMPARE(kp::setFieldValue(p, *kp::profileField(u"workload.turns"), u"x"_s),
+        u"workload.turns: expected a whole number"_s);
+    QCOMPARE(kp::setFieldValue(p, *kp::profileField(u"workload.max_model_len"), qint64(4096)), QString());
+    QCOMPARE(p.workload.maxModelLen, std::optional<int>(4096));
+    QCOMPARE(kp::setFieldValue(p, *kp::profileField(u"workload.max_model_len"), std::nullopt), QString());
+    QCOMPARE(p.workload.maxModelLen, std::nullopt);
 }
 
 QTEST_GUILESS_MAIN(TestProfile)

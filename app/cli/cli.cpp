@@ -14,6 +14,7 @@
 #include "metrics/sweeptable.h"
 #include "profile/modelmix.h"
 #include "profile/profileoverrides.h"
+#include "profile/profileschema.h"
 #include "profile/profilestore.h"
 #include "profile/targetstore.h"
 #include "runs/runcatalog.h"
@@ -98,123 +99,41 @@ QByteArray usage()
     return text + kUsageEnd;
 }
 
+// A flag for every field of the schema that names one: its names, help line and value name.
+QList<std::pair<const ProfileField*, QCommandLineOption>> fieldOptions()
+{
+    QList<std::pair<const ProfileField*, QCommandLineOption>> options;
+    for (const ProfileField& f : profileFields()) {
+        if (f.flags.isEmpty())
+            continue;
+        QStringList names;
+        for (const char* name : f.flags)
+            names << QString::fromLatin1(name);
+        options.append({ &f,
+            f.flagValue ? QCommandLineOption(names, QString::fromUtf8(f.help), QString::fromLatin1(f.flagValue))
+                        : QCommandLineOption(names, QString::fromUtf8(f.help)) });
+    }
+    return options;
+}
+
 struct Options
 {
     QCommandLineOption profile { QStringLiteral("profile"), QStringLiteral("Profile file (JSON or TOML)."),
         QStringLiteral("FILE") };
-    QCommandLineOption baseUrl { QStringLiteral("base-url"),
-        QStringLiteral("Server base URL, e.g. http://127.0.0.1:8000."), QStringLiteral("URL") };
-    QCommandLineOption endpoint { QStringLiteral("endpoint"), QStringLiteral("API path, e.g. /v1/completions."),
-        QStringLiteral("PATH") };
     QCommandLineOption backend { QStringLiteral("backend"),
         QStringLiteral("openai | openai-chat | vllm | openai-responses | anthropic-messages | openai-embeddings."),
         QStringLiteral("NAME") };
-    QCommandLineOption model { QStringLiteral("model"),
-        QStringLiteral("Model id (default: the first the server lists). sweep: repeat for a matrix of models."),
-        QStringLiteral("ID") };
     QCommandLineOption target { QStringLiteral("target"),
         QStringLiteral("A saved target (kneepoint-cli targets) instead of the profile's. sweep: repeat for a matrix "
                        "of targets, run one after another."),
         QStringLiteral("NAME") };
-    QCommandLineOption servedModelName { QStringLiteral("served-model-name"),
-        QStringLiteral("Model name sent in requests, when it differs."), QStringLiteral("NAME") };
-    QCommandLineOption modelMix { QStringLiteral("model-mix"),
-        QStringLiteral("Spread each step's requests over model names by weight, e.g. a:0.7,b:0.3 (LoRA adapters "
-                       "behind one server); seeded by --seed."),
-        QStringLiteral("NAME:WEIGHT,...") };
-    QCommandLineOption imageCount { QStringLiteral("image-count"),
-        QStringLiteral("Attach N images to each chat request (openai-chat, openai-responses, anthropic-messages)."),
-        QStringLiteral("N") };
-    QCommandLineOption imageSize { QStringLiteral("image-size"),
-        QStringLiteral("Synthetic images' size in pixels, e.g. 448x448; seeded by --seed, distinct per prompt."),
-        QStringLiteral("WxH") };
-    QCommandLineOption imageFormat { QStringLiteral("image-format"),
-        QStringLiteral("Synthetic images' format: png (default) | jpeg."), QStringLiteral("FORMAT") };
-    QCommandLineOption imageDir { QStringLiteral("image-dir"),
-        QStringLiteral("Attach the images of this folder instead (PNG, JPEG, WebP, GIF; sorted by name, cycled by "
-                       "prompt); --image-count defaults to 1."),
-        QStringLiteral("DIR") };
-    QCommandLineOption apiKey { QStringLiteral("api-key"),
-        QStringLiteral(
-            "API key (discouraged: visible in the process list; use ${VAR} in the profile or OPENAI_API_KEY)."),
-        QStringLiteral("KEY") };
     QCommandLineOption datasetName { QStringLiteral("dataset-name"),
         QStringLiteral("random | sharegpt | jsonl | replay | shared-prefix | mooncake."), QStringLiteral("NAME") };
-    QCommandLineOption datasetPath { QStringLiteral("dataset-path"), QStringLiteral("Dataset file."),
-        QStringLiteral("FILE") };
-    QCommandLineOption numPrompts { QStringLiteral("num-prompts"), QStringLiteral("Requests per step."),
-        QStringLiteral("N") };
-    QCommandLineOption inputLen { { QStringLiteral("random-input-len"), QStringLiteral("input-len") },
-        QStringLiteral("Random dataset: prompt tokens (the mean of a distribution)."), QStringLiteral("N") };
-    QCommandLineOption outputLen { { QStringLiteral("random-output-len"), QStringLiteral("output-len") },
-        QStringLiteral("Random dataset: output tokens (max_tokens; the mean of a distribution)."),
-        QStringLiteral("N") };
-    QCommandLineOption inputLenDist { QStringLiteral("input-len-dist"),
-        QStringLiteral("Random dataset: prompt lengths uniform (range ratio, default) | fixed | normal | lognormal."),
-        QStringLiteral("SHAPE") };
-    QCommandLineOption inputLenStd { QStringLiteral("input-len-std"),
-        QStringLiteral("Random dataset: standard deviation of normal or lognormal prompt lengths, tokens."),
-        QStringLiteral("TOKENS") };
-    QCommandLineOption outputLenDist { QStringLiteral("output-len-dist"),
-        QStringLiteral("Random dataset: output lengths uniform (range ratio, default) | fixed | normal | lognormal."),
-        QStringLiteral("SHAPE") };
-    QCommandLineOption outputLenStd { QStringLiteral("output-len-std"),
-        QStringLiteral("Random dataset: standard deviation of normal or lognormal output lengths, tokens."),
-        QStringLiteral("TOKENS") };
-    QCommandLineOption rangeRatio { QStringLiteral("random-range-ratio"),
-        QStringLiteral("Random dataset: length spread, 0..1."), QStringLiteral("R") };
-    QCommandLineOption multiTurn { QStringLiteral("multi-turn"),
-        QStringLiteral("Send each conversation of the dataset as a session: its turns in order, each with the "
-                       "history so far.") };
-    QCommandLineOption multiTurnHistory { QStringLiteral("multi-turn-history"),
-        QStringLiteral("History of later turns: recorded (the dataset's answers, default) | live (the server's)."),
-        QStringLiteral("MODE") };
-    QCommandLineOption thinkTime { QStringLiteral("think-time"),
-        QStringLiteral("Mean pause in seconds between an answer and the next turn (exponential; 0 allowed)."),
-        QStringLiteral("SECONDS") };
-    QCommandLineOption turns { QStringLiteral("turns"),
-        QStringLiteral("Random dataset with --multi-turn: turns per session."), QStringLiteral("N") };
-    QCommandLineOption systemPromptLen { QStringLiteral("system-prompt-len"),
-        QStringLiteral("Random dataset with --multi-turn: tokens of the system prompt all sessions share."),
-        QStringLiteral("TOKENS") };
-    QCommandLineOption maxModelLen { QStringLiteral("max-model-len"),
-        QStringLiteral("Mooncake trace: a line needing more tokens (input + output) is a bad line. Random dataset: "
-                       "lengths are clamped to it."),
-        QStringLiteral("TOKENS") };
-    QCommandLineOption replaySpeed { QStringLiteral("replay-speed"),
-        QStringLiteral("Replay and mooncake datasets: the log's time runs this many times faster."),
-        QStringLiteral("X") };
     QCommandLineOption requestRate { QStringLiteral("request-rate"),
         QStringLiteral("Request rate(s) in req/s, comma-separated or repeated; inf = all at once."),
         QStringLiteral("RATE") };
     QCommandLineOption concurrency { QStringLiteral("concurrency"),
         QStringLiteral("Closed-loop users, comma-separated or repeated (instead of rates)."), QStringLiteral("N") };
-    QCommandLineOption burstiness { QStringLiteral("burstiness"),
-        QStringLiteral("Gamma shape of inter-arrival times; 1 = Poisson."), QStringLiteral("B") };
-    QCommandLineOption maxConcurrency { QStringLiteral("max-concurrency"), QStringLiteral("Cap on requests in flight."),
-        QStringLiteral("N") };
-    QCommandLineOption seed { QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("N") };
-    QCommandLineOption ignoreEos { QStringLiteral("ignore-eos"),
-        QStringLiteral("Ask the server to generate exactly max_tokens.") };
-    QCommandLineOption noStream { QStringLiteral("no-stream"),
-        QStringLiteral("Ask for whole answers (stream: false): E2EL and throughput only; TTFT, TPOT and ITL are "
-                       "unknown.") };
-    QCommandLineOption embeddingBatch { QStringLiteral("embedding-batch"),
-        QStringLiteral("openai-embeddings: prompts sent together in each request's input (default 1)."),
-        QStringLiteral("N") };
-    QCommandLineOption warmup { QStringLiteral("warmup"),
-        QStringLiteral("Warm-up requests before each step (not measured)."), QStringLiteral("N") };
-    QCommandLineOption cooldown { QStringLiteral("cooldown"), QStringLiteral("Seconds between steps."),
-        QStringLiteral("S") };
-    QCommandLineOption promptPool { QStringLiteral("prompt-pool"),
-        QStringLiteral("Draw the requests' prompts from N prompts, so that they repeat (default 0: a prompt no "
-                       "earlier request of the run sent)."),
-        QStringLiteral("N") };
-    QCommandLineOption resetPrefixCache { QStringLiteral("reset-prefix-cache"),
-        QStringLiteral("Empty the server's prefix cache before every step after the first (vLLM "
-                       "/reset_prefix_cache, SGLang /flush_cache).") };
-    QCommandLineOption stepDuration { QStringLiteral("step-duration"),
-        QStringLiteral("Run each step this many seconds instead of a prompt count."), QStringLiteral("S") };
     QCommandLineOption percentileMetrics { QStringLiteral("percentile-metrics"),
         QStringLiteral("Metrics to report: ttft,tpot,itl,e2el."), QStringLiteral("LIST") };
     QCommandLineOption metricPercentiles { QStringLiteral("metric-percentiles"),
@@ -222,16 +141,6 @@ struct Options
     QCommandLineOption goodput { QStringLiteral("goodput"),
         QStringLiteral("SLO for goodput and capacity, KEY:MS with KEY ttft, tpot or e2el; repeatable."),
         QStringLiteral("KEY:MS") };
-    QCommandLineOption saveResult { QStringLiteral("save-result"),
-        QStringLiteral("Write the reference-compatible result JSON per step.") };
-    QCommandLineOption saveDetailed { QStringLiteral("save-detailed"),
-        QStringLiteral("Include per-request lists in the result JSON.") };
-    QCommandLineOption resultDir { QStringLiteral("result-dir"), QStringLiteral("Directory for --save-result files."),
-        QStringLiteral("DIR") };
-    QCommandLineOption resultFilename { QStringLiteral("result-filename"),
-        QStringLiteral("File name for --save-result (run only)."), QStringLiteral("NAME") };
-    QCommandLineOption label { QStringLiteral("label"), QStringLiteral("Label stored with the results."),
-        QStringLiteral("TEXT") };
     QCommandLineOption metadata { QStringLiteral("metadata"),
         QStringLiteral("KEY=VALUE written as a top-level key of every result file; several pairs may follow one "
                        "--metadata, as in vLLM."),
@@ -266,22 +175,9 @@ struct Options
     QCommandLineOption range { QStringLiteral("range"),
         QStringLiteral("Load range START:STOP:STEPS for a linear (default) or geometric plan."),
         QStringLiteral("RANGE") };
-    QCommandLineOption refine { QStringLiteral("refine"),
-        QStringLiteral("After the coarse pass, add steps at the SLO boundary.") };
-    QCommandLineOption tolerance { QStringLiteral("tolerance"),
-        QStringLiteral("Refine until the boundary is known within this fraction of load (default 0.05)."),
-        QStringLiteral("F") };
-    QCommandLineOption repeats { QStringLiteral("repeats"),
-        QStringLiteral("Run every load this many more times, round by round after the pass (--repeat-scope best: "
-                       "only the highest load that met the SLO)."),
-        QStringLiteral("N") };
     QCommandLineOption repeatScope { QStringLiteral("repeat-scope"),
         QStringLiteral("Which loads --repeats runs again: all (the default on the command line) or best."),
         QStringLiteral("all|best") };
-    QCommandLineOption noEarlyStop { QStringLiteral("no-early-stop"),
-        QStringLiteral("Keep escalating after the server collapsed.") };
-    QCommandLineOption stopErrorRate { QStringLiteral("stop-error-rate"),
-        QStringLiteral("Stop escalating once a step's error rate passes this fraction."), QStringLiteral("F") };
     QCommandLineOption slo { QStringLiteral("slo"),
         QStringLiteral("SLO, e.g. ttft:p90:300, tpot:p99:50, errors:1% (each limit at its own percentile); repeatable. "
                        "Overrides the profile's."),
@@ -309,6 +205,16 @@ struct Options
     QCommandLineOption stepInterval { QStringLiteral("step-interval"),
         QStringLiteral("With --start-at: start step N at TIME + (N-1) * S (replaces the cooldown)."),
         QStringLiteral("S") };
+    // The profile's fields that have a flag (profileschema.cpp), in the schema's order.
+    QList<std::pair<const ProfileField*, QCommandLineOption>> fields = fieldOptions();
+    const QCommandLineOption& field(const char* flag) const
+    {
+        for (const auto& [f, option] : fields) {
+            if (option.names().contains(QLatin1String(flag)))
+                return option;
+        }
+        qFatal("kneepoint-cli: no profile field has the flag --%s", flag);
+    }
     bool shardOptions = false; // the three above are options of this verb
 };
 
@@ -342,34 +248,66 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
     auto text = [&](const QCommandLineOption& option) {
         return p.isSet(option) ? std::optional<QString>(p.value(option)) : std::nullopt;
     };
-    auto number = [&](const QCommandLineOption& option, auto& target) {
-        if (!p.isSet(option))
-            return;
-        using Value = typename std::remove_reference_t<decltype(target)>::value_type;
-        Value v {};
+    // A whole number, or why not, naming the flag.
+    auto whole = [&](const QCommandLineOption& option, auto* value) -> bool {
+        using Value = std::remove_pointer_t<decltype(value)>;
         const QString given = p.value(option);
-        if (parseNumber(given, &v)) {
-            target = v;
-        } else if constexpr (std::is_integral_v<Value>) {
-            // A whole number too large for its field is out of range, not "not a number".
-            bool whole = false;
-            given.trimmed().toDouble(&whole);
-            static const QRegularExpression digits(QStringLiteral("^[+-]?[0-9]+$"));
-            if (whole && digits.match(given.trimmed()).hasMatch())
-                errors << QStringLiteral("--%1: %2 is out of range: at most %3")
-                              .arg(option.names().constFirst(), given)
-                              .arg(std::numeric_limits<Value>::max());
-            else if (whole)
-                errors << QStringLiteral("--%1: not a whole number: \"%2\"").arg(option.names().constFirst(), given);
-            else
-                errors << QStringLiteral("--%1: not a number: \"%2\"").arg(option.names().constFirst(), given);
-        } else {
+        if (parseNumber(given, value))
+            return true;
+        // A whole number too large for its field is out of range, not "not a number".
+        bool isNumber = false;
+        given.trimmed().toDouble(&isNumber);
+        static const QRegularExpression digits(QStringLiteral("^[+-]?[0-9]+$"));
+        if (isNumber && digits.match(given.trimmed()).hasMatch())
+            errors << QStringLiteral("--%1: %2 is out of range: at most %3")
+                          .arg(option.names().constFirst(), given)
+                          .arg(std::numeric_limits<Value>::max());
+        else if (isNumber)
+            errors << QStringLiteral("--%1: not a whole number: \"%2\"").arg(option.names().constFirst(), given);
+        else
             errors << QStringLiteral("--%1: not a number: \"%2\"").arg(option.names().constFirst(), given);
-        }
+        return false;
     };
     ProfileOverrides ov;
-    ov.baseUrl = text(o.baseUrl);
-    ov.endpoint = text(o.endpoint);
+    // The fields with a flag of their own (profileschema.cpp), parsed by their type.
+    for (const auto& [field, option] : o.fields) {
+        if (!p.isSet(option))
+            continue;
+        const QString key = field->path();
+        const QString flag = option.names().constFirst();
+        if (!field->flagValue) {
+            ov.set(key, field->switchSets);
+        } else if (std::holds_alternative<TextRef>(field->ref)) {
+            QString value = p.value(option);
+            const QString error = field->parseFlag ? field->parseFlag(value, &value) : QString();
+            if (error.isEmpty())
+                ov.set(key, value);
+            else
+                errors << QStringLiteral("--%1: %2").arg(flag, error);
+        } else if (std::holds_alternative<NumberRef>(field->ref)
+            || std::holds_alternative<OptionalNumberRef>(field->ref)) {
+            double v = 0;
+            if (parseNumber(p.value(option), &v))
+                ov.set(key, v);
+            else
+                errors << QStringLiteral("--%1: not a number: \"%2\"").arg(flag, p.value(option));
+        } else if (std::holds_alternative<Integer64Ref>(field->ref)) {
+            qint64 v = 0;
+            if (whole(option, &v))
+                ov.set(key, v);
+        } else {
+            int v = 0;
+            if (whole(option, &v))
+                ov.set(key, qint64(v));
+        }
+    }
+    if (p.isSet(o.field("image-dir")) && !p.isSet(o.field("image-count")) && profile.workload.imageCount == 0)
+        ov.set(profileField(u"workload.image_count")->path(), qint64(1));
+    if (p.isSet(o.field("save-detailed")))
+        ov.set(profileField(u"output.save_result")->path(), true);
+    if (p.isSet(o.field("api-key")))
+        say(QStringLiteral("warning: --api-key puts the key in the process list and shell history; prefer ${VAR} in "
+                           "the profile or OPENAI_API_KEY."));
     if (p.isSet(o.backend)) {
         ov.backend = backendFromName(p.value(o.backend));
         if (!ov.backend)
@@ -382,80 +320,7 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
             errors << QStringLiteral("--transport: unknown transport \"%1\" (auto, socket, qnam)")
                           .arg(p.value(o.transport));
     }
-    ov.model = text(o.model);
-    ov.servedModelName = text(o.servedModelName);
-    if (p.isSet(o.modelMix)) {
-        const ModelMix mix = parseModelMix(p.value(o.modelMix));
-        if (mix.ok())
-            ov.modelMix = p.value(o.modelMix).trimmed();
-        else
-            errors << QStringLiteral("--model-mix: %1").arg(mix.error);
-    }
-    number(o.imageCount, ov.imageCount);
-    if (p.isSet(o.imageSize)) {
-        if (parseImageSize(p.value(o.imageSize)))
-            ov.imageSize = p.value(o.imageSize).trimmed().toLower();
-        else
-            errors << QStringLiteral(
-                "--image-size: \"%1\" is not WIDTHxHEIGHT in pixels, each 1 to 8192 (e.g. 448x448)")
-                          .arg(p.value(o.imageSize));
-    }
-    if (p.isSet(o.imageFormat)) {
-        const QString format = p.value(o.imageFormat).trimmed().toLower();
-        if (format == u"jpg" || knownImageFormats().contains(format))
-            ov.imageFormat = format == u"jpg" ? QStringLiteral("jpeg") : format;
-        else
-            errors << QStringLiteral("--image-format: unknown format \"%1\" (%2)")
-                          .arg(p.value(o.imageFormat), knownImageFormats().join(QStringLiteral(", ")));
-    }
-    ov.imageDir = text(o.imageDir);
-    if (ov.imageDir && !p.isSet(o.imageCount) && profile.workload.imageCount == 0)
-        ov.imageCount = 1;
-    ov.apiKey = text(o.apiKey);
-    if (ov.apiKey)
-        say(QStringLiteral("warning: --api-key puts the key in the process list and shell history; prefer ${VAR} in "
-                           "the profile or OPENAI_API_KEY."));
     ov.datasetName = text(o.datasetName);
-    ov.datasetPath = text(o.datasetPath);
-    number(o.numPrompts, ov.numPrompts);
-    number(o.inputLen, ov.inputLen);
-    number(o.outputLen, ov.outputLen);
-    number(o.rangeRatio, ov.rangeRatio);
-    for (const auto& [option, field] :
-        { std::pair { &o.inputLenDist, &ov.inputLenDist }, std::pair { &o.outputLenDist, &ov.outputLenDist } }) {
-        if (!p.isSet(*option))
-            continue;
-        const QString shape = p.value(*option).trimmed().toLower();
-        if (knownLengthDistributions().contains(shape))
-            *field = shape;
-        else
-            errors << QStringLiteral("--%1: unknown distribution \"%2\" (%3)")
-                          .arg(option->names().constFirst(), p.value(*option),
-                              knownLengthDistributions().join(QStringLiteral(", ")));
-    }
-    number(o.inputLenStd, ov.inputLenStd);
-    number(o.outputLenStd, ov.outputLenStd);
-    number(o.seed, ov.seed);
-    if (p.isSet(o.multiTurn))
-        ov.multiTurn = true;
-    if (p.isSet(o.multiTurnHistory)) {
-        const QString mode = p.value(o.multiTurnHistory).trimmed().toLower();
-        if (mode == QLatin1String("recorded") || mode == QLatin1String("live"))
-            ov.multiTurnHistory = mode;
-        else
-            errors << QStringLiteral("--multi-turn-history: unknown mode \"%1\" (recorded, live)")
-                          .arg(p.value(o.multiTurnHistory));
-    }
-    number(o.thinkTime, ov.thinkTimeS);
-    number(o.turns, ov.turns);
-    number(o.systemPromptLen, ov.systemPromptLen);
-    number(o.maxModelLen, ov.maxModelLen);
-    number(o.replaySpeed, ov.replaySpeed);
-    if (p.isSet(o.ignoreEos))
-        ov.ignoreEos = true;
-    if (p.isSet(o.noStream))
-        ov.stream = false;
-    number(o.embeddingBatch, ov.embeddingBatch);
     if (p.isSet(o.requestRate) && p.isSet(o.concurrency))
         errors << QStringLiteral("--request-rate and --concurrency: give one or the other");
     if (p.isSet(o.requestRate)) {
@@ -477,12 +342,6 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
                 errors << QStringLiteral("--concurrency: \"%1\" is not a whole number > 0").arg(v);
         }
     }
-    number(o.burstiness, ov.burstiness);
-    number(o.maxConcurrency, ov.maxConcurrency);
-    number(o.warmup, ov.warmupRequests);
-    number(o.promptPool, ov.promptPool);
-    if (p.isSet(o.resetPrefixCache))
-        ov.resetCacheBetweenSteps = true;
     if (p.isSet(o.percentileMetrics))
         ov.percentileMetrics = listValues(p, o.percentileMetrics);
     if (p.isSet(o.metricPercentiles)) {
@@ -495,13 +354,6 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
                 errors << QStringLiteral("--metric-percentiles: \"%1\" is not a number").arg(v);
         }
     }
-    if (p.isSet(o.saveResult))
-        ov.saveResult = true;
-    if (p.isSet(o.saveDetailed))
-        ov.saveDetailed = ov.saveResult = true;
-    ov.resultDir = text(o.resultDir);
-    ov.resultFilename = text(o.resultFilename);
-    ov.label = text(o.label);
     if (p.isSet(o.metadata)) {
         // vLLM's rule: split at the first '=', both sides trimmed; the value stays a string.
         ov.metadata.emplace();
@@ -520,7 +372,7 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
                 ov.metadata->append({ key, item.mid(eq + 1).trimmed() });
         }
     }
-    kp::applyOverrides(profile, ov);
+    kp::applyOverrides(profile, ov, &errors);
 
     for (const QString& g : listValues(p, o.goodput)) {
         if (const QString e = applyGoodput(g, profile.slo); !e.isEmpty())
@@ -530,13 +382,7 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
         if (const QString e = parseSloSpecs(p.values(o.slo), profile.slo); !e.isEmpty())
             errors << QStringLiteral("--slo: %1").arg(e);
     }
-    Load& l = profile.load;
-    std::optional<double> cooldown;
-    number(o.cooldown, cooldown);
-    if (cooldown)
-        l.cooldownS = *cooldown;
-    number(o.stepDuration, l.stepDurationS);
-    Plan& plan = l.plan;
+    Plan& plan = profile.load.plan;
     if (p.isSet(o.range)) {
         const QStringList parts = p.value(o.range).split(QLatin1Char(':'));
         int steps = 0;
@@ -554,18 +400,8 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
             errors
                 << QStringLiteral("--plan: unknown plan \"%1\" (list, linear, geometric, auto)").arg(p.value(o.plan));
     }
-    if (p.isSet(o.refine))
-        plan.refine = true;
-    std::optional<double> tolerance;
-    number(o.tolerance, tolerance);
-    if (tolerance)
-        plan.tolerance = *tolerance;
-    std::optional<int> repeats;
-    number(o.repeats, repeats);
-    if (repeats) {
-        plan.repeats = *repeats;
+    if (ov.isSet(profileField(u"load.plan.repeats")->path()))
         plan.repeatScope = Plan::RepeatScope::All; // the command line's --repeats repeats every load
-    }
     if (p.isSet(o.repeatScope)) {
         const QString scope = p.value(o.repeatScope);
         if (scope == QLatin1String("all"))
@@ -575,9 +411,6 @@ QStringList applyOverrides(const QCommandLineParser& p, const Options& o, Profil
         else
             errors << QStringLiteral("--repeat-scope: \"%1\" is neither all nor best").arg(scope);
     }
-    if (p.isSet(o.noEarlyStop))
-        plan.earlyStop = false;
-    number(o.stopErrorRate, plan.stopErrorRate);
     return errors;
 }
 
@@ -1246,17 +1079,28 @@ int run(const QStringList& arguments)
         QStringLiteral("kneepoint-cli %1: see \"kneepoint-cli --help\" for the commands.").arg(verb));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOptions({ o.profile, o.target, o.baseUrl, o.endpoint, o.backend, o.model, o.servedModelName, o.modelMix,
-        o.imageCount, o.imageSize, o.imageFormat, o.imageDir, o.apiKey, o.datasetName, o.datasetPath, o.numPrompts,
-        o.inputLen, o.outputLen, o.rangeRatio, o.inputLenDist, o.inputLenStd, o.outputLenDist, o.outputLenStd,
-        o.multiTurn, o.multiTurnHistory, o.thinkTime, o.turns, o.systemPromptLen, o.maxModelLen, o.replaySpeed,
-        o.requestRate, o.concurrency, o.burstiness, o.maxConcurrency, o.seed, o.ignoreEos, o.noStream, o.embeddingBatch,
-        o.warmup, o.cooldown, o.promptPool, o.resetPrefixCache, o.stepDuration, o.percentileMetrics,
-        o.metricPercentiles, o.goodput, o.saveResult, o.saveDetailed, o.resultDir, o.resultFilename, o.label,
-        o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove, o.allowInsecureKey, o.allowHighLoad, o.workers,
-        o.transport, o.quiet });
-    parser.addOptions({ o.plan, o.range, o.refine, o.tolerance, o.repeats, o.repeatScope, o.noEarlyStop,
-        o.stopErrorRate, o.slo, o.peak, o.redundancy, o.kneeMetric, o.json });
+    // --help lists the options in this order; a field's flag the list leaves out comes last.
+    QList<QCommandLineOption> options = { o.profile, o.target, o.field("base-url"), o.field("endpoint"), o.backend,
+        o.field("model"), o.field("served-model-name"), o.field("model-mix"), o.field("image-count"),
+        o.field("image-size"), o.field("image-format"), o.field("image-dir"), o.field("api-key"), o.datasetName,
+        o.field("dataset-path"), o.field("num-prompts"), o.field("random-input-len"), o.field("random-output-len"),
+        o.field("random-range-ratio"), o.field("input-len-dist"), o.field("input-len-std"), o.field("output-len-dist"),
+        o.field("output-len-std"), o.field("multi-turn"), o.field("multi-turn-history"), o.field("think-time"),
+        o.field("turns"), o.field("system-prompt-len"), o.field("max-model-len"), o.field("replay-speed"),
+        o.requestRate, o.concurrency, o.field("burstiness"), o.field("max-concurrency"), o.field("seed"),
+        o.field("ignore-eos"), o.field("no-stream"), o.field("embedding-batch"), o.field("warmup"), o.field("cooldown"),
+        o.field("prompt-pool"), o.field("reset-prefix-cache"), o.field("step-duration"), o.percentileMetrics,
+        o.metricPercentiles, o.goodput, o.field("save-result"), o.field("save-detailed"), o.field("result-dir"),
+        o.field("result-filename"), o.field("label"), o.metadata, o.out, o.noPreflight, o.yes, o.confirmAbove,
+        o.allowInsecureKey, o.allowHighLoad, o.workers, o.transport, o.quiet, o.plan, o.range, o.field("refine"),
+        o.field("tolerance"), o.field("repeats"), o.repeatScope, o.field("no-early-stop"), o.field("stop-error-rate"),
+        o.slo, o.peak, o.redundancy, o.kneeMetric, o.json };
+    for (const auto& [f, option] : o.fields) {
+        const auto listed = [&option](const QCommandLineOption& x) { return x.names() == option.names(); };
+        if (std::none_of(options.begin(), options.end(), listed))
+            options.append(option);
+    }
+    parser.addOptions(options);
     if (verb == QLatin1String("run") || verb == QLatin1String("sweep")) {
         parser.addOptions({ o.shard, o.startAt, o.stepInterval });
         o.shardOptions = true;

@@ -1,7 +1,9 @@
 #include "profile/profile.h"
 #include "profile/keychain.h"
 #include "profile/modelmix.h"
+#include "profile/planrules.h"
 #include "profile/profile_p.h"
+#include "profile/profileschema.h"
 
 #include "metrics/phrase.h"
 #include "metrics/resultjson.h"
@@ -10,6 +12,7 @@
 #include <QFile>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 
@@ -659,6 +662,33 @@ private:
     QList<ProfileIssue> m_issues;
 };
 
+// The place of the field a path names ("load.rates[2]": load.rates) in the schema; paths of no
+// field come last.
+qsizetype schemaOrder(const QString& path)
+{
+    const std::span<const ProfileField> fields = profileFields();
+    for (QString p = path; !p.isEmpty(); p = parentPath(p)) {
+        for (size_t i = 0; i < fields.size(); ++i) {
+            if (p == QLatin1String(fields[i].key))
+                return qsizetype(i);
+        }
+    }
+    return qsizetype(fields.size());
+}
+
+// The ranges of the schema's fields under prefix ("workload."), where they apply.
+void checkRanges(Checker& c, const Profile& p, QStringView prefix)
+{
+    for (const ProfileField& f : profileFields()) {
+        if ((!f.min && !f.max) || !f.appliesTo(p) || !QLatin1String(f.key).startsWith(prefix))
+            continue;
+        if (const std::optional<double> v = fieldNumber(p, f)) {
+            if (const QString issue = fieldRangeIssue(f, *v); !issue.isEmpty())
+                c.add(f.path(), issue);
+        }
+    }
+}
+
 bool isHttpUrl(const QString& text, std::initializer_list<QStringView> schemes)
 {
     const QUrl url(text, QUrl::StrictMode);
@@ -677,8 +707,9 @@ bool isHeaderName(const QString& name)
     return tokenRe.match(name).hasMatch();
 }
 
-void checkTarget(Checker& c, const Target& t)
+void checkTarget(Checker& c, const Profile& p)
 {
+    const Target& t = p.target;
     if (t.baseUrl.isEmpty())
         c.add(u"target.base_url"_s, phrase("Profile", "is required"));
     else if (!isHttpUrl(t.baseUrl, { u"http", u"https", u"sim" }))
@@ -709,10 +740,7 @@ void checkTarget(Checker& c, const Target& t)
         if (const EnvExpansion e = expandEnvironment(h.value, true); !e.error.isEmpty())
             c.add(path, e.error);
     }
-    c.positive(u"target.timeouts.connect_s"_s, t.timeouts.connectS);
-    c.positive(u"target.timeouts.first_token_s"_s, t.timeouts.firstTokenS);
-    c.positive(u"target.timeouts.idle_s"_s, t.timeouts.idleS);
-    c.positive(u"target.timeouts.total_s"_s, t.timeouts.totalS);
+    checkRanges(c, p, u"target.");
     if (!t.metricsUrl.isEmpty() && t.metricsUrl != u"off" && !isHttpUrl(t.metricsUrl, { u"http", u"https" }))
         c.add(u"target.metrics_url"_s,
             phrase("Profile", "must be an http:// or https:// URL, or \"off\", got \"%1\"")
@@ -729,7 +757,6 @@ void checkTarget(Checker& c, const Target& t)
                         .arg(displayUrl(t.metricsUrls[i])));
         }
     }
-    c.positive(u"target.metrics_interval_s"_s, t.metricsIntervalS);
     if (t.proxyMode == ProxyMode::Url && !isHttpUrl(t.proxyUrl, { u"http", u"https", u"socks5" })) {
         c.add(u"target.proxy"_s,
             phrase("Profile",
@@ -738,8 +765,9 @@ void checkTarget(Checker& c, const Target& t)
     }
 }
 
-void checkWorkload(Checker& c, const Workload& w)
+void checkWorkload(Checker& c, const Profile& p)
 {
+    const Workload& w = p.workload;
     if (!knownDatasets().contains(w.dataset)) {
         c.add(u"workload.dataset"_s,
             phrase("Profile", "unknown dataset \"%1\"; expected one of %2")
@@ -748,12 +776,7 @@ void checkWorkload(Checker& c, const Workload& w)
         c.add(u"workload.dataset_path"_s,
             phrase("Profile", "is required when %1 is \"%2\"").arg(c.name(u"workload.dataset"_s), w.dataset));
     }
-    c.atLeastOne(u"workload.num_prompts"_s, w.numPrompts);
-    c.nonNegative(u"workload.prompt_pool"_s, w.promptPool);
-    c.atLeastOne(u"workload.input_len"_s, w.inputLen);
-    c.atLeastOne(u"workload.output_len"_s, w.outputLen);
-    if (!(w.rangeRatio >= 0 && w.rangeRatio < 1))
-        c.add(u"workload.range_ratio"_s, phrase("Profile", "must be in [0, 1)"));
+    checkRanges(c, p, u"workload.");
     if (const ModelMix mix = parseModelMix(w.modelMix); !mix.ok())
         c.add(u"workload.model_mix"_s, mix.error);
     for (const auto& [distKey, stdKey, dist, spread] :
@@ -767,22 +790,9 @@ void checkWorkload(Checker& c, const Workload& w)
         } else if ((dist == u"normal" || dist == u"lognormal") && !spread) {
             c.add(stdKey, phrase("Profile", "is required when %1 is \"%2\"").arg(c.name(distKey), dist));
         }
-        if (spread && !(*spread >= 0 && std::isfinite(*spread)))
-            c.add(stdKey, phrase("Profile", "must be a number >= 0"));
     }
-    if (w.prefixLen < 0)
-        c.add(u"workload.prefix_len"_s, phrase("Profile", "must be >= 0"));
-    if (w.fixedOutputLen && *w.fixedOutputLen < 1)
-        c.add(u"workload.fixed_output_len"_s, phrase("Profile", "must be >= 1"));
-    if (w.minLen < 0)
-        c.add(u"workload.min_len"_s, phrase("Profile", "must be >= 0"));
-    c.atLeastOne(u"workload.max_prompt_len"_s, w.maxPromptLen);
-    c.atLeastOne(u"workload.max_total_len"_s, w.maxTotalLen);
     if (w.badLines != u"skip" && w.badLines != u"fail")
         c.add(u"workload.bad_lines"_s, phrase("Profile", "expected \"skip\" or \"fail\", got \"%1\"").arg(w.badLines));
-    if (!(w.replaySpeed > 0) || std::isinf(w.replaySpeed))
-        c.add(u"workload.replay_speed"_s, phrase("Profile", "must be a number > 0"));
-    c.atLeastOne(u"workload.num_prefixes"_s, w.numPrefixes);
     if (w.multiTurn && (w.dataset == u"replay" || w.dataset == u"mooncake"))
         c.add(u"workload.multi_turn"_s,
             phrase("Profile",
@@ -797,59 +807,31 @@ void checkWorkload(Checker& c, const Workload& w)
     if (w.multiTurnHistory != u"recorded" && w.multiTurnHistory != u"live")
         c.add(u"workload.multi_turn_history"_s,
             phrase("Profile", "expected \"recorded\" or \"live\", got \"%1\"").arg(w.multiTurnHistory));
-    if (!(w.thinkTimeS >= 0) || std::isinf(w.thinkTimeS))
-        c.add(u"workload.think_time_s"_s, phrase("Profile", "must be a number >= 0"));
-    c.atLeastOne(u"workload.turns"_s, w.turns);
-    c.atLeastOne(u"workload.embedding_batch"_s, w.embeddingBatch);
-    if (w.systemPromptLen < 0)
-        c.add(u"workload.system_prompt_len"_s, phrase("Profile", "must be >= 0"));
-    if (w.maxModelLen && *w.maxModelLen < 1)
-        c.add(u"workload.max_model_len"_s, phrase("Profile", "must be >= 1"));
-    if (w.suffixesPerPrefix < 0)
-        c.add(u"workload.suffixes_per_prefix"_s, phrase("Profile", "must be >= 0 (0: num_prompts / num_prefixes)"));
     for (qsizetype i = 0; i < w.lengthBuckets.size(); ++i) {
         if (w.lengthBuckets[i] < 0 || (i > 0 && w.lengthBuckets[i] <= w.lengthBuckets[i - 1])) {
             c.add(u"workload.length_buckets[%1]"_s.arg(i), phrase("Profile", "edges must be >= 0 and increasing"));
             break;
         }
     }
-    const Sampling& s = w.sampling;
-    c.nonNegative(u"workload.sampling.temperature"_s, s.temperature);
-    if (s.topP)
-        c.fraction(u"workload.sampling.top_p"_s, *s.topP, false);
-    if (s.topK && *s.topK < -1)
-        c.add(u"workload.sampling.top_k"_s, phrase("Profile", "must be >= -1 (-1 or 0: disabled)"));
-    if (s.minP)
-        c.fraction(u"workload.sampling.min_p"_s, *s.minP, true);
-    if (s.presencePenalty && !(*s.presencePenalty >= -2 && *s.presencePenalty <= 2))
-        c.add(u"workload.sampling.presence_penalty"_s, phrase("Profile", "must be in [-2, 2]"));
-    if (s.frequencyPenalty && !(*s.frequencyPenalty >= -2 && *s.frequencyPenalty <= 2))
-        c.add(u"workload.sampling.frequency_penalty"_s, phrase("Profile", "must be in [-2, 2]"));
-    c.optional(u"workload.sampling.repetition_penalty"_s, s.repetitionPenalty, &Checker::positive);
 }
 
 void checkPlan(Checker& c, const Plan& p)
 {
     if (p.kind == PlanKind::Linear || p.kind == PlanKind::Geometric) {
-        c.positive(u"load.plan.start"_s, p.start);
-        c.positive(u"load.plan.stop"_s, p.stop);
         if (p.stop < p.start)
             c.add(u"load.plan.stop"_s, phrase("Profile", "must be >= load.plan.start"));
         if (p.steps < 2)
             c.add(u"load.plan.steps"_s, phrase("Profile", "must be >= 2 for a range"));
     }
     if (p.kind == PlanKind::Auto && p.steps < 0)
-        c.add(u"load.plan.steps"_s, phrase("Profile", "must be >= 0 (0: the default of 8)"));
-    if (!(p.tolerance > 0 && p.tolerance < 1))
-        c.add(u"load.plan.tolerance"_s, phrase("Profile", "must be in (0, 1)"));
-    c.nonNegative(u"load.plan.max_refine_steps"_s, p.maxRefineSteps);
-    c.nonNegative(u"load.plan.repeats"_s, p.repeats);
-    if (p.stopErrorRate)
-        c.fraction(u"load.plan.stop_error_rate"_s, *p.stopErrorRate, false);
+        c.add(u"load.plan.steps"_s,
+            phrase("Profile", "must be >= 0 (0: the default of %1)").arg(planrules::kDefaultAutoSteps));
 }
 
-void checkLoad(Checker& c, const Load& l)
+void checkLoad(Checker& c, const Profile& p)
 {
+    const Load& l = p.load;
+    checkRanges(c, p, u"load.plan.");
     checkPlan(c, l.plan);
     if (l.plan.kind != PlanKind::List) {
         // the plan chooses the loads; rates or concurrencies are not needed
@@ -864,51 +846,14 @@ void checkLoad(Checker& c, const Load& l)
         for (qsizetype i = 0; i < l.concurrencies.size(); ++i)
             c.atLeastOne(u"load.concurrencies[%1]"_s.arg(i), l.concurrencies[i]);
     }
-    c.positive(u"load.burstiness"_s, l.burstiness);
-    if (l.maxConcurrency)
-        c.atLeastOne(u"load.max_concurrency"_s, *l.maxConcurrency);
-    c.nonNegative(u"load.ramp_up_s"_s, l.rampUpS);
-    c.nonNegative(u"load.warmup_requests"_s, l.warmupRequests);
-    c.nonNegative(u"load.cooldown_s"_s, l.cooldownS);
-    c.optional(u"load.step_duration_s"_s, l.stepDurationS, &Checker::positive);
-}
-
-void checkSlo(Checker& c, const Slo& s)
-{
-    c.optional(u"slo.ttft_ms"_s, s.ttftMs, &Checker::positive);
-    c.optional(u"slo.tpot_ms"_s, s.tpotMs, &Checker::positive);
-    c.optional(u"slo.e2el_ms"_s, s.e2elMs, &Checker::positive);
-    c.optional(u"slo.ttfc_ms"_s, s.ttfcMs, &Checker::positive);
-    c.percentile(u"slo.percentile"_s, s.percentile);
-    for (const auto& [path, p] : { std::pair { u"slo.ttft_percentile"_s, s.ttftPercentile },
-             std::pair { u"slo.tpot_percentile"_s, s.tpotPercentile },
-             std::pair { u"slo.e2el_percentile"_s, s.e2elPercentile },
-             std::pair { u"slo.ttfc_percentile"_s, s.ttfcPercentile } }) {
-        if (p)
-            c.percentile(path, *p);
+    for (const ProfileField& f : profileFields()) {
+        // load.plan's own were checked above
+        if (QLatin1String(f.key).startsWith(u"load.") && !QLatin1String(f.key).startsWith(u"load.plan.")
+            && fieldNumber(p, f)) {
+            if (const QString issue = fieldRangeIssue(f, *fieldNumber(p, f)); !issue.isEmpty())
+                c.add(f.path(), issue);
+        }
     }
-    if (s.maxErrorRate)
-        c.fraction(u"slo.max_error_rate"_s, *s.maxErrorRate, true);
-}
-
-void checkServer(Checker& c, const ServerInfo& s)
-{
-    if (s.port && (*s.port < 1 || *s.port > 65535))
-        c.add(u"server.port"_s, phrase("Profile", "must be in [1, 65535]"));
-    if (s.maxNumSeqs)
-        c.atLeastOne(u"server.max_num_seqs"_s, *s.maxNumSeqs);
-    if (s.maxNumBatchedTokens)
-        c.atLeastOne(u"server.max_num_batched_tokens"_s, *s.maxNumBatchedTokens);
-    if (s.maxModelLen)
-        c.atLeastOne(u"server.max_model_len"_s, *s.maxModelLen);
-    if (s.gpuMemoryUtilization)
-        c.fraction(u"server.gpu_memory_utilization"_s, *s.gpuMemoryUtilization, false);
-    if (s.tensorParallelSize)
-        c.atLeastOne(u"server.tensor_parallel_size"_s, *s.tensorParallelSize);
-    if (s.pipelineParallelSize)
-        c.atLeastOne(u"server.pipeline_parallel_size"_s, *s.pipelineParallelSize);
-    if (s.acceleratorCount)
-        c.atLeastOne(u"server.accelerator_count"_s, *s.acceleratorCount);
 }
 
 void checkOutput(Checker& c, const Output& o)
@@ -935,8 +880,6 @@ void checkOutput(Checker& c, const Output& o)
 void checkImages(Checker& c, const Profile& p)
 {
     const Workload& w = p.workload;
-    if (w.imageCount < 0 || w.imageCount > 64)
-        c.add(u"workload.image_count"_s, phrase("Profile", "must be between 0 and 64"));
     if (w.imageCount == 0) {
         if (!w.imageDir.isEmpty())
             c.add(u"workload.image_count"_s,
@@ -970,8 +913,8 @@ QList<ProfileIssue> validateProfile(const Profile& profile, const PathNamer& nam
 {
     Checker c(namer);
     if (profile.targetName.isEmpty() || !profile.target.baseUrl.isEmpty())
-        checkTarget(c, profile.target); // a reference to a saved target is checked when it is resolved
-    checkWorkload(c, profile.workload);
+        checkTarget(c, profile); // a reference to a saved target is checked when it is resolved
+    checkWorkload(c, profile);
     checkImages(c, profile);
     if (profile.workload.multiTurn && isEmbeddingsBackend(profile.target.backend))
         c.add(u"workload.multi_turn"_s,
@@ -979,11 +922,15 @@ QList<ProfileIssue> validateProfile(const Profile& profile, const PathNamer& nam
                 "%1 embeds inputs and answers nothing, so it has no conversations; multi_turn needs a "
                 "chat backend")
                 .arg(backendName(profile.target.backend)));
-    checkLoad(c, profile.load);
-    checkSlo(c, profile.slo);
-    checkServer(c, profile.server);
+    checkLoad(c, profile);
+    checkRanges(c, profile, u"slo.");
+    checkRanges(c, profile, u"server.");
     checkOutput(c, profile.output);
-    return c.issues();
+    // In the order of the schema's fields, which is the order a saved profile writes them.
+    QList<ProfileIssue> issues = c.issues();
+    std::stable_sort(issues.begin(), issues.end(),
+        [](const ProfileIssue& a, const ProfileIssue& b) { return schemaOrder(a.path) < schemaOrder(b.path); });
+    return issues;
 }
 
 } // namespace detail

@@ -1,4 +1,5 @@
 #include "profile/profilereader_p.h"
+#include "profile/profileschema.h"
 
 #include "metrics/phrase.h"
 
@@ -8,8 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <set>
+#include <string_view>
 #include <vector>
 
 using namespace Qt::Literals::StringLiterals;
@@ -642,205 +645,152 @@ private:
     std::set<std::string> m_known;
 };
 
-// ---- Kneepoint's own schema ----------------------------------------------------------------------
+// ---- Every layout reads the fields of the schema (profileschema.cpp) ----------------------------
 
-void readTarget(ObjectReader& r, Target& t)
+// What the keys of load say together: the mode as written, and whether rates or users were given.
+struct LoadKeys
 {
-    r.read("base_url", u"target.base_url"_s, t.baseUrl);
-    r.read("endpoint", u"target.endpoint"_s, t.endpoint);
-    r.readBackend("backend", u"target.backend"_s, t.backend);
-    r.read("model", u"target.model"_s, t.model);
-    r.read("served_model_name", u"target.served_model_name"_s, t.servedModelName);
-    r.read("api_key", u"target.api_key"_s, t.apiKey);
-    r.readHeaders("headers", u"target.headers"_s, t.headers);
-    if (auto s = r.section("timeouts", u"target.timeouts"_s)) {
-        s->read("connect_s", u"target.timeouts.connect_s"_s, t.timeouts.connectS);
-        s->read("first_token_s", u"target.timeouts.first_token_s"_s, t.timeouts.firstTokenS);
-        s->read("idle_s", u"target.timeouts.idle_s"_s, t.timeouts.idleS);
-        s->read("total_s", u"target.timeouts.total_s"_s, t.timeouts.totalS);
-        s->finish();
-    }
-    r.read("tls_verify", u"target.tls_verify"_s, t.tlsVerify);
-    r.readProxy("proxy", u"target.proxy"_s, t);
-    r.readTransport("transport", u"target.transport"_s, t.transport);
-    r.read("metrics_url", u"target.metrics_url"_s, t.metricsUrl);
-    r.readStringList("metrics_urls", u"target.metrics_urls"_s, t.metricsUrls);
-    r.read("metrics_interval_s", u"target.metrics_interval_s"_s, t.metricsIntervalS);
-    r.finish();
-}
-
-void readSampling(ObjectReader& r, Sampling& s)
-{
-    r.read("temperature", u"workload.sampling.temperature"_s, s.temperature);
-    r.read("top_p", u"workload.sampling.top_p"_s, s.topP);
-    r.read("top_k", u"workload.sampling.top_k"_s, s.topK);
-    r.read("min_p", u"workload.sampling.min_p"_s, s.minP);
-    r.read("presence_penalty", u"workload.sampling.presence_penalty"_s, s.presencePenalty);
-    r.read("frequency_penalty", u"workload.sampling.frequency_penalty"_s, s.frequencyPenalty);
-    r.read("repetition_penalty", u"workload.sampling.repetition_penalty"_s, s.repetitionPenalty);
-    r.finish();
-}
-
-void readWorkload(ObjectReader& r, Workload& w)
-{
-    r.readDataset("dataset", u"workload.dataset"_s, w.dataset);
-    r.read("dataset_path", u"workload.dataset_path"_s, w.datasetPath);
-    r.read("num_prompts", u"workload.num_prompts"_s, w.numPrompts);
-    r.read("prompt_pool", u"workload.prompt_pool"_s, w.promptPool);
-    r.read("seed", u"workload.seed"_s, w.seed);
-    r.read("input_len", u"workload.input_len"_s, w.inputLen);
-    r.read("output_len", u"workload.output_len"_s, w.outputLen);
-    r.read("range_ratio", u"workload.range_ratio"_s, w.rangeRatio);
-    r.read("input_len_dist", u"workload.input_len_dist"_s, w.inputLenDist);
-    r.read("input_len_std", u"workload.input_len_std"_s, w.inputLenStd);
-    r.read("output_len_dist", u"workload.output_len_dist"_s, w.outputLenDist);
-    r.read("output_len_std", u"workload.output_len_std"_s, w.outputLenStd);
-    r.read("prefix_len", u"workload.prefix_len"_s, w.prefixLen);
-    r.read("fixed_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);
-    r.read("filter_lengths", u"workload.filter_lengths"_s, w.filterLengths);
-    r.read("min_len", u"workload.min_len"_s, w.minLen);
-    r.read("max_prompt_len", u"workload.max_prompt_len"_s, w.maxPromptLen);
-    r.read("max_total_len", u"workload.max_total_len"_s, w.maxTotalLen);
-    r.read("bad_lines", u"workload.bad_lines"_s, w.badLines);
-    r.read("replay_speed", u"workload.replay_speed"_s, w.replaySpeed);
-    r.read("num_prefixes", u"workload.num_prefixes"_s, w.numPrefixes);
-    r.read("suffixes_per_prefix", u"workload.suffixes_per_prefix"_s, w.suffixesPerPrefix);
-    r.read("multi_turn", u"workload.multi_turn"_s, w.multiTurn);
-    r.read("multi_turn_history", u"workload.multi_turn_history"_s, w.multiTurnHistory);
-    r.read("think_time_s", u"workload.think_time_s"_s, w.thinkTimeS);
-    r.read("turns", u"workload.turns"_s, w.turns);
-    r.read("system_prompt_len", u"workload.system_prompt_len"_s, w.systemPromptLen);
-    r.read("max_model_len", u"workload.max_model_len"_s, w.maxModelLen);
-    r.readIntList("length_buckets", u"workload.length_buckets"_s, w.lengthBuckets);
-    r.read("ignore_eos", u"workload.ignore_eos"_s, w.ignoreEos);
-    r.read("stream", u"workload.stream"_s, w.stream);
-    r.read("embedding_batch", u"workload.embedding_batch"_s, w.embeddingBatch);
-    r.read("model_mix", u"workload.model_mix"_s, w.modelMix);
-    r.read("image_count", u"workload.image_count"_s, w.imageCount);
-    r.read("image_size", u"workload.image_size"_s, w.imageSize);
-    r.read("image_format", u"workload.image_format"_s, w.imageFormat);
-    r.read("image_dir", u"workload.image_dir"_s, w.imageDir);
-    if (auto s = r.section("sampling", u"workload.sampling"_s))
-        readSampling(*s, w.sampling);
-    r.readObject("extra_body", u"workload.extra_body"_s, w.extraBody);
-    r.finish();
-}
+    std::optional<LoadMode> mode;
+    bool rates = false;
+    bool concurrencies = false;
+};
 
 // Mode: as written, else concurrency when only concurrencies are given, else rate.
-void settleMode(ObjectReader& r, Load& l, std::optional<LoadMode> mode, bool hasRates, bool hasConcurrencies)
+void settleMode(ObjectReader& r, Load& l, const LoadKeys& keys)
 {
-    if (mode) {
-        l.mode = *mode;
-    } else if (hasConcurrencies && hasRates) {
+    if (keys.mode) {
+        l.mode = *keys.mode;
+    } else if (keys.concurrencies && keys.rates) {
         r.context().error(
             r.child("mode"), phrase("ProfileReader", "is required when both rates and concurrencies are given"));
         r.context().fail(u"load.mode"_s);
-    } else if (hasConcurrencies) {
+    } else if (keys.concurrencies) {
         l.mode = LoadMode::Concurrency;
     }
 }
 
-void readPlan(ObjectReader& r, Plan& p)
+const char* leafKey(const ProfileField& f)
 {
-    if (const Json* v = r.take("kind", u"load.plan.kind"_s)) {
-        if (const auto name = r.toString(*v, r.child("kind"), u"load.plan.kind"_s)) {
+    const char* dot = std::strrchr(f.key, '.');
+    return dot ? dot + 1 : f.key;
+}
+
+void readValue(ObjectReader& r, const ProfileField& f, const char* key, Profile& p)
+{
+    std::visit(
+        [&](auto get) {
+            if constexpr (!std::is_same_v<decltype(get), std::monostate>)
+                r.read(key, f.path(), get(p));
+        },
+        f.ref);
+}
+
+void readPlanKind(ObjectReader& r, const char* key, Plan& p)
+{
+    const QString pp = u"load.plan.kind"_s;
+    if (const Json* v = r.take(key, pp)) {
+        if (const auto name = r.toString(*v, r.child(key), pp)) {
             if (const auto kind = planKindFromName(*name)) {
                 p.kind = *kind;
             } else {
-                r.context().error(r.child("kind"),
-                    u"expected \"list\", \"linear\", \"geometric\" or \"auto\", got \"%1\""_s.arg(*name));
-                r.context().fail(u"load.plan.kind"_s);
+                r.context().error(
+                    r.child(key), u"expected \"list\", \"linear\", \"geometric\" or \"auto\", got \"%1\""_s.arg(*name));
+                r.context().fail(pp);
             }
         }
     }
-    r.read("start", u"load.plan.start"_s, p.start);
-    r.read("stop", u"load.plan.stop"_s, p.stop);
-    r.read("steps", u"load.plan.steps"_s, p.steps);
-    r.read("refine", u"load.plan.refine"_s, p.refine);
-    r.read("tolerance", u"load.plan.tolerance"_s, p.tolerance);
-    r.read("max_refine_steps", u"load.plan.max_refine_steps"_s, p.maxRefineSteps);
-    r.read("repeats", u"load.plan.repeats"_s, p.repeats);
-    if (const Json* v = r.take("repeat_scope", u"load.plan.repeat_scope"_s)) {
-        if (const auto name = r.toString(*v, r.child("repeat_scope"), u"load.plan.repeat_scope"_s)) {
+}
+
+void readRepeatScope(ObjectReader& r, const char* key, Plan& p)
+{
+    const QString pp = u"load.plan.repeat_scope"_s;
+    if (const Json* v = r.take(key, pp)) {
+        if (const auto name = r.toString(*v, r.child(key), pp)) {
             if (*name == u"best") {
                 p.repeatScope = Plan::RepeatScope::Best;
             } else if (*name == u"all") {
                 p.repeatScope = Plan::RepeatScope::All;
             } else {
-                r.context().error(r.child("repeat_scope"), u"expected \"best\" or \"all\", got \"%1\""_s.arg(*name));
-                r.context().fail(u"load.plan.repeat_scope"_s);
+                r.context().error(r.child(key), u"expected \"best\" or \"all\", got \"%1\""_s.arg(*name));
+                r.context().fail(pp);
             }
         }
     }
-    r.read("early_stop", u"load.plan.early_stop"_s, p.earlyStop);
-    r.read("stop_error_rate", u"load.plan.stop_error_rate"_s, p.stopErrorRate);
+}
+
+// The fields the schema leaves to code of their own, read from key.
+void readOwn(ObjectReader& r, const ProfileField& f, const char* key, Profile& p, LoadKeys& load)
+{
+    const QString pp = f.path();
+    const std::string_view k(f.key);
+    if (k == "target.backend")
+        r.readBackend(key, pp, p.target.backend);
+    else if (k == "target.headers")
+        r.readHeaders(key, pp, p.target.headers);
+    else if (k == "target.proxy")
+        r.readProxy(key, pp, p.target);
+    else if (k == "target.transport")
+        r.readTransport(key, pp, p.target.transport);
+    else if (k == "target.metrics_urls")
+        r.readStringList(key, pp, p.target.metricsUrls);
+    else if (k == "workload.dataset")
+        r.readDataset(key, pp, p.workload.dataset);
+    else if (k == "workload.length_buckets")
+        r.readIntList(key, pp, p.workload.lengthBuckets);
+    else if (k == "workload.extra_body")
+        r.readObject(key, pp, p.workload.extraBody);
+    else if (k == "load.mode")
+        r.readMode(key, pp, load.mode);
+    else if (k == "load.rates")
+        load.rates = r.readRates(key, pp, p.load.rates) || load.rates;
+    else if (k == "load.concurrencies")
+        load.concurrencies = r.readIntList(key, pp, p.load.concurrencies) || load.concurrencies;
+    else if (k == "load.plan.kind")
+        readPlanKind(r, key, p.load.plan);
+    else if (k == "load.plan.repeat_scope")
+        readRepeatScope(r, key, p.load.plan);
+    else if (k == "output.metadata")
+        r.readStringPairs(key, pp, p.output.metadata);
+    else if (k == "output.percentile_metrics")
+        r.readStringList(key, pp, p.output.percentileMetrics);
+    else if (k == "output.metric_percentiles")
+        r.readNumberList(key, pp, p.output.metricPercentiles);
+    else
+        Q_ASSERT_X(false, "readOwn", f.key);
+}
+
+void readField(ObjectReader& r, const ProfileField& f, const char* key, Profile& p, LoadKeys& load)
+{
+    if (f.hasValue())
+        readValue(r, f, key, p);
+    else
+        readOwn(r, f, key, p, load);
+}
+
+// One section of Kneepoint's schema ("workload"), its subsections ("workload.sampling") in their place.
+void readSection(ObjectReader& r, const QString& section, Profile& p)
+{
+    LoadKeys load;
+    QStringList opened;
+    const QString prefix = section + u'.';
+    for (const ProfileField& f : profileFields()) {
+        const QString fieldSection = f.section();
+        if (fieldSection == section) {
+            readField(r, f, leafKey(f), p, load);
+            if (std::string_view(f.key) == "load.concurrencies")
+                settleMode(r, p.load, load);
+            continue;
+        }
+        if (!fieldSection.startsWith(prefix))
+            continue;
+        const QString child = fieldSection.mid(prefix.size()).section(u'.', 0, 0);
+        if (opened.contains(child))
+            continue;
+        opened << child;
+        if (auto s = r.section(child.toLatin1().constData(), prefix + child))
+            readSection(*s, prefix + child, p);
+    }
     r.finish();
-}
-
-void readLoad(ObjectReader& r, Load& l)
-{
-    std::optional<LoadMode> mode;
-    r.readMode("mode", u"load.mode"_s, mode);
-    const bool hasRates = r.readRates("rates", u"load.rates"_s, l.rates);
-    const bool hasConcurrencies = r.readIntList("concurrencies", u"load.concurrencies"_s, l.concurrencies);
-    settleMode(r, l, mode, hasRates, hasConcurrencies);
-    r.read("burstiness", u"load.burstiness"_s, l.burstiness);
-    r.read("max_concurrency", u"load.max_concurrency"_s, l.maxConcurrency);
-    r.read("ramp_up_s", u"load.ramp_up_s"_s, l.rampUpS);
-    r.read("warmup_requests", u"load.warmup_requests"_s, l.warmupRequests);
-    r.read("cooldown_s", u"load.cooldown_s"_s, l.cooldownS);
-    r.read("reset_cache_between_steps", u"load.reset_cache_between_steps"_s, l.resetCacheBetweenSteps);
-    r.read("step_duration_s", u"load.step_duration_s"_s, l.stepDurationS);
-    if (auto s = r.section("plan", u"load.plan"_s))
-        readPlan(*s, l.plan);
-    r.finish();
-}
-
-void readSloKeys(ObjectReader& r, Slo& s)
-{
-    r.read("ttft_ms", u"slo.ttft_ms"_s, s.ttftMs);
-    r.read("tpot_ms", u"slo.tpot_ms"_s, s.tpotMs);
-    r.read("e2el_ms", u"slo.e2el_ms"_s, s.e2elMs);
-    r.read("ttfc_ms", u"slo.ttfc_ms"_s, s.ttfcMs);
-    r.read("percentile", u"slo.percentile"_s, s.percentile);
-    r.read("ttft_percentile", u"slo.ttft_percentile"_s, s.ttftPercentile);
-    r.read("tpot_percentile", u"slo.tpot_percentile"_s, s.tpotPercentile);
-    r.read("e2el_percentile", u"slo.e2el_percentile"_s, s.e2elPercentile);
-    r.read("ttfc_percentile", u"slo.ttfc_percentile"_s, s.ttfcPercentile);
-    r.read("max_error_rate", u"slo.max_error_rate"_s, s.maxErrorRate);
-}
-
-void readServerKeys(ObjectReader& r, ServerInfo& s)
-{
-    r.read("engine", u"server.engine"_s, s.engine);
-    r.read("engine_version", u"server.engine_version"_s, s.engineVersion);
-    r.read("host", u"server.host"_s, s.host);
-    r.read("port", u"server.port"_s, s.port);
-    r.read("max_num_seqs", u"server.max_num_seqs"_s, s.maxNumSeqs);
-    r.read("max_num_batched_tokens", u"server.max_num_batched_tokens"_s, s.maxNumBatchedTokens);
-    r.read("max_model_len", u"server.max_model_len"_s, s.maxModelLen);
-    r.read("gpu_memory_utilization", u"server.gpu_memory_utilization"_s, s.gpuMemoryUtilization);
-    r.read("tensor_parallel_size", u"server.tensor_parallel_size"_s, s.tensorParallelSize);
-    r.read("pipeline_parallel_size", u"server.pipeline_parallel_size"_s, s.pipelineParallelSize);
-    r.read("hardware", u"server.hardware"_s, s.hardware);
-    r.read("accelerator", u"server.accelerator"_s, s.accelerator);
-    r.read("accelerator_count", u"server.accelerator_count"_s, s.acceleratorCount);
-    r.read("driver_version", u"server.driver_version"_s, s.driverVersion);
-    r.read("runtime_version", u"server.runtime_version"_s, s.runtimeVersion);
-    r.read("precision", u"server.precision"_s, s.precision);
-    r.read("notes", u"server.notes"_s, s.notes);
-}
-
-void readOutputKeys(ObjectReader& r, Output& o)
-{
-    r.read("save_result", u"output.save_result"_s, o.saveResult);
-    r.read("save_detailed", u"output.save_detailed"_s, o.saveDetailed);
-    r.read("result_dir", u"output.result_dir"_s, o.resultDir);
-    r.read("result_filename", u"output.result_filename"_s, o.resultFilename);
-    r.read("label", u"output.label"_s, o.label);
-    r.readStringPairs("metadata", u"output.metadata"_s, o.metadata);
-    r.readStringList("percentile_metrics", u"output.percentile_metrics"_s, o.percentileMetrics);
-    r.readNumberList("metric_percentiles", u"output.metric_percentiles"_s, o.metricPercentiles);
 }
 
 // False when the file is written in a schema this build cannot read: nothing else is worth saying.
@@ -869,34 +819,32 @@ bool readKneepoint(ObjectReader& r, Profile& p)
 {
     if (!readSchema(r))
         return false;
-    r.read("name", u"name"_s, p.name);
-    r.read("description", u"description"_s, p.description);
-    if (const Json* v = r.take("target", u"target"_s)) {
-        if (v->is_string() && !v->get<std::string>().empty()) {
-            p.targetName = QString::fromStdString(v->get<std::string>());
-        } else if (v->is_object()) {
-            ObjectReader s(r.context(), *v, r.child("target"));
-            readTarget(s, p.target);
-        } else {
-            r.typeError(*v, r.child("target"), u"target"_s,
-                phrase("ProfileReader", "an object, or the name of a saved target"));
+    LoadKeys load;
+    QStringList sections;
+    for (const ProfileField& f : profileFields()) {
+        const QString section = f.section().section(u'.', 0, 0);
+        if (section.isEmpty())
+            readField(r, f, f.key, p, load);
+        else if (!sections.contains(section))
+            sections << section;
+    }
+    for (const QString& section : std::as_const(sections)) {
+        if (section == u"target") {
+            // An object, or the name of a saved target.
+            if (const Json* v = r.take("target", u"target"_s)) {
+                if (v->is_string() && !v->get<std::string>().empty()) {
+                    p.targetName = QString::fromStdString(v->get<std::string>());
+                } else if (v->is_object()) {
+                    ObjectReader s(r.context(), *v, r.child("target"));
+                    readSection(s, section, p);
+                } else {
+                    r.typeError(*v, r.child("target"), u"target"_s,
+                        phrase("ProfileReader", "an object, or the name of a saved target"));
+                }
+            }
+        } else if (auto s = r.section(section.toLatin1().constData(), section)) {
+            readSection(*s, section, p);
         }
-    }
-    if (auto s = r.section("workload", u"workload"_s))
-        readWorkload(*s, p.workload);
-    if (auto s = r.section("load", u"load"_s))
-        readLoad(*s, p.load);
-    if (auto s = r.section("slo", u"slo"_s)) {
-        readSloKeys(*s, p.slo);
-        s->finish();
-    }
-    if (auto s = r.section("server", u"server"_s)) {
-        readServerKeys(*s, p.server);
-        s->finish();
-    }
-    if (auto s = r.section("output", u"output"_s)) {
-        readOutputKeys(*s, p.output);
-        s->finish();
     }
     r.finish();
     return true;
@@ -910,95 +858,52 @@ struct LegacyExtras
     QString modelPath;
 };
 
-void readServiceKeys(ObjectReader& r, Target& t)
+// request_rate, request_rates or rates: one of them.
+void readLegacyRates(ObjectReader& r, Profile& p, LoadKeys& load)
 {
-    r.read("base_url", u"target.base_url"_s, t.baseUrl);
-    r.read("endpoint", u"target.endpoint"_s, t.endpoint);
-    r.readBackend("backend", u"target.backend"_s, t.backend);
-    r.read("model_id", u"target.model"_s, t.model);
-    r.read("model", u"target.model"_s, t.model);
-    r.read("served_model_name", u"target.served_model_name"_s, t.servedModelName);
-    r.read("api_key", u"target.api_key"_s, t.apiKey);
-    r.read("timeout", u"target.timeouts.total_s"_s, t.timeouts.totalS);
-    r.read("connect_timeout", u"target.timeouts.connect_s"_s, t.timeouts.connectS);
-    r.read("first_token_timeout", u"target.timeouts.first_token_s"_s, t.timeouts.firstTokenS);
-    r.read("idle_timeout", u"target.timeouts.idle_s"_s, t.timeouts.idleS);
-    r.readHeaders("headers", u"target.headers"_s, t.headers);
-    r.read("tls_verify", u"target.tls_verify"_s, t.tlsVerify);
-    r.read("verify_ssl", u"target.tls_verify"_s, t.tlsVerify);
-    r.readProxy("proxy", u"target.proxy"_s, t);
-    r.ignore("tokenizer", phrase("ProfileReader", "token counts come from the server's usage reports"));
-}
-
-void readLoadKeys(ObjectReader& r, Profile& p)
-{
-    Workload& w = p.workload;
-    r.readDataset("dataset_name", u"workload.dataset"_s, w.dataset);
-    r.readDataset("dataset", u"workload.dataset"_s, w.dataset);
-    r.read("dataset_path", u"workload.dataset_path"_s, w.datasetPath);
-    r.read("num_prompts", u"workload.num_prompts"_s, w.numPrompts);
-    r.read("seed", u"workload.seed"_s, w.seed);
-    r.read("random_input_len", u"workload.input_len"_s, w.inputLen);
-    r.read("input_len", u"workload.input_len"_s, w.inputLen);
-    r.read("random_output_len", u"workload.output_len"_s, w.outputLen);
-    r.read("output_len", u"workload.output_len"_s, w.outputLen);
-    r.read("random_range_ratio", u"workload.range_ratio"_s, w.rangeRatio);
-    r.read("range_ratio", u"workload.range_ratio"_s, w.rangeRatio);
-    r.read("input_len_dist", u"workload.input_len_dist"_s, w.inputLenDist);
-    r.read("input_len_std", u"workload.input_len_std"_s, w.inputLenStd);
-    r.read("output_len_dist", u"workload.output_len_dist"_s, w.outputLenDist);
-    r.read("output_len_std", u"workload.output_len_std"_s, w.outputLenStd);
-    r.read("model_mix", u"workload.model_mix"_s, w.modelMix);
-    r.read("image_count", u"workload.image_count"_s, w.imageCount);
-    r.read("image_size", u"workload.image_size"_s, w.imageSize);
-    r.read("image_format", u"workload.image_format"_s, w.imageFormat);
-    r.read("image_dir", u"workload.image_dir"_s, w.imageDir);
-    r.read("random_prefix_len", u"workload.prefix_len"_s, w.prefixLen);
-    r.read("prefix_len", u"workload.prefix_len"_s, w.prefixLen);
-    r.read("sharegpt_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);
-    r.read("custom_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);
-    r.read("fixed_output_len", u"workload.fixed_output_len"_s, w.fixedOutputLen);
-    r.read("multi_turn", u"workload.multi_turn"_s, w.multiTurn);
-    r.read("multi_turn_history", u"workload.multi_turn_history"_s, w.multiTurnHistory);
-    r.read("think_time", u"workload.think_time_s"_s, w.thinkTimeS);
-    r.read("think_time_s", u"workload.think_time_s"_s, w.thinkTimeS);
-    r.read("turns", u"workload.turns"_s, w.turns);
-    r.read("system_prompt_len", u"workload.system_prompt_len"_s, w.systemPromptLen);
-    r.read("ignore_eos", u"workload.ignore_eos"_s, w.ignoreEos);
-    r.read("stream", u"workload.stream"_s, w.stream);
-    r.read("embedding_batch", u"workload.embedding_batch"_s, w.embeddingBatch);
-    r.read("temperature", u"workload.sampling.temperature"_s, w.sampling.temperature);
-    r.read("top_p", u"workload.sampling.top_p"_s, w.sampling.topP);
-    r.read("top_k", u"workload.sampling.top_k"_s, w.sampling.topK);
-    r.read("min_p", u"workload.sampling.min_p"_s, w.sampling.minP);
-    r.readObject("extra_body", u"workload.extra_body"_s, w.extraBody);
-
-    Load& l = p.load;
-    std::optional<LoadMode> mode;
-    r.readMode("mode", u"load.mode"_s, mode);
-    const bool single = r.readRates("request_rate", u"load.rates"_s, l.rates);
-    const bool list = r.readRates("request_rates", u"load.rates"_s, l.rates);
-    const bool plain = r.readRates("rates", u"load.rates"_s, l.rates);
+    const bool single = r.readRates("request_rate", u"load.rates"_s, p.load.rates);
+    const bool list = r.readRates("request_rates", u"load.rates"_s, p.load.rates);
+    const bool plain = r.readRates("rates", u"load.rates"_s, p.load.rates);
     if (int(single) + int(list) + int(plain) > 1) {
         r.context().error(r.child(single && list ? "request_rates" : "rates"),
             phrase("ProfileReader", "give one of request_rate, request_rates or rates"), true);
         r.context().fail(u"load.rates"_s);
     }
-    bool concurrencies = r.readIntList("concurrency", u"load.concurrencies"_s, l.concurrencies);
-    concurrencies = r.readIntList("concurrencies", u"load.concurrencies"_s, l.concurrencies) || concurrencies;
-    settleMode(r, l, mode, single || list || plain, concurrencies);
-    r.read("burstiness", u"load.burstiness"_s, l.burstiness);
-    r.read("max_concurrency", u"load.max_concurrency"_s, l.maxConcurrency);
-    r.read("ramp_up_s", u"load.ramp_up_s"_s, l.rampUpS);
-    r.read("warmup_requests", u"load.warmup_requests"_s, l.warmupRequests);
-    r.read("num_warmups", u"load.warmup_requests"_s, l.warmupRequests);
-    r.read("cooldown_s", u"load.cooldown_s"_s, l.cooldownS);
-    r.read("step_duration_s", u"load.step_duration_s"_s, l.stepDurationS);
+    load.rates = single || list || plain;
+}
+
+// The schema's fields of one group, under each of their names in the user layouts.
+void readLegacyGroup(ObjectReader& r, LegacyGroup group, Profile& p)
+{
+    LoadKeys load;
+    for (const ProfileField& f : profileFields()) {
+        if (f.legacy != group)
+            continue;
+        const std::string_view key(f.key);
+        if (key == "load.rates") {
+            readLegacyRates(r, p, load);
+            continue;
+        }
+        if (key == "load.concurrencies") {
+            for (const char* alias : { "concurrency", "concurrencies" })
+                readField(r, f, alias, p, load);
+            settleMode(r, p.load, load);
+            continue;
+        }
+        if (f.aliases.isEmpty()) {
+            readField(r, f, leafKey(f), p, load);
+            continue;
+        }
+        for (const char* alias : f.aliases)
+            readField(r, f, alias, p, load);
+    }
+    if (group == LegacyGroup::Service)
+        r.ignore("tokenizer", phrase("ProfileReader", "token counts come from the server's usage reports"));
 }
 
 void readBenchmarkOutputKeys(ObjectReader& r, Profile& p)
 {
-    readOutputKeys(r, p.output);
+    readLegacyGroup(r, LegacyGroup::Output, p);
     QString outputFile;
     r.read("output_file", u"output.result_filename"_s, outputFile);
     if (!outputFile.isEmpty()) {
@@ -1010,8 +915,7 @@ void readBenchmarkOutputKeys(ObjectReader& r, Profile& p)
 
 void readEngineKeys(ObjectReader& r, Profile& p, LegacyExtras* extras)
 {
-    readServerKeys(r, p.server);
-    r.read("version", u"server.engine_version"_s, p.server.engineVersion);
+    readLegacyGroup(r, LegacyGroup::Server, p);
     if (extras) {
         if (const Json* v = r.take("model"); v && v->is_string()) {
             extras->model = QString::fromStdString(v->get<std::string>());
@@ -1042,15 +946,14 @@ void finishLegacy(ReadContext& ctx, Profile& p, const LegacyExtras& extras)
 void readNested(ObjectReader& r, Profile& p)
 {
     LegacyExtras extras;
-    r.read("name", u"name"_s, p.name);
-    r.read("description", u"description"_s, p.description);
+    readLegacyGroup(r, LegacyGroup::Root, p);
     if (auto s = r.section("api")) {
-        readServiceKeys(*s, p.target);
+        readLegacyGroup(*s, LegacyGroup::Service, p);
         s->finish();
     }
     if (auto s = r.section("benchmark")) {
-        readServiceKeys(*s, p.target);
-        readLoadKeys(*s, p);
+        readLegacyGroup(*s, LegacyGroup::Service, p);
+        readLegacyGroup(*s, LegacyGroup::Load, p);
         readBenchmarkOutputKeys(*s, p);
         s->finish();
     }
@@ -1064,10 +967,9 @@ void readNested(ObjectReader& r, Profile& p)
 
 void readFlat(ObjectReader& r, Profile& p)
 {
-    r.read("name", u"name"_s, p.name);
-    r.read("description", u"description"_s, p.description);
-    readServiceKeys(r, p.target);
-    readLoadKeys(r, p);
+    readLegacyGroup(r, LegacyGroup::Root, p);
+    readLegacyGroup(r, LegacyGroup::Service, p);
+    readLegacyGroup(r, LegacyGroup::Load, p);
     readBenchmarkOutputKeys(r, p);
     readEngineKeys(r, p, nullptr);
     r.finish();
@@ -1077,14 +979,13 @@ void readFlat(ObjectReader& r, Profile& p)
 void readTables(ObjectReader& r, Profile& p)
 {
     LegacyExtras extras;
-    r.read("name", u"name"_s, p.name);
-    r.read("description", u"description"_s, p.description);
+    readLegacyGroup(r, LegacyGroup::Root, p);
     if (auto s = r.section("service")) {
-        readServiceKeys(*s, p.target);
+        readLegacyGroup(*s, LegacyGroup::Service, p);
         s->finish();
     }
     if (auto s = r.section("load")) {
-        readLoadKeys(*s, p);
+        readLegacyGroup(*s, LegacyGroup::Load, p);
         readBenchmarkOutputKeys(*s, p);
         s->finish();
     }
@@ -1093,7 +994,7 @@ void readTables(ObjectReader& r, Profile& p)
         s->finish();
     }
     if (auto s = r.section("slo", u"slo"_s)) {
-        readSloKeys(*s, p.slo);
+        readLegacyGroup(*s, LegacyGroup::Slo, p);
         s->readGoodput("goodput", p.slo);
         s->finish();
     }

@@ -5,6 +5,7 @@
 #include "metrics/phrase.h"
 #include "profile/profile_p.h"
 #include "profile/profilereader_p.h"
+#include "profile/profileschema.h"
 #include "profile/sourcedocument_p.h"
 
 #include <QDir>
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -76,22 +78,6 @@ std::string str(const QString& s)
     return s.toStdString();
 }
 
-template <typename T> void putOptional(Json& object, const char* key, const std::optional<T>& value)
-{
-    if (!value)
-        return;
-    if constexpr (std::is_floating_point_v<T>)
-        object[key] = number(*value);
-    else
-        object[key] = *value;
-}
-
-void putNonEmpty(Json& object, const char* key, const QString& value)
-{
-    if (!value.isEmpty())
-        object[key] = str(value);
-}
-
 std::string dumpScalar(const Json& v)
 {
     return v.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -135,205 +121,128 @@ void writePretty(const Json& v, std::string& out, int indent)
     }
 }
 
+// The object at a section's path ("workload.sampling"), made where it is missing.
+Json& sectionObject(Json& root, const QString& section)
+{
+    Json* object = &root;
+    if (section.isEmpty())
+        return *object;
+    for (const QString& part : section.split(u'.')) {
+        Json& child = (*object)[str(part)];
+        if (!child.is_object())
+            child = Json::object();
+        object = &child;
+    }
+    return *object;
+}
+
+Json valueOf(const Profile& p, const ProfileField& f)
+{
+    return std::visit(
+        [&](auto get) -> Json {
+            using R = decltype(get);
+            Profile& profile = const_cast<Profile&>(p);
+            if constexpr (std::is_same_v<R, std::monostate>) {
+                return Json();
+            } else if constexpr (std::is_same_v<R, TextRef>) {
+                return str(get(profile));
+            } else if constexpr (std::is_same_v<R, NumberRef>) {
+                return number(get(profile));
+            } else if constexpr (std::is_same_v<R, OptionalNumberRef>) {
+                return get(profile) ? number(*get(profile)) : Json();
+            } else if constexpr (std::is_same_v<R, OptionalIntegerRef>) {
+                return get(profile) ? Json(*get(profile)) : Json();
+            } else {
+                return Json(get(profile));
+            }
+        },
+        f.ref);
+}
+
+// The fields the schema leaves to code of their own; null: not written.
+Json ownValue(const Profile& p, const ProfileField& f)
+{
+    const std::string_view k(f.key);
+    const Target& t = p.target;
+    if (k == "target.backend")
+        return str(backendName(t.backend));
+    if (k == "target.headers") {
+        Json headers = Json::object();
+        for (const HttpHeader& h : t.headers)
+            headers[str(h.name)] = str(h.value);
+        return headers;
+    }
+    if (k == "target.proxy")
+        return t.proxyMode == ProxyMode::None ? "none" : t.proxyMode == ProxyMode::System ? "system" : str(t.proxyUrl);
+    if (k == "target.transport")
+        return t.transport != TransportKind::Auto ? Json(str(transportKindName(t.transport))) : Json();
+    if (k == "target.metrics_urls" || k == "output.percentile_metrics") {
+        const QStringList& list = k == "target.metrics_urls" ? t.metricsUrls : p.output.percentileMetrics;
+        if (k == "target.metrics_urls" && list.isEmpty())
+            return {};
+        Json out = Json::array();
+        for (const QString& item : list)
+            out.push_back(str(item));
+        return out;
+    }
+    if (k == "workload.dataset")
+        return str(p.workload.dataset);
+    if (k == "workload.length_buckets" || k == "load.concurrencies") {
+        const QList<int>& list = k == "load.concurrencies" ? p.load.concurrencies : p.workload.lengthBuckets;
+        if (k == "workload.length_buckets" && list == Workload {}.lengthBuckets)
+            return {};
+        Json out = Json::array();
+        for (int v : list)
+            out.push_back(v);
+        return out;
+    }
+    if (k == "workload.extra_body")
+        return Json::parse(QJsonDocument(p.workload.extraBody).toJson(QJsonDocument::Compact).toStdString());
+    if (k == "load.mode")
+        return str(loadModeName(p.load.mode));
+    if (k == "load.rates") {
+        Json rates = Json::array();
+        for (double r : p.load.rates)
+            rates.push_back(rateValue(r));
+        return rates;
+    }
+    if (k == "load.plan.kind")
+        return str(planKindName(p.load.plan.kind));
+    if (k == "load.plan.repeat_scope") // the default, best, is what files without the key mean
+        return p.load.plan.repeatScope == Plan::RepeatScope::All ? Json("all") : Json();
+    if (k == "output.metadata") {
+        if (p.output.metadata.isEmpty())
+            return {};
+        Json metadata = Json::object();
+        for (const auto& [key, value] : p.output.metadata)
+            metadata[str(key)] = str(value);
+        return metadata;
+    }
+    if (k == "output.metric_percentiles") {
+        Json percentiles = Json::array();
+        for (double v : p.output.metricPercentiles)
+            percentiles.push_back(number(v));
+        return percentiles;
+    }
+    Q_ASSERT_X(false, "ownValue", f.key);
+    return {};
+}
+
 Json toDocument(const Profile& p)
 {
     Json root = Json::object();
     root["schema"] = str(profileSchemaId());
-    putNonEmpty(root, "name", p.name);
-    putNonEmpty(root, "description", p.description);
-
-    const Target& t = p.target;
-    Json& target = root["target"] = Json::object();
-    target["base_url"] = str(t.baseUrl);
-    putNonEmpty(target, "endpoint", t.endpoint);
-    target["backend"] = str(backendName(t.backend));
-    target["model"] = str(t.model);
-    putNonEmpty(target, "served_model_name", t.servedModelName);
-    putNonEmpty(target, "api_key", t.apiKey);
-    Json& headers = target["headers"] = Json::object();
-    for (const HttpHeader& h : t.headers)
-        headers[str(h.name)] = str(h.value);
-    target["timeouts"]
-        = Json { { "connect_s", number(t.timeouts.connectS) }, { "first_token_s", number(t.timeouts.firstTokenS) },
-              { "idle_s", number(t.timeouts.idleS) }, { "total_s", number(t.timeouts.totalS) } };
-    target["tls_verify"] = t.tlsVerify;
-    target["proxy"] = t.proxyMode == ProxyMode::None ? "none"
-        : t.proxyMode == ProxyMode::System           ? "system"
-                                                     : str(t.proxyUrl);
-    if (t.transport != TransportKind::Auto)
-        target["transport"] = str(transportKindName(t.transport));
-    putNonEmpty(target, "metrics_url", t.metricsUrl);
-    if (!t.metricsUrls.isEmpty()) {
-        Json& urls = target["metrics_urls"] = Json::array();
-        for (const QString& url : t.metricsUrls)
-            urls.push_back(str(url));
+    for (const ProfileField& f : profileFields()) {
+        // A section is written where its first field is, even when none of its fields is.
+        Json& section = sectionObject(root, f.section());
+        if (f.write == WritePolicy::WhenApplies && !f.appliesTo(p))
+            continue;
+        if (f.hasValue() && f.write == WritePolicy::UnlessDefault && f.isDefault(p))
+            continue;
+        Json value = f.hasValue() ? valueOf(p, f) : ownValue(p, f);
+        if (!value.is_null())
+            section[str(f.name())] = std::move(value);
     }
-    if (t.metricsIntervalS != Target {}.metricsIntervalS)
-        target["metrics_interval_s"] = number(t.metricsIntervalS);
-
-    const Workload& w = p.workload;
-    Json& workload = root["workload"] = Json::object();
-    workload["dataset"] = str(w.dataset);
-    putNonEmpty(workload, "dataset_path", w.datasetPath);
-    workload["num_prompts"] = w.numPrompts;
-    if (w.promptPool != 0)
-        workload["prompt_pool"] = w.promptPool;
-    workload["seed"] = w.seed;
-    workload["input_len"] = w.inputLen;
-    workload["output_len"] = w.outputLen;
-    workload["range_ratio"] = number(w.rangeRatio);
-    putNonEmpty(workload, "model_mix", w.modelMix);
-    if (w.imageCount != 0)
-        workload["image_count"] = w.imageCount;
-    putNonEmpty(workload, "image_size", w.imageSize);
-    if (w.imageFormat != Workload {}.imageFormat)
-        workload["image_format"] = str(w.imageFormat);
-    putNonEmpty(workload, "image_dir", w.imageDir);
-    if (w.inputLenDist != Workload {}.inputLenDist)
-        workload["input_len_dist"] = str(w.inputLenDist);
-    if (w.outputLenDist != Workload {}.outputLenDist)
-        workload["output_len_dist"] = str(w.outputLenDist);
-    if (w.inputLenStd)
-        workload["input_len_std"] = number(*w.inputLenStd);
-    if (w.outputLenStd)
-        workload["output_len_std"] = number(*w.outputLenStd);
-    workload["prefix_len"] = w.prefixLen;
-    putOptional(workload, "fixed_output_len", w.fixedOutputLen);
-    // Dataset settings are written only when they differ from the defaults, to keep saved profiles short.
-    const Workload defaults;
-    if (w.filterLengths != defaults.filterLengths)
-        workload["filter_lengths"] = w.filterLengths;
-    if (w.minLen != defaults.minLen)
-        workload["min_len"] = w.minLen;
-    if (w.maxPromptLen != defaults.maxPromptLen)
-        workload["max_prompt_len"] = w.maxPromptLen;
-    if (w.maxTotalLen != defaults.maxTotalLen)
-        workload["max_total_len"] = w.maxTotalLen;
-    if (w.badLines != defaults.badLines)
-        workload["bad_lines"] = str(w.badLines);
-    if (w.replaySpeed != defaults.replaySpeed)
-        workload["replay_speed"] = number(w.replaySpeed);
-    if (w.numPrefixes != defaults.numPrefixes)
-        workload["num_prefixes"] = w.numPrefixes;
-    if (w.suffixesPerPrefix != defaults.suffixesPerPrefix)
-        workload["suffixes_per_prefix"] = w.suffixesPerPrefix;
-    if (w.multiTurn != defaults.multiTurn)
-        workload["multi_turn"] = w.multiTurn;
-    if (w.multiTurnHistory != defaults.multiTurnHistory)
-        workload["multi_turn_history"] = str(w.multiTurnHistory);
-    if (w.thinkTimeS != defaults.thinkTimeS)
-        workload["think_time_s"] = number(w.thinkTimeS);
-    if (w.turns != defaults.turns)
-        workload["turns"] = w.turns;
-    if (w.systemPromptLen != defaults.systemPromptLen)
-        workload["system_prompt_len"] = w.systemPromptLen;
-    putOptional(workload, "max_model_len", w.maxModelLen);
-    if (w.lengthBuckets != defaults.lengthBuckets) {
-        Json edges = Json::array();
-        for (int edge : w.lengthBuckets)
-            edges.push_back(edge);
-        workload["length_buckets"] = edges;
-    }
-    workload["ignore_eos"] = w.ignoreEos;
-    if (!w.stream)
-        workload["stream"] = false;
-    if (w.embeddingBatch != defaults.embeddingBatch)
-        workload["embedding_batch"] = w.embeddingBatch;
-    Json& sampling = workload["sampling"] = Json::object();
-    sampling["temperature"] = number(w.sampling.temperature);
-    putOptional(sampling, "top_p", w.sampling.topP);
-    putOptional(sampling, "top_k", w.sampling.topK);
-    putOptional(sampling, "min_p", w.sampling.minP);
-    putOptional(sampling, "presence_penalty", w.sampling.presencePenalty);
-    putOptional(sampling, "frequency_penalty", w.sampling.frequencyPenalty);
-    putOptional(sampling, "repetition_penalty", w.sampling.repetitionPenalty);
-    workload["extra_body"] = Json::parse(QJsonDocument(w.extraBody).toJson(QJsonDocument::Compact).toStdString());
-
-    const Load& l = p.load;
-    Json& load = root["load"] = Json::object();
-    load["mode"] = str(loadModeName(l.mode));
-    Json& rates = load["rates"] = Json::array();
-    for (double r : l.rates)
-        rates.push_back(rateValue(r));
-    Json& concurrencies = load["concurrencies"] = Json::array();
-    for (int c : l.concurrencies)
-        concurrencies.push_back(c);
-    load["burstiness"] = number(l.burstiness);
-    putOptional(load, "max_concurrency", l.maxConcurrency);
-    load["ramp_up_s"] = number(l.rampUpS);
-    load["warmup_requests"] = l.warmupRequests;
-    load["cooldown_s"] = number(l.cooldownS);
-    if (l.resetCacheBetweenSteps)
-        load["reset_cache_between_steps"] = true;
-    putOptional(load, "step_duration_s", l.stepDurationS);
-    Json& plan = load["plan"] = Json::object();
-    plan["kind"] = str(planKindName(l.plan.kind));
-    if (l.plan.kind == PlanKind::Linear || l.plan.kind == PlanKind::Geometric) {
-        plan["start"] = number(l.plan.start);
-        plan["stop"] = number(l.plan.stop);
-    }
-    if (l.plan.kind != PlanKind::List)
-        plan["steps"] = l.plan.steps;
-    plan["refine"] = l.plan.refine;
-    plan["tolerance"] = number(l.plan.tolerance);
-    plan["max_refine_steps"] = l.plan.maxRefineSteps;
-    plan["repeats"] = l.plan.repeats;
-    if (l.plan.repeatScope == Plan::RepeatScope::All) // the default, best, is what files without the key mean
-        plan["repeat_scope"] = "all";
-    plan["early_stop"] = l.plan.earlyStop;
-    putOptional(plan, "stop_error_rate", l.plan.stopErrorRate);
-
-    const Slo& s = p.slo;
-    Json& slo = root["slo"] = Json::object();
-    putOptional(slo, "ttft_ms", s.ttftMs);
-    putOptional(slo, "tpot_ms", s.tpotMs);
-    putOptional(slo, "e2el_ms", s.e2elMs);
-    putOptional(slo, "ttfc_ms", s.ttfcMs);
-    slo["percentile"] = number(s.percentile);
-    putOptional(slo, "ttft_percentile", s.ttftPercentile);
-    putOptional(slo, "tpot_percentile", s.tpotPercentile);
-    putOptional(slo, "e2el_percentile", s.e2elPercentile);
-    putOptional(slo, "ttfc_percentile", s.ttfcPercentile);
-    putOptional(slo, "max_error_rate", s.maxErrorRate);
-
-    const ServerInfo& si = p.server;
-    Json& server = root["server"] = Json::object();
-    putNonEmpty(server, "engine", si.engine);
-    putNonEmpty(server, "engine_version", si.engineVersion);
-    putNonEmpty(server, "host", si.host);
-    putOptional(server, "port", si.port);
-    putOptional(server, "max_num_seqs", si.maxNumSeqs);
-    putOptional(server, "max_num_batched_tokens", si.maxNumBatchedTokens);
-    putOptional(server, "max_model_len", si.maxModelLen);
-    putOptional(server, "gpu_memory_utilization", si.gpuMemoryUtilization);
-    putOptional(server, "tensor_parallel_size", si.tensorParallelSize);
-    putOptional(server, "pipeline_parallel_size", si.pipelineParallelSize);
-    putNonEmpty(server, "hardware", si.hardware);
-    putNonEmpty(server, "accelerator", si.accelerator);
-    putOptional(server, "accelerator_count", si.acceleratorCount);
-    putNonEmpty(server, "driver_version", si.driverVersion);
-    putNonEmpty(server, "runtime_version", si.runtimeVersion);
-    putNonEmpty(server, "precision", si.precision);
-    putNonEmpty(server, "notes", si.notes);
-
-    const Output& o = p.output;
-    Json& output = root["output"] = Json::object();
-    output["save_result"] = o.saveResult;
-    output["save_detailed"] = o.saveDetailed;
-    putNonEmpty(output, "result_dir", o.resultDir);
-    putNonEmpty(output, "result_filename", o.resultFilename);
-    putNonEmpty(output, "label", o.label);
-    if (!o.metadata.isEmpty()) {
-        Json& metadata = output["metadata"] = Json::object();
-        for (const auto& [key, value] : o.metadata)
-            metadata[str(key)] = str(value);
-    }
-    Json& metrics = output["percentile_metrics"] = Json::array();
-    for (const QString& m : o.percentileMetrics)
-        metrics.push_back(str(m));
-    Json& percentiles = output["metric_percentiles"] = Json::array();
-    for (double v : o.metricPercentiles)
-        percentiles.push_back(number(v));
     if (!p.targetName.isEmpty())
         root["target"] = str(p.targetName); // a reference stays one: editing the saved target updates this profile
     return root;

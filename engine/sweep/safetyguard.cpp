@@ -1,6 +1,7 @@
 #include "sweep/safetyguard.h"
 
 #include "metrics/phrase.h"
+#include "profile/planrules.h"
 
 #include <QHostAddress>
 #include <QUrl>
@@ -15,7 +16,7 @@ namespace {
 // Requests one step sends: its duration at its rate, else the prompt count; warm-up on top.
 qint64 stepRequests(const Profile& profile, const PlannedStep& step)
 {
-    qint64 n = profile.workload.numPrompts;
+    qint64 n = planrules::stepPrompts(profile.workload.numPrompts, step.purpose);
     if (profile.load.stepDurationS && step.mode == LoadMode::Rate && std::isfinite(step.load))
         n = static_cast<qint64>(std::ceil(step.load * *profile.load.stepDurationS));
     return n + profile.load.warmupRequests;
@@ -138,7 +139,7 @@ SafetyCheck checkSafety(const Profile& profile, const std::vector<PlannedStep>& 
     }
     int extraSteps = 0;
     if (load.plan.kind == PlanKind::Auto) {
-        extraSteps += load.plan.steps > 0 ? load.plan.steps : 8;
+        extraSteps += planrules::autoSteps(load.plan);
         // The auto plan's rates are chosen from the ceiling it measures: count them at the largest known step.
         largest = std::max<qint64>(largest, profile.workload.numPrompts + load.warmupRequests);
     }

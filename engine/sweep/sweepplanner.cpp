@@ -1,6 +1,7 @@
 #include "sweep/sweepplanner.h"
 
 #include "metrics/phrase.h"
+#include "profile/planrules.h"
 
 #include "sweep/kneeanalysis.h"
 
@@ -11,7 +12,6 @@ namespace kp {
 
 namespace {
 
-constexpr int kDefaultAutoSteps = 8;
 constexpr double kMinCompletedFraction = 0.9; // below this a step says more about failures than load
 constexpr int kMaxExtensions = 4; // refinement steps that look beyond the coarse range for the SLO boundary
 
@@ -92,7 +92,7 @@ std::vector<double> SweepPlanner::geometricRange(double start, double stop, int 
 
 std::vector<double> SweepPlanner::autoRates(double floor, double ceiling, int steps)
 {
-    const int n = steps > 0 ? steps : kDefaultAutoSteps;
+    const int n = steps > 0 ? steps : planrules::kDefaultAutoSteps;
     if (!(ceiling > floor))
         ceiling = floor * 2;
     const int inside = std::max(1, n - 2);
@@ -387,9 +387,10 @@ std::optional<PlannedStep> SweepPlanner::nextChosen(const std::vector<StepOutcom
                 }
             } else {
                 // Users: double until the plan's step count, starting above the floor's one user.
-                const int n = m_load.plan.steps > 0 ? m_load.plan.steps : kDefaultAutoSteps;
+                const int n = planrules::autoSteps(m_load.plan);
                 for (int i = 1; i <= n; ++i)
-                    m_queue.push_back({ LoadMode::Concurrency, std::pow(2.0, i), QStringLiteral("coarse"), {} });
+                    m_queue.push_back(
+                        { LoadMode::Concurrency, planrules::autoConcurrency(i), QStringLiteral("coarse"), {} });
             }
         }
         if (!m_queue.empty()) {

@@ -3,6 +3,7 @@
 #include "client/networkclient.h"
 #include "client/transport.h"
 #include "metrics/phrase.h"
+#include "profile/planrules.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -13,9 +14,7 @@
 
 namespace kp {
 
-namespace {
-constexpr int kMinCeilingRequests = 300;
-} // namespace
+namespace { } // namespace
 
 SweepRunner::SweepRunner(QObject* parent)
     : QObject(parent)
@@ -62,10 +61,7 @@ StepConfig SweepRunner::makeStep(const SweepConfig& config, const PlannedStep& p
     step.detail = planned.detail;
     step.mode = planned.mode;
     step.seed = config.stepTemplate.seed + static_cast<quint64>(index);
-    if (planned.purpose == QLatin1String("floor")) // one at a time: a few requests give the floor
-        step.numPrompts = std::min(step.numPrompts, std::max(8, step.numPrompts / 10));
-    if (planned.purpose == QLatin1String("ceiling")) // a burst must outlast the server's ramp to read its ceiling
-        step.numPrompts = std::max(step.numPrompts, kMinCeilingRequests);
+    step.numPrompts = planrules::stepPrompts(step.numPrompts, planned.purpose);
     if (planned.mode == LoadMode::Rate) {
         step.rate = planned.load;
         if (config.stepDurationS && std::isfinite(step.rate))

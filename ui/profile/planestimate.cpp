@@ -1,5 +1,7 @@
 #include "planestimate.h"
 
+#include "profile/planrules.h"
+
 #include <QCoreApplication>
 #include <QLocale>
 
@@ -10,9 +12,6 @@
 namespace kp::ui {
 
 namespace {
-
-// The planner's default number of auto steps (engine/sweep/sweepplanner.cpp).
-constexpr int kDefaultAutoSteps = 8;
 
 // Expected arrival time of the last of n requests at rate r after a linear ramp from 0 over rampS
 // (the inverse of the cumulative rate, as ArrivalSchedule computes it).
@@ -33,9 +32,7 @@ StepEstimate estimateStep(const PlannedStep& step, const Profile& profile)
     e.step = step;
     const int numPrompts = profile.workload.numPrompts;
     const std::optional<double> duration = profile.load.stepDurationS;
-    int prompts = numPrompts;
-    if (step.purpose == QLatin1String("floor"))
-        prompts = std::min(numPrompts, std::max(8, numPrompts / 10));
+    const int prompts = planrules::stepPrompts(numPrompts, step.purpose);
     if (step.mode == LoadMode::Rate) {
         if (std::isfinite(step.load)) {
             const qint64 n = duration ? std::max<qint64>(1, qint64(std::ceil(step.load * *duration))) : prompts;
@@ -61,11 +58,11 @@ PlanEstimate estimatePlan(const Profile& profile)
     for (const PlannedStep& s : SweepPlanner(load, profile.slo).preview())
         plan.steps.push_back(estimateStep(s, profile));
     if (load.plan.kind == PlanKind::Auto) {
-        const int n = load.plan.steps > 0 ? load.plan.steps : kDefaultAutoSteps;
+        const int n = planrules::autoSteps(load.plan);
         for (int i = 1; i <= n; ++i) {
             PlannedStep s { load.mode, 0, QStringLiteral("coarse"), {} };
             if (load.mode == LoadMode::Concurrency) {
-                s.load = std::pow(2.0, i); // the planner doubles the users from the floor's one
+                s.load = planrules::autoConcurrency(i);
                 plan.steps.push_back(estimateStep(s, profile));
                 continue;
             }

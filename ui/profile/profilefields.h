@@ -48,9 +48,10 @@ struct ChoiceItem
 struct FieldSpec
 {
     const char* key = nullptr; // the profile's key ("load.rates"), and the input's object name
+    // Where the value lives when the schema (profile/profileschema.h) does not say it: lists, choices.
     FieldAccessor accessor = {};
-    // Spin boxes: the range and step. An optional value's minimum is its "unset" value, below the
-    // values it may hold.
+    // Spin boxes: the range and step; max 0: the schema's. An optional value's minimum is its "unset"
+    // value, below the values it may hold.
     double min = 0;
     double max = 0;
     double step = 1;

@@ -1,5 +1,7 @@
 #include "profileform.h"
 
+#include "profile/profileschema.h"
+
 #include "jobs/jobtracker.h"
 #include "profile/keychain.h"
 #include "profile/targetstore.h"
@@ -400,9 +402,41 @@ ProfileForm::Field* ProfileForm::addField(
     return m_fields.back().get();
 }
 
+namespace {
+
+// Where the field's value lives: the form's own accessor, else the schema's (profileschema.cpp).
+FieldAccessor accessorOf(const FieldSpec& spec)
+{
+    if (!std::holds_alternative<std::monostate>(spec.accessor))
+        return spec.accessor;
+    const ProfileField* field = profileField(QString::fromLatin1(spec.key));
+    if (!field)
+        return {};
+    return std::visit(
+        [](auto ref) -> FieldAccessor {
+            if constexpr (std::is_constructible_v<FieldAccessor,
+                              decltype(ref)> && !std::is_same_v<decltype(ref), std::monostate>)
+                return ref;
+            else
+                return {};
+        },
+        field->ref);
+}
+
+// The spin box's upper end: the form's own, else the schema's range.
+double maximumOf(const FieldSpec& spec)
+{
+    if (spec.max != 0)
+        return spec.max;
+    const ProfileField* field = profileField(QString::fromLatin1(spec.key));
+    return field && field->max ? field->max->value : 0;
+}
+
+} // namespace
+
 ProfileForm::Field* ProfileForm::addField(const FieldSpec& spec)
 {
-    return std::visit([this, &spec](auto accessor) { return addInput(spec, accessor); }, spec.accessor);
+    return std::visit([this, &spec](auto accessor) { return addInput(spec, accessor); }, accessorOf(spec));
 }
 
 ProfileForm::Field* ProfileForm::addInput(const FieldSpec& spec, std::monostate)
@@ -432,7 +466,7 @@ ProfileForm::Field* ProfileForm::addInput(const FieldSpec& spec, TextAccessor ac
 ProfileForm::Field* ProfileForm::addInput(const FieldSpec& spec, NumberAccessor accessor)
 {
     auto* spin = new NumberSpinBox;
-    spin->setRange(spec.min, spec.max);
+    spin->setRange(spec.min, maximumOf(spec));
     spin->setSingleStep(spec.step);
     spin->setSuffix(translated(spec.suffix));
     if (spec.prefix)
@@ -450,7 +484,7 @@ ProfileForm::Field* ProfileForm::addInput(const FieldSpec& spec, NumberAccessor 
 ProfileForm::Field* ProfileForm::addInput(const FieldSpec& spec, OptionalNumberAccessor accessor)
 {
     auto* spin = new NumberSpinBox;
-    spin->setRange(spec.min, spec.max);
+    spin->setRange(spec.min, maximumOf(spec));
     spin->setSingleStep(spec.step);
     spin->setSuffix(translated(spec.suffix));
     spin->setSpecialValueText(tr("unset"));
@@ -469,7 +503,7 @@ ProfileForm::Field* ProfileForm::addInput(const FieldSpec& spec, OptionalNumberA
 ProfileForm::Field* ProfileForm::addInput(const FieldSpec& spec, IntegerAccessor accessor)
 {
     auto* spin = new IntSpinBox;
-    spin->setRange(int(spec.min), int(spec.max));
+    spin->setRange(int(spec.min), int(maximumOf(spec)));
     spin->setSuffix(translated(spec.suffix));
     if (spec.special)
         spin->setSpecialValueText(translated(spec.special));
@@ -486,7 +520,7 @@ ProfileForm::Field* ProfileForm::addInput(const FieldSpec& spec, IntegerAccessor
 ProfileForm::Field* ProfileForm::addInput(const FieldSpec& spec, OptionalIntegerAccessor accessor)
 {
     auto* spin = new IntSpinBox;
-    spin->setRange(int(spec.min), int(spec.max));
+    spin->setRange(int(spec.min), int(maximumOf(spec)));
     spin->setSuffix(translated(spec.suffix));
     spin->setSpecialValueText(tr("unset"));
     Field* f = addField(
@@ -672,7 +706,7 @@ void ProfileForm::addRow(QFormLayout* form, const RowSpec& row)
     QWidget* check = nullptr;
     for (qsizetype i = 0; i < fields.size(); ++i) {
         QWidget* input = fields[i]->input;
-        if (row.shape == RowShape::CheckOverGrid && std::holds_alternative<CheckAccessor>(row.fields[i].accessor)) {
+        if (row.shape == RowShape::CheckOverGrid && std::holds_alternative<CheckAccessor>(accessorOf(row.fields[i]))) {
             check = input;
             inputs.prepend(input);
         } else {
