@@ -673,6 +673,70 @@ private Q_SLOTS:
         QVERIFY(traceStep.value(u"total_cached_tokens").toInt() >= 512 + 592);
     }
 
+    // What the preflight learns that the profile contradicts, and a replayed log that would wait without
+    // end, are refused before any load is sent or any run folder is made.
+    void contradictionsAreRefusedBeforeTheLoad()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("never"));
+        const QStringList base { QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+            QStringLiteral("--api-key"), m_key, QStringLiteral("--num-prompts"), QStringLiteral("5"),
+            QStringLiteral("--request-rate"), QStringLiteral("40"), QStringLiteral("--out"), out };
+
+        // Model mix names the server does not list: every request of theirs would be a 404.
+        const Outcome mix = runCli(base + kSmallWorkload
+            + QStringList { QStringLiteral("--model-mix"),
+                QStringLiteral("ghost-1:1,ghost-2:1,ghost-3:1,ghost-4:1,ghost-5:1,ghost-6:1,ghost-7:1") });
+        QCOMPARE(mix.exitCode, 2);
+        QVERIFY2(mix.err.contains(QStringLiteral("error: workload.model_mix: ghost-1, ghost-2, ghost-3, ghost-4, "
+                                                 "ghost-5, and 2 more not listed by %1 (it lists ")
+                                      .arg(m_base)),
+            qPrintable(mix.err));
+        QVERIFY(!QFileInfo::exists(out));
+
+        // A synthetic request longer than the server's max_model_len (4096 for the test server).
+        const Outcome longer = runCli(base
+            + QStringList { QStringLiteral("--random-input-len"), QStringLiteral("4000"),
+                QStringLiteral("--random-output-len"), QStringLiteral("200"), QStringLiteral("--quiet") });
+        QCOMPARE(longer.exitCode, 2);
+        QVERIFY2(longer.err.contains(QStringLiteral("error: workload.input_len + output_len: a request of 4200 tokens "
+                                                    "is over the max_model_len 4096 that %1 reports")
+                                         .arg(m_base)),
+            qPrintable(longer.err));
+        QVERIFY(!QFileInfo::exists(out));
+
+        // A replayed log whose timestamp jumps by 1e12 s: refused at its line, before any time is computed.
+        const QString log = dir.filePath(QStringLiteral("log.jsonl"));
+        QFile file(log);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"timestamp\": 0, \"prompt\": \"one two three\"}\n"
+                   "{\"timestamp\": 1e12, \"prompt\": \"four five six\"}\n");
+        file.close();
+        const QStringList replay = base
+            + QStringList { QStringLiteral("--dataset-name"), QStringLiteral("replay"),
+                  QStringLiteral("--dataset-path"), log, QStringLiteral("--quiet") };
+        const Outcome jump = runCli(replay);
+        QCOMPARE(jump.exitCode, 2);
+        QVERIFY2(jump.err.contains(QStringLiteral("%1:2: the timestamp is 1e+12 s after the log's earliest; a "
+                                                  "replayed log may span at most 864000000 s")
+                                       .arg(log)),
+            qPrintable(jump.err));
+
+        // A log of 10 s at a replay speed that would make one pass last for ever.
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("{\"timestamp\": 0, \"prompt\": \"one two three\"}\n"
+                   "{\"timestamp\": 10, \"prompt\": \"four five six\"}\n");
+        file.close();
+        const Outcome slow
+            = runCli(replay + QStringList { QStringLiteral("--replay-speed"), QStringLiteral("1e-300") });
+        QCOMPARE(slow.exitCode, 2);
+        QVERIFY2(slow.err.contains(QStringLiteral("error: workload.replay_speed: %1 spans 10 s; at replay_speed 1e-300 "
+                                                  "one pass takes 1e+301 s, above the limit of 864000 s (ten days)")
+                                       .arg(log)),
+            qPrintable(slow.err));
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
     // `analyze` reads every file `import` reads, and refuses a mix of things measured.
     void analyzeReadsWhatImportReads()
     {

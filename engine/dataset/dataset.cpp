@@ -398,12 +398,24 @@ DatasetResult loadJsonl(const QString& path, int defaultOutputTokens, bool stric
     });
 }
 
+QString detail::logSpanError(const QString& path, qsizetype line, double spanS)
+{
+    return phrase("Dataset",
+        "%1:%2: the timestamp is %3 s after the log's earliest; a replayed log may span at most %4 s (ten days at "
+        "replay_speed 1000)")
+        .arg(path)
+        .arg(line)
+        .arg(spanS, 0, 'g', 6)
+        .arg(kMaxLogSpanS, 0, 'f', 0);
+}
+
 DatasetResult loadReplay(const QString& path, int defaultOutputTokens, bool strict)
 {
     // The first usable line decides the kind of timestamp: ISO-8601 text or numbers.
     enum class Kind { Unknown, Iso, Seconds } kind = Kind::Unknown;
     std::vector<double> seconds;
-    DatasetResult result = readLines(path, strict, [&](const QJsonObject& obj, qsizetype, Prompt& p) -> QString {
+    std::vector<qsizetype> lines;
+    DatasetResult result = readLines(path, strict, [&](const QJsonObject& obj, qsizetype lineNo, Prompt& p) -> QString {
         const QJsonValue ts = obj.value(QLatin1String("timestamp"));
         std::optional<double> at;
         if (ts.isString()) {
@@ -417,6 +429,8 @@ DatasetResult loadReplay(const QString& path, int defaultOutputTokens, bool stri
             if (kind == Kind::Iso)
                 return phrase("Dataset", "\"timestamp\" is a number where earlier lines have ISO-8601 text");
             at = ts.toDouble();
+            if (!std::isfinite(*at))
+                return phrase("Dataset", "needs a \"timestamp\": ISO-8601 text or seconds");
         } else {
             return phrase("Dataset", "needs a \"timestamp\": ISO-8601 text or seconds");
         }
@@ -426,6 +440,7 @@ DatasetResult loadReplay(const QString& path, int defaultOutputTokens, bool stri
         if (kind == Kind::Unknown)
             kind = ts.isString() ? Kind::Iso : Kind::Seconds;
         seconds.push_back(*at);
+        lines.push_back(lineNo);
         return {};
     });
     if (!result.ok())
@@ -442,6 +457,11 @@ DatasetResult loadReplay(const QString& path, int defaultOutputTokens, bool stri
             << phrase("Dataset", "%1: timestamps are not in order; requests are replayed in time order").arg(path);
     }
     const double first = seconds[order.front()];
+    if (const std::size_t last = order.back(); seconds[last] - first > kMaxLogSpanS) {
+        result.error = detail::logSpanError(path, lines[last], seconds[last] - first);
+        result.prompts.clear();
+        return result;
+    }
     std::vector<Prompt> prompts;
     prompts.reserve(order.size());
     for (std::size_t i : order) {

@@ -150,6 +150,10 @@ struct DatasetResult
 // The most output tokens one request of a dataset may ask for: beyond any model's context, and far
 // inside an int (a larger "output_tokens" would wrap to a max_tokens of 0).
 inline constexpr int kMaxDatasetOutputTokens = 10'000'000;
+// The longest a replayed log (replay, mooncake) may span from its earliest timestamp to its latest: ten
+// days (a step's cap, load.step_duration_s) at the fastest replay_speed, 1000. A later timestamp is
+// refused, naming its line, before any time is computed from it (docs/PROFILES.md, "Caps on profile values").
+inline constexpr double kMaxLogSpanS = 864'000'000;
 // Whether a JSONL line's "output_tokens" is absent or a whole number in [1, kMaxDatasetOutputTokens].
 bool validOutputTokens(const QJsonValue& value);
 

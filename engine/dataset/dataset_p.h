@@ -33,6 +33,9 @@ const char* vocabularyWord(int index);
 DatasetResult readJsonLines(const QString& path, bool strict, qint64 maxItems,
     const std::function<QString(const QJsonObject& obj, qsizetype lineNo)>& parse);
 
+// A replayed log's timestamp too far after its earliest (kMaxLogSpanS), naming FILE:LINE.
+QString logSpanError(const QString& path, qsizetype line, double spanS);
+
 // Repeats the sessions in their order until their turns add up to at least numPrompts.
 std::vector<Conversation> fillSessions(std::vector<Conversation> sessions, int numPrompts);
 qint64 countTurns(const std::vector<Conversation>& sessions);

@@ -109,9 +109,10 @@ DatasetResult loadMooncake(const QString& path, const MooncakeOptions& options)
 {
     std::vector<Prompt> prompts;
     std::vector<qint64> stampsMs;
+    std::vector<qsizetype> lines; // each usable line's number, for messages
     const qint64 limit = std::max(1, options.numPrompts);
     DatasetResult result = detail::readJsonLines(
-        path, options.strict, limit, [&](const QJsonObject& obj, qsizetype) -> QString {
+        path, options.strict, limit, [&](const QJsonObject& obj, qsizetype lineNo) -> QString {
             const auto timestamp = wholeNumber(obj.value(QLatin1String("timestamp")), 0);
             if (!timestamp)
                 return phrase("Dataset", "needs \"timestamp\": a whole number of milliseconds >= 0");
@@ -152,6 +153,7 @@ DatasetResult loadMooncake(const QString& path, const MooncakeOptions& options)
             p.outputTokens = options.fixedOutputTokens > 0 ? options.fixedOutputTokens : static_cast<int>(*output);
             prompts.push_back(std::move(p));
             stampsMs.push_back(*timestamp);
+            lines.push_back(lineNo);
             return {};
         });
     if (!result.ok())
@@ -171,6 +173,11 @@ DatasetResult loadMooncake(const QString& path, const MooncakeOptions& options)
             << phrase("Dataset", "%1: timestamps are not in order; requests are replayed in time order").arg(path);
     }
     const qint64 first = stampsMs[order.front()];
+    // Compared in seconds as doubles: a difference of two far timestamps would overflow in nanoseconds.
+    if (const std::size_t last = order.back(); double(stampsMs[last]) / 1e3 - double(first) / 1e3 > kMaxLogSpanS) {
+        result.error = detail::logSpanError(path, lines[last], double(stampsMs[last]) / 1e3 - double(first) / 1e3);
+        return result;
+    }
     result.prompts.reserve(order.size());
     for (const std::size_t i : order) {
         Prompt p = std::move(prompts[i]);

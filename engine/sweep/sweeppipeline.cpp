@@ -2,12 +2,16 @@
 
 #include "client/requestbuilder.h"
 #include "client/transport.h"
+#include "metrics/phrase.h"
+#include "profile/modelmix.h"
 #include "store/runfolder.h"
 #include "store/runwriter.h"
 #include "sweep/builtinsimulator.h"
 
 #include <QDir>
 #include <QMetaObject>
+
+#include <algorithm>
 
 namespace kp {
 
@@ -174,7 +178,49 @@ void SweepPipeline::onProbeFinished(const ProbeReport& report)
         profile.target.model = m_serverModels.constFirst();
         Q_EMIT modelChosen(profile.target.model);
     }
+    if (const QString problem = checkAgainstServer(); !problem.isEmpty()) {
+        fail(SweepFailure::Stage::Model, problem);
+        return;
+    }
     prepare();
+}
+
+// What the preflight learnt that the profile contradicts before anything is generated: model mix names
+// the server does not list (each of their requests would be a 404), and synthetic lengths past its
+// max_model_len (each request would be refused).
+QString SweepPipeline::checkAgainstServer() const
+{
+    const Profile& profile = m_options.profile;
+    const Workload& w = profile.workload;
+    const QString server = displayUrl(profile.target.baseUrl);
+    if (!m_serverModels.isEmpty() && !w.modelMix.isEmpty()) {
+        QStringList unknown;
+        for (const ModelShare& share : parseModelMix(w.modelMix).shares) {
+            if (!m_serverModels.contains(share.model))
+                unknown << share.model;
+        }
+        if (!unknown.isEmpty()) {
+            constexpr qsizetype kNamed = 5;
+            QStringList named = unknown.mid(0, kNamed);
+            if (unknown.size() > kNamed)
+                named << phrase("Sweep", "and %1 more").arg(unknown.size() - kNamed);
+            return phrase("Sweep", "workload.model_mix: %1 not listed by %2 (it lists %3); their requests would fail")
+                .arg(named.join(QStringLiteral(", ")), server, m_serverModels.join(QStringLiteral(", ")));
+        }
+    }
+    const bool synthetic = w.dataset == QLatin1String("random") || w.dataset == QLatin1String("shared-prefix");
+    if (m_maxModelLen && synthetic) {
+        const qint64 prompt = qint64(w.inputLen) + w.prefixLen + (w.multiTurn ? w.systemPromptLen : 0);
+        const qint64 total = prompt + w.fixedOutputLen.value_or(w.outputLen);
+        if (total > *m_maxModelLen)
+            return phrase("Sweep",
+                "workload.input_len + output_len: a request of %1 tokens is over the max_model_len %2 that %3 "
+                "reports; it would refuse the requests")
+                .arg(total)
+                .arg(*m_maxModelLen)
+                .arg(server);
+    }
+    return {};
 }
 
 void SweepPipeline::prepare()
@@ -199,6 +245,21 @@ void SweepPipeline::prepare()
             Q_EMIT prepared(m_prepared->warnings, {});
         fail(SweepFailure::Stage::Dataset, error);
         return;
+    }
+    // A file's prompts that cannot fit the server's context: named before the run, not found as 400s.
+    if (m_maxModelLen && !m_prepared->config.stepTemplate.prompts.empty()) {
+        const auto& prompts = m_prepared->config.stepTemplate.prompts;
+        const qint64 over = std::count_if(prompts.begin(), prompts.end(), [this](const Prompt& prompt) {
+            return qint64(prompt.promptTokens) + prompt.outputTokens > *m_maxModelLen;
+        });
+        if (over > 0)
+            m_prepared->warnings << phrase("Sweep",
+                "%1 of %2 prompts need more tokens (prompt and output, counted in words) than the max_model_len %3 "
+                "that %4 reports; the server may refuse them")
+                                        .arg(over)
+                                        .arg(qint64(prompts.size()))
+                                        .arg(*m_maxModelLen)
+                                        .arg(displayUrl(profile.target.baseUrl));
     }
     Q_EMIT prepared(m_prepared->warnings, announcedPromptReuse(m_prepared->config, profile.load));
     // Loads the sweep chooses as it goes (auto, refinement) are held to the same limits as the plan.

@@ -159,6 +159,7 @@ private:
     bool checkOptions();
     bool checkFolders();
     void onProbeFinished(const ProbeReport& report);
+    QString checkAgainstServer() const;
     void prepare();
     void onTokensCounted(const TokenizeOutcome& tokens);
     void begin();

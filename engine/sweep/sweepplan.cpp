@@ -2,6 +2,7 @@
 
 #include "client/requestbuilder.h"
 #include "dataset/dataset.h"
+#include "metrics/phrase.h"
 #include "profile/profilestore.h"
 #include "sweep/safetyguard.h"
 #include "telemetry/environment.h"
@@ -54,6 +55,23 @@ PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progre
     if (!dataset.ok()) {
         prepared.error = dataset.error;
         return prepared;
+    }
+    // A replayed log lasts its span over replay_speed: beyond a step's cap it would wait without end.
+    if (!dataset.prompts.empty() && profile.workload.replaySpeed > 0) {
+        const auto latest = std::max_element(dataset.prompts.begin(), dataset.prompts.end(),
+            [](const Prompt& a, const Prompt& b) { return a.atNs < b.atNs; });
+        const double replayS = double(latest->atNs) / 1e9 / profile.workload.replaySpeed;
+        if (replayS > kMaxReplayS) {
+            prepared.error = phrase("Sweep",
+                "workload.replay_speed: %1 spans %2 s; at replay_speed %3 one pass takes %4 s, above the limit of "
+                "%5 s (ten days)")
+                                 .arg(profile.workload.datasetPath)
+                                 .arg(double(latest->atNs) / 1e9, 0, 'g', 6)
+                                 .arg(profile.workload.replaySpeed, 0, 'g', 6)
+                                 .arg(replayS, 0, 'g', 6)
+                                 .arg(kMaxReplayS, 0, 'f', 0);
+            return prepared;
+        }
     }
     QString error;
     const RequestTemplate request = requestTemplate(profile, &error);

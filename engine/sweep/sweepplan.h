@@ -25,6 +25,10 @@ struct PreparedSweep
     bool ok() const { return error.isEmpty(); }
 };
 
+// One pass of a replayed log (replay, mooncake) at the profile's replay_speed lasts at most this long: a
+// step's cap (load.step_duration_s); a longer one is refused before anything is sent.
+inline constexpr double kMaxReplayS = 864'000;
+
 PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progress = {});
 
 // Whether the step's prompt texts are made as each request is sent (synthetic prompts or sessions with

@@ -333,6 +333,14 @@
         <source>&quot;output_tokens&quot; must be a whole number from 1 to %1</source>
         <translation>&quot;output_tokens&quot; 必须是 1 到 %1 之间的整数</translation>
     </message>
+    <message>
+        <source>has both &quot;prompt&quot; and &quot;messages&quot;: keep one of them</source>
+        <translation>同时有 "prompt" 和 "messages"：只保留其中一个</translation>
+    </message>
+    <message>
+        <source>%1:%2: the timestamp is %3 s after the log&apos;s earliest; a replayed log may span at most %4 s (ten days at replay_speed 1000)</source>
+        <translation>%1:%2：该时间戳比日志最早的时间晚 %3 秒；回放日志的跨度最多为 %4 秒（replay_speed 为 1000 时的十天）</translation>
+    </message>
 </context>
 <context>
     <name>FailureHint</name>
@@ -413,10 +421,6 @@
         <translation>响应不是 OpenAI 风格的流（没有 &quot;choices&quot;）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
     </message>
     <message>
-        <source>The server closed the stream before [DONE]: it may have crashed or restarted.</source>
-        <translation>服务器在 [DONE] 之前关闭了流：可能已崩溃或重启。</translation>
-    </message>
-    <message>
         <source>A network error: the message has the details.</source>
         <translation>网络错误：详情见消息。</translation>
     </message>
@@ -487,6 +491,22 @@
     <message>
         <source>The response is not a valid OpenAI-style event stream: the message says what is wrong (invalid UTF-8 or JSON, and where) and shows the bytes; check the backend (target.backend) and endpoint.</source>
         <translation>响应不是有效的 OpenAI 风格事件流：消息指出了问题所在（无效的 UTF-8 或 JSON 及其位置）并显示了相应字节；请检查后端（target.backend）和端点。</translation>
+    </message>
+    <message>
+        <source>The response is not a Responses API stream (no &quot;output&quot; text): check the backend (target.backend) and endpoint; the message shows the first 300 bytes that came back.</source>
+        <translation>响应不是 Responses API 流（没有 "output" 文本）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
+    </message>
+    <message>
+        <source>The response is not a Messages API stream (no &quot;content&quot; text): check the backend (target.backend) and endpoint; the message shows the first 300 bytes that came back.</source>
+        <translation>响应不是 Messages API 流（没有 "content" 文本）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
+    </message>
+    <message>
+        <source>The response is not an embeddings reply (no &quot;data&quot;): check the backend (target.backend) and endpoint; the message shows the first 300 bytes that came back.</source>
+        <translation>响应不是 embeddings 回复（没有 "data"）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
+    </message>
+    <message>
+        <source>The server closed the stream before %1: it may have crashed or restarted.</source>
+        <translation>服务器在 %1 之前关闭了流：它可能已崩溃或重启。</translation>
     </message>
 </context>
 <context>
@@ -1379,10 +1399,6 @@
         <translation>范围至少需要 2</translation>
     </message>
     <message>
-        <source>must be &gt;= 0 (0: the default of 8)</source>
-        <translation>必须 &gt;= 0（0：默认值 8）</translation>
-    </message>
-    <message>
         <source>must be in (0, 1)</source>
         <translation>必须在 (0, 1) 之内</translation>
     </message>
@@ -1459,10 +1475,6 @@
         <translation>未知分布“%1”；应为以下之一：%2</translation>
     </message>
     <message>
-        <source>must be between 0 and 64</source>
-        <translation>必须在 0 到 64 之间</translation>
-    </message>
-    <message>
         <source>must be at least 1 when %1 is set</source>
         <translation>设置了 %1 时必须至少为 1</translation>
     </message>
@@ -1489,6 +1501,38 @@
     <message>
         <source>%1 embeds inputs and answers nothing, so it has no conversations; multi_turn needs a chat backend</source>
         <translation>%1 只做输入嵌入、不生成回答，因此没有对话；multi_turn 需要聊天后端</translation>
+    </message>
+    <message>
+        <source>must be &gt;= 0 (0: the default of %1)</source>
+        <translation>必须 &gt;= 0（0：默认值 %1）</translation>
+    </message>
+    <message>
+        <source>must be in %1</source>
+        <translation>必须在 %1 之内</translation>
+    </message>
+    <message>
+        <source>must be &gt; %1</source>
+        <translation>必须 &gt; %1</translation>
+    </message>
+    <message>
+        <source>must be &gt;= %1</source>
+        <translation>必须 &gt;= %1</translation>
+    </message>
+    <message>
+        <source>%1 is below the limit %2</source>
+        <translation>%1 低于下限 %2</translation>
+    </message>
+    <message>
+        <source>%1 is above the limit %2</source>
+        <translation>%1 超过上限 %2</translation>
+    </message>
+    <message>
+        <source>must be &lt; %1</source>
+        <translation>必须 &lt; %1</translation>
+    </message>
+    <message>
+        <source>must be &lt;= %1</source>
+        <translation>必须 &lt;= %1</translation>
     </message>
 </context>
 <context>
@@ -2003,6 +2047,14 @@
         <source>%1: %2 more malformed conversations skipped</source>
         <translation>%1：另有 %2 个格式错误的对话被跳过</translation>
     </message>
+    <message>
+        <source>expected %1, found %2</source>
+        <translation>应为 %1，实际为 %2</translation>
+    </message>
+    <message>
+        <source>%1: the length filters cut %2 conversations short, leaving out %3 turns (conversation %4 kept %5 of its %6 turns): a turn&apos;s prompt carries the history before it, which counts toward max_prompt_len (%7) and max_total_len (%8); raise them or set filter_lengths to false to keep more turns</source>
+        <translation>%1：长度过滤截短了 %2 个对话，去掉了 %3 个轮次（对话 %4 保留了其 %6 个轮次中的 %5 个）：每一轮的提示词都带有之前的历史，计入 max_prompt_len（%7）和 max_total_len（%8）；调高这两个值或把 filter_lengths 设为 false 可保留更多轮次</translation>
+    </message>
 </context>
 <context>
     <name>SourceDocument</name>
@@ -2017,6 +2069,29 @@
     <message>
         <source>number %1 is out of range (the largest is about 1.8e308)</source>
         <translation>数字 %1 超出范围（最大约为 1.8e308）</translation>
+    </message>
+</context>
+<context>
+    <name>Sweep</name>
+    <message>
+        <source>and %1 more</source>
+        <translation>另有 %1 个</translation>
+    </message>
+    <message>
+        <source>workload.model_mix: %1 not listed by %2 (it lists %3); their requests would fail</source>
+        <translation>workload.model_mix：%2 没有列出 %1（它列出的是 %3）；发往它们的请求会失败</translation>
+    </message>
+    <message>
+        <source>workload.input_len + output_len: a request of %1 tokens is over the max_model_len %2 that %3 reports; it would refuse the requests</source>
+        <translation>workload.input_len + output_len：%1 个 token 的请求超过了 %3 报告的 max_model_len %2；服务器会拒绝这些请求</translation>
+    </message>
+    <message>
+        <source>%1 of %2 prompts need more tokens (prompt and output, counted in words) than the max_model_len %3 that %4 reports; the server may refuse them</source>
+        <translation>%2 个提示词中有 %1 个所需的 token 数（提示词加输出，按词计数）超过 %4 报告的 max_model_len %3；服务器可能会拒绝它们</translation>
+    </message>
+    <message>
+        <source>workload.replay_speed: %1 spans %2 s; at replay_speed %3 one pass takes %4 s, above the limit of %5 s (ten days)</source>
+        <translation>workload.replay_speed：%1 跨度为 %2 秒；以 replay_speed %3 回放一遍需要 %4 秒，超过 %5 秒（十天）的上限</translation>
     </message>
 </context>
 <context>
@@ -2138,6 +2213,10 @@
         <source>no server metrics (%1: %2); the sweep goes on without them</source>
         <translation>没有服务器指标（%1：%2）；扫描在没有它们的情况下继续</translation>
     </message>
+    <message>
+        <source>the metrics of %1 are longer than %2 MiB: each scrape is read up to there and the metrics after it are left out</source>
+        <translation>%1 的指标超过 %2 MiB：每次抓取只读到该处，之后的指标被略去</translation>
+    </message>
 </context>
 <context>
     <name>TokenizePrepass</name>
@@ -2176,6 +2255,14 @@
     <message>
         <source>the prompts are made as each request is sent, so /tokenize cannot count them before the run; input tokens are the server&apos;s usage.prompt_tokens where it sends them, else the dataset&apos;s count</source>
         <translation>提示词在发送每个请求时才生成，因此 /tokenize 无法在运行前计数；输入 token 取服务器发送的 usage.prompt_tokens，否则取数据集的计数</translation>
+    </message>
+    <message>
+        <source>input tokens counted by the server&apos;s /tokenize (%1 prompt; %2 tokens against the dataset&apos;s %3, %4% apart)</source>
+        <translation>输入 token 数由服务器的 /tokenize 计数（%1 个提示词；%2 个 token，数据集为 %3，相差 %4%）</translation>
+    </message>
+    <message>
+        <source>input tokens counted by the server&apos;s /tokenize (%1 prompt; %2 tokens against the dataset&apos;s %3, %4% apart; requests sent again after a transient failure: %5, the last after %6)</source>
+        <translation>输入 token 数由服务器的 /tokenize 计数（%1 个提示词；%2 个 token，数据集为 %3，相差 %4%；因临时故障重发的请求：%5 个，最后一次因 %6）</translation>
     </message>
 </context>
 <context>
