@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <csignal>
 #include <cstring>
 
@@ -528,8 +529,18 @@ private Q_SLOTS:
             QStringLiteral("20"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
             QStringLiteral("--random-output-len"), QStringLiteral("4"), QStringLiteral("--ignore-eos"),
             QStringLiteral("--image-count"), QStringLiteral("2"), QStringLiteral("--image-size"), size,
-            QStringLiteral("--image-format"), format, QStringLiteral("--quiet"), QStringLiteral("--out"), runDir });
+            QStringLiteral("--image-format"), format, QStringLiteral("--out"), runDir });
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // The request size the images make is said before the run (the first prompt's, exactly).
+        const QRegularExpression note(
+            QStringLiteral("note: images: 2 per request, ([0-9.]+) kB of data URLs in each \\(the first prompt's\\); "
+                           "([0-9.]+) kB/s to send at the plan's highest rate, 20 req/s\n"));
+        const QRegularExpressionMatch said = note.match(r.err);
+        QVERIFY2(said.hasMatch(), qPrintable(r.err));
+        QVERIFY(said.captured(1).toDouble() > 0);
+        // Per second at 20 req/s, each figure rounded to 0.1 kB.
+        QVERIFY2(std::abs(said.captured(2).toDouble() - said.captured(1).toDouble() * 20) <= 20 * 0.05 + 0.05,
+            qPrintable(said.captured(0)));
         QVERIFY2(r.out.contains(QStringLiteral("Mean image tokens per request:")), qPrintable(r.out));
         const QJsonObject step = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json"))).object();
         QCOMPARE(step.value(u"completed").toInt(), 8);
@@ -578,6 +589,16 @@ private Q_SLOTS:
         QVERIFY2(completions.err.contains(QStringLiteral("images need a chat backend (openai-chat, openai-responses or "
                                                          "anthropic-messages); openai takes none")),
             qPrintable(completions.err));
+
+        // 64 images of 8192x8192 would be 12.9 GB of pixels to encode for each request: refused before anything.
+        const Outcome huge = runCli({ QStringLiteral("run"), QStringLiteral("--base-url"), m_base,
+            QStringLiteral("--backend"), QStringLiteral("openai-chat"), QStringLiteral("--image-count"),
+            QStringLiteral("64"), QStringLiteral("--image-size"), QStringLiteral("8192x8192") });
+        QCOMPARE(huge.exitCode, 2);
+        QVERIFY2(
+            huge.err.contains(QStringLiteral("workload.image_count: 64 images of 8192x8192 are 12885 MB of pixels to "
+                                             "encode for every request, above the limit of 268 MB per request")),
+            qPrintable(huge.err));
     }
 
     void unknownBackendIsRefusedNamingTheKnownOnes()

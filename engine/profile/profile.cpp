@@ -898,6 +898,20 @@ void checkImages(Checker& c, const Profile& p)
         c.add(u"workload.image_size"_s,
             phrase("Profile", "must be WIDTHxHEIGHT in pixels, each 1 to 8192 (e.g. 448x448), got \"%1\"")
                 .arg(w.imageSize));
+    else if (const auto size = parseImageSize(w.imageSize); w.imageDir.isEmpty() && size) {
+        // Every request's images are encoded from their pixels: a documented cap keeps one request from
+        // needing gigabytes (docs/PROFILES.md, "Caps on profile values").
+        const double pixelBytes = double(w.imageCount) * size->first * size->second * 3.0;
+        if (pixelBytes > double(kMaxImagePixelBytes))
+            c.add(u"workload.image_count"_s,
+                phrase("Profile",
+                    "%1 images of %2 are %3 MB of pixels to encode for every request, above the limit of %4 MB "
+                    "per request; send fewer or smaller images")
+                    .arg(w.imageCount)
+                    .arg(w.imageSize.trimmed())
+                    .arg(pixelBytes / 1e6, 0, 'f', 0)
+                    .arg(double(kMaxImagePixelBytes) / 1e6, 0, 'f', 0));
+    }
     const Backend b = p.target.backend;
     if (b != Backend::OpenAiChat && b != Backend::OpenAiResponses && b != Backend::AnthropicMessages)
         c.add(u"workload.image_count"_s,

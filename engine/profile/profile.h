@@ -64,6 +64,9 @@ QStringList knownLengthDistributions();
 QStringList knownImageFormats();
 // "WxH" (workload.image_size, --image-size): the width and height, each 1..8192 pixels; nullopt otherwise.
 std::optional<std::pair<int, int>> parseImageSize(QStringView text);
+// The most bytes of pixels (3 per pixel) a request's synthetic images may hold: image_count × width ×
+// height × 3. Past it one request would take seconds and gigabytes to encode.
+inline constexpr qint64 kMaxImagePixelBytes = 256LL * 1024 * 1024;
 // Metric names for output.percentile_metrics.
 QStringList knownPercentileMetrics();
 

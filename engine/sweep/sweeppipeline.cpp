@@ -1,5 +1,6 @@
 #include "sweep/sweeppipeline.h"
 
+#include "client/imageparts.h"
 #include "client/requestbuilder.h"
 #include "client/transport.h"
 #include "metrics/phrase.h"
@@ -12,6 +13,7 @@
 #include <QMetaObject>
 
 #include <algorithm>
+#include <cmath>
 
 namespace kp {
 
@@ -260,6 +262,29 @@ void SweepPipeline::prepare()
                                         .arg(qint64(prompts.size()))
                                         .arg(*m_maxModelLen)
                                         .arg(displayUrl(profile.target.baseUrl));
+    }
+    // What images add to each request, from the first prompt's (built here once, kept for its request).
+    if (const auto& images = m_prepared->config.stepTemplate.request.images; images && images->perRequest() > 0) {
+        qint64 bytes = 0;
+        for (const QString& url : images->urlsFor(0))
+            bytes += url.size();
+        double peakRate = 0;
+        for (const PlannedStep& step : m_prepared->config.planner.preview()) {
+            if (step.mode == LoadMode::Rate && std::isfinite(step.load))
+                peakRate = std::max(peakRate, step.load);
+        }
+        const auto size = [](double b) {
+            return b < 1e6 ? QStringLiteral("%1 kB").arg(b / 1e3, 0, 'f', 1)
+                           : QStringLiteral("%1 MB").arg(b / 1e6, 0, 'f', 2);
+        };
+        QString text = phrase("Sweep", "images: %1 per request, %2 of data URLs in each (the first prompt's)")
+                           .arg(images->perRequest())
+                           .arg(size(double(bytes)));
+        if (peakRate > 0)
+            text += phrase("Sweep", "; %1/s to send at the plan's highest rate, %2 req/s")
+                        .arg(size(double(bytes) * peakRate))
+                        .arg(peakRate, 0, 'g', 6);
+        Q_EMIT note(text);
     }
     Q_EMIT prepared(m_prepared->warnings, announcedPromptReuse(m_prepared->config, profile.load));
     // Loads the sweep chooses as it goes (auto, refinement) are held to the same limits as the plan.

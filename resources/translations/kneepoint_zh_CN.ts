@@ -335,7 +335,7 @@
     </message>
     <message>
         <source>has both &quot;prompt&quot; and &quot;messages&quot;: keep one of them</source>
-        <translation>同时有 "prompt" 和 "messages"：只保留其中一个</translation>
+        <translation>同时有 &quot;prompt&quot; 和 &quot;messages&quot;：只保留其中一个</translation>
     </message>
     <message>
         <source>%1:%2: the timestamp is %3 s after the log&apos;s earliest; a replayed log may span at most %4 s (ten days at replay_speed 1000)</source>
@@ -494,15 +494,15 @@
     </message>
     <message>
         <source>The response is not a Responses API stream (no &quot;output&quot; text): check the backend (target.backend) and endpoint; the message shows the first 300 bytes that came back.</source>
-        <translation>响应不是 Responses API 流（没有 "output" 文本）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
+        <translation>响应不是 Responses API 流（没有 &quot;output&quot; 文本）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
     </message>
     <message>
         <source>The response is not a Messages API stream (no &quot;content&quot; text): check the backend (target.backend) and endpoint; the message shows the first 300 bytes that came back.</source>
-        <translation>响应不是 Messages API 流（没有 "content" 文本）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
+        <translation>响应不是 Messages API 流（没有 &quot;content&quot; 文本）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
     </message>
     <message>
         <source>The response is not an embeddings reply (no &quot;data&quot;): check the backend (target.backend) and endpoint; the message shows the first 300 bytes that came back.</source>
-        <translation>响应不是 embeddings 回复（没有 "data"）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
+        <translation>响应不是 embeddings 回复（没有 &quot;data&quot;）：请检查后端（target.backend）和端点；消息中显示了返回内容的前 300 个字节。</translation>
     </message>
     <message>
         <source>The server closed the stream before %1: it may have crashed or restarted.</source>
@@ -1534,6 +1534,10 @@
         <source>must be &lt;= %1</source>
         <translation>必须 &lt;= %1</translation>
     </message>
+    <message>
+        <source>%1 images of %2 are %3 MB of pixels to encode for every request, above the limit of %4 MB per request; send fewer or smaller images</source>
+        <translation>%1 张 %2 的图像意味着每个请求要编码 %3 MB 像素，超过每个请求 %4 MB 的上限；请发送更少或更小的图像</translation>
+    </message>
 </context>
 <context>
     <name>ProfileReader</name>
@@ -2092,6 +2096,14 @@
     <message>
         <source>workload.replay_speed: %1 spans %2 s; at replay_speed %3 one pass takes %4 s, above the limit of %5 s (ten days)</source>
         <translation>workload.replay_speed：%1 跨度为 %2 秒；以 replay_speed %3 回放一遍需要 %4 秒，超过 %5 秒（十天）的上限</translation>
+    </message>
+    <message>
+        <source>images: %1 per request, %2 of data URLs in each (the first prompt&apos;s)</source>
+        <translation>图像：每个请求 %1 张，每个请求的数据 URL 共 %2（按第一个提示词计）</translation>
+    </message>
+    <message>
+        <source>; %1/s to send at the plan&apos;s highest rate, %2 req/s</source>
+        <translation>；按计划的最高速率 %2 req/s，每秒需发送 %1</translation>
     </message>
 </context>
 <context>
