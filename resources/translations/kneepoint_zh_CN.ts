@@ -3007,20 +3007,8 @@
         <translation>已用显存 (GiB)</translation>
     </message>
     <message>
-        <source>knee</source>
-        <translation>拐点</translation>
-    </message>
-    <message>
         <source>GiB</source>
         <translation>GiB</translation>
-    </message>
-    <message>
-        <source>Users (concurrency)</source>
-        <translation>用户数（并发）</translation>
-    </message>
-    <message>
-        <source>Offered load (req/s)</source>
-        <translation>施加负载 (req/s)</translation>
     </message>
     <message>
         <source>GPU utilisation and memory against the offered load, as steps finish.</source>
@@ -3974,18 +3962,6 @@ fitted to %1</source>
     <message>
         <source>client (cached tokens)</source>
         <translation>客户端（缓存 token）</translation>
-    </message>
-    <message>
-        <source>knee</source>
-        <translation>拐点</translation>
-    </message>
-    <message>
-        <source>Users (concurrency)</source>
-        <translation>用户数（并发）</translation>
-    </message>
-    <message>
-        <source>Offered load (req/s)</source>
-        <translation>施加负载 (req/s)</translation>
     </message>
     <message>
         <source>The prefix-cache hit rate against the offered load, as steps finish.</source>
@@ -7143,6 +7119,21 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>No model mix in this step (workload.model_mix is empty)</source>
         <translation>该步骤没有模型组合（workload.model_mix 为空）</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::StepFigureChart</name>
+    <message>
+        <source>knee</source>
+        <translation>拐点</translation>
+    </message>
+    <message>
+        <source>Users (concurrency)</source>
+        <translation>用户数（并发）</translation>
+    </message>
+    <message>
+        <source>Offered load (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
     </message>
 </context>
 <context>

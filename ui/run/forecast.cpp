@@ -271,8 +271,7 @@ std::optional<Forecast> Forecaster::compute(const std::vector<std::shared_ptr<co
             if (!end || *end == p.value)
                 continue;
             twin::Twin variant = *fit.twin;
-            if (!twin::applyOverride(variant.params, QStringLiteral("%1=%2").arg(p.key).arg(*end, 0, 'g', 10))
-                     .isEmpty())
+            if (!twin::applyAdjustment(variant.params, twin::Adjustment { p.key, *end, false }).isEmpty())
                 continue;
             f.variants.push_back(twin::predict(variant, loads, predict));
         }
