@@ -160,8 +160,7 @@ public:
         , m_sums(std::move(sums))
         , m_counts(std::move(counts))
     {
-        std::sort(m_sorted.begin(), m_sorted.end(),
-            [](const Entry& a, const Entry& b) { return a.value < b.value; });
+        std::sort(m_sorted.begin(), m_sorted.end(), [](const Entry& a, const Entry& b) { return a.value < b.value; });
         placeAnchors(percentiles);
     }
 
@@ -238,7 +237,8 @@ private:
             return;
         std::vector<std::pair<std::size_t, double>> targets; // (rank in the step, q)
         for (double p : percentiles)
-            targets.emplace_back(LatencyStats::percentileRank(m_sorted.size(), p).lower, std::clamp(p, 0.0, 100.0) / 100);
+            targets.emplace_back(
+                LatencyStats::percentileRank(m_sorted.size(), p).lower, std::clamp(p, 0.0, 100.0) / 100);
         std::sort(targets.begin(), targets.end());
         std::vector<std::size_t> positions;
         std::vector<quint32> below(n, 0);
