@@ -7,6 +7,7 @@
 // request at exponential gaps around a speed of the request's own.
 
 #include "metrics/latencystats.h"
+#include "metrics/requestlatencies.h"
 #include "metrics/stepintervals.h"
 #include "metrics/stepmetrics.h"
 

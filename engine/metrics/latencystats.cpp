@@ -1,5 +1,7 @@
 #include "latencystats.h"
 
+#include "requestlatencies.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -96,20 +98,20 @@ double LatencyStats::numpySum(const double* values, std::size_t count)
     return numpySum(values, half) + numpySum(values + half, count - half);
 }
 
-LatencyStats::Rank LatencyStats::percentileRank(std::size_t count, double p)
+PercentileRank numpyPercentileRank(std::size_t count, double p)
 {
     const double q = std::clamp(p, 0.0, 100.0) / 100.0;
     // method="linear": virtual index (n - 1) * q between its floor and the next rank.
     const double index = static_cast<double>(count - 1) * q;
     const double lowerIndex = std::floor(index);
-    Rank rank;
+    PercentileRank rank;
     rank.lower = static_cast<std::size_t>(lowerIndex);
     rank.upper = std::min(rank.lower + 1, count - 1);
     rank.fraction = index - lowerIndex;
     return rank;
 }
 
-double LatencyStats::numpyLerp(double lower, double upper, double fraction)
+double numpyLerp(double lower, double upper, double fraction)
 {
     // numpy's _lerp computes from the upper neighbour when the fraction is at least one half.
     const double diff = upper - lower;
@@ -120,7 +122,7 @@ double LatencyStats::numpyPercentile(const std::vector<double>& sorted, double p
 {
     if (sorted.empty())
         return 0.0;
-    const Rank rank = percentileRank(sorted.size(), p);
+    const PercentileRank rank = numpyPercentileRank(sorted.size(), p);
     return numpyLerp(sorted[rank.lower], sorted[rank.upper], rank.fraction);
 }
 
@@ -149,7 +151,9 @@ LatencyStats LatencyStats::compute(std::vector<double> valuesMs, const std::vect
 
     const std::size_t count = valuesMs.size();
     const auto n = static_cast<double>(count);
-    // Mean and deviation follow the samples' own order, as numpy's reduction does; then select the ranks.
+    // Mean and deviation follow the samples' own order, as numpy's reduction does; then the ranks are
+    // selected (nth_element on this one copy, each selection in the part past the previous one) rather
+    // than sorted: the same order statistics, in linear time.
     stats.mean = numpySum(valuesMs.data(), count) / n;
     std::vector<double> squares;
     squares.reserve(count);
@@ -167,7 +171,7 @@ LatencyStats LatencyStats::compute(std::vector<double> valuesMs, const std::vect
     if (count % 2 == 0)
         ranks.push_back(count / 2 - 1);
     for (double p : percentiles) {
-        const Rank rank = percentileRank(count, p);
+        const PercentileRank rank = numpyPercentileRank(count, p);
         ranks.push_back(rank.lower);
         ranks.push_back(rank.upper);
     }
@@ -198,7 +202,7 @@ LatencyStats LatencyStats::compute(std::vector<double> valuesMs, const std::vect
         stats.median = numpySum(pair, 2) / 2.0;
     }
     for (double p : percentiles) {
-        const Rank rank = percentileRank(count, p);
+        const PercentileRank rank = numpyPercentileRank(count, p);
         stats.percentiles.emplace_back(p, numpyLerp(valuesMs[rank.lower], valuesMs[rank.upper], rank.fraction));
     }
     return stats;

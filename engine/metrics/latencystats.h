@@ -53,25 +53,12 @@ struct LatencyStats
     static QString percentileWord(double p);
     static std::optional<double> percentileFromWord(QStringView word);
 
-    // Ranks are found by selection (std::nth_element on this one copy, each percentile's selection in the
-    // part past the previous one) rather than a full sort: the same order statistics, in linear time.
     static LatencyStats compute(std::vector<double> valuesMs, const std::vector<double>& percentiles);
 
     // numpy-compatible building blocks, exposed so that they can be tested on their own.
     static double numpySum(const double* values, std::size_t count); // pairwise summation, as np.add.reduce
     static double numpyPercentile(const std::vector<double>& sorted, double p);
     static double numpyMedian(const std::vector<double>& sorted);
-
-    // Where np.percentile(p, method="linear") of `count` (> 0) sorted values reads: the ranks of its two
-    // neighbours and the fraction between them; numpyLerp combines the two values as numpy's _lerp does.
-    struct Rank
-    {
-        std::size_t lower = 0;
-        std::size_t upper = 0;
-        double fraction = 0.0;
-    };
-    static Rank percentileRank(std::size_t count, double p);
-    static double numpyLerp(double lower, double upper, double fraction);
 
     // Unknown values (NaN) compare equal to each other.
     bool operator==(const LatencyStats& other) const;

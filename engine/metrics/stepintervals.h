@@ -58,14 +58,10 @@ StepIntervals intervalsFromJson(const QJsonObject& object, QString* warning = nu
 // The figures an interval is given for, with their values in m (unknown figures are left out).
 std::map<QString, double> intervalFigures(const StepMetrics& m);
 
-// Seeded percentile bootstrap over the step's requests: the figures of the records resampled with
-// replacement, by the formulas of StepMetrics::fromRecords (RequestLatencies). A resample is kept as how
-// often each request was drawn, never as copies: its throughputs and means are sums of count × the
-// request's share, its ranks are read from each distribution's values sorted once (with their requests),
-// walked from an anchor placed below the step's rank (pooled ITL). The same as recomputing fromRecords on
-// the drawn records (tst_metrics compares them), at O(requests + a window of values) per resample after
-// one sort, instead of copies and a sort of every token gap per resample.
-// resamples = clamp(kBootstrapBudget / records, kMinResamples, kMaxResamples). Each interval is widened,
+// Seeded percentile bootstrap over the step's requests: resamples the records with replacement and
+// recomputes the figures with StepMetrics::fromRecords, the same formulas as the point estimate.
+// Cost is bounded: resamples = clamp(kBootstrapBudget / records, kMinResamples, kMaxResamples), so a
+// step of many requests gets fewer (but never under kMinResamples) resamples. Each interval is widened,
 // where resampling skews it (a P99 of few requests), to contain the point estimate. Empty for a step
 // with fewer than 2 completed requests.
 inline constexpr qint64 kBootstrapBudget = 200000; // records recomputed over all resamples

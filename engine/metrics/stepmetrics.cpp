@@ -1,5 +1,7 @@
 #include "stepmetrics.h"
 
+#include "requestlatencies.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -357,6 +359,8 @@ StepMetrics aggregate(const std::vector<RequestRecord>& records, const std::vect
 
 } // namespace
 
+// The groups (turns, length buckets, models) are aggregated over index lists into `records`, never over
+// copies of them.
 StepMetrics StepMetrics::fromRecords(
     const std::vector<RequestRecord>& records, double durationSeconds, const MetricsOptions& options)
 {

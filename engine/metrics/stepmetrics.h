@@ -65,22 +65,6 @@ struct MetricsOptions
     bool operator==(const MetricsOptions&) const = default;
 };
 
-// What one completed request with a send time (`st`) contributes to the latency distributions, in ms
-// (METRICS.md): the one definition StepMetrics::fromRecords and the bootstrap over requests share.
-struct RequestLatencies
-{
-    bool hasTtft = false; // it saw a choices event
-    double ttftMs = 0.0;
-    double e2elMs = 0.0;
-    bool hasTpot = false; // a first token and more than one output token
-    double tpotMs = 0.0; // 0 without one: the reference counts it as 0 for goodput
-    bool good = false; // every configured SLO holds (false without SLOs)
-
-    static RequestLatencies of(const RequestRecord& r, const MetricsOptions& options);
-    // The gap before chunk i (i >= 1) of r: one ITL sample.
-    static double itlMs(const RequestRecord& r, std::size_t i);
-};
-
 // The requests of one prompt-length bucket, aggregated by StepMetrics::fromRecords over that subset and
 // the whole step's duration (so the buckets' throughputs add up to the step's).
 struct LengthBucketMetrics
@@ -267,8 +251,6 @@ struct StepMetrics
 
     // The single place where the formulas of METRICS.md live. Failed requests count only in `failed` and
     // `failuresByClass`; a duration <= 0 gives zero throughputs.
-    // The groups (turns, length buckets, models) are aggregated over index lists into `records`, never
-    // over copies of them.
     static StepMetrics fromRecords(
         const std::vector<RequestRecord>& records, double durationSeconds, const MetricsOptions& options);
 
