@@ -16,6 +16,7 @@
 #include <clocale>
 #include <cmath>
 #include <limits>
+#include <random>
 
 using namespace kp;
 
@@ -138,6 +139,91 @@ std::vector<RequestRecord> spreadRecords(int n)
     return out;
 }
 
+// A uniform double in [0, 1) from the generator's bits (the standard's distributions differ between libraries).
+double unit(std::mt19937_64& random)
+{
+    return double(random() >> 11) * 0x1.0p-53;
+}
+
+// An exponential draw of this mean, by the inverse of its distribution function.
+double exponential(std::mt19937_64& random, double mean)
+{
+    return -mean * std::log1p(-unit(random));
+}
+
+// The bootstrap as its definition reads, slowly: draw the records with replacement (the same draws as
+// bootstrapIntervals), recompute every figure with fromRecords, take the 2.5 and 97.5 percentiles of the
+// draws, widened to the step's own value.
+StepIntervals recomputedBootstrap(const std::vector<RequestRecord>& records, double durationS,
+    const MetricsOptions& options, const StepMetrics& point, quint64 seed)
+{
+    StepIntervals out;
+    if (point.completed < 2 || records.size() < 2)
+        return out;
+    const qint64 n = qint64(records.size());
+    const int resamples = int(std::clamp<qint64>(kBootstrapBudget / n, kMinResamples, kMaxResamples));
+    std::mt19937_64 random(seed);
+    std::map<QString, std::vector<double>> draws;
+    std::vector<RequestRecord> sample(records.size());
+    for (int b = 0; b < resamples; ++b) {
+        for (RequestRecord& r : sample)
+            r = records[std::size_t(random() % quint64(n))];
+        for (const auto& [key, v] : intervalFigures(StepMetrics::fromRecords(sample, durationS, options)))
+            draws[key].push_back(v);
+    }
+    const std::map<QString, double> estimates = intervalFigures(point);
+    for (auto& [key, values] : draws) {
+        const auto estimate = estimates.find(key);
+        if (estimate == estimates.end() || int(values.size()) != resamples)
+            continue;
+        std::sort(values.begin(), values.end());
+        out.figures[key] = Interval { std::min(LatencyStats::numpyPercentile(values, 2.5), estimate->second),
+            std::max(LatencyStats::numpyPercentile(values, 97.5), estimate->second) };
+    }
+    out.method = StepIntervals::Method::Bootstrap;
+    out.samples = resamples;
+    out.seed = seed;
+    return out;
+}
+
+// Requests of every kind a step can hold, drawn at random: streamed with 1 to `maxChunks` chunks at
+// skewed gaps and a per-request speed, one output token, not streamed (no first token), failed, unsent.
+std::vector<RequestRecord> randomRecords(std::mt19937_64& random, int n, int maxChunks)
+{
+    std::vector<RequestRecord> out;
+    for (int i = 0; i < n; ++i) {
+        RequestRecord r;
+        r.scheduledNs = qint64(i) * 7 * ms;
+        r.sentNs = r.scheduledNs + qint64(exponential(random, 2.0) * double(ms));
+        r.promptTokens = 10 + int(random() % 200);
+        const auto kind = random() % 20;
+        if (kind == 0) {
+            r.failure = FailureClass::HttpServerError;
+            r.endNs = r.sentNs + 3 * ms;
+        } else if (kind == 1) {
+            r.outputTokens = 30; // a whole answer: no first token
+            r.endNs = r.sentNs + qint64(exponential(random, 300.0) * double(ms));
+        } else {
+            const double speed = 0.5 + unit(random);
+            const int chunks = kind == 2 ? 1 : 1 + int(random() % quint64(maxChunks));
+            qint64 t = r.sentNs + qint64(exponential(random, 80.0) * double(ms)) + 1;
+            for (int c = 0; c < chunks; ++c) {
+                r.chunkNs.push_back(t);
+                // Ties on purpose: a gap rounded to whole milliseconds now and then.
+                const double gap = exponential(random, 12.0 * speed);
+                t += c % 5 == 0 ? qint64(std::round(gap)) * ms : qint64(gap * double(ms));
+            }
+            r.firstTokenNs = r.chunkNs.front();
+            r.lastTokenNs = r.chunkNs.back();
+            r.firstContentNs = r.firstTokenNs;
+            r.endNs = r.lastTokenNs + 1;
+            r.outputTokens = chunks;
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 } // namespace
 
 class TestMetrics : public QObject
@@ -148,6 +234,9 @@ private Q_SLOTS:
     void bootstrapIsSeededAndContainsTheEstimate();
     void bootstrapNarrowsWithMoreRequests();
     void bootstrapCostIsBounded();
+    void selectionEqualsSortedRanks();
+    void bootstrapEqualsRecomputingResamples();
+    void bootstrapCoversAtItsNominalRate();
     void repeatIntervalsUseStudentsT();
     void intervalsRoundTrip();
     void percentile_data();
@@ -1454,6 +1543,143 @@ void TestMetrics::bootstrapCostIsBounded()
     const StepMetrics m = StepMetrics::fromRecords(records, duration, options);
     // 200000 / 8000 = 25 resamples, raised to the floor of 50.
     QCOMPARE(bootstrapIntervals(records, duration, options, m).samples, kMinResamples);
+}
+
+void TestMetrics::selectionEqualsSortedRanks()
+{
+    // LatencyStats::compute selects ranks; the figures must be those of the fully sorted vector, bit for bit.
+    std::mt19937_64 random(11);
+    const std::vector<Doubles> percentileSets { {}, { 99 }, { 50, 90, 99, 99.9 }, { 0, 100, 2.5, 97.5, 12.5 },
+        { 99.9, 0.1, 50, 25, 75, 1, 5, 10, 90, 95, 99, 33.3, 66.6, 100 } }; // more ranks than selections pay
+    for (const std::size_t size : { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 17, 99, 100, 101, 1000, 1001, 4096, 10007 }) {
+        for (const bool ties : { false, true }) {
+            Doubles values(size);
+            for (double& v : values)
+                v = ties ? double(random() % 7) : exponential(random, 40.0);
+            Doubles sorted = values;
+            std::sort(sorted.begin(), sorted.end());
+            for (const Doubles& ps : percentileSets) {
+                const LatencyStats s = LatencyStats::compute(values, ps);
+                const QString where = u"size %1, ties %2, %3 percentiles"_s.arg(size).arg(ties).arg(ps.size());
+                QVERIFY2(s.count == qint64(size), qPrintable(where));
+                QVERIFY2(s.min == (size ? sorted.front() : 0.0), qPrintable(where));
+                QVERIFY2(s.max == (size ? sorted.back() : 0.0), qPrintable(where));
+                QVERIFY2(s.median == LatencyStats::numpyMedian(sorted), qPrintable(where));
+                QVERIFY2(s.percentiles.size() == ps.size(), qPrintable(where));
+                for (std::size_t i = 0; i < ps.size(); ++i) {
+                    QVERIFY2(s.percentiles[i].first == ps[i], qPrintable(where));
+                    QVERIFY2(s.percentiles[i].second == LatencyStats::numpyPercentile(sorted, ps[i]),
+                        qPrintable(u"%1: p%2"_s.arg(where).arg(ps[i])));
+                }
+            }
+        }
+    }
+}
+
+void TestMetrics::bootstrapEqualsRecomputingResamples()
+{
+    // Resampling by counts gives the intervals of resampling the records and recomputing every figure:
+    // the same ranks (exactly), the same means up to the order of their sums.
+    std::mt19937_64 random(5);
+    struct Case
+    {
+        int requests;
+        int maxChunks; // many chunks per request: the pooled ITL is walked from anchors
+        Doubles percentiles;
+        bool slos;
+    };
+    const Case cases[] { { 2, 3, { 99 }, false }, { 3, 1, { 50, 99 }, true }, { 7, 40, { 50, 90, 99, 99.9 }, true },
+        { 30, 4, { 99 }, false }, { 64, 60, { 1, 50, 99 }, true }, { 257, 30, { 90, 99, 99.9 }, false },
+        { 1200, 20, { 99 }, true } };
+    for (const Case& c : cases) {
+        const std::vector<RequestRecord> records = randomRecords(random, c.requests, c.maxChunks);
+        MetricsOptions options;
+        options.percentiles = c.percentiles;
+        if (c.slos) {
+            options.ttftSloMs = 120;
+            options.tpotSloMs = 15;
+        }
+        const double duration = double(StepMetrics::stepDurationNs(records)) / 1e9;
+        const StepMetrics m = StepMetrics::fromRecords(records, duration, options);
+        const StepIntervals fast = bootstrapIntervals(records, duration, options, m, 3);
+        const StepIntervals slow = recomputedBootstrap(records, duration, options, m, 3);
+        const QString where = u"%1 requests"_s.arg(c.requests);
+        QCOMPARE(fast.method, slow.method);
+        QCOMPARE(fast.samples, slow.samples);
+        QCOMPARE(fast.seed, slow.seed);
+        QStringList fastKeys;
+        QStringList slowKeys;
+        for (const auto& entry : fast.figures)
+            fastKeys << entry.first;
+        for (const auto& entry : slow.figures)
+            slowKeys << entry.first;
+        QVERIFY2(
+            fastKeys == slowKeys, qPrintable(where + u": "_s + fastKeys.join(u' ') + u" vs "_s + slowKeys.join(u' ')));
+        for (const auto& [key, expected] : slow.figures) {
+            const Interval got = fast.figures.at(key);
+            const bool mean = key.startsWith(u"mean_");
+            const auto close = [&](double a, double b) {
+                return mean ? std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)) : a == b;
+            };
+            QVERIFY2(close(got.low, expected.low) && close(got.high, expected.high),
+                qPrintable(u"%1: %2 [%3, %4] vs [%5, %6]"_s.arg(where, key)
+                               .arg(got.low, 0, 'g', 17)
+                               .arg(got.high, 0, 'g', 17)
+                               .arg(expected.low, 0, 'g', 17)
+                               .arg(expected.high, 0, 'g', 17)));
+        }
+    }
+}
+
+void TestMetrics::bootstrapCoversAtItsNominalRate()
+{
+    // Steps drawn from known distributions: the 95 % intervals must contain the true value in about 95 % of
+    // them. TTFT is exponential (mean 100 ms, median 100 ln 2, P90 100 ln 10); each request streams 20 gaps of
+    // exponential length around its own speed (uniform in [0.5, 1.5] × 10 ms), so the pooled ITL's gaps are
+    // correlated within a request and the true mean gap is 10 ms: an interval that treated the gaps as
+    // independent would be too narrow. Seeded: the counts below are the same on every run.
+    std::mt19937_64 random(2024);
+    constexpr int kSteps = 300;
+    constexpr int kRequests = 200;
+    const std::map<QString, double> truth { { u"mean_ttft_ms"_s, 100.0 },
+        { u"median_ttft_ms"_s, 100.0 * std::log(2.0) }, { u"p90_ttft_ms"_s, 100.0 * std::log(10.0) },
+        { u"mean_itl_ms"_s, 10.0 } };
+    std::map<QString, int> covered;
+    MetricsOptions options;
+    options.percentiles = { 90 };
+    for (int step = 0; step < kSteps; ++step) {
+        std::vector<RequestRecord> records;
+        for (int i = 0; i < kRequests; ++i) {
+            RequestRecord r;
+            r.sentNs = r.scheduledNs = qint64(i) * 50 * ms;
+            r.firstTokenNs = r.sentNs + qint64(exponential(random, 100.0 * double(ms)));
+            const double speed = 0.5 + unit(random);
+            qint64 t = r.firstTokenNs;
+            r.chunkNs.push_back(t);
+            for (int c = 0; c < 20; ++c) {
+                t += qint64(exponential(random, 10.0 * speed * double(ms)));
+                r.chunkNs.push_back(t);
+            }
+            r.lastTokenNs = r.endNs = t;
+            r.outputTokens = int(r.chunkNs.size());
+            records.push_back(std::move(r));
+        }
+        const double duration = double(StepMetrics::stepDurationNs(records)) / 1e9;
+        const StepMetrics m = StepMetrics::fromRecords(records, duration, options);
+        const StepIntervals intervals
+            = bootstrapIntervals(records, duration, options, m, kBootstrapSeed + quint64(step));
+        for (const auto& [key, value] : truth) {
+            const auto i = intervals.find(key);
+            QVERIFY2(i, qPrintable(key));
+            covered[key] += i->contains(value) ? 1 : 0;
+        }
+    }
+    for (const auto& [key, count] : covered) {
+        // 95 % of 300 steps is 285, give or take 3.8 (binomial); a percentile bootstrap of 200 requests
+        // runs a little short of its level, so the band reaches lower than it reaches higher.
+        qInfo("%s: %d of %d steps covered", qPrintable(key), count, kSteps);
+        QVERIFY2(count >= 267 && count <= 297, qPrintable(u"%1: %2 of %3"_s.arg(key).arg(count).arg(kSteps)));
+    }
 }
 
 void TestMetrics::repeatIntervalsUseStudentsT()

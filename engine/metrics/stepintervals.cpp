@@ -1,6 +1,7 @@
 #include "metrics/stepintervals.h"
 
 #include "metrics/latencystats.h"
+#include "metrics/requestlatencies.h"
 #include "metrics/stepmetrics.h"
 
 #include <QJsonArray>
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <random>
 
 namespace kp {
@@ -136,6 +139,149 @@ std::map<QString, double> intervalFigures(const StepMetrics& m)
     return out;
 }
 
+namespace {
+
+// One latency distribution of the step prepared for resampling by counts: its values sorted once, each with
+// the request it came from, and each request's sum and number of values. A resample is a count per request
+// (how often it was drawn); its k-th smallest value is found by walking the sorted values and adding up
+// their requests' counts, and for a pooled distribution (ITL: many values per request) the walk starts at
+// an anchor below the rank, whose weight is the sum over requests of count × values below the anchor.
+class ResampledDistribution
+{
+public:
+    struct Entry
+    {
+        double value;
+        quint32 request;
+    };
+
+    ResampledDistribution(std::vector<Entry> entries, std::vector<double> sums, std::vector<quint32> counts,
+        const std::vector<double>& percentiles)
+        : m_sorted(std::move(entries))
+        , m_sums(std::move(sums))
+        , m_counts(std::move(counts))
+    {
+        std::sort(m_sorted.begin(), m_sorted.end(), [](const Entry& a, const Entry& b) { return a.value < b.value; });
+        placeAnchors(percentiles);
+    }
+
+    // The resample's number of values and their sum.
+    std::pair<quint64, double> total(const std::vector<quint32>& drawn) const
+    {
+        quint64 count = 0;
+        double sum = 0.0;
+        for (std::size_t i = 0; i < drawn.size(); ++i) {
+            if (drawn[i] == 0 || m_counts[i] == 0)
+                continue;
+            count += quint64(drawn[i]) * m_counts[i];
+            sum += double(drawn[i]) * m_sums[i];
+        }
+        return { count, sum };
+    }
+
+    // The values at `ranks` (increasing, each below the resample's count) of the resample's sorted values.
+    void select(const std::vector<quint32>& drawn, const std::vector<quint64>& ranks, std::vector<double>& out)
+    {
+        out.resize(ranks.size());
+        std::fill(m_anchorWeight.begin(), m_anchorWeight.end(), kNotWeighed);
+        std::size_t at = 0;
+        quint64 below = 0; // the resample's values before m_sorted[at]
+        for (std::size_t k = 0; k < ranks.size(); ++k) {
+            const quint64 rank = ranks[k];
+            for (std::size_t a = 0; a < m_anchors.size(); ++a) {
+                if (m_anchors[a].position <= at)
+                    continue;
+                if (m_anchorWeight[a] == kNotWeighed)
+                    m_anchorWeight[a] = weigh(m_anchors[a], drawn);
+                if (m_anchorWeight[a] > rank)
+                    break;
+                at = m_anchors[a].position;
+                below = m_anchorWeight[a];
+            }
+            for (;;) {
+                const quint64 next = below + drawn[m_sorted[at].request];
+                if (rank < next)
+                    break;
+                below = next;
+                ++at;
+            }
+            out[k] = m_sorted[at].value;
+        }
+    }
+
+private:
+    struct Anchor
+    {
+        std::size_t position;
+        std::vector<quint32> below; // per request: its values before `position`
+    };
+    static constexpr quint64 kNotWeighed = std::numeric_limits<quint64>::max();
+    // Anchors pay off only where the values outnumber the requests (weighing one costs a pass over them).
+    static constexpr std::size_t kValuesPerRequestForAnchors = 8;
+    static constexpr double kAnchorMarginSigmas = 6.0;
+
+    quint64 weigh(const Anchor& anchor, const std::vector<quint32>& drawn) const
+    {
+        quint64 weight = 0;
+        for (std::size_t i = 0; i < drawn.size(); ++i)
+            weight += quint64(drawn[i]) * anchor.below[i];
+        return weight;
+    }
+
+    // One anchor per percentile, below its rank in the step by six standard deviations of where a resample
+    // moves it (the spread of sum(count × (values below − q × values)) over requests drawn about once each),
+    // so that a resample's walk rarely starts further back; when it would, an earlier anchor or the start serves.
+    void placeAnchors(const std::vector<double>& percentiles)
+    {
+        const std::size_t n = m_counts.size();
+        if (m_sorted.empty() || m_sorted.size() < kValuesPerRequestForAnchors * n)
+            return;
+        std::vector<std::pair<std::size_t, double>> targets; // (rank in the step, q)
+        for (double p : percentiles)
+            targets.emplace_back(numpyPercentileRank(m_sorted.size(), p).lower, std::clamp(p, 0.0, 100.0) / 100);
+        std::sort(targets.begin(), targets.end());
+        std::vector<std::size_t> positions;
+        std::vector<quint32> below(n, 0);
+        std::size_t at = 0;
+        for (const auto& [rank, q] : targets) {
+            for (; at < rank; ++at)
+                ++below[m_sorted[at].request];
+            double variance = 0.0;
+            for (std::size_t i = 0; i < n; ++i) {
+                const double d = double(below[i]) - q * double(m_counts[i]);
+                variance += d * d;
+            }
+            const double margin = std::ceil(kAnchorMarginSigmas * std::sqrt(variance)) + 1.0;
+            if (margin < double(rank))
+                positions.push_back(rank - std::size_t(margin));
+        }
+        std::sort(positions.begin(), positions.end());
+        positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+        std::fill(below.begin(), below.end(), 0);
+        at = 0;
+        for (std::size_t position : positions) {
+            for (; at < position; ++at)
+                ++below[m_sorted[at].request];
+            m_anchors.push_back(Anchor { position, below });
+        }
+        m_anchorWeight.assign(m_anchors.size(), kNotWeighed);
+    }
+
+    std::vector<Entry> m_sorted;
+    std::vector<double> m_sums;
+    std::vector<quint32> m_counts;
+    std::vector<Anchor> m_anchors;
+    std::vector<quint64> m_anchorWeight; // per resample
+};
+
+} // namespace
+
+// The percentile bootstrap of stepintervals.h, computed from how often each request was drawn rather than
+// from copies of the drawn records: throughputs and means are sums of count × the request's share, ranks
+// are read from each distribution's values sorted once (ResampledDistribution). The draws are those of
+// resampling the records one by one, and the figures those of StepMetrics::fromRecords over the drawn
+// records (tst_metrics compares the two), at O(requests + a window of values) per resample after one sort
+// instead of a copy of the records and a sort of every token gap per resample.
 StepIntervals bootstrapIntervals(const std::vector<RequestRecord>& records, double durationS,
     const MetricsOptions& options, const StepMetrics& point, quint64 seed)
 {
@@ -143,22 +289,130 @@ StepIntervals bootstrapIntervals(const std::vector<RequestRecord>& records, doub
     if (point.completed < 2 || records.size() < 2)
         return out;
     const std::map<QString, double> estimates = intervalFigures(point);
-    const qint64 n = qint64(records.size());
-    const int resamples = int(std::clamp<qint64>(kBootstrapBudget / n, kMinResamples, kMaxResamples));
-    MetricsOptions lean = options;
-    lean.lengthBucketEdges.clear(); // the buckets are not given intervals; they only cost time
+    const std::size_t n = records.size();
+    const int resamples = int(std::clamp<qint64>(kBootstrapBudget / qint64(n), kMinResamples, kMaxResamples));
 
-    // std::mt19937_64 is specified to the bit; the index is drawn by hand, since the standard's
-    // distributions may differ between libraries.
-    std::mt19937_64 random(seed);
+    // What each request contributes, by the formulas of StepMetrics::fromRecords (RequestLatencies).
+    std::vector<quint8> completed(n, 0);
+    std::vector<quint8> good(n, 0);
+    std::vector<qint64> outputTokens(n, 0);
+    constexpr std::size_t kMetrics = std::size(kLatencyKeys);
+    std::array<std::vector<ResampledDistribution::Entry>, kMetrics> entries;
+    std::array<std::vector<double>, kMetrics> sums;
+    std::array<std::vector<quint32>, kMetrics> counts;
+    for (std::size_t m = 0; m < kMetrics; ++m) {
+        sums[m].assign(n, 0.0);
+        counts[m].assign(n, 0);
+    }
+    const auto add = [&](std::size_t m, std::size_t i, double v) {
+        entries[m].push_back({ v, quint32(i) });
+        sums[m][i] += v;
+        ++counts[m][i];
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        const RequestRecord& r = records[i];
+        if (!r.success())
+            continue;
+        completed[i] = 1;
+        outputTokens[i] = r.outputTokens;
+        if (r.sentNs < 0)
+            continue;
+        const RequestLatencies l = RequestLatencies::of(r, options);
+        good[i] = l.good ? 1 : 0;
+        if (l.hasTtft)
+            add(0, i, l.ttftMs);
+        if (l.hasTpot)
+            add(1, i, l.tpotMs);
+        for (std::size_t c = 1; c < r.chunkNs.size(); ++c)
+            add(2, i, RequestLatencies::itlMs(r, c));
+        add(3, i, l.e2elMs);
+    }
+    static_assert(kLatencyKeys[0].first == LatencyMetric::Ttft && kLatencyKeys[1].first == LatencyMetric::Tpot
+        && kLatencyKeys[2].first == LatencyMetric::Itl && kLatencyKeys[3].first == LatencyMetric::E2el);
+
+    // The figures as intervalFigures names them; a figure gets an interval when the step has it and every
+    // resample has it too (one whose drawn requests all failed has no latency).
+    std::vector<double> percentiles;
+    std::vector<QString> percentileWords;
+    for (double p : options.percentiles) {
+        const QString word = LatencyStats::percentileWord(p);
+        if (std::find(percentileWords.begin(), percentileWords.end(), word) == percentileWords.end()) {
+            percentiles.push_back(p);
+            percentileWords.push_back(word);
+        }
+    }
+    std::vector<ResampledDistribution> distributions;
+    std::vector<double> anchorPercentiles = percentiles;
+    anchorPercentiles.push_back(50.0);
+    for (std::size_t m = 0; m < kMetrics; ++m)
+        distributions.emplace_back(std::move(entries[m]), std::move(sums[m]), std::move(counts[m]), anchorPercentiles);
+
     std::map<QString, std::vector<double>> draws;
-    std::vector<RequestRecord> sample(records.size());
-    for (int b = 0; b < resamples; ++b) {
-        for (RequestRecord& r : sample)
-            r = records[std::size_t(random() % quint64(n))];
-        const StepMetrics m = StepMetrics::fromRecords(sample, durationS, lean);
-        for (const auto& [key, v] : intervalFigures(m))
+    const auto draw = [&](const QString& key, double v) {
+        if (isKnown(v) && std::isfinite(v))
             draws[key].push_back(v);
+    };
+    std::vector<quint32> drawn(n);
+    std::vector<quint64> ranks;
+    std::vector<double> selected;
+    // std::mt19937_64 is specified to the bit; the index is drawn by hand, since the standard's
+    // distributions may differ between libraries. The draws are those of resampling the records one by one.
+    std::mt19937_64 random(seed);
+    for (int b = 0; b < resamples; ++b) {
+        std::fill(drawn.begin(), drawn.end(), 0);
+        for (std::size_t k = 0; k < n; ++k)
+            ++drawn[std::size_t(random() % quint64(n))];
+        qint64 completedCount = 0;
+        qint64 goodCount = 0;
+        qint64 tokens = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (drawn[i] == 0 || !completed[i])
+                continue;
+            completedCount += drawn[i];
+            goodCount += good[i] ? drawn[i] : 0;
+            tokens += qint64(drawn[i]) * outputTokens[i];
+        }
+        draw(u"request_throughput"_s, durationS > 0.0 ? double(completedCount) / durationS : 0.0);
+        draw(u"output_throughput"_s, durationS > 0.0 ? double(tokens) / durationS : 0.0);
+        if (options.hasSlos())
+            draw(u"request_goodput"_s, durationS > 0.0 ? double(goodCount) / durationS : 0.0);
+        quint64 ttftCount = 0;
+        for (std::size_t m = 0; m < kMetrics; ++m) {
+            ResampledDistribution& d = distributions[m];
+            const auto [count, sum] = d.total(drawn);
+            if (m == 0)
+                ttftCount = count;
+            // As fromRecords: no value, no statistics; without a first token, TPOT and ITL are unknown.
+            if (count == 0 || ((m == 1 || m == 2) && ttftCount == 0))
+                continue;
+            ranks.clear();
+            ranks.push_back(count / 2);
+            if (count % 2 == 0)
+                ranks.push_back(count / 2 - 1);
+            for (double p : percentiles) {
+                const PercentileRank rank = numpyPercentileRank(count, p);
+                ranks.push_back(rank.lower);
+                ranks.push_back(rank.upper);
+            }
+            std::sort(ranks.begin(), ranks.end());
+            ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+            d.select(drawn, ranks, selected);
+            const auto at = [&](quint64 rank) {
+                return selected[std::size_t(std::lower_bound(ranks.begin(), ranks.end(), rank) - ranks.begin())];
+            };
+            const QString suffix = u"_%1_ms"_s.arg(QLatin1String(kLatencyKeys[m].second));
+            draw(u"mean"_s + suffix, sum / double(count));
+            double median = at(count / 2);
+            if (count % 2 == 0) {
+                const double pair[2] = { at(count / 2 - 1), median };
+                median = LatencyStats::numpySum(pair, 2) / 2.0;
+            }
+            draw(u"median"_s + suffix, median);
+            for (std::size_t p = 0; p < percentiles.size(); ++p) {
+                const PercentileRank rank = numpyPercentileRank(count, percentiles[p]);
+                draw(u"p"_s + percentileWords[p] + suffix, numpyLerp(at(rank.lower), at(rank.upper), rank.fraction));
+            }
+        }
     }
     for (auto& [key, values] : draws) {
         const auto estimate = estimates.find(key);

@@ -1,5 +1,7 @@
 #include "stepmetrics.h"
 
+#include "requestlatencies.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -118,8 +120,40 @@ LatencyStats& StepMetrics::stats(LatencyMetric metric)
     return const_cast<LatencyStats&>(std::as_const(*this).stats(metric));
 }
 
-StepMetrics StepMetrics::fromRecords(
-    const std::vector<RequestRecord>& records, double durationSeconds, const MetricsOptions& options)
+RequestLatencies RequestLatencies::of(const RequestRecord& r, const MetricsOptions& options)
+{
+    RequestLatencies l;
+    l.hasTtft = r.firstTokenNs >= 0;
+    const qint64 ttftNs = l.hasTtft ? r.firstTokenNs - r.sentNs : 0;
+    const qint64 lastNs = r.lastTokenNs >= 0 ? r.lastTokenNs : r.endNs;
+    const qint64 e2elNs = lastNs >= 0 ? lastNs - r.sentNs : 0;
+    l.ttftMs = toMs(ttftNs);
+    l.e2elMs = toMs(e2elNs);
+    if (r.outputTokens > 1 && l.hasTtft) {
+        l.hasTpot = true;
+        l.tpotMs = toMs(e2elNs - ttftNs) / static_cast<double>(r.outputTokens - 1);
+    }
+    if (options.hasSlos()) {
+        // vLLM: `s >= r` for every configured SLO.
+        // A whole answer (not streamed) has no TTFT: it cannot be shown to meet a TTFT limit.
+        l.good = (!options.ttftSloMs || (l.hasTtft && l.ttftMs <= *options.ttftSloMs))
+            && (!options.tpotSloMs || l.tpotMs <= *options.tpotSloMs)
+            && (!options.e2elSloMs || l.e2elMs <= *options.e2elSloMs);
+    }
+    return l;
+}
+
+double RequestLatencies::itlMs(const RequestRecord& r, std::size_t i)
+{
+    return toMs(r.chunkNs[i] - r.chunkNs[i - 1]);
+}
+
+namespace {
+
+// The step's figures over the records at `subset` (every record when null), without the groups (turns,
+// length buckets, models) that fromRecords adds from index lists of its own.
+StepMetrics aggregate(const std::vector<RequestRecord>& records, const std::vector<std::size_t>* subset,
+    double durationSeconds, const MetricsOptions& options)
 {
     StepMetrics m;
     m.options = options;
@@ -148,7 +182,9 @@ StepMetrics StepMetrics::fromRecords(
     std::set<int> sessions;
     std::map<int, std::pair<qint64, qint64>> sessionSpans; // first send, last end
 
-    for (const RequestRecord& r : records) {
+    const std::size_t count = subset ? subset->size() : records.size();
+    for (std::size_t k = 0; k < count; ++k) {
+        const RequestRecord& r = records[subset ? (*subset)[k] : k];
         if (r.scheduledNs >= 0 && r.sentNs >= 0)
             lags.push_back(toMs(r.sentNs - r.scheduledNs));
         if (r.session >= 0) {
@@ -205,35 +241,24 @@ StepMetrics StepMetrics::fromRecords(
         if (r.sentNs < 0)
             continue; // no `st`: nothing to measure latencies from
 
-        const bool hasTtft = r.firstTokenNs >= 0;
-        const qint64 ttftNs = hasTtft ? r.firstTokenNs - r.sentNs : 0;
+        const RequestLatencies l = RequestLatencies::of(r, options);
+        const bool hasTtft = l.hasTtft;
         const qint64 lastNs = r.lastTokenNs >= 0 ? r.lastTokenNs : r.endNs;
         const qint64 e2elNs = lastNs >= 0 ? lastNs - r.sentNs : 0;
 
         // A request that never saw a choices event has no TTFT (and so no TPOT); the reference would
         // count it as 0 s, which only hides the problem.
         if (hasTtft)
-            ttfts.push_back(toMs(ttftNs));
-        e2els.push_back(toMs(e2elNs));
-        double tpotMs = 0.0; // the reference counts TPOT as 0 for goodput when output_tokens <= 1
-        if (r.outputTokens > 1 && hasTtft) {
-            tpotMs = toMs(e2elNs - ttftNs) / static_cast<double>(r.outputTokens - 1);
-            tpots.push_back(tpotMs);
-        }
+            ttfts.push_back(l.ttftMs);
+        e2els.push_back(l.e2elMs);
+        if (l.hasTpot)
+            tpots.push_back(l.tpotMs);
         for (std::size_t i = 1; i < r.chunkNs.size(); ++i)
-            itls.push_back(toMs(r.chunkNs[i] - r.chunkNs[i - 1]));
+            itls.push_back(RequestLatencies::itlMs(r, i));
         if (r.firstContentNs >= 0)
             firstContents.push_back(toMs(r.firstContentNs - r.sentNs));
-
-        if (options.hasSlos()) {
-            // vLLM: `s >= r` for every configured SLO.
-            // A whole answer (not streamed) has no TTFT: it cannot be shown to meet a TTFT limit.
-            const bool good = (!options.ttftSloMs || (hasTtft && toMs(ttftNs) <= *options.ttftSloMs))
-                && (!options.tpotSloMs || tpotMs <= *options.tpotSloMs)
-                && (!options.e2elSloMs || toMs(e2elNs) <= *options.e2elSloMs);
-            if (good)
-                ++m.goodCompleted;
-        }
+        if (l.good)
+            ++m.goodCompleted;
 
         spans.push_back({ r.sentNs, r.sentNs + e2elNs });
         if (!r.chunkNs.empty())
@@ -328,19 +353,27 @@ StepMetrics StepMetrics::fromRecords(
                 sum += double(entry.second.second - entry.second.first) / 1e9;
             m.meanSessionS = sum / double(sessionSpans.size());
         }
-        MetricsOptions subsetOptions = options;
-        subsetOptions.lengthBucketEdges.clear();
-        std::vector<RequestRecord> first;
-        std::vector<RequestRecord> later;
-        for (const RequestRecord& r : records) {
-            if (r.turn < 1)
-                continue;
-            std::vector<RequestRecord>& group = r.turn == 1 ? first : later;
-            group.push_back(r);
-            group.back().session = -1; // a group is not split again
+    }
+    return m;
+}
+
+} // namespace
+
+// The groups (turns, length buckets, models) are aggregated over index lists into `records`, never over
+// copies of them.
+StepMetrics StepMetrics::fromRecords(
+    const std::vector<RequestRecord>& records, double durationSeconds, const MetricsOptions& options)
+{
+    StepMetrics m = aggregate(records, nullptr, durationSeconds, options);
+    if (m.numSessions != kUnknownCount) {
+        std::vector<std::size_t> first;
+        std::vector<std::size_t> later;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            if (records[i].turn >= 1)
+                (records[i].turn == 1 ? first : later).push_back(i);
         }
-        const auto group = [&](const std::vector<RequestRecord>& subset) {
-            const StepMetrics sub = fromRecords(subset, durationSeconds, subsetOptions);
+        const auto group = [&](const std::vector<std::size_t>& subset) {
+            const StepMetrics sub = aggregate(records, &subset, durationSeconds, options);
             TurnGroupMetrics g;
             g.completed = sub.completed;
             g.totalInputTokens = sub.totalInputTokens;
@@ -355,20 +388,19 @@ StepMetrics StepMetrics::fromRecords(
 
     const std::vector<int>& edges = options.lengthBucketEdges;
     if (!edges.empty()) {
-        MetricsOptions subsetOptions = options;
-        subsetOptions.lengthBucketEdges.clear();
-        std::vector<std::vector<RequestRecord>> subsets(edges.size());
-        for (const RequestRecord& r : records) {
+        std::vector<std::vector<std::size_t>> subsets(edges.size());
+        const bool serverCount
+            = options.inputTokenSource == InputTokenSource::ServerUsage || options.imagesPerRequest > 0;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            const RequestRecord& r = records[i];
             // The last edge at or below the prompt length; shorter than the first edge: the first bucket.
-            const bool serverCount
-                = options.inputTokenSource == InputTokenSource::ServerUsage || options.imagesPerRequest > 0;
             const int tokens = serverCount && r.serverPromptTokens >= 0 ? r.serverPromptTokens : r.promptTokens;
             const auto above = std::upper_bound(edges.begin(), edges.end(), tokens);
             const std::size_t b = above == edges.begin() ? 0 : static_cast<std::size_t>(above - edges.begin() - 1);
-            subsets[b].push_back(r);
+            subsets[b].push_back(i);
         }
         for (std::size_t b = 0; b < edges.size(); ++b) {
-            const StepMetrics sub = fromRecords(subsets[b], durationSeconds, subsetOptions);
+            const StepMetrics sub = aggregate(records, &subsets[b], durationSeconds, options);
             LengthBucketMetrics bucket;
             bucket.lo = edges[b];
             bucket.hi = b + 1 < edges.size() ? edges[b + 1] : -1;
@@ -386,22 +418,18 @@ StepMetrics StepMetrics::fromRecords(
         }
     }
 
-    std::map<QString, std::vector<RequestRecord>> byModel;
-    for (const RequestRecord& r : records) {
-        if (r.model.isEmpty())
-            continue;
-        RequestRecord copy = r;
-        copy.model.clear(); // the subset aggregates as a plain step, without a breakdown of its own
-        byModel[r.model].push_back(std::move(copy));
+    std::map<QString, std::vector<std::size_t>> byModel;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        if (!records[i].model.isEmpty())
+            byModel[records[i].model].push_back(i);
     }
     if (!byModel.empty()) {
         MetricsOptions subsetOptions = options;
-        subsetOptions.lengthBucketEdges.clear();
         if (std::find(subsetOptions.percentiles.begin(), subsetOptions.percentiles.end(), 99.0)
             == subsetOptions.percentiles.end())
             subsetOptions.percentiles.push_back(99.0);
         for (const auto& [model, subset] : byModel) {
-            const StepMetrics sub = fromRecords(subset, durationSeconds, subsetOptions);
+            const StepMetrics sub = aggregate(records, &subset, durationSeconds, subsetOptions);
             ModelMetrics mm;
             mm.model = model;
             mm.completed = sub.completed;
