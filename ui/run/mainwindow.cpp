@@ -355,6 +355,8 @@ bool MainWindow::openSavedRun(const QString& dir)
                 Q_EMIT savedRunOpened(dir, false);
                 return;
             }
+            m_exportActions->setSavedMeta(
+                opened.run->info.runDirectory, opened.run->meta); // exports need not read it again
             showRunView();
             statusBar()->showMessage(opened.run->warnings.isEmpty()
                     ? tr("Opened %1").arg(opened.run->meta.name)
@@ -442,9 +444,8 @@ void MainWindow::importPaths(const QStringList& paths)
                 Q_EMIT pathsImported(QString());
                 return;
             }
-            m_runsPage->reload();
             const QStringList dirs = result.dirs.isEmpty() ? QStringList { result.dir } : result.dirs;
-            m_runsPage->selectDirs(dirs);
+            m_runsPage->reloadAndSelect(dirs);
             showRunsView();
             QString warnings
                 = result.warnings.isEmpty() ? QString() : tr(" (%1)").arg(result.warnings.join(QStringLiteral("; ")));
