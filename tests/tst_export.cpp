@@ -1126,6 +1126,36 @@ private Q_SLOTS:
         QCOMPARE(window.exportActions()->currentMeta().name, QStringLiteral("sim-a"));
         saveScreenshot(&window, QStringLiteral("export-mainwindow-run"));
 
+        // File ▸ Export chart writes what it wrote when it read the run again on the GUI thread: the
+        // opened run's meta, or run.json read in the background once the Runs page changed it.
+        {
+            ChartOptions options;
+            options.metric = window.runPage()->latencyChart()->metric();
+            options.logScale = window.runPage()->latencyChart()->logScale();
+            ChartSet charts(window.runPage()->run());
+            const SavedRunRead read = readSavedRun(m_dirA);
+            QVERIFY(read.ok());
+            const QString direct = m_tmp.filePath(QStringLiteral("direct-latency.png"));
+            QString error;
+            QVERIFY2(ChartExport::write(charts.panel(options), charts.caption(options, runMeta(*read.run)),
+                         ChartFileFormat::Png, direct, ChartExport::kDefaultSize, 1.0, &error),
+                qPrintable(error));
+            QSignalSpy exported(window.exportActions(), &RunExportActions::chartExported);
+            const QString held = m_tmp.filePath(QStringLiteral("held-latency.png"));
+            window.exportActions()->exportChartTo(ChartKind::Latency, held);
+            QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 20000);
+            QCOMPARE(exported.at(0).at(1).toString(), QString());
+            QCOMPARE(readAll(held), readAll(direct));
+            window.exportActions()->forgetSavedMeta(window.runPage()->run()->info().runDirectory);
+            const QString reread = m_tmp.filePath(QStringLiteral("reread-latency.png"));
+            window.exportActions()->exportChartTo(ChartKind::Latency, reread);
+            QVERIFY(window.exportActions()->findChild<JobTracker*>()->isBusy()); // run.json is read in a job
+            QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, 20000);
+            QCOMPARE(exported.at(1).at(1).toString(), QString());
+            QCOMPARE(readAll(reread), readAll(direct));
+            QCOMPARE(window.exportActions()->currentMeta().name, QStringLiteral("sim-a"));
+        }
+
         QSignalSpy compared(&window, &MainWindow::comparisonOpened);
         QVERIFY(window.compareSavedRuns({ m_dirA, m_dirB }));
         QTRY_COMPARE(compared.size(), 1);
