@@ -1046,6 +1046,7 @@ private Q_SLOTS:
         // Leaving the page writes them.
         page->selectDirs({ m_dirA });
         QCOMPARE(page->notesEditor()->toPlainText(), before + QStringLiteral(" Typed. Then selected B."));
+        page->notesEditor()->moveCursor(QTextCursor::End);
         QTest::keyClicks(page->notesEditor(), QStringLiteral(" Then hidden."));
         page->hide();
         QVERIFY(page->model()->isSavingNotes());
@@ -1130,6 +1131,7 @@ private Q_SLOTS:
         // opened run's meta, or run.json read in the background once the Runs page changed it.
         {
             ChartOptions options;
+            options.kind = ChartKind::Latency;
             options.metric = window.runPage()->latencyChart()->metric();
             options.logScale = window.runPage()->latencyChart()->logScale();
             ChartSet charts(window.runPage()->run());

@@ -242,6 +242,8 @@ void RunsPage::onReloaded(const QStringList& warnings)
     selectDirs(selected);
     if (!warnings.isEmpty())
         showMessage(warnings.join(u'\n'), false);
+    if (const auto message = std::exchange(m_afterReload, std::nullopt))
+        showMessage(message->first, message->second); // what was done, as before the list was read
     updatePlaceholder();
     onSelectionChanged();
     Q_EMIT reloaded();
@@ -440,6 +442,7 @@ bool RunsPage::trashSelected()
     if (!errors.isEmpty())
         text += (text.isEmpty() ? QString() : QStringLiteral(" ")) + errors.join(u' ');
     showMessage(text, !trashed.isEmpty());
+    m_afterReload = std::pair { text, !trashed.isEmpty() };
     updateActions();
     return errors.isEmpty();
 }
@@ -457,10 +460,11 @@ bool RunsPage::undoTrash()
             errors << error;
     }
     reloadAndSelect(restored);
-    showMessage(errors.isEmpty()
-            ? (trashed.size() == 1 ? tr("Restored 1 run.") : tr("Restored %1 runs.").arg(trashed.size()))
-            : errors.join(u' '),
-        !m_trashed.isEmpty());
+    const QString text = errors.isEmpty()
+        ? (trashed.size() == 1 ? tr("Restored 1 run.") : tr("Restored %1 runs.").arg(trashed.size()))
+        : errors.join(u' ');
+    showMessage(text, !m_trashed.isEmpty());
+    m_afterReload = std::pair { text, !m_trashed.isEmpty() };
     updateActions();
     return errors.isEmpty();
 }

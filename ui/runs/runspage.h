@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include <optional>
+#include <utility>
 
 QT_BEGIN_NAMESPACE
 class QAction;
@@ -101,6 +102,7 @@ private:
     QString m_notesDir;
     std::optional<QString> m_notesSaved; // m_notesDir's notes as written (or asked to be); none: unknown
     QStringList m_reselect; // selected again once the list is read
+    std::optional<std::pair<QString, bool>> m_afterReload; // a message shown again over the list's warnings
     QList<QStringList> m_trashed; // per delete: the trashed directories, for undo
     QList<QStringList> m_trashedFrom; // and where they were
 };
