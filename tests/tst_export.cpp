@@ -490,7 +490,9 @@ private Q_SLOTS:
 
         RunsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setCatalog(RunCatalog(root.path()));
+        QSignalSpy modelLoaded(&model, &RunsModel::reloaded);
+        model.setCatalog(RunCatalog(root.path())); // read in the background
+        QVERIFY(modelLoaded.wait(20000));
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(
             model.index(0, RunsModel::Status).data().toString(), QStringLiteral("finished (predicted, not measured)"));
