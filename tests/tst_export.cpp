@@ -71,7 +71,9 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QThreadPool>
 #include <QValueAxis>
 #include <QXmlStreamReader>
 
@@ -488,7 +490,9 @@ private Q_SLOTS:
 
         RunsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setCatalog(RunCatalog(root.path()));
+        QSignalSpy modelLoaded(&model, &RunsModel::reloaded);
+        model.setCatalog(RunCatalog(root.path())); // read in the background
+        QVERIFY(modelLoaded.wait(20000));
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(
             model.index(0, RunsModel::Status).data().toString(), QStringLiteral("finished (predicted, not measured)"));
@@ -939,6 +943,9 @@ private Q_SLOTS:
     void runsPage()
     {
         RunsPage page(m_root);
+        QSignalSpy reloaded(&page, &RunsPage::reloaded);
+        QVERIFY(page.model()->isLoading()); // read in the background
+        QVERIFY(reloaded.wait(20000));
         QCOMPARE(page.model()->rowCount(), 2);
         QCOMPARE(page.proxy()->rowCount(), 2);
         // Newest first.
@@ -953,8 +960,12 @@ private Q_SLOTS:
         // Rename, tags and notes go to run.json.
         QVERIFY(page.renameRun(m_dirB, QStringLiteral("sim-b max48")));
         QVERIFY(page.setRunTags(m_dirB, { QStringLiteral("candidate"), QStringLiteral("sim") }));
-        QVERIFY(page.setRunNotes(m_dirB, QStringLiteral("max_concurrency 48")));
+        QSignalSpy notesSaved(page.model(), &RunsModel::notesSaved);
+        page.setRunNotes(m_dirB, QStringLiteral("max_concurrency 48"));
+        QVERIFY(notesSaved.wait(20000));
+        QCOMPARE(notesSaved.constFirst().at(1).toBool(), true);
         page.reload();
+        QVERIFY(reloaded.wait(20000));
         const SavedRunRead b = readSavedRun(m_dirB);
         QVERIFY(b.ok());
         QCOMPARE(b.run->name, QStringLiteral("sim-b max48"));
@@ -987,22 +998,93 @@ private Q_SLOTS:
         // Delete to the trash, then undo.
         page.selectDirs({ m_dirB });
         QVERIFY(page.trashSelected());
+        QVERIFY(reloaded.wait(20000));
         QCOMPARE(page.model()->rowCount(), 1);
         QVERIFY(!QFileInfo::exists(m_dirB));
         QVERIFY(page.message().contains(QStringLiteral("trash")));
         QVERIFY(page.undoAction()->isEnabled());
         QVERIFY(page.undoTrash());
+        QVERIFY(reloaded.wait(20000));
         QCOMPARE(page.model()->rowCount(), 2);
         QVERIFY(QFileInfo::exists(m_dirB + QStringLiteral("/run.json")));
         QCOMPARE(page.selectedDirs(), QStringList { m_dirB });
         QVERIFY(!page.undoAction()->isEnabled());
     }
 
+    // Typing reads and writes nothing; the notes reach run.json when typing pauses, when another run is
+    // selected, when the page is left and when it is closed, and none is lost on the way.
+    void runsPageNotes()
+    {
+        const auto notesOnDisk = [](const QString& dir) {
+            const SavedRunRead read = readSavedRun(dir, SavedRunDepth::RunJson);
+            return read.ok() ? read.run->notes : QStringLiteral("(unreadable)");
+        };
+        const QString before = notesOnDisk(m_dirA);
+        const QString beforeB = notesOnDisk(m_dirB);
+        auto page = std::make_unique<RunsPage>(m_root);
+        QSignalSpy reloaded(page.get(), &RunsPage::reloaded);
+        QVERIFY(reloaded.wait(20000));
+        QSignalSpy saved(page->model(), &RunsModel::notesSaved);
+        page->show();
+        QVERIFY(QTest::qWaitForWindowExposed(page.get()));
+
+        // Typing: nothing is written per keystroke.
+        page->selectDirs({ m_dirA });
+        QCOMPARE(page->notesEditor()->toPlainText(), before);
+        page->notesEditor()->moveCursor(QTextCursor::End);
+        QTest::keyClicks(page->notesEditor(), QStringLiteral(" Typed."));
+        QVERIFY(!page->model()->isSavingNotes());
+        QCOMPARE(notesOnDisk(m_dirA), before);
+        // The pause after typing writes them.
+        QVERIFY(saved.wait(20000));
+        QCOMPARE(notesOnDisk(m_dirA), before + QStringLiteral(" Typed."));
+
+        // Selecting another run writes what was typed for the first.
+        QTest::keyClicks(page->notesEditor(), QStringLiteral(" Then selected B."));
+        page->selectDirs({ m_dirB });
+        QVERIFY(page->model()->isSavingNotes());
+        QTRY_COMPARE_WITH_TIMEOUT(notesOnDisk(m_dirA), before + QStringLiteral(" Typed. Then selected B."), 20000);
+
+        // Leaving the page writes them.
+        page->selectDirs({ m_dirA });
+        QCOMPARE(page->notesEditor()->toPlainText(), before + QStringLiteral(" Typed. Then selected B."));
+        page->notesEditor()->moveCursor(QTextCursor::End);
+        QTest::keyClicks(page->notesEditor(), QStringLiteral(" Then hidden."));
+        page->hide();
+        QVERIFY(page->model()->isSavingNotes());
+        QTRY_COMPARE_WITH_TIMEOUT(
+            notesOnDisk(m_dirA), before + QStringLiteral(" Typed. Then selected B. Then hidden."), 20000);
+
+        // Closing the page writes them, after the writes asked for before.
+        page->show();
+        page->setRunNotes(m_dirB, QStringLiteral("first"));
+        page->selectDirs({ m_dirB });
+        QCOMPARE(page->notesEditor()->toPlainText(), QStringLiteral("first"));
+        page->notesEditor()->moveCursor(QTextCursor::End);
+        QTest::keyClicks(page->notesEditor(), QStringLiteral(", then closed"));
+        page.reset();
+        QTRY_COMPARE_WITH_TIMEOUT(notesOnDisk(m_dirB), QStringLiteral("first, then closed"), 20000);
+        QThreadPool::globalInstance()->waitForDone();
+        QCOMPARE(notesOnDisk(m_dirB), QStringLiteral("first, then closed"));
+
+        // A new page shows what was written, without reading each run's file on selection.
+        RunsPage again(m_root);
+        QSignalSpy againLoaded(&again, &RunsPage::reloaded);
+        QVERIFY(againLoaded.wait(20000));
+        again.selectDirs({ m_dirA });
+        QCOMPARE(again.notesEditor()->toPlainText(), before + QStringLiteral(" Typed. Then selected B. Then hidden."));
+        again.setRunNotes(m_dirA, before);
+        again.setRunNotes(m_dirB, beforeB);
+        QTRY_VERIFY_WITH_TIMEOUT(!again.model()->isSavingNotes(), 20000);
+        QCOMPARE(notesOnDisk(m_dirA), before);
+        QCOMPARE(notesOnDisk(m_dirB), beforeB);
+    }
+
     void mainWindow()
     {
         MainWindow window;
         window.runsPage()->setRoot(m_root);
-        QCOMPARE(window.runsPage()->model()->rowCount(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(window.runsPage()->model()->rowCount(), 2, 20000);
         window.resize(1280, 800);
         window.show();
         window.showRunsView();
@@ -1047,6 +1129,37 @@ private Q_SLOTS:
         QCOMPARE(window.exportActions()->currentMeta().name, QStringLiteral("sim-a"));
         saveScreenshot(&window, QStringLiteral("export-mainwindow-run"));
 
+        // File ▸ Export chart writes what it wrote when it read the run again on the GUI thread: the
+        // opened run's meta, or run.json read in the background once the Runs page changed it.
+        {
+            ChartOptions options;
+            options.kind = ChartKind::Latency;
+            options.metric = window.runPage()->latencyChart()->metric();
+            options.logScale = window.runPage()->latencyChart()->logScale();
+            ChartSet charts(window.runPage()->run());
+            const SavedRunRead read = readSavedRun(m_dirA);
+            QVERIFY(read.ok());
+            const QString direct = m_tmp.filePath(QStringLiteral("direct-latency.png"));
+            QString error;
+            QVERIFY2(ChartExport::write(charts.panel(options), charts.caption(options, runMeta(*read.run)),
+                         ChartFileFormat::Png, direct, ChartExport::kDefaultSize, 1.0, &error),
+                qPrintable(error));
+            QSignalSpy exported(window.exportActions(), &RunExportActions::chartExported);
+            const QString held = m_tmp.filePath(QStringLiteral("held-latency.png"));
+            window.exportActions()->exportChartTo(ChartKind::Latency, held);
+            QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 20000);
+            QCOMPARE(exported.at(0).at(1).toString(), QString());
+            QCOMPARE(readAll(held), readAll(direct));
+            window.exportActions()->forgetSavedMeta(window.runPage()->run()->info().runDirectory);
+            const QString reread = m_tmp.filePath(QStringLiteral("reread-latency.png"));
+            window.exportActions()->exportChartTo(ChartKind::Latency, reread);
+            QVERIFY(window.exportActions()->findChild<JobTracker*>()->isBusy()); // run.json is read in a job
+            QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 2, 20000);
+            QCOMPARE(exported.at(1).at(1).toString(), QString());
+            QCOMPARE(readAll(reread), readAll(direct));
+            QCOMPARE(window.exportActions()->currentMeta().name, QStringLiteral("sim-a"));
+        }
+
         QSignalSpy compared(&window, &MainWindow::comparisonOpened);
         QVERIFY(window.compareSavedRuns({ m_dirA, m_dirB }));
         QTRY_COMPARE(compared.size(), 1);
@@ -1074,8 +1187,8 @@ private Q_SLOTS:
         QTRY_COMPARE(imported.size(), 1);
         const QString dir = imported.constFirst().constFirst().toString();
         QVERIFY(!dir.isEmpty());
-        QCOMPARE(window.runsPage()->model()->rowCount(), 3);
-        QCOMPARE(window.runsPage()->selectedDirs(), QStringList { dir });
+        QTRY_COMPARE_WITH_TIMEOUT(window.runsPage()->model()->rowCount(), 3, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.runsPage()->selectedDirs(), QStringList { dir }, 20000);
         window.importPaths({ QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/import/broken/not-a-result.json") });
         QTRY_COMPARE(imported.size(), 2);
         QVERIFY(imported.at(1).constFirst().toString().isEmpty());
@@ -1093,7 +1206,7 @@ private Q_SLOTS:
         const QStringList both = importCompared.constFirst().constFirst().toStringList();
         QCOMPARE(both.size(), 2);
         QCOMPARE(importCompared.constFirst().at(1).toBool(), true);
-        QCOMPARE(window.runsPage()->selectedDirs().size(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(window.runsPage()->selectedDirs().size(), 2, 20000);
         const QStringList selected = window.runsPage()->selectedDirs();
         QCOMPARE(QSet<QString>(selected.begin(), selected.end()), QSet<QString>(both.begin(), both.end()));
         // The files have medians only: the comparison shows P50 rather than an empty P99 chart.

@@ -1073,8 +1073,9 @@ void TestProfilePage::libraryNewRenameDuplicateDelete()
     auto* list = child<QListWidget>(page, u"library.list"_s);
 
     // New: a file in the library, named in place.
+    // The runs are read for the server section in the background; then the file is made.
     child<QToolButton>(page, u"library.new"_s)->click();
-    QVERIFY(QFileInfo::exists(dir + u"/new-profile.json"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir + u"/new-profile.json"_s), 20000);
     QCOMPARE(page.currentName(), u"New profile"_s);
     QCOMPARE(list->count(), 2);
     auto* editor = list->viewport()->findChild<QLineEdit*>();

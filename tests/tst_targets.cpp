@@ -25,6 +25,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -413,6 +414,28 @@ private Q_SLOTS:
         QVERIFY(page.removeCurrent());
         QVERIFY(store.load(&errors));
         QVERIFY(store.targets().isEmpty());
+    }
+
+    // Run with a profile that names a saved target reads targets.json in the background; a name that is
+    // not there is said on the status bar, and no sweep starts.
+    void windowRunWithUnknownTarget()
+    {
+        ui::MainWindow window;
+        Profile profile;
+        profile.name = QStringLiteral("named");
+        QJsonObject json = ProfileStore::toJsonObject(profile);
+        json.insert(QStringLiteral("target"), QStringLiteral("no-such-target"));
+        const QString path = m_home.filePath(QStringLiteral("named-target.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(json).toJson());
+        file.close();
+        window.openProfile(path);
+        QVERIFY(window.profilePage()->currentProfile());
+        QCOMPARE(window.profilePage()->currentProfile()->targetName, QStringLiteral("no-such-target"));
+        window.runCurrentProfile();
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains(QLatin1String("no-such-target")), 20000);
+        QVERIFY(!window.controller()->isRunning());
     }
 
     // The window runs the profile against two targets one after another, tags both runs as one

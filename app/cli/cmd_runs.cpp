@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "cliverbs.h"
 
+#include "metrics/jsonvalues.h"
 #include "runs/runcatalog.h"
 #include "sweep/analysiswords.h"
 #include "sweep/kneeanalysis.h"
@@ -30,15 +31,6 @@ QString loadText(const std::optional<double>& load, const QString& unit)
     if (!load)
         return QStringLiteral("-");
     return loadWord(*load, unit == QLatin1String("users"));
-}
-
-QJsonValue loadJson(const std::optional<double>& load)
-{
-    if (!load)
-        return QJsonValue(QJsonValue::Null);
-    if (std::isinf(*load))
-        return QStringLiteral("inf");
-    return *load;
 }
 
 QString clip(const QString& text, int width)
@@ -92,8 +84,8 @@ int runRuns(const QStringList& arguments)
             o.insert(QLatin1String("predicted"), e.predicted);
             o.insert(QLatin1String("steps"), e.stepCount);
             o.insert(QLatin1String("load_unit"), e.loadUnit);
-            o.insert(QLatin1String("knee"), loadJson(e.knee));
-            o.insert(QLatin1String("slo_capacity"), loadJson(e.sloCapacity));
+            o.insert(QLatin1String("knee"), jsonvalues::numberOrText(e.knee));
+            o.insert(QLatin1String("slo_capacity"), jsonvalues::numberOrText(e.sloCapacity));
             o.insert(QLatin1String("tags"), QJsonArray::fromStringList(e.tags));
             array.append(o);
         }

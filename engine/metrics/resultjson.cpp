@@ -2,6 +2,7 @@
 
 #include "metrics/inerttext.h"
 #include "metrics/jsondepth.h"
+#include "metrics/jsonvalues.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,26 +36,10 @@ QString fromUtf8(const std::string& text)
     return QString::fromStdString(text);
 }
 
-Json stringOrNull(const QString& text)
-{
-    return text.isEmpty() ? Json(nullptr) : Json(utf8(text));
-}
-
-Json countOrNull(qint64 count)
-{
-    return isKnown(count) ? Json(count) : Json(nullptr);
-}
-
-// Python's json writes float('inf') as a bare Infinity, which is not JSON; the reference itself writes the
-// string "inf" for request_rate, so every non-finite value goes out that way.
-Json numberOrText(double value)
-{
-    if (std::isnan(value))
-        return Json(nullptr);
-    if (std::isinf(value))
-        return Json(value > 0 ? "inf" : "-inf");
-    return Json(value);
-}
+// The shared helpers (metrics/jsonvalues.h), for ordered_json.
+constexpr auto stringOrNull = &jsonvalues::stringOrNull<Json>;
+constexpr auto countOrNull = &jsonvalues::countOrNull<Json>;
+constexpr Json (*numberOrText)(double) = &jsonvalues::numberOrText<Json>;
 
 std::string metricKey(LatencyMetric metric)
 {
@@ -160,7 +145,7 @@ Json kneepointObject(const StepMetrics& m)
     if (isKnown(m.numSessions))
         out["mean_session_duration_s"] = numberOrText(m.meanSessionS);
     const QString inputWarning = m.inputTokenWarning();
-    out["input_token_warning"] = inputWarning.isEmpty() ? Json(nullptr) : Json(utf8(inputWarning));
+    out["input_token_warning"] = stringOrNull(inputWarning);
     Json latency = Json::object();
     for (LatencyMetric metric : allLatencyMetrics)
         latency[metricKey(metric)] = statsObject(m.stats(metric));

@@ -1,5 +1,6 @@
 #include "runs/comparison.h"
 
+#include "metrics/jsonvalues.h"
 #include "metrics/phrase.h"
 #include "profile/profile.h"
 #include "sweep/analysiswords.h"
@@ -14,29 +15,17 @@
 
 namespace kp {
 
+using namespace jsonvalues;
+
 namespace {
-
-QJsonValue number(double v)
-{
-    if (std::isnan(v))
-        return QJsonValue(QJsonValue::Null);
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-    return v;
-}
-
-QJsonValue optionalNumber(const std::optional<double>& v)
-{
-    return v ? number(*v) : QJsonValue(QJsonValue::Null);
-}
 
 QJsonValue findingValue(const Finding& f)
 {
     if (!f.found)
         return QJsonValue(QJsonValue::Null);
     QJsonObject o;
-    o.insert(QLatin1String("offered"), number(f.offered));
-    o.insert(QLatin1String("achieved"), number(f.achieved));
+    o.insert(QLatin1String("offered"), numberOrText(f.offered));
+    o.insert(QLatin1String("achieved"), numberOrText(f.achieved));
     o.insert(QLatin1String("lower_bound"), f.lowerBound);
     o.insert(QLatin1String("reason"), f.reason.english());
     return o;
@@ -399,15 +388,15 @@ QJsonObject comparisonJson(const Comparison& c)
         for (std::size_t i = 0; i < curve.points.size(); ++i) {
             const ComparePoint& p = curve.points[i];
             QJsonObject o;
-            o.insert(QLatin1String("offered"), number(p.offered));
-            o.insert(QLatin1String("value"), optionalNumber(p.value));
+            o.insert(QLatin1String("offered"), numberOrText(p.offered));
+            o.insert(QLatin1String("value"), numberOrText(p.value));
             if (!p.missing.isEmpty())
                 o.insert(QLatin1String("missing"), p.missing);
             if (int(r) != c.baseline && i < c.deltas[r].size()) {
                 const CompareDelta& d = c.deltas[r][i];
-                o.insert(QLatin1String("baseline_value"), optionalNumber(d.baselineValue));
+                o.insert(QLatin1String("baseline_value"), numberOrText(d.baselineValue));
                 o.insert(QLatin1String("interpolated"), d.interpolated);
-                o.insert(QLatin1String("delta_percent"), optionalNumber(d.percent));
+                o.insert(QLatin1String("delta_percent"), numberOrText(d.percent));
                 if (!d.reason.isEmpty())
                     o.insert(QLatin1String("reason"), d.reason);
             }
@@ -421,7 +410,7 @@ QJsonObject comparisonJson(const Comparison& c)
             analysis.insert(QLatin1String("saturation"), findingValue(a.saturation));
             analysis.insert(QLatin1String("slo_capacity"), findingValue(a.sloCapacity));
             analysis.insert(QLatin1String("peak_throughput"),
-                a.peakStep >= 0 ? number(a.peakThroughput) : QJsonValue(QJsonValue::Null));
+                a.peakStep >= 0 ? numberOrText(a.peakThroughput) : QJsonValue(QJsonValue::Null));
             QJsonObject reasons;
             for (const auto& [key, f] : { std::pair { "knee", &a.knee }, std::pair { "saturation", &a.saturation },
                      std::pair { "slo_capacity", &a.sloCapacity } }) {

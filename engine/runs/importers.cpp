@@ -3,6 +3,7 @@
 #include "runs/importformats.h"
 
 #include "metrics/boundedread.h"
+#include "metrics/jsonvalues.h"
 #include "metrics/resultjson.h"
 #include "profile/profile.h"
 #include "runs/runcatalog.h"
@@ -492,13 +493,6 @@ QJsonObject fileSettings(const ImportedCurve& curve)
         if (!it->second.contains(value))
             it->second.append(value);
     };
-    const auto number = [](double v) -> QJsonValue {
-        if (std::isnan(v))
-            return QJsonValue::Null;
-        if (std::isinf(v))
-            return QStringLiteral("inf");
-        return v;
-    };
     for (const Step& s : curve.steps) {
         add(QStringLiteral("backend"), s.setup.backend);
         add(QStringLiteral("endpoint_type"), s.setup.endpointType);
@@ -507,8 +501,8 @@ QJsonObject fileSettings(const ImportedCurve& curve)
         add(QStringLiteral("label"), s.setup.label);
         if (isKnown(s.setup.numPrompts))
             add(QStringLiteral("num_prompts"), s.setup.numPrompts);
-        add(QStringLiteral("request_rate"), number(s.setup.requestRate));
-        add(QStringLiteral("burstiness"), number(s.setup.burstiness));
+        add(QStringLiteral("request_rate"), jsonvalues::numberOrText(s.setup.requestRate));
+        add(QStringLiteral("burstiness"), jsonvalues::numberOrText(s.setup.burstiness));
         if (s.setup.maxConcurrency)
             add(QStringLiteral("max_concurrency"), *s.setup.maxConcurrency);
         for (const auto& [key, value] : s.setup.metadata)

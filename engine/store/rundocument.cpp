@@ -2,6 +2,7 @@
 
 #include "metrics/boundedread.h"
 #include "metrics/filewrite.h"
+#include "metrics/jsonvalues.h"
 #include "metrics/latencystats.h"
 
 #include <QJsonDocument>
@@ -67,7 +68,7 @@ void put(QJsonObject& o, QLatin1String k, const QDateTime& value)
 void putCount(QJsonObject& o, QLatin1String k, const std::optional<qint64>& value)
 {
     if (value)
-        o.insert(k, isKnown(*value) ? QJsonValue(*value) : QJsonValue(QJsonValue::Null));
+        o.insert(k, jsonvalues::countOrNull(*value));
 }
 
 // Kept with their keys, under the known ones.

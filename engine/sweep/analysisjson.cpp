@@ -1,5 +1,6 @@
 #include "sweep/analysisjson.h"
 
+#include "metrics/jsonvalues.h"
 #include "metrics/phrase.h"
 #include "sweep/analysistext.h"
 #include "sweep/capacityplan.h"
@@ -13,27 +14,19 @@
 namespace kp {
 
 using namespace Qt::StringLiterals;
+using namespace jsonvalues;
 
 namespace {
-
-QJsonValue jsonNumber(double value)
-{
-    if (std::isnan(value))
-        return QJsonValue(QJsonValue::Null);
-    if (std::isinf(value))
-        return value > 0 ? u"inf"_s : u"-inf"_s;
-    return value;
-}
 
 QJsonValue findingJson(const Finding& f)
 {
     if (!f.found)
         return QJsonValue(QJsonValue::Null);
     QJsonObject o;
-    o.insert(u"offered"_s, jsonNumber(f.offered));
-    o.insert(u"achieved"_s, jsonNumber(f.achieved));
-    o.insert(u"output_throughput"_s, jsonNumber(f.outputThroughput));
-    o.insert(u"step_index"_s, f.stepIndex >= 0 ? QJsonValue(f.stepIndex) : QJsonValue(QJsonValue::Null));
+    o.insert(u"offered"_s, numberOrText(f.offered));
+    o.insert(u"achieved"_s, numberOrText(f.achieved));
+    o.insert(u"output_throughput"_s, numberOrText(f.outputThroughput));
+    o.insert(u"step_index"_s, indexOrNull(f.stepIndex));
     o.insert(u"lower_bound"_s, f.lowerBound);
     o.insert(u"reason"_s, f.reason.text());
     return o;
@@ -67,14 +60,12 @@ QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan)
     } else {
         QJsonObject slo;
         slo.insert(u"percentile"_s, options.slo.percentile);
-        auto optional
-            = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); };
-        slo.insert(u"ttft_ms"_s, optional(options.slo.ttftMs));
-        slo.insert(u"tpot_ms"_s, optional(options.slo.tpotMs));
-        slo.insert(u"e2el_ms"_s, optional(options.slo.e2elMs));
+        slo.insert(u"ttft_ms"_s, valueOrNull(options.slo.ttftMs));
+        slo.insert(u"tpot_ms"_s, valueOrNull(options.slo.tpotMs));
+        slo.insert(u"e2el_ms"_s, valueOrNull(options.slo.e2elMs));
         if (options.slo.ttfcMs)
             slo.insert(u"ttfc_ms"_s, *options.slo.ttfcMs);
-        slo.insert(u"max_error_rate"_s, optional(options.slo.maxErrorRate));
+        slo.insert(u"max_error_rate"_s, valueOrNull(options.slo.maxErrorRate));
         // A limit's own percentile, only where it has one (old readers see the shared one).
         for (const auto& [key, p] : { std::pair { u"ttft_percentile"_s, options.slo.ttftPercentile },
                  std::pair { u"tpot_percentile"_s, options.slo.tpotPercentile },
@@ -116,16 +107,16 @@ QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan)
     }
     out.insert(u"reasons"_s, reasons);
     // No usable step: the peak is unknown, not 0.
-    out.insert(
-        u"peak_throughput"_s, result.peakStep >= 0 ? jsonNumber(result.peakThroughput) : QJsonValue(QJsonValue::Null));
-    out.insert(u"peak_step"_s, result.peakStep >= 0 ? QJsonValue(result.peakStep) : QJsonValue(QJsonValue::Null));
+    out.insert(u"peak_throughput"_s,
+        result.peakStep >= 0 ? numberOrText(result.peakThroughput) : QJsonValue(QJsonValue::Null));
+    out.insert(u"peak_step"_s, indexOrNull(result.peakStep));
 
     QJsonArray regions;
     for (const Region& region : result.regions) {
         QJsonObject o;
         o.insert(u"kind"_s, regionKindKey(region.kind));
-        o.insert(u"from"_s, jsonNumber(region.fromOffered));
-        o.insert(u"to"_s, jsonNumber(region.toOffered));
+        o.insert(u"from"_s, numberOrText(region.fromOffered));
+        o.insert(u"to"_s, numberOrText(region.toOffered));
         o.insert(u"first_step"_s, region.firstStep);
         o.insert(u"last_step"_s, region.lastStep);
         o.insert(u"reason"_s, region.reason.text());
@@ -137,14 +128,14 @@ QJsonObject analysisJson(const AnalysisResult& result, const CapacityPlan* plan)
     for (const StepAssessment& a : result.steps) {
         QJsonObject o;
         o.insert(u"step_index"_s, a.stepIndex);
-        o.insert(u"offered"_s, jsonNumber(a.offered));
-        o.insert(u"achieved"_s, jsonNumber(a.achieved));
-        o.insert(u"latency_ms"_s, a.latencyMs ? jsonNumber(*a.latencyMs) : QJsonValue(QJsonValue::Null));
-        o.insert(u"error_rate"_s, jsonNumber(a.errorRate));
+        o.insert(u"offered"_s, numberOrText(a.offered));
+        o.insert(u"achieved"_s, numberOrText(a.achieved));
+        o.insert(u"latency_ms"_s, numberOrText(a.latencyMs));
+        o.insert(u"error_rate"_s, numberOrText(a.errorRate));
         o.insert(u"used_for_throughput"_s, a.usedForThroughput);
         o.insert(u"used_for_knee"_s, a.usedForKnee);
         o.insert(u"excluded"_s, a.excluded.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(a.excluded.text()));
-        o.insert(u"meets_slo"_s, a.meetsSlo ? QJsonValue(*a.meetsSlo) : QJsonValue(QJsonValue::Null));
+        o.insert(u"meets_slo"_s, valueOrNull(a.meetsSlo));
         o.insert(
             u"slo_detail"_s, a.sloDetail.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(a.sloDetail.text()));
         steps.append(o);

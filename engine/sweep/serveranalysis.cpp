@@ -1,6 +1,7 @@
 #include "sweep/serveranalysis.h"
 
 #include "metrics/inerttext.h"
+#include "metrics/jsonvalues.h"
 #include "metrics/phrase.h"
 #include "sweep/analysistext.h"
 #include "sweep/analysiswords.h"
@@ -15,24 +16,13 @@
 
 namespace kp {
 
+using namespace jsonvalues;
+
 namespace {
 
 QString count(double v)
 {
     return QString::number(std::llround(v));
-}
-
-// A load of the all-at-once step is infinite: JSON has no number for it, the analysis writes "inf".
-QJsonValue optional(const std::optional<double>& v)
-{
-    if (!v)
-        return QJsonValue(QJsonValue::Null);
-    return std::isinf(*v) ? QJsonValue(QStringLiteral("inf")) : QJsonValue(*v);
-}
-
-QJsonValue step(int index)
-{
-    return index >= 0 ? QJsonValue(index) : QJsonValue(QJsonValue::Null);
 }
 
 QString sideKey(const std::optional<HitRateSide>& side)
@@ -435,17 +425,17 @@ QJsonValue serverFindingsJson(const ServerFindings& f)
     if (!f.available && !f.hitRateSide && f.gpuSteps.empty())
         return QJsonValue(QJsonValue::Null);
     QJsonObject o;
-    o.insert(QLatin1String("engine"), f.engine.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(f.engine));
+    o.insert(QLatin1String("engine"), stringOrNull(f.engine));
     o.insert(QLatin1String("steps"), f.stepsWithTelemetry);
-    o.insert(QLatin1String("peak_kv_usage"), optional(f.peakKvUsage));
-    o.insert(QLatin1String("peak_kv_step"), step(f.peakKvStep));
-    o.insert(QLatin1String("kv_full_at"), optional(f.kvFullAt));
-    o.insert(QLatin1String("kv_full_step"), step(f.kvFullStep));
-    o.insert(QLatin1String("queue_grows_at"), optional(f.queueGrowsAt));
-    o.insert(QLatin1String("queue_step"), step(f.queueStep));
-    o.insert(QLatin1String("preemptions_from"), optional(f.preemptionsFrom));
-    o.insert(QLatin1String("preemption_step"), step(f.preemptionStep));
-    o.insert(QLatin1String("ttft_gap_ms"), optional(f.ttftGapMs));
+    o.insert(QLatin1String("peak_kv_usage"), numberOrText(f.peakKvUsage));
+    o.insert(QLatin1String("peak_kv_step"), indexOrNull(f.peakKvStep));
+    o.insert(QLatin1String("kv_full_at"), numberOrText(f.kvFullAt));
+    o.insert(QLatin1String("kv_full_step"), indexOrNull(f.kvFullStep));
+    o.insert(QLatin1String("queue_grows_at"), numberOrText(f.queueGrowsAt));
+    o.insert(QLatin1String("queue_step"), indexOrNull(f.queueStep));
+    o.insert(QLatin1String("preemptions_from"), numberOrText(f.preemptionsFrom));
+    o.insert(QLatin1String("preemption_step"), indexOrNull(f.preemptionStep));
+    o.insert(QLatin1String("ttft_gap_ms"), numberOrText(f.ttftGapMs));
     if (f.hitRateSide) {
         QJsonObject h;
         h.insert(QLatin1String("side"), sideKey(f.hitRateSide));
@@ -456,9 +446,9 @@ QJsonValue serverFindingsJson(const ServerFindings& f)
                                      : QStringLiteral("steady"));
         h.insert(QLatin1String("from"), f.hitRateFrom);
         h.insert(QLatin1String("to"), f.hitRateTo);
-        h.insert(QLatin1String("from_load"), optional(f.hitRateFromAt));
-        h.insert(QLatin1String("to_load"), optional(f.hitRateToAt));
-        h.insert(QLatin1String("step"), step(f.hitRateStep));
+        h.insert(QLatin1String("from_load"), numberOrText(f.hitRateFromAt));
+        h.insert(QLatin1String("to_load"), numberOrText(f.hitRateToAt));
+        h.insert(QLatin1String("step"), indexOrNull(f.hitRateStep));
         h.insert(QLatin1String("kv_cache_filled"), f.hitRateFellAsKvFilled);
         o.insert(QLatin1String("prefix_cache_hit_rate"), h);
     } else {
@@ -471,30 +461,30 @@ QJsonValue serverFindingsJson(const ServerFindings& f)
         QJsonArray steps;
         for (const ServerFindings::GpuStep& g : f.gpuSteps) {
             QJsonObject e;
-            e.insert(QLatin1String("load"), optional(g.offered));
-            e.insert(QLatin1String("step"), step(g.step));
-            e.insert(QLatin1String("gpus"), g.gpus ? QJsonValue(*g.gpus) : QJsonValue(QJsonValue::Null));
-            e.insert(QLatin1String("utilisation_percent"), optional(g.utilisation));
-            e.insert(QLatin1String("power_w"), optional(g.powerW));
-            e.insert(QLatin1String("joules_per_output_token"), optional(g.joulesPerOutputToken));
+            e.insert(QLatin1String("load"), numberOrText(g.offered));
+            e.insert(QLatin1String("step"), indexOrNull(g.step));
+            e.insert(QLatin1String("gpus"), valueOrNull(g.gpus));
+            e.insert(QLatin1String("utilisation_percent"), numberOrText(g.utilisation));
+            e.insert(QLatin1String("power_w"), numberOrText(g.powerW));
+            e.insert(QLatin1String("joules_per_output_token"), numberOrText(g.joulesPerOutputToken));
             steps.append(e);
         }
         QJsonObject g;
         g.insert(QLatin1String("steps"), steps);
-        g.insert(QLatin1String("busy_from"), optional(f.gpuBusyAt));
-        g.insert(QLatin1String("busy_step"), step(f.gpuBusyStep));
+        g.insert(QLatin1String("busy_from"), numberOrText(f.gpuBusyAt));
+        g.insert(QLatin1String("busy_step"), indexOrNull(f.gpuBusyStep));
         o.insert(QLatin1String("gpus"), g);
     }
     o.insert(QLatin1String("replicas"), f.replicas);
     if (f.firstSaturatedAt) {
         QJsonObject r;
         r.insert(QLatin1String("url"), f.firstSaturatedUrl);
-        r.insert(QLatin1String("load"), optional(f.firstSaturatedAt));
-        r.insert(QLatin1String("step"), step(f.firstSaturatedStep));
+        r.insert(QLatin1String("load"), numberOrText(f.firstSaturatedAt));
+        r.insert(QLatin1String("step"), indexOrNull(f.firstSaturatedStep));
         r.insert(QLatin1String("by"), f.firstSaturatedByKv ? QStringLiteral("kv_cache") : QStringLiteral("queue"));
         r.insert(QLatin1String("value"), f.firstSaturatedValue);
-        r.insert(QLatin1String("others_from"), optional(f.othersSaturateAt));
-        r.insert(QLatin1String("checked_to"), optional(f.othersCheckedTo));
+        r.insert(QLatin1String("others_from"), numberOrText(f.othersSaturateAt));
+        r.insert(QLatin1String("checked_to"), numberOrText(f.othersCheckedTo));
         o.insert(QLatin1String("first_saturated_replica"), r);
     } else {
         o.insert(QLatin1String("first_saturated_replica"), QJsonValue(QJsonValue::Null));

@@ -2,6 +2,7 @@
 
 #include "metrics/boundedread.h"
 #include "metrics/filewrite.h"
+#include "metrics/jsonvalues.h"
 #include "sim/simconfig.h"
 #include "sim/simparameters.h"
 
@@ -17,15 +18,9 @@ namespace {
 
 constexpr const char* kFormat = "kneepoint.twin/1";
 
-json number(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
-
-json optionalNumber(const std::optional<double>& v)
-{
-    return v ? number(*v) : json(nullptr);
-}
+// The shared helpers (metrics/jsonvalues.h): a figure that is not finite is null in the file.
+constexpr json (*number)(double) = &jsonvalues::finiteOrNull<json>;
+constexpr json (*optionalNumber)(const std::optional<double>&) = &jsonvalues::finiteOrNull<json>;
 
 QString fromStd(const std::string& s)
 {

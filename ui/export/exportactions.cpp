@@ -3,6 +3,7 @@
 #include "export/chartset.h"
 #include "export/runmeta.h"
 #include "export/runreport.h"
+#include "jobs/jobtracker.h"
 #include "run/gpuchart.h"
 #include "run/liverun.h"
 #include "run/loadlatencychart.h"
@@ -39,6 +40,7 @@ QString fileStem(const RunMeta& meta)
 RunExportActions::RunExportActions(RunPage* page, QWidget* dialogParent)
     : QObject(page)
     , m_page(page)
+    , m_metaJob(new JobTracker(this))
     , m_parent(dialogParent)
     , m_exportChart(new QAction(tr("Export load–latency &chart…"), this))
     , m_exportThroughput(new QAction(tr("Export &throughput chart…"), this))
@@ -69,6 +71,12 @@ RunExportActions::RunExportActions(RunPage* page, QWidget* dialogParent)
     connect(m_exportReport, &QAction::triggered, this, &RunExportActions::exportReport);
     connect(page->run(), &LiveRun::stepAdded, this, &RunExportActions::updateEnabled);
     connect(page->run(), &LiveRun::stateChanged, this, &RunExportActions::updateEnabled);
+    connect(page->run(), &LiveRun::stateChanged, this, [this] {
+        // Another run shown, or this one ended: its run.json is read at the next export.
+        m_metaJob->cancel();
+        m_savedMeta.reset();
+        m_metaDir.clear();
+    });
     updateEnabled();
 }
 
@@ -84,16 +92,17 @@ void RunExportActions::updateEnabled()
     m_exportReport->setEnabled(any && !m_page->run()->isActive());
 }
 
-RunMeta RunExportActions::currentMeta() const
+QString RunExportActions::savedDir() const
 {
     const LiveRun* run = m_page->run();
     const QString dir = run->hasInfo() ? run->info().runDirectory : QString();
-    if (!dir.isEmpty() && QFileInfo::exists(dir + QStringLiteral("/run.json")) && !run->isActive()) {
-        const SavedRunRead read = readSavedRun(dir);
-        if (read.ok())
-            return runMeta(*read.run);
-    }
+    return !dir.isEmpty() && !run->isActive() && QFileInfo::exists(dir + QStringLiteral("/run.json")) ? dir : QString();
+}
+
+RunMeta RunExportActions::infoMeta() const
+{
     // Not on disk yet, or still running: run.json's own keywords, which files (the steps JSON) keep.
+    const LiveRun* run = m_page->run();
     const LiveRun::State state = run->state();
     const QString status = state == LiveRun::State::Finished ? QStringLiteral("finished")
         : state == LiveRun::State::Stopped                   ? QStringLiteral("stopped")
@@ -102,17 +111,54 @@ RunMeta RunExportActions::currentMeta() const
     return RunMeta::fromInfo(run->info(), status);
 }
 
-void RunExportActions::exportChart(ChartKind kind)
+RunMeta RunExportActions::currentMeta() const
 {
-    const RunMeta meta = currentMeta();
-    QString selected;
-    const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export chart"),
-        QDir::home().filePath(
-            fileStem(meta) + u'-' + ChartOptions::kindKey(kind).replace(u'_', u'-') + QStringLiteral(".png")),
-        tr("PNG image (*.png);;PNG image at 2× for slides (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
-        &selected);
-    if (path.isEmpty())
+    const QString dir = savedDir();
+    if (!dir.isEmpty() && m_savedMeta && m_metaDir == dir)
+        return *m_savedMeta;
+    return infoMeta();
+}
+
+void RunExportActions::setSavedMeta(const QString& dir, const RunMeta& meta)
+{
+    m_metaJob->cancel();
+    m_metaDir = dir;
+    m_savedMeta = meta;
+}
+
+void RunExportActions::forgetSavedMeta(const QString& dir)
+{
+    if (dir != m_metaDir)
         return;
+    m_metaJob->cancel();
+    m_savedMeta.reset();
+    m_metaDir.clear();
+}
+
+void RunExportActions::withMeta(std::function<void(const RunMeta&)> then)
+{
+    const QString dir = savedDir();
+    if (dir.isEmpty() || (m_savedMeta && m_metaDir == dir)) {
+        then(currentMeta());
+        return;
+    }
+    m_metaJob->start(
+        tr("Reading %1").arg(QFileInfo(dir).fileName()),
+        [dir](const JobTracker::CancelFlag&) {
+            const SavedRunRead read = readSavedRun(dir);
+            return read.ok() ? std::optional<RunMeta>(runMeta(*read.run)) : std::nullopt;
+        },
+        [this, dir, then = std::move(then)](std::optional<RunMeta> meta) {
+            if (meta) {
+                m_metaDir = dir;
+                m_savedMeta = std::move(meta);
+            }
+            then(currentMeta());
+        });
+}
+
+QString RunExportActions::writeChart(ChartKind kind, const RunMeta& meta, const QString& path, qreal scale)
+{
     ChartOptions options;
     options.kind = kind;
     options.metric = m_page->latencyChart()->metric();
@@ -120,36 +166,65 @@ void RunExportActions::exportChart(ChartKind kind)
     ChartSet charts(m_page->run());
     ChartPanel* panel = charts.panel(options);
     QString error;
-    const qreal scale = selected.contains(QLatin1String("2×")) ? 2.0 : 1.0;
     if (!ChartExport::write(panel, charts.caption(options, meta),
             ChartExport::formatForPath(path).value_or(ChartFileFormat::Png), path, ChartExport::kDefaultSize, scale,
             &error))
-        QMessageBox::warning(m_parent, tr("Export chart"), error);
+        return error.isEmpty() ? path : error;
+    return {};
+}
+
+void RunExportActions::exportChartTo(ChartKind kind, const QString& path, qreal scale)
+{
+    withMeta([this, kind, path, scale](
+                 const RunMeta& meta) { Q_EMIT chartExported(path, writeChart(kind, meta, path, scale)); });
+}
+
+void RunExportActions::exportChart(ChartKind kind)
+{
+    withMeta([this, kind](const RunMeta& meta) {
+        QString selected;
+        const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export chart"),
+            QDir::home().filePath(
+                fileStem(meta) + u'-' + ChartOptions::kindKey(kind).replace(u'_', u'-') + QStringLiteral(".png")),
+            tr("PNG image (*.png);;PNG image at 2× for slides (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
+            &selected);
+        if (path.isEmpty())
+            return;
+        const qreal scale = selected.contains(QLatin1String("2×")) ? 2.0 : 1.0;
+        const QString error = writeChart(kind, meta, path, scale);
+        if (!error.isEmpty())
+            QMessageBox::warning(m_parent, tr("Export chart"), error);
+        Q_EMIT chartExported(path, error);
+    });
 }
 
 void RunExportActions::copyChart()
 {
-    ChartOptions options;
-    options.metric = m_page->latencyChart()->metric();
-    options.logScale = m_page->latencyChart()->logScale();
-    ChartSet charts(m_page->run());
-    ChartPanel* panel = charts.panel(options);
-    ChartExport::copyToClipboard(panel, charts.caption(options, currentMeta()));
+    withMeta([this](const RunMeta& meta) {
+        ChartOptions options;
+        options.metric = m_page->latencyChart()->metric();
+        options.logScale = m_page->latencyChart()->logScale();
+        ChartSet charts(m_page->run());
+        ChartPanel* panel = charts.panel(options);
+        ChartExport::copyToClipboard(panel, charts.caption(options, meta));
+        Q_EMIT chartCopied();
+    });
 }
 
 void RunExportActions::exportReport()
 {
-    const RunMeta meta = currentMeta();
-    const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export report"),
-        QDir::home().filePath(fileStem(meta) + QStringLiteral(".html")),
-        tr("HTML, self-contained (*.html);;Markdown with PNG charts beside it (*.md);;PDF (*.pdf);;Steps table as CSV "
-           "(*.csv);;Steps table as JSON (*.json)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    const RunReport report(m_page->run(), meta);
-    if (!report.write(reportFormatForPath(path).value_or(ReportFormat::Html), path, &error))
-        QMessageBox::warning(m_parent, tr("Export report"), error);
+    withMeta([this](const RunMeta& meta) {
+        const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export report"),
+            QDir::home().filePath(fileStem(meta) + QStringLiteral(".html")),
+            tr("HTML, self-contained (*.html);;Markdown with PNG charts beside it (*.md);;PDF (*.pdf);;Steps table "
+               "as CSV (*.csv);;Steps table as JSON (*.json)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        const RunReport report(m_page->run(), meta);
+        if (!report.write(reportFormatForPath(path).value_or(ReportFormat::Html), path, &error))
+            QMessageBox::warning(m_parent, tr("Export report"), error);
+    });
 }
 
 } // namespace kp::ui

@@ -2,6 +2,7 @@
 
 #include "export/chartset.h"
 #include "metrics/filewrite.h"
+#include "metrics/jsonvalues.h"
 #include "metrics/phrase.h"
 #include "profile/profilestore.h"
 #include "run/gpuchart.h"
@@ -172,11 +173,6 @@ std::optional<double> meanValue(const LatencyStats& stats)
 QString countText(qint64 value)
 {
     return isKnown(value) ? QString::number(value) : UiFormat::unknown();
-}
-
-QJsonValue countJson(qint64 value)
-{
-    return isKnown(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
 }
 
 // A figure of a step with the derived mark (UiFormat::derivedMark) when the file's other fields gave it.
@@ -874,8 +870,8 @@ QByteArray RunReport::stepsJson() const
         o.insert(QLatin1String("offered"),
             std::isinf(s.offered()) ? QJsonValue(QStringLiteral("inf")) : QJsonValue(s.offered()));
         o.insert(QLatin1String("purpose"), s.config.purpose);
-        o.insert(QLatin1String("completed"), countJson(m.completed));
-        o.insert(QLatin1String("failed"), countJson(m.failed));
+        o.insert(QLatin1String("completed"), jsonvalues::countOrNull(m.completed));
+        o.insert(QLatin1String("failed"), jsonvalues::countOrNull(m.failed));
         o.insert(QLatin1String("duration_s"), num(m.durationS));
         o.insert(QLatin1String("request_throughput"), num(m.requestThroughput));
         o.insert(QLatin1String("output_throughput"), num(m.outputThroughput));
@@ -886,7 +882,7 @@ QByteArray RunReport::stepsJson() const
         for (LatencyMetric metric : allLatencyMetrics) {
             const LatencyStats& st = m.stats(metric);
             QJsonObject l;
-            l.insert(QLatin1String("count"), countJson(st.count));
+            l.insert(QLatin1String("count"), jsonvalues::countOrNull(st.count));
             l.insert(QLatin1String("mean"), num(meanValue(st)));
             l.insert(QLatin1String("median"), num(statValue(st, 50)));
             for (const auto& [pct, value] : st.percentiles)

@@ -6,6 +6,7 @@
 #include "profilejsoneditor.h"
 #include "profilelibrary.h"
 
+#include "jobs/jobtracker.h"
 #include "metrics/boundedread.h"
 #include "profile/profilestore.h"
 #include "runs/runcatalog.h"
@@ -46,9 +47,12 @@ const QString demoUrl()
 
 // What the newest run against a real server said about it (the profile's "server" section as run),
 // to start a new profile from: the accelerators and versions rarely change between profiles.
-ServerInfo lastRunServer()
+// Reads the whole catalogue: called from a background job only.
+ServerInfo lastRunServer(const std::atomic_bool& cancelled)
 {
     for (const RunEntry& entry : RunCatalog().list()) {
+        if (cancelled)
+            return {};
         const SavedRunRead read = readSavedRun(entry.dir, SavedRunDepth::RunJson); // the profile is enough
         if (!read.ok() || read.run->profile.target.isBuiltinSimulator()
             || read.run->profile.server.engine == QLatin1String("kneepoint-sim"))
@@ -130,6 +134,7 @@ public:
     void saveAs();
     void openDialog();
     void newProfile();
+    void createNewProfile(const ServerInfo& server);
     void duplicateSelected();
     void renameEntry(QListWidgetItem* item);
     void deleteSelected();
@@ -191,6 +196,7 @@ public:
     ProfileJsonEditor* m_json = nullptr;
     PlanPreview* m_plan = nullptr;
     ConnectionTest* m_connection = nullptr;
+    JobTracker* m_newProfileJob = nullptr; // reads the runs for a new profile's server section
 };
 
 ProfilePage::ProfilePage(QWidget* parent)
@@ -669,11 +675,22 @@ void ProfilePage::Private::newProfile()
 {
     if (!q->maybeSave())
         return;
+    if (!m_newProfileJob)
+        m_newProfileJob = new JobTracker(q);
+    // The server section is prefilled from the last run: the runs are read in the background.
+    m_newProfileJob->start(
+        tr("Reading the last run's server"),
+        [](const JobTracker::CancelFlag& cancelled) { return lastRunServer(cancelled); },
+        [this](const ServerInfo& server) { createNewProfile(server); });
+}
+
+void ProfilePage::Private::createNewProfile(const ServerInfo& server)
+{
     Profile p;
     p.name = tr("New profile");
     p.target.baseUrl = QStringLiteral("http://127.0.0.1:8000");
     p.load.plan.kind = PlanKind::Auto;
-    p.server = lastRunServer(); // prefilled from the last run
+    p.server = server;
     QString error;
     m_library.ensureExists(&error);
     const QString path = m_library.uniquePath(p.name);

@@ -70,6 +70,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_controller(new SweepController(this))
     , m_jobs(new JobTracker(this))
+    , m_targetJobs(new JobTracker(this))
     , m_profiles(new ProfilePage(this))
     , m_runPage(new RunPage(m_controller, this))
     , m_pages(new QStackedWidget(this))
@@ -117,15 +118,13 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_runsPage, &RunsPage::openRequested, this, &MainWindow::openSavedRun);
     connect(m_runsPage, &RunsPage::compareRequested, this, &MainWindow::compareSavedRuns);
+    connect(m_runsPage, &RunsPage::runEdited, m_exportActions, &RunExportActions::forgetSavedMeta);
     connect(m_controller, &SweepController::failed, this,
         [this](const QString& message) { statusBar()->showMessage(message.section(u'\n', 0, 0), 15000); });
     connect(m_profiles, &ProfilePage::runRequested, this, [this](const Profile& profile) {
         if (m_controller->isRunning())
             return;
-        const std::optional<Profile> resolved = withSavedTarget(profile);
-        bool allowHighLoad = false;
-        if (resolved && confirmSweepStart(this, *resolved, &allowHighLoad))
-            m_controller->start(*resolved, allowHighLoad);
+        withSavedTarget(profile, [this](const Profile& resolved) { startSweep(resolved); });
     });
     connect(m_profiles, &ProfilePage::currentChanged, this, &MainWindow::updateProfileInfo);
     connect(m_profiles, &ProfilePage::modifiedChanged, this, &MainWindow::updateProfileInfo);
@@ -355,6 +354,8 @@ bool MainWindow::openSavedRun(const QString& dir)
                 Q_EMIT savedRunOpened(dir, false);
                 return;
             }
+            m_exportActions->setSavedMeta(
+                opened.run->info.runDirectory, opened.run->meta); // exports need not read it again
             showRunView();
             statusBar()->showMessage(opened.run->warnings.isEmpty()
                     ? tr("Opened %1").arg(opened.run->meta.name)
@@ -442,9 +443,8 @@ void MainWindow::importPaths(const QStringList& paths)
                 Q_EMIT pathsImported(QString());
                 return;
             }
-            m_runsPage->reload();
             const QStringList dirs = result.dirs.isEmpty() ? QStringList { result.dir } : result.dirs;
-            m_runsPage->selectDirs(dirs);
+            m_runsPage->reloadAndSelect(dirs);
             showRunsView();
             QString warnings
                 = result.warnings.isEmpty() ? QString() : tr(" (%1)").arg(result.warnings.join(QStringLiteral("; ")));
@@ -506,26 +506,49 @@ void MainWindow::runCurrentProfile()
         return;
     }
     statusBar()->clearMessage();
-    const std::optional<Profile> resolved = withSavedTarget(*profile);
-    bool allowHighLoad = false;
-    if (resolved && confirmSweepStart(this, *resolved, &allowHighLoad))
-        m_controller->start(*resolved, allowHighLoad);
+    withSavedTarget(*profile, [this](const Profile& resolved) { startSweep(resolved); });
 }
 
-std::optional<Profile> MainWindow::withSavedTarget(Profile profile)
+void MainWindow::startSweep(const Profile& profile)
 {
-    if (profile.targetName.isEmpty())
-        return profile;
-    TargetStore store(m_targetsPage->store().path());
-    QStringList errors;
-    store.load(&errors);
-    const QString error = errors.isEmpty() ? resolveTargetReference(profile, store) : errors.join(u'\n');
-    if (error.isEmpty())
-        return profile;
-    statusBar()->showMessage(error, 20000);
-    if (isVisible())
-        QMessageBox::warning(this, tr("Saved target"), error);
-    return std::nullopt;
+    // The read may have taken a moment: a sweep started meanwhile keeps the controller.
+    if (m_controller->isRunning() || m_matrix->isActive())
+        return;
+    bool allowHighLoad = false;
+    if (confirmSweepStart(this, profile, &allowHighLoad))
+        m_controller->start(profile, allowHighLoad);
+}
+
+void MainWindow::withSavedTarget(const Profile& profile, std::function<void(const Profile&)> then)
+{
+    if (profile.targetName.isEmpty()) {
+        then(profile);
+        return;
+    }
+    struct Resolved
+    {
+        Profile profile;
+        QString error;
+    };
+    m_targetJobs->start(
+        tr("Reading the saved targets"),
+        [profile, path = m_targetsPage->store().path()](const JobTracker::CancelFlag&) {
+            Resolved r { profile, {} };
+            TargetStore store(path);
+            QStringList errors;
+            store.load(&errors);
+            r.error = errors.isEmpty() ? resolveTargetReference(r.profile, store) : errors.join(u'\n');
+            return r;
+        },
+        [this, then = std::move(then)](const Resolved& r) {
+            if (r.error.isEmpty()) {
+                then(r.profile);
+                return;
+            }
+            statusBar()->showMessage(r.error, 20000);
+            if (isVisible())
+                QMessageBox::warning(this, tr("Saved target"), r.error);
+        });
 }
 
 void MainWindow::askAndRunMatrix()
@@ -538,16 +561,31 @@ void MainWindow::askAndRunMatrix()
         statusBar()->showMessage(tr("The profile has errors: the editor shows them at their fields."), 10000);
         return;
     }
-    m_targetsPage->reload();
-    if (m_targetsPage->store().targets().isEmpty()) {
-        showTargetsView();
-        statusBar()->showMessage(tr("No saved targets yet: add them on the Targets page first."), 10000);
-        return;
-    }
-    const std::optional<MatrixChoice> choice = askMatrix(this, m_targetsPage->store());
-    if (!choice)
-        return;
-    runMatrix(matrixProfiles(*profile, *choice));
+    struct Loaded
+    {
+        TargetStore store;
+        QStringList errors; // the Targets page shows them
+    };
+    m_targetJobs->start(
+        tr("Reading the saved targets"),
+        [path = m_targetsPage->store().path()](const JobTracker::CancelFlag&) {
+            Loaded l { TargetStore(path), {} };
+            l.store.load(&l.errors);
+            return l;
+        },
+        [this, base = *profile](const Loaded& loaded) {
+            if (m_controller->isRunning() || m_matrix->isActive())
+                return;
+            if (loaded.store.targets().isEmpty()) {
+                showTargetsView();
+                statusBar()->showMessage(tr("No saved targets yet: add them on the Targets page first."), 10000);
+                return;
+            }
+            const std::optional<MatrixChoice> choice = askMatrix(this, loaded.store);
+            if (!choice)
+                return;
+            runMatrix(matrixProfiles(base, *choice));
+        });
 }
 
 bool MainWindow::runMatrix(const std::vector<Profile>& profiles)

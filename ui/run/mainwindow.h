@@ -4,6 +4,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 #include <optional>
 #include <vector>
 
@@ -92,13 +94,16 @@ private:
     void updateProfileInfo();
     void readSettings();
     void writeSettings();
-    // A profile that names a saved target, with the target filled in; nullopt (and a message) when the
-    // name is not among the saved targets.
-    std::optional<kp::Profile> withSavedTarget(kp::Profile profile);
+    // A profile that names a saved target, with the target filled in, to then(profile): at once when it
+    // names none, else once targets.json is read in the background; a message instead when the name is
+    // not among the saved targets.
+    void withSavedTarget(const kp::Profile& profile, std::function<void(const kp::Profile&)> then);
+    void startSweep(const kp::Profile& profile); // asks when the load is high, then starts
     void askAndRunMatrix();
 
     SweepController* m_controller;
     JobTracker* m_jobs; // opening and comparing saved runs, one at a time: a new one replaces the last
+    JobTracker* m_targetJobs; // reading targets.json for Run and Run against targets
     ProfilePage* m_profiles;
     RunPage* m_runPage;
     QStackedWidget* m_pages;

@@ -1,29 +1,146 @@
 #include "runs/runsmodel.h"
 
+#include "jobs/jobtracker.h"
 #include "run/uiformat.h"
 
 #include <QCoreApplication>
 #include <QFont>
 #include <QLocale>
+#include <QMutex>
+#include <QMutexLocker>
 #include <QRegularExpression>
 
 namespace kp::ui {
 
+// Every change of a run.json made here goes under one lock, so that a notes write on the pool and a
+// rename in the window never interleave their read-modify-write of the same file. Each notes write
+// carries its number; one that finds a newer write of the same run done skips, so the last asked wins
+// whatever order the pool runs them in.
+struct RunsModel::Writes
+{
+    QMutex mutex;
+    QHash<QString, quint64> written; // dir → number of the last notes write applied
+    quint64 next = 0; // only touched in the GUI thread
+};
+
+namespace {
+
+struct CatalogRead
+{
+    std::vector<RunEntry> entries;
+    QStringList warnings;
+};
+
+struct NotesWrite
+{
+    bool ok = true;
+    QString error;
+};
+
+} // namespace
+
 RunsModel::RunsModel(QObject* parent)
     : QAbstractTableModel(parent)
+    , m_loader(new JobTracker(this))
+    , m_writes(std::make_shared<Writes>())
 { }
+
+RunsModel::~RunsModel() = default;
 
 void RunsModel::setCatalog(const RunCatalog& catalog)
 {
+    m_loader->cancel();
+    m_loading = false;
+    beginResetModel();
     m_catalog = catalog;
+    m_entries.clear();
+    endResetModel();
     reload();
 }
 
-void RunsModel::reload(QStringList* warnings)
+void RunsModel::reload()
 {
-    beginResetModel();
-    m_entries = m_catalog.list(warnings);
-    endResetModel();
+    m_notesWrittenWhileLoading.clear();
+    m_loading = true;
+    m_loader->start(
+        tr("Reading the saved runs"),
+        [catalog = m_catalog](const JobTracker::CancelFlag&) {
+            CatalogRead read;
+            read.entries = catalog.list(&read.warnings);
+            return read;
+        },
+        [this](CatalogRead read) {
+            m_loading = false;
+            beginResetModel();
+            m_entries = std::move(read.entries);
+            // The list may have been read before these notes reached the files.
+            for (auto it = m_notesWrittenWhileLoading.cbegin(); it != m_notesWrittenWhileLoading.cend(); ++it)
+                setEntryNotes(it.key(), it.value());
+            for (auto it = m_notesInFlight.cbegin(); it != m_notesInFlight.cend(); ++it)
+                setEntryNotes(it.key(), it.value());
+            m_notesWrittenWhileLoading.clear();
+            endResetModel();
+            Q_EMIT reloaded(read.warnings);
+        });
+}
+
+bool RunsModel::isLoading() const
+{
+    return m_loading;
+}
+
+void RunsModel::setEntryNotes(const QString& dir, const QString& notes)
+{
+    for (RunEntry& e : m_entries) {
+        if (e.dir == dir)
+            e.notes = notes;
+    }
+}
+
+void RunsModel::saveNotes(const QString& dir, const QString& notes)
+{
+    setEntryNotes(dir, notes);
+    m_notesInFlight.insert(dir, notes);
+    const quint64 number = ++m_writes->next;
+    // A tracker per write: a newer write must not drop an older one's result (its error).
+    auto* job = new JobTracker(this);
+    job->start(
+        tr("Saving notes"),
+        [catalog = m_catalog, writes = m_writes, dir, notes, number](const JobTracker::CancelFlag&) {
+            NotesWrite w;
+            const QMutexLocker lock(&writes->mutex);
+            if (writes->written.value(dir) > number)
+                return w;
+            w.ok = catalog.setNotes(dir, notes, &w.error);
+            writes->written.insert(dir, number);
+            return w;
+        },
+        [this, job, dir, notes](NotesWrite w) {
+            if (m_notesInFlight.value(dir) == notes)
+                m_notesInFlight.remove(dir);
+            if (isLoading())
+                m_notesWrittenWhileLoading.insert(dir, notes);
+            job->deleteLater();
+            Q_EMIT notesSaved(dir, w.ok, w.error);
+        });
+}
+
+std::optional<QString> RunsModel::moveToTrash(const QString& dir, QString* error)
+{
+    const QMutexLocker lock(&m_writes->mutex);
+    if (m_notesInFlight.contains(dir)) {
+        // Written here, before the directory moves; the queued write then finds a newer one done.
+        QString notesError;
+        if (m_catalog.setNotes(dir, m_notesInFlight.value(dir), &notesError))
+            m_writes->written.insert(dir, ++m_writes->next);
+    }
+    return m_catalog.moveToTrash(dir, error);
+}
+
+bool RunsModel::restore(const QString& trashedDir, QString* error)
+{
+    const QMutexLocker lock(&m_writes->mutex);
+    return m_catalog.restore(trashedDir, error);
 }
 
 const RunEntry* RunsModel::entry(int row) const
@@ -144,11 +261,16 @@ bool RunsModel::setData(const QModelIndex& index, const QVariant& value, int rol
         return false;
     RunEntry& e = m_entries[std::size_t(index.row())];
     QString error;
+    // A notes write of the same run.json may be under way on the pool: it is one small file.
+    const auto locked = [this](auto edit) {
+        const QMutexLocker lock(&m_writes->mutex);
+        return edit();
+    };
     if (index.column() == Name) {
         const QString name = value.toString().trimmed();
         if (name.isEmpty() || name == e.name)
             return false;
-        if (!m_catalog.rename(e.dir, name, &error)) {
+        if (!locked([&] { return m_catalog.rename(e.dir, name, &error); })) {
             Q_EMIT editFailed(error);
             return false;
         }
@@ -157,7 +279,7 @@ bool RunsModel::setData(const QModelIndex& index, const QVariant& value, int rol
         const QStringList tags = parseTags(value.toString());
         if (tags == e.tags)
             return false;
-        if (!m_catalog.setTags(e.dir, tags, &error)) {
+        if (!locked([&] { return m_catalog.setTags(e.dir, tags, &error); })) {
             Q_EMIT editFailed(error);
             return false;
         }

@@ -1,7 +1,6 @@
 #include "runs/runspage.h"
 
 #include "runs/runsmodel.h"
-#include "store/rundocument.h"
 
 #include <QAction>
 #include <QDir>
@@ -22,19 +21,18 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
+#include <QTimer>
+
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace kp::ui {
 
 namespace {
 
-QString runNotes(const QString& dir)
-{
-    const RunDocumentRead read = readRunDocument(dir + QStringLiteral("/run.json"));
-    return read.ok() ? read.document->notes.value_or(QString()) : QString();
-}
+constexpr int kNotesPauseMs = 800; // typing stops this long before the notes are written
 
 QToolButton* toolButton(QAction* action, QWidget* parent)
 {
@@ -59,6 +57,7 @@ RunsPage::RunsPage(const QString& root, QWidget* parent)
     , m_notesTitle(new QLabel(this))
     , m_notes(new QPlainTextEdit(this))
     , m_saveNotes(new QPushButton(tr("Save notes"), this))
+    , m_notesTimer(new QTimer(this))
 {
     QStyle* s = style();
     m_open = new QAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("Open"), this);
@@ -96,6 +95,22 @@ RunsPage::RunsPage(const QString& root, QWidget* parent)
     connect(m_undo, &QAction::triggered, this, &RunsPage::undoTrash);
     connect(m_refresh, &QAction::triggered, this, &RunsPage::reload);
     connect(m_model, &RunsModel::editFailed, this, [this](const QString& error) { showMessage(error, false); });
+    connect(m_model, &RunsModel::reloaded, this, &RunsPage::onReloaded);
+    connect(m_model, &RunsModel::notesSaved, this, [this](const QString& dir, bool ok, const QString& error) {
+        if (ok) {
+            Q_EMIT runEdited(dir);
+            return;
+        }
+        showMessage(error, false);
+        if (dir == m_notesDir) { // the text is still there to try again
+            m_notesSaved.reset();
+            m_saveNotes->setEnabled(true);
+        }
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from) {
+        if (from.isValid())
+            Q_EMIT runEdited(from.data(RunsModel::DirRole).toString());
+    });
 
     m_filter->setPlaceholderText(tr("Filter by name, target, model, tag or status"));
     m_filter->setClearButtonEnabled(true);
@@ -143,9 +158,11 @@ RunsPage::RunsPage(const QString& root, QWidget* parent)
     m_notes->setPlaceholderText(tr("Notes about the selected run: what changed, what it was for"));
     m_notes->setEnabled(false);
     m_saveNotes->setEnabled(false);
-    connect(m_saveNotes, &QPushButton::clicked, this, &RunsPage::saveNotes);
-    connect(m_notes, &QPlainTextEdit::textChanged, this,
-        [this] { m_saveNotes->setEnabled(!m_notesDir.isEmpty() && m_notes->toPlainText() != runNotes(m_notesDir)); });
+    m_notesTimer->setSingleShot(true);
+    m_notesTimer->setInterval(kNotesPauseMs);
+    connect(m_notesTimer, &QTimer::timeout, this, &RunsPage::flushNotes);
+    connect(m_saveNotes, &QPushButton::clicked, this, &RunsPage::flushNotes);
+    connect(m_notes, &QPlainTextEdit::textChanged, this, &RunsPage::onNotesEdited);
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 2);
@@ -181,7 +198,10 @@ RunsPage::RunsPage(const QString& root, QWidget* parent)
     setRoot(root);
 }
 
-RunsPage::~RunsPage() = default;
+RunsPage::~RunsPage()
+{
+    flushNotes(); // the write outlives the page; the application waits for it before it ends
+}
 
 QString RunsPage::root() const
 {
@@ -190,25 +210,49 @@ QString RunsPage::root() const
 
 void RunsPage::setRoot(const QString& root)
 {
-    m_model->setCatalog(RunCatalog(root));
+    flushNotes();
+    m_reselect.clear();
     m_trashed.clear();
     m_trashedFrom.clear();
-    reload();
+    m_model->setCatalog(RunCatalog(root)); // empty until the new list is read
+    updatePlaceholder();
+    onSelectionChanged();
 }
 
 void RunsPage::reload()
 {
-    const QStringList selected = selectedDirs();
-    QStringList warnings;
-    m_model->reload(&warnings);
+    if (!m_model->isLoading())
+        m_reselect = selectedDirs();
+    m_model->reload();
+    updatePlaceholder();
+}
+
+void RunsPage::reloadAndSelect(const QStringList& dirs)
+{
+    reload();
+    m_reselect = dirs;
+}
+
+void RunsPage::onReloaded(const QStringList& warnings)
+{
+    const QStringList selected = std::exchange(m_reselect, {});
     m_view->resizeColumnsToContents();
     for (int c = 0; c < RunsModel::ColumnCount; ++c)
         m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), c == RunsModel::Target ? 220 : 260));
     selectDirs(selected);
     if (!warnings.isEmpty())
         showMessage(warnings.join(u'\n'), false);
+    if (const auto message = std::exchange(m_afterReload, std::nullopt))
+        showMessage(message->first, message->second); // what was done, as before the list was read
     updatePlaceholder();
     onSelectionChanged();
+    Q_EMIT reloaded();
+}
+
+void RunsPage::hideEvent(QHideEvent* event)
+{
+    flushNotes(); // another page, or the window closing
+    QWidget::hideEvent(event);
 }
 
 bool RunsPage::eventFilter(QObject* watched, QEvent* event)
@@ -233,7 +277,9 @@ void RunsPage::showMessage(const QString& text, bool undoable)
 void RunsPage::updatePlaceholder()
 {
     QString text;
-    if (m_model->rowCount() == 0)
+    if (m_model->rowCount() == 0 && m_model->isLoading())
+        text = tr("Reading the saved runs in %1…").arg(root());
+    else if (m_model->rowCount() == 0)
         text = tr("No saved runs in %1 yet. Run a sweep (Ctrl+R), or drop result files from vLLM, SGLang or "
                   "GuideLLM on the window to import them.")
                    .arg(root());
@@ -274,12 +320,17 @@ void RunsPage::onSelectionChanged()
 {
     const QStringList dirs = selectedDirs();
     const QString dir = dirs.size() == 1 ? dirs.constFirst() : QString();
+    if (m_model->isLoading())
+        m_reselect = dirs; // the user's choice meanwhile
     if (dir != m_notesDir) {
+        flushNotes();
         m_notesDir = dir;
         const RunEntry* e = m_model->entry(m_model->rowOf(dir));
         m_notesTitle->setText(e ? tr("Notes · %1").arg(e->name) : tr("Notes"));
+        // The list holds every run's notes (and those written since): no file is read here.
+        m_notesSaved = e ? e->notes : QString();
         const QSignalBlocker block(m_notes);
-        m_notes->setPlainText(dir.isEmpty() ? QString() : runNotes(dir));
+        m_notes->setPlainText(*m_notesSaved);
         m_notes->setEnabled(!dir.isEmpty());
         m_saveNotes->setEnabled(false);
     }
@@ -309,25 +360,39 @@ bool RunsPage::setRunTags(const QString& dir, const QStringList& tags)
     return row >= 0 && m_model->setData(m_model->index(row, RunsModel::Tags), tags.join(QStringLiteral(", ")));
 }
 
-bool RunsPage::setRunNotes(const QString& dir, const QString& notes)
+void RunsPage::setRunNotes(const QString& dir, const QString& notes)
 {
-    QString error;
-    if (!m_model->catalog().setNotes(dir, notes, &error)) {
-        showMessage(error, false);
-        return false;
-    }
     if (dir == m_notesDir) {
+        m_notesTimer->stop();
+        m_notesSaved = notes;
         const QSignalBlocker block(m_notes);
         m_notes->setPlainText(notes);
         m_saveNotes->setEnabled(false);
     }
-    return true;
+    m_model->saveNotes(dir, notes);
 }
 
-void RunsPage::saveNotes()
+void RunsPage::onNotesEdited()
 {
-    if (!m_notesDir.isEmpty())
-        setRunNotes(m_notesDir, m_notes->toPlainText());
+    const bool unsaved = !m_notesDir.isEmpty() && m_notes->toPlainText() != m_notesSaved;
+    m_saveNotes->setEnabled(unsaved);
+    if (unsaved)
+        m_notesTimer->start(); // each keystroke moves the write on; none reads or writes a file
+    else
+        m_notesTimer->stop();
+}
+
+void RunsPage::flushNotes()
+{
+    m_notesTimer->stop();
+    if (m_notesDir.isEmpty())
+        return;
+    const QString notes = m_notes->toPlainText();
+    if (notes == m_notesSaved)
+        return;
+    m_notesSaved = notes;
+    m_saveNotes->setEnabled(false);
+    m_model->saveNotes(m_notesDir, notes);
 }
 
 void RunsPage::renameCurrent()
@@ -358,7 +423,7 @@ bool RunsPage::trashSelected()
         const RunEntry* e = m_model->entry(m_model->rowOf(dir));
         const QString name = e ? e->name : QFileInfo(dir).fileName();
         QString error;
-        if (const std::optional<QString> to = m_model->catalog().moveToTrash(dir, &error)) {
+        if (const std::optional<QString> to = m_model->moveToTrash(dir, &error)) {
             trashed << *to;
             from << dir;
             names << name;
@@ -377,6 +442,7 @@ bool RunsPage::trashSelected()
     if (!errors.isEmpty())
         text += (text.isEmpty() ? QString() : QStringLiteral(" ")) + errors.join(u' ');
     showMessage(text, !trashed.isEmpty());
+    m_afterReload = std::pair { text, !trashed.isEmpty() };
     updateActions();
     return errors.isEmpty();
 }
@@ -390,15 +456,15 @@ bool RunsPage::undoTrash()
     QStringList errors;
     for (const QString& dir : trashed) {
         QString error;
-        if (!m_model->catalog().restore(dir, &error))
+        if (!m_model->restore(dir, &error))
             errors << error;
     }
-    reload();
-    selectDirs(restored);
-    showMessage(errors.isEmpty()
-            ? (trashed.size() == 1 ? tr("Restored 1 run.") : tr("Restored %1 runs.").arg(trashed.size()))
-            : errors.join(u' '),
-        !m_trashed.isEmpty());
+    reloadAndSelect(restored);
+    const QString text = errors.isEmpty()
+        ? (trashed.size() == 1 ? tr("Restored 1 run.") : tr("Restored %1 runs.").arg(trashed.size()))
+        : errors.join(u' ');
+    showMessage(text, !m_trashed.isEmpty());
+    m_afterReload = std::pair { text, !m_trashed.isEmpty() };
     updateActions();
     return errors.isEmpty();
 }
