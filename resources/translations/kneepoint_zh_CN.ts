@@ -3661,6 +3661,10 @@ fitted to %1</source>
             <numerusform>；拒绝了 %n 个文件：%1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Reading the saved targets</source>
+        <translation>正在读取已保存的目标</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::MatrixRun</name>
@@ -5825,6 +5829,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Saved to %1, with a warning: %2</source>
         <translation>已保存到 %1，但有一条警告：%2</translation>
     </message>
+    <message>
+        <source>Reading the last run&apos;s server</source>
+        <translation>正在读取上次运行的服务器</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ReportDoc</name>
@@ -5907,6 +5915,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>GPU utilisation and memory against load as PNG (1× or 2×), SVG or PDF</source>
         <translation>将 GPU 利用率与显存随负载的变化导出为 PNG（1× 或 2×）、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Reading %1</source>
+        <translation>正在读取 %1</translation>
     </message>
 </context>
 <context>
@@ -6648,6 +6660,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>A twin&apos;s prediction, not a measurement: %1</source>
         <translation>数字孪生的预测，并非实测：%1</translation>
     </message>
+    <message>
+        <source>Reading the saved runs</source>
+        <translation>正在读取已保存的运行</translation>
+    </message>
+    <message>
+        <source>Saving notes</source>
+        <translation>正在保存备注</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunsPage</name>
@@ -6734,6 +6754,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Restored %1 runs.</source>
         <translation>已恢复 %1 个运行。</translation>
+    </message>
+    <message>
+        <source>Reading the saved runs in %1…</source>
+        <translation>正在读取 %1 中已保存的运行…</translation>
     </message>
 </context>
 <context>
