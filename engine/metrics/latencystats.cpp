@@ -98,6 +98,21 @@ double LatencyStats::numpySum(const double* values, std::size_t count)
     return numpySum(values, half) + numpySum(values + half, count - half);
 }
 
+void statisticRanks(std::size_t count, const std::vector<double>& percentiles, std::vector<std::size_t>& ranks)
+{
+    ranks.clear();
+    ranks.push_back(count / 2);
+    if (count % 2 == 0)
+        ranks.push_back(count / 2 - 1);
+    for (double p : percentiles) {
+        const PercentileRank rank = numpyPercentileRank(count, p);
+        ranks.push_back(rank.lower);
+        ranks.push_back(rank.upper);
+    }
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+}
+
 PercentileRank numpyPercentileRank(std::size_t count, double p)
 {
     const double q = std::clamp(p, 0.0, 100.0) / 100.0;
@@ -167,16 +182,8 @@ LatencyStats LatencyStats::compute(std::vector<double> valuesMs, const std::vect
     stats.max = *max;
 
     // The ranks every statistic reads, in increasing order.
-    std::vector<std::size_t> ranks { count / 2 };
-    if (count % 2 == 0)
-        ranks.push_back(count / 2 - 1);
-    for (double p : percentiles) {
-        const PercentileRank rank = numpyPercentileRank(count, p);
-        ranks.push_back(rank.lower);
-        ranks.push_back(rank.upper);
-    }
-    std::sort(ranks.begin(), ranks.end());
-    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    std::vector<std::size_t> ranks;
+    statisticRanks(count, percentiles, ranks);
     // Each selection puts its rank in place and partitions the rest, so the next one only looks past it.
     // With many ranks one sort costs less than their selections; both leave the same values at the ranks.
     constexpr std::size_t kMostSelections = 12;

@@ -4,6 +4,7 @@
 #include "metrics/stepmetrics.h"
 
 #include <cstddef>
+#include <vector>
 
 namespace kp {
 
@@ -35,5 +36,8 @@ struct PercentileRank
 };
 PercentileRank numpyPercentileRank(std::size_t count, double p);
 double numpyLerp(double lower, double upper, double fraction);
+// Every rank the median and these percentiles of `count` (> 0) values read, increasing and unique, into
+// ranks (cleared first). Defined in latencystats.cpp.
+void statisticRanks(std::size_t count, const std::vector<double>& percentiles, std::vector<std::size_t>& ranks);
 
 } // namespace kp

@@ -180,7 +180,7 @@ public:
     }
 
     // The values at `ranks` (increasing, each below the resample's count) of the resample's sorted values.
-    void select(const std::vector<quint32>& drawn, const std::vector<quint64>& ranks, std::vector<double>& out)
+    void select(const std::vector<quint32>& drawn, const std::vector<std::size_t>& ranks, std::vector<double>& out)
     {
         out.resize(ranks.size());
         std::fill(m_anchorWeight.begin(), m_anchorWeight.end(), kNotWeighed);
@@ -353,7 +353,7 @@ StepIntervals bootstrapIntervals(const std::vector<RequestRecord>& records, doub
             draws[key].push_back(v);
     };
     std::vector<quint32> drawn(n);
-    std::vector<quint64> ranks;
+    std::vector<std::size_t> ranks;
     std::vector<double> selected;
     // std::mt19937_64 is specified to the bit; the index is drawn by hand, since the standard's
     // distributions may differ between libraries. The draws are those of resampling the records one by one.
@@ -385,17 +385,7 @@ StepIntervals bootstrapIntervals(const std::vector<RequestRecord>& records, doub
             // As fromRecords: no value, no statistics; without a first token, TPOT and ITL are unknown.
             if (count == 0 || ((m == 1 || m == 2) && ttftCount == 0))
                 continue;
-            ranks.clear();
-            ranks.push_back(count / 2);
-            if (count % 2 == 0)
-                ranks.push_back(count / 2 - 1);
-            for (double p : percentiles) {
-                const PercentileRank rank = numpyPercentileRank(count, p);
-                ranks.push_back(rank.lower);
-                ranks.push_back(rank.upper);
-            }
-            std::sort(ranks.begin(), ranks.end());
-            ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+            statisticRanks(std::size_t(count), percentiles, ranks);
             d.select(drawn, ranks, selected);
             const auto at = [&](quint64 rank) {
                 return selected[std::size_t(std::lower_bound(ranks.begin(), ranks.end(), rank) - ranks.begin())];
