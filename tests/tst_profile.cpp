@@ -99,6 +99,7 @@ private Q_SLOTS:
     void limitsInFiles();
     void roundTrip_data();
     void roundTrip();
+    void soakMode();
     void nestedLayout();
     void flatLayout();
     void tomlTables();
@@ -320,6 +321,47 @@ void TestProfile::roundTrip()
     }
     QVERIFY(*second.profile == original);
     QCOMPARE(ProfileStore::toJson(*second.profile), readAll(saved));
+}
+
+// load.mode "soak": one rate step of soak_duration_s, per window of soak_window_s; written back as read.
+void TestProfile::soakMode()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"soak.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"target": {"base_url": "http://127.0.0.1:8000"},
+        "load": {"mode": "soak", "rates": [25], "soak_duration_s": 7200}})");
+    file.close();
+    const auto r = ProfileStore::load(path);
+    QVERIFY2(r.ok(), qPrintable(r.errors.join(u'\n')));
+    QVERIFY(r.profile->load.soak);
+    QCOMPARE(r.profile->load.mode, kp::LoadMode::Rate);
+    QCOMPARE(r.profile->load.soakDurationS, 7200.0);
+    QCOMPARE(r.profile->load.soakWindowS, 60.0);
+    const QByteArray json = ProfileStore::toJson(*r.profile);
+    QVERIFY2(json.contains(R"("mode": "soak")"), json.constData());
+    QVERIFY2(json.contains(R"("soak_duration_s": 7200)"), json.constData());
+    QVERIFY2(json.contains(R"("soak_window_s": 60)"), json.constData());
+    // Outside a soak the soak's keys are not written.
+    Profile rate = *r.profile;
+    rate.load.soak = false;
+    QVERIFY(!ProfileStore::toJson(rate).contains("soak"));
+    const QString saved = dir.filePath(u"saved.json"_s);
+    QVERIFY(ProfileStore::save(*r.profile, saved).ok());
+    const auto again = ProfileStore::load(saved);
+    QVERIFY2(again.ok(), qPrintable(again.errors.join(u'\n')));
+    QVERIFY(*again.profile == *r.profile);
+
+    QFile bad(path);
+    QVERIFY(bad.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    bad.write(R"({"load": {"mode": "soaking"}})");
+    bad.close();
+    const auto refused = ProfileStore::load(path);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.errors.join(u'\n').contains(u"expected \"rate\", \"concurrency\" or \"soak\", got \"soaking\""_s),
+        qPrintable(refused.errors.join(u'\n')));
 }
 
 void TestProfile::nestedLayout()
@@ -841,6 +883,40 @@ void TestProfile::validation_data()
     row("burstiness", [](Profile& p) { p.load.burstiness = 0; }, { u"load.burstiness: must be > 0"_s });
     row("max_concurrency", [](Profile& p) { p.load.maxConcurrency = 0; }, { u"load.max_concurrency: must be >= 1"_s });
     row("step duration", [](Profile& p) { p.load.stepDurationS = 0.0; }, { u"load.step_duration_s: must be > 0"_s });
+    row("soak",
+        [](Profile& p) {
+            p.load.soak = true;
+            p.load.rates = { 20 };
+        },
+        {});
+    row("soak at inf", [](Profile& p) { p.load.soak = true; },
+        { u"load.rates: a soak runs one finite rate (req/s)"_s });
+    row("soak at two rates",
+        [](Profile& p) {
+            p.load.soak = true;
+            p.load.rates = { 20, 40 };
+        },
+        { u"load.rates: a soak runs one finite rate (req/s)"_s });
+    row("soak of users",
+        [](Profile& p) {
+            p.load.soak = true;
+            p.load.mode = kp::LoadMode::Concurrency;
+            p.load.concurrencies = { 4 };
+        },
+        { u"load.mode: \"soak\" runs at a request rate, not at a concurrency"_s });
+    row("soak planned",
+        [](Profile& p) {
+            p.load.soak = true;
+            p.load.plan.kind = kp::PlanKind::Auto;
+        },
+        { u"load.plan.kind: must be \"list\" with load.mode \"soak\": a soak runs one rate"_s });
+    row("soak window",
+        [](Profile& p) {
+            p.load.soak = true;
+            p.load.rates = { 20 };
+            p.load.soakWindowS = 0.05;
+        },
+        { u"load.soak_window_s: must be >= 0.1"_s });
     row("percentile zero", [](Profile& p) { p.slo.percentile = 0; }, { u"slo.percentile: must be in (0, 100]"_s });
     row("percentile 100", [](Profile& p) { p.slo.percentile = 100; }, {});
     row("slo",

@@ -2,6 +2,7 @@
 
 #include "clianalysis.h"
 #include "climatrix.h"
+#include "clisoak.h"
 #include "cliverbs.h"
 #include "metrics/inerttext.h"
 
@@ -84,6 +85,7 @@ Commands:
   probe     check /health, /v1/models and one tiny completion, and explain what fails
   validate  read a profile and report every problem with its file, line, column and field
   demo      start the built-in simulator and sweep it (no server of your own needed)
+  soak      run one rate for a long time (--duration 1h) and report every window (--window 60s)
 )";
 
 const char* const kUsageEnd = R"(
@@ -216,6 +218,13 @@ struct Options
         qFatal("kneepoint-cli: no profile field has the flag --%s", flag);
     }
     bool shardOptions = false; // the three above are options of this verb
+    // soak: its length and its windows, with units (1h, 60s); load.soak_duration_s and load.soak_window_s.
+    QCommandLineOption soakDuration { QStringLiteral("duration"),
+        QStringLiteral("soak: how long to send at the rate (1h, 90m, 60s; default: the profile's, else 1h)."),
+        QStringLiteral("DURATION") };
+    QCommandLineOption soakWindow { QStringLiteral("window"),
+        QStringLiteral("soak: report the figures per window of this long (default: the profile's, else 60s)."),
+        QStringLiteral("DURATION") };
 };
 
 QStringList listValues(const QCommandLineParser& parser, const QCommandLineOption& option)
@@ -545,6 +554,11 @@ void printProbe(const ProbeReport& report)
 void printFailures(const StepResult& result, const Profile& profile, const HeaderList& headers,
     const QStringList& models, std::optional<int> maxModelLen)
 {
+    if (result.windows > 0) { // a soak keeps no records: its counts by class (examples in requests.jsonl)
+        for (const auto& [failure, count] : result.metrics.failuresByClass)
+            say(QStringLiteral("  %1 × %2").arg(count).arg(failureClassKey(failure)));
+        return;
+    }
     // By class and status: a 500 and a 503 say different things and have different examples.
     std::map<std::pair<FailureClass, int>, std::pair<int, const RequestRecord*>> byClass;
     for (const RequestRecord& r : result.records) {
@@ -790,6 +804,7 @@ std::optional<SweepPipelineOptions> sweepOptions(
 
 int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, bool sweep)
 {
+    const bool soak = profile.load.soak;
     const bool quiet = p.isSet(o.quiet);
     const bool jsonOut = p.isSet(o.json);
     std::optional<SweepPipelineOptions> options = sweepOptions(p, o, std::move(profile), sweep);
@@ -899,6 +914,24 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
         const QByteArray bytes = "\r" + line.leftJustified(60).toUtf8();
         std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
         std::fflush(stderr);
+    });
+    if (soak && !quiet)
+        QObject::connect(&pipeline, &SweepPipeline::started, &loop, [quiet](const SweepStart& start) {
+            if (!quiet)
+                say(QStringLiteral("soak: %1 s at %2 req/s, a line every %3 s window; run directory: %4")
+                        .arg(start.profile.load.soakDurationS)
+                        .arg(start.profile.load.rates.value(0))
+                        .arg(start.profile.load.soakWindowS)
+                        .arg(start.runDir));
+        });
+    // A soak's windows: a line each, as the window closes (its line is in steps/NNN.windows.jsonl by then).
+    QObject::connect(&pipeline, &SweepPipeline::windowFinished, &loop, [&](const SoakWindow& window) {
+        if (!quiet && tty)
+            std::fputs("\r\033[K", stderr);
+        if (jsonOut)
+            say(soakWindowLine(window));
+        else
+            writeOut(soakWindowLine(window).toUtf8() + '\n');
     });
     QObject::connect(&pipeline, &SweepPipeline::stepFinished, &loop,
         [&](const StepResult& result, const RunSession::StepRecord& recorded) {
@@ -1061,7 +1094,7 @@ int run(const QStringList& arguments)
         return ExitOk;
     }
     static const QStringList verbs = { QStringLiteral("run"), QStringLiteral("sweep"), QStringLiteral("analyze"),
-        QStringLiteral("probe"), QStringLiteral("validate"), QStringLiteral("demo") };
+        QStringLiteral("probe"), QStringLiteral("validate"), QStringLiteral("demo"), QStringLiteral("soak") };
     for (const Verb& extra : extraVerbs()) {
         if (verb == QLatin1String(extra.name))
             return extra.run(arguments);
@@ -1105,8 +1138,11 @@ int run(const QStringList& arguments)
         parser.addOptions({ o.shard, o.startAt, o.stepInterval });
         o.shardOptions = true;
     }
-    if (verb == QLatin1String("run") || verb == QLatin1String("sweep") || verb == QLatin1String("demo"))
+    if (verb == QLatin1String("run") || verb == QLatin1String("sweep") || verb == QLatin1String("demo")
+        || verb == QLatin1String("soak"))
         parser.addOption(o.dataDir);
+    if (verb == QLatin1String("soak"))
+        parser.addOptions({ o.soakDuration, o.soakWindow });
     if (verb == QLatin1String("demo"))
         parser.addOptions({ o.timeScale, o.preset });
     QStringList args = arguments;
@@ -1195,9 +1231,19 @@ int run(const QStringList& arguments)
     if (verb == QLatin1String("demo"))
         return runDemo(parser, o);
 
-    const auto profile = buildProfile(parser, o, true);
+    auto profile = buildProfile(parser, o, true);
     if (!profile)
         return ExitBadInput;
+    if (verb == QLatin1String("soak")) {
+        const QStringList errors
+            = applySoakOptions(parser.isSet(o.soakDuration) ? parser.value(o.soakDuration) : QString(),
+                parser.isSet(o.soakWindow) ? parser.value(o.soakWindow) : QString(), *profile);
+        for (const QString& e : errors)
+            say(QStringLiteral("error: %1").arg(e));
+        if (!errors.isEmpty())
+            return ExitBadInput;
+        return runSweep(parser, o, *profile, false);
+    }
     if (verb == QLatin1String("probe")) {
         // The probe sends the key as a sweep does: the same refusal over plain HTTP to another host.
         const SafetyCheck keyCheck = checkSafety(*profile, {}, 0, 0);

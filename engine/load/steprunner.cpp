@@ -51,6 +51,7 @@ StepRunner::StepRunner(Transport* transport, MetricsOptions options, QObject* pa
     : QObject(parent)
     , m_transport(transport)
     , m_metricsOptions(std::move(options))
+    , m_windowTimer(this)
     , m_dispatchTimer(this)
     , m_snapshotTimer(this)
     , m_pullTimer(this)
@@ -64,6 +65,13 @@ StepRunner::StepRunner(Transport* transport, MetricsOptions options, QObject* pa
     m_pullTimer.setInterval(kPullIntervalMs);
     m_pullTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_pullTimer, &QTimer::timeout, this, [this] { m_transport->pullRecords(); });
+    qRegisterMetaType<kp::SoakWindow>();
+    m_windowTimer.setSingleShot(true);
+    m_windowTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_windowTimer, &QTimer::timeout, this, [this] {
+        closeWindow(m_windowStartNs + static_cast<qint64>(m_config.windowS * 1e9), false);
+        armWindowTimer();
+    });
     // The transport emits in its own thread, which is this one where a sweep runs: directly, no second queue.
     connect(m_transport, &Transport::finished, this, &StepRunner::onRecord);
 }
@@ -88,12 +96,22 @@ void StepRunner::start(StepConfig config)
     m_repeated.clear();
     m_repeatedCount = 0;
     m_records.clear();
+    m_measured = m_events = m_lastEndNs = 0;
+    m_windowTimer.stop();
+    m_windowIndex = 0;
+    m_windowStartNs = 0;
+    m_sentBeforeWindow = 0;
+    m_windowRecords.clear();
+    m_windowLagMs.clear();
+    m_worstLagP90Ms = m_worstLagP99Ms = 0.0;
+    m_soakTotals = {};
     m_sessions.clear();
     m_requestTurn.clear();
     m_turnsDue.clear();
     m_reserved = 0;
     m_thinkRng.seed(m_config.seed ^ 0x5851f42d4c957f2dULL);
-    m_records.reserve(static_cast<std::size_t>(std::min(m_config.numPrompts, 100000)));
+    if (m_config.windowS <= 0)
+        m_records.reserve(static_cast<std::size_t>(std::min(m_config.numPrompts, 100000)));
     m_recent.clear();
     m_lagMs.clear();
     m_snapshotTimer.start();
@@ -172,6 +190,8 @@ void StepRunner::beginMeasured()
     } else {
         dispatchDue();
     }
+    if (m_config.windowS > 0)
+        armWindowTimer();
     publish();
 }
 
@@ -327,17 +347,17 @@ HttpRequest StepRunner::makeTurnRequest(int session, qint64 index, const QString
 void StepRunner::sendOne(qint64 scheduledNs, bool gated, int session)
 {
     const int i = m_sent++;
-    m_wasGated.push_back(gated ? 1 : 0);
+    m_wasGated.push_back(gated);
     ++m_inFlight;
     const QString id = m_idPrefix + QString::number(i);
     if (session < 0) {
         const int n = m_config.warmupRequests + i;
-        m_repeated.push_back(notePromptSent(positionOf(n)) ? 1 : 0);
+        m_repeated.push_back(notePromptSent(positionOf(n)));
         m_transport->send(makeRequest(n, i, id, scheduledNs));
         return;
     }
     ActiveSession& s = m_sessions[static_cast<std::size_t>(session)];
-    m_repeated.push_back(noteTurnSent(s.position, s.nextTurn) ? 1 : 0);
+    m_repeated.push_back(noteTurnSent(s.position, s.nextTurn));
     m_requestTurn.emplace_back(session, s.nextTurn + 1);
     m_transport->send(makeTurnRequest(session, i, id, scheduledNs));
     ++s.nextTurn;
@@ -496,11 +516,15 @@ void StepRunner::onRecord(const RequestRecord& incoming)
         record.session = session;
         record.turn = m_requestTurn[static_cast<std::size_t>(record.index)].second;
     }
-    const bool gated = m_wasGated[static_cast<std::size_t>(record.index)] != 0;
-    if (m_repeated[static_cast<std::size_t>(record.index)] != 0)
+    const bool gated = m_wasGated[static_cast<std::size_t>(record.index)];
+    if (m_repeated[static_cast<std::size_t>(record.index)])
         ++m_repeatedCount;
+    const bool soak = m_config.windowS > 0;
     if (!gated && record.sentNs >= 0 && record.scheduledNs >= 0)
-        m_lagMs.push_back(static_cast<double>(record.sentNs - record.scheduledNs) / 1e6);
+        (soak ? m_windowLagMs : m_lagMs).push_back(static_cast<double>(record.sentNs - record.scheduledNs) / 1e6);
+    ++m_measured;
+    m_events += static_cast<qint64>(record.chunkNs.size());
+    m_lastEndNs = std::max(m_lastEndNs, record.endNs);
     LatencySample sample;
     sample.atS = static_cast<double>(record.endNs) / 1e9;
     sample.ok = record.success();
@@ -530,7 +554,16 @@ void StepRunner::onRecord(const RequestRecord& incoming)
         if (session >= 0)
             turnEnded(record, session, now);
     }
-    m_records.push_back(std::move(record));
+    // Held until the step's (or the window's) figures: the chunk times at their size, not at the capacity
+    // they grew to (up to twice as many).
+    record.chunkNs.shrink_to_fit();
+    if (soak) {
+        // Written by now (requestFinished); the window needs its times and counts, not its text.
+        record.generatedText = QString();
+        m_windowRecords.push_back(std::move(record));
+    } else {
+        m_records.push_back(std::move(record));
+    }
     if (m_inFlight == 0 && (m_stopping || allSent(steadyNowNs())))
         finish();
 }
@@ -565,10 +598,7 @@ void StepRunner::publish()
     s.warmingUp = m_warmingUp;
     s.elapsedS = m_warmingUp ? 0.0 : static_cast<double>(steadyNowNs() - m_t0) / 1e9;
     s.planned = m_config.numPrompts;
-    const qint64 now = steadyNowNs();
-    while (!m_handedAhead.empty() && m_handedAhead.front() <= now)
-        m_handedAhead.pop_front();
-    const int ahead = static_cast<int>(m_handedAhead.size());
+    const int ahead = handedAhead(steadyNowNs());
     s.sent = m_sent - m_unsent - ahead;
     s.completed = m_completed;
     s.failed = m_failed;
@@ -576,6 +606,59 @@ void StepRunner::publish()
     s.outputTokens = m_outputTokens;
     s.recent.swap(m_recent);
     Q_EMIT snapshot(s);
+}
+
+int StepRunner::handedAhead(qint64 now)
+{
+    while (!m_handedAhead.empty() && m_handedAhead.front() <= now)
+        m_handedAhead.pop_front();
+    return static_cast<int>(m_handedAhead.size());
+}
+
+void StepRunner::armWindowTimer()
+{
+    if (!m_running || m_stopping)
+        return;
+    // A record reaches the runner a few milliseconds after it ended (pulled every kPullIntervalMs): the
+    // window closes a little after its end, so that its last requests are in it.
+    const double graceS = std::min(0.25, m_config.windowS / 4.0);
+    const qint64 closeAt = m_t0 + m_windowStartNs + static_cast<qint64>((m_config.windowS + graceS) * 1e9);
+    m_windowTimer.start(static_cast<int>(std::max<qint64>(0, (closeAt - steadyNowNs()) / 1'000'000)));
+}
+
+void StepRunner::closeWindow(qint64 endNs, bool last)
+{
+    std::vector<RequestRecord> in;
+    if (last) {
+        in.swap(m_windowRecords);
+    } else {
+        // Those that ended after the window's end (before the timer fired) belong to the next one; one that
+        // reached the runner after its own window closed is counted in this one.
+        const auto split = std::stable_partition(m_windowRecords.begin(), m_windowRecords.end(),
+            [endNs](const RequestRecord& r) { return r.endNs < endNs; });
+        in.assign(std::make_move_iterator(m_windowRecords.begin()), std::make_move_iterator(split));
+        m_windowRecords.erase(m_windowRecords.begin(), split);
+    }
+    if (last && in.empty() && endNs <= m_windowStartNs)
+        return; // the step ended on a window's edge: no window after it
+    SoakWindow window;
+    window.step = m_config.index;
+    window.index = m_windowIndex++;
+    window.startS = static_cast<double>(m_windowStartNs) / 1e9;
+    window.endS = static_cast<double>(std::max(endNs, m_windowStartNs)) / 1e9;
+    window.partial = last && (m_stopping || window.endS - window.startS < m_config.windowS);
+    const int sentNow = m_sent - m_unsent - handedAhead(steadyNowNs());
+    window.sent = sentNow - m_sentBeforeWindow;
+    m_sentBeforeWindow = sentNow;
+    window.metrics = StepMetrics::fromRecords(in, window.endS - window.startS, soakWindowOptions(m_metricsOptions));
+    const LatencyStats lag = LatencyStats::compute(std::move(m_windowLagMs), { 90, 99 });
+    m_windowLagMs = {};
+    m_worstLagP90Ms = std::max(m_worstLagP90Ms, lag.percentile(90).value_or(0.0));
+    m_worstLagP99Ms = std::max(m_worstLagP99Ms, lag.percentile(99).value_or(0.0));
+    m_soakTotals.add(window.metrics);
+    m_windowStartNs = std::max(endNs, m_windowStartNs);
+    in = {};
+    Q_EMIT windowFinished(window);
 }
 
 void StepRunner::finish()
@@ -586,6 +669,7 @@ void StepRunner::finish()
     const qint64 wallAtEndNs = steadyNowNs();
     m_dispatchTimer.stop();
     m_snapshotTimer.stop();
+    m_windowTimer.stop();
     if (m_pulling) {
         m_pullTimer.stop();
         m_pulling = false;
@@ -603,23 +687,35 @@ void StepRunner::finish()
     result.partial = m_stopping;
     // As the reference measures it: from the step's start (the first request leaves one drawn gap
     // later) to the last completion.
-    qint64 lastEnd = 0;
-    for (const RequestRecord& r : m_records)
-        lastEnd = std::max(lastEnd, r.endNs);
-    result.durationS = static_cast<double>(lastEnd) / 1e9;
-    result.records = std::move(m_records);
-    m_records = {};
-    result.metrics = StepMetrics::fromRecords(result.records, result.durationS, m_metricsOptions);
+    result.durationS = static_cast<double>(m_lastEndNs) / 1e9;
+    const bool soak = m_config.windowS > 0;
+    if (soak) {
+        // The last window ends at the last completion, as the step does (or where a stop cut it).
+        closeWindow(std::max(m_lastEndNs, m_windowStartNs), true);
+        result.windows = m_soakTotals.windows();
+        result.metrics = m_soakTotals.total(result.durationS, m_metricsOptions);
+    } else {
+        result.records = std::move(m_records);
+        m_records = {};
+        result.metrics = StepMetrics::fromRecords(result.records, result.durationS, m_metricsOptions);
+    }
     result.metrics.ignoreEos = m_config.request.ignoreEos;
     result.metrics.repeatedPrompts = m_repeatedCount;
     result.positionsUsed
         = qint64(m_config.warmupRequests) + (m_config.isMultiTurn() ? qint64(m_sessions.size()) : qint64(m_sent));
-    result.metrics.intervals
-        = bootstrapIntervals(result.records, result.durationS, m_metricsOptions, result.metrics, kBootstrapSeed);
-    const LatencyStats lag = LatencyStats::compute(m_lagMs, { 90, 99 });
-    result.dispatchLagP99Ms = lag.percentile(99).value_or(0.0);
-    result.dispatchLagP90Ms = lag.percentile(90).value_or(0.0);
-    result.clientBound = m_lagMs.size() >= kClientBoundMinSamples && result.dispatchLagP90Ms > kClientBoundLagMs;
+    if (soak) { // no records to resample; the lag is the worst window's
+        result.dispatchLagP99Ms = m_worstLagP99Ms;
+        result.dispatchLagP90Ms = m_worstLagP90Ms;
+        result.clientBound
+            = m_measured >= qint64(kClientBoundMinSamples) && result.dispatchLagP90Ms > kClientBoundLagMs;
+    } else {
+        result.metrics.intervals
+            = bootstrapIntervals(result.records, result.durationS, m_metricsOptions, result.metrics, kBootstrapSeed);
+        const LatencyStats lag = LatencyStats::compute(m_lagMs, { 90, 99 });
+        result.dispatchLagP99Ms = lag.percentile(99).value_or(0.0);
+        result.dispatchLagP90Ms = lag.percentile(90).value_or(0.0);
+        result.clientBound = m_lagMs.size() >= kClientBoundMinSamples && result.dispatchLagP90Ms > kClientBoundLagMs;
+    }
     recordHealth(result, cpuAtEndS, wallAtEndNs);
     Q_EMIT finished(result);
 }
@@ -640,13 +736,10 @@ void StepRunner::recordHealth(StepResult& result, double cpuAtEndS, qint64 wallA
     h.processCpuS = std::max(0.0, cpuAtEndS - m_cpuAtStartS);
     const double wallS = static_cast<double>(wallAtEndNs - m_t0) / 1e9;
     h.cpuCores = wallS > 0 ? h.processCpuS / wallS : 0.0;
-    qint64 events = 0;
-    for (const RequestRecord& r : result.records)
-        events += static_cast<qint64>(r.chunkNs.size());
-    if (!result.records.empty())
-        h.cpuPerRequestUs = h.processCpuS * 1e6 / double(result.records.size());
-    if (events > 0)
-        h.cpuPerEventUs = h.processCpuS * 1e6 / double(events);
+    if (m_measured > 0)
+        h.cpuPerRequestUs = h.processCpuS * 1e6 / double(m_measured);
+    if (m_events > 0)
+        h.cpuPerEventUs = h.processCpuS * 1e6 / double(m_events);
     // The workers' event loops falling behind delays every timestamp they take, even when dispatch
     // keeps to the schedule.
     if (result.clientBound) {

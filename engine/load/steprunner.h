@@ -5,6 +5,7 @@
 #include "dataset/dataset.h"
 #include "load/arrivalschedule.h"
 #include "load/deadlinetimer.h"
+#include "load/soakwindow.h"
 #include "metrics/requestrecord.h"
 #include "metrics/stepmetrics.h"
 #include "profile/profile.h"
@@ -65,6 +66,10 @@ struct StepConfig
     qint64 datasetSkipped = 0; // malformed lines or conversations the dataset skipped (bad_lines "skip")
     bool liveHistory = false; // the history carries the server's answers instead of the dataset's
     double thinkTimeS = 0.0; // mean of the exponential think time
+    // A soak (load.mode soak): every windowS seconds the requests that ended in the window are measured
+    // (windowFinished) and dropped, so memory does not grow with the step; the step's records are not
+    // kept (StepResult::records stays empty; requestFinished has them all). 0: a plain step.
+    double windowS = 0.0;
     bool isReplay() const { return !prompts.empty() && prompts.front().atNs >= 0; }
     bool isMultiTurn() const { return !sessions.empty(); }
 };
@@ -100,7 +105,8 @@ struct StepResult
     double startedUnixS = 0; // the records' zero on the wall clock (seconds since the epoch, microseconds)
     double durationS = 0;
     bool partial = false; // stopped before every request ended
-    std::vector<RequestRecord> records; // in completion order; times relative to the step start
+    std::vector<RequestRecord> records; // in completion order; times relative to the step start; empty for a soak
+    int windows = 0; // a soak's windows (SoakTotals: its metrics come from them)
     StepMetrics metrics;
     double dispatchLagP99Ms = 0; // timer + hand-off lag of requests that did not wait at the gate
     double dispatchLagP90Ms = 0;
@@ -142,6 +148,7 @@ Q_SIGNALS:
     void snapshot(const kp::LiveSnapshot& snapshot);
     void requestFinished(const kp::RequestRecord& record); // measured requests only, times step-relative
     void finished(const kp::StepResult& result);
+    void windowFinished(const kp::SoakWindow& window); // a soak's windows, before finished() for the last
 
 private:
     void onRecord(const RequestRecord& record);
@@ -174,6 +181,10 @@ private:
     void publish();
     bool concurrencyDone(qint64 now) const;
     void finish();
+    // A soak: measures the window's requests that ended before endNs (all of them when last) and drops them.
+    void closeWindow(qint64 endNs, bool last);
+    void armWindowTimer();
+    int handedAhead(qint64 now); // requests handed to the transport before their time, not yet due
     // The client's own health (result.metrics.clientHealth), from the process CPU and the clock at the last
     // completion.
     void recordHealth(StepResult& result, double cpuAtEndS, qint64 wallAtEndNs);
@@ -209,8 +220,9 @@ private:
     std::multimap<qint64, int> m_turnsDue; // next turns waiting out their think time: due (absolute ns) → session
     int m_reserved = 0; // turns the started sessions will send
     std::mt19937_64 m_thinkRng;
-    std::vector<char> m_wasGated; // per request index: it waited at the gate (its lag is not the client's)
-    std::vector<char> m_repeated; // per request index: its prompt was sent before in this run
+    // Per request index, a bit each (a soak of ten million requests holds 2.5 MB of them):
+    std::vector<bool> m_wasGated; // it waited at the gate (its lag is not the client's)
+    std::vector<bool> m_repeated; // its prompt was sent before in this run
     qint64 m_repeatedCount = 0; // measured requests that ended with a repeated prompt
     // The run's ledger of sent prompts, by prompt id (Prompt::id, else its place in the list) and, for
     // sessions, the turns of each conversation sent so far: as large as the dataset, not the run.
@@ -227,6 +239,19 @@ private:
     std::vector<LatencySample> m_recent;
     std::vector<double> m_lagMs;
     std::vector<RequestRecord> m_records;
+    qint64 m_measured = 0; // measured requests ended, and their choices events (for the client's health)
+    qint64 m_events = 0;
+    qint64 m_lastEndNs = 0;
+    // A soak's window under way: its requests so far, its start, the sends before it, its dispatch lags.
+    QTimer m_windowTimer;
+    int m_windowIndex = 0;
+    qint64 m_windowStartNs = 0;
+    int m_sentBeforeWindow = 0;
+    std::vector<RequestRecord> m_windowRecords;
+    std::vector<double> m_windowLagMs;
+    double m_worstLagP90Ms = 0.0; // the worst window's
+    double m_worstLagP99Ms = 0.0;
+    SoakTotals m_soakTotals;
     DeadlineTimer m_dispatchTimer;
     QTimer m_snapshotTimer;
     QTimer m_pullTimer; // while m_pulling

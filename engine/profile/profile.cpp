@@ -846,6 +846,15 @@ void checkLoad(Checker& c, const Profile& p)
         for (qsizetype i = 0; i < l.concurrencies.size(); ++i)
             c.atLeastOne(u"load.concurrencies[%1]"_s.arg(i), l.concurrencies[i]);
     }
+    if (l.soak) { // one rate step, reported per window
+        if (l.mode != LoadMode::Rate)
+            c.add(u"load.mode"_s, phrase("Profile", "\"soak\" runs at a request rate, not at a concurrency"));
+        else if (l.plan.kind != PlanKind::List)
+            c.add(u"load.plan.kind"_s,
+                phrase("Profile", "must be \"list\" with load.mode \"soak\": a soak runs one rate"));
+        else if (l.rates.size() != 1 || !std::isfinite(l.rates.constFirst()))
+            c.add(u"load.rates"_s, phrase("Profile", "a soak runs one finite rate (req/s)"));
+    }
     for (const ProfileField& f : profileFields()) {
         // load.plan's own were checked above
         if (QLatin1String(f.key).startsWith(u"load.") && !QLatin1String(f.key).startsWith(u"load.plan.")

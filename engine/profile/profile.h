@@ -265,6 +265,11 @@ struct Load
     // /reset_prefix_cache, SGLang's /flush_cache), so that no step starts with the previous one's prompts cached.
     bool resetCacheBetweenSteps = false;
     std::optional<double> stepDurationS; // run each step this long instead of numPrompts requests
+    // load.mode "soak": one step of soakDurationS at the first rate, reported per window of soakWindowS
+    // (mode stays Rate; docs/PROFILES.md, "Soak").
+    bool soak = false;
+    double soakDurationS = 3600;
+    double soakWindowS = 60;
     Plan plan;
     int stepCount() const { return int(mode == LoadMode::Rate ? rates.size() : concurrencies.size()); }
     bool operator==(const Load&) const = default;

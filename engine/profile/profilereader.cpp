@@ -424,7 +424,7 @@ public:
             out = name->toLower() == u"custom" ? u"jsonl"_s : name->toLower();
     }
 
-    void readMode(const char* key, const QString& pp, std::optional<LoadMode>& out)
+    void readMode(const char* key, const QString& pp, std::optional<LoadMode>& out, bool& soak)
     {
         const Json* v = take(key, pp);
         if (!v)
@@ -432,10 +432,13 @@ public:
         const auto name = toString(*v, child(key), pp);
         if (!name)
             return;
-        if (const auto mode = loadModeFromName(*name)) {
+        soak = *name == u"soak"; // a soak is one rate step, reported per window
+        if (soak) {
+            out = LoadMode::Rate;
+        } else if (const auto mode = loadModeFromName(*name)) {
             out = mode;
         } else {
-            m_ctx.error(child(key), u"expected \"rate\" or \"concurrency\", got \"%1\""_s.arg(*name));
+            m_ctx.error(child(key), u"expected \"rate\", \"concurrency\" or \"soak\", got \"%1\""_s.arg(*name));
             m_ctx.fail(pp);
         }
     }
@@ -740,7 +743,7 @@ void readOwn(ObjectReader& r, const ProfileField& f, const char* key, Profile& p
     else if (k == "workload.extra_body")
         r.readObject(key, pp, p.workload.extraBody);
     else if (k == "load.mode")
-        r.readMode(key, pp, load.mode);
+        r.readMode(key, pp, load.mode, p.load.soak);
     else if (k == "load.rates")
         load.rates = r.readRates(key, pp, p.load.rates) || load.rates;
     else if (k == "load.concurrencies")

@@ -56,6 +56,10 @@ bool steppedPlan(const Profile& p)
 {
     return p.load.plan.kind != PlanKind::List;
 }
+bool soakMode(const Profile& p)
+{
+    return p.load.soak;
+}
 
 QString parseModelMixFlag(const QString& text, QString* value)
 {
@@ -561,6 +565,26 @@ const ProfileField kFields[] = {
         .flags = { "step-duration" },
         .flagValue = "S",
         .help = "Run each step this many seconds instead of a prompt count." },
+    // load.mode "soak" (docs/PROFILES.md, "Soak"): one step at the first rate, reported per window. The CLI's
+    // soak command sets them from --duration and --window, which take units (1h, 90s).
+    { .key = "load.soak_duration_s",
+        .ref = REF(load.soakDurationS),
+        .min = above(0),
+        .max = limit(kMaxTotalS),
+        .unit = "s",
+        .write = W::WhenApplies,
+        .applies = soakMode,
+        .appliesText = "load.mode soak",
+        .help = "Soak: how long the one step sends requests at the rate." },
+    { .key = "load.soak_window_s",
+        .ref = REF(load.soakWindowS),
+        .min = atLeast(0.1),
+        .max = limit(kMaxTimeoutS),
+        .unit = "s",
+        .write = W::WhenApplies,
+        .applies = soakMode,
+        .appliesText = "load.mode soak",
+        .help = "Soak: the figures are reported per window of this many seconds." },
     { .key = "load.plan.kind" },
     { .key = "load.plan.start",
         .ref = REF(load.plan.start),

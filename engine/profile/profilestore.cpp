@@ -199,7 +199,7 @@ Json ownValue(const Profile& p, const ProfileField& f)
     if (k == "workload.extra_body")
         return Json::parse(QJsonDocument(p.workload.extraBody).toJson(QJsonDocument::Compact).toStdString());
     if (k == "load.mode")
-        return str(loadModeName(p.load.mode));
+        return str(p.load.soak ? u"soak"_s : loadModeName(p.load.mode));
     if (k == "load.rates") {
         Json rates = Json::array();
         for (double r : p.load.rates)

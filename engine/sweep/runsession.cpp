@@ -8,6 +8,7 @@
 #include "sweep/sweeprunner.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 
@@ -67,6 +68,28 @@ bool RunSession::appendRequest(int stepIndex, const RequestRecord& record, QStri
     return check(m_writer.appendRequest(stepIndex, record, error));
 }
 
+QString RunSession::windowsPath(int stepIndex) const
+{
+    QString path = m_writer.stepPath(stepIndex);
+    path.chop(5); // ".json"
+    return path + QStringLiteral(".windows.jsonl");
+}
+
+bool RunSession::appendWindow(const SoakWindow& window, QString* error)
+{
+    if (m_failed)
+        return true;
+    QFile file(windowsPath(window.step));
+    const QByteArray line = QJsonDocument(window.toJson()).toJson(QJsonDocument::Compact) + '\n';
+    // Unbuffered and appended in one write, as the request log writes its lines.
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered)
+        || file.write(line) != line.size()) {
+        *error = QStringLiteral("%1: cannot append: %2").arg(file.fileName(), file.errorString());
+        return check(false);
+    }
+    return true;
+}
+
 bool RunSession::finishStep(const StepResult& result, StepRecord* record, QString* error)
 {
     const Profile& profile = m_options.profile;
@@ -113,6 +136,11 @@ bool RunSession::finishStep(const StepResult& result, StepRecord* record, QStrin
     entry.joulesPerOutputToken = m.joulesPerOutputToken;
     if (!result.server.isEmpty())
         entry.metricsFile = QFileInfo(m_writer.metricsPath(index)).fileName();
+    if (result.config.windowS > 0) { // a soak: its figures per window, next to its requests
+        entry.extra.insert(QStringLiteral("windows_file"), QFileInfo(windowsPath(index)).fileName());
+        entry.extra.insert(QStringLiteral("window_s"), result.config.windowS);
+        entry.extra.insert(QStringLiteral("windows"), result.windows);
+    }
     // The step's own intervals (bootstrap over its requests); a repeated load's entries all get the
     // intervals over its trials instead, the interval its averaged point has.
     if (!m.intervals.isEmpty())

@@ -60,6 +60,10 @@ public:
     // run.json names the step under way: a kill leaves it marked as the interrupted one.
     bool beginStep(const StepConfig& step, QString* error);
     bool appendRequest(int stepIndex, const RequestRecord& record, QString* error);
+    // A soak's window: one line appended to steps/NNN.windows.jsonl at once (a kill keeps every window
+    // closed before it).
+    bool appendWindow(const SoakWindow& window, QString* error);
+    QString windowsPath(int stepIndex) const; // steps/NNN.windows.jsonl
     // What the requests in flight record when a write fails and the front end stops the run
     // (SweepRunner::stop): not the person's cancel.
     static QString writeFailedCancel() { return QStringLiteral("cancelled: the run's files could not be written"); }

@@ -419,6 +419,12 @@ void SweepPipeline::begin()
         if (m_session && !m_session->appendRequest(stepIndex, record, &writeError))
             onWriteFailed(writeError);
     });
+    connect(m_runner.get(), &SweepRunner::windowFinished, this, [this](const SoakWindow& window) {
+        QString writeError;
+        if (m_session && !m_session->appendWindow(window, &writeError))
+            onWriteFailed(writeError);
+        Q_EMIT windowFinished(window);
+    });
     connect(m_runner.get(), &SweepRunner::stepFinished, this, &SweepPipeline::onStepFinished);
     connect(m_runner.get(), &SweepRunner::finished, this, &SweepPipeline::onRunnerFinished);
     connect(m_runner.get(), &SweepRunner::pausedChanged, this, &SweepPipeline::pausedChanged);

@@ -150,6 +150,8 @@ Q_SIGNALS:
     // The step as measured and as recorded (its SLO verdict, result file); writeError when a write of
     // the run folder failed (the sweep is then stopped).
     void stepFinished(const kp::StepResult& result, const kp::RunSession::StepRecord& recorded);
+    // A soak step's window, once its line is in steps/NNN.windows.jsonl.
+    void windowFinished(const kp::SoakWindow& window);
     void writeFailed(const QString& error);
     // The run folder is closed. session() holds the run's analysis until the slots connected here return.
     void finished(const kp::SweepEnd& end);

@@ -84,6 +84,8 @@ PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progre
     config.transport = transportOptions(profile.target);
     config.metrics = metricsOptions(profile);
     config.stepDurationS = profile.load.stepDurationS;
+    if (profile.load.soak) // one step of the soak's length at its rate, measured per window
+        config.stepDurationS = profile.load.soakDurationS;
     config.planner = SweepPlanner(profile.load, profile.slo);
     // The built-in simulator runs in scaled time: its rates are not what a server would see.
     if (!profile.target.isBuiltinSimulator())
@@ -94,6 +96,7 @@ PreparedSweep prepareSweep(const Profile& profile, const DatasetProgress& progre
     step.maxConcurrency = profile.load.maxConcurrency;
     step.rampUpS = profile.load.rampUpS;
     step.warmupRequests = profile.load.warmupRequests;
+    step.windowS = profile.load.soak ? profile.load.soakWindowS : 0.0;
     step.seed = static_cast<quint64>(profile.workload.seed);
     step.request = request;
     step.prompts = dataset.prompts;

@@ -118,6 +118,7 @@ void SweepRunner::start(SweepConfig config)
     connect(m_step.get(), &StepRunner::snapshot, this, &SweepRunner::snapshot);
     connect(m_step.get(), &StepRunner::requestFinished, this,
         [this](const RequestRecord& record) { Q_EMIT requestFinished(static_cast<int>(m_outcomes.size()), record); });
+    connect(m_step.get(), &StepRunner::windowFinished, this, &SweepRunner::windowFinished);
     connect(m_step.get(), &StepRunner::finished, this, &SweepRunner::onStepFinished);
     m_scraper->abort();
     m_scraper->setOptions(m_config.telemetry);

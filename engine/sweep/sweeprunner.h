@@ -72,6 +72,7 @@ Q_SIGNALS:
     void snapshot(const kp::LiveSnapshot& snapshot);
     void requestFinished(int stepIndex, const kp::RequestRecord& record);
     void stepFinished(const kp::StepResult& result);
+    void windowFinished(const kp::SoakWindow& window); // a soak step's windows (StepConfig::windowS)
     void finished(bool stopped);
     void pausedChanged(bool paused); // true once the sweep actually waits between steps
     void note(const QString& text); // once per sweep, e.g. "no server metrics (...)"
