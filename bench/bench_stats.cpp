@@ -23,6 +23,7 @@
 #include <random>
 #include <vector>
 
+#include <malloc.h>
 #include <sys/resource.h>
 
 using namespace kp;
@@ -119,6 +120,41 @@ LatencyStats sortedStats(std::vector<double> values, const std::vector<double>& 
     return s;
 }
 
+// Heap bytes in use (glibc's count: what malloc handed out and was not freed, mmapped blocks included).
+double heapBytes()
+{
+    const struct mallinfo2 info = mallinfo2();
+    return double(info.uordblks) + double(info.hblkhd);
+}
+
+// What a record held in memory costs: the heap growth of `count` records as a step keeps them (an id as the
+// runner writes it, `tokens` chunk times grown by push_back as the accumulator grows them, no text), before
+// and after the runner's shrink_to_fit of the chunk times.
+void recordBytes(qint64 count, const std::vector<int>& tokenCounts)
+{
+    std::printf("sizeof(RequestRecord) = %zu bytes\n", sizeof(RequestRecord));
+    std::printf("tokens  records   bytes/record as grown  shrunk  of which not chunk times\n");
+    for (int tokens : tokenCounts) {
+        const double before = heapBytes();
+        std::vector<RequestRecord> records(static_cast<std::size_t>(count));
+        qint64 i = 0;
+        for (RequestRecord& r : records) {
+            r.index = i;
+            r.requestId = QStringLiteral("kneepoint-0-%1").arg(i++);
+            for (int c = 0; c < tokens; ++c)
+                r.chunkNs.push_back(qint64(c) * 15'000'000);
+            r.outputTokens = tokens;
+        }
+        const double grown = (heapBytes() - before) / double(count);
+        for (RequestRecord& r : records)
+            r.chunkNs.shrink_to_fit();
+        const double shrunk = (heapBytes() - before) / double(count);
+        std::printf("%-7d %-9lld %21.0f  %6.0f  %6.0f\n", tokens, static_cast<long long>(count), grown, shrunk,
+            shrunk - double(tokens) * double(sizeof(qint64)));
+        std::fflush(stdout);
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -134,7 +170,15 @@ int main(int argc, char** argv)
     parser.addOption({ QStringLiteral("former-up-to"),
         QStringLiteral("Run the former bootstrap for steps of at most N requests (it takes minutes beyond)."),
         QStringLiteral("N"), QStringLiteral("10000") });
+    parser.addOption({ QStringLiteral("record-bytes"),
+        QStringLiteral("Instead: the resident bytes of N records held in memory, at 0, 1, 16, 200 and 1000 chunk "
+                       "times each."),
+        QStringLiteral("N") });
     parser.process(app);
+    if (parser.isSet(QStringLiteral("record-bytes"))) {
+        recordBytes(parser.value(QStringLiteral("record-bytes")).toLongLong(), { 0, 1, 16, 200, 1000 });
+        return 0;
+    }
     const int tokens = parser.value(QStringLiteral("tokens")).toInt();
     const qint64 formerUpTo = parser.value(QStringLiteral("former-up-to")).toLongLong();
 

@@ -103,6 +103,19 @@ if ld:
     print(f"| (6) ShareGPT-layout file, {fmt(ld['sharegpt_mb'])} MB, {ld['sharegpt_prompts']} prompts (s; MB/s; peak RSS growth MiB) | "
           f"{fmt(ld['sharegpt_s'], 2)}; {fmt(ld['sharegpt_mb_s'])}; {fmt(ld['sharegpt_peak_rss_growth_mib'])} | | | |")
     print(f"| (6) result file, {fmt(ld['result_mb'])} MB, 10,000 requests with details (ms) | {fmt(ld['result_read_ms'])} | | | |")
+if pick("stream", "floor"):
+    print()
+    print("Against the floor client (epoll + recv, bytes discarded; same streams, same run):")
+    print()
+    print("| Figure | floor | socket | qnam | socket / floor | qnam / floor |")
+    print("|---|---|---|---|---|---|")
+    for load in ("saturating", "paced"):
+        for key, what in (("cpu_per_event_us", "CPU per event (µs)"), ("cpu_per_request_us", "CPU per request (µs)"),
+                          ("events_per_s", "events/s received")):
+            f_, s_, q_ = (get("stream", c, key, load=load) for c in ("floor", "socket", "qnam"))
+            higher = key == "events_per_s"
+            print(f"| {what}, {load} | {fmt(f_)} | {fmt(s_)} | {fmt(q_)} | "
+                  f"{ratio(s_, f_) if higher else ratio(f_, s_, False)} | {ratio(q_, f_) if higher else ratio(f_, q_, False)} |")
 print()
 print("Client CPU per request on the rate ladder (µs; 1-token answers, not streamed):")
 print()

@@ -9,12 +9,13 @@ BUILD=${1:-build/dev}
 OUT=${OUT:-/tmp/kneepoint-bench.jsonl}
 HERE=$(cd "$(dirname "$0")" && pwd)
 CLIENT=$BUILD/bench/bench_client
+FLOOR=$BUILD/bench/bench_floor
 SIM=$BUILD/app/sim/kneepoint-sim
 PY=/usr/bin/python3
 PORT_A=${PORT_A:-18471}
 PORT_B=${PORT_B:-18472}
-for f in "$CLIENT" "$SIM"; do
-    [ -x "$f" ] || { echo "run_all.sh: $f is missing; build bench_client and kneepoint-sim first" >&2; exit 2; }
+for f in "$CLIENT" "$FLOOR" "$SIM"; do
+    [ -x "$f" ] || { echo "run_all.sh: $f is missing; build bench_client, bench_floor and kneepoint-sim first" >&2; exit 2; }
 done
 REF=1
 $PY -c 'import aiohttp' 2>/dev/null || { REF=0; echo "run_all.sh: python3-aiohttp missing: no reference column" >&2; }
@@ -50,6 +51,11 @@ log() { echo "== $*" >&2; }
         "$CLIENT" --scenario timing --transport $t --url $B --rate 500 --prompts 1000 --tokens 32 --label high
         log "$t: hold";   "$CLIENT" --scenario hold --transport $t --url $B --users 5000 --seconds 5
     done
+    # The floor: epoll + recv, bytes discarded, the same streams; the transports' CPU is read against it.
+    model() { curl -sf "$1/v1/models" | $PY -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])'; }
+    log "floor: stream"
+    "$FLOOR" --port "$PORT_A" --model "$(model $A)" --users 200 --tokens 500 --prompts 400 --label saturating
+    "$FLOOR" --port "$PORT_B" --model "$(model $B)" --users 200 --tokens 200 --prompts 400 --label paced
     if [ $REF = 1 ]; then
         R="$PY $HERE/reference_client.py"
         log "reference: rate";   $R --scenario rate --url $A --rates 100,250,500,1000,2000,4000,8000,16000 --seconds 2

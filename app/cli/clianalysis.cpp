@@ -4,6 +4,7 @@
 #include "metrics/resultjson.h"
 #include "profile/profilestore.h"
 #include "runs/importers.h"
+#include "runs/savedrun.h"
 #include "store/rundocument.h"
 #include "sweep/analysisjson.h"
 #include "sweep/analysistext.h"
@@ -126,7 +127,23 @@ void addRunDirectory(const QDir& dir, LoadedPoints& out)
                 out.points[i].server = server;
         }
     }
-    if (run.steps.empty())
+    // A step cut short by a kill (a soak's, say): rebuilt from its requests.jsonl as every reader of saved
+    // runs rebuilds it, and analysed as partial.
+    const std::optional<int> cut = run.currentStep ? run.currentStep->index : std::nullopt;
+    if (cut
+        && std::none_of(run.steps.begin(), run.steps.end(), [&](const RunStepEntry& s) { return s.index == *cut; })) {
+        const SavedRunRead saved = readSavedRun(dir.absolutePath());
+        for (const SavedStep& step : saved.run ? saved.run->steps : std::vector<SavedStep>()) {
+            if (step.index != *cut)
+                continue;
+            SweepPoint point = SweepPoint::fromStep(step.setup, step.metrics);
+            point.partial = true;
+            out.points.push_back(std::move(point));
+        }
+        if (saved.run)
+            out.warnings << saved.run->warnings;
+    }
+    if (out.points.empty() && run.steps.empty())
         out.warnings << QStringLiteral("%1: the run has no finished step yet").arg(runPath);
 }
 
