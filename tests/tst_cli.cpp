@@ -1016,6 +1016,164 @@ private Q_SLOTS:
             10);
     }
 
+    // A soak against a simulator that fails a fifth of its requests (--fault 500:0.2): a line per window,
+    // a line per window in steps/000.windows.jsonl whose counts and faults add up to the step's and to its
+    // requests.jsonl; the step's own percentiles are unknown (a window's are in its line).
+    void soakReportsWindowsAndCountsFaults()
+    {
+        kp::sim::SimServerOptions options;
+        options.timeScale = 20;
+        options.seed = 3;
+        QCOMPARE(kp::sim::applyFaultSpec(QStringLiteral("500:0.2"), options.faults), QString());
+        kp::sim::SimHost sim;
+        QVERIFY2(sim.start(options), qPrintable(sim.errorString()));
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("soak"));
+        const Outcome r
+            = runCli(QStringList { QStringLiteral("soak"), QStringLiteral("--base-url"), sim.baseUrl().toString(),
+                         QStringLiteral("--request-rate"), QStringLiteral("40"), QStringLiteral("--duration"),
+                         QStringLiteral("3s"), QStringLiteral("--window"), QStringLiteral("1000ms"),
+                         QStringLiteral("--no-preflight"), QStringLiteral("--model"),
+                         QStringLiteral("kneepoint/sim-default"), QStringLiteral("--out"), runDir }
+                + kSmallWorkload);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // Windows of one second from the step's start; the last one ends with the step's last request.
+        QVERIFY2(r.out.contains(QStringLiteral("window 1 [0.0–1.0 s]: ")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("window 2 [1.0–2.0 s]: ")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("(http_server_error ")), qPrintable(r.out));
+
+        const QJsonObject step = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json"))).object();
+        const qint64 completed = step.value(u"completed").toInteger();
+        const qint64 failed = step.value(u"failed").toInteger();
+        QCOMPARE(completed + failed, 120); // 40 req/s for 3 s
+        QVERIFY(step.value(u"median_ttft_ms").isNull()); // the whole soak has no single median: its windows do
+        QVERIFY(step.value(u"mean_ttft_ms").toDouble() > 0);
+
+        qint64 faultsInRecords = 0;
+        std::vector<double> ends;
+        for (const QByteArray& line : readFile(runDir + QStringLiteral("/steps/000.requests.jsonl")).split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QJsonObject record = QJsonDocument::fromJson(line).object();
+            QVERIFY2(!record.isEmpty(), line.constData());
+            if (record.value(u"error_class").toString() == QLatin1String("http_server_error"))
+                ++faultsInRecords;
+            ends.push_back(record.value(u"end").toDouble());
+        }
+        QCOMPARE(qint64(ends.size()), completed + failed);
+        QVERIFY(faultsInRecords > 0);
+
+        std::sort(ends.begin(), ends.end());
+        qint64 windowRequests = 0;
+        qint64 windowFaults = 0;
+        int windowsWithFaults = 0;
+        double previousEnd = 0.0;
+        const QList<QByteArray> lines
+            = readFile(runDir + QStringLiteral("/steps/000.windows.jsonl")).trimmed().split('\n');
+        QVERIFY2(lines.size() >= 3 && lines.size() <= 4, qPrintable(QString::number(lines.size())));
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            const QJsonObject w = QJsonDocument::fromJson(lines[i]).object();
+            QCOMPARE(w.value(u"window").toInt(), int(i));
+            QCOMPARE(w.value(u"start_s").toDouble(), previousEnd);
+            previousEnd = w.value(u"end_s").toDouble();
+            const bool last = i + 1 == lines.size();
+            if (!last)
+                QCOMPARE(previousEnd, double(i + 1));
+            else
+                QVERIFY(std::abs(previousEnd - step.value(u"duration").toDouble()) < 1e-9);
+            QCOMPARE(w.value(u"partial").toBool(), last && previousEnd - double(i) < 1.0);
+            const qint64 n = w.value(u"completed").toInteger() + w.value(u"failed").toInteger();
+            if (i < 2)
+                QVERIFY(n > 0);
+            windowRequests += n;
+            const qint64 faults = w.value(u"failures").toObject().value(u"http_server_error").toInteger();
+            windowFaults += faults;
+            windowsWithFaults += faults > 0 ? 1 : 0;
+            // A window's requests ended before its end (one that reached the client after its own window
+            // closed is counted in the next, never in an earlier one).
+            const qint64 endedBefore = std::lower_bound(ends.begin(), ends.end(), previousEnd) - ends.begin();
+            QVERIFY2(windowRequests <= endedBefore || last,
+                qPrintable(QStringLiteral("window %1: %2 > %3").arg(i).arg(windowRequests).arg(endedBefore)));
+            if (w.value(u"completed").toInteger() > 0) {
+                QVERIFY(w.value(u"ttft_ms").toObject().value(u"p99").toDouble()
+                    >= w.value(u"ttft_ms").toObject().value(u"p50").toDouble());
+                QVERIFY(w.value(u"itl_ms").toObject().value(u"p50").toDouble() > 0);
+            }
+        }
+        QCOMPARE(windowRequests, completed + failed);
+        QCOMPARE(windowFaults, faultsInRecords);
+        QCOMPARE(
+            step.value(u"kneepoint").toObject().value(u"failures").toObject().value(u"http_server_error").toInteger(),
+            faultsInRecords);
+        QVERIFY(windowsWithFaults >= 2);
+        const QJsonObject run = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/run.json"))).object();
+        const QJsonObject entry = run.value(u"steps").toArray().first().toObject();
+        QCOMPARE(entry.value(u"windows_file").toString(), QStringLiteral("000.windows.jsonl"));
+        QCOMPARE(entry.value(u"windows").toInt(), int(lines.size()));
+    }
+
+    // A soak stopped by Ctrl-C closes its window as partial and its step; killed (-9), what it wrote stays
+    // readable: run.json names the step cut short, requests.jsonl holds at least every closed window's
+    // requests, and analyze reads the run.
+    void soakKeepsWhatItWroteWhenStoppedOrKilled()
+    {
+        QTemporaryDir dir;
+        for (const bool kill : { false, true }) {
+            const QString runDir = dir.filePath(kill ? QStringLiteral("killed") : QStringLiteral("stopped"));
+            QProcess p;
+            p.start(QStringLiteral(KNEEPOINT_CLI),
+                QStringList { QStringLiteral("soak"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"),
+                    m_key, QStringLiteral("--request-rate"), QStringLiteral("30"), QStringLiteral("--duration"),
+                    QStringLiteral("2m"), QStringLiteral("--window"), QStringLiteral("0.5s"), QStringLiteral("--out"),
+                    runDir }
+                    + kSmallWorkload);
+            QVERIFY(p.waitForStarted());
+            const QString windows = runDir + QStringLiteral("/steps/000.windows.jsonl");
+            QTRY_VERIFY_WITH_TIMEOUT(readFile(windows).count('\n') >= 3, kProcessTimeoutMs);
+            if (kill)
+                p.kill();
+            else
+                ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+            QVERIFY(p.waitForFinished(kProcessTimeoutMs));
+            const QList<QByteArray> lines = readFile(windows).trimmed().split('\n');
+            qint64 inWindows = 0;
+            qint64 inLastWindow = 0;
+            for (const QByteArray& line : lines) {
+                const QJsonObject w = QJsonDocument::fromJson(line).object();
+                QVERIFY2(!w.isEmpty(), line.constData());
+                inLastWindow = w.value(u"completed").toInteger() + w.value(u"failed").toInteger();
+                inWindows += inLastWindow;
+            }
+            qint64 records = 0;
+            for (const QByteArray& line : readFile(runDir + QStringLiteral("/steps/000.requests.jsonl")).split('\n')) {
+                if (line.isEmpty())
+                    continue;
+                QVERIFY2(!QJsonDocument::fromJson(line).object().isEmpty(), line.constData());
+                ++records;
+            }
+            const QJsonObject run = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/run.json"))).object();
+            if (kill) {
+                QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+                QCOMPARE(run.value(u"status").toString(), QStringLiteral("running"));
+                QVERIFY(run.contains(u"current_step"));
+                // Every request of the windows before the last was written long before the kill.
+                QVERIFY2(records >= inWindows - inLastWindow,
+                    qPrintable(QStringLiteral("%1 < %2").arg(records).arg(inWindows - inLastWindow)));
+            } else {
+                QCOMPARE(p.exitCode(), 130);
+                QCOMPARE(run.value(u"status").toString(), QStringLiteral("stopped"));
+                QVERIFY(QJsonDocument::fromJson(lines.last()).object().value(u"partial").toBool());
+                const QJsonObject step
+                    = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json"))).object();
+                QCOMPARE(step.value(u"completed").toInteger() + step.value(u"failed").toInteger(), records);
+                QCOMPARE(inWindows, records);
+            }
+            const Outcome analyzed = runCli({ QStringLiteral("analyze"), runDir });
+            QVERIFY2(analyzed.exitCode == 0, qPrintable(analyzed.err));
+            QVERIFY2(analyzed.out.startsWith(QStringLiteral("1 steps from ")), qPrintable(analyzed.out));
+        }
+    }
+
     // A sweep without --out is saved under --data-dir; runs lists it, import adds others' files, compare
     // sets them side by side.
     void runsImportCompare()
