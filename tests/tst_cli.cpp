@@ -1097,7 +1097,9 @@ private Q_SLOTS:
             if (w.value(u"completed").toInteger() > 0) {
                 QVERIFY(w.value(u"ttft_ms").toObject().value(u"p99").toDouble()
                     >= w.value(u"ttft_ms").toObject().value(u"p50").toDouble());
-                QVERIFY(w.value(u"itl_ms").toObject().value(u"p50").toDouble() > 0);
+                // Events read together share a time: a gap of 0 is a figure, the median may be one.
+                QVERIFY(w.value(u"itl_ms").toObject().value(u"count").toInteger() > 0);
+                QVERIFY(w.value(u"itl_ms").toObject().value(u"p99").toDouble() >= 0);
             }
         }
         QCOMPARE(windowRequests, completed + failed);
