@@ -1219,9 +1219,11 @@ int run(const QStringList& arguments)
             loads << QStringLiteral("… %1 (%2 steps)").arg(last).arg(steps.size());
         }
         // With step_duration_s the duration, not num_prompts, sets each step's requests.
-        const QString perStep = profile->load.stepDurationS
-            ? QStringLiteral("%1 s per step").arg(*profile->load.stepDurationS)
-            : QStringLiteral("%1 requests per step").arg(profile->workload.numPrompts);
+        const QString perStep = profile->load.soak ? QStringLiteral("a soak of %1 s in windows of %2 s")
+                                                         .arg(profile->load.soakDurationS)
+                                                         .arg(profile->load.soakWindowS)
+            : profile->load.stepDurationS ? QStringLiteral("%1 s per step").arg(*profile->load.stepDurationS)
+                                          : QStringLiteral("%1 requests per step").arg(profile->workload.numPrompts);
         writeOut(QStringLiteral("%1: ok (%2 plan: %3; %4)\n")
                      .arg(parser.value(o.profile), planKindName(profile->load.plan.kind),
                          loads.join(QStringLiteral(", ")), perStep)
