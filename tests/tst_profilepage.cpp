@@ -1,13 +1,13 @@
 #include "client/imageparts.h"
+#include "kit/profilelibrary.h"
 #include "profile/planestimate.h"
 #include "profile/profileform.h"
-#include "profile/profilelibrary.h"
 #include "profile/profilepage.h"
 
 #include "metrics/boundedread.h"
 #include "profile/profile.h"
 #include "profile/profilestore.h"
-#include "run/runguard.h"
+#include "shell/runguard.h"
 #include "sim/simhost.h"
 
 #include <QAbstractButton>

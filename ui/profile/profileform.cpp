@@ -2,7 +2,7 @@
 
 #include "profile/profileschema.h"
 
-#include "jobs/jobtracker.h"
+#include "kit/jobtracker.h"
 #include "profile/keychain.h"
 #include "profile/targetstore.h"
 
