@@ -5,11 +5,11 @@
 // thread as it once was. Reports figures; asserts nothing.
 //
 //   bench_gui [--requests N] [--rate R] [--time-scale F]      (default: 100000 requests)
-#include "jobs/jobtracker.h"
-#include "run/liverun.h"
+#include "kit/jobtracker.h"
+#include "kit/liverun.h"
+#include "kit/openrun.h"
+#include "kit/sweepcontroller.h"
 #include "run/runpage.h"
-#include "run/sweepcontroller.h"
-#include "runs/openrun.h"
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
 

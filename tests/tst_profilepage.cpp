@@ -1,13 +1,14 @@
 #include "client/imageparts.h"
+#include "kit/profilelibrary.h"
 #include "profile/planestimate.h"
 #include "profile/profileform.h"
-#include "profile/profilelibrary.h"
 #include "profile/profilepage.h"
 
 #include "metrics/boundedread.h"
 #include "profile/profile.h"
+#include "profile/profileschema.h"
 #include "profile/profilestore.h"
-#include "run/runguard.h"
+#include "shell/runguard.h"
 #include "sim/simhost.h"
 
 #include <QAbstractButton>
@@ -192,6 +193,7 @@ private Q_SLOTS:
     void jsonEditUpdatesForm();
     void datasetOptionsInTheForm();
     void conversationOptionsInTheForm();
+    void planRangeFollowsTheSchema();
     void lengthShapesMixAndImagesInTheForm();
     void promptReuseOptionsInTheForm();
     void syntheticImagesDecode();
@@ -441,6 +443,36 @@ void TestProfilePage::conversationOptionsInTheForm()
     dataset->setCurrentIndex(dataset->findData(u"mooncake"_s));
     QVERIFY(dataset->currentIndex() >= 0);
     QVERIFY(speed->isEnabled() && !think->isEnabled());
+}
+
+// The plan's range fields are enabled where the profile schema says they apply (ProfileField::applies).
+void TestProfilePage::planRangeFollowsTheSchema()
+{
+    QVERIFY(!putKnownInLibrary().isEmpty());
+    ProfilePage page;
+    auto* kind = child<QComboBox>(page, u"load.plan.kind"_s);
+    auto* start = child<QDoubleSpinBox>(page, u"load.plan.start"_s);
+    auto* stop = child<QDoubleSpinBox>(page, u"load.plan.stop"_s);
+    auto* steps = child<QSpinBox>(page, u"load.plan.steps"_s);
+    QVERIFY(kind && start && stop && steps);
+    const struct
+    {
+        kp::PlanKind kind;
+        bool range;
+        bool stepped;
+    } cases[] = { { kp::PlanKind::List, false, false }, { kp::PlanKind::Linear, true, true },
+        { kp::PlanKind::Geometric, true, true }, { kp::PlanKind::Auto, false, true } };
+    for (const auto& c : cases) {
+        kind->setCurrentIndex(kind->findData(kp::planKindName(c.kind)));
+        QCOMPARE(kind->currentData().toString(), kp::planKindName(c.kind));
+        QCOMPARE(start->isEnabled(), c.range);
+        QCOMPARE(stop->isEnabled(), c.range);
+        QCOMPARE(steps->isEnabled(), c.stepped);
+        Profile p;
+        p.load.plan.kind = c.kind;
+        QCOMPARE(kp::profileField(u"load.plan.start")->appliesTo(p), c.range);
+        QCOMPARE(kp::profileField(u"load.plan.steps")->appliesTo(p), c.stepped);
+    }
 }
 
 // The workload's length shapes, model mix and images have fields: the engine's message at the field for

@@ -8,7 +8,7 @@
 #include <memory>
 
 #ifdef KNEEPOINT_CLI_EXPORT
-#include "run/runtimedir.h"
+#include "kit/runtimedir.h"
 
 #include <QApplication>
 

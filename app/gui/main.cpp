@@ -1,6 +1,6 @@
 #include "i18n/language.h"
-#include "run/mainwindow.h"
-#include "run/runtimedir.h"
+#include "kit/runtimedir.h"
+#include "shell/mainwindow.h"
 #include "sim/filelimit.h"
 
 #include <QApplication>

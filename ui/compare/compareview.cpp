@@ -1,9 +1,9 @@
 #include "compare/compareview.h"
 
-#include "compare/comparechart.h"
-#include "compare/comparereport.h"
+#include "charts/comparechart.h"
+#include "charts/paretochart.h"
 #include "export/chartexport.h"
-#include "run/paretochart.h"
+#include "export/comparereport.h"
 
 #include <QCheckBox>
 #include <QComboBox>

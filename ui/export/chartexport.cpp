@@ -1,8 +1,8 @@
 #include "export/chartexport.h"
 
+#include "kit/chartpanel.h"
+#include "kit/chartstyle.h"
 #include "metrics/filewrite.h"
-#include "run/chartpanel.h"
-#include "run/chartstyle.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>

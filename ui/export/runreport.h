@@ -1,7 +1,7 @@
 #pragma once
 
 #include "export/reportdoc.h"
-#include "export/runmeta.h"
+#include "kit/runmeta.h"
 
 #include <QByteArray>
 #include <QJsonObject>

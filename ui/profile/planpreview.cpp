@@ -1,7 +1,7 @@
 #include "planpreview.h"
 
+#include "kit/uiformat.h"
 #include "planestimate.h"
-#include "run/uiformat.h"
 #include "sweep/sweepplan.h"
 
 #include <QFormLayout>

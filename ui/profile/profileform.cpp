@@ -2,7 +2,7 @@
 
 #include "profile/profileschema.h"
 
-#include "jobs/jobtracker.h"
+#include "kit/jobtracker.h"
 #include "profile/keychain.h"
 #include "profile/targetstore.h"
 
@@ -1149,16 +1149,17 @@ void ProfileForm::updateDependentState()
         { QStringLiteral("load.burstiness"), rate },
         { QStringLiteral("load.max_concurrency"), rate },
         { QStringLiteral("load.ramp_up_s"), rate },
-        { QStringLiteral("load.plan.start"), kind == PlanKind::Linear || kind == PlanKind::Geometric },
-        { QStringLiteral("load.plan.stop"), kind == PlanKind::Linear || kind == PlanKind::Geometric },
-        { QStringLiteral("load.plan.steps"), kind != PlanKind::List },
         { QStringLiteral("load.plan.tolerance"), p.load.plan.refine },
         { QStringLiteral("load.plan.max_refine_steps"), p.load.plan.refine },
         { QStringLiteral("output.save_detailed"), p.output.saveResult },
     };
+    // Where the profile schema says when a field applies, it decides; the rules above are the form's
+    // own (the schema has none for them).
     for (const auto& f : m_fields) {
+        const ProfileField* field = profileField(f->path);
         const auto it = enabled.constFind(f->path);
-        (f->enableTarget ? f->enableTarget : f->input)->setEnabled(it == enabled.constEnd() || it.value());
+        const bool on = field && field->applies ? field->appliesTo(p) : it == enabled.constEnd() || it.value();
+        (f->enableTarget ? f->enableTarget : f->input)->setEnabled(on);
     }
     for (QWidget* w : std::as_const(m_loadUnitInputs))
         static_cast<QDoubleSpinBox*>(w)->setSuffix(rate ? tr(" req/s") : tr(" users"));

@@ -1,12 +1,12 @@
 #include "profilepage.h"
 
-#include "connectiontest.h"
+#include "kit/connectiontest.h"
+#include "kit/profilelibrary.h"
 #include "planpreview.h"
 #include "profileform.h"
 #include "profilejsoneditor.h"
-#include "profilelibrary.h"
 
-#include "jobs/jobtracker.h"
+#include "kit/jobtracker.h"
 #include "metrics/boundedread.h"
 #include "profile/profilestore.h"
 #include "runs/runcatalog.h"

@@ -1,6 +1,6 @@
 #include "run/errorsmodel.h"
 
-#include "run/chartstyle.h"
+#include "kit/chartstyle.h"
 
 #include <QBrush>
 

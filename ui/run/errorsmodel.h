@@ -1,6 +1,6 @@
 #pragma once
 
-#include "run/stepreport.h"
+#include "kit/stepreport.h"
 
 #include <QAbstractTableModel>
 

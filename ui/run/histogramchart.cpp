@@ -1,8 +1,8 @@
 #include "run/histogramchart.h"
 
-#include "run/chartstyle.h"
-#include "run/sweepcurve.h"
-#include "run/uiformat.h"
+#include "kit/chartstyle.h"
+#include "kit/sweepcurve.h"
+#include "kit/uiformat.h"
 
 #include <QAreaSeries>
 #include <QChart>

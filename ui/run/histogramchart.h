@@ -1,8 +1,8 @@
 #pragma once
 
+#include "kit/chartpanel.h"
+#include "kit/stepreport.h"
 #include "metrics/stepmetrics.h"
-#include "run/chartpanel.h"
-#include "run/stepreport.h"
 
 #include <optional>
 

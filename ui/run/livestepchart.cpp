@@ -1,9 +1,9 @@
 #include "run/livestepchart.h"
 
-#include "run/chartstyle.h"
-#include "run/liverun.h"
-#include "run/sweepcurve.h"
-#include "run/uiformat.h"
+#include "kit/chartstyle.h"
+#include "kit/liverun.h"
+#include "kit/sweepcurve.h"
+#include "kit/uiformat.h"
 #include "sweep/sweepplan.h"
 
 #include <QChart>

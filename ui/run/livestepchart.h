@@ -1,6 +1,6 @@
 #pragma once
 
-#include "run/chartpanel.h"
+#include "kit/chartpanel.h"
 
 #include <QTimer>
 

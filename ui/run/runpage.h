@@ -1,6 +1,6 @@
 #pragma once
 
-#include "run/sweepcurve.h"
+#include "kit/sweepcurve.h"
 
 #include <QByteArray>
 #include <QTimer>

@@ -1,9 +1,9 @@
 #include "run/serverpanel.h"
 
-#include "run/chartstyle.h"
-#include "run/liverun.h"
-#include "run/sweepcontroller.h"
-#include "run/uiformat.h"
+#include "kit/chartstyle.h"
+#include "kit/liverun.h"
+#include "kit/sweepcontroller.h"
+#include "kit/uiformat.h"
 #include "telemetry/environment.h"
 
 #include <QChart>

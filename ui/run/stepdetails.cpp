@@ -1,9 +1,9 @@
 #include "run/stepdetails.h"
 
+#include "kit/stepstablemodel.h"
+#include "kit/uiformat.h"
 #include "run/errorsmodel.h"
 #include "run/histogramchart.h"
-#include "run/stepstablemodel.h"
-#include "run/uiformat.h"
 
 #include <QFontDatabase>
 #include <QHeaderView>

@@ -1,9 +1,9 @@
 #include "run/whatifpanel.h"
 
-#include "run/chartstyle.h"
-#include "run/forecast.h"
-#include "run/liverun.h"
-#include "run/uiformat.h"
+#include "kit/chartstyle.h"
+#include "kit/forecast.h"
+#include "kit/liverun.h"
+#include "kit/uiformat.h"
 #include "runs/savedrun.h"
 #include "sim/simparameters.h"
 #include "sweep/capacityplan.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "jobs/jobtracker.h"
-#include "run/chartpanel.h"
+#include "kit/chartpanel.h"
+#include "kit/jobtracker.h"
 #include "sweep/kneeanalysis.h"
 #include "twin/twin.h"
 

@@ -1,7 +1,7 @@
 #include "runs/runsmodel.h"
 
-#include "jobs/jobtracker.h"
-#include "run/uiformat.h"
+#include "kit/jobtracker.h"
+#include "kit/uiformat.h"
 
 #include <QCoreApplication>
 #include <QFont>

@@ -1,7 +1,7 @@
 #include "targets/matrixrun.h"
 
-#include "run/liverun.h"
-#include "run/sweepcontroller.h"
+#include "kit/liverun.h"
+#include "kit/sweepcontroller.h"
 #include "runs/runcatalog.h"
 
 #include <QDateTime>

@@ -1,7 +1,7 @@
 #include "targets/targetspage.h"
 
-#include "profile/connectiontest.h"
-#include "profile/profilelibrary.h"
+#include "kit/connectiontest.h"
+#include "kit/profilelibrary.h"
 #include "profile/profilestore.h"
 
 #include <QCheckBox>
