@@ -13,6 +13,7 @@
 #include <limits>
 #include <numeric>
 #include <queue>
+#include <tuple>
 
 namespace kp::twin {
 
@@ -736,7 +737,10 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                              .arg(seen.unaligned));
     // What the summaries say, records or not (see fromSummaries).
     const SummaryEstimate summary = fromSummaries(steps, saturatedAt, meanPrompt, meanOutput);
-    if (summary.ok) {
+    // Records that line up into iterations say more (below); a saved run's records that do not are searched
+    // from the lightest step as before.
+    const bool fromSummary = summary.ok && !haveRecords;
+    if (fromSummary) {
         p.tBaseMs = summary.tBaseMs;
         p.perDecodeMs = summary.perDecodeMs;
         p.perKvTokenMs = summary.perKvTokenMs;
@@ -796,7 +800,7 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     } else if (seen.maxRunning >= 1) {
         p.maxNumSeqs = seen.maxRunning;
         seqsNote = QStringLiteral("started from the most requests running in one iteration of the request records");
-    } else if (summary.ok) {
+    } else if (fromSummary) {
         p.maxNumSeqs = std::max(1, int(std::ceil(summary.running)));
         seqsNote = QStringLiteral("started from the most requests running at once by Little's law (derived: "
                                   "throughput × TPOT × (output − 1), %1 at %2), and several starts around it")
@@ -835,7 +839,7 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     int evaluations = 0;
     // A TTFT the model cannot reach at light load (see fromSummaries) is compared less what it has no term
     // for: the engine's part of it.
-    const double outsideMs = summary.ok ? summary.outsideMs : 0;
+    const double outsideMs = fromSummary ? summary.outsideMs : 0;
     // Summaries state their throughput more surely than anything else (a latency of the mean request stands
     // for a spread the twin does not see): it weighs four times as much again there.
     const double throughputWeight = haveRecords ? 4 : 16;
@@ -919,9 +923,9 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         return std::pair(x, best);
     };
 
-    // A global search before the local one: several starts, each run once, and the local search from the
-    // best few. The records' start (the iteration fit and the limits they showed) and the percentile
-    // guesses; around the summaries' estimates, the batch limit at 1 to 1.6 times the requests running at
+    // Records: a local search from the iteration fit and, when that is off, from the percentile guesses.
+    // Summaries: a global search before the local one: several starts, each run once, and the local search
+    // from the best two. Around the summaries' estimates, the batch limit at 1 to 1.6 times the requests running at
     // the plateau by Little's law (a mean over the step, ramp and drain included: the peak batch is larger),
     // set by max_num_seqs (a cache twice as large) or by the cache (max_num_seqs four times as large), each
     // with the host's cost per waiting request at its estimate, a tenth and a hundredth of it.
@@ -929,17 +933,11 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     {
         sim::SimParams params;
         double error = 0;
-        bool fromRecords = false;
     };
     std::vector<Start> starts;
-    starts.push_back({ p, 0, hasRegression });
-    if (hasRegression) {
-        heuristic.maxNumSeqs = p.maxNumSeqs;
-        heuristic.kvCapacityTokens = p.kvCapacityTokens;
-        starts.push_back({ heuristic, 0, false });
-    }
-    if (summary.ok && summary.running >= 1) {
-        sim::SimParams base = hasRegression ? heuristic : p;
+    starts.push_back({ p, 0 });
+    if (fromSummary && summary.running >= 1) {
+        const sim::SimParams base = p;
         const double context = meanPrompt + meanOutput / 2 + p.blockSize / 2.0;
         const double waiting = summary.perWaitingMs;
         for (const double f : { 1.0, 1.25, 1.6 }) {
@@ -953,41 +951,54 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                                    : 2 * running * (meanPrompt + meanOutput)));
                 for (const double w : { 1.0, 0.1, 0.01 }) {
                     set(q, PerWaiting, waiting * w);
-                    starts.push_back({ q, 0, false });
+                    starts.push_back({ q, 0 });
                 }
             }
         }
     }
-    for (Start& s : starts) {
-        s.error = objective(s.params);
+    sim::SimParams fitted = p;
+    double best = 0;
+    bool fromRecordsStart = hasRegression;
+    if (!fromSummary) {
+        // From the iteration fit and, when that is off, from the percentile guesses too: the better one wins.
+        std::tie(fitted, best) = search(p, objective(p), evaluations + options.maxEvaluations);
+        if (hasRegression && best > 0.01) {
+            heuristic.maxNumSeqs = p.maxNumSeqs;
+            heuristic.kvCapacityTokens = p.kvCapacityTokens;
+            const auto [other, otherBest]
+                = search(heuristic, objective(heuristic), evaluations + options.maxEvaluations);
+            if (otherBest < best) {
+                fitted = other;
+                best = otherBest;
+                fromRecordsStart = false;
+            }
+        }
+        starts.clear();
     }
+    for (Start& s : starts)
+        s.error = objective(s.params);
     std::stable_sort(starts.begin(), starts.end(), [](const Start& a, const Start& b) { return a.error < b.error; });
-    // The records' start is always searched: the iteration fit is usually the best guess there is.
     std::vector<const Start*> chosen;
     // Starts that score the same (a parameter that did not matter there) are one start.
     for (const Start& s : starts) {
         const bool again = std::any_of(chosen.begin(), chosen.end(),
             [&s](const Start* c) { return std::abs(c->error - s.error) <= 1e-9 * std::max(1.0, s.error); });
-        if (!again && (chosen.size() < 2 || (s.fromRecords && chosen.size() < 3)))
+        if (!again && chosen.size() < 2)
             chosen.push_back(&s);
     }
-    sim::SimParams fitted = chosen.front()->params;
-    double best = chosen.front()->error;
-    bool fromRecordsStart = chosen.front()->fromRecords;
-    const int perStart = std::max(1, options.maxEvaluations / 4);
-    for (const Start* s : chosen) {
-        const auto [x, e] = search(s->params, s->error, evaluations + perStart);
-        if (e < best) {
-            fitted = x;
-            best = e;
-            fromRecordsStart = s->fromRecords;
+    if (!chosen.empty()) {
+        fitted = chosen.front()->params;
+        best = chosen.front()->error;
+        const int perStart = std::max(1, options.maxEvaluations / 4);
+        for (const Start* s : chosen) {
+            const auto [x, e] = search(s->params, s->error, evaluations + perStart);
+            if (e < best) {
+                fitted = x;
+                best = e;
+            }
         }
-    }
-    // The best of them searched on, with the rest of the budget.
-    {
-        const auto [x, e] = search(fitted, best, evaluations + options.maxEvaluations - perStart);
-        fitted = x;
-        best = e;
+        // The best of them searched on, with the rest of the budget.
+        std::tie(fitted, best) = search(fitted, best, evaluations + options.maxEvaluations - perStart);
     }
     if (hasRegression && !fromRecordsStart)
         costNote = QStringLiteral("started from the lightest step's TTFT and TPOT (a better fit than the one "
