@@ -782,8 +782,6 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                 perWaiting.begin(), perWaiting.begin() + std::ptrdiff_t(perWaiting.size() / 2), perWaiting.end());
             p.perWaitingMs = perWaiting[perWaiting.size() / 2];
             waitingNote.clear();
-        } else {
-            p.perWaitingMs = 0.01 * p.tBaseMs;
         }
         costNote = QStringLiteral("started from a least-squares fit of %1 iteration times in the request records")
                        .arg(seen.samples.size());
