@@ -589,8 +589,9 @@ void TestTwin::fitsPublishedSummaryTable()
     // prefill takes at most a quarter of the time at the peak, so most of it is latency outside the model.
     QVERIFY2(fit.notes.contains(u"the lightest step's TTFT (132 ms) is more than the prefill of its 128-token "
                                 u"prompts can take at the measured peak of 60.1 req/s: at most 31.9 ms of it is "
-                                u"the server's prefill, the rest is latency the model does not have (the API "
-                                u"server, tokenization, the network)"_s),
+                                u"the server's (the wait for an iteration, and the iteration that prefills it), "
+                                u"the rest is latency the model does not have (the API server, tokenization, the "
+                                u"network)"_s),
         qPrintable(fit.notes.join(u'\n')));
     // The batch limit starts from Little's law, not from the highest mean concurrency of the old start (8).
     const twin::ParameterFit* seqs = parameter(t, u"max_num_seqs"_s);

@@ -755,8 +755,9 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         if (summary.prefillCapped) {
             out.notes.append(QStringLiteral("the lightest step's TTFT (%1 ms) is more than the prefill of its "
                                             "%2-token prompts can take at the measured peak of %3 req/s: at most "
-                                            "%4 ms of it is the server's prefill, the rest is latency the model does "
-                                            "not have (the API server, tokenization, the network)")
+                                            "%4 ms of it is the server's (the wait for an iteration, and the "
+                                            "iteration that prefills it), the rest is latency the model does not "
+                                            "have (the API server, tokenization, the network)")
                                  .arg(num(summary.lightTtft), num(meanPrompt), num(summary.peak),
                                      num(summary.perPrefillTokenMs * meanPrompt + 1.5 * t0)));
         }
