@@ -1551,6 +1551,39 @@ private Q_SLOTS:
         QCOMPARE(file.err,
             QStringLiteral("error: cannot fit a twin to result_rate30: only 1 usable step (completed requests at a "
                            "finite load); a fit needs at least 3, one of them past saturation: sweep more loads\n"));
+
+        // A folder of vLLM result files, one per rate, without per-request lists: read as `import` reads it,
+        // its steps fitted from their summaries.
+        const QString folder = tmp.filePath(QStringLiteral("vllm-sweep"));
+        QVERIFY(QDir().mkpath(folder));
+        const struct
+        {
+            double rate, rps, p99Ttft, medianTtft, meanTpot;
+        } rows[] = { { 10, 9.6, 40, 30, 18.5 }, { 40, 32.0, 60, 40, 20.0 }, { 100, 45.0, 900, 300, 23.0 },
+            { 200, 46.0, 1500, 700, 24.0 } };
+        for (const auto& row : rows) {
+            QJsonObject o { { QStringLiteral("date"), QStringLiteral("20261201-120000") },
+                { QStringLiteral("backend"), QStringLiteral("vllm") },
+                { QStringLiteral("model_id"), QStringLiteral("meta-llama/Llama-3.1-8B-Instruct") },
+                { QStringLiteral("num_prompts"), 200 }, { QStringLiteral("request_rate"), row.rate },
+                { QStringLiteral("burstiness"), 1.0 }, { QStringLiteral("duration"), 200 / row.rps },
+                { QStringLiteral("completed"), 200 }, { QStringLiteral("total_input_tokens"), 128 * 200 },
+                { QStringLiteral("total_output_tokens"), 128 * 200 }, { QStringLiteral("request_throughput"), row.rps },
+                { QStringLiteral("median_ttft_ms"), row.medianTtft }, { QStringLiteral("p99_ttft_ms"), row.p99Ttft },
+                { QStringLiteral("mean_tpot_ms"), row.meanTpot } };
+            QFile f(QStringLiteral("%1/vllm-%2qps.json").arg(folder).arg(row.rate));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QJsonDocument(o).toJson());
+        }
+        const Outcome sweep = runCli({ QStringLiteral("twin"), QStringLiteral("fit"), folder, QStringLiteral("--out"),
+            twinPath, QStringLiteral("--max-evaluations"), QStringLiteral("60") });
+        QVERIFY2(sweep.exitCode == 0, qPrintable(sweep.err));
+        QVERIFY2(sweep.out.startsWith(QStringLiteral("twin of "))
+                && sweep.out.contains(QStringLiteral(": 4 steps, fit error ")),
+            qPrintable(sweep.out));
+        QVERIFY2(sweep.err.contains(QStringLiteral("note: some steps have no request records (an imported summary)")),
+            qPrintable(sweep.err));
+        QVERIFY2(!sweep.err.contains(QStringLiteral("not a run directory")), qPrintable(sweep.err));
     }
 };
 

@@ -89,6 +89,39 @@ twin::Twin smallTwin()
     return t;
 }
 
+// One row of a published sweep table: what vLLM's benchmark_serving.py reports per rate, without its
+// per-request lists.
+struct TableRow
+{
+    double rate, rps, p99Ttft, medianTtft, meanTpot;
+};
+
+// A vLLM result file of one row: 1000 requests of 128 prompt and 257 output tokens, the figures the
+// table gives and what they give (the duration), no other keys.
+QByteArray vllmResultFile(const TableRow& row)
+{
+    constexpr int kRequests = 1000;
+    QJsonObject o;
+    o.insert(u"date"_s, u"20261201-120000"_s);
+    o.insert(u"backend"_s, u"vllm"_s);
+    o.insert(u"model_id"_s, u"meta-llama/Llama-3.1-8B-Instruct"_s);
+    o.insert(u"tokenizer_id"_s, u"meta-llama/Llama-3.1-8B-Instruct"_s);
+    o.insert(u"num_prompts"_s, kRequests);
+    o.insert(u"request_rate"_s, row.rate);
+    o.insert(u"burstiness"_s, 1.0);
+    o.insert(u"max_concurrency"_s, QJsonValue::Null);
+    o.insert(u"duration"_s, kRequests / row.rps);
+    o.insert(u"completed"_s, kRequests);
+    o.insert(u"total_input_tokens"_s, 128 * kRequests);
+    o.insert(u"total_output_tokens"_s, 257 * kRequests);
+    o.insert(u"request_throughput"_s, row.rps);
+    o.insert(u"output_throughput"_s, 257 * row.rps);
+    o.insert(u"median_ttft_ms"_s, row.medianTtft);
+    o.insert(u"p99_ttft_ms"_s, row.p99Ttft);
+    o.insert(u"mean_tpot_ms"_s, row.meanTpot);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
 QByteArray readAll(const QString& path)
 {
     QFile f(path);
@@ -113,6 +146,8 @@ private Q_SLOTS:
     void fitsSavedRun();
     void savedPredictionIsLabelled();
     void fitsImportedRun();
+    void fitsPublishedSummaryTable();
+    void summariesPredictTheSimulator();
     void simulatorServesTheTwin();
     void demoPlanFormsKneeAndSaturation();
     void parameterBoundsAreTheSameEverywhere_data();
@@ -493,21 +528,133 @@ void TestTwin::fitsImportedRun()
     dump(*fit.twin);
     QVERIFY(fit.notes.contains(u"some steps have no request records (an imported summary): their requests are taken "
                                u"as equal to the mean prompt and output lengths, sent at the offered rate"_s));
-    // Summaries carry no queue: the cost per waiting request stays an assumption, beside the three that
-    // no data identify.
-    QCOMPARE(fit.twin->unidentified,
-        QStringList({ u"per_waiting_ms"_s, u"max_num_batched_tokens"_s, u"block_size"_s, u"kv_watermark"_s }));
-    const twin::ParameterFit* seqs = parameter(*fit.twin, u"max_num_seqs"_s);
-    QVERIFY(seqs && seqs->identified && seqs->lo && seqs->hi);
-    // The cache never filled at these loads: bounded below only.
+    // Summaries show no queue: the cost per waiting request is bounded from above only (a larger one would
+    // slow the saturated steps), at or above the truth; three parameters no data identify.
+    QCOMPARE(fit.twin->unidentified, QStringList({ u"max_num_batched_tokens"_s, u"block_size"_s, u"kv_watermark"_s }));
+    const twin::ParameterFit* waiting = parameter(*fit.twin, u"per_waiting_ms"_s);
+    QVERIFY(waiting && waiting->identified && !waiting->lo && waiting->hi);
+    QVERIFY2(*waiting->hi >= truth.perWaitingMs, qPrintable(QString::number(*waiting->hi)));
+    // The small preset's cache limits its batch (64 running requests of these lengths need more than its
+    // 16384 tokens): the steps past saturation bound the cache on both sides and max_num_seqs from below.
     const twin::ParameterFit* kv = parameter(*fit.twin, u"kv_capacity_tokens"_s);
-    QVERIFY(kv && kv->identified && kv->lo && !kv->hi);
+    QVERIFY(kv && kv->identified && kv->lo && kv->hi);
+    const twin::ParameterFit* seqs = parameter(*fit.twin, u"max_num_seqs"_s);
+    QVERIFY(seqs && seqs->identified && seqs->lo && !seqs->hi);
     // Every request of a summary is the mean request, where the sweep drew output lengths from 0 to 400:
     // the twin's saturated throughput runs up to 10% high on that alone, so 15% (in simulated time, the
     // figures are the same on every run).
     QCOMPARE(fit.twin->steps.size(), std::size_t(5));
     for (const twin::StepFitQuality& q : fit.twin->steps)
         QVERIFY2(std::abs(q.predictedRps / q.measuredRps - 1) <= 0.15, qPrintable(QString::number(q.offered)));
+}
+
+void TestTwin::fitsPublishedSummaryTable()
+{
+    // A sweep as a user gets it from a report: eight vLLM result files, one per rate, 1000 requests of 128
+    // prompt and about 257 output tokens each, no per-request lists. Throughput peaks at 100 req/s and
+    // falls after it; TPOT grows with the load.
+    const std::vector<TableRow> table { { 10, 9.87, 210.6, 132.3, 18.5 }, { 20, 19.52, 245.1, 147.6, 19.0 },
+        { 40, 38.11, 412.6, 173.4, 20.0 }, { 60, 52.34, 680.3, 228.0, 21.0 }, { 80, 58.90, 1120.4, 353.8, 22.0 },
+        { 100, 60.12, 1850.6, 577.3, 23.0 }, { 150, 58.44, 3200.8, 911.7, 25.5 },
+        { 200, 52.10, 5100.3, 1348.7, 28.0 } };
+    QTemporaryDir files;
+    for (const TableRow& row : table) {
+        QFile f(files.filePath(QStringLiteral("vllm-%1qps.json").arg(row.rate)));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(vllmResultFile(row));
+    }
+    // The folder, as `import`, `analyze` and `twin fit` read it.
+    const ImportContents contents = readImport({ files.path() });
+    QVERIFY2(contents.ok(), qPrintable(contents.error));
+    QCOMPARE(contents.curves.size(), std::size_t(1));
+    QStringList notes;
+    const std::vector<twin::FitStep> steps = twin::fitSteps(contents.curves.front(), &notes);
+    QCOMPARE(notes, QStringList());
+    QCOMPARE(steps.size(), table.size());
+    // The files give no end-to-end latency: Little's law gives each step's mean concurrency from its
+    // throughput, median TTFT and mean TPOT over 256 later tokens, and marks it derived.
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const TableRow& row = table[i];
+        QCOMPARE(steps[i].metrics.meanConcurrency, row.rps * (row.medianTtft + row.meanTpot * 256) / 1000);
+        QCOMPARE(std::count(steps[i].metrics.derived.begin(), steps[i].metrics.derived.end(), u"concurrency"_s), 1);
+    }
+    QCOMPARE(steps[5].metrics.meanConcurrency, 60.12 * (577.3 + 23.0 * 256) / 1000); // about 389 at 100 req/s
+    twin::FitOptions options;
+    options.maxEvaluations = 200;
+    const twin::FitResult fit = twin::fitTwin(steps, { contents.curves.front().name }, options);
+    QVERIFY2(fit.ok(), qPrintable(fit.error));
+    dump(*fit.twin);
+    const twin::Twin& t = *fit.twin;
+    // 132 ms to the first token of 128 prompt tokens, alone on a server that serves 60 req/s of them: the
+    // prefill takes at most a quarter of the time at the peak, so most of it is latency outside the model.
+    QVERIFY2(fit.notes.contains(u"the lightest step's TTFT (132 ms) is more than the prefill of its 128-token "
+                                u"prompts can take at the measured peak of 60.1 req/s: at most 31.9 ms of it is "
+                                u"the server's (the wait for an iteration, and the iteration that prefills it), "
+                                u"the rest is latency the model does not have (the API server, tokenization, the "
+                                u"network)"_s),
+        qPrintable(fit.notes.join(u'\n')));
+    // The batch limit starts from Little's law, not from the highest mean concurrency of the old start (8).
+    const twin::ParameterFit* seqs = parameter(t, u"max_num_seqs"_s);
+    QVERIFY(seqs && seqs->identified);
+    QVERIFY2(seqs->note.startsWith(u"started from the most requests running at once by Little's law (derived"_s),
+        qPrintable(seqs->note));
+    QVERIFY2(seqs->value >= 300, qPrintable(QString::number(seqs->value)));
+    // One request length: the cost of the cache cannot be told from the cost of a decode.
+    QVERIFY(t.unidentified.contains(u"per_kv_token_ms"_s));
+    // Throughput at every rate within 20% (the table's 38.11 req/s at 40 req/s ends its 1000 requests 1.2 s
+    // after the last was sent, where its TPOT gives a request 5 s: no server of one iteration cost serves
+    // that), and the plateau within 20% of the measured 60 req/s.
+    QCOMPARE(t.steps.size(), table.size());
+    for (const twin::StepFitQuality& q : t.steps)
+        QVERIFY2(std::abs(q.predictedRps / q.measuredRps - 1) <= 0.20, qPrintable(QString::number(q.offered)));
+}
+
+void TestTwin::summariesPredictTheSimulator()
+{
+    // A sweep of the simulator (max_num_seqs binds: 128 sequences), fitted once from its request records
+    // and once from its summaries alone (the records dropped, as a vLLM result file has them): both twins
+    // predict the simulator within the same bounds. Every request has the same lengths (a random dataset
+    // with ignore_eos), so the summaries' mean request is every request.
+    sim::SimParams truth = sim::presetByName(u"long-context"_s)->params;
+    const QList<double> rates { 10, 20, 40, 60, 80, 100, 140 };
+    std::vector<twin::FitStep> records, summaries;
+    for (const double rate : rates) {
+        StepConfig step;
+        step.mode = LoadMode::Rate;
+        step.rate = rate;
+        step.numPrompts = 200;
+        step.seed = 7;
+        for (int i = 0; i < step.numPrompts; ++i) {
+            Prompt p;
+            p.promptTokens = 100;
+            p.outputTokens = 128;
+            step.prompts.push_back(p);
+        }
+        MetricsOptions metrics;
+        metrics.percentiles = { 50, 90, 99 };
+        const StepResult result = kp::testing::simulateStep(truth, 1.0, step, metrics);
+        records.push_back(twin::fitStepFromRecords(LoadMode::Rate, rate, 1.0, result.records));
+        summaries.push_back(twin::fitStepFromSummary(LoadMode::Rate, rate, 1.0, records.back().metrics));
+        QVERIFY(summaries.back().records.empty());
+    }
+    for (const auto& [steps, name] : { std::pair { &records, "records" }, std::pair { &summaries, "summaries" } }) {
+        const twin::FitResult fit = twin::fitTwin(*steps, { u"simulated"_s });
+        QVERIFY2(fit.ok(), qPrintable(fit.error));
+        qInfo("fitted from %s:", name);
+        dump(*fit.twin);
+        // Up to the peak: the most throughput measured.
+        double peak = 0;
+        for (const twin::StepFitQuality& q : fit.twin->steps)
+            peak = std::max(peak, q.measuredRps);
+        bool pastPeak = false;
+        for (const twin::StepFitQuality& q : fit.twin->steps) {
+            const QByteArray where = QByteArray(name) + " at " + QByteArray::number(q.offered) + " req/s";
+            QVERIFY2(std::abs(q.predictedRps / q.measuredRps - 1) <= 0.10, where.constData());
+            if (!pastPeak)
+                QVERIFY2(std::abs(q.predictedTtftP99 / q.measuredTtftP99 - 1) <= 0.25, where.constData());
+            pastPeak = pastPeak || q.measuredRps == peak;
+        }
+    }
 }
 
 void TestTwin::simulatorServesTheTwin()

@@ -32,8 +32,9 @@ const char* const kTwinUsage = R"(Usage: kneepoint-cli twin fit RUN... --out TWI
 
 fit: estimates the simulator's server model (per-token prefill and decode costs, the cost of the
 cache, scheduler overheads, max_num_seqs, KV cache capacity) from saved runs' steps, request
-records and /metrics samples, and writes it to TWIN.json, a simulator configuration that
-"kneepoint-sim --config TWIN.json" serves. Prints each step's measured and predicted figures and
+records and /metrics samples, or from summaries alone (result files without per-request lists:
+Little's law and several starts; what they cannot identify is said), and writes it to TWIN.json,
+a simulator configuration that "kneepoint-sim --config TWIN.json" serves. Prints each step's measured and predicted figures and
 every parameter with its uncertainty; refuses, with the reason, when the steps cannot identify
 the model. A RUN is a run directory, the id or name of a run under the data directory, or other
 tools' result files or folders (read as import reads them).

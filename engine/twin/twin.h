@@ -128,6 +128,9 @@ struct PredictOptions
 // round-robin over `replicas` instances of the model. The duration runs from the first send to the last end.
 StepMetrics simulateLoad(const sim::SimParams& params, int replicas, LoadMode mode, double load,
     const std::vector<TwinRequest>& requests, const MetricsOptions& metrics);
+// The records simulateLoad aggregates: what a client would have recorded of each request.
+std::vector<RequestRecord> simulateRecords(
+    const sim::SimParams& params, int replicas, LoadMode mode, double load, const std::vector<TwinRequest>& requests);
 
 // One predicted step per load, ordered by load, as SweepPoints the knee analysis takes.
 std::vector<SweepPoint> predict(const Twin& twin, const std::vector<PredictLoad>& loads, const PredictOptions& options);

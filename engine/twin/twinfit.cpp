@@ -1,5 +1,6 @@
 #include "twin/twin.h"
 
+#include "load/arrivalschedule.h"
 #include "runs/importers.h"
 #include "runs/savedrun.h"
 #include "runs/steptimeline.h"
@@ -11,6 +12,8 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <queue>
+#include <tuple>
 
 namespace kp::twin {
 
@@ -41,6 +44,17 @@ double ttft(const StepMetrics& m, double p)
 double tpot(const StepMetrics& m)
 {
     return pct(m.tpot, 50);
+}
+
+// What a summary gives of a distribution's middle: the median, else the mean (vLLM's tables often quote
+// the mean TPOT alone).
+bool meanOnly(const LatencyStats& s)
+{
+    return !isKnown(pct(s, 50)) && s.reported() && s.count != 0 && isKnown(s.mean);
+}
+double middle(const LatencyStats& s)
+{
+    return meanOnly(s) ? s.mean : pct(s, 50);
 }
 
 QString num(double v, int precision = 3)
@@ -295,6 +309,194 @@ std::optional<std::array<double, 4>> costRegression(const std::vector<IterationS
     return std::nullopt;
 }
 
+// The figures the fit compares: one step through the model in simulated time, driven as
+// simulateRecords drives it (sends due before the next iteration go first; an idle model waits for the
+// next send; a closed loop sends when a request ends or is refused), keeping only each request's send,
+// first and last token, and computing throughput, TTFT and TPOT as StepMetrics::fromRecords does
+// (RequestLatencies' definitions, numpy's percentiles). A fit runs the model hundreds of times: keeping
+// every token's time, and pooling them for the ITL, would cost more than the model itself.
+StepMetrics simulateFigures(const sim::SimParams& params, const FitStep& step)
+{
+    const std::vector<TwinRequest>& requests = step.requests;
+    const std::size_t n = requests.size();
+    sim::SimModel model(params);
+    std::vector<qint64> sent(n, -1), first(n, -1), last(n, -1);
+    std::vector<int> outputs(n, 0);
+    std::vector<bool> refused(n, false);
+    using Due = std::pair<double, std::size_t>;
+    std::priority_queue<Due, std::vector<Due>, std::greater<>> due;
+    std::size_t next = 0;
+    const auto toNs = [](double ms) { return qint64(std::llround(ms * 1e6)); };
+    const auto send = [&](double atMs) {
+        if (next >= n)
+            return;
+        sent[next] = toNs(atMs);
+        due.emplace(atMs, next);
+        ++next;
+    };
+    const bool closedLoop = step.mode == LoadMode::Concurrency;
+    if (closedLoop) {
+        const int users = int(std::clamp(step.offered, 1.0, 1e6));
+        for (int i = 0; i < users; ++i)
+            send(0);
+    } else if (n > 0
+        && std::all_of(requests.begin(), requests.end(), [](const TwinRequest& r) { return r.sendMs >= 0; })) {
+        for (const TwinRequest& r : requests)
+            send(r.sendMs);
+    } else {
+        ArrivalOptions arrivals;
+        arrivals.rate = step.offered;
+        for (qint64 at : ArrivalSchedule::offsetsNs(qint64(n), arrivals))
+            send(double(at) / 1e6);
+    }
+    double now = 0;
+    while (model.hasWork() || !due.empty()) {
+        if (!due.empty() && (!model.hasWork() || due.top().first <= now)) {
+            const auto [atMs, index] = due.top();
+            due.pop();
+            if (!model.hasWork())
+                now = std::max(now, atMs);
+            const TwinRequest& r = requests[index];
+            if (!model.addRequest(quint64(index), r.promptTokens, r.outputTokens, atMs)) {
+                refused[index] = true;
+                if (closedLoop)
+                    send(atMs);
+            }
+            continue;
+        }
+        const sim::Iteration it = model.runIteration(now);
+        now = it.endMs;
+        const qint64 atNs = toNs(it.endMs);
+        for (const sim::TokenEvent& token : it.tokens) {
+            if (token.tokenIndex == 0)
+                first[token.id] = atNs;
+            if (token.last) {
+                last[token.id] = atNs;
+                outputs[token.id] = token.tokenIndex + 1;
+                if (closedLoop)
+                    send(it.endMs);
+            }
+        }
+    }
+    StepMetrics m;
+    std::vector<double> ttfts, tpots;
+    qint64 start = std::numeric_limits<qint64>::max(), end = std::numeric_limits<qint64>::min();
+    for (std::size_t i = 0; i < next; ++i) {
+        start = std::min(start, sent[i]);
+        if (refused[i] || last[i] < 0) {
+            ++m.failed;
+            end = std::max(end, sent[i]);
+            continue;
+        }
+        ++m.completed;
+        end = std::max(end, last[i]);
+        ttfts.push_back(double(first[i] - sent[i]) / 1e6);
+        if (outputs[i] > 1)
+            tpots.push_back(double(last[i] - first[i]) / 1e6 / double(outputs[i] - 1));
+    }
+    m.durationS = end > start ? double(end - start) / 1e9 : 0;
+    if (m.durationS > 0)
+        m.requestThroughput = double(m.completed) / m.durationS;
+    const MetricsOptions options = fitMetricsOptions();
+    m.ttft = LatencyStats::compute(std::move(ttfts), options.percentiles);
+    m.tpot = LatencyStats::compute(std::move(tpots), options.percentiles);
+    return m;
+}
+
+// What the steps' summaries say about the server, records or not. Little's law on a step's decode phase
+// gives the requests running at once, R = throughput × TPOT × (output − 1) / 1000; on its wait for the
+// first token, the requests waiting or in prefill, W = throughput × TTFT / 1000. Below saturation TPOT is
+// one iteration: against R, its intercept is the fixed cost and its slope the cost of one more running
+// request (its decode and its cache, which summaries of one request length cannot tell apart). The
+// lightest step's TTFT is half an iteration's wait and one iteration with its prompt in it. Past the peak,
+// an iteration slower than the forward pass at that batch is the host's work on the queue.
+struct SummaryEstimate
+{
+    bool ok = false;
+    double tBaseMs = 0, perDecodeMs = 0, perKvTokenMs = 0, perPrefillTokenMs = 0, perWaitingMs = 0;
+    double running = 0; // the most requests running at once (derived)
+    double runningAt = 0; // at this load
+    double peak = 0; // the highest throughput, req/s
+    double lightTtft = kUnknown;
+    double outsideMs = 0; // of every TTFT, what the model has no term for (when prefillCapped)
+    bool prefillCapped = false; // the lightest step's TTFT says more prefill than the peak leaves room for
+    bool hostBound = false;
+};
+
+SummaryEstimate fromSummaries(const std::vector<FitStep>& steps, std::size_t saturatedAt, double prompt, double output)
+{
+    SummaryEstimate e;
+    struct Point
+    {
+        double x, r, t, f;
+        bool light;
+    };
+    std::vector<Point> points;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const StepMetrics& m = steps[i].metrics;
+        const double x = m.requestThroughput, t = middle(m.tpot), f = middle(m.ttft);
+        if (!(x > 0) || !(t > 0))
+            continue;
+        points.push_back({ x, x * t * std::max(1.0, output - 1) / 1000, t, f, i < saturatedAt });
+        if (points.back().r > e.running) {
+            e.running = points.back().r;
+            e.runningAt = steps[i].offered;
+        }
+        e.peak = std::max(e.peak, x);
+    }
+    if (points.size() < 2)
+        return e;
+    std::vector<const Point*> light;
+    for (const Point& pt : points) {
+        if (pt.light)
+            light.push_back(&pt);
+    }
+    if (light.size() < 2)
+        light = { &points[0], &points[1] };
+    double mr = 0, mt = 0;
+    for (const Point* pt : light) {
+        mr += pt->r / double(light.size());
+        mt += pt->t / double(light.size());
+    }
+    double sxy = 0, sxx = 0;
+    for (const Point* pt : light) {
+        sxy += (pt->r - mr) * (pt->t - mt);
+        sxx += (pt->r - mr) * (pt->r - mr);
+    }
+    double slope = sxx > 0 ? sxy / sxx : kUnknown;
+    double intercept = isKnown(slope) ? mt - slope * mr : kUnknown;
+    const Point& first = points.front();
+    if (!(slope > 0) || !(intercept > 0)) {
+        intercept = 0.9 * first.t;
+        slope = 0.1 * first.t / std::max(1.0, first.r);
+    }
+    e.tBaseMs = intercept;
+    e.perDecodeMs = slope / 2;
+    e.perKvTokenMs = slope / 2 / (prompt + output / 2);
+    // The prefill of the peak's arrivals leaves the decodes at least three quarters of the time.
+    const double room = 0.25 * 1000 / (e.peak * prompt);
+    e.lightTtft = first.f;
+    double prefill = isKnown(first.f) ? (first.f - 1.5 * first.t) / prompt : kUnknown;
+    if (!(prefill > 0))
+        prefill = 0.05 * first.t / prompt;
+    if (prefill > room) {
+        prefill = room;
+        e.prefillCapped = true;
+        e.outsideMs = first.f - 1.5 * first.t - prefill * prompt;
+    }
+    e.perPrefillTokenMs = prefill;
+    const Point& last = points.back();
+    const double waiting = isKnown(last.f) ? last.x * last.f / 1000 : 0;
+    if (!last.light && last.t > 1.05 * (intercept + slope * last.r) && waiting >= 1) {
+        e.perWaitingMs = last.t / waiting;
+        e.hostBound = true;
+    } else {
+        e.perWaitingMs = 0.01 * intercept;
+    }
+    e.ok = true;
+    return e;
+}
+
 } // namespace
 
 FitStep fitStepFromRecords(LoadMode mode, double offered, double burstiness, const std::vector<RequestRecord>& records)
@@ -331,6 +533,15 @@ FitStep fitStepFromSummary(LoadMode mode, double offered, double burstiness, con
     const int prompt = int(std::max<qint64>(1, m.totalInputTokens / m.completed));
     const int output = int(std::max<qint64>(1, m.totalOutputTokens / m.completed));
     fs.requests.assign(std::size_t(m.completed + std::max<qint64>(0, m.failed)), TwinRequest { prompt, output, -1 });
+    // A table without end-to-end latencies (vLLM's default) gives no concurrency: Little's law gives it from
+    // the throughput and a request's time in the system, TTFT + TPOT × (output − 1), marked derived.
+    const double e2el = middle(m.ttft) + middle(m.tpot) * (output - 1);
+    if (!isKnown(m.meanConcurrency) && isKnown(e2el) && m.requestThroughput > 0) {
+        fs.metrics.meanConcurrency = m.requestThroughput * e2el / 1000;
+        if (std::find(fs.metrics.derived.begin(), fs.metrics.derived.end(), QStringLiteral("concurrency"))
+            == fs.metrics.derived.end())
+            fs.metrics.derived.push_back(QStringLiteral("concurrency"));
+    }
     return fs;
 }
 
@@ -467,6 +678,14 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     }
 
     const bool haveRecords = std::all_of(steps.begin(), steps.end(), [](const FitStep& s) { return s.fromRecords; });
+    // The first step that served less than 90% of the share of its load the first step served.
+    std::size_t saturatedAt = steps.size();
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        if (steps[i].metrics.requestThroughput / steps[i].offered < 0.9 * firstShare) {
+            saturatedAt = i;
+            break;
+        }
+    }
 
     // First estimates: the lightest step is nearly alone on the server, so its TPOT is about one decode
     // iteration and its TTFT one prefill; the records say how many ran at once and what they held.
@@ -484,8 +703,8 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     }
     const double meanPrompt = std::max(1.0, promptSum / double(count));
     const double meanOutput = std::max(1.0, outputSum / double(count));
-    double t0 = tpot(low.metrics);
-    const double f0 = ttft(low.metrics, 50);
+    double t0 = middle(low.metrics.tpot);
+    const double f0 = middle(low.metrics.ttft);
     if (!(t0 > 0))
         t0 = isKnown(f0) && f0 > 0 ? f0 / 2 : 10.0;
 
@@ -495,12 +714,12 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     p.maxNumBatchedTokens = std::max(2048, int(maxPrompt));
     p.prefixCache = false;
     p.tBaseMs = 0.8 * t0;
-    p.perDecodeMs = 0.2 * t0 / std::max(1.0, low.metrics.meanConcurrency);
+    p.perDecodeMs = 0.2 * t0 / std::max(1.0, isKnown(low.metrics.meanConcurrency) ? low.metrics.meanConcurrency : 1.0);
     p.perPrefillTokenMs = std::max(0.05 * t0, (isKnown(f0) ? f0 : t0) - t0) / meanPrompt;
     p.perKvTokenMs = 0.02 * t0 / (meanPrompt + meanOutput);
     p.perWaitingMs = 0.01 * p.tBaseMs;
 
-    QString seqsNote, kvNote, costNote;
+    QString seqsNote, kvNote, costNote, waitingNote;
     double serverRunning = 0, serverKv = 0;
     for (const FitStep& s : steps) {
         if (s.server && s.server->runningMax)
@@ -516,6 +735,33 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                                         "client read them at different moments): the first estimates come from "
                                         "their percentiles")
                              .arg(seen.unaligned));
+    // What the summaries say, records or not (see fromSummaries).
+    const SummaryEstimate summary = fromSummaries(steps, saturatedAt, meanPrompt, meanOutput);
+    // Records that line up into iterations say more (below); a saved run's records that do not are searched
+    // from the lightest step as before.
+    const bool fromSummary = summary.ok && !haveRecords;
+    if (fromSummary) {
+        p.tBaseMs = summary.tBaseMs;
+        p.perDecodeMs = summary.perDecodeMs;
+        p.perKvTokenMs = summary.perKvTokenMs;
+        p.perPrefillTokenMs = summary.perPrefillTokenMs;
+        p.perWaitingMs = summary.perWaitingMs;
+        costNote = QStringLiteral("started from the summaries: the fixed cost and the cost per running request "
+                                  "from TPOT against the requests running (Little's law) below saturation, "
+                                  "prefill from the lightest step's TTFT");
+        if (summary.hostBound)
+            waitingNote = QStringLiteral("started from the heaviest step's TPOT over the requests waiting (its "
+                                         "throughput × TTFT, Little's law)");
+        if (summary.prefillCapped) {
+            out.notes.append(QStringLiteral("the lightest step's TTFT (%1 ms) is more than the prefill of its "
+                                            "%2-token prompts can take at the measured peak of %3 req/s: at most "
+                                            "%4 ms of it is the server's (the wait for an iteration, and the "
+                                            "iteration that prefills it), the rest is latency the model does not "
+                                            "have (the API server, tokenization, the network)")
+                                 .arg(num(summary.lightTtft), num(meanPrompt), num(summary.peak),
+                                     num(summary.perPrefillTokenMs * meanPrompt + 1.5 * t0)));
+        }
+    }
     sim::SimParams heuristic = p;
     const std::optional<std::array<double, 4>> regression = costRegression(seen.samples);
     const bool hasRegression = regression.has_value();
@@ -536,6 +782,7 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
             std::nth_element(
                 perWaiting.begin(), perWaiting.begin() + std::ptrdiff_t(perWaiting.size() / 2), perWaiting.end());
             p.perWaitingMs = perWaiting[perWaiting.size() / 2];
+            waitingNote.clear();
         }
         costNote = QStringLiteral("started from a least-squares fit of %1 iteration times in the request records")
                        .arg(seen.samples.size());
@@ -552,10 +799,17 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     } else if (seen.maxRunning >= 1) {
         p.maxNumSeqs = seen.maxRunning;
         seqsNote = QStringLiteral("started from the most requests running in one iteration of the request records");
+    } else if (fromSummary) {
+        p.maxNumSeqs = std::max(1, int(std::ceil(summary.running)));
+        seqsNote = QStringLiteral("started from the most requests running at once by Little's law (derived: "
+                                  "throughput × TPOT × (output − 1), %1 at %2), and several starts around it")
+                       .arg(num(summary.running), loadWord(mode, summary.runningAt));
     } else {
         double concurrency = 1;
-        for (const FitStep& s : steps)
-            concurrency = std::max(concurrency, s.metrics.meanConcurrency);
+        for (const FitStep& s : steps) {
+            if (isKnown(s.metrics.meanConcurrency))
+                concurrency = std::max(concurrency, s.metrics.meanConcurrency);
+        }
         p.maxNumSeqs = int(std::ceil(concurrency));
         seqsNote = QStringLiteral(
             "started from the highest mean concurrency (no request records whose token times line up into iterations)");
@@ -568,22 +822,31 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     } else if (serverKv >= 0.05 && seen.maxCacheTokens > 0) {
         set(p, KvCapacity, seen.maxCacheTokens / serverKv);
         kvNote = QStringLiteral("started from the cache in use over the server's highest KV-cache usage");
-    } else {
-        const double held = seen.maxCacheTokens > 0 ? seen.maxCacheTokens : p.maxNumSeqs * (meanPrompt + meanOutput);
-        set(p, KvCapacity, 2 * held);
+    } else if (seen.maxCacheTokens > 0) {
+        set(p, KvCapacity, 2 * seen.maxCacheTokens);
         kvNote = QStringLiteral("no preemption seen: started from twice the most cache in use");
+    } else {
+        set(p, KvCapacity, 2 * p.maxNumSeqs * (meanPrompt + meanOutput));
+        kvNote = QStringLiteral("no request records show the cache: started both from a cache that limits the batch "
+                                "to the requests running at the plateau and from one twice as large");
     }
     set(p, KvCapacity, std::max<double>(p.kvCapacityTokens, (maxLen + 1) / (1 - p.kvWatermark) + 2 * p.blockSize));
 
     // The objective: relative throughput error (weighted: it is what capacity planning reads) and the
-    // log-ratios of P50/P99 TTFT and P50 TPOT, averaged over the steps.
-    const MetricsOptions metrics = fitMetricsOptions();
+    // log-ratios of P50/P99 TTFT and P50 TPOT (the mean where a summary gives only the mean), averaged
+    // over the steps.
     int evaluations = 0;
-    const auto stepError = [](const StepMetrics& pred, const StepMetrics& meas) {
+    // A TTFT the model cannot reach at light load (see fromSummaries) is compared less what it has no term
+    // for: the engine's part of it.
+    const double outsideMs = fromSummary ? summary.outsideMs : 0;
+    // Summaries state their throughput more surely than anything else (a latency of the mean request stands
+    // for a spread the twin does not see): it weighs four times as much again there.
+    const double throughputWeight = haveRecords ? 4 : 16;
+    const auto stepError = [outsideMs, throughputWeight](const StepMetrics& pred, const StepMetrics& meas) {
         double e = 0;
         if (meas.requestThroughput > 0) {
             const double r = (pred.requestThroughput - meas.requestThroughput) / meas.requestThroughput;
-            e += 4 * r * r;
+            e += throughputWeight * r * r;
         }
         const auto logTerm = [&e](double a, double b) {
             if (isKnown(a) && isKnown(b) && a > 0 && b > 0) {
@@ -591,9 +854,15 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                 e += l * l;
             }
         };
-        logTerm(ttft(pred, 50), ttft(meas, 50));
-        logTerm(ttft(pred, 99), ttft(meas, 99));
-        logTerm(tpot(pred), tpot(meas));
+        const auto mid = [](const LatencyStats& predicted, const LatencyStats& measured) {
+            return meanOnly(measured) ? predicted.mean : pct(predicted, 50);
+        };
+        const auto engine = [outsideMs](double measured) {
+            return isKnown(measured) ? std::max(measured / 4, measured - outsideMs) : measured;
+        };
+        logTerm(mid(pred.ttft, meas.ttft), engine(middle(meas.ttft)));
+        logTerm(ttft(pred, 99), engine(ttft(meas, 99)));
+        logTerm(mid(pred.tpot, meas.tpot), middle(meas.tpot));
         return e;
     };
     // The cache must hold the longest request the steps sent (the server served it).
@@ -604,14 +873,13 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         ++evaluations;
         double e = 0;
         for (const FitStep& s : steps)
-            e += stepError(simulateLoad(q, 1, s.mode, s.offered, s.requests, metrics), s.metrics);
+            e += stepError(simulateFigures(q, s), s.metrics);
         return e / double(steps.size());
     };
 
     // Coordinate search in log space: each parameter tries a step up and down; a success widens its
-    // step, a failure halves it; integers move by at least one. Bounded by options.maxEvaluations.
-    const auto search = [&](sim::SimParams x, int budget) {
-        double best = objective(x);
+    // step, a failure halves it; integers move by at least one. Bounded by `budget` evaluations.
+    const auto search = [&](sim::SimParams x, double best, int budget) {
         std::array<double, ParamCount> stepLog;
         stepLog.fill(std::log(1.5));
         const double minStep = std::log(1.003);
@@ -653,19 +921,87 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         }
         return std::pair(x, best);
     };
-    // From the iteration fit and, when that is off, from the percentile guesses too: the better one wins.
-    auto [fitted, best] = search(p, evaluations + options.maxEvaluations);
-    if (hasRegression && best > 0.01) {
-        heuristic.maxNumSeqs = p.maxNumSeqs;
-        heuristic.kvCapacityTokens = p.kvCapacityTokens;
-        const auto [other, otherBest] = search(heuristic, evaluations + options.maxEvaluations);
-        if (otherBest < best) {
-            fitted = other;
-            best = otherBest;
-            costNote = QStringLiteral("started from the lightest step's TTFT and TPOT (a better fit than the one "
-                                      "from the iteration times)");
+
+    // Records: a local search from the iteration fit and, when that is off, from the percentile guesses.
+    // Summaries: a global search before the local one: several starts, each run once, and the local search
+    // from the best two. Around the summaries' estimates, the batch limit at 1 to 1.6 times the requests running at
+    // the plateau by Little's law (a mean over the step, ramp and drain included: the peak batch is larger),
+    // set by max_num_seqs (a cache twice as large) or by the cache (max_num_seqs four times as large), each
+    // with the host's cost per waiting request at its estimate, a tenth and a hundredth of it.
+    struct Start
+    {
+        sim::SimParams params;
+        double error = 0;
+    };
+    std::vector<Start> starts;
+    starts.push_back({ p, 0 });
+    if (fromSummary && summary.running >= 1) {
+        const sim::SimParams base = p;
+        const double context = meanPrompt + meanOutput / 2 + p.blockSize / 2.0;
+        const double waiting = summary.perWaitingMs;
+        for (const double f : { 1.0, 1.25, 1.6 }) {
+            const double running = std::max(1.0, f * summary.running);
+            for (const bool cacheBound : { false, true }) {
+                sim::SimParams q = base;
+                set(q, MaxNumSeqs, cacheBound ? 4 * running : running);
+                set(q, KvCapacity,
+                    std::max<double>(kvFloor,
+                        cacheBound ? running * context / (1 - q.kvWatermark)
+                                   : 2 * running * (meanPrompt + meanOutput)));
+                for (const double w : { 1.0, 0.1, 0.01 }) {
+                    set(q, PerWaiting, waiting * w);
+                    starts.push_back({ q, 0 });
+                }
+            }
         }
     }
+    sim::SimParams fitted = p;
+    double best = 0;
+    bool fromRecordsStart = hasRegression;
+    if (!fromSummary) {
+        // From the iteration fit and, when that is off, from the percentile guesses too: the better one wins.
+        std::tie(fitted, best) = search(p, objective(p), evaluations + options.maxEvaluations);
+        if (hasRegression && best > 0.01) {
+            heuristic.maxNumSeqs = p.maxNumSeqs;
+            heuristic.kvCapacityTokens = p.kvCapacityTokens;
+            const auto [other, otherBest]
+                = search(heuristic, objective(heuristic), evaluations + options.maxEvaluations);
+            if (otherBest < best) {
+                fitted = other;
+                best = otherBest;
+                fromRecordsStart = false;
+            }
+        }
+        starts.clear();
+    }
+    for (Start& s : starts)
+        s.error = objective(s.params);
+    std::stable_sort(starts.begin(), starts.end(), [](const Start& a, const Start& b) { return a.error < b.error; });
+    std::vector<const Start*> chosen;
+    // Starts that score the same (a parameter that did not matter there) are one start.
+    for (const Start& s : starts) {
+        const bool again = std::any_of(chosen.begin(), chosen.end(),
+            [&s](const Start* c) { return std::abs(c->error - s.error) <= 1e-9 * std::max(1.0, s.error); });
+        if (!again && chosen.size() < 2)
+            chosen.push_back(&s);
+    }
+    if (!chosen.empty()) {
+        fitted = chosen.front()->params;
+        best = chosen.front()->error;
+        const int perStart = std::max(1, options.maxEvaluations / 4);
+        for (const Start* s : chosen) {
+            const auto [x, e] = search(s->params, s->error, evaluations + perStart);
+            if (e < best) {
+                fitted = x;
+                best = e;
+            }
+        }
+        // The best of them searched on, with the rest of the budget.
+        std::tie(fitted, best) = search(fitted, best, evaluations + options.maxEvaluations - perStart);
+    }
+    if (hasRegression && !fromRecordsStart)
+        costNote = QStringLiteral("started from the lightest step's TTFT and TPOT (a better fit than the one "
+                                  "from the iteration times)");
     p = fitted;
 
     Twin twin;
@@ -707,6 +1043,8 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
             f.note = costNote;
         else if (i == KvCapacity)
             f.note = kvNote;
+        else if (i == PerWaiting)
+            f.note = waitingNote;
         if (!f.identified) {
             f.note = QStringLiteral("the fit error does not change over x1/4 to x4: the data do not identify it");
             twin.unidentified.append(f.key);
@@ -735,6 +1073,7 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                                         "offered rate"));
     }
 
+    const MetricsOptions metrics = fitMetricsOptions();
     for (const FitStep& s : steps) {
         const StepMetrics pred = simulateLoad(p, 1, s.mode, s.offered, s.requests, metrics);
         StepFitQuality q;

@@ -9,8 +9,8 @@
 
 namespace kp::twin {
 
-StepMetrics simulateLoad(const sim::SimParams& params, int replicas, LoadMode mode, double load,
-    const std::vector<TwinRequest>& requests, const MetricsOptions& metrics)
+std::vector<RequestRecord> simulateRecords(
+    const sim::SimParams& params, int replicas, LoadMode mode, double load, const std::vector<TwinRequest>& requests)
 {
     sim::SimTimeDriver driver(params, replicas);
     // Each request once, in order: at its time (rate), or when a user's previous one ended (users).
@@ -42,7 +42,13 @@ StepMetrics simulateLoad(const sim::SimParams& params, int replicas, LoadMode mo
         }
     }
     driver.run();
-    const std::vector<RequestRecord>& records = driver.records();
+    return driver.takeRecords();
+}
+
+StepMetrics simulateLoad(const sim::SimParams& params, int replicas, LoadMode mode, double load,
+    const std::vector<TwinRequest>& requests, const MetricsOptions& metrics)
+{
+    const std::vector<RequestRecord> records = simulateRecords(params, replicas, mode, load, requests);
     const double durationS = double(StepMetrics::stepDurationNs(records)) / 1e9;
     return StepMetrics::fromRecords(records, durationS, metrics);
 }
