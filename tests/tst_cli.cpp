@@ -1035,8 +1035,8 @@ private Q_SLOTS:
             QStringLiteral("--concurrency"), QStringLiteral("1,4,16"), QStringLiteral("--num-prompts"),
             QStringLiteral("32"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
             QStringLiteral("--random-output-len"), QStringLiteral("128"), QStringLiteral("--no-early-stop"),
-            QStringLiteral("--slo"), QStringLiteral("ttft:p50:40"), QStringLiteral("--quiet"), QStringLiteral("--out"),
-            group };
+            QStringLiteral("--ignore-eos"), QStringLiteral("--slo"), QStringLiteral("ttft:p50:40"),
+            QStringLiteral("--quiet"), QStringLiteral("--out"), group };
         const Outcome first = runCli(args);
         // Three sweeps ran; the fourth combination's server refused its value: the sweep says so by name.
         QCOMPARE(first.exitCode, 1);

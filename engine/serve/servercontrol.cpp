@@ -127,18 +127,15 @@ QString ServerControl::statusWords(int exitCode, int status) const
 
 QString ServerControl::lastErrorLine(const QString& logName) const
 {
-    for (const QString& stream : { u"stderr"_s, u"stdout"_s }) {
-        QFile file(QDir(m_launch.logDir).filePath(u"%1.%2.log"_s.arg(logName, stream)));
-        if (!file.open(QIODevice::ReadOnly))
-            continue;
-        if (file.size() > 4096)
-            file.seek(file.size() - 4096);
-        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
-        const QString last = QString::fromUtf8(lines.constLast()).trimmed();
-        if (!last.isEmpty())
-            return u": \"%1\" (%2)"_s.arg(last.left(300), file.fileName());
-    }
-    return {};
+    // Standard error only: a server's last line on standard output is progress, not why it stopped.
+    QFile file(QDir(m_launch.logDir).filePath(logName + u".stderr.log"_s));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    if (file.size() > 4096)
+        file.seek(file.size() - 4096);
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    const QString last = QString::fromUtf8(lines.constLast()).trimmed();
+    return last.isEmpty() ? QString() : u": \"%1\" (%2)"_s.arg(last.left(300), file.fileName());
 }
 
 void ServerControl::onFinished(int exitCode, int status)
@@ -158,12 +155,13 @@ void ServerControl::onFinished(int exitCode, int status)
         poll();
         return;
     }
-    const QString words = statusWords(exitCode, status) + lastErrorLine(u"server"_s);
     if (!m_ready) {
-        fail(phrase("ServerSweep", "%1: the server command %2 before the server answered").arg(m_launch.label, words));
+        fail(phrase("ServerSweep", "%1: the server command %2 before the server answered%3")
+                 .arg(m_launch.label, statusWords(exitCode, status), lastErrorLine(u"server"_s)));
         return;
     }
-    m_exitDescription = phrase("ServerSweep", "%1: the server %2").arg(m_launch.label, words);
+    m_exitDescription = phrase("ServerSweep", "%1: the server %2%3")
+                            .arg(m_launch.label, statusWords(exitCode, status), lastErrorLine(u"server"_s));
     Q_EMIT exited(m_exitDescription);
 }
 
