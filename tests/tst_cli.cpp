@@ -1125,6 +1125,34 @@ private Q_SLOTS:
         QVERIFY(resumed.out.contains(sentence));
         QVERIFY(QDir(group + QStringLiteral("/.earlier")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size() == 1);
 
+        // The commands mode: a start command that leaves the server running and ends, a stop command that ends it.
+        const QString pidFile = dir.filePath(QStringLiteral("sim.pid"));
+        const Outcome commands = runCli({ QStringLiteral("sweep"), QStringLiteral("--serve-mode"),
+            QStringLiteral("commands"), QStringLiteral("--serve"),
+            QStringLiteral(
+                "%1 --port {port} --max-num-seqs {max_num_seqs} --time-scale 10 >/dev/null 2>&1 & echo $! > %2")
+                .arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM), pidFile),
+            QStringLiteral("--serve-stop"), QStringLiteral("kill $(cat %1)").arg(pidFile),
+            QStringLiteral("--serve-param"), QStringLiteral("max_num_seqs=8"), QStringLiteral("--base-url"),
+            QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--num-prompts"), QStringLiteral("8"),
+            QStringLiteral("--request-rate"), QStringLiteral("20"), QStringLiteral("--quiet"), QStringLiteral("--out"),
+            dir.filePath(QStringLiteral("commands")) });
+        QVERIFY2(commands.exitCode == 0, qPrintable(commands.err));
+        const QJsonObject commandsRun
+            = QJsonDocument::fromJson(readFile(dir.filePath(QStringLiteral("commands/01-max_num_seqs-8/run.json"))))
+                  .object();
+        QCOMPARE(commandsRun.value(u"status").toString(), QStringLiteral("finished"));
+        QCOMPARE(commandsRun.value(u"server_config").toObject().value(u"mode").toString(), QStringLiteral("commands"));
+        const pid_t simPid = pid_t(readFile(pidFile).trimmed().toLongLong());
+        QVERIFY(simPid > 0);
+        // The stop command signalled it (it ends by itself then); a zombie left to init counts as ended.
+        const auto alive = [simPid] {
+            const QByteArray stat = readFile(QStringLiteral("/proc/%1/stat").arg(simPid));
+            const qsizetype close = stat.lastIndexOf(')');
+            return close > 0 && stat.size() > close + 2 && stat.at(close + 2) != 'Z';
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(), 20000);
+
         // A command that is not there: named, with the shell's words.
         const Outcome missing = runCli({ QStringLiteral("sweep"), QStringLiteral("--serve"),
             QStringLiteral("kneepoint-no-such-server --port {port} --max-num-seqs {max_num_seqs}"),
