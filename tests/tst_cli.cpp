@@ -14,8 +14,10 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 #include <cmath>
 #include <csignal>
@@ -1174,6 +1176,161 @@ private Q_SLOTS:
             QVERIFY2(analyzed.exitCode == 0, qPrintable(analyzed.err));
             QVERIFY2(analyzed.out.startsWith(QStringLiteral("1 steps from ")), qPrintable(analyzed.out));
         }
+    }
+
+    // A server configuration sweep: kneepoint-sim started per max_num_seqs on a free port, the profile swept
+    // against each; the group compares them and names the best. A value the server refuses fails that
+    // combination alone, by name; --resume runs only what did not finish.
+    void serverSweepStartsTheServerPerCombination()
+    {
+        QTemporaryDir dir;
+        const QString group = dir.filePath(QStringLiteral("group"));
+        // Closed loops of 1, 4 and 16 users; a request streams 128 tokens (about 100 ms at this time scale),
+        // so users beyond max_num_seqs wait that long for a slot, far past the 40 ms SLO on the median TTFT.
+        const QStringList args = { QStringLiteral("sweep"), QStringLiteral("--serve"),
+            QStringLiteral("%1 --port {port} --max-num-seqs {max_num_seqs} --time-scale 10")
+                .arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM)),
+            QStringLiteral("--serve-param"), QStringLiteral("max_num_seqs=1,4,16,x"), QStringLiteral("--serve-grace"),
+            QStringLiteral("20"), QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:9"),
+            QStringLiteral("--concurrency"), QStringLiteral("1,4,16"), QStringLiteral("--num-prompts"),
+            QStringLiteral("32"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
+            QStringLiteral("--random-output-len"), QStringLiteral("128"), QStringLiteral("--no-early-stop"),
+            QStringLiteral("--ignore-eos"), QStringLiteral("--slo"), QStringLiteral("ttft:p50:40"),
+            QStringLiteral("--quiet"), QStringLiteral("--out"), group };
+        const Outcome first = runCli(args);
+        // Three sweeps ran; the fourth combination's server refused its value: the sweep says so by name.
+        QCOMPARE(first.exitCode, 1);
+        QVERIFY2(first.err.contains(QStringLiteral("error: max_num_seqs=x: the server command exited with status 2 "
+                                                   "before the server answered: \"kneepoint-sim: --max-num-seqs: 'x'")),
+            qPrintable(first.err));
+        const QJsonObject matrix = QJsonDocument::fromJson(readFile(group + QStringLiteral("/matrix.json"))).object();
+        QCOMPARE(matrix.value(u"kind").toString(), QStringLiteral("server_sweep"));
+        QCOMPARE(matrix.value(u"status").toString(), QStringLiteral("finished"));
+        const QJsonArray runs = matrix.value(u"runs").toArray();
+        QCOMPARE(runs.size(), 4);
+        QStringList dirs;
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject r = runs.at(i).toObject();
+            QCOMPARE(r.value(u"state").toString(), QStringLiteral("finished"));
+            dirs << group + u'/' + r.value(u"dir").toString();
+            // The combination is in run.json and in its environment; the server's output beside the steps.
+            const QJsonObject run
+                = QJsonDocument::fromJson(readFile(dirs.last() + QStringLiteral("/run.json"))).object();
+            const QString value = r.value(u"parameters").toObject().value(u"max_num_seqs").toString();
+            QCOMPARE(run.value(u"server_config").toObject().value(u"parameters").toObject().value(u"max_num_seqs"),
+                QJsonValue(value));
+            QCOMPARE(run.value(u"environment").toObject().value(u"server_config").toObject(),
+                run.value(u"server_config").toObject());
+            QVERIFY(run.value(u"server_config")
+                        .toObject()
+                        .value(u"command")
+                        .toString()
+                        .contains(QStringLiteral("--max-num-seqs %1 ").arg(value)));
+            QCOMPARE(run.value(u"profile").toObject().value(u"server").toObject().value(u"max_num_seqs").toInt(),
+                value.toInt());
+            QVERIFY(readFile(dirs.last() + QStringLiteral("/server.stdout.log"))
+                        .contains("listening on http://127.0.0.1:"));
+        }
+        QCOMPARE(runs.at(3).toObject().value(u"state").toString(), QStringLiteral("failed"));
+        QVERIFY(runs.at(3).toObject().value(u"error").toString().startsWith(QStringLiteral("max_num_seqs=x: ")));
+        // Capacity follows max_num_seqs: 1 user, 4 users, and all 16 (the sweep's top: a lower bound).
+        auto figure = [&](int i, const char* key) { return runs.at(i).toObject().value(QLatin1String(key)); };
+        // (1 and 4 users meet it where the next step misses: the capacity lies between, interpolated.)
+        QVERIFY(figure(0, "slo_capacity").toDouble() >= 1 && figure(0, "slo_capacity").toDouble() < 4);
+        QVERIFY(figure(1, "slo_capacity").toDouble() >= 4 && figure(1, "slo_capacity").toDouble() < 16);
+        QVERIFY(!figure(1, "slo_capacity_lower_bound").toBool());
+        QCOMPARE(figure(2, "slo_capacity"), QJsonValue(16.0));
+        QVERIFY(figure(2, "slo_capacity_lower_bound").toBool());
+        QVERIFY(figure(0, "peak_throughput").toDouble() < figure(1, "peak_throughput").toDouble());
+        QVERIFY(figure(1, "peak_throughput").toDouble() < figure(2, "peak_throughput").toDouble());
+        QCOMPARE(matrix.value(u"best").toString(), runs.at(2).toObject().value(u"dir").toString());
+        const QString sentence = QStringLiteral("Best configuration for the SLO: max_num_seqs=16, with the most load "
+                                                "within the SLO: ≥ 16 users, %1× the next best (max_num_seqs=4).")
+                                     .arg(16 / figure(1, "slo_capacity").toDouble(), 0, 'f', 2);
+        QVERIFY2(first.out.contains(sentence), qPrintable(first.out));
+        QVERIFY(readFile(group + QStringLiteral("/comparison.txt")).contains(sentence.toUtf8()));
+        // The twin fitted on the first configuration predicts the others (the simulator is what it models).
+        QCOMPARE(matrix.value(u"twin_fitted_on").toString(), runs.at(0).toObject().value(u"dir").toString());
+        for (int i = 1; i < 3; ++i) {
+            const QJsonObject r = runs.at(i).toObject();
+            QVERIFY2(r.value(u"twin_predicted").isDouble() && r.value(u"twin_error").isDouble(),
+                qPrintable(r.value(u"twin_note").toString()));
+        }
+        QVERIFY(
+            first.out.contains(QStringLiteral("The twin fitted on max_num_seqs=1, set to each other configuration's "
+                                              "parameters:\n  max_num_seqs=4: SLO capacity ")));
+        // Every server was stopped: nothing answers on their ports any more.
+        for (const QString& d : dirs) {
+            const QJsonObject run = QJsonDocument::fromJson(readFile(d + QStringLiteral("/run.json"))).object();
+            const QUrl url(run.value(u"profile").toObject().value(u"target").toObject().value(u"base_url").toString());
+            QTcpSocket socket;
+            socket.connectToHost(QHostAddress::LocalHost, quint16(url.port()));
+            QVERIFY(!socket.waitForConnected(2000));
+        }
+
+        // Without --resume the group is not run again over itself.
+        const Outcome again = runCli(args);
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY(again.err.contains(QStringLiteral("add --resume to finish it")));
+        // --resume: the three finished runs are left as they are, the failed one is tried again.
+        QList<QByteArray> before;
+        for (const QString& d : dirs)
+            before << readFile(d + QStringLiteral("/run.json"));
+        const Outcome resumed = runCli(args + QStringList { QStringLiteral("--resume") });
+        QCOMPARE(resumed.exitCode, 1);
+        QCOMPARE(resumed.err.count(QStringLiteral(": finished before, skipped ==")), 3);
+        QVERIFY(resumed.err.contains(QStringLiteral("error: max_num_seqs=x: the server command exited")));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(readFile(dirs.at(i) + QStringLiteral("/run.json")), before.at(i));
+        QVERIFY(resumed.out.contains(sentence));
+        QVERIFY(QDir(group + QStringLiteral("/.earlier")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size() == 1);
+
+        // The commands mode: a start command that leaves the server running and ends, a stop command that ends it.
+        const QString pidFile = dir.filePath(QStringLiteral("sim.pid"));
+        const Outcome commands = runCli({ QStringLiteral("sweep"), QStringLiteral("--serve-mode"),
+            QStringLiteral("commands"), QStringLiteral("--serve"),
+            QStringLiteral(
+                "%1 --port {port} --max-num-seqs {max_num_seqs} --time-scale 10 >/dev/null 2>&1 & echo $! > %2")
+                .arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM), pidFile),
+            QStringLiteral("--serve-stop"), QStringLiteral("kill $(cat %1)").arg(pidFile),
+            QStringLiteral("--serve-param"), QStringLiteral("max_num_seqs=8"), QStringLiteral("--base-url"),
+            QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--num-prompts"), QStringLiteral("8"),
+            QStringLiteral("--request-rate"), QStringLiteral("20"), QStringLiteral("--quiet"), QStringLiteral("--out"),
+            dir.filePath(QStringLiteral("commands")) });
+        QVERIFY2(commands.exitCode == 0, qPrintable(commands.err));
+        const QJsonObject commandsRun
+            = QJsonDocument::fromJson(readFile(dir.filePath(QStringLiteral("commands/01-max_num_seqs-8/run.json"))))
+                  .object();
+        QCOMPARE(commandsRun.value(u"status").toString(), QStringLiteral("finished"));
+        QCOMPARE(commandsRun.value(u"server_config").toObject().value(u"mode").toString(), QStringLiteral("commands"));
+        const pid_t simPid = pid_t(readFile(pidFile).trimmed().toLongLong());
+        QVERIFY(simPid > 0);
+        // The stop command signalled it (it ends by itself then); a zombie left to init counts as ended.
+        const auto alive = [simPid] {
+            const QByteArray stat = readFile(QStringLiteral("/proc/%1/stat").arg(simPid));
+            const qsizetype close = stat.lastIndexOf(')');
+            return close > 0 && stat.size() > close + 2 && stat.at(close + 2) != 'Z';
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(), 20000);
+
+        // A command that is not there: named, with the shell's words.
+        const Outcome missing = runCli({ QStringLiteral("sweep"), QStringLiteral("--serve"),
+            QStringLiteral("kneepoint-no-such-server --port {port} --max-num-seqs {max_num_seqs}"),
+            QStringLiteral("--serve-param"), QStringLiteral("max_num_seqs=8"), QStringLiteral("--base-url"),
+            QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--quiet"), QStringLiteral("--out"),
+            dir.filePath(QStringLiteral("missing")) });
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains(QStringLiteral("error: max_num_seqs=8: the server command exited with status 127 "
+                                                     "(command not found) before the server answered")),
+            qPrintable(missing.err));
+        // A parameter the command never uses is refused before anything starts.
+        const Outcome unused = runCli({ QStringLiteral("sweep"), QStringLiteral("--serve"),
+            QStringLiteral("true --port {port}"), QStringLiteral("--serve-param"), QStringLiteral("tp=1,2"),
+            QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--out"),
+            dir.filePath(QStringLiteral("unused")) });
+        QCOMPARE(unused.exitCode, 2);
+        QVERIFY(unused.err.contains(
+            QStringLiteral("server_sweep.parameters.tp: the command never uses {tp}, so its runs would not differ")));
     }
 
     // A sweep without --out is saved under --data-dir; runs lists it, import adds others' files, compare

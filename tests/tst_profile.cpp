@@ -94,6 +94,8 @@ private Q_SLOTS:
     void savedFormIsStable();
     void shippedProfilesRoundTrip();
     void schemaIsConsistent();
+    void serverCommandSecrets_data();
+    void serverCommandSecrets();
     void limitsAreNamed_data();
     void limitsAreNamed();
     void limitsInFiles();
@@ -234,6 +236,10 @@ void TestProfile::kneepointSchema()
     QCOMPARE(p.target.tlsVerify, false);
     QCOMPARE(p.target.proxyMode, kp::ProxyMode::Url);
     QCOMPARE(p.target.proxyUrl, u"http://user:hunter2@proxy.example:3128"_s);
+    QCOMPARE(p.serverSweep.parameters.value(u"tensor_parallel_size").toArray(), (QJsonArray { 1, 2 }));
+    QCOMPARE(p.serverSweep.readyTimeoutS, 900.0);
+    QCOMPARE(p.serverSweep.graceS, 60.0);
+    QVERIFY(p.serverSweep.mode.isEmpty());
     QCOMPARE(p.workload.dataset, u"sharegpt"_s);
     QCOMPARE(p.workload.numPrompts, 500);
     QCOMPARE(p.workload.seed, 42);
@@ -1039,6 +1045,31 @@ void TestProfile::redaction()
     expected.target.proxyUrl = r.target.proxyUrl;
     expected.target.headers = r.target.headers;
     QVERIFY(kp::redactedProfile(p) == expected);
+}
+
+// A server sweep's commands keep their options but not the secrets in them.
+void TestProfile::serverCommandSecrets_data()
+{
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QString>("written");
+    QTest::addRow("option") << u"vllm serve m --api-key sk-abc --max-num-batched-tokens 8192"_s
+                            << u"vllm serve m --api-key <redacted> --max-num-batched-tokens 8192"_s;
+    QTest::addRow("option=") << u"sglang --hf-token=hf_x1 --tokenizer-mode auto"_s
+                             << u"sglang --hf-token=<redacted> --tokenizer-mode auto"_s;
+    QTest::addRow("variable") << u"HF_TOKEN=hf_y OPENAI_API_KEY='sk z' vllm serve m"_s
+                              << u"HF_TOKEN=<redacted> OPENAI_API_KEY=<redacted> vllm serve m"_s;
+    QTest::addRow("reference") << u"vllm serve m --api-key ${VLLM_KEY} --password -"_s
+                               << u"vllm serve m --api-key ${VLLM_KEY} --password -"_s;
+}
+
+void TestProfile::serverCommandSecrets()
+{
+    QFETCH(QString, command);
+    QFETCH(QString, written);
+    QCOMPARE(kp::redactCommandSecrets(command), written);
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    p.serverSweep.command = command;
+    QCOMPARE(kp::redactedProfile(p).serverSweep.command, written);
 }
 
 void TestProfile::saveReplacesAtomically()

@@ -19,6 +19,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -186,6 +187,7 @@ private Q_SLOTS:
     void libraryListsExistingProfiles();
     void loadProfileFile();
     void metricsUrlsField();
+    void serverSweepSection();
     void loadTomlSavesNextToIt();
     void brokenFileKeepsItsText();
     void hugeFileIsRefused();
@@ -351,6 +353,55 @@ void TestProfilePage::metricsUrlsField()
     QVERIFY(page.save());
     QVERIFY(ProfileStore::load(path).profile->target.metricsUrls.isEmpty());
     QVERIFY(!readAll(path).contains("metrics_urls"));
+}
+
+// The Server sweep section: the command, the parameters one per line, the mode; saved as server_sweep.
+void TestProfilePage::serverSweepSection()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"served.json"_s);
+    QVERIFY(ProfileStore::save(knownProfile(), path).ok());
+    ProfilePage page;
+    page.resize(1280, 800);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.openFile(path);
+    auto* form = page.findChild<kp::ui::ProfileForm*>();
+    auto* command = child<QLineEdit>(page, u"server_sweep.command"_s);
+    auto* parameters = child<QPlainTextEdit>(page, u"server_sweep.parameters"_s);
+    auto* mode = child<QComboBox>(page, u"server_sweep.mode"_s);
+    QCOMPARE(mode->currentData().toString(), u"process"_s);
+    QVERIFY(parameters->toPlainText().isEmpty());
+
+    command->setText(u"kneepoint-sim --port {port} --max-num-seqs {max_num_seqs}"_s);
+    parameters->setPlainText(u"max_num_seqs = 8, 32\n\n"_s);
+    QCOMPARE(page.currentProfile()->serverSweep.command, command->text());
+    QCOMPARE(page.currentProfile()->serverSweep.parameters.value(u"max_num_seqs").toArray(),
+        (QJsonArray { u"8"_s, u"32"_s }));
+    // A line that is no parameter is named where it is typed; the profile keeps the last readable one.
+    parameters->setPlainText(u"max num seqs = 8"_s);
+    QCOMPARE(form->inputErrors().size(), 1);
+    QCOMPARE(form->inputErrors().constFirst().path, u"server_sweep.parameters"_s);
+    QVERIFY2(form->inputErrors().constFirst().message.contains(u"line 1: expected NAME = V1, V2"_s),
+        qPrintable(form->inputErrors().constFirst().message));
+    QCOMPARE(page.currentProfile()->serverSweep.parameters.value(u"max_num_seqs").toArray().size(), 2);
+    parameters->setPlainText(u"max_num_seqs = 8, 32\ntp = 1, 2"_s);
+    QVERIFY(form->inputErrors().isEmpty());
+    mode->setCurrentIndex(mode->findData(u"commands"_s));
+    child<QLineEdit>(page, u"server_sweep.stop_command"_s)->setText(u"docker stop vllm"_s);
+    QCOMPARE(page.currentProfile()->serverSweep.mode, u"commands"_s);
+    form->scrollToSection(u"server_sweep"_s);
+    QVERIFY(saveScreenshot(page, u"profilepage-server-sweep.png"_s));
+
+    QVERIFY(page.save());
+    const kp::ProfileLoadResult back = ProfileStore::load(path);
+    QVERIFY(back.ok());
+    QCOMPARE(back.profile->serverSweep.mode, u"commands"_s);
+    QCOMPARE(back.profile->serverSweep.stopCommand, u"docker stop vllm"_s);
+    QCOMPARE(back.profile->serverSweep.parameters.value(u"tp").toArray(), (QJsonArray { u"1"_s, u"2"_s }));
+    // Back to the process mode: the default, not written.
+    mode->setCurrentIndex(mode->findData(u"process"_s));
+    QVERIFY(page.currentProfile()->serverSweep.mode.isEmpty());
 }
 
 void TestProfilePage::loadTomlSavesNextToIt()

@@ -19,6 +19,7 @@
 #include "profile/profilestore.h"
 #include "profile/targetstore.h"
 #include "runs/runcatalog.h"
+#include "serve/serversweep.h"
 #include "sim/filelimit.h"
 #include "store/runwriter.h"
 #include "sweep/analysisjson.h"
@@ -46,6 +47,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
 #include <unistd.h>
@@ -207,6 +209,14 @@ struct Options
     QCommandLineOption stepInterval { QStringLiteral("step-interval"),
         QStringLiteral("With --start-at: start step N at TIME + (N-1) * S (replaces the cooldown)."),
         QStringLiteral("S") };
+    // sweep: a server configuration sweep (cmd_serve.cpp); --serve and its settings are the schema's.
+    QCommandLineOption serveParam { QStringLiteral("serve-param"),
+        QStringLiteral("sweep --serve: a parameter of the server command and its values, one run per combination; "
+                       "repeatable."),
+        QStringLiteral("NAME=V1,V2") };
+    QCommandLineOption resume { QStringLiteral("resume"),
+        QStringLiteral("sweep --serve --out DIR: finish the server sweep in DIR, skipping the combinations that "
+                       "finished.") };
     // The profile's fields that have a flag (profileschema.cpp), in the schema's order.
     QList<std::pair<const ProfileField*, QCommandLineOption>> fields = fieldOptions();
     const QCommandLineOption& field(const char* flag) const
@@ -802,7 +812,15 @@ std::optional<SweepPipelineOptions> sweepOptions(
     return options;
 }
 
-int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, bool sweep)
+// What a server sweep changes in one of its sweeps: the run folder, and a reason to stop it (the server exited).
+struct SweepHooks
+{
+    QString runDir;
+    std::function<QString()> abort;
+};
+
+int runSweep(
+    const QCommandLineParser& p, const Options& o, Profile profile, bool sweep, const SweepHooks* hooks = nullptr)
 {
     const bool soak = profile.load.soak;
     const bool quiet = p.isSet(o.quiet);
@@ -810,6 +828,8 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     std::optional<SweepPipelineOptions> options = sweepOptions(p, o, std::move(profile), sweep);
     if (!options)
         return ExitBadInput;
+    if (hooks && !hooks->runDir.isEmpty())
+        options->runDir = hooks->runDir;
     const qint64 confirmAbove = options->limits.confirmAboveRequests;
 
     SweepPipeline pipeline;
@@ -979,6 +999,15 @@ int runSweep(const QCommandLineParser& p, const Options& o, Profile profile, boo
     });
     QTimer interruptPoll;
     QObject::connect(&interruptPoll, &QTimer::timeout, &loop, [&] {
+        if (hooks && hooks->abort && pipeline.isActive()) {
+            if (const QString reason = hooks->abort(); !reason.isEmpty()) {
+                interruptPoll.stop();
+                say(QStringLiteral("stopping the sweep: %1").arg(reason));
+                exitCode = ExitFailure;
+                pipeline.stop(QStringLiteral("cancelled: %1").arg(reason));
+                return;
+            }
+        }
         if (g_interrupts.load() > 0 && pipeline.isActive()) {
             interruptPoll.stop();
             say(QStringLiteral("\ninterrupted: stopping the current step (Ctrl-C again to quit at once)"));
@@ -1143,6 +1172,8 @@ int run(const QStringList& arguments)
         parser.addOption(o.dataDir);
     if (verb == QLatin1String("soak"))
         parser.addOptions({ o.soakDuration, o.soakWindow });
+    if (verb == QLatin1String("sweep"))
+        parser.addOptions({ o.serveParam, o.resume });
     if (verb == QLatin1String("demo"))
         parser.addOptions({ o.timeScale, o.preset });
     QStringList args = arguments;
@@ -1262,6 +1293,24 @@ int run(const QStringList& arguments)
         printProbe(report);
         writeOut(report.ok() ? QByteArrayLiteral("ok\n") : QByteArrayLiteral("failed\n"));
         return report.ok() ? ExitOk : ExitUnreachable;
+    }
+    if (verb == QLatin1String("sweep")) {
+        Profile served = *profile;
+        for (const QString& spec : parser.values(o.serveParam)) {
+            if (const QString error = addServerParameter(spec, served.serverSweep.parameters); !error.isEmpty()) {
+                say(QStringLiteral("error: %1").arg(error));
+                return ExitBadInput;
+            }
+        }
+        if (isServerSweep(served, parser.isSet(o.resume))) {
+            const ServeOptions serve { parser.value(o.out), parser.value(o.dataDir), parser.isSet(o.resume),
+                parser.isSet(o.quiet) };
+            return runServerSweep(served, serve,
+                [&](const Profile& combination, const QString& runDir, const std::function<QString()>& abort) {
+                    const SweepHooks hooks { runDir, abort };
+                    return runSweep(parser, o, combination, true, &hooks);
+                });
+        }
     }
     return runSweep(parser, o, *profile, verb == QLatin1String("sweep"));
 }

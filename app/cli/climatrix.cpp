@@ -40,7 +40,7 @@ bool takesValue(const QString& option)
         QStringLiteral("ignore-eos"), QStringLiteral("save-result"), QStringLiteral("save-detailed"),
         QStringLiteral("no-preflight"), QStringLiteral("quiet"), QStringLiteral("json"), QStringLiteral("yes"),
         QStringLiteral("help"), QStringLiteral("version"), QStringLiteral("allow-insecure-key"),
-        QStringLiteral("allow-high-load"), QStringLiteral("help-all") };
+        QStringLiteral("allow-high-load"), QStringLiteral("help-all"), QStringLiteral("resume") };
     return !flags.contains(option);
 }
 

@@ -1,5 +1,6 @@
 #include "sim/filelimit.h"
 #include "sim/simconfig.h"
+#include "sim/simparameters.h"
 #include "sim/simserver.h"
 
 #include <QCommandLineParser>
@@ -63,6 +64,18 @@ int main(int argc, char* argv[])
         QStringLiteral("N|N~M"));
     parser.addOptions({ host, port, preset, config, model, loraModules, apiKey, timeScale, seed, fault, prefixCache,
         gpus, reasoningTokens });
+    // The model's numeric parameters that have a flag (simparameters.cpp): over the preset and --config,
+    // so that a server sweep varies them as it would vLLM's (--max-num-seqs {max_num_seqs}).
+    std::vector<std::pair<const kp::sim::SimParameter*, QCommandLineOption>> parameterOptions;
+    for (const kp::sim::SimParameter& p : kp::sim::simParameters()) {
+        if (!p.flag || !p.isNumeric())
+            continue;
+        parameterOptions.push_back({ &p,
+            QCommandLineOption(QString::fromLatin1(p.flag),
+                QStringLiteral("%1 (%2).").arg(QString::fromUtf8(p.help), kp::sim::simParameterRange(p)),
+                QStringLiteral("N")) });
+        parser.addOption(parameterOptions.back().second);
+    }
 
     if (!parser.parse(QCoreApplication::arguments()))
         return fail(parser.errorText());
@@ -120,6 +133,15 @@ int main(int argc, char* argv[])
     for (const QString& spec : parser.values(fault)) {
         if (const QString error = kp::sim::applyFaultSpec(spec, options.faults); !error.isEmpty())
             return fail(QStringLiteral("--fault: %1").arg(error));
+    }
+    for (const auto& [p, option] : parameterOptions) {
+        if (!parser.isSet(option))
+            continue;
+        const double value = parser.value(option).toDouble(&ok);
+        const QString problem = ok ? kp::sim::simParameterValueError(*p, value) : QStringLiteral("not a number");
+        if (!problem.isEmpty())
+            return fail(QStringLiteral("--%1: '%2': %3").arg(QLatin1String(p->flag), parser.value(option), problem));
+        p->set(options.params, value);
     }
     if (const QString error = kp::sim::validateSimParams(options.params); !error.isEmpty())
         return fail(error);

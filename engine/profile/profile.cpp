@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -456,6 +457,18 @@ QString redactUrlPassword(const QString& text)
 
 } // namespace
 
+QString redactCommandSecrets(const QString& command)
+{
+    // --api-key VALUE, --hf-token=VALUE, HF_TOKEN=VALUE: the value of any option or variable whose name
+    // ends in key, token, secret or password (not --max-num-batched-tokens). A ${VAR} reference is kept.
+    static const QRegularExpression secretRe(
+        u"((?:--?|\\b)[A-Za-z0-9_-]*(?:key|token|secret|password|passwd))(=|[ \\t]+)(?!\\$\\{|-)([^\\s'\"]+|'[^']*'|\"[^\"]*\")"_s,
+        QRegularExpression::CaseInsensitiveOption);
+    QString out = command;
+    out.replace(secretRe, u"\\1\\2"_s + redactedPlaceholder());
+    return out;
+}
+
 QString displayUrl(const QString& url)
 {
     QUrl u(url);
@@ -471,6 +484,9 @@ Profile redactedProfile(const Profile& profile)
     p.target.apiKey = redactSecret(p.target.apiKey);
     p.target.baseUrl = redactUrlPassword(p.target.baseUrl);
     p.target.proxyUrl = redactUrlPassword(p.target.proxyUrl);
+    p.serverSweep.command = redactCommandSecrets(p.serverSweep.command);
+    p.serverSweep.stopCommand = redactCommandSecrets(p.serverSweep.stopCommand);
+    p.serverSweep.appliedCommand = redactCommandSecrets(p.serverSweep.appliedCommand);
     for (HttpHeader& h : p.target.headers) {
         if (isCredentialHeader(h.name))
             h.value = redactSecret(h.value);
@@ -884,6 +900,37 @@ void checkOutput(Checker& c, const Output& o)
     }
 }
 
+// server_sweep: the mode's name and the parameters' shape (name -> a list of values); the ranges are the schema's.
+void checkServerSweep(Checker& c, const ServerSweep& s)
+{
+    if (!s.mode.isEmpty() && s.mode != u"process" && s.mode != u"commands")
+        c.add(
+            u"server_sweep.mode"_s, phrase("Profile", "expected \"process\" or \"commands\", got \"%1\"").arg(s.mode));
+    static const QRegularExpression nameRe(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
+    for (auto it = s.parameters.begin(); it != s.parameters.end(); ++it) {
+        const QString path = childPath(u"server_sweep.parameters"_s, it.key());
+        if (!nameRe.match(it.key()).hasMatch() || it.key() == u"port") {
+            c.add(path,
+                phrase("Profile",
+                    "a parameter's name is letters, digits and _ (not \"port\", which is chosen "
+                    "by Kneepoint)"));
+            continue;
+        }
+        const QJsonArray values = it.value().toArray();
+        if (!it.value().isArray() || values.isEmpty()) {
+            c.add(path, phrase("Profile", "expected a list of one or more values"));
+            continue;
+        }
+        for (qsizetype i = 0; i < values.size(); ++i) {
+            const QJsonValue v = values.at(i);
+            if (!(v.isString() && !v.toString().isEmpty()) && !v.isDouble() && !v.isBool())
+                c.add(indexPath(path, i), phrase("Profile", "expected a text, a number or true/false"));
+        }
+    }
+    if (!s.parameters.isEmpty() && s.command.trimmed().isEmpty())
+        c.add(u"server_sweep.command"_s, phrase("Profile", "is required when server_sweep.parameters is set"));
+}
+
 } // namespace
 
 void checkImages(Checker& c, const Profile& p)
@@ -948,6 +995,8 @@ QList<ProfileIssue> validateProfile(const Profile& profile, const PathNamer& nam
     checkLoad(c, profile);
     checkRanges(c, profile, u"slo.");
     checkRanges(c, profile, u"server.");
+    checkRanges(c, profile, u"server_sweep.");
+    checkServerSweep(c, profile.serverSweep);
     checkOutput(c, profile.output);
     // In the order of the schema's fields, which is the order a saved profile writes them.
     QList<ProfileIssue> issues = c.issues();

@@ -337,6 +337,26 @@ struct ServerInfo
     bool operator==(const ServerInfo&) const = default;
 };
 
+// Server configuration sweeps (engine/serve/): the server is started (or restarted) once per combination
+// of the parameters' values, and the profile's sweep runs against each; the runs form one group.
+struct ServerSweep
+{
+    // mode "process": command starts the server, which Kneepoint owns (its process group is stopped
+    // after each sweep). mode "commands": command brings the server up with the combination (docker,
+    // kubectl rollout, systemd) and stop_command takes it down; Kneepoint owns no process.
+    QString command; // {name} is a parameter's value, {port} a free port the base URL then uses
+    QString stopCommand;
+    QString mode; // "process" (the default when empty) or "commands"
+    QJsonObject parameters; // name -> [values]: every combination is one run
+    double readyTimeoutS = 600; // the base URL answers /health or /v1/models within this
+    double graceS = 30; // after SIGTERM (or stop_command), before SIGKILL
+    // As run: the combination this run's server was started with (name, value in order) and the
+    // command it was started by; run.json and its environment record them. Not a profile key.
+    QList<std::pair<QString, QString>> applied;
+    QString appliedCommand;
+    bool operator==(const ServerSweep&) const = default;
+};
+
 struct Output
 {
     bool saveResult = false; // write the reference-compatible result JSON
@@ -363,6 +383,7 @@ struct Profile
     Load load;
     Slo slo;
     ServerInfo server;
+    ServerSweep serverSweep;
     Output output;
 
     // The built-in demo against the simulator: chat completions, random prompts, a rising rate list.
@@ -388,6 +409,9 @@ bool isCredentialHeader(const QString& name);
 // A copy fit for run snapshots and logs: literal secrets (api_key, credential-like header values,
 // passwords in URLs) become "<redacted>"; ${VAR} and file:PATH references stay as written.
 Profile redactedProfile(const Profile& profile);
+// A command line with the values of options and variables that name a key, token, secret or password
+// replaced (server_sweep's commands as files and logs keep them).
+QString redactCommandSecrets(const QString& command);
 QString redactedPlaceholder();
 
 // A URL as Kneepoint shows it (CLI output, the window, messages): a password in it becomes "***"

@@ -742,6 +742,8 @@ void readOwn(ObjectReader& r, const ProfileField& f, const char* key, Profile& p
         r.readIntList(key, pp, p.workload.lengthBuckets);
     else if (k == "workload.extra_body")
         r.readObject(key, pp, p.workload.extraBody);
+    else if (k == "server_sweep.parameters")
+        r.readObject(key, pp, p.serverSweep.parameters);
     else if (k == "load.mode")
         r.readMode(key, pp, load.mode, p.load.soak);
     else if (k == "load.rates")

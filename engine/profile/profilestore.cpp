@@ -198,6 +198,11 @@ Json ownValue(const Profile& p, const ProfileField& f)
     }
     if (k == "workload.extra_body")
         return Json::parse(QJsonDocument(p.workload.extraBody).toJson(QJsonDocument::Compact).toStdString());
+    if (k == "server_sweep.parameters") {
+        if (p.serverSweep.parameters.isEmpty())
+            return {};
+        return Json::parse(QJsonDocument(p.serverSweep.parameters).toJson(QJsonDocument::Compact).toStdString());
+    }
     if (k == "load.mode")
         return str(p.load.soak ? u"soak"_s : loadModeName(p.load.mode));
     if (k == "load.rates") {

@@ -22,7 +22,7 @@ constexpr QLatin1String format("format"), status("status"), source("source"), pr
     prediction("prediction"), name("name"), tags("tags"), notes("notes"), created("created"), updated("updated"),
     importedFrom("imported_from"), importGroup("import_group"), importIdentity("import_identity"),
     fileSettings("file_settings"), profile("profile"), environment("environment"), plan("plan"), steps("steps"),
-    currentStep("current_step"), shard("shard"), merged("merged");
+    currentStep("current_step"), shard("shard"), merged("merged"), serverConfig("server_config");
 // prediction
 constexpr QLatin1String twinFile("twin_file"), sourceRuns("source_runs"), overrides("overrides"), replicas("replicas");
 // plan
@@ -509,6 +509,7 @@ QJsonObject RunDocument::toJson() const
     put(o, key::shard, shard);
     if (merged)
         o.insert(key::merged, mergedJson(*merged));
+    put(o, key::serverConfig, serverConfig);
     return withExtra(o, extra);
 }
 
@@ -589,6 +590,7 @@ RunDocumentRead parseRunDocument(const QJsonObject& json, const QString& path)
         merged.flags = mr.strings(key::flags);
         d.merged = merged;
     }
+    d.serverConfig = run.object(key::serverConfig);
     d.extra = run.rest();
     out.document = std::move(d);
     return out;

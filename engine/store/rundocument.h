@@ -171,6 +171,9 @@ struct RunDocument
     std::optional<RunCurrentStep> currentStep;
     std::optional<QJsonObject> shard; // this run's shard of a sharded sweep (shardJson)
     std::optional<RunMergeInfo> merged;
+    // A run of a server configuration sweep: the server's parameters for this run ("parameters": name ->
+    // value, in order as "order"), the command it was started by, the mode ("process" or "commands").
+    std::optional<QJsonObject> serverConfig;
     QJsonObject extra; // keys this version does not know
 
     bool operator==(const RunDocument&) const = default;

@@ -287,6 +287,22 @@ void setStepValidity(RunStepEntry& entry, const StepResult& result)
     entry.flags = stepValidityFlags(result);
 }
 
+// run.json "server_config": the combination a server configuration sweep started this run's server with.
+static QJsonObject serverConfigJson(const ServerSweep& sweep)
+{
+    if (sweep.applied.isEmpty())
+        return {};
+    QJsonObject parameters;
+    QJsonArray order;
+    for (const auto& [name, value] : sweep.applied) {
+        parameters.insert(name, value);
+        order.append(name);
+    }
+    return { { QStringLiteral("parameters"), parameters }, { QStringLiteral("order"), order },
+        { QStringLiteral("command"), redactCommandSecrets(sweep.appliedCommand) },
+        { QStringLiteral("mode"), sweep.mode.isEmpty() ? QStringLiteral("process") : sweep.mode } };
+}
+
 RunDocument makeRunDocument(const Profile& profile, const std::vector<PlannedStep>& planned, const QString& stopReason,
     const QString& status, std::vector<RunStepEntry> steps)
 {
@@ -309,6 +325,14 @@ RunDocument makeRunDocument(const Profile& profile, const std::vector<PlannedSte
         plan.stoppedEarly = stopReason;
     run.plan = std::move(plan);
     run.environment = clientEnvironment();
+    if (const QJsonObject server = serverConfigJson(profile.serverSweep); !server.isEmpty()) {
+        // A server configuration sweep's run: the combination its server was started with, in run.json and
+        // in the environment it was measured in.
+        run.serverConfig = server;
+        QJsonObject env = run.environment.value_or(QJsonObject());
+        env.insert(QLatin1String("server_config"), server);
+        run.environment = env;
+    }
     run.steps = std::move(steps);
     return run;
 }

@@ -1,5 +1,6 @@
 #include "profilefields.h"
 #include "profileform.h"
+#include "serversweepsection.h"
 
 #include <limits>
 
@@ -843,6 +844,8 @@ const QList<SectionSpec>& ProfileForm::formSections()
                     .fields = { { .key = "server.notes",
                         .tooltip = QT_TR_NOOP("Anything else worth keeping with the results.") } } },
             } },
+
+        serverSweepSection(),
 
         { .key = "output",
             .title = QT_TR_NOOP("Output"),

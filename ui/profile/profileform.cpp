@@ -205,10 +205,10 @@ ProfileForm::ProfileForm(QWidget* parent)
     auto* jump = new QLabel(tr("Go to:"));
     jump->setForegroundRole(QPalette::PlaceholderText);
     nav->addWidget(jump);
-    const QList<std::pair<QString, QString>> sections
-        = { { QStringLiteral("target"), tr("Target") }, { QStringLiteral("workload"), tr("Workload") },
-              { QStringLiteral("load"), tr("Load") }, { QStringLiteral("slo"), tr("SLOs") },
-              { QStringLiteral("server"), tr("Server info") }, { QStringLiteral("output"), tr("Output") } };
+    const QList<std::pair<QString, QString>> sections = { { QStringLiteral("target"), tr("Target") },
+        { QStringLiteral("workload"), tr("Workload") }, { QStringLiteral("load"), tr("Load") },
+        { QStringLiteral("slo"), tr("SLOs") }, { QStringLiteral("server"), tr("Server info") },
+        { QStringLiteral("server_sweep"), tr("Server sweep") }, { QStringLiteral("output"), tr("Output") } };
     for (const auto& [key, title] : sections) {
         auto* b = new QToolButton;
         b->setText(title);

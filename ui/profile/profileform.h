@@ -82,6 +82,11 @@ private:
     QWidget* addPercentileMetrics(const FieldSpec& spec);
     QWidget* addPercentiles(const FieldSpec& spec);
 
+public:
+    // server_sweep.parameters' input (serversweepsection.cpp); public so that the section's table names it.
+    QWidget* addServerParameters(const FieldSpec& spec);
+
+private:
     QFormLayout* addSection(const QString& key, const QString& title);
     // A described row: its fields' inputs, laid out by its shape.
     void addRow(QFormLayout* form, const RowSpec& row);
