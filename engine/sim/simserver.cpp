@@ -65,6 +65,10 @@ struct GroundTruth
     double acceptedMs = -1;
     double admittedMs = -1;
     double firstTokenMs = -1;
+    // When the model produced the first and the last token (iteration ends): vLLM's first_token_ts and
+    // last_token_ts. The phases /metrics reports are differences of these and acceptedMs, admittedMs.
+    double firstGeneratedMs = -1;
+    double lastGeneratedMs = -1;
     double finishedMs = -1;
     std::vector<double> tokenMs;
 };
@@ -167,6 +171,8 @@ json truthToJson(const GroundTruth& t)
         { "accepted_ms", msValue(t.acceptedMs) },
         { "admitted_ms", msValue(t.admittedMs) },
         { "first_token_ms", msValue(t.firstTokenMs) },
+        { "first_generated_ms", msValue(t.firstGeneratedMs) },
+        { "last_generated_ms", msValue(t.lastGeneratedMs) },
         { "finished_ms", msValue(t.finishedMs) },
         { "token_ms", std::move(tokens) },
     };
@@ -262,6 +268,12 @@ public:
     quint64 m_successAbort = 0;
     Histogram m_ttft { vllmTtftBuckets() };
     Histogram m_e2e { vllmE2eLatencyBuckets() };
+    // vLLM's per-request phases, observed when a request completes: queue (accepted to first scheduled),
+    // prefill (scheduled to first token), decode (first to last token), inference (scheduled to last token).
+    Histogram m_queue { vllmRequestPhaseBuckets() };
+    Histogram m_prefill { vllmRequestPhaseBuckets() };
+    Histogram m_decode { vllmRequestPhaseBuckets() };
+    Histogram m_inference { vllmRequestPhaseBuckets() };
     // Simulated time spent in iterations: all of it, and the recent iterations for the utilisation window.
     double m_busyTotalMs = 0;
     std::deque<std::pair<double, double>> m_busySpans; // (start, end), oldest first
@@ -825,8 +837,12 @@ int SimServer::Private::drawReasoningTokens()
 
 void SimServer::Private::deliverToken(Request& r, int index, bool last, double generatedMs)
 {
-    if (index == 0)
+    if (index == 0) {
         m_ttft.observe(std::max(0.0, generatedMs - r.truth.acceptedMs) / 1000.0);
+        r.truth.firstGeneratedMs = generatedMs;
+    }
+    if (last)
+        r.truth.lastGeneratedMs = generatedMs;
 
     if (!r.stream) {
         if (!last)
@@ -1025,6 +1041,12 @@ void SimServer::Private::finishRequest(Request& r, const char* outcome)
         else
             ++m_successLength;
         m_e2e.observe(std::max(0.0, t.finishedMs - t.acceptedMs) / 1000.0);
+        if (t.admittedMs >= 0 && t.firstGeneratedMs >= 0 && t.lastGeneratedMs >= 0) {
+            m_queue.observe(std::max(0.0, t.admittedMs - t.acceptedMs) / 1000.0);
+            m_prefill.observe(std::max(0.0, t.firstGeneratedMs - t.admittedMs) / 1000.0);
+            m_decode.observe(std::max(0.0, t.lastGeneratedMs - t.firstGeneratedMs) / 1000.0);
+            m_inference.observe(std::max(0.0, t.lastGeneratedMs - t.admittedMs) / 1000.0);
+        }
     } else if (kind == "aborted" || kind == "cut") {
         t.finishReason = "abort";
         ++m_successAbort;
@@ -1084,6 +1106,14 @@ QByteArray SimServer::Private::metricsText() const
         "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds (simulated time).", m_ttft);
     w.histogram("vllm:e2e_request_latency_seconds",
         "Histogram of end to end request latency in seconds (simulated time).", m_e2e);
+    w.histogram("vllm:request_queue_time_seconds",
+        "Histogram of time spent in WAITING phase for request (simulated time).", m_queue);
+    w.histogram("vllm:request_prefill_time_seconds",
+        "Histogram of time spent in PREFILL phase for request (simulated time).", m_prefill);
+    w.histogram("vllm:request_decode_time_seconds",
+        "Histogram of time spent in DECODE phase for request (simulated time).", m_decode);
+    w.histogram("vllm:request_inference_time_seconds",
+        "Histogram of time spent in RUNNING phase for request (simulated time).", m_inference);
     return w.text() + gpuMetricsText();
 }
 
