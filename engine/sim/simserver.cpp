@@ -144,6 +144,24 @@ std::string toStd(const QByteArray& bytes)
     return std::string(bytes.constData(), std::size_t(bytes.size()));
 }
 
+// A completed request's phases as vLLM counts them, in simulated ms. Catching up, the model may run an
+// iteration that began before the request was accepted (or even ended before it); the times are ordered
+// first (accepted ≤ scheduled ≤ first token ≤ last token), so that queue + prefill is the TTFT the
+// histogram has (generated − accepted, at least 0) and inference is prefill + decode.
+struct RequestPhases
+{
+    double queueMs, prefillMs, decodeMs, inferenceMs;
+};
+
+RequestPhases requestPhases(const GroundTruth& t)
+{
+    const double accepted = t.acceptedMs;
+    const double first = std::max(t.firstGeneratedMs, accepted);
+    const double last = std::max(t.lastGeneratedMs, first);
+    const double scheduled = std::min(std::max(t.admittedMs, accepted), first);
+    return { scheduled - accepted, first - scheduled, last - first, last - scheduled };
+}
+
 json truthToJson(const GroundTruth& t)
 {
     json tokens = json::array();
@@ -1042,10 +1060,11 @@ void SimServer::Private::finishRequest(Request& r, const char* outcome)
             ++m_successLength;
         m_e2e.observe(std::max(0.0, t.finishedMs - t.acceptedMs) / 1000.0);
         if (t.admittedMs >= 0 && t.firstGeneratedMs >= 0 && t.lastGeneratedMs >= 0) {
-            m_queue.observe(std::max(0.0, t.admittedMs - t.acceptedMs) / 1000.0);
-            m_prefill.observe(std::max(0.0, t.firstGeneratedMs - t.admittedMs) / 1000.0);
-            m_decode.observe(std::max(0.0, t.lastGeneratedMs - t.firstGeneratedMs) / 1000.0);
-            m_inference.observe(std::max(0.0, t.lastGeneratedMs - t.admittedMs) / 1000.0);
+            const RequestPhases p = requestPhases(t);
+            m_queue.observe(p.queueMs / 1000.0);
+            m_prefill.observe(p.prefillMs / 1000.0);
+            m_decode.observe(p.decodeMs / 1000.0);
+            m_inference.observe(p.inferenceMs / 1000.0);
         }
     } else if (kind == "aborted" || kind == "cut") {
         t.finishReason = "abort";
