@@ -1605,6 +1605,17 @@ private Q_SLOTS:
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         saveScreenshot(&page, QStringLiteral("export-runpage-ttft-breakdown"));
+        // The step details list every part: the client's exact, the server's percentiles as bucket estimates.
+        page.selectStep(2);
+        page.details()->tabs()->setCurrentIndex(page.details()->tabs()->count() - 1);
+        QCOMPARE(
+            page.details()->tabs()->tabText(page.details()->tabs()->count() - 1), QStringLiteral("TTFT breakdown"));
+        const QList<QStringList> rows = TtftBreakdownChart::tableRows(live.steps()[2]);
+        QCOMPARE(rows.size(), 10);
+        QCOMPARE(rows[5][0], QStringLiteral("Queue"));
+        QVERIFY2(rows[5][2].startsWith(QStringLiteral("≈ ")), qPrintable(rows[5].join(u'|')));
+        QVERIFY2(!rows[2][2].startsWith(QStringLiteral("≈")), qPrintable(rows[2].join(u'|'))); // the client's TTFT
+        saveScreenshot(&page, QStringLiteral("export-runpage-ttft-breakdown-details"));
         std::vector<std::pair<QString, QByteArray>> images;
         RunReport(&live, opened->meta).markdown(QStringLiteral("ttft"), &images);
         QVERIFY(std::any_of(images.begin(), images.end(),
