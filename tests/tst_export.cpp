@@ -8,6 +8,7 @@
 #include "charts/paretochart.h"
 #include "charts/prefixcachechart.h"
 #include "charts/throughputchart.h"
+#include "charts/ttftbreakdownchart.h"
 #include "compare/compareview.h"
 #include "export/chartexport.h"
 #include "export/chartset.h"
@@ -1517,6 +1518,127 @@ private Q_SLOTS:
         LiveRun plainLive(nullptr);
         QVERIFY(plain->showIn(&plainLive));
         QVERIFY(RunReport(&plainLive, plain->meta).gpuTable().rows.isEmpty());
+    }
+
+    // export RUN --chart ttft_breakdown: a sweep of the simulator with four batch slots, so that requests
+    // queue; the chart stacks each step's client part, queue, prefill and decode from run.json's server
+    // figures; a run without the server's histograms gets a clear error and no chart.
+    void cliTtftBreakdownChart()
+    {
+        sim::raiseFileLimit();
+        sim::SimHost server;
+        sim::SimServerOptions options;
+        options.timeScale = 10;
+        options.params.maxNumSeqs = 4;
+        QVERIFY2(server.start(options), qPrintable(server.errorString()));
+        auto cli = [](const QStringList& args, QString* err) {
+            QProcess p;
+            p.start(QStringLiteral(KNEEPOINT_CLI), args);
+            p.waitForFinished(180000);
+            *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        QString err;
+        const QString dir = m_tmp.filePath(QStringLiteral("ttft-run"));
+        QCOMPARE(cli({ QStringLiteral("sweep"), QStringLiteral("--base-url"), server.baseUrl().toString(),
+                         QStringLiteral("--num-prompts"), QStringLiteral("24"), QStringLiteral("--request-rate"),
+                         QStringLiteral("10,80,400"), QStringLiteral("--random-input-len"), QStringLiteral("64"),
+                         QStringLiteral("--random-output-len"), QStringLiteral("32"), QStringLiteral("--quiet"),
+                         QStringLiteral("--out"), dir },
+                     &err),
+            0);
+        server.stop();
+
+        const QString png = m_tmp.filePath(QStringLiteral("ttft.png"));
+        QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--chart"), QStringLiteral("ttft_breakdown"),
+                         QStringLiteral("--out"), png },
+                     &err),
+            0);
+        QCOMPARE(err.trimmed(), QStringLiteral("Wrote %1").arg(png));
+        QCOMPARE(QImage(png).size(), QSize(1200, 720));
+        QVERIFY(QImage(png).save(screenshotDir() + QStringLiteral("/export-ttft-breakdown-chart.png")));
+
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(dir, &error);
+        QVERIFY2(opened, qPrintable(error));
+        LiveRun live(nullptr);
+        QVERIFY(opened->showIn(&live));
+        QCOMPARE(live.steps().size(), std::size_t(3));
+        ChartSet charts(&live);
+        ChartOptions ttft;
+        ttft.kind = *ChartOptions::kindFromKey(QStringLiteral("ttft_breakdown"));
+        QCOMPARE(ChartOptions::kindKey(ttft.kind), QStringLiteral("ttft_breakdown"));
+        charts.panel(ttft);
+        const std::vector<TtftBreakdownChart::Bar>& bars = charts.ttftBreakdown()->shownBars();
+        QCOMPARE(bars.size(), std::size_t(3));
+        for (std::size_t i = 0; i < bars.size(); ++i) {
+            const StepReport& step = live.steps()[i];
+            const ServerStepStats& st = *step.server.stats;
+            QCOMPARE(bars[i].x, i == 0 ? 10.0 : i == 1 ? 80.0 : 400.0);
+            QCOMPARE(bars[i].queue, *st.queueTime.meanMs);
+            QCOMPARE(bars[i].prefill, *st.prefillTime.meanMs);
+            QCOMPARE(*bars[i].decode, *st.decodeTime.meanMs);
+            QCOMPARE(bars[i].ttft, step.metrics.ttft.mean);
+            // The bands add up to the client's TTFT: the client part is what the server's parts leave.
+            QVERIFY(bars[i].client >= 0.0);
+            QVERIFY(std::fabs(bars[i].client + bars[i].queue + bars[i].prefill - bars[i].ttft) < 1e-9
+                || (bars[i].client == 0.0 && bars[i].queue + bars[i].prefill > bars[i].ttft));
+            QVERIFY(step.metrics.connectTime.count <= step.metrics.completed);
+        }
+        // The step's own file keeps the connect times of the connections it opened: the first step opens some.
+        QVERIFY(live.steps()[0].metrics.connectTime.count >= 1);
+        // Four slots for 24 requests at 400 req/s (about 150 req/s is what they serve): they wait, far
+        // longer than at 10 req/s.
+        QVERIFY2(
+            bars[2].queue > bars[0].queue, qPrintable(QStringLiteral("%1 %2").arg(bars[0].queue).arg(bars[2].queue)));
+        const ChartCaption caption = charts.caption(ttft, opened->meta);
+        QCOMPARE(caption.title, QStringLiteral("Where TTFT goes against offered load"));
+        QVERIFY2(caption.note.startsWith(QStringLiteral("means per step")), qPrintable(caption.note));
+
+        // The run page has it as a tab beside the GPUs; the report draws it.
+        SweepController controller;
+        RunPage page(&controller);
+        QVERIFY(opened->showIn(page.run()));
+        QCOMPARE(page.ttftBreakdownChart()->shownBars().size(), std::size_t(3));
+        page.cacheOrGpuTabs()->setCurrentWidget(page.ttftBreakdownChart());
+        page.resize(1280, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        saveScreenshot(&page, QStringLiteral("export-runpage-ttft-breakdown"));
+        // The step details list every part: the client's exact, the server's percentiles as bucket estimates.
+        page.selectStep(2);
+        page.details()->tabs()->setCurrentIndex(page.details()->tabs()->count() - 1);
+        QCOMPARE(
+            page.details()->tabs()->tabText(page.details()->tabs()->count() - 1), QStringLiteral("TTFT breakdown"));
+        const QList<QStringList> rows = TtftBreakdownChart::tableRows(live.steps()[2]);
+        QCOMPARE(rows.size(), 10);
+        QCOMPARE(rows[5][0], QStringLiteral("Queue"));
+        QVERIFY2(rows[5][2].startsWith(QStringLiteral("≈ ")), qPrintable(rows[5].join(u'|')));
+        QVERIFY2(!rows[2][2].startsWith(QStringLiteral("≈")), qPrintable(rows[2].join(u'|'))); // the client's TTFT
+        saveScreenshot(&page, QStringLiteral("export-runpage-ttft-breakdown-details"));
+        std::vector<std::pair<QString, QByteArray>> images;
+        RunReport(&live, opened->meta).markdown(QStringLiteral("ttft"), &images);
+        QVERIFY(std::any_of(images.begin(), images.end(),
+            [](const auto& image) { return image.first == QStringLiteral("ttft-ttft_breakdown.png"); }));
+
+        // A run whose server reported no queue and prefill times: no chart, an error that says what is missing.
+        QCOMPARE(cli({ QStringLiteral("export"), m_dirA, QStringLiteral("--chart"), QStringLiteral("ttft_breakdown"),
+                         QStringLiteral("--out"), png },
+                     &err),
+            2);
+        QCOMPARE(err.trimmed(),
+            QStringLiteral("error: no step of %1 has the server's queue and prefill times (vLLM's "
+                           "request_queue_time_seconds and request_prefill_time_seconds on /metrics): no TTFT "
+                           "breakdown to draw")
+                .arg(m_dirA));
+        const std::optional<OpenedRun> plain = openRunDirectory(m_dirA, &error);
+        QVERIFY2(plain, qPrintable(error));
+        LiveRun plainLive(nullptr);
+        QVERIFY(plain->showIn(&plainLive));
+        ChartSet plainCharts(&plainLive);
+        plainCharts.panel(ttft);
+        QVERIFY(!plainCharts.ttftBreakdown()->hasData());
+        QVERIFY(!plainCharts.ttftBreakdown()->placeholder().isEmpty());
     }
 
     // export RUN --timeline: one CSV row per step and second of a real sweep against the simulator, the

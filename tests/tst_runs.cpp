@@ -306,6 +306,8 @@ QByteArray qtWriterLine(const RequestRecord& r)
     o.insert(QLatin1String("first_content"), seconds(r.firstContentNs));
     o.insert(QLatin1String("last_token"), seconds(r.lastTokenNs));
     o.insert(QLatin1String("end"), seconds(r.endNs));
+    if (r.connectNs >= 0)
+        o.insert(QLatin1String("connect"), seconds(r.connectNs));
     QJsonArray chunks;
     for (qint64 t : r.chunkNs)
         chunks.append(double(t) / 1e9);
@@ -371,6 +373,9 @@ private Q_SLOTS:
         full.turn = 2;
         full.outputTokensFromUsage = true;
         records.push_back(full);
+        RequestRecord connected = base; // it opened a new connection
+        connected.connectNs = 1'234'567;
+        records.push_back(connected);
         RequestRecord unknown = base;
         unknown.firstByteNs = unknown.firstTokenNs = unknown.firstContentNs = unknown.lastTokenNs = -1;
         unknown.chunkNs.clear();
@@ -431,6 +436,7 @@ private Q_SLOTS:
             }
             r.outputTokens = int(rng() % 5000);
             r.cachedTokens = int(rng() % 3) - 1;
+            r.connectNs = rng() % 2 ? ns() : -1;
             records.push_back(r);
         }
         for (const RequestRecord& r : records) {
@@ -629,13 +635,19 @@ private Q_SLOTS:
         resent.attempts = 2;
         QVERIFY(requestRecordToJson(resent).contains("\"attempts\":2"));
         QVERIFY(!requestRecordToJson(ok).contains("\"attempts\""));
-        for (const RequestRecord& r : { ok, failed, refused, mixed, resent }) {
+        // A request that opened a new connection keeps how long it took; one on a kept-alive connection has no key.
+        RequestRecord connected = ok;
+        connected.connectNs = 2'500'000;
+        QVERIFY(requestRecordToJson(connected).contains("\"connect\":0.0025,"));
+        QVERIFY(!requestRecordToJson(ok).contains("\"connect\""));
+        for (const RequestRecord& r : { ok, failed, refused, mixed, resent, connected }) {
             QString error;
             const auto back = requestRecordFromJson(requestRecordToJson(r), &error);
             QVERIFY2(back, qPrintable(error));
             compareRecords(*back, r);
             QCOMPARE(back->model, r.model);
             QCOMPARE(back->attempts, r.attempts);
+            QCOMPARE(back->connectNs, r.connectNs);
         }
         QString error;
         QVERIFY(!requestRecordFromJson("{\"index\": 1, \"success\": \"yes\"}", &error));

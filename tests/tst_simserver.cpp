@@ -1,6 +1,7 @@
 #include "sim/faults.h"
 #include "sim/filelimit.h"
 #include "sim/httprequest.h"
+#include "sim/prometheus.h"
 #include "sim/simconfig.h"
 #include "sim/simhost.h"
 #include "sim/simprotocol.h"
@@ -12,7 +13,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -326,6 +332,7 @@ private Q_SLOTS:
     void badFraming_data();
     void badFraming();
     void metrics();
+    void phaseHistograms();
     void gpuMetrics();
     void inFlightAndAbort();
     void faults_data();
@@ -1003,6 +1010,98 @@ void TestSimServer::metrics()
     QVERIFY(r->body.contains("vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"," + label + "} 1.0\n"));
     QVERIFY(r->body.contains("vllm:time_to_first_token_seconds_count{" + label + "} 1.0\n"));
     QCOMPARE(r->body.count("vllm:time_to_first_token_seconds_bucket{"), 23);
+}
+
+// Every value of a histogram family: bucket bound -> cumulative count, and _count, _sum.
+struct ScrapedHistogram
+{
+    std::map<double, double> buckets;
+    double count = -1;
+    double sum = -1;
+};
+
+ScrapedHistogram scrapedHistogram(const QByteArray& text, const QByteArray& name)
+{
+    ScrapedHistogram h;
+    for (const QByteArray& line : text.split('\n')) {
+        const double value = line.mid(line.lastIndexOf(' ') + 1).toDouble();
+        if (line.startsWith(name + "_bucket{le=\"")) {
+            const qsizetype from = name.size() + 12;
+            const QByteArray bound = line.mid(from, line.indexOf('"', from) - from);
+            h.buckets[bound == "+Inf" ? std::numeric_limits<double>::infinity() : bound.toDouble()] = value;
+        } else if (line.startsWith(name + "_count{")) {
+            h.count = value;
+        } else if (line.startsWith(name + "_sum{")) {
+            h.sum = value;
+        }
+    }
+    return h;
+}
+
+// The queue, prefill, decode and inference histograms hold exactly the phases of the ground truth: the
+// same count, the same sum, every bucket's count; and queue + prefill is the TTFT histogram's sum.
+void TestSimServer::phaseHistograms()
+{
+    SimServerOptions options = fastOptions();
+    options.params.maxNumSeqs = 2; // six requests at once: four of them wait for a slot
+    SimHost host;
+    QVERIFY2(host.start(options), qPrintable(host.errorString()));
+    constexpr int requests = 6;
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < requests; ++i) {
+        clients.push_back(std::make_unique<Client>(host.baseUrl()));
+        clients.back()->send(post("/v1/completions", completionBody(8 + i, true)));
+    }
+    for (const auto& client : clients)
+        QVERIFY(client->waitFor(1));
+
+    const std::optional<Response> r = fetch(host.baseUrl(), get("/metrics"));
+    QVERIFY(r);
+    const QJsonArray truth = fetchJson(host.baseUrl(), "/debug/requests").value(QStringLiteral("requests")).toArray();
+    QCOMPARE(truth.size(), requests);
+    std::map<QByteArray, std::vector<double>> phases; // seconds of simulated time
+    for (const QJsonValue& v : truth) {
+        const QJsonObject t = v.toObject();
+        QCOMPARE(t.value(QStringLiteral("outcome")).toString(), QStringLiteral("completed"));
+        const auto ms = [&](const char* key) { return t.value(QLatin1String(key)).toDouble(); };
+        // vLLM's phases; the simulator orders the times first (a model catching up may run an iteration that
+        // began before the request was accepted), as it does for its histograms.
+        const double accepted = ms("accepted_ms");
+        const double first = std::max(ms("first_generated_ms"), accepted);
+        const double last = std::max(ms("last_generated_ms"), first);
+        const double scheduled = std::min(std::max(ms("admitted_ms"), accepted), first);
+        QVERIFY(ms("admitted_ms") >= 0 && ms("last_generated_ms") >= ms("first_generated_ms"));
+        phases["vllm:request_queue_time_seconds"].push_back((scheduled - accepted) / 1000.0);
+        phases["vllm:request_prefill_time_seconds"].push_back((first - scheduled) / 1000.0);
+        phases["vllm:request_decode_time_seconds"].push_back((last - first) / 1000.0);
+        phases["vllm:request_inference_time_seconds"].push_back((last - scheduled) / 1000.0);
+        phases["vllm:time_to_first_token_seconds"].push_back((first - accepted) / 1000.0);
+    }
+    // The ground truth's times are rounded to the microsecond: a difference of two by up to one, a sum of n by n.
+    const double rounding = requests * 2e-6;
+    for (const auto& [name, values] : phases) {
+        QVERIFY2(r->body.contains("# TYPE " + name + " histogram\n"), name.constData());
+        const ScrapedHistogram h = scrapedHistogram(r->body, name);
+        QCOMPARE(h.count, double(requests));
+        QVERIFY2(std::fabs(h.sum - std::accumulate(values.begin(), values.end(), 0.0)) <= rounding, name.constData());
+        // vLLM's bounds, and every bucket's count (values within the rounding of a bound aside).
+        const std::vector<double> bounds
+            = name == "vllm:time_to_first_token_seconds" ? vllmTtftBuckets() : vllmRequestPhaseBuckets();
+        QCOMPARE(h.buckets.size(), bounds.size() + 1);
+        for (const double bound : bounds) {
+            QVERIFY2(h.buckets.count(bound), name.constData());
+            if (std::any_of(values.begin(), values.end(), [&](double v) { return std::fabs(v - bound) < 1e-5; }))
+                continue;
+            QCOMPARE(h.buckets.at(bound),
+                double(std::count_if(values.begin(), values.end(), [&](double v) { return v <= bound; })));
+        }
+    }
+    // Requests waited for a batch slot: some queue time is there, and TTFT is queue + prefill.
+    const auto sumOf = [&](const char* name) { return scrapedHistogram(r->body, name).sum; };
+    QVERIFY(sumOf("vllm:request_queue_time_seconds") > 0.0);
+    QVERIFY(std::fabs(sumOf("vllm:time_to_first_token_seconds") - sumOf("vllm:request_queue_time_seconds")
+                - sumOf("vllm:request_prefill_time_seconds"))
+        <= 1e-9);
 }
 
 // The value of a DCGM family's sample for one GPU; -1 when absent.

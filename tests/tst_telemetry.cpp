@@ -679,6 +679,162 @@ private Q_SLOTS:
         QCOMPARE(*restarted->preemptions, 3.0);
     }
 
+    // vLLM's request phase histograms, scraped at a step's start and end: counts and means from the
+    // differences (exact), percentiles estimated from the buckets and marked so in run.json; a server without
+    // them (SGLang has queue and e2e only) leaves the rest unknown.
+    void derivesRequestPhases()
+    {
+        auto text = [](double queued, double prefilled, double decoded) {
+            QByteArray t = "vllm:num_requests_running{model_name=\"m\"} 1\n";
+            const auto family = [&](const char* name, double n, double sum, double underHalf) {
+                const QByteArray base = QByteArray("vllm:") + name;
+                t += base + "_bucket{le=\"0.3\",model_name=\"m\"} " + QByteArray::number(underHalf / 2) + '\n';
+                t += base + "_bucket{le=\"0.5\",model_name=\"m\"} " + QByteArray::number(underHalf) + '\n';
+                t += base + "_bucket{le=\"1.0\",model_name=\"m\"} " + QByteArray::number(n) + '\n';
+                t += base + "_bucket{le=\"+Inf\",model_name=\"m\"} " + QByteArray::number(n) + '\n';
+                t += base + "_count{model_name=\"m\"} " + QByteArray::number(n) + '\n';
+                t += base + "_sum{model_name=\"m\"} " + QByteArray::number(sum) + '\n';
+            };
+            family("request_queue_time_seconds", queued, queued * 0.6, queued / 2);
+            family("request_prefill_time_seconds", prefilled, prefilled * 0.2, prefilled);
+            family("request_decode_time_seconds", decoded, decoded * 0.9, 0);
+            family("request_inference_time_seconds", decoded, decoded * 1.1, 0);
+            family("e2e_request_latency_seconds", decoded, decoded * 1.7, 0);
+            return PromText::parse(t);
+        };
+        const PromText before = text(10, 10, 10);
+        const PromText after = text(50, 50, 50);
+        const ServerMetricNames* names = detectServerMetrics(after);
+        QVERIFY(names);
+        const ServerSample a = ServerSample::extract(before, *names, 0.0);
+        const ServerSample b = ServerSample::extract(after, *names, 2.0);
+        QCOMPARE(b.prefillTime.count, 50.0);
+        const std::optional<ServerStepStats> st
+            = ServerStepStats::derive({ a, b }, QStringLiteral("vllm"), QStringLiteral("m"), 2.0);
+        QVERIFY(st);
+        // 40 requests finished in the step; means on the wall clock at time scale 2.
+        QCOMPARE(*st->queueTime.count, 40.0);
+        QCOMPARE(*st->queueTime.meanMs, 0.6 * 1000.0 / 2.0);
+        QCOMPARE(*st->queueTimeMeanMs, 300.0);
+        QCOMPARE(*st->prefillTime.meanMs, 100.0);
+        QCOMPARE(*st->decodeTime.meanMs, 450.0);
+        QCOMPARE(*st->inferenceTime.meanMs, 550.0);
+        QCOMPARE(*st->e2eLatency.meanMs, 850.0);
+        // Queue: 10 of 40 ≤ 0.3 s, 20 ≤ 0.5 s, 40 ≤ 1 s: p50 ends the 0.5 bucket, p90 is 0.5 + 0.5 × 16/20.
+        QCOMPARE(*st->queueTime.percentile(50), 250.0);
+        QCOMPARE(*st->queueTime.percentile(90), (0.5 + 0.5 * 16.0 / 20.0) * 1000.0 / 2.0);
+        QVERIFY(!st->queueTime.percentile(75));
+        const QJsonObject json = st->toJson();
+        QCOMPARE(json.value(QStringLiteral("queue_time_mean_ms")).toDouble(), 300.0);
+        QCOMPARE(json.value(QStringLiteral("queue_time_count")).toDouble(), 40.0);
+        QCOMPARE(json.value(QStringLiteral("queue_time_p90_est_ms")).toDouble(), 450.0);
+        QCOMPARE(json.value(QStringLiteral("prefill_time_mean_ms")).toDouble(), 100.0);
+        QCOMPARE(json.value(QStringLiteral("decode_time_mean_ms")).toDouble(), 450.0);
+        QCOMPARE(json.value(QStringLiteral("e2e_mean_ms")).toDouble(), 850.0);
+        QVERIFY(!json.contains(QStringLiteral("queue_time_p90_ms"))); // a bucket estimate says so in its key
+        QCOMPARE(ServerStepStats::fromJson(json), st);
+        QVERIFY2(
+            st->summary().contains(QStringLiteral("queue time mean 300 ms, prefill mean 100 ms, decode mean 450 ms")),
+            qPrintable(st->summary()));
+        // The samples file keeps each histogram's count and sum.
+        const std::optional<ServerSample> line = ServerSample::fromJsonLine(b.toJsonLine());
+        QVERIFY(line);
+        QCOMPARE(line->decodeTime.count, 50.0);
+        QCOMPARE(line->decodeTime.sum, 45.0);
+        QCOMPARE(line->e2eLatency.sum, 85.0);
+        // Several servers: added bucket by bucket.
+        QCOMPARE(ServerSample::combine({ b, b }, 2.0).prefillTime.count, 100.0);
+
+        // SGLang: queue and end to end, no prefill or decode histogram: those are unknown, not 0.
+        const PromText sglang = PromText::parse(fixture("sglang.prom"));
+        const ServerMetricNames* sg = detectServerMetrics(sglang);
+        const ServerSample s0
+            = ServerSample::extract(PromText::parse(QByteArray("sglang:num_running_reqs 0\n")), *sg, 0);
+        const ServerSample s1 = ServerSample::extract(sglang, *sg, 1.0);
+        const std::optional<ServerStepStats> sgStats
+            = ServerStepStats::derive({ s0, s1 }, QStringLiteral("sglang"), {});
+        QVERIFY(sgStats);
+        QCOMPARE(*sgStats->queueTime.count, 40.0);
+        QCOMPARE(*sgStats->queueTime.meanMs, 25.0);
+        QVERIFY(!sgStats->prefillTime.isKnown() && !sgStats->prefillTime.count);
+        QVERIFY(!sgStats->decodeTime.isKnown());
+        QVERIFY(!sgStats->toJson().contains(QStringLiteral("prefill_time_mean_ms")));
+        QVERIFY(!sgStats->toJson().contains(QStringLiteral("prefill_time_count")));
+        // A step in which no request finished: a count of 0 and no mean.
+        const std::optional<ServerStepStats> idle = ServerStepStats::derive({ b, b }, QStringLiteral("vllm"), {});
+        QCOMPARE(*idle->prefillTime.count, 0.0);
+        QVERIFY(!idle->prefillTime.meanMs && idle->prefillTime.percentilesMs.empty());
+    }
+
+    // Where TTFT went as the load grew: the part that carried the growth at two steps or more, named with
+    // its share; nothing from one step, nothing without the histograms.
+    void analysisNamesTheGrowingTtftPart_data()
+    {
+        QTest::addColumn<QList<double>>("queue"); // per step at 10, 20, 30, 40 req/s, ms; < 0: unknown
+        QTest::addColumn<QList<double>>("prefill");
+        QTest::addColumn<QList<double>>("ttft"); // the client's mean
+        QTest::addColumn<QString>("sentence"); // empty: none
+        QTest::addRow("queue grows from 30 req/s")
+            << QList<double> { 1, 2, 80, 400 } << QList<double> { 20, 21, 22, 23 } << QList<double> { 25, 27, 106, 430 }
+            << QStringLiteral("From 30 req/s on, queue time is 75% of mean TTFT: requests wait for a batch slot; "
+                              "max_num_seqs or more replicas raise the knee, a faster prefill does not.");
+        QTest::addRow("prefill grows") << QList<double> { 1, 1, 2, 2 } << QList<double> { 20, 22, 60, 90 }
+                                       << QList<double> { 25, 27, 66, 97 }
+                                       << QStringLiteral("From 30 req/s on, prefill time is 91% of mean TTFT: prompts "
+                                                         "take longer to process as the batch fills; a larger token "
+                                                         "budget per step (max_num_batched_tokens), prefix caching or "
+                                                         "a faster GPU raise the knee, more batch slots do not.");
+        QTest::addRow("outside the server")
+            << QList<double> { 1, 1, 1, 1 } << QList<double> { 20, 20, 20, 20 } << QList<double> { 25, 26, 80, 120 }
+            << QStringLiteral("From 30 req/s on, 74% of mean TTFT is spent outside "
+                              "the server's queue and prefill (network, new "
+                              "connections, the client): check the client's health "
+                              "and the network before tuning the server.");
+        QTest::addRow("only the last step") << QList<double> { 1, 2, 3, 400 } << QList<double> { 20, 21, 22, 23 }
+                                            << QList<double> { 25, 27, 29, 430 } << QString();
+        QTest::addRow("within the noise") << QList<double> { 1, 2, 4, 6 } << QList<double> { 20, 20, 20, 20 }
+                                          << QList<double> { 25, 26, 28, 30 } << QString();
+        QTest::addRow("no histograms") << QList<double> { -1, -1, -1, -1 } << QList<double> { -1, -1, -1, -1 }
+                                       << QList<double> { 25, 27, 106, 430 } << QString();
+    }
+
+    void analysisNamesTheGrowingTtftPart()
+    {
+        QFETCH(QList<double>, queue);
+        QFETCH(QList<double>, prefill);
+        QFETCH(QList<double>, ttft);
+        QFETCH(QString, sentence);
+        std::vector<SweepPoint> points;
+        for (int i = 0; i < 4; ++i) {
+            SweepPoint p = point(10.0 * (i + 1), 0.3, 0.0, 0);
+            p.metrics.ttft.count = 100;
+            p.metrics.ttft.mean = ttft[i];
+            p.metrics.ttft.median = ttft[i];
+            if (queue[i] >= 0) {
+                p.server->queueTime.count = 100;
+                p.server->queueTime.meanMs = queue[i];
+                p.server->prefillTime.count = 100;
+                p.server->prefillTime.meanMs = prefill[i];
+            }
+            points.push_back(p);
+        }
+        const ServerFindings f = analyzeServer(points);
+        QStringList said;
+        for (const AnalysisSentence& s : serverSentences(f, false)) {
+            if (s.text.contains(QStringLiteral("of mean TTFT")))
+                said << s.text;
+        }
+        const QJsonValue json = serverFindingsJson(f).toObject().value(QStringLiteral("ttft_growth"));
+        if (sentence.isEmpty()) {
+            QVERIFY2(said.isEmpty(), qPrintable(said.join(u'\n')));
+            QVERIFY(json.isNull());
+            return;
+        }
+        QCOMPARE(said, QStringList { sentence });
+        QCOMPARE(f.ttftPartStep, 2);
+        QCOMPARE(json.toObject().value(QStringLiteral("from")).toDouble(), 30.0);
+    }
+
     // Several model servers behind the target, with a GPU exporter: the analysis names the replica that
     // saturated first and says what the GPUs drew; the capacity plan turns the per-server load into power.
     void analysisSaysWhichReplicaAndWhatTheGpusDrew()
@@ -1067,6 +1223,70 @@ private Q_SLOTS:
         QVERIFY2(*low.ttftMeanMs <= run.results[0].metrics.ttft.mean * 1.05 + 1.0, qPrintable(low.summary()));
         qInfo("low step: %s", qPrintable(low.summary(run.results[0].metrics.ttft.mean)));
         qInfo("high step: %s", qPrintable(high.summary(run.results[1].metrics.ttft.mean)));
+    }
+
+    // The simulator's request histograms against its own sweep: per step, queue + prefill is the server's
+    // TTFT (the same requests, counted at their end rather than at their first token), the client's TTFT
+    // lies above them by its own overhead, and past the knee the part that grows is the queue.
+    void sweepOfTheSimulatorBreaksTtftDown()
+    {
+        Profile profile = simProfile();
+        // Time scale 5, so that the server's times are long against what a loaded machine adds to the
+        // client's: 4 req/s of simulated load, then 40 (about twice the small preset's plateau with these
+        // lengths), then all at once.
+        profile.target.baseUrl = QStringLiteral("sim://small?time_scale=5&seed=3");
+        profile.workload.numPrompts = 60;
+        profile.load.rates = { 20.0, 200.0, std::numeric_limits<double>::infinity() };
+        const LiveSweep run = runSimSweep(profile);
+        QVERIFY(run.finished);
+        QCOMPARE(run.results.size(), std::size_t(3));
+        std::vector<SweepPoint> points;
+        for (const StepResult& r : run.results) {
+            QVERIFY(r.server.stats);
+            const ServerStepStats& st = *r.server.stats;
+            qInfo("%s", qPrintable(st.summary(r.metrics.ttft.mean)));
+            // Every request of the step finished within it: each is counted once in each phase.
+            QCOMPARE(*st.queueTime.count, double(r.metrics.completed));
+            QCOMPARE(*st.prefillTime.count, double(r.metrics.completed));
+            QCOMPARE(*st.decodeTime.count, double(r.metrics.completed));
+            QCOMPARE(*st.inferenceTime.count, double(r.metrics.completed));
+            const double queue = *st.queueTime.meanMs, prefill = *st.prefillTime.meanMs;
+            QVERIFY2(std::fabs(*st.inferenceTime.meanMs - prefill - *st.decodeTime.meanMs) < 1e-6,
+                qPrintable(QStringLiteral("inference %1, prefill %2, decode %3")
+                               .arg(*st.inferenceTime.meanMs, 0, 'g', 17)
+                               .arg(prefill, 0, 'g', 17)
+                               .arg(*st.decodeTime.meanMs, 0, 'g', 17)));
+            // The server's TTFT: the same sum, but for first tokens a request gave before the step's first
+            // scrape (those few fall out of the TTFT difference, not of the phases counted at the end).
+            const double serverTtftSum = *st.ttftMeanMs * *st.ttftCount;
+            const double phasesSum = (queue + prefill) * *st.queueTime.count;
+            QVERIFY2(serverTtftSum <= phasesSum + 1e-6 && serverTtftSum >= 0.9 * phasesSum,
+                qPrintable(QStringLiteral("%1 against %2").arg(serverTtftSum).arg(phasesSum)));
+            // The client's TTFT adds the network, connections and the client, never takes any away: on the
+            // wall clock, within a millisecond of the simulator's own clock's rounding.
+            QVERIFY2(r.metrics.ttft.mean >= queue + prefill - 1.0,
+                qPrintable(QStringLiteral("client %1 ms, queue %2 + prefill %3")
+                               .arg(r.metrics.ttft.mean)
+                               .arg(queue)
+                               .arg(prefill)));
+            points.push_back(SweepPoint::fromResult(r));
+        }
+        // Below the knee requests barely wait; past it the queue is most of TTFT, and the analysis says so.
+        QVERIFY(*run.results[0].server.stats->queueTime.meanMs < *run.results[2].server.stats->queueTime.meanMs);
+        const ServerFindings f = analyzeServer(points);
+        QCOMPARE(f.ttftBreakdownSteps, 3);
+        QVERIFY2(f.ttftPart == ServerFindings::TtftPart::Queue, qPrintable(QString::number(int(f.ttftPart))));
+        QCOMPARE(*f.ttftPartFrom, 200.0);
+        QVERIFY(f.ttftPartShare >= ServerFindings::kTtftPartShare);
+        // The client side: a dispatch lag per request, and the connect time of each new connection (the
+        // first step opens some; later ones reuse them, kept alive, and open more as more are in flight).
+        QVERIFY(run.results[0].metrics.connectTime.count >= 1);
+        for (const StepResult& r : run.results) {
+            QCOMPARE(r.metrics.dispatchLag.count, r.metrics.completed + r.metrics.failed);
+            QVERIFY(r.metrics.connectTime.count <= r.metrics.completed);
+            if (r.metrics.connectTime.count > 0)
+                QVERIFY(r.metrics.connectTime.max <= r.metrics.ttft.max);
+        }
     }
 
     void sweepWithGpusGivesEnergyPerToken()

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cliverbs.h"
 
+#include "charts/ttftbreakdownchart.h"
 #include "export/chartset.h"
 #include "export/comparereport.h"
 #include "export/runreport.h"
@@ -265,8 +266,8 @@ int runExport(const QStringList& arguments)
     if (p.isSet(chart)) {
         const std::optional<ui::ChartKind> kind = ui::ChartOptions::kindFromKey(p.value(chart));
         if (!kind) {
-            say(QStringLiteral("error: --chart %1: expected latency, throughput, prefix_cache, gpu, pareto, timeline, "
-                               "timeline_latency, timeline_server or gantt")
+            say(QStringLiteral("error: --chart %1: expected latency, throughput, prefix_cache, gpu, ttft_breakdown, "
+                               "pareto, timeline, timeline_latency, timeline_server or gantt")
                     .arg(p.value(chart)));
             return ExitBadInput;
         }
@@ -420,6 +421,16 @@ int runExport(const QStringList& arguments)
                     .arg(*dir));
             return ExitBadInput;
         }
+    }
+    if (options.kind == ui::ChartKind::TtftBreakdown
+        && ui::TtftBreakdownChart::bars(
+            run.steps(), run.info().profile.load.mode == LoadMode::Concurrency ? LoadMode::Concurrency : LoadMode::Rate)
+               .empty()) {
+        say(QStringLiteral("error: no step of %1 has the server's queue and prefill times (vLLM's "
+                           "request_queue_time_seconds and request_prefill_time_seconds on /metrics): no TTFT "
+                           "breakdown to draw")
+                .arg(*dir));
+        return ExitBadInput;
     }
     options.metric = chosenMetric ? *chosenMetric : run.info().analysisOptions.metric;
     // Without --percentile, a run that lacks the analysed percentile (an imported file) is drawn with the

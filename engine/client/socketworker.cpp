@@ -367,8 +367,11 @@ void SocketWorker::onReady(Connection* c)
         }
     }
 #endif
-    if (c->exchange)
+    if (c->exchange) {
+        if (c->exchange->connectStartNs >= 0)
+            c->exchange->connectTookNs = steadyNowNs() - c->exchange->connectStartNs;
         c->exchange->connectStartNs = -1;
+    }
     if (!c->pending.isEmpty()) {
         writeRequest(c, c->pending);
         c->pending.clear();
@@ -604,6 +607,7 @@ void SocketWorker::complete(Connection* c, qint64 now, FailureClass failure, con
 {
     RequestRecord record = c->exchange->accumulator->finish(now, failure, message);
     record.attempts = c->exchange->retried ? 2 : 1;
+    record.connectNs = c->exchange->connectTookNs;
     c->exchange.reset();
     endUploadWatch(c);
     --m_active;

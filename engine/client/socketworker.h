@@ -70,6 +70,7 @@ private:
         std::unique_ptr<ResponseAccumulator> accumulator;
         qint64 sentNs = 0;
         qint64 connectStartNs = -1; // while the connection is being made; -1 once it is up
+        qint64 connectTookNs = -1; // how long the new connection took to be ready; -1 on a kept-alive one
         qint64 lastReadNs = -1;
         qint64 lastStampNs = 0; // the last event time a kernel receive time gave (from sentNs on)
         bool gotBytes = false;

@@ -68,6 +68,10 @@ struct RequestRecord
     qint64 lastTokenNs = -1; // the last choices event: E2EL's end (a trailing usage-only event is not one)
     qint64 endNs = -1; // the stream ended ([DONE], close, or failure)
     std::vector<qint64> chunkNs; // arrival of every choices event, first included (ITL = successive gaps)
+    // A duration, not a time: how long the new connection this request opened took to be ready (TCP
+    // connect, plus the TLS handshake over https), part of its TTFT; -1 when it went out on a kept-alive
+    // connection or the transport cannot tell (QNAM).
+    qint64 connectNs = -1;
 
     // Times the request was sent: 2 when the socket transport sent it again on a fresh connection after
     // the kept-alive one it went out on closed before any answer. QNAM's own resend cannot be seen: 1 there.

@@ -160,6 +160,7 @@ Json kneepointObject(const StepMetrics& m)
             out["more_unknown_events"] = true;
     }
     out["dispatch_lag"] = statsObject(m.dispatchLag);
+    out["connect_time"] = statsObject(m.connectTime);
     if (const ClientHealth& h = m.clientHealth; h.recorded) {
         out["client_health"] = Json { { "transport", utf8(h.transport) }, { "dispatch_lag_p90_ms", h.dispatchLagP90Ms },
             { "dispatch_lag_p99_ms", h.dispatchLagP99Ms }, { "loop_ticks", h.loopTicks },
@@ -648,6 +649,8 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
         readStatsObject(*it, at("first_content_ttft"), m.firstContentTtft);
     if (const auto it = object.find("dispatch_lag"); it != object.end())
         readStatsObject(*it, at("dispatch_lag"), m.dispatchLag);
+    if (const auto it = object.find("connect_time"); it != object.end())
+        readStatsObject(*it, at("connect_time"), m.connectTime);
     if (const auto it = object.find("unknown_events"); it != object.end() && it->is_object()) {
         for (const auto& [event, count] : it->items()) {
             if (m.unknownEvents.size() >= RequestRecord::kMaxUnknownEventTypes) {
@@ -744,6 +747,7 @@ QString StepReader::read(const Json& object)
         m.stats(metric) = LatencyStats::unknown();
     m.firstContentTtft = LatencyStats::unknown();
     m.dispatchLag = LatencyStats::unknown();
+    m.connectTime = LatencyStats::unknown();
     readNumber(object, "duration", m.durationS);
     readInteger(object, "completed", m.completed);
     readInteger(object, "failed", m.failed);

@@ -165,6 +165,7 @@ StepMetrics aggregate(const std::vector<RequestRecord>& records, const std::vect
     std::vector<double> e2els;
     std::vector<double> firstContents;
     std::vector<double> lags;
+    std::vector<double> connects;
 
     // Peak buckets (vLLM's calculate_metrics): successful requests only, 1-second buckets from the
     // earliest start; a chunk counts in the bucket it arrived in, a request in every bucket from its start
@@ -187,6 +188,8 @@ StepMetrics aggregate(const std::vector<RequestRecord>& records, const std::vect
         const RequestRecord& r = records[subset ? (*subset)[k] : k];
         if (r.scheduledNs >= 0 && r.sentNs >= 0)
             lags.push_back(toMs(r.sentNs - r.scheduledNs));
+        if (r.connectNs >= 0 && r.success())
+            connects.push_back(toMs(r.connectNs));
         if (r.session >= 0) {
             sessions.insert(r.session);
             if (r.sentNs >= 0 && r.endNs >= 0) {
@@ -320,6 +323,7 @@ StepMetrics aggregate(const std::vector<RequestRecord>& records, const std::vect
     m.e2el = LatencyStats::compute(std::move(e2els), options.percentiles);
     m.firstContentTtft = LatencyStats::compute(std::move(firstContents), options.percentiles);
     m.dispatchLag = LatencyStats::compute(std::move(lags), options.percentiles);
+    m.connectTime = LatencyStats::compute(std::move(connects), options.percentiles);
     if (m.completed > 0 && m.ttft.count == 0) {
         // Requests completed without a first token: whole answers (not streamed) or embeddings. Their TTFT,
         // TPOT and ITL are unknown, not 0.

@@ -181,6 +181,9 @@ struct StepMetrics
     // ignored that); set by the StepRunner, not by fromRecords; unset when not known (a foreign file).
     std::optional<bool> ignoreEos;
     LatencyStats dispatchLag; // sent - scheduled, every request that has both (includes the concurrency gate)
+    // Connect (+ TLS) time of the completed requests that opened a new connection (RequestRecord::connectNs),
+    // part of their TTFT; count 0 when every request went out on a kept-alive connection.
+    LatencyStats connectTime;
     // The client's own counts of its requests; kUnknownCount for a step of another tool's file
     // (markForeign), which keeps none of them.
     qint64 serverPromptTokensReported = 0; // completed requests whose server sent usage.prompt_tokens

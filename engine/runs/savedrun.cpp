@@ -592,6 +592,7 @@ std::optional<RequestRecord> requestRecordFromJson(QByteArrayView line, QString*
     time("first_content", r.firstContentNs);
     time("last_token", r.lastTokenNs);
     time("end", r.endNs);
+    time("connect", r.connectNs);
     const QJsonValue chunks = o.value(u"chunks");
     if (chunks.isArray()) {
         const QJsonArray a = chunks.toArray();

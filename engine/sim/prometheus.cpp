@@ -45,6 +45,11 @@ std::vector<double> vllmE2eLatencyBuckets()
         960.0, 1920.0, 7680.0 };
 }
 
+std::vector<double> vllmRequestPhaseBuckets()
+{
+    return vllmE2eLatencyBuckets();
+}
+
 PrometheusWriter::PrometheusWriter(const QByteArray& labelName, const QByteArray& labelValue)
     : m_commonLabel(labelName + "=\"" + escapeLabelValue(labelValue) + '"')
 {

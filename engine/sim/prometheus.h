@@ -29,6 +29,9 @@ private:
 // vLLM's buckets for vllm:time_to_first_token_seconds and vllm:e2e_request_latency_seconds.
 std::vector<double> vllmTtftBuckets();
 std::vector<double> vllmE2eLatencyBuckets();
+// vLLM's request_latency_buckets, which its queue, prefill, decode and inference time histograms share
+// (the same bounds as the end-to-end latency's).
+std::vector<double> vllmRequestPhaseBuckets();
 
 // Writes the Prometheus text exposition format (version 0.0.4).
 class PrometheusWriter

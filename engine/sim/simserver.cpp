@@ -65,6 +65,10 @@ struct GroundTruth
     double acceptedMs = -1;
     double admittedMs = -1;
     double firstTokenMs = -1;
+    // When the model produced the first and the last token (iteration ends): vLLM's first_token_ts and
+    // last_token_ts. The phases /metrics reports are differences of these and acceptedMs, admittedMs.
+    double firstGeneratedMs = -1;
+    double lastGeneratedMs = -1;
     double finishedMs = -1;
     std::vector<double> tokenMs;
 };
@@ -140,6 +144,24 @@ std::string toStd(const QByteArray& bytes)
     return std::string(bytes.constData(), std::size_t(bytes.size()));
 }
 
+// A completed request's phases as vLLM counts them, in simulated ms. Catching up, the model may run an
+// iteration that began before the request was accepted (or even ended before it); the times are ordered
+// first (accepted ≤ scheduled ≤ first token ≤ last token), so that queue + prefill is the TTFT the
+// histogram has (generated − accepted, at least 0) and inference is prefill + decode.
+struct RequestPhases
+{
+    double queueMs, prefillMs, decodeMs, inferenceMs;
+};
+
+RequestPhases requestPhases(const GroundTruth& t)
+{
+    const double accepted = t.acceptedMs;
+    const double first = std::max(t.firstGeneratedMs, accepted);
+    const double last = std::max(t.lastGeneratedMs, first);
+    const double scheduled = std::min(std::max(t.admittedMs, accepted), first);
+    return { scheduled - accepted, first - scheduled, last - first, last - scheduled };
+}
+
 json truthToJson(const GroundTruth& t)
 {
     json tokens = json::array();
@@ -167,6 +189,8 @@ json truthToJson(const GroundTruth& t)
         { "accepted_ms", msValue(t.acceptedMs) },
         { "admitted_ms", msValue(t.admittedMs) },
         { "first_token_ms", msValue(t.firstTokenMs) },
+        { "first_generated_ms", msValue(t.firstGeneratedMs) },
+        { "last_generated_ms", msValue(t.lastGeneratedMs) },
         { "finished_ms", msValue(t.finishedMs) },
         { "token_ms", std::move(tokens) },
     };
@@ -262,6 +286,12 @@ public:
     quint64 m_successAbort = 0;
     Histogram m_ttft { vllmTtftBuckets() };
     Histogram m_e2e { vllmE2eLatencyBuckets() };
+    // vLLM's per-request phases, observed when a request completes: queue (accepted to first scheduled),
+    // prefill (scheduled to first token), decode (first to last token), inference (scheduled to last token).
+    Histogram m_queue { vllmRequestPhaseBuckets() };
+    Histogram m_prefill { vllmRequestPhaseBuckets() };
+    Histogram m_decode { vllmRequestPhaseBuckets() };
+    Histogram m_inference { vllmRequestPhaseBuckets() };
     // Simulated time spent in iterations: all of it, and the recent iterations for the utilisation window.
     double m_busyTotalMs = 0;
     std::deque<std::pair<double, double>> m_busySpans; // (start, end), oldest first
@@ -825,8 +855,12 @@ int SimServer::Private::drawReasoningTokens()
 
 void SimServer::Private::deliverToken(Request& r, int index, bool last, double generatedMs)
 {
-    if (index == 0)
+    if (index == 0) {
         m_ttft.observe(std::max(0.0, generatedMs - r.truth.acceptedMs) / 1000.0);
+        r.truth.firstGeneratedMs = generatedMs;
+    }
+    if (last)
+        r.truth.lastGeneratedMs = generatedMs;
 
     if (!r.stream) {
         if (!last)
@@ -1025,6 +1059,13 @@ void SimServer::Private::finishRequest(Request& r, const char* outcome)
         else
             ++m_successLength;
         m_e2e.observe(std::max(0.0, t.finishedMs - t.acceptedMs) / 1000.0);
+        if (t.admittedMs >= 0 && t.firstGeneratedMs >= 0 && t.lastGeneratedMs >= 0) {
+            const RequestPhases p = requestPhases(t);
+            m_queue.observe(p.queueMs / 1000.0);
+            m_prefill.observe(p.prefillMs / 1000.0);
+            m_decode.observe(p.decodeMs / 1000.0);
+            m_inference.observe(p.inferenceMs / 1000.0);
+        }
     } else if (kind == "aborted" || kind == "cut") {
         t.finishReason = "abort";
         ++m_successAbort;
@@ -1084,6 +1125,14 @@ QByteArray SimServer::Private::metricsText() const
         "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds (simulated time).", m_ttft);
     w.histogram("vllm:e2e_request_latency_seconds",
         "Histogram of end to end request latency in seconds (simulated time).", m_e2e);
+    w.histogram("vllm:request_queue_time_seconds",
+        "Histogram of time spent in WAITING phase for request (simulated time).", m_queue);
+    w.histogram("vllm:request_prefill_time_seconds",
+        "Histogram of time spent in PREFILL phase for request (simulated time).", m_prefill);
+    w.histogram("vllm:request_decode_time_seconds",
+        "Histogram of time spent in DECODE phase for request (simulated time).", m_decode);
+    w.histogram("vllm:request_inference_time_seconds",
+        "Histogram of time spent in RUNNING phase for request (simulated time).", m_inference);
     return w.text() + gpuMetricsText();
 }
 

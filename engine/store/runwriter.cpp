@@ -214,6 +214,8 @@ QByteArray requestRecordToJson(const RequestRecord& r)
         appendJsonNumber(out, double(r.chunkNs[i]) / 1e9);
     }
     out += ']';
+    if (r.connectNs >= 0) // a duration; left out for requests on a kept-alive connection
+        seconds("connect", r.connectNs);
     seconds("end", r.endNs);
     if (!success) {
         string("error", r.errorMessage);

@@ -187,6 +187,88 @@ void analyzeReplicas(const std::vector<SweepPoint>& points, const std::vector<in
     f.othersCheckedTo = checkedTo;
 }
 
+// Whether a step's mean TTFT lies above the lightest step's beyond the noise the two measured: their 95 %
+// intervals do not overlap, or, without intervals, it is 1.25 times as high.
+bool ttftAboveNoise(const StepMetrics& base, const StepMetrics& step)
+{
+    const auto a = base.intervals.find(u"mean_ttft_ms");
+    const auto b = step.intervals.find(u"mean_ttft_ms");
+    if (a && b)
+        return step.ttft.mean > base.ttft.mean && !a->overlaps(*b);
+    return step.ttft.mean >= base.ttft.mean * 1.25;
+}
+
+void analyzeTtftBreakdown(const std::vector<SweepPoint>& points, const std::vector<int>& order, ServerFindings& f)
+{
+    struct Parts
+    {
+        int step = -1;
+        double ttft = 0.0; // the client's mean, ms
+        double part[3] = { 0.0, 0.0, 0.0 }; // client (the rest), queue, prefill; ms
+    };
+    std::vector<Parts> steps;
+    for (int i : order) {
+        const SweepPoint& p = points[std::size_t(i)];
+        const ServerStepStats& s = *p.server;
+        const double ttft = p.metrics.ttft.mean;
+        if (!s.queueTime.meanMs || !s.prefillTime.meanMs || p.metrics.ttft.count <= 0 || !std::isfinite(ttft)
+            || ttft <= 0)
+            continue;
+        const double queue = *s.queueTime.meanMs;
+        const double prefill = *s.prefillTime.meanMs;
+        steps.push_back({ i, ttft, { std::max(0.0, ttft - queue - prefill), queue, prefill } });
+    }
+    f.ttftBreakdownSteps = int(steps.size());
+    if (steps.size() < 3)
+        return; // the lightest step, and two to show a trend
+    const Parts& base = steps.front();
+    const StepMetrics& baseMetrics = points[std::size_t(base.step)].metrics;
+    // The part that grew most over the lightest step, if it carries most of TTFT there; -1 otherwise.
+    auto dominant = [&](const Parts& s) {
+        if (!ttftAboveNoise(baseMetrics, points[std::size_t(s.step)].metrics))
+            return -1;
+        int best = 0;
+        for (int k = 1; k < 3; ++k) {
+            if (s.part[k] - base.part[k] > s.part[best] - base.part[best])
+                best = k;
+        }
+        return s.part[best] >= ServerFindings::kTtftPartShare * s.ttft ? best : -1;
+    };
+    // The lowest step from which every heavier one names the same part, two steps at least.
+    const int last = dominant(steps.back());
+    if (last < 0)
+        return;
+    std::size_t from = steps.size() - 1;
+    while (from > 1 && dominant(steps[from - 1]) == last)
+        --from;
+    if (steps.size() - from < 2)
+        return;
+    double share = 1.0;
+    for (std::size_t k = from; k < steps.size(); ++k)
+        share = std::min(share, steps[k].part[last] / steps[k].ttft);
+    f.ttftPart = last == 1 ? ServerFindings::TtftPart::Queue
+        : last == 2        ? ServerFindings::TtftPart::Prefill
+                           : ServerFindings::TtftPart::Client;
+    f.ttftPartStep = steps[from].step;
+    f.ttftPartFrom = points[std::size_t(f.ttftPartStep)].offered;
+    f.ttftPartShare = share;
+}
+
+QString ttftPartKey(ServerFindings::TtftPart part)
+{
+    switch (part) {
+    case ServerFindings::TtftPart::Queue:
+        return QStringLiteral("queue");
+    case ServerFindings::TtftPart::Prefill:
+        return QStringLiteral("prefill");
+    case ServerFindings::TtftPart::Client:
+        return QStringLiteral("client");
+    case ServerFindings::TtftPart::None:
+        break;
+    }
+    return {};
+}
+
 } // namespace
 
 ServerFindings analyzeServer(const std::vector<SweepPoint>& points)
@@ -250,6 +332,7 @@ ServerFindings analyzeServer(const std::vector<SweepPoint>& points)
     analyzeHitRate(points, f);
     analyzeGpus(points, order, f);
     analyzeReplicas(points, order, f);
+    analyzeTtftBreakdown(points, order, f);
     return f;
 }
 
@@ -339,6 +422,28 @@ QList<AnalysisSentence> serverSentences(const ServerFindings& f, bool concurrenc
                          "buckets do not match the client's measurement.")
                            .arg(QString::number(-gap, 'f', -gap >= 10 ? 0 : 1)),
             -1, -1 });
+    }
+    if (f.ttftPartFrom) {
+        const QString from = load(*f.ttftPartFrom);
+        const QString share = words::wholePercent(f.ttftPartShare);
+        QString text;
+        if (f.ttftPart == ServerFindings::TtftPart::Queue)
+            text = phrase("ServerAnalysis",
+                "From %1 on, queue time is %2 of mean TTFT: requests wait for a batch slot; max_num_seqs or more "
+                "replicas raise the knee, a faster prefill does not.")
+                       .arg(from, share);
+        else if (f.ttftPart == ServerFindings::TtftPart::Prefill)
+            text = phrase("ServerAnalysis",
+                "From %1 on, prefill time is %2 of mean TTFT: prompts take longer to process as the batch fills; a "
+                "larger token budget per step (max_num_batched_tokens), prefix caching or a faster GPU raise the "
+                "knee, more batch slots do not.")
+                       .arg(from, share);
+        else
+            text = phrase("ServerAnalysis",
+                "From %1 on, %2 of mean TTFT is spent outside the server's queue and prefill (network, new "
+                "connections, the client): check the client's health and the network before tuning the server.")
+                       .arg(from, share);
+        out.append({ AnalysisTopic::Server, text, -1, f.ttftPartStep });
     }
     if (f.firstSaturatedAt) {
         const QString url = inertText(f.firstSaturatedUrl);
@@ -474,6 +579,17 @@ QJsonValue serverFindingsJson(const ServerFindings& f)
         g.insert(QLatin1String("busy_from"), numberOrText(f.gpuBusyAt));
         g.insert(QLatin1String("busy_step"), indexOrNull(f.gpuBusyStep));
         o.insert(QLatin1String("gpus"), g);
+    }
+    if (f.ttftPartFrom) {
+        QJsonObject t;
+        t.insert(QLatin1String("part"), ttftPartKey(f.ttftPart));
+        t.insert(QLatin1String("from"), numberOrText(f.ttftPartFrom));
+        t.insert(QLatin1String("step"), indexOrNull(f.ttftPartStep));
+        t.insert(QLatin1String("share_of_mean_ttft"), f.ttftPartShare);
+        t.insert(QLatin1String("steps"), f.ttftBreakdownSteps);
+        o.insert(QLatin1String("ttft_growth"), t);
+    } else {
+        o.insert(QLatin1String("ttft_growth"), QJsonValue(QJsonValue::Null));
     }
     o.insert(QLatin1String("replicas"), f.replicas);
     if (f.firstSaturatedAt) {

@@ -88,6 +88,18 @@ struct ServerFindings
     std::optional<double> othersSaturateAt;
     double othersCheckedTo = 0.0;
 
+    // Where TTFT went as the load grew, from the server's queue and prefill histograms against the client's
+    // TTFT (the rest: network, connections, the client): the part that carried most of TTFT's growth over
+    // the lightest step and made up at least kTtftPartShare of the mean TTFT at every step from ttftPartFrom
+    // on (two steps at least, each with a mean TTFT beyond the run's noise above the lightest step's).
+    enum class TtftPart { None, Client, Queue, Prefill };
+    TtftPart ttftPart = TtftPart::None;
+    std::optional<double> ttftPartFrom;
+    int ttftPartStep = -1;
+    double ttftPartShare = 0.0; // the smallest share of mean TTFT from there on, 0..1
+    int ttftBreakdownSteps = 0; // steps whose queue and prefill times the server reported
+
+    static constexpr double kTtftPartShare = 0.5;
     static constexpr double kKvFull = 0.95; // "full": at or above this usage (vLLM keeps a small watermark free)
     static constexpr double kQueueing = 1.0; // mean waiting requests from which the queue counts as growing
     static constexpr double kHitRateChange = 0.05; // a hit rate that moved less held steady

@@ -53,6 +53,57 @@ template <typename Member> std::optional<double> increase(const std::vector<Serv
     return std::isfinite(total) ? std::optional<double>(total) : std::nullopt;
 }
 
+// The histograms a samples file keeps (count and sum), with their keys' stem.
+const std::vector<std::pair<PromHistogram ServerSample::*, const char*>>& phaseHistograms()
+{
+    static const std::vector<std::pair<PromHistogram ServerSample::*, const char*>> list = {
+        { &ServerSample::ttft, "ttft" },
+        { &ServerSample::queueTime, "queue_time" },
+        { &ServerSample::prefillTime, "prefill_time" },
+        { &ServerSample::decodeTime, "decode_time" },
+        { &ServerSample::inferenceTime, "inference_time" },
+        { &ServerSample::e2eLatency, "e2e" },
+    };
+    return list;
+}
+
+// The figures of one histogram between two scrapes; unknown when the later one lacks it or counted nothing.
+HistogramFigures figuresOf(const PromHistogram& first, const PromHistogram& last, double timeScale)
+{
+    HistogramFigures f;
+    if (last.isEmpty())
+        return f;
+    const PromHistogram d = last.minus(first);
+    f.count = d.count;
+    if (d.count > 0 && d.sum >= 0) { // times: a negative sum is no reading
+        f.meanMs = d.sum / d.count * 1000.0 / timeScale;
+        for (double p : kPercentiles) {
+            if (const auto q = d.quantile(p / 100.0); q && std::isfinite(*q))
+                f.percentilesMs[p] = *q * 1000.0 / timeScale;
+        }
+    }
+    if (f.count && !std::isfinite(*f.count))
+        f.count.reset();
+    if (f.meanMs && !std::isfinite(*f.meanMs)) {
+        f.meanMs.reset();
+        f.percentilesMs.clear();
+    }
+    return f;
+}
+
+// The step figures of each phase histogram, with their keys' stem in run.json.
+const std::vector<std::pair<HistogramFigures ServerStepStats::*, const char*>>& phaseFigures()
+{
+    static const std::vector<std::pair<HistogramFigures ServerStepStats::*, const char*>> list = {
+        { &ServerStepStats::queueTime, "queue_time" },
+        { &ServerStepStats::prefillTime, "prefill_time" },
+        { &ServerStepStats::decodeTime, "decode_time" },
+        { &ServerStepStats::inferenceTime, "inference_time" },
+        { &ServerStepStats::e2eLatency, "e2e" },
+    };
+    return list;
+}
+
 double round3(double v)
 {
     return std::round(v * 1000.0) / 1000.0;
@@ -101,6 +152,10 @@ const std::vector<ServerMetricNames>& knownServerMetricNames()
             .preemptions = "vllm:num_preemptions_total",
             .ttft = "vllm:time_to_first_token_seconds",
             .queueTime = "vllm:request_queue_time_seconds",
+            .prefillTime = "vllm:request_prefill_time_seconds",
+            .decodeTime = "vllm:request_decode_time_seconds",
+            .inferenceTime = "vllm:request_inference_time_seconds",
+            .e2eLatency = "vllm:e2e_request_latency_seconds",
             .promptTokens = "vllm:prompt_tokens_total",
             .generationTokens = "vllm:generation_tokens_total",
             .modelLabel = "model_name",
@@ -117,6 +172,10 @@ const std::vector<ServerMetricNames>& knownServerMetricNames()
             .preemptions = "sglang:num_retracted_requests_total",
             .ttft = "sglang:time_to_first_token_seconds",
             .queueTime = "sglang:queue_time_seconds",
+            .prefillTime = nullptr, // SGLang has no per-request prefill or decode histogram
+            .decodeTime = nullptr,
+            .inferenceTime = nullptr,
+            .e2eLatency = "sglang:e2e_request_latency_seconds",
             .promptTokens = "sglang:prompt_tokens_total",
             .generationTokens = "sglang:generation_tokens_total",
             .modelLabel = "model_name",
@@ -133,6 +192,10 @@ const std::vector<ServerMetricNames>& knownServerMetricNames()
             .preemptions = nullptr,
             .ttft = nullptr,
             .queueTime = "tgi_request_queue_duration",
+            .prefillTime = nullptr,
+            .decodeTime = nullptr,
+            .inferenceTime = "tgi_request_inference_duration",
+            .e2eLatency = "tgi_request_duration",
             .promptTokens = "tgi_request_input_length_sum",
             .generationTokens = "tgi_request_generated_tokens_sum",
             .modelLabel = nullptr,
@@ -267,6 +330,10 @@ ServerSample ServerSample::combine(const std::vector<ServerSample>& parts, doubl
             c.gpuFbUsedMiB = p.gpuFbUsedMiB;
         c.ttft = plus(c.ttft, p.ttft);
         c.queueTime = plus(c.queueTime, p.queueTime);
+        c.prefillTime = plus(c.prefillTime, p.prefillTime);
+        c.decodeTime = plus(c.decodeTime, p.decodeTime);
+        c.inferenceTime = plus(c.inferenceTime, p.inferenceTime);
+        c.e2eLatency = plus(c.e2eLatency, p.e2eLatency);
     }
     // Several huge readings can add up past a double: unknown, not infinite.
     for (std::optional<double>* v :
@@ -306,8 +373,13 @@ ServerSample ServerSample::extract(const PromText& text, const ServerMetricNames
         s.prefixCacheHitRate = within(text.mean(names.prefixCacheHitRate), 1.0);
     if (names.ttft)
         s.ttft = text.histogram(names.ttft);
-    if (names.queueTime)
-        s.queueTime = text.histogram(names.queueTime);
+    const std::pair<const char*, PromHistogram*> phases[] = { { names.queueTime, &s.queueTime },
+        { names.prefillTime, &s.prefillTime }, { names.decodeTime, &s.decodeTime },
+        { names.inferenceTime, &s.inferenceTime }, { names.e2eLatency, &s.e2eLatency } };
+    for (const auto& [name, histogram] : phases) {
+        if (name)
+            *histogram = text.histogram(name);
+    }
     return s;
 }
 
@@ -321,6 +393,10 @@ void ServerSample::dropCounters()
     gpuEnergyTotalJ.reset();
     ttft = {};
     queueTime = {};
+    prefillTime = {};
+    decodeTime = {};
+    inferenceTime = {};
+    e2eLatency = {};
 }
 
 QByteArray ServerSample::toJsonLine() const
@@ -336,9 +412,11 @@ QByteArray ServerSample::toJsonLine() const
     put(o, "prefix_cache_queries_total", prefixCacheQueriesTotal);
     put(o, "prefix_cache_hits_total", prefixCacheHitsTotal);
     put(o, "prefix_cache_hit_rate", prefixCacheHitRate);
-    if (!ttft.isEmpty()) {
-        o.insert(QLatin1String("ttft_count"), ttft.count);
-        o.insert(QLatin1String("ttft_sum_s"), ttft.sum);
+    for (const auto& [histogram, key] : phaseHistograms()) {
+        if (!(this->*histogram).isEmpty()) {
+            o.insert(QString::fromLatin1(key) + QLatin1String("_count"), (this->*histogram).count);
+            o.insert(QString::fromLatin1(key) + QLatin1String("_sum_s"), (this->*histogram).sum);
+        }
     }
     put(o, "gpu_count", gpuCount);
     put(o, "gpu_util_pct", gpuUtilisation);
@@ -367,10 +445,15 @@ std::optional<ServerSample> ServerSample::fromJsonLine(QByteArrayView line)
     s.prefixCacheQueriesTotal = get(o, "prefix_cache_queries_total");
     s.prefixCacheHitsTotal = get(o, "prefix_cache_hits_total");
     s.prefixCacheHitRate = get(o, "prefix_cache_hit_rate");
-    if (const auto n = get(o, "ttft_count")) {
-        s.ttft.count = *n;
-        s.ttft.sum = get(o, "ttft_sum_s").value_or(0.0);
-        s.ttft.buckets = { { std::numeric_limits<double>::infinity(), *n } };
+    for (const auto& [histogram, key] : phaseHistograms()) {
+        const QString prefix = QString::fromLatin1(key);
+        const QJsonValue n = o.value(prefix + QLatin1String("_count"));
+        if (!n.isDouble())
+            continue;
+        PromHistogram& h = s.*histogram;
+        h.count = n.toDouble();
+        h.sum = o.value(prefix + QLatin1String("_sum_s")).toDouble(0.0);
+        h.buckets = { { std::numeric_limits<double>::infinity(), h.count } };
     }
     s.gpuCount = get(o, "gpu_count");
     s.gpuUtilisation = get(o, "gpu_util_pct");
@@ -475,11 +558,12 @@ std::optional<ServerStepStats> ServerStepStats::derive(
                 }
             }
         }
-        if (!last.queueTime.isEmpty()) {
-            const PromHistogram d = last.queueTime.minus(first.queueTime);
-            if (d.count > 0 && d.sum >= 0)
-                st.queueTimeMeanMs = d.sum / d.count * 1000.0 / st.timeScale;
-        }
+        st.queueTime = figuresOf(first.queueTime, last.queueTime, st.timeScale);
+        st.prefillTime = figuresOf(first.prefillTime, last.prefillTime, st.timeScale);
+        st.decodeTime = figuresOf(first.decodeTime, last.decodeTime, st.timeScale);
+        st.inferenceTime = figuresOf(first.inferenceTime, last.inferenceTime, st.timeScale);
+        st.e2eLatency = figuresOf(first.e2eLatency, last.e2eLatency, st.timeScale);
+        st.queueTimeMeanMs = st.queueTime.meanMs;
         if (const auto energy = delta(&ServerSample::gpuEnergyTotalJ)) {
             st.energyJ = *energy;
             st.energySource = QStringLiteral("counter");
@@ -530,6 +614,17 @@ QJsonObject ServerStepStats::toJson() const
     for (const auto& [p, v] : ttftPercentilesMs)
         o.insert(QStringLiteral("ttft_p%1_ms").arg(p), v);
     put(o, "queue_time_mean_ms", queueTimeMeanMs);
+    // Percentiles of a histogram are estimates from its buckets: "_est" in their keys says so.
+    for (const auto& [member, stem] : phaseFigures()) {
+        const HistogramFigures& f = this->*member;
+        const QString key = QString::fromLatin1(stem);
+        if (f.count && std::isfinite(*f.count))
+            o.insert(key + QLatin1String("_count"), *f.count);
+        if (member != &ServerStepStats::queueTime && f.meanMs)
+            o.insert(key + QLatin1String("_mean_ms"), *f.meanMs);
+        for (const auto& [p, v] : f.percentilesMs)
+            o.insert(key + QStringLiteral("_p%1_est_ms").arg(p), v);
+    }
     if (gpuCount)
         o.insert(QLatin1String("gpu_count"), *gpuCount);
     put(o, "gpu_util_mean_pct", gpuUtilisationMean);
@@ -553,6 +648,14 @@ QJsonArray ServerStepStats::serversJson() const
     for (const ServerStepStats& s : servers)
         out.append(s.toJson());
     return out;
+}
+
+std::optional<double> HistogramFigures::percentile(double p) const
+{
+    const auto it = percentilesMs.find(p);
+    if (it == percentilesMs.end())
+        return std::nullopt;
+    return it->second;
 }
 
 std::optional<double> ServerStepStats::joulesPerOutputToken(double outputTokens) const
@@ -590,6 +693,21 @@ std::optional<ServerStepStats> ServerStepStats::fromJson(const QJsonObject& o)
             st.ttftPercentilesMs[p] = *v;
     }
     st.queueTimeMeanMs = get(o, "queue_time_mean_ms");
+    for (const auto& [member, stem] : phaseFigures()) {
+        HistogramFigures& f = st.*member;
+        const QString key = QString::fromLatin1(stem);
+        const auto number = [&](const QString& k) -> std::optional<double> {
+            const QJsonValue v = o.value(k);
+            return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+        };
+        f.count = number(key + QLatin1String("_count"));
+        f.meanMs = number(key + QLatin1String("_mean_ms"));
+        for (double p : kPercentiles) {
+            if (const auto v = number(key + QStringLiteral("_p%1_est_ms").arg(p)))
+                f.percentilesMs[p] = *v;
+        }
+    }
+    st.queueTime.meanMs = st.queueTimeMeanMs;
     if (const auto n = get(o, "gpu_count"))
         st.gpuCount = int(std::lround(*n));
     st.gpuUtilisationMean = get(o, "gpu_util_mean_pct");
@@ -628,6 +746,10 @@ QString ServerStepStats::summary(std::optional<double> clientTtftMeanMs) const
     }
     if (queueTimeMeanMs)
         parts << QStringLiteral("queue time mean %1 ms").arg(ms(*queueTimeMeanMs));
+    if (prefillTime.meanMs)
+        parts << QStringLiteral("prefill mean %1 ms").arg(ms(*prefillTime.meanMs));
+    if (decodeTime.meanMs)
+        parts << QStringLiteral("decode mean %1 ms").arg(ms(*decodeTime.meanMs));
     if (prefixCacheHitRate)
         parts << QStringLiteral("prefix-cache hit rate %1%").arg(number(*prefixCacheHitRate * 100.0, 0));
     if (gpuCount && gpuUtilisationMean)

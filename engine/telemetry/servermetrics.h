@@ -25,7 +25,13 @@ struct ServerMetricNames
     const char* kvUsageAlt = nullptr; // the older name, read when kvUsage is absent
     const char* preemptions = nullptr; // counter
     const char* ttft = nullptr; // histogram (seconds)
-    const char* queueTime = nullptr; // histogram (seconds)
+    const char* queueTime = nullptr; // histogram (seconds): arrival to first scheduled
+    // Histograms (seconds) of a finished request's phases: scheduled to first token (prefill), first to
+    // last token (decode), scheduled to last token (inference), arrival to finish (end to end).
+    const char* prefillTime = nullptr;
+    const char* decodeTime = nullptr;
+    const char* inferenceTime = nullptr;
+    const char* e2eLatency = nullptr;
     const char* promptTokens = nullptr; // counter (or a histogram's _sum)
     const char* generationTokens = nullptr; // counter (or a histogram's _sum)
     const char* modelLabel = nullptr; // the label that names the model
@@ -80,6 +86,10 @@ struct ServerSample
     std::optional<double> prefixCacheHitRate; // the gauge, 0..1
     PromHistogram ttft; // cumulative since the server started; empty when absent
     PromHistogram queueTime;
+    PromHistogram prefillTime;
+    PromHistogram decodeTime;
+    PromHistogram inferenceTime;
+    PromHistogram e2eLatency;
     // GPUs, from an exporter's metrics: how many label sets, their mean utilisation (%), their summed
     // power (W), the fullest one's memory used (MiB) and their summed energy counters (J).
     std::optional<double> gpuCount;
@@ -100,13 +110,31 @@ struct ServerSample
     static ServerSample combine(const std::vector<ServerSample>& parts, double atS);
     // One line of steps/NNN.metrics.jsonl (no newline): t, running, waiting, kv_usage,
     // preemptions_total, prompt_tokens_total, generation_tokens_total, prefix_cache_queries_total,
-    // prefix_cache_hits_total, prefix_cache_hit_rate, ttft_count, ttft_sum_s, gpu_count, gpu_util_pct,
+    // prefix_cache_hits_total, prefix_cache_hit_rate, ttft_count, ttft_sum_s, queue_time_count,
+    // queue_time_sum_s, prefill_time_count, prefill_time_sum_s, decode_time_count, decode_time_sum_s,
+    // inference_time_count, inference_time_sum_s, e2e_count, e2e_sum_s, gpu_count, gpu_util_pct,
     // gpu_power_w, gpu_fb_used_mib, gpu_energy_total_j, url; absent values are left out.
     QByteArray toJsonLine() const;
     // The inverse of toJsonLine (histograms keep only their count and sum); none when the line is not
     // a JSON object with a number "t".
     static std::optional<ServerSample> fromJsonLine(QByteArrayView line);
     bool operator==(const ServerSample&) const = default;
+};
+
+// One of the server's latency histograms over a step (the difference between its first and last scrape):
+// how many requests it counted, their mean (exact: the sums' difference over the counts') and percentiles
+// 50, 90 and 99 estimated from the buckets (linear within a bucket, as Prometheus' histogram_quantile: a
+// bucket estimate, never better than the bucket bounds). Wall milliseconds. Unknown when the server has no
+// such histogram or counted nothing during the step.
+struct HistogramFigures
+{
+    std::optional<double> count;
+    std::optional<double> meanMs;
+    std::map<double, double> percentilesMs; // bucket estimates
+
+    bool isKnown() const { return meanMs.has_value(); }
+    std::optional<double> percentile(double p) const;
+    bool operator==(const HistogramFigures&) const = default;
 };
 
 // What the server said about one step: gauges over the samples taken while it ran, counter and
@@ -125,7 +153,11 @@ struct ServerStepStats
     std::optional<double> ttftCount; // first tokens the server reported during the step
     std::optional<double> ttftMeanMs; // server-side, wall milliseconds
     std::map<double, double> ttftPercentilesMs; // 50, 90, 99 -> ms, estimated from the histogram buckets
-    std::optional<double> queueTimeMeanMs;
+    std::optional<double> queueTimeMeanMs; // = queueTime.meanMs
+    // Where a request's time went on the server (vLLM's request_*_time_seconds and e2e histograms, SGLang's
+    // queue and e2e ones): queue (arrival to first scheduled), prefill (scheduled to first token), decode,
+    // inference (prefill + decode) and end to end; counted when requests finish.
+    HistogramFigures queueTime, prefillTime, decodeTime, inferenceTime, e2eLatency;
     // Prefix caching during the step: the tokens looked up and found (counter differences), and the hit
     // rate 0..1: found / looked up, or the mean of the gauge when the server has no counters. Unknown
     // when the server reports neither (or looked nothing up).

@@ -7,6 +7,7 @@
 #include "charts/prefixcachechart.h"
 #include "charts/throughputchart.h"
 #include "charts/timelinechart.h"
+#include "charts/ttftbreakdownchart.h"
 #include "kit/chartstyle.h"
 #include "kit/liverun.h"
 #include "kit/runmeta.h"
@@ -30,6 +31,8 @@ std::optional<ChartKind> ChartOptions::kindFromKey(const QString& key)
         return ChartKind::PrefixCache;
     if (key == QLatin1String("gpu"))
         return ChartKind::Gpu;
+    if (key == QLatin1String("ttft_breakdown") || key == QLatin1String("ttft-breakdown"))
+        return ChartKind::TtftBreakdown;
     if (key == QLatin1String("pareto"))
         return ChartKind::Pareto;
     if (key == QLatin1String("timeline"))
@@ -54,6 +57,8 @@ QString ChartOptions::kindKey(ChartKind kind)
         return QStringLiteral("prefix_cache");
     case ChartKind::Gpu:
         return QStringLiteral("gpu");
+    case ChartKind::TtftBreakdown:
+        return QStringLiteral("ttft_breakdown");
     case ChartKind::Pareto:
         return QStringLiteral("pareto");
     case ChartKind::Timeline:
@@ -116,6 +121,15 @@ GpuChart* ChartSet::gpu()
     return m_gpu.get();
 }
 
+TtftBreakdownChart* ChartSet::ttftBreakdown()
+{
+    if (!m_ttftBreakdown) {
+        m_ttftBreakdown = std::make_unique<TtftBreakdownChart>(m_run);
+        m_ttftBreakdown->setPalette(ChartExport::exportPalette());
+    }
+    return m_ttftBreakdown.get();
+}
+
 ParetoChart* ChartSet::pareto()
 {
     if (!m_pareto) {
@@ -171,6 +185,11 @@ ChartPanel* ChartSet::panel(const ChartOptions& options)
     }
     if (options.kind == ChartKind::Gpu) {
         GpuChart* chart = gpu();
+        chart->refresh();
+        return chart;
+    }
+    if (options.kind == ChartKind::TtftBreakdown) {
+        TtftBreakdownChart* chart = ttftBreakdown();
         chart->refresh();
         return chart;
     }
@@ -278,6 +297,27 @@ ChartCaption ChartSet::measuredCaption(const ChartOptions& options, const RunMet
         if (chart->hasData())
             keys << QCoreApplication::translate(
                 "kp::ui::ChartSet", "utilisation: mean over the GPUs; memory: the fullest GPU");
+        if (a.knee.found && std::isfinite(a.knee.offered))
+            keys << QStringLiteral("<span style=\"color:%1\">▲</span>&nbsp;%2")
+                        .arg(ChartStyle::knee().name(),
+                            (QCoreApplication::translate("kp::ui::ChartSet", "knee") + u' '
+                                + (a.knee.lowerBound ? QStringLiteral("≥ ") : QString())
+                                + loadWord(a.knee.offered, a.concurrencyMode))
+                                .toHtmlEscaped());
+        c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        return c;
+    }
+    if (options.kind == ChartKind::TtftBreakdown) {
+        c.title = QCoreApplication::translate("kp::ui::ChartSet", "Where TTFT goes against offered load");
+        const AnalysisResult& a = m_run->analysis().result;
+        TtftBreakdownChart* chart = ttftBreakdown();
+        chart->refresh();
+        QStringList keys;
+        if (chart->hasData())
+            keys << QCoreApplication::translate("kp::ui::ChartSet",
+                "means per step: queue, prefill and decode from the server's histograms; client = the client's "
+                "mean TTFT less queue and prefill (network, new connections, the client)")
+                        .toHtmlEscaped();
         if (a.knee.found && std::isfinite(a.knee.offered))
             keys << QStringLiteral("<span style=\"color:%1\">▲</span>&nbsp;%2")
                         .arg(ChartStyle::knee().name(),

@@ -19,6 +19,7 @@ class ParetoChart;
 class PrefixCacheChart;
 class ThroughputChart;
 class TimelineChart;
+class TtftBreakdownChart;
 struct RunMeta;
 
 // Timeline*: one step second by second (TimelineChart's views); Gantt: the requests of one of its seconds.
@@ -27,6 +28,7 @@ enum class ChartKind {
     Throughput,
     PrefixCache,
     Gpu,
+    TtftBreakdown,
     Pareto,
     Timeline,
     TimelineLatency,
@@ -44,8 +46,8 @@ struct ChartOptions
     int step = 0; // Timeline*, Gantt: the step's number (1-based, as in the steps table)
     int second = 0; // Gantt: the second of the step
 
-    // "latency", "throughput", "prefix_cache", "gpu", "pareto", "timeline", "timeline_latency", "timeline_server",
-    // "gantt"
+    // "latency", "throughput", "prefix_cache", "gpu", "ttft_breakdown", "pareto", "timeline", "timeline_latency",
+    // "timeline_server", "gantt"
     static std::optional<ChartKind> kindFromKey(const QString& key);
     static bool isStepChart(ChartKind kind); // Timeline*, Gantt
     static QString kindKey(ChartKind kind);
@@ -72,6 +74,7 @@ public:
     ThroughputChart* throughput();
     PrefixCacheChart* prefixCache();
     GpuChart* gpu();
+    TtftBreakdownChart* ttftBreakdown();
     ParetoChart* pareto(); // shows the run's front
     TimelineChart* timeline();
     GanttChart* gantt();
@@ -83,6 +86,7 @@ private:
     std::unique_ptr<ThroughputChart> m_throughput;
     std::unique_ptr<PrefixCacheChart> m_prefixCache;
     std::unique_ptr<GpuChart> m_gpu;
+    std::unique_ptr<TtftBreakdownChart> m_ttftBreakdown;
     std::unique_ptr<ParetoChart> m_pareto;
     std::unique_ptr<TimelineChart> m_timeline;
     std::unique_ptr<GanttChart> m_gantt;

@@ -4,6 +4,7 @@
 #include "charts/loadlatencychart.h"
 #include "charts/paretochart.h"
 #include "charts/prefixcachechart.h"
+#include "charts/ttftbreakdownchart.h"
 #include "export/chartset.h"
 #include "kit/liverun.h"
 #include "kit/stepstablemodel.h"
@@ -657,6 +658,11 @@ ReportDoc RunReport::document(const QString& imageStem) const
         charts.gpu()->refresh();
         if (charts.gpu()->hasData()) // only a run with GPU figures gets the GPU chart
             shown << gpu;
+        ChartOptions ttft;
+        ttft.kind = ChartKind::TtftBreakdown;
+        charts.ttftBreakdown()->refresh();
+        if (charts.ttftBreakdown()->hasData()) // only a run whose server reported queue and prefill times
+            shown << ttft;
         ChartOptions pareto;
         pareto.kind = ChartKind::Pareto;
         if (charts.pareto()->hasData()) // the trade-off needs a step with TPOT

@@ -7,6 +7,7 @@
 #include "charts/prefixcachechart.h"
 #include "charts/throughputchart.h"
 #include "charts/timelinechart.h"
+#include "charts/ttftbreakdownchart.h"
 #include "kit/chartstyle.h"
 #include "kit/forecast.h"
 #include "kit/liverun.h"
@@ -114,6 +115,8 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     m_cacheOrGpu->setTabPosition(QTabWidget::South);
     m_cacheOrGpu->addTab(m_prefixCache, tr("Prefix cache"));
     m_cacheOrGpu->addTab(m_gpu, tr("GPUs"));
+    m_ttftBreakdown = new TtftBreakdownChart(m_run, this);
+    m_cacheOrGpu->addTab(m_ttftBreakdown, tr("TTFT breakdown"));
     connect(m_cacheOrGpu->tabBar(), &QTabBar::tabBarClicked, this, [this] { m_cacheOrGpuChosen = true; });
     m_rightCharts->addWidget(m_cacheOrGpu);
     m_rightCharts->addWidget(m_live);
@@ -239,6 +242,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     connect(m_throughput, &ThroughputChart::stepClicked, this, &RunPage::selectStep);
     connect(m_prefixCache, &PrefixCacheChart::stepClicked, this, &RunPage::selectStep);
     connect(m_gpu, &GpuChart::stepClicked, this, &RunPage::selectStep);
+    connect(m_ttftBreakdown, &TtftBreakdownChart::stepClicked, this, &RunPage::selectStep);
     connect(m_pareto, &ParetoChart::stepClicked, this, &RunPage::selectStep);
 
     // The elapsed time moves on between snapshots (and through a paused sweep).
@@ -459,6 +463,7 @@ void RunPage::refreshCacheOrGpu()
 {
     m_prefixCache->refresh();
     m_gpu->refresh();
+    m_ttftBreakdown->refresh();
     if (!m_cacheOrGpuChosen)
         m_cacheOrGpu->setCurrentWidget(
             m_gpu->hasData() ? static_cast<QWidget*>(m_gpu) : static_cast<QWidget*>(m_prefixCache));
@@ -599,6 +604,7 @@ void RunPage::setHighlight(const ChartHighlight& highlight)
     m_throughput->setHighlight(highlight);
     m_prefixCache->setHighlight(highlight);
     m_gpu->setHighlight(highlight);
+    m_ttftBreakdown->setHighlight(highlight);
     m_pareto->setHighlightStep(highlight.stepIndex);
 }
 

@@ -27,6 +27,7 @@ class Forecaster;
 class LiveRun;
 class GanttChart;
 class GpuChart;
+class TtftBreakdownChart;
 class LiveStepChart;
 class LoadLatencyChart;
 class ParetoChart;
@@ -54,6 +55,7 @@ public:
     ThroughputChart* throughputChart() const { return m_throughput; }
     PrefixCacheChart* prefixCacheChart() const { return m_prefixCache; }
     GpuChart* gpuChart() const { return m_gpu; }
+    TtftBreakdownChart* ttftBreakdownChart() const { return m_ttftBreakdown; }
     QTabWidget* cacheOrGpuTabs() const { return m_cacheOrGpu; }
     ParetoChart* paretoChart() const { return m_pareto; }
     LiveStepChart* liveChart() const { return m_live; }
@@ -103,6 +105,7 @@ private:
     GpuChart* m_gpu;
     QTabWidget* m_cacheOrGpu;
     bool m_cacheOrGpuChosen = false;
+    TtftBreakdownChart* m_ttftBreakdown = nullptr; // a third tab of that slot
     ParetoChart* m_pareto;
     LiveStepChart* m_live;
     TimelineChart* m_timeline;

@@ -1,5 +1,6 @@
 #include "run/stepdetails.h"
 
+#include "charts/ttftbreakdownchart.h"
 #include "kit/stepstablemodel.h"
 #include "kit/uiformat.h"
 #include "run/errorsmodel.h"
@@ -53,6 +54,11 @@ StepDetails::StepDetails(QWidget* parent)
     m_models->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_models->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tabs->addTab(m_models, tr("By model"));
+    m_ttft = new QTableWidget(this);
+    m_ttft->verticalHeader()->hide();
+    m_ttft->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_ttft->setToolTip(tr("Means per step; the server's percentiles (≈) are estimated from its histogram buckets."));
+    m_tabs->addTab(m_ttft, tr("TTFT breakdown"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -72,6 +78,7 @@ void StepDetails::setStep(const StepReport* step, double percentile)
         m_tabs->setTabText(2, tr("Failures"));
         setLengthBuckets(StepMetrics {});
         setModels(StepMetrics {});
+        m_ttft->setRowCount(0);
         return;
     }
     QString header
@@ -91,6 +98,16 @@ void StepDetails::setStep(const StepReport* step, double percentile)
                                                                   : tr("Failures"));
     setLengthBuckets(step->metrics);
     setModels(step->metrics);
+    const QList<QStringList> ttftRows = TtftBreakdownChart::tableRows(*step);
+    m_ttft->clear();
+    m_ttft->setColumnCount(int(TtftBreakdownChart::tableHeader().size()));
+    m_ttft->setHorizontalHeaderLabels(TtftBreakdownChart::tableHeader());
+    m_ttft->setRowCount(int(ttftRows.size()));
+    for (int r = 0; r < ttftRows.size(); ++r) {
+        for (int c = 0; c < ttftRows[r].size(); ++c)
+            m_ttft->setItem(r, c, new QTableWidgetItem(ttftRows[r][c]));
+    }
+    m_ttft->resizeColumnsToContents();
     m_failureView->resizeColumnsToContents();
     m_failureView->setColumnWidth(
         ErrorsModel::Example, std::min(m_failureView->columnWidth(ErrorsModel::Example), std::max(200, width() / 2)));

@@ -44,6 +44,7 @@ private:
     QTableWidget* m_lengths; // the step by prompt-length bucket
     void setLengthBuckets(const StepMetrics& metrics);
     QTableWidget* m_models; // the step by model of a mix (workload.model_mix)
+    QTableWidget* m_ttft = nullptr; // where TTFT went (TtftBreakdownChart::tableRows)
     void setModels(const StepMetrics& metrics);
 };
 
