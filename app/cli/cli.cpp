@@ -885,11 +885,11 @@ int runSweep(
         g_interrupts = 0;
         std::signal(SIGINT, onInterrupt);
         std::signal(SIGTERM, onInterrupt);
-        const std::optional<ShardSpec>& shard = start.config.shard;
+        const ShardSpec& shard = start.config.shard;
         const StepAlignment& alignment = start.config.alignment;
-        if (!quiet && (shard || alignment.active()))
-            say(QStringLiteral("%1%2").arg(shard
-                    ? QStringLiteral("shard %1: 1/%2 of each step's load; ").arg(shard->toString()).arg(shard->count)
+        if (!quiet && (shard.active() || alignment.active()))
+            say(QStringLiteral("%1%2").arg(shard.active()
+                    ? QStringLiteral("shard %1: 1/%2 of each step's load; ").arg(shard.toString()).arg(shard.count)
                     : QString(),
                 alignment.active()
                     ? QStringLiteral("step 1 starts at %1%2")
