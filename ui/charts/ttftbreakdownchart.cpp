@@ -233,28 +233,16 @@ void TtftBreakdownChart::refresh()
     std::vector<SweepCurve::Point> ttft;
     for (const Bar& b : m_bars)
         ttft.push_back({ b.x, b.client + b.queue + b.prefill, b.step });
-    const Finding& knee = analysis.knee;
-    std::optional<double> kneeY;
-    if (knee.found && std::isfinite(knee.offered))
-        kneeY = SweepCurve::valueAt(ttft, knee.offered);
-    if (kneeY) {
-        m_knee->replace(QList<QPointF> { { knee.offered, *kneeY } });
-        m_knee->setName(QStringLiteral("%1 %2").arg(tr("knee"), UiFormat::load(knee.offered)));
+    const std::optional<QPointF> kneeAt = SweepCurve::kneeMark(ttft, analysis.knee);
+    if (kneeAt) {
+        m_knee->replace(QList<QPointF> { *kneeAt });
+        m_knee->setName(QStringLiteral("%1 %2").arg(tr("knee"), UiFormat::load(kneeAt->x())));
         m_knee->setVisible(true);
     } else {
         m_knee->clear();
         m_knee->setVisible(false);
     }
-    QList<QPointF> ring;
-    if (m_highlight.topic == AnalysisTopic::Knee && kneeY)
-        ring << QPointF(knee.offered, *kneeY);
-    if (ring.isEmpty() && m_highlight.stepIndex >= 0) {
-        for (const SweepCurve::Point& p : ttft) {
-            if (p.step == m_highlight.stepIndex)
-                ring << QPointF(p.x, p.y);
-        }
-    }
-    m_ring->replace(ring);
+    m_ring->replace(SweepCurve::ringMarks(ttft, m_highlight, kneeAt));
     for (QLegendMarker* m : chart()->legend()->markers(m_ring))
         m->setVisible(false);
     for (QAreaSeries* s : m_bands) {

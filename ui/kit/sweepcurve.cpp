@@ -75,6 +75,31 @@ int SweepCurve::nearestStep(std::initializer_list<const std::vector<Point>*> cur
     return best;
 }
 
+std::optional<QPointF> SweepCurve::kneeMark(const std::vector<Point>& points, const Finding& knee)
+{
+    if (!knee.found || !std::isfinite(knee.offered))
+        return std::nullopt;
+    const std::optional<double> y = valueAt(points, knee.offered);
+    if (!y)
+        return std::nullopt;
+    return QPointF(knee.offered, *y);
+}
+
+QList<QPointF> SweepCurve::ringMarks(
+    const std::vector<Point>& points, const ChartHighlight& highlight, const std::optional<QPointF>& kneeMark)
+{
+    QList<QPointF> ring;
+    if (highlight.topic == AnalysisTopic::Knee && kneeMark)
+        ring << *kneeMark;
+    if (ring.isEmpty() && highlight.stepIndex >= 0) {
+        for (const Point& p : points) {
+            if (p.step == highlight.stepIndex)
+                ring << QPointF(p.x, p.y);
+        }
+    }
+    return ring;
+}
+
 std::optional<double> SweepCurve::valueAt(const std::vector<Point>& points, double x)
 {
     if (points.empty())

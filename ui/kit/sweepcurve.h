@@ -56,6 +56,12 @@ public:
     static int nearestStep(std::initializer_list<const std::vector<Point>*> curves, double x);
     // Linear interpolation along the curve (clamped to its ends); nullopt for an empty curve.
     static std::optional<double> valueAt(const std::vector<Point>& points, double x);
+    // Where a chart marks the knee: on this curve at the knee's load; nullopt when no knee was found.
+    static std::optional<QPointF> kneeMark(const std::vector<Point>& points, const Finding& knee);
+    // The ring a highlight draws: the knee's mark when the analysis points at the knee, else the
+    // highlighted step's points on this curve; empty when nothing of the curve is highlighted.
+    static QList<QPointF> ringMarks(
+        const std::vector<Point>& points, const ChartHighlight& highlight, const std::optional<QPointF>& kneeMark);
     // The regions as shaded bands that meet halfway between the steps of neighbouring regions; the
     // first starts at xMin, the last ends at xMax.
     static std::vector<Span> spans(const std::vector<Region>& regions, double xMin, double xMax);
