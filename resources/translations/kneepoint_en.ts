@@ -83,4 +83,14 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>kp::ui::TtftBreakdownChart</name>
+    <message numerus="yes">
+        <source>Connect + TLS (%n new connection(s))</source>
+        <translation>
+            <numerusform>Connect + TLS (%n new connection)</numerusform>
+            <numerusform>Connect + TLS (%n new connections)</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

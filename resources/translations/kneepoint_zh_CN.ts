@@ -1538,6 +1538,38 @@
         <source>%1 images of %2 are %3 MB of pixels to encode for every request, above the limit of %4 MB per request; send fewer or smaller images</source>
         <translation>%1 张 %2 的图像意味着每个请求要编码 %3 MB 像素，超过每个请求 %4 MB 的上限；请发送更少或更小的图像</translation>
     </message>
+    <message>
+        <source>&quot;soak&quot; runs at a request rate, not at a concurrency</source>
+        <translation>“soak” 按请求速率运行，而不是按并发</translation>
+    </message>
+    <message>
+        <source>must be &quot;list&quot; with load.mode &quot;soak&quot;: a soak runs one rate</source>
+        <translation>load.mode 为 “soak” 时必须是 “list”：浸泡测试只运行一个速率</translation>
+    </message>
+    <message>
+        <source>a soak runs one finite rate (req/s)</source>
+        <translation>浸泡测试运行一个有限的速率 (req/s)</translation>
+    </message>
+    <message>
+        <source>expected &quot;process&quot; or &quot;commands&quot;, got &quot;%1&quot;</source>
+        <translation>应为 “process” 或 “commands”，实际为 “%1”</translation>
+    </message>
+    <message>
+        <source>a parameter&apos;s name is letters, digits and _ (not &quot;port&quot;, which is chosen by Kneepoint)</source>
+        <translation>参数名由字母、数字和 _ 组成（不能是 “port”，它由 Kneepoint 选择）</translation>
+    </message>
+    <message>
+        <source>expected a list of one or more values</source>
+        <translation>应为包含一个或多个值的列表</translation>
+    </message>
+    <message>
+        <source>expected a text, a number or true/false</source>
+        <translation>应为文本、数字或 true/false</translation>
+    </message>
+    <message>
+        <source>is required when server_sweep.parameters is set</source>
+        <translation>设置了 server_sweep.parameters 时为必填</translation>
+    </message>
 </context>
 <context>
     <name>ProfileReader</name>
@@ -1960,6 +1992,251 @@
         <source>The prefix cache found almost nothing to reuse (a hit rate under 0.5% from %1 to %2, %3): the prompts share no prefix.</source>
         <translation>前缀缓存几乎没有可复用的内容（从 %1 到 %2 命中率低于 0.5%，%3）：提示词没有共同前缀。</translation>
     </message>
+    <message>
+        <source>From %1 on, queue time is %2 of mean TTFT: requests wait for a batch slot; max_num_seqs or more replicas raise the knee, a faster prefill does not.</source>
+        <translation>从 %1 起，排队时间占平均 TTFT 的 %2：请求在等待批处理槽位；提高 max_num_seqs 或增加副本能抬高拐点，更快的预填充则不能。</translation>
+    </message>
+    <message>
+        <source>From %1 on, prefill time is %2 of mean TTFT: prompts take longer to process as the batch fills; a larger token budget per step (max_num_batched_tokens), prefix caching or a faster GPU raise the knee, more batch slots do not.</source>
+        <translation>从 %1 起，预填充时间占平均 TTFT 的 %2：批次填满后提示处理变慢；更大的每步 token 预算 (max_num_batched_tokens)、前缀缓存或更快的 GPU 能抬高拐点，更多批处理槽位则不能。</translation>
+    </message>
+    <message>
+        <source>From %1 on, %2 of mean TTFT is spent outside the server&apos;s queue and prefill (network, new connections, the client): check the client&apos;s health and the network before tuning the server.</source>
+        <translation>从 %1 起，平均 TTFT 的 %2 花在服务器的排队和预填充之外（网络、新连接、客户端）：调优服务器之前请先检查客户端状况和网络。</translation>
+    </message>
+</context>
+<context>
+    <name>ServerSweep</name>
+    <message>
+        <source>%1 users</source>
+        <translation>%1 并发</translation>
+    </message>
+    <message>
+        <source>%1 req/s</source>
+        <translation>%1 req/s</translation>
+    </message>
+    <message>
+        <source>No configuration met the SLO at any load it was swept at, so none can be named best.</source>
+        <translation>没有任何配置在其扫描的负载下满足 SLO，因此无法指出最佳配置。</translation>
+    </message>
+    <message>
+        <source>No configuration reached a knee, so none can be named best; set an SLO or sweep higher loads.</source>
+        <translation>没有任何配置到达拐点，因此无法指出最佳配置；请设置 SLO 或扫描更高的负载。</translation>
+    </message>
+    <message>
+        <source>the most load within the SLO per GPU: %1 on %2 GPU(s), %3 per GPU</source>
+        <translation>每 GPU 在 SLO 内承载的负载最高：%2 个 GPU 上 %1，每 GPU %3</translation>
+    </message>
+    <message>
+        <source>the most load within the SLO: %1</source>
+        <translation>SLO 内承载的负载最高：%1</translation>
+    </message>
+    <message>
+        <source>the highest knee: %1 (no SLO was set)</source>
+        <translation>拐点最高：%1（未设置 SLO）</translation>
+    </message>
+    <message>
+        <source>, %1× the next best (%2)</source>
+        <translation>，为次优 (%2) 的 %1 倍</translation>
+    </message>
+    <message>
+        <source>; the next best (%1) has none</source>
+        <translation>；次优 (%1) 没有</translation>
+    </message>
+    <message>
+        <source> It met the SLO at the highest load swept: sweep higher to find its limit.</source>
+        <translation> 它在扫描的最高负载下仍满足 SLO：请扫描更高负载以找到其极限。</translation>
+    </message>
+    <message>
+        <source>Best configuration for the SLO: %1, with %2%3.%4</source>
+        <translation>满足 SLO 的最佳配置：%1，%2%3。%4</translation>
+    </message>
+    <message>
+        <source>Best configuration: %1, with %2%3.</source>
+        <translation>最佳配置：%1，%2%3。</translation>
+    </message>
+    <message>
+        <source>configuration</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>knee</source>
+        <translation>拐点</translation>
+    </message>
+    <message>
+        <source>SLO capacity</source>
+        <translation>SLO 容量</translation>
+    </message>
+    <message>
+        <source>per GPU</source>
+        <translation>每 GPU</translation>
+    </message>
+    <message>
+        <source>peak req/s</source>
+        <translation>峰值 req/s</translation>
+    </message>
+    <message>
+        <source>best tok/s/GPU</source>
+        <translation>最佳 tok/s/GPU</translation>
+    </message>
+    <message>
+        <source>best tok/s</source>
+        <translation>最佳 tok/s</translation>
+    </message>
+    <message>
+        <source>front</source>
+        <translation>前沿</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>, best</source>
+        <translation>，最佳</translation>
+    </message>
+    <message>
+        <source>The twin fitted on %1, set to each other configuration&apos;s parameters:
+</source>
+        <translation>在 %1 上拟合的孪生模型，设为其他各配置的参数：
+</translation>
+    </message>
+    <message>
+        <source>  %1: %2 %3 predicted, %4 measured (%5)
+</source>
+        <translation>  %1：预测 %2 %3，实测 %4 (%5)
+</translation>
+    </message>
+    <message>
+        <source>error %1%</source>
+        <translation>误差 %1%</translation>
+    </message>
+    <message>
+        <source>No twin check: %1.
+</source>
+        <translation>无孪生模型校验：%1。
+</translation>
+    </message>
+    <message>
+        <source>%1: /bin/sh did not start: %2</source>
+        <translation>%1：/bin/sh 未能启动：%2</translation>
+    </message>
+    <message>
+        <source>was ended by a signal</source>
+        <translation>被信号终止</translation>
+    </message>
+    <message>
+        <source>exited with status 127 (command not found)</source>
+        <translation>以状态 127 退出（找不到命令）</translation>
+    </message>
+    <message>
+        <source>exited with status 126 (not executable)</source>
+        <translation>以状态 126 退出（不可执行）</translation>
+    </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation>以状态 %1 退出</translation>
+    </message>
+    <message>
+        <source>%1: the start command %2%3</source>
+        <translation>%1：启动命令%2%3</translation>
+    </message>
+    <message>
+        <source>%1: the server command %2 before the server answered%3</source>
+        <translation>%1：服务器命令在服务器应答之前%2%3</translation>
+    </message>
+    <message>
+        <source>%1: the server %2%3</source>
+        <translation>%1：服务器%2%3</translation>
+    </message>
+    <message>
+        <source>%1: the server was not ready after %2 s (server_sweep.ready_timeout_s): %3/health and /v1/models did not answer%4</source>
+        <translation>%1：服务器在 %2 秒后仍未就绪 (server_sweep.ready_timeout_s)：%3/health 和 /v1/models 均无应答%4</translation>
+    </message>
+    <message>
+        <source> (last: %1)</source>
+        <translation>（最后一行：%1）</translation>
+    </message>
+    <message>
+        <source>%1: the server did not stop within %2 s of SIGTERM (server_sweep.grace_s); its process group was killed</source>
+        <translation>%1：服务器在 SIGTERM 后 %2 秒内未停止 (server_sweep.grace_s)；已杀死其进程组</translation>
+    </message>
+    <message>
+        <source>%1: the stop command did not end within %2 s; it was killed</source>
+        <translation>%1：停止命令在 %2 秒内未结束；已将其杀死</translation>
+    </message>
+    <message>
+        <source>%1: the stop command %2%3</source>
+        <translation>%1：停止命令%2%3</translation>
+    </message>
+    <message>
+        <source>(no parameters)</source>
+        <translation>（无参数）</translation>
+    </message>
+    <message>
+        <source>server_sweep.mode: expected &quot;process&quot; or &quot;commands&quot;, got &quot;%1&quot;</source>
+        <translation>server_sweep.mode：应为 “process” 或 “commands”，实际为 “%1”</translation>
+    </message>
+    <message>
+        <source>server_sweep.command: is required (kneepoint-cli sweep --serve CMD)</source>
+        <translation>server_sweep.command：为必填 (kneepoint-cli sweep --serve CMD)</translation>
+    </message>
+    <message>
+        <source>server_sweep.stop_command: only in the commands mode (server_sweep.mode &quot;commands&quot;, --serve-mode commands); in the process mode Kneepoint stops the server itself</source>
+        <translation>server_sweep.stop_command：仅用于 commands 模式 (server_sweep.mode “commands”，--serve-mode commands)；在 process 模式下由 Kneepoint 自己停止服务器</translation>
+    </message>
+    <message>
+        <source>%1: {port} is chosen by Kneepoint; name the parameter otherwise</source>
+        <translation>%1：{port} 由 Kneepoint 选择；请为参数另取名称</translation>
+    </message>
+    <message>
+        <source>%1: expected a list of one or more values</source>
+        <translation>%1：应为包含一个或多个值的列表</translation>
+    </message>
+    <message>
+        <source>%1: the command never uses {%2}, so its runs would not differ</source>
+        <translation>%1：命令从未使用 {%2}，因此各次运行不会有差别</translation>
+    </message>
+    <message>
+        <source>server_sweep.command: {%1} is not a parameter (add it with --serve-param %1=V1,V2 or under server_sweep.parameters)</source>
+        <translation>server_sweep.command：{%1} 不是参数（用 --serve-param %1=V1,V2 或在 server_sweep.parameters 下添加）</translation>
+    </message>
+    <message>
+        <source>--serve-param &quot;%1&quot;: expected NAME=V1,V2,... (NAME: letters, digits and _)</source>
+        <translation>--serve-param “%1”：应为 NAME=V1,V2,...（NAME：字母、数字和 _）</translation>
+    </message>
+    <message>
+        <source>--serve-param &quot;%1&quot;: {port} is chosen by Kneepoint</source>
+        <translation>--serve-param “%1”：{port} 由 Kneepoint 选择</translation>
+    </message>
+    <message>
+        <source>--serve-param &quot;%1&quot;: no values after =</source>
+        <translation>--serve-param “%1”：= 之后没有值</translation>
+    </message>
+    <message>
+        <source>no free TCP port on 127.0.0.1: %1</source>
+        <translation>127.0.0.1 上没有空闲的 TCP 端口：%1</translation>
+    </message>
+    <message>
+        <source>no configuration finished its sweep, so no twin was fitted</source>
+        <translation>没有任何配置完成扫描，因此未拟合孪生模型</translation>
+    </message>
+    <message>
+        <source>the twin could not be fitted on %1: %2</source>
+        <translation>无法在 %1 上拟合孪生模型：%2</translation>
+    </message>
+    <message>
+        <source>the twin does not model %1</source>
+        <translation>孪生模型不模拟 %1</translation>
+    </message>
+    <message>
+        <source>the twin predicts no SLO capacity at these loads</source>
+        <translation>孪生模型预测在这些负载下没有 SLO 容量</translation>
+    </message>
+    <message>
+        <source>the twin predicts no knee at these loads</source>
+        <translation>孪生模型预测在这些负载下没有拐点</translation>
+    </message>
 </context>
 <context>
     <name>ShareGpt</name>
@@ -2360,6 +2637,14 @@
     <message>
         <source>%1 (predicted)</source>
         <translation>%1（预测）</translation>
+    </message>
+    <message>
+        <source>Where TTFT goes against offered load</source>
+        <translation>TTFT 的构成随施加负载的变化</translation>
+    </message>
+    <message>
+        <source>means per step: queue, prefill and decode from the server&apos;s histograms; client = the client&apos;s mean TTFT less queue and prefill (network, new connections, the client)</source>
+        <translation>每步均值：排队、预填充和解码来自服务器的直方图；客户端 = 客户端平均 TTFT 减去排队和预填充（网络、新连接、客户端）</translation>
     </message>
 </context>
 <context>
@@ -5495,6 +5780,82 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Before every step after the first, POST /reset_prefix_cache (vLLM, served only with VLLM_SERVER_DEV_MODE=1), else /flush_cache (SGLang), so that no step is answered from prompts an earlier step cached. A server that refuses both gets one note and no further tries.</source>
         <translation>从第二步起，每步之前 POST /reset_prefix_cache（vLLM，仅在 VLLM_SERVER_DEV_MODE=1 时提供），否则 POST /flush_cache（SGLang），使任何一步都不会由先前步骤缓存的提示词来应答。两者都拒绝的服务器只记一条提示，之后不再尝试。</translation>
     </message>
+    <message>
+        <source>Server sweep</source>
+        <translation>服务器扫描</translation>
+    </message>
+    <message>
+        <source>Server command</source>
+        <translation>服务器命令</translation>
+    </message>
+    <message>
+        <source>vllm serve MODEL --port {port} --max-num-seqs {max_num_seqs}</source>
+        <translation>vllm serve MODEL --port {port} --max-num-seqs {max_num_seqs}</translation>
+    </message>
+    <message>
+        <source>Run once per combination of the parameters below: {name} is a parameter&apos;s value, {port} a free port that the base URL then uses. Each combination is one run; kneepoint-cli sweep starts the server, waits until it answers, sweeps it and stops it.</source>
+        <translation>对下列参数的每种组合各运行一次：{name} 为参数值，{port} 为一个空闲端口，基础 URL 随之使用该端口。每种组合是一次运行；kneepoint-cli sweep 启动服务器，等待其应答，进行扫描，然后停止它。</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>max_num_seqs = 64, 128, 256</source>
+        <translation>max_num_seqs = 64, 128, 256</translation>
+    </message>
+    <message>
+        <source>One parameter per line: its name, =, and its values separated by commas.</source>
+        <translation>每行一个参数：名称、=，以及以逗号分隔的取值。</translation>
+    </message>
+    <message>
+        <source>process — Kneepoint starts the server and stops its process group</source>
+        <translation>process — 由 Kneepoint 启动服务器并停止其进程组</translation>
+    </message>
+    <message>
+        <source>commands — a start and a stop command (docker, kubectl, systemd)</source>
+        <translation>commands — 一条启动命令和一条停止命令 (docker、kubectl、systemd)</translation>
+    </message>
+    <message>
+        <source>process: the command is the server, stopped with SIGTERM and, after the grace period, SIGKILL. commands: the command brings the server up and ends; the stop command takes it down.</source>
+        <translation>process：命令即服务器，先以 SIGTERM 停止，宽限期过后以 SIGKILL。commands：命令启动服务器后结束；停止命令将其关闭。</translation>
+    </message>
+    <message>
+        <source>Stop command</source>
+        <translation>停止命令</translation>
+    </message>
+    <message>
+        <source>docker stop vllm</source>
+        <translation>docker stop vllm</translation>
+    </message>
+    <message>
+        <source>The commands mode only: run after each combination&apos;s sweep.</source>
+        <translation>仅用于 commands 模式：在每种组合扫描之后运行。</translation>
+    </message>
+    <message>
+        <source>Waits</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>ready within</source>
+        <translation>就绪时限</translation>
+    </message>
+    <message>
+        <source>How long the base URL may take to answer /health or /v1/models.</source>
+        <translation>基础 URL 应答 /health 或 /v1/models 的最长时间。</translation>
+    </message>
+    <message>
+        <source>grace</source>
+        <translation>宽限</translation>
+    </message>
+    <message>
+        <source>How long the server has to stop after SIGTERM, before SIGKILL.</source>
+        <translation>SIGTERM 之后、SIGKILL 之前服务器用于停止的时间。</translation>
+    </message>
+    <message>
+        <source>Large models take minutes to load.</source>
+        <translation>大模型需要数分钟加载。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ProfileLibrary</name>
@@ -6137,6 +6498,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>The server&apos;s twin fitted to the finished run: predict other settings, faster GPUs or more replicas</source>
         <translation>根据已完成的运行拟合服务器的数字孪生：预测其他设置、更快的 GPU 或更多副本</translation>
+    </message>
+    <message>
+        <source>TTFT breakdown</source>
+        <translation>TTFT 构成</translation>
     </message>
 </context>
 <context>
@@ -7144,6 +7509,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>No model mix in this step (workload.model_mix is empty)</source>
         <translation>该步骤没有模型组合（workload.model_mix 为空）</translation>
     </message>
+    <message>
+        <source>Means per step; the server&apos;s percentiles (≈) are estimated from its histogram buckets.</source>
+        <translation>每步均值；服务器的百分位数 (≈) 由其直方图分桶估算。</translation>
+    </message>
+    <message>
+        <source>TTFT breakdown</source>
+        <translation>TTFT 构成</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::StepFigureChart</name>
@@ -7706,6 +8079,135 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Step %1 has no timeline: %2.</source>
         <translation>第 %1 步没有时间线：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::TtftBreakdownChart</name>
+    <message>
+        <source>Part</source>
+        <translation>部分</translation>
+    </message>
+    <message>
+        <source>Mean (ms)</source>
+        <translation>均值 (ms)</translation>
+    </message>
+    <message>
+        <source>P50 (ms)</source>
+        <translation>P50 (ms)</translation>
+    </message>
+    <message>
+        <source>P90 (ms)</source>
+        <translation>P90 (ms)</translation>
+    </message>
+    <message>
+        <source>P99 (ms)</source>
+        <translation>P99 (ms)</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>server histogram</source>
+        <translation>服务器直方图</translation>
+    </message>
+    <message>
+        <source>Dispatch lag (before the send, not in TTFT)</source>
+        <translation>调度延迟（发送之前，不计入 TTFT）</translation>
+    </message>
+    <message>
+        <source>client</source>
+        <translation>客户端</translation>
+    </message>
+    <message numerus="yes">
+        <source>Connect + TLS (%n new connection(s))</source>
+        <translation>
+            <numerusform>连接 + TLS（%n 个新连接）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Connect + TLS (new connections)</source>
+        <translation>连接 + TLS（新连接）</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>Client part (TTFT − queue − prefill)</source>
+        <translation>客户端部分（TTFT − 排队 − 预填充）</translation>
+    </message>
+    <message>
+        <source>client − server</source>
+        <translation>客户端 − 服务器</translation>
+    </message>
+    <message>
+        <source>TTFT (server)</source>
+        <translation>TTFT（服务器）</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>排队</translation>
+    </message>
+    <message>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <source>Decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>Inference (prefill + decode)</source>
+        <translation>推理（预填充 + 解码）</translation>
+    </message>
+    <message>
+        <source>End to end (server)</source>
+        <translation>端到端（服务器）</translation>
+    </message>
+    <message>
+        <source>Where TTFT goes (mean ms)</source>
+        <translation>TTFT 的构成（平均 ms）</translation>
+    </message>
+    <message>
+        <source>client (TTFT − server)</source>
+        <translation>客户端（TTFT − 服务器）</translation>
+    </message>
+    <message>
+        <source>queue</source>
+        <translation>排队</translation>
+    </message>
+    <message>
+        <source>prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <source>decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>knee</source>
+        <translation>拐点</translation>
+    </message>
+    <message>
+        <source>Stack the server&apos;s decode time on top: the rest of a request&apos;s time after TTFT.</source>
+        <translation>在顶部叠加服务器的解码时间：请求在 TTFT 之后的其余时间。</translation>
+    </message>
+    <message>
+        <source>Users (concurrency)</source>
+        <translation>用户数（并发）</translation>
+    </message>
+    <message>
+        <source>Offered load (req/s)</source>
+        <translation>施加负载 (req/s)</translation>
+    </message>
+    <message>
+        <source>Where TTFT goes against the offered load, as steps finish.</source>
+        <translation>随各步完成，TTFT 的构成随施加负载的变化。</translation>
+    </message>
+    <message>
+        <source>No server histograms of queue and prefill time: the server&apos;s /metrics must carry vLLM&apos;s request_queue_time_seconds and request_prefill_time_seconds (or run against the simulator).</source>
+        <translation>服务器没有排队和预填充时间的直方图：服务器的 /metrics 必须提供 vLLM 的 request_queue_time_seconds 和 request_prefill_time_seconds（或针对模拟器运行）。</translation>
     </message>
 </context>
 <context>
