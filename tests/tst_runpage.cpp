@@ -1,5 +1,6 @@
 // The live run view: its models, the pure curve helpers, and whole sweeps against the simulator on
 // 127.0.0.1 driven through the controller thread, with screenshots of the main states.
+#include "charts/comparechart.h"
 #include "charts/ganttchart.h"
 #include "charts/gpuchart.h"
 #include "charts/loadlatencychart.h"
@@ -9,6 +10,7 @@
 #include "charts/timelinechart.h"
 #include "kit/forecast.h"
 #include "kit/liverun.h"
+#include "compare/compareview.h"
 #include "kit/openrun.h"
 #include "kit/stepreport.h"
 #include "kit/stepstablemodel.h"
@@ -34,6 +36,7 @@
 #include "twin/twin.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
 #include <QAreaSeries>
 #include <QChartView>
@@ -52,10 +55,13 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QHostAddress>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -232,6 +238,49 @@ QStringList filesUnder(const QString& dir)
         files << QDir(dir).relativeFilePath(it.next());
     files.sort();
     return files;
+}
+
+// A server sweep of kneepoint-sim per max_num_seqs on a free port: closed loops of 1, 4 and 16 users, each
+// request streaming 128 tokens (about 100 ms at this time scale), so that users beyond max_num_seqs wait
+// that long for a slot, far past the 40 ms SLO on the median TTFT (as tst_cli's server sweep).
+Profile serverSweepProfile(const QString& values)
+{
+    Profile p = sweepProfile(QStringLiteral("http://127.0.0.1:9"), {}, 32);
+    p.name = QStringLiteral("Server sweep");
+    p.load.mode = LoadMode::Concurrency;
+    p.load.rates.clear();
+    p.load.concurrencies = { 1, 4, 16 };
+    p.load.plan.earlyStop = false;
+    p.workload.inputLen = 16;
+    p.workload.outputLen = 128;
+    p.workload.rangeRatio = 0;
+    p.workload.ignoreEos = true;
+    p.slo = {};
+    p.slo.ttftMs = 40;
+    p.slo.percentile = 50;
+    p.serverSweep.command = QStringLiteral("%1 --port {port} --max-num-seqs {max_num_seqs} --time-scale 10")
+                                .arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM));
+    QJsonArray list;
+    for (const QString& v : values.split(u','))
+        list.append(v);
+    p.serverSweep.parameters = { { QStringLiteral("max_num_seqs"), list } };
+    p.serverSweep.graceS = 20;
+    return p;
+}
+
+// Whether something listens at a run's base URL (its server still up).
+bool answersAt(const QString& runDir)
+{
+    const QUrl url(readJson(runDir + QStringLiteral("/run.json"))
+                       .value(u"profile")
+                       .toObject()
+                       .value(u"target")
+                       .toObject()
+                       .value(u"base_url")
+                       .toString());
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, quint16(url.port()));
+    return socket.waitForConnected(2000);
 }
 
 } // namespace
@@ -1072,6 +1121,153 @@ private Q_SLOTS:
                     QFile::exists(dir + QStringLiteral("/steps/%1.requests.jsonl").arg(i, 3, 10, QLatin1Char('0'))));
         }
         QVERIFY(page.progressText().contains(QStringLiteral("Stopped")));
+    }
+
+    // A profile with a server_sweep section, run from the window: per combination the server starts and the
+    // run page names it, each combination's sweep shows as a run, a server that cannot start fails its
+    // combination alone, and at the end the group's comparison opens on its runs with the best
+    // configuration's sentence and the twin fitted on the first drawn dashed beside the others.
+    void serverSweepFromTheWindow()
+    {
+        MainWindow window;
+        window.controller()->setRunsDirectory(m_runs.filePath(QStringLiteral("serve")));
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        LiveRun* run = window.runPage()->run();
+        QSignalSpy changed(window.controller(), &SweepController::serverSweepChanged);
+        QSignalSpy groupEnded(window.controller(), &SweepController::serverSweepFinished);
+        QSignalSpy finished(window.controller(), &SweepController::finished);
+        QSignalSpy failed(window.controller(), &SweepController::failed);
+        QSignalSpy opened(&window, &MainWindow::comparisonOpened);
+        window.controller()->start(serverSweepProfile(QStringLiteral("1,x,4,16")));
+
+        // The third combination's sweep, live: the line above the progress names it and its server.
+        QTRY_VERIFY_WITH_TIMEOUT((window.runPage()->serverSweepText().contains(
+                                      QStringLiteral("Server sweep 3 of 4: max_num_seqs=4</b> · server ready"))
+                                     && run->steps().size() >= 1 && run->currentStep())
+                || !finished.isEmpty() || !failed.isEmpty(),
+            180000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        QVERIFY(finished.isEmpty());
+        QVERIFY(window.isShowingRun());
+        QVERIFY(run->isActive());
+        QCOMPARE(run->info().profile.serverSweep.applied.value(0).second, QStringLiteral("4"));
+        QVERIFY(run->info().runDirectory.endsWith(QStringLiteral("/03-max_num_seqs-4")));
+        QVERIFY(!window.runAction()->isEnabled());
+        QVERIFY(window.stopAction()->isEnabled());
+        saveScreenshot(&window, QStringLiteral("server-sweep-run"));
+
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 240000);
+        QVERIFY(!finished.at(0).at(0).toBool());
+        QVERIFY(failed.isEmpty());
+        // max_num_seqs=x: the simulator refused it; its combination failed with the server's words, the
+        // others went on.
+        bool xFailed = false;
+        for (const QList<QVariant>& args : changed) {
+            const auto s = args.at(0).value<ServerSweepStatus>();
+            if (s.phase == ServerSweepStatus::Phase::Failed) {
+                QCOMPARE(s.label, QStringLiteral("max_num_seqs=x"));
+                QVERIFY2(s.detail.contains(QStringLiteral("the server command exited with status 2 before the server "
+                                                          "answered")),
+                    qPrintable(s.detail));
+                xFailed = true;
+            }
+        }
+        QVERIFY(xFailed);
+        QCOMPARE(groupEnded.size(), 1);
+        const auto result = groupEnded.at(0).at(0).value<ServerSweepResult>();
+        QVERIFY(!result.interrupted);
+        QCOMPARE(result.runDirs.size(), 3);
+        QVERIFY(result.runDirs.at(0).endsWith(QStringLiteral("/01-max_num_seqs-1")));
+        QVERIFY(result.runDirs.at(2).endsWith(QStringLiteral("/04-max_num_seqs-16")));
+        const QJsonObject matrix = readJson(result.groupDir + QStringLiteral("/matrix.json"));
+        QCOMPARE(matrix.value(u"kind").toString(), QStringLiteral("server_sweep"));
+        QCOMPARE(matrix.value(u"status").toString(), QStringLiteral("finished"));
+        QCOMPARE(matrix.value(u"runs").toArray().at(1).toObject().value(u"state").toString(), QStringLiteral("failed"));
+        for (const QString& dir : result.runDirs) {
+            QCOMPARE(readJson(dir + QStringLiteral("/run.json")).value(u"status").toString(), QStringLiteral("finished"));
+            QVERIFY(!answersAt(dir)); // every server was stopped
+        }
+        // The last combination's run stays on the run page, as a sweep's does.
+        QCOMPARE(run->state(), LiveRun::State::Finished);
+        QCOMPARE(run->info().runDirectory, result.runDirs.at(2));
+        QCOMPARE(run->steps().size(), std::size_t(3));
+
+        // The comparison opens on the three runs, named after their configurations.
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 120000);
+        QVERIFY(opened.at(0).at(1).toBool());
+        CompareView* view = window.compareView();
+        QCOMPARE(qobject_cast<QStackedWidget*>(window.centralWidget())->currentWidget(), view);
+        QCOMPARE(view->runs().size(), std::size_t(3));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(view->runs().at(std::size_t(i)).dir, result.runDirs.at(i));
+        QCOMPARE(view->runs().at(1).name, QStringLiteral("max_num_seqs=4"));
+        QVERIFY(view->serverComparison().has_value());
+        const ServerComparison& group = *view->serverComparison();
+        QCOMPARE(group.best, 2);
+        const double capacity4 = *group.runs.at(1).sloCapacity;
+        QVERIFY(capacity4 >= 4 && capacity4 < 16);
+        const QString sentence = QStringLiteral("Best configuration for the SLO: max_num_seqs=16, with the most load "
+                                                "within the SLO: ≥ 16 users, %1× the next best (max_num_seqs=4).")
+                                     .arg(16 / capacity4, 0, 'f', 2);
+        QCOMPARE(group.bestSentence, sentence);
+        QVERIFY2(view->summaryText().contains(sentence), qPrintable(view->summaryText()));
+        QCOMPARE(view->configurationsTable()->rowCount(), 3);
+        QVERIFY(view->configurationsTable()->item(2, 1)->text().contains(QStringLiteral("best")));
+        QCOMPARE(view->configurationsTable()->item(0, 8)->text(), QStringLiteral("fitted here"));
+        // The twin fitted on max_num_seqs=1 predicts the other two: dashed, in each one's colour, with its error.
+        QCOMPARE(group.twinSource, 0);
+        CompareChart* chart = view->chart();
+        QCOMPARE(chart->predictionCount(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const ServerRunFigures& r = group.runs.at(std::size_t(i + 1));
+            QVERIFY2(r.twinError.has_value(), qPrintable(r.twinNote));
+            QCOMPARE(chart->predictionPointCount(i), 3);
+            QCOMPARE(chart->predictionPenStyle(i), Qt::DashLine);
+            QCOMPARE(chart->predictionColor(i), CompareChart::runColor(i + 1));
+            QCOMPARE(chart->predictionName(i),
+                QStringLiteral("%1 · twin of max_num_seqs=1 (SLO capacity error %2)")
+                    .arg(r.outcome.combination.label(), twinErrorText(r.twinError)));
+            QCOMPARE(view->configurationsTable()->item(i + 1, 9)->text(), twinErrorText(r.twinError));
+        }
+        saveScreenshot(&window, QStringLiteral("server-sweep-comparison"));
+    }
+
+    // Stop during a server sweep: the sweep stops, its server is taken down, what it measured stays, and
+    // the combinations after it are not run.
+    void serverSweepStopStopsTheServer()
+    {
+        SweepController controller;
+        controller.setRunsDirectory(m_runs.filePath(QStringLiteral("serve-stop")));
+        RunPage page(&controller);
+        LiveRun* run = page.run();
+        QSignalSpy groupEnded(&controller, &SweepController::serverSweepFinished);
+        QSignalSpy finished(&controller, &SweepController::finished);
+        QSignalSpy failed(&controller, &SweepController::failed);
+        controller.start(serverSweepProfile(QStringLiteral("2,8")));
+        QTRY_VERIFY_WITH_TIMEOUT(run->steps().size() >= 1 || !finished.isEmpty() || !failed.isEmpty(), 120000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        const QString dir = run->info().runDirectory;
+        QVERIFY(dir.endsWith(QStringLiteral("/01-max_num_seqs-2")));
+        QVERIFY(answersAt(dir));
+        run->requestStop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
+        QVERIFY(finished.at(0).at(0).toBool());
+        QCOMPARE(run->state(), LiveRun::State::Stopped);
+        QVERIFY(!answersAt(dir));
+        QCOMPARE(groupEnded.size(), 1);
+        const auto result = groupEnded.at(0).at(0).value<ServerSweepResult>();
+        QVERIFY(result.interrupted);
+        QCOMPARE(result.runDirs, QStringList { dir });
+        const QJsonObject matrix = readJson(result.groupDir + QStringLiteral("/matrix.json"));
+        QCOMPARE(matrix.value(u"status").toString(), QStringLiteral("stopped"));
+        const QJsonArray runs = matrix.value(u"runs").toArray();
+        QCOMPARE(runs.at(0).toObject().value(u"state").toString(), QStringLiteral("stopped"));
+        QCOMPARE(runs.at(1).toObject().value(u"state").toString(), QStringLiteral("not run"));
+        const QJsonArray steps = readJson(dir + QStringLiteral("/run.json")).value(u"steps").toArray();
+        QVERIFY(steps.size() >= 1);
+        QVERIFY(page.serverSweepText().contains(QStringLiteral("Server sweep stopped")));
     }
 
     // An unreachable target fails the preflight: a message naming the URL, no load, no dialog.

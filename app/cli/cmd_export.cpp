@@ -6,6 +6,7 @@
 #include "charts/ttftbreakdownchart.h"
 #include "export/chartset.h"
 #include "export/comparereport.h"
+#include "serve/servercomparison.h"
 #include "export/runreport.h"
 #include "kit/liverun.h"
 #include "kit/openrun.h"
@@ -172,7 +173,25 @@ bool writeComparisonReport(
     const std::vector<SavedRun>& runs, const Comparison& comparison, const QString& path, QString* error)
 {
     const std::optional<ui::ReportFormat> format = ui::reportFormatForPath(path);
-    const ui::CompareReport report(&runs, &comparison);
+    QStringList dirs;
+    for (const SavedRun& run : runs)
+        dirs << run.dir;
+    // One server sweep's runs: the group's comparison too, with the twin's check drawn beside the curves.
+    const QString group = serverGroupOf(dirs);
+    const std::optional<ServerComparison> server
+        = group.isEmpty() ? std::nullopt : readServerComparison(group, dirs, nullptr);
+    if (!server) {
+        const ui::CompareReport report(&runs, &comparison);
+        return report.write(format.value_or(ui::ReportFormat::Html), path, error);
+    }
+    std::vector<SavedRun> named = runs;
+    nameRunsByConfiguration(named, *server);
+    const Comparison c = compareRuns(named, comparison.baseline, comparison.metric, comparison.statistic);
+    ui::CompareReport report(&named, &c);
+    report.setServerComparison(&*server);
+    say(QStringLiteral("note: the runs are one server sweep's (%1): the report holds its comparison and the twin's "
+                       "check")
+            .arg(group));
     return report.write(format.value_or(ui::ReportFormat::Html), path, error);
 }
 

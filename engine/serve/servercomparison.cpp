@@ -5,8 +5,10 @@
 #include "sweep/kneeanalysis.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 
 #include <algorithm>
 #include <cmath>
@@ -234,6 +236,79 @@ std::vector<ServerRunOutcome> serverOutcomesFromJson(const QJsonObject& group)
         out.push_back(o);
     }
     return out;
+}
+
+QString serverGroupOf(const QStringList& runDirs)
+{
+    if (runDirs.isEmpty())
+        return {};
+    const QString group = QFileInfo(runDirs.constFirst()).absolutePath();
+    QFile file(QDir(group).filePath(u"matrix.json"_s));
+    if (!file.open(QIODevice::ReadOnly) || file.size() > (16 << 20))
+        return {};
+    const std::vector<ServerRunOutcome> outcomes
+        = serverOutcomesFromJson(QJsonDocument::fromJson(file.readAll()).object());
+    for (const QString& dir : runDirs) {
+        const QFileInfo info(dir);
+        if (info.absolutePath() != group)
+            return {};
+        if (std::none_of(
+                outcomes.begin(), outcomes.end(), [&](const ServerRunOutcome& o) { return o.dir == info.fileName(); }))
+            return {};
+    }
+    return group;
+}
+
+std::optional<ServerComparison> readServerComparison(
+    const QString& groupDir, const QStringList& runDirs, QString* error)
+{
+    const QString path = QDir(groupDir).filePath(u"matrix.json"_s);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = phrase("ServerSweep", "%1: cannot read: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(file.read(16 << 20), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        if (error)
+            *error = phrase("ServerSweep", "%1: not a JSON object: %2").arg(path, parseError.errorString());
+        return std::nullopt;
+    }
+    std::vector<ServerRunOutcome> outcomes;
+    for (const ServerRunOutcome& o : serverOutcomesFromJson(document.object())) {
+        const bool asked = runDirs.isEmpty() || std::any_of(runDirs.begin(), runDirs.end(), [&](const QString& dir) {
+            return QFileInfo(dir).fileName() == o.dir;
+        });
+        if (asked)
+            outcomes.push_back(o);
+    }
+    ServerComparison comparison = compareServerRuns(groupDir, outcomes);
+    const auto measured = std::count_if(
+        comparison.runs.begin(), comparison.runs.end(), [](const ServerRunFigures& r) { return r.measured; });
+    if (measured > 1)
+        addTwinCheck(groupDir, comparison);
+    return comparison;
+}
+
+int configurationOf(const ServerComparison& comparison, const QString& runDir)
+{
+    const QString name = QFileInfo(runDir).fileName();
+    for (int i = 0; i < int(comparison.runs.size()); ++i) {
+        if (comparison.runs[std::size_t(i)].outcome.dir == name)
+            return i;
+    }
+    return -1;
+}
+
+void nameRunsByConfiguration(std::vector<SavedRun>& runs, const ServerComparison& comparison)
+{
+    for (SavedRun& run : runs) {
+        const int i = configurationOf(comparison, run.dir);
+        if (i >= 0)
+            run.name = comparison.runs[std::size_t(i)].outcome.combination.label();
+    }
 }
 
 QString serverComparisonText(const ServerComparison& c)

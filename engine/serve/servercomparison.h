@@ -1,6 +1,8 @@
 #pragma once
 
+#include "runs/savedrun.h"
 #include "serve/serversweep.h"
+#include "sweep/kneeanalysis.h"
 #include "sweep/pareto.h"
 
 #include <QJsonObject>
@@ -44,6 +46,9 @@ struct ServerRunFigures
     std::optional<double> twinPredicted;
     std::optional<double> twinError; // (predicted - measured) / measured
     QString twinNote; // why there is no prediction
+    // The twin's predicted steps at this configuration's loads, for drawing beside the measured ones (not
+    // in matrix.json); empty without a prediction.
+    std::vector<SweepPoint> twinPoints;
 };
 
 struct ServerComparison
@@ -73,6 +78,21 @@ ServerComparison compareServerRuns(const QString& groupDir, const std::vector<Se
 QJsonObject serverGroupJson(const ServerComparison& comparison, const QString& status);
 // The outcomes a group's record holds (for --resume); empty when it holds none.
 std::vector<ServerRunOutcome> serverOutcomesFromJson(const QJsonObject& group);
+
+// When every one of runDirs is a run of one server sweep (their folder's matrix.json has kind
+// "server_sweep" and lists them): that folder; empty otherwise.
+QString serverGroupOf(const QStringList& runDirs);
+// The comparison of those runs of a server sweep's group, read back: matrix.json's outcomes of runDirs
+// (all of the group's when empty), compareServerRuns, and the twin's check when two or more were measured.
+// nullopt and error (naming the file) when the group's record cannot be read.
+std::optional<ServerComparison> readServerComparison(
+    const QString& groupDir, const QStringList& runDirs, QString* error);
+
+// The configuration whose run folder is runDir (by its name in the group), or -1.
+int configurationOf(const ServerComparison& comparison, const QString& runDir);
+// Runs read back from a group are named after their profile, the same for all: named after their
+// configuration instead ("max_num_seqs=8"), for lists and legends.
+void nameRunsByConfiguration(std::vector<SavedRun>& runs, const ServerComparison& comparison);
 
 // The comparison as printed: a table, one line per configuration, then the sentence.
 QString serverComparisonText(const ServerComparison& comparison);

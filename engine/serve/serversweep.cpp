@@ -52,6 +52,11 @@ QString ServerCombination::folderName(int index) const
     return name.left(96);
 }
 
+bool hasServerSweep(const Profile& profile)
+{
+    return !profile.serverSweep.command.trimmed().isEmpty() || !profile.serverSweep.parameters.isEmpty();
+}
+
 std::optional<ServerSweepPlan> planServerSweep(const ServerSweep& sweep, QString* error)
 {
     ServerSweepPlan plan;

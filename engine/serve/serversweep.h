@@ -38,6 +38,9 @@ struct ServerSweepPlan
     bool usesPort = false; // a command asks for {port}: a free one per combination, and the base URL follows it
 };
 
+// Whether the profile asks for a server sweep: a command or parameters in its server_sweep section.
+bool hasServerSweep(const Profile& profile);
+
 // The plan, or an error naming the profile key ("server_sweep.parameters.tp: ..."). A parameter the
 // commands never use is an error: its runs would not differ.
 std::optional<ServerSweepPlan> planServerSweep(const ServerSweep& sweep, QString* error);

@@ -84,6 +84,7 @@ void addTwinCheck(const QString& groupDir, ServerComparison& c)
         const AnalysisOptions options = run.run->analysisOptions();
         const bool slo = !run.run->profile.slo.isEmpty();
         r.twinPredicted = figureOf(KneeAnalysis::analyze(predicted, options), slo);
+        r.twinPoints = predicted;
         const std::optional<double> truth = figureOf(KneeAnalysis::analyze(measured, options), slo);
         if (r.twinPredicted && truth && *truth > 0)
             r.twinError = (*r.twinPredicted - *truth) / *truth;

@@ -67,6 +67,37 @@ QString CompareChart::metricWord(CompareMetric metric)
     return {};
 }
 
+QString twinErrorText(const std::optional<double>& error)
+{
+    if (!error || !std::isfinite(*error))
+        return QStringLiteral("—");
+    const double percent = std::round(*error * 100);
+    return (percent > 0 ? QStringLiteral("+") : percent < 0 ? QStringLiteral("−") : QString())
+        + QString::number(std::abs(percent), 'f', 0) + u'%';
+}
+
+std::vector<ComparePrediction> twinPredictions(const ServerComparison& group, const std::vector<SavedRun>& runs)
+{
+    std::vector<ComparePrediction> out;
+    if (group.twinSource < 0)
+        return out;
+    const QString source = group.runs[std::size_t(group.twinSource)].outcome.combination.label();
+    for (int i = 0; i < int(runs.size()); ++i) {
+        const int c = configurationOf(group, runs[std::size_t(i)].dir);
+        if (c < 0 || c == group.twinSource || group.runs[std::size_t(c)].twinPoints.empty())
+            continue;
+        const ServerRunFigures& r = group.runs[std::size_t(c)];
+        ComparePrediction p;
+        p.run = i;
+        p.name = (group.hasSlo ? CompareChart::tr("%1 · twin of %2 (SLO capacity error %3)")
+                               : CompareChart::tr("%1 · twin of %2 (knee error %3)"))
+                     .arg(r.outcome.combination.label(), source, twinErrorText(r.twinError));
+        p.points = r.twinPoints;
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
 std::vector<ParetoSeries> compareParetoFronts(const std::vector<SavedRun>& runs)
 {
     std::vector<ParetoSeries> fronts;
@@ -122,6 +153,37 @@ QString CompareChart::curveTitle() const
     return tr("%1 %2 (%3)").arg(stat, metricWord(m), unit);
 }
 
+void CompareChart::setPredictions(std::vector<ComparePrediction> predictions)
+{
+    m_predictions = std::move(predictions);
+    refresh();
+}
+
+int CompareChart::predictionPointCount(int index) const
+{
+    return index >= 0 && index < int(m_predictionLines.size()) && m_predictionLines[std::size_t(index)]->isVisible()
+        ? int(m_predictionLines[std::size_t(index)]->count())
+        : 0;
+}
+
+QString CompareChart::predictionName(int index) const
+{
+    return index >= 0 && index < int(m_predictionLines.size()) ? m_predictionLines[std::size_t(index)]->name()
+                                                               : QString();
+}
+
+Qt::PenStyle CompareChart::predictionPenStyle(int index) const
+{
+    return index >= 0 && index < int(m_predictionLines.size()) ? m_predictionLines[std::size_t(index)]->pen().style()
+                                                               : Qt::NoPen;
+}
+
+QColor CompareChart::predictionColor(int index) const
+{
+    return index >= 0 && index < int(m_predictionLines.size()) ? m_predictionLines[std::size_t(index)]->pen().color()
+                                                               : QColor();
+}
+
 int CompareChart::seriesCount() const
 {
     int n = 0;
@@ -158,6 +220,9 @@ void CompareChart::restyle()
         m_lines[i]->setMarkerSize(int(i) == baseline ? 9 : 7);
         ChartStyle::styleMarker(m_knees[i], runColor(int(i)), 17, QScatterSeries::MarkerShapeTriangle, pal);
     }
+    // A twin's prediction: dashed, thinner, in the colour of the run it predicts.
+    for (std::size_t i = 0; i < m_predictionLines.size() && i < m_predictions.size(); ++i)
+        ChartStyle::styleLine(m_predictionLines[i], runColor(m_predictions[i].run), 1.8, Qt::DashLine);
 }
 
 void CompareChart::refresh()
@@ -177,6 +242,14 @@ void CompareChart::refresh()
         }
         m_lines.push_back(line);
         m_knees.push_back(knee);
+    }
+    while (m_predictionLines.size() < m_predictions.size()) {
+        auto* line = new QLineSeries(chart());
+        line->setPointsVisible(false);
+        chart()->addSeries(line);
+        line->attachAxis(m_x);
+        line->attachAxis(y);
+        m_predictionLines.push_back(line);
     }
     restyle();
 
@@ -228,6 +301,28 @@ void CompareChart::refresh()
             m->setVisible(true);
         for (QLegendMarker* m : chart()->legend()->markers(knee))
             m->setVisible(false);
+    }
+    for (std::size_t i = 0; i < m_predictionLines.size(); ++i) {
+        QLineSeries* line = m_predictionLines[i];
+        std::vector<SweepCurve::Point> curve;
+        if (n > 0 && i < m_predictions.size()) {
+            for (const SweepPoint& p : m_predictions[i].points) {
+                const std::optional<double> v
+                    = compareValue(p.metrics, m_comparison->metric, m_comparison->statistic);
+                if (!v || !std::isfinite(p.offered) || !std::isfinite(*v) || (m_log && !(*v > 0)))
+                    continue;
+                curve.push_back({ p.offered, *v, -1 });
+                xMax = std::max(xMax, p.offered);
+                yMax = std::max(yMax, *v);
+                if (*v > 0 && (yMinPositive == 0 || *v < yMinPositive))
+                    yMinPositive = *v;
+            }
+        }
+        line->replace(SweepCurve::toPoints(curve));
+        line->setName(i < m_predictions.size() ? m_predictions[i].name : QString());
+        line->setVisible(!curve.empty());
+        for (QLegendMarker* m : chart()->legend()->markers(line))
+            m->setVisible(!curve.empty());
     }
     const bool haveData = xMax > 0;
     ChartStyle::setNiceRange(m_x, haveData ? xMax * 1.05 : 1.0);

@@ -44,6 +44,7 @@ CompareView::CompareView(QWidget* parent)
     , m_deltas(new QTableWidget(this))
     , m_findings(new QTableWidget(this))
     , m_differences(new QTableWidget(this))
+    , m_configurations(new QTableWidget(this))
 {
     for (CompareMetric m : kMetrics)
         m_metric->addItem(CompareChart::metricWord(m), int(m));
@@ -85,7 +86,8 @@ CompareView::CompareView(QWidget* parent)
     controls->addWidget(m_log);
     controls->addWidget(m_export);
 
-    for (QTableWidget* t : { m_deltas, m_findings, m_differences }) {
+    m_configurations->setObjectName(QStringLiteral("serverConfigurations"));
+    for (QTableWidget* t : { m_deltas, m_findings, m_differences, m_configurations }) {
         t->verticalHeader()->hide();
         t->setEditTriggers(QAbstractItemView::NoEditTriggers);
         t->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -99,6 +101,8 @@ CompareView::CompareView(QWidget* parent)
     m_tabs->addTab(m_differences, tr("What differs"));
     m_tabs->addTab(m_pareto, tr("Pareto front"));
     m_tabs->setTabToolTip(3, tr("Output tok/s per user against per GPU, one front per run"));
+    // A server sweep's configurations: the tab is there only while its runs are shown.
+    m_configurations->hide();
     m_summary->setWordWrap(true);
     m_summary->setContentsMargins(8, 2, 8, 2);
 
@@ -142,6 +146,9 @@ CompareView::ReadRuns CompareView::readRuns(
         if (progress)
             progress(int(out.runs.size()), total);
     }
+    // One server sweep's runs: its comparison too (the twin is fitted again, off the GUI thread).
+    if (const QString group = serverGroupOf(dirs); !group.isEmpty() && !(cancelled && *cancelled))
+        out.group = readServerComparison(group, dirs, nullptr);
     return out;
 }
 
@@ -157,9 +164,50 @@ bool CompareView::openRuns(const QStringList& dirs, QString* error)
     return true;
 }
 
+void CompareView::setServerComparison(std::optional<ServerComparison> group)
+{
+    m_group = std::move(group);
+    if (m_group)
+        nameRunsByConfiguration(m_runs, *m_group);
+    {
+        const QSignalBlocker block(m_baseline);
+        for (int i = 0; i < m_baseline->count() && i < int(m_runs.size()); ++i)
+            m_baseline->setItemText(i, m_runs[std::size_t(i)].name);
+    }
+    showGroup();
+    recompute();
+}
+
+void CompareView::showGroup()
+{
+    const int tab = m_tabs->indexOf(m_configurations);
+    if (!m_group) {
+        if (tab >= 0)
+            m_tabs->removeTab(tab);
+        m_chart->setPredictions({});
+        return;
+    }
+    fill(m_configurations, serverComparisonTable(*m_group));
+    if (tab < 0)
+        m_tabs->insertTab(0, m_configurations, tr("Configurations"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_configurations),
+        tr("The server sweep's configurations: knee, SLO capacity, per GPU, the Pareto front and the twin's check"));
+    m_tabs->setCurrentWidget(m_configurations);
+    m_chart->setPredictions(twinPredictions(*m_group, m_runs));
+}
+
+QString CompareView::summaryText() const
+{
+    return m_summary->text();
+}
+
 void CompareView::setRuns(std::vector<SavedRun> runs)
 {
     m_runs = std::move(runs);
+    if (m_group) {
+        m_group.reset();
+        showGroup();
+    }
     {
         const QSignalBlocker block(m_baseline);
         m_baseline->clear();
@@ -239,6 +287,7 @@ void CompareView::recompute()
     const CompareMetric metric = CompareMetric(m_metric->currentData().toInt());
     const std::optional<CompareStatistic> stat = CompareStatistic::parse(m_statistic->currentData().toString());
     const int baseline = std::max(0, m_baseline->currentIndex());
+    m_summary->setTextFormat(m_group && !m_runs.empty() ? Qt::RichText : Qt::PlainText);
     if (m_runs.empty()) {
         m_comparison = {};
     } else {
@@ -269,6 +318,15 @@ void CompareView::recompute()
                           "steps, never extrapolated).")
                            .arg(m_runs.size())
                            .arg(m_runs[std::size_t(baseline)].name));
+    if (m_group) {
+        QString twin;
+        if (m_group->twinSource >= 0)
+            twin = tr(" Dashed: the twin fitted on %1, set to each other configuration.")
+                       .arg(m_group->runs[std::size_t(m_group->twinSource)].outcome.combination.label());
+        m_summary->setText(QStringLiteral("<b>%1</b>%2<br>%3")
+                               .arg(m_group->bestSentence.toHtmlEscaped(), twin.toHtmlEscaped(),
+                                   m_summary->text().toHtmlEscaped()));
+    }
 }
 
 void CompareView::exportChart()
@@ -284,6 +342,8 @@ void CompareView::exportChart()
     CompareChart chart;
     chart.setLogScale(m_chart->logScale());
     chart.setComparison(&m_comparison);
+    if (m_group)
+        chart.setPredictions(twinPredictions(*m_group, m_runs));
     ChartCaption caption;
     caption.title = tr("Comparison · %1").arg(chart.curveTitle());
     QStringList names;
@@ -303,6 +363,8 @@ void CompareView::copyChart()
     CompareChart chart;
     chart.setLogScale(m_chart->logScale());
     chart.setComparison(&m_comparison);
+    if (m_group)
+        chart.setPredictions(twinPredictions(*m_group, m_runs));
     ChartCaption caption;
     caption.title = tr("Comparison · %1").arg(chart.curveTitle());
     QStringList names;
@@ -321,7 +383,9 @@ void CompareView::exportReport()
     if (path.isEmpty())
         return;
     QString error;
-    const CompareReport report(&m_runs, &m_comparison);
+    CompareReport report(&m_runs, &m_comparison);
+    if (m_group)
+        report.setServerComparison(&*m_group);
     if (!report.write(reportFormatForPath(path).value_or(ReportFormat::Html), path, &error))
         QMessageBox::warning(this, tr("Comparison report"), error);
 }

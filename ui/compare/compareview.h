@@ -2,12 +2,14 @@
 
 #include "runs/comparison.h"
 #include "runs/savedrun.h"
+#include "serve/servercomparison.h"
 
 #include <QStringList>
 #include <QWidget>
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -28,7 +30,9 @@ struct ReportTable;
 // Two or more saved runs side by side: their curves overlaid (metric and statistic chosen above the
 // chart), the deltas against a chosen baseline at equal offered load, the knee, saturation and SLO
 // capacity of each, and what differs in their settings and environments. The chart and the whole
-// comparison export like a run's.
+// comparison export like a run's. The runs of one server sweep also show the group's comparison: each
+// configuration's knee, SLO capacity, capacity per GPU and Pareto front, the best configuration's
+// sentence, and the twin fitted on one configuration drawn dashed beside each other one, with its error.
 class CompareView : public QWidget
 {
     Q_OBJECT
@@ -43,12 +47,21 @@ public:
     {
         std::vector<SavedRun> runs;
         QString error;
+        // When the runs are one server sweep's (serverGroupOf): the group's comparison, the twin's check
+        // included.
+        std::optional<ServerComparison> group;
     };
     // progress(done, total): told after each run is read.
     static ReadRuns readRuns(const QStringList& dirs, const std::atomic_bool* cancelled = nullptr,
         const std::function<void(int, int)>& progress = {});
-    void setRuns(std::vector<SavedRun> runs);
+    void setRuns(std::vector<SavedRun> runs); // forgets a server sweep's comparison
     const std::vector<SavedRun>& runs() const { return m_runs; }
+    // The runs (set first) are a server sweep's: its comparison beside theirs; the runs are named after
+    // their configurations. nullopt: none.
+    void setServerComparison(std::optional<ServerComparison> group);
+    const std::optional<ServerComparison>& serverComparison() const { return m_group; }
+    QTableWidget* configurationsTable() const { return m_configurations; }
+    QString summaryText() const;
     const Comparison& comparison() const { return m_comparison; }
 
     void setMetric(CompareMetric metric);
@@ -71,6 +84,7 @@ public:
 
 private:
     void recompute();
+    void showGroup();
     static void fill(QTableWidget* table, const ReportTable& data);
 
     std::vector<SavedRun> m_runs;
@@ -87,6 +101,8 @@ private:
     QTableWidget* m_deltas;
     QTableWidget* m_findings;
     QTableWidget* m_differences;
+    QTableWidget* m_configurations;
+    std::optional<ServerComparison> m_group;
 };
 
 } // namespace kp::ui

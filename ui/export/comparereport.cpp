@@ -162,6 +162,45 @@ ReportTable CompareReport::differencesTable() const
     return t;
 }
 
+ReportTable serverComparisonTable(const ServerComparison& g)
+{
+    const bool perGpu = g.unit == ParetoUnit::Gpu;
+    ReportTable t;
+    t.header = { tr("Configuration"), tr("State"), tr("Knee"), tr("SLO capacity"), tr("Per GPU"), tr("Peak req/s"),
+        perGpu ? tr("Best tok/s per GPU") : tr("Best tok/s"), tr("On the group's front"),
+        g.hasSlo ? tr("Twin: SLO capacity") : tr("Twin: knee"), tr("Twin error") };
+    t.numeric = { false, false, true, true, true, true, true, true, true, true };
+    auto load = [](const std::optional<double>& v, bool users, bool lowerBound = false) {
+        if (!v || !std::isfinite(*v))
+            return UiFormat::unknown();
+        return (lowerBound ? QStringLiteral("≥ ") : QString()) + ReportNumber::load(*v) + u' '
+            + (users ? tr("users") : tr("req/s"));
+    };
+    for (int i = 0; i < int(g.runs.size()); ++i) {
+        const ServerRunFigures& r = g.runs[std::size_t(i)];
+        const bool users = r.concurrencyMode;
+        QString state = UiFormat::statusWord(r.outcome.state);
+        if (i == g.best)
+            state = tr("%1, best").arg(state);
+        QString twin;
+        if (i == g.twinSource)
+            twin = tr("fitted here");
+        else if (r.twinPredicted)
+            twin = load(r.twinPredicted, users);
+        else
+            twin = r.measured && g.twinSource >= 0 ? r.twinNote : UiFormat::unknown();
+        t.rows << QStringList { r.outcome.combination.label(), state, load(r.knee, users),
+            load(r.sloCapacity, users, r.sloCapacityLowerBound),
+            r.sloCapacityPerGpu ? load(r.sloCapacityPerGpu, users) : UiFormat::unknown(),
+            r.peakThroughput ? ReportNumber::rate(*r.peakThroughput) : UiFormat::unknown(),
+            r.bestPerUnit ? ReportNumber::tokens(*r.bestPerUnit) : UiFormat::unknown(),
+            r.measured ? QString::number(r.onGroupFront) : UiFormat::unknown(),
+            twin.isEmpty() ? UiFormat::unknown() : twin,
+            i == g.twinSource ? UiFormat::unknown() : twinErrorText(r.twinError) };
+    }
+    return t;
+}
+
 ReportDoc CompareReport::document(const QString& imageStem) const
 {
     const Comparison& c = *m_comparison;
@@ -176,6 +215,20 @@ ReportDoc CompareReport::document(const QString& imageStem) const
             doc.paragraph(tr("%1: %2").arg(run.name, predictionSentence(*run.prediction).text()));
     }
 
+    if (m_group) {
+        doc.heading(2, tr("Server configurations"));
+        doc.paragraph(m_group->bestSentence);
+        doc.table(serverComparisonTable(*m_group));
+        if (m_group->twinSource >= 0)
+            doc.paragraph(
+                tr("The twin fitted on %1 was set to each other configuration's parameters and run at its loads; its "
+                   "curves are dashed beside the measured ones, and its error is the predicted figure against the "
+                   "measured one.")
+                    .arg(m_group->runs[std::size_t(m_group->twinSource)].outcome.combination.label()));
+        else if (!m_group->twinNote.isEmpty())
+            doc.paragraph(tr("No twin check: %1.").arg(m_group->twinNote));
+    }
+
     doc.heading(2, tr("Runs"));
     doc.table(runsTable());
 
@@ -183,6 +236,8 @@ ReportDoc CompareReport::document(const QString& imageStem) const
     CompareChart chart;
     chart.setPalette(ChartExport::exportPalette());
     chart.setComparison(&c);
+    if (m_group)
+        chart.setPredictions(twinPredictions(*m_group, *m_runs));
     ChartCaption caption;
     caption.title = tr("Comparison · %1").arg(chart.curveTitle());
     QStringList names;
@@ -190,7 +245,8 @@ ReportDoc CompareReport::document(const QString& imageStem) const
         names << (curve.predicted ? tr("%1 (predicted)").arg(curve.name) : curve.name);
     caption.subtitle = names.join(QStringLiteral(" · "));
     caption.note = tr("▲ marks each run's knee. The baseline's line is the thicker one.").toHtmlEscaped();
-    if (std::any_of(c.curves.begin(), c.curves.end(), [](const CompareCurve& curve) { return curve.predicted; }))
+    if (std::any_of(c.curves.begin(), c.curves.end(), [](const CompareCurve& curve) { return curve.predicted; })
+        || chart.predictionCount() > 0)
         caption.note += u' ' + tr("Dashed lines are a twin's predictions, not measurements.").toHtmlEscaped();
     doc.image(QStringLiteral("%1-%2.png").arg(imageStem, compareMetricKey(c.metric)), caption.title,
         ChartExport::png(&chart, caption, ChartExport::kDefaultSize, 2.0), ChartExport::kDefaultSize);

@@ -3,6 +3,7 @@
 #include "export/reportdoc.h"
 #include "export/runreport.h"
 #include "runs/comparison.h"
+#include "serve/servercomparison.h"
 
 #include <QByteArray>
 #include <QString>
@@ -20,6 +21,9 @@ class CompareReport
 {
 public:
     CompareReport(const std::vector<SavedRun>* runs, const Comparison* comparison);
+    // The runs are one server sweep's: its configurations' table and best sentence come first, and the
+    // twin fitted on one of them is drawn dashed beside the others. Not owned; nullptr: none.
+    void setServerComparison(const ServerComparison* group) { m_group = group; }
 
     ReportDoc document(const QString& imageStem = QStringLiteral("compare")) const;
     bool write(ReportFormat format, const QString& path, QString* error) const;
@@ -33,6 +37,11 @@ public:
 private:
     const std::vector<SavedRun>* m_runs;
     const Comparison* m_comparison;
+    const ServerComparison* m_group = nullptr;
 };
+
+// A server sweep's configurations side by side: state, knee, SLO capacity, per GPU, peak throughput, the
+// best output tok/s of its front, its points on the group's front, and the twin's prediction with its error.
+ReportTable serverComparisonTable(const ServerComparison& group);
 
 } // namespace kp::ui

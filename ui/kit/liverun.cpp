@@ -41,6 +41,7 @@ LiveRun::LiveRun(SweepController* controller, QObject* parent)
             reset();
     });
     connect(controller, &SweepController::message, this, &LiveRun::log);
+    connect(controller, &SweepController::nextRun, this, &LiveRun::reset); // a server sweep's next combination
     connect(controller, &SweepController::started, this, &LiveRun::onStarted);
     connect(controller, &SweepController::stepStarted, this, &LiveRun::onStepStarted);
     connect(controller, &SweepController::snapshot, this, &LiveRun::onSnapshot);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "kit/runinfo.h"
+#include "kit/serversweepstatus.h"
 #include "kit/stepreport.h"
 #include "load/steprunner.h"
 #include "profile/profile.h"
@@ -64,6 +65,12 @@ Q_SIGNALS:
     void failed(const QString& message); // names what is wrong: the file, URL or field
     void serverSample(int stepIndex, const kp::ServerSample& sample); // each /metrics scrape of the running step
     void serverReported(const QJsonObject& facts); // /version, /v1/models, metric labels, before the first step
+    // A profile with a server_sweep section: which combination runs and what its server does; each
+    // combination's sweep is a run of its own (nextRun: the run view starts over, then started); the
+    // group's end, with its comparison, just before finished.
+    void serverSweepChanged(const kp::ui::ServerSweepStatus& status);
+    void nextRun();
+    void serverSweepFinished(const kp::ui::ServerSweepResult& result);
 
 private:
     void setRunning(bool running);

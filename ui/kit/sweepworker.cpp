@@ -1,9 +1,12 @@
 #include "kit/sweepworker.h"
 
 #include "kit/uiformat.h"
+#include "serve/serversweepdriver.h"
 #include "sweep/analysistext.h"
 #include "twin/twin.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QLocale>
 
 #include <cmath>
@@ -49,8 +52,21 @@ SweepWorker::~SweepWorker()
 void SweepWorker::start(const Profile& profile, const QString& runsDirectory, bool allowHighLoad,
     const std::optional<PeakDemand>& peak, const Redundancy& redundancy)
 {
-    if (m_pipeline && m_pipeline->isActive())
+    if ((m_pipeline && m_pipeline->isActive()) || (m_serve && m_serve->isActive()))
         return;
+    m_runsDirectory = runsDirectory;
+    m_allowHighLoad = allowHighLoad;
+    m_peak = peak;
+    m_redundancy = redundancy;
+    m_stopRequested = false;
+    if (hasServerSweep(profile))
+        startServerSweep(profile);
+    else
+        startPipeline(profile, QString());
+}
+
+void SweepWorker::startPipeline(const Profile& profile, const QString& runDir)
+{
     m_heldSnapshot.reset();
     // A new pipeline per sweep: the last one may still be unwinding its signal.
     if (m_pipeline)
@@ -61,18 +77,119 @@ void SweepWorker::start(const Profile& profile, const QString& runsDirectory, bo
 
     SweepPipelineOptions options;
     options.profile = profile;
-    options.runsRoot = runsDirectory; // result files: the run folder's results/ unless the profile says
+    options.runDir = runDir; // a server sweep's combination: its folder in the group
+    options.runsRoot = m_runsDirectory; // result files: the run folder's results/ unless the profile says
     options.analysis = analysisOptionsFor(profile.slo);
-    options.peak = peak;
-    options.redundancy = redundancy;
+    options.peak = m_peak;
+    options.redundancy = m_redundancy;
     // The start dialog asked about each of these; a load past the limits only when the user went ahead.
-    options.consent.highLoad = allowHighLoad;
+    options.consent.highLoad = m_allowHighLoad;
     options.consent.remoteLoad = true;
     options.consent.insecureKey = true;
     options.consent.fileLimit = true;
     m_pipeline->start(std::move(options));
     if (m_pipeline->isActive())
         Q_EMIT message(tr("Preflight: checking %1").arg(displayUrl(profile.target.baseUrl)));
+}
+
+void SweepWorker::startServerSweep(const Profile& profile)
+{
+    if (m_serve)
+        m_serve.release()->deleteLater();
+    m_serve = std::make_unique<ServerSweepDriver>();
+    connectDriver();
+    ServerSweepOptions options;
+    options.profile = profile;
+    options.runsRoot = m_runsDirectory;
+    m_serve->start(std::move(options));
+}
+
+void SweepWorker::connectDriver()
+{
+    ServerSweepDriver* d = m_serve.get();
+    auto status = [this](ServerSweepStatus::Phase phase, const ServerSweepStep& step, const QString& detail = {},
+                      double readyS = 0) {
+        ServerSweepStatus s;
+        s.phase = phase;
+        s.index = step.index;
+        s.count = step.count;
+        s.label = step.label;
+        s.detail = detail;
+        s.readyS = readyS;
+        s.groupDir = QFileInfo(step.runDir).absolutePath();
+        Q_EMIT serverSweepChanged(s);
+    };
+    connect(d, &ServerSweepDriver::failed, this, [this](const ServerSweepFailure& failure) {
+        Q_EMIT failed(tr("The server sweep cannot run: %1").arg(failure.message));
+    });
+    connect(d, &ServerSweepDriver::groupStarted, this, [this](const ServerGroupStart& start) {
+        Q_EMIT message(
+            tr("Server sweep: %n configuration(s), one after another, into %1", nullptr, start.count).arg(start.groupDir));
+    });
+    connect(d, &ServerSweepDriver::combinationSkipped, this, [this](const ServerSweepStep& step) {
+        Q_EMIT message(tr("Server sweep %1 of %2: %3 finished before, skipped").arg(step.index + 1).arg(step.count).arg(step.label));
+    });
+    connect(d, &ServerSweepDriver::combinationStarted, this, [this, status](const ServerSweepStep& step) {
+        Q_EMIT message(tr("Server sweep %1 of %2: %3").arg(step.index + 1).arg(step.count).arg(step.label));
+        status(ServerSweepStatus::Phase::Starting, step);
+    });
+    connect(d, &ServerSweepDriver::serverStarting, this, [this](const ServerSweepStep&, const QString& command) {
+        Q_EMIT message(tr("Server: %1").arg(redactCommandSecrets(command)));
+    });
+    connect(d, &ServerSweepDriver::serverReady, this,
+        [this, status](const ServerSweepStep& step, double seconds, const QString& baseUrl) {
+            Q_EMIT message(tr("Server ready after %1 s at %2").arg(seconds, 0, 'f', 1).arg(displayUrl(baseUrl)));
+            status(ServerSweepStatus::Phase::Ready, step, displayUrl(baseUrl), seconds);
+        });
+    connect(d, &ServerSweepDriver::combinationFailed, this,
+        [this, status](const ServerSweepStep& step, const QString& error) {
+            Q_EMIT message(tr("Error: %1").arg(error));
+            status(ServerSweepStatus::Phase::Failed, step, error);
+        });
+    connect(d, &ServerSweepDriver::sweepRequested, this, [this](const ServerSweepStep& step, const Profile& profile) {
+        Q_EMIT nextRun();
+        startPipeline(profile, step.runDir);
+        // A sweep that failed at once (its folder, its profile) has told pipelineEnded already.
+    });
+    connect(d, &ServerSweepDriver::serverExited, this, [this](const ServerSweepStep&, const QString& description) {
+        Q_EMIT message(tr("Error: %1; stopping the sweep").arg(description));
+        if (m_pipeline)
+            m_pipeline->stop(QStringLiteral("cancelled: %1").arg(description));
+    });
+    connect(d, &ServerSweepDriver::serverStopping, this, [this, status](const ServerSweepStep& step) {
+        Q_EMIT message(tr("Stopping the server (%1)").arg(step.label));
+        status(ServerSweepStatus::Phase::Stopping, step);
+    });
+    connect(d, &ServerSweepDriver::serverStopped, this, [this](const ServerSweepStep&, const QString& problem) {
+        if (!problem.isEmpty())
+            Q_EMIT message(tr("Warning: %1").arg(problem));
+    });
+    connect(d, &ServerSweepDriver::groupWriteFailed, this,
+        [this](const QString& error) { Q_EMIT message(tr("Error: %1").arg(error)); });
+    connect(d, &ServerSweepDriver::finished, this, [this](const ServerSweepEnd& end) {
+        m_heldSnapshot.reset();
+        ServerSweepResult result;
+        result.groupDir = end.groupDir;
+        result.comparison = end.comparison;
+        result.interrupted = end.interrupted;
+        for (const ServerRunFigures& r : end.comparison.runs) {
+            if (r.measured)
+                result.runDirs << QDir(end.groupDir).filePath(r.outcome.dir);
+        }
+        if (!end.comparison.bestSentence.isEmpty())
+            Q_EMIT message(end.comparison.bestSentence);
+        Q_EMIT message(tr("Server sweep: %1").arg(end.groupFile));
+        Q_EMIT serverSweepFinished(result);
+        Q_EMIT finished(end.interrupted, QString());
+    });
+}
+
+void SweepWorker::pipelineEnded(const QString& failure)
+{
+    ServerSweepRun run;
+    run.stopped = m_stopRequested;
+    run.failure = failure;
+    m_serve->sweepDone(run);
 }
 
 void SweepWorker::connectPipeline()
@@ -124,6 +241,12 @@ void SweepWorker::connectPipeline()
         m_heldSnapshot.reset();
         if (!end.closeError.isEmpty())
             Q_EMIT message(tr("Error: %1").arg(end.closeError));
+        if (m_serve && m_serve->isSweeping()) {
+            if (!end.stopReasonText.isEmpty())
+                Q_EMIT message(tr("Stopped escalating: %1").arg(end.stopReasonText));
+            pipelineEnded(end.closeError);
+            return;
+        }
         Q_EMIT finished(end.stopped, end.stopReasonText);
     });
 }
@@ -181,6 +304,10 @@ void SweepWorker::onFailed(const SweepFailure& failure)
     default:
         text = failure.message;
         break;
+    }
+    if (m_serve && m_serve->isSweeping()) {
+        pipelineEnded(text);
+        return;
     }
     Q_EMIT failed(text);
 }
@@ -244,6 +371,11 @@ void SweepWorker::onStepFinished(const StepResult& result, const RunSession::Ste
 
 void SweepWorker::stop()
 {
+    // A server sweep ends after this combination, its server stopped; what was measured stays.
+    if (m_serve && m_serve->isActive()) {
+        m_stopRequested = true;
+        m_serve->stop();
+    }
     if (m_pipeline)
         m_pipeline->stop();
 }
@@ -273,6 +405,10 @@ void SweepWorker::shutdown()
     if (m_pipeline) {
         disconnect(m_pipeline.get(), nullptr, this, nullptr);
         m_pipeline->shutdown();
+    }
+    if (m_serve) {
+        disconnect(m_serve.get(), nullptr, this, nullptr);
+        m_serve.reset(); // stops its server
     }
     m_heldSnapshot.reset();
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "kit/runinfo.h"
+#include "kit/serversweepstatus.h"
 #include "kit/stepreport.h"
 #include "load/steprunner.h"
 #include "profile/profile.h"
@@ -15,13 +16,21 @@
 #include <memory>
 #include <optional>
 
+namespace kp {
+class ServerSweepDriver;
+struct ServerSweepStep;
+}
+
 namespace kp::ui {
 
 // The controller thread's half of a sweep: adapts the engine's SweepPipeline (simulator, preflight,
 // preparation, tokenize pass, safety, recording) to the window: words its events in the window's
 // language, turns each finished step into a StepReport and a fresh analysis, and merges live snapshots
-// when the GUI falls behind. Everything it creates lives in its thread; it talks to the GUI only
-// through its signals, which SweepController forwards queued.
+// when the GUI falls behind. A profile with a server_sweep section runs as a server sweep (the engine's
+// ServerSweepDriver): per combination the server is started, one sweep runs as above (each a run of its
+// own: nextRun, then started), the server is stopped; finished follows the group's end. Everything it
+// creates lives in its thread; it talks to the GUI only through its signals, which SweepController
+// forwards queued.
 class SweepWorker : public QObject
 {
     Q_OBJECT
@@ -54,8 +63,17 @@ Q_SIGNALS:
     void failed(const QString& message);
     void serverSample(int stepIndex, const kp::ServerSample& sample); // each /metrics scrape of the running step
     void serverReported(const QJsonObject& facts); // what the server said about itself (ServerFacts::toJson)
+    // A server sweep: where it stands; a combination's sweep is about to start (the run view starts over);
+    // the group ended (just before finished).
+    void serverSweepChanged(const kp::ui::ServerSweepStatus& status);
+    void nextRun();
+    void serverSweepFinished(const kp::ui::ServerSweepResult& result);
 
 private:
+    void startPipeline(const kp::Profile& profile, const QString& runDir);
+    void startServerSweep(const kp::Profile& profile);
+    void connectDriver();
+    void pipelineEnded(const QString& failure);
     void connectPipeline();
     void onProbeProgress(const kp::ProbeProgress& progress);
     void onProbeFinished(const kp::ProbeReport& report);
@@ -68,6 +86,13 @@ private:
     std::optional<LiveSnapshot> m_heldSnapshot;
     std::unique_ptr<SweepPipeline> m_pipeline;
     QString m_targetWords;
+    // What start() was given, for each sweep of a server sweep.
+    QString m_runsDirectory;
+    bool m_allowHighLoad = false;
+    std::optional<PeakDemand> m_peak;
+    Redundancy m_redundancy;
+    std::unique_ptr<ServerSweepDriver> m_serve;
+    bool m_stopRequested = false;
 };
 
 } // namespace kp::ui

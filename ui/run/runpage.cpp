@@ -140,6 +140,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     progressRow->setContentsMargins(8, 4, 8, 4);
     progressRow->addWidget(m_progress, 1);
     progressRow->addWidget(m_stepBar);
+    buildServerSweepLine(progressRow);
 
     m_analysis->setWordWrap(true);
     m_analysis->setTextElideMode(Qt::ElideNone);
@@ -614,6 +615,57 @@ void RunPage::updateActions()
     const QList<int> steps = selectedSteps();
     m_repeatAction->setEnabled(canAdd && steps.size() == 1);
     m_betweenAction->setEnabled(canAdd && (steps.size() == 1 || steps.size() == 2));
+}
+
+void RunPage::buildServerSweepLine(QHBoxLayout* row)
+{
+    m_serverSweep = new QLabel(this);
+    m_serverSweep->setObjectName(QStringLiteral("serverSweepLine"));
+    m_serverSweep->setTextFormat(Qt::RichText);
+    m_serverSweep->hide();
+    row->insertWidget(0, m_serverSweep);
+    connect(m_controller, &SweepController::runningChanged, m_serverSweep, [this](bool running) {
+        if (running)
+            m_serverSweep->hide();
+    });
+    connect(m_controller, &SweepController::serverSweepChanged, this, [this](const ServerSweepStatus& s) {
+        QString what;
+        QColor colour = palette().color(QPalette::WindowText);
+        switch (s.phase) {
+        case ServerSweepStatus::Phase::Starting:
+            what = tr("starting the server");
+            break;
+        case ServerSweepStatus::Phase::Ready:
+            what = tr("server ready after %1 s at %2").arg(QLocale().toString(s.readyS, 'f', 1), s.detail);
+            colour = ChartStyle::sloCapacity();
+            break;
+        case ServerSweepStatus::Phase::Failed:
+            what = tr("failed: %1").arg(s.detail);
+            colour = ChartStyle::failure();
+            break;
+        case ServerSweepStatus::Phase::Stopping:
+            what = tr("stopping the server");
+            break;
+        }
+        m_serverSweep->setText(tr("<span style=\"color:%1\">●</span> <b>Server sweep %2 of %3: %4</b> · %5")
+                                   .arg(colour.name())
+                                   .arg(s.index + 1)
+                                   .arg(s.count)
+                                   .arg(s.label.toHtmlEscaped(), what.toHtmlEscaped()));
+        m_serverSweep->setToolTip(s.phase == ServerSweepStatus::Phase::Failed ? s.detail : s.groupDir);
+        m_serverSweep->show();
+    });
+    connect(m_controller, &SweepController::serverSweepFinished, this, [this](const ServerSweepResult& r) {
+        m_serverSweep->setText(r.interrupted
+                ? tr("<b>Server sweep stopped</b> · %n configuration(s) measured", nullptr, int(r.runDirs.size()))
+                : tr("<b>Server sweep finished</b> · %n configuration(s) measured", nullptr, int(r.runDirs.size())));
+        m_serverSweep->setToolTip(r.comparison.bestSentence);
+    });
+}
+
+QString RunPage::serverSweepText() const
+{
+    return m_serverSweep && !m_serverSweep->isHidden() ? m_serverSweep->text() : QString();
 }
 
 QString RunPage::progressText() const

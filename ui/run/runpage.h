@@ -8,6 +8,7 @@
 
 QT_BEGIN_NAMESPACE
 class QAction;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -72,6 +73,7 @@ public:
     QAction* repeatAction() const { return m_repeatAction; }
     QAction* addBetweenAction() const { return m_betweenAction; }
     QString progressText() const;
+    QString serverSweepText() const; // which combination of a server sweep runs; empty otherwise
 
     void selectStep(int stepIndex);
     QByteArray saveState() const; // splitters, chart options, the current tab
@@ -81,6 +83,7 @@ private:
     QWidget* buildStepsTab();
     QWidget* buildAnalysisTab();
     QWidget* buildTimelineTab();
+    void buildServerSweepLine(QHBoxLayout* row);
     void onCapacityDemandEdited();
     void clearRun();
     void onStepAdded(int row);
@@ -134,6 +137,7 @@ private:
     QSplitter* m_stepsSplitter;
     QTimer m_clock;
     bool m_followLatest = true;
+    QLabel* m_serverSweep = nullptr; // a server sweep's combination and its server, above the progress line
 };
 
 } // namespace kp::ui

@@ -116,6 +116,13 @@ MainWindow::MainWindow(QWidget* parent)
                       .arg(m_matrix->tag()),
             15000);
     });
+    // A server sweep's group, when it ends: its comparison opens on the runs that measured something.
+    connect(m_controller, &SweepController::serverSweepFinished, this, [this](const ServerSweepResult& result) {
+        m_runsPage->reload();
+        if (result.runDirs.size() >= 2)
+            compareSavedRuns(result.runDirs);
+        statusBar()->showMessage(result.comparison.bestSentence, 30000);
+    });
     connect(m_runsPage, &RunsPage::openRequested, this, &MainWindow::openSavedRun);
     connect(m_runsPage, &RunsPage::compareRequested, this, &MainWindow::compareSavedRuns);
     connect(m_runsPage, &RunsPage::runEdited, m_exportActions, &RunExportActions::forgetSavedMeta);
@@ -380,6 +387,8 @@ bool MainWindow::compareSavedRuns(const QStringList& dirs)
                 return;
             }
             m_compareView->setRuns(std::move(read.runs));
+            if (read.group)
+                m_compareView->setServerComparison(std::move(read.group));
             showCompareView();
             Q_EMIT comparisonOpened(dirs, true);
         });
