@@ -123,11 +123,14 @@ void SweepWorker::connectDriver()
         Q_EMIT failed(tr("The server sweep cannot run: %1").arg(failure.message));
     });
     connect(d, &ServerSweepDriver::groupStarted, this, [this](const ServerGroupStart& start) {
-        Q_EMIT message(
-            tr("Server sweep: %n configuration(s), one after another, into %1", nullptr, start.count).arg(start.groupDir));
+        Q_EMIT message(tr("Server sweep: %n configuration(s), one after another, into %1", nullptr, start.count)
+                           .arg(start.groupDir));
     });
     connect(d, &ServerSweepDriver::combinationSkipped, this, [this](const ServerSweepStep& step) {
-        Q_EMIT message(tr("Server sweep %1 of %2: %3 finished before, skipped").arg(step.index + 1).arg(step.count).arg(step.label));
+        Q_EMIT message(tr("Server sweep %1 of %2: %3 finished before, skipped")
+                           .arg(step.index + 1)
+                           .arg(step.count)
+                           .arg(step.label));
     });
     connect(d, &ServerSweepDriver::combinationStarted, this, [this, status](const ServerSweepStep& step) {
         Q_EMIT message(tr("Server sweep %1 of %2: %3").arg(step.index + 1).arg(step.count).arg(step.label));

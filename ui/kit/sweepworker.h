@@ -19,7 +19,7 @@
 namespace kp {
 class ServerSweepDriver;
 struct ServerSweepStep;
-}
+} // namespace kp
 
 namespace kp::ui {
 
