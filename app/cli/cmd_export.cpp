@@ -6,13 +6,13 @@
 #include "charts/ttftbreakdownchart.h"
 #include "export/chartset.h"
 #include "export/comparereport.h"
-#include "serve/servercomparison.h"
 #include "export/runreport.h"
 #include "kit/liverun.h"
 #include "kit/openrun.h"
 #include "runs/runcatalog.h"
 #include "runs/savedrun.h"
 #include "runs/steptimeline.h"
+#include "serve/servercomparison.h"
 #include "store/runwriter.h"
 
 #include <QCommandLineParser>

@@ -72,7 +72,9 @@ QString twinErrorText(const std::optional<double>& error)
     if (!error || !std::isfinite(*error))
         return QStringLiteral("—");
     const double percent = std::round(*error * 100);
-    return (percent > 0 ? QStringLiteral("+") : percent < 0 ? QStringLiteral("−") : QString())
+    return (percent > 0          ? QStringLiteral("+")
+                   : percent < 0 ? QStringLiteral("−")
+                                 : QString())
         + QString::number(std::abs(percent), 'f', 0) + u'%';
 }
 
@@ -307,8 +309,7 @@ void CompareChart::refresh()
         std::vector<SweepCurve::Point> curve;
         if (n > 0 && i < m_predictions.size()) {
             for (const SweepPoint& p : m_predictions[i].points) {
-                const std::optional<double> v
-                    = compareValue(p.metrics, m_comparison->metric, m_comparison->statistic);
+                const std::optional<double> v = compareValue(p.metrics, m_comparison->metric, m_comparison->statistic);
                 if (!v || !std::isfinite(p.offered) || !std::isfinite(*v) || (m_log && !(*v > 0)))
                     continue;
                 curve.push_back({ p.offered, *v, -1 });

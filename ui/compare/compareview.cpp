@@ -323,9 +323,9 @@ void CompareView::recompute()
         if (m_group->twinSource >= 0)
             twin = tr(" Dashed: the twin fitted on %1, set to each other configuration.")
                        .arg(m_group->runs[std::size_t(m_group->twinSource)].outcome.combination.label());
-        m_summary->setText(QStringLiteral("<b>%1</b>%2<br>%3")
-                               .arg(m_group->bestSentence.toHtmlEscaped(), twin.toHtmlEscaped(),
-                                   m_summary->text().toHtmlEscaped()));
+        m_summary->setText(
+            QStringLiteral("<b>%1</b>%2<br>%3")
+                .arg(m_group->bestSentence.toHtmlEscaped(), twin.toHtmlEscaped(), m_summary->text().toHtmlEscaped()));
     }
 }
 
