@@ -8,9 +8,9 @@
 #include "charts/prefixcachechart.h"
 #include "charts/throughputchart.h"
 #include "charts/timelinechart.h"
+#include "compare/compareview.h"
 #include "kit/forecast.h"
 #include "kit/liverun.h"
-#include "compare/compareview.h"
 #include "kit/openrun.h"
 #include "kit/stepreport.h"
 #include "kit/stepstablemodel.h"
@@ -45,6 +45,8 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -59,7 +61,6 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QHostAddress>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -1186,7 +1187,8 @@ private Q_SLOTS:
         QCOMPARE(matrix.value(u"status").toString(), QStringLiteral("finished"));
         QCOMPARE(matrix.value(u"runs").toArray().at(1).toObject().value(u"state").toString(), QStringLiteral("failed"));
         for (const QString& dir : result.runDirs) {
-            QCOMPARE(readJson(dir + QStringLiteral("/run.json")).value(u"status").toString(), QStringLiteral("finished"));
+            QCOMPARE(
+                readJson(dir + QStringLiteral("/run.json")).value(u"status").toString(), QStringLiteral("finished"));
             QVERIFY(!answersAt(dir)); // every server was stopped
         }
         // The last combination's run stays on the run page, as a sweep's does.
@@ -1232,6 +1234,25 @@ private Q_SLOTS:
             QCOMPARE(view->configurationsTable()->item(i + 1, 9)->text(), twinErrorText(r.twinError));
         }
         saveScreenshot(&window, QStringLiteral("server-sweep-comparison"));
+
+        // The CLI's comparison report of the group's runs holds the same: the sentence, the configurations
+        // and the twin's curves (its charts beside the Markdown, for a look).
+        const QString report = screenshotDir() + QStringLiteral("/server-sweep-report.md");
+        QProcess cli;
+        cli.start(QStringLiteral(KNEEPOINT_CLI),
+            QStringList { QStringLiteral("compare") } + result.runDirs
+                + QStringList { QStringLiteral("--out"), report });
+        QVERIFY(cli.waitForFinished(120000));
+        const QByteArray err = cli.readAllStandardError();
+        QVERIFY2(cli.exitCode() == 0, err.constData());
+        QVERIFY2(err.contains("note: the runs are one server sweep's"), err.constData());
+        QFile md(report);
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(md.readAll());
+        QVERIFY2(text.contains(sentence), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("| max_num_seqs=16 |")));
+        QVERIFY(text.contains(QStringLiteral("fitted here")));
+        QVERIFY(QFileInfo::exists(screenshotDir() + QStringLiteral("/server-sweep-report-ttft.png")));
     }
 
     // Stop during a server sweep: the sweep stops, its server is taken down, what it measured stays, and
