@@ -83,7 +83,6 @@ std::vector<ComparePrediction> twinPredictions(const ServerComparison& group, co
     std::vector<ComparePrediction> out;
     if (group.twinSource < 0)
         return out;
-    const QString source = group.runs[std::size_t(group.twinSource)].outcome.combination.label();
     for (int i = 0; i < int(runs.size()); ++i) {
         const int c = configurationOf(group, runs[std::size_t(i)].dir);
         if (c < 0 || c == group.twinSource || group.runs[std::size_t(c)].twinPoints.empty())
@@ -91,9 +90,8 @@ std::vector<ComparePrediction> twinPredictions(const ServerComparison& group, co
         const ServerRunFigures& r = group.runs[std::size_t(c)];
         ComparePrediction p;
         p.run = i;
-        p.name = (group.hasSlo ? CompareChart::tr("%1 · twin of %2 (SLO capacity error %3)")
-                               : CompareChart::tr("%1 · twin of %2 (knee error %3)"))
-                     .arg(r.outcome.combination.label(), source, twinErrorText(r.twinError));
+        // Short, for a legend: the source and what the error is of are in the caption and the table.
+        p.name = CompareChart::tr("%1 · twin, error %2").arg(r.outcome.combination.label(), twinErrorText(r.twinError));
         p.points = r.twinPoints;
         out.push_back(std::move(p));
     }

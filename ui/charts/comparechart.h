@@ -75,7 +75,7 @@ private:
 };
 
 // A server sweep's twin check as predictions beside the runs it predicts (matched by their folders), each
-// named with its error: "max_num_seqs=4 · twin of max_num_seqs=1 (SLO capacity error +12%)".
+// named with its error (of the SLO capacity, else the knee): "max_num_seqs=4 · twin, error +12%".
 std::vector<ComparePrediction> twinPredictions(const ServerComparison& group, const std::vector<SavedRun>& runs);
 // The twin's error as shown: "+12%", "−3%"; "—" when unknown.
 QString twinErrorText(const std::optional<double>& error);

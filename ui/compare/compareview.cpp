@@ -311,7 +311,7 @@ void CompareView::recompute()
     fill(m_deltas, report.deltasTable());
     fill(m_findings, report.findingsTable());
     fill(m_differences, report.differencesTable());
-    m_tabs->setTabText(2,
+    m_tabs->setTabText(m_tabs->indexOf(m_differences),
         m_comparison.differences.empty() ? tr("What differs")
                                          : tr("What differs (%1)").arg(m_comparison.differences.size()));
     m_summary->setText(tr("%1 runs; deltas against %2 at equal offered load (interpolated between the baseline's "

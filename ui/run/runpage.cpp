@@ -623,6 +623,7 @@ void RunPage::buildServerSweepLine(QHBoxLayout* row)
     m_serverSweep->setObjectName(QStringLiteral("serverSweepLine"));
     m_serverSweep->setTextFormat(Qt::RichText);
     m_serverSweep->hide();
+    m_serverSweep->setContentsMargins(0, 0, 18, 0); // apart from the progress, and gone with the line
     row->insertWidget(0, m_serverSweep);
     connect(m_controller, &SweepController::runningChanged, m_serverSweep, [this](bool running) {
         if (running)
