@@ -187,7 +187,7 @@ void CompareView::showGroup()
         m_chart->setPredictions({});
         return;
     }
-    fill(m_configurations, serverComparisonTable(*m_group));
+    fill(m_configurations, CompareReport::serverTable(*m_group));
     if (tab < 0)
         m_tabs->insertTab(0, m_configurations, tr("Configurations"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_configurations),

@@ -162,7 +162,7 @@ ReportTable CompareReport::differencesTable() const
     return t;
 }
 
-ReportTable serverComparisonTable(const ServerComparison& g)
+ReportTable CompareReport::serverTable(const ServerComparison& g)
 {
     const bool perGpu = g.unit == ParetoUnit::Gpu;
     ReportTable t;
@@ -218,7 +218,7 @@ ReportDoc CompareReport::document(const QString& imageStem) const
     if (m_group) {
         doc.heading(2, tr("Server configurations"));
         doc.paragraph(m_group->bestSentence);
-        doc.table(serverComparisonTable(*m_group));
+        doc.table(serverTable(*m_group));
         if (m_group->twinSource >= 0)
             doc.paragraph(
                 tr("The twin fitted on %1 was set to each other configuration's parameters and run at its loads; its "

@@ -33,15 +33,15 @@ public:
     ReportTable deltasTable() const;
     ReportTable differencesTable() const;
     QString title() const;
+    // A server sweep's configurations side by side: state, knee, SLO capacity, per GPU, peak throughput, the
+    // best output tok/s of its front, its points on the group's front, and the twin's prediction with its
+    // error.
+    static ReportTable serverTable(const ServerComparison& group);
 
 private:
     const std::vector<SavedRun>* m_runs;
     const Comparison* m_comparison;
     const ServerComparison* m_group = nullptr;
 };
-
-// A server sweep's configurations side by side: state, knee, SLO capacity, per GPU, peak throughput, the
-// best output tok/s of its front, its points on the group's front, and the twin's prediction with its error.
-ReportTable serverComparisonTable(const ServerComparison& group);
 
 } // namespace kp::ui
