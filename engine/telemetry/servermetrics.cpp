@@ -655,8 +655,8 @@ void ServerSeries::add(ServerSample sample)
     // Full: keep every second one (0, 2 x stride, ...); the newest, dropped, stays as the latest.
     if (m_kept.size() % 2 == 0)
         m_latest = std::move(m_kept.back());
-    std::size_t to = 0;
-    for (std::size_t from = 0; from < m_kept.size(); from += 2)
+    std::size_t to = 1; // the first stays where it is (a vector moved onto itself would be left empty)
+    for (std::size_t from = 2; from < m_kept.size(); from += 2)
         m_kept[to++] = std::move(m_kept[from]);
     m_kept.resize(to);
     m_stride *= 2;
