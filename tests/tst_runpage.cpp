@@ -59,6 +59,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QValueAxis>
 
 #include <cmath>
 #include <random>
@@ -1349,6 +1350,24 @@ private Q_SLOTS:
         const double two = whatIf->predictedSaturationRps();
         QVERIFY2(two / one > 1.8 && two / one < 2.2, qPrintable(QStringLiteral("%1 → %2 req/s").arg(one).arg(two)));
         saveScreenshot(&page, QStringLiteral("whatif"));
+        // The latency before the engine shows the fitted value (the simulator has none) and, set, adds to
+        // every predicted TTFT.
+        QCOMPARE(whatIf->preEngineBox()->value(), std::round(whatIf->twin()->params.preEngineMs * 100) / 100);
+        whatIf->preEngineBox()->setValue(500);
+        QVERIFY(whatIf->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!whatIf->isBusy(), 120000);
+        QVERIFY(!whatIf->predicted().empty());
+        for (const SweepPoint& p : whatIf->predicted())
+            QVERIFY2(p.metrics.ttft.median >= 500, qPrintable(QString::number(p.metrics.ttft.median)));
+        // The predicted curve stays in view, though all of it lies above three times the measured latency.
+        const QValueAxis* yAxis = nullptr;
+        for (QAbstractAxis* axis : whatIf->chart()->predictedSeries()->attachedAxes()) {
+            if (axis->orientation() == Qt::Vertical)
+                yAxis = qobject_cast<QValueAxis*>(axis);
+        }
+        QVERIFY(yAxis);
+        QVERIFY2(yAxis->max() >= 1000, qPrintable(QString::number(yAxis->max())));
+        saveScreenshot(&page, QStringLiteral("whatif-pre-engine"));
 
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("twin.json"));
@@ -1357,6 +1376,7 @@ private Q_SLOTS:
         const twin::TwinRead read = twin::readTwinFile(path);
         QVERIFY2(read.twin, qPrintable(read.error));
         QCOMPARE(read.twin->params.maxNumSeqs, whatIf->maxNumSeqsBox()->value());
+        QCOMPARE(read.twin->params.preEngineMs, 500.0);
     }
 
     // An imported file whose per-request times count from each request's own send: the records give
