@@ -109,7 +109,8 @@ std::vector<SoakWindowFigures> SoakChart::merged(
     out.reserve((n + k - 1) / k);
     for (std::size_t i = 0; i < n; i += k) {
         SoakWindowFigures m = windows[i];
-        double outputTokens = std::isfinite(m.outputThroughput) ? m.outputThroughput * m.durationS() : 0.0;
+        bool tokensKnown = std::isfinite(m.outputThroughput);
+        double outputTokens = tokensKnown ? m.outputThroughput * m.durationS() : 0.0;
         for (std::size_t j = i + 1; j < std::min(n, i + k); ++j) {
             const SoakWindowFigures& w = windows[j];
             m.endS = w.endS;
@@ -119,8 +120,10 @@ std::vector<SoakWindowFigures> SoakChart::merged(
             m.failed += w.failed;
             for (const auto& [failure, count] : w.failures)
                 m.failures[failure] += count;
-            if (std::isfinite(w.outputThroughput))
+            if (std::isfinite(w.outputThroughput)) {
                 outputTokens += w.outputThroughput * w.durationS();
+                tokensKnown = true;
+            }
             m.ttftP50 = highest(m.ttftP50, w.ttftP50);
             m.ttftP99 = highest(m.ttftP99, w.ttftP99);
             m.itlP50 = highest(m.itlP50, w.itlP50);
@@ -130,9 +133,9 @@ std::vector<SoakWindowFigures> SoakChart::merged(
             m.e2elP50 = highest(m.e2elP50, w.e2elP50);
             m.e2elP99 = highest(m.e2elP99, w.e2elP99);
         }
-        if (m.durationS() > 0) {
+        if (std::min(n, i + k) - i > 1 && m.durationS() > 0) { // a window alone keeps its own figures
             m.requestThroughput = double(m.completed) / m.durationS();
-            m.outputThroughput = outputTokens / m.durationS();
+            m.outputThroughput = tokensKnown ? outputTokens / m.durationS() : kUnknown;
         }
         out.push_back(m);
     }
