@@ -1783,6 +1783,25 @@ private Q_SLOTS:
             named = named || line.constFirst().toString().contains(QStringLiteral("the last window is cut short"));
         QVERIFY(named);
 
+        // Stopped after its first window: the window it stopped in is partial, ringed on the chart.
+        window.controller()->start(profile);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (run->currentStep() && run->liveWindows().size() >= 1) || finished.size() > 1 || !failed.isEmpty(), 60000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        QCOMPARE(finished.size(), 1);
+        run->requestStop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000);
+        soak->refresh();
+        const int stoppedRows = soak->model()->rowCount();
+        QVERIFY(stoppedRows >= 2);
+        QVERIFY(soak->model()->windows().back().partial);
+        QCOMPARE(soak->model()->index(stoppedRows - 1, SoakWindowsModel::Window).data().toString(),
+            QStringLiteral("%1 (partial)").arg(stoppedRows));
+        QVERIFY(soak->chart()->showsPartial());
+        QVERIFY2(soak->summaryText().contains(QStringLiteral("Whole soak (stopped)")), qPrintable(soak->summaryText()));
+        QVERIFY2(soak->summaryText().contains(QStringLiteral("the last partial")), qPrintable(soak->summaryText()));
+        saveScreenshot(&window, QStringLiteral("soak-stopped"));
+
         // Any other run: no Soak tab, the load–latency chart back in its place.
         RunInfo info;
         info.profile = sweepProfile(m_sim.baseUrl().toString(), { 10 }, 10);

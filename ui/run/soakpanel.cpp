@@ -155,7 +155,8 @@ void SoakPanel::showWindowsOf(const StepReport* step)
                 failed += s.failed;
                 m_savedSeconds.add(s.second + 0.999, completed, failed, int(s.inFlight));
             }
-            m_savedSeconds.add(double(step->timeline.seconds.size()), completed, failed, 0);
+            // Closed at the step's end: a last second it ended inside is not drawn as a whole one.
+            m_savedSeconds.add(step->durationS, completed, failed, 0);
             m_savedSecondsStep = step->index();
         }
         seconds = &m_savedSeconds;
