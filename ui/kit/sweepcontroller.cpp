@@ -15,6 +15,7 @@ SweepController::SweepController(QObject* parent)
     qRegisterMetaType<kp::ui::RunAnalysis>();
     qRegisterMetaType<kp::LiveSnapshot>();
     qRegisterMetaType<kp::StepConfig>();
+    qRegisterMetaType<kp::ui::SoakWindowFigures>();
 
     m_thread.setObjectName(QStringLiteral("kneepoint sweep controller"));
     m_worker = new SweepWorker(m_pendingSnapshots);
@@ -32,6 +33,7 @@ SweepController::SweepController(QObject* parent)
     connect(m_worker, &SweepWorker::analysisChanged, this, &SweepController::analysisChanged);
     connect(m_worker, &SweepWorker::serverSample, this, &SweepController::serverSample);
     connect(m_worker, &SweepWorker::serverReported, this, &SweepController::serverReported);
+    connect(m_worker, &SweepWorker::windowFinished, this, &SweepController::windowFinished);
     connect(m_worker, &SweepWorker::pausedChanged, this, [this](bool paused) {
         m_paused = paused;
         if (!paused)

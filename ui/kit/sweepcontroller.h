@@ -64,6 +64,7 @@ Q_SIGNALS:
     void failed(const QString& message); // names what is wrong: the file, URL or field
     void serverSample(int stepIndex, const kp::ServerSample& sample); // each /metrics scrape of the running step
     void serverReported(const QJsonObject& facts); // /version, /v1/models, metric labels, before the first step
+    void windowFinished(const kp::ui::SoakWindowFigures& window); // a soak step's window, once in windows.jsonl
 
 private:
     void setRunning(bool running);

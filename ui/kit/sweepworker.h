@@ -54,6 +54,7 @@ Q_SIGNALS:
     void failed(const QString& message);
     void serverSample(int stepIndex, const kp::ServerSample& sample); // each /metrics scrape of the running step
     void serverReported(const QJsonObject& facts); // what the server said about itself (ServerFacts::toJson)
+    void windowFinished(const kp::ui::SoakWindowFigures& window); // a soak step's window, as it closes
 
 private:
     void connectPipeline();
@@ -66,6 +67,7 @@ private:
 
     std::shared_ptr<std::atomic<int>> m_pendingSnapshots;
     std::optional<LiveSnapshot> m_heldSnapshot;
+    std::vector<SoakWindowFigures> m_windows; // the running soak step's, for its report
     std::unique_ptr<SweepPipeline> m_pipeline;
     QString m_targetWords;
 };

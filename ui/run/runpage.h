@@ -16,6 +16,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QSortFilterProxyModel;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 QT_END_NAMESPACE
@@ -32,6 +33,7 @@ class LiveStepChart;
 class LoadLatencyChart;
 class ParetoChart;
 class PrefixCacheChart;
+class SoakPanel;
 class StepDetails;
 class StepsTableModel;
 class SweepController;
@@ -66,6 +68,7 @@ public:
     StepDetails* details() const { return m_details; }
     QTabWidget* tabs() const { return m_tabs; }
     WhatIfPanel* whatIf() const { return m_whatIf; }
+    SoakPanel* soakPanel() const { return m_soak; } // its chart takes the load–latency chart's place in a soak
     QListWidget* analysisList() const { return m_analysis; }
     QLineEdit* peakDemandEdit() const { return m_peak; }
     QLineEdit* redundancyEdit() const { return m_redundancy; }
@@ -93,6 +96,7 @@ private:
     void onAnalysisClicked(QListWidgetItem* item);
     void updateProgress();
     void updateActions();
+    void showSoak(bool soak);
     void setHighlight(const ChartHighlight& highlight);
     QList<int> selectedSteps() const;
 
@@ -114,6 +118,8 @@ private:
     QProgressBar* m_stepBar;
     QTabWidget* m_tabs;
     WhatIfPanel* m_whatIf;
+    SoakPanel* m_soak;
+    QStackedWidget* m_mainChart; // the load–latency chart, or a soak's chart
     StepsTableModel* m_stepsModel;
     QSortFilterProxyModel* m_stepsProxy;
     QTableView* m_stepsView;
