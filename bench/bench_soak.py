@@ -5,7 +5,8 @@ requests done, sampled every second (the RSS curve of docs/BENCHMARKS.md, "Soak"
   bench/bench_soak.py [--build build/dev] [--rate 2000] [--duration 300] [--window 10] [--tokens 16]
 
 Prints one JSON object per sample ({"elapsed_s", "requests", "rss_mib"}), then a summary line with the RSS
-at the first sample past 100,000 requests and at the end, and their ratio. Figures, never assertions."""
+at the first sample past 100,000 requests and at the end, their ratio, and the lines of the step's
+metrics file (the server samples kept). Figures, never assertions."""
 import argparse
 import json
 import os
@@ -65,7 +66,7 @@ def main():
     ap.add_argument("--tokens", type=int, default=16)
     ap.add_argument("--time-scale", type=float, default=1000)
     ap.add_argument("--no-telemetry", action="store_true",
-                    help="do not scrape the server's /metrics (its samples are kept for the step's end)")
+                    help="do not scrape the server's /metrics")
     a = ap.parse_args()
     sim_bin = os.path.join(a.build, "app/sim/kneepoint-sim")
     cli_bin = os.path.join(a.build, "app/cli/kneepoint-cli")
@@ -115,10 +116,17 @@ def main():
                 lines += 1
     except OSError:
         pass
+    scrapes = 0  # the server samples the step's metrics file kept (a long step's are thinned)
+    try:
+        with open(os.path.join(run_dir, "steps/000.metrics.jsonl"), "rb") as f:
+            for _ in f:
+                scrapes += 1
+    except OSError:
+        pass
     at_100k = next((s for s in samples if s["requests"] >= 100000), None)
     last = samples[-1] if samples else None
     summary = {"scenario": "soak", "rate": a.rate, "telemetry": not a.no_telemetry, "duration_s": a.duration, "tokens": a.tokens,
-               "requests": requests, "records_written": lines, "windows": windows.windows,
+               "requests": requests, "records_written": lines, "windows": windows.windows, "metrics_lines": scrapes,
                "exit": cli.returncode, "stderr": cli.stderr.read().decode()[-400:],
                "rss_at_100k_mib": at_100k and at_100k["rss_mib"], "rss_at_end_mib": last and last["rss_mib"],
                "requests_at_end_sample": last and last["requests"],

@@ -133,7 +133,7 @@ double heapBytes()
 void recordBytes(qint64 count, const std::vector<int>& tokenCounts)
 {
     std::printf("sizeof(RequestRecord) = %zu bytes\n", sizeof(RequestRecord));
-    std::printf("tokens  records   bytes/record as grown  shrunk  of which not chunk times\n");
+    std::printf("tokens  records   bytes/record as grown  shrunk  of which chunk times  not chunk times\n");
     for (int tokens : tokenCounts) {
         const double before = heapBytes();
         std::vector<RequestRecord> records(static_cast<std::size_t>(count));
@@ -149,8 +149,12 @@ void recordBytes(qint64 count, const std::vector<int>& tokenCounts)
         for (RequestRecord& r : records)
             r.chunkNs.shrink_to_fit();
         const double shrunk = (heapBytes() - before) / double(count);
-        std::printf("%-7d %-9lld %21.0f  %6.0f  %6.0f\n", tokens, static_cast<long long>(count), grown, shrunk,
-            shrunk - double(tokens) * double(sizeof(qint64)));
+        double chunkBytes = 0; // what the chunk times hold on the heap (ChunkTimes::heapBytes)
+        for (const RequestRecord& r : records)
+            chunkBytes += double(r.chunkNs.heapBytes());
+        chunkBytes /= double(count);
+        std::printf("%-7d %-9lld %21.0f  %6.0f  %20.0f  %15.0f\n", tokens, static_cast<long long>(count), grown, shrunk,
+            chunkBytes, shrunk - chunkBytes);
         std::fflush(stdout);
     }
 }

@@ -1333,6 +1333,70 @@ private Q_SLOTS:
             QStringLiteral("server_sweep.parameters.tp: the command never uses {tp}, so its runs would not differ")));
     }
 
+    // A server that never answers fails its combination once server_sweep.ready_timeout_s has passed, and its
+    // whole process group is stopped; one that dies mid-sweep fails its combination with the server's exit,
+    // keeping every step measured before; the combinations after both still run.
+    void serverSweepOutlivesAServerThatHangsOrDies()
+    {
+        QTemporaryDir dir;
+        const QString group = dir.filePath(QStringLiteral("group"));
+        const QString hangPid = dir.filePath(QStringLiteral("hang.pid"));
+        const QString sim
+            = QStringLiteral("%1 --port {port} --time-scale 10").arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM));
+        // "die" kills its simulator once the first step's file is written (so while the sweep runs its second),
+        // then exits 3; "hang" starts a process that never listens.
+        const QString command
+            = QStringLiteral("case {mode} in "
+                             "die) %1 & p=$!; until [ -e %2/01-mode-die/steps/000.json ]; do sleep 0.05; done; "
+                             "kill -9 $p; exit 3;; "
+                             "hang) echo $$ > %3; exec sleep 600;; "
+                             "*) exec %1;; esac")
+                  .arg(sim, group, hangPid);
+        const Outcome out = runCli({ QStringLiteral("sweep"), QStringLiteral("--serve"), command,
+            QStringLiteral("--serve-param"), QStringLiteral("mode=die,hang,ok"),
+            QStringLiteral("--serve-ready-timeout"), QStringLiteral("5"), QStringLiteral("--serve-grace"),
+            QStringLiteral("20"), QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:9"),
+            QStringLiteral("--request-rate"), QStringLiteral("20,40,60,80,100"), QStringLiteral("--num-prompts"),
+            QStringLiteral("24"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
+            QStringLiteral("--random-output-len"), QStringLiteral("64"), QStringLiteral("--no-early-stop"),
+            QStringLiteral("--quiet"), QStringLiteral("--out"), group });
+        QCOMPARE(out.exitCode, 1);
+        const QString dieDir = group + QStringLiteral("/01-mode-die");
+        QVERIFY2(out.err.contains(QStringLiteral("error: mode=die: the server exited with status 3 during the sweep; "
+                                                 "what was measured before is kept in %1")
+                                      .arg(dieDir)),
+            qPrintable(out.err));
+        QVERIFY2(out.err.contains(QStringLiteral("error: mode=hang: the server was not ready after 5 s "
+                                                 "(server_sweep.ready_timeout_s): http://127.0.0.1:")),
+            qPrintable(out.err));
+        const QJsonArray runs = QJsonDocument::fromJson(readFile(group + QStringLiteral("/matrix.json")))
+                                    .object()
+                                    .value(u"runs")
+                                    .toArray();
+        QCOMPARE(runs.size(), 3);
+        QCOMPARE(runs.at(0).toObject().value(u"state").toString(), QStringLiteral("failed"));
+        QCOMPARE(runs.at(1).toObject().value(u"state").toString(), QStringLiteral("failed"));
+        QCOMPARE(runs.at(2).toObject().value(u"state").toString(), QStringLiteral("finished"));
+        // The dead server's run keeps its first step, whole, and says it did not finish.
+        const QJsonObject died = QJsonDocument::fromJson(readFile(dieDir + QStringLiteral("/run.json"))).object();
+        QVERIFY2(died.value(u"status").toString() != QLatin1String("finished"),
+            qPrintable(died.value(u"status").toString()));
+        const QJsonObject firstStep
+            = QJsonDocument::fromJson(readFile(dieDir + QStringLiteral("/steps/000.json"))).object();
+        QCOMPARE(firstStep.value(u"completed").toInteger(), 24);
+        QVERIFY(died.value(u"steps").toArray().size() >= 1);
+        // The process that never listened was stopped with its group (gone, or a zombie left to init).
+        const QByteArray stat
+            = readFile(QStringLiteral("/proc/%1/stat").arg(QString::fromUtf8(readFile(hangPid).trimmed())));
+        const qsizetype close = stat.lastIndexOf(')');
+        QVERIFY2(close < 0 || (stat.size() > close + 2 && stat.at(close + 2) == 'Z'), stat.constData());
+        // The last combination ran whole after both.
+        const QJsonObject ok
+            = QJsonDocument::fromJson(readFile(group + QStringLiteral("/03-mode-ok/run.json"))).object();
+        QCOMPARE(ok.value(u"status").toString(), QStringLiteral("finished"));
+        QCOMPARE(ok.value(u"steps").toArray().size(), 5);
+    }
+
     // A sweep without --out is saved under --data-dir; runs lists it, import adds others' files, compare
     // sets them side by side.
     void runsImportCompare()

@@ -1,3 +1,4 @@
+#include "metrics/chunktimes.h"
 #include "metrics/latencystats.h"
 #include "metrics/resultjson.h"
 #include "metrics/stepintervals.h"
@@ -231,6 +232,68 @@ class TestMetrics : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Chunk times are 4 bytes each and exact to the nanosecond: times past 4.29 s from their base, before
+    // it, or at the ends of the 64-bit range open a run with a base of its own instead of being clamped.
+    void chunkTimesKeepEveryNanosecond()
+    {
+        std::mt19937_64 rng(7);
+        for (int trial = 0; trial < 500; ++trial) {
+            std::vector<qint64> expected;
+            ChunkTimes times;
+            qint64 t = qint64(rng() % 1'000'000'000'000) - 500'000'000'000;
+            for (int i = int(rng() % 60); i > 0; --i) {
+                qint64 at = 0;
+                switch (rng() % 4) {
+                case 0: // a token gap
+                    at = t += qint64(rng() % 20'000'000);
+                    break;
+                case 1: // past 2^32 ns, often
+                    at = t += qint64(rng() % 9'000'000'000);
+                    break;
+                case 2: // out of order
+                    at = t -= qint64(rng() % 5'000'000'000);
+                    break;
+                default: // the ends of the range
+                    at = rng() % 2 ? std::numeric_limits<qint64>::max() - qint64(rng() % 1000)
+                                   : std::numeric_limits<qint64>::min() + qint64(rng() % 1000);
+                }
+                expected.push_back(at);
+                times.push_back(at);
+            }
+            QCOMPARE(times, expected);
+            QCOMPARE(times.size(), expected.size());
+            for (std::size_t i = 0; i < expected.size(); ++i)
+                QCOMPARE(times[i], expected[i]);
+            QCOMPARE(std::vector<qint64>(times.begin(), times.end()), expected);
+            if (!expected.empty()) {
+                QCOMPARE(times.front(), expected.front());
+                QCOMPARE(times.back(), expected.back());
+            }
+        }
+        // A 200-token stream 15 ms apart: 4 bytes a time, one base; a 60 s one, a base per 4.29 s.
+        ChunkTimes stream;
+        for (qint64 i = 0; i < 200; ++i)
+            stream.push_back(86'400'000'000'000 + i * 15'000'000 + i % 7);
+        stream.shrink_to_fit();
+        QCOMPARE(stream.heapBytes(), std::size_t(800));
+        QCOMPARE(stream.extraRuns(), std::size_t(0));
+        ChunkTimes minute;
+        for (qint64 i = 0; i < 4000; ++i)
+            minute.push_back(i * 15'000'000);
+        QCOMPARE(minute.extraRuns(), std::size_t(13)); // 60 s / 4.29 s
+        QCOMPARE(minute.back(), qint64(3999) * 15'000'000);
+        // Moved onto another clock at once.
+        minute.shift(-1'000'000'007);
+        QCOMPARE(minute[0], qint64(-1'000'000'007));
+        QCOMPARE(minute[3999], qint64(3999) * 15'000'000 - 1'000'000'007);
+        // Assigned from a list, compared by value whatever the runs.
+        ChunkTimes listed = { 10, 20, 30, 45, 50 };
+        QCOMPARE(listed, (std::vector<qint64> { 10, 20, 30, 45, 50 }));
+        listed = { 5'000'000'000'000'000'000, 300'000'000 };
+        QCOMPARE(listed.extraRuns(), std::size_t(1));
+        QCOMPARE(listed[1], qint64(300'000'000));
+    }
+
     void bootstrapIsSeededAndContainsTheEstimate();
     void bootstrapNarrowsWithMoreRequests();
     void bootstrapCostIsBounded();

@@ -12,6 +12,8 @@
 #include "kit/forecast.h"
 #include "kit/liverun.h"
 #include "kit/openrun.h"
+#include "kit/ratetimeline.h"
+#include "kit/soakwindowfigures.h"
 #include "kit/stepreport.h"
 #include "kit/stepstablemodel.h"
 #include "kit/sweepcontroller.h"
@@ -23,6 +25,9 @@
 #include "run/livestepchart.h"
 #include "run/runpage.h"
 #include "run/serverpanel.h"
+#include "run/soakchart.h"
+#include "run/soakpanel.h"
+#include "run/soakwindowsmodel.h"
 #include "run/stepdetails.h"
 #include "run/whatifpanel.h"
 #include "runs/importers.h"
@@ -66,6 +71,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QValueAxis>
 
 #include <cmath>
 #include <random>
@@ -1567,6 +1573,24 @@ private Q_SLOTS:
         const double two = whatIf->predictedSaturationRps();
         QVERIFY2(two / one > 1.8 && two / one < 2.2, qPrintable(QStringLiteral("%1 → %2 req/s").arg(one).arg(two)));
         saveScreenshot(&page, QStringLiteral("whatif"));
+        // The latency before the engine shows the fitted value (the simulator has none) and, set, adds to
+        // every predicted TTFT.
+        QCOMPARE(whatIf->preEngineBox()->value(), std::round(whatIf->twin()->params.preEngineMs * 100) / 100);
+        whatIf->preEngineBox()->setValue(500);
+        QVERIFY(whatIf->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!whatIf->isBusy(), 120000);
+        QVERIFY(!whatIf->predicted().empty());
+        for (const SweepPoint& p : whatIf->predicted())
+            QVERIFY2(p.metrics.ttft.median >= 500, qPrintable(QString::number(p.metrics.ttft.median)));
+        // The predicted curve stays in view, though all of it lies above three times the measured latency.
+        const QValueAxis* yAxis = nullptr;
+        for (QAbstractAxis* axis : whatIf->chart()->predictedSeries()->attachedAxes()) {
+            if (axis->orientation() == Qt::Vertical)
+                yAxis = qobject_cast<QValueAxis*>(axis);
+        }
+        QVERIFY(yAxis);
+        QVERIFY2(yAxis->max() >= 1000, qPrintable(QString::number(yAxis->max())));
+        saveScreenshot(&page, QStringLiteral("whatif-pre-engine"));
 
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("twin.json"));
@@ -1575,6 +1599,7 @@ private Q_SLOTS:
         const twin::TwinRead read = twin::readTwinFile(path);
         QVERIFY2(read.twin, qPrintable(read.error));
         QCOMPARE(read.twin->params.maxNumSeqs, whatIf->maxNumSeqsBox()->value());
+        QCOMPARE(read.twin->params.preEngineMs, 500.0);
     }
 
     // An imported file whose per-request times count from each request's own send: the records give
@@ -1754,6 +1779,277 @@ private Q_SLOTS:
     }
 
     // The main window in its three states, at 1280×800, written to the build tree.
+    // A step's per-second timeline keeps at most kMaxBuckets buckets however long it runs, and every
+    // request: ten hours of snapshots, five a second.
+    void rateTimelineStaysBounded()
+    {
+        RateTimeline t;
+        qint64 completed = 0;
+        for (int i = 1; i <= 5 * 36000; ++i) {
+            completed += 7;
+            t.add(double(i) / 5.0, completed, i / 50, 3 + i % 5);
+        }
+        QVERIFY(t.buckets().size() <= std::size_t(RateTimeline::kMaxBuckets));
+        QCOMPARE(t.bucketS(), 32.0); // 36,000 s in at most 1,200 buckets: 1 s doubled five times
+        QCOMPARE(t.buckets().size(), std::size_t(36000 / 32 + 1));
+        qint64 sum = 0, failed = 0;
+        int inFlight = 0;
+        for (const RateTimeline::Bucket& b : t.buckets()) {
+            sum += b.completed;
+            failed += b.failed;
+            inFlight = std::max(inFlight, b.maxInFlight);
+        }
+        QCOMPARE(sum, completed);
+        QCOMPARE(failed, qint64(5 * 36000 / 50));
+        QCOMPARE(inFlight, 7);
+        QCOMPARE(t.buckets()[1].completed, qint64(32 * 5 * 7)); // [32, 64): 160 snapshots of 7
+        QCOMPARE(t.closedBuckets(), 36000 / 32); // the last bucket has only begun
+    }
+
+    // Past SoakChart::kMaxWindowPoints windows, neighbours share a point: counts summed, throughputs over
+    // their joint time, the highest known latency.
+    void soakWindowsMerge()
+    {
+        std::vector<SoakWindowFigures> w(3);
+        w[0].index = 0;
+        w[0].startS = 0;
+        w[0].endS = 10;
+        w[0].completed = 100;
+        w[0].failed = 2;
+        w[0].failures[FailureClass::HttpServerError] = 2;
+        w[0].requestThroughput = 10;
+        w[0].outputThroughput = 500;
+        w[0].ttftP99 = 200;
+        w[1].index = 1;
+        w[1].startS = 10;
+        w[1].endS = 20;
+        w[1].completed = 120;
+        w[1].requestThroughput = 12;
+        w[1].outputThroughput = 600;
+        w[1].ttftP99 = 250;
+        w[1].itlP50 = 20;
+        w[2].index = 2;
+        w[2].startS = 20;
+        w[2].endS = 25;
+        w[2].partial = true;
+        w[2].completed = 40;
+        w[2].requestThroughput = 8;
+        int perPoint = 0;
+        QCOMPARE(SoakChart::merged(w, 3, &perPoint), w);
+        QCOMPARE(perPoint, 1);
+        const std::vector<SoakWindowFigures> m = SoakChart::merged(w, 2, &perPoint);
+        QCOMPARE(perPoint, 2);
+        QCOMPARE(m.size(), std::size_t(2));
+        QCOMPARE(m[0].startS, 0.0);
+        QCOMPARE(m[0].endS, 20.0);
+        QCOMPARE(m[0].completed, qint64(220));
+        QCOMPARE(m[0].failed, qint64(2));
+        QCOMPARE(m[0].failures.at(FailureClass::HttpServerError), qint64(2));
+        QCOMPARE(m[0].requestThroughput, 11.0);
+        QCOMPARE(m[0].outputThroughput, 550.0);
+        QCOMPARE(m[0].ttftP99, 250.0);
+        QCOMPARE(m[0].itlP50, 20.0); // unknown in the first, known in the second
+        QVERIFY(std::isnan(m[0].ttftP50)); // unknown in both
+        QVERIFY(!m[0].partial);
+        QCOMPARE(m[1], w[2]);
+
+        SoakWindowsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setWindows(w);
+        model.append(w[0]);
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.data(model.index(2, SoakWindowsModel::Window)).toString(), QStringLiteral("3 (partial)"));
+        QCOMPARE(model.data(model.index(0, SoakWindowsModel::TtftP50)).toString(), UiFormat::unknown());
+        QCOMPARE(model.data(model.index(0, SoakWindowsModel::TtftP99)).toString(), QStringLiteral("200"));
+        QVERIFY(!model.data(model.index(0, SoakWindowsModel::TtftP50), SoakWindowsModel::SortRole).isValid());
+        QVERIFY(model.data(model.index(0, SoakWindowsModel::Failed), Qt::ToolTipRole)
+                    .toString()
+                    .contains(ErrorsModel::classTitle(FailureClass::HttpServerError)));
+    }
+
+    // A soak run from the window: its windows show as they close, in a chart that takes the load–latency
+    // chart's place and in the Soak tab, each as windows.jsonl holds it; the whole soak's totals at the end;
+    // the saved run opened as the Runs page opens one shows the same windows.
+    void soakInTheWindow()
+    {
+        MainWindow window;
+        window.controller()->setRunsDirectory(m_runs.filePath(QStringLiteral("soak")));
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        RunPage* page = window.runPage();
+        LiveRun* run = page->run();
+        SoakPanel* soak = page->soakPanel();
+        QSignalSpy started(window.controller(), &SweepController::started);
+        QSignalSpy finished(window.controller(), &SweepController::finished);
+        QSignalSpy failed(window.controller(), &SweepController::failed);
+        QSignalSpy closed(window.controller(), &SweepController::windowFinished);
+
+        // Four seconds at 40 req/s in one-second windows (a light load for the test server).
+        Profile profile = sweepProfile(m_sim.baseUrl().toString(), { 40 }, 12);
+        profile.name = QStringLiteral("Soak");
+        profile.slo = {};
+        profile.load.soak = true;
+        profile.load.soakDurationS = 4;
+        profile.load.soakWindowS = 1;
+        window.controller()->start(profile);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (run->currentStep() && run->liveWindows().size() >= 2 && run->timeline().closedBuckets() >= 1)
+                || !finished.isEmpty() || !failed.isEmpty(),
+            60000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        QVERIFY2(finished.isEmpty(), "the soak ended before the test saw two of its windows");
+        const QString dir = started.constFirst().constFirst().value<RunInfo>().runDirectory;
+        const QString windowsFile = dir + QStringLiteral("/steps/000.windows.jsonl");
+        soak->refresh();
+        QVERIFY(soak->chart()->isVisible());
+        QVERIFY(!page->latencyChart()->isVisible());
+        QCOMPARE(page->tabs()->currentWidget(), soak);
+        const int shownLive = soak->model()->rowCount();
+        QVERIFY(shownLive >= 2);
+        QCOMPARE(soak->chart()->windowPoints(), shownLive);
+        QVERIFY(soak->chart()->secondPoints() >= 1);
+        QVERIFY2(soak->summaryText().contains(QStringLiteral("of 4 windows closed (1 s each)")),
+            qPrintable(soak->summaryText()));
+        QVERIFY2(soak->summaryText().contains(QStringLiteral(" left")), qPrintable(soak->summaryText()));
+        {
+            // Each window reached the window after its line was appended to the file.
+            std::vector<SoakWindowFigures> written;
+            QString error;
+            QVERIFY2(readSoakWindows(windowsFile, &written, &error), qPrintable(error));
+            QVERIFY(written.size() >= std::size_t(shownLive));
+            written.resize(std::size_t(shownLive));
+            QCOMPARE(soak->model()->windows(), written);
+        }
+        saveScreenshot(&window, QStringLiteral("soak-running"));
+
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        soak->refresh();
+        QFile file(windowsFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QList<QJsonObject> lines;
+        for (const QByteArray& line : file.readAll().split('\n')) {
+            if (!line.trimmed().isEmpty())
+                lines << QJsonDocument::fromJson(line).object();
+        }
+        QVERIFY(lines.size() >= 4);
+        QCOMPARE(closed.size(), lines.size());
+        QCOMPARE(soak->model()->rowCount(), lines.size());
+        QCOMPARE(soak->chart()->windowPoints(), lines.size());
+        QCOMPARE(soak->chart()->showsPartial(), lines.constLast()[u"partial"].toBool());
+        QVERIFY(soak->chart()->secondPoints() >= 3); // the step second by second, kept after it ended
+        QVERIFY(page->liveChart()->sampleCount() <= int(LiveRun::kMaxLiveSamples));
+        // The cells, against the file's own numbers.
+        const QLocale locale;
+        const std::pair<int, const char*> latencies[]
+            = { { SoakWindowsModel::TtftP50, "ttft_ms/p50" }, { SoakWindowsModel::TtftP99, "ttft_ms/p99" },
+                  { SoakWindowsModel::ItlP50, "itl_ms/p50" }, { SoakWindowsModel::ItlP99, "itl_ms/p99" },
+                  { SoakWindowsModel::TpotP50, "tpot_ms/p50" }, { SoakWindowsModel::TpotP99, "tpot_ms/p99" },
+                  { SoakWindowsModel::E2elP50, "e2el_ms/p50" }, { SoakWindowsModel::E2elP99, "e2el_ms/p99" } };
+        QStringList shown;
+        qint64 completed = 0, knownTtft = 0;
+        for (int row = 0; row < lines.size(); ++row) {
+            const QJsonObject& o = lines[row];
+            const auto cell = [&](int column) { return soak->model()->index(row, column).data().toString(); };
+            QCOMPARE(cell(SoakWindowsModel::Window),
+                o[u"partial"].toBool() ? QStringLiteral("%1 (partial)").arg(o[u"window"].toInt() + 1)
+                                       : QString::number(o[u"window"].toInt() + 1));
+            QCOMPARE(cell(SoakWindowsModel::Sent), locale.toString(o[u"sent"].toInteger()));
+            QCOMPARE(cell(SoakWindowsModel::Completed), locale.toString(o[u"completed"].toInteger()));
+            QCOMPARE(cell(SoakWindowsModel::Failed), locale.toString(o[u"failed"].toInteger()));
+            const QJsonValue rps = o[u"request_throughput"];
+            const QJsonValue tokens = o[u"output_throughput"];
+            QCOMPARE(
+                cell(SoakWindowsModel::Rps), rps.isNull() ? UiFormat::unknown() : UiFormat::throughput(rps.toDouble()));
+            QCOMPARE(cell(SoakWindowsModel::OutputTokens),
+                tokens.isNull() ? UiFormat::unknown() : UiFormat::tokens(tokens.toDouble()));
+            for (const auto& [column, path] : latencies) {
+                const QStringList keys = QString::fromLatin1(path).split(u'/');
+                const QJsonValue v = o[keys[0]].toObject()[keys[1]];
+                QCOMPARE(cell(column), v.isNull() ? UiFormat::unknown() : UiFormat::ms(v.toDouble()));
+                knownTtft += column == SoakWindowsModel::TtftP99 && !v.isNull() ? 1 : 0;
+            }
+            completed += o[u"completed"].toInteger();
+            for (int column = 0; column < SoakWindowsModel::ColumnCount; ++column)
+                shown << cell(column);
+        }
+        QVERIFY(knownTtft >= 3); // the full windows completed requests
+        QCOMPARE(run->steps().size(), std::size_t(1));
+        QCOMPARE(run->steps().front().metrics.completed, completed);
+        QVERIFY2(soak->summaryText().contains(QStringLiteral("Whole soak")), qPrintable(soak->summaryText()));
+        QVERIFY2(soak->summaryText().contains(QStringLiteral("%1 completed").arg(locale.toString(completed))),
+            qPrintable(soak->summaryText()));
+        QVERIFY2(soak->summaryText().contains(QStringLiteral("%1 windows").arg(lines.size())),
+            qPrintable(soak->summaryText()));
+        saveScreenshot(&window, QStringLiteral("soak-finished"));
+
+        // Opened from the Runs page (a background job reads windows.jsonl): the same windows, cell for cell.
+        QSignalSpy opened(&window, &MainWindow::savedRunOpened);
+        QVERIFY(window.openSavedRun(dir));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 60000);
+        QVERIFY(opened.constFirst().at(1).toBool());
+        soak->refresh();
+        QCOMPARE(page->tabs()->currentWidget(), soak);
+        QVERIFY(soak->chart()->isVisible());
+        QCOMPARE(soak->model()->rowCount(), lines.size());
+        QStringList reopened;
+        for (int row = 0; row < lines.size(); ++row) {
+            for (int column = 0; column < SoakWindowsModel::ColumnCount; ++column)
+                reopened << soak->model()->index(row, column).data().toString();
+        }
+        QCOMPARE(reopened, shown);
+        QCOMPARE(soak->chart()->windowPoints(), lines.size());
+        QVERIFY(soak->chart()->secondPoints() >= 3); // from the records' timeline
+        QVERIFY2(soak->summaryText().contains(QStringLiteral("%1 completed").arg(locale.toString(completed))),
+            qPrintable(soak->summaryText()));
+        saveScreenshot(&window, QStringLiteral("soak-opened"));
+
+        // A kill can cut the last line short: the windows before it open, the cut one is named.
+        QFile append(windowsFile);
+        QVERIFY(append.open(QIODevice::Append));
+        append.write("{\"window\": 99, \"start_s\"");
+        append.close();
+        QSignalSpy log(run, &LiveRun::logLine);
+        QVERIFY(window.openSavedRun(dir));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 2, 60000);
+        QVERIFY(opened.at(1).at(1).toBool());
+        soak->refresh();
+        QCOMPARE(soak->model()->rowCount(), lines.size());
+        bool named = false;
+        for (const QList<QVariant>& line : std::as_const(log))
+            named = named || line.constFirst().toString().contains(QStringLiteral("the last window is cut short"));
+        QVERIFY(named);
+
+        // Stopped after its first window: the window it stopped in is partial, ringed on the chart.
+        window.controller()->start(profile);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (run->currentStep() && run->liveWindows().size() >= 1) || finished.size() > 1 || !failed.isEmpty(), 60000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+        QCOMPARE(finished.size(), 1);
+        run->requestStop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000);
+        soak->refresh();
+        const int stoppedRows = soak->model()->rowCount();
+        QVERIFY(stoppedRows >= 2);
+        QVERIFY(soak->model()->windows().back().partial);
+        QCOMPARE(soak->model()->index(stoppedRows - 1, SoakWindowsModel::Window).data().toString(),
+            QStringLiteral("%1 (partial)").arg(stoppedRows));
+        QVERIFY(soak->chart()->showsPartial());
+        QVERIFY2(soak->summaryText().contains(QStringLiteral("Whole soak (stopped)")), qPrintable(soak->summaryText()));
+        QVERIFY2(soak->summaryText().contains(QStringLiteral("the last partial")), qPrintable(soak->summaryText()));
+        saveScreenshot(&window, QStringLiteral("soak-stopped"));
+
+        // Any other run: no Soak tab, the load–latency chart back in its place.
+        RunInfo info;
+        info.profile = sweepProfile(m_sim.baseUrl().toString(), { 10 }, 10);
+        QVERIFY(
+            run->showSaved(info, { syntheticStep(0, 10, 9.9, 100, 150) }, RunAnalysis {}, LiveRun::State::Finished));
+        QVERIFY(page->latencyChart()->isVisible());
+        QVERIFY(!soak->chart()->isVisible());
+        QVERIFY(!page->tabs()->isTabVisible(page->tabs()->indexOf(soak)));
+    }
+
     void screenshots()
     {
         if (qEnvironmentVariableIsSet("KNEEPOINT_SKIP_SCREENSHOTS"))

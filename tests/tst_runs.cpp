@@ -425,9 +425,9 @@ private Q_SLOTS:
             r.sentNs = ns();
             r.firstByteNs = ns();
             r.endNs = ns();
-            r.chunkNs.resize(rng() % 20);
-            for (qint64& t : r.chunkNs)
-                t = std::max<qint64>(0, ns());
+            r.chunkNs.clear();
+            for (auto chunks = rng() % 20; chunks > 0; --chunks)
+                r.chunkNs.push_back(std::max<qint64>(0, ns()));
             if (rng() % 4 == 0) {
                 r.failure = FailureClass(1 + rng() % int(FailureClass::Cancelled));
                 r.errorMessage = hard.left(int(rng() % hard.size()));

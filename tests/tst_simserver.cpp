@@ -333,6 +333,7 @@ private Q_SLOTS:
     void badFraming();
     void metrics();
     void phaseHistograms();
+    void preEngineLatency();
     void gpuMetrics();
     void inFlightAndAbort();
     void faults_data();
@@ -1040,6 +1041,45 @@ ScrapedHistogram scrapedHistogram(const QByteArray& text, const QByteArray& name
 
 // The queue, prefill, decode and inference histograms hold exactly the phases of the ground truth: the
 // same count, the same sum, every bucket's count; and queue + prefill is the TTFT histogram's sum.
+void TestSimServer::preEngineLatency()
+{
+    // A request reaches the engine pre_engine_ms plus its exponential draw after the server accepted it, in
+    // simulated time: the ground truth's admission is at least that late (a late timer only adds), and its
+    // first token after that; the draw is SimModel::preEngineDelayMs of the seed and the request's order.
+    SimServerOptions options = fastOptions();
+    options.params.preEngineMs = 300;
+    options.params.preEngineSpreadMs = 100;
+    SimHost host;
+    QVERIFY2(host.start(options), qPrintable(host.errorString()));
+    std::vector<double> delays;
+    for (int i = 0; i < 4; ++i) {
+        const std::optional<Response> r = fetch(host.baseUrl(), post("/v1/completions", completionBody(3, i % 2 == 0)));
+        QVERIFY(r);
+        QCOMPARE(r->status, 200);
+    }
+    const QJsonArray all = fetchJson(host.baseUrl(), "/debug/requests").value(QStringLiteral("requests")).toArray();
+    QCOMPARE(all.size(), 4);
+    for (const QJsonValue& v : all) {
+        const QJsonObject t = v.toObject();
+        const quint64 seq = quint64(t.value(QStringLiteral("seq")).toInteger());
+        const double delay = SimModel::preEngineDelayMs(options.params, options.seed, seq - 1);
+        delays.push_back(delay);
+        const double accepted = t.value(QStringLiteral("accepted_ms")).toDouble();
+        const QByteArray where = "request " + QByteArray::number(seq) + ", delay " + QByteArray::number(delay);
+        QVERIFY2(t.value(QStringLiteral("admitted_ms")).toDouble() >= accepted + delay - 1e-6, where.constData());
+        QVERIFY2(t.value(QStringLiteral("first_generated_ms")).toDouble() > accepted + delay, where.constData());
+    }
+    // Each request its own draw, every one above the fixed part.
+    std::sort(delays.begin(), delays.end());
+    QVERIFY(delays.front() > 300);
+    QVERIFY(std::adjacent_find(delays.begin(), delays.end()) == delays.end());
+    // Without a spread the delay is the fixed part alone.
+    SimParams fixed;
+    fixed.preEngineMs = 300;
+    QCOMPARE(SimModel::preEngineDelayMs(fixed, 42, 7), 300.0);
+    QCOMPARE(SimModel::preEngineDelayMs(SimParams {}, 42, 7), 0.0);
+}
+
 void TestSimServer::phaseHistograms()
 {
     SimServerOptions options = fastOptions();

@@ -29,6 +29,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 using namespace kp;
 
@@ -636,6 +637,125 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(prepared, 30000);
         QVERIFY(!scraper.available());
         QCOMPARE(scraper.facts().metricsUnavailable, server.url() + QStringLiteral(": no answer within 2 s"));
+    }
+
+    // A step's telemetry is folded as the scrapes come: the statistics of every scrape in fixed memory, the
+    // series for the metrics file thinned to at most its limit. 10x the scrapes hold no more.
+    void stepTelemetryHeldDoesNotGrowWithScrapes()
+    {
+        std::mt19937_64 rng(42);
+        std::uniform_real_distribution<double> unit(0.0, 1.0);
+        const auto makeSamples = [&](std::size_t n) {
+            std::vector<ServerSample> out;
+            double preemptions = 0, tokens = 0, energy = 0, ttftCount = 0, ttftSum = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                ServerSample s = sample(0.05 * double(i), std::floor(unit(rng) * 40), std::floor(unit(rng) * 9),
+                    unit(rng), preemptions += std::floor(unit(rng) * 2));
+                if (unit(rng) < 0.05)
+                    s.running.reset(); // a scrape without the gauge
+                if (unit(rng) < 0.01)
+                    s.waiting = std::numeric_limits<double>::infinity(); // no reading
+                tokens = unit(rng) < 0.002 ? 0.0 : tokens + std::floor(unit(rng) * 500); // a restart now and then
+                s.generationTokensTotal = tokens;
+                s.gpuCount = 2;
+                s.gpuPowerW = 300 + 100 * unit(rng);
+                s.gpuEnergyTotalJ = energy += 20 * unit(rng);
+                ttftCount += std::floor(unit(rng) * 5);
+                ttftSum += 0.1 * ttftCount;
+                s.ttft = histogram(
+                    { { 0.1, std::floor(ttftCount / 3) }, { 1.0, std::floor(ttftCount / 2) }, { INFINITY, ttftCount } },
+                    ttftSum);
+                out.push_back(std::move(s));
+            }
+            return out;
+        };
+        const std::size_t limit = 256;
+        std::vector<std::size_t> held;
+        for (const std::size_t n : { std::size_t(1000), std::size_t(10000) }) {
+            const std::vector<ServerSample> samples = makeSamples(n);
+            ServerStatsAccumulator fold;
+            ServerSeries series(limit);
+            for (const ServerSample& s : samples) {
+                fold.add(s);
+                series.add(s);
+                QVERIFY(series.size() <= limit);
+            }
+            QCOMPARE(fold.samples(), int(n));
+            held.push_back(series.size());
+            QVERIFY2(series.size() > limit / 2, qPrintable(QString::number(series.size())));
+            // The statistics are those of every scrape, not of the series kept.
+            const std::optional<ServerStepStats> folded = fold.stats(QStringLiteral("vllm"), QStringLiteral("m"), 2.0);
+            QVERIFY(folded);
+            QCOMPARE(*folded, *ServerStepStats::derive(samples, QStringLiteral("vllm"), QStringLiteral("m"), 2.0));
+            QCOMPARE(folded->samples, int(n));
+            QCOMPARE(*folded->preemptions, *samples.back().preemptionsTotal - *samples.front().preemptionsTotal);
+            const double drawn = *samples.back().gpuEnergyTotalJ - *samples.front().gpuEnergyTotalJ;
+            QVERIFY(std::abs(*folded->energyJ - drawn) <= 1e-9 * drawn);
+            QCOMPARE(*folded->ttftCount, samples.back().ttft.count - samples.front().ttft.count);
+            // The series: the first scrape, then evenly spaced ones, the last scrape at the end; histograms
+            // as the metrics file keeps them.
+            const std::size_t stride = series.stride();
+            std::vector<ServerSample> kept = series.take();
+            QCOMPARE(series.size(), std::size_t(0));
+            QCOMPARE(kept.front().atS, samples.front().atS);
+            QCOMPARE(kept.back().atS, samples.back().atS);
+            for (std::size_t i = 0; i + 1 < kept.size(); ++i) {
+                ServerSample expected = samples[i * stride];
+                expected.dropBuckets();
+                QCOMPARE(kept[i], expected);
+            }
+            QCOMPARE(kept.back().ttft.count, samples.back().ttft.count);
+            QCOMPARE(kept.back().ttft.buckets.size(), std::size_t(1));
+            QCOMPARE(ServerSample::fromJsonLine(kept.back().toJsonLine())->ttft, kept.back().ttft);
+        }
+        QVERIFY2(held[1] <= limit && held[0] <= limit, qPrintable(QStringLiteral("%1 %2").arg(held[0]).arg(held[1])));
+        // Up to the limit nothing is left out.
+        ServerSeries whole(limit);
+        for (const ServerSample& s : makeSamples(limit - 1))
+            whole.add(s);
+        QCOMPARE(whole.size(), limit - 1);
+        QCOMPARE(whole.stride(), std::size_t(1));
+    }
+
+    // The scraper itself: a step of many scrapes holds at most the series' limit of each URL's and of the
+    // combined samples, and its statistics are those of every scrape it took.
+    void scraperHoldsBoundedSamplesPerStep()
+    {
+        CannedExporter engine(fixture("vllm.prom"));
+        CannedExporter gpus(fixture("dcgm.prom"));
+        TelemetryScraper scraper;
+        TelemetryOptions options;
+        options.metricsUrls = { QUrl(engine.url()), QUrl(gpus.url()) };
+        options.intervalS = 0.05;
+        options.maxStepSamples = 4;
+        scraper.setOptions(options);
+        bool prepared = false;
+        scraper.prepare([&] { prepared = true; });
+        QTRY_VERIFY(prepared);
+        QVERIFY(scraper.available());
+        std::vector<ServerSample> seen;
+        connect(&scraper, &TelemetryScraper::sampled, this, [&](const ServerSample& s) { seen.push_back(s); });
+        scraper.beginStep();
+        QTRY_VERIFY_WITH_TIMEOUT(seen.size() >= 20, 60000);
+        QVERIFY2(scraper.heldSamples() <= 3 * 4, qPrintable(QString::number(scraper.heldSamples())));
+        std::optional<StepTelemetry> telemetry;
+        scraper.endStep([&](StepTelemetry t) { telemetry = std::move(t); });
+        QTRY_VERIFY(telemetry);
+        QVERIFY(telemetry->stats);
+        QVERIFY(telemetry->samples.size() <= 4);
+        QCOMPARE(telemetry->serverSamples.size(), std::size_t(2));
+        QVERIFY(telemetry->serverSamples[0].size() <= 4 && telemetry->serverSamples[1].size() <= 4);
+        QCOMPARE(telemetry->stats->samples, int(seen.size()));
+        QCOMPARE(telemetry->samples.back().atS, seen.back().atS);
+        QCOMPARE(telemetry->stats->servers.size(), std::size_t(2));
+        QCOMPARE(telemetry->stats->servers[1].samples, int(seen.size()));
+        std::optional<ServerStepStats> all = ServerStepStats::derive(
+            seen, scraper.facts().metricsEngine, scraper.facts().metricsModel, scraper.facts().timeScale);
+        QVERIFY(all);
+        all->servers = telemetry->stats->servers;
+        all->kvUsageMax = telemetry->stats->kvUsageMax;
+        QCOMPARE(*telemetry->stats, *all);
+        QCOMPARE(scraper.heldSamples(), std::size_t(0));
     }
 
     void derivesStepStatistics()

@@ -41,8 +41,7 @@ void rebase(RequestRecord& r, qint64 t0)
     shift(r.firstContentNs);
     shift(r.lastTokenNs);
     shift(r.endNs);
-    for (qint64& t : r.chunkNs)
-        t -= t0;
+    r.chunkNs.shift(-t0);
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "metrics/chunktimes.h"
+
 #include <QMetaType>
 #include <QString>
 
@@ -67,7 +69,8 @@ struct RequestRecord
     qint64 firstContentNs = -1; // first event with non-empty answer text, reasoning aside (TTFC; SGLang's TTFT)
     qint64 lastTokenNs = -1; // the last choices event: E2EL's end (a trailing usage-only event is not one)
     qint64 endNs = -1; // the stream ended ([DONE], close, or failure)
-    std::vector<qint64> chunkNs; // arrival of every choices event, first included (ITL = successive gaps)
+    // Arrival of every choices event, first included (ITL = successive gaps): 32-bit offsets, exact (ChunkTimes).
+    ChunkTimes chunkNs;
     // A duration, not a time: how long the new connection this request opened took to be ready (TCP
     // connect, plus the TLS handshake over https), part of its TTFT; -1 when it went out on a kept-alive
     // connection or the transport cannot tell (QNAM).

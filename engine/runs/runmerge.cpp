@@ -80,8 +80,7 @@ void shift(RequestRecord& r, qint64 offsetNs)
         if (*t >= 0)
             *t += offsetNs;
     }
-    for (qint64& t : r.chunkNs)
-        t += offsetNs;
+    r.chunkNs.shift(offsetNs);
 }
 
 struct Shard

@@ -327,6 +327,19 @@ SimStats SimModel::stats() const
     return st;
 }
 
+double SimModel::preEngineDelayMs(const SimParams& params, quint64 seed, quint64 n)
+{
+    if (!(params.preEngineSpreadMs > 0))
+        return params.preEngineMs;
+    // splitmix64 of (seed, n): a uniform in [0, 1) per request, whatever order the requests are drawn in.
+    quint64 z = seed + (n + 1) * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    const double u = double(z >> 11) * 0x1.0p-53;
+    return params.preEngineMs - params.preEngineSpreadMs * std::log1p(-u);
+}
+
 int SimModel::drawOutputTokens(std::mt19937_64& rng, int maxTokens, double eosMeanFraction)
 {
     // Taken before any early return, so that the generator advances the same way for every call.

@@ -38,6 +38,11 @@ struct SimParams
                                 // forward pass (an iteration takes the longer of the two)
     bool prefixCache = true; // automatic prefix caching: full prompt blocks are shared and kept after use (vLLM's
                              // --enable-prefix-caching)
+    // Latency outside the engine (the API server, tokenization, the network): a request reaches the scheduler
+    // this long after it was sent, preEngineMs plus an exponential part of mean preEngineSpreadMs drawn per
+    // request (preEngineDelayMs). 0 and 0: it reaches the scheduler when it is sent.
+    double preEngineMs = 0;
+    double preEngineSpreadMs = 0;
 };
 
 struct SimPreset
@@ -161,6 +166,12 @@ public:
     // its mean chosen so that the result averages about eosMeanFraction · maxTokens; always in
     // [1, maxTokens]. Uses exactly one draw of rng, so a seeded generator gives the same lengths everywhere.
     static int drawOutputTokens(std::mt19937_64& rng, int maxTokens, double eosMeanFraction);
+
+    // The latency before the engine of the n-th request (from 0, in the order the requests were sent) of a
+    // stream seeded with `seed`: preEngineMs + preEngineSpreadMs · X, X exponential of mean 1. A pure function
+    // of (seed, n), with no library distribution, so a simulated step and the server give a request the same
+    // delay on every platform; exactly preEngineMs when the spread is 0.
+    static double preEngineDelayMs(const SimParams& params, quint64 seed, quint64 n);
 
 private:
     struct Sequence

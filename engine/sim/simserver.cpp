@@ -725,12 +725,30 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
         return;
     }
 
-    if (!m_model.addRequest(id, g.promptTokenIds, target, now)) {
-        --m_inFlight;
-        return respondError(c, 400, QStringLiteral("The request does not fit the model"), keepAlive,
-            QStringLiteral("max_tokens"), {}, endpoint);
+    // The latency before the engine (the API server, tokenization, the network): the request reaches the
+    // scheduler that much later in simulated time, its stream's headers already sent.
+    const double preEngineMs = SimModel::preEngineDelayMs(params, m_options.seed, id - 1);
+    if (preEngineMs <= 0) {
+        if (!m_model.addRequest(id, g.promptTokenIds, target, now)) {
+            --m_inFlight;
+            return respondError(c, 400, QStringLiteral("The request does not fit the model"), keepAlive,
+                QStringLiteral("max_tokens"), {}, endpoint);
+        }
+        r->inModel = true;
+    } else {
+        QTimer::singleShot(wallDelayMs(now + preEngineMs), Qt::PreciseTimer, q,
+            [this, id, tokens = g.promptTokenIds, target, atMs = now + preEngineMs] {
+                const auto it = m_requests.find(id);
+                if (it == m_requests.end() || it->second->conn->dead)
+                    return; // the client went away first
+                Request& pending = *it->second;
+                // Checked when the request came (max_model_len, the cache): this is a request it cannot hold.
+                if (!m_model.addRequest(id, tokens, target, atMs))
+                    return cut(pending);
+                pending.inModel = true;
+                scheduleTick();
+            });
     }
-    r->inModel = true;
     if (fault == FaultKind::Cut || fault == FaultKind::Malformed || fault == FaultKind::ErrorBody
         || fault == FaultKind::Stall) {
         r->faultToken = target / 2;

@@ -44,7 +44,8 @@ qint64 SimTimeDriver::queue(double atMs, qint64 atNs, const Request& request)
     r.promptTokens = request.promptTokens;
     m_records.push_back(r);
     m_requests.push_back(request);
-    m_due.emplace(atMs, index);
+    // It reaches the scheduler after the latency before the engine (the same for every replica's params).
+    m_due.emplace(atMs + SimModel::preEngineDelayMs(m_models.front().params(), 0, quint64(index)), index);
     return index;
 }
 

@@ -19,6 +19,9 @@ namespace kp::sim {
 // Times: the model runs in model milliseconds; the records are in client nanoseconds from the step's
 // start. timeScale is how many times faster model time runs than the client's clock (the server's
 // time_scale): record ns = round(model ms / timeScale · 1e6).
+//
+// A request reaches its model SimModel::preEngineDelayMs(params, 0, index) after it is sent (the latency
+// before the engine; 0 unless the params set one), so its record's TTFT and end include that latency.
 class SimTimeDriver
 {
 public:
@@ -60,7 +63,7 @@ private:
     std::size_t m_roundRobin = 0;
     std::vector<Request> m_requests;
     std::vector<RequestRecord> m_records;
-    // Sends not yet handed to a model, by model time, then index.
+    // Sends not yet handed to a model, by the model time they reach it, then index.
     using Due = std::pair<double, qint64>;
     std::priority_queue<Due, std::vector<Due>, std::greater<>> m_due;
 };

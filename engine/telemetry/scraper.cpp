@@ -43,9 +43,12 @@ void TelemetryScraper::setOptions(const TelemetryOptions& options)
     m_options = options;
     m_facts = ServerFacts {};
     m_endpoints.clear();
+    m_samples = ServerSeries(options.maxStepSamples);
+    m_stats = {};
     for (const QUrl& url : options.metricsUrls) {
         if (url.isValid() && !url.isEmpty()) {
             Endpoint e;
+            e.samples = ServerSeries(options.maxStepSamples);
             e.url = url;
             e.display = url.toString(QUrl::RemoveUserInfo);
             m_endpoints.push_back(std::move(e));
@@ -201,11 +204,21 @@ void TelemetryScraper::finishPrepare()
         done();
 }
 
+std::size_t TelemetryScraper::heldSamples() const
+{
+    std::size_t n = m_samples.size();
+    for (const Endpoint& e : m_endpoints)
+        n += e.samples.size();
+    return n;
+}
+
 void TelemetryScraper::beginStep()
 {
     m_samples.clear();
+    m_stats = {};
     for (Endpoint& e : m_endpoints) {
         e.samples.clear();
+        e.stats = {};
         e.round.reset();
         e.cutThisStep = 0;
     }
@@ -314,13 +327,17 @@ void TelemetryScraper::finishRound()
 {
     std::vector<ServerSample> parts;
     std::size_t usable = 0;
+    const bool apart = keepApart(); // one URL's series would only repeat the combined one
     for (Endpoint& e : m_endpoints) {
         usable += e.usable ? 1 : 0;
         if (!e.round)
             continue;
         parts.push_back(*e.round);
-        e.round->url = e.display;
-        e.samples.push_back(std::move(*e.round));
+        if (apart) {
+            e.round->url = e.display;
+            e.stats.add(*e.round);
+            e.samples.add(std::move(*e.round));
+        }
         e.round.reset();
     }
     if (!parts.empty()) {
@@ -329,7 +346,8 @@ void TelemetryScraper::finishRound()
         // A round some URL did not answer would make the added-up counters dip, which reads as a reset.
         if (parts.size() < usable)
             sample.dropCounters();
-        m_samples.push_back(sample);
+        m_stats.add(sample);
+        m_samples.add(sample);
         Q_EMIT sampled(sample);
     }
     if (!m_finishing)
@@ -362,10 +380,9 @@ void TelemetryScraper::completeStep()
     m_inStep = false;
     m_finishing = false;
     StepTelemetry telemetry;
-    telemetry.samples = std::move(m_samples);
-    m_samples.clear();
-    telemetry.stats
-        = ServerStepStats::derive(telemetry.samples, m_facts.metricsEngine, m_facts.metricsModel, m_facts.timeScale);
+    telemetry.samples = m_samples.take();
+    telemetry.stats = m_stats.stats(m_facts.metricsEngine, m_facts.metricsModel, m_facts.timeScale);
+    m_stats = {};
     int cut = 0;
     for (const Endpoint& e : m_endpoints)
         cut += e.cutThisStep;
@@ -376,7 +393,8 @@ void TelemetryScraper::completeStep()
             if (!e.usable)
                 continue;
             const QString engine = e.names ? QString::fromLatin1(e.names->engine) : QString();
-            std::optional<ServerStepStats> st = ServerStepStats::derive(e.samples, engine, {}, m_facts.timeScale);
+            std::optional<ServerStepStats> st = e.stats.stats(engine, {}, m_facts.timeScale);
+            e.stats = {};
             if (!st) {
                 st.emplace();
                 st->engine = engine;
@@ -387,9 +405,12 @@ void TelemetryScraper::completeStep()
             if (st->kvUsageMax && (!telemetry.stats->kvUsageMax || *st->kvUsageMax > *telemetry.stats->kvUsageMax))
                 telemetry.stats->kvUsageMax = st->kvUsageMax;
             telemetry.stats->servers.push_back(std::move(*st));
-            telemetry.serverSamples.push_back(std::move(e.samples));
-            e.samples.clear();
+            telemetry.serverSamples.push_back(e.samples.take());
         }
+    }
+    for (Endpoint& e : m_endpoints) {
+        e.samples.clear();
+        e.stats = {};
     }
     if (auto done = std::exchange(m_stepDone, {}))
         done(std::move(telemetry));

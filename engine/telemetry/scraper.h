@@ -33,6 +33,9 @@ struct TelemetryOptions
     // partial, metric family left out) and the cut is said once per URL and counted per step.
     qint64 maxBodyBytes = qint64(16) << 20;
     TransportOptions transport; // proxy and TLS verification as the load uses them
+    // The scrapes a step keeps for its metrics file, of all URLs together and of each URL: a longer step's
+    // are thinned evenly (ServerSeries). The step's statistics are folded from every scrape as it comes.
+    std::size_t maxStepSamples = ServerSeries::kDefaultLimit;
 
     bool enabled() const
     {
@@ -48,6 +51,8 @@ struct TelemetryOptions
 //   beginStep(): a scrape of every URL at once (the baseline), then one every interval; a round ends
 //              when every URL has answered and gives one combined sample (and one per URL).
 //   endStep(done): a last scrape, then done(samples and their statistics).
+// A step holds its statistics folded as the scrapes come (ServerStatsAccumulator) and a bounded series of
+// them (ServerSeries) for its metrics file: its memory does not grow with the step's length.
 // A scrape's text is parsed on a thread of its own, so a large body costs the controller thread (the
 // dispatch timer's) only its arrival; a round ends when every URL's text is parsed.
 class TelemetryScraper : public QObject
@@ -67,6 +72,9 @@ public:
     void abort(); // drops what is in flight; no callback runs
 
     bool available() const { return m_available; }
+    // The samples the running step holds (all URLs together and each URL's): at most
+    // maxStepSamples per series, however many scrapes it took.
+    std::size_t heldSamples() const;
     const ServerFacts& facts() const { return m_facts; }
 
 Q_SIGNALS:
@@ -84,7 +92,8 @@ private:
         bool cutSaid = false; // the note that its body is cut was given (once per sweep)
         int cutThisStep = 0; // scrapes of this step whose body was cut
         std::optional<ServerSample> round; // this round's sample
-        std::vector<ServerSample> samples;
+        ServerStatsAccumulator stats; // this step's, every scrape
+        ServerSeries samples;
     };
     // What one GET gave: the body (at most maxBodyBytes), whether it was cut there, why it failed.
     struct Fetched
@@ -126,7 +135,8 @@ private:
     bool m_finishing = false;
     bool m_finalIssued = false;
     std::function<void(StepTelemetry)> m_stepDone;
-    std::vector<ServerSample> m_samples;
+    ServerStatsAccumulator m_stats; // the step's, all URLs together
+    ServerSeries m_samples;
 };
 
 } // namespace kp

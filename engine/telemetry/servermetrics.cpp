@@ -32,27 +32,6 @@ std::optional<double> within(std::optional<double> v, double high)
     return v && *v >= 0 && *v <= high ? v : std::nullopt;
 }
 
-// The increase of a counter over the samples, as Prometheus' increase() takes it: the rises between
-// neighbouring samples added up, a decrease being a reset (the counter restarted from zero, so the
-// later value is what it counted since). Samples without the counter are passed over; none unless the
-// first and the last sample both have it.
-template <typename Member> std::optional<double> increase(const std::vector<ServerSample>& samples, Member member)
-{
-    if (samples.size() < 2 || !(samples.front().*member) || !(samples.back().*member))
-        return std::nullopt;
-    double total = 0.0;
-    std::optional<double> previous;
-    for (const ServerSample& s : samples) {
-        const std::optional<double>& v = s.*member;
-        if (!v || !std::isfinite(*v) || *v < 0)
-            continue;
-        if (previous)
-            total += *v >= *previous ? *v - *previous : *v;
-        previous = v;
-    }
-    return std::isfinite(total) ? std::optional<double>(total) : std::nullopt;
-}
-
 // The histograms a samples file keeps (count and sum), with their keys' stem.
 const std::vector<std::pair<PromHistogram ServerSample::*, const char*>>& phaseHistograms()
 {
@@ -383,6 +362,14 @@ ServerSample ServerSample::extract(const PromText& text, const ServerMetricNames
     return s;
 }
 
+void ServerSample::dropBuckets()
+{
+    for (PromHistogram* h : { &ttft, &queueTime, &prefillTime, &decodeTime, &inferenceTime, &e2eLatency }) {
+        if (!h->isEmpty())
+            h->buckets = { { std::numeric_limits<double>::infinity(), h->count } };
+    }
+}
+
 void ServerSample::dropCounters()
 {
     preemptionsTotal.reset();
@@ -491,60 +478,113 @@ std::vector<ServerSample> StepTelemetry::samplesFromJsonl(QByteArrayView text, c
     return out;
 }
 
-std::optional<ServerStepStats> ServerStepStats::derive(
-    const std::vector<ServerSample>& samples, const QString& engine, const QString& model, double timeScale)
+void ServerStatsAccumulator::Gauge::add(const std::optional<double>& v, bool isFirst)
 {
-    if (samples.empty())
+    if (!v || !std::isfinite(*v))
+        return;
+    if (!max || *v > *max)
+        max = *v;
+    if (isFirst) {
+        first = v;
+    } else {
+        restTotal += *v;
+        ++restN;
+    }
+}
+
+std::optional<double> ServerStatsAccumulator::Gauge::mean(int samples) const
+{
+    // The first sample is taken before the load starts: left out, unless there are two samples or fewer.
+    // Added in the samples' order, as one loop over them would.
+    const bool withFirst = samples <= 2 && first;
+    const double total = withFirst ? *first + restTotal : restTotal;
+    const int n = restN + (withFirst ? 1 : 0);
+    if (n > 0 && std::isfinite(total))
+        return total / n;
+    return std::nullopt;
+}
+
+void ServerStatsAccumulator::Counter::add(const std::optional<double>& v, bool isFirst)
+{
+    if (isFirst)
+        firstHas = v.has_value();
+    lastHas = v.has_value();
+    if (!v || !std::isfinite(*v) || *v < 0)
+        return;
+    if (previous)
+        total += *v >= *previous ? *v - *previous : *v;
+    previous = v;
+}
+
+// The increase of a counter over the samples, as Prometheus' increase() takes it: the rises between
+// neighbouring samples added up, a decrease being a reset (the counter restarted from zero, so the
+// later value is what it counted since). Samples without the counter are passed over; none unless the
+// first and the last sample both have it.
+std::optional<double> ServerStatsAccumulator::Counter::increase(int samples) const
+{
+    if (samples < 2 || !firstHas || !lastHas)
+        return std::nullopt;
+    return std::isfinite(total) ? std::optional<double>(total) : std::nullopt;
+}
+
+void ServerStatsAccumulator::add(const ServerSample& s)
+{
+    const bool isFirst = m_count == 0;
+    m_running.add(s.running, isFirst);
+    m_waiting.add(s.waiting, isFirst);
+    m_kvUsage.add(s.kvUsage, isFirst);
+    m_gpuUtilisation.add(s.gpuUtilisation, isFirst);
+    m_gpuFbUsed.add(s.gpuFbUsedMiB, isFirst);
+    m_gpuPower.add(s.gpuPowerW, isFirst);
+    m_gpuCount.add(s.gpuCount, isFirst);
+    m_hitRate.add(s.prefixCacheHitRate, isFirst);
+    m_preemptions.add(s.preemptionsTotal, isFirst);
+    m_promptTokens.add(s.promptTokensTotal, isFirst);
+    m_generationTokens.add(s.generationTokensTotal, isFirst);
+    m_cacheQueries.add(s.prefixCacheQueriesTotal, isFirst);
+    m_cacheHits.add(s.prefixCacheHitsTotal, isFirst);
+    m_energy.add(s.gpuEnergyTotalJ, isFirst);
+    m_cacheCounters = m_cacheCounters || s.prefixCacheQueriesTotal || s.prefixCacheHitsTotal;
+    if (isFirst)
+        m_first = s;
+    else
+        m_last = s;
+    ++m_count;
+}
+
+std::optional<ServerStepStats> ServerStatsAccumulator::stats(
+    const QString& engine, const QString& model, double timeScale) const
+{
+    if (m_count == 0)
         return std::nullopt;
     ServerStepStats st;
     st.engine = engine;
     st.model = model;
-    st.samples = static_cast<int>(samples.size());
+    st.samples = m_count;
     st.timeScale = timeScale > 0 ? timeScale : 1.0;
-    const std::size_t from = samples.size() > 2 ? 1 : 0;
-    auto gauge = [&](auto member, std::optional<double>& mean, std::optional<double>& max) {
-        double total = 0;
-        int n = 0;
-        for (std::size_t i = 0; i < samples.size(); ++i) {
-            const std::optional<double>& v = samples[i].*member;
-            if (!v || !std::isfinite(*v))
-                continue;
-            if (!max || *v > *max)
-                max = *v;
-            if (i >= from) {
-                total += *v;
-                ++n;
-            }
-        }
-        if (n > 0 && std::isfinite(total))
-            mean = total / n;
+    const auto gauge = [&](const Gauge& g, std::optional<double>& mean, std::optional<double>& max) {
+        mean = g.mean(m_count);
+        max = g.max;
     };
-    gauge(&ServerSample::running, st.runningMean, st.runningMax);
-    gauge(&ServerSample::waiting, st.waitingMean, st.waitingMax);
-    gauge(&ServerSample::kvUsage, st.kvUsageMean, st.kvUsageMax);
-    gauge(&ServerSample::gpuUtilisation, st.gpuUtilisationMean, st.gpuUtilisationMax);
-    gauge(&ServerSample::gpuFbUsedMiB, st.gpuFbUsedMeanMiB, st.gpuFbUsedMaxMiB);
-    std::optional<double> powerMax, gpusMean, gpusMax;
-    gauge(&ServerSample::gpuPowerW, st.gpuPowerMeanW, powerMax);
-    gauge(&ServerSample::gpuCount, gpusMean, gpusMax);
-    if (gpusMax)
-        st.gpuCount = int(std::lround(*gpusMax));
+    gauge(m_running, st.runningMean, st.runningMax);
+    gauge(m_waiting, st.waitingMean, st.waitingMax);
+    gauge(m_kvUsage, st.kvUsageMean, st.kvUsageMax);
+    gauge(m_gpuUtilisation, st.gpuUtilisationMean, st.gpuUtilisationMax);
+    gauge(m_gpuFbUsed, st.gpuFbUsedMeanMiB, st.gpuFbUsedMaxMiB);
+    st.gpuPowerMeanW = m_gpuPower.mean(m_count);
+    if (m_gpuCount.max)
+        st.gpuCount = int(std::lround(*m_gpuCount.max));
+    if (!m_cacheCounters)
+        st.prefixCacheHitRate = m_hitRate.mean(m_count);
 
-    if (std::none_of(samples.begin(), samples.end(),
-            [](const ServerSample& s) { return s.prefixCacheQueriesTotal || s.prefixCacheHitsTotal; })) {
-        std::optional<double> rateMax;
-        gauge(&ServerSample::prefixCacheHitRate, st.prefixCacheHitRate, rateMax);
-    }
-
-    const ServerSample& first = samples.front();
-    const ServerSample& last = samples.back();
-    auto delta = [&](auto member) { return increase(samples, member); };
-    if (samples.size() > 1) {
-        st.preemptions = delta(&ServerSample::preemptionsTotal);
-        st.promptTokens = delta(&ServerSample::promptTokensTotal);
-        st.generationTokens = delta(&ServerSample::generationTokensTotal);
-        st.prefixCacheQueries = delta(&ServerSample::prefixCacheQueriesTotal);
-        st.prefixCacheHits = delta(&ServerSample::prefixCacheHitsTotal);
+    const ServerSample& first = *m_first;
+    const ServerSample& last = m_last ? *m_last : *m_first;
+    if (m_count > 1) {
+        st.preemptions = m_preemptions.increase(m_count);
+        st.promptTokens = m_promptTokens.increase(m_count);
+        st.generationTokens = m_generationTokens.increase(m_count);
+        st.prefixCacheQueries = m_cacheQueries.increase(m_count);
+        st.prefixCacheHits = m_cacheHits.increase(m_count);
         if (st.prefixCacheQueries && st.prefixCacheHits && *st.prefixCacheQueries > 0)
             st.prefixCacheHitRate = std::clamp(*st.prefixCacheHits / *st.prefixCacheQueries, 0.0, 1.0);
         if (!last.ttft.isEmpty()) {
@@ -564,7 +604,7 @@ std::optional<ServerStepStats> ServerStepStats::derive(
         st.inferenceTime = figuresOf(first.inferenceTime, last.inferenceTime, st.timeScale);
         st.e2eLatency = figuresOf(first.e2eLatency, last.e2eLatency, st.timeScale);
         st.queueTimeMeanMs = st.queueTime.meanMs;
-        if (const auto energy = delta(&ServerSample::gpuEnergyTotalJ)) {
+        if (const auto energy = m_energy.increase(m_count)) {
             st.energyJ = *energy;
             st.energySource = QStringLiteral("counter");
         } else if (st.gpuPowerMeanW && last.atS > first.atS) {
@@ -586,6 +626,57 @@ std::optional<ServerStepStats> ServerStepStats::derive(
     if (!st.energyJ)
         st.energySource.clear();
     return st;
+}
+
+std::optional<ServerStepStats> ServerStepStats::derive(
+    const std::vector<ServerSample>& samples, const QString& engine, const QString& model, double timeScale)
+{
+    ServerStatsAccumulator fold;
+    for (const ServerSample& s : samples)
+        fold.add(s);
+    return fold.stats(engine, model, timeScale);
+}
+
+ServerSeries::ServerSeries(std::size_t limit)
+    : m_limit(std::max<std::size_t>(limit, 2))
+{ }
+
+void ServerSeries::add(ServerSample sample)
+{
+    sample.dropBuckets();
+    if (m_added++ % m_stride != 0) {
+        m_latest = std::move(sample);
+        return;
+    }
+    m_latest.reset();
+    m_kept.push_back(std::move(sample));
+    if (m_kept.size() < m_limit)
+        return;
+    // Full: keep every second one (0, 2 x stride, ...); the newest, dropped, stays as the latest.
+    if (m_kept.size() % 2 == 0)
+        m_latest = std::move(m_kept.back());
+    std::size_t to = 1; // the first stays where it is (a vector moved onto itself would be left empty)
+    for (std::size_t from = 2; from < m_kept.size(); from += 2)
+        m_kept[to++] = std::move(m_kept[from]);
+    m_kept.resize(to);
+    m_stride *= 2;
+}
+
+std::vector<ServerSample> ServerSeries::take()
+{
+    std::vector<ServerSample> out = std::move(m_kept);
+    if (m_latest)
+        out.push_back(std::move(*m_latest));
+    clear();
+    return out;
+}
+
+void ServerSeries::clear()
+{
+    m_kept = {};
+    m_latest.reset();
+    m_added = 0;
+    m_stride = 1;
 }
 
 QJsonObject ServerStepStats::toJson() const

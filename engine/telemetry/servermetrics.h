@@ -102,6 +102,8 @@ struct ServerSample
     static ServerSample extract(const PromText& text, const ServerMetricNames& names, double atS);
     // Leaves out the counters and histograms (a round that lacks some URL's part: their sums would dip).
     void dropCounters();
+    // Keeps of each histogram only its count and sum, what steps/NNN.metrics.jsonl keeps (and reads back).
+    void dropBuckets();
     // The GPU figures of an exporter's text, set on this sample.
     void extractGpu(const PromText& text, const GpuMetricNames& names);
     // Several URLs scraped at one time as one sample: counts and counters added up (over the URLs that
@@ -183,6 +185,7 @@ struct ServerStepStats
 
     // Gauges from every sample after the first (the first is taken before the load starts; with two
     // or fewer samples, all of them); differences from first to last. None without samples.
+    // ServerStatsAccumulator over the samples in order.
     static std::optional<ServerStepStats> derive(
         const std::vector<ServerSample>& samples, const QString& engine, const QString& model, double timeScale = 1.0);
 
@@ -195,7 +198,74 @@ struct ServerStepStats
     bool operator==(const ServerStepStats&) const = default;
 };
 
-// A step's server telemetry: the samples (kept with the step) and what they add up to.
+// ServerStepStats::derive folded one sample at a time, in fixed memory: the first and the latest sample
+// (histogram and counter differences, the step's time), each gauge's running sum and highest value, each
+// counter's increase so far. stats() equals derive() over every sample added, whatever their number.
+class ServerStatsAccumulator
+{
+public:
+    void add(const ServerSample& sample);
+    int samples() const { return m_count; }
+    std::optional<ServerStepStats> stats(const QString& engine, const QString& model, double timeScale = 1.0) const;
+
+private:
+    struct Gauge
+    {
+        std::optional<double> first; // the first sample's reading
+        double restTotal = 0.0; // the later samples' readings added up
+        int restN = 0;
+        std::optional<double> max;
+
+        void add(const std::optional<double>& v, bool isFirst);
+        // The mean over the samples after the first, or over all of them when there are two or fewer.
+        std::optional<double> mean(int samples) const;
+    };
+    struct Counter // Prometheus' increase(), as derive() takes it
+    {
+        bool firstHas = false;
+        bool lastHas = false;
+        double total = 0.0;
+        std::optional<double> previous;
+
+        void add(const std::optional<double>& v, bool isFirst);
+        std::optional<double> increase(int samples) const;
+    };
+
+    int m_count = 0;
+    std::optional<ServerSample> m_first, m_last;
+    Gauge m_running, m_waiting, m_kvUsage, m_gpuUtilisation, m_gpuFbUsed, m_gpuPower, m_gpuCount, m_hitRate;
+    Counter m_preemptions, m_promptTokens, m_generationTokens, m_cacheQueries, m_cacheHits, m_energy;
+    bool m_cacheCounters = false; // a sample had prefix-cache counters: the hit-rate gauge is not read
+};
+
+// A step's scrapes kept for its metrics file in bounded memory: every scrape up to `limit`, then every
+// second one (the first kept), then every fourth, and so on, so a step of any length keeps between
+// limit / 2 and limit evenly spaced scrapes, with the latest one always at the end. Histograms are kept
+// as the file keeps them (ServerSample::dropBuckets); the statistics come from every scrape
+// (ServerStatsAccumulator), never from this series.
+class ServerSeries
+{
+public:
+    static constexpr std::size_t kDefaultLimit = 2048;
+
+    explicit ServerSeries(std::size_t limit = kDefaultLimit);
+    void add(ServerSample sample);
+    std::size_t size() const { return m_kept.size() + (m_latest ? 1 : 0); } // samples held
+    std::size_t added() const { return m_added; }
+    std::size_t stride() const { return m_stride; } // scrapes per kept one
+    std::vector<ServerSample> take(); // the series; leaves it empty
+    void clear();
+
+private:
+    std::size_t m_limit;
+    std::vector<ServerSample> m_kept; // the scrapes 0, stride, 2 x stride, ...
+    std::optional<ServerSample> m_latest; // the latest scrape, when it is not on the stride
+    std::size_t m_added = 0;
+    std::size_t m_stride = 1;
+};
+
+// A step's server telemetry: the samples (kept with the step; a ServerSeries, thinned past its limit) and
+// what every scrape adds up to.
 struct StepTelemetry
 {
     std::vector<ServerSample> samples;

@@ -69,13 +69,25 @@ QString loadWord(LoadMode mode, double load)
 }
 
 // The parameters the search moves, in the order it moves them: rows of the simulator's parameter table.
-enum Param { TBase, PerDecode, PerPrefill, PerKv, PerWaiting, MaxNumSeqs, KvCapacity, ParamCount };
+enum Param {
+    TBase,
+    PerDecode,
+    PerPrefill,
+    PerKv,
+    PerWaiting,
+    MaxNumSeqs,
+    KvCapacity,
+    PreEngine,
+    PreEngineSpread,
+    ParamCount
+};
 
 const std::array<const sim::SimParameter*, ParamCount>& fittedRows()
 {
     static const std::array<const sim::SimParameter*, ParamCount> rows = [] {
-        const std::array<const char*, ParamCount> keys = { "t_base_ms", "per_decode_ms", "per_prefill_token_ms",
-            "per_kv_token_ms", "per_waiting_ms", "max_num_seqs", "kv_capacity_tokens" };
+        const std::array<const char*, ParamCount> keys
+            = { "t_base_ms", "per_decode_ms", "per_prefill_token_ms", "per_kv_token_ms", "per_waiting_ms",
+                  "max_num_seqs", "kv_capacity_tokens", "pre_engine_ms", "pre_engine_spread_ms" };
         std::array<const sim::SimParameter*, ParamCount> found {};
         for (std::size_t i = 0; i < keys.size(); ++i) {
             found[i] = sim::findSimParameter(QString::fromLatin1(keys[i]));
@@ -310,11 +322,12 @@ std::optional<std::array<double, 4>> costRegression(const std::vector<IterationS
 }
 
 // The figures the fit compares: one step through the model in simulated time, driven as
-// simulateRecords drives it (sends due before the next iteration go first; an idle model waits for the
-// next send; a closed loop sends when a request ends or is refused), keeping only each request's send,
-// first and last token, and computing throughput, TTFT and TPOT as StepMetrics::fromRecords does
-// (RequestLatencies' definitions, numpy's percentiles). A fit runs the model hundreds of times: keeping
-// every token's time, and pooling them for the ITL, would cost more than the model itself.
+// simulateRecords drives it (a send reaches the model after the latency before the engine, as SimTimeDriver
+// delays it; sends due before the next iteration go first; an idle model waits for the next send; a closed loop sends
+// when a request ends or is refused), keeping only each request's send, first and last token, and computing throughput,
+// TTFT and TPOT as StepMetrics::fromRecords does (RequestLatencies' definitions, numpy's percentiles). A fit runs the
+// model hundreds of times: keeping every token's time, and pooling them for the ITL, would cost more than the model
+// itself.
 StepMetrics simulateFigures(const sim::SimParams& params, const FitStep& step)
 {
     const std::vector<TwinRequest>& requests = step.requests;
@@ -331,7 +344,7 @@ StepMetrics simulateFigures(const sim::SimParams& params, const FitStep& step)
         if (next >= n)
             return;
         sent[next] = toNs(atMs);
-        due.emplace(atMs, next);
+        due.emplace(atMs + sim::SimModel::preEngineDelayMs(params, 0, quint64(next)), next);
         ++next;
     };
     const bool closedLoop = step.mode == LoadMode::Concurrency;
@@ -418,7 +431,9 @@ struct SummaryEstimate
     double runningAt = 0; // at this load
     double peak = 0; // the highest throughput, req/s
     double lightTtft = kUnknown;
-    double outsideMs = 0; // of every TTFT, what the model has no term for (when prefillCapped)
+    double outsideMs = 0; // of the lightest TTFT, what the server's iterations do not explain (when prefillCapped)
+    double preEngineMs = 0, preEngineSpreadMs = 0; // outsideMs as the latency before the engine
+    double perWaitingDeepMs = 0; // the host's cost over the deepest queue (the heaviest step's P99 TTFT); 0: none
     bool prefillCapped = false; // the lightest step's TTFT says more prefill than the peak leaves room for
     bool hostBound = false;
 };
@@ -430,6 +445,7 @@ SummaryEstimate fromSummaries(const std::vector<FitStep>& steps, std::size_t sat
     {
         double x, r, t, f;
         bool light;
+        std::size_t step;
     };
     std::vector<Point> points;
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -437,7 +453,7 @@ SummaryEstimate fromSummaries(const std::vector<FitStep>& steps, std::size_t sat
         const double x = m.requestThroughput, t = middle(m.tpot), f = middle(m.ttft);
         if (!(x > 0) || !(t > 0))
             continue;
-        points.push_back({ x, x * t * std::max(1.0, output - 1) / 1000, t, f, i < saturatedAt });
+        points.push_back({ x, x * t * std::max(1.0, output - 1) / 1000, t, f, i < saturatedAt, i });
         if (points.back().r > e.running) {
             e.running = points.back().r;
             e.runningAt = steps[i].offered;
@@ -483,6 +499,14 @@ SummaryEstimate fromSummaries(const std::vector<FitStep>& steps, std::size_t sat
         prefill = room;
         e.prefillCapped = true;
         e.outsideMs = first.f - 1.5 * first.t - prefill * prompt;
+        // The rest is latency before the engine: a fixed part and an exponential spread, the spread from how far
+        // the lightest P99 lies above its median beyond the iteration a request may wait for (an exponential's
+        // P99 lies its mean × ln 50 above its median), the fixed part what is left of the median's excess.
+        const double p99 = ttft(steps[first.step].metrics, 99);
+        const double p50 = pct(steps[first.step].metrics.ttft, 50);
+        if (isKnown(p99) && isKnown(p50))
+            e.preEngineSpreadMs = std::clamp((p99 - p50 - first.t) / std::log(50.0), 0.0, e.outsideMs);
+        e.preEngineMs = std::max(0.0, e.outsideMs - e.preEngineSpreadMs * std::log(2.0));
     }
     e.perPrefillTokenMs = prefill;
     const Point& last = points.back();
@@ -490,6 +514,11 @@ SummaryEstimate fromSummaries(const std::vector<FitStep>& steps, std::size_t sat
     if (!last.light && last.t > 1.05 * (intercept + slope * last.r) && waiting >= 1) {
         e.perWaitingMs = last.t / waiting;
         e.hostBound = true;
+        // The queue is deepest for the slowest requests: their P99 TTFT by Little's law is the queue the
+        // iteration stretches over at its worst, a smaller cost per waiting request.
+        const double p99 = ttft(steps[last.step].metrics, 99);
+        if (isKnown(p99) && last.x * p99 / 1000 > waiting)
+            e.perWaitingDeepMs = last.t / (last.x * p99 / 1000);
     } else {
         e.perWaitingMs = 0.01 * intercept;
     }
@@ -719,7 +748,10 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     p.perKvTokenMs = 0.02 * t0 / (meanPrompt + meanOutput);
     p.perWaitingMs = 0.01 * p.tBaseMs;
 
-    QString seqsNote, kvNote, costNote, waitingNote;
+    QString seqsNote, kvNote, costNote, waitingNote, preEngineNote;
+    // The latency before the engine is searched only where the lightest step's TTFT asks for it: elsewhere it
+    // stays 0 and the scan below bounds it.
+    bool searchPreEngine = false;
     double serverRunning = 0, serverKv = 0;
     for (const FitStep& s : steps) {
         if (s.server && s.server->runningMax)
@@ -753,13 +785,20 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
             waitingNote = QStringLiteral("started from the heaviest step's TPOT over the requests waiting (its "
                                          "throughput × TTFT, Little's law)");
         if (summary.prefillCapped) {
+            p.preEngineMs = summary.preEngineMs;
+            p.preEngineSpreadMs = summary.preEngineSpreadMs;
+            searchPreEngine = true;
             out.notes.append(QStringLiteral("the lightest step's TTFT (%1 ms) is more than the prefill of its "
                                             "%2-token prompts can take at the measured peak of %3 req/s: at most "
                                             "%4 ms of it is the server's (the wait for an iteration, and the "
-                                            "iteration that prefills it), the rest is latency the model does not "
-                                            "have (the API server, tokenization, the network)")
+                                            "iteration that prefills it), the rest is latency before the engine "
+                                            "(the API server, tokenization, the network): pre_engine_ms and "
+                                            "pre_engine_spread_ms start from it")
                                  .arg(num(summary.lightTtft), num(meanPrompt), num(summary.peak),
                                      num(summary.perPrefillTokenMs * meanPrompt + 1.5 * t0)));
+            preEngineNote = QStringLiteral("started from the lightest step's TTFT less what the server's iterations "
+                                           "explain (%1 ms), its spread from how far its P99 lies above its median")
+                                .arg(num(summary.outsideMs));
         }
     }
     sim::SimParams heuristic = p;
@@ -836,35 +875,57 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     // log-ratios of P50/P99 TTFT and P50 TPOT (the mean where a summary gives only the mean), averaged
     // over the steps.
     int evaluations = 0;
-    // A TTFT the model cannot reach at light load (see fromSummaries) is compared less what it has no term
-    // for: the engine's part of it.
-    const double outsideMs = fromSummary ? summary.outsideMs : 0;
     // Summaries state their throughput more surely than anything else (a latency of the mean request stands
     // for a spread the twin does not see): it weighs four times as much again there.
     const double throughputWeight = haveRecords ? 4 : 16;
-    const auto stepError = [outsideMs, throughputWeight](const StepMetrics& pred, const StepMetrics& meas) {
+    const auto stepError = [throughputWeight](const StepMetrics& pred, const StepMetrics& meas, double ttftWeight) {
         double e = 0;
         if (meas.requestThroughput > 0) {
             const double r = (pred.requestThroughput - meas.requestThroughput) / meas.requestThroughput;
             e += throughputWeight * r * r;
         }
-        const auto logTerm = [&e](double a, double b) {
+        const auto logTerm = [&e](double a, double b, double weight = 1) {
             if (isKnown(a) && isKnown(b) && a > 0 && b > 0) {
                 const double l = std::log(a / b);
-                e += l * l;
+                e += weight * l * l;
             }
         };
         const auto mid = [](const LatencyStats& predicted, const LatencyStats& measured) {
             return meanOnly(measured) ? predicted.mean : pct(predicted, 50);
         };
-        const auto engine = [outsideMs](double measured) {
-            return isKnown(measured) ? std::max(measured / 4, measured - outsideMs) : measured;
-        };
-        logTerm(mid(pred.ttft, meas.ttft), engine(middle(meas.ttft)));
-        logTerm(ttft(pred, 99), engine(ttft(meas, 99)));
+        logTerm(mid(pred.ttft, meas.ttft), middle(meas.ttft), ttftWeight);
+        logTerm(ttft(pred, 99), ttft(meas, 99), ttftWeight);
         logTerm(mid(pred.tpot, meas.tpot), middle(meas.tpot));
         return e;
     };
+    // Records: the lightest step's TTFT beyond what the start explains (its median and its P99 beyond the
+    // median, as fromSummaries splits them) is latency before the engine.
+    if (!fromSummary) {
+        const StepMetrics light = simulateFigures(p, low);
+        const double d50 = ttft(low.metrics, 50) - ttft(light, 50);
+        const double d99 = ttft(low.metrics, 99) - ttft(light, 99);
+        if (isKnown(d50) && d50 > std::max(1.0, 0.25 * ttft(low.metrics, 50))) {
+            p.preEngineSpreadMs = isKnown(d99) ? std::clamp((d99 - d50) / std::log(50.0), 0.0, d50) : 0.0;
+            p.preEngineMs = std::max(0.0, d50 - p.preEngineSpreadMs * std::log(2.0));
+            searchPreEngine = true;
+            preEngineNote = QStringLiteral("started from the lightest step's TTFT less what the server's iterations "
+                                           "explain (%1 ms), its spread from how far its P99 lies above its median")
+                                .arg(num(d50));
+        }
+    }
+    // Past the measured peak a summary's TTFTs are those of the step's queue, which its mean request on the offered
+    // rate's schedule says little about (the lengths' spread and the real send times decide how deep it gets):
+    // there they weigh a quarter, the throughput as before.
+    std::vector<double> ttftWeights(steps.size(), 1.0);
+    if (fromSummary) {
+        std::size_t peakAt = 0;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            if (steps[i].metrics.requestThroughput > steps[peakAt].metrics.requestThroughput)
+                peakAt = i;
+        }
+        for (std::size_t i = peakAt + 1; i < steps.size(); ++i)
+            ttftWeights[i] = 0.25;
+    }
     // The cache must hold the longest request the steps sent (the server served it).
     const int kvFloor = int(std::ceil((maxLen + 1) / (1 - p.kvWatermark))) + 2 * p.blockSize;
     const auto objective = [&](const sim::SimParams& q) {
@@ -872,8 +933,8 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
             return std::numeric_limits<double>::infinity();
         ++evaluations;
         double e = 0;
-        for (const FitStep& s : steps)
-            e += stepError(simulateFigures(q, s), s.metrics);
+        for (std::size_t i = 0; i < steps.size(); ++i)
+            e += stepError(simulateFigures(q, steps[i]), steps[i].metrics, ttftWeights[i]);
         return e / double(steps.size());
     };
 
@@ -886,6 +947,8 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         while (evaluations < budget) {
             bool moved = false, active = false;
             for (int i = 0; i < ParamCount && evaluations < budget; ++i) {
+                if ((i == PreEngine || i == PreEngineSpread) && !searchPreEngine)
+                    continue;
                 if (stepLog[std::size_t(i)] < minStep && !isInteger(i))
                     continue;
                 if (isInteger(i) && stepLog[std::size_t(i)] < minStep / 4)
@@ -896,6 +959,9 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                     sim::SimParams q = x;
                     const double v = get(x, i);
                     double target = std::max(1e-9, v) * std::exp(sign * stepLog[std::size_t(i)]);
+                    // A latency at 0 tries a tenth of an iteration.
+                    if ((i == PreEngine || i == PreEngineSpread) && v <= 0)
+                        target = sign > 0 ? 0.1 * t0 : 0.0;
                     set(q, i, target);
                     if (isInteger(i) && get(q, i) == v)
                         set(q, i, v + sign * (i == KvCapacity ? x.blockSize : 1));
@@ -927,7 +993,8 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     // from the best two. Around the summaries' estimates, the batch limit at 1 to 1.6 times the requests running at
     // the plateau by Little's law (a mean over the step, ramp and drain included: the peak batch is larger),
     // set by max_num_seqs (a cache twice as large) or by the cache (max_num_seqs four times as large), each
-    // with the host's cost per waiting request at its estimate, a tenth and a hundredth of it.
+    // with the host's cost per waiting request at its estimate, a tenth and a hundredth of it, and at its estimate
+    // over the deepest queue (the heaviest step's P99 TTFT) where the heaviest step is host-bound.
     struct Start
     {
         sim::SimParams params;
@@ -950,6 +1017,10 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                                    : 2 * running * (meanPrompt + meanOutput)));
                 for (const double w : { 1.0, 0.1, 0.01 }) {
                     set(q, PerWaiting, waiting * w);
+                    starts.push_back({ q, 0 });
+                }
+                if (summary.perWaitingDeepMs > 0) {
+                    set(q, PerWaiting, summary.perWaitingDeepMs);
                     starts.push_back({ q, 0 });
                 }
             }
@@ -1020,7 +1091,26 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         ParameterFit f;
         f.key = QString::fromLatin1(fittedRows()[std::size_t(i)]->key);
         f.value = get(p, i);
+        const bool latency = i == PreEngine || i == PreEngineSpread;
+        if (latency && f.value <= 0) {
+            // A latency at 0 cannot be scaled: tried at fractions of the lightest step's TTFT instead. It is
+            // bounded above where the error passes the threshold, and by 0 below.
+            const double scale = isKnown(f0) && f0 > 0 ? f0 : t0;
+            double within = 0;
+            for (const double fraction : { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0 }) {
+                sim::SimParams q = p;
+                set(q, i, fraction * scale);
+                if (objective(q) > threshold) {
+                    f.hi = within;
+                    f.lo = 0.0;
+                    break;
+                }
+                within = get(q, i);
+            }
+        }
         for (const int sign : { +1, -1 }) {
+            if (latency && f.value <= 0)
+                break;
             std::optional<double> bound;
             double within = f.value;
             for (const double factor : factors) {
@@ -1045,9 +1135,18 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
             f.note = kvNote;
         else if (i == PerWaiting)
             f.note = waitingNote;
+        else if (latency)
+            f.note = f.value > 0
+                ? preEngineNote
+                : QStringLiteral("0: the lightest step's TTFT is what the server's iterations explain");
         if (!f.identified) {
-            f.note = QStringLiteral("the fit error does not change over x1/4 to x4: the data do not identify it");
+            f.note = latency && f.value <= 0
+                ? QStringLiteral("the fit error does not change up to the lightest step's TTFT: the data do not "
+                                 "identify it")
+                : QStringLiteral("the fit error does not change over x1/4 to x4: the data do not identify it");
             twin.unidentified.append(f.key);
+        } else if (!f.hi && latency) {
+            f.note += QStringLiteral("; a lower bound only: more of it changes the fit too little");
         } else if (!f.hi) {
             f.note += (f.note.isEmpty() ? QString() : QStringLiteral("; "))
                 + QStringLiteral("a lower bound only: it never limited the measured steps");

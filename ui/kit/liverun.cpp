@@ -46,6 +46,7 @@ LiveRun::LiveRun(SweepController* controller, QObject* parent)
     connect(controller, &SweepController::stepStarted, this, &LiveRun::onStepStarted);
     connect(controller, &SweepController::snapshot, this, &LiveRun::onSnapshot);
     connect(controller, &SweepController::stepFinished, this, &LiveRun::onStepFinished);
+    connect(controller, &SweepController::windowFinished, this, &LiveRun::onWindowFinished);
     connect(controller, &SweepController::analysisChanged, this, [this](const RunAnalysis& analysis) {
         m_analysis = analysis;
         updatePlan();
@@ -86,6 +87,9 @@ void LiveRun::reset()
     m_snapshot = {};
     m_samples.clear();
     m_inFlight.clear();
+    m_windows.clear();
+    m_timeline.clear();
+    m_timelineStep = -1;
     m_added = 0;
     m_finalElapsedS = 0;
     m_clock.start();
@@ -205,6 +209,9 @@ void LiveRun::onStepStarted(int index, const StepConfig& config)
     m_snapshot.planned = config.numPrompts;
     m_samples.clear();
     m_inFlight.clear();
+    m_windows.clear();
+    m_timeline.clear();
+    m_timelineStep = index;
     const QString requests = config.numPrompts == kUnbounded ? tr("%1 s").arg(config.durationS)
         : config.numPrompts == 1                             ? tr("1 request")
                                                              : tr("%1 requests").arg(config.numPrompts);
@@ -227,6 +234,7 @@ void LiveRun::onSnapshot(const LiveSnapshot& snapshot)
         m_samples.pop_front();
     m_snapshot.recent.clear();
     if (!snapshot.warmingUp) {
+        m_timeline.add(snapshot.elapsedS, snapshot.completed, snapshot.failed, snapshot.inFlight);
         m_inFlight.emplace_back(snapshot.elapsedS, snapshot.inFlight);
         while (m_inFlight.size() > kMaxLiveSamples)
             m_inFlight.pop_front();
@@ -260,6 +268,21 @@ void LiveRun::onStepFinished(const StepReport& report)
     }
     m_current.reset();
     Q_EMIT stepAdded(int(m_steps.size()) - 1);
+}
+
+void LiveRun::onWindowFinished(const SoakWindowFigures& window)
+{
+    if (!m_current)
+        return;
+    m_windows.push_back(window);
+    const double p99 = window.ttftP99;
+    log(tr("Window %1 (%2–%3 s)%4: %5 req/s, %6 failed, TTFT P99 %7 ms")
+            .arg(window.index + 1)
+            .arg(window.startS, 0, 'f', 1)
+            .arg(window.endS, 0, 'f', 1)
+            .arg(window.partial ? tr(", partial") : QString())
+            .arg(UiFormat::throughput(window.requestThroughput), UiFormat::count(window.failed), ms(p99)));
+    Q_EMIT windowAdded(int(m_windows.size()) - 1);
 }
 
 void LiveRun::onPausedChanged(bool paused)

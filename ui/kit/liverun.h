@@ -1,5 +1,6 @@
 #pragma once
 
+#include "kit/ratetimeline.h"
 #include "kit/runinfo.h"
 #include "kit/stepreport.h"
 #include "load/steprunner.h"
@@ -71,6 +72,12 @@ public:
     const LiveSnapshot& lastSnapshot() const { return m_snapshot; }
     const std::deque<LatencySample>& liveSamples() const { return m_samples; }
     const std::deque<QPointF>& liveInFlight() const { return m_inFlight; } // (s, requests)
+    // A soak (load.mode "soak"): the windows of the running step closed so far, and the step second by
+    // second (bounded; kept after the step ends until the next one starts, for timelineStep()).
+    bool isSoak() const { return m_hasInfo && m_info.profile.load.soak; }
+    const std::vector<SoakWindowFigures>& liveWindows() const { return m_windows; }
+    const RateTimeline& timeline() const { return m_timeline; }
+    int timelineStep() const { return m_timelineStep; } // -1: none
 
     RunProgress progress() const;
     // Stop, pause or add steps through the controller; state follows from what it reports.
@@ -98,6 +105,7 @@ Q_SIGNALS:
     void analysisChanged();
     void failuresChanged();
     void liveChanged(); // a snapshot arrived (the live chart redraws on its own timer)
+    void windowAdded(int index); // liveWindows()[index] closed
     void logLine(const QString& line);
 
 private:
@@ -108,6 +116,7 @@ private:
     void onStepStarted(int index, const StepConfig& config);
     void onSnapshot(const LiveSnapshot& snapshot);
     void onStepFinished(const StepReport& report);
+    void onWindowFinished(const SoakWindowFigures& window);
     void onFinished(bool stopped, const QString& reason);
     void onFailed(const QString& message);
     void onPausedChanged(bool paused);
@@ -128,6 +137,9 @@ private:
     LiveSnapshot m_snapshot;
     std::deque<LatencySample> m_samples;
     std::deque<QPointF> m_inFlight;
+    std::vector<SoakWindowFigures> m_windows;
+    RateTimeline m_timeline;
+    int m_timelineStep = -1;
     QElapsedTimer m_clock;
     double m_finalElapsedS = 0;
     int m_added = 0;

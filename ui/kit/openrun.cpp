@@ -66,6 +66,13 @@ StepReport reportFor(
     }
 
     StepReport r = makeStepReport(result, profile, HeaderList {}, QStringList {});
+    // A soak step's windows, as they closed (a killed soak's too: each line was appended whole).
+    const QString stepFile = saved.resultPath.isEmpty() ? saved.requestsPath : saved.resultPath;
+    if (const QString windows = soakWindowsPath(stepFile); !stepFile.isEmpty() && QFileInfo::exists(windows)) {
+        QString error;
+        if (!readSoakWindows(windows, &r.windows, &error, warnings))
+            warnings->append(error);
+    }
     if (saved.noTimeline.isEmpty())
         warnings->append(r.timeline.leftOutNotes(saved.requestsPath, saved.metricsPath, result.durationS));
     r.load = saved.load.isEmpty() ? r.load : saved.load;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "client/requestbuilder.h"
+#include "kit/soakwindowfigures.h"
 #include "load/steprunner.h"
 #include "metrics/stepmetrics.h"
 #include "profile/profile.h"
@@ -67,6 +68,9 @@ struct StepReport
     StepTelemetry server; // the server's /metrics while the step ran; empty without
     StepTimeline timeline; // second by second, from the records and the scrapes; empty without records
     QString noTimeline; // why records that are there give no timeline (SavedStep::noTimeline); empty otherwise
+    // A soak step's windows in time order (live from the engine's windowFinished, or its windows.jsonl);
+    // empty for other steps.
+    std::vector<SoakWindowFigures> windows;
     // The step as the twin's fit takes it (made from the records in the controller thread); unset for a
     // partial or client-bound step and for steps read from disk.
     std::shared_ptr<const twin::FitStep> fit;

@@ -17,6 +17,7 @@ SweepController::SweepController(QObject* parent)
     qRegisterMetaType<kp::StepConfig>();
     qRegisterMetaType<kp::ui::ServerSweepStatus>();
     qRegisterMetaType<kp::ui::ServerSweepResult>();
+    qRegisterMetaType<kp::ui::SoakWindowFigures>();
 
     m_thread.setObjectName(QStringLiteral("kneepoint sweep controller"));
     m_worker = new SweepWorker(m_pendingSnapshots);
@@ -37,6 +38,7 @@ SweepController::SweepController(QObject* parent)
     connect(m_worker, &SweepWorker::serverSweepChanged, this, &SweepController::serverSweepChanged);
     connect(m_worker, &SweepWorker::nextRun, this, &SweepController::nextRun);
     connect(m_worker, &SweepWorker::serverSweepFinished, this, &SweepController::serverSweepFinished);
+    connect(m_worker, &SweepWorker::windowFinished, this, &SweepController::windowFinished);
     connect(m_worker, &SweepWorker::pausedChanged, this, [this](bool paused) {
         m_paused = paused;
         if (!paused)

@@ -71,6 +71,7 @@ Q_SIGNALS:
     void serverSweepChanged(const kp::ui::ServerSweepStatus& status);
     void nextRun();
     void serverSweepFinished(const kp::ui::ServerSweepResult& result);
+    void windowFinished(const kp::ui::SoakWindowFigures& window); // a soak step's window, once in windows.jsonl
 
 private:
     void setRunning(bool running);

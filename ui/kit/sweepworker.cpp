@@ -228,11 +228,17 @@ void SweepWorker::connectPipeline()
     connect(p, &SweepPipeline::failed, this, &SweepWorker::onFailed);
     connect(p, &SweepPipeline::started, this, &SweepWorker::onStarted);
     connect(p, &SweepPipeline::stepStarted, this, [this](int index, const StepConfig& config) {
+        m_windows.clear();
         StepConfig light = config;
         light.prompts.clear();
         Q_EMIT stepStarted(index, light);
     });
     connect(p, &SweepPipeline::snapshot, this, &SweepWorker::onSnapshot);
+    // After the pipeline appended its line to windows.jsonl; a few hundred bytes per window cross.
+    connect(p, &SweepPipeline::windowFinished, this, [this](const SoakWindow& window) {
+        m_windows.push_back(SoakWindowFigures::from(window));
+        Q_EMIT windowFinished(m_windows.back());
+    });
     connect(p, &SweepPipeline::serverSample, this, &SweepWorker::serverSample);
     connect(p, &SweepPipeline::serverReported, this,
         [this](const ServerFacts& facts) { Q_EMIT serverReported(facts.toJson()); });
@@ -361,6 +367,8 @@ void SweepWorker::onStepFinished(const StepResult& result, const RunSession::Ste
     const Profile& profile = m_pipeline->profile();
     StepReport report
         = makeStepReport(result, profile, m_pipeline->headers(), m_pipeline->serverModels(), m_pipeline->maxModelLen());
+    report.windows = std::move(m_windows);
+    m_windows.clear();
     if (!report.partial && !report.clientBound && result.config.mode == profile.load.mode)
         report.fit = std::make_shared<const twin::FitStep>(
             twin::fitStepFromRecords(result.config.mode, report.offered(), result.config.burstiness, result.records));

@@ -68,6 +68,7 @@ Q_SIGNALS:
     void serverSweepChanged(const kp::ui::ServerSweepStatus& status);
     void nextRun();
     void serverSweepFinished(const kp::ui::ServerSweepResult& result);
+    void windowFinished(const kp::ui::SoakWindowFigures& window); // a soak step's window, as it closes
 
 private:
     void startPipeline(const kp::Profile& profile, const QString& runDir);
@@ -84,6 +85,7 @@ private:
 
     std::shared_ptr<std::atomic<int>> m_pendingSnapshots;
     std::optional<LiveSnapshot> m_heldSnapshot;
+    std::vector<SoakWindowFigures> m_windows; // the running soak step's, for its report
     std::unique_ptr<SweepPipeline> m_pipeline;
     QString m_targetWords;
     // What start() was given, for each sweep of a server sweep.

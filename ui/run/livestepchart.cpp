@@ -92,7 +92,18 @@ void LiveStepChart::redraw()
     m_dirty = false;
     QList<QPointF> ok, failed, inFlight;
     double tMax = m_run->lastSnapshot().elapsedS, yMax = 0, nMax = 0;
-    for (const LatencySample& s : m_run->liveSamples()) {
+    // The run keeps the last kMaxLiveSamples of each: once a long step (a soak) has dropped older ones,
+    // the axis starts where both histories are whole and scrolls on with the step.
+    const auto& samples = m_run->liveSamples();
+    const auto& inFlightHistory = m_run->liveInFlight();
+    double tMin = 0;
+    if (samples.size() >= LiveRun::kMaxLiveSamples)
+        tMin = samples.front().atS;
+    if (inFlightHistory.size() >= LiveRun::kMaxLiveSamples)
+        tMin = std::max(tMin, inFlightHistory.front().x());
+    for (const LatencySample& s : samples) {
+        if (s.atS < tMin)
+            continue;
         tMax = std::max(tMax, s.atS);
         if (s.ok && s.ttftMs > 0) {
             ok << QPointF(s.atS, s.ttftMs);
@@ -102,7 +113,9 @@ void LiveStepChart::redraw()
             yMax = std::max(yMax, s.e2elMs);
         }
     }
-    for (const QPointF& p : m_run->liveInFlight()) {
+    for (const QPointF& p : inFlightHistory) {
+        if (p.x() < tMin)
+            continue;
         inFlight << p;
         nMax = std::max(nMax, p.y());
     }
@@ -117,11 +130,14 @@ void LiveStepChart::redraw()
     const bool haveSlo = slo > 0 && haveData && slo <= 4 * yMax;
     if (haveSlo)
         yMax = std::max(yMax, slo);
-    ChartStyle::setNiceRange(m_x, std::max(1.0, tMax));
+    if (tMin > 0)
+        ChartStyle::setNiceRange(m_x, tMin, std::max(tMin + 1.0, tMax), 5);
+    else
+        ChartStyle::setNiceRange(m_x, std::max(1.0, tMax));
     ChartStyle::setNiceRange(m_y, haveData ? yMax * 1.05 : 1.0, 4);
     ChartStyle::setNiceRange(m_yInFlight, std::max(4.0, nMax * 1.1), 4);
     if (haveSlo) {
-        m_slo->replace(QList<QPointF> { { 0, slo }, { m_x->max(), slo } });
+        m_slo->replace(QList<QPointF> { { m_x->min(), slo }, { m_x->max(), slo } });
         m_slo->setVisible(true);
     } else {
         m_slo->clear();

@@ -18,6 +18,8 @@
 #include "run/histogramchart.h"
 #include "run/livestepchart.h"
 #include "run/serverpanel.h"
+#include "run/soakchart.h"
+#include "run/soakpanel.h"
 #include "run/stepdetails.h"
 #include "run/whatifpanel.h"
 #include "sweep/analysistext.h"
@@ -41,6 +43,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -56,7 +59,7 @@ namespace kp::ui {
 
 namespace {
 
-enum Tab { StepsTab, AnalysisTab, WhatIfTab, ErrorsTab, LogTab, ServerTab, TimelineTab, ParetoTab };
+enum Tab { StepsTab, AnalysisTab, WhatIfTab, ErrorsTab, LogTab, ServerTab, TimelineTab, ParetoTab, SoakTab };
 
 constexpr int kTopicRole = Qt::UserRole;
 constexpr int kStepRole = Qt::UserRole + 1;
@@ -84,6 +87,8 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     , m_stepBar(new QProgressBar(this))
     , m_tabs(new QTabWidget(this))
     , m_whatIf(new WhatIfPanel(m_run, this))
+    , m_soak(new SoakPanel(m_run, this))
+    , m_mainChart(new QStackedWidget(this))
     , m_stepsModel(new StepsTableModel(this))
     , m_stepsProxy(new StepsSortProxy(this))
     , m_stepsView(new QTableView(this))
@@ -121,7 +126,10 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     m_rightCharts->addWidget(m_cacheOrGpu);
     m_rightCharts->addWidget(m_live);
     m_rightCharts->setChildrenCollapsible(false);
-    m_charts->addWidget(m_latency);
+    // A soak is one step: its windows against time take the load–latency chart's place.
+    m_mainChart->addWidget(m_latency);
+    m_mainChart->addWidget(m_soak->chart());
+    m_charts->addWidget(m_mainChart);
     m_charts->addWidget(m_rightCharts);
     m_charts->setStretchFactor(0, 3);
     m_charts->setStretchFactor(1, 2);
@@ -179,6 +187,9 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
     m_tabs->insertTab(ParetoTab, m_pareto, tr("Pareto"));
     m_tabs->setTabToolTip(
         ParetoTab, tr("Interactivity against throughput per GPU: the steps no other step beats on both"));
+    m_tabs->insertTab(SoakTab, m_soak, tr("Soak"));
+    m_tabs->setTabToolTip(SoakTab, tr("The soak's windows as they close, and its totals"));
+    m_tabs->setTabVisible(SoakTab, false);
 
     // The twin is fitted when its tab is first looked at, not for every run shown.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
@@ -221,6 +232,7 @@ RunPage::RunPage(SweepController* controller, QWidget* parent)
         m_forecaster->reset(info.profile.load.mode, info.analysisOptions, planned);
         m_stepsModel->setPercentile(m_run->info().analysisOptions.percentile);
         m_stepsModel->setMode(m_run->info().profile.load.mode);
+        showSoak(info.profile.load.soak);
         m_latency->refresh();
         m_throughput->refresh();
         refreshCacheOrGpu();
@@ -349,6 +361,16 @@ void RunPage::clearRun()
     refreshCacheOrGpu();
     refreshPareto();
     m_live->redraw();
+}
+
+void RunPage::showSoak(bool soak)
+{
+    m_mainChart->setCurrentWidget(soak ? static_cast<QWidget*>(m_soak->chart()) : static_cast<QWidget*>(m_latency));
+    m_tabs->setTabVisible(SoakTab, soak);
+    if (soak)
+        m_tabs->setCurrentIndex(SoakTab);
+    else if (m_tabs->currentIndex() == SoakTab)
+        m_tabs->setCurrentIndex(StepsTab);
 }
 
 void RunPage::onStepAdded(int row)
@@ -565,6 +587,7 @@ void RunPage::onSelectionChanged()
             step = &m_run->steps()[std::size_t(index)];
     }
     m_details->setStep(step, m_stepsModel->percentile());
+    m_soak->setStep(step);
     if (!step || !m_timeline->step() || m_timeline->step()->index() != step->index()) {
         m_timeline->setStep(step);
         m_gantt->setStep(step, 0);
@@ -802,7 +825,7 @@ bool RunPage::restoreState(const QByteArray& state)
     else if (metric == -1) // TTFC
         m_latency->setShowsTtfc(true);
     m_latency->setLogScale(log);
-    if (tab >= 0 && tab < m_tabs->count())
+    if (tab >= 0 && tab < m_tabs->count() && m_tabs->isTabVisible(tab))
         m_tabs->setCurrentIndex(tab);
     if (histogramMetric >= int(LatencyMetric::Ttft) && histogramMetric <= int(LatencyMetric::E2el))
         m_details->histogram()->setMetric(LatencyMetric(histogramMetric));

@@ -17,6 +17,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QSortFilterProxyModel;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QTableView;
 QT_END_NAMESPACE
@@ -33,6 +34,7 @@ class LiveStepChart;
 class LoadLatencyChart;
 class ParetoChart;
 class PrefixCacheChart;
+class SoakPanel;
 class StepDetails;
 class StepsTableModel;
 class SweepController;
@@ -67,6 +69,7 @@ public:
     StepDetails* details() const { return m_details; }
     QTabWidget* tabs() const { return m_tabs; }
     WhatIfPanel* whatIf() const { return m_whatIf; }
+    SoakPanel* soakPanel() const { return m_soak; } // its chart takes the load–latency chart's place in a soak
     QListWidget* analysisList() const { return m_analysis; }
     QLineEdit* peakDemandEdit() const { return m_peak; }
     QLineEdit* redundancyEdit() const { return m_redundancy; }
@@ -96,6 +99,7 @@ private:
     void onAnalysisClicked(QListWidgetItem* item);
     void updateProgress();
     void updateActions();
+    void showSoak(bool soak);
     void setHighlight(const ChartHighlight& highlight);
     QList<int> selectedSteps() const;
 
@@ -117,6 +121,8 @@ private:
     QProgressBar* m_stepBar;
     QTabWidget* m_tabs;
     WhatIfPanel* m_whatIf;
+    SoakPanel* m_soak;
+    QStackedWidget* m_mainChart; // the load–latency chart, or a soak's chart
     StepsTableModel* m_stepsModel;
     QSortFilterProxyModel* m_stepsProxy;
     QTableView* m_stepsView;

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace kp::ui {
 
@@ -117,10 +118,16 @@ void WhatIfChart::setCurves(const QList<QPointF>& measured, const QList<QPointF>
         measuredTop = std::max(measuredTop, p.y());
     }
     yMax = measuredTop;
-    // A predicted collapse does not squash the measured curve: its latency counts up to three times the measured.
+    // A predicted collapse does not squash the measured curve: its latency counts up to three times the measured,
+    // or twice the predicted curve's lowest point, so that a latency added to every request (before the engine)
+    // keeps the predicted curve's start in view.
+    double predictedLow = std::numeric_limits<double>::infinity();
+    for (const QPointF& p : predicted)
+        predictedLow = std::min(predictedLow, p.y());
+    const double cap = std::max(3 * measuredTop, 2 * predictedLow);
     for (const QPointF& p : predicted) {
         xMax = std::max(xMax, p.x());
-        yMax = std::max(yMax, measuredTop > 0 ? std::min(p.y(), 3 * measuredTop) : p.y());
+        yMax = std::max(yMax, measuredTop > 0 ? std::min(p.y(), cap) : p.y());
     }
     ChartStyle::setNiceRange(m_x, xMax > 0 ? xMax * 1.05 : 1.0);
     ChartStyle::setNiceRange(m_y, yMax > 0 ? yMax * 1.08 : 1.0);
@@ -139,11 +146,13 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     , m_kv(new QSpinBox(this))
     , m_decode(new QDoubleSpinBox(this))
     , m_prefill(new QDoubleSpinBox(this))
+    , m_preEngine(new QDoubleSpinBox(this))
     , m_replicas(new QSpinBox(this))
     , m_seqsFit(new QLabel(this))
     , m_kvFit(new QLabel(this))
     , m_decodeFit(new QLabel(this))
     , m_prefillFit(new QLabel(this))
+    , m_preEngineFit(new QLabel(this))
     , m_findings(new QLabel(this))
     , m_save(new QPushButton(tr("Save twin…"), this))
     , m_chart(new WhatIfChart(this))
@@ -174,6 +183,16 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     m_prefill->setObjectName(QStringLiteral("whatif.prefill"));
     m_prefill->setToolTip(tr("Prefill speed against the measured server: 2 halves the cost per prompt token "
                              "(per_prefill_token_ms)"));
+    m_preEngine->setObjectName(QStringLiteral("whatif.pre_engine_ms"));
+    {
+        const sim::SimParameter* parameter = sim::findSimParameter(QStringLiteral("pre_engine_ms"));
+        m_preEngine->setRange(parameter->min, parameter->max);
+    }
+    m_preEngine->setDecimals(2);
+    m_preEngine->setSingleStep(10);
+    m_preEngine->setSuffix(tr(" ms"));
+    m_preEngine->setToolTip(tr("Latency before the engine, added to every request's TTFT: the API server, "
+                               "tokenization, the network (pre_engine_ms; its fitted spread stays)"));
     m_replicas->setObjectName(QStringLiteral("whatif.replicas"));
     m_replicas->setRange(1, 64);
     m_replicas->setToolTip(tr("Servers like this one behind a round-robin load balancer"));
@@ -182,7 +201,7 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     m_save->setToolTip(tr("Write the twin with the settings above (not the replicas) to a twin.json that "
                           "kneepoint-sim --config serves"));
     m_save->setEnabled(false);
-    for (QLabel* l : { m_seqsFit, m_kvFit, m_decodeFit, m_prefillFit, m_status })
+    for (QLabel* l : { m_seqsFit, m_kvFit, m_decodeFit, m_prefillFit, m_preEngineFit, m_status })
         l->setForegroundRole(QPalette::PlaceholderText);
     m_status->setWordWrap(true);
     m_findings->setWordWrap(true);
@@ -200,6 +219,7 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     row(tr("KV capacity (tokens)"), m_kv, m_kvFit);
     row(tr("Decode"), m_decode, m_decodeFit);
     row(tr("Prefill"), m_prefill, m_prefillFit);
+    row(tr("Before the engine"), m_preEngine, m_preEngineFit);
     row(tr("Replicas"), m_replicas, nullptr);
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
@@ -225,6 +245,7 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     connect(m_kv, &QSpinBox::valueChanged, this, &WhatIfPanel::schedulePredict);
     connect(m_decode, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::schedulePredict);
     connect(m_prefill, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::schedulePredict);
+    connect(m_preEngine, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::schedulePredict);
     connect(m_replicas, &QSpinBox::valueChanged, this, &WhatIfPanel::schedulePredict);
     connect(m_save, &QPushButton::clicked, this, &WhatIfPanel::onSaveClicked);
     connect(&m_fitJob, &JobTracker::busyChanged, this, [this] { redraw(); });
@@ -294,6 +315,7 @@ void WhatIfPanel::onFitted(const twin::FitResult& fit)
         m_kv->setValue(m_twin->params.kvCapacityTokens);
         m_decode->setValue(1);
         m_prefill->setValue(1);
+        m_preEngine->setValue(m_twin->params.preEngineMs);
         m_replicas->setValue(1);
         m_settingFields = false;
         m_seqsFit->setText(fittedWords(*m_twin, QStringLiteral("max_num_seqs")));
@@ -302,6 +324,7 @@ void WhatIfPanel::onFitted(const twin::FitResult& fit)
             tr("per decode iteration: %1 ms").arg(fittedWords(*m_twin, QStringLiteral("per_decode_ms"))));
         m_prefillFit->setText(
             tr("per prompt token: %1 ms").arg(fittedWords(*m_twin, QStringLiteral("per_prefill_token_ms"))));
+        m_preEngineFit->setText(tr("%1 ms").arg(fittedWords(*m_twin, QStringLiteral("pre_engine_ms"))));
         predict();
     }
     redraw();
@@ -330,6 +353,7 @@ std::vector<twin::Adjustment> WhatIfPanel::adjustments() const
         { QStringLiteral("per_decode_ms"), decode, true },
         { QStringLiteral("per_kv_token_ms"), decode, true },
         { QStringLiteral("per_prefill_token_ms"), prefill, true },
+        { QStringLiteral("pre_engine_ms"), m_preEngine->value(), false },
     };
 }
 
@@ -445,11 +469,11 @@ QString WhatIfPanel::findings() const
 void WhatIfPanel::redraw()
 {
     m_status->setText(status());
-    for (QWidget* w : std::initializer_list<QWidget*> { m_seqs, m_kv, m_decode, m_prefill, m_replicas })
+    for (QWidget* w : std::initializer_list<QWidget*> { m_seqs, m_kv, m_decode, m_prefill, m_preEngine, m_replicas })
         w->setEnabled(m_twin.has_value());
     m_save->setEnabled(m_twin.has_value());
     if (!m_twin) {
-        for (QLabel* l : { m_seqsFit, m_kvFit, m_decodeFit, m_prefillFit })
+        for (QLabel* l : { m_seqsFit, m_kvFit, m_decodeFit, m_prefillFit, m_preEngineFit })
             l->clear();
     }
     m_findings->setText(findings());

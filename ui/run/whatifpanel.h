@@ -73,6 +73,7 @@ public:
     QSpinBox* kvCapacityBox() const { return m_kv; }
     QDoubleSpinBox* decodeSpeedBox() const { return m_decode; }
     QDoubleSpinBox* prefillSpeedBox() const { return m_prefill; }
+    QDoubleSpinBox* preEngineBox() const { return m_preEngine; } // pre_engine_ms, in ms
     QSpinBox* replicasBox() const { return m_replicas; }
     WhatIfChart* chart() const { return m_chart; }
     bool saveTwin(const QString& path, QString* error) const; // atomic, through writeTwinFile
@@ -103,11 +104,13 @@ private:
     QSpinBox* m_kv;
     QDoubleSpinBox* m_decode;
     QDoubleSpinBox* m_prefill;
+    QDoubleSpinBox* m_preEngine;
     QSpinBox* m_replicas;
     QLabel* m_seqsFit;
     QLabel* m_kvFit;
     QLabel* m_decodeFit;
     QLabel* m_prefillFit;
+    QLabel* m_preEngineFit;
     QLabel* m_findings;
     QPushButton* m_save;
     WhatIfChart* m_chart;
