@@ -50,6 +50,23 @@
     </message>
 </context>
 <context>
+    <name>kp::ui::RunPage</name>
+    <message numerus="yes">
+        <source>&lt;b&gt;Server sweep stopped&lt;/b&gt; · %n configuration(s) measured</source>
+        <translation>
+            <numerusform>&lt;b&gt;Server sweep stopped&lt;/b&gt; · %n configuration measured</numerusform>
+            <numerusform>&lt;b&gt;Server sweep stopped&lt;/b&gt; · %n configurations measured</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Server sweep finished&lt;/b&gt; · %n configuration(s) measured</source>
+        <translation>
+            <numerusform>&lt;b&gt;Server sweep finished&lt;/b&gt; · %n configuration measured</numerusform>
+            <numerusform>&lt;b&gt;Server sweep finished&lt;/b&gt; · %n configurations measured</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>kp::ui::RunReport</name>
     <message numerus="yes">
         <source>over %n trials</source>
@@ -63,6 +80,16 @@
         <translation>
             <numerusform>bootstrap, %n resample</numerusform>
             <numerusform>bootstrap, %n resamples</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::SweepWorker</name>
+    <message numerus="yes">
+        <source>Server sweep: %n configuration(s), one after another, into %1</source>
+        <translation>
+            <numerusform>Server sweep: %n configuration, into %1</numerusform>
+            <numerusform>Server sweep: %n configurations, one after another, into %1</numerusform>
         </translation>
     </message>
 </context>

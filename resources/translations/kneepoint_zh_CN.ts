@@ -2237,6 +2237,42 @@
         <source>the twin predicts no knee at these loads</source>
         <translation>孪生模型预测在这些负载下没有拐点</translation>
     </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation>%1：无法读取：%2</translation>
+    </message>
+    <message>
+        <source>%1: not a JSON object: %2</source>
+        <translation>%1：不是 JSON 对象：%2</translation>
+    </message>
+    <message>
+        <source>%1: cannot move the unfinished attempt to %2</source>
+        <translation>%1：无法把未完成的尝试移到 %2</translation>
+    </message>
+    <message>
+        <source>--resume needs --out DIR, the server sweep to finish</source>
+        <translation>--resume 需要 --out DIR，即要完成的服务器扫描</translation>
+    </message>
+    <message>
+        <source>--out %1 already holds a group of runs (%2): add --resume to finish it, or choose a new directory</source>
+        <translation>--out %1 已有一组运行（%2）：加 --resume 以完成它，或选择新目录</translation>
+    </message>
+    <message>
+        <source>--out: cannot create %1</source>
+        <translation>--out：无法创建 %1</translation>
+    </message>
+    <message>
+        <source>%1 during the sweep; what was measured before is kept in %2</source>
+        <translation>%1 发生在扫描期间；之前测得的结果保存在 %2</translation>
+    </message>
+    <message>
+        <source>%1: the sweep did not finish (exit code %2)</source>
+        <translation>%1：扫描未完成（退出码 %2）</translation>
+    </message>
+    <message>
+        <source>%1: the sweep did not finish</source>
+        <translation>%1：扫描未完成</translation>
+    </message>
 </context>
 <context>
     <name>ShareGpt</name>
@@ -2701,6 +2737,10 @@
         <source>%1 (predicted)</source>
         <translation>%1（预测）</translation>
     </message>
+    <message>
+        <source>%1 · twin, error %2</source>
+        <translation>%1 · 孪生模型，误差 %2</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::CompareReport</name>
@@ -2856,6 +2896,74 @@
         <source>Dashed lines are a twin&apos;s predictions, not measurements.</source>
         <translation>虚线是数字孪生的预测，并非实测。</translation>
     </message>
+    <message>
+        <source>Configuration</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Per GPU</source>
+        <translation>每 GPU</translation>
+    </message>
+    <message>
+        <source>Peak req/s</source>
+        <translation>峰值 req/s</translation>
+    </message>
+    <message>
+        <source>Best tok/s per GPU</source>
+        <translation>每 GPU 最佳 tok/s</translation>
+    </message>
+    <message>
+        <source>Best tok/s</source>
+        <translation>最佳 tok/s</translation>
+    </message>
+    <message>
+        <source>On the group&apos;s front</source>
+        <translation>位于该组的前沿</translation>
+    </message>
+    <message>
+        <source>Twin: SLO capacity</source>
+        <translation>孪生模型：SLO 容量</translation>
+    </message>
+    <message>
+        <source>Twin: knee</source>
+        <translation>孪生模型：拐点</translation>
+    </message>
+    <message>
+        <source>Twin error</source>
+        <translation>孪生模型误差</translation>
+    </message>
+    <message>
+        <source>users</source>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>req/s</translation>
+    </message>
+    <message>
+        <source>%1, best</source>
+        <translation>%1，最佳</translation>
+    </message>
+    <message>
+        <source>fitted here</source>
+        <translation>在此拟合</translation>
+    </message>
+    <message>
+        <source>Server configurations</source>
+        <translation>服务器配置</translation>
+    </message>
+    <message>
+        <source>The twin fitted on %1 was set to each other configuration&apos;s parameters and run at its loads; its curves are dashed beside the measured ones, and its error is the predicted figure against the measured one.</source>
+        <translation>在 %1 上拟合的孪生模型被设为其他每个配置的参数，并在其负载下运行；其曲线以虚线画在测量曲线旁，误差为预测值相对测量值的偏差。</translation>
+    </message>
+    <message>
+        <source>No twin check: %1.</source>
+        <translation>无孪生模型校验：%1。</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::CompareView</name>
@@ -2958,6 +3066,18 @@
     <message>
         <source>No run has a step to place: steps need answers of two tokens or more (for TPOT), every request ended, and errors under 5%.</source>
         <translation>没有运行有可绘制的步骤：步骤需要两个及以上 token 的回答（用于 TPOT）、所有请求均已结束，且错误低于 5%。</translation>
+    </message>
+    <message>
+        <source>Configurations</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>The server sweep&apos;s configurations: knee, SLO capacity, per GPU, the Pareto front and the twin&apos;s check</source>
+        <translation>服务器扫描的各配置：拐点、SLO 容量、每 GPU、帕累托前沿和孪生模型校验</translation>
+    </message>
+    <message>
+        <source> Dashed: the twin fitted on %1, set to each other configuration.</source>
+        <translation> 虚线：在 %1 上拟合的孪生模型，设为其他每个配置。</translation>
     </message>
 </context>
 <context>
@@ -3486,6 +3606,14 @@
     <message>
         <source>; </source>
         <translation>；</translation>
+    </message>
+    <message>
+        <source>Window %1 (%2–%3 s)%4: %5 req/s, %6 failed, TTFT P99 %7 ms</source>
+        <translation>窗口 %1（%2–%3 秒）%4：%5 req/s，%6 个失败，TTFT P99 %7 ms</translation>
+    </message>
+    <message>
+        <source>, partial</source>
+        <translation>，不完整</translation>
     </message>
 </context>
 <context>
@@ -6503,6 +6631,46 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>TTFT breakdown</source>
         <translation>TTFT 构成</translation>
     </message>
+    <message>
+        <source>Soak</source>
+        <translation>浸泡测试</translation>
+    </message>
+    <message>
+        <source>The soak&apos;s windows as they close, and its totals</source>
+        <translation>浸泡测试各窗口（关闭时显示）及其总计</translation>
+    </message>
+    <message>
+        <source>starting the server</source>
+        <translation>正在启动服务器</translation>
+    </message>
+    <message>
+        <source>server ready after %1 s at %2</source>
+        <translation>服务器在 %1 秒后就绪，地址 %2</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>stopping the server</source>
+        <translation>正在停止服务器</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;color:%1&quot;&gt;●&lt;/span&gt; &lt;b&gt;Server sweep %2 of %3: %4&lt;/b&gt; · %5</source>
+        <translation>&lt;span style="color:%1"&gt;●&lt;/span&gt; &lt;b&gt;服务器扫描 %2/%3：%4&lt;/b&gt; · %5</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Server sweep stopped&lt;/b&gt; · %n configuration(s) measured</source>
+        <translation>
+            <numerusform>&lt;b&gt;服务器扫描已停止&lt;/b&gt; · 已测量 %n 个配置</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Server sweep finished&lt;/b&gt; · %n configuration(s) measured</source>
+        <translation>
+            <numerusform>&lt;b&gt;服务器扫描已完成&lt;/b&gt; · 已测量 %n 个配置</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::RunReport</name>
@@ -7388,6 +7556,238 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     </message>
 </context>
 <context>
+    <name>kp::ui::SoakChart</name>
+    <message>
+        <source>Soak</source>
+        <translation>浸泡测试</translation>
+    </message>
+    <message>
+        <source>req/s each second</source>
+        <translation>每秒 req/s</translation>
+    </message>
+    <message>
+        <source>req/s per window</source>
+        <translation>每窗口 req/s</translation>
+    </message>
+    <message>
+        <source>failed/s per window</source>
+        <translation>每窗口失败数/秒</translation>
+    </message>
+    <message>
+        <source>TTFT P50</source>
+        <translation>TTFT P50</translation>
+    </message>
+    <message>
+        <source>TTFT P99</source>
+        <translation>TTFT P99</translation>
+    </message>
+    <message>
+        <source>ITL P50</source>
+        <translation>ITL P50</translation>
+    </message>
+    <message>
+        <source>ITL P99</source>
+        <translation>ITL P99</translation>
+    </message>
+    <message>
+        <source>partial window</source>
+        <translation>不完整窗口</translation>
+    </message>
+    <message>
+        <source>Time in soak (s)</source>
+        <translation>浸泡测试时间（秒）</translation>
+    </message>
+    <message>
+        <source>Latency (ms)</source>
+        <translation>延迟 (ms)</translation>
+    </message>
+    <message>
+        <source>Requests per second</source>
+        <translation>每秒请求数</translation>
+    </message>
+    <message>
+        <source>Each window&apos;s throughput, failures, TTFT and ITL against time, as the windows close.</source>
+        <translation>各窗口关闭时，其吞吐量、失败、TTFT 和 ITL 随时间的变化。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::SoakPanel</name>
+    <message>
+        <source>The soak&apos;s windows show here as they close.</source>
+        <translation>浸泡测试的窗口关闭后显示在这里。</translation>
+    </message>
+    <message>
+        <source>A soak profile (load mode &quot;soak&quot;) shows its windows here.</source>
+        <translation>浸泡测试配置（负载模式 “soak”）的窗口显示在这里。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 windows closed (%3 s each)</source>
+        <translation>已关闭 %1/%2 个窗口（每个 %3 秒）</translation>
+    </message>
+    <message>
+        <source>%1 elapsed</source>
+        <translation>已用时 %1</translation>
+    </message>
+    <message>
+        <source>%1 left</source>
+        <translation>剩余 %1</translation>
+    </message>
+    <message>
+        <source>%1 completed, %2 failed so far</source>
+        <translation>目前完成 %1，失败 %2</translation>
+    </message>
+    <message>
+        <source>Soak at %1</source>
+        <translation>以 %1 进行浸泡测试</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1 s at %2</source>
+        <translation>%1 秒，速率 %2</translation>
+    </message>
+    <message>
+        <source>%1 completed, %2 failed</source>
+        <translation>完成 %1，失败 %2</translation>
+    </message>
+    <message>
+        <source>%1 completed, %2 failed (%3)</source>
+        <translation>完成 %1，失败 %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 req/s</source>
+        <translation>%1 req/s</translation>
+    </message>
+    <message>
+        <source>%1 output tok/s</source>
+        <translation>%1 输出 tok/s</translation>
+    </message>
+    <message>
+        <source>mean TTFT %1 ms, ITL %2 ms, E2EL %3 ms</source>
+        <translation>平均 TTFT %1 ms，ITL %2 ms，E2EL %3 ms</translation>
+    </message>
+    <message>
+        <source>E2EL max %1 ms</source>
+        <translation>E2EL 最大 %1 ms</translation>
+    </message>
+    <message>
+        <source>%1 windows, the last partial</source>
+        <translation>%1 个窗口，最后一个不完整</translation>
+    </message>
+    <message>
+        <source>%1 windows</source>
+        <translation>%1 个窗口</translation>
+    </message>
+    <message>
+        <source>Whole soak (stopped)</source>
+        <translation>整个浸泡测试（已停止）</translation>
+    </message>
+    <message>
+        <source>Whole soak</source>
+        <translation>整个浸泡测试</translation>
+    </message>
+    <message>
+        <source>Percentiles are per window: the soak keeps no percentile of all its requests.</source>
+        <translation>百分位数按窗口计算：浸泡测试不保留所有请求的百分位数。</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::SoakWindowFigures</name>
+    <message>
+        <source>not an object</source>
+        <translation>不是对象</translation>
+    </message>
+    <message>
+        <source>%1:%2: the last window is cut short (%3); left out</source>
+        <translation>%1:%2：最后一个窗口被截断（%3）；已略去</translation>
+    </message>
+    <message>
+        <source>%1:%2: not a window: %3</source>
+        <translation>%1:%2：不是窗口：%3</translation>
+    </message>
+</context>
+<context>
+    <name>kp::ui::SoakWindowsModel</name>
+    <message>
+        <source>%1 (partial)</source>
+        <translation>%1（不完整）</translation>
+    </message>
+    <message>
+        <source>%1–%2 s</source>
+        <translation>%1 s {1–%2 ?}</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The soak ended inside this window: it is shorter than the others</source>
+        <translation>浸泡测试在此窗口内结束：它比其他窗口短</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>已发送</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>req/s</translation>
+    </message>
+    <message>
+        <source>Output tok/s</source>
+        <translation>输出 tok/s</translation>
+    </message>
+    <message>
+        <source>TTFT P50 (ms)</source>
+        <translation>TTFT P50 (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT P99 (ms)</source>
+        <translation>TTFT P50 (ms) {99 ?}</translation>
+    </message>
+    <message>
+        <source>ITL P50 (ms)</source>
+        <translation>ITL P50 (ms)</translation>
+    </message>
+    <message>
+        <source>ITL P99 (ms)</source>
+        <translation>ITL P99 (ms)</translation>
+    </message>
+    <message>
+        <source>TPOT P50 (ms)</source>
+        <translation>TPOT P50 (ms)</translation>
+    </message>
+    <message>
+        <source>TPOT P99 (ms)</source>
+        <translation>TPOT P99 (ms)</translation>
+    </message>
+    <message>
+        <source>E2EL P50 (ms)</source>
+        <translation>E2EL P50 (ms)</translation>
+    </message>
+    <message>
+        <source>E2EL P99 (ms)</source>
+        <translation>E2EL P50 (ms) {2E?} {99 ?}</translation>
+    </message>
+</context>
+<context>
     <name>kp::ui::StepDetails</name>
     <message>
         <source>Select a step to see its summary block.</source>
@@ -7786,6 +8186,48 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>The sweep was not started: %1</source>
         <translation>扫描未启动：%1</translation>
+    </message>
+    <message>
+        <source>The server sweep cannot run: %1</source>
+        <translation>服务器扫描无法运行：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Server sweep: %n configuration(s), one after another, into %1</source>
+        <translation>
+            <numerusform>服务器扫描：%n 个配置，依次运行，保存到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Server sweep %1 of %2: %3 finished before, skipped</source>
+        <translation>服务器扫描 %1/%2：%3 之前已完成，已跳过</translation>
+    </message>
+    <message>
+        <source>Server sweep %1 of %2: %3</source>
+        <translation>服务器扫描 %1/%2：%3</translation>
+    </message>
+    <message>
+        <source>Server: %1</source>
+        <translation>服务器：%1</translation>
+    </message>
+    <message>
+        <source>Server ready after %1 s at %2</source>
+        <translation>服务器在 %1 秒后就绪，地址 %2</translation>
+    </message>
+    <message>
+        <source>Error: %1; stopping the sweep</source>
+        <translation>错误：%1；正在停止扫描</translation>
+    </message>
+    <message>
+        <source>Stopping the server (%1)</source>
+        <translation>正在停止服务器（%1）</translation>
+    </message>
+    <message>
+        <source>Server sweep: %1</source>
+        <translation>服务器扫描：%1</translation>
+    </message>
+    <message>
+        <source>Stopped escalating: %1</source>
+        <translation>已停止加压：%1</translation>
     </message>
 </context>
 <context>
@@ -8500,6 +8942,22 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Saved the twin to %1</source>
         <translation>已将数字孪生保存到 %1</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>Latency before the engine, added to every request&apos;s TTFT: the API server, tokenization, the network (pre_engine_ms; its fitted spread stays)</source>
+        <translation>引擎之前的延迟，加到每个请求的 TTFT 上：API 服务器、分词、网络（pre_engine_ms；其拟合的离散度保持不变）</translation>
+    </message>
+    <message>
+        <source>Before the engine</source>
+        <translation>引擎之前</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
     </message>
 </context>
 </TS>

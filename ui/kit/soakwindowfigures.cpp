@@ -28,11 +28,6 @@ bool same(double a, double b)
     return a == b || (std::isnan(a) && std::isnan(b));
 }
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("kp::ui::SoakWindowFigures", text);
-}
-
 } // namespace
 
 SoakWindowFigures SoakWindowFigures::from(const SoakWindow& window)
@@ -110,14 +105,22 @@ bool readSoakWindows(
         QJsonParseError parse;
         const QJsonDocument doc = QJsonDocument::fromJson(line, &parse);
         if (parse.error != QJsonParseError::NoError || !doc.isObject()) {
-            const QString why = parse.error != QJsonParseError::NoError ? parse.errorString() : tr("not an object");
+            const QString why = parse.error != QJsonParseError::NoError
+                ? parse.errorString()
+                : QCoreApplication::translate("kp::ui::SoakWindowFigures", "not an object");
             // A window is appended in one write: only a kill in the middle of one cuts the last line.
             if (last && warnings) {
-                warnings->append(
-                    tr("%1:%2: the last window is cut short (%3); left out").arg(path).arg(number).arg(why));
+                warnings->append(QCoreApplication::translate(
+                    "kp::ui::SoakWindowFigures", "%1:%2: the last window is cut short (%3); left out")
+                                     .arg(path)
+                                     .arg(number)
+                                     .arg(why));
                 break;
             }
-            *error = tr("%1:%2: not a window: %3").arg(path).arg(number).arg(why);
+            *error = QCoreApplication::translate("kp::ui::SoakWindowFigures", "%1:%2: not a window: %3")
+                         .arg(path)
+                         .arg(number)
+                         .arg(why);
             windows->clear();
             return false;
         }
