@@ -21,6 +21,23 @@
 
 namespace kp::ui {
 
+namespace {
+
+// The knee's entry in a per-step chart's key (a triangle in the knee's colour and its load), or nothing
+// when the analysis found none.
+QString kneeKey(const AnalysisResult& a)
+{
+    if (!a.knee.found || !std::isfinite(a.knee.offered))
+        return {};
+    return QStringLiteral("<span style=\"color:%1\">▲</span>&nbsp;%2")
+        .arg(ChartStyle::knee().name(),
+            (QCoreApplication::translate("kp::ui::ChartSet", "knee") + u' '
+                + (a.knee.lowerBound ? QStringLiteral("≥ ") : QString()) + loadWord(a.knee.offered, a.concurrencyMode))
+                .toHtmlEscaped());
+}
+
+} // namespace
+
 std::optional<ChartKind> ChartOptions::kindFromKey(const QString& key)
 {
     if (key == QLatin1String("latency"))
@@ -262,13 +279,8 @@ ChartCaption ChartSet::measuredCaption(const ChartOptions& options, const RunMet
         if (!chart->clientPoints().empty())
             keys << QCoreApplication::translate(
                 "kp::ui::ChartSet", "client: cached tokens the responses reported, over input tokens");
-        if (a.knee.found && std::isfinite(a.knee.offered))
-            keys << QStringLiteral("<span style=\"color:%1\">▲</span>&nbsp;%2")
-                        .arg(ChartStyle::knee().name(),
-                            (QCoreApplication::translate("kp::ui::ChartSet", "knee") + u' '
-                                + (a.knee.lowerBound ? QStringLiteral("≥ ") : QString())
-                                + loadWord(a.knee.offered, a.concurrencyMode))
-                                .toHtmlEscaped());
+        if (const QString knee = kneeKey(a); !knee.isEmpty())
+            keys << knee;
         c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
         return c;
     }
@@ -297,13 +309,8 @@ ChartCaption ChartSet::measuredCaption(const ChartOptions& options, const RunMet
         if (chart->hasData())
             keys << QCoreApplication::translate(
                 "kp::ui::ChartSet", "utilisation: mean over the GPUs; memory: the fullest GPU");
-        if (a.knee.found && std::isfinite(a.knee.offered))
-            keys << QStringLiteral("<span style=\"color:%1\">▲</span>&nbsp;%2")
-                        .arg(ChartStyle::knee().name(),
-                            (QCoreApplication::translate("kp::ui::ChartSet", "knee") + u' '
-                                + (a.knee.lowerBound ? QStringLiteral("≥ ") : QString())
-                                + loadWord(a.knee.offered, a.concurrencyMode))
-                                .toHtmlEscaped());
+        if (const QString knee = kneeKey(a); !knee.isEmpty())
+            keys << knee;
         c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
         return c;
     }
@@ -318,13 +325,8 @@ ChartCaption ChartSet::measuredCaption(const ChartOptions& options, const RunMet
                 "means per step: queue, prefill and decode from the server's histograms; client = the client's "
                 "mean TTFT less queue and prefill (network, new connections, the client)")
                         .toHtmlEscaped();
-        if (a.knee.found && std::isfinite(a.knee.offered))
-            keys << QStringLiteral("<span style=\"color:%1\">▲</span>&nbsp;%2")
-                        .arg(ChartStyle::knee().name(),
-                            (QCoreApplication::translate("kp::ui::ChartSet", "knee") + u' '
-                                + (a.knee.lowerBound ? QStringLiteral("≥ ") : QString())
-                                + loadWord(a.knee.offered, a.concurrencyMode))
-                                .toHtmlEscaped());
+        if (const QString knee = kneeKey(a); !knee.isEmpty())
+            keys << knee;
         c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
         return c;
     }
