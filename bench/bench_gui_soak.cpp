@@ -4,7 +4,7 @@
 // against those written, the run page's chart points, the process's RSS as the windows close); asserts
 // nothing.
 //
-//   bench_gui_soak [--duration S] [--rate R] [--window S] [--time-scale F] [--fault SPEC] [--base-url URL]
+//   bench_gui_soak [--duration S] [--rate R] [--window S] [--time-scale F] [--fault SPEC] [--base-url URL] [--curve]
 //   (default: a 30 s soak at 100 req/s, 5 s windows, the simulator at time scale 10)
 #include "kit/liverun.h"
 #include "kit/soakwindowfigures.h"
@@ -70,7 +70,9 @@ int main(int argc, char** argv)
         QStringLiteral("A server already running (no kneepoint-sim is started)."), QStringLiteral("URL"));
     const QCommandLineOption simPath(QStringLiteral("sim"), QStringLiteral("The kneepoint-sim executable."),
         QStringLiteral("PATH"), QStringLiteral(KNEEPOINT_SIM));
-    parser.addOptions({ duration, rate, window, timeScale, fault, baseUrl, simPath });
+    const QCommandLineOption curveOption(QStringLiteral("curve"),
+        QStringLiteral("Print the RSS against the requests done at every window (JSON lines)."));
+    parser.addOptions({ duration, rate, window, timeScale, fault, baseUrl, simPath, curveOption });
     parser.addHelpOption();
     parser.process(app);
     sim::raiseFileLimit();
@@ -131,14 +133,33 @@ int main(int argc, char** argv)
         latenessMs.push_back(std::max(0.0, double(since.nsecsElapsed()) / 1e6 - kTickMs));
         since.restart();
     });
-    std::vector<double> rssAtWindow;
-    QObject::connect(&controller, &ui::SweepController::windowFinished, &app,
-        [&](const ui::SoakWindowFigures&) { rssAtWindow.push_back(rssMb()); });
+    // The RSS curve: per closed window, the requests ended so far and the process's RSS (one line each
+    // with --curve, always at the first window past 100,000 requests and at the last).
+    struct CurvePoint
+    {
+        double elapsedS;
+        qint64 requests;
+        double rssMb;
+    };
+    std::vector<CurvePoint> curve;
+    qint64 requestsDone = 0;
+    QElapsedTimer soakClock;
+    const bool printCurve = parser.isSet(curveOption);
+    QObject::connect(&controller, &ui::SweepController::windowFinished, &app, [&](const ui::SoakWindowFigures& w) {
+        requestsDone += w.completed + w.failed;
+        curve.push_back({ double(soakClock.elapsed()) / 1000.0, requestsDone, rssMb() });
+        if (printCurve) {
+            std::printf("{\"elapsed_s\": %.1f, \"requests\": %lld, \"rss_mb\": %.1f}\n", curve.back().elapsedS,
+                curve.back().requests, curve.back().rssMb);
+            std::fflush(stdout);
+        }
+    });
     bool ok = true;
     QString runDirectory;
     QObject::connect(&controller, &ui::SweepController::started, &app, [&](const ui::RunInfo& info) {
         runDirectory = info.runDirectory;
         since.start();
+        soakClock.start();
         probe.start(); // from the soak's start: the preflight is not what is measured
     });
     QObject::connect(&controller, &ui::SweepController::failed, &app, [&](const QString& m) {
@@ -182,8 +203,24 @@ int main(int argc, char** argv)
         page.soakPanel()->chart()->windowPoints(), page.soakPanel()->chart()->secondPoints());
     std::printf("GUI timer (%g ms) lateness: p50 %.1f ms, p99 %.1f ms, max %.1f ms over %zu ticks\n", kTickMs, at(0.5),
         at(0.99), latenessMs.back(), latenessMs.size());
-    if (!rssAtWindow.empty())
+    if (!curve.empty()) {
         std::printf("RSS: %.1f MB at the first window, %.1f MB at the last (%zu windows); peak %.1f MB\n",
-            rssAtWindow.front(), rssAtWindow.back(), rssAtWindow.size(), rssMb("VmHWM:"));
+            curve.front().rssMb, curve.back().rssMb, curve.size(), rssMb("VmHWM:"));
+        const auto past
+            = std::find_if(curve.begin(), curve.end(), [](const CurvePoint& p) { return p.requests >= 100000; });
+        if (past != curve.end() && past != curve.end() - 1)
+            std::printf("RSS: %.1f MB at %lld requests (%.0f s), %.1f MB at %lld (%.0f s): ratio %.3f\n", past->rssMb,
+                past->requests, past->elapsedS, curve.back().rssMb, curve.back().requests, curve.back().elapsedS,
+                curve.back().rssMb / past->rssMb);
+    }
+    // What the soak wrote: one line of steps/000.requests.jsonl per request ended.
+    QFile records(QDir(runDirectory).filePath(QStringLiteral("steps/000.requests.jsonl")));
+    qint64 recordsWritten = 0;
+    if (records.open(QIODevice::ReadOnly)) {
+        while (!records.atEnd())
+            recordsWritten += records.readLine().endsWith('\n') ? 1 : 0;
+    }
+    std::printf("records written: %lld (%s), requests ended in the windows: %lld\n", recordsWritten,
+        qPrintable(records.fileName()), requestsDone);
     return 0;
 }
