@@ -1806,6 +1806,31 @@ private Q_SLOTS:
         QCOMPARE(t.closedBuckets(), 36000 / 32); // the last bucket has only begun
     }
 
+    // The Server tab's chart of the running step keeps at most kMaxTimePoints scrapes, evenly spaced, the
+    // first and the latest among them: an hour's soak against a server scraped ten times a second.
+    void serverTimeChartStaysBounded()
+    {
+        ServerChart chart(ServerChart::Axis::Time, QStringLiteral("time"));
+        constexpr int kScrapes = 36000;
+        for (int i = 0; i < kScrapes; ++i)
+            chart.addPoint({ double(i) / 10.0, double(i % 64), std::nullopt, 0.5 });
+        const std::vector<ServerChart::Point>& p = chart.points();
+        // 36,000 scrapes: one in 32 kept (samples 0, 32, …, 35,968: 1,125 of them), then the latest.
+        QCOMPARE(p.size(), std::size_t(1125 + 1));
+        QCOMPARE(p.front().x, 0.0);
+        QCOMPARE(p.back().x, double(kScrapes - 1) / 10.0);
+        QCOMPARE(p.back().running, std::optional<double>(double((kScrapes - 1) % 64)));
+        for (std::size_t i = 1; i + 1 < p.size(); ++i)
+            QCOMPARE(qRound((p[i].x - p[i - 1].x) * 10), 32);
+        // A saved step's samples replace them, and a live step after it starts again at full resolution.
+        chart.setPoints({ { 0.0, 1.0, 2.0, 0.1 }, { 1.0, 1.0, 2.0, 0.1 } });
+        QCOMPARE(chart.points().size(), std::size_t(2));
+        chart.setPoints({});
+        for (int i = 0; i < 5; ++i)
+            chart.addPoint({ double(i), 1.0, 0.0, 0.0 });
+        QCOMPARE(chart.points().size(), std::size_t(5));
+    }
+
     // Past SoakChart::kMaxWindowPoints windows, neighbours share a point: counts summed, throughputs over
     // their joint time, the highest known latency.
     void soakWindowsMerge()

@@ -17,6 +17,7 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -72,7 +73,11 @@ ServerChart::ServerChart(Axis axis, const QString& title, QWidget* parent)
     , m_x(new QValueAxis(chart()))
     , m_y(new QValueAxis(chart()))
     , m_yKv(new QValueAxis(chart()))
+    , m_redrawTimer(new QTimer(this))
 {
+    m_redrawTimer->setSingleShot(true);
+    m_redrawTimer->setInterval(kRedrawMs);
+    connect(m_redrawTimer, &QTimer::timeout, this, &ServerChart::redraw);
     QChart* c = chart();
     for (QLineSeries* s : { m_running, m_waiting, m_kv })
         c->addSeries(s);
@@ -119,13 +124,32 @@ void ServerChart::restyle()
 void ServerChart::setPoints(std::vector<Point> points)
 {
     m_points = std::move(points);
+    m_seen = qint64(m_points.size());
+    m_stride = 1;
+    m_latestOffStride = false;
+    m_redrawTimer->stop();
     redraw();
 }
 
 void ServerChart::addPoint(const Point& point)
 {
+    if (m_latestOffStride)
+        m_points.pop_back();
+    if (m_axis == Axis::Time && m_points.size() >= kMaxTimePoints && m_seen % m_stride == 0) {
+        // Keep every other kept sample (the first among them) and from now on one in twice as many.
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < m_points.size(); i += 2)
+            m_points[kept++] = m_points[i];
+        m_points.resize(kept);
+        m_stride *= 2;
+    }
+    m_latestOffStride = m_axis == Axis::Time && m_seen % m_stride != 0;
+    ++m_seen;
     m_points.push_back(point);
-    redraw();
+    if (m_axis == Axis::Load) // a point per step
+        redraw();
+    else if (!m_redrawTimer->isActive())
+        m_redrawTimer->start();
 }
 
 void ServerChart::redraw()

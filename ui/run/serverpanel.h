@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QWidget>
 
+#include <cstddef>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -13,6 +14,7 @@ class QLabel;
 class QLineSeries;
 class QTableWidget;
 class QTextBrowser;
+class QTimer;
 class QValueAxis;
 QT_END_NAMESPACE
 
@@ -35,6 +37,13 @@ public:
         double x = 0;
         std::optional<double> running, waiting, kvUsage; // kvUsage 0..1
     };
+    // A time chart keeps at most this many samples of a live step: past it every other one is dropped and
+    // from then on one in two (four, eight, …) is kept, evenly spaced, with the latest always last. An
+    // hour's soak scraped ten times a second costs what a few minutes do.
+    static constexpr std::size_t kMaxTimePoints = 1200;
+    // A live sample redraws the chart at most this often.
+    static constexpr int kRedrawMs = 250;
+
     void setPoints(std::vector<Point> points);
     void addPoint(const Point& point);
     const std::vector<Point>& points() const { return m_points; }
@@ -54,6 +63,10 @@ private:
     QValueAxis* m_x;
     QValueAxis* m_y;
     QValueAxis* m_yKv;
+    qint64 m_seen = 0; // live samples offered since the last setPoints
+    qint64 m_stride = 1; // one in m_stride of them is kept
+    bool m_latestOffStride = false; // m_points' last element is the latest sample, not a kept one
+    QTimer* m_redrawTimer;
 };
 
 // The run view's Server tab: queue depth and KV-cache usage against load (the latency chart's axis)
