@@ -2046,6 +2046,32 @@ private Q_SLOTS:
             named = named || line.constFirst().toString().contains(QStringLiteral("the last window is cut short"));
         QVERIFY(named);
 
+        // An hour's soak writes a million records: past kSoakRecordsReadBytes of them the window opens the
+        // soak by its windows alone and says where the records stay.
+        const QString requestsFile = dir + QStringLiteral("/steps/000.requests.jsonl");
+        {
+            QFile records(requestsFile);
+            QVERIFY(records.open(QIODevice::ReadWrite));
+            const QByteArray written = records.readAll();
+            QVERIFY(!written.isEmpty());
+            while (records.size() <= kSoakRecordsReadBytes)
+                records.write(written);
+        }
+        QVERIFY(window.openSavedRun(dir));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 3, 60000);
+        QVERIFY(opened.at(2).at(1).toBool());
+        soak->refresh();
+        QCOMPARE(soak->model()->rowCount(), lines.size());
+        QCOMPARE(soak->chart()->windowPoints(), lines.size());
+        const QString left = run->steps().front().noTimeline;
+        QCOMPARE(soak->chart()->secondPoints(), 0);
+        QVERIFY(run->steps().front().timeline.isEmpty());
+        QVERIFY2(left.startsWith(QStringLiteral("the soak's request records (")) && left.endsWith(requestsFile),
+            qPrintable(left));
+        QVERIFY2(soak->summaryText().contains(QStringLiteral("No requests per second: the soak's request records")),
+            qPrintable(soak->summaryText()));
+        saveScreenshot(&window, QStringLiteral("soak-opened-large"));
+
         // Stopped after its first window: the window it stopped in is partial, ringed on the chart.
         window.controller()->start(profile);
         QTRY_VERIFY_WITH_TIMEOUT(

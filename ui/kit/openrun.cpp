@@ -57,6 +57,19 @@ StepReport reportFor(
             warnings->append(QCoreApplication::translate("kp::ui::OpenedRun", "%1: cannot read: %2")
                                  .arg(saved.metricsPath, samples.errorString()));
     }
+    // A soak step: a windows file beside its step file.
+    const QString stepFile = saved.resultPath.isEmpty() ? saved.requestsPath : saved.resultPath;
+    const QString windows = stepFile.isEmpty() ? QString() : soakWindowsPath(stepFile);
+    const bool soak = !windows.isEmpty() && QFileInfo::exists(windows);
+    QString recordsLeftInFile;
+    if (readRecords && soak && !saved.requestsPath.isEmpty()
+        && QFileInfo(saved.requestsPath).size() > kSoakRecordsReadBytes) {
+        recordsLeftInFile = tr("the soak's request records (%1 MB) are not read into the window: its windows "
+                               "show it; kneepoint-cli export --timeline reads them from %2")
+                                .arg(QFileInfo(saved.requestsPath).size() / 1000000)
+                                .arg(saved.requestsPath);
+        readRecords = false;
+    }
     if (readRecords && !saved.requestsPath.isEmpty()) {
         QString error;
         if (!readRequestRecords(saved.requestsPath, &result.records, &error, warnings)) {
@@ -67,8 +80,7 @@ StepReport reportFor(
 
     StepReport r = makeStepReport(result, profile, HeaderList {}, QStringList {});
     // A soak step's windows, as they closed (a killed soak's too: each line was appended whole).
-    const QString stepFile = saved.resultPath.isEmpty() ? saved.requestsPath : saved.resultPath;
-    if (const QString windows = soakWindowsPath(stepFile); !stepFile.isEmpty() && QFileInfo::exists(windows)) {
+    if (soak) {
         QString error;
         if (!readSoakWindows(windows, &r.windows, &error, warnings))
             warnings->append(error);
@@ -80,6 +92,10 @@ StepReport reportFor(
         // The records' times count from each request's own send: no common clock to draw seconds on.
         r.timeline = {};
         r.noTimeline = saved.noTimeline;
+    } else if (!recordsLeftInFile.isEmpty()) {
+        // Seconds made of the scrapes alone would count no request in any of them: a false 0 req/s.
+        r.timeline = {};
+        r.noTimeline = recordsLeftInFile;
     }
     // The summary as the result file records the step (model, date, backend as they were).
     r.summary = QString::fromUtf8(StepSummary::text(saved.setup, saved.metrics));

@@ -36,6 +36,10 @@ struct OpenedRun
 };
 
 RunMeta runMeta(const SavedRun& run);
+// A soak is shown by its windows (steps/NNN.windows.jsonl); its request records can be millions (an hour
+// at 300 req/s is a million, about 1.3 GB held). Past this size of its requests.jsonl they stay in the
+// file: the step opens without its timeline, histograms and failure examples, and says so.
+inline constexpr qint64 kSoakRecordsReadBytes = qint64(64) << 20;
 // readRecords: read steps/NNN.requests.jsonl for histograms and failure examples (slower for big runs).
 // cancelled: checked between steps (a background job that is no longer wanted stops early);
 // progress(done, total): told after each step is read.

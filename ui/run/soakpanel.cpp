@@ -210,10 +210,12 @@ QString SoakPanel::totalsSummary(const StepReport& step) const
     QStringList escaped;
     for (const QString& part : parts)
         escaped << part.toHtmlEscaped();
+    QString notes = tr("Percentiles are per window: the soak keeps no percentile of all its requests.");
+    if (step.timeline.isEmpty() && !step.noTimeline.isEmpty())
+        notes += QLatin1Char(' ') + tr("No requests per second: %1.").arg(step.noTimeline);
     return QStringLiteral("<b>%1</b> · %2<br/>%3")
         .arg((step.partial ? tr("Whole soak (stopped)") : tr("Whole soak")).toHtmlEscaped(),
-            escaped.join(QStringLiteral(" · ")),
-            tr("Percentiles are per window: the soak keeps no percentile of all its requests.").toHtmlEscaped());
+            escaped.join(QStringLiteral(" · ")), notes.toHtmlEscaped());
 }
 
 } // namespace kp::ui
