@@ -26,6 +26,8 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -149,8 +151,10 @@ int main(int argc, char** argv)
         requestsDone += w.completed + w.failed;
         curve.push_back({ double(soakClock.elapsed()) / 1000.0, requestsDone, rssMb() });
         if (printCurve) {
-            std::printf("{\"elapsed_s\": %.1f, \"requests\": %lld, \"rss_mb\": %.1f}\n", curve.back().elapsedS,
-                curve.back().requests, curve.back().rssMb);
+            // The heap in use (every arena): what the process holds, against what the allocator kept.
+            const struct mallinfo2 heap = mallinfo2();
+            std::printf("{\"elapsed_s\": %.1f, \"requests\": %lld, \"rss_mb\": %.1f, \"heap_in_use_mb\": %.1f}\n",
+                curve.back().elapsedS, curve.back().requests, curve.back().rssMb, double(heap.uordblks) / 1048576.0);
             std::fflush(stdout);
         }
     });
