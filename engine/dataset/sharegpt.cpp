@@ -216,12 +216,8 @@ public:
             m_value.clear();
             m_stack.push_back(Role::Turn);
             return true;
-        case Role::Skip:
-        case Role::Other:
-            m_stack.push_back(Role::Skip);
-            return true;
         default:
-            return fail(role, "an object", true);
+            return skipOrFail(role, "an object");
         }
     }
 
@@ -257,12 +253,8 @@ public:
             m_hasTurns = true;
             m_stack.push_back(Role::Turns);
             return true;
-        case Role::Skip:
-        case Role::Other:
-            m_stack.push_back(Role::Skip);
-            return true;
         default:
-            return fail(role, "an array", true);
+            return skipOrFail(role, "an array");
         }
     }
 
@@ -338,6 +330,16 @@ private:
     // A value of the wrong type. Inside a conversation (or a conversation that is not an object), unless
     // strict: the conversation is malformed, counted and named once it ends, the value skipped; anywhere
     // else, or strict: the end of the read.
+    // A container where nothing is read (or inside one) is skipped whole; anywhere else it is an error.
+    bool skipOrFail(Role role, const char* found)
+    {
+        if (role == Role::Skip || role == Role::Other) {
+            m_stack.push_back(Role::Skip);
+            return true;
+        }
+        return fail(role, found, true);
+    }
+
     bool fail(Role role, const char* found, bool container = false)
     {
         const bool inEntry = role == Role::Entry || role == Role::Turns || role == Role::Turn || role == Role::TurnValue

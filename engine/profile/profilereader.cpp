@@ -224,16 +224,23 @@ public:
         return false;
     }
 
+    // A JSON number's value; NaN (TOML's nan) is refused.
+    std::optional<double> numberValue(const Json& v, const QString& src, const QString& pp)
+    {
+        const double d = v.get<double>();
+        if (std::isnan(d)) {
+            notANumber(u"nan"_s, src, pp);
+            return std::nullopt;
+        }
+        return d;
+    }
+
     std::optional<double> toNumber(const Json& v, const QString& src, const QString& pp)
     {
         if (v.is_number()) {
-            const double d = v.get<double>();
-            if (std::isnan(d)) {
-                notANumber(u"nan"_s, src, pp);
-                return std::nullopt;
-            }
-            if (std::isinf(d)) {
-                m_ctx.error(src, phrase("ProfileReader", "must be a finite number, got %1").arg(formatRate(d)));
+            const std::optional<double> d = numberValue(v, src, pp);
+            if (d && std::isinf(*d)) {
+                m_ctx.error(src, phrase("ProfileReader", "must be a finite number, got %1").arg(formatRate(*d)));
                 m_ctx.fail(pp);
                 return std::nullopt;
             }
@@ -274,14 +281,8 @@ public:
 
     std::optional<double> toRate(const Json& v, const QString& src, const QString& pp)
     {
-        if (v.is_number()) {
-            const double d = v.get<double>();
-            if (std::isnan(d)) {
-                notANumber(u"nan"_s, src, pp);
-                return std::nullopt;
-            }
-            return d;
-        }
+        if (v.is_number())
+            return numberValue(v, src, pp);
         if (v.is_string()) {
             const QString text = QString::fromStdString(v.get<std::string>()).trimmed();
             const QString unsignedText = text.startsWith(u'-') ? text.mid(1) : text;
