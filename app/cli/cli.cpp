@@ -7,6 +7,7 @@
 #include "clisweep.h"
 #include "cliverbs.h"
 #include "metrics/inerttext.h"
+#include "runs/runcatalog.h"
 
 #include "client/probe.h"
 #include "serve/serversweep.h"
@@ -33,6 +34,33 @@ void say(const QString& line)
     const QByteArray bytes = inertLines(line).toUtf8() + '\n';
     std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
     std::fflush(stderr);
+}
+
+std::optional<int> parseVerbOptions(
+    QCommandLineParser& p, const QStringList& arguments, const char* usage, int verbWords)
+{
+    p.setApplicationDescription(QString::fromUtf8(usage));
+    p.addHelpOption();
+    QStringList args = arguments;
+    args.remove(1, verbWords);
+    if (!p.parse(args)) {
+        say(QStringLiteral("error: %1").arg(p.errorText()));
+        return ExitBadInput;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        writeOut(QByteArray(usage) + '\n');
+        return ExitOk;
+    }
+    return std::nullopt;
+}
+
+std::optional<QString> resolveRun(const RunCatalog& catalog, const QString& name, const QString& context)
+{
+    QString error;
+    std::optional<QString> dir = catalog.resolve(name, &error);
+    if (!dir)
+        say(QStringLiteral("error: %1%2").arg(context, error));
+    return dir;
 }
 
 namespace {

@@ -180,8 +180,6 @@ QString comparisonText(const Comparison& c)
 int runCompare(const QStringList& arguments)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kCompareUsage));
-    p.addHelpOption();
     const QCommandLineOption baseline(QStringLiteral("baseline"),
         QStringLiteral("The run the others are compared against (default: the first)."), QStringLiteral("RUN"));
     const QCommandLineOption metric(QStringLiteral("metric"),
@@ -207,16 +205,8 @@ int runCompare(const QStringList& arguments)
     p.addOptions({ baseline, metric, percentile, json, out, dataDir, failIf, junit, failOnUnknown });
     p.addPositionalArgument(
         QStringLiteral("RUN"), QStringLiteral("Run ids, names or directories."), QStringLiteral("RUN..."));
-    QStringList args = arguments;
-    args.removeAt(1); // "compare"
-    if (!p.parse(args)) {
-        say(QStringLiteral("error: %1").arg(p.errorText()));
-        return ExitBadInput;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        writeOut(QByteArray(kCompareUsage) + '\n');
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseVerbOptions(p, arguments, kCompareUsage))
+        return *exit;
     CompareMetric which = CompareMetric::Ttft;
     if (p.isSet(metric)) {
         const auto m = compareMetricFromKey(p.value(metric));
@@ -282,22 +272,16 @@ int runCompare(const QStringList& arguments)
     const RunCatalog catalog(p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory());
     QStringList dirs;
     for (const QString& name : names) {
-        QString error;
-        const auto dir = catalog.resolve(name, &error);
-        if (!dir) {
-            say(QStringLiteral("error: %1").arg(error));
+        const auto dir = resolveRun(catalog, name);
+        if (!dir)
             return ExitBadInput;
-        }
         dirs << *dir;
     }
     int baselineIndex = 0;
     if (p.isSet(baseline)) {
-        QString error;
-        const auto dir = catalog.resolve(p.value(baseline), &error);
-        if (!dir) {
-            say(QStringLiteral("error: --baseline: %1").arg(error));
+        const auto dir = resolveRun(catalog, p.value(baseline), QStringLiteral("--baseline: "));
+        if (!dir)
             return ExitBadInput;
-        }
         baselineIndex = int(dirs.indexOf(*dir));
         if (baselineIndex < 0) {
             dirs.prepend(*dir);

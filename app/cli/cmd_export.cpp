@@ -198,8 +198,6 @@ bool writeComparisonReport(
 int runExport(const QStringList& arguments)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kExportUsage));
-    p.addHelpOption();
     const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("Output file."), QStringLiteral("FILE"));
     const QCommandLineOption format(
         QStringLiteral("format"), QStringLiteral("Output format."), QStringLiteral("FORMAT"));
@@ -223,16 +221,8 @@ int runExport(const QStringList& arguments)
         QStringLiteral("second"), QStringLiteral("The second of a gantt chart."), QStringLiteral("S"));
     p.addOptions({ out, format, report, chart, metric, percentile, log, scale, size, dataDir, noRecords, timeline,
         stepOption, secondOption });
-    QStringList args = arguments;
-    args.removeAt(1); // "export"
-    if (!p.parse(args)) {
-        say(QStringLiteral("error: %1").arg(p.errorText()));
-        return ExitBadInput;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        writeOut(QByteArray(kExportUsage) + '\n');
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseVerbOptions(p, arguments, kExportUsage))
+        return *exit;
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 1) {
         say(pos.isEmpty() ? QStringLiteral("error: export needs a RUN (id, name or directory); see --help")
@@ -254,6 +244,10 @@ int runExport(const QStringList& arguments)
                 : QStringLiteral("error: --format %1: expected png, svg, pdf, html, md, csv or json").arg(formatKey));
         return ExitBadInput;
     }
+    // The RUN's directory, looked up once the options are known to be good.
+    const auto runDirectory = [&] {
+        return resolveRun(RunCatalog(p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory()), pos.constFirst());
+    };
     if (p.isSet(timeline)) {
         if (formatKey != QLatin1String("csv")) {
             say(QStringLiteral("error: --timeline is written as csv, not %1 (--out FILE.csv)")
@@ -266,13 +260,9 @@ int runExport(const QStringList& arguments)
                 return ExitBadInput;
             }
         }
-        const RunCatalog catalog(p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory());
-        QString error;
-        const std::optional<QString> dir = catalog.resolve(pos.constFirst(), &error);
-        if (!dir) {
-            say(QStringLiteral("error: %1").arg(error));
+        const std::optional<QString> dir = runDirectory();
+        if (!dir)
             return ExitBadInput;
-        }
         return writeTimelineCsv(*dir, path);
     }
     if (p.isSet(report)
@@ -362,13 +352,10 @@ int runExport(const QStringList& arguments)
         chartSize = QSize(w, h);
     }
 
-    const RunCatalog catalog(p.isSet(dataDir) ? p.value(dataDir) : defaultRunsDirectory());
-    QString error;
-    const std::optional<QString> dir = catalog.resolve(pos.constFirst(), &error);
-    if (!dir) {
-        say(QStringLiteral("error: %1").arg(error));
+    const std::optional<QString> dir = runDirectory();
+    if (!dir)
         return ExitBadInput;
-    }
+    QString error;
     const std::optional<ui::OpenedRun> opened = ui::openRunDirectory(*dir, &error, !p.isSet(noRecords));
     if (!opened) {
         say(QStringLiteral("error: %1").arg(error));

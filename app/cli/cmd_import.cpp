@@ -45,8 +45,6 @@ found in a folder is listed as refused, with the reason, and the folder's other 
 int runImport(const QStringList& arguments)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kImportUsage));
-    p.addHelpOption();
     const QCommandLineOption format(QStringLiteral("format"),
         QStringLiteral("auto | vllm | sglang | guidellm | aiperf (default auto)."), QStringLiteral("FORMAT"));
     const QCommandLineOption name(QStringLiteral("name"),
@@ -57,16 +55,8 @@ int runImport(const QStringList& arguments)
     p.addOptions({ format, name, dataDir });
     p.addPositionalArgument(
         QStringLiteral("PATH"), QStringLiteral("Result files or folders."), QStringLiteral("PATH..."));
-    QStringList args = arguments;
-    args.removeAt(1); // "import"
-    if (!p.parse(args)) {
-        say(QStringLiteral("error: %1").arg(p.errorText()));
-        return ExitBadInput;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        writeOut(QByteArray(kImportUsage) + '\n');
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseVerbOptions(p, arguments, kImportUsage))
+        return *exit;
     ImportOptions options;
     if (p.isSet(format)) {
         const auto f = importFormatFromName(p.value(format));

@@ -33,8 +33,6 @@ Without --out the merged run is written to a new directory under the data direct
 int runMerge(const QStringList& arguments)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kMergeUsage));
-    p.addHelpOption();
     const QCommandLineOption out(
         QStringLiteral("out"), QStringLiteral("The merged run directory (must not exist)."), QStringLiteral("DIR"));
     const QCommandLineOption dataDir(QStringLiteral("data-dir"),
@@ -44,16 +42,8 @@ int runMerge(const QStringList& arguments)
     p.addOptions({ out, dataDir, quiet });
     p.addPositionalArgument(
         QStringLiteral("DIR"), QStringLiteral("A shard's run directory (all K of them)."), QStringLiteral("DIR..."));
-    QStringList args = arguments;
-    args.removeAt(1); // "merge"
-    if (!p.parse(args)) {
-        say(QStringLiteral("error: %1").arg(p.errorText()));
-        return ExitBadInput;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        writeOut(QByteArray(kMergeUsage) + '\n');
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseVerbOptions(p, arguments, kMergeUsage))
+        return *exit;
     const QStringList names = p.positionalArguments();
     if (names.size() < 2) {
         say(QStringLiteral("error: merge needs the run directories of at least two shards: kneepoint-cli merge DIR1 "
@@ -67,12 +57,9 @@ int runMerge(const QStringList& arguments)
             dirs << QFileInfo(name).absoluteFilePath();
             continue;
         }
-        QString error;
-        const auto dir = catalog.resolve(name, &error);
-        if (!dir) {
-            say(QStringLiteral("error: %1").arg(error));
+        const auto dir = resolveRun(catalog, name);
+        if (!dir)
             return ExitBadInput;
-        }
         dirs << *dir;
     }
 

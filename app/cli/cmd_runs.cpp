@@ -43,22 +43,12 @@ QString clip(const QString& text, int width)
 int runRuns(const QStringList& arguments)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kRunsUsage));
-    p.addHelpOption();
     const QCommandLineOption dataDir(
         QStringLiteral("data-dir"), QStringLiteral("Runs directory."), QStringLiteral("DIR"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON array on stdout."));
     p.addOptions({ dataDir, json });
-    QStringList args = arguments;
-    args.removeAt(1); // "runs"
-    if (!p.parse(args)) {
-        say(QStringLiteral("error: %1").arg(p.errorText()));
-        return ExitBadInput;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        writeOut(QByteArray(kRunsUsage) + '\n');
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseVerbOptions(p, arguments, kRunsUsage))
+        return *exit;
     if (!p.positionalArguments().isEmpty()) {
         say(QStringLiteral("error: unexpected argument \"%1\"").arg(p.positionalArguments().constFirst()));
         return ExitBadInput;

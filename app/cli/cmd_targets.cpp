@@ -43,8 +43,6 @@ QString keyDescription(const Target& t)
 int runTargets(const QStringList& arguments)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kTargetsUsage));
-    p.addHelpOption();
     const QCommandLineOption file(
         QStringLiteral("targets-file"), QStringLiteral("The targets file to use."), QStringLiteral("FILE"));
     const QCommandLineOption baseUrl(
@@ -68,16 +66,8 @@ int runTargets(const QStringList& arguments)
         QStringLiteral("replace"), QStringLiteral("add: overwrite a target of that name."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("list: JSON instead of a table."));
     p.addOptions({ file, baseUrl, model, backend, endpoint, served, keyEnv, keyKeychain, header, replace, json });
-    QStringList args = arguments;
-    args.removeAt(1); // "targets"
-    if (!p.parse(args)) {
-        say(QStringLiteral("error: %1").arg(p.errorText()));
-        return ExitBadInput;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        writeOut(QByteArray(kTargetsUsage) + '\n');
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseVerbOptions(p, arguments, kTargetsUsage))
+        return *exit;
     const QStringList pos = p.positionalArguments();
     const QString action = pos.value(0);
     TargetStore store(p.isSet(file) ? p.value(file) : defaultTargetsPath());

@@ -109,28 +109,9 @@ QStringList report(const twin::Twin& t)
     return lines;
 }
 
-// Parses "twin VERB ARGS..."; an exit status when that is all there is to do (a parse error, or --help).
-std::optional<int> parseVerb(QCommandLineParser& p, const QStringList& arguments)
-{
-    QStringList args = arguments;
-    args.removeAt(1); // "twin"
-    args.removeAt(1); // the verb
-    if (!p.parse(args)) {
-        say(QStringLiteral("error: %1").arg(p.errorText()));
-        return ExitBadInput;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        writeOut(QByteArray(kTwinUsage) + '\n');
-        return ExitOk;
-    }
-    return std::nullopt;
-}
-
 int runFit(const QStringList& arguments)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kTwinUsage));
-    p.addHelpOption();
     const QCommandLineOption out(
         QStringLiteral("out"), QStringLiteral("The twin file to write."), QStringLiteral("FILE"));
     const QCommandLineOption dataDir(
@@ -139,7 +120,7 @@ int runFit(const QStringList& arguments)
     const QCommandLineOption budget(QStringLiteral("max-evaluations"),
         QStringLiteral("Most model runs the search may use (default 400)."), QStringLiteral("N"));
     p.addOptions({ out, dataDir, json, budget });
-    if (const std::optional<int> exit = parseVerb(p, arguments))
+    if (const std::optional<int> exit = parseVerbOptions(p, arguments, kTwinUsage, 2))
         return *exit;
     const QStringList names = p.positionalArguments();
     if (names.isEmpty() || !p.isSet(out)) {
@@ -176,12 +157,9 @@ int runFit(const QStringList& arguments)
             continue;
         }
         if (!info.isDir()) {
-            QString error;
-            const auto resolved = catalog.resolve(name, &error);
-            if (!resolved) {
-                say(QStringLiteral("error: %1").arg(error));
+            const auto resolved = resolveRun(catalog, name);
+            if (!resolved)
                 return ExitBadInput;
-            }
             dir = *resolved;
         }
         const QString canonical = QFileInfo(dir).canonicalFilePath();
@@ -288,8 +266,6 @@ bool parseLoads(const QStringList& values, const QString& flag, bool integers, s
 int runPredict(const QStringList& arguments)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kTwinUsage));
-    p.addHelpOption();
     const QCommandLineOption set(QStringLiteral("set"),
         QStringLiteral("Change a parameter: NAME=VALUE or NAME=xFACTOR; repeatable."), QStringLiteral("NAME=VALUE"));
     const QCommandLineOption replicas(QStringLiteral("replicas"),
@@ -320,7 +296,7 @@ int runPredict(const QStringList& arguments)
         QStringLiteral("Name of the saved run (default: \"prediction of SOURCE\")."), QStringLiteral("NAME"));
     p.addOptions({ set, replicas, rates, concurrency, requests, seed, slo, peak, redundancy, kneeMetric, json, save,
         dataDir, label });
-    if (const std::optional<int> exit = parseVerb(p, arguments))
+    if (const std::optional<int> exit = parseVerbOptions(p, arguments, kTwinUsage, 2))
         return *exit;
     if (p.positionalArguments().size() != 1) {
         say(QStringLiteral("error: twin predict needs one twin file: kneepoint-cli twin predict TWIN.json [--set "

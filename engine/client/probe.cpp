@@ -93,6 +93,25 @@ QString noAnswerHint(double limitS)
         .arg(QString::number(limitS));
 }
 
+// Hands a GET's reply to judge when it has finished, on context's thread.
+template <typename Judge> void whenFinished(QObject* context, QNetworkReply* reply, Judge judge)
+{
+    QObject::connect(reply, &QNetworkReply::finished, context, [reply, judge] {
+        reply->deleteLater();
+        judge(reply);
+    });
+}
+
+// The check of a GET's reply begins alike: its name, the URL without credentials and the time since the
+// try began. Returns the HTTP status (0: no answer).
+int beginReplyCheck(ProbeCheck& c, const QString& name, QNetworkReply* reply, qint64 tryStartNs)
+{
+    c.name = name;
+    c.url = reply->url().toString(QUrl::RemoveUserInfo);
+    c.latencyMs = double(steadyNowNs() - tryStartNs) / 1e6;
+    return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+}
+
 } // namespace
 
 ProbeOptions probeOptionsFor(const Timeouts& timeouts)
@@ -671,21 +690,14 @@ void Probe::getHealth()
         path.chop(3);
     url.setPath(path + QStringLiteral("/health"));
     // The server's root, not the API: no key goes there.
-    QNetworkReply* reply = get(url, false);
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
-        endTry(healthOutcome(reply));
-    });
+    whenFinished(this, get(url, false), [this](QNetworkReply* reply) { endTry(healthOutcome(reply)); });
 }
 
 Probe::Outcome Probe::healthOutcome(QNetworkReply* reply)
 {
     Outcome o;
     ProbeCheck& c = o.check;
-    c.name = QStringLiteral("health");
-    c.url = reply->url().toString(QUrl::RemoveUserInfo);
-    c.latencyMs = double(steadyNowNs() - m_tryStartNs) / 1e6;
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const int status = beginReplyCheck(c, QStringLiteral("health"), reply, m_tryStartNs);
     c.ok = status == 200;
     if (status > 0) {
         // The status of /health decides nothing (gateways often lack it): not worth another try.
@@ -726,21 +738,15 @@ Probe::Outcome Probe::healthOutcome(QNetworkReply* reply)
 
 void Probe::getModels()
 {
-    QNetworkReply* reply = get(m_target.target.urlFor(QStringLiteral("/v1/models")), true);
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
-        endTry(modelsOutcome(reply));
-    });
+    whenFinished(this, get(m_target.target.urlFor(QStringLiteral("/v1/models")), true),
+        [this](QNetworkReply* reply) { endTry(modelsOutcome(reply)); });
 }
 
 Probe::Outcome Probe::modelsOutcome(QNetworkReply* reply)
 {
     Outcome o;
     ProbeCheck& c = o.check;
-    c.name = QStringLiteral("models");
-    c.url = reply->url().toString(QUrl::RemoveUserInfo);
-    c.latencyMs = double(steadyNowNs() - m_tryStartNs) / 1e6;
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const int status = beginReplyCheck(c, QStringLiteral("models"), reply, m_tryStartNs);
     const QByteArray body = reply->readAll();
     if (reply->property("kneepoint_too_large").toBool()) {
         c.detail = phrase("Probe", "HTTP %1 but the body passed %2 MiB: %3")

@@ -177,6 +177,7 @@ QJsonObject bodyObject(const RequestTemplate& request, const BodyValues& v)
 {
     QJsonObject body;
     body.insert(QLatin1String("model"), v.model);
+    bool typedEvents = false; // Responses and Messages: usage comes with their own events, no stream_options
     switch (request.backend) {
     case Backend::OpenAiEmbeddings:
         Q_UNREACHABLE();
@@ -185,12 +186,8 @@ QJsonObject bodyObject(const RequestTemplate& request, const BodyValues& v)
         // (system ones included), "max_output_tokens" bounds the answer; usage comes with response.completed.
         body.insert(QLatin1String("input"), v.conversation);
         body.insert(QLatin1String("max_output_tokens"), v.maxTokens);
-        body.insert(QLatin1String("temperature"), request.temperature);
-        body.insert(QLatin1String("stream"), request.stream);
-        if (request.ignoreEos)
-            body.insert(QLatin1String("ignore_eos"), true);
-        addCommon(body, request);
-        return body;
+        typedEvents = true;
+        break;
     case Backend::AnthropicMessages:
         // https://docs.anthropic.com/en/api/messages: max_tokens is required, and the system prompt is a
         // top-level field (there is no "system" role).
@@ -198,27 +195,23 @@ QJsonObject bodyObject(const RequestTemplate& request, const BodyValues& v)
             body.insert(QLatin1String("system"), v.system);
         body.insert(QLatin1String("messages"), v.conversation);
         body.insert(QLatin1String("max_tokens"), v.maxTokens);
-        body.insert(QLatin1String("temperature"), request.temperature);
-        body.insert(QLatin1String("stream"), request.stream);
-        if (request.ignoreEos)
-            body.insert(QLatin1String("ignore_eos"), true);
-        addCommon(body, request);
-        return body;
+        typedEvents = true;
+        break;
     case Backend::OpenAi:
     case Backend::OpenAiChat:
     case Backend::Vllm:
+        if (isChatBackend(request.backend)) {
+            body.insert(QLatin1String("messages"), v.conversation);
+            body.insert(QLatin1String("max_completion_tokens"), v.maxTokens);
+        } else {
+            body.insert(QLatin1String("prompt"), v.conversation);
+            body.insert(QLatin1String("max_tokens"), v.maxTokens);
+        }
         break;
-    }
-    if (isChatBackend(request.backend)) {
-        body.insert(QLatin1String("messages"), v.conversation);
-        body.insert(QLatin1String("max_completion_tokens"), v.maxTokens);
-    } else {
-        body.insert(QLatin1String("prompt"), v.conversation);
-        body.insert(QLatin1String("max_tokens"), v.maxTokens);
     }
     body.insert(QLatin1String("temperature"), request.temperature);
     body.insert(QLatin1String("stream"), request.stream);
-    if (request.stream) {
+    if (request.stream && !typedEvents) {
         QJsonObject streamOptions;
         streamOptions.insert(QLatin1String("include_usage"), true);
         body.insert(QLatin1String("stream_options"), streamOptions);

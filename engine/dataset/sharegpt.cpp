@@ -120,6 +120,23 @@ struct SessionCandidate
     bool operator<(const SessionCandidate& other) const { return key < other.key; }
 };
 
+// Empties a heap of kept candidates (largest key on top) into their payloads, smallest key first.
+template <typename Kept, typename Payload>
+std::vector<Payload> takeInShuffleOrder(std::priority_queue<Kept>& heap, Payload Kept::*payload)
+{
+    std::vector<Kept> kept;
+    kept.reserve(heap.size());
+    while (!heap.empty()) {
+        kept.push_back(std::move(const_cast<Kept&>(heap.top())));
+        heap.pop();
+    }
+    std::vector<Payload> out;
+    out.reserve(kept.size());
+    for (auto it = kept.rbegin(); it != kept.rend(); ++it)
+        out.push_back(std::move((*it).*payload));
+    return out;
+}
+
 enum class Speaker { User, Answer, System, Unknown };
 
 Speaker speakerOf(const std::string& from)
@@ -199,12 +216,8 @@ public:
             m_value.clear();
             m_stack.push_back(Role::Turn);
             return true;
-        case Role::Skip:
-        case Role::Other:
-            m_stack.push_back(Role::Skip);
-            return true;
         default:
-            return fail(role, "an object", true);
+            return skipOrFail(role, "an object");
         }
     }
 
@@ -240,12 +253,8 @@ public:
             m_hasTurns = true;
             m_stack.push_back(Role::Turns);
             return true;
-        case Role::Skip:
-        case Role::Other:
-            m_stack.push_back(Role::Skip);
-            return true;
         default:
-            return fail(role, "an array", true);
+            return skipOrFail(role, "an array");
         }
     }
 
@@ -270,35 +279,12 @@ public:
     const ShareGptStats& stats() const { return m_stats; }
 
     // The kept prompts in shuffle order.
-    std::vector<Prompt> takePrompts()
-    {
-        std::vector<Candidate> kept;
-        kept.reserve(m_kept.size());
-        while (!m_kept.empty()) {
-            kept.push_back(std::move(const_cast<Candidate&>(m_kept.top())));
-            m_kept.pop();
-        }
-        std::vector<Prompt> out;
-        out.reserve(kept.size());
-        for (auto it = kept.rbegin(); it != kept.rend(); ++it)
-            out.push_back(std::move(it->prompt));
-        return out;
-    }
+    std::vector<Prompt> takePrompts() { return takeInShuffleOrder(m_kept, &Candidate::prompt); }
 
     // The kept sessions in shuffle order.
     std::vector<Conversation> takeSessions()
     {
-        std::vector<SessionCandidate> kept;
-        kept.reserve(m_keptSessions.size());
-        while (!m_keptSessions.empty()) {
-            kept.push_back(std::move(const_cast<SessionCandidate&>(m_keptSessions.top())));
-            m_keptSessions.pop();
-        }
-        std::vector<Conversation> out;
-        out.reserve(kept.size());
-        for (auto it = kept.rbegin(); it != kept.rend(); ++it)
-            out.push_back(std::move(it->conversation));
-        return out;
+        return takeInShuffleOrder(m_keptSessions, &SessionCandidate::conversation);
     }
 
 private:
@@ -344,6 +330,16 @@ private:
     // A value of the wrong type. Inside a conversation (or a conversation that is not an object), unless
     // strict: the conversation is malformed, counted and named once it ends, the value skipped; anywhere
     // else, or strict: the end of the read.
+    // A container where nothing is read (or inside one) is skipped whole; anywhere else it is an error.
+    bool skipOrFail(Role role, const char* found)
+    {
+        if (role == Role::Skip || role == Role::Other) {
+            m_stack.push_back(Role::Skip);
+            return true;
+        }
+        return fail(role, found, true);
+    }
+
     bool fail(Role role, const char* found, bool container = false)
     {
         const bool inEntry = role == Role::Entry || role == Role::Turns || role == Role::Turn || role == Role::TurnValue
@@ -400,13 +396,43 @@ private:
         return out;
     }
 
-    void endConversation()
+    // Counts the conversation that just ended and reports progress now and then; its index.
+    quint64 countConversation()
     {
         const quint64 index = static_cast<quint64>(m_stats.conversations++);
         if (m_options.progress && m_source.consumed() >= m_nextProgress) {
             m_options.progress(m_source.consumed(), m_total);
             m_nextProgress = m_source.consumed() + kProgressEveryBytes;
         }
+        return index;
+    }
+
+    // The reference's length filter (when enabled) on a first prompt and its output; what it refuses is counted.
+    bool passesLengthFilter(int promptTokens, int outputTokens, bool fixedOutput)
+    {
+        const LengthFilter& f = m_options.filter;
+        if (promptTokens < f.minLen) {
+            ++m_stats.promptTooShort;
+            return false;
+        }
+        if (!fixedOutput && outputTokens < f.minLen) {
+            ++m_stats.outputTooShort;
+            return false;
+        }
+        if (promptTokens > f.maxPromptLen) {
+            ++m_stats.promptTooLong;
+            return false;
+        }
+        if (promptTokens + outputTokens > f.maxTotalLen) {
+            ++m_stats.totalTooLong;
+            return false;
+        }
+        return true;
+    }
+
+    void endConversation()
+    {
+        const quint64 index = countConversation();
         if (!m_hasTurns || m_turns < 2) {
             ++m_stats.tooFewTurns;
             return;
@@ -417,24 +443,9 @@ private:
         const int completionTokens = std::max(0, m_outputWords);
         const bool fixedOutput = m_options.fixedOutputTokens > 0;
         const int outputTokens = fixedOutput ? m_options.fixedOutputTokens : completionTokens;
-        const LengthFilter& f = m_options.filter;
-        if (f.enabled) {
-            if (promptTokens < f.minLen) {
-                ++m_stats.promptTooShort;
+        if (m_options.filter.enabled) {
+            if (!passesLengthFilter(promptTokens, outputTokens, fixedOutput))
                 return;
-            }
-            if (!fixedOutput && outputTokens < f.minLen) {
-                ++m_stats.outputTooShort;
-                return;
-            }
-            if (promptTokens > f.maxPromptLen) {
-                ++m_stats.promptTooLong;
-                return;
-            }
-            if (promptTokens + outputTokens > f.maxTotalLen) {
-                ++m_stats.totalTooLong;
-                return;
-            }
         } else if (promptTokens < 1 || outputTokens < 1) {
             ++m_stats.promptTooShort;
             return;
@@ -476,11 +487,7 @@ private:
 
     bool endSession()
     {
-        const quint64 index = static_cast<quint64>(m_stats.conversations++);
-        if (m_options.progress && m_source.consumed() >= m_nextProgress) {
-            m_options.progress(m_source.consumed(), m_total);
-            m_nextProgress = m_source.consumed() + kProgressEveryBytes;
-        }
+        const quint64 index = countConversation();
         if (!m_hasTurns || m_messages.size() < 2) {
             ++m_stats.tooFewTurns;
             return true;
@@ -540,22 +547,8 @@ private:
             const int prompt = history + user;
             if (k == 0) {
                 if (f.enabled) {
-                    if (prompt < f.minLen) {
-                        ++m_stats.promptTooShort;
+                    if (!passesLengthFilter(prompt, output, fixedOutput))
                         return true;
-                    }
-                    if (!fixedOutput && output < f.minLen) {
-                        ++m_stats.outputTooShort;
-                        return true;
-                    }
-                    if (prompt > f.maxPromptLen) {
-                        ++m_stats.promptTooLong;
-                        return true;
-                    }
-                    if (prompt + output > f.maxTotalLen) {
-                        ++m_stats.totalTooLong;
-                        return true;
-                    }
                 } else if (user < 1 || output < 1) {
                     ++m_stats.promptTooShort;
                     return true;

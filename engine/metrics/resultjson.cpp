@@ -55,6 +55,17 @@ Json statsObject(const LatencyStats& stats)
     return out;
 }
 
+// The counts and throughputs a length bucket and a model's share write alike.
+template <typename Subset> void writeSubsetCounts(Json& out, const Subset& s)
+{
+    out["completed"] = s.completed;
+    out["failed"] = s.failed;
+    out["total_input_tokens"] = s.totalInputTokens;
+    out["total_output_tokens"] = s.totalOutputTokens;
+    out["request_throughput"] = numberOrText(s.requestThroughput);
+    out["output_throughput"] = numberOrText(s.outputThroughput);
+}
+
 Json kneepointObject(const StepMetrics& m)
 {
     Json out = Json::object();
@@ -165,12 +176,7 @@ Json kneepointObject(const StepMetrics& m)
             Json bucket = Json::object();
             bucket["prompt_tokens_min"] = b.lo;
             bucket["prompt_tokens_max"] = b.hi < 0 ? Json(nullptr) : Json(b.hi); // exclusive
-            bucket["completed"] = b.completed;
-            bucket["failed"] = b.failed;
-            bucket["total_input_tokens"] = b.totalInputTokens;
-            bucket["total_output_tokens"] = b.totalOutputTokens;
-            bucket["request_throughput"] = numberOrText(b.requestThroughput);
-            bucket["output_throughput"] = numberOrText(b.outputThroughput);
+            writeSubsetCounts(bucket, b);
             Json bucketLatency = Json::object();
             for (LatencyMetric metric : allLatencyMetrics) {
                 const LatencyStats& stats = metric == LatencyMetric::Ttft ? b.ttft
@@ -189,12 +195,7 @@ Json kneepointObject(const StepMetrics& m)
         for (const ModelMetrics& mm : m.perModel) {
             Json model = Json::object();
             model["requests"] = mm.requests();
-            model["completed"] = mm.completed;
-            model["failed"] = mm.failed;
-            model["total_input_tokens"] = mm.totalInputTokens;
-            model["total_output_tokens"] = mm.totalOutputTokens;
-            model["request_throughput"] = numberOrText(mm.requestThroughput);
-            model["output_throughput"] = numberOrText(mm.outputThroughput);
+            writeSubsetCounts(model, mm);
             Json modelLatency = Json::object();
             modelLatency["ttft"] = statsObject(mm.ttft);
             modelLatency["tpot"] = statsObject(mm.tpot);

@@ -12,6 +12,7 @@
 #include <QRegularExpression>
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <set>
 #include <string>
@@ -196,6 +197,29 @@ private:
     {
         if (const auto value = number(object, key))
             target = *value;
+    }
+
+    // The counts and throughputs a length bucket and a model's share read alike.
+    template <typename Subset> void readSubsetCounts(const Json& object, Subset& s)
+    {
+        readInteger(object, "completed", s.completed);
+        readInteger(object, "failed", s.failed);
+        readInteger(object, "total_input_tokens", s.totalInputTokens);
+        readInteger(object, "total_output_tokens", s.totalOutputTokens);
+        readNumber(object, "request_throughput", s.requestThroughput);
+        readNumber(object, "output_throughput", s.outputThroughput);
+    }
+
+    // A figure the tools spell several ways: the first spelling that holds a number.
+    template <typename Target> // double, or std::optional<double>
+    void readFirstNumber(const Json& object, std::initializer_list<const char*> keys, Target& target)
+    {
+        for (const std::string key : keys) {
+            if (const auto value = number(object, key)) {
+                target = *value;
+                return;
+            }
+        }
     }
 
     void readInteger(const Json& object, const std::string& key, qint64& target)
@@ -399,12 +423,7 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
             readInteger(b, "prompt_tokens_min", bucket.lo);
             if (const auto hi = b.find("prompt_tokens_max"); hi != b.end() && !hi->is_null())
                 readInteger(b, "prompt_tokens_max", bucket.hi);
-            readInteger(b, "completed", bucket.completed);
-            readInteger(b, "failed", bucket.failed);
-            readInteger(b, "total_input_tokens", bucket.totalInputTokens);
-            readInteger(b, "total_output_tokens", bucket.totalOutputTokens);
-            readNumber(b, "request_throughput", bucket.requestThroughput);
-            readNumber(b, "output_throughput", bucket.outputThroughput);
+            readSubsetCounts(b, bucket);
             if (const auto lat = b.find("latency"); lat != b.end() && lat->is_object()) {
                 for (LatencyMetric metric : allLatencyMetrics) {
                     LatencyStats& stats = metric == LatencyMetric::Ttft ? bucket.ttft
@@ -432,12 +451,7 @@ void StepReader::readKneepoint(const Json& object, const QString& path)
             m_path = modelPath;
             ModelMetrics mm;
             mm.model = inertText(fromUtf8(name));
-            readInteger(value, "completed", mm.completed);
-            readInteger(value, "failed", mm.failed);
-            readInteger(value, "total_input_tokens", mm.totalInputTokens);
-            readInteger(value, "total_output_tokens", mm.totalOutputTokens);
-            readNumber(value, "request_throughput", mm.requestThroughput);
-            readNumber(value, "output_throughput", mm.outputThroughput);
+            readSubsetCounts(value, mm);
             if (const auto lat = value.find("latency"); lat != value.end() && lat->is_object()) {
                 for (const auto& [key, stats] : { std::pair { "ttft", &mm.ttft }, std::pair { "tpot", &mm.tpot },
                          std::pair { "e2el", &mm.e2el } }) {
@@ -572,30 +586,10 @@ QString StepReader::read(const Json& object)
         m.meanSessionS = *ms / 1000.0;
     readInteger(object, "total_reasoning_tokens", m.totalReasoningTokens);
     // vLLM 0.4 wrote the request throughput as "request_inthroughput".
-    for (const std::string key : { "request_throughput", "request_inthroughput" }) {
-        if (const auto value = number(object, key)) {
-            m.requestThroughput = *value;
-            break;
-        }
-    }
-    for (const std::string key : { "request_goodput", "request_goodput:" }) {
-        if (const auto value = number(object, key)) {
-            m.requestGoodput = *value;
-            break;
-        }
-    }
-    for (const std::string key : { "output_throughput", "output_token_throughput", "mean_tps" }) {
-        if (const auto value = number(object, key)) {
-            m.outputThroughput = *value;
-            break;
-        }
-    }
-    for (const std::string key : { "total_token_throughput", "total_throughput" }) {
-        if (const auto value = number(object, key)) {
-            m.totalTokenThroughput = *value;
-            break;
-        }
-    }
+    readFirstNumber(object, { "request_throughput", "request_inthroughput" }, m.requestThroughput);
+    readFirstNumber(object, { "request_goodput", "request_goodput:" }, m.requestGoodput);
+    readFirstNumber(object, { "output_throughput", "output_token_throughput", "mean_tps" }, m.outputThroughput);
+    readFirstNumber(object, { "total_token_throughput", "total_throughput" }, m.totalTokenThroughput);
     readNumber(object, "max_output_tokens_per_s", m.maxOutputTokensPerS);
     if (const auto joules = number(object, "joules_per_output_token"); joules && std::isfinite(*joules))
         m.joulesPerOutputToken = *joules;

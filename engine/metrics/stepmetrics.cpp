@@ -361,6 +361,20 @@ StepMetrics aggregate(const std::vector<RequestRecord>& records, const std::vect
     return m;
 }
 
+// A length bucket's or a model's figures from the aggregate of its requests (the bucket adds ITL).
+template <typename Subset> void takeSubsetFigures(Subset& out, const StepMetrics& sub)
+{
+    out.completed = sub.completed;
+    out.failed = sub.failed;
+    out.totalInputTokens = sub.totalInputTokens;
+    out.totalOutputTokens = sub.totalOutputTokens;
+    out.requestThroughput = sub.requestThroughput;
+    out.outputThroughput = sub.outputThroughput;
+    out.ttft = sub.ttft;
+    out.tpot = sub.tpot;
+    out.e2el = sub.e2el;
+}
+
 } // namespace
 
 // The groups (turns, length buckets, models) are aggregated over index lists into `records`, never over
@@ -408,16 +422,8 @@ StepMetrics StepMetrics::fromRecords(
             LengthBucketMetrics bucket;
             bucket.lo = edges[b];
             bucket.hi = b + 1 < edges.size() ? edges[b + 1] : -1;
-            bucket.completed = sub.completed;
-            bucket.failed = sub.failed;
-            bucket.totalInputTokens = sub.totalInputTokens;
-            bucket.totalOutputTokens = sub.totalOutputTokens;
-            bucket.requestThroughput = sub.requestThroughput;
-            bucket.outputThroughput = sub.outputThroughput;
-            bucket.ttft = sub.ttft;
-            bucket.tpot = sub.tpot;
+            takeSubsetFigures(bucket, sub);
             bucket.itl = sub.itl;
-            bucket.e2el = sub.e2el;
             m.lengthBuckets.push_back(std::move(bucket));
         }
     }
@@ -436,15 +442,7 @@ StepMetrics StepMetrics::fromRecords(
             const StepMetrics sub = aggregate(records, &subset, durationSeconds, subsetOptions);
             ModelMetrics mm;
             mm.model = model;
-            mm.completed = sub.completed;
-            mm.failed = sub.failed;
-            mm.totalInputTokens = sub.totalInputTokens;
-            mm.totalOutputTokens = sub.totalOutputTokens;
-            mm.requestThroughput = sub.requestThroughput;
-            mm.outputThroughput = sub.outputThroughput;
-            mm.ttft = sub.ttft;
-            mm.tpot = sub.tpot;
-            mm.e2el = sub.e2el;
+            takeSubsetFigures(mm, sub);
             m.perModel.push_back(std::move(mm));
         }
     }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <set>
 #include <string_view>
@@ -206,6 +207,15 @@ public:
         return std::nullopt;
     }
 
+    // The key's string; nothing when it is absent, or not a string (said).
+    std::optional<QString> takeString(const char* key, const QString& pp)
+    {
+        const Json* v = take(key, pp);
+        if (!v)
+            return std::nullopt;
+        return toString(*v, child(key), pp);
+    }
+
     // NaN (TOML's nan, a "nan" string) passes no range check by itself: it would read "must be > 0".
     bool notANumber(const QString& text, const QString& src, const QString& pp)
     {
@@ -214,16 +224,23 @@ public:
         return false;
     }
 
+    // A JSON number's value; NaN (TOML's nan) is refused.
+    std::optional<double> numberValue(const Json& v, const QString& src, const QString& pp)
+    {
+        const double d = v.get<double>();
+        if (std::isnan(d)) {
+            notANumber(u"nan"_s, src, pp);
+            return std::nullopt;
+        }
+        return d;
+    }
+
     std::optional<double> toNumber(const Json& v, const QString& src, const QString& pp)
     {
         if (v.is_number()) {
-            const double d = v.get<double>();
-            if (std::isnan(d)) {
-                notANumber(u"nan"_s, src, pp);
-                return std::nullopt;
-            }
-            if (std::isinf(d)) {
-                m_ctx.error(src, phrase("ProfileReader", "must be a finite number, got %1").arg(formatRate(d)));
+            const std::optional<double> d = numberValue(v, src, pp);
+            if (d && std::isinf(*d)) {
+                m_ctx.error(src, phrase("ProfileReader", "must be a finite number, got %1").arg(formatRate(*d)));
                 m_ctx.fail(pp);
                 return std::nullopt;
             }
@@ -264,14 +281,8 @@ public:
 
     std::optional<double> toRate(const Json& v, const QString& src, const QString& pp)
     {
-        if (v.is_number()) {
-            const double d = v.get<double>();
-            if (std::isnan(d)) {
-                notANumber(u"nan"_s, src, pp);
-                return std::nullopt;
-            }
-            return d;
-        }
+        if (v.is_number())
+            return numberValue(v, src, pp);
         if (v.is_string()) {
             const QString text = QString::fromStdString(v.get<std::string>()).trimmed();
             const QString unsignedText = text.startsWith(u'-') ? text.mid(1) : text;
@@ -298,10 +309,8 @@ public:
 
     void read(const char* key, const QString& pp, QString& out)
     {
-        if (const Json* v = take(key, pp)) {
-            if (auto s = toString(*v, child(key), pp))
-                out = *s;
-        }
+        if (auto s = takeString(key, pp))
+            out = *s;
     }
 
     void read(const char* key, const QString& pp, double& out)
@@ -363,10 +372,7 @@ public:
 
     void readBackend(const char* key, const QString& pp, Backend& out)
     {
-        const Json* v = take(key, pp);
-        if (!v)
-            return;
-        const std::optional<QString> name = toString(*v, child(key), pp);
+        const std::optional<QString> name = takeString(key, pp);
         if (!name)
             return;
         if (const auto b = backendFromName(*name)) {
@@ -401,10 +407,7 @@ public:
 
     void readTransport(const char* key, const QString& pp, TransportKind& out)
     {
-        const Json* v = take(key, pp);
-        if (!v)
-            return;
-        const std::optional<QString> name = toString(*v, child(key), pp);
+        const std::optional<QString> name = takeString(key, pp);
         if (!name)
             return;
         if (const auto kind = transportKindFromName(*name)) {
@@ -417,19 +420,13 @@ public:
 
     void readDataset(const char* key, const QString& pp, QString& out)
     {
-        const Json* v = take(key, pp);
-        if (!v)
-            return;
-        if (const auto name = toString(*v, child(key), pp))
+        if (const auto name = takeString(key, pp))
             out = name->toLower() == u"custom" ? u"jsonl"_s : name->toLower();
     }
 
     void readMode(const char* key, const QString& pp, std::optional<LoadMode>& out, bool& soak)
     {
-        const Json* v = take(key, pp);
-        if (!v)
-            return;
-        const auto name = toString(*v, child(key), pp);
+        const auto name = takeString(key, pp);
         if (!name)
             return;
         soak = *name == u"soak"; // a soak is one rate step, reported per window
@@ -578,10 +575,7 @@ public:
 
     void readProxy(const char* key, const QString& pp, Target& target)
     {
-        const Json* v = take(key, pp);
-        if (!v)
-            return;
-        const auto text = toString(*v, child(key), pp);
+        const auto text = takeString(key, pp);
         if (!text)
             return;
         if (text->isEmpty() || text->compare(u"none", Qt::CaseInsensitive) == 0) {
@@ -948,26 +942,54 @@ void finishLegacy(ReadContext& ctx, Profile& p, const LegacyExtras& extras)
     }
 }
 
-void readNested(ObjectReader& r, Profile& p)
+// What one table of a user layout holds, read in this order.
+enum LegacyPart : unsigned {
+    ServicePart = 1u << 0,
+    LoadPart = 1u << 1,
+    OutputPart = 1u << 2, // the reference's output keys, and goodput
+    EnginePart = 1u << 3, // the server's settings and model
+    SloPart = 1u << 4, // the SLO keys, and goodput
+};
+
+struct LegacyTable
+{
+    const char* key;
+    const char* profilePath; // what a table of the wrong type fails; nullptr: nothing
+    unsigned parts;
+};
+
+// A layout of tables: the root's keys, then each table's.
+void readLegacyTables(ObjectReader& r, Profile& p, std::initializer_list<LegacyTable> tables)
 {
     LegacyExtras extras;
     readLegacyGroup(r, LegacyGroup::Root, p);
-    if (auto s = r.section("api")) {
-        readLegacyGroup(*s, LegacyGroup::Service, p);
-        s->finish();
-    }
-    if (auto s = r.section("benchmark")) {
-        readLegacyGroup(*s, LegacyGroup::Service, p);
-        readLegacyGroup(*s, LegacyGroup::Load, p);
-        readBenchmarkOutputKeys(*s, p);
-        s->finish();
-    }
-    if (auto s = r.section("vllm_server")) {
-        readEngineKeys(*s, p, &extras);
+    for (const LegacyTable& table : tables) {
+        auto s = r.section(table.key, table.profilePath ? QString::fromLatin1(table.profilePath) : QString());
+        if (!s)
+            continue;
+        if (table.parts & ServicePart)
+            readLegacyGroup(*s, LegacyGroup::Service, p);
+        if (table.parts & LoadPart)
+            readLegacyGroup(*s, LegacyGroup::Load, p);
+        if (table.parts & OutputPart)
+            readBenchmarkOutputKeys(*s, p);
+        if (table.parts & EnginePart)
+            readEngineKeys(*s, p, &extras);
+        if (table.parts & SloPart) {
+            readLegacyGroup(*s, LegacyGroup::Slo, p);
+            s->readGoodput("goodput", p.slo);
+        }
         s->finish();
     }
     r.finish();
     finishLegacy(r.context(), p, extras);
+}
+
+void readNested(ObjectReader& r, Profile& p)
+{
+    readLegacyTables(r, p,
+        { { "api", nullptr, ServicePart }, { "benchmark", nullptr, ServicePart | LoadPart | OutputPart },
+            { "vllm_server", nullptr, EnginePart } });
 }
 
 void readFlat(ObjectReader& r, Profile& p)
@@ -983,32 +1005,9 @@ void readFlat(ObjectReader& r, Profile& p)
 
 void readTables(ObjectReader& r, Profile& p)
 {
-    LegacyExtras extras;
-    readLegacyGroup(r, LegacyGroup::Root, p);
-    if (auto s = r.section("service")) {
-        readLegacyGroup(*s, LegacyGroup::Service, p);
-        s->finish();
-    }
-    if (auto s = r.section("load")) {
-        readLegacyGroup(*s, LegacyGroup::Load, p);
-        readBenchmarkOutputKeys(*s, p);
-        s->finish();
-    }
-    if (auto s = r.section("engine")) {
-        readEngineKeys(*s, p, &extras);
-        s->finish();
-    }
-    if (auto s = r.section("slo", u"slo"_s)) {
-        readLegacyGroup(*s, LegacyGroup::Slo, p);
-        s->readGoodput("goodput", p.slo);
-        s->finish();
-    }
-    if (auto s = r.section("output", u"output"_s)) {
-        readBenchmarkOutputKeys(*s, p);
-        s->finish();
-    }
-    r.finish();
-    finishLegacy(r.context(), p, extras);
+    readLegacyTables(r, p,
+        { { "service", nullptr, ServicePart }, { "load", nullptr, LoadPart | OutputPart },
+            { "engine", nullptr, EnginePart }, { "slo", "slo", SloPart }, { "output", "output", OutputPart } });
 }
 
 ProfileLayout detectLayout(const Json& root)

@@ -222,16 +222,36 @@ private:
         return true;
     }
 
-    bool object(const QString& path)
+    // Reads an object's or an array's members, the cursor on the opening bracket; member(index) reads one.
+    template <typename Member> bool members(const QString& path, char close, Member member)
     {
         ++m_i;
         if (!skipSpace(path))
             return false;
-        if (m_s[m_i] == '}') {
+        if (m_s[m_i] == close) {
             ++m_i;
             return true;
         }
-        while (true) {
+        for (qsizetype index = 0;; ++index) {
+            if (!member(index))
+                return false;
+            if (!skipSpace(path))
+                return false;
+            if (m_s[m_i] == ',') {
+                ++m_i;
+                continue;
+            }
+            if (m_s[m_i] == close) {
+                ++m_i;
+                return true;
+            }
+            return mismatch(path);
+        }
+    }
+
+    bool object(const QString& path)
+    {
+        return members(path, '}', [&](qsizetype) {
             if (!skipSpace(path))
                 return false;
             if (m_s[m_i] != '"')
@@ -250,46 +270,13 @@ private:
             if (m_s[m_i] != ':')
                 return mismatch(child);
             ++m_i;
-            if (!value(child, child))
-                return false;
-            if (!skipSpace(path))
-                return false;
-            if (m_s[m_i] == ',') {
-                ++m_i;
-                continue;
-            }
-            if (m_s[m_i] == '}') {
-                ++m_i;
-                return true;
-            }
-            return mismatch(path);
-        }
+            return value(child, child);
+        });
     }
 
     bool array(const QString& path)
     {
-        ++m_i;
-        if (!skipSpace(path))
-            return false;
-        if (m_s[m_i] == ']') {
-            ++m_i;
-            return true;
-        }
-        for (qsizetype index = 0;; ++index) {
-            if (!value(indexPath(path, index), path))
-                return false;
-            if (!skipSpace(path))
-                return false;
-            if (m_s[m_i] == ',') {
-                ++m_i;
-                continue;
-            }
-            if (m_s[m_i] == ']') {
-                ++m_i;
-                return true;
-            }
-            return mismatch(path);
-        }
+        return members(path, ']', [&](qsizetype index) { return value(indexPath(path, index), path); });
     }
 
     std::string_view m_s;

@@ -24,12 +24,14 @@ ProtocolError fieldError(const QString& param, const QString& message)
     return ProtocolError { 400, message, param };
 }
 
-// An integer field that may be absent or null. Integral floats (16.0) pass, as pydantic lets them.
-std::variant<std::optional<int>, ProtocolError> optionalInt(const json& object, const char* name, int minimum)
+// An integer field that may be absent or null (out: empty). Integral floats (16.0) pass, as pydantic lets them.
+std::optional<ProtocolError> readOptionalInt(const json& object, const char* name, int minimum, std::optional<int>& out)
 {
     const auto it = object.find(name);
-    if (it == object.end() || it->is_null())
-        return std::optional<int> {};
+    if (it == object.end() || it->is_null()) {
+        out.reset();
+        return std::nullopt;
+    }
     const QString field = QString::fromLatin1(name);
     double value = 0;
     if (it->is_number_integer()) {
@@ -43,17 +45,32 @@ std::variant<std::optional<int>, ProtocolError> optionalInt(const json& object, 
         return fieldError(field, QStringLiteral("'%1' must be at least %2, got %3").arg(field).arg(minimum).arg(value));
     if (value > 1e9)
         return fieldError(field, QStringLiteral("'%1' is too large: %2").arg(field).arg(value));
-    return std::optional<int>(int(value));
+    out = int(value);
+    return std::nullopt;
 }
 
-std::variant<bool, ProtocolError> optionalBool(const json& object, const char* name, const QString& path)
+// A boolean field that may be absent or null (out: false).
+std::optional<ProtocolError> readOptionalBool(const json& object, const char* name, const QString& path, bool& out)
 {
     const auto it = object.find(name);
-    if (it == object.end() || it->is_null())
-        return false;
+    if (it == object.end() || it->is_null()) {
+        out = false;
+        return std::nullopt;
+    }
     if (!it->is_boolean())
         return fieldError(path, QStringLiteral("'%1' must be a boolean").arg(path));
-    return it->get<bool>();
+    out = it->get<bool>();
+    return std::nullopt;
+}
+
+std::optional<ProtocolError> readModel(const json& doc, std::optional<QString>& model)
+{
+    if (const auto it = doc.find("model"); it != doc.end() && !it->is_null()) {
+        if (!it->is_string())
+            return fieldError(QStringLiteral("model"), QStringLiteral("'model' must be a string"));
+        model = fromStd(it->get<std::string>());
+    }
+    return std::nullopt;
 }
 
 // Token ids of a prompt given as ids: the id itself, moved off the range of word hashes' low values.
@@ -214,20 +231,11 @@ constexpr std::array<const char*, 64> words { "the", "quick", "brown", "fox", "j
 
 std::optional<ProtocolError> readModelAndStream(const json& doc, GenerationRequest& request)
 {
-    if (const auto it = doc.find("model"); it != doc.end() && !it->is_null()) {
-        if (!it->is_string())
-            return fieldError(QStringLiteral("model"), QStringLiteral("'model' must be a string"));
-        request.model = fromStd(it->get<std::string>());
-    }
-    auto stream = optionalBool(doc, "stream", QStringLiteral("stream"));
-    if (auto* error = std::get_if<ProtocolError>(&stream))
-        return *error;
-    request.stream = std::get<bool>(stream);
-    auto ignoreEos = optionalBool(doc, "ignore_eos", QStringLiteral("ignore_eos"));
-    if (auto* error = std::get_if<ProtocolError>(&ignoreEos))
-        return *error;
-    request.ignoreEos = std::get<bool>(ignoreEos);
-    return std::nullopt;
+    if (auto error = readModel(doc, request.model))
+        return error;
+    if (auto error = readOptionalBool(doc, "stream", QStringLiteral("stream"), request.stream))
+        return error;
+    return readOptionalBool(doc, "ignore_eos", QStringLiteral("ignore_eos"), request.ignoreEos);
 }
 
 // The Responses API's input (https://platform.openai.com/docs/api-reference/responses/create): a string,
@@ -343,10 +351,8 @@ std::variant<GenerationRequest, ProtocolError> parseApiRequest(
         return request;
     }
     const char* maxField = endpoint == Endpoint::Responses ? "max_output_tokens" : "max_tokens";
-    auto maxTokens = optionalInt(doc, maxField, 1);
-    if (auto* error = std::get_if<ProtocolError>(&maxTokens))
+    if (auto error = readOptionalInt(doc, maxField, 1, request.maxTokens))
         return *error;
-    request.maxTokens = std::get<std::optional<int>>(maxTokens);
     if (endpoint == Endpoint::Messages && !request.maxTokens)
         return fieldError(QStringLiteral("max_tokens"), QStringLiteral("'max_tokens' is required"));
     return request;
@@ -416,11 +422,8 @@ std::variant<GenerationRequest, ProtocolError> parseGenerationRequest(Endpoint e
     if (endpoint == Endpoint::Responses || endpoint == Endpoint::Messages || endpoint == Endpoint::Embeddings)
         return parseApiRequest(endpoint, doc, request);
 
-    if (const auto it = doc.find("model"); it != doc.end() && !it->is_null()) {
-        if (!it->is_string())
-            return fieldError(QStringLiteral("model"), QStringLiteral("'model' must be a string"));
-        request.model = fromStd(it->get<std::string>());
-    }
+    if (auto error = readModel(doc, request.model))
+        return *error;
 
     const std::optional<ProtocolError> promptError = endpoint == Endpoint::Completions
         ? completionPromptTokens(doc, request.promptTokenIds)
@@ -434,39 +437,31 @@ std::variant<GenerationRequest, ProtocolError> parseGenerationRequest(Endpoint e
             : fieldError(QStringLiteral("messages"), QStringLiteral("'messages' hold no text"));
     }
 
-    auto maxTokens = optionalInt(doc, "max_tokens", 1);
-    if (auto* error = std::get_if<ProtocolError>(&maxTokens))
+    std::optional<int> maxTokens;
+    if (auto error = readOptionalInt(doc, "max_tokens", 1, maxTokens))
         return *error;
-    auto maxCompletionTokens = optionalInt(doc, "max_completion_tokens", 1);
-    if (auto* error = std::get_if<ProtocolError>(&maxCompletionTokens))
+    if (auto error = readOptionalInt(doc, "max_completion_tokens", 1, request.maxTokens))
         return *error;
-    request.maxTokens = std::get<std::optional<int>>(maxCompletionTokens);
     if (!request.maxTokens)
-        request.maxTokens = std::get<std::optional<int>>(maxTokens);
+        request.maxTokens = maxTokens;
 
-    auto n = optionalInt(doc, "n", 1);
-    if (auto* error = std::get_if<ProtocolError>(&n))
+    std::optional<int> n;
+    if (auto error = readOptionalInt(doc, "n", 1, n))
         return *error;
-    if (const auto value = std::get<std::optional<int>>(n); value && *value != 1)
+    if (n && *n != 1)
         return fieldError(QStringLiteral("n"), QStringLiteral("'n' must be 1: the simulator returns one choice"));
 
-    auto ignoreEos = optionalBool(doc, "ignore_eos", QStringLiteral("ignore_eos"));
-    if (auto* error = std::get_if<ProtocolError>(&ignoreEos))
+    if (auto error = readOptionalBool(doc, "ignore_eos", QStringLiteral("ignore_eos"), request.ignoreEos))
         return *error;
-    request.ignoreEos = std::get<bool>(ignoreEos);
-
-    auto stream = optionalBool(doc, "stream", QStringLiteral("stream"));
-    if (auto* error = std::get_if<ProtocolError>(&stream))
+    if (auto error = readOptionalBool(doc, "stream", QStringLiteral("stream"), request.stream))
         return *error;
-    request.stream = std::get<bool>(stream);
 
     if (const auto it = doc.find("stream_options"); it != doc.end() && !it->is_null()) {
         if (!it->is_object())
             return fieldError(QStringLiteral("stream_options"), QStringLiteral("'stream_options' must be an object"));
-        auto includeUsage = optionalBool(*it, "include_usage", QStringLiteral("stream_options.include_usage"));
-        if (auto* error = std::get_if<ProtocolError>(&includeUsage))
+        if (auto error = readOptionalBool(
+                *it, "include_usage", QStringLiteral("stream_options.include_usage"), request.includeUsage))
             return *error;
-        request.includeUsage = std::get<bool>(includeUsage);
     }
     return request;
 }

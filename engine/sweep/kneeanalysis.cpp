@@ -100,6 +100,16 @@ struct CurvePoint
     int step() const { return steps.empty() ? -1 : steps.front(); }
 };
 
+// A curve as the knee's numerics take it: the loads in x, one figure of each point in y.
+template <typename Figure>
+void curveColumns(const std::vector<CurvePoint>& c, std::vector<double>& x, std::vector<double>& y, Figure figure)
+{
+    for (const CurvePoint& p : c) {
+        x.push_back(p.x);
+        y.push_back(figure(p));
+    }
+}
+
 void addOptional(std::optional<double>& sum, int& count, const std::optional<double>& value)
 {
     if (!value)
@@ -795,10 +805,7 @@ private:
             return;
         }
         std::vector<double> x, y;
-        for (const CurvePoint& p : c) {
-            x.push_back(p.x);
-            y.push_back(*p.latency);
-        }
+        curveColumns(c, x, y, [](const CurvePoint& p) { return *p.latency; });
         const Sentence noKneeIn = sentence("KneeAnalysis", "No knee in %1: ").arg(loadRange(x.front(), x.back()));
         // Latency does not fall as load rises except by noise: fit a non-decreasing curve first (where
         // Kneedle smooths with a spline).
@@ -883,10 +890,7 @@ private:
             return;
         }
         std::vector<double> x, y;
-        for (const CurvePoint& p : c) {
-            x.push_back(p.x);
-            y.push_back(p.thr);
-        }
+        curveColumns(c, x, y, [](const CurvePoint& p) { return p.thr; });
         // The envelope of the best throughput so far: a collapse (reported on its own) shows as a plateau
         // and leaves the knee where growth stopped.
         std::vector<double> fit(y.size());
