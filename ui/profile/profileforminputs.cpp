@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include <limits>
+#include <optional>
 
 // ProfileForm's composite inputs: the fields no kind describes (FieldSpec::build), each made of several
 // widgets or with a parser of its own. The generic field machinery is in profileform.cpp.
@@ -46,6 +47,36 @@ bool isInfinityWord(QStringView token)
 QString numberText(double v)
 {
     return QLocale::c().toString(v, 'g', QLocale::FloatingPointShortest);
+}
+
+// The numbers of a list input ("inf" among them where infinity is allowed); nullopt, with *bad the first
+// token that is not one.
+std::optional<QList<double>> readNumbers(const QString& text, bool infinity, QString* bad)
+{
+    QList<double> out;
+    for (const QString& token : listTokens(text)) {
+        if (infinity && isInfinityWord(token)) {
+            out << std::numeric_limits<double>::infinity();
+            continue;
+        }
+        bool ok = false;
+        const double v = QLocale::c().toDouble(token, &ok);
+        if (!ok) {
+            *bad = token;
+            return std::nullopt;
+        }
+        out << v;
+    }
+    return out;
+}
+
+// The numbers as a list input shows them.
+QString numbersText(const QList<double>& values, QString (*format)(double))
+{
+    QStringList parts;
+    for (double v : values)
+        parts << format(v);
+    return parts.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -321,26 +352,13 @@ QWidget* ProfileForm::addRates(const FieldSpec& spec)
     rates->setPlaceholderText(translated(spec.placeholder));
     Field* f = addField(
         QLatin1String(spec.key), rates,
-        [this, rates] {
-            QStringList parts;
-            for (double r : m_profile.load.rates)
-                parts << formatRate(r);
-            rates->setText(parts.join(QStringLiteral(", ")));
-        },
+        [this, rates] { rates->setText(numbersText(m_profile.load.rates, &formatRate)); },
         [this, rates]() -> QString {
-            QList<double> out;
-            for (const QString& token : listTokens(rates->text())) {
-                if (isInfinityWord(token)) {
-                    out << std::numeric_limits<double>::infinity();
-                    continue;
-                }
-                bool ok = false;
-                const double v = QLocale::c().toDouble(token, &ok);
-                if (!ok)
-                    return tr("\"%1\" is not a number or \"inf\"").arg(token);
-                out << v;
-            }
-            m_profile.load.rates = out;
+            QString bad;
+            const std::optional<QList<double>> out = readNumbers(rates->text(), true, &bad);
+            if (!out)
+                return tr("\"%1\" is not a number or \"inf\"").arg(bad);
+            m_profile.load.rates = *out;
             return QString();
         });
     connect(rates, &QLineEdit::textChanged, this, [this, f] { fieldChanged(f); });
@@ -402,22 +420,13 @@ QWidget* ProfileForm::addPercentiles(const FieldSpec& spec)
     pcts->setPlaceholderText(translated(spec.placeholder));
     Field* f = addField(
         QLatin1String(spec.key), pcts,
-        [this, pcts] {
-            QStringList parts;
-            for (double v : m_profile.output.metricPercentiles)
-                parts << numberText(v);
-            pcts->setText(parts.join(QStringLiteral(", ")));
-        },
+        [this, pcts] { pcts->setText(numbersText(m_profile.output.metricPercentiles, &numberText)); },
         [this, pcts]() -> QString {
-            QList<double> out;
-            for (const QString& token : listTokens(pcts->text())) {
-                bool ok = false;
-                const double v = QLocale::c().toDouble(token, &ok);
-                if (!ok)
-                    return tr("\"%1\" is not a number").arg(token);
-                out << v;
-            }
-            m_profile.output.metricPercentiles = out;
+            QString bad;
+            const std::optional<QList<double>> out = readNumbers(pcts->text(), false, &bad);
+            if (!out)
+                return tr("\"%1\" is not a number").arg(bad);
+            m_profile.output.metricPercentiles = *out;
             return QString();
         });
     connect(pcts, &QLineEdit::textChanged, this, [this, f] { fieldChanged(f); });
