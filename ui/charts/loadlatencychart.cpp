@@ -15,7 +15,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -63,13 +62,6 @@ constexpr int kTtfcItem = -1;
 double sloPercentile(const Slo& slo, LatencyMetric metric)
 {
     return metric == LatencyMetric::Tpot ? slo.tpotP() : metric == LatencyMetric::E2el ? slo.e2elP() : slo.ttftP();
-}
-
-void hideFromLegend(QChart* chart, QAbstractSeries* series)
-{
-    const auto markers = chart->legend()->markers(series);
-    for (QLegendMarker* m : markers)
-        m->setVisible(false);
 }
 
 QString colourKey(const QColor& colour, const QString& glyph, const QString& text)
@@ -345,11 +337,7 @@ void LoadLatencyChart::refresh()
             excluded << QPointF(p.x, p.y);
     }
     m_excluded->replace(excluded);
-    hideFromLegend(chart(), m_excluded);
-    if (!excluded.isEmpty()) {
-        for (QLegendMarker* m : chart()->legend()->markers(m_excluded))
-            m->setVisible(true);
-    }
+    ChartStyle::showInLegend(chart(), m_excluded, !excluded.isEmpty());
 
     // Axis ranges from the data (and the SLO, so that its line is always on screen).
     const std::optional<double> limit = !m_run->hasInfo() ? std::nullopt
@@ -396,7 +384,7 @@ void LoadLatencyChart::refresh()
     m_forecastHigh->replace(forecastHigh);
     m_forecastBand->setName(tr("forecast spread (predicted)"));
     m_forecastBand->setVisible(forecastLow.size() >= 2);
-    hideFromLegend(chart(), m_forecastBand);
+    ChartStyle::showInLegend(chart(), m_forecastBand, false);
 
     // Each load's 95 % interval of the drawn upper figure (docs/CLI.md, "Confidence intervals"): a step's
     // bootstrap over its requests, or for a repeated load Student's t over its trials.
@@ -482,25 +470,16 @@ void LoadLatencyChart::refresh()
             bar->clear();
             bar->setVisible(false);
         }
-        hideFromLegend(chart(), bar);
+        ChartStyle::showInLegend(chart(), bar, false);
     }
 
     // Markers sit on the drawn upper curve at the load the analysis names.
     QStringList captionParts;
     auto place = [&](QScatterSeries* series, const Finding& f, const QString& name) {
-        std::optional<double> y;
-        if (f.found && std::isfinite(f.offered))
-            y = SweepCurve::valueAt(m_upperPoints, f.offered);
-        if (y) {
-            series->replace(QList<QPointF> { { f.offered, *y } });
-            series->setName(QStringLiteral("%1 %2%3 %4")
-                                .arg(name, f.lowerBound ? QStringLiteral("≥ ") : QString(), UiFormat::load(f.offered),
-                                    UiFormat::loadUnit(concurrency ? LoadMode::Concurrency : LoadMode::Rate)));
-            series->setVisible(true);
-        } else {
-            series->clear();
-            series->setVisible(false);
-        }
+        ChartStyle::markFinding(series, m_upperPoints, f,
+            QStringLiteral("%1 %2%3 %4")
+                .arg(name, f.lowerBound ? QStringLiteral("≥ ") : QString(), UiFormat::load(f.offered),
+                    UiFormat::loadUnit(concurrency ? LoadMode::Concurrency : LoadMode::Rate)));
     };
     place(m_knee, analysis.knee, tr("knee"));
     place(m_sloCapacity, analysis.sloCapacity, tr("SLO capacity"));
@@ -521,7 +500,7 @@ void LoadLatencyChart::refresh()
         }
     }
     m_ring->replace(ring);
-    hideFromLegend(chart(), m_ring);
+    ChartStyle::showInLegend(chart(), m_ring, false);
 
     if (spans.empty() && !haveData)
         captionParts.clear();

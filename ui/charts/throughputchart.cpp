@@ -7,7 +7,6 @@
 
 #include <QChart>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -131,21 +130,10 @@ void ThroughputChart::refresh()
         m_ideal->setVisible(false);
     }
 
-    auto place = [&](QScatterSeries* series, const Finding& f, const QString& name) {
-        std::optional<double> y;
-        if (f.found && std::isfinite(f.offered))
-            y = SweepCurve::valueAt(m_achievedPoints, f.offered);
-        if (y) {
-            series->replace(QList<QPointF> { { f.offered, *y } });
-            series->setName(QStringLiteral("%1 %2").arg(name, UiFormat::load(f.offered)));
-            series->setVisible(true);
-        } else {
-            series->clear();
-            series->setVisible(false);
-        }
-    };
-    place(m_knee, analysis.knee, tr("knee"));
-    place(m_sloCapacity, analysis.sloCapacity, tr("SLO capacity"));
+    ChartStyle::markFinding(m_knee, m_achievedPoints, analysis.knee,
+        QStringLiteral("%1 %2").arg(tr("knee"), UiFormat::load(analysis.knee.offered)));
+    ChartStyle::markFinding(m_sloCapacity, m_achievedPoints, analysis.sloCapacity,
+        QStringLiteral("%1 %2").arg(tr("SLO capacity"), UiFormat::load(analysis.sloCapacity.offered)));
 
     // Regions are shaded only over loads whose throughput is known: an unknown throughput (a file that
     // lacks it) says nothing about overload.
@@ -194,10 +182,8 @@ void ThroughputChart::refresh()
     }
     m_ring->replace(ring);
     // The markers look as on the load–latency chart, whose legend names them; this one is narrow.
-    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*> { m_ring, m_knee, m_sloCapacity }) {
-        for (QLegendMarker* m : chart()->legend()->markers(s))
-            m->setVisible(false);
-    }
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*> { m_ring, m_knee, m_sloCapacity })
+        ChartStyle::showInLegend(chart(), s, false);
 
     setPlaceholder(haveData ? QString() : tr("Achieved req/s and output tok/s against the offered load."));
 }

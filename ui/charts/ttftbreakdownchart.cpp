@@ -9,7 +9,6 @@
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
 #include <QPen>
@@ -233,22 +232,12 @@ void TtftBreakdownChart::refresh()
     std::vector<SweepCurve::Point> ttft;
     for (const Bar& b : m_bars)
         ttft.push_back({ b.x, b.client + b.queue + b.prefill, b.step });
-    const std::optional<QPointF> kneeAt = SweepCurve::kneeMark(ttft, analysis.knee);
-    if (kneeAt) {
-        m_knee->replace(QList<QPointF> { *kneeAt });
-        m_knee->setName(QStringLiteral("%1 %2").arg(tr("knee"), UiFormat::load(kneeAt->x())));
-        m_knee->setVisible(true);
-    } else {
-        m_knee->clear();
-        m_knee->setVisible(false);
-    }
+    const std::optional<QPointF> kneeAt = ChartStyle::markFinding(
+        m_knee, ttft, analysis.knee, QStringLiteral("%1 %2").arg(tr("knee"), UiFormat::load(analysis.knee.offered)));
     m_ring->replace(SweepCurve::ringMarks(ttft, m_highlight, kneeAt));
-    for (QLegendMarker* m : chart()->legend()->markers(m_ring))
-        m->setVisible(false);
-    for (QAreaSeries* s : m_bands) {
-        for (QLegendMarker* m : chart()->legend()->markers(s))
-            m->setVisible(s->isVisible());
-    }
+    ChartStyle::showInLegend(chart(), m_ring, false);
+    for (QAreaSeries* s : m_bands)
+        ChartStyle::showInLegend(chart(), s, s->isVisible());
 
     if (hasData())
         setPlaceholder(QString());

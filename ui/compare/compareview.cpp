@@ -340,16 +340,7 @@ void CompareView::exportChart()
         return;
     const std::optional<ChartFileFormat> format = ChartExport::formatForPath(path);
     CompareChart chart;
-    chart.setLogScale(m_chart->logScale());
-    chart.setComparison(&m_comparison);
-    if (m_group)
-        chart.setPredictions(twinPredictions(*m_group, m_runs));
-    ChartCaption caption;
-    caption.title = tr("Comparison · %1").arg(chart.curveTitle());
-    QStringList names;
-    for (const SavedRun& r : m_runs)
-        names << r.name;
-    caption.subtitle = names.join(QStringLiteral(" · "));
+    const ChartCaption caption = exportedChart(&chart);
     QString error;
     if (!ChartExport::write(&chart, caption, format.value_or(ChartFileFormat::Png), path, ChartExport::kDefaultSize,
             selected.contains(QLatin1String("2×")) ? 2.0 : 1.0, &error))
@@ -361,17 +352,22 @@ void CompareView::copyChart()
     if (m_runs.size() < 2)
         return;
     CompareChart chart;
-    chart.setLogScale(m_chart->logScale());
-    chart.setComparison(&m_comparison);
+    ChartExport::copyToClipboard(&chart, exportedChart(&chart));
+}
+
+ChartCaption CompareView::exportedChart(CompareChart* chart) const
+{
+    chart->setLogScale(m_chart->logScale());
+    chart->setComparison(&m_comparison);
     if (m_group)
-        chart.setPredictions(twinPredictions(*m_group, m_runs));
+        chart->setPredictions(twinPredictions(*m_group, m_runs));
     ChartCaption caption;
-    caption.title = tr("Comparison · %1").arg(chart.curveTitle());
+    caption.title = tr("Comparison · %1").arg(chart->curveTitle());
     QStringList names;
     for (const SavedRun& r : m_runs)
         names << r.name;
     caption.subtitle = names.join(QStringLiteral(" · "));
-    ChartExport::copyToClipboard(&chart, caption);
+    return caption;
 }
 
 void CompareView::exportReport()

@@ -25,6 +25,7 @@ namespace kp::ui {
 
 class CompareChart;
 class ParetoChart;
+struct ChartCaption;
 struct ReportTable;
 
 // Two or more saved runs side by side: their curves overlaid (metric and statistic chosen above the
@@ -86,6 +87,8 @@ private:
     void recompute();
     void showGroup();
     static void fill(QTableWidget* table, const ReportTable& data);
+    // chart (made offscreen) set up as the one on screen, for a file or the clipboard; its caption.
+    ChartCaption exportedChart(CompareChart* chart) const;
 
     std::vector<SavedRun> m_runs;
     Comparison m_comparison;

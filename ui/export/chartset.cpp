@@ -23,69 +23,84 @@ namespace kp::ui {
 
 namespace {
 
-// The knee's entry in a per-step chart's key (a triangle in the knee's colour and its load), or nothing
-// when the analysis found none.
+// A finding's entry in a chart's key (its marker's glyph in its colour, its name and load), or nothing
+// when the analysis did not find it.
+QString findingKey(
+    const QColor& colour, const QString& glyph, const QString& name, const Finding& f, bool concurrencyMode)
+{
+    if (!f.found || !std::isfinite(f.offered))
+        return {};
+    return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
+        .arg(colour.name(), glyph,
+            (name + u' ' + (f.lowerBound ? QStringLiteral("≥ ") : QString()) + loadWord(f.offered, concurrencyMode))
+                .toHtmlEscaped());
+}
+
+// A chart's key: its entries in order, the empty ones left out.
+QString keyLine(const QStringList& entries)
+{
+    QStringList shown;
+    for (const QString& e : entries) {
+        if (!e.isEmpty())
+            shown << e;
+    }
+    return shown.join(QStringLiteral(" &nbsp;·&nbsp; "));
+}
+
+// The knee's entry in a per-step chart's key (a triangle in the knee's colour and its load).
 QString kneeKey(const AnalysisResult& a)
 {
-    if (!a.knee.found || !std::isfinite(a.knee.offered))
-        return {};
-    return QStringLiteral("<span style=\"color:%1\">▲</span>&nbsp;%2")
-        .arg(ChartStyle::knee().name(),
-            (QCoreApplication::translate("kp::ui::ChartSet", "knee") + u' '
-                + (a.knee.lowerBound ? QStringLiteral("≥ ") : QString()) + loadWord(a.knee.offered, a.concurrencyMode))
-                .toHtmlEscaped());
+    return findingKey(ChartStyle::knee(), QStringLiteral("▲"), QCoreApplication::translate("kp::ui::ChartSet", "knee"),
+        a.knee, a.concurrencyMode);
+}
+
+// The chart kinds by key, the first of a kind's keys the one it is written with.
+struct KindKey
+{
+    ChartKind kind;
+    QLatin1String key;
+};
+constexpr KindKey kKindKeys[] = {
+    { ChartKind::Latency, QLatin1String("latency") },
+    { ChartKind::Throughput, QLatin1String("throughput") },
+    { ChartKind::PrefixCache, QLatin1String("prefix_cache") },
+    { ChartKind::PrefixCache, QLatin1String("prefix-cache") },
+    { ChartKind::Gpu, QLatin1String("gpu") },
+    { ChartKind::TtftBreakdown, QLatin1String("ttft_breakdown") },
+    { ChartKind::TtftBreakdown, QLatin1String("ttft-breakdown") },
+    { ChartKind::Pareto, QLatin1String("pareto") },
+    { ChartKind::Timeline, QLatin1String("timeline") },
+    { ChartKind::TimelineLatency, QLatin1String("timeline_latency") },
+    { ChartKind::TimelineServer, QLatin1String("timeline_server") },
+    { ChartKind::Gantt, QLatin1String("gantt") },
+};
+
+// The chart in slot, made (offscreen, in the export palette) on first use.
+template <typename Chart, typename... Args> Chart* made(std::unique_ptr<Chart>& slot, Args... args)
+{
+    if (!slot) {
+        slot = std::make_unique<Chart>(args...);
+        slot->setPalette(ChartExport::exportPalette());
+    }
+    return slot.get();
 }
 
 } // namespace
 
 std::optional<ChartKind> ChartOptions::kindFromKey(const QString& key)
 {
-    if (key == QLatin1String("latency"))
-        return ChartKind::Latency;
-    if (key == QLatin1String("throughput"))
-        return ChartKind::Throughput;
-    if (key == QLatin1String("prefix_cache") || key == QLatin1String("prefix-cache"))
-        return ChartKind::PrefixCache;
-    if (key == QLatin1String("gpu"))
-        return ChartKind::Gpu;
-    if (key == QLatin1String("ttft_breakdown") || key == QLatin1String("ttft-breakdown"))
-        return ChartKind::TtftBreakdown;
-    if (key == QLatin1String("pareto"))
-        return ChartKind::Pareto;
-    if (key == QLatin1String("timeline"))
-        return ChartKind::Timeline;
-    if (key == QLatin1String("timeline_latency"))
-        return ChartKind::TimelineLatency;
-    if (key == QLatin1String("timeline_server"))
-        return ChartKind::TimelineServer;
-    if (key == QLatin1String("gantt"))
-        return ChartKind::Gantt;
+    for (const KindKey& k : kKindKeys) {
+        if (key == k.key)
+            return k.kind;
+    }
     return std::nullopt;
 }
 
 QString ChartOptions::kindKey(ChartKind kind)
 {
-    switch (kind) {
-    case ChartKind::Latency:
-        return QStringLiteral("latency");
-    case ChartKind::Throughput:
-        return QStringLiteral("throughput");
-    case ChartKind::PrefixCache:
-        return QStringLiteral("prefix_cache");
-    case ChartKind::Gpu:
-        return QStringLiteral("gpu");
-    case ChartKind::TtftBreakdown:
-        return QStringLiteral("ttft_breakdown");
-    case ChartKind::Pareto:
-        return QStringLiteral("pareto");
-    case ChartKind::Timeline:
-        return QStringLiteral("timeline");
-    case ChartKind::TimelineLatency:
-        return QStringLiteral("timeline_latency");
-    case ChartKind::TimelineServer:
-        return QStringLiteral("timeline_server");
-    case ChartKind::Gantt:
-        return QStringLiteral("gantt");
+    for (const KindKey& k : kKindKeys) {
+        if (k.kind == kind)
+            return k.key;
     }
     return {};
 }
@@ -104,75 +119,44 @@ ChartSet::~ChartSet() = default;
 
 LoadLatencyChart* ChartSet::latency()
 {
-    if (!m_latency) {
-        m_latency = std::make_unique<LoadLatencyChart>(m_run);
-        m_latency->setPalette(ChartExport::exportPalette());
-    }
-    return m_latency.get();
+    return made(m_latency, m_run);
 }
 
 ThroughputChart* ChartSet::throughput()
 {
-    if (!m_throughput) {
-        m_throughput = std::make_unique<ThroughputChart>(m_run);
-        m_throughput->setPalette(ChartExport::exportPalette());
-    }
-    return m_throughput.get();
+    return made(m_throughput, m_run);
 }
 
 PrefixCacheChart* ChartSet::prefixCache()
 {
-    if (!m_prefixCache) {
-        m_prefixCache = std::make_unique<PrefixCacheChart>(m_run);
-        m_prefixCache->setPalette(ChartExport::exportPalette());
-    }
-    return m_prefixCache.get();
+    return made(m_prefixCache, m_run);
 }
 
 GpuChart* ChartSet::gpu()
 {
-    if (!m_gpu) {
-        m_gpu = std::make_unique<GpuChart>(m_run);
-        m_gpu->setPalette(ChartExport::exportPalette());
-    }
-    return m_gpu.get();
+    return made(m_gpu, m_run);
 }
 
 TtftBreakdownChart* ChartSet::ttftBreakdown()
 {
-    if (!m_ttftBreakdown) {
-        m_ttftBreakdown = std::make_unique<TtftBreakdownChart>(m_run);
-        m_ttftBreakdown->setPalette(ChartExport::exportPalette());
-    }
-    return m_ttftBreakdown.get();
+    return made(m_ttftBreakdown, m_run);
 }
 
 ParetoChart* ChartSet::pareto()
 {
-    if (!m_pareto) {
-        m_pareto = std::make_unique<ParetoChart>();
-        m_pareto->setPalette(ChartExport::exportPalette());
-    }
-    m_pareto->showRun(*m_run);
-    return m_pareto.get();
+    ParetoChart* chart = made(m_pareto);
+    chart->showRun(*m_run);
+    return chart;
 }
 
 TimelineChart* ChartSet::timeline()
 {
-    if (!m_timeline) {
-        m_timeline = std::make_unique<TimelineChart>();
-        m_timeline->setPalette(ChartExport::exportPalette());
-    }
-    return m_timeline.get();
+    return made(m_timeline);
 }
 
 GanttChart* ChartSet::gantt()
 {
-    if (!m_gantt) {
-        m_gantt = std::make_unique<GanttChart>();
-        m_gantt->setPalette(ChartExport::exportPalette());
-    }
-    return m_gantt.get();
+    return made(m_gantt);
 }
 
 ChartPanel* ChartSet::panel(const ChartOptions& options)
@@ -279,9 +263,7 @@ ChartCaption ChartSet::measuredCaption(const ChartOptions& options, const RunMet
         if (!chart->clientPoints().empty())
             keys << QCoreApplication::translate(
                 "kp::ui::ChartSet", "client: cached tokens the responses reported, over input tokens");
-        if (const QString knee = kneeKey(a); !knee.isEmpty())
-            keys << knee;
-        c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        c.note = keyLine(keys << kneeKey(a));
         return c;
     }
     if (options.kind == ChartKind::Gpu) {
@@ -309,9 +291,7 @@ ChartCaption ChartSet::measuredCaption(const ChartOptions& options, const RunMet
         if (chart->hasData())
             keys << QCoreApplication::translate(
                 "kp::ui::ChartSet", "utilisation: mean over the GPUs; memory: the fullest GPU");
-        if (const QString knee = kneeKey(a); !knee.isEmpty())
-            keys << knee;
-        c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        c.note = keyLine(keys << kneeKey(a));
         return c;
     }
     if (options.kind == ChartKind::TtftBreakdown) {
@@ -325,28 +305,16 @@ ChartCaption ChartSet::measuredCaption(const ChartOptions& options, const RunMet
                 "means per step: queue, prefill and decode from the server's histograms; client = the client's "
                 "mean TTFT less queue and prefill (network, new connections, the client)")
                         .toHtmlEscaped();
-        if (const QString knee = kneeKey(a); !knee.isEmpty())
-            keys << knee;
-        c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        c.note = keyLine(keys << kneeKey(a));
         return c;
     }
     if (options.kind == ChartKind::Throughput) {
         c.title = QCoreApplication::translate("kp::ui::ChartSet", "Throughput against offered load");
         // The markers look as on the load–latency chart, whose legend names them; this one says it here.
         const AnalysisResult& a = m_run->analysis().result;
-        QStringList keys;
-        auto key = [&keys, &a](const QColor& colour, const QString& glyph, const QString& name, const Finding& f) {
-            if (f.found && std::isfinite(f.offered))
-                keys << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
-                            .arg(colour.name(), glyph,
-                                (name + u' ' + (f.lowerBound ? QStringLiteral("≥ ") : QString())
-                                    + loadWord(f.offered, a.concurrencyMode))
-                                    .toHtmlEscaped());
-        };
-        key(ChartStyle::knee(), QStringLiteral("▲"), QCoreApplication::translate("kp::ui::ChartSet", "knee"), a.knee);
-        key(ChartStyle::sloCapacity(), QStringLiteral("◆"),
-            QCoreApplication::translate("kp::ui::ChartSet", "SLO capacity"), a.sloCapacity);
-        c.note = keys.join(QStringLiteral(" &nbsp;·&nbsp; "));
+        c.note = keyLine({ kneeKey(a),
+            findingKey(ChartStyle::sloCapacity(), QStringLiteral("◆"),
+                QCoreApplication::translate("kp::ui::ChartSet", "SLO capacity"), a.sloCapacity, a.concurrencyMode) });
         return c;
     }
     LoadLatencyChart* chart = latency();

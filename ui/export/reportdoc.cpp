@@ -36,72 +36,61 @@ ReportDoc::ReportDoc(QString title)
     : m_title(std::move(title))
 { }
 
+ReportDoc::Block& ReportDoc::add(Block::Kind kind)
+{
+    Block& b = m_blocks.emplace_back();
+    b.kind = kind;
+    return b;
+}
+
 void ReportDoc::heading(int level, const QString& text)
 {
-    Block b;
-    b.kind = Block::Heading;
+    Block& b = add(Block::Heading);
     b.level = std::clamp(level, 2, 4);
     b.text = text;
-    m_blocks.push_back(std::move(b));
 }
 
 void ReportDoc::paragraph(const QString& text)
 {
-    Block b;
-    b.kind = Block::Paragraph;
-    b.text = text;
-    m_blocks.push_back(std::move(b));
+    add(Block::Paragraph).text = text;
 }
 
 void ReportDoc::bullets(const QStringList& items)
 {
-    if (items.isEmpty())
-        return;
-    Block b;
-    b.kind = Block::Bullets;
-    b.items = items;
-    m_blocks.push_back(std::move(b));
+    if (!items.isEmpty())
+        add(Block::Bullets).items = items;
 }
 
 void ReportDoc::table(const ReportTable& table)
 {
-    Block b;
-    b.kind = Block::Table;
-    b.table = table;
-    m_blocks.push_back(std::move(b));
+    add(Block::Table).table = table;
 }
 
 void ReportDoc::keyValues(const QList<std::pair<QString, QString>>& rows)
 {
     if (rows.isEmpty())
         return;
-    Block b;
-    b.kind = Block::Table;
+    Block& b = add(Block::Table);
     b.keyValue = true;
     b.table.header = { QStringLiteral(" "), QStringLiteral(" ") };
     for (const auto& [key, value] : rows)
         b.table.rows << QStringList { key, value };
-    m_blocks.push_back(std::move(b));
 }
 
 void ReportDoc::code(const QString& text, const QString& label)
 {
-    Block b;
-    b.kind = Block::Code;
+    Block& b = add(Block::Code);
     b.text = text;
     b.label = label;
-    m_blocks.push_back(std::move(b));
 }
 
 void ReportDoc::image(const QString& name, const QString& alt, const QByteArray& png, QSize size)
 {
-    Block b;
-    b.kind = Block::Image;
+    Block& b = add(Block::Image);
     b.label = name;
     b.text = alt;
     b.png = png;
     b.size = size;
-    m_blocks.push_back(std::move(b));
 }
 
 QString ReportDoc::htmlText(const QString& text)

@@ -63,6 +63,7 @@ private:
         QSize size;
         bool keyValue = false;
     };
+    Block& add(Block::Kind kind); // a new block at the end
     QString m_title;
     std::vector<Block> m_blocks;
 };

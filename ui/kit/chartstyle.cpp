@@ -9,6 +9,7 @@
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
@@ -125,6 +126,28 @@ void ChartStyle::styleRing(QScatterSeries* series, const QColor& color, qreal si
     pen.setWidthF(2.5);
     series->setPen(pen);
     series->setBorderColor(color);
+}
+
+std::optional<QPointF> ChartStyle::markFinding(
+    QScatterSeries* marker, const std::vector<SweepCurve::Point>& curve, const Finding& finding, const QString& name)
+{
+    const std::optional<QPointF> at = SweepCurve::kneeMark(curve, finding);
+    if (at) {
+        marker->replace(QList<QPointF> { *at });
+        marker->setName(name);
+        marker->setVisible(true);
+    } else {
+        marker->clear();
+        marker->setVisible(false);
+    }
+    return at;
+}
+
+void ChartStyle::showInLegend(QChart* chart, QAbstractSeries* series, bool shown)
+{
+    const auto markers = chart->legend()->markers(series);
+    for (QLegendMarker* m : markers)
+        m->setVisible(shown);
 }
 
 void ChartStyle::setNiceRange(QValueAxis* axis, double max, int ticks)

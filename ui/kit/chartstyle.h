@@ -1,5 +1,6 @@
 #pragma once
 
+#include "kit/sweepcurve.h"
 #include "sweep/analysistext.h"
 #include "sweep/kneeanalysis.h"
 
@@ -7,8 +8,13 @@
 #include <QIcon>
 #include <QPalette>
 #include <QPen>
+#include <QPointF>
+
+#include <optional>
+#include <vector>
 
 QT_BEGIN_NAMESPACE
+class QAbstractSeries;
 class QChart;
 class QScatterSeries;
 class QValueAxis;
@@ -46,6 +52,12 @@ public:
     static void styleMarker(
         QScatterSeries* series, const QColor& color, qreal size, int shape, const QPalette& palette);
     static void styleRing(QScatterSeries* series, const QColor& color, qreal size);
+    // A finding (the knee, the SLO capacity) marked on the curve at its load, the marker named so; hidden
+    // when the analysis found none or the curve is empty. Returns where the marker stands.
+    static std::optional<QPointF> markFinding(QScatterSeries* marker, const std::vector<SweepCurve::Point>& curve,
+        const Finding& finding, const QString& name);
+    // The series' entries in the chart's legend shown or hidden.
+    static void showInLegend(QChart* chart, QAbstractSeries* series, bool shown);
     // From 0 to a round number at or above max, with ticks at round intervals ("0, 25, 50, … 125").
     static void setNiceRange(QValueAxis* axis, double max, int ticks = 5);
     // The same from a round number at or below min.

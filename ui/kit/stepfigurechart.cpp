@@ -6,7 +6,6 @@
 
 #include <QChart>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -122,22 +121,12 @@ void StepFigureChart::refresh()
         if (!s->attachedAxes().contains(kneeAxis))
             s->attachAxis(kneeAxis);
     }
-    const std::optional<QPointF> kneeAt = SweepCurve::kneeMark(onCurve, analysis.knee);
-    if (kneeAt) {
-        m_knee->replace(QList<QPointF> { *kneeAt });
-        m_knee->setName(QStringLiteral("%1 %2").arg(tr("knee"), UiFormat::load(kneeAt->x())));
-        m_knee->setVisible(true);
-    } else {
-        m_knee->clear();
-        m_knee->setVisible(false);
-    }
+    const std::optional<QPointF> kneeAt = ChartStyle::markFinding(
+        m_knee, onCurve, analysis.knee, QStringLiteral("%1 %2").arg(tr("knee"), UiFormat::load(analysis.knee.offered)));
     m_ring->replace(SweepCurve::ringMarks(onCurve, m_highlight, kneeAt));
-    for (QLegendMarker* m : chart()->legend()->markers(m_ring))
-        m->setVisible(false);
-    for (QLineSeries* s : { m_first, m_second }) {
-        for (QLegendMarker* m : chart()->legend()->markers(s))
-            m->setVisible(s->isVisible());
-    }
+    ChartStyle::showInLegend(chart(), m_ring, false);
+    for (QLineSeries* s : { m_first, m_second })
+        ChartStyle::showInLegend(chart(), s, s->isVisible());
 
     if (hasData())
         setPlaceholder(QString());

@@ -9,6 +9,7 @@
 #include <QPalette>
 
 #include <cmath>
+#include <utility>
 
 namespace kp::ui {
 
@@ -18,9 +19,7 @@ StepsTableModel::StepsTableModel(QObject* parent)
 
 void StepsTableModel::clear()
 {
-    beginResetModel();
-    m_steps.clear();
-    endResetModel();
+    setSteps({});
 }
 
 void StepsTableModel::append(const StepReport& step)
@@ -33,12 +32,8 @@ void StepsTableModel::append(const StepReport& step)
 
 void StepsTableModel::setMode(LoadMode mode)
 {
-    if (mode == m_mode)
-        return;
-    m_mode = mode;
-    Q_EMIT headerDataChanged(Qt::Horizontal, Load, Load);
-    if (!m_steps.empty())
-        Q_EMIT dataChanged(index(0, Load), index(rowCount() - 1, Load));
+    if (std::exchange(m_mode, mode) != mode)
+        columnChanged(Load);
 }
 
 void StepsTableModel::setSteps(std::vector<StepReport> steps)
@@ -50,12 +45,15 @@ void StepsTableModel::setSteps(std::vector<StepReport> steps)
 
 void StepsTableModel::setPercentile(double percentile)
 {
-    if (m_percentile == percentile)
-        return;
-    m_percentile = percentile;
-    Q_EMIT headerDataChanged(Qt::Horizontal, TtftUpper, TtftUpper);
+    if (std::exchange(m_percentile, percentile) != percentile)
+        columnChanged(TtftUpper);
+}
+
+void StepsTableModel::columnChanged(int column)
+{
+    Q_EMIT headerDataChanged(Qt::Horizontal, column, column);
     if (!m_steps.empty())
-        Q_EMIT dataChanged(index(0, TtftUpper), index(rowCount() - 1, TtftUpper));
+        Q_EMIT dataChanged(index(0, column), index(rowCount() - 1, column));
 }
 
 const StepReport* StepsTableModel::step(int row) const
@@ -107,56 +105,13 @@ QString StepsTableModel::durationWord(double seconds)
     return isKnown(seconds) ? QLocale().toString(seconds, 'f', 1) : UiFormat::unknown();
 }
 
-QVariant StepsTableModel::display(const StepReport& s, int column) const
+std::optional<double> StepsTableModel::figure(const StepReport& s, int column) const
 {
     const StepMetrics& m = s.metrics;
-    auto latency = [](const LatencyStats& stats, std::optional<double> v) -> QVariant {
-        if (!stats.reported() || !v)
-            return UiFormat::unknown();
-        return UiFormat::ms(*v);
-    };
+    auto latency
+        = [](const LatencyStats& stats, std::optional<double> v) { return stats.reported() ? v : std::nullopt; };
+    auto known = [](double v) { return isKnown(v) ? std::optional<double>(v) : std::nullopt; };
     switch (column) {
-    case Step:
-        return s.index() + 1;
-    case Load: // a step off the sweep's axis (the auto plan's floor) says its unit
-        return s.config.mode == m_mode ? UiFormat::load(s.offered()) : UiFormat::loadText(s.config);
-    case Rps:
-        return UiFormat::marked(UiFormat::throughput(m.requestThroughput), m, "request_throughput");
-    case OutputTokens:
-        return UiFormat::marked(UiFormat::tokens(m.outputThroughput), m, "output_throughput");
-    case TtftMean:
-        return latency(m.ttft, m.ttft.mean);
-    case TtftUpper:
-        return latency(m.ttft, percentileValue(m.ttft, m_percentile));
-    case TpotMean:
-        return latency(m.tpot, m.tpot.mean);
-    case ItlMean:
-        return latency(m.itl, m.itl.mean);
-    case Errors:
-        return UiFormat::marked(UiFormat::failed(m), m, "failed");
-    case JoulesPerToken:
-        return m.joulesPerOutputToken && std::isfinite(*m.joulesPerOutputToken)
-            ? QLocale().toString(*m.joulesPerOutputToken, 'f', *m.joulesPerOutputToken < 10 ? 3 : 1)
-            : UiFormat::unknown();
-    case Flags:
-        return UiFormat::joined(flagWords(s));
-    }
-    return {};
-}
-
-QVariant StepsTableModel::sortValue(const StepReport& s, int column) const
-{
-    const StepMetrics& m = s.metrics;
-    // Unknown figures sort as an invalid QVariant, which the proxy (StepsSortProxy) puts last.
-    auto latency = [](const LatencyStats& stats, std::optional<double> v) -> QVariant {
-        return !stats.reported() || !v ? QVariant() : QVariant(*v);
-    };
-    auto known = [](double v) { return isKnown(v) ? QVariant(v) : QVariant(); };
-    switch (column) {
-    case Step:
-        return double(s.index());
-    case Load:
-        return s.offered();
     case Rps:
         return known(m.requestThroughput);
     case OutputTokens:
@@ -170,14 +125,60 @@ QVariant StepsTableModel::sortValue(const StepReport& s, int column) const
     case ItlMean:
         return latency(m.itl, m.itl.mean);
     case Errors:
-        return isKnown(m.failed) ? QVariant(double(m.failed)) : QVariant();
+        return isKnown(m.failed) ? std::optional<double>(double(m.failed)) : std::nullopt;
     case JoulesPerToken:
-        return m.joulesPerOutputToken && std::isfinite(*m.joulesPerOutputToken) ? QVariant(*m.joulesPerOutputToken)
-                                                                                : QVariant();
+        return m.joulesPerOutputToken && std::isfinite(*m.joulesPerOutputToken) ? m.joulesPerOutputToken : std::nullopt;
+    default:
+        return std::nullopt;
+    }
+}
+
+QVariant StepsTableModel::display(const StepReport& s, int column) const
+{
+    const StepMetrics& m = s.metrics;
+    switch (column) {
+    case Step:
+        return s.index() + 1;
+    case Load: // a step off the sweep's axis (the auto plan's floor) says its unit
+        return s.config.mode == m_mode ? UiFormat::load(s.offered()) : UiFormat::loadText(s.config);
+    case Rps:
+        return UiFormat::marked(UiFormat::throughput(m.requestThroughput), m, "request_throughput");
+    case OutputTokens:
+        return UiFormat::marked(UiFormat::tokens(m.outputThroughput), m, "output_throughput");
+    case TtftMean:
+    case TtftUpper:
+    case TpotMean:
+    case ItlMean: {
+        const std::optional<double> v = figure(s, column);
+        return v ? UiFormat::ms(*v) : UiFormat::unknown();
+    }
+    case Errors:
+        return UiFormat::marked(UiFormat::failed(m), m, "failed");
+    case JoulesPerToken: {
+        const std::optional<double> v = figure(s, column);
+        return v ? QLocale().toString(*v, 'f', *v < 10 ? 3 : 1) : UiFormat::unknown();
+    }
     case Flags:
         return UiFormat::joined(flagWords(s));
     }
     return {};
+}
+
+QVariant StepsTableModel::sortValue(const StepReport& s, int column) const
+{
+    switch (column) {
+    case Step:
+        return double(s.index());
+    case Load:
+        return s.offered();
+    case Flags:
+        return UiFormat::joined(flagWords(s));
+    default: {
+        // Unknown figures sort as an invalid QVariant, which the proxy (StepsSortProxy) puts last.
+        const std::optional<double> v = figure(s, column);
+        return v ? QVariant(*v) : QVariant();
+    }
+    }
 }
 
 QVariant StepsTableModel::toolTip(const StepReport& s, int column) const

@@ -5,6 +5,7 @@
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 
+#include <optional>
 #include <vector>
 
 namespace kp::ui {
@@ -58,6 +59,10 @@ public:
     static QString durationWord(double seconds);
 
 private:
+    // The column's header and every cell of it changed (the mode or the percentile it shows).
+    void columnChanged(int column);
+    // A column's figure (Rps to JoulesPerToken), as shown and sorted; nullopt when the step has none.
+    std::optional<double> figure(const StepReport& s, int column) const;
     QVariant display(const StepReport& s, int column) const;
     QVariant sortValue(const StepReport& s, int column) const;
     QVariant toolTip(const StepReport& s, int column) const;

@@ -56,7 +56,8 @@ public:
     static int nearestStep(std::initializer_list<const std::vector<Point>*> curves, double x);
     // Linear interpolation along the curve (clamped to its ends); nullopt for an empty curve.
     static std::optional<double> valueAt(const std::vector<Point>& points, double x);
-    // Where a chart marks the knee: on this curve at the knee's load; nullopt when no knee was found.
+    // Where a chart marks the knee (or another finding: the SLO capacity): on this curve at its load;
+    // nullopt when it was not found or the curve is empty.
     static std::optional<QPointF> kneeMark(const std::vector<Point>& points, const Finding& knee);
     // The ring a highlight draws: the knee's mark when the analysis points at the knee, else the
     // highlighted step's points on this curve; empty when nothing of the curve is highlighted.

@@ -47,7 +47,20 @@ Q_SIGNALS:
     void edited();
 
 private:
-    struct Field;
+    // One profile key's input: how it loads from and stores into the profile, and where its messages go.
+    struct Field
+    {
+        QString path;
+        QString caption; // short label, used when several fields share one message line
+        QWidget* input = nullptr;
+        QLabel* message = nullptr;
+        std::function<void()> load;
+        std::function<QString()> store; // returns an input error
+        std::function<bool()> enabled;
+        QWidget* enableTarget = nullptr; // the input, or the row holding it and its buttons
+        QString inputError;
+        bool framed = false;
+    };
 
     // The form as data, defined in profilefields.cpp.
     static const QList<SectionSpec>& formSections();

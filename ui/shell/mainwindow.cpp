@@ -298,36 +298,32 @@ bool MainWindow::isShowingRun() const
     return m_pages->currentWidget() == m_runPage;
 }
 
-void MainWindow::showProfileView()
+void MainWindow::showPage(QWidget* page, QAction* viewAction)
 {
-    m_pages->setCurrentWidget(m_profiles);
-    m_profileView->setChecked(true);
+    m_pages->setCurrentWidget(page);
+    viewAction->setChecked(true);
     if (m_stateLabel)
         updateProfileInfo();
+}
+
+void MainWindow::showProfileView()
+{
+    showPage(m_profiles, m_profileView);
 }
 
 void MainWindow::showRunView()
 {
-    m_pages->setCurrentWidget(m_runPage);
-    m_runView->setChecked(true);
-    if (m_stateLabel)
-        updateProfileInfo();
+    showPage(m_runPage, m_runView);
 }
 
 void MainWindow::showRunsView()
 {
-    m_pages->setCurrentWidget(m_runsPage);
-    m_runsView->setChecked(true);
-    if (m_stateLabel)
-        updateProfileInfo();
+    showPage(m_runsPage, m_runsView);
 }
 
 void MainWindow::showCompareView()
 {
-    m_pages->setCurrentWidget(m_compareView);
-    m_compareViewAction->setChecked(true);
-    if (m_stateLabel)
-        updateProfileInfo();
+    showPage(m_compareView, m_compareViewAction);
 }
 
 bool MainWindow::openSavedRun(const QString& dir)
@@ -504,16 +500,23 @@ void MainWindow::dropEvent(QDropEvent* event)
     importPaths(paths);
 }
 
+std::optional<Profile> MainWindow::runnableProfile()
+{
+    std::optional<Profile> profile = m_profiles->currentProfile();
+    if (!profile) {
+        showProfileView();
+        statusBar()->showMessage(tr("The profile has errors: the editor shows them at their fields."), 10000);
+    }
+    return profile;
+}
+
 void MainWindow::runCurrentProfile()
 {
     if (m_controller->isRunning())
         return;
-    const std::optional<Profile> profile = m_profiles->currentProfile();
-    if (!profile) {
-        showProfileView();
-        statusBar()->showMessage(tr("The profile has errors: the editor shows them at their fields."), 10000);
+    const std::optional<Profile> profile = runnableProfile();
+    if (!profile)
         return;
-    }
     statusBar()->clearMessage();
     withSavedTarget(*profile, [this](const Profile& resolved) { startSweep(resolved); });
 }
@@ -564,12 +567,9 @@ void MainWindow::askAndRunMatrix()
 {
     if (m_controller->isRunning() || m_matrix->isActive())
         return;
-    const std::optional<Profile> profile = m_profiles->currentProfile();
-    if (!profile) {
-        showProfileView();
-        statusBar()->showMessage(tr("The profile has errors: the editor shows them at their fields."), 10000);
+    const std::optional<Profile> profile = runnableProfile();
+    if (!profile)
         return;
-    }
     struct Loaded
     {
         TargetStore store;
@@ -608,10 +608,7 @@ bool MainWindow::runMatrix(const std::vector<Profile>& profiles)
 
 void MainWindow::showTargetsView()
 {
-    m_pages->setCurrentWidget(m_targetsPage);
-    m_targetsView->setChecked(true);
-    if (m_stateLabel)
-        updateProfileInfo();
+    showPage(m_targetsPage, m_targetsView);
 }
 
 void MainWindow::openProfile(const QString& path)

@@ -90,6 +90,8 @@ private:
     void buildLanguageMenu(QMenu* menu);
     void buildToolBar();
     void buildJobIndicator();
+    // One of the pages, with its view action checked.
+    void showPage(QWidget* page, QAction* viewAction);
     void updateActions();
     void updateProfileInfo();
     void readSettings();
@@ -98,6 +100,8 @@ private:
     // names none, else once targets.json is read in the background; a message instead when the name is
     // not among the saved targets.
     void withSavedTarget(const kp::Profile& profile, std::function<void(const kp::Profile&)> then);
+    // The profile being edited; nullopt when it has errors, the profile view then shown with a status message.
+    std::optional<kp::Profile> runnableProfile();
     void startSweep(const kp::Profile& profile); // asks when the load is high, then starts
     void askAndRunMatrix();
 
