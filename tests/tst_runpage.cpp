@@ -1591,6 +1591,20 @@ private Q_SLOTS:
         QVERIFY(yAxis);
         QVERIFY2(yAxis->max() >= 1000, qPrintable(QString::number(yAxis->max())));
         saveScreenshot(&page, QStringLiteral("whatif-pre-engine"));
+        // The API server's time per request, set, is a queue that passes at most one request per that time: set so
+        // that the two replicas' API servers (one each) pass half of what two replicas served, no predicted step
+        // completes more than that.
+        QCOMPARE(whatIf->apiServerBox()->value(), std::round(whatIf->twin()->params.apiServerMs * 100) / 100);
+        const double apiServerMs = std::ceil(4000 / two);
+        whatIf->apiServerBox()->setValue(apiServerMs);
+        QVERIFY(whatIf->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!whatIf->isBusy(), 120000);
+        QVERIFY(!whatIf->predicted().empty());
+        for (const SweepPoint& p : whatIf->predicted())
+            QVERIFY2(p.metrics.requestThroughput <= 2 * 1000 / apiServerMs,
+                qPrintable(QString::number(p.metrics.requestThroughput)));
+        QVERIFY2(whatIf->predictedSaturationRps() < 0.75 * two,
+            qPrintable(QString::number(whatIf->predictedSaturationRps())));
 
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("twin.json"));
@@ -1600,6 +1614,7 @@ private Q_SLOTS:
         QVERIFY2(read.twin, qPrintable(read.error));
         QCOMPARE(read.twin->params.maxNumSeqs, whatIf->maxNumSeqsBox()->value());
         QCOMPARE(read.twin->params.preEngineMs, 500.0);
+        QCOMPARE(read.twin->params.apiServerMs, apiServerMs);
     }
 
     // An imported file whose per-request times count from each request's own send: the records give

@@ -334,6 +334,7 @@ private Q_SLOTS:
     void metrics();
     void phaseHistograms();
     void preEngineLatency();
+    void apiServerQueue();
     void gpuMetrics();
     void inFlightAndAbort();
     void faults_data();
@@ -1078,6 +1079,63 @@ void TestSimServer::preEngineLatency()
     fixed.preEngineMs = 300;
     QCOMPARE(SimModel::preEngineDelayMs(fixed, 42, 7), 300.0);
     QCOMPARE(SimModel::preEngineDelayMs(SimParams {}, 42, 7), 0.0);
+}
+
+void TestSimServer::apiServerQueue()
+{
+    // The API server takes api_server_ms of simulated time per request, one at a time in the order they came: six
+    // requests sent at once reach the engine one service apart. Each ground truth's admission is at least when the
+    // queue lets it go (leaving = max(accepted, the previous one leaving) + api_server_ms; a late timer only adds),
+    // and the last one waited for the five before it.
+    constexpr double kServiceMs = 500; // 25 ms of the wall clock at time scale 20
+    constexpr int kRequests = 6;
+    SimServerOptions options = fastOptions();
+    options.params.apiServerMs = kServiceMs;
+    SimHost host;
+    QVERIFY2(host.start(options), qPrintable(host.errorString()));
+    std::vector<std::unique_ptr<Client>> clients;
+    const QByteArray request = post("/v1/completions", completionBody(3, true));
+    for (int i = 0; i < kRequests; ++i) {
+        clients.push_back(std::make_unique<Client>(host.baseUrl()));
+        clients.back()->send(request);
+    }
+    const auto finished = [&] {
+        return int(std::count_if(
+            clients.cbegin(), clients.cend(), [](const auto& c) { return !c->responses.empty() || c->closed; }));
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(finished(), kRequests, 60000);
+    for (const auto& client : clients) {
+        QVERIFY(!client->closed);
+        QCOMPARE(client->responses.front().status, 200);
+    }
+    QJsonArray all = fetchJson(host.baseUrl(), "/debug/requests").value(QStringLiteral("requests")).toArray();
+    QCOMPARE(all.size(), kRequests);
+    std::vector<QJsonObject> truths;
+    for (const QJsonValue& v : all)
+        truths.push_back(v.toObject());
+    std::sort(truths.begin(), truths.end(), [](const QJsonObject& a, const QJsonObject& b) {
+        return a.value(QStringLiteral("seq")).toInteger() < b.value(QStringLiteral("seq")).toInteger();
+    });
+    double leaving = 0;
+    for (const QJsonObject& t : truths) {
+        const double accepted = t.value(QStringLiteral("accepted_ms")).toDouble();
+        leaving = std::max(accepted, leaving) + kServiceMs;
+        const QByteArray where = "request " + QByteArray::number(t.value(QStringLiteral("seq")).toInteger())
+            + ", leaving the API server at " + QByteArray::number(leaving);
+        QVERIFY2(t.value(QStringLiteral("admitted_ms")).toDouble() >= leaving - 1e-6, where.constData());
+    }
+    const QJsonObject& last = truths.back();
+    const double waited
+        = last.value(QStringLiteral("admitted_ms")).toDouble() - last.value(QStringLiteral("accepted_ms")).toDouble();
+    QVERIFY2(waited >= 3 * kServiceMs, qPrintable(QString::number(waited)));
+    // The queue by itself: one service each, in turn.
+    ApiServerQueue queue(100);
+    QCOMPARE(queue.pass(0), 100.0);
+    QCOMPARE(queue.pass(50), 200.0);
+    QCOMPARE(queue.pass(1000), 1100.0);
+    ApiServerQueue none(0);
+    QVERIFY(!none.active());
+    QCOMPARE(none.pass(42), 42.0);
 }
 
 void TestSimServer::phaseHistograms()

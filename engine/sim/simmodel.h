@@ -3,6 +3,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <list>
@@ -43,6 +44,36 @@ struct SimParams
     // request (preEngineDelayMs). 0 and 0: it reaches the scheduler when it is sent.
     double preEngineMs = 0;
     double preEngineSpreadMs = 0;
+    // The API server as a queue (vLLM's is one process: it accepts, tokenizes and hands on every request in
+    // turn): a request takes apiServerMs of it, first come first served, before its latency before the engine
+    // starts (ApiServerQueue). 0: no queue, whatever the load.
+    double apiServerMs = 0;
+};
+
+// The single API-server process in front of an engine: requests pass one at a time in the order they arrive,
+// SimParams::apiServerMs each, so that the wait grows with the load (a queue of deterministic service: at an
+// arrival rate λ below 1/apiServerMs its mean is λ·S²/(2·(1 − λ·S)), above it the wait grows without bound).
+// Whoever feeds a SimModel passes each request through it in the order of its sends, then adds the latency
+// before the engine (SimModel::preEngineDelayMs).
+class ApiServerQueue
+{
+public:
+    explicit ApiServerQueue(double serviceMs)
+        : m_serviceMs(serviceMs > 0 ? serviceMs : 0)
+    { }
+    bool active() const { return m_serviceMs > 0; }
+    // When a request that arrives at atMs leaves the API server; calls must come in the order of atMs.
+    double pass(double atMs)
+    {
+        if (m_serviceMs <= 0)
+            return atMs;
+        m_freeMs = std::max(atMs, m_freeMs) + m_serviceMs;
+        return m_freeMs;
+    }
+
+private:
+    double m_serviceMs = 0;
+    double m_freeMs = 0;
 };
 
 struct SimPreset

@@ -255,6 +255,7 @@ public:
     SimServer* q;
     SimServerOptions m_options;
     SimModel m_model;
+    ApiServerQueue m_apiServer; // the API server's queue: requests pass it in the order they came
     FaultInjector m_faults;
     std::mt19937_64 m_lengthRng;
     std::mt19937_64 m_reasoningRng; // its own stream: turning reasoning on changes no other draw
@@ -301,6 +302,7 @@ SimServer::Private::Private(SimServer* owner, SimServerOptions options)
     : q(owner)
     , m_options(std::move(options))
     , m_model(m_options.params)
+    , m_apiServer(m_options.params.apiServerMs)
     , m_faults(m_options.faults, m_options.seed)
     , m_lengthRng(m_options.seed)
     , m_reasoningRng(m_options.seed ^ 0x9e3779b97f4a7c15ULL)
@@ -725,9 +727,10 @@ void SimServer::Private::handleGeneration(Connection* c, const HttpRequest& http
         return;
     }
 
-    // The latency before the engine (the API server, tokenization, the network): the request reaches the
-    // scheduler that much later in simulated time, its stream's headers already sent.
-    const double preEngineMs = SimModel::preEngineDelayMs(params, m_options.seed, id - 1);
+    // Its turn at the API server (a queue: api_server_ms each, in the order the requests came), then the latency
+    // before the engine (tokenization, the network): the request reaches the scheduler that much later in
+    // simulated time, its stream's headers already sent.
+    const double preEngineMs = m_apiServer.pass(now) - now + SimModel::preEngineDelayMs(params, m_options.seed, id - 1);
     if (preEngineMs <= 0) {
         if (!m_model.addRequest(id, g.promptTokenIds, target, now)) {
             --m_inFlight;

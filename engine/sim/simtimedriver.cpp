@@ -13,6 +13,7 @@ SimTimeDriver::SimTimeDriver(const SimParams& params, int replicas, double timeS
     for (int i = 0; i < replicas; ++i)
         m_models.emplace_back(params);
     m_nowMs.assign(std::size_t(replicas), 0.0);
+    m_apiServers.assign(std::size_t(replicas), ApiServerQueue(params.apiServerMs));
 }
 
 qint64 SimTimeDriver::toNs(double modelMs) const
@@ -44,8 +45,13 @@ qint64 SimTimeDriver::queue(double atMs, qint64 atNs, const Request& request)
     r.promptTokens = request.promptTokens;
     m_records.push_back(r);
     m_requests.push_back(request);
+    if (m_apiServers.front().active()) {
+        // It queues at its replica's API server first, in the order of the sends (see run()).
+        m_due.emplace(atMs, index, true);
+        return index;
+    }
     // It reaches the scheduler after the latency before the engine (the same for every replica's params).
-    m_due.emplace(atMs + SimModel::preEngineDelayMs(m_models.front().params(), 0, quint64(index)), index);
+    m_due.emplace(atMs + SimModel::preEngineDelayMs(m_models.front().params(), 0, quint64(index)), index, false);
     return index;
 }
 
@@ -62,10 +68,22 @@ void SimTimeDriver::run()
         if (busy == replicas && m_due.empty())
             break;
         // A send that is due before that model's next iteration goes first.
-        if (!m_due.empty() && (busy == replicas || m_due.top().first <= m_nowMs[busy])) {
-            const auto [atMs, index] = m_due.top();
+        if (!m_due.empty() && (busy == replicas || std::get<0>(m_due.top()) <= m_nowMs[busy])) {
+            const auto [atMs, index, atApiServer] = m_due.top();
             m_due.pop();
-            const std::size_t m = m_roundRobin++ % replicas;
+            if (atApiServer) {
+                // Events run in time order, so the sends reach the API servers in the order of their times; the
+                // balancer deals them out as they come.
+                const std::size_t m = m_roundRobin++ % replicas;
+                m_replicaOf.resize(std::max(m_replicaOf.size(), std::size_t(index) + 1), 0);
+                m_replicaOf[std::size_t(index)] = m;
+                const double leftMs = m_apiServers[m].pass(atMs);
+                m_due.emplace(
+                    leftMs + SimModel::preEngineDelayMs(m_models.front().params(), 0, quint64(index)), index, false);
+                continue;
+            }
+            const std::size_t m
+                = m_apiServers.front().active() ? m_replicaOf[std::size_t(index)] : m_roundRobin++ % replicas;
             SimModel& model = m_models[m];
             if (!model.hasWork())
                 m_nowMs[m] = std::max(m_nowMs[m], atMs);

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <queue>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -21,7 +22,9 @@ namespace kp::sim {
 // time_scale): record ns = round(model ms / timeScale · 1e6).
 //
 // A request reaches its model SimModel::preEngineDelayMs(params, 0, index) after it is sent (the latency
-// before the engine; 0 unless the params set one), so its record's TTFT and end include that latency.
+// before the engine; 0 unless the params set one), so its record's TTFT and end include that latency. With
+// SimParams::apiServerMs it first queues at its replica's API server (ApiServerQueue, one per replica, dealt
+// round-robin in the order of the sends' times) and the latency starts when it leaves.
 class SimTimeDriver
 {
 public:
@@ -63,8 +66,10 @@ private:
     std::size_t m_roundRobin = 0;
     std::vector<Request> m_requests;
     std::vector<RequestRecord> m_records;
-    // Sends not yet handed to a model, by the model time they reach it, then index.
-    using Due = std::pair<double, qint64>;
+    std::vector<ApiServerQueue> m_apiServers; // one per replica
+    std::vector<std::size_t> m_replicaOf; // by index: the replica whose API server took it
+    // Sends not yet handed to a model, by the model time they reach it (or their API server), then index.
+    using Due = std::tuple<double, qint64, bool>; // (ms, index, at the API server)
     std::priority_queue<Due, std::vector<Due>, std::greater<>> m_due;
 };
 

@@ -79,6 +79,7 @@ enum Param {
     KvCapacity,
     PreEngine,
     PreEngineSpread,
+    ApiServer,
     ParamCount
 };
 
@@ -87,7 +88,7 @@ const std::array<const sim::SimParameter*, ParamCount>& fittedRows()
     static const std::array<const sim::SimParameter*, ParamCount> rows = [] {
         const std::array<const char*, ParamCount> keys
             = { "t_base_ms", "per_decode_ms", "per_prefill_token_ms", "per_kv_token_ms", "per_waiting_ms",
-                  "max_num_seqs", "kv_capacity_tokens", "pre_engine_ms", "pre_engine_spread_ms" };
+                  "max_num_seqs", "kv_capacity_tokens", "pre_engine_ms", "pre_engine_spread_ms", "api_server_ms" };
         std::array<const sim::SimParameter*, ParamCount> found {};
         for (std::size_t i = 0; i < keys.size(); ++i) {
             found[i] = sim::findSimParameter(QString::fromLatin1(keys[i]));
@@ -322,12 +323,12 @@ std::optional<std::array<double, 4>> costRegression(const std::vector<IterationS
 }
 
 // The figures the fit compares: one step through the model in simulated time, driven as
-// simulateRecords drives it (a send reaches the model after the latency before the engine, as SimTimeDriver
-// delays it; sends due before the next iteration go first; an idle model waits for the next send; a closed loop sends
-// when a request ends or is refused), keeping only each request's send, first and last token, and computing throughput,
-// TTFT and TPOT as StepMetrics::fromRecords does (RequestLatencies' definitions, numpy's percentiles). A fit runs the
-// model hundreds of times: keeping every token's time, and pooling them for the ITL, would cost more than the model
-// itself.
+// simulateRecords drives it (a send reaches the model after its turn at the API server and the latency before the
+// engine, as SimTimeDriver delays it; sends due before the next iteration go first; an idle model waits for the next
+// send; a closed loop sends when a request ends or is refused), keeping only each request's send, first and last token,
+// and computing throughput, TTFT and TPOT as StepMetrics::fromRecords does (RequestLatencies' definitions, numpy's
+// percentiles). A fit runs the model hundreds of times: keeping every token's time, and pooling them for the ITL, would
+// cost more than the model itself.
 StepMetrics simulateFigures(const sim::SimParams& params, const FitStep& step)
 {
     const std::vector<TwinRequest>& requests = step.requests;
@@ -336,15 +337,19 @@ StepMetrics simulateFigures(const sim::SimParams& params, const FitStep& step)
     std::vector<qint64> sent(n, -1), first(n, -1), last(n, -1);
     std::vector<int> outputs(n, 0);
     std::vector<bool> refused(n, false);
-    using Due = std::pair<double, std::size_t>;
+    using Due = std::tuple<double, std::size_t, bool>; // (ms, index, at the API server)
     std::priority_queue<Due, std::vector<Due>, std::greater<>> due;
+    sim::ApiServerQueue apiServer(params.apiServerMs);
     std::size_t next = 0;
     const auto toNs = [](double ms) { return qint64(std::llround(ms * 1e6)); };
     const auto send = [&](double atMs) {
         if (next >= n)
             return;
         sent[next] = toNs(atMs);
-        due.emplace(atMs + sim::SimModel::preEngineDelayMs(params, 0, quint64(next)), next);
+        if (apiServer.active())
+            due.emplace(atMs, next, true);
+        else
+            due.emplace(atMs + sim::SimModel::preEngineDelayMs(params, 0, quint64(next)), next, false);
         ++next;
     };
     const bool closedLoop = step.mode == LoadMode::Concurrency;
@@ -364,9 +369,14 @@ StepMetrics simulateFigures(const sim::SimParams& params, const FitStep& step)
     }
     double now = 0;
     while (model.hasWork() || !due.empty()) {
-        if (!due.empty() && (!model.hasWork() || due.top().first <= now)) {
-            const auto [atMs, index] = due.top();
+        if (!due.empty() && (!model.hasWork() || std::get<0>(due.top()) <= now)) {
+            const auto [atMs, index, atApiServer] = due.top();
             due.pop();
+            if (atApiServer) {
+                due.emplace(
+                    apiServer.pass(atMs) + sim::SimModel::preEngineDelayMs(params, 0, quint64(index)), index, false);
+                continue;
+            }
             if (!model.hasWork())
                 now = std::max(now, atMs);
             const TwinRequest& r = requests[index];
@@ -524,6 +534,31 @@ SummaryEstimate fromSummaries(const std::vector<FitStep>& steps, std::size_t sat
     }
     e.ok = true;
     return e;
+}
+
+// The mean wait in a queue of one server with a fixed service time serviceMs and Poisson arrivals at ratePerS
+// (M/D/1, Pollaczek–Khinchine): λ·S²/(2·(1 − λ·S)); infinite at or past the server's rate.
+double apiServerWaitMs(double serviceMs, double ratePerS)
+{
+    const double rho = ratePerS * serviceMs / 1000;
+    if (rho >= 1)
+        return std::numeric_limits<double>::infinity();
+    return rho * serviceMs / (2 * (1 - rho));
+}
+
+// The API server's time per request for which the mean wait grows by `growthMs` from the rate `fromPerS` to
+// `toPerS`, at most `mostMs`: bisection, the growth rising with the service time.
+double apiServerFromGrowth(double growthMs, double fromPerS, double toPerS, double mostMs)
+{
+    double lo = 0, hi = std::min(mostMs, 1000 / toPerS);
+    const auto growth = [&](double s) { return apiServerWaitMs(s, toPerS) - apiServerWaitMs(s, fromPerS); };
+    if (!(hi > 0) || growth(hi) <= growthMs)
+        return std::max(0.0, hi);
+    for (int k = 0; k < 60; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        (growth(mid) < growthMs ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
 }
 
 } // namespace
@@ -913,6 +948,95 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                                 .arg(num(d50));
         }
     }
+    // The API server's queue: a median TTFT that grows with the load below saturation by more than the start's
+    // iterations explain is a wait before the engine that grows with the load. Its start is the service time whose
+    // mean wait (a queue of one server, M/D/1) grows that much from the lightest step to that one, at most what lets
+    // the measured peak through; the latency before the engine gives up the API server's time and its wait at the
+    // lightest step. Elsewhere it stays 0, and the scan below bounds it at fractions of the time at which the API
+    // server alone would hold the peak.
+    // A summary's rate step may state more throughput than any server whose requests take as long as its latencies
+    // say can measure: the last of n Poisson sends goes out (n − 1)/rate seconds in, give or take √(n − 1)/rate,
+    // and still takes its later tokens at the TPOT of a request alone (the summaries' intercept); three standard
+    // deviations early, no server measures more than n / ((n − 1 − 3√(n − 1))/rate + (output − 1)·TPOT alone).
+    // Such a step's figures are not one run of one server: its TTFTs neither start the API server nor weigh more
+    // than a quarter, its throughput is fitted as near as the model allows.
+    std::vector<bool> impossible(steps.size(), false);
+    if (fromSummary && mode == LoadMode::Rate && summary.tBaseMs > 0) {
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const double n = double(steps[i].requests.size());
+            const double early = (n - 1 - 3 * std::sqrt(std::max(0.0, n - 1))) / steps[i].offered;
+            const double most = early > 0 ? n / (early + (meanOutput - 1) * summary.tBaseMs / 1000) : kUnknown;
+            if (isKnown(most) && steps[i].metrics.requestThroughput > most) {
+                impossible[i] = true;
+                out.notes.append(QStringLiteral("the step at %1 states %2 req/s, more than any server whose request "
+                                                "alone takes %3 ms per later token can measure from %4 requests sent "
+                                                "at that rate (at most %5 req/s): its TTFTs weigh a quarter")
+                                     .arg(loadWord(mode, steps[i].offered), num(steps[i].metrics.requestThroughput),
+                                         num(summary.tBaseMs), QString::number(qint64(n)), num(most)));
+            }
+        }
+    }
+    bool searchApiServer = false;
+    bool apiServerRefused = false; // the TTFT's growth is more than one API server's queue can give
+    QString apiServerNote;
+    double peakRps = 0;
+    for (const FitStep& s : steps)
+        peakRps = std::max(peakRps, s.metrics.requestThroughput);
+    const double apiScale = peakRps > 0 ? 1000 / peakRps : t0;
+    // The mean TTFT where the steps give it (the queue's formula is the mean wait's), else the median.
+    const bool meanTtfts = std::all_of(steps.begin(), steps.end(), [](const FitStep& s) {
+        return s.metrics.ttft.reported() && s.metrics.ttft.count > 0 && isKnown(s.metrics.ttft.mean);
+    });
+    const auto typicalTtft = [meanTtfts](const StepMetrics& m) { return meanTtfts ? m.ttft.mean : ttft(m, 50); };
+    std::size_t peakStep = 0;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        if (steps[i].metrics.requestThroughput > steps[peakStep].metrics.requestThroughput)
+            peakStep = i;
+    }
+    if (mode == LoadMode::Rate && peakStep >= 2 && isKnown(typicalTtft(low.metrics))) {
+        const double lightModel = typicalTtft(simulateFigures(p, low));
+        double growth = 0;
+        std::size_t at = 0;
+        for (std::size_t i = 1; i < peakStep; ++i) {
+            if (impossible[i])
+                continue;
+            const double g = (typicalTtft(steps[i].metrics) - typicalTtft(low.metrics))
+                - (typicalTtft(simulateFigures(p, steps[i])) - lightModel);
+            if (isKnown(g) && g > growth) {
+                growth = g;
+                at = i;
+            }
+        }
+        // A growth that only an API server too slow to let the peak through gives is not its queue.
+        const double most = 0.95 * apiScale;
+        const double service = at > 0 ? apiServerFromGrowth(growth, low.offered, steps[at].offered, most) : 0.0;
+        if (at > 0 && growth > std::max(2.0, 0.1 * typicalTtft(low.metrics)) && service >= most) {
+            apiServerRefused = true;
+            out.notes.append(
+                QStringLiteral("the %6 TTFT grows by %1 ms from %2 to %3 beyond what the server's "
+                               "iterations explain, more than the queue of one API server that lets the "
+                               "measured peak of %4 req/s through can give (%5 ms at most): "
+                               "api_server_ms starts at 0")
+                    .arg(num(growth), loadWord(mode, low.offered), loadWord(mode, steps[at].offered), num(peakRps),
+                        num(apiServerWaitMs(most, steps[at].offered) - apiServerWaitMs(most, low.offered)),
+                        meanTtfts ? QStringLiteral("mean") : QStringLiteral("median")));
+        } else if (at > 0 && growth > std::max(2.0, 0.1 * typicalTtft(low.metrics))) {
+            p.apiServerMs = service;
+            searchApiServer = service > 0;
+            p.preEngineMs = std::max(0.0, p.preEngineMs - p.apiServerMs - apiServerWaitMs(p.apiServerMs, low.offered));
+            const QString which = meanTtfts ? QStringLiteral("mean") : QStringLiteral("median");
+            apiServerNote
+                = QStringLiteral("started from the %4 TTFT's growth from %1 to %2 beyond what the "
+                                 "server's iterations explain (%3 ms): the time per request of one API "
+                                 "server whose queue's mean wait grows that much")
+                      .arg(loadWord(mode, low.offered), loadWord(mode, steps[at].offered), num(growth), which);
+            out.notes.append(QStringLiteral("the %5 TTFT grows by %1 ms from %2 to %3 beyond what the server's "
+                                            "iterations explain, below saturation: a queue before the engine (one "
+                                            "API server); api_server_ms starts at %4 ms")
+                                 .arg(num(growth), loadWord(mode, low.offered), loadWord(mode, steps[at].offered),
+                                     num(p.apiServerMs), which));
+        }
+    }
     // Past the measured peak a summary's TTFTs are those of the step's queue, which its mean request on the offered
     // rate's schedule says little about (the lengths' spread and the real send times decide how deep it gets):
     // there they weigh a quarter, the throughput as before.
@@ -925,6 +1049,10 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         }
         for (std::size_t i = peakAt + 1; i < steps.size(); ++i)
             ttftWeights[i] = 0.25;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            if (impossible[i])
+                ttftWeights[i] = 0.25;
+        }
     }
     // The cache must hold the longest request the steps sent (the server served it).
     const int kvFloor = int(std::ceil((maxLen + 1) / (1 - p.kvWatermark))) + 2 * p.blockSize;
@@ -949,6 +1077,8 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
             for (int i = 0; i < ParamCount && evaluations < budget; ++i) {
                 if ((i == PreEngine || i == PreEngineSpread) && !searchPreEngine)
                     continue;
+                if (i == ApiServer && !searchApiServer)
+                    continue;
                 if (stepLog[std::size_t(i)] < minStep && !isInteger(i))
                     continue;
                 if (isInteger(i) && stepLog[std::size_t(i)] < minStep / 4)
@@ -962,6 +1092,8 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                     // A latency at 0 tries a tenth of an iteration.
                     if ((i == PreEngine || i == PreEngineSpread) && v <= 0)
                         target = sign > 0 ? 0.1 * t0 : 0.0;
+                    if (i == ApiServer && v <= 0)
+                        target = sign > 0 ? 0.1 * apiScale : 0.0;
                     set(q, i, target);
                     if (isInteger(i) && get(q, i) == v)
                         set(q, i, v + sign * (i == KvCapacity ? x.blockSize : 1));
@@ -999,6 +1131,7 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     {
         sim::SimParams params;
         double error = 0;
+        bool apiServer = false; // a variant with the API server's queue
     };
     std::vector<Start> starts;
     starts.push_back({ p, 0 });
@@ -1023,6 +1156,15 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                     set(q, PerWaiting, summary.perWaitingDeepMs);
                     starts.push_back({ q, 0 });
                 }
+            }
+        }
+        // Each start again with an API server's queue: half the time its growth asks for, else (none asked) half
+        // the time at which it alone would hold the peak. The best of these is searched besides the best two.
+        if (searchApiServer && !apiServerRefused) {
+            for (std::size_t k = 0, screened = starts.size(); k < screened; ++k) {
+                sim::SimParams q = starts[k].params;
+                set(q, ApiServer, q.apiServerMs > 0 ? q.apiServerMs / 2 : apiScale / 2);
+                starts.push_back({ q, 0, true });
             }
         }
     }
@@ -1053,9 +1195,14 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
     for (const Start& s : starts) {
         const bool again = std::any_of(chosen.begin(), chosen.end(),
             [&s](const Start* c) { return std::abs(c->error - s.error) <= 1e-9 * std::max(1.0, s.error); });
-        if (!again && chosen.size() < 2)
+        if (!again && chosen.size() < 2 && !s.apiServer)
             chosen.push_back(&s);
     }
+    const auto variant = std::find_if(starts.begin(), starts.end(), [](const Start& s) { return s.apiServer; });
+    if (variant != starts.end() && !chosen.empty() && chosen.front()->error > variant->error)
+        chosen.insert(chosen.begin(), &*variant);
+    else if (variant != starts.end())
+        chosen.push_back(&*variant);
     if (!chosen.empty()) {
         fitted = chosen.front()->params;
         best = chosen.front()->error;
@@ -1091,11 +1238,12 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
         ParameterFit f;
         f.key = QString::fromLatin1(fittedRows()[std::size_t(i)]->key);
         f.value = get(p, i);
-        const bool latency = i == PreEngine || i == PreEngineSpread;
+        const bool latency = i == PreEngine || i == PreEngineSpread || i == ApiServer;
         if (latency && f.value <= 0) {
-            // A latency at 0 cannot be scaled: tried at fractions of the lightest step's TTFT instead. It is
-            // bounded above where the error passes the threshold, and by 0 below.
-            const double scale = isKnown(f0) && f0 > 0 ? f0 : t0;
+            // A latency at 0 cannot be scaled: tried at fractions of the lightest step's TTFT instead (the API
+            // server's time: of the time at which it alone would hold the measured peak). It is bounded above where
+            // the error passes the threshold, and by 0 below.
+            const double scale = i == ApiServer ? apiScale : isKnown(f0) && f0 > 0 ? f0 : t0;
             double within = 0;
             for (const double fraction : { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0 }) {
                 sim::SimParams q = p;
@@ -1135,12 +1283,19 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
             f.note = kvNote;
         else if (i == PerWaiting)
             f.note = waitingNote;
+        else if (i == ApiServer)
+            f.note = f.value > 0 ? apiServerNote
+                                 : QStringLiteral("0: the median TTFT does not grow with the load below saturation "
+                                                  "beyond what the server's iterations explain");
         else if (latency)
             f.note = f.value > 0
                 ? preEngineNote
                 : QStringLiteral("0: the lightest step's TTFT is what the server's iterations explain");
         if (!f.identified) {
-            f.note = latency && f.value <= 0
+            f.note = i == ApiServer && f.value <= 0
+                ? QStringLiteral("the fit error does not change up to the time at which the API server alone would "
+                                 "hold the measured peak: the data do not identify it")
+                : latency && f.value <= 0
                 ? QStringLiteral("the fit error does not change up to the lightest step's TTFT: the data do not "
                                  "identify it")
                 : QStringLiteral("the fit error does not change over x1/4 to x4: the data do not identify it");

@@ -147,12 +147,14 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     , m_decode(new QDoubleSpinBox(this))
     , m_prefill(new QDoubleSpinBox(this))
     , m_preEngine(new QDoubleSpinBox(this))
+    , m_apiServer(new QDoubleSpinBox(this))
     , m_replicas(new QSpinBox(this))
     , m_seqsFit(new QLabel(this))
     , m_kvFit(new QLabel(this))
     , m_decodeFit(new QLabel(this))
     , m_prefillFit(new QLabel(this))
     , m_preEngineFit(new QLabel(this))
+    , m_apiServerFit(new QLabel(this))
     , m_findings(new QLabel(this))
     , m_save(new QPushButton(tr("Save twin…"), this))
     , m_chart(new WhatIfChart(this))
@@ -193,6 +195,16 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     m_preEngine->setSuffix(tr(" ms"));
     m_preEngine->setToolTip(tr("Latency before the engine, added to every request's TTFT: the API server, "
                                "tokenization, the network (pre_engine_ms; its fitted spread stays)"));
+    m_apiServer->setObjectName(QStringLiteral("whatif.api_server_ms"));
+    {
+        const sim::SimParameter* parameter = sim::findSimParameter(QStringLiteral("api_server_ms"));
+        m_apiServer->setRange(parameter->min, parameter->max);
+    }
+    m_apiServer->setDecimals(2);
+    m_apiServer->setSingleStep(1);
+    m_apiServer->setSuffix(tr(" ms"));
+    m_apiServer->setToolTip(tr("Time each request takes of the single API-server process, one request at a time: "
+                               "a queue before the engine that grows with the load (api_server_ms)"));
     m_replicas->setObjectName(QStringLiteral("whatif.replicas"));
     m_replicas->setRange(1, 64);
     m_replicas->setToolTip(tr("Servers like this one behind a round-robin load balancer"));
@@ -201,7 +213,7 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     m_save->setToolTip(tr("Write the twin with the settings above (not the replicas) to a twin.json that "
                           "kneepoint-sim --config serves"));
     m_save->setEnabled(false);
-    for (QLabel* l : { m_seqsFit, m_kvFit, m_decodeFit, m_prefillFit, m_preEngineFit, m_status })
+    for (QLabel* l : { m_seqsFit, m_kvFit, m_decodeFit, m_prefillFit, m_preEngineFit, m_apiServerFit, m_status })
         l->setForegroundRole(QPalette::PlaceholderText);
     m_status->setWordWrap(true);
     m_findings->setWordWrap(true);
@@ -220,6 +232,7 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     row(tr("Decode"), m_decode, m_decodeFit);
     row(tr("Prefill"), m_prefill, m_prefillFit);
     row(tr("Before the engine"), m_preEngine, m_preEngineFit);
+    row(tr("API server per request"), m_apiServer, m_apiServerFit);
     row(tr("Replicas"), m_replicas, nullptr);
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
@@ -246,6 +259,7 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     connect(m_decode, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::schedulePredict);
     connect(m_prefill, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::schedulePredict);
     connect(m_preEngine, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::schedulePredict);
+    connect(m_apiServer, &QDoubleSpinBox::valueChanged, this, &WhatIfPanel::schedulePredict);
     connect(m_replicas, &QSpinBox::valueChanged, this, &WhatIfPanel::schedulePredict);
     connect(m_save, &QPushButton::clicked, this, &WhatIfPanel::onSaveClicked);
     connect(&m_fitJob, &JobTracker::busyChanged, this, [this] { redraw(); });
@@ -316,6 +330,7 @@ void WhatIfPanel::onFitted(const twin::FitResult& fit)
         m_decode->setValue(1);
         m_prefill->setValue(1);
         m_preEngine->setValue(m_twin->params.preEngineMs);
+        m_apiServer->setValue(m_twin->params.apiServerMs);
         m_replicas->setValue(1);
         m_settingFields = false;
         m_seqsFit->setText(fittedWords(*m_twin, QStringLiteral("max_num_seqs")));
@@ -325,6 +340,7 @@ void WhatIfPanel::onFitted(const twin::FitResult& fit)
         m_prefillFit->setText(
             tr("per prompt token: %1 ms").arg(fittedWords(*m_twin, QStringLiteral("per_prefill_token_ms"))));
         m_preEngineFit->setText(tr("%1 ms").arg(fittedWords(*m_twin, QStringLiteral("pre_engine_ms"))));
+        m_apiServerFit->setText(tr("%1 ms").arg(fittedWords(*m_twin, QStringLiteral("api_server_ms"))));
         predict();
     }
     redraw();
@@ -354,6 +370,7 @@ std::vector<twin::Adjustment> WhatIfPanel::adjustments() const
         { QStringLiteral("per_kv_token_ms"), decode, true },
         { QStringLiteral("per_prefill_token_ms"), prefill, true },
         { QStringLiteral("pre_engine_ms"), m_preEngine->value(), false },
+        { QStringLiteral("api_server_ms"), m_apiServer->value(), false },
     };
 }
 
@@ -469,11 +486,12 @@ QString WhatIfPanel::findings() const
 void WhatIfPanel::redraw()
 {
     m_status->setText(status());
-    for (QWidget* w : std::initializer_list<QWidget*> { m_seqs, m_kv, m_decode, m_prefill, m_preEngine, m_replicas })
+    for (QWidget* w :
+        std::initializer_list<QWidget*> { m_seqs, m_kv, m_decode, m_prefill, m_preEngine, m_apiServer, m_replicas })
         w->setEnabled(m_twin.has_value());
     m_save->setEnabled(m_twin.has_value());
     if (!m_twin) {
-        for (QLabel* l : { m_seqsFit, m_kvFit, m_decodeFit, m_prefillFit, m_preEngineFit })
+        for (QLabel* l : { m_seqsFit, m_kvFit, m_decodeFit, m_prefillFit, m_preEngineFit, m_apiServerFit })
             l->clear();
     }
     m_findings->setText(findings());

@@ -74,6 +74,7 @@ public:
     QDoubleSpinBox* decodeSpeedBox() const { return m_decode; }
     QDoubleSpinBox* prefillSpeedBox() const { return m_prefill; }
     QDoubleSpinBox* preEngineBox() const { return m_preEngine; } // pre_engine_ms, in ms
+    QDoubleSpinBox* apiServerBox() const { return m_apiServer; } // api_server_ms, in ms
     QSpinBox* replicasBox() const { return m_replicas; }
     WhatIfChart* chart() const { return m_chart; }
     bool saveTwin(const QString& path, QString* error) const; // atomic, through writeTwinFile
@@ -105,12 +106,14 @@ private:
     QDoubleSpinBox* m_decode;
     QDoubleSpinBox* m_prefill;
     QDoubleSpinBox* m_preEngine;
+    QDoubleSpinBox* m_apiServer;
     QSpinBox* m_replicas;
     QLabel* m_seqsFit;
     QLabel* m_kvFit;
     QLabel* m_decodeFit;
     QLabel* m_prefillFit;
     QLabel* m_preEngineFit;
+    QLabel* m_apiServerFit;
     QLabel* m_findings;
     QPushButton* m_save;
     WhatIfChart* m_chart;
