@@ -4100,6 +4100,10 @@ fitted to %1</source>
         <source>%1: cannot read: %2</source>
         <translation>%1：无法读取：%2</translation>
     </message>
+    <message>
+        <source>the soak&apos;s request records (%1 MB) are not read into the window: its windows show it; kneepoint-cli export --timeline reads them from %2</source>
+        <translation>浸泡测试的请求记录（%1 MB）未读入窗口：由其窗口展示；kneepoint-cli export --timeline 可从 %2 读取它们</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ParetoChart</name>
@@ -6657,7 +6661,7 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     </message>
     <message>
         <source>&lt;span style=&quot;color:%1&quot;&gt;●&lt;/span&gt; &lt;b&gt;Server sweep %2 of %3: %4&lt;/b&gt; · %5</source>
-        <translation>&lt;span style="color:%1"&gt;●&lt;/span&gt; &lt;b&gt;服务器扫描 %2/%3：%4&lt;/b&gt; · %5</translation>
+        <translation>&lt;span style=&quot;color:%1&quot;&gt;●&lt;/span&gt; &lt;b&gt;服务器扫描 %2/%3：%4&lt;/b&gt; · %5</translation>
     </message>
     <message numerus="yes">
         <source>&lt;b&gt;Server sweep stopped&lt;/b&gt; · %n configuration(s) measured</source>
@@ -7691,6 +7695,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>Percentiles are per window: the soak keeps no percentile of all its requests.</source>
         <translation>百分位数按窗口计算：浸泡测试不保留所有请求的百分位数。</translation>
+    </message>
+    <message>
+        <source>No requests per second: %1.</source>
+        <translation>无每秒请求数：%1。</translation>
     </message>
 </context>
 <context>
@@ -8958,6 +8966,14 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
     <message>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Time each request takes of the single API-server process, one request at a time: a queue before the engine that grows with the load (api_server_ms)</source>
+        <translation>每个请求占用单个 API 服务器进程的时间，一次处理一个请求：引擎之前随负载增长的队列（api_server_ms）</translation>
+    </message>
+    <message>
+        <source>API server per request</source>
+        <translation>API 服务器每请求耗时</translation>
     </message>
 </context>
 </TS>

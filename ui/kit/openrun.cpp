@@ -64,8 +64,9 @@ StepReport reportFor(
     QString recordsLeftInFile;
     if (readRecords && soak && !saved.requestsPath.isEmpty()
         && QFileInfo(saved.requestsPath).size() > kSoakRecordsReadBytes) {
-        recordsLeftInFile = tr("the soak's request records (%1 MB) are not read into the window: its windows "
-                               "show it; kneepoint-cli export --timeline reads them from %2")
+        recordsLeftInFile = QCoreApplication::translate("kp::ui::OpenedRun",
+            "the soak's request records (%1 MB) are not read into the window: its windows "
+            "show it; kneepoint-cli export --timeline reads them from %2")
                                 .arg(QFileInfo(saved.requestsPath).size() / 1000000)
                                 .arg(saved.requestsPath);
         readRecords = false;
