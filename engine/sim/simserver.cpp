@@ -1,4 +1,4 @@
-#include "sim/simserver.h"
+#include "sim/simserver_p.h"
 
 #include "sim/httprequest.h"
 #include "sim/prometheus.h"
@@ -12,8 +12,6 @@
 #include <QTcpSocket>
 #include <QThread>
 #include <QTimer>
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -31,8 +29,7 @@
 
 namespace kp::sim {
 
-// Ordered, so that the debug documents read in the order written here.
-using json = nlohmann::ordered_json;
+using namespace detail;
 
 namespace {
 
@@ -43,105 +40,11 @@ constexpr double resyncWallMs = 100.0;
 // Wall time one pass of the event loop may spend catching up before the sockets get a turn.
 constexpr qint64 maxPassNs = 5'000'000;
 
-struct GroundTruth
-{
-    quint64 seq = 0;
-    QByteArray responseId;
-    QByteArray requestId; // the client's x-request-id, null when it sent none
-    Endpoint endpoint = Endpoint::Completions;
-    bool stream = false;
-    FaultKind fault = FaultKind::None;
-    int status = 200;
-    const char* outcome = "in_flight";
-    const char* finishReason = nullptr;
-    int promptTokens = 0;
-    int cachedTokens = -1; // prompt tokens found in the prefix cache at admission; -1 before it
-    int maxTokens = 0;
-    int targetTokens = 0;
-    int reasoningTokens = -1; // of targetTokens, the reasoning ones; -1 without reasoning
-    int outputTokens = 0; // tokens written to the client
-    int events = 0; // data events written, [DONE] excluded
-    int preemptions = 0;
-    double acceptedMs = -1;
-    double admittedMs = -1;
-    double firstTokenMs = -1;
-    // When the model produced the first and the last token (iteration ends): vLLM's first_token_ts and
-    // last_token_ts. The phases /metrics reports are differences of these and acceptedMs, admittedMs.
-    double firstGeneratedMs = -1;
-    double lastGeneratedMs = -1;
-    double finishedMs = -1;
-    std::vector<double> tokenMs;
-};
-
-struct Connection;
-
-struct Request
-{
-    Request(Endpoint endpoint, quint64 requestId, const QString& modelId, qint64 created)
-        : format(endpoint, requestId, modelId, created)
-    { }
-
-    quint64 id = 0;
-    Connection* conn = nullptr;
-    CompletionFormat format;
-    bool stream = false;
-    bool includeUsage = false;
-    bool chunked = true; // HTTP/1.0 streams are delimited by closing the connection instead
-    bool keepAlive = true;
-    bool inModel = false; // queued or running in the model
-    int promptTokens = 0;
-    int targetTokens = 0;
-    int inputs = 1; // embeddings: the texts in "input"
-    int reasoningTokens = -1; // the first ones of targetTokens are reasoning; -1: no reasoning
-    const char* finishReason = "length";
-    FaultKind fault = FaultKind::None;
-    int faultToken = -1; // output token at which a mid-stream fault strikes
-    const char* outcome = "completed";
-    double holdUntilMs = -1; // output is held back until then (stall, slow first byte)
-    QByteArray held;
-    int heldTokens = 0;
-    int heldEvents = 0;
-    bool heldFinish = false;
-    GroundTruth truth;
-};
-
-struct Connection
-{
-    QTcpSocket* socket = nullptr;
-    QByteArray buffer;
-    std::unique_ptr<Request> active; // the generation request whose response is being produced
-    bool closing = false; // no further request is read
-    bool dead = false; // the socket is gone; cleanup is queued
-    bool continueSent = false;
-};
-
-class Listener final : public QTcpServer
-{
-public:
-    using QTcpServer::QTcpServer;
-    std::function<void(qintptr)> onIncoming;
-
-protected:
-    void incomingConnection(qintptr handle) override { onIncoming(handle); }
-};
-
 QByteArray frame(const QByteArray& data, bool chunked)
 {
     if (!chunked)
         return data;
     return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
-}
-
-json msValue(double ms)
-{
-    if (ms < 0)
-        return nullptr;
-    return std::round(ms * 1000.0) / 1000.0;
-}
-
-std::string toStd(const QByteArray& bytes)
-{
-    return std::string(bytes.constData(), std::size_t(bytes.size()));
 }
 
 // A completed request's phases as vLLM counts them, in simulated ms. Catching up, the model may run an
@@ -162,141 +65,7 @@ RequestPhases requestPhases(const GroundTruth& t)
     return { scheduled - accepted, first - scheduled, last - first, last - scheduled };
 }
 
-json truthToJson(const GroundTruth& t)
-{
-    json tokens = json::array();
-    for (const double ms : t.tokenMs)
-        tokens.push_back(msValue(ms));
-    const bool inFlight = std::string_view(t.outcome) == "in_flight";
-    return json {
-        { "seq", t.seq },
-        { "id", toStd(t.responseId) },
-        { "request_id", t.requestId.isNull() ? json(nullptr) : json(toStd(t.requestId)) },
-        { "endpoint", endpointName(t.endpoint) },
-        { "stream", t.stream },
-        { "status", t.status },
-        { "fault", faultKindName(t.fault).toStdString() },
-        { "outcome", t.outcome },
-        { "finish_reason", t.finishReason ? json(t.finishReason) : json(nullptr) },
-        { "prompt_tokens", t.promptTokens },
-        { "cached_tokens", t.cachedTokens < 0 ? json(nullptr) : json(t.cachedTokens) },
-        { "max_tokens", t.maxTokens },
-        { "target_tokens", t.targetTokens },
-        { "reasoning_tokens", t.reasoningTokens < 0 ? json(nullptr) : json(t.reasoningTokens) },
-        { "output_tokens", inFlight && t.stream ? int(t.tokenMs.size()) : t.outputTokens },
-        { "events", t.events },
-        { "preemptions", t.preemptions },
-        { "accepted_ms", msValue(t.acceptedMs) },
-        { "admitted_ms", msValue(t.admittedMs) },
-        { "first_token_ms", msValue(t.firstTokenMs) },
-        { "first_generated_ms", msValue(t.firstGeneratedMs) },
-        { "last_generated_ms", msValue(t.lastGeneratedMs) },
-        { "finished_ms", msValue(t.finishedMs) },
-        { "token_ms", std::move(tokens) },
-    };
-}
-
-QByteArray dumpJson(const json& j)
-{
-    return QByteArray::fromStdString(j.dump(-1, ' ', false, json::error_handler_t::replace));
-}
-
 } // namespace
-
-class SimServer::Private
-{
-public:
-    Private(SimServer* owner, SimServerOptions options);
-
-    // Timing: the simulated clock is the wall clock since listen(), times timeScale.
-    double simNowMs() const { return double(m_clock.nsecsElapsed()) * 1e-6 * m_options.timeScale; }
-    int wallDelayMs(double simMs) const;
-
-    void onIncoming(qintptr handle);
-    void onReadyRead(Connection* c);
-    void onDisconnected(Connection* c);
-    void reap(QTcpSocket* socket);
-    void processBuffer(Connection* c);
-    void handleRequest(Connection* c, const HttpRequest& request);
-    void handleGeneration(Connection* c, const HttpRequest& http, Endpoint endpoint);
-
-    bool write(Connection* c, const QByteArray& bytes);
-    void respond(Connection* c, int status, const QByteArray& body, const QByteArray& contentType, bool keepAlive,
-        const QByteArray& extraHeaders = {});
-    void respondError(Connection* c, int status, const QString& message, bool keepAlive, const QString& param = {},
-        const QByteArray& extraHeaders = {}, Endpoint shape = Endpoint::Completions);
-    void closeConnection(Connection* c);
-    bool authorized(const HttpRequest& request) const;
-
-    void scheduleTick();
-    void pump();
-    void startIteration(double startMs);
-    void deliver(const Iteration& iteration);
-    void deliverToken(Request& r, int index, bool last, double generatedMs);
-    // This chat request's reasoning tokens (SimServerOptions::reasoning), -1 when the server does not reason.
-    int drawReasoningTokens();
-    void output(Request& r, QByteArray bytes, int tokens, int events, bool finish);
-    void writeOut(Request& r, const QByteArray& bytes, int tokens, int events, bool finish);
-    void holdOutput(Request& r, double untilMs);
-    void flushHeld(quint64 id);
-    void cut(Request& r);
-    void finishRequest(Request& r, const char* outcome);
-    void recordTruth(GroundTruth&& truth);
-    void incrementInFlight();
-
-    QByteArray metricsText() const;
-    QByteArray gpuMetricsText() const;
-    double busyMsUntil(double nowMs) const;
-    double busyMsWithin(double fromMs, double toMs) const;
-    QByteArray groundTruthJson(quint64 sinceSeq) const;
-    QByteArray statsJson() const;
-    void dropConnections();
-
-    SimServer* q;
-    SimServerOptions m_options;
-    SimModel m_model;
-    ApiServerQueue m_apiServer; // the API server's queue: requests pass it in the order they came
-    FaultInjector m_faults;
-    std::mt19937_64 m_lengthRng;
-    std::mt19937_64 m_reasoningRng; // its own stream: turning reasoning on changes no other draw
-    QByteArray m_apiKey;
-    Listener* m_listener;
-    QTimer* m_tick;
-    QString m_error;
-    QElapsedTimer m_clock;
-
-    std::optional<Iteration> m_current; // computed, its tokens due at its end
-    double m_lastEndMs = 0;
-    bool m_chained = false; // the next iteration follows the last one without a pause
-    std::unordered_map<QTcpSocket*, std::unique_ptr<Connection>> m_connections;
-    std::unordered_map<quint64, Request*> m_requests; // in flight, by model id
-    std::deque<GroundTruth> m_history; // finished, oldest first
-    quint64 m_historyDropped = 0;
-    quint64 m_nextId = 0;
-
-    std::atomic<int> m_inFlight { 0 };
-    std::atomic<int> m_peakInFlight { 0 };
-    int m_peakConnections = 0;
-    quint64 m_acceptedTotal = 0;
-    quint64 m_finishedTotal = 0;
-    quint64 m_iterations = 0;
-    quint64 m_resyncs = 0;
-    double m_maxLagWallMs = 0;
-    quint64 m_successStop = 0;
-    quint64 m_successLength = 0;
-    quint64 m_successAbort = 0;
-    Histogram m_ttft { vllmTtftBuckets() };
-    Histogram m_e2e { vllmE2eLatencyBuckets() };
-    // vLLM's per-request phases, observed when a request completes: queue (accepted to first scheduled),
-    // prefill (scheduled to first token), decode (first to last token), inference (scheduled to last token).
-    Histogram m_queue { vllmRequestPhaseBuckets() };
-    Histogram m_prefill { vllmRequestPhaseBuckets() };
-    Histogram m_decode { vllmRequestPhaseBuckets() };
-    Histogram m_inference { vllmRequestPhaseBuckets() };
-    // Simulated time spent in iterations: all of it, and the recent iterations for the utilisation window.
-    double m_busyTotalMs = 0;
-    std::deque<std::pair<double, double>> m_busySpans; // (start, end), oldest first
-};
 
 SimServer::Private::Private(SimServer* owner, SimServerOptions options)
     : q(owner)
@@ -1107,160 +876,6 @@ void SimServer::Private::finishRequest(Request& r, const char* outcome)
         closeConnection(c);
     else
         processBuffer(c);
-}
-
-void SimServer::Private::recordTruth(GroundTruth&& truth)
-{
-    m_history.push_back(std::move(truth));
-    while (m_history.size() > std::size_t(std::max(0, m_options.groundTruthLimit))) {
-        m_history.pop_front();
-        ++m_historyDropped;
-    }
-}
-
-QByteArray SimServer::Private::metricsText() const
-{
-    const SimStats s = m_model.stats();
-    PrometheusWriter w(QByteArrayLiteral("model_name"), m_options.params.modelId.toUtf8());
-    w.gauge("vllm:num_requests_running", "Number of requests in model execution batches.", s.running);
-    w.gauge("vllm:num_requests_waiting", "Number of requests waiting to be processed.", s.waiting);
-    w.gauge("vllm:gpu_cache_usage_perc", "GPU KV-cache usage. 1 means 100 percent usage.", s.kvUsage);
-    w.gauge("vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.", s.kvUsage);
-    w.counter(
-        "vllm:num_preemptions_total", "Cumulative number of preemption from the engine.", double(s.preemptionsTotal));
-    // Tokens found in the prefix cache count as processed, as vLLM counts them: the figure stays the sum of
-    // the prompts the clients sent (recomputation after preemption aside).
-    w.counter("vllm:prompt_tokens_total", "Number of prefill tokens processed.",
-        double(s.promptTokensTotal + s.prefixCacheHitsTotal));
-    w.counter(
-        "vllm:generation_tokens_total", "Number of generation tokens processed.", double(s.generationTokensTotal));
-    w.counter("vllm:prefix_cache_queries_total", "Prefix cache queries, in terms of number of queried tokens.",
-        double(s.prefixCacheQueriesTotal));
-    w.counter("vllm:prefix_cache_hits_total", "Prefix cache hits, in terms of number of cached tokens.",
-        double(s.prefixCacheHitsTotal));
-    w.labelledCounter("vllm:request_success_total", "Count of successfully processed requests.", "finished_reason",
-        { { QByteArrayLiteral("stop"), double(m_successStop) },
-            { QByteArrayLiteral("length"), double(m_successLength) },
-            { QByteArrayLiteral("abort"), double(m_successAbort) } });
-    w.histogram(
-        "vllm:time_to_first_token_seconds", "Histogram of time to first token in seconds (simulated time).", m_ttft);
-    w.histogram("vllm:e2e_request_latency_seconds",
-        "Histogram of end to end request latency in seconds (simulated time).", m_e2e);
-    w.histogram("vllm:request_queue_time_seconds",
-        "Histogram of time spent in WAITING phase for request (simulated time).", m_queue);
-    w.histogram("vllm:request_prefill_time_seconds",
-        "Histogram of time spent in PREFILL phase for request (simulated time).", m_prefill);
-    w.histogram("vllm:request_decode_time_seconds",
-        "Histogram of time spent in DECODE phase for request (simulated time).", m_decode);
-    w.histogram("vllm:request_inference_time_seconds",
-        "Histogram of time spent in RUNNING phase for request (simulated time).", m_inference);
-    return w.text() + gpuMetricsText();
-}
-
-double SimServer::Private::busyMsUntil(double nowMs) const
-{
-    if (m_busySpans.empty())
-        return m_busyTotalMs;
-    // Only the latest iteration can run past now.
-    const auto& [start, end] = m_busySpans.back();
-    return m_busyTotalMs - std::clamp(end - std::max(start, nowMs), 0.0, end - start);
-}
-
-double SimServer::Private::busyMsWithin(double fromMs, double toMs) const
-{
-    double busy = 0;
-    for (const auto& [start, end] : m_busySpans)
-        busy += std::max(0.0, std::min(end, toMs) - std::max(start, fromMs));
-    return busy;
-}
-
-// dcgm-exporter's text: HELP and TYPE as its default counters file words them, then one sample per GPU
-// labelled gpu, UUID, pci_bus_id, device, modelName and Hostname. Every GPU of a tensor-parallel model is
-// busy at the same time, so all carry the same figures.
-QByteArray SimServer::Private::gpuMetricsText() const
-{
-    const int gpus = m_options.gpus;
-    if (gpus <= 0)
-        return {};
-    const double now = simNowMs();
-    const double window = std::min(SimGpuModel::kWindowMs, now);
-    const double utilisation = window > 0 ? std::clamp(busyMsWithin(now - window, now) / window, 0.0, 1.0) : 0.0;
-    const double power = SimGpuModel::powerW(utilisation);
-    const double energy = std::floor(SimGpuModel::energyMj(now, busyMsUntil(now)));
-    const double fbUsed = SimGpuModel::fbUsedMiB(m_model.stats().kvUsage);
-    QByteArray text;
-    auto family = [&](const char* name, const char* type, const char* help, const QByteArray& value) {
-        text += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
-        for (int i = 0; i < gpus; ++i) {
-            text += name;
-            text += QByteArray("{gpu=\"") + QByteArray::number(i) + "\",UUID=\"GPU-00000000-0000-4000-8000-"
-                + QByteArray::number(i).rightJustified(12, '0')
-                + "\",pci_bus_id=\"00000000:" + QByteArray::number(0x10 + i, 16).toUpper().rightJustified(2, '0')
-                + ":00.0\",device=\"nvidia" + QByteArray::number(i)
-                + "\",modelName=\"Kneepoint Simulated GPU\",Hostname=\"kneepoint-sim\"} " + value + '\n';
-        }
-    };
-    family("DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %).",
-        QByteArray::number(qint64(std::lround(utilisation * 100.0))));
-    family("DCGM_FI_DEV_FB_USED", "gauge", "Framebuffer memory used (in MiB).", QByteArray::number(qint64(fbUsed)));
-    family("DCGM_FI_DEV_FB_FREE", "gauge", "Framebuffer memory free (in MiB).",
-        QByteArray::number(qint64(SimGpuModel::kFbTotalMiB - fbUsed)));
-    family("DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (in W).", QByteArray::number(power, 'f', 3));
-    family("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "counter", "Total energy consumption since boot (in mJ).",
-        QByteArray::number(qint64(energy)));
-    return text;
-}
-
-QByteArray SimServer::Private::groundTruthJson(quint64 sinceSeq) const
-{
-    std::vector<const GroundTruth*> all;
-    all.reserve(m_history.size() + m_requests.size());
-    for (const GroundTruth& t : m_history) {
-        if (t.seq > sinceSeq)
-            all.push_back(&t);
-    }
-    for (const auto& [id, r] : m_requests) {
-        if (r->truth.seq > sinceSeq)
-            all.push_back(&r->truth);
-    }
-    std::sort(all.begin(), all.end(), [](const GroundTruth* a, const GroundTruth* b) { return a->seq < b->seq; });
-    json requests = json::array();
-    for (const GroundTruth* t : all)
-        requests.push_back(truthToJson(*t));
-    const json doc {
-        { "time_unit", "ms" },
-        { "clock", "simulated" },
-        { "time_scale", m_options.timeScale },
-        { "now_ms", msValue(simNowMs()) },
-        { "dropped", m_historyDropped },
-        { "requests", std::move(requests) },
-    };
-    return dumpJson(doc);
-}
-
-QByteArray SimServer::Private::statsJson() const
-{
-    const SimStats s = m_model.stats();
-    const json doc {
-        { "time_unit", "ms" },
-        { "clock", "simulated" },
-        { "time_scale", m_options.timeScale },
-        { "now_ms", msValue(simNowMs()) },
-        { "in_flight", m_inFlight.load() },
-        { "peak_in_flight", m_peakInFlight.load() },
-        { "connections", m_connections.size() },
-        { "peak_connections", m_peakConnections },
-        { "accepted_total", m_acceptedTotal },
-        { "finished_total", m_finishedTotal },
-        { "running", s.running },
-        { "waiting", s.waiting },
-        { "kv_usage", s.kvUsage },
-        { "iterations", m_iterations },
-        { "max_delivery_lag_wall_ms", std::round(m_maxLagWallMs * 1000.0) / 1000.0 },
-        { "resyncs", m_resyncs },
-        { "busy_ms", msValue(busyMsUntil(simNowMs())) },
-    };
-    return dumpJson(doc);
 }
 
 void SimServer::Private::dropConnections()
