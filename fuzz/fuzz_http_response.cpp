@@ -71,8 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         kp::HttpResponseParser bytewise;
         const Parsed one = parse(bytes, 1, bytewise);
         kp::HttpResponseParser whole;
-        const Parsed all = parse(bytes, bytes.size() > 0 ? bytes.size() : 1, whole);
-        if (one.ok != all.ok || one.done != all.done || (one.ok && one.body != all.body)
+        const Parsed atOnce = parse(bytes, bytes.size() > 0 ? bytes.size() : 1, whole);
+        if (one.ok != atOnce.ok || one.done != atOnce.done || (one.ok && one.body != atOnce.body)
             || bytewise.status() != whole.status() || !(bytewise.headers() == whole.headers()))
             __builtin_trap();
     }

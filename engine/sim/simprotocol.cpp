@@ -609,8 +609,8 @@ QByteArray anthropicErrorBody(int status, const QString& message, const QString&
         type = status >= 500 ? "api_error" : "invalid_request_error";
         break;
     }
-    const QString words = param.isEmpty() || message.contains(param) ? message : param + QStringLiteral(": ") + message;
-    return "{\"type\":\"error\",\"error\":{\"type\":\"" + type + "\",\"message\":" + jsonString(words) + "}}";
+    const QString text = param.isEmpty() || message.contains(param) ? message : param + QStringLiteral(": ") + message;
+    return "{\"type\":\"error\",\"error\":{\"type\":\"" + type + "\",\"message\":" + jsonString(text) + "}}";
 }
 
 QByteArray errorBodyFor(Endpoint endpoint, int status, const QString& message, const QString& param)
