@@ -62,12 +62,12 @@ StepReport reportFor(
     const QString windows = stepFile.isEmpty() ? QString() : soakWindowsPath(stepFile);
     const bool soak = !windows.isEmpty() && QFileInfo::exists(windows);
     QString recordsLeftInFile;
-    if (readRecords && soak && !saved.requestsPath.isEmpty()
-        && QFileInfo(saved.requestsPath).size() > kSoakRecordsReadBytes) {
+    if (const qint64 bytes = saved.requestsPath.isEmpty() ? 0 : QFileInfo(saved.requestsPath).size();
+        readRecords && soak && bytes > kSoakRecordsReadBytes) {
         recordsLeftInFile = QCoreApplication::translate("kp::ui::OpenedRun",
             "the soak's request records (%1 MB) are not read into the window: its windows "
             "show it; kneepoint-cli export --timeline reads them from %2")
-                                .arg(QFileInfo(saved.requestsPath).size() / 1000000)
+                                .arg(bytes / 1000000)
                                 .arg(saved.requestsPath);
         readRecords = false;
     }
