@@ -185,24 +185,19 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     m_prefill->setObjectName(QStringLiteral("whatif.prefill"));
     m_prefill->setToolTip(tr("Prefill speed against the measured server: 2 halves the cost per prompt token "
                              "(per_prefill_token_ms)"));
-    m_preEngine->setObjectName(QStringLiteral("whatif.pre_engine_ms"));
-    {
-        const sim::SimParameter* parameter = sim::findSimParameter(QStringLiteral("pre_engine_ms"));
-        m_preEngine->setRange(parameter->min, parameter->max);
-    }
-    m_preEngine->setDecimals(2);
-    m_preEngine->setSingleStep(10);
-    m_preEngine->setSuffix(tr(" ms"));
+    // A time in ms the twin's parameter table holds: its key names the field, its range bounds it.
+    const auto msField = [this](QDoubleSpinBox* box, const QString& key, double step) {
+        box->setObjectName(QStringLiteral("whatif.") + key);
+        const sim::SimParameter* parameter = sim::findSimParameter(key);
+        box->setRange(parameter->min, parameter->max);
+        box->setDecimals(2);
+        box->setSingleStep(step);
+        box->setSuffix(tr(" ms"));
+    };
+    msField(m_preEngine, QStringLiteral("pre_engine_ms"), 10);
     m_preEngine->setToolTip(tr("Latency before the engine, added to every request's TTFT: the API server, "
                                "tokenization, the network (pre_engine_ms; its fitted spread stays)"));
-    m_apiServer->setObjectName(QStringLiteral("whatif.api_server_ms"));
-    {
-        const sim::SimParameter* parameter = sim::findSimParameter(QStringLiteral("api_server_ms"));
-        m_apiServer->setRange(parameter->min, parameter->max);
-    }
-    m_apiServer->setDecimals(2);
-    m_apiServer->setSingleStep(1);
-    m_apiServer->setSuffix(tr(" ms"));
+    msField(m_apiServer, QStringLiteral("api_server_ms"), 1);
     m_apiServer->setToolTip(tr("Time each request takes of the single API-server process, one request at a time: "
                                "a queue before the engine that grows with the load (api_server_ms)"));
     m_replicas->setObjectName(QStringLiteral("whatif.replicas"));
