@@ -8,6 +8,7 @@
 #include "profile/profile.h"
 #include "profile/profileschema.h"
 #include "profile/profilestore.h"
+#include "profile/targetstore.h"
 #include "shell/runguard.h"
 #include "sim/simhost.h"
 
@@ -15,10 +16,12 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QFocusEvent>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
@@ -31,6 +34,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStringListModel>
 #include <QTabWidget>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -203,6 +207,7 @@ private Q_SLOTS:
     void invalidValueAtField_data();
     void invalidValueAtField();
     void apiKeyMaskedAndRevealed();
+    void savedTargetNamesCompleted();
     void saveRoundTrips();
     void literalKeyWarnsOnSave();
     void saveFailureIsShown();
@@ -916,6 +921,43 @@ void TestProfilePage::invalidValueAtField()
     QVERIFY(!message->isVisibleTo(&page));
     QVERIFY(!input->property("kpInvalid").toBool());
     QVERIFY(page.currentProfile());
+}
+
+// The saved target field completes the names in targets.json, read in the background when the form is
+// built and again when the field takes focus.
+void TestProfilePage::savedTargetNamesCompleted()
+{
+    const auto saveTargets = [](const QStringList& names) {
+        kp::TargetStore store;
+        for (const QString& name : names) {
+            kp::NamedTarget t;
+            t.name = name;
+            t.target.baseUrl = u"http://10.0.0.7:8000"_s;
+            store.put(t);
+        }
+        QString error;
+        if (!store.save(&error))
+            qWarning("%s", qPrintable(error));
+        return store.path();
+    };
+    QVERIFY(saveTargets({ u"lab-a100"_s, u"lab-h100"_s, u"gateway"_s }).startsWith(m_home));
+    ProfilePage page;
+    auto* field = child<QLineEdit>(page, u"savedTarget"_s);
+    QVERIFY(field && field->completer());
+    auto* names = qobject_cast<QStringListModel*>(field->completer()->model());
+    QVERIFY(names);
+    QTRY_COMPARE(names->stringList(), (QStringList { u"lab-a100"_s, u"lab-h100"_s, u"gateway"_s }));
+    field->completer()->setCompletionPrefix(u"lab-"_s);
+    QCOMPARE(field->completer()->completionCount(), 2);
+    QCOMPARE(field->completer()->currentCompletion(), u"lab-a100"_s);
+
+    saveTargets({ u"lab-a100"_s, u"lab-l40s"_s });
+    QFocusEvent focusIn(QEvent::FocusIn, Qt::TabFocusReason);
+    QCoreApplication::sendEvent(field, &focusIn);
+    QTRY_COMPARE(names->stringList(), (QStringList { u"lab-a100"_s, u"lab-l40s"_s }));
+    field->completer()->setCompletionPrefix(u"lab-l"_s);
+    QCOMPARE(field->completer()->completionCount(), 1);
+    QCOMPARE(field->completer()->currentCompletion(), u"lab-l40s"_s);
 }
 
 void TestProfilePage::apiKeyMaskedAndRevealed()

@@ -15,6 +15,7 @@
 #include "targets/matrixrun.h"
 #include "targets/targetspage.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,6 +23,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStackedWidget>
@@ -52,6 +54,13 @@ bool writeFile(const QString& path, const QByteArray& data)
 {
     QFile f(path);
     return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+}
+
+// As typed: the page hears of it.
+void type(QLineEdit* edit, const QString& text)
+{
+    edit->setText(text);
+    Q_EMIT edit->textEdited(text);
 }
 
 NamedTarget sampleTarget(const QString& name, const QString& url)
@@ -374,6 +383,7 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("targets.json"));
         ui::TargetsPage page(path);
         page.resize(1000, 640);
+        QTRY_VERIFY(!page.isReading());
         QCOMPARE(page.list()->count(), 0);
         page.addNew();
         QCOMPARE(page.nameEdit()->text(), QStringLiteral("target"));
@@ -381,8 +391,14 @@ private Q_SLOTS:
         page.baseUrlEdit()->setText(QStringLiteral("http://10.0.0.7:8000"));
         page.modelEdit()->setText(QStringLiteral("meta/llama-3.1-8b"));
         page.keyEdit()->setText(QStringLiteral("${LAB_KEY}"));
+        QSignalSpy changed(&page, &ui::TargetsPage::targetsChanged);
         QVERIFY2(page.saveCurrent(), qPrintable(page.errorText()));
+        QTRY_VERIFY(!page.isSaving());
+        QVERIFY2(page.errorText().isEmpty(), qPrintable(page.errorText()));
+        QCOMPARE(changed.count(), 1);
         QCOMPARE(page.list()->count(), 1);
+        QCOMPARE(page.list()->currentItem()->text(), QStringLiteral("lab-a100"));
+        QCOMPARE(page.statusText(), QStringLiteral("Saved \"lab-a100\"."));
 
         TargetStore store(path);
         QStringList errors;
@@ -409,11 +425,184 @@ private Q_SLOTS:
         // Renaming keeps one entry; removing empties the store.
         page.nameEdit()->setText(QStringLiteral("lab-h100"));
         QVERIFY(page.saveCurrent());
+        QTRY_VERIFY(!page.isSaving());
         QVERIFY(store.load(&errors));
         QCOMPARE(store.names(), QStringList { QStringLiteral("lab-h100") });
+        QCOMPARE(page.list()->count(), 1);
+        QCOMPARE(page.list()->item(0)->text(), QStringLiteral("lab-h100"));
         QVERIFY(page.removeCurrent());
+        QVERIFY(page.isSaving());
+        QCOMPARE(page.statusText(), QStringLiteral("Removing \"lab-h100\"…"));
+        QTRY_VERIFY(!page.isSaving());
+        QCOMPARE(changed.count(), 3);
+        QCOMPARE(page.statusText(), QStringLiteral("Removed \"lab-h100\"."));
+        QCOMPARE(page.list()->count(), 0);
         QVERIFY(store.load(&errors));
         QVERIFY(store.targets().isEmpty());
+    }
+
+    // The page reads targets.json in the background: it says so, takes no edit and no save until the
+    // read ends, then lists the file's targets.
+    void targetsPageReadsInTheBackground()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("targets.json"));
+        TargetStore saved(path);
+        saved.put(sampleTarget(QStringLiteral("lab-a100"), QStringLiteral("http://10.0.0.7:8000")));
+        saved.put(sampleTarget(QStringLiteral("lab-h100"), QStringLiteral("http://10.0.0.8:8000")));
+        QString error;
+        QVERIFY2(saved.save(&error), qPrintable(error));
+        const QByteArray before = readFile(path);
+
+        ui::TargetsPage page(path);
+        page.resize(1000, 640);
+        QSignalSpy loaded(&page, &ui::TargetsPage::loaded);
+        QVERIFY(page.isReading());
+        QCOMPARE(page.statusText(), QStringLiteral("Reading %1…").arg(path));
+        QCOMPARE(page.list()->count(), 0);
+        QVERIFY(!page.list()->isEnabled());
+        QVERIFY(!page.nameEdit()->isEnabled());
+        QVERIFY(!page.findChild<QPushButton*>(QStringLiteral("saveTarget"))->isEnabled());
+        const QString shots = QString::fromLocal8Bit(qgetenv("KNEEPOINT_SCREENSHOTS"));
+        if (!shots.isEmpty())
+            QVERIFY(page.grab().save(shots + QStringLiteral("/targets-page-reading.png")));
+        // A save now would write a store not yet read: refused, the file untouched.
+        page.nameEdit()->setText(QStringLiteral("other"));
+        page.baseUrlEdit()->setText(QStringLiteral("http://10.0.0.9:8000"));
+        QVERIFY(!page.saveCurrent());
+        QVERIFY(!page.isSaving());
+
+        QTRY_COMPARE(loaded.count(), 1);
+        QVERIFY(!page.isReading());
+        QCOMPARE(page.list()->count(), 2);
+        QCOMPARE(page.list()->item(0)->text(), QStringLiteral("lab-a100"));
+        QCOMPARE(page.list()->item(1)->text(), QStringLiteral("lab-h100"));
+        QCOMPARE(page.nameEdit()->text(), QStringLiteral("lab-a100"));
+        QCOMPARE(page.baseUrlEdit()->text(), QStringLiteral("http://10.0.0.7:8000"));
+        QVERIFY(page.list()->isEnabled());
+        QVERIFY(page.nameEdit()->isEnabled());
+        QVERIFY(page.findChild<QPushButton*>(QStringLiteral("saveTarget"))->isEnabled());
+        QCOMPARE(page.store().names(), saved.names());
+        QCOMPARE(page.errorText(), QString());
+        QCOMPARE(readFile(path), before);
+        if (!shots.isEmpty())
+            QVERIFY(page.grab().save(shots + QStringLiteral("/targets-page-read.png")));
+
+        // Reading again while a save is written waits for it: the list then shows the file with it.
+        page.nameEdit()->setText(QStringLiteral("lab-l40s"));
+        QVERIFY(page.saveCurrent());
+        page.reload();
+        QVERIFY(!page.isReading());
+        QTRY_COMPARE(loaded.count(), 2);
+        QCOMPARE(page.list()->count(), 2);
+        QCOMPARE(page.list()->item(0)->text(), QStringLiteral("lab-h100"));
+        QCOMPARE(page.list()->item(1)->text(), QStringLiteral("lab-l40s"));
+        QCOMPARE(page.list()->currentItem()->text(), QStringLiteral("lab-l40s"));
+
+        // A file it cannot read: the error names it, shown once the read ends.
+        QVERIFY(writeFile(path, "{\"schema\": "));
+        page.reload();
+        QTRY_COMPARE(loaded.count(), 3);
+        QVERIFY2(page.errorText().startsWith(path + QStringLiteral(": line 1: ")), qPrintable(page.errorText()));
+        QCOMPARE(page.statusText(), page.errorText());
+        QCOMPARE(page.list()->count(), 0);
+    }
+
+    // A save that fails says why, naming the file, and loses nothing: the form keeps the edit, the list
+    // and the store stay as they were. A second save waits until the first is written.
+    void targetsPageSaveFailureKeepsTheEdit()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("targets.json"));
+        ui::TargetsPage page(path);
+        QTRY_VERIFY(!page.isReading());
+        QSignalSpy changed(&page, &ui::TargetsPage::targetsChanged);
+        QSignalSpy finished(&page, &ui::TargetsPage::saveFinished);
+        page.addNew();
+        type(page.nameEdit(), QStringLiteral("lab-a100"));
+        type(page.baseUrlEdit(), QStringLiteral("http://10.0.0.7:8000"));
+        type(page.modelEdit(), QStringLiteral("meta/llama-3.1-8b"));
+        QVERIFY(page.findChild<QPushButton*>(QStringLiteral("saveTarget"))->isEnabled());
+        // Where the file should be, a folder: the atomic write cannot replace it.
+        QVERIFY(QDir().mkpath(path));
+        QVERIFY(page.saveCurrent());
+        QVERIFY(page.isSaving());
+        QCOMPARE(page.statusText(), QStringLiteral("Saving \"lab-a100\"…"));
+        QVERIFY(!page.findChild<QPushButton*>(QStringLiteral("saveTarget"))->isEnabled());
+        QVERIFY(!page.list()->isEnabled());
+        QVERIFY(page.nameEdit()->isEnabled());
+        QVERIFY(!page.saveCurrent());
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QCOMPARE(page.errorText(), path + QStringLiteral(": is a folder, not a file"));
+        QCOMPARE(page.statusText(), page.errorText());
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(page.nameEdit()->text(), QStringLiteral("lab-a100"));
+        QCOMPARE(page.baseUrlEdit()->text(), QStringLiteral("http://10.0.0.7:8000"));
+        QCOMPARE(page.modelEdit()->text(), QStringLiteral("meta/llama-3.1-8b"));
+        QCOMPARE(page.list()->count(), 0);
+        QVERIFY(page.store().targets().isEmpty());
+        QVERIFY(page.findChild<QPushButton*>(QStringLiteral("saveTarget"))->isEnabled());
+
+        // The folder gone, the same edit saves.
+        QVERIFY(QDir(path).removeRecursively());
+        QVERIFY(page.saveCurrent());
+        QTRY_COMPARE(finished.count(), 2);
+        QCOMPARE(finished.at(1).at(0).toBool(), true);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(page.list()->count(), 1);
+        QCOMPARE(page.list()->item(0)->text(), QStringLiteral("lab-a100"));
+        TargetStore onDisk(path);
+        QStringList errors;
+        QVERIFY(onDisk.load(&errors));
+        QCOMPARE(onDisk.names(), QStringList { QStringLiteral("lab-a100") });
+        QCOMPARE(onDisk.find(QStringLiteral("lab-a100"))->target.model, QStringLiteral("meta/llama-3.1-8b"));
+    }
+
+    // What the user types while a save is written stays in the form; the list follows the file.
+    void targetsPageKeepsTypingDuringASave()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("targets.json"));
+        ui::TargetsPage page(path);
+        QTRY_VERIFY(!page.isReading());
+        QSignalSpy finished(&page, &ui::TargetsPage::saveFinished);
+        page.addNew();
+        page.nameEdit()->setText(QStringLiteral("lab-a100"));
+        page.baseUrlEdit()->setText(QStringLiteral("http://10.0.0.7:8000"));
+        page.modelEdit()->setText(QStringLiteral("first"));
+        QVERIFY(page.saveCurrent());
+        type(page.modelEdit(), QStringLiteral("second"));
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY(finished.at(0).at(0).toBool());
+        QCOMPARE(page.modelEdit()->text(), QStringLiteral("second"));
+        QCOMPARE(page.list()->currentItem()->text(), QStringLiteral("lab-a100"));
+        QCOMPARE(page.store().find(QStringLiteral("lab-a100"))->target.model, QStringLiteral("first"));
+        QCOMPARE(page.statusText(), QStringLiteral("Saved \"lab-a100\"."));
+        // Saved again, the edit replaces the target rather than adding one.
+        QVERIFY(page.saveCurrent());
+        QTRY_COMPARE(finished.count(), 2);
+        QCOMPARE(page.list()->count(), 1);
+        QCOMPARE(page.store().find(QStringLiteral("lab-a100"))->target.model, QStringLiteral("second"));
+    }
+
+    // A page closed while its save is written: the write still lands, and the result goes nowhere.
+    void targetsPageClosedDuringASave()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("targets.json"));
+        auto* page = new ui::TargetsPage(path);
+        QTRY_VERIFY(!page->isReading());
+        page->addNew();
+        page->nameEdit()->setText(QStringLiteral("lab-a100"));
+        page->baseUrlEdit()->setText(QStringLiteral("http://10.0.0.7:8000"));
+        QVERIFY(page->saveCurrent());
+        delete page;
+        TargetStore onDisk(path);
+        QStringList errors;
+        QTRY_VERIFY(onDisk.load(&errors) && onDisk.names() == QStringList { QStringLiteral("lab-a100") });
+        // Whatever the pool delivers now finds no page.
+        QCoreApplication::processEvents();
     }
 
     // Run with a profile that names a saved target reads targets.json in the background; a name that is

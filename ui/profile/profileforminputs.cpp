@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QCompleter>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -19,12 +20,15 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QRegularExpressionValidator>
+#include <QStringListModel>
 #include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <functional>
 #include <limits>
 #include <optional>
+#include <utility>
 
 // ProfileForm's composite inputs: the fields no kind describes (FieldSpec::build), each made of several
 // widgets or with a parser of its own. The generic field machinery is in profileform.cpp.
@@ -79,15 +83,53 @@ QString numbersText(const QList<double>& values, QString (*format)(double))
     return parts.join(QStringLiteral(", "));
 }
 
+// Calls a function each time the watched widget takes focus.
+class OnFocusIn : public QObject
+{
+public:
+    OnFocusIn(std::function<void()> call, QObject* parent)
+        : QObject(parent)
+        , m_call(std::move(call))
+    { }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::FocusIn)
+            m_call();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void()> m_call;
+};
+
 } // namespace
 
 QWidget* ProfileForm::addSavedTarget(const FieldSpec& spec)
 {
     auto* saved = static_cast<QLineEdit*>(addField(spec)->input);
     saved->setObjectName(QStringLiteral("savedTarget"));
-    TargetStore targets;
-    targets.load(nullptr);
-    saved->setCompleter(new QCompleter(targets.names(), saved));
+    auto* names = new QStringListModel(saved);
+    saved->setCompleter(new QCompleter(names, saved));
+    // The saved targets' names, read from targets.json in the background when the form is built and
+    // again whenever the field takes focus (the Targets page or the CLI may have saved one since).
+    auto* reader = new JobTracker(saved);
+    auto read = [reader, names] {
+        reader->start(
+            QString(), // no indicator shows this small read
+            [path = defaultTargetsPath()](const JobTracker::CancelFlag&) {
+                TargetStore store(path);
+                store.load(nullptr);
+                return store.names();
+            },
+            [names](const QStringList& found) {
+                if (found != names->stringList())
+                    names->setStringList(found);
+            });
+    };
+    saved->installEventFilter(new OnFocusIn(read, saved));
+    read();
     return saved;
 }
 

@@ -1,6 +1,7 @@
 #include "targets/targetspage.h"
 
 #include "kit/connectiontest.h"
+#include "kit/jobtracker.h"
 #include "kit/profilelibrary.h"
 #include "profile/profilestore.h"
 
@@ -31,6 +32,9 @@ bool isReference(const QString& key)
 TargetsPage::TargetsPage(const QString& storePath, QWidget* parent)
     : QWidget(parent)
     , m_store(storePath)
+    , m_reader(new JobTracker(this))
+    , m_writer(new JobTracker(this))
+    , m_editor(new QWidget(this))
     , m_list(new QListWidget(this))
     , m_add(new QPushButton(tr("&New target"), this))
     , m_remove(new QPushButton(tr("&Remove"), this))
@@ -82,8 +86,7 @@ TargetsPage::TargetsPage(const QString& storePath, QWidget* parent)
     buttons->addWidget(m_remove);
     leftLayout->addLayout(buttons);
 
-    auto* right = new QWidget(this);
-    auto* rightLayout = new QVBoxLayout(right);
+    auto* rightLayout = new QVBoxLayout(m_editor);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     auto* form = new QFormLayout;
     form->addRow(tr("Name"), m_name);
@@ -106,7 +109,7 @@ TargetsPage::TargetsPage(const QString& storePath, QWidget* parent)
 
     auto* splitter = new QSplitter(this);
     splitter->addWidget(left);
-    splitter->addWidget(right);
+    splitter->addWidget(m_editor);
     splitter->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
     auto* path = new QLabel(tr("Kept in %1; a profile refers to a target by its name.").arg(m_store.path()), this);
@@ -138,22 +141,71 @@ void TargetsPage::setError(const QString& message)
     m_status->setText(message);
 }
 
-void TargetsPage::reload()
+QString TargetsPage::statusText() const
 {
-    QStringList errors;
-    m_store.load(&errors);
-    setError(errors.join(u'\n'));
-    refreshList(m_list->currentItem() ? m_list->currentItem()->text() : QString());
+    return m_status->text();
 }
 
-void TargetsPage::refreshList(const QString& select)
+bool TargetsPage::isReading() const
+{
+    return m_reading;
+}
+
+bool TargetsPage::isSaving() const
+{
+    return m_saving;
+}
+
+void TargetsPage::reload()
+{
+    if (m_saving) {
+        // Read after the write, or the list would show the file as it was before it.
+        m_reloadAfterWrite = true;
+        return;
+    }
+    struct Read
+    {
+        TargetStore store;
+        QStringList errors;
+    };
+    m_reading = true;
+    m_reader->start(
+        tr("Reading the saved targets"),
+        [path = m_store.path()](const JobTracker::CancelFlag&) {
+            Read read { TargetStore(path), {} };
+            read.store.load(&read.errors);
+            return read;
+        },
+        [this](Read read) {
+            m_reading = false;
+            const QString current = m_list->currentItem() ? m_list->currentItem()->text() : QString();
+            m_store = std::move(read.store);
+            refreshList(current);
+            // After the form's own check, which would clear it.
+            if (!read.errors.isEmpty())
+                setError(read.errors.join(u'\n'));
+            Q_EMIT loaded();
+        });
+    updateControls();
+    m_status->setText(tr("Reading %1…").arg(m_store.path()));
+}
+
+void TargetsPage::refreshList(const QString& select, bool fillForm)
 {
     m_filling = true;
     m_list->clear();
     for (const NamedTarget& t : m_store.targets())
         m_list->addItem(t.name);
-    m_filling = false;
     const QList<QListWidgetItem*> found = m_list->findItems(select, Qt::MatchExactly);
+    if (!fillForm) {
+        // onSelectionChanged does nothing while filling: the form keeps what the user typed.
+        if (!found.isEmpty())
+            m_list->setCurrentItem(found.constFirst());
+        m_filling = false;
+        updateControls();
+        return;
+    }
+    m_filling = false;
     if (!found.isEmpty())
         m_list->setCurrentItem(found.constFirst());
     else if (m_list->count() > 0)
@@ -192,7 +244,6 @@ void TargetsPage::showTarget(const NamedTarget* target)
         headers << h.name + QStringLiteral(": ") + h.value;
     m_headers->setPlainText(headers.join(u'\n'));
     m_tlsVerify->setChecked(shown.target.tlsVerify);
-    m_remove->setEnabled(target != nullptr);
     const QStringList users = target ? profilesUsing(target->name) : QStringList();
     m_usedBy->setText(!target ? QString()
             : users.isEmpty()
@@ -200,13 +251,19 @@ void TargetsPage::showTarget(const NamedTarget* target)
             : tr("Used by %n profile(s): %1", nullptr, int(users.size())).arg(users.join(QStringLiteral(", "))));
     m_test->clear();
     m_filling = false;
-    onFormEdited();
+    checkForm();
 }
 
 void TargetsPage::onFormEdited()
 {
     if (m_filling)
         return;
+    ++m_edits;
+    checkForm();
+}
+
+void TargetsPage::checkForm()
+{
     const QString key = m_key->text();
     m_key->setEchoMode(isReference(key) ? QLineEdit::Normal : QLineEdit::Password);
     m_keyNote->setText(key.isEmpty() ? tr("No key: requests carry no Authorization header (unless OPENAI_API_KEY is "
@@ -216,16 +273,31 @@ void TargetsPage::onFormEdited()
                                                 "reference keeps it out of files."));
     QString error;
     const auto target = formTarget(&error);
-    m_save->setEnabled(target.has_value());
-    if (target) {
-        Profile profile;
+    m_formValid = target.has_value();
+    Profile profile;
+    if (target)
         profile.target = target->target;
-        m_test->setProfile(profile, true);
+    m_test->setProfile(profile, m_formValid);
+    updateControls();
+    if (m_reading || m_saving)
+        return; // the line says what is running until it ends
+    if (target)
         setError(QString());
-    } else {
-        m_test->setProfile(Profile {}, false);
+    else
         m_status->setText(error);
-    }
+}
+
+void TargetsPage::updateControls()
+{
+    // While the file is read the store is not known: nothing can be edited. While it is written the
+    // form stays editable, but what would start another write or change the selection waits.
+    const bool busy = m_reading || m_saving;
+    const QListWidgetItem* item = m_list->currentItem();
+    m_list->setEnabled(!busy);
+    m_add->setEnabled(!busy);
+    m_remove->setEnabled(!busy && item && m_store.find(item->text()));
+    m_save->setEnabled(!busy && m_formValid);
+    m_editor->setEnabled(!m_reading);
 }
 
 std::optional<NamedTarget> TargetsPage::formTarget(QString* error) const
@@ -274,6 +346,8 @@ std::optional<NamedTarget> TargetsPage::formTarget(QString* error) const
 
 bool TargetsPage::saveCurrent()
 {
+    if (m_reading || m_saving)
+        return false; // the line beside Save says what is running; the form keeps the edit
     QString error;
     const auto target = formTarget(&error);
     if (!target) {
@@ -287,21 +361,62 @@ bool TargetsPage::saveCurrent()
     if (!previous.isEmpty() && previous != target->name && m_store.find(previous))
         next.remove(previous);
     next.put(*target);
-    if (!next.save(&error)) {
-        setError(error);
-        return false;
-    }
-    m_store = next;
-    refreshList(target->name);
-    m_status->setText(tr("Saved \"%1\".").arg(target->name));
-    Q_EMIT targetsChanged();
+    startWrite(next, target->name, tr("Saving \"%1\"…").arg(target->name), tr("Saved \"%1\".").arg(target->name));
     return true;
+}
+
+void TargetsPage::startWrite(
+    const TargetStore& next, const QString& select, const QString& busyText, const QString& doneText)
+{
+    struct Written
+    {
+        bool ok = false;
+        QString error;
+    };
+    m_saving = true;
+    const quint64 editsBefore = m_edits;
+    // The write goes on if the page is closed meanwhile: the tracker, a child of the page, then drops
+    // the result, and only the result touches the page.
+    m_writer->start(
+        busyText,
+        [next](const JobTracker::CancelFlag&) {
+            Written w;
+            w.ok = next.save(&w.error);
+            return w;
+        },
+        [this, next, select, doneText, editsBefore](const Written& w) {
+            m_saving = false;
+            if (w.ok) {
+                m_store = next;
+                // Typed while the file was written: the list follows the file, the form keeps the typing.
+                const bool edited = m_edits != editsBefore;
+                refreshList(select, !edited);
+                if (edited)
+                    checkForm();
+                m_error.clear();
+                if (m_formValid || !edited)
+                    m_status->setText(doneText);
+            } else {
+                // The store and the list stay as they were, the form as the user left it.
+                setError(w.error);
+                updateControls();
+            }
+            Q_EMIT saveFinished(w.ok);
+            if (w.ok)
+                Q_EMIT targetsChanged();
+            if (m_reloadAfterWrite) {
+                m_reloadAfterWrite = false;
+                reload();
+            }
+        });
+    updateControls();
+    m_status->setText(busyText);
 }
 
 bool TargetsPage::removeCurrent()
 {
     QListWidgetItem* item = m_list->currentItem();
-    if (!item)
+    if (!item || m_reading || m_saving)
         return false;
     const QString name = item->text();
     const QStringList users = profilesUsing(name);
@@ -313,23 +428,19 @@ bool TargetsPage::removeCurrent()
                   .arg(name, users.join(QStringLiteral(", ")));
         if (QMessageBox::question(this, tr("Remove target"), question) != QMessageBox::Yes)
             return false;
+        if (m_reading || m_saving)
+            return false;
     }
     TargetStore next = m_store;
     next.remove(name);
-    QString error;
-    if (!next.save(&error)) {
-        setError(error);
-        return false;
-    }
-    m_store = next;
-    refreshList(QString());
-    m_status->setText(tr("Removed \"%1\".").arg(name));
-    Q_EMIT targetsChanged();
+    startWrite(next, QString(), tr("Removing \"%1\"…").arg(name), tr("Removed \"%1\".").arg(name));
     return true;
 }
 
 void TargetsPage::addNew()
 {
+    if (m_reading || m_saving)
+        return;
     m_list->setCurrentRow(-1);
     m_list->clearSelection();
     NamedTarget fresh;
@@ -343,7 +454,7 @@ void TargetsPage::addNew()
     m_name->setText(fresh.name);
     m_tlsVerify->setChecked(true);
     m_filling = false;
-    onFormEdited();
+    checkForm();
     m_baseUrl->setFocus();
 }
 

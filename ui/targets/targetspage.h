@@ -17,11 +17,14 @@ QT_END_NAMESPACE
 namespace kp::ui {
 
 class ConnectionTest;
+class JobTracker;
 
 // The saved targets (targets.json): a list on the left, the selected target's endpoint, backend,
 // model, key reference, headers and TLS setting on the right, and the connection test for it.
 // Saving writes the whole store atomically; profiles that refer to a target by name pick the change
-// up when they next run.
+// up when they next run. The file is read and written by background jobs: while it is read the page
+// waits (the store is not known yet), while it is written the form stays editable but no other save,
+// removal or reading starts, so saves land in the order they were asked for.
 class TargetsPage : public QWidget
 {
     Q_OBJECT
@@ -32,14 +35,20 @@ public:
     QListWidget* list() const { return m_list; }
     ConnectionTest* connectionTest() const { return m_test; }
     QString errorText() const; // the last load or save problem, empty when none
+    QString statusText() const; // what the line beside Save says: reading, saving, saved, a problem
 
-    // Reads the file again (another program may have changed it).
+    // Reads the file again in the background (another program may have changed it); after a save that
+    // is still being written, when it is done.
     void reload();
+    bool isReading() const;
+    bool isSaving() const; // a save or a removal is being written
     void select(const QString& name);
     // The form as a target; the error names the field that is wrong.
     std::optional<NamedTarget> formTarget(QString* error) const;
-    bool saveCurrent(); // the form into the store, then the file
-    bool removeCurrent(); // asks first when the page is visible
+    // The form into the store, then the file in the background: true when the write started; false,
+    // with the reason shown, when the form is not a target or the file is being read or written.
+    bool saveCurrent();
+    bool removeCurrent(); // asks first when the page is visible; true when the write started
     void addNew();
 
     // Lets tests fill the form.
@@ -51,17 +60,33 @@ public:
 
 Q_SIGNALS:
     void targetsChanged(); // the file was written
+    void loaded(); // a read ended: the list shows the file (or errorText() says why it could not)
+    void saveFinished(bool ok); // a save or removal ended; errorText() says why when not ok
 
 private:
     void showTarget(const NamedTarget* target);
     void onSelectionChanged();
-    void onFormEdited();
+    void onFormEdited(); // the user changed a field
+    void checkForm(); // the form's state: its problem, Save, the connection test's target
+    void updateControls();
     void setError(const QString& message);
-    void refreshList(const QString& select);
+    // Fills the list from the store and selects `select`; fillForm false leaves the form as the user
+    // has it.
+    void refreshList(const QString& select, bool fillForm = true);
+    // Writes `next` in the background; on success it becomes the store and `select` is selected.
+    void startWrite(const TargetStore& next, const QString& select, const QString& busyText, const QString& doneText);
     QStringList profilesUsing(const QString& name) const;
 
     TargetStore m_store;
     QString m_error;
+    JobTracker* m_reader;
+    JobTracker* m_writer;
+    bool m_reading = false;
+    bool m_saving = false;
+    bool m_reloadAfterWrite = false;
+    bool m_formValid = false;
+    quint64 m_edits = 0; // the user's edits of the form, counted: a job's end leaves newer ones alone
+    QWidget* m_editor;
     QListWidget* m_list;
     QPushButton* m_add;
     QPushButton* m_remove;
