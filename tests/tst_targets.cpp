@@ -559,6 +559,64 @@ private Q_SLOTS:
         QCOMPARE(onDisk.find(QStringLiteral("lab-a100"))->target.model, QStringLiteral("meta/llama-3.1-8b"));
     }
 
+    // A file read only in part (one target of two is wrong) is not saved over: a save or a removal would
+    // drop the unread target. Corrected elsewhere, it is read again when the page is shown and saves.
+    void targetsPageKeepsAFileItCouldNotReadWhole()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("targets.json"));
+        const QByteArray broken = "{\"schema\": \"kneepoint.targets/1\", \"targets\": [\n"
+                                  "  {\"name\": \"lab-a100\", \"base_url\": \"http://10.0.0.7:8000\"},\n"
+                                  "  {\"name\": \"lab h100!\", \"base_url\": \"http://10.0.0.8:8000\"}]}\n";
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(broken);
+        file.close();
+        ui::TargetsPage page(path);
+        QSignalSpy loaded(&page, &ui::TargetsPage::loaded);
+        QSignalSpy finished(&page, &ui::TargetsPage::saveFinished);
+        QTRY_COMPARE(loaded.count(), 1);
+        QVERIFY2(
+            page.errorText().startsWith(path + QStringLiteral(": targets[1].name: ")), qPrintable(page.errorText()));
+        QCOMPARE(page.list()->count(), 1); // what could be read is shown
+
+        page.addNew();
+        type(page.nameEdit(), QStringLiteral("lab-b200"));
+        type(page.baseUrlEdit(), QStringLiteral("http://10.0.0.9:8000"));
+        QVERIFY(!page.saveCurrent());
+        QVERIFY(!page.isSaving());
+        QVERIFY2(page.errorText().contains(QStringLiteral("targets[1].name"))
+                && page.errorText().contains(QStringLiteral("Not saved: part of the file could not be read")),
+            qPrintable(page.errorText()));
+        QCOMPARE(page.nameEdit()->text(), QStringLiteral("lab-b200")); // the edit is kept
+        page.select(QStringLiteral("lab-a100"));
+        QVERIFY(!page.removeCurrent());
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), broken); // untouched
+        file.close();
+
+        // Corrected by hand: the page reads it again when it is shown, and saves over it.
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QByteArray(broken).replace("lab h100!", "lab-h100"));
+        file.close();
+        page.show();
+        QTRY_COMPARE(loaded.count(), 2);
+        QCOMPARE(page.errorText(), QString());
+        QCOMPARE(page.list()->count(), 2);
+        page.addNew();
+        type(page.nameEdit(), QStringLiteral("lab-b200"));
+        type(page.baseUrlEdit(), QStringLiteral("http://10.0.0.9:8000"));
+        QVERIFY(page.saveCurrent());
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(finished.at(0).at(0).toBool(), true);
+        TargetStore onDisk(path);
+        QStringList errors;
+        QVERIFY(onDisk.load(&errors));
+        QCOMPARE(onDisk.names(),
+            (QStringList { QStringLiteral("lab-a100"), QStringLiteral("lab-h100"), QStringLiteral("lab-b200") }));
+    }
+
     // What the user types while a save is written stays in the form; the list follows the file.
     void targetsPageKeepsTypingDuringASave()
     {

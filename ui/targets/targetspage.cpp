@@ -180,6 +180,7 @@ void TargetsPage::reload()
             m_reading = false;
             const QString current = m_list->currentItem() ? m_list->currentItem()->text() : QString();
             m_store = std::move(read.store);
+            m_readErrors = read.errors;
             refreshList(current);
             // After the form's own check, which would clear it.
             if (!read.errors.isEmpty())
@@ -344,10 +345,30 @@ std::optional<NamedTarget> TargetsPage::formTarget(QString* error) const
     return t;
 }
 
+void TargetsPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    // The user may have corrected the file elsewhere since it failed to read.
+    if (!m_readErrors.isEmpty() && !m_reading && !m_saving)
+        reload();
+}
+
+bool TargetsPage::fileReadWhole()
+{
+    if (m_readErrors.isEmpty())
+        return true;
+    setError(m_readErrors.join(u'\n') + u'\n'
+        + tr("Not saved: part of the file could not be read, and saving would replace it without that part. "
+             "Correct the file or move it away; the page reads it again when you come back to it."));
+    return false;
+}
+
 bool TargetsPage::saveCurrent()
 {
     if (m_reading || m_saving)
         return false; // the line beside Save says what is running; the form keeps the edit
+    if (!fileReadWhole())
+        return false;
     QString error;
     const auto target = formTarget(&error);
     if (!target) {
@@ -416,7 +437,7 @@ void TargetsPage::startWrite(
 bool TargetsPage::removeCurrent()
 {
     QListWidgetItem* item = m_list->currentItem();
-    if (!item || m_reading || m_saving)
+    if (!item || m_reading || m_saving || !fileReadWhole())
         return false;
     const QString name = item->text();
     const QStringList users = profilesUsing(name);

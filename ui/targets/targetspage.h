@@ -38,7 +38,8 @@ public:
     QString statusText() const; // what the line beside Save says: reading, saving, saved, a problem
 
     // Reads the file again in the background (another program may have changed it); after a save that
-    // is still being written, when it is done.
+    // is still being written, when it is done. A file that could not be read whole is read again each
+    // time the page is shown, and nothing is saved over it until it reads cleanly.
     void reload();
     bool isReading() const;
     bool isSaving() const; // a save or a removal is being written
@@ -47,6 +48,7 @@ public:
     std::optional<NamedTarget> formTarget(QString* error) const;
     // The form into the store, then the file in the background: true when the write started; false,
     // with the reason shown, when the form is not a target or the file is being read or written.
+    // Refused too while the file could not be read whole: a save would drop what was not read.
     bool saveCurrent();
     bool removeCurrent(); // asks first when the page is visible; true when the write started
     void addNew();
@@ -63,7 +65,12 @@ Q_SIGNALS:
     void loaded(); // a read ended: the list shows the file (or errorText() says why it could not)
     void saveFinished(bool ok); // a save or removal ended; errorText() says why when not ok
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    // False, with the reason shown, when the last read left part of the file unread.
+    bool fileReadWhole();
     void showTarget(const NamedTarget* target);
     void onSelectionChanged();
     void onFormEdited(); // the user changed a field
@@ -79,6 +86,7 @@ private:
 
     TargetStore m_store;
     QString m_error;
+    QStringList m_readErrors; // the last read's problems: the file is not saved over while there are any
     JobTracker* m_reader;
     JobTracker* m_writer;
     bool m_reading = false;
