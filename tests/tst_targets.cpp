@@ -2,6 +2,7 @@
 // name, `kneepoint-cli targets`, and a matrix sweep of one workload against two simulators of different sizes.
 #include "client/requestbuilder.h"
 #include "compare/compareview.h"
+#include "kit/profilelibrary.h"
 #include "kit/sweepcontroller.h"
 #include "profile/profilepage.h"
 #include "profile/profilestore.h"
@@ -557,6 +558,43 @@ private Q_SLOTS:
         QVERIFY(onDisk.load(&errors));
         QCOMPARE(onDisk.names(), QStringList { QStringLiteral("lab-a100") });
         QCOMPARE(onDisk.find(QStringLiteral("lab-a100"))->target.model, QStringLiteral("meta/llama-3.1-8b"));
+    }
+
+    // The line under the form names the library's profiles that refer to the target shown, found in the
+    // background (every profile is read), and follows the selection.
+    void targetsPageFindsItsUsersInTheBackground()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("targets.json"));
+        TargetStore store(path);
+        store.put(sampleTarget(QStringLiteral("lab-used"), QStringLiteral("http://10.0.0.7:8000")));
+        store.put(sampleTarget(QStringLiteral("lab-free"), QStringLiteral("http://10.0.0.8:8000")));
+        QString error;
+        QVERIFY2(store.save(&error), qPrintable(error));
+        const ui::ProfileLibrary library;
+        QVERIFY2(library.ensureExists(&error), qPrintable(error));
+        for (const char* name : { "Uses lab A", "Uses lab B" })
+            QVERIFY(writeFile(library.uniquePath(QString::fromLatin1(name)),
+                QByteArray("{\"schema\": \"kneepoint.profile/1\", \"name\": \"") + name
+                    + "\", \"target\": \"lab-used\", \"load\": {\"rates\": [1]}}"));
+
+        ui::TargetsPage page(path);
+        QTRY_VERIFY(!page.isReading());
+        QCOMPARE(page.list()->currentItem()->text(), QStringLiteral("lab-used"));
+        page.select(QStringLiteral("lab-free"));
+        QCOMPARE(page.usedByText(), QStringLiteral("Looking for the profiles that refer to this target…"));
+        QTRY_COMPARE(page.usedByText(), QStringLiteral("No profile in the library refers to this target yet."));
+        page.select(QStringLiteral("lab-used"));
+        QCOMPARE(page.usedByText(), QStringLiteral("Looking for the profiles that refer to this target…"));
+        QTRY_COMPARE(page.usedByText(), QStringLiteral("Used by 2 profile(s): Uses lab A, Uses lab B"));
+        page.select(QStringLiteral("lab-free"));
+        // Hidden, removal writes at once (the question is for a user who sees the page).
+        QSignalSpy finished(&page, &ui::TargetsPage::saveFinished);
+        QVERIFY(page.removeCurrent());
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(page.store().names(), QStringList { QStringLiteral("lab-used") });
+        for (const ui::ProfileLibrary::Entry& e : library.entries())
+            QVERIFY(QFile::remove(e.path));
     }
 
     // A file read only in part (one target of two is wrong) is not saved over: a save or a removal would

@@ -34,6 +34,8 @@ TargetsPage::TargetsPage(const QString& storePath, QWidget* parent)
     , m_store(storePath)
     , m_reader(new JobTracker(this))
     , m_writer(new JobTracker(this))
+    , m_usersFinder(new JobTracker(this))
+    , m_removeAsker(new JobTracker(this))
     , m_editor(new QWidget(this))
     , m_list(new QListWidget(this))
     , m_add(new QPushButton(tr("&New target"), this))
@@ -245,11 +247,17 @@ void TargetsPage::showTarget(const NamedTarget* target)
         headers << h.name + QStringLiteral(": ") + h.value;
     m_headers->setPlainText(headers.join(u'\n'));
     m_tlsVerify->setChecked(shown.target.tlsVerify);
-    const QStringList users = target ? profilesUsing(target->name) : QStringList();
-    m_usedBy->setText(!target ? QString()
-            : users.isEmpty()
-            ? tr("No profile in the library refers to this target yet.")
-            : tr("Used by %n profile(s): %1", nullptr, int(users.size())).arg(users.join(QStringLiteral(", "))));
+    if (!target) {
+        m_usersFinder->cancel();
+        m_usedBy->clear();
+    } else {
+        m_usedBy->setText(tr("Looking for the profiles that refer to this target…"));
+        findUsers(m_usersFinder, target->name, [this](const QStringList& users) {
+            m_usedBy->setText(users.isEmpty() ? tr("No profile in the library refers to this target yet.")
+                                              : tr("Used by %n profile(s): %1", nullptr, int(users.size()))
+                                                    .arg(users.join(QStringLiteral(", "))));
+        });
+    }
     m_test->clear();
     m_filling = false;
     checkForm();
@@ -440,22 +448,34 @@ bool TargetsPage::removeCurrent()
     if (!item || m_reading || m_saving || !fileReadWhole())
         return false;
     const QString name = item->text();
-    const QStringList users = profilesUsing(name);
-    if (isVisible()) {
+    auto remove = [this, name] {
+        TargetStore next = m_store;
+        next.remove(name);
+        startWrite(next, QString(), tr("Removing \"%1\"…").arg(name), tr("Removed \"%1\".").arg(name));
+    };
+    if (!isVisible()) {
+        remove();
+        return true;
+    }
+    findUsers(m_removeAsker, name, [this, name, remove](const QStringList& users) {
         const QString question = users.isEmpty()
             ? tr("Remove the target \"%1\"?").arg(name)
             : tr("Remove the target \"%1\"? %n profile(s) refer to it and will not run until it exists again: %2",
                 nullptr, int(users.size()))
                   .arg(name, users.join(QStringLiteral(", ")));
         if (QMessageBox::question(this, tr("Remove target"), question) != QMessageBox::Yes)
-            return false;
-        if (m_reading || m_saving)
-            return false;
-    }
-    TargetStore next = m_store;
-    next.remove(name);
-    startWrite(next, QString(), tr("Removing \"%1\"…").arg(name), tr("Removed \"%1\".").arg(name));
+            return;
+        // Read, saved or removed meanwhile: nothing to do, or not now.
+        if (m_reading || m_saving || !m_store.find(name))
+            return;
+        remove();
+    });
     return true;
+}
+
+QString TargetsPage::usedByText() const
+{
+    return m_usedBy->text();
 }
 
 void TargetsPage::addNew()
@@ -479,17 +499,24 @@ void TargetsPage::addNew()
     m_baseUrl->setFocus();
 }
 
-QStringList TargetsPage::profilesUsing(const QString& name) const
+void TargetsPage::findUsers(JobTracker* tracker, const QString& name, std::function<void(const QStringList&)> then)
 {
-    QStringList users;
-    for (const ProfileLibrary::Entry& entry : ProfileLibrary().entries()) {
-        if (!entry.error.isEmpty())
-            continue;
-        const ProfileLoadResult loaded = ProfileStore::load(entry.path);
-        if (loaded.ok() && loaded.profile->targetName == name)
-            users << entry.name;
-    }
-    return users;
+    tracker->start(
+        tr("Looking for the profiles that refer to %1").arg(name),
+        [name](const JobTracker::CancelFlag& cancelled) {
+            QStringList users;
+            for (const ProfileLibrary::Entry& entry : ProfileLibrary().entries()) {
+                if (cancelled)
+                    break;
+                if (!entry.error.isEmpty())
+                    continue;
+                const ProfileLoadResult loaded = ProfileStore::load(entry.path);
+                if (loaded.ok() && loaded.profile->targetName == name)
+                    users << entry.name;
+            }
+            return users;
+        },
+        std::move(then));
 }
 
 } // namespace kp::ui

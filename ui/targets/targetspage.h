@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
@@ -50,7 +52,10 @@ public:
     // with the reason shown, when the form is not a target or the file is being read or written.
     // Refused too while the file could not be read whole: a save would drop what was not read.
     bool saveCurrent();
-    bool removeCurrent(); // asks first when the page is visible; true when the write started
+    // When the page is visible, asks first, once the profiles that use the target are known (true: the
+    // question is coming); hidden, writes at once (true: the write started).
+    bool removeCurrent();
+    QString usedByText() const; // the line under the form: the profiles that refer to the target shown
     void addNew();
 
     // Lets tests fill the form.
@@ -82,13 +87,17 @@ private:
     void refreshList(const QString& select, bool fillForm = true);
     // Writes `next` in the background; on success it becomes the store and `select` is selected.
     void startWrite(const TargetStore& next, const QString& select, const QString& busyText, const QString& doneText);
-    QStringList profilesUsing(const QString& name) const;
+    // The library's profiles that refer to the target `name`, found in the background (each profile is
+    // read): `then(users)` runs on the GUI thread unless `tracker` starts newer work first.
+    void findUsers(JobTracker* tracker, const QString& name, std::function<void(const QStringList&)> then);
 
     TargetStore m_store;
     QString m_error;
     QStringList m_readErrors; // the last read's problems: the file is not saved over while there are any
     JobTracker* m_reader;
     JobTracker* m_writer;
+    JobTracker* m_usersFinder; // "Used by" of the target shown
+    JobTracker* m_removeAsker; // who uses a target about to be removed, for the question
     bool m_reading = false;
     bool m_saving = false;
     bool m_reloadAfterWrite = false;
