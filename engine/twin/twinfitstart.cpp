@@ -332,27 +332,27 @@ double apiServerFromGrowth(double growthMs, double fromPerS, double toPerS, doub
     return 0.5 * (lo + hi);
 }
 
-} // namespace
-
-StartValues startValues(const MeasuredSteps& measured, QStringList* notes)
+// First estimates: the lightest step is nearly alone on the server, so its TPOT is about one decode
+// iteration and its TTFT one prefill; the records say how many ran at once and what they held.
+void firstEstimates(const MeasuredSteps& measured, StartValues& start, QStringList* notes)
 {
     const std::vector<FitStep>& steps = measured.steps;
     const LoadMode mode = measured.mode;
     const bool haveRecords = measured.haveRecords;
-    const double meanPrompt = measured.meanPrompt, meanOutput = measured.meanOutput;
-    const double maxLen = measured.maxLen, maxPrompt = measured.maxPrompt;
-    const double t0 = measured.t0, f0 = measured.f0;
-    StartValues start;
+    const double meanPrompt = measured.meanPrompt;
+    const double meanOutput = measured.meanOutput;
+    const double maxLen = measured.maxLen;
+    const double maxPrompt = measured.maxPrompt;
+    const double t0 = measured.t0;
+    const double f0 = measured.f0;
     sim::SimParams& p = start.params;
-    QString &seqsNote = start.seqsNote, &kvNote = start.kvNote, &costNote = start.costNote,
-            &waitingNote = start.waitingNote, &preEngineNote = start.preEngineNote,
-            &apiServerNote = start.apiServerNote;
-    // The latency before the engine is searched only where the lightest step's TTFT asks for it: elsewhere it
-    // stays 0 and the scan bounds it.
+    QString& seqsNote = start.seqsNote;
+    QString& kvNote = start.kvNote;
+    QString& costNote = start.costNote;
+    QString& waitingNote = start.waitingNote;
+    QString& preEngineNote = start.preEngineNote;
     bool& searchPreEngine = start.searchPreEngine;
 
-    // First estimates: the lightest step is nearly alone on the server, so its TPOT is about one decode
-    // iteration and its TTFT one prefill; the records say how many ran at once and what they held.
     const FitStep& low = steps.front();
     p.modelId = QStringLiteral("kneepoint/twin");
     p.maxModelLen = std::max(4096, int(maxLen));
@@ -484,9 +484,18 @@ StartValues startValues(const MeasuredSteps& measured, QStringList* notes)
                                 "to the requests running at the plateau and from one twice as large");
     }
     set(p, KvCapacity, std::max<double>(p.kvCapacityTokens, (maxLen + 1) / (1 - p.kvWatermark) + 2 * p.blockSize));
+}
 
-    // Records: the lightest step's TTFT beyond what the start explains (its median and its P99 beyond the
-    // median, as fromSummaries splits them) is latency before the engine.
+// Records: the lightest step's TTFT beyond what the start explains (its median and its P99 beyond the
+// median, as fromSummaries splits them) is latency before the engine.
+void preEngineFromRecords(const MeasuredSteps& measured, StartValues& start)
+{
+    const FitStep& low = measured.steps.front();
+    sim::SimParams& p = start.params;
+    QString& preEngineNote = start.preEngineNote;
+    bool& searchPreEngine = start.searchPreEngine;
+    const bool fromSummary = start.fromSummary;
+
     if (!fromSummary) {
         const StepMetrics light = simulateFigures(p, low);
         const double d50 = ttft(low.metrics, 50) - ttft(light, 50);
@@ -500,18 +509,22 @@ StartValues startValues(const MeasuredSteps& measured, QStringList* notes)
                                 .arg(num(d50));
         }
     }
-    // The API server's queue: a median TTFT that grows with the load below saturation by more than the start's
-    // iterations explain is a wait before the engine that grows with the load. Its start is the service time whose
-    // mean wait (a queue of one server, M/D/1) grows that much from the lightest step to that one, at most what lets
-    // the measured peak through; the latency before the engine gives up the API server's time and its wait at the
-    // lightest step. Elsewhere it stays 0, and the uncertainty scan bounds it at fractions of the time at which the API
-    // server alone would hold the peak.
-    // A summary's rate step may state more throughput than any server whose requests take as long as its latencies
-    // say can measure: the last of n Poisson sends goes out (n − 1)/rate seconds in, give or take √(n − 1)/rate,
-    // and still takes its later tokens at the TPOT of a request alone (the summaries' intercept); three standard
-    // deviations early, no server measures more than n / ((n − 1 − 3√(n − 1))/rate + (output − 1)·TPOT alone).
-    // Such a step's figures are not one run of one server: its TTFTs neither start the API server nor weigh more
-    // than a quarter, its throughput is fitted as near as the model allows.
+}
+
+// A summary's rate step may state more throughput than any server whose requests take as long as its latencies
+// say can measure: the last of n Poisson sends goes out (n − 1)/rate seconds in, give or take √(n − 1)/rate,
+// and still takes its later tokens at the TPOT of a request alone (the summaries' intercept); three standard
+// deviations early, no server measures more than n / ((n − 1 − 3√(n − 1))/rate + (output − 1)·TPOT alone).
+// Such a step's figures are not one run of one server: its TTFTs neither start the API server nor weigh more
+// than a quarter, its throughput is fitted as near as the model allows.
+void impossibleSteps(const MeasuredSteps& measured, StartValues& start, QStringList* notes)
+{
+    const std::vector<FitStep>& steps = measured.steps;
+    const LoadMode mode = measured.mode;
+    const double meanOutput = measured.meanOutput;
+    const SummaryEstimate& summary = start.summary;
+    const bool fromSummary = start.fromSummary;
+
     std::vector<bool>& impossible = start.impossible;
     impossible.assign(steps.size(), false);
     if (fromSummary && mode == LoadMode::Rate && summary.tBaseMs > 0) {
@@ -529,8 +542,26 @@ StartValues startValues(const MeasuredSteps& measured, QStringList* notes)
             }
         }
     }
+}
+
+// The API server's queue: a median TTFT that grows with the load below saturation by more than the start's
+// iterations explain is a wait before the engine that grows with the load. Its start is the service time whose
+// mean wait (a queue of one server, M/D/1) grows that much from the lightest step to that one, at most what lets
+// the measured peak through; the latency before the engine gives up the API server's time and its wait at the
+// lightest step. Elsewhere it stays 0, and the uncertainty scan bounds it at fractions of the time at which the API
+// server alone would hold the peak.
+void apiServerQueue(const MeasuredSteps& measured, StartValues& start, QStringList* notes)
+{
+    const std::vector<FitStep>& steps = measured.steps;
+    const LoadMode mode = measured.mode;
+    const double t0 = measured.t0;
+    const FitStep& low = measured.steps.front();
+    sim::SimParams& p = start.params;
+    QString& apiServerNote = start.apiServerNote;
+    const std::vector<bool>& impossible = start.impossible;
     bool& searchApiServer = start.searchApiServer;
     bool& apiServerRefused = start.apiServerRefused;
+
     double peakRps = 0;
     for (const FitStep& s : steps)
         peakRps = std::max(peakRps, s.metrics.requestThroughput);
@@ -590,6 +621,17 @@ StartValues startValues(const MeasuredSteps& measured, QStringList* notes)
                                   num(p.apiServerMs), which));
         }
     }
+}
+
+} // namespace
+
+StartValues startValues(const MeasuredSteps& measured, QStringList* notes)
+{
+    StartValues start;
+    firstEstimates(measured, start, notes);
+    preEngineFromRecords(measured, start);
+    impossibleSteps(measured, start, notes);
+    apiServerQueue(measured, start, notes);
     return start;
 }
 
