@@ -1,4 +1,4 @@
-#include "sweep/kneeanalysis.h"
+#include "sweep/kneeanalysis_p.h"
 
 #include "load/steprunner.h"
 #include "metrics/phrase.h"
@@ -15,13 +15,16 @@
 #include <limits>
 #include <numeric>
 
+// The steps assessed and the curve's findings: saturation, the latency and throughput knees, collapse; the
+// public entry points of kneeanalysis.h.
+
 namespace kp {
 
 using namespace Qt::StringLiterals;
 
-namespace {
+namespace analysis {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+namespace {
 
 // The axis of a sweep whose profile is not known: the mode most steps at a finite load ran in (an
 // auto plan's one-user floor then stays off a rate sweep's axis); on a tie, the first step's.
@@ -38,1359 +41,733 @@ bool mostlyUsers(const std::vector<SweepPoint>& points)
     return !points.empty() && points.front().concurrencyMode;
 }
 
-// A step in which no request completed has no latency, whatever zeros its file holds for one; a
-// figure the file lacks is none either.
-std::optional<double> latencyAt(const StepMetrics& step, const LatencyStats& stats, double percentile)
+} // namespace
+
+Analyzer::Analyzer(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
+    : m_points(points)
+    , m_options(options)
 {
-    if (step.completed == 0)
-        return std::nullopt;
-    if (const auto value = stats.percentile(percentile); value && isKnown(*value))
-        return value;
-    if (percentile == 50 && isKnown(stats.median) && (stats.count > 0 || stats.median != 0))
-        return stats.median;
-    return std::nullopt;
+    m_result.options = options;
+    m_result.concurrencyMode = options.mode ? *options.mode == LoadMode::Concurrency : mostlyUsers(points);
 }
 
-// The 95 % interval of the step's latency figure, as its file keys it ("p99_ttft_ms", "median_tpot_ms").
-std::optional<Interval> latencyInterval(const StepMetrics& step, LatencyMetric metric, double percentile)
+AnalysisResult Analyzer::run()
 {
-    const QString suffix = u'_' + latencyMetricKey(metric) + u"_ms"_s;
-    if (const auto found = step.intervals.find(u"p"_s + LatencyStats::percentileWord(percentile) + suffix))
-        return found;
-    if (percentile == 50)
-        return step.intervals.find(u"median"_s + suffix);
-    return std::nullopt;
+    assess();
+    findPeak();
+    findSaturation();
+    findKnee();
+    findThroughputKnee();
+    findCollapse();
+    findSloCapacity();
+    findRecommended();
+    buildRegions();
+    return m_result;
 }
 
-// Requests a step reports as ended and failed; a count its file lacks adds nothing.
-qint64 endedRequests(const StepMetrics& m)
+Sentence Analyzer::stepName(int index) const
 {
-    return std::max<qint64>(m.completed, 0) + std::max<qint64>(m.failed, 0);
+    const SweepPoint& p = m_points[std::size_t(index)];
+    const Sentence where
+        = std::isinf(p.offered) ? sentence("KneeAnalysis", "all at once") : words::load(p.offered, p.concurrencyMode);
+    return sentence("KneeAnalysis", "step %1 (%2)").arg(index + 1).arg(where);
 }
 
-double errorRateOf(const StepMetrics& m)
+Sentence Analyzer::higherLoads() const
 {
-    const qint64 total = endedRequests(m);
-    return total > 0 && isKnown(m.failed) ? double(m.failed) / double(total) : 0.0;
+    return concurrency() ? sentence("KneeAnalysis", "add more users") : sentence("KneeAnalysis", "add higher rates");
 }
 
-// One load level on a curve: a step, or the mean of steps run at the same load.
-struct CurvePoint
+CurvePoint Analyzer::curvePoint(int index) const
 {
-    double x = 0.0;
-    double thr = 0.0;
-    // What an unsaturated server would show: the reference's throughput counts until the last request
-    // ends, so a step of n requests at rate x reads n / (n/x + drain) even far below the knee.
-    double expected = 0.0;
-    double requests = 0.0; // completed + failed
-    // Concurrency mode: the rate the client also paced the requests to (kUnknown: none).
-    double rateLimit = kUnknown;
-    int concurrencyCap = 0; // rate mode: the client's cap on requests in flight; 0 none
-    double e2elMeanS = 0.0;
-    double tok = 0.0;
-    double errorRate = 0.0;
-    std::optional<double> latency; // the analysed metric
-    std::optional<Interval> latencyCi; // its 95 % interval, where the step measured one
-    std::optional<double> ttft; // at the SLO's percentile
-    std::optional<double> tpot;
-    std::optional<double> e2el;
-    std::optional<double> ttfc; // time to first content token
-    std::vector<int> steps;
-
-    int step() const { return steps.empty() ? -1 : steps.front(); }
-};
-
-// A curve as the knee's numerics take it: the loads in x, one figure of each point in y.
-template <typename Figure>
-void curveColumns(const std::vector<CurvePoint>& c, std::vector<double>& x, std::vector<double>& y, Figure figure)
-{
-    for (const CurvePoint& p : c) {
-        x.push_back(p.x);
-        y.push_back(figure(p));
-    }
+    const SweepPoint& p = m_points[std::size_t(index)];
+    const StepMetrics& m = p.metrics;
+    CurvePoint c;
+    c.x = p.offered;
+    c.rateLimit = p.rateLimit;
+    c.concurrencyCap = p.concurrencyCap;
+    c.thr = m.requestThroughput;
+    c.tok = m.outputThroughput;
+    c.requests = double(endedRequests(m));
+    // Without the file's E2EL the drain is not known: the expected throughput is the offered rate.
+    c.e2elMeanS = isKnown(m.e2el.mean) ? m.e2el.mean / 1000.0 : 0.0;
+    // Conversations: the last session to start runs all its turns (and think times) after the schedule.
+    if (isKnown(m.numSessions) && isKnown(m.meanSessionS) && m.meanSessionS > 0)
+        c.e2elMeanS = m.meanSessionS;
+    c.errorRate = errorRateOf(m);
+    c.latency = latencyAt(m, m.stats(m_options.metric), m_options.percentile);
+    if (c.latency)
+        c.latencyCi = latencyInterval(m, m_options.metric, m_options.percentile);
+    c.ttft = latencyAt(m, m.ttft, m_options.slo.ttftP());
+    c.tpot = latencyAt(m, m.tpot, m_options.slo.tpotP());
+    c.e2el = latencyAt(m, m.e2el, m_options.slo.e2elP());
+    c.ttfc = latencyAt(m, m.firstContentTtft, m_options.slo.ttfcP());
+    c.steps = { index };
+    return c;
 }
 
-void addOptional(std::optional<double>& sum, int& count, const std::optional<double>& value)
+Finding Analyzer::finding(const CurvePoint& c, Sentence reason) const
 {
-    if (!value)
-        return;
-    sum = sum.value_or(0.0) + *value;
-    ++count;
+    Finding f;
+    f.found = true;
+    f.offered = c.x;
+    f.achieved = c.thr;
+    f.outputThroughput = c.tok;
+    f.stepIndex = c.step();
+    f.reason = std::move(reason);
+    return f;
 }
 
-std::vector<CurvePoint> mergeByLoad(std::vector<CurvePoint> points)
+Finding Analyzer::absent(Sentence reason)
 {
-    std::stable_sort(points.begin(), points.end(), [](const CurvePoint& a, const CurvePoint& b) { return a.x < b.x; });
-    std::vector<CurvePoint> merged;
-    for (std::size_t i = 0; i < points.size();) {
-        std::size_t end = i;
-        while (end < points.size() && points[end].x == points[i].x)
-            ++end;
-        CurvePoint m;
-        m.x = points[i].x;
-        m.rateLimit = points[i].rateLimit;
-        m.concurrencyCap = points[i].concurrencyCap;
-        const double n = double(end - i);
-        int latencies = 0, ttfts = 0, tpots = 0, e2els = 0, ttfcs = 0;
-        // Repeats: the envelope of their intervals and values, so the mean is compared by the spread it came from.
-        bool allIntervals = true;
-        Interval envelope { kInf, -kInf };
-        for (std::size_t j = i; j < end; ++j) {
-            const CurvePoint& q = points[j];
-            if (!q.latencyCi || !q.latency) {
-                allIntervals = false;
-                continue;
-            }
-            envelope.low = std::min({ envelope.low, q.latencyCi->low, *q.latency });
-            envelope.high = std::max({ envelope.high, q.latencyCi->high, *q.latency });
+    Finding f;
+    f.reason = std::move(reason);
+    return f;
+}
+
+void Analyzer::assess()
+{
+    std::vector<CurvePoint> usable, reliable, latency;
+    QList<Sentence> exclusionNotes, latencyNotes;
+    int reliableWithoutLatency = 0;
+    for (std::size_t i = 0; i < m_points.size(); ++i) {
+        const int index = int(i);
+        const SweepPoint& p = m_points[i];
+        StepAssessment a;
+        a.stepIndex = index;
+        a.offered = p.offered;
+        a.achieved = p.metrics.requestThroughput;
+        a.latencyMs = latencyAt(p.metrics, p.metrics.stats(m_options.metric), m_options.percentile);
+        const qint64 total = endedRequests(p.metrics);
+        // What the step reports; a file without its failures has no error rate to report.
+        a.errorRate = isKnown(p.metrics.failed) ? errorRateOf(p.metrics) : kUnknown;
+
+        Use use = Use::Reliable;
+        Sentence brief;
+        bool allAtOnce = false;
+        if (p.concurrencyMode != concurrency()) {
+            use = Use::Unusable;
+            a.excluded = concurrency()
+                ? sentence("KneeAnalysis", "it ran at a request rate, while the sweep varies users")
+                : sentence("KneeAnalysis", "it ran with a number of users, while the sweep varies the rate");
+            brief = sentence("KneeAnalysis", "other load mode");
+        } else if (std::isinf(p.offered) && p.offered > 0) {
+            use = Use::Unusable;
+            a.excluded = sentence(
+                "KneeAnalysis", "it sent every request at once, so it has no offered rate to place on the load axis");
+            brief = sentence("KneeAnalysis", "all at once");
+            allAtOnce = true;
+        } else if (!(p.offered > 0) || !std::isfinite(p.offered)) {
+            use = Use::Unusable;
+            a.excluded = sentence("KneeAnalysis", "it has no offered load");
+            brief = sentence("KneeAnalysis", "no load");
+        } else if (p.partial) {
+            use = Use::Unusable;
+            a.excluded = sentence("KneeAnalysis", "it was stopped before every request ended (partial)");
+            brief = sentence("KneeAnalysis", "partial");
+        } else if (p.clientBound) {
+            use = Use::Unusable;
+            a.excluded = sentence("KneeAnalysis",
+                "it was client-bound: the client could not keep to the schedule, so it measured the "
+                "client rather than the server");
+            brief = sentence("KneeAnalysis", "client-bound");
+        } else if (p.planned > 0 && isKnown(p.metrics.completed) && total < p.planned) {
+            use = Use::Unusable;
+            a.excluded = sentence("KneeAnalysis", "only %1 of its %2 requests ended").arg(total).arg(p.planned);
+            brief = sentence("KneeAnalysis", "%1 of %2 requests ended").arg(total).arg(p.planned);
+        } else if (total == 0 && isKnown(p.metrics.completed)) {
+            use = Use::Unusable;
+            a.excluded = sentence("KneeAnalysis", "no request ended");
+            brief = sentence("KneeAnalysis", "no requests");
+        } else if (!isKnown(p.metrics.requestThroughput)) {
+            use = Use::Unusable;
+            a.excluded = sentence("KneeAnalysis",
+                "its file gives no request throughput, nor the completed requests and duration it follows from");
+            brief = sentence("KneeAnalysis", "no throughput");
+        } else if (a.errorRate > m_options.maxErrorRate) {
+            use = Use::Erroneous;
+            a.excluded
+                = sentence("KneeAnalysis", "%1 of its requests failed, more than the %2 a reliable step may lose")
+                      .arg(words::percent(a.errorRate), words::percent(m_options.maxErrorRate));
+            brief = sentence("KneeAnalysis", "%1 errors").arg(words::percent(a.errorRate));
         }
-        if (allIntervals)
-            m.latencyCi = envelope;
-        for (std::size_t j = i; j < end; ++j) {
-            const CurvePoint& p = points[j];
-            m.thr += p.thr / n;
-            m.requests += p.requests / n;
-            m.e2elMeanS += p.e2elMeanS / n;
-            m.tok += p.tok / n;
-            m.errorRate += p.errorRate / n;
-            addOptional(m.latency, latencies, p.latency);
-            addOptional(m.ttft, ttfts, p.ttft);
-            addOptional(m.tpot, tpots, p.tpot);
-            addOptional(m.e2el, e2els, p.e2el);
-            addOptional(m.ttfc, ttfcs, p.ttfc);
-            m.steps.insert(m.steps.end(), p.steps.begin(), p.steps.end());
-        }
-        if (m.latency)
-            *m.latency /= latencies;
-        if (m.ttft)
-            *m.ttft /= ttfts;
-        if (m.tpot)
-            *m.tpot /= tpots;
-        if (m.e2el)
-            *m.e2el /= e2els;
-        if (m.ttfc)
-            *m.ttfc /= ttfcs;
-        merged.push_back(std::move(m));
-        i = end;
-    }
-    return merged;
-}
 
-double lerp(double a, double b, double t)
-{
-    return a + (b - a) * t;
-}
-
-struct SloCheck
-{
-    SloLimit limit = SloLimit::None;
-    double max = 0.0;
-    std::optional<double> value;
-    double percentile = 99; // of a latency limit
-};
-
-std::vector<SloCheck> sloChecks(const Slo& slo, double implicitMaxErrorRate, const CurvePoint& point)
-{
-    std::vector<SloCheck> checks;
-    if (slo.ttftMs)
-        checks.push_back({ SloLimit::Ttft, *slo.ttftMs, point.ttft, slo.ttftP() });
-    if (slo.tpotMs)
-        checks.push_back({ SloLimit::Tpot, *slo.tpotMs, point.tpot, slo.tpotP() });
-    if (slo.e2elMs)
-        checks.push_back({ SloLimit::E2el, *slo.e2elMs, point.e2el, slo.e2elP() });
-    if (slo.ttfcMs)
-        checks.push_back({ SloLimit::Ttfc, *slo.ttfcMs, point.ttfc, slo.ttfcP() });
-    // Without an error limit of its own, an SLO still fails a step that loses requests: its latencies
-    // describe only the survivors.
-    checks.push_back({ SloLimit::ErrorRate, slo.maxErrorRate.value_or(implicitMaxErrorRate), point.errorRate });
-    return checks;
-}
-
-struct SloJudgement
-{
-    bool judged = true; // every value the SLO needs is there
-    bool pass = true;
-    Sentence firstMiss; // "P99 TTFT 812 ms > 500 ms"
-    QList<Sentence> missing; // labels of the values the step lacks
-};
-
-SloJudgement judgeSlo(const Slo& slo, double implicitMaxErrorRate, const CurvePoint& point)
-{
-    SloJudgement j;
-    for (const SloCheck& check : sloChecks(slo, implicitMaxErrorRate, point)) {
-        if (!check.value) {
-            j.judged = false;
-            j.missing << words::sloName(check.limit, check.percentile);
-            continue;
-        }
-        if (*check.value > check.max && j.pass) {
-            j.pass = false;
-            j.firstMiss = words::sloName(check.limit, check.percentile)
-                + Sentence::plain(u" %1 > %2"_s.arg(
-                    words::sloValue(check.limit, *check.value), words::sloValue(check.limit, check.max)));
-        }
-    }
-    if (!j.judged)
-        j.pass = false;
-    return j;
-}
-
-class Analyzer
-{
-public:
-    Analyzer(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
-        : m_points(points)
-        , m_options(options)
-    {
-        m_result.options = options;
-        m_result.concurrencyMode = options.mode ? *options.mode == LoadMode::Concurrency : mostlyUsers(points);
-    }
-
-    AnalysisResult run()
-    {
-        assess();
-        findPeak();
-        findSaturation();
-        findKnee();
-        findThroughputKnee();
-        findCollapse();
-        findSloCapacity();
-        findRecommended();
-        buildRegions();
-        return m_result;
-    }
-
-private:
-    enum class Use { Unusable, Erroneous, Reliable };
-
-    bool concurrency() const { return m_result.concurrencyMode; }
-    Sentence load(double x) const { return words::load(x, concurrency()); }
-    QString metric() const { return words::metric(m_options.metric, m_options.percentile); }
-    Sentence stepName(int index) const
-    {
-        const SweepPoint& p = m_points[std::size_t(index)];
-        const Sentence where = std::isinf(p.offered) ? sentence("KneeAnalysis", "all at once")
-                                                     : words::load(p.offered, p.concurrencyMode);
-        return sentence("KneeAnalysis", "step %1 (%2)").arg(index + 1).arg(where);
-    }
-    Sentence higherLoads() const
-    {
-        return concurrency() ? sentence("KneeAnalysis", "add more users")
-                             : sentence("KneeAnalysis", "add higher rates");
-    }
-    bool neverSaturated() const { return !m_result.saturation.found && !m_usable.empty(); }
-
-    CurvePoint curvePoint(int index) const
-    {
-        const SweepPoint& p = m_points[std::size_t(index)];
-        const StepMetrics& m = p.metrics;
-        CurvePoint c;
-        c.x = p.offered;
-        c.rateLimit = p.rateLimit;
-        c.concurrencyCap = p.concurrencyCap;
-        c.thr = m.requestThroughput;
-        c.tok = m.outputThroughput;
-        c.requests = double(endedRequests(m));
-        // Without the file's E2EL the drain is not known: the expected throughput is the offered rate.
-        c.e2elMeanS = isKnown(m.e2el.mean) ? m.e2el.mean / 1000.0 : 0.0;
-        // Conversations: the last session to start runs all its turns (and think times) after the schedule.
-        if (isKnown(m.numSessions) && isKnown(m.meanSessionS) && m.meanSessionS > 0)
-            c.e2elMeanS = m.meanSessionS;
-        c.errorRate = errorRateOf(m);
-        c.latency = latencyAt(m, m.stats(m_options.metric), m_options.percentile);
-        if (c.latency)
-            c.latencyCi = latencyInterval(m, m_options.metric, m_options.percentile);
-        c.ttft = latencyAt(m, m.ttft, m_options.slo.ttftP());
-        c.tpot = latencyAt(m, m.tpot, m_options.slo.tpotP());
-        c.e2el = latencyAt(m, m.e2el, m_options.slo.e2elP());
-        c.ttfc = latencyAt(m, m.firstContentTtft, m_options.slo.ttfcP());
-        c.steps = { index };
-        return c;
-    }
-
-    Finding finding(const CurvePoint& c, Sentence reason) const
-    {
-        Finding f;
-        f.found = true;
-        f.offered = c.x;
-        f.achieved = c.thr;
-        f.outputThroughput = c.tok;
-        f.stepIndex = c.step();
-        f.reason = std::move(reason);
-        return f;
-    }
-
-    static Finding absent(Sentence reason)
-    {
-        Finding f;
-        f.reason = std::move(reason);
-        return f;
-    }
-
-    void assess()
-    {
-        std::vector<CurvePoint> usable, reliable, latency;
-        QList<Sentence> exclusionNotes, latencyNotes;
-        int reliableWithoutLatency = 0;
-        for (std::size_t i = 0; i < m_points.size(); ++i) {
-            const int index = int(i);
-            const SweepPoint& p = m_points[i];
-            StepAssessment a;
-            a.stepIndex = index;
-            a.offered = p.offered;
-            a.achieved = p.metrics.requestThroughput;
-            a.latencyMs = latencyAt(p.metrics, p.metrics.stats(m_options.metric), m_options.percentile);
-            const qint64 total = endedRequests(p.metrics);
-            // What the step reports; a file without its failures has no error rate to report.
-            a.errorRate = isKnown(p.metrics.failed) ? errorRateOf(p.metrics) : kUnknown;
-
-            Use use = Use::Reliable;
-            Sentence brief;
-            bool allAtOnce = false;
-            if (p.concurrencyMode != concurrency()) {
-                use = Use::Unusable;
-                a.excluded = concurrency()
-                    ? sentence("KneeAnalysis", "it ran at a request rate, while the sweep varies users")
-                    : sentence("KneeAnalysis", "it ran with a number of users, while the sweep varies the rate");
-                brief = sentence("KneeAnalysis", "other load mode");
-            } else if (std::isinf(p.offered) && p.offered > 0) {
-                use = Use::Unusable;
-                a.excluded = sentence("KneeAnalysis",
-                    "it sent every request at once, so it has no offered rate to place on the load axis");
-                brief = sentence("KneeAnalysis", "all at once");
-                allAtOnce = true;
-            } else if (!(p.offered > 0) || !std::isfinite(p.offered)) {
-                use = Use::Unusable;
-                a.excluded = sentence("KneeAnalysis", "it has no offered load");
-                brief = sentence("KneeAnalysis", "no load");
-            } else if (p.partial) {
-                use = Use::Unusable;
-                a.excluded = sentence("KneeAnalysis", "it was stopped before every request ended (partial)");
-                brief = sentence("KneeAnalysis", "partial");
-            } else if (p.clientBound) {
-                use = Use::Unusable;
-                a.excluded = sentence("KneeAnalysis",
-                    "it was client-bound: the client could not keep to the schedule, so it measured the "
-                    "client rather than the server");
-                brief = sentence("KneeAnalysis", "client-bound");
-            } else if (p.planned > 0 && isKnown(p.metrics.completed) && total < p.planned) {
-                use = Use::Unusable;
-                a.excluded = sentence("KneeAnalysis", "only %1 of its %2 requests ended").arg(total).arg(p.planned);
-                brief = sentence("KneeAnalysis", "%1 of %2 requests ended").arg(total).arg(p.planned);
-            } else if (total == 0 && isKnown(p.metrics.completed)) {
-                use = Use::Unusable;
-                a.excluded = sentence("KneeAnalysis", "no request ended");
-                brief = sentence("KneeAnalysis", "no requests");
-            } else if (!isKnown(p.metrics.requestThroughput)) {
-                use = Use::Unusable;
-                a.excluded = sentence("KneeAnalysis",
-                    "its file gives no request throughput, nor the completed requests and duration it follows from");
-                brief = sentence("KneeAnalysis", "no throughput");
-            } else if (a.errorRate > m_options.maxErrorRate) {
-                use = Use::Erroneous;
-                a.excluded
-                    = sentence("KneeAnalysis", "%1 of its requests failed, more than the %2 a reliable step may lose")
-                          .arg(words::percent(a.errorRate), words::percent(m_options.maxErrorRate));
-                brief = sentence("KneeAnalysis", "%1 errors").arg(words::percent(a.errorRate));
-            }
-
-            const CurvePoint c = curvePoint(index);
-            a.usedForThroughput = use != Use::Unusable;
-            if (use != Use::Unusable)
-                usable.push_back(c);
-            if (use == Use::Reliable) {
-                reliable.push_back(c);
-                if (c.latency) {
-                    latency.push_back(c);
-                    a.usedForKnee = true;
-                } else {
-                    ++reliableWithoutLatency;
-                    a.excluded = sentence("KneeAnalysis", "it does not report %1").arg(metric());
-                    m_leftOutLatency << sentence("KneeAnalysis", "%1: no %2").arg(stepName(index), metric());
-                    latencyNotes << sentence(
-                        "KneeAnalysis", "%1 does not report %2, so it is left out of the latency knee.")
-                                        .arg(stepName(index).capitalized(), metric());
-                }
+        const CurvePoint c = curvePoint(index);
+        a.usedForThroughput = use != Use::Unusable;
+        if (use != Use::Unusable)
+            usable.push_back(c);
+        if (use == Use::Reliable) {
+            reliable.push_back(c);
+            if (c.latency) {
+                latency.push_back(c);
+                a.usedForKnee = true;
             } else {
-                // An all-at-once step is not unreliable, only off the load axis: its note says so.
-                if (!allAtOnce)
-                    m_leftOut << sentence("KneeAnalysis", "%1: %2", "a step left out: its name, then why in brief")
-                                     .arg(stepName(index), brief);
-                if (allAtOnce && !isKnown(a.achieved)) {
-                    exclusionNotes << sentence("KneeAnalysis",
-                        "%1 sent every request at once and its file gives no throughput: it is not a point on the "
-                        "load axis.")
-                                          .arg(sentence("KneeAnalysis", "step %1").arg(index + 1).capitalized());
-                } else if (allAtOnce) {
-                    exclusionNotes << sentence("KneeAnalysis",
-                        "%1 sent every request at once: its %2 is the server's throughput ceiling, "
-                        "not a point on the load axis.")
-                                          .arg(sentence("KneeAnalysis", "step %1").arg(index + 1).capitalized(),
-                                              words::throughput(a.achieved));
-                } else if (use == Use::Erroneous) {
-                    exclusionNotes << sentence(
-                        "KneeAnalysis", "%1 is left out of the knee: %2; it still counts for throughput and the SLO.")
-                                          .arg(stepName(index).capitalized(), a.excluded);
-                } else {
-                    exclusionNotes << sentence("KneeAnalysis", "%1 is left out of the analysis: %2.")
-                                          .arg(stepName(index).capitalized(), a.excluded);
-                }
+                ++reliableWithoutLatency;
+                a.excluded = sentence("KneeAnalysis", "it does not report %1").arg(metric());
+                m_leftOutLatency << sentence("KneeAnalysis", "%1: no %2").arg(stepName(index), metric());
+                latencyNotes << sentence(
+                    "KneeAnalysis", "%1 does not report %2, so it is left out of the latency knee.")
+                                    .arg(stepName(index).capitalized(), metric());
             }
-            m_result.steps.push_back(std::move(a));
-        }
-        if (latency.empty() && reliableWithoutLatency > 0) {
-            latencyNotes = {
-                sentence("KneeAnalysis", "The steps do not report %1, so there is no latency knee.").arg(metric())
-            };
-            m_leftOutLatency.clear();
-            m_noLatency = true;
-        }
-        m_result.notes << exclusionNotes << latencyNotes;
-        m_usable = mergeByLoad(std::move(usable));
-        m_reliable = mergeByLoad(std::move(reliable));
-        setExpected(m_usable);
-        setExpected(m_reliable);
-        m_latency = mergeByLoad(std::move(latency));
-        m_singleLoad = m_usable.size() == 1;
-        for (const CurvePoint& c : m_usable) {
-            if (c.steps.size() < 2)
-                continue;
-            QStringList names;
-            for (int step : c.steps)
-                names << QString::number(step + 1);
-            const QString last = names.takeLast();
-            // The spread of the repeats: how far one measurement of this load can be trusted.
-            double thrLo = kInf, thrHi = 0, latLo = kInf, latHi = 0;
-            for (int step : c.steps) {
-                const StepMetrics& m = m_points[std::size_t(step)].metrics;
-                thrLo = std::min(thrLo, m.requestThroughput);
-                thrHi = std::max(thrHi, m.requestThroughput);
-                if (const auto v = latencyAt(m, m.stats(m_options.metric), m_options.percentile)) {
-                    latLo = std::min(latLo, *v);
-                    latHi = std::max(latHi, *v);
-                }
-            }
-            Sentence spread = sentence("KneeAnalysis", "throughput %1 to %2")
-                                  .arg(words::throughput(thrLo), words::throughput(thrHi));
-            if (latHi > 0)
-                spread += sentence("KneeAnalysis", ", %1 %2 to %3")
-                              .arg(metric(), words::latency(latLo), words::latency(latHi));
-            m_result.notes << sentence(
-                "KneeAnalysis", "Steps %1 and %2 ran at %3; the analysis uses their mean. Their spread: %4.")
-                                  .arg(names.join(u", "_s), last, load(c.x), spread);
-        }
-    }
-
-    Sentence leftOutSentence(bool includeLatency) const
-    {
-        QList<Sentence> all = m_leftOut;
-        if (includeLatency)
-            all << m_leftOutLatency;
-        return all.isEmpty()
-            ? Sentence()
-            : sentence("KneeAnalysis", " Left out: %1.")
-                  .arg(Sentence::join(all, sentence("KneeAnalysis", "; ", "between the steps left out")));
-    }
-
-    void findPeak()
-    {
-        for (const CurvePoint& c : m_usable) {
-            if (m_result.peakStep < 0 || c.thr > m_result.peakThroughput) {
-                m_result.peakThroughput = c.thr;
-                m_result.peakStep = c.step();
-            }
-        }
-    }
-
-    // The drain is the unloaded request time: the mean E2EL at the lowest usable load.
-    void setExpected(std::vector<CurvePoint>& c) const
-    {
-        const double drainS = m_usable.empty() ? 0.0 : m_usable.front().e2elMeanS;
-        for (CurvePoint& p : c) {
-            p.expected = p.x;
-            if (!concurrency() && std::isfinite(p.x) && p.x > 0 && p.requests > 0) {
-                const double window = p.requests / p.x;
-                p.expected = p.requests / (window + drainS);
-            }
-        }
-    }
-
-    void findSaturation()
-    {
-        const std::vector<CurvePoint>& c = m_usable;
-        if (c.empty()) {
-            m_result.saturation
-                = absent(sentence("KneeAnalysis", "Saturation is unknown: no step with a usable load yet.%1")
-                             .arg(leftOutSentence(false)));
-            return;
-        }
-        const double fraction = m_options.saturationFraction;
-        if (m_singleLoad) {
-            m_result.saturation = absent(oneLoadSaturation(c.front()));
-            return;
-        }
-        if (!concurrency()) {
-            // Saturated from the first step after which every step falls short, so that one noisy step
-            // inside the linear range does not end it.
-            std::optional<std::size_t> first;
-            for (std::size_t i = c.size(); i-- > 0;) {
-                if (c[i].thr < fraction * c[i].expected)
-                    first = i;
-                else
-                    break;
-            }
-            if (first) {
-                const CurvePoint& s = c[*first];
-                const Sentence cap = s.concurrencyCap > 0 ? sentence("KneeAnalysis",
-                                         " The client let at most %1 requests be in flight, which may be "
-                                         "what held it back rather than the server.")
-                                                                .arg(s.concurrencyCap)
-                                                          : Sentence();
-                m_result.saturation = finding(s,
-                    sentence("KneeAnalysis",
-                        "Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5).%6")
-                        .arg(load(s.x), words::throughput(s.thr), words::wholePercent(s.thr / s.x),
-                            words::percent(fraction), drainNote(s), cap));
-            } else {
-                m_result.saturation
-                    = absent(sentence("KneeAnalysis",
-                        "The sweep never saturated: throughput followed the offered rate up to %1 (%2 achieved); %3.")
-                                 .arg(load(c.back().x), words::throughput(c.back().thr), higherLoads()));
-            }
-            return;
-        }
-        // Concurrency mode has no offered rate: saturated from the first step beyond which throughput
-        // never grows by more than 1/fraction − 1 (5%) while users grow by at least twice that.
-        const double growth = 1.0 / fraction - 1.0;
-        for (std::size_t i = 0; i + 1 < c.size(); ++i) {
-            double maxAfter = 0.0;
-            for (std::size_t j = i + 1; j < c.size(); ++j)
-                maxAfter = std::max(maxAfter, c[j].thr);
-            if (maxAfter <= c[i].thr * (1.0 + growth) && c.back().x >= c[i].x * (1.0 + 2.0 * growth)) {
-                const CurvePoint& s = c[i];
-                // Users capped by a paced rate: where throughput reaches that rate, the rate stops it
-                // growing, not the server.
-                if (isKnown(s.rateLimit) && s.thr >= fraction * s.rateLimit) {
-                    m_result.saturation
-                        = absent(sentence("KneeAnalysis",
-                            "Saturation is unknown: from %1 on, throughput (%2) is the rate the requests were paced "
-                            "to (%3), so the rate, not the server, stops it growing; pace faster to find saturation.")
-                                     .arg(load(s.x), words::throughput(s.thr), words::throughput(s.rateLimit)));
-                    return;
-                }
-                const double added = s.thr > 0 ? maxAfter / s.thr - 1.0 : 0.0;
-                const Sentence more = added > 0.0005
-                    ? sentence("KneeAnalysis", "more users add at most %1 throughput (%2 here, at most %3 up to %4)")
-                          .arg(words::percent(added), words::throughput(s.thr), words::throughput(maxAfter),
-                              load(c.back().x))
-                    : sentence("KneeAnalysis", "more users add no throughput (%1 here, at most %2 up to %3)")
-                          .arg(words::throughput(s.thr), words::throughput(maxAfter), load(c.back().x));
-                m_result.saturation
-                    = finding(s, sentence("KneeAnalysis", "Saturation at %1: %2.").arg(load(s.x), more));
-                return;
-            }
-        }
-        m_result.saturation = absent(sentence("KneeAnalysis",
-            "The sweep never saturated: throughput still grows with the users up to %1 "
-            "(%2); %3.")
-                                         .arg(load(c.back().x), words::throughput(c.back().thr), higherLoads()));
-    }
-
-    // What one load can tell: whether the server kept up there, not where it stops keeping up.
-    Sentence oneLoadSaturation(const CurvePoint& p) const
-    {
-        if (concurrency())
-            return sentence("KneeAnalysis",
-                "One load: with %1 the server completed %2. One load cannot show whether more users add "
-                "throughput; add steps with fewer and more users.")
-                .arg(load(p.x), words::throughput(p.thr));
-        if (p.thr < m_options.saturationFraction * p.expected && p.concurrencyCap > 0)
-            return sentence("KneeAnalysis",
-                "One load: at %1 with at most %2 requests in flight the server completed %3, %4 of the offered "
-                "rate; the cap on requests in flight or the server held it back, and one load cannot tell which: "
-                "add steps at other rates and caps.")
-                .arg(load(p.x))
-                .arg(p.concurrencyCap)
-                .arg(words::throughput(p.thr), words::wholePercent(p.thr / p.x));
-        if (p.thr < m_options.saturationFraction * p.expected)
-            return sentence("KneeAnalysis",
-                "One load: at %1 the server completed %2, %3 of the offered rate, so it was saturated there; one "
-                "load cannot show where saturation begins: add lower rates.")
-                .arg(load(p.x), words::throughput(p.thr), words::wholePercent(p.thr / p.x));
-        return sentence("KneeAnalysis",
-            "One load: at %1 the server completed %2, %3 of the offered rate, so it kept up there; one load "
-            "cannot show where it stops keeping up: add higher rates.")
-            .arg(load(p.x), words::throughput(p.thr), words::wholePercent(p.thr / p.x));
-    }
-
-    // Said when the drain moved the bar noticeably, so the numbers in the sentence add up.
-    Sentence drainNote(const CurvePoint& p) const
-    {
-        if (p.expected >= 0.99 * p.x)
-            return {};
-        return sentence(
-            "KneeAnalysis", " of the %1 a step this long reads without saturation, its last requests' drain included")
-            .arg(words::throughput(p.expected));
-    }
-
-    Sentence neverSaturatedSuffix() const
-    {
-        return neverSaturated() ? sentence("KneeAnalysis", " The sweep never saturated; %1.").arg(higherLoads())
-                                : Sentence();
-    }
-
-    // The lowest to the highest load of the latency curve: "25–350 req/s", "1–64 users".
-    Sentence loadRange(double from, double to) const
-    {
-        return sentence(
-            "KneeAnalysis", "%1–%2", "a range of loads: the lowest number, then the highest load with its unit")
-            .arg(words::number(from), load(to));
-    }
-
-    // Whether b's latency is above a's beyond the noise the two steps measured: their 95 % intervals do
-    // not overlap; without an interval at either, b must be noiseRatioWithoutIntervals times a.
-    bool above(const CurvePoint& b, const CurvePoint& a) const
-    {
-        if (a.latencyCi && b.latencyCi)
-            return b.latencyCi->low > a.latencyCi->high;
-        return *b.latency > *a.latency * m_options.noiseRatioWithoutIntervals;
-    }
-
-    // "24 ms (95% interval 21–27 ms)", or the value alone where the step measured no interval.
-    Sentence latencyWithInterval(const CurvePoint& p) const
-    {
-        if (!p.latencyCi)
-            return Sentence::plain(words::latency(*p.latency));
-        return sentence("KneeAnalysis", "%1 (95% interval %2–%3)")
-            .arg(words::latency(*p.latency), words::number(p.latencyCi->low), words::latency(p.latencyCi->high));
-    }
-
-    // The SLO's limit on the analysed latency, where it limits that metric at the analysed percentile.
-    std::optional<double> sloLimitOnMetric() const
-    {
-        const Slo& slo = m_options.slo;
-        const double p = m_options.percentile;
-        switch (m_options.metric) {
-        case LatencyMetric::Ttft:
-            return slo.ttftMs && slo.ttftP() == p ? slo.ttftMs : std::nullopt;
-        case LatencyMetric::Tpot:
-            return slo.tpotMs && slo.tpotP() == p ? slo.tpotMs : std::nullopt;
-        case LatencyMetric::E2el:
-            return slo.e2elMs && slo.e2elP() == p ? slo.e2elMs : std::nullopt;
-        case LatencyMetric::Itl:
-            return std::nullopt;
-        }
-        return std::nullopt;
-    }
-
-    // One step whose latency jumped beyond both neighbours' intervals (by the knee's minimum rise) while
-    // the next step fell back more than half way: noise of that step, not a bend of the curve. The rest
-    // of the curve goes to the knee; the outliers are named.
-    void setKneeCurve()
-    {
-        const std::vector<CurvePoint>& c = m_latency;
-        std::vector<bool> outlier(c.size(), false);
-        for (std::size_t i = 1; i + 1 < c.size(); ++i) {
-            const double before = *c[i - 1].latency, here = *c[i].latency, after = *c[i + 1].latency;
-            const bool jump = above(c[i], c[i - 1]) && above(c[i], c[i + 1])
-                && here >= m_options.minLatencyRise * std::max(before, after);
-            const bool undone = after - before < here - after;
-            if (jump && undone && !outlier[i - 1])
-                outlier[i] = true;
-        }
-        for (std::size_t i = 0; i < c.size(); ++i) {
-            if (!outlier[i]) {
-                m_kneeCurve.push_back(c[i]);
-                continue;
-            }
-            m_outlierX.push_back(c[i].x);
-            const Sentence name = stepName(c[i].step());
-            for (int step : c[i].steps) {
-                StepAssessment& a = m_result.steps[std::size_t(step)];
-                a.outlier = true;
-                a.usedForKnee = false;
-                a.excluded = sentence("KneeAnalysis", "an outlier: the next step undid its rise");
-            }
-            m_leftOutLatency << sentence("KneeAnalysis", "%1: outlier").arg(name);
-            m_result.notes << sentence("KneeAnalysis",
-                "%1 is an outlier: %2 is %3 there, against %4 at %5 and %6 at %7; the next step undoes the rise, "
-                "so the knee leaves it out.")
-                                  .arg(name.capitalized(), metric(), latencyWithInterval(c[i]),
-                                      latencyWithInterval(c[i - 1]), load(c[i - 1].x), latencyWithInterval(c[i + 1]),
-                                      load(c[i + 1].x));
-        }
-    }
-
-    // Why Kneedle's candidate at k is not a knee, if it is not: the steps above it must stay up beyond
-    // their intervals, at least two steps must show the rise, and the rise must matter (a minimum ratio,
-    // and a share of the SLO's limit where the SLO limits this latency).
-    std::optional<Sentence> unconfirmed(const std::vector<CurvePoint>& c, std::size_t k, const Sentence& noKneeIn) const
-    {
-        const std::size_t last = c.size() - 1;
-        // Size first: a rise too small to matter is no knee however it is measured.
-        double top = 0.0;
-        std::size_t topIndex = k + 1;
-        for (std::size_t j = k + 1; j <= last; ++j) {
-            if (*c[j].latency > top) {
-                top = *c[j].latency;
-                topIndex = j;
-            }
-        }
-        const double base = *c[k].latency;
-        if (top < m_options.minLatencyRise * base) {
-            return noKneeIn
-                + sentence("KneeAnalysis", "beyond %1, %2 rises only from %3 to %4 at %5, less than a %6 rise.%7")
-                      .arg(load(c[k].x), metric(), words::latency(base), words::latency(top), load(c[topIndex].x),
-                          words::ratio(m_options.minLatencyRise), neverSaturatedSuffix());
-        }
-        if (const std::optional<double> limit = sloLimitOnMetric();
-            limit && top < *limit && top - base < m_options.minRiseOfSlo * *limit) {
-            return noKneeIn
-                + sentence("KneeAnalysis",
-                    "%1 rises from %2 at %3 to %4 at %5, %6 more, which is under %7 of the SLO's %8 limit: far "
-                    "below the objective, the rise does not limit capacity.%9")
-                      .arg(metric(), words::latency(base), load(c[k].x), words::latency(top), load(c[topIndex].x),
-                          words::latency(top - base), words::wholePercent(m_options.minRiseOfSlo),
-                          words::latency(*limit), neverSaturatedSuffix());
-        }
-        for (std::size_t j = k + 1; j <= last; ++j) {
-            if (above(c[j], c[k]))
-                continue;
-            const Sentence noise = c[j].latencyCi && c[k].latencyCi
-                ? sentence("KneeAnalysis", "within the noise the steps measured")
-                : sentence("KneeAnalysis", "less than %1 above it, which the steps' noise may explain")
-                      .arg(words::wholePercent(m_options.noiseRatioWithoutIntervals - 1.0));
-            return noKneeIn
-                + sentence("KneeAnalysis",
-                    "%1 bends at %2 (%3) but is %4 at %5, %6: the rise is not sustained. Repeat the steps "
-                    "(load.plan.repeats) to narrow their intervals.")
-                      .arg(metric(), load(c[k].x), latencyWithInterval(c[k]), latencyWithInterval(c[j]), load(c[j].x),
-                          noise);
-        }
-        const std::size_t rising = last - k + (k > 0 && above(c[k], c[k - 1]) ? 1 : 0);
-        if (rising < 2) {
-            return noKneeIn
-                + sentence("KneeAnalysis",
-                    "%1 rises only at the highest load, %2 (%3 against %4 at %5); one step does not make a knee: %6 "
-                    "to confirm it.")
-                      .arg(metric(), load(c[last].x), words::latency(*c[last].latency), words::latency(*c[k].latency),
-                          load(c[k].x), higherLoads());
-        }
-        return std::nullopt;
-    }
-
-    void findKnee()
-    {
-        if (m_noLatency) {
-            m_result.knee = absent(sentence("KneeAnalysis", "No knee: the steps do not report %1.").arg(metric()));
-            return;
-        }
-        if (m_singleLoad) {
-            m_result.knee = absent(sentence("KneeAnalysis",
-                "No knee: every usable step ran at %1, and one load shows no curve; add steps at lower and higher "
-                "loads.")
-                                       .arg(load(m_usable.front().x)));
-            return;
-        }
-        setKneeCurve();
-        const std::vector<CurvePoint>& c = m_kneeCurve;
-        const Sentence leftOut = leftOutSentence(true);
-        if (int(c.size()) < m_options.minKneeSteps) {
-            m_result.knee = absent(sentence("KneeAnalysis",
-                "No knee yet: finding one needs at least %1 reliable steps that report %2, and the sweep has %3.%4")
-                                       .arg(m_options.minKneeSteps)
-                                       .arg(metric())
-                                       .arg(c.size())
-                                       .arg(leftOut));
-            return;
-        }
-        std::vector<double> x, y;
-        curveColumns(c, x, y, [](const CurvePoint& p) { return *p.latency; });
-        const Sentence noKneeIn = sentence("KneeAnalysis", "No knee in %1: ").arg(loadRange(x.front(), x.back()));
-        // Latency does not fall as load rises except by noise: fit a non-decreasing curve first (where
-        // Kneedle smooths with a spline).
-        const std::vector<double> fit = knee::isotonicFit(y);
-        const double rise = fit.front() > 0 ? fit.back() / fit.front() : (fit.back() > 0 ? kInf : 1.0);
-        const auto [lowest, highest] = std::minmax_element(y.begin(), y.end());
-        if (rise < m_options.minLatencyRise) {
-            m_result.knee = absent(noKneeIn
-                + sentence("KneeAnalysis", "%1 stayed between %2 and %3, less than a %4 rise.%5%6")
-                      .arg(metric(), words::latency(*lowest), words::latency(*highest),
-                          words::ratio(m_options.minLatencyRise), neverSaturatedSuffix(), leftOut));
-            return;
-        }
-        // Latency explodes multiplicatively past the knee: on a linear scale a tail of seconds flattens
-        // everything before it and Kneedle lands on the step where latency has already exploded. On the
-        // logarithm, the bend is where the climb starts. The curve bends when Kneedle accepts it on either
-        // scale; the knee is then placed on the logarithm.
-        std::vector<double> logFit(fit.size());
-        const double floor = std::max(fit.front(), 1e-3);
-        std::transform(
-            fit.begin(), fit.end(), logFit.begin(), [floor](double v) { return std::log(std::max(v, floor)); });
-        std::optional<std::size_t> index = knee::kneedle(x, logFit, true, m_options.kneeSensitivity);
-        if (!index) {
-            // A curve that climbs early and keeps climbing is concave on the logarithm: the linear bend.
-            if (const auto linear = knee::kneedle(x, fit, true, m_options.kneeSensitivity))
-                index = knee::furthestFromChord(x, logFit, true).value_or(*linear);
-        }
-        if (!index) {
-            m_result.knee = absent(noKneeIn
-                + sentence("KneeAnalysis", "%1 rises %2 without a bend that stands out.%3%4")
-                      .arg(metric(), words::ratio(rise), neverSaturatedSuffix(), leftOut));
-            return;
-        }
-        // Kneedle's bend, or the first step above it from which the rise is sustained: a noisy jump at the
-        // bend (a P99 of few requests) must not hide the climb that follows it.
-        const std::optional<Sentence> why = unconfirmed(c, *index, noKneeIn);
-        std::optional<std::size_t> confirmed;
-        if (!why)
-            confirmed = *index;
-        for (std::size_t later = *index + 1; !confirmed && later + 1 < c.size(); ++later) {
-            if (!unconfirmed(c, later, noKneeIn))
-                confirmed = later;
-        }
-        if (!confirmed) {
-            m_result.knee = absent(*why + leftOut);
-            return;
-        }
-        const std::size_t k = *confirmed;
-        Sentence rises;
-        const std::size_t last = c.size() - 1;
-        if (k + 1 == last) {
-            rises = sentence("KneeAnalysis", "and %1 (%2) at %3")
-                        .arg(words::latency(y[last]), words::ratio(y[last] / y[k]), load(x[last]));
         } else {
-            rises = sentence("KneeAnalysis", "%1 at %2, and %3 (%4) at %5")
-                        .arg(words::latency(y[k + 1]), load(x[k + 1]), words::latency(y[last]),
-                            words::ratio(y[last] / y[k]), load(x[last]));
+            // An all-at-once step is not unreliable, only off the load axis: its note says so.
+            if (!allAtOnce)
+                m_leftOut << sentence("KneeAnalysis", "%1: %2", "a step left out: its name, then why in brief")
+                                 .arg(stepName(index), brief);
+            if (allAtOnce && !isKnown(a.achieved)) {
+                exclusionNotes << sentence("KneeAnalysis",
+                    "%1 sent every request at once and its file gives no throughput: it is not a point on the "
+                    "load axis.")
+                                      .arg(sentence("KneeAnalysis", "step %1").arg(index + 1).capitalized());
+            } else if (allAtOnce) {
+                exclusionNotes << sentence("KneeAnalysis",
+                    "%1 sent every request at once: its %2 is the server's throughput ceiling, "
+                    "not a point on the load axis.")
+                                      .arg(sentence("KneeAnalysis", "step %1").arg(index + 1).capitalized(),
+                                          words::throughput(a.achieved));
+            } else if (use == Use::Erroneous) {
+                exclusionNotes << sentence(
+                    "KneeAnalysis", "%1 is left out of the knee: %2; it still counts for throughput and the SLO.")
+                                      .arg(stepName(index).capitalized(), a.excluded);
+            } else {
+                exclusionNotes << sentence("KneeAnalysis", "%1 is left out of the analysis: %2.")
+                                      .arg(stepName(index).capitalized(), a.excluded);
+            }
         }
-        m_result.knee = finding(c[k],
-            sentence("KneeAnalysis", "The knee is at %1 (%2 achieved): %3 is %4 there, %5.%6")
-                .arg(load(x[k]), words::throughput(c[k].thr), metric(), words::latency(y[k]), rises, leftOut));
+        m_result.steps.push_back(std::move(a));
     }
-
-    void findThroughputKnee()
-    {
-        const std::vector<CurvePoint>& c = m_reliable;
-        const Sentence leftOut = leftOutSentence(false);
-        const Sentence grows = concurrency() ? sentence("KneeAnalysis", "the number of users")
-                                             : sentence("KneeAnalysis", "the offered rate");
-        if (m_singleLoad) {
-            m_result.throughputKnee = absent(
-                sentence("KneeAnalysis", "No throughput knee: every usable step ran at %1; a bend takes several loads.")
-                    .arg(load(m_usable.front().x)));
-            return;
-        }
-        if (int(c.size()) < m_options.minKneeSteps) {
-            m_result.throughputKnee = absent(sentence("KneeAnalysis",
-                "No throughput knee yet: finding one needs at least %1 reliable steps, and the sweep has %2.%3")
-                                                 .arg(m_options.minKneeSteps)
-                                                 .arg(c.size())
-                                                 .arg(leftOut));
-            return;
-        }
-        std::vector<double> x, y;
-        curveColumns(c, x, y, [](const CurvePoint& p) { return p.thr; });
-        // The envelope of the best throughput so far: a collapse (reported on its own) shows as a plateau
-        // and leaves the knee where growth stopped.
-        std::vector<double> fit(y.size());
-        std::partial_sum(y.begin(), y.end(), fit.begin(), [](double a, double b) { return std::max(a, b); });
-        const auto index
-            = fit.back() > fit.front() ? knee::kneedle(x, fit, false, m_options.kneeSensitivity) : std::nullopt;
-        if (!index) {
-            // A latency knee below saturation is queueing the server still keeps up with: say so, so that
-            // the two findings read as one story.
-            const Sentence queueing = m_result.knee.found && neverSaturated()
-                ? sentence("KneeAnalysis",
-                    " Latency rises from the knee at %1 while throughput still keeps up: requests queue, but the "
-                    "server is not yet saturated.")
-                      .arg(load(m_result.knee.offered))
-                : Sentence();
-            m_result.throughputKnee = absent(
-                sentence("KneeAnalysis", "No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5%6")
-                    .arg(grows, load(x.front()), load(x.back()), queueing, neverSaturatedSuffix(), leftOut));
-            return;
-        }
-        const std::size_t k = *index;
-        const double before = (fit[k] - fit.front()) / (x[k] - x.front());
-        const double after = (fit.back() - fit[k]) / (x.back() - x[k]);
-        const Sentence beyond = after <= 0 || before <= 0
-            ? sentence("KneeAnalysis", "beyond it, throughput no longer grows")
-            : sentence("KneeAnalysis", "beyond it, throughput grows %1 slower than below it")
-                  .arg(words::wholePercent(1.0 - after / before));
-        m_result.throughputKnee = finding(c[k],
-            sentence("KneeAnalysis", "Throughput bends at %1 (%2 achieved): %3.%4")
-                .arg(load(x[k]), words::throughput(c[k].thr), beyond, leftOut));
+    if (latency.empty() && reliableWithoutLatency > 0) {
+        latencyNotes
+            = { sentence("KneeAnalysis", "The steps do not report %1, so there is no latency knee.").arg(metric()) };
+        m_leftOutLatency.clear();
+        m_noLatency = true;
     }
+    m_result.notes << exclusionNotes << latencyNotes;
+    m_usable = mergeByLoad(std::move(usable));
+    m_reliable = mergeByLoad(std::move(reliable));
+    setExpected(m_usable);
+    setExpected(m_reliable);
+    m_latency = mergeByLoad(std::move(latency));
+    m_singleLoad = m_usable.size() == 1;
+    for (const CurvePoint& c : m_usable) {
+        if (c.steps.size() < 2)
+            continue;
+        QStringList names;
+        for (int step : c.steps)
+            names << QString::number(step + 1);
+        const QString last = names.takeLast();
+        // The spread of the repeats: how far one measurement of this load can be trusted.
+        double thrLo = kInf, thrHi = 0, latLo = kInf, latHi = 0;
+        for (int step : c.steps) {
+            const StepMetrics& m = m_points[std::size_t(step)].metrics;
+            thrLo = std::min(thrLo, m.requestThroughput);
+            thrHi = std::max(thrHi, m.requestThroughput);
+            if (const auto v = latencyAt(m, m.stats(m_options.metric), m_options.percentile)) {
+                latLo = std::min(latLo, *v);
+                latHi = std::max(latHi, *v);
+            }
+        }
+        Sentence spread
+            = sentence("KneeAnalysis", "throughput %1 to %2").arg(words::throughput(thrLo), words::throughput(thrHi));
+        if (latHi > 0)
+            spread += sentence("KneeAnalysis", ", %1 %2 to %3")
+                          .arg(metric(), words::latency(latLo), words::latency(latHi));
+        m_result.notes << sentence(
+            "KneeAnalysis", "Steps %1 and %2 ran at %3; the analysis uses their mean. Their spread: %4.")
+                              .arg(names.join(u", "_s), last, load(c.x), spread);
+    }
+}
 
-    void findCollapse()
-    {
-        const std::vector<CurvePoint>& c = m_usable;
-        if (c.size() < 2) {
-            m_result.collapse = absent(
-                sentence("KneeAnalysis", "Collapse is unknown: it takes at least two loads to see throughput fall."));
-            return;
+Sentence Analyzer::leftOutSentence(bool includeLatency) const
+{
+    QList<Sentence> all = m_leftOut;
+    if (includeLatency)
+        all << m_leftOutLatency;
+    return all.isEmpty() ? Sentence()
+                         : sentence("KneeAnalysis", " Left out: %1.")
+                               .arg(Sentence::join(all, sentence("KneeAnalysis", "; ", "between the steps left out")));
+}
+
+void Analyzer::findPeak()
+{
+    for (const CurvePoint& c : m_usable) {
+        if (m_result.peakStep < 0 || c.thr > m_result.peakThroughput) {
+            m_result.peakThroughput = c.thr;
+            m_result.peakStep = c.step();
         }
-        std::size_t peak = 0;
-        for (std::size_t i = 1; i < c.size(); ++i) {
-            if (c[i].thr > c[peak].thr)
-                peak = i;
+    }
+}
+
+// The drain is the unloaded request time: the mean E2EL at the lowest usable load.
+void Analyzer::setExpected(std::vector<CurvePoint>& c) const
+{
+    const double drainS = m_usable.empty() ? 0.0 : m_usable.front().e2elMeanS;
+    for (CurvePoint& p : c) {
+        p.expected = p.x;
+        if (!concurrency() && std::isfinite(p.x) && p.x > 0 && p.requests > 0) {
+            const double window = p.requests / p.x;
+            p.expected = p.requests / (window + drainS);
         }
-        const double limit = (1.0 - m_options.collapseDrop) * c[peak].thr;
-        // A real decrease: beyond the drop allowed for noise, and no later step recovering from it.
+    }
+}
+
+void Analyzer::findSaturation()
+{
+    const std::vector<CurvePoint>& c = m_usable;
+    if (c.empty()) {
+        m_result.saturation
+            = absent(sentence("KneeAnalysis", "Saturation is unknown: no step with a usable load yet.%1")
+                         .arg(leftOutSentence(false)));
+        return;
+    }
+    const double fraction = m_options.saturationFraction;
+    if (m_singleLoad) {
+        m_result.saturation = absent(oneLoadSaturation(c.front()));
+        return;
+    }
+    if (!concurrency()) {
+        // Saturated from the first step after which every step falls short, so that one noisy step
+        // inside the linear range does not end it.
         std::optional<std::size_t> first;
-        for (std::size_t j = c.size(); j-- > peak + 1;) {
-            if (c[j].thr < limit)
-                first = j;
+        for (std::size_t i = c.size(); i-- > 0;) {
+            if (c[i].thr < fraction * c[i].expected)
+                first = i;
             else
                 break;
         }
         if (first) {
-            const CurvePoint& f = c[*first];
-            Sentence text = sentence("KneeAnalysis",
-                "Throughput collapses from %1: it peaked at %2 at %3 and falls to %4 (%5 below the peak)")
-                                .arg(load(f.x), words::throughput(c[peak].thr), load(c[peak].x),
-                                    words::throughput(f.thr), words::wholePercent(1.0 - f.thr / c[peak].thr));
-            if (*first + 1 < c.size())
-                text += sentence("KneeAnalysis", ", and to %1 at %2")
-                            .arg(words::throughput(c.back().thr), load(c.back().x));
-            m_result.collapse = finding(f, text + words::fullStop());
-            return;
-        }
-        if (peak + 1 == c.size()) {
-            m_result.collapse = absent(
-                m_result.saturation.found ? sentence("KneeAnalysis",
-                    "No collapse: throughput did not fall as the load rose; its peak, %1, is at the highest load, %2.")
-                                                .arg(words::throughput(c[peak].thr), load(c[peak].x))
-                                          : sentence(
-                                              "KneeAnalysis", "No collapse: throughput rose with the load up to %1.")
-                                                .arg(load(c.back().x)));
-            return;
-        }
-        m_result.collapse
-            = absent(sentence("KneeAnalysis", "No collapse: throughput held within %1 of its %2 peak from %3 to %4.")
-                         .arg(words::wholePercent(m_options.collapseDrop), words::throughput(c[peak].thr),
-                             load(c[peak].x), load(c.back().x)));
-    }
-
-    SloJudgement judge(const CurvePoint& point) const { return judgeSlo(m_options.slo, m_options.maxErrorRate, point); }
-
-    Sentence sloText() const
-    {
-        QList<Sentence> parts;
-        for (const SloCheck& check : sloChecks(m_options.slo, m_options.maxErrorRate, CurvePoint {})) {
-            if (check.limit == SloLimit::ErrorRate && !m_options.slo.maxErrorRate)
-                continue;
-            parts << words::sloName(check.limit, check.percentile)
-                    + Sentence::plain(u" ≤ "_s + words::sloValue(check.limit, check.max));
-        }
-        if (parts.isEmpty())
-            parts << sentence("KneeAnalysis", "the error rate ≤ %1").arg(words::percent(m_options.maxErrorRate));
-        return Sentence::join(parts, Sentence::plain(u", "_s));
-    }
-
-    void findSloCapacity()
-    {
-        const Slo& slo = m_options.slo;
-        if (slo.isEmpty()) {
-            m_result.sloCapacity = absent(sentence(
-                "KneeAnalysis", "No SLO capacity: no SLO was given (the profile's slo, or --slo ttft:p99:500)."));
-            return;
-        }
-        for (StepAssessment& a : m_result.steps) {
-            if (!a.usedForThroughput)
-                continue;
-            const SloJudgement j = judge(curvePoint(a.stepIndex));
-            if (j.judged) {
-                a.meetsSlo = j.pass;
-                a.sloDetail = j.firstMiss;
-            } else {
-                a.sloDetail = sentence("KneeAnalysis", "does not report %1")
-                                  .arg(Sentence::join(j.missing, Sentence::plain(u", "_s)));
-            }
-        }
-        std::vector<std::pair<const CurvePoint*, SloJudgement>> judged;
-        QList<Sentence> missing, unchecked;
-        for (const CurvePoint& c : m_usable) {
-            SloJudgement j = judge(c);
-            if (j.judged) {
-                judged.emplace_back(&c, std::move(j));
-            } else {
-                unchecked << sentence("KneeAnalysis", "%1 does not report %2, so the SLO was not checked there.")
-                                 .arg(stepName(c.step()).capitalized(),
-                                     Sentence::join(j.missing, Sentence::plain(u" or "_s)));
-                for (const Sentence& label : j.missing) {
-                    if (!missing.contains(label))
-                        missing << label;
-                }
-            }
-        }
-        if (!judged.empty())
-            m_result.notes << unchecked;
-        if (judged.empty()) {
-            m_result.sloCapacity = m_usable.empty()
-                ? absent(sentence("KneeAnalysis", "No SLO capacity yet: no usable step.%1").arg(leftOutSentence(false)))
-                : absent(sentence("KneeAnalysis", "No SLO capacity: the steps do not report %1, which the SLO needs.")
-                             .arg(Sentence::join(missing, Sentence::plain(u" or "_s))));
-            return;
-        }
-        std::size_t firstMiss = judged.size();
-        for (std::size_t i = 0; i < judged.size(); ++i) {
-            if (!judged[i].second.pass) {
-                firstMiss = i;
-                break;
-            }
-        }
-        if (m_singleLoad) {
-            const CurvePoint& only = *judged.front().first;
-            if (judged.front().second.pass) {
-                Finding f = finding(only,
-                    sentence("KneeAnalysis",
-                        "The one load tested, %1 (%2 achieved), met the SLO (%3), so the SLO capacity is at least "
-                        "that; %4 to find it.")
-                        .arg(load(only.x), words::throughput(only.thr), sloText(), higherLoads()));
-                f.lowerBound = true;
-                m_result.sloCapacity = f;
-            } else {
-                m_result.sloCapacity = absent(sentence("KneeAnalysis",
-                    "No SLO capacity: the one load tested, %1, misses the SLO (%2); test lower "
-                    "loads.")
-                                                  .arg(load(only.x), judged.front().second.firstMiss));
-            }
-            return;
-        }
-        if (firstMiss == 0) {
-            m_result.sloCapacity = absent(sentence("KneeAnalysis",
-                "No SLO capacity: even the lowest load, %1, misses the SLO (%2); test lower "
-                "loads.")
-                                              .arg(load(judged[0].first->x), judged[0].second.firstMiss));
-            return;
-        }
-        if (firstMiss == judged.size()) {
-            const CurvePoint& top = *judged.back().first;
-            Finding f = finding(top,
-                sentence("KneeAnalysis",
-                    "Every step met the SLO (%1) up to %2 (%3 achieved), so the SLO capacity is at least that; %4 to "
-                    "find "
-                    "it.")
-                    .arg(sloText(), load(top.x), words::throughput(top.thr), higherLoads()));
-            f.lowerBound = true;
-            m_result.sloCapacity = f;
-            return;
-        }
-        for (std::size_t i = firstMiss + 1; i < judged.size(); ++i) {
-            if (judged[i].second.pass)
-                m_result.notes << sentence("KneeAnalysis",
-                    "%1 met the SLO again after %2 missed it; the SLO capacity stops at the first miss.")
-                                      .arg(stepName(judged[i].first->step()).capitalized(),
-                                          load(judged[firstMiss].first->x));
-        }
-        const CurvePoint& a = *judged[firstMiss - 1].first;
-        const CurvePoint& b = *judged[firstMiss].first;
-        const auto checksA = sloChecks(slo, m_options.maxErrorRate, a);
-        const auto checksB = sloChecks(slo, m_options.maxErrorRate, b);
-        std::optional<std::size_t> binding;
-        double bindingT = 1.0;
-        QList<Sentence> alsoMissed;
-        for (std::size_t i = 0; i < checksB.size(); ++i) {
-            const double vb = *checksB[i].value;
-            if (vb <= checksB[i].max)
-                continue;
-            const double va = *checksA[i].value;
-            const double t = vb > va ? std::clamp((checksB[i].max - va) / (vb - va), 0.0, 1.0) : 0.0;
-            if (!binding || t < bindingT) {
-                if (binding)
-                    alsoMissed << words::sloName(checksB[*binding].limit, checksB[*binding].percentile);
-                binding = i;
-                bindingT = t;
-            } else {
-                alsoMissed << words::sloName(checksB[i].limit, checksB[i].percentile);
-            }
-        }
-        Q_ASSERT(binding);
-        const SloCheck& ca = checksA[*binding];
-        const SloCheck& cb = checksB[*binding];
-        Finding f;
-        f.found = true;
-        f.offered = lerp(a.x, b.x, bindingT);
-        f.achieved = lerp(a.thr, b.thr, bindingT);
-        f.outputThroughput = lerp(a.tok, b.tok, bindingT);
-        f.stepIndex = bindingT == 0.0 ? a.step() : -1;
-        const Sentence name = words::sloName(cb.limit, cb.percentile);
-        f.reason
-            = sentence("KneeAnalysis",
-                "SLO capacity is %1 (%2 achieved): %3 reaches its limit of %4 there, interpolated between %5 "
-                "(%6) and %7 (%8).")
-                  .arg(load(f.offered), words::throughput(f.achieved), name, words::sloValue(cb.limit, cb.max),
-                      load(a.x), words::sloValue(ca.limit, *ca.value), load(b.x), words::sloValue(cb.limit, *cb.value));
-        if (!alsoMissed.isEmpty())
-            f.reason += sentence("KneeAnalysis", " At %1, %2 also %3 its limit.")
-                            .arg(load(b.x), Sentence::join(alsoMissed, Sentence::plain(u" and "_s)),
-                                alsoMissed.size() > 1 ? sentence("KneeAnalysis", "miss")
-                                                      : sentence("KneeAnalysis", "misses"));
-        m_result.sloCapacity = f;
-        m_result.bindingSlo = cb.limit;
-    }
-
-    void findRecommended()
-    {
-        const std::vector<CurvePoint>& c = m_usable;
-        if (c.size() < 2) {
-            m_result.recommended
-                = absent(sentence("KneeAnalysis", "No recommended operating point yet: it takes at least two loads."));
-            return;
-        }
-        const double fraction = m_options.recommendedThroughputFraction;
-        const double peak = m_result.peakThroughput;
-        if (!(peak > 0)) {
-            m_result.recommended = absent(sentence("KneeAnalysis",
-                "No recommended operating point: no step completed a request, so there is no throughput to size it "
-                "by."));
-            return;
-        }
-        const double target = fraction * peak;
-        std::size_t i = 0;
-        while (i < c.size() && c[i].thr < target)
-            ++i;
-        const Sentence caveat = neverSaturated()
-            ? sentence("KneeAnalysis",
-                " The sweep never saturated, so the real peak is higher and this point is conservative.")
-            : Sentence();
-        if (i == 0) {
-            m_result.recommended = absent(sentence("KneeAnalysis",
-                "No recommended operating point: even the lowest load, %1, uses %2 of the %3 peak "
-                "throughput, more than %4; test lower loads.")
-                                              .arg(load(c[0].x), words::wholePercent(c[0].thr / peak),
-                                                  words::throughput(peak), words::wholePercent(fraction)));
-            return;
-        }
-        const double t = (target - c[i - 1].thr) / (c[i].thr - c[i - 1].thr);
-        Finding head;
-        head.found = true;
-        head.offered = lerp(c[i - 1].x, c[i].x, t);
-        head.achieved = lerp(c[i - 1].thr, c[i].thr, t);
-        head.outputThroughput = lerp(c[i - 1].tok, c[i].tok, t);
-        head.stepIndex = t >= 1.0 ? c[i].step() : -1;
-
-        if (m_options.slo.isEmpty()) {
-            head.reason = sentence("KneeAnalysis",
-                "Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; "
-                "no SLO was given, so latency does not limit it.%5")
-                              .arg(load(head.offered), words::throughput(head.achieved), words::wholePercent(fraction),
-                                  words::throughput(peak), caveat);
-            m_result.recommended = head;
-            return;
-        }
-        const Finding& slo = m_result.sloCapacity;
-        if (!slo.found) {
-            m_result.recommended
-                = absent(sentence("KneeAnalysis", "No recommended operating point: no tested load met the SLO."));
-            return;
-        }
-        if (slo.offered <= head.offered) {
-            Finding f = slo;
-            f.reason
-                = sentence("KneeAnalysis",
-                    "Recommended operating point: %1 (%2 achieved), the SLO capacity; it uses %3 of the %4 peak "
-                    "throughput, within the %5 limit.%6")
-                      .arg(load(slo.offered), words::throughput(slo.achieved), words::wholePercent(slo.achieved / peak),
-                          words::throughput(peak), words::wholePercent(fraction), caveat);
-            m_result.recommended = f;
-            return;
-        }
-        head.reason
-            = sentence("KneeAnalysis",
-                "Recommended operating point: %1 (%2 achieved), where throughput reaches %3 of its %4 peak; the "
-                "SLO would allow %5%6, but beyond this point less than %7 headroom remains.%8")
-                  .arg(load(head.offered), words::throughput(head.achieved), words::wholePercent(fraction),
-                      words::throughput(peak), slo.lowerBound ? sentence("KneeAnalysis", "at least ") : Sentence(),
-                      load(slo.offered), words::wholePercent(1.0 - fraction), caveat);
-        m_result.recommended = head;
-    }
-
-    Sentence latencyRange(std::size_t first, std::size_t last) const
-    {
-        std::optional<double> low, high;
-        QList<Sentence> outliers;
-        for (std::size_t i = first; i <= last; ++i) {
-            if (std::find(m_outlierX.begin(), m_outlierX.end(), m_usable[i].x) != m_outlierX.end()) {
-                outliers << load(m_usable[i].x);
-                continue;
-            }
-            if (const auto v = m_usable[i].latency) {
-                low = std::min(low.value_or(*v), *v);
-                high = std::max(high.value_or(*v), *v);
-            }
-        }
-        if (!low)
-            return {};
-        const Sentence aside = outliers.isEmpty() ? Sentence()
-                                                  : sentence("KneeAnalysis", ", the outlier at %1 aside")
-                                                        .arg(Sentence::join(outliers, Sentence::plain(u", "_s)));
-        if (words::latency(*low) == words::latency(*high))
-            return sentence("KneeAnalysis", " and %1 stays at %2%3").arg(metric(), words::latency(*low), aside);
-        return sentence("KneeAnalysis", " and %1 stays between %2 and %3%4")
-            .arg(metric(), words::latency(*low), words::latency(*high), aside);
-    }
-
-    Sentence linearReason(std::size_t first, std::size_t last) const
-    {
-        const std::vector<CurvePoint>& c = m_usable;
-        const Sentence where = first == last ? sentence("KneeAnalysis", "at %1").arg(load(c[first].x))
-                                             : sentence("KneeAnalysis", "up to %1").arg(load(c[last].x));
-        Sentence text;
-        if (!concurrency()) {
-            double deviation = 0.0;
-            for (std::size_t i = first; i <= last; ++i)
-                deviation = std::max(deviation, std::abs(1.0 - c[i].thr / c[i].expected));
-            const long within = std::max(1L, long(std::ceil(deviation * 100 - 1e-9)));
-            text = sentence("KneeAnalysis", "Linear %1: throughput follows the offered rate (within %2%)")
-                       .arg(where)
-                       .arg(within);
-        } else if (first == last) {
-            text = sentence("KneeAnalysis", "Linear %1: throughput is %2").arg(where, words::throughput(c[first].thr));
+            const CurvePoint& s = c[*first];
+            const Sentence cap = s.concurrencyCap > 0 ? sentence("KneeAnalysis",
+                                     " The client let at most %1 requests be in flight, which may be "
+                                     "what held it back rather than the server.")
+                                                            .arg(s.concurrencyCap)
+                                                      : Sentence();
+            m_result.saturation = finding(s,
+                sentence(
+                    "KneeAnalysis", "Saturation at %1: the server completed %2, %3 of the offered rate (below %4%5).%6")
+                    .arg(load(s.x), words::throughput(s.thr), words::wholePercent(s.thr / s.x),
+                        words::percent(fraction), drainNote(s), cap));
         } else {
-            text = sentence("KneeAnalysis", "Linear %1: throughput grows with the users, from %2 at %3 to %4 at %5")
-                       .arg(where, words::throughput(c[first].thr), load(c[first].x), words::throughput(c[last].thr),
-                           load(c[last].x));
+            m_result.saturation = absent(sentence("KneeAnalysis",
+                "The sweep never saturated: throughput followed the offered rate up to %1 (%2 achieved); %3.")
+                                             .arg(load(c.back().x), words::throughput(c.back().thr), higherLoads()));
         }
-        return text + latencyRange(first, last) + words::fullStop();
+        return;
     }
-
-    Sentence kneeReason(std::size_t first, std::size_t last) const
-    {
-        const std::vector<CurvePoint>& c = m_usable;
-        // Across the bend: from the last linear step to the first overloaded one, where they exist.
-        const std::size_t a = first > 0 ? first - 1 : first;
-        const std::size_t b = last + 1 < c.size() ? last + 1 : last;
-        const Sentence start = load(c[first].x);
-        if (a == b) {
-            return c[a].latency ? sentence("KneeAnalysis", "The curve bends at %1: %2 is %3 there.")
-                                      .arg(start, metric(), words::latency(*c[a].latency))
-                                : sentence("KneeAnalysis", "The curve bends at %1.").arg(start);
-        }
-        Sentence text;
-        const Sentence subject
-            = concurrency() ? sentence("KneeAnalysis", "throughput") : sentence("KneeAnalysis", "RPS");
-        double slower;
-        if (!concurrency()) {
-            slower = 1.0 - (c[b].thr - c[a].thr) / (c[b].x - c[a].x);
-        } else {
-            const double relative = c[a].thr > 0 ? (c[b].thr / c[a].thr - 1.0) / (c[b].x / c[a].x - 1.0) : 1.0;
-            slower = 1.0 - relative;
-        }
-        const Sentence reference = concurrency() ? sentence("KneeAnalysis", "the number of users")
-                                                 : sentence("KneeAnalysis", "the offered rate");
-        if (slower < 0.005)
-            text = sentence("KneeAnalysis", "From %1 %2 still grows with %3").arg(start, subject, reference);
-        else
-            text = sentence("KneeAnalysis", "From %1 %2 grows %3 slower than %4")
-                       .arg(start, subject, words::wholePercent(slower), reference);
-        if (c[a].latency && c[b].latency && *c[a].latency > 0) {
-            text += sentence("KneeAnalysis", " and %1 rises %2 (%3 at %4 to %5 at %6)")
-                        .arg(metric(), words::ratio(*c[b].latency / *c[a].latency), words::latency(*c[a].latency),
-                            load(c[a].x), words::latency(*c[b].latency), load(c[b].x));
-        }
-        return text + words::fullStop();
-    }
-
-    Sentence overloadReason(std::size_t first, std::size_t last) const
-    {
-        const std::vector<CurvePoint>& c = m_usable;
-        Sentence text;
-        if (!concurrency()) {
-            text = sentence("KneeAnalysis", "From %1 the server is overloaded: it completes %2 of the %1 offered (%3)")
-                       .arg(load(c[first].x), words::throughput(c[first].thr),
-                           words::wholePercent(c[first].thr / c[first].x));
-        } else {
-            text = sentence("KneeAnalysis",
-                "From %1 the server is saturated: more users add little or no throughput (%2 at %1, %3 at %4)")
-                       .arg(load(c[first].x), words::throughput(c[first].thr), words::throughput(c[last].thr),
-                           load(c[last].x));
-        }
-        if (c[last].latency)
-            text += sentence("KneeAnalysis", ", and %1 reaches %2 at %3")
-                        .arg(metric(), words::latency(*c[last].latency), load(c[last].x));
-        const Finding& collapse = m_result.collapse;
-        if (collapse.found && m_result.peakThroughput > 0) {
-            text += sentence("KneeAnalysis", "; from %1 throughput falls, to %2 below its %3 peak")
-                        .arg(load(collapse.offered),
-                            words::wholePercent(1.0 - collapse.achieved / m_result.peakThroughput),
-                            words::throughput(m_result.peakThroughput));
-        }
-        return text + words::fullStop();
-    }
-
-    void buildRegions()
-    {
-        const std::vector<CurvePoint>& c = m_usable;
-        // One load has no regions: they are stretches of a curve.
-        if (c.empty() || m_singleLoad)
+    // Concurrency mode has no offered rate: saturated from the first step beyond which throughput
+    // never grows by more than 1/fraction − 1 (5%) while users grow by at least twice that.
+    const double growth = 1.0 / fraction - 1.0;
+    for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+        double maxAfter = 0.0;
+        for (std::size_t j = i + 1; j < c.size(); ++j)
+            maxAfter = std::max(maxAfter, c[j].thr);
+        if (maxAfter <= c[i].thr * (1.0 + growth) && c.back().x >= c[i].x * (1.0 + 2.0 * growth)) {
+            const CurvePoint& s = c[i];
+            // Users capped by a paced rate: where throughput reaches that rate, the rate stops it
+            // growing, not the server.
+            if (isKnown(s.rateLimit) && s.thr >= fraction * s.rateLimit) {
+                m_result.saturation
+                    = absent(sentence("KneeAnalysis",
+                        "Saturation is unknown: from %1 on, throughput (%2) is the rate the requests were paced "
+                        "to (%3), so the rate, not the server, stops it growing; pace faster to find saturation.")
+                                 .arg(load(s.x), words::throughput(s.thr), words::throughput(s.rateLimit)));
+                return;
+            }
+            const double added = s.thr > 0 ? maxAfter / s.thr - 1.0 : 0.0;
+            const Sentence more = added > 0.0005
+                ? sentence("KneeAnalysis", "more users add at most %1 throughput (%2 here, at most %3 up to %4)")
+                      .arg(words::percent(added), words::throughput(s.thr), words::throughput(maxAfter),
+                          load(c.back().x))
+                : sentence("KneeAnalysis", "more users add no throughput (%1 here, at most %2 up to %3)")
+                      .arg(words::throughput(s.thr), words::throughput(maxAfter), load(c.back().x));
+            m_result.saturation = finding(s, sentence("KneeAnalysis", "Saturation at %1: %2.").arg(load(s.x), more));
             return;
-        const AnalysisResult& r = m_result;
-        const double kneeX = r.knee.found ? r.knee.offered : r.throughputKnee.found ? r.throughputKnee.offered : kInf;
-        const double overloadX
-            = std::min(r.saturation.found ? r.saturation.offered : kInf, r.collapse.found ? r.collapse.offered : kInf);
-        auto kindOf = [&](double x) {
-            if (x >= overloadX)
-                return RegionKind::Overload;
-            return x >= kneeX ? RegionKind::Knee : RegionKind::Linear;
-        };
-        for (std::size_t first = 0; first < c.size();) {
-            const RegionKind kind = kindOf(c[first].x);
-            std::size_t last = first;
-            while (last + 1 < c.size() && kindOf(c[last + 1].x) == kind)
-                ++last;
-            Region region;
-            region.kind = kind;
-            region.fromOffered = c[first].x;
-            region.toOffered = c[last].x;
-            region.firstStep = c[first].step();
-            region.lastStep = c[last].step();
-            region.reason = kind == RegionKind::Linear ? linearReason(first, last)
-                : kind == RegionKind::Knee             ? kneeReason(first, last)
-                                                       : overloadReason(first, last);
-            m_result.regions.push_back(std::move(region));
-            first = last + 1;
         }
     }
-
-    const std::vector<SweepPoint>& m_points;
-    AnalysisOptions m_options;
-    AnalysisResult m_result;
-    std::vector<CurvePoint> m_usable; // reliable and erroneous steps: throughput, saturation, collapse, SLO
-    std::vector<CurvePoint> m_reliable; // the throughput knee
-    std::vector<CurvePoint> m_latency; // reliable steps that report the metric: the latency knee
-    QList<Sentence> m_leftOut; // "step 5 (45 req/s): client-bound"
-    QList<Sentence> m_leftOutLatency;
-    bool m_noLatency = false;
-    bool m_singleLoad = false; // every usable step ran at one load: no trend to read
-    std::vector<CurvePoint> m_kneeCurve; // m_latency without its outlier steps
-    std::vector<double> m_outlierX; // the loads of those outliers
-};
-
-} // namespace
-
-bool meetsSlo(const Slo& slo, const StepMetrics& m, QString* reason)
-{
-    CurvePoint point;
-    point.errorRate = errorRateOf(m);
-    point.ttft = latencyAt(m, m.ttft, slo.ttftP());
-    point.tpot = latencyAt(m, m.tpot, slo.tpotP());
-    point.e2el = latencyAt(m, m.e2el, slo.e2elP());
-    point.ttfc = latencyAt(m, m.firstContentTtft, slo.ttfcP());
-    SloJudgement j = judgeSlo(slo, AnalysisOptions {}.maxErrorRate, point);
-    if (m.completed == 0) {
-        j.pass = false;
-        j.firstMiss = sentence("KneeAnalysis", "no request completed");
-    }
-    if (reason && !j.pass)
-        *reason = (j.judged || !j.firstMiss.isEmpty() ? j.firstMiss
-                                                      : sentence("KneeAnalysis", "does not report %1")
-                                                            .arg(Sentence::join(j.missing, Sentence::plain(u", "_s))))
-                      .text();
-    return j.pass;
+    m_result.saturation = absent(sentence("KneeAnalysis",
+        "The sweep never saturated: throughput still grows with the users up to %1 "
+        "(%2); %3.")
+                                     .arg(load(c.back().x), words::throughput(c.back().thr), higherLoads()));
 }
+
+// What one load can tell: whether the server kept up there, not where it stops keeping up.
+Sentence Analyzer::oneLoadSaturation(const CurvePoint& p) const
+{
+    if (concurrency())
+        return sentence("KneeAnalysis",
+            "One load: with %1 the server completed %2. One load cannot show whether more users add "
+            "throughput; add steps with fewer and more users.")
+            .arg(load(p.x), words::throughput(p.thr));
+    if (p.thr < m_options.saturationFraction * p.expected && p.concurrencyCap > 0)
+        return sentence("KneeAnalysis",
+            "One load: at %1 with at most %2 requests in flight the server completed %3, %4 of the offered "
+            "rate; the cap on requests in flight or the server held it back, and one load cannot tell which: "
+            "add steps at other rates and caps.")
+            .arg(load(p.x))
+            .arg(p.concurrencyCap)
+            .arg(words::throughput(p.thr), words::wholePercent(p.thr / p.x));
+    if (p.thr < m_options.saturationFraction * p.expected)
+        return sentence("KneeAnalysis",
+            "One load: at %1 the server completed %2, %3 of the offered rate, so it was saturated there; one "
+            "load cannot show where saturation begins: add lower rates.")
+            .arg(load(p.x), words::throughput(p.thr), words::wholePercent(p.thr / p.x));
+    return sentence("KneeAnalysis",
+        "One load: at %1 the server completed %2, %3 of the offered rate, so it kept up there; one load "
+        "cannot show where it stops keeping up: add higher rates.")
+        .arg(load(p.x), words::throughput(p.thr), words::wholePercent(p.thr / p.x));
+}
+
+// Said when the drain moved the bar noticeably, so the numbers in the sentence add up.
+Sentence Analyzer::drainNote(const CurvePoint& p) const
+{
+    if (p.expected >= 0.99 * p.x)
+        return {};
+    return sentence(
+        "KneeAnalysis", " of the %1 a step this long reads without saturation, its last requests' drain included")
+        .arg(words::throughput(p.expected));
+}
+
+Sentence Analyzer::neverSaturatedSuffix() const
+{
+    return neverSaturated() ? sentence("KneeAnalysis", " The sweep never saturated; %1.").arg(higherLoads())
+                            : Sentence();
+}
+
+// The lowest to the highest load of the latency curve: "25–350 req/s", "1–64 users".
+Sentence Analyzer::loadRange(double from, double to) const
+{
+    return sentence("KneeAnalysis", "%1–%2", "a range of loads: the lowest number, then the highest load with its unit")
+        .arg(words::number(from), load(to));
+}
+
+// Whether b's latency is above a's beyond the noise the two steps measured: their 95 % intervals do
+// not overlap; without an interval at either, b must be noiseRatioWithoutIntervals times a.
+bool Analyzer::above(const CurvePoint& b, const CurvePoint& a) const
+{
+    if (a.latencyCi && b.latencyCi)
+        return b.latencyCi->low > a.latencyCi->high;
+    return *b.latency > *a.latency * m_options.noiseRatioWithoutIntervals;
+}
+
+// "24 ms (95% interval 21–27 ms)", or the value alone where the step measured no interval.
+Sentence Analyzer::latencyWithInterval(const CurvePoint& p) const
+{
+    if (!p.latencyCi)
+        return Sentence::plain(words::latency(*p.latency));
+    return sentence("KneeAnalysis", "%1 (95% interval %2–%3)")
+        .arg(words::latency(*p.latency), words::number(p.latencyCi->low), words::latency(p.latencyCi->high));
+}
+
+// The SLO's limit on the analysed latency, where it limits that metric at the analysed percentile.
+std::optional<double> Analyzer::sloLimitOnMetric() const
+{
+    const Slo& slo = m_options.slo;
+    const double p = m_options.percentile;
+    switch (m_options.metric) {
+    case LatencyMetric::Ttft:
+        return slo.ttftMs && slo.ttftP() == p ? slo.ttftMs : std::nullopt;
+    case LatencyMetric::Tpot:
+        return slo.tpotMs && slo.tpotP() == p ? slo.tpotMs : std::nullopt;
+    case LatencyMetric::E2el:
+        return slo.e2elMs && slo.e2elP() == p ? slo.e2elMs : std::nullopt;
+    case LatencyMetric::Itl:
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+// One step whose latency jumped beyond both neighbours' intervals (by the knee's minimum rise) while
+// the next step fell back more than half way: noise of that step, not a bend of the curve. The rest
+// of the curve goes to the knee; the outliers are named.
+void Analyzer::setKneeCurve()
+{
+    const std::vector<CurvePoint>& c = m_latency;
+    std::vector<bool> outlier(c.size(), false);
+    for (std::size_t i = 1; i + 1 < c.size(); ++i) {
+        const double before = *c[i - 1].latency, here = *c[i].latency, after = *c[i + 1].latency;
+        const bool jump = above(c[i], c[i - 1]) && above(c[i], c[i + 1])
+            && here >= m_options.minLatencyRise * std::max(before, after);
+        const bool undone = after - before < here - after;
+        if (jump && undone && !outlier[i - 1])
+            outlier[i] = true;
+    }
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        if (!outlier[i]) {
+            m_kneeCurve.push_back(c[i]);
+            continue;
+        }
+        m_outlierX.push_back(c[i].x);
+        const Sentence name = stepName(c[i].step());
+        for (int step : c[i].steps) {
+            StepAssessment& a = m_result.steps[std::size_t(step)];
+            a.outlier = true;
+            a.usedForKnee = false;
+            a.excluded = sentence("KneeAnalysis", "an outlier: the next step undid its rise");
+        }
+        m_leftOutLatency << sentence("KneeAnalysis", "%1: outlier").arg(name);
+        m_result.notes << sentence("KneeAnalysis",
+            "%1 is an outlier: %2 is %3 there, against %4 at %5 and %6 at %7; the next step undoes the rise, "
+            "so the knee leaves it out.")
+                              .arg(name.capitalized(), metric(), latencyWithInterval(c[i]),
+                                  latencyWithInterval(c[i - 1]), load(c[i - 1].x), latencyWithInterval(c[i + 1]),
+                                  load(c[i + 1].x));
+    }
+}
+
+// Why Kneedle's candidate at k is not a knee, if it is not: the steps above it must stay up beyond
+// their intervals, at least two steps must show the rise, and the rise must matter (a minimum ratio,
+// and a share of the SLO's limit where the SLO limits this latency).
+std::optional<Sentence> Analyzer::unconfirmed(
+    const std::vector<CurvePoint>& c, std::size_t k, const Sentence& noKneeIn) const
+{
+    const std::size_t last = c.size() - 1;
+    // Size first: a rise too small to matter is no knee however it is measured.
+    double top = 0.0;
+    std::size_t topIndex = k + 1;
+    for (std::size_t j = k + 1; j <= last; ++j) {
+        if (*c[j].latency > top) {
+            top = *c[j].latency;
+            topIndex = j;
+        }
+    }
+    const double base = *c[k].latency;
+    if (top < m_options.minLatencyRise * base) {
+        return noKneeIn
+            + sentence("KneeAnalysis", "beyond %1, %2 rises only from %3 to %4 at %5, less than a %6 rise.%7")
+                  .arg(load(c[k].x), metric(), words::latency(base), words::latency(top), load(c[topIndex].x),
+                      words::ratio(m_options.minLatencyRise), neverSaturatedSuffix());
+    }
+    if (const std::optional<double> limit = sloLimitOnMetric();
+        limit && top < *limit && top - base < m_options.minRiseOfSlo * *limit) {
+        return noKneeIn
+            + sentence("KneeAnalysis",
+                "%1 rises from %2 at %3 to %4 at %5, %6 more, which is under %7 of the SLO's %8 limit: far "
+                "below the objective, the rise does not limit capacity.%9")
+                  .arg(metric(), words::latency(base), load(c[k].x), words::latency(top), load(c[topIndex].x),
+                      words::latency(top - base), words::wholePercent(m_options.minRiseOfSlo), words::latency(*limit),
+                      neverSaturatedSuffix());
+    }
+    for (std::size_t j = k + 1; j <= last; ++j) {
+        if (above(c[j], c[k]))
+            continue;
+        const Sentence noise = c[j].latencyCi && c[k].latencyCi
+            ? sentence("KneeAnalysis", "within the noise the steps measured")
+            : sentence("KneeAnalysis", "less than %1 above it, which the steps' noise may explain")
+                  .arg(words::wholePercent(m_options.noiseRatioWithoutIntervals - 1.0));
+        return noKneeIn
+            + sentence("KneeAnalysis",
+                "%1 bends at %2 (%3) but is %4 at %5, %6: the rise is not sustained. Repeat the steps "
+                "(load.plan.repeats) to narrow their intervals.")
+                  .arg(metric(), load(c[k].x), latencyWithInterval(c[k]), latencyWithInterval(c[j]), load(c[j].x),
+                      noise);
+    }
+    const std::size_t rising = last - k + (k > 0 && above(c[k], c[k - 1]) ? 1 : 0);
+    if (rising < 2) {
+        return noKneeIn
+            + sentence("KneeAnalysis",
+                "%1 rises only at the highest load, %2 (%3 against %4 at %5); one step does not make a knee: %6 "
+                "to confirm it.")
+                  .arg(metric(), load(c[last].x), words::latency(*c[last].latency), words::latency(*c[k].latency),
+                      load(c[k].x), higherLoads());
+    }
+    return std::nullopt;
+}
+
+void Analyzer::findKnee()
+{
+    if (m_noLatency) {
+        m_result.knee = absent(sentence("KneeAnalysis", "No knee: the steps do not report %1.").arg(metric()));
+        return;
+    }
+    if (m_singleLoad) {
+        m_result.knee = absent(sentence("KneeAnalysis",
+            "No knee: every usable step ran at %1, and one load shows no curve; add steps at lower and higher "
+            "loads.")
+                                   .arg(load(m_usable.front().x)));
+        return;
+    }
+    setKneeCurve();
+    const std::vector<CurvePoint>& c = m_kneeCurve;
+    const Sentence leftOut = leftOutSentence(true);
+    if (int(c.size()) < m_options.minKneeSteps) {
+        m_result.knee = absent(sentence("KneeAnalysis",
+            "No knee yet: finding one needs at least %1 reliable steps that report %2, and the sweep has %3.%4")
+                                   .arg(m_options.minKneeSteps)
+                                   .arg(metric())
+                                   .arg(c.size())
+                                   .arg(leftOut));
+        return;
+    }
+    std::vector<double> x, y;
+    curveColumns(c, x, y, [](const CurvePoint& p) { return *p.latency; });
+    const Sentence noKneeIn = sentence("KneeAnalysis", "No knee in %1: ").arg(loadRange(x.front(), x.back()));
+    // Latency does not fall as load rises except by noise: fit a non-decreasing curve first (where
+    // Kneedle smooths with a spline).
+    const std::vector<double> fit = knee::isotonicFit(y);
+    const double rise = fit.front() > 0 ? fit.back() / fit.front() : (fit.back() > 0 ? kInf : 1.0);
+    const auto [lowest, highest] = std::minmax_element(y.begin(), y.end());
+    if (rise < m_options.minLatencyRise) {
+        m_result.knee = absent(noKneeIn
+            + sentence("KneeAnalysis", "%1 stayed between %2 and %3, less than a %4 rise.%5%6")
+                  .arg(metric(), words::latency(*lowest), words::latency(*highest),
+                      words::ratio(m_options.minLatencyRise), neverSaturatedSuffix(), leftOut));
+        return;
+    }
+    // Latency explodes multiplicatively past the knee: on a linear scale a tail of seconds flattens
+    // everything before it and Kneedle lands on the step where latency has already exploded. On the
+    // logarithm, the bend is where the climb starts. The curve bends when Kneedle accepts it on either
+    // scale; the knee is then placed on the logarithm.
+    std::vector<double> logFit(fit.size());
+    const double floor = std::max(fit.front(), 1e-3);
+    std::transform(fit.begin(), fit.end(), logFit.begin(), [floor](double v) { return std::log(std::max(v, floor)); });
+    std::optional<std::size_t> index = knee::kneedle(x, logFit, true, m_options.kneeSensitivity);
+    if (!index) {
+        // A curve that climbs early and keeps climbing is concave on the logarithm: the linear bend.
+        if (const auto linear = knee::kneedle(x, fit, true, m_options.kneeSensitivity))
+            index = knee::furthestFromChord(x, logFit, true).value_or(*linear);
+    }
+    if (!index) {
+        m_result.knee = absent(noKneeIn
+            + sentence("KneeAnalysis", "%1 rises %2 without a bend that stands out.%3%4")
+                  .arg(metric(), words::ratio(rise), neverSaturatedSuffix(), leftOut));
+        return;
+    }
+    // Kneedle's bend, or the first step above it from which the rise is sustained: a noisy jump at the
+    // bend (a P99 of few requests) must not hide the climb that follows it.
+    const std::optional<Sentence> why = unconfirmed(c, *index, noKneeIn);
+    std::optional<std::size_t> confirmed;
+    if (!why)
+        confirmed = *index;
+    for (std::size_t later = *index + 1; !confirmed && later + 1 < c.size(); ++later) {
+        if (!unconfirmed(c, later, noKneeIn))
+            confirmed = later;
+    }
+    if (!confirmed) {
+        m_result.knee = absent(*why + leftOut);
+        return;
+    }
+    const std::size_t k = *confirmed;
+    Sentence rises;
+    const std::size_t last = c.size() - 1;
+    if (k + 1 == last) {
+        rises = sentence("KneeAnalysis", "and %1 (%2) at %3")
+                    .arg(words::latency(y[last]), words::ratio(y[last] / y[k]), load(x[last]));
+    } else {
+        rises = sentence("KneeAnalysis", "%1 at %2, and %3 (%4) at %5")
+                    .arg(words::latency(y[k + 1]), load(x[k + 1]), words::latency(y[last]),
+                        words::ratio(y[last] / y[k]), load(x[last]));
+    }
+    m_result.knee = finding(c[k],
+        sentence("KneeAnalysis", "The knee is at %1 (%2 achieved): %3 is %4 there, %5.%6")
+            .arg(load(x[k]), words::throughput(c[k].thr), metric(), words::latency(y[k]), rises, leftOut));
+}
+
+void Analyzer::findThroughputKnee()
+{
+    const std::vector<CurvePoint>& c = m_reliable;
+    const Sentence leftOut = leftOutSentence(false);
+    const Sentence grows = concurrency() ? sentence("KneeAnalysis", "the number of users")
+                                         : sentence("KneeAnalysis", "the offered rate");
+    if (m_singleLoad) {
+        m_result.throughputKnee = absent(
+            sentence("KneeAnalysis", "No throughput knee: every usable step ran at %1; a bend takes several loads.")
+                .arg(load(m_usable.front().x)));
+        return;
+    }
+    if (int(c.size()) < m_options.minKneeSteps) {
+        m_result.throughputKnee = absent(sentence("KneeAnalysis",
+            "No throughput knee yet: finding one needs at least %1 reliable steps, and the sweep has %2.%3")
+                                             .arg(m_options.minKneeSteps)
+                                             .arg(c.size())
+                                             .arg(leftOut));
+        return;
+    }
+    std::vector<double> x, y;
+    curveColumns(c, x, y, [](const CurvePoint& p) { return p.thr; });
+    // The envelope of the best throughput so far: a collapse (reported on its own) shows as a plateau
+    // and leaves the knee where growth stopped.
+    std::vector<double> fit(y.size());
+    std::partial_sum(y.begin(), y.end(), fit.begin(), [](double a, double b) { return std::max(a, b); });
+    const auto index
+        = fit.back() > fit.front() ? knee::kneedle(x, fit, false, m_options.kneeSensitivity) : std::nullopt;
+    if (!index) {
+        // A latency knee below saturation is queueing the server still keeps up with: say so, so that
+        // the two findings read as one story.
+        const Sentence queueing = m_result.knee.found && neverSaturated()
+            ? sentence("KneeAnalysis",
+                " Latency rises from the knee at %1 while throughput still keeps up: requests queue, but the "
+                "server is not yet saturated.")
+                  .arg(load(m_result.knee.offered))
+            : Sentence();
+        m_result.throughputKnee = absent(
+            sentence("KneeAnalysis", "No throughput knee: throughput grows in step with %1 from %2 to %3.%4%5%6")
+                .arg(grows, load(x.front()), load(x.back()), queueing, neverSaturatedSuffix(), leftOut));
+        return;
+    }
+    const std::size_t k = *index;
+    const double before = (fit[k] - fit.front()) / (x[k] - x.front());
+    const double after = (fit.back() - fit[k]) / (x.back() - x[k]);
+    const Sentence beyond = after <= 0 || before <= 0
+        ? sentence("KneeAnalysis", "beyond it, throughput no longer grows")
+        : sentence("KneeAnalysis", "beyond it, throughput grows %1 slower than below it")
+              .arg(words::wholePercent(1.0 - after / before));
+    m_result.throughputKnee = finding(c[k],
+        sentence("KneeAnalysis", "Throughput bends at %1 (%2 achieved): %3.%4")
+            .arg(load(x[k]), words::throughput(c[k].thr), beyond, leftOut));
+}
+
+void Analyzer::findCollapse()
+{
+    const std::vector<CurvePoint>& c = m_usable;
+    if (c.size() < 2) {
+        m_result.collapse = absent(
+            sentence("KneeAnalysis", "Collapse is unknown: it takes at least two loads to see throughput fall."));
+        return;
+    }
+    std::size_t peak = 0;
+    for (std::size_t i = 1; i < c.size(); ++i) {
+        if (c[i].thr > c[peak].thr)
+            peak = i;
+    }
+    const double limit = (1.0 - m_options.collapseDrop) * c[peak].thr;
+    // A real decrease: beyond the drop allowed for noise, and no later step recovering from it.
+    std::optional<std::size_t> first;
+    for (std::size_t j = c.size(); j-- > peak + 1;) {
+        if (c[j].thr < limit)
+            first = j;
+        else
+            break;
+    }
+    if (first) {
+        const CurvePoint& f = c[*first];
+        Sentence text = sentence(
+            "KneeAnalysis", "Throughput collapses from %1: it peaked at %2 at %3 and falls to %4 (%5 below the peak)")
+                            .arg(load(f.x), words::throughput(c[peak].thr), load(c[peak].x), words::throughput(f.thr),
+                                words::wholePercent(1.0 - f.thr / c[peak].thr));
+        if (*first + 1 < c.size())
+            text
+                += sentence("KneeAnalysis", ", and to %1 at %2").arg(words::throughput(c.back().thr), load(c.back().x));
+        m_result.collapse = finding(f, text + words::fullStop());
+        return;
+    }
+    if (peak + 1 == c.size()) {
+        m_result.collapse = absent(m_result.saturation.found
+                ? sentence("KneeAnalysis",
+                    "No collapse: throughput did not fall as the load rose; its peak, %1, is at the highest load, %2.")
+                      .arg(words::throughput(c[peak].thr), load(c[peak].x))
+                : sentence("KneeAnalysis", "No collapse: throughput rose with the load up to %1.")
+                      .arg(load(c.back().x)));
+        return;
+    }
+    m_result.collapse
+        = absent(sentence("KneeAnalysis", "No collapse: throughput held within %1 of its %2 peak from %3 to %4.")
+                     .arg(words::wholePercent(m_options.collapseDrop), words::throughput(c[peak].thr), load(c[peak].x),
+                         load(c.back().x)));
+}
+
+} // namespace analysis
+
+using namespace analysis;
 
 AnalysisOptions analysisOptionsFor(const Slo& slo)
 {
@@ -1473,126 +850,6 @@ QString sloLimitKey(SloLimit limit)
     }
     return {};
 }
-
-namespace {
-
-// When no step reports the latency metric at the asked percentile (a foreign file that kept only its
-// median, or only P90), the highest percentile that a step does report.
-std::optional<double> reportedPercentileInstead(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
-{
-    std::vector<const StepMetrics*> steps;
-    steps.reserve(points.size());
-    for (const SweepPoint& p : points)
-        steps.push_back(&p.metrics);
-    const std::optional<double> reported = reportedPercentile(steps, options.metric, options.percentile);
-    return reported && *reported != options.percentile ? reported : std::nullopt;
-}
-
-// Output-length accounting over the sweep: answers shorter than their max_tokens, said when they are
-// more than a few. With ignore_eos a short answer means the server did not honour it.
-std::optional<Sentence> shortOutputNote(const std::vector<SweepPoint>& points)
-{
-    constexpr double noteShare = 0.05;
-    qint64 shortOutputs = 0;
-    qint64 known = 0;
-    std::optional<bool> ignoreEos;
-    for (const SweepPoint& p : points) {
-        const StepMetrics& m = p.metrics;
-        if (!isKnown(m.shortOutputs) || m.outputLimitsKnown <= 0)
-            continue;
-        shortOutputs += m.shortOutputs;
-        known += m.outputLimitsKnown;
-        if (m.ignoreEos)
-            ignoreEos = ignoreEos.value_or(false) || *m.ignoreEos;
-    }
-    if (known <= 0 || double(shortOutputs) / double(known) < noteShare)
-        return std::nullopt;
-    const QString share = words::percent(double(shortOutputs) / double(known));
-    if (!ignoreEos)
-        return sentence("KneeAnalysis",
-            "%1 of requests came back shorter than max_tokens, so output throughput is lower than the requested "
-            "lengths suggest.")
-            .arg(share);
-    if (*ignoreEos)
-        return sentence("KneeAnalysis",
-            "%1 of requests came back shorter than max_tokens though ignore_eos was set: the server ignored it.")
-            .arg(share);
-    return sentence("KneeAnalysis",
-        "%1 of requests came back shorter than max_tokens: the model stopped early, so output throughput is "
-        "lower than the requested lengths suggest.")
-        .arg(share);
-}
-
-// How much of the sweep the prefix cache served, and whether prompts repeating is why: said where the
-// cache served a fifth of the input or more, or where requests re-sent a prompt, since a knee measured
-// on such a workload is more optimistic than traffic without that reuse.
-std::optional<Sentence> cacheNote(const std::vector<SweepPoint>& points, const AnalysisResult& result)
-{
-    constexpr double noteHitRate = 0.20;
-    constexpr double noteRepeats = 0.05;
-    double hitSum = 0.0;
-    int hitSteps = 0;
-    bool serverSide = false;
-    qint64 repeated = 0, requests = 0;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        if (i < result.steps.size() && !result.steps[i].usedForThroughput)
-            continue;
-        const SweepPoint& p = points[i];
-        const std::optional<double> server = serverHitRate(p.server);
-        if (const std::optional<double> rate = server ? server : clientHitRate(p.metrics)) {
-            hitSum += *rate;
-            ++hitSteps;
-            serverSide = serverSide || server.has_value();
-        }
-        if (isKnown(p.metrics.repeatedPrompts)) {
-            repeated += p.metrics.repeatedPrompts;
-            requests += endedRequests(p.metrics);
-        }
-    }
-    // Plain values with a flag each: what is unknown is never worded.
-    const bool hitKnown = hitSteps > 0;
-    const double hitRate = hitKnown ? hitSum / hitSteps : 0.0;
-    const bool repeatsKnown = requests > 0;
-    const double repeats = repeatsKnown ? double(repeated) / double(requests) : 0.0;
-    const bool reused = repeatsKnown && repeats >= noteRepeats;
-    const bool cached = hitKnown && hitRate >= noteHitRate;
-    if (!reused && !cached)
-        return std::nullopt;
-    const Sentence measured = result.knee.found || result.saturation.found
-        ? sentence("KneeAnalysis", "The knee and saturation were measured on a cache-friendly workload: ")
-        : sentence("KneeAnalysis", "This sweep ran a cache-friendly workload: ");
-    const Sentence fix = sentence("KneeAnalysis",
-        " Send fresh prompts (workload.prompt_pool 0, or a dataset as large as the run) or reset the cache between "
-        "steps (load.reset_cache_between_steps).");
-    if (reused && cached)
-        return measured
-            + sentence("KneeAnalysis",
-                "%1 of input tokens came from the prefix cache because prompts repeat (%2 of requests re-sent a prompt "
-                "already sent in this run); a server without that reuse would saturate earlier.")
-                  .arg(words::wholePercent(hitRate), words::wholePercent(repeats))
-            + fix;
-    if (reused)
-        return measured
-            + sentence("KneeAnalysis",
-                "%1 of requests re-sent a prompt already sent in this run; a server with prefix caching answers them "
-                "with little prefill, so a server without that reuse would saturate earlier.")
-                  .arg(words::wholePercent(repeats))
-            + fix;
-    const Sentence side = serverSide ? sentence("KneeAnalysis", "the server's figures")
-                                     : sentence("KneeAnalysis", "the client's figures");
-    if (!repeatsKnown)
-        return sentence("KneeAnalysis",
-            "%1 of input tokens came from the prefix cache (%2). Where that comes from prompts repeating rather than "
-            "prefixes the traffic really shares, a server without that reuse would saturate earlier.")
-            .arg(words::wholePercent(hitRate), side);
-    // The cache served much of the input without prompts repeating: the workload shares prefixes by design.
-    return sentence("KneeAnalysis",
-        "%1 of input tokens came from the prefix cache (%2) though no prompt repeated: the workload shares prefixes "
-        "(a system prompt, conversation history), so the findings hold for traffic that shares as much.")
-        .arg(words::wholePercent(hitRate), side);
-}
-
-} // namespace
 
 AnalysisResult KneeAnalysis::analyze(const std::vector<SweepPoint>& points, const AnalysisOptions& options)
 {
