@@ -453,7 +453,9 @@ private Q_SLOTS:
             }
         }
         const double timeScale = 5;
-        const std::vector<double> simRates = { 2, 4, 8, 16, 32, 64 }; // sessions per simulated second
+        // Sessions per simulated second: the first step already far below the knee (its hit rate is the
+        // cache's best, its median TTFT well within the SLO also without the cache).
+        const std::vector<double> simRates = { 4, 8, 16, 32, 64 };
         std::map<bool, std::vector<SweepPoint>> curves;
         for (const bool cache : { true, false }) {
             SimTarget sim;
