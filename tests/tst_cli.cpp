@@ -1198,16 +1198,16 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString group = dir.filePath(QStringLiteral("group"));
-        // Closed loops of 1, 4 and 16 users, 16 requests a step; a request streams 128 tokens (about 100 ms at
+        // Closed loops of 1, 4 and 12 users, 12 requests a step; a request streams 128 tokens (about 100 ms at
         // this time scale), so users beyond max_num_seqs wait that long for a slot, far past the 40 ms SLO on
-        // the median TTFT (16 users on 4 slots: 12 of the 16 requests wait at least one whole request).
+        // the median TTFT (12 users on 4 slots: 8 of the 12 requests wait at least one whole request).
         const QStringList args = { QStringLiteral("sweep"), QStringLiteral("--serve"),
             QStringLiteral("%1 --port {port} --max-num-seqs {max_num_seqs} --time-scale 10")
                 .arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM)),
-            QStringLiteral("--serve-param"), QStringLiteral("max_num_seqs=1,4,16,x"), QStringLiteral("--serve-grace"),
+            QStringLiteral("--serve-param"), QStringLiteral("max_num_seqs=1,4,12,x"), QStringLiteral("--serve-grace"),
             QStringLiteral("20"), QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:9"),
-            QStringLiteral("--concurrency"), QStringLiteral("1,4,16"), QStringLiteral("--num-prompts"),
-            QStringLiteral("16"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
+            QStringLiteral("--concurrency"), QStringLiteral("1,4,12"), QStringLiteral("--num-prompts"),
+            QStringLiteral("12"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
             QStringLiteral("--random-output-len"), QStringLiteral("128"), QStringLiteral("--no-early-stop"),
             QStringLiteral("--ignore-eos"), QStringLiteral("--slo"), QStringLiteral("ttft:p50:40"),
             QStringLiteral("--quiet"), QStringLiteral("--out"), group };
@@ -1262,20 +1262,20 @@ private Q_SLOTS:
         }
         QCOMPARE(runs.at(3).toObject().value(u"state").toString(), QStringLiteral("failed"));
         QVERIFY(runs.at(3).toObject().value(u"error").toString().startsWith(QStringLiteral("max_num_seqs=x: ")));
-        // Capacity follows max_num_seqs: 1 user, 4 users, and all 16 (the sweep's top: a lower bound).
+        // Capacity follows max_num_seqs: 1 user, 4 users, and all 12 (the sweep's top: a lower bound).
         auto figure = [&](int i, const char* key) { return runs.at(i).toObject().value(QLatin1String(key)); };
         // (1 and 4 users meet it where the next step misses: the capacity lies between, interpolated.)
         QVERIFY(figure(0, "slo_capacity").toDouble() >= 1 && figure(0, "slo_capacity").toDouble() < 4);
-        QVERIFY(figure(1, "slo_capacity").toDouble() >= 4 && figure(1, "slo_capacity").toDouble() < 16);
+        QVERIFY(figure(1, "slo_capacity").toDouble() >= 4 && figure(1, "slo_capacity").toDouble() < 12);
         QVERIFY(!figure(1, "slo_capacity_lower_bound").toBool());
-        QCOMPARE(figure(2, "slo_capacity"), QJsonValue(16.0));
+        QCOMPARE(figure(2, "slo_capacity"), QJsonValue(12.0));
         QVERIFY(figure(2, "slo_capacity_lower_bound").toBool());
         QVERIFY(figure(0, "peak_throughput").toDouble() < figure(1, "peak_throughput").toDouble());
         QVERIFY(figure(1, "peak_throughput").toDouble() < figure(2, "peak_throughput").toDouble());
         QCOMPARE(matrix.value(u"best").toString(), runs.at(2).toObject().value(u"dir").toString());
-        const QString sentence = QStringLiteral("Best configuration for the SLO: max_num_seqs=16, with the most load "
-                                                "within the SLO: ≥ 16 users, %1× the next best (max_num_seqs=4).")
-                                     .arg(16 / figure(1, "slo_capacity").toDouble(), 0, 'f', 2);
+        const QString sentence = QStringLiteral("Best configuration for the SLO: max_num_seqs=12, with the most load "
+                                                "within the SLO: ≥ 12 users, %1× the next best (max_num_seqs=4).")
+                                     .arg(12 / figure(1, "slo_capacity").toDouble(), 0, 'f', 2);
         QVERIFY2(first.out.contains(sentence), qPrintable(first.out));
         QVERIFY(readFile(group + QStringLiteral("/comparison.txt")).contains(sentence.toUtf8()));
         // The twin fitted on the first configuration predicts the others (the simulator is what it models).
