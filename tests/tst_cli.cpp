@@ -1364,7 +1364,7 @@ private Q_SLOTS:
             = QStringLiteral("%1 --port {port} --time-scale 10").arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM));
         // "die" kills its simulator once the first step's file is written (so while the sweep runs its second:
         // the four steps left take about a second), then exits 3; "hang" starts a process that never listens,
-        // given 2 s (a simulator answers within some 0.15 s of its start, also on two busy cores).
+        // given 2 s (a simulator answers within some 0.2 s of its start, also on two busy cores).
         const QString command
             = QStringLiteral("case {mode} in "
                              "die) %1 & p=$!; until [ -e %2/01-mode-die/steps/000.json ]; do sleep 0.05; done; "
