@@ -481,17 +481,17 @@ private Q_SLOTS:
     {
         EpollDispatcher dispatcher;
         TimerLog log;
-        // Registered out of deadline order: 400 ms, 50 ms, 200 ms.
-        dispatcher.registerTimer(101, 400, Qt::PreciseTimer, &log);
-        dispatcher.registerTimer(102, 50, Qt::CoarseTimer, &log);
-        dispatcher.registerTimer(103, 200, Qt::PreciseTimer, &log);
+        // Registered out of deadline order: 200 ms, 25 ms, 100 ms.
+        dispatcher.registerTimer(101, 200, Qt::PreciseTimer, &log);
+        dispatcher.registerTimer(102, 25, Qt::CoarseTimer, &log);
+        dispatcher.registerTimer(103, 100, Qt::PreciseTimer, &log);
         QList<int> intervals;
         for (const auto& info : dispatcher.registeredTimers(&log))
             intervals.append(info.timerId * 1000 + info.interval);
         std::sort(intervals.begin(), intervals.end());
-        QCOMPARE(intervals, QList<int>({ 101400, 102050, 103200 }));
+        QCOMPARE(intervals, QList<int>({ 101200, 102025, 103100 }));
         QCOMPARE(dispatcher.remainingTime(999), -1);
-        QVERIFY(dispatcher.remainingTime(101) >= 0 && dispatcher.remainingTime(101) <= 400);
+        QVERIFY(dispatcher.remainingTime(101) >= 0 && dispatcher.remainingTime(101) <= 200);
         while (std::count(log.ids.begin(), log.ids.end(), 101) < 2)
             dispatcher.processEvents(QEventLoop::WaitForMoreEvents);
         QCOMPARE(log.ids.front(), 102);
