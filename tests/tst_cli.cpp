@@ -1426,7 +1426,7 @@ private Q_SLOTS:
         const Outcome sweep
             = runCli(QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base,
                          QStringLiteral("--api-key"), m_key, QStringLiteral("--num-prompts"), QStringLiteral("8"),
-                         QStringLiteral("--request-rate"), QStringLiteral("20,40"), QStringLiteral("--data-dir"), root }
+                         QStringLiteral("--request-rate"), QStringLiteral("40,80"), QStringLiteral("--data-dir"), root }
                 + kSmallWorkload);
         QVERIFY2(sweep.exitCode == 0, qPrintable(sweep.err));
         QCOMPARE(QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
@@ -1602,7 +1602,7 @@ private Q_SLOTS:
         const Outcome sweep = runCli(
             QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"),
                 m_key, QStringLiteral("--num-prompts"), QStringLiteral("12"), QStringLiteral("--request-rate"),
-                QStringLiteral("20,40"), QStringLiteral("--out"), data.filePath(QStringLiteral("measured")) }
+                QStringLiteral("40,80"), QStringLiteral("--out"), data.filePath(QStringLiteral("measured")) }
             + kSmallWorkload);
         QVERIFY2(sweep.exitCode == 0, qPrintable(sweep.err));
         const QString measured = data.filePath(QStringLiteral("measured"));
