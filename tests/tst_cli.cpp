@@ -22,6 +22,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <map>
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -39,15 +40,21 @@ struct Outcome
     QString err;
 };
 
+// The outcome of a command started with p.start(): waits for it to end (killing it past the limit).
+Outcome finishCli(QProcess& p)
+{
+    if (!p.waitForFinished(kProcessTimeoutMs))
+        p.kill();
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+        QString::fromUtf8(p.readAllStandardError()) };
+}
+
 Outcome runCli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(KNEEPOINT_CLI), args);
-    if (!p.waitForFinished(kProcessTimeoutMs))
-        p.kill();
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-        QString::fromUtf8(p.readAllStandardError()) };
+    return finishCli(p);
 }
 
 QByteArray readFile(const QString& path)
@@ -942,7 +949,7 @@ private Q_SLOTS:
         const QStringList sweep = { QStringLiteral("sweep"), QStringLiteral("--base-url"),
             QStringLiteral("sim://default?time_scale=2&reasoning_tokens=6"), QStringLiteral("--backend"),
             QStringLiteral("openai-chat"), QStringLiteral("--num-prompts"), QStringLiteral("12"),
-            QStringLiteral("--request-rate"), QStringLiteral("10,20"), QStringLiteral("--random-input-len"),
+            QStringLiteral("--request-rate"), QStringLiteral("20,40"), QStringLiteral("--random-input-len"),
             QStringLiteral("16"), QStringLiteral("--random-output-len"), QStringLiteral("16"),
             QStringLiteral("--random-range-ratio"), QStringLiteral("0"), QStringLiteral("--ignore-eos"),
             QStringLiteral("--quiet") };
@@ -1033,21 +1040,21 @@ private Q_SLOTS:
         const QString runDir = dir.filePath(QStringLiteral("soak"));
         const Outcome r
             = runCli(QStringList { QStringLiteral("soak"), QStringLiteral("--base-url"), sim.baseUrl().toString(),
-                         QStringLiteral("--request-rate"), QStringLiteral("40"), QStringLiteral("--duration"),
-                         QStringLiteral("3s"), QStringLiteral("--window"), QStringLiteral("1000ms"),
+                         QStringLiteral("--request-rate"), QStringLiteral("80"), QStringLiteral("--duration"),
+                         QStringLiteral("1500ms"), QStringLiteral("--window"), QStringLiteral("500ms"),
                          QStringLiteral("--no-preflight"), QStringLiteral("--model"),
                          QStringLiteral("kneepoint/sim-default"), QStringLiteral("--out"), runDir }
                 + kSmallWorkload);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        // Windows of one second from the step's start; the last one ends with the step's last request.
-        QVERIFY2(r.out.contains(QStringLiteral("window 1 [0.0–1.0 s]: ")), qPrintable(r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("window 2 [1.0–2.0 s]: ")), qPrintable(r.out));
+        // Windows of half a second from the step's start; the last one ends with the step's last request.
+        QVERIFY2(r.out.contains(QStringLiteral("window 1 [0.0–0.5 s]: ")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("window 2 [0.5–1.0 s]: ")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("(http_server_error ")), qPrintable(r.out));
 
         const QJsonObject step = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/steps/000.json"))).object();
         const qint64 completed = step.value(u"completed").toInteger();
         const qint64 failed = step.value(u"failed").toInteger();
-        QCOMPARE(completed + failed, 120); // 40 req/s for 3 s
+        QCOMPARE(completed + failed, 120); // 80 req/s for 1.5 s
         QVERIFY(step.value(u"median_ttft_ms").isNull()); // the whole soak has no single median: its windows do
         QVERIFY(step.value(u"mean_ttft_ms").toDouble() > 0);
 
@@ -1080,10 +1087,10 @@ private Q_SLOTS:
             previousEnd = w.value(u"end_s").toDouble();
             const bool last = i + 1 == lines.size();
             if (!last)
-                QCOMPARE(previousEnd, double(i + 1));
+                QCOMPARE(previousEnd, 0.5 * double(i + 1));
             else
                 QVERIFY(std::abs(previousEnd - step.value(u"duration").toDouble()) < 1e-9);
-            QCOMPARE(w.value(u"partial").toBool(), last && previousEnd - double(i) < 1.0);
+            QCOMPARE(w.value(u"partial").toBool(), last && previousEnd - 0.5 * double(i) < 0.5);
             const qint64 n = w.value(u"completed").toInteger() + w.value(u"failed").toInteger();
             if (i < 2)
                 QVERIFY(n > 0);
@@ -1122,15 +1129,21 @@ private Q_SLOTS:
     void soakKeepsWhatItWroteWhenStoppedOrKilled()
     {
         QTemporaryDir dir;
+        // Both soaks run at once, each on its own: one to be stopped, one to be killed.
+        const auto runDirOf
+            = [&dir](bool kill) { return dir.filePath(kill ? QStringLiteral("killed") : QStringLiteral("stopped")); };
+        std::map<bool, QProcess> soaks;
         for (const bool kill : { false, true }) {
-            const QString runDir = dir.filePath(kill ? QStringLiteral("killed") : QStringLiteral("stopped"));
-            QProcess p;
-            p.start(QStringLiteral(KNEEPOINT_CLI),
+            soaks[kill].start(QStringLiteral(KNEEPOINT_CLI),
                 QStringList { QStringLiteral("soak"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"),
                     m_key, QStringLiteral("--request-rate"), QStringLiteral("30"), QStringLiteral("--duration"),
                     QStringLiteral("2m"), QStringLiteral("--window"), QStringLiteral("0.5s"), QStringLiteral("--out"),
-                    runDir }
+                    runDirOf(kill) }
                     + kSmallWorkload);
+        }
+        for (const bool kill : { false, true }) {
+            const QString runDir = runDirOf(kill);
+            QProcess& p = soaks[kill];
             QVERIFY(p.waitForStarted());
             const QString windows = runDir + QStringLiteral("/steps/000.windows.jsonl");
             QTRY_VERIFY_WITH_TIMEOUT(readFile(windows).count('\n') >= 3, kProcessTimeoutMs);
@@ -1185,18 +1198,34 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString group = dir.filePath(QStringLiteral("group"));
-        // Closed loops of 1, 4 and 16 users; a request streams 128 tokens (about 100 ms at this time scale),
-        // so users beyond max_num_seqs wait that long for a slot, far past the 40 ms SLO on the median TTFT.
+        // Closed loops of 1, 4 and 12 users, 12 requests a step; a request streams 128 tokens (about 100 ms at
+        // this time scale), so users beyond max_num_seqs wait that long for a slot, far past the 40 ms SLO on
+        // the median TTFT (12 users on 4 slots: 8 of the 12 requests wait at least one whole request).
         const QStringList args = { QStringLiteral("sweep"), QStringLiteral("--serve"),
             QStringLiteral("%1 --port {port} --max-num-seqs {max_num_seqs} --time-scale 10")
                 .arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM)),
-            QStringLiteral("--serve-param"), QStringLiteral("max_num_seqs=1,4,16,x"), QStringLiteral("--serve-grace"),
+            QStringLiteral("--serve-param"), QStringLiteral("max_num_seqs=1,4,12,x"), QStringLiteral("--serve-grace"),
             QStringLiteral("20"), QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:9"),
-            QStringLiteral("--concurrency"), QStringLiteral("1,4,16"), QStringLiteral("--num-prompts"),
-            QStringLiteral("32"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
+            QStringLiteral("--concurrency"), QStringLiteral("1,4,12"), QStringLiteral("--num-prompts"),
+            QStringLiteral("12"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
             QStringLiteral("--random-output-len"), QStringLiteral("128"), QStringLiteral("--no-early-stop"),
             QStringLiteral("--ignore-eos"), QStringLiteral("--slo"), QStringLiteral("ttft:p50:40"),
             QStringLiteral("--quiet"), QStringLiteral("--out"), group };
+        // The commands mode (checked below) runs beside the group, with its own server on its own port: a
+        // start command that leaves the server running and ends, a stop command that ends it.
+        const QString pidFile = dir.filePath(QStringLiteral("sim.pid"));
+        QProcess commandsProcess;
+        commandsProcess.start(QStringLiteral(KNEEPOINT_CLI),
+            { QStringLiteral("sweep"), QStringLiteral("--serve-mode"), QStringLiteral("commands"),
+                QStringLiteral("--serve"),
+                QStringLiteral(
+                    "%1 --port {port} --max-num-seqs {max_num_seqs} --time-scale 10 >/dev/null 2>&1 & echo $! > %2")
+                    .arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM), pidFile),
+                QStringLiteral("--serve-stop"), QStringLiteral("kill $(cat %1)").arg(pidFile),
+                QStringLiteral("--serve-param"), QStringLiteral("max_num_seqs=8"), QStringLiteral("--base-url"),
+                QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--num-prompts"), QStringLiteral("8"),
+                QStringLiteral("--request-rate"), QStringLiteral("20"), QStringLiteral("--quiet"),
+                QStringLiteral("--out"), dir.filePath(QStringLiteral("commands")) });
         const Outcome first = runCli(args);
         // Three sweeps ran; the fourth combination's server refused its value: the sweep says so by name.
         QCOMPARE(first.exitCode, 1);
@@ -1233,20 +1262,20 @@ private Q_SLOTS:
         }
         QCOMPARE(runs.at(3).toObject().value(u"state").toString(), QStringLiteral("failed"));
         QVERIFY(runs.at(3).toObject().value(u"error").toString().startsWith(QStringLiteral("max_num_seqs=x: ")));
-        // Capacity follows max_num_seqs: 1 user, 4 users, and all 16 (the sweep's top: a lower bound).
+        // Capacity follows max_num_seqs: 1 user, 4 users, and all 12 (the sweep's top: a lower bound).
         auto figure = [&](int i, const char* key) { return runs.at(i).toObject().value(QLatin1String(key)); };
         // (1 and 4 users meet it where the next step misses: the capacity lies between, interpolated.)
         QVERIFY(figure(0, "slo_capacity").toDouble() >= 1 && figure(0, "slo_capacity").toDouble() < 4);
-        QVERIFY(figure(1, "slo_capacity").toDouble() >= 4 && figure(1, "slo_capacity").toDouble() < 16);
+        QVERIFY(figure(1, "slo_capacity").toDouble() >= 4 && figure(1, "slo_capacity").toDouble() < 12);
         QVERIFY(!figure(1, "slo_capacity_lower_bound").toBool());
-        QCOMPARE(figure(2, "slo_capacity"), QJsonValue(16.0));
+        QCOMPARE(figure(2, "slo_capacity"), QJsonValue(12.0));
         QVERIFY(figure(2, "slo_capacity_lower_bound").toBool());
         QVERIFY(figure(0, "peak_throughput").toDouble() < figure(1, "peak_throughput").toDouble());
         QVERIFY(figure(1, "peak_throughput").toDouble() < figure(2, "peak_throughput").toDouble());
         QCOMPARE(matrix.value(u"best").toString(), runs.at(2).toObject().value(u"dir").toString());
-        const QString sentence = QStringLiteral("Best configuration for the SLO: max_num_seqs=16, with the most load "
-                                                "within the SLO: ≥ 16 users, %1× the next best (max_num_seqs=4).")
-                                     .arg(16 / figure(1, "slo_capacity").toDouble(), 0, 'f', 2);
+        const QString sentence = QStringLiteral("Best configuration for the SLO: max_num_seqs=12, with the most load "
+                                                "within the SLO: ≥ 12 users, %1× the next best (max_num_seqs=4).")
+                                     .arg(12 / figure(1, "slo_capacity").toDouble(), 0, 'f', 2);
         QVERIFY2(first.out.contains(sentence), qPrintable(first.out));
         QVERIFY(readFile(group + QStringLiteral("/comparison.txt")).contains(sentence.toUtf8()));
         // The twin fitted on the first configuration predicts the others (the simulator is what it models).
@@ -1285,18 +1314,8 @@ private Q_SLOTS:
         QVERIFY(resumed.out.contains(sentence));
         QVERIFY(QDir(group + QStringLiteral("/.earlier")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size() == 1);
 
-        // The commands mode: a start command that leaves the server running and ends, a stop command that ends it.
-        const QString pidFile = dir.filePath(QStringLiteral("sim.pid"));
-        const Outcome commands = runCli({ QStringLiteral("sweep"), QStringLiteral("--serve-mode"),
-            QStringLiteral("commands"), QStringLiteral("--serve"),
-            QStringLiteral(
-                "%1 --port {port} --max-num-seqs {max_num_seqs} --time-scale 10 >/dev/null 2>&1 & echo $! > %2")
-                .arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM), pidFile),
-            QStringLiteral("--serve-stop"), QStringLiteral("kill $(cat %1)").arg(pidFile),
-            QStringLiteral("--serve-param"), QStringLiteral("max_num_seqs=8"), QStringLiteral("--base-url"),
-            QStringLiteral("http://127.0.0.1:9"), QStringLiteral("--num-prompts"), QStringLiteral("8"),
-            QStringLiteral("--request-rate"), QStringLiteral("20"), QStringLiteral("--quiet"), QStringLiteral("--out"),
-            dir.filePath(QStringLiteral("commands")) });
+        // The commands mode, started beside the group above.
+        const Outcome commands = finishCli(commandsProcess);
         QVERIFY2(commands.exitCode == 0, qPrintable(commands.err));
         const QJsonObject commandsRun
             = QJsonDocument::fromJson(readFile(dir.filePath(QStringLiteral("commands/01-max_num_seqs-8/run.json"))))
@@ -1343,8 +1362,9 @@ private Q_SLOTS:
         const QString hangPid = dir.filePath(QStringLiteral("hang.pid"));
         const QString sim
             = QStringLiteral("%1 --port {port} --time-scale 10").arg(QStringLiteral(KNEEPOINT_SIM_PROGRAM));
-        // "die" kills its simulator once the first step's file is written (so while the sweep runs its second),
-        // then exits 3; "hang" starts a process that never listens.
+        // "die" kills its simulator once the first step's file is written (so while the sweep runs its second:
+        // the four steps left take about a second), then exits 3; "hang" starts a process that never listens,
+        // given 2 s (a simulator answers within some 0.2 s of its start, also on two busy cores).
         const QString command
             = QStringLiteral("case {mode} in "
                              "die) %1 & p=$!; until [ -e %2/01-mode-die/steps/000.json ]; do sleep 0.05; done; "
@@ -1354,10 +1374,10 @@ private Q_SLOTS:
                   .arg(sim, group, hangPid);
         const Outcome out = runCli({ QStringLiteral("sweep"), QStringLiteral("--serve"), command,
             QStringLiteral("--serve-param"), QStringLiteral("mode=die,hang,ok"),
-            QStringLiteral("--serve-ready-timeout"), QStringLiteral("5"), QStringLiteral("--serve-grace"),
+            QStringLiteral("--serve-ready-timeout"), QStringLiteral("2"), QStringLiteral("--serve-grace"),
             QStringLiteral("20"), QStringLiteral("--base-url"), QStringLiteral("http://127.0.0.1:9"),
             QStringLiteral("--request-rate"), QStringLiteral("20,40,60,80,100"), QStringLiteral("--num-prompts"),
-            QStringLiteral("24"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
+            QStringLiteral("16"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
             QStringLiteral("--random-output-len"), QStringLiteral("64"), QStringLiteral("--no-early-stop"),
             QStringLiteral("--quiet"), QStringLiteral("--out"), group });
         QCOMPARE(out.exitCode, 1);
@@ -1366,7 +1386,7 @@ private Q_SLOTS:
                                                  "what was measured before is kept in %1")
                                       .arg(dieDir)),
             qPrintable(out.err));
-        QVERIFY2(out.err.contains(QStringLiteral("error: mode=hang: the server was not ready after 5 s "
+        QVERIFY2(out.err.contains(QStringLiteral("error: mode=hang: the server was not ready after 2 s "
                                                  "(server_sweep.ready_timeout_s): http://127.0.0.1:")),
             qPrintable(out.err));
         const QJsonArray runs = QJsonDocument::fromJson(readFile(group + QStringLiteral("/matrix.json")))
@@ -1383,7 +1403,7 @@ private Q_SLOTS:
             qPrintable(died.value(u"status").toString()));
         const QJsonObject firstStep
             = QJsonDocument::fromJson(readFile(dieDir + QStringLiteral("/steps/000.json"))).object();
-        QCOMPARE(firstStep.value(u"completed").toInteger(), 24);
+        QCOMPARE(firstStep.value(u"completed").toInteger(), 16);
         QVERIFY(died.value(u"steps").toArray().size() >= 1);
         // The process that never listened was stopped with its group (gone, or a zombie left to init).
         const QByteArray stat
@@ -1406,7 +1426,7 @@ private Q_SLOTS:
         const Outcome sweep
             = runCli(QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base,
                          QStringLiteral("--api-key"), m_key, QStringLiteral("--num-prompts"), QStringLiteral("8"),
-                         QStringLiteral("--request-rate"), QStringLiteral("20,40"), QStringLiteral("--data-dir"), root }
+                         QStringLiteral("--request-rate"), QStringLiteral("40,80"), QStringLiteral("--data-dir"), root }
                 + kSmallWorkload);
         QVERIFY2(sweep.exitCode == 0, qPrintable(sweep.err));
         QCOMPARE(QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
@@ -1582,7 +1602,7 @@ private Q_SLOTS:
         const Outcome sweep = runCli(
             QStringList { QStringLiteral("sweep"), QStringLiteral("--base-url"), m_base, QStringLiteral("--api-key"),
                 m_key, QStringLiteral("--num-prompts"), QStringLiteral("12"), QStringLiteral("--request-rate"),
-                QStringLiteral("20,40"), QStringLiteral("--out"), data.filePath(QStringLiteral("measured")) }
+                QStringLiteral("40,80"), QStringLiteral("--out"), data.filePath(QStringLiteral("measured")) }
             + kSmallWorkload);
         QVERIFY2(sweep.exitCode == 0, qPrintable(sweep.err));
         const QString measured = data.filePath(QStringLiteral("measured"));

@@ -342,14 +342,14 @@ private Q_SLOTS:
         SimTarget sim;
         sim::SimServerOptions options;
         // At 8x the first request ends some 0.3-1 s after the 256th is sent (within 0.1 s, also on two busy
-        // cores), so every slot is taken before one frees.
+        // cores), so every slot is taken before one frees; the 64 requests past the limit wait for one.
         options.timeScale = 8;
         QVERIFY2(sim.start(options), qPrintable(sim.host.errorString()));
-        StepConfig step = makeStep(sim.host.baseUrl(), Backend::OpenAi, options.params.modelId, 512, 8, 200);
+        StepConfig step = makeStep(sim.host.baseUrl(), Backend::OpenAi, options.params.modelId, 320, 8, 200);
         step.rate = std::numeric_limits<double>::infinity();
         step.maxConcurrency = 256;
         const StepResult result = runStep(step);
-        QCOMPARE(result.metrics.completed, 512);
+        QCOMPARE(result.metrics.completed, 320);
         QCOMPARE(sim.host.server()->peakInFlight(), 256);
     }
 
@@ -453,7 +453,9 @@ private Q_SLOTS:
             }
         }
         const double timeScale = 5;
-        const std::vector<double> simRates = { 2, 4, 8, 16, 32, 64 }; // sessions per simulated second
+        // Sessions per simulated second: the first step already far below the knee (its hit rate is the
+        // cache's best, its median TTFT well within the SLO also without the cache).
+        const std::vector<double> simRates = { 4, 8, 16, 32, 64 };
         std::map<bool, std::vector<SweepPoint>> curves;
         for (const bool cache : { true, false }) {
             SimTarget sim;

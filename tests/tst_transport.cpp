@@ -481,17 +481,17 @@ private Q_SLOTS:
     {
         EpollDispatcher dispatcher;
         TimerLog log;
-        // Registered out of deadline order: 400 ms, 50 ms, 200 ms.
-        dispatcher.registerTimer(101, 400, Qt::PreciseTimer, &log);
-        dispatcher.registerTimer(102, 50, Qt::CoarseTimer, &log);
-        dispatcher.registerTimer(103, 200, Qt::PreciseTimer, &log);
+        // Registered out of deadline order: 200 ms, 25 ms, 100 ms.
+        dispatcher.registerTimer(101, 200, Qt::PreciseTimer, &log);
+        dispatcher.registerTimer(102, 25, Qt::CoarseTimer, &log);
+        dispatcher.registerTimer(103, 100, Qt::PreciseTimer, &log);
         QList<int> intervals;
         for (const auto& info : dispatcher.registeredTimers(&log))
             intervals.append(info.timerId * 1000 + info.interval);
         std::sort(intervals.begin(), intervals.end());
-        QCOMPARE(intervals, QList<int>({ 101400, 102050, 103200 }));
+        QCOMPARE(intervals, QList<int>({ 101200, 102025, 103100 }));
         QCOMPARE(dispatcher.remainingTime(999), -1);
-        QVERIFY(dispatcher.remainingTime(101) >= 0 && dispatcher.remainingTime(101) <= 400);
+        QVERIFY(dispatcher.remainingTime(101) >= 0 && dispatcher.remainingTime(101) <= 200);
         while (std::count(log.ids.begin(), log.ids.end(), 101) < 2)
             dispatcher.processEvents(QEventLoop::WaitForMoreEvents);
         QCOMPARE(log.ids.front(), 102);
@@ -1599,17 +1599,17 @@ private Q_SLOTS:
         for (const auto& [name, kind] :
             { std::pair { "qnam", TransportKind::Qnam }, std::pair { "socket", TransportKind::Socket } }) {
             QTest::addRow("%s idle", name) << kind << QStringLiteral("stall:1:30") << 0 << FailureClass::IdleTimeout
-                                           << QStringLiteral("0.3 s between chunks");
+                                           << QStringLiteral("0.2 s between chunks");
             QTest::addRow("%s first token", name)
                 << kind << QStringLiteral("slow-first-byte:1:30") << 1 << FailureClass::FirstByteTimeout
-                << QStringLiteral("no first token within 0.3 s");
+                << QStringLiteral("no first token within 0.2 s");
             QTest::addRow("%s total", name) << kind << QStringLiteral("stall:1:30") << 2 << FailureClass::TotalTimeout
-                                            << QStringLiteral("total timeout (0.3 s)");
+                                            << QStringLiteral("total timeout (0.2 s)");
         }
     }
 
     // The simulator holds the output for 30 simulated seconds (3 s of wall time at time scale 10): the
-    // 0.3 s deadline ends every request first.
+    // 0.2 s deadline ends every request first.
     void timeoutsEndRequests()
     {
         QFETCH(TransportKind, kind);
@@ -1627,7 +1627,7 @@ private Q_SLOTS:
         (which == 0          ? transport.timeouts.idleS
                 : which == 1 ? transport.timeouts.firstTokenS
                              : transport.timeouts.totalS)
-            = 0.3;
+            = 0.2;
         const StepResult result
             = runStep(kind, makeStep(host.baseUrl(), Backend::OpenAi, options.params.modelId, 4, 8, 40), transport);
         QCOMPARE(result.records.size(), std::size_t(4));
