@@ -8364,6 +8364,34 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <source>Removed &quot;%1&quot;.</source>
         <translation>已删除 &quot;%1&quot;。</translation>
     </message>
+    <message>
+        <source>Reading the saved targets</source>
+        <translation>正在读取已保存的目标</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Looking for the profiles that refer to this target…</source>
+        <translation>正在查找引用此目标的配置…</translation>
+    </message>
+    <message>
+        <source>Not saved: part of the file could not be read, and saving would replace it without that part. Correct the file or move it away; the page reads it again when you come back to it.</source>
+        <translation>未保存：文件有一部分无法读取，保存会用缺少该部分的内容替换它。请更正该文件或将其移走；回到此页面时会重新读取。</translation>
+    </message>
+    <message>
+        <source>Saving &quot;%1&quot;…</source>
+        <translation>正在保存“%1”…</translation>
+    </message>
+    <message>
+        <source>Removing &quot;%1&quot;…</source>
+        <translation>正在删除“%1”…</translation>
+    </message>
+    <message>
+        <source>Looking for the profiles that refer to %1</source>
+        <translation>正在查找引用 %1 的配置</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::ThroughputChart</name>
