@@ -205,8 +205,8 @@ class TestExport : public QObject
     QString m_root; // a copy of the fixture runs: the Runs page renames and deletes in it
     QString m_dirA, m_dirB;
     // Real sweeps of the simulator by kneepoint-cli, run once beside each other in initTestCase: a light
-    // one of a server with two GPUs (cliGpuChart, cliTimelineCsv) and one of a server with four batch
-    // slots that queue (cliTtftBreakdownChart).
+    // one (1 and 2 simulated req/s, 12 requests a step) of a server with two GPUs (cliGpuChart,
+    // cliTimelineCsv) and one of a server with four batch slots that queue (cliTtftBreakdownChart).
     QString m_gpuRun, m_ttftRun;
 
 private Q_SLOTS:
@@ -258,7 +258,7 @@ private Q_SLOTS:
         gpuSweep.start(QStringLiteral(KNEEPOINT_CLI),
             { QStringLiteral("sweep"), QStringLiteral("--base-url"), gpuServer.baseUrl().toString(),
                 QStringLiteral("--num-prompts"), QStringLiteral("12"), QStringLiteral("--request-rate"),
-                QStringLiteral("5,10"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
+                QStringLiteral("10,20"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
                 QStringLiteral("--random-output-len"), QStringLiteral("16"), QStringLiteral("--quiet"),
                 QStringLiteral("--out"), m_gpuRun });
         QProcess ttftSweep;
@@ -1496,7 +1496,7 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < 2; ++i) {
             const ServerStepStats& st = *live.steps()[i].server.stats;
             QCOMPARE(st.gpuCount, std::optional<int>(2));
-            QCOMPARE(util[i].x, i == 0 ? 5.0 : 10.0);
+            QCOMPARE(util[i].x, i == 0 ? 10.0 : 20.0);
             QCOMPARE(util[i].y, *st.gpuUtilisationMean);
             QCOMPARE(charts.gpu()->memoryPoints()[i].y, *st.gpuFbUsedMaxMiB / 1024.0);
             QVERIFY(live.steps()[i].metrics.joulesPerOutputToken.has_value());
@@ -1702,8 +1702,8 @@ private Q_SLOTS:
         QVERIFY(expected.startsWith("step,load,second,offered,sent,completed,failed,output_tokens_per_s,in_flight,"
                                     "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,server_running,server_waiting,"
                                     "server_kv_usage,server_prefix_cache_hit_rate\n"));
-        QVERIFY(expected.contains("\n1,5 req/s,0,"));
-        QVERIFY(expected.contains("\n2,10 req/s,0,"));
+        QVERIFY(expected.contains("\n1,10 req/s,0,"));
+        QVERIFY(expected.contains("\n2,20 req/s,0,"));
 
         const QString csv = m_tmp.filePath(QStringLiteral("timeline.csv"));
         QCOMPARE(
@@ -1755,12 +1755,12 @@ private Q_SLOTS:
         QCOMPARE(
             cli({ QStringLiteral("export"), dir, QStringLiteral("--timeline"), QStringLiteral("--out"), csv }, &err),
             0);
-        QVERIFY2(err.contains(QStringLiteral("note: step 1 (5 req/s) has no request records (steps/000.requests.jsonl "
+        QVERIFY2(err.contains(QStringLiteral("note: step 1 (10 req/s) has no request records (steps/000.requests.jsonl "
                                              "in %1): left out of the timeline")
                                   .arg(dir)),
             qPrintable(err));
-        QVERIFY(!readAll(csv).contains("\n1,5 req/s,"));
-        QVERIFY(readAll(csv).contains("\n2,10 req/s,0,"));
+        QVERIFY(!readAll(csv).contains("\n1,10 req/s,"));
+        QVERIFY(readAll(csv).contains("\n2,20 req/s,0,"));
     }
 
     void cliExport()
