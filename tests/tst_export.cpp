@@ -204,6 +204,10 @@ class TestExport : public QObject
     QTemporaryDir m_tmp;
     QString m_root; // a copy of the fixture runs: the Runs page renames and deletes in it
     QString m_dirA, m_dirB;
+    // Real sweeps of the simulator by kneepoint-cli, run once beside each other in initTestCase: a light
+    // one (1 and 2 simulated req/s, 12 requests a step) of a server with two GPUs (cliGpuChart,
+    // cliTimelineCsv) and one of a server with four batch slots that queue (cliTtftBreakdownChart).
+    QString m_gpuRun, m_ttftRun;
 
 private Q_SLOTS:
     void initTestCase()
@@ -234,6 +238,41 @@ private Q_SLOTS:
         QFile f(runJson);
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write(QJsonDocument(run).toJson());
+        f.close();
+
+        // The two sweeps, each against a simulator at time scale 10 on a port of its own.
+        sim::raiseFileLimit();
+        sim::SimHost gpuServer;
+        sim::SimServerOptions gpuOptions;
+        gpuOptions.timeScale = 10;
+        gpuOptions.gpus = 2;
+        QVERIFY2(gpuServer.start(gpuOptions), qPrintable(gpuServer.errorString()));
+        sim::SimHost ttftServer;
+        sim::SimServerOptions ttftOptions;
+        ttftOptions.timeScale = 10;
+        ttftOptions.params.maxNumSeqs = 4;
+        QVERIFY2(ttftServer.start(ttftOptions), qPrintable(ttftServer.errorString()));
+        m_gpuRun = m_tmp.filePath(QStringLiteral("gpu-run"));
+        m_ttftRun = m_tmp.filePath(QStringLiteral("ttft-run"));
+        QProcess gpuSweep;
+        gpuSweep.start(QStringLiteral(KNEEPOINT_CLI),
+            { QStringLiteral("sweep"), QStringLiteral("--base-url"), gpuServer.baseUrl().toString(),
+                QStringLiteral("--num-prompts"), QStringLiteral("12"), QStringLiteral("--request-rate"),
+                QStringLiteral("10,20"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
+                QStringLiteral("--random-output-len"), QStringLiteral("16"), QStringLiteral("--quiet"),
+                QStringLiteral("--out"), m_gpuRun });
+        QProcess ttftSweep;
+        ttftSweep.start(QStringLiteral(KNEEPOINT_CLI),
+            { QStringLiteral("sweep"), QStringLiteral("--base-url"), ttftServer.baseUrl().toString(),
+                QStringLiteral("--num-prompts"), QStringLiteral("24"), QStringLiteral("--request-rate"),
+                QStringLiteral("10,80,400"), QStringLiteral("--random-input-len"), QStringLiteral("64"),
+                QStringLiteral("--random-output-len"), QStringLiteral("32"), QStringLiteral("--quiet"),
+                QStringLiteral("--out"), m_ttftRun });
+        for (QProcess* sweep : { &gpuSweep, &ttftSweep }) {
+            QVERIFY(sweep->waitForFinished(180000));
+            QVERIFY2(sweep->exitStatus() == QProcess::NormalExit && sweep->exitCode() == 0,
+                sweep->readAllStandardError().constData());
+        }
     }
 
     void openSavedRun()
@@ -365,9 +404,11 @@ private Q_SLOTS:
         LiveRun run(nullptr);
         opened->showIn(&run);
         const RunReport report(&run, opened->meta);
+        // The HTML and the PDF from one document, as html() and pdf() make each (its charts drawn once).
+        const ReportDoc doc = report.document();
 
         // Self-contained HTML: no network reference of any kind, no key.
-        const QByteArray html = report.html();
+        const QByteArray html = doc.html(ReportDoc::ImageMode::DataUri);
         QVERIFY(html.startsWith("<!DOCTYPE html>"));
         for (const char* bad :
             { "http://", "https://", "src=\"//", "href=\"//", "url(", "@import", "<script", "<link" })
@@ -387,11 +428,22 @@ private Q_SLOTS:
         QVERIFY(html.contains("Step 4 (60 req/s) is an outlier"));
         QVERIFY(html.contains("Debian")); // the client environment as recorded
 
-        // Markdown: the tables as the golden file has them, the charts beside it.
+        // Markdown, as write() puts it on disk: the tables as the golden file has them, the charts beside it,
+        // each one the text names written as a file of its own.
+        const QString outDir = m_tmp.filePath(QStringLiteral("out"));
+        QDir().mkpath(outDir);
+        QVERIFY2(report.write(ReportFormat::Markdown, outDir + QStringLiteral("/sim-a.md"), &error), qPrintable(error));
+        const QByteArray md = readAll(outDir + QStringLiteral("/sim-a.md"));
         std::vector<std::pair<QString, QByteArray>> images2;
-        const QByteArray md = report.markdown(QStringLiteral("sim-a"), &images2);
+        static const QRegularExpression link(QStringLiteral("!\\[[^\\]]*\\]\\(([^)]+)\\)"));
+        for (auto it = link.globalMatch(QString::fromUtf8(md)); it.hasNext();) {
+            const QString name = it.next().captured(1);
+            images2.emplace_back(name, readAll(outDir + u'/' + name));
+            QVERIFY2(!QImage::fromData(images2.back().second).isNull(), qPrintable(name));
+        }
         QCOMPARE(images2.size(), std::size_t(9));
         QCOMPARE(images2[0].first, QStringLiteral("sim-a-latency.png"));
+        QCOMPARE(images2[1].first, QStringLiteral("sim-a-throughput.png"));
         // Seven steps with records and no knee: the step of the highest output throughput (160 req/s, step 7)
         // and its neighbours, second by second.
         QVERIFY(md.contains("Steps 5, 6, 7, around the highest output throughput, second by second (of 7 steps "
@@ -420,13 +472,8 @@ private Q_SLOTS:
         const QStringList expected = QString::fromUtf8(readAll(golden)).split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(tables, expected);
 
-        // Markdown written to disk with its images, HTML and PDF through write().
-        const QString mdPath = m_tmp.filePath(QStringLiteral("out/report.md"));
-        QDir().mkpath(m_tmp.filePath(QStringLiteral("out")));
-        QVERIFY2(report.write(ReportFormat::Markdown, mdPath, &error), qPrintable(error));
-        QVERIFY(!QImage(m_tmp.filePath(QStringLiteral("out/report-latency.png"))).isNull());
-        QVERIFY(!QImage(m_tmp.filePath(QStringLiteral("out/report-throughput.png"))).isNull());
-        const QByteArray pdf = report.pdf();
+        // The PDF.
+        const QByteArray pdf = doc.pdf();
         QVERIFY(pdf.startsWith("%PDF-"));
         QVERIFY(pdf.count(QByteArrayLiteral("/Type /Page\n")) >= 2);
 
@@ -732,14 +779,8 @@ private Q_SLOTS:
         RunReport(page.run(), opened->meta).markdown(QStringLiteral("on"), &images);
         QVERIFY(std::any_of(images.begin(), images.end(),
             [](const auto& image) { return image.first == QStringLiteral("on-prefix_cache.png"); }));
-        const std::optional<OpenedRun> plainRun = openRunDirectory(m_dirA, &error);
-        LiveRun plainLive(nullptr);
-        QVERIFY(plainRun->showIn(&plainLive));
-        images.clear();
-        RunReport(&plainLive, plainRun->meta).markdown(QStringLiteral("plain"), &images);
-        QCOMPARE(images.size(), std::size_t(9)); // latency, throughput, Pareto, and three steps' timelines
-        QVERIFY(std::none_of(images.begin(), images.end(),
-            [](const auto& image) { return image.first == QStringLiteral("plain-prefix_cache.png"); }));
+        // (runReports checks the report of sim-a, a run without cache figures: its nine images, each named,
+        // have no prefix_cache chart among them.)
     }
 
     void runPageShowsSavedRun()
@@ -928,15 +969,16 @@ private Q_SLOTS:
         page.show();
         saveScreenshot(&page, QStringLiteral("export-runpage-saved-server"));
 
-        const RunReport report(page.run(), opened->meta);
-        const QByteArray html = report.html();
+        // The HTML and the Markdown of one document, as html() and markdown() make each.
+        const ReportDoc doc = RunReport(page.run(), opened->meta).document(QStringLiteral("telemetry"));
+        const QByteArray html = doc.html(ReportDoc::ImageMode::DataUri);
         QVERIFY(html.contains("qt_version"));
         QVERIFY(html.contains("6.4.2"));
         QVERIFY(html.contains("Server metrics"));
         QVERIFY(html.contains("KV cache avg / max"));
         QVERIFY(html.contains("max_model_len"));
         std::vector<std::pair<QString, QByteArray>> images;
-        const QByteArray md = report.markdown(QStringLiteral("telemetry"), &images);
+        const QByteArray md = doc.markdown(&images);
         QVERIFY2(md.contains("| 7 | 160 | 14.0 / 21.0 | 30.0 / 54.0 | 82 / 100% | 0 |"),
             md.mid(md.indexOf("Server metrics"), 1500).constData());
     }
@@ -1282,9 +1324,11 @@ private Q_SLOTS:
         QVERIFY(ChartExport::svg(charts.panel(options), caption).contains("P50 TTFT (the run has no P99)"));
 
         // The report: dashes and marks, no "No request failed.", and the file's settings, not a profile.
+        // The Markdown and the HTML of one document, as markdown() and html() make each.
         const RunReport report(page.run(), opened->meta);
+        const ReportDoc reportDoc = report.document(QStringLiteral("imported"));
         std::vector<std::pair<QString, QByteArray>> images;
-        const QString md = QString::fromUtf8(report.markdown(QStringLiteral("imported"), &images));
+        const QString md = QString::fromUtf8(reportDoc.markdown(&images));
         // Completed, failed, req/s, tok/s, TTFT mean, P50, P99, TPOT mean, P99, ITL mean, E2EL P50, P99.
         QVERIFY2(md.contains(QStringLiteral("| 300 | — | 1.01† | 537 | — | 85.7 | — | — | — | — | 7819 | — |")),
             qPrintable(md));
@@ -1312,7 +1356,7 @@ private Q_SLOTS:
         QVERIFY(!vllmMd.contains(QStringLiteral("openai-chat")));
         QVERIFY(!vllmMd.contains(QStringLiteral("1000")));
         QTextDocument doc;
-        doc.setHtml(QString::fromUtf8(report.html()));
+        doc.setHtml(QString::fromUtf8(reportDoc.html(ReportDoc::ImageMode::DataUri)));
         doc.setTextWidth(1200);
         QImage rendered(QSize(1200, int(std::min(6000.0, doc.size().height()))), QImage::Format_ARGB32);
         rendered.fill(Qt::white);
@@ -1416,12 +1460,6 @@ private Q_SLOTS:
     // GPU utilisation and memory, and the report's GPU table and chart; a run without GPU figures is refused.
     void cliGpuChart()
     {
-        sim::raiseFileLimit();
-        sim::SimHost server;
-        sim::SimServerOptions options;
-        options.timeScale = 10;
-        options.gpus = 2;
-        QVERIFY2(server.start(options), qPrintable(server.errorString()));
         auto cli = [](const QStringList& args, QString* err) {
             QProcess p;
             p.start(QStringLiteral(KNEEPOINT_CLI), args);
@@ -1430,16 +1468,7 @@ private Q_SLOTS:
             return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
         };
         QString err;
-        const QString dir = m_tmp.filePath(QStringLiteral("gpu-run"));
-        QCOMPARE(cli({ QStringLiteral("sweep"), QStringLiteral("--base-url"), server.baseUrl().toString(),
-                         QStringLiteral("--num-prompts"), QStringLiteral("12"), QStringLiteral("--request-rate"),
-                         QStringLiteral("5,10"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
-                         QStringLiteral("--random-output-len"), QStringLiteral("16"), QStringLiteral("--quiet"),
-                         QStringLiteral("--out"), dir },
-                     &err),
-            0);
-        server.stop();
-
+        const QString dir = m_gpuRun;
         const QString png = m_tmp.filePath(QStringLiteral("gpu.png"));
         QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--chart"), QStringLiteral("gpu"),
                          QStringLiteral("--out"), png },
@@ -1467,7 +1496,7 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < 2; ++i) {
             const ServerStepStats& st = *live.steps()[i].server.stats;
             QCOMPARE(st.gpuCount, std::optional<int>(2));
-            QCOMPARE(util[i].x, i == 0 ? 5.0 : 10.0);
+            QCOMPARE(util[i].x, i == 0 ? 10.0 : 20.0);
             QCOMPARE(util[i].y, *st.gpuUtilisationMean);
             QCOMPARE(charts.gpu()->memoryPoints()[i].y, *st.gpuFbUsedMaxMiB / 1024.0);
             QVERIFY(live.steps()[i].metrics.joulesPerOutputToken.has_value());
@@ -1525,12 +1554,6 @@ private Q_SLOTS:
     // figures; a run without the server's histograms gets a clear error and no chart.
     void cliTtftBreakdownChart()
     {
-        sim::raiseFileLimit();
-        sim::SimHost server;
-        sim::SimServerOptions options;
-        options.timeScale = 10;
-        options.params.maxNumSeqs = 4;
-        QVERIFY2(server.start(options), qPrintable(server.errorString()));
         auto cli = [](const QStringList& args, QString* err) {
             QProcess p;
             p.start(QStringLiteral(KNEEPOINT_CLI), args);
@@ -1539,16 +1562,7 @@ private Q_SLOTS:
             return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
         };
         QString err;
-        const QString dir = m_tmp.filePath(QStringLiteral("ttft-run"));
-        QCOMPARE(cli({ QStringLiteral("sweep"), QStringLiteral("--base-url"), server.baseUrl().toString(),
-                         QStringLiteral("--num-prompts"), QStringLiteral("24"), QStringLiteral("--request-rate"),
-                         QStringLiteral("10,80,400"), QStringLiteral("--random-input-len"), QStringLiteral("64"),
-                         QStringLiteral("--random-output-len"), QStringLiteral("32"), QStringLiteral("--quiet"),
-                         QStringLiteral("--out"), dir },
-                     &err),
-            0);
-        server.stop();
-
+        const QString dir = m_ttftRun;
         const QString png = m_tmp.filePath(QStringLiteral("ttft.png"));
         QCOMPARE(cli({ QStringLiteral("export"), dir, QStringLiteral("--chart"), QStringLiteral("ttft_breakdown"),
                          QStringLiteral("--out"), png },
@@ -1645,11 +1659,6 @@ private Q_SLOTS:
     // figures its request records and scrapes give; a step without records is named and left out.
     void cliTimelineCsv()
     {
-        sim::raiseFileLimit();
-        sim::SimHost server;
-        sim::SimServerOptions options;
-        options.timeScale = 10;
-        QVERIFY2(server.start(options), qPrintable(server.errorString()));
         auto cli = [](const QStringList& args, QString* err) {
             QProcess p;
             p.start(QStringLiteral(KNEEPOINT_CLI), args);
@@ -1658,15 +1667,10 @@ private Q_SLOTS:
             return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
         };
         QString err;
+        // A copy of the light sweep's run (its server had two GPUs, which the timeline does not show): the
+        // end of this test removes a file from it.
         const QString dir = m_tmp.filePath(QStringLiteral("timeline-run"));
-        QCOMPARE(cli({ QStringLiteral("sweep"), QStringLiteral("--base-url"), server.baseUrl().toString(),
-                         QStringLiteral("--num-prompts"), QStringLiteral("12"), QStringLiteral("--request-rate"),
-                         QStringLiteral("5,10"), QStringLiteral("--random-input-len"), QStringLiteral("16"),
-                         QStringLiteral("--random-output-len"), QStringLiteral("16"), QStringLiteral("--quiet"),
-                         QStringLiteral("--out"), dir },
-                     &err),
-            0);
-        server.stop();
+        QVERIFY(copyTree(m_gpuRun, dir));
 
         // What the files give, step by step.
         const SavedRunRead read = readSavedRun(dir);
@@ -1698,8 +1702,8 @@ private Q_SLOTS:
         QVERIFY(expected.startsWith("step,load,second,offered,sent,completed,failed,output_tokens_per_s,in_flight,"
                                     "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,server_running,server_waiting,"
                                     "server_kv_usage,server_prefix_cache_hit_rate\n"));
-        QVERIFY(expected.contains("\n1,5 req/s,0,"));
-        QVERIFY(expected.contains("\n2,10 req/s,0,"));
+        QVERIFY(expected.contains("\n1,10 req/s,0,"));
+        QVERIFY(expected.contains("\n2,20 req/s,0,"));
 
         const QString csv = m_tmp.filePath(QStringLiteral("timeline.csv"));
         QCOMPARE(
@@ -1751,12 +1755,12 @@ private Q_SLOTS:
         QCOMPARE(
             cli({ QStringLiteral("export"), dir, QStringLiteral("--timeline"), QStringLiteral("--out"), csv }, &err),
             0);
-        QVERIFY2(err.contains(QStringLiteral("note: step 1 (5 req/s) has no request records (steps/000.requests.jsonl "
+        QVERIFY2(err.contains(QStringLiteral("note: step 1 (10 req/s) has no request records (steps/000.requests.jsonl "
                                              "in %1): left out of the timeline")
                                   .arg(dir)),
             qPrintable(err));
-        QVERIFY(!readAll(csv).contains("\n1,5 req/s,"));
-        QVERIFY(readAll(csv).contains("\n2,10 req/s,0,"));
+        QVERIFY(!readAll(csv).contains("\n1,10 req/s,"));
+        QVERIFY(readAll(csv).contains("\n2,20 req/s,0,"));
     }
 
     void cliExport()
