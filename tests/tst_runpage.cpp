@@ -1221,18 +1221,38 @@ private Q_SLOTS:
         QCOMPARE(view->runs().at(1).name, QStringLiteral("max_num_seqs=4"));
         QVERIFY(view->serverComparison().has_value());
         const ServerComparison& group = *view->serverComparison();
-        QCOMPARE(group.best, 2);
-        const double capacity4 = *group.runs.at(1).sloCapacity;
-        QVERIFY(capacity4 >= 4 && capacity4 < 8);
-        const QString sentence
-            = QStringLiteral("Best configuration for the SLO: max_num_seqs=16, with the most load "
-                             "within the SLO: ≥ 8 users, %1× the next best (max_num_seqs=4). It "
-                             "met the SLO at the highest load swept: sweep higher to find its limit.")
-                  .arg(8 / capacity4, 0, 'f', 2);
-        QCOMPARE(group.bestSentence, sentence);
-        QVERIFY2(view->summaryText().contains(sentence), qPrintable(view->summaryText()));
+        // On a machine so loaded that a worker's event loop fell behind, a step is flagged client-bound
+        // and the analysis leaves it out: which configuration wins is then the client's doing, and the
+        // comparison must still name the one with the most load within the SLO.
+        QStringList clientBound;
+        for (const QString& dir : result.runDirs) {
+            const QJsonArray steps = readJson(dir + QStringLiteral("/run.json")).value(u"steps").toArray();
+            for (qsizetype i = 0; i < steps.size(); ++i) {
+                if (steps.at(i).toObject().value(u"client_bound").toBool())
+                    clientBound << QStringLiteral("%1 step %2").arg(QFileInfo(dir).fileName()).arg(i + 1);
+            }
+        }
         QCOMPARE(view->configurationsTable()->rowCount(), 3);
-        QVERIFY(view->configurationsTable()->item(2, 1)->text().contains(QStringLiteral("best")));
+        QVERIFY(group.best >= 0 && group.best < 3);
+        QVERIFY(view->configurationsTable()->item(group.best, 1)->text().contains(QStringLiteral("best")));
+        if (!clientBound.isEmpty()) {
+            qWarning("client-bound steps left out of the analysis: %s", qPrintable(clientBound.join(u", ")));
+            const std::optional<double> best = group.runs.at(std::size_t(group.best)).sloCapacity;
+            QVERIFY(best.has_value());
+            for (const ServerRunFigures& r : group.runs)
+                QVERIFY(!r.sloCapacity || *r.sloCapacity <= *best);
+        } else {
+            QCOMPARE(group.best, 2);
+            const double capacity4 = *group.runs.at(1).sloCapacity;
+            QVERIFY(capacity4 >= 4 && capacity4 < 8);
+            const QString sentence
+                = QStringLiteral("Best configuration for the SLO: max_num_seqs=16, with the most load "
+                                 "within the SLO: ≥ 8 users, %1× the next best (max_num_seqs=4). It "
+                                 "met the SLO at the highest load swept: sweep higher to find its limit.")
+                      .arg(8 / capacity4, 0, 'f', 2);
+            QCOMPARE(group.bestSentence, sentence);
+            QVERIFY2(view->summaryText().contains(sentence), qPrintable(view->summaryText()));
+        }
         QCOMPARE(view->configurationsTable()->item(0, 8)->text(), QStringLiteral("fitted here"));
         // The twin fitted on max_num_seqs=1 predicts the other two: dashed, in each one's colour, with its error.
         QCOMPARE(group.twinSource, 0);
@@ -1264,7 +1284,8 @@ private Q_SLOTS:
         QFile md(report);
         QVERIFY(md.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(md.readAll());
-        QVERIFY2(text.contains(sentence), qPrintable(text));
+        QVERIFY(!group.bestSentence.isEmpty());
+        QVERIFY2(text.contains(group.bestSentence), qPrintable(text)); // the same runs: the same words
         QVERIFY(text.contains(QStringLiteral("| max_num_seqs=16 |")));
         QVERIFY(text.contains(QStringLiteral("fitted here")));
         QVERIFY(QFileInfo::exists(screenshotDir() + QStringLiteral("/server-sweep-report-ttft.png")));
