@@ -54,9 +54,10 @@ QList<ProfileLibrary::Entry> ProfileLibrary::entries() const
         Entry e;
         e.path = info.absoluteFilePath();
         const ProfileLoadResult r = ProfileStore::load(e.path);
-        if (r.ok())
+        if (r.ok()) {
             e.name = r.profile->name;
-        else
+            e.targetName = r.profile->targetName;
+        } else
             e.error = r.errors.value(0);
         if (e.name.trimmed().isEmpty())
             e.name = info.completeBaseName();

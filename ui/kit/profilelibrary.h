@@ -16,6 +16,7 @@ public:
         QString path;
         QString name; // the profile's name, or the file's base name when it has none or cannot be read
         QString error; // the first load error, if the file cannot be read as a profile
+        QString targetName; // the saved target it refers to by name, if any
     };
 
     // QStandardPaths::AppConfigLocation + "/profiles" (XDG_CONFIG_HOME is honoured there).

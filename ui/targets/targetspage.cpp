@@ -3,7 +3,6 @@
 #include "kit/connectiontest.h"
 #include "kit/jobtracker.h"
 #include "kit/profilelibrary.h"
-#include "profile/profilestore.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -503,15 +502,10 @@ void TargetsPage::findUsers(JobTracker* tracker, const QString& name, std::funct
 {
     tracker->start(
         tr("Looking for the profiles that refer to %1").arg(name),
-        [name](const JobTracker::CancelFlag& cancelled) {
+        [name](const JobTracker::CancelFlag&) {
             QStringList users;
             for (const ProfileLibrary::Entry& entry : ProfileLibrary().entries()) {
-                if (cancelled)
-                    break;
-                if (!entry.error.isEmpty())
-                    continue;
-                const ProfileLoadResult loaded = ProfileStore::load(entry.path);
-                if (loaded.ok() && loaded.profile->targetName == name)
+                if (entry.error.isEmpty() && entry.targetName == name)
                     users << entry.name;
             }
             return users;
