@@ -37,6 +37,7 @@
 #include "sim/filelimit.h"
 #include "sim/simhost.h"
 #include "support/simsweep.h"
+#include "support/summarytable.h"
 #include "sweep/analysistext.h"
 #include "twin/twin.h"
 
@@ -1593,6 +1594,10 @@ private Q_SLOTS:
         QVERIFY2(whatIf->findings().contains(
                      QStringLiteral("Predicted saturation throughput: %1 req/s").arg(UiFormat::throughput(one))),
             qPrintable(whatIf->findings()));
+        // Where the twin does not reproduce the run's steps, the panel says so under its forecasts.
+        for (const Sentence& d : whatIf->twin()->disagreements)
+            QVERIFY2(whatIf->findings().contains(d.text()), qPrintable(whatIf->findings()));
+        qInfo("what-if twin: %d disagreement(s)", int(whatIf->twin()->disagreements.size()));
         QLineSeries* predictedLine = whatIf->chart()->predictedSeries();
         QVERIFY(predictedLine->isVisible());
         QCOMPARE(predictedLine->name(), QStringLiteral("predicted P99 TTFT"));
@@ -1646,6 +1651,38 @@ private Q_SLOTS:
         QCOMPARE(read.twin->params.maxNumSeqs, whatIf->maxNumSeqsBox()->value());
         QCOMPARE(read.twin->params.preEngineMs, 500.0);
         QCOMPARE(read.twin->params.apiServerMs, apiServerMs);
+    }
+
+    // A twin fitted to an imported summary table that it does not reproduce (the table's P99 TTFT grows from 20
+    // req/s on, faster than its median; 200 requests a row, for a short fit): the What-if panel says where, under
+    // its forecasts.
+    void whatIfSaysWhereTheTwinMisses()
+    {
+        QTemporaryDir files, runs;
+        QVERIFY(kp::testing::writeVllmResultFiles(kp::testing::publishedTable(), files.path(), 200));
+        const ImportResult imported = importRun({ files.path() }, runs.path());
+        QVERIFY2(imported.ok(), qPrintable(imported.error));
+        QString error;
+        const std::optional<OpenedRun> opened = openRunDirectory(imported.dir, &error);
+        QVERIFY2(opened, qPrintable(error));
+        SweepController idle;
+        RunPage page(&idle);
+        page.resize(1280, 940);
+        QVERIFY(opened->showIn(page.run()));
+        WhatIfPanel* whatIf = page.whatIf();
+        page.tabs()->setCurrentWidget(whatIf);
+        QTRY_VERIFY_WITH_TIMEOUT(whatIf->twin().has_value() && !whatIf->isBusy(), 120000);
+        const QString findings = whatIf->findings();
+        QVERIFY2(findings.contains(QStringLiteral("The measured steps put the knee at 20 req/s, the twin's figures for "
+                                                  "them at 60 req/s: its forecast of where latency turns is that far "
+                                                  "off.")),
+            qPrintable(findings));
+        QVERIFY2(findings.contains(QStringLiteral("The twin's P99 TTFT misses the measured")), qPrintable(findings));
+        for (const Sentence& d : whatIf->twin()->disagreements)
+            QVERIFY2(findings.contains(d.text()), qPrintable(findings));
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        saveScreenshot(&page, QStringLiteral("whatif-disagreements"));
     }
 
     // An imported file whose per-request times count from each request's own send: the records give

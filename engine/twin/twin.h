@@ -86,6 +86,10 @@ struct Twin
     QStringList unidentified; // parameter keys the data could not identify
     std::vector<StepFitQuality> steps;
     double fitError = kUnknown; // the objective at the fitted parameters (0 = exact)
+    // Where the twin's figures for the measured steps miss them beyond the bounds its forecasts are read with
+    // (throughput 10%, P99 TTFT 25%), and where they put the knee or the saturation elsewhere: said, so that no
+    // forecast is trusted further than the fit reproduced the measurement. Empty: it reproduced them.
+    QList<Sentence> disagreements;
     int evaluations = 0; // model runs the search used
     // The workload predictions replay: the source's requests (lengths), and its step size and burstiness.
     std::vector<TwinRequest> workload;
@@ -104,6 +108,7 @@ struct FitResult
 struct FitOptions
 {
     int maxEvaluations = 400; // bounds the search: each evaluation simulates every step once
+    AnalysisOptions analysis; // the knee and saturation the twin's figures are compared on
 };
 
 FitResult fitTwin(const std::vector<FitStep>& steps, const QStringList& sourceRuns, const FitOptions& options = {});

@@ -89,7 +89,11 @@ QByteArray twinToJson(const Twin& t)
                 { { "request_throughput", number(q.predictedRps) }, { "p50_ttft_ms", number(q.predictedTtftP50) },
                     { "p99_ttft_ms", number(q.predictedTtftP99) }, { "p50_tpot_ms", number(q.predictedTpotP50) } } } });
     }
-    twin["fit"] = json { { "error", number(t.fitError) }, { "evaluations", t.evaluations }, { "steps", steps } };
+    json disagreements = json::array();
+    for (const Sentence& d : t.disagreements)
+        disagreements.push_back(toStd(d.english()));
+    twin["fit"] = json { { "error", number(t.fitError) }, { "evaluations", t.evaluations }, { "steps", steps },
+        { "disagreements", disagreements } };
     json prompts = json::array(), outputs = json::array();
     for (const TwinRequest& r : t.workload) {
         prompts.push_back(r.promptTokens);
@@ -147,6 +151,10 @@ TwinRead readTwin(const QByteArray& text, const QString& sourceName)
         const json fit = t.value("fit", json::object());
         twin.fitError = readNumber(fit.value("error", json()));
         twin.evaluations = fit.value("evaluations", 0);
+        for (const json& d : fit.value("disagreements", json::array())) {
+            if (d.is_string())
+                twin.disagreements.append(Sentence::plain(fromStd(d.get<std::string>())));
+        }
         for (const json& s : fit.value("steps", json::array())) {
             StepFitQuality q;
             q.mode = s.value("load_mode", std::string()) == "concurrency" ? LoadMode::Concurrency : LoadMode::Rate;

@@ -1,9 +1,13 @@
 #include "twin/twinfit_p.h"
 
+#include "metrics/requestlatencies.h"
+#include "metrics/stepintervals.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <tuple>
 #include <utility>
 
@@ -388,8 +392,9 @@ void addAssumed(Twin& twin, const sim::SimParams& p, const char* key, const QStr
     twin.unidentified.append(f.key);
 }
 
-// Each step's measured figures beside the twin's.
-std::vector<StepFitQuality> stepQuality(const std::vector<FitStep>& steps, const sim::SimParams& p)
+// Each step's measured figures beside the twin's, and the twin's figures in full (for the analysis).
+std::vector<StepFitQuality> stepQuality(
+    const std::vector<FitStep>& steps, const sim::SimParams& p, std::vector<StepMetrics>* predicted)
 {
     std::vector<StepFitQuality> quality;
     const MetricsOptions metrics = fitMetricsOptions();
@@ -407,8 +412,133 @@ std::vector<StepFitQuality> stepQuality(const std::vector<FitStep>& steps, const
         q.measuredTpotP50 = tpot(s.metrics);
         q.predictedTpotP50 = tpot(pred);
         quality.push_back(q);
+        predicted->push_back(pred);
     }
     return quality;
+}
+
+// The bounds the twin's forecasts are read with: its figures for the measured steps within them, or said.
+constexpr double kThroughputBound = 0.10;
+constexpr double kTailBound = 0.25;
+
+// How far a predicted figure lies outside the measured one's 95% interval, as predicted/end − 1 (0 inside it).
+double offBy(double predicted, const Interval& measured)
+{
+    if (!isKnown(predicted) || !isKnown(measured.low) || !isKnown(measured.high) || measured.low <= 0)
+        return 0;
+    return predicted > measured.high ? predicted / measured.high - 1
+        : predicted < measured.low   ? predicted / measured.low - 1
+                                     : 0;
+}
+
+// The measured P99 TTFT's 95% interval from the step's own requests (a seeded percentile bootstrap: a P99 of a
+// few hundred requests is its few slowest), widened to hold the point; the point alone for a summary.
+Interval tailInterval(const FitStep& s)
+{
+    const double point = ttft(s.metrics, 99);
+    Interval out { point, point };
+    std::vector<double> ttfts;
+    const MetricsOptions options = fitMetricsOptions();
+    for (const RequestRecord& r : s.records) {
+        if (const RequestLatencies l = RequestLatencies::of(r, options); l.hasTtft)
+            ttfts.push_back(l.ttftMs);
+    }
+    if (ttfts.size() < 2 || !isKnown(point))
+        return out;
+    constexpr int kResamples = 200;
+    std::mt19937_64 rng(kBootstrapSeed);
+    std::uniform_int_distribution<std::size_t> pick(0, ttfts.size() - 1);
+    std::vector<double> tails, sample(ttfts.size());
+    for (int k = 0; k < kResamples; ++k) {
+        for (double& v : sample)
+            v = ttfts[pick(rng)];
+        std::sort(sample.begin(), sample.end());
+        tails.push_back(LatencyStats::numpyPercentile(sample, 99));
+    }
+    std::sort(tails.begin(), tails.end());
+    out.low = std::min(point, LatencyStats::numpyPercentile(tails, 2.5));
+    out.high = std::max(point, LatencyStats::numpyPercentile(tails, 97.5));
+    return out;
+}
+
+// "10 req/s (+27%), 100 req/s (−31%)": the loads whose miss passes `bound`; empty where none does.
+QString misses(const std::vector<StepFitQuality>& steps, const std::vector<double>& off, double bound)
+{
+    QStringList where;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        if (std::abs(off[i]) > bound)
+            where << QStringLiteral("%1 (%2%3%)")
+                         .arg(loadWord(steps[i].mode, steps[i].offered),
+                             off[i] > 0 ? QStringLiteral("+") : QStringLiteral("−"))
+                         .arg(std::lround(std::abs(off[i]) * 100));
+    }
+    return where.join(QStringLiteral(", "));
+}
+
+// A finding's load, or "none".
+Sentence findingLoad(const Finding& f, LoadMode mode)
+{
+    return f.found ? Sentence::plain(loadWord(mode, f.offered)) : sentence("Twin", "none");
+}
+
+// Where the twin does not reproduce the measured steps: their throughput or P99 TTFT beyond the bounds, and the
+// knee or saturation the project's analysis finds on the twin's figures for the same loads against the measured.
+QList<Sentence> disagreements(const std::vector<FitStep>& steps, const std::vector<StepFitQuality>& quality,
+    const std::vector<StepMetrics>& predicted, const AnalysisOptions& options)
+{
+    QList<Sentence> out;
+    std::vector<double> throughputOff, tailOff;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const StepFitQuality& q = quality[i];
+        throughputOff.push_back(offBy(q.predictedRps, { q.measuredRps, q.measuredRps }));
+        tailOff.push_back(offBy(q.predictedTtftP99, tailInterval(steps[i])));
+    }
+    if (const QString where = misses(quality, throughputOff, kThroughputBound); !where.isEmpty()) {
+        out << sentence("Twin",
+            "The twin's throughput misses the measured by more than %1% at %2: its forecasts of "
+            "throughput near those loads are no closer.")
+                   .arg(std::lround(kThroughputBound * 100))
+                   .arg(where);
+    }
+    if (const QString where = misses(quality, tailOff, kTailBound); !where.isEmpty()) {
+        const bool intervals
+            = std::any_of(steps.begin(), steps.end(), [](const FitStep& s) { return !s.records.empty(); });
+        out << (intervals ? sentence("Twin",
+                    "The twin's P99 TTFT misses the measured one's 95% interval (from the step's "
+                    "requests) by more than %1% at %2: its forecasts of the tail near those "
+                    "loads are no closer.")
+                          : sentence("Twin",
+                              "The twin's P99 TTFT misses the measured by more than %1% at %2: its "
+                              "forecasts of the tail near those loads are no closer."))
+                   .arg(std::lround(kTailBound * 100))
+                   .arg(where);
+    }
+    std::vector<SweepPoint> measuredPoints, predictedPoints;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        SweepPoint point;
+        point.offered = steps[i].offered;
+        point.concurrencyMode = steps[i].mode == LoadMode::Concurrency;
+        point.metrics = steps[i].metrics;
+        measuredPoints.push_back(point);
+        point.metrics = predicted[i];
+        predictedPoints.push_back(point);
+    }
+    const AnalysisResult measured = KneeAnalysis::analyze(measuredPoints, options);
+    const AnalysisResult twin = KneeAnalysis::analyze(predictedPoints, options);
+    const LoadMode mode = steps.front().mode;
+    const auto same
+        = [](const Finding& a, const Finding& b) { return a.found == b.found && (!a.found || a.offered == b.offered); };
+    if (!same(measured.knee, twin.knee)) {
+        out << sentence("Twin",
+            "The measured steps put the knee at %1, the twin's figures for them at %2: its "
+            "forecast of where latency turns is that far off.")
+                   .arg(findingLoad(measured.knee, mode), findingLoad(twin.knee, mode));
+    }
+    if (!same(measured.saturation, twin.saturation)) {
+        out << sentence("Twin", "The measured steps saturate at %1, the twin's figures for them at %2.")
+                   .arg(findingLoad(measured.saturation, mode), findingLoad(twin.saturation, mode));
+    }
+    return out;
 }
 
 void setWorkload(Twin& twin, const std::vector<FitStep>& steps)
@@ -473,7 +603,11 @@ FitResult fitTwin(const std::vector<FitStep>& input, const QStringList& sourceRu
                                         "offered rate"));
     }
 
-    twin.steps = stepQuality(steps, p);
+    std::vector<StepMetrics> predicted;
+    twin.steps = stepQuality(steps, p, &predicted);
+    twin.disagreements = disagreements(steps, twin.steps, predicted, options.analysis);
+    for (const Sentence& d : twin.disagreements)
+        out.notes.append(d.english());
     twin.evaluations = objective.evaluations();
     setWorkload(twin, steps);
     out.twin = std::move(twin);

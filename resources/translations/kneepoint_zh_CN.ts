@@ -2591,6 +2591,33 @@
     </message>
 </context>
 <context>
+    <name>Twin</name>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The twin&apos;s throughput misses the measured by more than %1% at %2: its forecasts of throughput near those loads are no closer.</source>
+        <translation>孪生模型的吞吐量在 %2 与实测相差超过 %1%：它对这些负载附近吞吐量的预测也不会更准。</translation>
+    </message>
+    <message>
+        <source>The twin&apos;s P99 TTFT misses the measured one&apos;s 95% interval (from the step&apos;s requests) by more than %1% at %2: its forecasts of the tail near those loads are no closer.</source>
+        <translation>孪生模型的 P99 TTFT 在 %2 与实测值的 95% 区间（由该步的请求得出）相差超过 %1%：它对这些负载附近尾部延迟的预测也不会更准。</translation>
+    </message>
+    <message>
+        <source>The twin&apos;s P99 TTFT misses the measured by more than %1% at %2: its forecasts of the tail near those loads are no closer.</source>
+        <translation>孪生模型的 P99 TTFT 在 %2 与实测相差超过 %1%：它对这些负载附近尾部延迟的预测也不会更准。</translation>
+    </message>
+    <message>
+        <source>The measured steps put the knee at %1, the twin&apos;s figures for them at %2: its forecast of where latency turns is that far off.</source>
+        <translation>实测各步的拐点在 %1，孪生模型对这些步的结果则在 %2：它对延迟转折位置的预测相差同样多。</translation>
+    </message>
+    <message>
+        <source>The measured steps saturate at %1, the twin&apos;s figures for them at %2.</source>
+        <translation>实测各步在 %1 饱和，孪生模型对这些步的结果则在 %2。</translation>
+    </message>
+</context>
+<context>
     <name>kp::ui::ChartSet</name>
     <message>
         <source>Throughput against offered load</source>

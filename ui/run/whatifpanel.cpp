@@ -469,6 +469,11 @@ QString WhatIfPanel::findings() const
                          UiFormat::load(m_analysis.sloCapacity.offered), unit);
     if (const double rps = predictedSaturationRps(); std::isfinite(rps))
         lines << tr("Predicted saturation throughput: %1 req/s").arg(UiFormat::throughput(rps));
+    // Where the twin did not reproduce the measurement: no forecast above is closer than that.
+    if (m_twin) {
+        for (const Sentence& d : m_twin->disagreements)
+            lines << d.text();
+    }
     if (m_run->peakDemand()) {
         const CapacityPlan plan = CapacityPlan::fromAnalysis(m_analysis, *m_run->peakDemand(), m_run->redundancy());
         lines << tr("Predicted capacity plan (each server: %1): %2")
