@@ -128,6 +128,17 @@ private Q_SLOTS:
         NamedTarget changed = sampleTarget(QStringLiteral("staging"), QStringLiteral("https://staging2.example.com"));
         store.put(changed); // replaces in place
         QCOMPARE(store.names(), (QStringList { QStringLiteral("staging"), QStringLiteral("local") }));
+        // A rename keeps the place; a rename onto another target's name replaces that one, and the old name goes.
+        store.put(sampleTarget(QStringLiteral("stage"), QStringLiteral("https://staging2.example.com")),
+            QStringLiteral("staging"));
+        QCOMPARE(store.names(), (QStringList { QStringLiteral("stage"), QStringLiteral("local") }));
+        store.put(
+            sampleTarget(QStringLiteral("local"), QStringLiteral("http://127.0.0.1:8001")), QStringLiteral("stage"));
+        QCOMPARE(store.names(), QStringList { QStringLiteral("local") });
+        QCOMPARE(store.find(QStringLiteral("local"))->target.baseUrl, QStringLiteral("http://127.0.0.1:8001"));
+        store.put(changed);
+        store.put(sampleTarget(QStringLiteral("local"), QStringLiteral("http://127.0.0.1:8000")));
+        QCOMPARE(store.names(), (QStringList { QStringLiteral("local"), QStringLiteral("staging") }));
         QString error;
         QVERIFY2(store.save(&error), qPrintable(error));
         QCOMPARE(
@@ -489,15 +500,16 @@ private Q_SLOTS:
         if (!shots.isEmpty())
             QVERIFY(page.grab().save(shots + QStringLiteral("/targets-page-read.png")));
 
-        // Reading again while a save is written waits for it: the list then shows the file with it.
+        // Reading again while a save is written waits for it: the list then shows the file with it (a rename
+        // keeps the target's place).
         page.nameEdit()->setText(QStringLiteral("lab-l40s"));
         QVERIFY(page.saveCurrent());
         page.reload();
         QVERIFY(!page.isReading());
         QTRY_COMPARE(loaded.count(), 2);
         QCOMPARE(page.list()->count(), 2);
-        QCOMPARE(page.list()->item(0)->text(), QStringLiteral("lab-h100"));
-        QCOMPARE(page.list()->item(1)->text(), QStringLiteral("lab-l40s"));
+        QCOMPARE(page.list()->item(0)->text(), QStringLiteral("lab-l40s"));
+        QCOMPARE(page.list()->item(1)->text(), QStringLiteral("lab-h100"));
         QCOMPARE(page.list()->currentItem()->text(), QStringLiteral("lab-l40s"));
 
         // A file it cannot read: the error names it, shown once the read ends.

@@ -144,8 +144,20 @@ const NamedTarget* TargetStore::find(const QString& name) const
     return nullptr;
 }
 
-void TargetStore::put(const NamedTarget& target)
+void TargetStore::put(const NamedTarget& target, const QString& renaming)
 {
+    if (!renaming.isEmpty() && renaming != target.name) {
+        if (find(target.name)) {
+            remove(renaming);
+        } else {
+            for (NamedTarget& t : m_targets) {
+                if (t.name == renaming) {
+                    t = target;
+                    return;
+                }
+            }
+        }
+    }
     for (NamedTarget& t : m_targets) {
         if (t.name == target.name) {
             t = target;

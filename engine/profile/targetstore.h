@@ -33,8 +33,10 @@ public:
     const QList<NamedTarget>& targets() const { return m_targets; }
     QStringList names() const;
     const NamedTarget* find(const QString& name) const;
-    // Adds a target or replaces the one with the same name (keeping its place).
-    void put(const NamedTarget& target);
+    // Adds a target or replaces the one with the same name (keeping its place). With `renaming`: the target
+    // of that name takes the new name and settings in its place, unless another target has the new name
+    // already, which is then replaced and the renamed one goes.
+    void put(const NamedTarget& target, const QString& renaming = {});
     bool remove(const QString& name);
     // Atomic: on failure the previous file is untouched. The error names the file.
     bool save(QString* error) const;

@@ -382,13 +382,11 @@ bool TargetsPage::saveCurrent()
         setError(error);
         return false;
     }
-    // Renaming: the old name goes, the new one takes its place.
+    // Renaming: the new name takes the old one's place in the list.
     QListWidgetItem* item = m_list->currentItem();
     const QString previous = item ? item->text() : QString();
     TargetStore next = m_store;
-    if (!previous.isEmpty() && previous != target->name && m_store.find(previous))
-        next.remove(previous);
-    next.put(*target);
+    next.put(*target, previous);
     startWrite(next, target->name, tr("Saving \"%1\"…").arg(target->name), tr("Saved \"%1\".").arg(target->name));
     return true;
 }
