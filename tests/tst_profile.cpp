@@ -92,6 +92,7 @@ private Q_SLOTS:
     void demo();
     void kneepointSchema();
     void savedFormIsStable();
+    void unusedSectionsAreLeftOut();
     void shippedProfilesRoundTrip();
     void schemaIsConsistent();
     void serverCommandSecrets_data();
@@ -278,6 +279,25 @@ void TestProfile::savedFormIsStable()
     const auto r = ProfileStore::load(path);
     QVERIFY(r.ok());
     QCOMPARE(QString::fromUtf8(ProfileStore::toJson(*r.profile)), QString::fromUtf8(readAll(path)));
+}
+
+// A section none of whose fields the profile sets is not written ("server_sweep": {} in every profile was noise);
+// set, it is.
+void TestProfile::unusedSectionsAreLeftOut()
+{
+    Profile p = Profile::demo(QUrl(u"http://127.0.0.1:8000"_s));
+    QJsonObject written = ProfileStore::toJsonObject(p);
+    QVERIFY(!written.contains(u"server_sweep"_s));
+    for (const QString& key : written.keys()) {
+        if (written.value(key).isObject())
+            QVERIFY2(!written.value(key).toObject().isEmpty(), qPrintable(key));
+    }
+    p.serverSweep.command = u"vllm serve m --port {port}"_s;
+    written = ProfileStore::toJsonObject(p);
+    QCOMPARE(written.value(u"server_sweep"_s).toObject().value(u"command"_s).toString(), p.serverSweep.command);
+    const auto read = ProfileStore::loadFromData(ProfileStore::toJson(p), u"p.json"_s);
+    QVERIFY(read.ok());
+    QCOMPARE(read.profile->serverSweep.command, p.serverSweep.command);
 }
 
 void TestProfile::roundTrip_data()

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <iterator>
 
 #include <algorithm>
 #include <cmath>
@@ -238,7 +239,7 @@ Json toDocument(const Profile& p)
     Json root = Json::object();
     root["schema"] = str(profileSchemaId());
     for (const ProfileField& f : profileFields()) {
-        // A section is written where its first field is, even when none of its fields is.
+        // A section is written where its first field is.
         Json& section = sectionObject(root, f.section());
         if (f.write == WritePolicy::WhenApplies && !f.appliesTo(p))
             continue;
@@ -248,6 +249,9 @@ Json toDocument(const Profile& p)
         if (!value.is_null())
             section[str(f.name())] = std::move(value);
     }
+    // A section none of whose fields is written (a profile without a server sweep) is left out.
+    for (auto it = root.begin(); it != root.end();)
+        it = it->is_object() && it->empty() ? root.erase(it) : std::next(it);
     if (!p.targetName.isEmpty())
         root["target"] = str(p.targetName); // a reference stays one: editing the saved target updates this profile
     return root;
