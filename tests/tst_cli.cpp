@@ -1257,6 +1257,9 @@ private Q_SLOTS:
                         .contains(QStringLiteral("--max-num-seqs %1 ").arg(value)));
             QCOMPARE(run.value(u"profile").toObject().value(u"server").toObject().value(u"max_num_seqs").toInt(),
                 value.toInt());
+            // Named after its configuration (the profile has no name and no model: the configuration alone).
+            QCOMPARE(
+                run.value(u"profile").toObject().value(u"name").toString(), QStringLiteral("max_num_seqs=") + value);
             QVERIFY(readFile(dirs.last() + QStringLiteral("/server.stdout.log"))
                         .contains("listening on http://127.0.0.1:"));
         }

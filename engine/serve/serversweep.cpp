@@ -203,6 +203,9 @@ Profile profileForCombination(
     Profile p = profile;
     if (port)
         p.target.baseUrl = baseUrlWithPort(p.target.baseUrl, *port);
+    // Each combination's run is named after its configuration, so that lists of runs tell them apart.
+    const QString base = profile.name.isEmpty() ? profile.target.model : profile.name;
+    p.name = base.isEmpty() ? combination.label() : u"%1 · %2"_s.arg(base, combination.label());
     p.serverSweep.applied = combination.values;
     p.serverSweep.appliedCommand = command;
     for (const auto& [name, value] : combination.values) {

@@ -58,10 +58,10 @@ QString baseUrlWithPort(const QString& baseUrl, int port);
 // A TCP port on 127.0.0.1 no one listens on now (bound, read and released); 0 and error set when none.
 int freeTcpPort(QString* error);
 
-// The profile a combination's run sweeps with: the base URL on port (when given), the combination and
-// its command recorded (run.json "server_config"), and a parameter that names a field of the profile's
-// server section (max_num_seqs, tensor_parallel_size, ...) written there too, so that the run's figures
-// per GPU use it.
+// The profile a combination's run sweeps with, named "NAME · max_num_seqs=8" (the profile's name, else its
+// model): the base URL on port (when given), the combination and its command recorded (run.json
+// "server_config"), and a parameter that names a field of the profile's server section (max_num_seqs,
+// tensor_parallel_size, ...) written there too, so that the run's figures per GPU use it.
 Profile profileForCombination(
     const Profile& profile, const ServerCombination& combination, const QString& command, std::optional<int> port);
 
