@@ -56,6 +56,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLegend>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QProcess>
@@ -2091,6 +2092,16 @@ private Q_SLOTS:
         QVERIFY2(soak->summaryText().contains(QStringLiteral("%1 windows").arg(lines.size())),
             qPrintable(soak->summaryText()));
         saveScreenshot(&window, QStringLiteral("soak-finished"));
+        // Its seven legend entries fit under the plot at this width; in a narrower window they go beside it
+        // rather than lose the last ones.
+        QLegend* legend = soak->chart()->chart()->legend();
+        QCOMPARE(legend->alignment(), Qt::AlignBottom);
+        const QSize wide = window.size();
+        window.resize(1000, wide.height());
+        QTRY_COMPARE(legend->alignment(), Qt::AlignRight);
+        saveScreenshot(&window, QStringLiteral("soak-narrow"));
+        window.resize(wide);
+        QTRY_COMPARE(legend->alignment(), Qt::AlignBottom);
 
         // Opened from the Runs page (a background job reads windows.jsonl): the same windows, cell for cell.
         QSignalSpy opened(&window, &MainWindow::savedRunOpened);

@@ -8,7 +8,10 @@
 #include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLocale>
+#include <QScatterSeries>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -27,6 +30,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     bold.setBold(true);
     m_title->setFont(bold);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setShowToolTips(true); // a label cut short beside the plot shows whole on hover
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setFrameShape(QFrame::NoFrame);
@@ -40,6 +44,7 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         ChartStyle::refitVerticalAxes(m_chart);
         placePlaceholder();
+        fitLegend();
     });
 
     m_placeholder->setAlignment(Qt::AlignCenter);
@@ -95,8 +100,10 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event)
 {
     // The filter runs before the view's own resize, which lays the chart out again: place the text
     // once that is done.
-    if (watched == m_view && event->type() == QEvent::Resize)
+    if (watched == m_view && event->type() == QEvent::Resize) {
         QMetaObject::invokeMethod(this, &ChartPanel::placePlaceholder, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, &ChartPanel::fitLegend, Qt::QueuedConnection);
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -109,6 +116,28 @@ void ChartPanel::placePlaceholder()
         area = m_view->mapFromScene(m_chart->mapToScene(plot)).boundingRect().adjusted(6, 4, -6, -4);
     m_placeholder->setGeometry(area);
     m_placeholder->raise();
+}
+
+void ChartPanel::fitLegend()
+{
+    QLegend* legend = m_chart->legend();
+    if (!legend->isVisible())
+        return;
+    // The row's width as Qt lays it out: per entry its marker and the gaps around it (two lines' height, a scatter
+    // series' marker at its own size) and its label, and five lines' height of margins.
+    const QFontMetrics metrics(legend->font());
+    const int line = metrics.height();
+    int row = 5 * line;
+    for (QLegendMarker* marker : legend->markers()) {
+        if (!marker->isVisible() || marker->label().isEmpty())
+            continue;
+        row += metrics.horizontalAdvance(marker->label()) + 2 * line;
+        if (const auto* scatter = qobject_cast<const QScatterSeries*>(marker->series()))
+            row += int(scatter->markerSize());
+    }
+    const Qt::Alignment wanted = row > m_chart->size().width() ? Qt::AlignRight : Qt::AlignBottom;
+    if (legend->alignment() != wanted)
+        legend->setAlignment(wanted);
 }
 
 } // namespace kp::ui

@@ -34,6 +34,9 @@ protected:
 
 private:
     void placePlaceholder();
+    // The legend under the plot while its entries fit in one row, else beside it: a row too long for
+    // the chart cuts its last entries.
+    void fitLegend();
 
     QChart* m_chart;
     QChartView* m_view;
