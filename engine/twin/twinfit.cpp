@@ -431,12 +431,16 @@ double offBy(double predicted, const Interval& measured)
                                      : 0;
 }
 
-// The measured P99 TTFT's 95% interval from the step's own requests (a seeded percentile bootstrap: a P99 of a
-// few hundred requests is its few slowest), widened to hold the point; the point alone for a summary.
+// The measured P99 TTFT's 95% interval: the step's own where it carries one (a run's bootstrap), else a seeded
+// percentile bootstrap of its requests' TTFTs alone (bootstrapIntervals recomputes every figure of every resample,
+// far more than this needs), widened to hold the point; the point alone for a summary. A P99 of a few hundred
+// requests is their few slowest.
 Interval tailInterval(const FitStep& s)
 {
     const double point = ttft(s.metrics, 99);
     Interval out { point, point };
+    if (const std::optional<Interval> own = s.metrics.intervals.find(u"p99_ttft_ms"); own && isKnown(point))
+        return { std::min(point, own->low), std::max(point, own->high) };
     std::vector<double> ttfts;
     const MetricsOptions options = fitMetricsOptions();
     for (const RequestRecord& r : s.records) {
