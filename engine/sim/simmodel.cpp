@@ -193,14 +193,17 @@ Iteration SimModel::runIteration(double nowMs)
         s.emits = false;
         if (s.prefilled < s.prefillTarget || budget == 0)
             continue;
-        const int need = blocksFor(s.kvTokens + 1) - s.blocks;
+        // A sequence holds blocksFor(kvTokens) blocks: the next token needs a new one only past the last one's end
+        // (checked without a division: this loop runs for every running sequence of every iteration).
+        const int need = s.kvTokens + 1 > s.blocks * m_params.blockSize ? blocksFor(s.kvTokens + 1) - s.blocks : 0;
         while (need > m_freeBlocks && i < m_running.size())
             preemptNewest(it);
         if (i >= m_running.size())
             break;
         s.blocks += need;
         m_freeBlocks -= need;
-        evictToFit();
+        if (int(m_lru.size()) > m_freeBlocks)
+            evictToFit();
         ++s.kvTokens;
         ++m_kvTokens;
         s.emits = true;
@@ -291,6 +294,7 @@ Iteration SimModel::runIteration(double nowMs)
     m_lastEndMs = it.endMs;
 
     // 4. Every sequence that decoded or completed its prefill emits one token at the iteration's end.
+    it.tokens.reserve(m_running.size());
     for (Sequence& s : m_running) {
         if (!s.emits)
             continue;
