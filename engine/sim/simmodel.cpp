@@ -295,21 +295,25 @@ Iteration SimModel::runIteration(double nowMs)
 
     // 4. Every sequence that decoded or completed its prefill emits one token at the iteration's end.
     it.tokens.reserve(m_running.size());
+    bool finished = false; // a sequence ends with its last token (queue() admits none without one)
     for (Sequence& s : m_running) {
         if (!s.emits)
             continue;
         const bool last = s.generated + 1 == s.outputTokens;
         it.tokens.push_back(TokenEvent { s.id, s.generated, last });
         ++s.generated;
+        finished = finished || last;
     }
-    std::erase_if(m_running, [this](const Sequence& s) {
-        if (s.generated < s.outputTokens)
-            return false;
-        release(s);
-        m_ids.erase(s.id);
-        ++m_requestsFinished;
-        return true;
-    });
+    if (finished) {
+        std::erase_if(m_running, [this](const Sequence& s) {
+            if (s.generated < s.outputTokens)
+                return false;
+            release(s);
+            m_ids.erase(s.id);
+            ++m_requestsFinished;
+            return true;
+        });
+    }
     m_promptTokensTotal += quint64(it.numPrefillTokens);
     m_generationTokensTotal += it.tokens.size();
     return it;
