@@ -75,6 +75,19 @@ constexpr KindKey kKindKeys[] = {
     { ChartKind::Gantt, QLatin1String("gantt") },
 };
 
+constexpr bool everyKindHasAKey()
+{
+    for (int kind = 0; kind <= int(kLastChartKind); ++kind) {
+        bool found = false;
+        for (const KindKey& k : kKindKeys)
+            found = found || int(k.kind) == kind;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+static_assert(everyKindHasAKey(), "a ChartKind has no key in kKindKeys: kindKey() would answer \"\"");
+
 // The chart in slot, made (offscreen, in the export palette) on first use.
 template <typename Chart, typename... Args> Chart* made(std::unique_ptr<Chart>& slot, Args... args)
 {

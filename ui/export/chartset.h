@@ -33,8 +33,10 @@ enum class ChartKind {
     Timeline,
     TimelineLatency,
     TimelineServer,
-    Gantt
+    Gantt // the last: kLastChartKind
 };
+// Every kind up to this one has a key (chartset.cpp checks it when it compiles): a kind added after it moves it.
+inline constexpr ChartKind kLastChartKind = ChartKind::Gantt;
 
 // Which chart of a run, and how it is set up.
 struct ChartOptions
