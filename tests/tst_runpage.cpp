@@ -544,6 +544,12 @@ private Q_SLOTS:
         QCOMPARE(model.headerData(StepsTableModel::Load, Qt::Horizontal).toString(), QStringLiteral("Load\n(req/s)"));
         QCOMPARE(model.data(model.index(0, StepsTableModel::Load)).toString(), QStringLiteral("1 user"));
         QCOMPARE(model.data(model.index(1, StepsTableModel::Load)).toString(), QStringLiteral("40"));
+        // An imported step's requests its tool left running are flagged: they are in none of its figures.
+        StepReport unfinished = steps[1];
+        QVERIFY(!StepsTableModel::flagWords(unfinished).join(u' ').contains(QStringLiteral("still running")));
+        unfinished.metrics.incompleteRequests = 1200;
+        QVERIFY2(StepsTableModel::flagWords(unfinished).contains(QStringLiteral("1,200 still running at the end")),
+            qPrintable(StepsTableModel::flagWords(unfinished).join(u'|')));
         QCOMPARE(curve[1].y, 300.0);
         QCOMPARE(*SweepCurve::valueAt(curve, 25), 250.0);
         QCOMPARE(*SweepCurve::valueAt(curve, 100), 300.0);

@@ -2661,6 +2661,10 @@ private Q_SLOTS:
         QCOMPARE(step.setup.date, StepSetup::dateString(QDateTime::fromMSecsSinceEpoch(1749157198180)));
         QVERIFY(step.setup.metadata.empty());
         QCOMPARE(step.metrics.incompleteRequests, qint64(1));
+        // The step's summary says so after the reference's lines (it is in none of them).
+        QVERIFY(StepSummary::text(step.setup, step.metrics)
+                    .contains("---------------Incomplete Requests----------------\n"
+                              "Still running at the end:                1         \n"));
 
         const StepMetrics& m = step.metrics;
         QCOMPARE(m.durationS, 29.997201442718506);

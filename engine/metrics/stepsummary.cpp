@@ -141,6 +141,12 @@ QByteArray StepSummary::text(const StepSetup& setup, const StepMetrics& m)
         out += row("Shorter than max_tokens:", integer(m.shortOutputs));
         out += row("Short output share (%):", number(m.shortOutputShare() * 100.0));
     }
+    // Requests another tool's step left running when it ended (GuideLLM's "incomplete"): neither completed nor
+    // failed, and not in the figures above.
+    if (isKnown(m.incompleteRequests) && m.incompleteRequests > 0) {
+        out += centred("Incomplete Requests", '-', blockWidth);
+        out += row("Still running at the end:", integer(m.incompleteRequests));
+    }
     for (const ModelMetrics& mm : m.perModel) {
         out += centred(" Model " + mm.model.toUtf8() + ' ', '-', blockWidth);
         out += row("Requests:", integer(mm.requests()));

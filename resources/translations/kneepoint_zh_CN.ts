@@ -8123,6 +8123,10 @@ The field still holds the key. Reference an environment variable (${NAME}) or a 
         <translation>能耗
 (J/tok)</translation>
     </message>
+    <message>
+        <source>%1 still running at the end</source>
+        <translation>%1 个请求在结束时仍在运行</translation>
+    </message>
 </context>
 <context>
     <name>kp::ui::SweepWorker</name>

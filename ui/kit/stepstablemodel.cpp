@@ -79,6 +79,9 @@ QStringList StepsTableModel::flagWords(const StepReport& step)
     if (const qint64 sent = step.metrics.completed + step.metrics.failed;
         step.metrics.failed > 0 && isKnown(step.metrics.completed) && sent > 0)
         flags << tr("incomplete: %1% failed").arg(100.0 * double(step.metrics.failed) / double(sent), 0, 'f', 1);
+    // An imported step's requests still running when its tool ended it: in no figure of the step.
+    if (isKnown(step.metrics.incompleteRequests) && step.metrics.incompleteRequests > 0)
+        flags << tr("%1 still running at the end").arg(UiFormat::count(step.metrics.incompleteRequests));
     if (step.clientBound)
         flags << tr("client-bound");
     if (step.meetsSlo)
