@@ -6,6 +6,7 @@
 #include <QChartView>
 #include <QEvent>
 #include <QFontMetrics>
+#include <QGraphicsScene>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
@@ -41,6 +42,12 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
         = QFontMetrics(m_view->font()).boundingRect(QLocale().nativeLanguageName() + QLatin1String("Ag")).height();
     m_view->setMinimumSize(220, std::max(160, 10 * line));
     m_view->installEventFilter(this);
+    // A series added or renamed changes the legend without moving the plot: look again once the scene has
+    // changed (coalesced: the check is cheap, but a scene changes often).
+    m_legendCheck.setSingleShot(true);
+    m_legendCheck.setInterval(0);
+    connect(&m_legendCheck, &QTimer::timeout, this, &ChartPanel::fitLegend);
+    connect(m_chart->scene(), &QGraphicsScene::changed, &m_legendCheck, [this] { m_legendCheck.start(); });
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         ChartStyle::refitVerticalAxes(m_chart);
         placePlaceholder();
@@ -123,17 +130,18 @@ void ChartPanel::fitLegend()
     QLegend* legend = m_chart->legend();
     if (!legend->isVisible())
         return;
-    // The row's width as Qt lays it out: per entry its marker and the gaps around it (two lines' height, a scatter
-    // series' marker at its own size) and its label, and five lines' height of margins.
+    // The row's width as Qt lays it out, measured against Qt 6.4's cuts: per entry its label, about one line's
+    // height for its marker and gaps (a scatter series' marker at its own size besides), and three lines' height
+    // of margins.
     const QFontMetrics metrics(legend->font());
-    const int line = metrics.height();
-    int row = 5 * line;
+    const double line = metrics.height();
+    double row = 3 * line;
     for (QLegendMarker* marker : legend->markers()) {
         if (!marker->isVisible() || marker->label().isEmpty())
             continue;
-        row += metrics.horizontalAdvance(marker->label()) + 2 * line;
+        row += metrics.horizontalAdvance(marker->label()) + 1.1 * line;
         if (const auto* scatter = qobject_cast<const QScatterSeries*>(marker->series()))
-            row += int(scatter->markerSize());
+            row += scatter->markerSize();
     }
     const Qt::Alignment wanted = row > m_chart->size().width() ? Qt::AlignRight : Qt::AlignBottom;
     if (legend->alignment() != wanted)

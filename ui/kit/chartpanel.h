@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QTimer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -43,6 +44,7 @@ private:
     QLabel* m_title;
     QLabel* m_placeholder;
     QHBoxLayout* m_controls;
+    QTimer m_legendCheck;
 };
 
 } // namespace kp::ui
