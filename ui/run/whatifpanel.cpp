@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -155,7 +156,7 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     , m_prefillFit(new QLabel(this))
     , m_preEngineFit(new QLabel(this))
     , m_apiServerFit(new QLabel(this))
-    , m_findings(new QLabel(this))
+    , m_findings(new QPlainTextEdit(this))
     , m_save(new QPushButton(tr("Save twin…"), this))
     , m_chart(new WhatIfChart(this))
 {
@@ -211,8 +212,11 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     for (QLabel* l : { m_seqsFit, m_kvFit, m_decodeFit, m_prefillFit, m_preEngineFit, m_apiServerFit, m_status })
         l->setForegroundRole(QPalette::PlaceholderText);
     m_status->setWordWrap(true);
-    m_findings->setWordWrap(true);
-    m_findings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_findings->setReadOnly(true);
+    m_findings->setFrameShape(QFrame::NoFrame);
+    m_findings->setBackgroundRole(QPalette::Window);
+    m_findings->viewport()->setBackgroundRole(QPalette::Window);
+    m_findings->setObjectName(QStringLiteral("whatif.findings"));
 
     auto* form = new QFormLayout;
     auto row = [&](const QString& label, QWidget* field, QLabel* fit) {
@@ -233,9 +237,8 @@ WhatIfPanel::WhatIfPanel(const LiveRun* run, QWidget* parent)
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->addWidget(m_status);
     leftLayout->addLayout(form);
-    leftLayout->addWidget(m_findings);
+    leftLayout->addWidget(m_findings, 1);
     leftLayout->addWidget(m_save, 0, Qt::AlignLeft);
-    leftLayout->addStretch(1);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(left);
     splitter->addWidget(m_chart);
@@ -494,7 +497,7 @@ void WhatIfPanel::redraw()
         for (QLabel* l : { m_seqsFit, m_kvFit, m_decodeFit, m_prefillFit, m_preEngineFit, m_apiServerFit })
             l->clear();
     }
-    m_findings->setText(findings());
+    m_findings->setPlainText(findings());
 
     const AnalysisOptions options = m_run->hasInfo() ? m_run->info().analysisOptions : AnalysisOptions {};
     const LatencyMetric metric = options.metric;

@@ -15,6 +15,7 @@ QT_BEGIN_NAMESPACE
 class QDoubleSpinBox;
 class QLabel;
 class QLineSeries;
+class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 class QValueAxis;
@@ -114,7 +115,7 @@ private:
     QLabel* m_prefillFit;
     QLabel* m_preEngineFit;
     QLabel* m_apiServerFit;
-    QLabel* m_findings;
+    QPlainTextEdit* m_findings; // read-only: scrolls when what it says outgrows the tab
     QPushButton* m_save;
     WhatIfChart* m_chart;
 };
