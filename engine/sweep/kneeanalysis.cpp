@@ -3,16 +3,10 @@
 #include "load/steprunner.h"
 #include "metrics/phrase.h"
 #include "sweep/analysiswords.h"
-#include "sweep/capacityplan.h"
 #include "sweep/kneenumerics.h"
-
-#include <QJsonArray>
-#include <QJsonValue>
-#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 
 // The steps assessed and the curve's findings: saturation, the latency and throughput knees, collapse; the
