@@ -42,8 +42,8 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
         = QFontMetrics(m_view->font()).boundingRect(QLocale().nativeLanguageName() + QLatin1String("Ag")).height();
     m_view->setMinimumSize(220, std::max(160, 10 * line));
     m_view->installEventFilter(this);
-    // A series added or renamed changes the legend without moving the plot: look again once the scene has
-    // changed (coalesced: the check is cheap, but a scene changes often).
+    // The legend's fit is looked at again whenever the scene changed: a resize, a series added or renamed
+    // (which changes the legend without moving the plot). Coalesced: the check is cheap, but a scene changes often.
     m_legendCheck.setSingleShot(true);
     m_legendCheck.setInterval(0);
     connect(&m_legendCheck, &QTimer::timeout, this, &ChartPanel::fitLegend);
@@ -51,7 +51,6 @@ ChartPanel::ChartPanel(const QString& title, QWidget* parent)
     connect(m_chart, &QChart::plotAreaChanged, this, [this] {
         ChartStyle::refitVerticalAxes(m_chart);
         placePlaceholder();
-        fitLegend();
     });
 
     m_placeholder->setAlignment(Qt::AlignCenter);
@@ -107,10 +106,8 @@ bool ChartPanel::eventFilter(QObject* watched, QEvent* event)
 {
     // The filter runs before the view's own resize, which lays the chart out again: place the text
     // once that is done.
-    if (watched == m_view && event->type() == QEvent::Resize) {
+    if (watched == m_view && event->type() == QEvent::Resize)
         QMetaObject::invokeMethod(this, &ChartPanel::placePlaceholder, Qt::QueuedConnection);
-        QMetaObject::invokeMethod(this, &ChartPanel::fitLegend, Qt::QueuedConnection);
-    }
     return QWidget::eventFilter(watched, event);
 }
 
